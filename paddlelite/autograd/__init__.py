@@ -1,0 +1,8 @@
+"""Eager autograd: grad nodes, the backward engine, grad(), hooks, PyLayer, graph dumps."""
+from ..framework.mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .api import backward, grad
+from .node import set_record_call_stack
+from .pylayer import PyLayer, PyLayerContext
+
+__all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
+           "PyLayer", "PyLayerContext", "set_record_call_stack"]

@@ -1,0 +1,229 @@
+"""Grad nodes of the eager graph, and the eager binding of the registry's grad makers."""
+import os
+import sys
+
+from ..framework.mode import grad_state
+from ..framework.tensor import Tensor, wrap_array
+from ..ops import dispatch
+from ..ops.registry import GradBuilder, get_op
+
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_record_stack = [True]
+
+
+def set_record_call_stack(flag):
+    """Record where each op was created (for backward error messages and graph dumps)."""
+    _record_stack[0] = bool(flag)
+
+
+def _user_frame():
+    """(file, line, function) of the innermost caller outside paddlelite."""
+    f = sys._getframe(2)
+    while f is not None and f.f_code.co_filename.startswith(_PKG_DIR):
+        f = f.f_back
+    if f is None:
+        return None
+    return (f.f_code.co_filename, f.f_lineno, f.f_code.co_name)
+
+
+class GradNode:
+    """One backward step. `edges[k]` says where the gradient for flat input k goes:
+    None (not needed), a leaf Tensor, or (node, output_index)."""
+
+    __slots__ = ("edges", "n_outputs", "hooks", "retained", "where", "released", "seq", "__weakref__")
+    _counter = [0]
+
+    def __init__(self, edges, n_outputs):
+        self.edges = edges
+        self.n_outputs = n_outputs
+        self.hooks = None      # {output_index: {handle_id: fn}}
+        self.retained = None   # {output_index: weakref to a tensor that called retain_grads()}
+        self.where = _user_frame() if _record_stack[0] else None
+        self.released = False
+        GradNode._counter[0] += 1
+        self.seq = GradNode._counter[0]
+
+    name = "GradNode"  # subclasses (OpNode, PyLayerNode) define name and apply(grads, create_graph)
+
+    def release(self):
+        self.released = True
+
+    def location(self):
+        return "" if self.where is None else f" (created at {self.where[0]}:{self.where[1]} in {self.where[2]})"
+
+
+def _edge_of(t):
+    if t.stop_gradient:
+        return None
+    return t if t._node is None else (t._node, t._out_index)
+
+
+class OpNode(GradNode):
+    """The grad node of a registry op: runs the op's grad maker with an EagerGradBuilder."""
+
+    __slots__ = ("op", "inputs", "attrs", "outputs", "versions", "place", "out_layout")
+
+    def __init__(self, op, inputs, attrs, outs):
+        if op.simple:
+            edges = [None if t is None else _edge_of(t) for t in inputs]
+            versions = [None if t is None else (0 if t._vbox is None else t._vbox[0]) for t in inputs]
+            flat_outs = outs
+            self.out_layout = None
+        else:
+            edges, versions = [], []
+            for t in inputs:
+                for e in (t if isinstance(t, (list, tuple)) else (t,)):
+                    edges.append(None if e is None else _edge_of(e))
+                    versions.append(None if e is None else (0 if e._vbox is None else e._vbox[0]))
+            flat_outs, layout = [], []
+            for o in outs:
+                if isinstance(o, list):
+                    layout.append((len(flat_outs), len(o)))
+                    flat_outs.extend(o)
+                else:
+                    layout.append((len(flat_outs), None))
+                    flat_outs.append(o)
+            self.out_layout = layout
+        for k, d in enumerate(op.diff_inputs_mask):
+            if not d and op.simple:
+                edges[k] = None
+        GradNode.__init__(self, edges, len(flat_outs))
+        self.op = op
+        self.inputs = inputs
+        self.attrs = attrs
+        self.versions = versions
+        self.place = flat_outs[0]._place
+        self.outputs = [o._data for o in flat_outs]
+        for i, o in enumerate(flat_outs):
+            o._node = self
+            o._out_index = i
+            o.stop_gradient = False
+
+    @property
+    def name(self):
+        return self.op.type + "_grad"
+
+    def apply(self, grads, create_graph):
+        builder = EagerGradBuilder(self, grads, create_graph)
+        self.op.grad(builder)
+        return builder.input_grads
+
+    def release(self):
+        self.released = True
+        self.inputs = None
+        self.outputs = None
+
+
+def make_node(op, inputs, attrs, outs):
+    OpNode(op, inputs, attrs, outs)
+
+
+dispatch.set_node_factory(make_node)
+
+
+class EagerGradBuilder(GradBuilder):
+    """Binds a grad maker's symbolic references to Tensors and runs its ops eagerly."""
+
+    __slots__ = ("node", "grads", "create_graph", "input_grads", "attrs", "_in_offsets")
+
+    def __init__(self, node, grads, create_graph):
+        self.node = node
+        self.grads = grads
+        self.create_graph = create_graph
+        self.attrs = node.attrs
+        self.input_grads = [None] * len(node.edges)
+        self._in_offsets = None
+
+    # -- slot plumbing ---------------------------------------------------------------------------
+    def _in_slot(self, slot):
+        op = self.node.op
+        try:
+            i = op.inputs.index(slot)
+        except ValueError:
+            raise KeyError(f"grad maker of '{op.type}': no input slot '{slot}'") from None
+        if op.simple:
+            return i, i, None
+        if self._in_offsets is None:
+            offs, k = [], 0
+            for t in self.node.inputs:
+                offs.append(k)
+                k += len(t) if isinstance(t, (list, tuple)) else 1
+            self._in_offsets = offs
+        t = self.node.inputs[i]
+        return i, self._in_offsets[i], (len(t) if isinstance(t, (list, tuple)) else None)
+
+    def _out_slot(self, slot):
+        op = self.node.op
+        try:
+            i = op.outputs.index(slot)
+        except ValueError:
+            raise KeyError(f"grad maker of '{op.type}': no output slot '{slot}'") from None
+        return (i, None) if self.node.out_layout is None else self.node.out_layout[i]
+
+    def _checked(self, t, flat_k):
+        saved = self.node.versions[flat_k]
+        now = 0 if t._vbox is None else t._vbox[0]
+        if now != saved:
+            raise RuntimeError(
+                f"backward of '{self.node.op.type}': one of the tensors it saved for the gradient was "
+                f"modified by an in-place operation (version {saved} when saved, {now} now); "
+                "use an out-of-place op or clone() the tensor before modifying it")
+        return t
+
+    def _wrap_output(self, k):
+        node = self.node
+        t = wrap_array(node.outputs[k], node.place, not self.create_graph)
+        if self.create_graph:  # the saved output stays connected to this node for higher orders
+            t._node = node
+            t._out_index = k
+        return t
+
+    # -- the vocabulary --------------------------------------------------------------------------
+    def input(self, slot):
+        i, k, n = self._in_slot(slot)
+        t = self.node.inputs[i]
+        if n is None:
+            return None if t is None else self._checked(t, k)
+        return [self._checked(e, k + j) for j, e in enumerate(t)]
+
+    def output(self, slot):
+        k, n = self._out_slot(slot)
+        if n is None:
+            return self._wrap_output(k)
+        return [self._wrap_output(k + j) for j in range(n)]
+
+    def output_grad(self, slot):
+        k, n = self._out_slot(slot)
+        if n is None:
+            return self.grads[k]
+        return self.grads[k:k + n]
+
+    def needs(self, slot):
+        i, k, n = self._in_slot(slot)
+        edges = self.node.edges
+        if n is None:
+            return edges[k] is not None
+        return any(edges[k + j] is not None for j in range(n))
+
+    def needs_at(self, slot, j):
+        i, k, n = self._in_slot(slot)
+        return self.node.edges[k + j] is not None
+
+    def set_input_grad(self, slot, value):
+        i, k, n = self._in_slot(slot)
+        if n is None:
+            self.input_grads[k] = value
+        else:
+            if len(value) != n:
+                raise ValueError(f"grad maker of '{self.node.op.type}': {n} grads expected for '{slot}', "
+                                 f"received {len(value)}")
+            self.input_grads[k:k + n] = value
+
+    def op(self, type, *inputs, **attrs):
+        return dispatch.apply(get_op(type), *inputs, **attrs)
+
+    def shape(self, ref):
+        return tuple(ref._data.shape)
+
+    def zeros_like(self, ref):
+        return self.op("fill_any_like", ref, value=0.0)

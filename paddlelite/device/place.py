@@ -1,0 +1,135 @@
+"""Places (where a tensor's memory lives) and the current default device."""
+import os
+
+import numpy as np
+
+from . import cuda
+
+
+class Place:
+    """A device: 'cpu' or 'gpu' with an index. Places are interned, so `is` compares them."""
+
+    __slots__ = ("kind", "index", "_xp")
+    _interned = {}
+
+    def __new__(cls, kind, index=0):
+        key = (kind, index if kind == "gpu" else 0)
+        place = cls._interned.get(key)
+        if place is None:
+            place = object.__new__(cls)
+            place.kind, place.index = key
+            place._xp = None
+            cls._interned[key] = place
+        return place
+
+    @property
+    def xp(self):
+        """The array module for this place: numpy for the CPU, cupy for a GPU."""
+        if self._xp is None:
+            if self.kind == "cpu":
+                self._xp = np
+            else:
+                _require_gpu(self.index, "Place")
+                self._xp = cuda.cupy()
+        return self._xp
+
+    def is_cpu_place(self):
+        return self.kind == "cpu"
+
+    def is_gpu_place(self):
+        return self.kind == "gpu"
+
+    def gpu_device_id(self):
+        return self.index
+
+    def __repr__(self):
+        return "Place(cpu)" if self.kind == "cpu" else f"Place(gpu:{self.index})"
+
+    def __reduce__(self):
+        return (Place, (self.kind, self.index))
+
+
+def CPUPlace():
+    return Place("cpu")
+
+
+def CUDAPlace(index=0):
+    if not isinstance(index, int) or index < 0:
+        raise ValueError(f"CUDAPlace: device id must be a non-negative int, received {index!r}")
+    return Place("gpu", index)
+
+
+def _require_gpu(index, api):
+    n = cuda.device_count()
+    if n == 0:
+        why = "CuPy is not installed" if cuda.cupy() is None else "CuPy sees no CUDA device"
+        raise RuntimeError(f"{api}: a GPU place was requested but {why}; "
+                           "install paddlelite[cuda12] or paddlelite[cuda13] on a CUDA machine, or use 'cpu'")
+    if index >= n:
+        raise ValueError(f"{api}: gpu:{index} requested but only {n} CUDA device(s) are visible")
+
+
+def parse_place(spec, api="set_device"):
+    """'cpu', 'gpu', 'gpu:N', 'cuda:N' or a Place -> Place (GPU places are checked to exist)."""
+    if isinstance(spec, Place):
+        if spec.kind == "gpu":
+            _require_gpu(spec.index, api)
+        return spec
+    if not isinstance(spec, str):
+        raise TypeError(f"{api}: device must be a str like 'cpu' or 'gpu:0' or a Place, received {type(spec).__name__}")
+    s = spec.strip().lower()
+    if s == "cpu":
+        return Place("cpu")
+    kind, _, idx = s.partition(":")
+    if kind in ("gpu", "cuda"):
+        if idx and not idx.isdigit():
+            raise ValueError(f"{api}: bad device index in '{spec}'")
+        place = Place("gpu", int(idx) if idx else 0)
+        _require_gpu(place.index, api)
+        return place
+    raise ValueError(f"{api}: device must be 'cpu', 'gpu' or 'gpu:N', received '{spec}'")
+
+
+ENV_VAR = "PADDLELITE_DEVICE"
+_current = []
+
+
+def _default_place():
+    spec = os.environ.get(ENV_VAR)
+    if spec:
+        return parse_place(spec, f"environment variable {ENV_VAR}")
+    return Place("gpu", 0) if cuda.is_available() else Place("cpu")
+
+
+def current_place():
+    """The place new tensors go to. Decided lazily so `import paddlelite` never touches CuPy."""
+    if not _current:
+        _current.append(_default_place())
+    return _current[0]
+
+
+def set_device(device):
+    place = parse_place(device)
+    if place.kind == "gpu":
+        cuda.cupy().cuda.Device(place.index).use()
+    _current[:] = [place]
+    return place
+
+
+def get_device():
+    place = current_place()
+    return "cpu" if place.kind == "cpu" else f"gpu:{place.index}"
+
+
+def is_compiled_with_cuda():
+    """True when the CUDA backend (CuPy) can be imported."""
+    return cuda.cupy() is not None
+
+
+def place_of_array(a):
+    """The place an array lives on."""
+    if isinstance(a, np.ndarray) or np.isscalar(a):
+        return Place("cpu")
+    if cuda.is_cupy_array(a):
+        return Place("gpu", a.device.id)
+    raise TypeError(f"expected a numpy or cupy array, received {type(a).__name__}")

@@ -1,0 +1,251 @@
+"""The eager Tensor: an array (NumPy or CuPy) with a place, autograd state and a version counter.
+
+Math methods and operators are attached by `paddlelite.tensor.methods`, shared with static Variables.
+Arrays are never written in place: an in-place op computes a new array, rebinds `_data` and bumps
+the version counter, so saved tensors stay valid or are detected as modified.
+"""
+import numpy as np
+
+from ..device import place as _place_mod
+from . import dtype as _dtype
+
+
+class Tensor:
+    # Class-level defaults keep construction cheap: an instance only stores what differs.
+    _node = None          # the grad node that produced this tensor (None for leaves)
+    _out_index = 0        # which output of that node
+    _grad = None          # accumulated gradient (leaves, or non-leaves after retain_grads)
+    _hooks = None         # {handle_id: fn} gradient hooks
+    _vbox = None          # [version] shared with detached aliases; None means version 0
+    name = None
+    persistable = False
+    trainable = False
+
+    def __init__(self, data=None, dtype=None, place=None, stop_gradient=True, name=None):
+        from ..tensor.creation import to_array
+        if data is None:
+            data = np.zeros((0,), dtype=_dtype.default_float().np)
+        place = _place_mod.current_place() if place is None else _place_mod.parse_place(place, "Tensor")
+        self._data = to_array(data, dtype, place, "Tensor")
+        self._place = place
+        self.stop_gradient = bool(stop_gradient)
+        if name is not None:
+            self.name = name
+
+    # ---- metadata -------------------------------------------------------------------------------
+    @property
+    def shape(self):
+        return list(self._data.shape)
+
+    @property
+    def dtype(self):
+        return _dtype.from_numpy(self._data.dtype)
+
+    @property
+    def place(self):
+        return self._place
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    dim = ndimension = lambda self: self._data.ndim
+
+    @property
+    def size(self):
+        return int(self._data.size)
+
+    def numel(self):
+        return int(self._data.size)
+
+    @property
+    def is_leaf(self):
+        return self._node is None
+
+    @property
+    def inplace_version(self):
+        return 0 if self._vbox is None else self._vbox[0]
+
+    def _bump_version(self):
+        if self._vbox is None:
+            self._vbox = [0]
+        self._vbox[0] += 1
+
+    # ---- conversion -----------------------------------------------------------------------------
+    def numpy(self):
+        """A NumPy copy of the values (copied from the GPU when the tensor lives there)."""
+        if self._place.kind == "cpu":
+            return self._data.copy()
+        return self._data.get()
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def item(self, *index):
+        a = self._data[index] if index else self._data
+        if a.size != 1:
+            raise ValueError(f"Tensor.item: only a tensor with one element can be converted to a Python "
+                             f"scalar, this one has shape {list(self._data.shape)}")
+        return a.item()
+
+    def tolist(self):
+        return self.numpy().tolist()
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self._data.dtype.kind not in "iu":
+            raise TypeError(f"only integer tensors can be used as an index, this one is {self.dtype.name}")
+        return int(self.item())
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise ValueError("The truth value of a Tensor with more than one element is ambiguous; "
+                             "use .any() or .all()")
+        return bool(self.item())
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-D tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def __hash__(self):
+        return id(self)
+
+    def _to_place(self, place):
+        if place is self._place:
+            return self
+        if place.kind == "cpu":
+            data = self._data.get()
+        else:
+            cp = place.xp
+            with cp.cuda.Device(place.index):
+                data = cp.asarray(self._data)
+        # The copy is a new leaf: gradients do not flow across devices.
+        return wrap_array(data, place, self.stop_gradient)
+
+    def cpu(self):
+        return self._to_place(_place_mod.CPUPlace())
+
+    def cuda(self, device_id=None, blocking=True):
+        idx = 0 if device_id is None else device_id
+        return self._to_place(_place_mod.parse_place(f"gpu:{idx}", "Tensor.cuda"))
+
+    def to(self, device=None, dtype=None, blocking=None):
+        t = self
+        if device is not None:
+            t = t._to_place(_place_mod.parse_place(device, "Tensor.to"))
+        if dtype is not None:
+            t = t.astype(dtype)
+        return t
+
+    # ---- autograd state -------------------------------------------------------------------------
+    @property
+    def grad(self):
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None and not isinstance(value, Tensor):
+            raise TypeError(f"Tensor.grad: expected a Tensor or None, received {type(value).__name__}")
+        if value is not None and value.shape != self.shape:
+            raise ValueError(f"Tensor.grad: shape {value.shape} does not match the tensor's {self.shape}")
+        self._grad = value
+
+    def clear_gradient(self, set_to_zero=True):
+        if self._grad is not None:
+            if set_to_zero:
+                xp = self._place.xp
+                self._grad = wrap_array(xp.zeros_like(self._grad._data), self._place, False)
+            else:
+                self._grad = None
+
+    def clear_grad(self):
+        self.clear_gradient(True)
+
+    def retain_grads(self):
+        if self.stop_gradient:
+            raise RuntimeError("Tensor.retain_grads: the tensor has stop_gradient=True, so no gradient reaches it")
+        if self._node is not None:
+            from ..autograd.hooks import retain
+            retain(self)
+
+    def register_hook(self, hook):
+        """Call `hook(grad)` when this tensor's gradient is computed; a returned Tensor replaces it."""
+        if self.stop_gradient:
+            raise RuntimeError("Tensor.register_hook: cannot register a hook on a tensor with "
+                               "stop_gradient=True (no gradient is computed for it)")
+        if not callable(hook):
+            raise TypeError(f"Tensor.register_hook: hook must be callable, received {type(hook).__name__}")
+        from ..autograd.hooks import add_hook
+        return add_hook(self, hook)
+
+    def backward(self, grad_tensor=None, retain_graph=False, *, dump_backward_graph_path=None):
+        from ..autograd.engine import backward
+        if grad_tensor is not None:
+            assert isinstance(grad_tensor, Tensor), \
+                f"Tensor.backward: grad_tensor must be a Tensor, received {type(grad_tensor).__name__}"
+            assert grad_tensor.shape == self.shape, \
+                (f"Tensor.backward: grad_tensor shape {grad_tensor.shape} does not match the tensor's "
+                 f"shape {self.shape}")
+        backward([self], None if grad_tensor is None else [grad_tensor], retain_graph,
+                 dump_backward_graph_path=dump_backward_graph_path)
+
+    def detach(self):
+        """A new leaf sharing this tensor's values (and version counter), cut from the graph."""
+        if self._vbox is None:
+            self._vbox = [0]
+        t = wrap_array(self._data, self._place, True)
+        t._vbox = self._vbox
+        return t
+
+    def detach_(self):
+        self._node = None
+        self._out_index = 0
+        self.stop_gradient = True
+        return self
+
+    # ---- printing -------------------------------------------------------------------------------
+    def __repr__(self):
+        values = np.array2string(self.numpy(), separator=", ", threshold=1000, edgeitems=3)
+        return (f"Tensor(shape={self.shape}, dtype={self.dtype.name}, place={self._place}, "
+                f"stop_gradient={self.stop_gradient},\n{values})")
+
+    __str__ = __repr__
+
+
+_new = object.__new__
+
+
+def wrap_array(data, place, stop_gradient):
+    """The fast constructor used by the dispatcher: no checks, no copies."""
+    t = _new(Tensor)
+    t._data = data
+    t._place = place
+    t.stop_gradient = stop_gradient
+    return t
+
+
+class Parameter(Tensor):
+    """A trainable leaf tensor (Paddle's EagerParamBase): stop_gradient=False, persistable, named."""
+
+    persistable = True
+
+    def __init__(self, data, name, trainable=True):
+        self._data = data
+        self._place = _place_mod.place_of_array(data)
+        self.name = name
+        self.trainable = trainable
+        self.stop_gradient = not trainable
+
+    def __repr__(self):
+        return "Parameter containing:\n" + super().__repr__()

@@ -1,0 +1,73 @@
+"""Ops with no tensor inputs: constants, ranges, identity matrices, random tensors."""
+import numpy as np
+
+from ..framework.random import rng_for
+from .registry import Meta, register_op
+
+# Ops without inputs take their place from the 'place' attr when given, else the current device.
+
+
+def _dt(dtype):
+    return np.dtype(dtype)
+
+
+FILL_CONSTANT = register_op(
+    "fill_constant", inputs=(), outputs=("Out",),
+    forward=lambda xp, shape, value, dtype, place: xp.full(tuple(shape), value, dtype=_dt(dtype)),
+    infer=lambda shape, value, dtype, place: Meta(tuple(shape), _dt(dtype)),
+    attrs={"shape": [], "value": 0.0, "dtype": "float32", "place": None})
+
+
+def _range_len(start, end, step):
+    return max(0, int(np.ceil((end - start) / step)))
+
+
+RANGE = register_op(
+    "range", inputs=(), outputs=("Out",),
+    forward=lambda xp, start, end, step, dtype, place: xp.arange(start, end, step, dtype=_dt(dtype)),
+    infer=lambda start, end, step, dtype, place: Meta((_range_len(start, end, step),), _dt(dtype)),
+    attrs={"start": 0, "end": 1, "step": 1, "dtype": "int64", "place": None})
+
+LINSPACE = register_op(
+    "linspace", inputs=(), outputs=("Out",),
+    forward=lambda xp, start, stop, num, dtype, place: xp.linspace(start, stop, num, dtype=_dt(dtype)),
+    infer=lambda start, stop, num, dtype, place: Meta((num,), _dt(dtype)),
+    attrs={"start": 0.0, "stop": 1.0, "num": 1, "dtype": "float32", "place": None})
+
+EYE = register_op(
+    "eye", inputs=(), outputs=("Out",),
+    forward=lambda xp, num_rows, num_columns, dtype, place: xp.eye(num_rows, num_columns, dtype=_dt(dtype)),
+    infer=lambda num_rows, num_columns, dtype, place: Meta((num_rows, num_columns), _dt(dtype)),
+    attrs={"num_rows": 1, "num_columns": 1, "dtype": "float32", "place": None})
+
+
+def _random_infer(shape, dtype, **attrs):
+    return Meta(tuple(shape), _dt(dtype))
+
+
+def _uniform(xp, shape, dtype, min, max, seed, place):
+    return rng_for(xp, seed).uniform(min, max, size=tuple(shape)).astype(_dt(dtype))
+
+
+def _gaussian(xp, shape, dtype, mean, std, seed, place):
+    return rng_for(xp, seed).normal(mean, std, size=tuple(shape)).astype(_dt(dtype))
+
+
+def _randint(xp, shape, low, high, dtype, seed, place):
+    return rng_for(xp, seed).integers(low, high, size=tuple(shape)).astype(_dt(dtype))
+
+
+UNIFORM_RANDOM = register_op("uniform_random", inputs=(), outputs=("Out",), forward=_uniform, infer=_random_infer,
+                             attrs={"shape": [], "dtype": "float32", "min": -1.0, "max": 1.0, "seed": 0,
+                                    "place": None})
+GAUSSIAN_RANDOM = register_op("gaussian_random", inputs=(), outputs=("Out",), forward=_gaussian,
+                              infer=_random_infer,
+                              attrs={"shape": [], "dtype": "float32", "mean": 0.0, "std": 1.0, "seed": 0,
+                                     "place": None})
+RANDINT = register_op("randint", inputs=(), outputs=("Out",), forward=_randint, infer=_random_infer,
+                      attrs={"shape": [], "low": 0, "high": 1, "dtype": "int64", "seed": 0, "place": None})
+RANDPERM = register_op(
+    "randperm", inputs=(), outputs=("Out",),
+    forward=lambda xp, n, dtype, seed, place: rng_for(xp, seed).permutation(n).astype(_dt(dtype)),
+    infer=lambda n, dtype, seed, place: Meta((n,), _dt(dtype)),
+    attrs={"n": 1, "dtype": "int64", "seed": 0, "place": None})

@@ -1,0 +1,131 @@
+"""The op registry: every op is declared here once, for both modes.
+
+An op declares its input/output slots, attrs with defaults, a shape-and-dtype rule (`infer`, used by
+static mode and to explain eager failures), a forward written against the array module `xp`,
+optional device-specific forwards, and a *grad maker*.
+
+A grad maker computes nothing itself. It receives a `GradBuilder` and describes the gradient in
+terms of symbolic references -- `g.input(slot)`, `g.output(slot)`, `g.output_grad(slot)` -- and
+registered ops applied to them with `g.op(type, ...)`, ending in `g.set_input_grad(slot, ref)`.
+Eager mode binds the references to Tensors and runs the ops through the dispatcher (recording them
+again under create_graph); static mode binds them to Variables and appends the ops to a block.
+Because grad ops are registered ops, they have grad makers of their own: double backward is free.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+Meta = namedtuple("Meta", ["shape", "dtype"])  # shape: tuple of int, -1 = unknown; dtype: numpy dtype
+
+
+class OpDef:
+    __slots__ = ("type", "inputs", "outputs", "attrs", "forward", "infer", "grad", "impls",
+                 "variadic_inputs", "optional_inputs", "variadic_outputs", "intermediate_outputs",
+                 "nondiff_inputs", "same_dtype", "double_grad", "diff_inputs_mask", "n_in", "n_out",
+                 "simple")
+
+    def __init__(self, type, inputs, outputs, forward, infer, grad=None, attrs=None, impls=None,
+                 variadic_inputs=(), optional_inputs=(), variadic_outputs=(), intermediate_outputs=(),
+                 nondiff_inputs=(), same_dtype=(), double_grad=False):
+        self.type = type
+        self.inputs = tuple(inputs)
+        self.outputs = tuple(outputs)
+        self.forward = forward
+        self.infer = infer
+        self.grad = grad
+        self.attrs = dict(attrs or {})
+        self.impls = dict(impls or {})
+        self.variadic_inputs = frozenset(variadic_inputs)
+        self.optional_inputs = frozenset(optional_inputs)
+        self.variadic_outputs = frozenset(variadic_outputs)
+        self.intermediate_outputs = frozenset(intermediate_outputs)
+        self.nondiff_inputs = frozenset(nondiff_inputs)
+        self.same_dtype = tuple(self.inputs.index(s) for s in same_dtype)
+        self.double_grad = double_grad
+        self.diff_inputs_mask = tuple(s not in self.nondiff_inputs for s in self.inputs)
+        self.n_in = len(self.inputs)
+        self.n_out = len(self.outputs)
+        # no variadic slots: slot i <-> flat position i, which the hot paths exploit
+        self.simple = not (self.variadic_inputs or self.variadic_outputs)
+        for slot in (*self.variadic_inputs, *self.optional_inputs, *self.nondiff_inputs, *same_dtype):
+            if slot not in self.inputs:
+                raise ValueError(f"op '{type}': unknown input slot '{slot}'")
+        for slot in (*self.variadic_outputs, *self.intermediate_outputs):
+            if slot not in self.outputs:
+                raise ValueError(f"op '{type}': unknown output slot '{slot}'")
+
+    @property
+    def differentiable(self):
+        return self.grad is not None
+
+    def forward_for(self, xp):
+        """The forward to run for arrays of module `xp` (a device kernel when one is registered)."""
+        if xp is not np:
+            return self.impls.get("gpu", self.forward)
+        return self.forward
+
+    def fill_attrs(self, attrs):
+        """Defaults merged with the given attrs; unknown attr names are an error."""
+        if not attrs:
+            return self.attrs
+        merged = {**self.attrs, **attrs}
+        if len(merged) != len(self.attrs):
+            unknown = sorted(set(attrs) - set(self.attrs))
+            raise TypeError(f"op '{self.type}': unknown attribute(s) {unknown}; "
+                            f"expected some of {sorted(self.attrs)}")
+        return merged
+
+    def __repr__(self):
+        return f"OpDef({self.type}: {self.inputs} -> {self.outputs})"
+
+
+_REGISTRY = {}
+
+
+def register_op(type, **spec):
+    """Declare an op. Returns its OpDef (module-level constants make call sites cheap)."""
+    if type in _REGISTRY:
+        raise ValueError(f"op '{type}' is registered twice")
+    op = OpDef(type, **spec)
+    _REGISTRY[type] = op
+    return op
+
+
+def register_impl(type, device, fn):
+    """Attach a device-specific forward (e.g. a fused CUDA kernel) to a registered op."""
+    get_op(type).impls[device] = fn
+
+
+def get_op(type):
+    try:
+        return _REGISTRY[type]
+    except KeyError:
+        raise KeyError(f"no op named '{type}' is registered") from None
+
+
+def all_ops():
+    return dict(_REGISTRY)
+
+
+class GradBuilder:
+    """The vocabulary grad makers are written in. Eager and static modes subclass it.
+
+    Subclasses provide: input, output, output_grad, needs, set_input_grad, op, shape, zeros_like.
+    """
+
+    attrs = None  # the forward op's attrs
+
+    def output_grad_or_zeros(self, slot):
+        """The gradient of an output, or zeros shaped like it where no gradient reaches it."""
+        g = self.output_grad(slot)
+        if isinstance(g, list):
+            outs = self.output(slot)
+            return [gi if gi is not None else self.zeros_like(o) for gi, o in zip(g, outs)]
+        return g if g is not None else self.zeros_like(self.output(slot))
+
+    def reduce_as(self, value, like):
+        """Sum `value` over the dims it was broadcast along, to `like`'s shape (the one unbroadcast)."""
+        vs, ls = self.shape(value), self.shape(like)
+        if vs == ls and -1 not in vs:
+            return value
+        return self.op("reduce_as", value, like)

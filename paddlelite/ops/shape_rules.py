@@ -1,0 +1,54 @@
+"""Shape-and-dtype rules shared by op families. Shapes are tuples; -1 means unknown (static batch dims).
+
+A rule raises ValueError/TypeError naming the op and the argument when the inputs cannot work.
+"""
+from .registry import Meta
+
+
+def broadcast_shapes(op, a, b, names=("X", "Y")):
+    """NumPy broadcasting of two shapes, with -1 treated as 'unknown, assumed compatible'."""
+    out = []
+    for k in range(1, max(len(a), len(b)) + 1):
+        da = a[-k] if k <= len(a) else 1
+        db = b[-k] if k <= len(b) else 1
+        if da == db or db == 1:
+            out.append(da)
+        elif da == 1:
+            out.append(db)
+        elif da == -1 or db == -1:
+            out.append(max(da, db))
+        else:
+            raise ValueError(f"op '{op}': shapes of '{names[0]}' {list(a)} and '{names[1]}' {list(b)} cannot be "
+                             f"broadcast together (dim {-k}: {da} vs {db})")
+    return tuple(reversed(out))
+
+
+def check_same_dtype(op, x, y, names=("X", "Y")):
+    if x.dtype != y.dtype:
+        raise TypeError(f"op '{op}': input '{names[1]}' has dtype {y.dtype} but '{names[0]}' has {x.dtype}; "
+                        "cast one of them explicitly")
+
+
+def same_as_first(x, *rest, **attrs):
+    """Output shaped and typed like the first input (unary elementwise ops)."""
+    return Meta(x.shape, x.dtype)
+
+
+def normalize_axis(op, axis, ndim, name="axis"):
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        raise TypeError(f"op '{op}': {name} must be an int, received {type(axis).__name__}")
+    if not -max(ndim, 1) <= axis < max(ndim, 1):
+        raise ValueError(f"op '{op}': {name}={axis} is out of range for a {ndim}-D input "
+                         f"(expected -{max(ndim, 1)} <= {name} < {max(ndim, 1)})")
+    return axis % max(ndim, 1)
+
+
+def normalize_axes(op, axis, ndim, name="axis"):
+    """None/int/list -> sorted tuple of non-negative axes (None = all)."""
+    if axis is None:
+        return tuple(range(ndim))
+    axes = axis if isinstance(axis, (list, tuple)) else [axis]
+    out = sorted({normalize_axis(op, a, ndim, name) for a in axes})
+    if len(out) != len(axes):
+        raise ValueError(f"op '{op}': {name}={list(axes)} repeats an axis")
+    return tuple(out)

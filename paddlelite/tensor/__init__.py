@@ -1,0 +1,1 @@
+"""The functional tensor API (paddle.add, paddle.matmul, ...): every function only calls the dispatcher."""

@@ -1,0 +1,207 @@
+"""Tensor creation: to_tensor, zeros/ones/full(_like), arange, linspace, eye, random tensors."""
+import numbers
+
+import numpy as np
+
+from ..device import place as _place
+from ..framework import dtype as _dtype
+from ..framework import random as _random
+from ..framework.mode import _static
+from ..framework.tensor import Tensor, wrap_array
+from ..ops import dispatch
+from ..ops.registry import get_op
+
+
+def to_array(data, dtype, place, api):
+    """Convert user data to an array of `dtype` on `place`; Python floats default to the default dtype."""
+    xp = place.xp
+    if isinstance(data, Tensor):
+        arr = data._data
+        if data._place is not place:
+            arr = arr.get() if data._place.kind == "gpu" else arr
+    elif isinstance(data, (list, tuple)) and any(isinstance(e, Tensor) for e in _flatten(data)):
+        arr = np.array([[e.numpy() if isinstance(e, Tensor) else e] for e in data]).reshape(
+            len(data), *np.shape(data[0].numpy() if isinstance(data[0], Tensor) else data[0]))
+    else:
+        arr = data
+    if dtype is None:
+        if isinstance(arr, (np.ndarray,)) or (hasattr(arr, "dtype") and hasattr(arr, "shape")):
+            if arr.dtype == np.float64 and not isinstance(data, np.ndarray) and not hasattr(data, "__cuda_array_interface__"):
+                dtype = _dtype.default_float().np
+            else:
+                dtype = arr.dtype
+        else:
+            probe = np.asarray(arr)
+            if probe.dtype.kind == "f":
+                dtype = _dtype.default_float().np
+            elif probe.dtype.kind in "iu":
+                dtype = np.int64
+            elif probe.dtype.kind == "b":
+                dtype = np.bool_
+            elif probe.dtype.kind == "c":
+                dtype = np.complex64
+            else:
+                raise TypeError(f"{api}: cannot make a tensor from {type(data).__name__} "
+                                f"(numpy dtype {probe.dtype})")
+            arr = probe
+    else:
+        dtype = _dtype.convert_dtype(dtype).np
+    try:
+        return xp.array(arr, dtype=dtype) if xp is np else xp.asarray(arr, dtype=dtype)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"{api}: cannot convert data of type {type(data).__name__} to {np.dtype(dtype)}: {e}") from None
+
+
+def _flatten(seq):
+    for e in seq:
+        if isinstance(e, (list, tuple)):
+            yield from _flatten(e)
+        else:
+            yield e
+
+
+def _resolve_place(place, api):
+    return _place.current_place() if place is None else _place.parse_place(place, api)
+
+
+def to_tensor(data, dtype=None, place=None, stop_gradient=True):
+    """A new leaf tensor holding a copy of `data` (list, scalar, numpy/cupy array or Tensor)."""
+    if _static[0]:
+        raise RuntimeError("to_tensor: only available in dynamic mode; in static mode use "
+                           "paddle.static.data or paddle.assign")
+    if not isinstance(stop_gradient, bool):
+        raise TypeError(f"to_tensor: stop_gradient must be a bool, received {type(stop_gradient).__name__}")
+    p = _resolve_place(place, "to_tensor")
+    if isinstance(data, Tensor) and dtype is None:
+        dtype = data._data.dtype
+    return wrap_array(to_array(data, dtype, p, "to_tensor"), p, stop_gradient)
+
+
+def _shape_list(shape, api):
+    if isinstance(shape, Tensor):
+        shape = shape.tolist()
+    if isinstance(shape, (int, np.integer)):
+        shape = [shape]
+    if not isinstance(shape, (list, tuple)):
+        raise TypeError(f"{api}: shape must be a list/tuple of ints, received {type(shape).__name__}")
+    out = []
+    for d in shape:
+        d = int(d.item()) if isinstance(d, Tensor) else d
+        if not isinstance(d, (int, np.integer)) or isinstance(d, bool) or d < 0:
+            raise ValueError(f"{api}: shape entries must be non-negative ints, received {list(shape)}")
+        out.append(int(d))
+    return out
+
+
+def _float_dtype(dtype):
+    return _dtype.default_float().np if dtype is None else _dtype.convert_dtype(dtype).np
+
+
+FILL_CONSTANT = None
+
+
+def full(shape, fill_value, dtype=None, name=None, place=None):
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    if dtype is None:
+        dtype = np.bool_ if isinstance(fill_value, bool) else (
+            np.int64 if isinstance(fill_value, numbers.Integral) else _dtype.default_float().np)
+    return dispatch.apply(get_op("fill_constant"), shape=_shape_list(shape, "full"),
+                          value=fill_value, dtype=_dtype.convert_dtype(dtype).name,
+                          place=None if place is None else str(_resolve_place(place, "full")))
+
+
+def zeros(shape, dtype=None, name=None, place=None):
+    return full(shape, 0.0 if dtype is None or _dtype.convert_dtype(dtype).is_floating_point else 0,
+                _float_dtype(dtype) if dtype is None else dtype, place=place)
+
+
+def ones(shape, dtype=None, name=None, place=None):
+    return full(shape, 1.0 if dtype is None or _dtype.convert_dtype(dtype).is_floating_point else 1,
+                _float_dtype(dtype) if dtype is None else dtype, place=place)
+
+
+def full_like(x, fill_value, dtype=None, name=None):
+    return dispatch.apply(get_op("fill_any_like"), x, value=fill_value,
+                          dtype=None if dtype is None else _dtype.convert_dtype(dtype).name)
+
+
+def zeros_like(x, dtype=None, name=None):
+    return full_like(x, 0, dtype)
+
+
+def ones_like(x, dtype=None, name=None):
+    return full_like(x, 1, dtype)
+
+
+def empty(shape, dtype=None, name=None):
+    return zeros(shape, dtype)
+
+
+def empty_like(x, dtype=None, name=None):
+    return zeros_like(x, dtype)
+
+
+def arange(start=0, end=None, step=1, dtype=None, name=None):
+    if end is None:
+        start, end = 0, start
+    vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if dtype is None:
+        dtype = "int64" if all(isinstance(v, numbers.Integral) for v in vals) else _dtype.default_float().name
+    if vals[2] == 0:
+        raise ValueError("arange: step must not be 0")
+    return dispatch.apply(get_op("range"), start=vals[0], end=vals[1], step=vals[2],
+                          dtype=_dtype.convert_dtype(dtype).name)
+
+
+def linspace(start, stop, num, dtype=None, name=None):
+    if not isinstance(num, (int, np.integer)) or num < 0:
+        raise ValueError(f"linspace: num must be a non-negative int, received {num!r}")
+    return dispatch.apply(get_op("linspace"), start=float(start), stop=float(stop), num=int(num),
+                          dtype=_dtype.convert_dtype(dtype or _dtype.default_float()).name)
+
+
+def eye(num_rows, num_columns=None, dtype=None, name=None):
+    return dispatch.apply(get_op("eye"), num_rows=int(num_rows),
+                          num_columns=int(num_rows if num_columns is None else num_columns),
+                          dtype=_dtype.convert_dtype(dtype or _dtype.default_float()).name)
+
+
+def seed(value):
+    return _random.seed(value)
+
+
+def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):
+    return dispatch.apply(get_op("uniform_random"), shape=_shape_list(shape, "uniform"),
+                          dtype=_dtype.convert_dtype(_float_dtype(dtype)).name, min=float(min),
+                          max=float(max), seed=int(seed))
+
+
+def rand(shape, dtype=None, name=None):
+    return uniform(shape, dtype, 0.0, 1.0)
+
+
+def normal(mean=0.0, std=1.0, shape=None, name=None):
+    return dispatch.apply(get_op("gaussian_random"), shape=_shape_list([1] if shape is None else shape, "normal"),
+                          dtype=_dtype.default_float().name, mean=float(mean), std=float(std), seed=0)
+
+
+def randn(shape, dtype=None, name=None):
+    return dispatch.apply(get_op("gaussian_random"), shape=_shape_list(shape, "randn"),
+                          dtype=_dtype.convert_dtype(_float_dtype(dtype)).name, mean=0.0, std=1.0, seed=0)
+
+
+standard_normal = randn
+
+
+def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
+    if high is None:
+        low, high = 0, low
+    if high <= low:
+        raise ValueError(f"randint: high ({high}) must be greater than low ({low})")
+    return dispatch.apply(get_op("randint"), shape=_shape_list(shape, "randint"), low=int(low), high=int(high),
+                          dtype=_dtype.convert_dtype(dtype or "int64").name, seed=0)
+
+
+def randperm(n, dtype="int64", name=None):
+    return dispatch.apply(get_op("randperm"), n=int(n), dtype=_dtype.convert_dtype(dtype).name, seed=0)
