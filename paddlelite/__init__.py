@@ -26,4 +26,7 @@ int32, int64 = _DTYPES["int32"], _DTYPES["int64"]
 float16, float32, float64 = _DTYPES["float16"], _DTYPES["float32"], _DTYPES["float64"]
 complex64, complex128 = _DTYPES["complex64"], _DTYPES["complex128"]
 
+# ---- subpackages (helpers append their exports below this line) ----
+from . import fluid, io, nn, optimizer, static, utils  # noqa: E402
+
 __version__ = "0.1.0"

@@ -1,0 +1,1 @@
+"""fluid-era spellings (thin aliases)."""

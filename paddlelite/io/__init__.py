@@ -1,0 +1,1 @@
+"""Data loading: Dataset, TensorDataset, DataLoader."""

@@ -1,0 +1,1 @@
+"""Static graph mode: Program, Block, Variable, Operator, append_backward, gradients, Executor."""
