@@ -1,0 +1,38 @@
+import os
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def gpu_available():
+    from paddlelite.device import cuda
+    return cuda.is_available()
+
+
+def pytest_collection_modifyitems(config, items):
+    if gpu_available():
+        return
+    skip = pytest.mark.skip(reason="needs an NVIDIA GPU with CuPy")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _eager_cpu_fresh_names():
+    """Every test starts in eager mode on the CPU with fresh name counters."""
+    import paddlelite as paddle
+    from paddlelite.utils import unique_name
+    paddle.disable_static()
+    paddle.set_device("cpu")
+    with unique_name.guard():
+        yield
+    paddle.disable_static()
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(0)

@@ -1,0 +1,77 @@
+"""Gradient test cases for every differentiable registry op, one module per op family.
+
+A case names a registered op, its inputs (NumPy arrays, float64 for differentiable ones), attrs, and
+which inputs to differentiate. tests/test_op_grads.py runs each case: float64 central differences
+vs the analytic gradient, non-contiguous inputs, double backward where the op declares it, and the
+same case on a GPU when one is present. tests/test_static_vs_eager.py runs them in static mode too.
+
+Add cases in the family's module as `CASES = [OpCase(...), ...]` and list the module in FAMILIES.
+"""
+import importlib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+FAMILIES = ["elementwise", "math", "activation", "reduce", "manipulation", "nn", "loss", "grad_support",
+            "fused"]
+
+
+@dataclass
+class OpCase:
+    op: str
+    inputs: dict                      # slot -> array | list of arrays | None
+    attrs: dict = field(default_factory=dict)
+    grad_inputs: tuple = None         # slots to differentiate; default: float, differentiable inputs
+    double: bool = True               # check double backward when the op declares double_grad
+    rtol: float = 1e-5
+    atol: float = 1e-6
+    eps: float = 1e-6                 # finite-difference step
+    noncontiguous: bool = True        # also run with non-contiguous (strided) inputs
+    id: str = ""
+
+    def __post_init__(self):
+        if not self.id:
+            self.id = self.op
+
+
+def rng(seed=0):
+    return np.random.default_rng(seed)
+
+
+def rand(*shape, low=-1.0, high=1.0, seed=None):
+    """Uniform float64 values; a seed derived from the shape keeps cases reproducible."""
+    g = np.random.default_rng(seed if seed is not None else (hash(shape) & 0xFFFF))
+    return g.uniform(low, high, size=shape)
+
+
+def positive(*shape, low=0.5, high=2.0, seed=None):
+    return rand(*shape, low=low, high=high, seed=seed)
+
+
+def away_from_zero(*shape, margin=0.1, seed=None):
+    """Values in [-1, -margin] U [margin, 1]: keeps kinks (relu, abs) out of finite differences."""
+    a = rand(*shape, low=margin, high=1.0, seed=seed)
+    signs = np.where(rand(*shape, seed=(seed or 0) + 1) > 0, 1.0, -1.0)
+    return a * signs
+
+
+def distinct(*shape, seed=None):
+    """A permutation of well separated values: no ties for max/min/sort-like ops."""
+    n = int(np.prod(shape)) if shape else 1
+    g = np.random.default_rng(seed if seed is not None else 7)
+    return (g.permutation(n).astype(np.float64) / n - 0.5).reshape(shape) * 2.0
+
+
+def load_cases():
+    """{op type: [OpCase, ...]} over all families whose module exists."""
+    out = {}
+    for fam in FAMILIES:
+        try:
+            mod = importlib.import_module(f"tests.op_cases.{fam}")
+        except ModuleNotFoundError as e:
+            if e.name != f"tests.op_cases.{fam}":
+                raise
+            continue
+        for case in mod.CASES:
+            out.setdefault(case.op, []).append(case)
+    return out

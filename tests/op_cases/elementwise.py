@@ -1,0 +1,18 @@
+from . import OpCase, distinct, positive, rand
+
+CASES = []
+for op in ("add", "subtract", "multiply", "divide"):
+    y = positive if op == "divide" else rand
+    CASES += [
+        OpCase(op, {"X": rand(2, 3), "Y": y(2, 3, seed=1)}, id=f"{op}-same"),
+        OpCase(op, {"X": rand(2, 3), "Y": y(3, seed=2)}, id=f"{op}-bcast-row"),
+        OpCase(op, {"X": rand(2, 1, 3), "Y": y(4, 1, seed=3)}, id=f"{op}-bcast-both"),
+        OpCase(op, {"X": rand(), "Y": y(2, 2, seed=4)}, id=f"{op}-scalar-x"),
+    ]
+CASES += [
+    OpCase("maximum", {"X": distinct(2, 3), "Y": distinct(2, 3, seed=5)}, id="maximum"),
+    OpCase("maximum", {"X": distinct(2, 3), "Y": distinct(3, seed=5)}, id="maximum-bcast"),
+    OpCase("minimum", {"X": distinct(2, 3), "Y": distinct(2, 3, seed=6)}, id="minimum"),
+    OpCase("elementwise_pow", {"X": positive(2, 3), "Y": rand(2, 3, seed=8)}, id="elementwise_pow"),
+    OpCase("elementwise_pow", {"X": positive(2, 3), "Y": rand(3, seed=9)}, id="elementwise_pow-bcast"),
+]

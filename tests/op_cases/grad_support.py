@@ -1,0 +1,8 @@
+from . import OpCase, rand
+
+CASES = [
+    OpCase("reduce_as", {"X": rand(2, 3, 4), "Target": rand(3, 1)}, id="reduce_as"),
+    OpCase("reduce_as", {"X": rand(2, 3), "Target": rand(2, 3)}, id="reduce_as-same"),
+    OpCase("expand_as", {"X": rand(3, 1), "Target": rand(2, 3, 4)}, id="expand_as"),
+    OpCase("assign", {"X": rand(2, 3)}, id="assign"),
+]
