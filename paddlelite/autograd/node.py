@@ -1,4 +1,5 @@
 """Grad nodes of the eager graph, and the eager binding of the registry's grad makers."""
+import itertools
 import os
 import sys
 
@@ -9,6 +10,7 @@ from ..ops.registry import GradBuilder, get_op
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _record_stack = [True]
+_seq = itertools.count()  # creation order: the engine runs later nodes first among ready ones
 
 
 def set_record_call_stack(flag):
@@ -16,14 +18,22 @@ def set_record_call_stack(flag):
     _record_stack[0] = bool(flag)
 
 
+_in_package = {}  # filename -> whether it belongs to paddlelite (str hashes are cached: this runs per op)
+
+
 def _user_frame():
     """(file, line, function) of the innermost caller outside paddlelite."""
     f = sys._getframe(2)
-    while f is not None and f.f_code.co_filename.startswith(_PKG_DIR):
+    while f is not None:
+        code = f.f_code
+        name = code.co_filename
+        inside = _in_package.get(name)
+        if inside is None:
+            inside = _in_package[name] = name.startswith(_PKG_DIR)
+        if not inside:
+            return (code.co_filename, f.f_lineno, code.co_name)
         f = f.f_back
-    if f is None:
-        return None
-    return (f.f_code.co_filename, f.f_lineno, f.f_code.co_name)
+    return None
 
 
 class GradNode:
@@ -31,7 +41,6 @@ class GradNode:
     None (not needed), a leaf Tensor, or (node, output_index)."""
 
     __slots__ = ("edges", "n_outputs", "hooks", "retained", "where", "released", "seq", "__weakref__")
-    _counter = [0]
 
     def __init__(self, edges, n_outputs):
         self.edges = edges
@@ -40,8 +49,7 @@ class GradNode:
         self.retained = None   # {output_index: weakref to a tensor that called retain_grads()}
         self.where = _user_frame() if _record_stack[0] else None
         self.released = False
-        GradNode._counter[0] += 1
-        self.seq = GradNode._counter[0]
+        self.seq = next(_seq)
 
     name = "GradNode"  # subclasses (OpNode, PyLayerNode) define name and apply(grads, create_graph)
 
@@ -64,17 +72,31 @@ class OpNode(GradNode):
     __slots__ = ("op", "inputs", "attrs", "outputs", "versions", "place", "out_layout")
 
     def __init__(self, op, inputs, attrs, outs):
+        # Hot path (runs for every recorded op): edges, and saved versions only when some input has one.
+        versions = None
         if op.simple:
-            edges = [None if t is None else _edge_of(t) for t in inputs]
-            versions = [None if t is None else (0 if t._vbox is None else t._vbox[0]) for t in inputs]
+            edges = []
+            for k, t in enumerate(inputs):
+                if t is None or t.stop_gradient or not op.diff_inputs_mask[k]:
+                    edges.append(None)
+                else:
+                    edges.append(t if t._node is None else (t._node, t._out_index))
+                if t is not None and t._vbox is not None:
+                    if versions is None:
+                        versions = [0] * len(inputs)
+                    versions[k] = t._vbox[0]
             flat_outs = outs
             self.out_layout = None
         else:
-            edges, versions = [], []
-            for t in inputs:
-                for e in (t if isinstance(t, (list, tuple)) else (t,)):
-                    edges.append(None if e is None else _edge_of(e))
-                    versions.append(None if e is None else (0 if e._vbox is None else e._vbox[0]))
+            edges, flat_ins = [], []
+            for k, t in enumerate(inputs):
+                group = t if isinstance(t, (list, tuple)) else (t,)
+                for e in group:
+                    diff = e is not None and not e.stop_gradient and op.diff_inputs_mask[k]
+                    edges.append((e if e._node is None else (e._node, e._out_index)) if diff else None)
+                    flat_ins.append(e)
+            if any(e is not None and e._vbox is not None for e in flat_ins):
+                versions = [0 if e is None or e._vbox is None else e._vbox[0] for e in flat_ins]
             flat_outs, layout = [], []
             for o in outs:
                 if isinstance(o, list):
@@ -84,20 +106,24 @@ class OpNode(GradNode):
                     layout.append((len(flat_outs), None))
                     flat_outs.append(o)
             self.out_layout = layout
-        for k, d in enumerate(op.diff_inputs_mask):
-            if not d and op.simple:
-                edges[k] = None
-        GradNode.__init__(self, edges, len(flat_outs))
+        self.edges = edges
+        self.n_outputs = len(flat_outs)
+        self.hooks = None
+        self.retained = None
+        self.where = _user_frame() if _record_stack[0] else None
+        self.released = False
+        self.seq = next(_seq)
         self.op = op
         self.inputs = inputs
         self.attrs = attrs
         self.versions = versions
         self.place = flat_outs[0]._place
         self.outputs = [o._data for o in flat_outs]
-        for i, o in enumerate(flat_outs):
+        i = 0
+        for o in flat_outs:
             o._node = self
             o._out_index = i
-            o.stop_gradient = False
+            i += 1
 
     @property
     def name(self):
@@ -161,7 +187,8 @@ class EagerGradBuilder(GradBuilder):
         return (i, None) if self.node.out_layout is None else self.node.out_layout[i]
 
     def _checked(self, t, flat_k):
-        saved = self.node.versions[flat_k]
+        versions = self.node.versions
+        saved = 0 if versions is None else versions[flat_k]
         now = 0 if t._vbox is None else t._vbox[0]
         if now != saved:
             raise RuntimeError(

@@ -190,7 +190,7 @@ class Tensor:
         return add_hook(self, hook)
 
     def backward(self, grad_tensor=None, retain_graph=False, *, dump_backward_graph_path=None):
-        from ..autograd.engine import backward
+        from ..autograd.api import backward
         if grad_tensor is not None:
             assert isinstance(grad_tensor, Tensor), \
                 f"Tensor.backward: grad_tensor must be a Tensor, received {type(grad_tensor).__name__}"

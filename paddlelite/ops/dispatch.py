@@ -4,6 +4,8 @@ Static mode: append an Operator to the current block (outputs shaped by the op's
 Eager mode: run the forward for the inputs' place and, when grad mode is on and an input needs a
 gradient, attach a grad node. Functional APIs, Tensor methods and layers all come through here.
 """
+import numpy as _np
+
 from ..device.place import current_place, parse_place
 from ..framework import mode as _mode
 from ..framework.tensor import Tensor, wrap_array
@@ -24,7 +26,7 @@ def set_node_factory(fn):
 
 def apply(op, *inputs, **attrs):
     """Apply registered op `op` (an OpDef) to `inputs` (one per input slot) with `attrs`."""
-    attrs = op.fill_attrs(attrs)
+    attrs = op.fill_attrs(attrs) if attrs else op.attrs
     if _static[0]:
         return _hooks["static"](op, inputs, attrs)
     if len(inputs) != op.n_in:
@@ -71,8 +73,9 @@ def apply(op, *inputs, **attrs):
     if place is None:  # an op without tensor inputs: the 'place' attr, else the current device
         place = parse_place(attrs["place"]) if attrs.get("place") else current_place()
 
+    xp = place._xp or place.xp
     try:
-        out = op.forward_for(place.xp)(place.xp, *arrays, **attrs)
+        out = (op.forward if xp is _np else op.forward_for(xp))(xp, *arrays, **attrs)
     except Exception as e:
         _explain_failure(op, arrays, attrs, e)
 
