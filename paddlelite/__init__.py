@@ -13,7 +13,7 @@ from .framework.tensor import Parameter, Tensor
 from .tensor import methods as _methods
 from .tensor.creation import (arange, empty, empty_like, eye, full, full_like, linspace, normal, ones,
                               ones_like, rand, randint, randn, randperm, seed, standard_normal, to_tensor,
-                              uniform, zeros, zeros_like)
+                              uniform, zeros, zeros_like, assign, clone)
 from .tensor.manipulation import *  # noqa: F401,F403
 from .tensor.math import *  # noqa: F401,F403
 from .tensor.reduction import *  # noqa: F401,F403

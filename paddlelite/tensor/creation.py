@@ -205,3 +205,23 @@ def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
 
 def randperm(n, dtype="int64", name=None):
     return dispatch.apply(get_op("randperm"), n=int(n), dtype=_dtype.convert_dtype(dtype).name, seed=0)
+
+
+def assign(x, output=None):
+    """A copy of `x` (Tensor, array, list or number) through the `assign` op; gradients flow back."""
+    if not (isinstance(x, Tensor) or getattr(x, "_is_variable", False)):
+        x = to_tensor(x) if not _static[0] else x
+    out = dispatch.apply(get_op("assign"), x)
+    if output is not None:
+        output._data, output._node, output._out_index = out._data, out._node, out._out_index
+        output.stop_gradient = out.stop_gradient
+        output._bump_version()
+        return output
+    return out
+
+
+def clone(x, name=None):
+    return dispatch.apply(get_op("assign"), x)
+
+
+TENSOR_METHODS = ["clone"]
