@@ -7,6 +7,9 @@ Param variable. The fused GPU kernels attach to these op types through `register
 Learning rates and beta powers are 1-element tensors (shape [1], as in Paddle), so one compiled
 program serves every step of a schedule.
 """
+import numpy as np
+
+from ..framework.random import rng_for
 from .registry import Meta, register_op
 
 
@@ -176,5 +179,45 @@ MERGED_ADAM = register_op(
     attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "multi_precision": False,
            "use_global_beta_pow": False, "weight_decay": 0.0, "use_adamw": False})
 
-OPTIMIZER_OPS = ("sgd", "momentum", "adam", "adamw", "merged_adam")
-__all__ = ["SGD", "MOMENTUM", "ADAM", "ADAMW", "MERGED_ADAM", "adam_update", "OPTIMIZER_OPS"]
+
+
+# ---- parameter-initialisation ops used by nn.initializer (no inputs, like fill_constant) -----------
+def _truncated_gaussian(xp, shape, dtype, mean, std, a, b, seed, place):
+    """Normal(mean, std) samples redrawn until they lie in [a, b] (absolute bounds, as Paddle's a/b)."""
+    if not a < b:
+        raise ValueError(f"op 'truncated_gaussian_random': a ({a}) must be less than b ({b})")
+    rng = rng_for(xp, seed)
+    out = rng.normal(mean, std, size=tuple(shape))
+    bad = (out < a) | (out > b)
+    for _ in range(100):  # each round keeps >95% of draws for the usual +-2 std bounds
+        n = int(bad.sum())
+        if n == 0:
+            break
+        out = out.copy()
+        out[bad] = rng.normal(mean, std, size=n)
+        bad = (out < a) | (out > b)
+    else:
+        out = xp.clip(out, a, b)  # bounds far in a tail: clip what 100 rounds could not place
+    return out.astype(dtype)
+
+
+TRUNCATED_GAUSSIAN_RANDOM = register_op(
+    "truncated_gaussian_random", inputs=(), outputs=("Out",), forward=_truncated_gaussian,
+    infer=lambda shape, dtype, **attrs: Meta(tuple(shape), np.dtype(dtype)),
+    attrs={"shape": [], "dtype": "float32", "mean": 0.0, "std": 1.0, "a": -2.0, "b": 2.0, "seed": 0,
+           "place": None})
+
+
+def _assign_value(xp, shape, dtype, values, place):
+    n = 1
+    for d in shape:
+        n *= d
+    if len(values) != n:
+        raise ValueError(f"op 'assign_value': {len(values)} values for shape {list(shape)} ({n} elements)")
+    return xp.asarray(values, dtype=np.dtype(dtype)).reshape(tuple(shape))
+
+
+ASSIGN_VALUE = register_op(
+    "assign_value", inputs=(), outputs=("Out",), forward=_assign_value,
+    infer=lambda shape, dtype, values, place: Meta(tuple(shape), np.dtype(dtype)),
+    attrs={"shape": [], "dtype": "float32", "values": [], "place": None})

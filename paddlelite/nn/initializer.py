@@ -1,0 +1,270 @@
+"""Parameter initialisers (paddle.nn.initializer).
+
+An initialiser is a registry op and its attrs (`uniform_random`, `gaussian_random`, `fill_constant`,
+`truncated_gaussian_random`, `assign_value`). Eagerly it runs the op and rebinds the parameter's
+array; in static mode it appends the op to the startup program's block, writing the parameter, so
+`exe.run(startup_program)` initialises it -- the same way Paddle's initialisers work.
+"""
+import math
+
+import numpy as np
+
+from ..framework import dtype as _dtype
+from ..framework.mode import _static, grad_state
+from ..framework.tensor import Tensor
+from ..ops import dispatch
+from ..ops.registry import get_op
+
+__all__ = ["Initializer", "Constant", "Normal", "Uniform", "XavierUniform", "XavierNormal", "KaimingNormal",
+           "KaimingUniform", "TruncatedNormal", "Assign", "calculate_gain", "set_global_initializer",
+           "ConstantInitializer", "NormalInitializer", "UniformInitializer", "XavierInitializer",
+           "MSRAInitializer", "TruncatedNormalInitializer", "NumpyArrayInitializer", "Bilinear",
+           "Orthogonal"]
+
+
+def _fans(shape):
+    """(fan_in, fan_out) as Paddle computes them: [in, out] for 2-D weights, [out, in, *k] for convs."""
+    shape = list(shape)
+    if not shape:
+        return 1, 1
+    if len(shape) == 1:
+        return shape[0], shape[0]
+    if len(shape) == 2:
+        return shape[0], shape[1]
+    receptive = int(np.prod(shape[2:]))
+    return shape[1] * receptive, shape[0] * receptive
+
+
+def calculate_gain(nonlinearity, param=None):
+    """The recommended gain for an activation (paddle.nn.initializer.calculate_gain)."""
+    gains = {"sigmoid": 1.0, "linear": 1.0, "conv1d": 1.0, "conv2d": 1.0, "conv3d": 1.0,
+             "conv1d_transpose": 1.0, "conv2d_transpose": 1.0, "conv3d_transpose": 1.0,
+             "tanh": 5.0 / 3, "relu": math.sqrt(2.0), "selu": 3.0 / 4}
+    if nonlinearity == "leaky_relu":
+        slope = 0.01 if param is None else float(param)
+        return math.sqrt(2.0 / (1 + slope ** 2))
+    if nonlinearity not in gains:
+        raise ValueError(f"calculate_gain: nonlinearity must be one of {sorted(gains) + ['leaky_relu']}, "
+                         f"received {nonlinearity!r}")
+    return gains[nonlinearity]
+
+
+class Initializer:
+    """Base: subclasses give `_op(shape, dtype)` -> (op type, attrs)."""
+
+    def _op(self, shape, dtype):
+        raise TypeError(f"{type(self).__name__} does not define how to initialise a parameter")
+
+    def __call__(self, param, block=None):
+        """Initialise `param`: eagerly now, or (static mode) by an op appended to `block`
+        (default: the startup program's global block)."""
+        shape = [int(d) for d in param.shape]
+        if -1 in shape:
+            raise ValueError(f"{type(self).__name__}: cannot initialise '{param.name}' with an unknown "
+                             f"dim in its shape {shape}")
+        dtype = _dtype.convert_dtype(param.dtype).name
+        op_type, attrs = self._op(shape, dtype)
+        if isinstance(param, Tensor):
+            param._data = self.array(shape, dtype, param._place)
+            param._bump_version()
+            return None
+        if block is None:
+            from .. import static
+            block = static.default_startup_program().global_block()
+        return block.append_op(type=op_type, outputs={"Out": [param]}, attrs=attrs)
+
+    def array(self, shape, dtype, place=None):
+        """The initial values as an array (NumPy/CuPy) on `place` (default: the current device)."""
+        op_type, attrs = self._op([int(d) for d in shape], _dtype.convert_dtype(dtype).name)
+        if place is not None:
+            attrs = dict(attrs, place=str(place))
+        prev_static, prev_grad = _static[0], grad_state.enabled
+        _static[0], grad_state.enabled = False, False
+        try:
+            return dispatch.apply(get_op(op_type), **attrs)._data
+        finally:
+            _static[0], grad_state.enabled = prev_static, prev_grad
+
+
+class Constant(Initializer):
+    def __init__(self, value=0.0):
+        if not isinstance(value, (int, float, np.number, bool)):
+            raise TypeError(f"Constant: value must be a number, received {type(value).__name__}")
+        self.value = value
+
+    def _op(self, shape, dtype):
+        v = float(self.value) if np.dtype(dtype).kind in "fc" else int(self.value)
+        return "fill_constant", {"shape": shape, "value": v, "dtype": dtype}
+
+
+class Normal(Initializer):
+    def __init__(self, mean=0.0, std=1.0, name=None):
+        if std < 0:
+            raise ValueError(f"Normal: std must be non-negative, received {std}")
+        self.mean, self.std = float(mean), float(std)
+
+    def _op(self, shape, dtype):
+        return "gaussian_random", {"shape": shape, "dtype": dtype, "mean": self.mean, "std": self.std,
+                                   "seed": 0}
+
+
+class TruncatedNormal(Initializer):
+    def __init__(self, mean=0.0, std=1.0, a=-2.0, b=2.0, name=None):
+        if not a < b:
+            raise ValueError(f"TruncatedNormal: a ({a}) must be less than b ({b})")
+        self.mean, self.std, self.a, self.b = float(mean), float(std), float(a), float(b)
+
+    def _op(self, shape, dtype):
+        return "truncated_gaussian_random", {"shape": shape, "dtype": dtype, "mean": self.mean, "std": self.std,
+                                             "a": self.a, "b": self.b, "seed": 0}
+
+
+class Uniform(Initializer):
+    def __init__(self, low=-1.0, high=1.0, name=None):
+        if low > high:
+            raise ValueError(f"Uniform: low ({low}) must not exceed high ({high})")
+        self.low, self.high = float(low), float(high)
+
+    def _op(self, shape, dtype):
+        return "uniform_random", {"shape": shape, "dtype": dtype, "min": self.low, "max": self.high, "seed": 0}
+
+
+class _FanBased(Initializer):
+    def __init__(self, fan_in=None, fan_out=None):
+        self.fan_in, self.fan_out = fan_in, fan_out
+
+    def _fan(self, shape):
+        fi, fo = _fans(shape)
+        return (fi if self.fan_in is None else self.fan_in), (fo if self.fan_out is None else self.fan_out)
+
+
+class XavierUniform(_FanBased):
+    def __init__(self, fan_in=None, fan_out=None, gain=1.0, name=None):
+        super().__init__(fan_in, fan_out)
+        self.gain = float(gain)
+
+    def _op(self, shape, dtype):
+        fi, fo = self._fan(shape)
+        limit = self.gain * math.sqrt(6.0 / float(fi + fo))
+        return Uniform(-limit, limit)._op(shape, dtype)
+
+
+class XavierNormal(_FanBased):
+    def __init__(self, fan_in=None, fan_out=None, gain=1.0, name=None):
+        super().__init__(fan_in, fan_out)
+        self.gain = float(gain)
+
+    def _op(self, shape, dtype):
+        fi, fo = self._fan(shape)
+        return Normal(0.0, self.gain * math.sqrt(2.0 / float(fi + fo)))._op(shape, dtype)
+
+
+class KaimingNormal(_FanBased):
+    """He normal: std = gain / sqrt(fan_in), gain = calculate_gain(nonlinearity, negative_slope)."""
+
+    def __init__(self, fan_in=None, negative_slope=0.0, nonlinearity="relu", name=None):
+        super().__init__(fan_in, None)
+        self.gain = calculate_gain(nonlinearity, negative_slope)
+
+    def _op(self, shape, dtype):
+        fi, _ = self._fan(shape)
+        return Normal(0.0, self.gain / math.sqrt(float(fi)))._op(shape, dtype)
+
+
+class KaimingUniform(_FanBased):
+    """He uniform: limit = gain * sqrt(3 / fan_in)."""
+
+    def __init__(self, fan_in=None, negative_slope=0.0, nonlinearity="relu", name=None):
+        super().__init__(fan_in, None)
+        self.gain = calculate_gain(nonlinearity, negative_slope)
+
+    def _op(self, shape, dtype):
+        fi, _ = self._fan(shape)
+        limit = self.gain * math.sqrt(3.0 / float(fi))
+        return Uniform(-limit, limit)._op(shape, dtype)
+
+
+class Assign(Initializer):
+    """Initialise from given values (a NumPy array, list, number or Tensor) of the parameter's shape."""
+
+    def __init__(self, value, name=None):
+        if isinstance(value, Tensor):
+            value = value.numpy()
+        self.value = np.asarray(value)
+        if self.value.dtype.kind not in "biuf":
+            raise TypeError(f"Assign: value must be numeric, received dtype {self.value.dtype}")
+
+    def _op(self, shape, dtype):
+        if list(self.value.shape) != list(shape) and self.value.size != int(np.prod(shape)):
+            raise ValueError(f"Assign: value of shape {list(self.value.shape)} does not fit a parameter of "
+                             f"shape {list(shape)}")
+        kind = np.dtype(dtype).kind
+        vals = self.value.astype(dtype).ravel()
+        values = [float(v) for v in vals] if kind in "fc" else [int(v) for v in vals] if kind in "iu" \
+            else [bool(v) for v in vals]
+        return "assign_value", {"shape": shape, "dtype": dtype, "values": values}
+
+
+class Bilinear(Initializer):
+    """Weights of a transposed convolution that upsamples bilinearly (shape [C, 1, K, K] style)."""
+
+    def _op(self, shape, dtype):
+        if len(shape) != 4 or shape[2] != shape[3]:
+            raise ValueError(f"Bilinear: expects a 4-D weight with square kernels, received {shape}")
+        k = shape[3]
+        f = math.ceil(k / 2.0)
+        c = (2 * f - 1 - f % 2) / (2.0 * f)
+        idx = np.arange(int(np.prod(shape)))
+        x, y = idx % k, (idx // k) % k
+        w = (1 - np.abs(x / f - c)) * (1 - np.abs(y / f - c))
+        return Assign(w.reshape(shape))._op(shape, dtype)
+
+
+class Orthogonal(Initializer):
+    """A (semi-)orthogonal matrix from the QR of a Gaussian draw (drawn with paddle.seed's generator)."""
+
+    def __init__(self, gain=1.0, name=None):
+        self.gain = float(gain)
+
+    def _op(self, shape, dtype):
+        from ..framework.random import get_rng
+        rows = shape[0]
+        cols = int(np.prod(shape[1:])) if len(shape) > 1 else 1
+        a = get_rng(np).normal(size=(max(rows, cols), min(rows, cols)))
+        q, r = np.linalg.qr(a)
+        q = q * np.sign(np.diag(r))
+        if rows < cols:
+            q = q.T
+        return Assign(self.gain * q[:rows, :cols].reshape(shape))._op(shape, dtype)
+
+
+_global = {"weight": None, "bias": None}
+
+
+def set_global_initializer(weight_init, bias_init=None):
+    """Initialisers used by layers when their ParamAttr names none (None restores the defaults)."""
+    for v in (weight_init, bias_init):
+        if v is not None and not isinstance(v, Initializer):
+            raise TypeError(f"set_global_initializer: expected Initializer or None, received {type(v).__name__}")
+    _global["weight"], _global["bias"] = weight_init, bias_init
+
+
+def global_initializer(is_bias):
+    return _global["bias" if is_bias else "weight"]
+
+
+# fluid-era names
+ConstantInitializer = Constant
+NormalInitializer = Normal
+UniformInitializer = Uniform
+TruncatedNormalInitializer = TruncatedNormal
+NumpyArrayInitializer = Assign
+
+
+def XavierInitializer(uniform=True, fan_in=None, fan_out=None, seed=0):
+    return XavierUniform(fan_in, fan_out) if uniform else XavierNormal(fan_in, fan_out)
+
+
+def MSRAInitializer(uniform=True, fan_in=None, seed=0, negative_slope=0.0, nonlinearity="relu"):
+    cls = KaimingUniform if uniform else KaimingNormal
+    return cls(fan_in, negative_slope, nonlinearity)

@@ -1,0 +1,88 @@
+"""Activation layers: thin wrappers over nn.functional."""
+from .. import functional as F
+from .layers import Layer
+
+__all__ = ["ReLU", "ReLU6", "GELU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "LeakyReLU", "ELU", "SiLU",
+           "Swish", "Hardswish", "Hardsigmoid", "Softplus", "Mish"]
+
+
+class _Simple(Layer):
+    _fn = None
+
+    def __init__(self, name=None):
+        super().__init__()
+        self._name = name
+
+    def forward(self, x):
+        return getattr(F, self._fn)(x)
+
+
+def _simple(cls_name, fn):
+    return type(cls_name, (_Simple,), {"_fn": fn, "__doc__": f"Applies F.{fn} elementwise."})
+
+
+ReLU = _simple("ReLU", "relu")
+ReLU6 = _simple("ReLU6", "relu6")
+Sigmoid = _simple("Sigmoid", "sigmoid")
+Tanh = _simple("Tanh", "tanh")
+SiLU = _simple("SiLU", "silu")
+Swish = _simple("Swish", "swish")
+Hardswish = _simple("Hardswish", "hardswish")
+Hardsigmoid = _simple("Hardsigmoid", "hardsigmoid")
+Mish = _simple("Mish", "mish")
+
+
+class GELU(Layer):
+    def __init__(self, approximate=False, name=None):
+        super().__init__()
+        self._approximate = approximate
+
+    def forward(self, x):
+        return F.gelu(x, approximate=self._approximate)
+
+    def extra_repr(self):
+        return f"approximate={self._approximate}"
+
+
+class Softmax(Layer):
+    def __init__(self, axis=-1, name=None):
+        super().__init__()
+        self._axis = axis
+
+    def forward(self, x):
+        return F.softmax(x, axis=self._axis)
+
+    def extra_repr(self):
+        return f"axis={self._axis}"
+
+
+class LogSoftmax(Softmax):
+    def forward(self, x):
+        return F.log_softmax(x, axis=self._axis)
+
+
+class LeakyReLU(Layer):
+    def __init__(self, negative_slope=0.01, name=None):
+        super().__init__()
+        self._negative_slope = negative_slope
+
+    def forward(self, x):
+        return F.leaky_relu(x, self._negative_slope)
+
+
+class ELU(Layer):
+    def __init__(self, alpha=1.0, name=None):
+        super().__init__()
+        self._alpha = alpha
+
+    def forward(self, x):
+        return F.elu(x, self._alpha)
+
+
+class Softplus(Layer):
+    def __init__(self, beta=1, threshold=20, name=None):
+        super().__init__()
+        self._beta, self._threshold = beta, threshold
+
+    def forward(self, x):
+        return F.softplus(x, self._beta, self._threshold)

@@ -1,0 +1,84 @@
+"""Conv1D / Conv2D layers (weights [out_channels, in_channels / groups, *kernel], Paddle's layout)."""
+import numpy as np
+
+from .. import functional as F
+from .. import initializer as _init
+from .layers import Layer
+
+__all__ = ["Conv1D", "Conv2D"]
+
+_PAD_MODES = {"zeros": None, "reflect": "reflect", "replicate": "replicate", "circular": "circular"}
+
+
+def _ntuple(value, n, api, arg):
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return [int(value)] * n
+    if isinstance(value, (list, tuple)) and len(value) == n and all(isinstance(v, (int, np.integer)) for v in value):
+        return [int(v) for v in value]
+    raise ValueError(f"{api}: {arg} must be an int or a list of {n} ints, received {value!r}")
+
+
+class _ConvNd(Layer):
+    _nd = 2
+    _fn = None
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 padding_mode="zeros", weight_attr=None, bias_attr=None, data_format="NCHW"):
+        super().__init__()
+        api = type(self).__name__
+        for arg, v in (("in_channels", in_channels), ("out_channels", out_channels), ("groups", groups)):
+            if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v <= 0:
+                raise ValueError(f"{api}: {arg} must be a positive int, received {v!r}")
+        if in_channels % groups or out_channels % groups:
+            raise ValueError(f"{api}: in_channels ({in_channels}) and out_channels ({out_channels}) must be "
+                             f"divisible by groups ({groups})")
+        if padding_mode not in _PAD_MODES:
+            raise ValueError(f"{api}: padding_mode must be one of {sorted(_PAD_MODES)}, received {padding_mode!r}")
+        self._in_channels, self._out_channels, self._groups = int(in_channels), int(out_channels), int(groups)
+        self._kernel_size = _ntuple(kernel_size, self._nd, api, "kernel_size")
+        self._stride = stride
+        self._dilation = dilation
+        self._padding_mode = padding_mode
+        self._data_format = data_format
+        if padding_mode != "zeros":
+            self._pad = _ntuple(padding, self._nd, api, "padding")
+            self._padding = 0
+        else:
+            self._padding = padding
+        fan_in = self._in_channels // self._groups * int(np.prod(self._kernel_size))
+        self.weight = self.create_parameter(
+            [self._out_channels, self._in_channels // self._groups] + self._kernel_size, attr=weight_attr,
+            default_initializer=_init.Normal(0.0, (2.0 / fan_in) ** 0.5))
+        self.bias = self.create_parameter([self._out_channels], attr=bias_attr, is_bias=True)
+
+    def _padded(self, x):
+        if self._padding_mode == "zeros":
+            return x
+        pad = []
+        for p in reversed(self._pad):  # F.pad lists the last spatial dim first
+            pad += [p, p]
+        return F.pad(x, pad, mode=_PAD_MODES[self._padding_mode], data_format=self._data_format)
+
+    def forward(self, x):
+        return getattr(F, self._fn)(self._padded(x), self.weight, bias=self.bias, stride=self._stride,
+                                    padding=self._padding, dilation=self._dilation, groups=self._groups,
+                                    data_format=self._data_format)
+
+    def extra_repr(self):
+        return (f"{self._in_channels}, {self._out_channels}, kernel_size={self._kernel_size}, "
+                f"stride={self._stride}, padding={self._padding}, data_format={self._data_format}")
+
+
+class Conv2D(_ConvNd):
+    _nd = 2
+    _fn = "conv2d"
+
+
+class Conv1D(_ConvNd):
+    _nd = 1
+    _fn = "conv1d"
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 padding_mode="zeros", weight_attr=None, bias_attr=None, data_format="NCL"):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, padding_mode,
+                         weight_attr, bias_attr, data_format)

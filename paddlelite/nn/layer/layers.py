@@ -1,0 +1,418 @@
+"""nn.Layer: the base class of every layer, in both modes.
+
+Parameters, sublayers and buffers assigned as attributes are registered in ordered dicts (and kept
+in the instance dict too, so reading `self.weight` costs a plain attribute lookup). In static mode
+the same code creates static Parameters (see param_attr.create_parameter) and `forward` appends ops.
+"""
+import collections
+import re
+
+import numpy as np
+
+from ...device import place as _place_mod
+from ...framework import dtype as _dtype
+from ...framework.mode import _static
+from ...framework.tensor import Tensor
+from ...utils import unique_name
+from .param_attr import ParamAttr, create_parameter, is_parameter
+
+__all__ = ["Layer", "HookRemoveHelper"]
+
+
+def _camel_to_snake(name):
+    s1 = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub("([a-z0-9])([A-Z])", r"\1_\2", s1).lower()
+
+
+class HookRemoveHelper:
+    """Returned by register_forward_*_hook; `remove()` unregisters the hook (True once, then False)."""
+
+    _next_id = [0]
+
+    def __init__(self, hooks):
+        self._hooks = hooks
+        HookRemoveHelper._next_id[0] += 1
+        self._hook_id = HookRemoveHelper._next_id[0]
+
+    def remove(self):
+        return self._hooks.pop(self._hook_id, None) is not None
+
+
+def _is_tensor(value):
+    return isinstance(value, Tensor) or getattr(value, "_is_variable", False)
+
+
+class Layer:
+    """Base class: subclasses create parameters/sublayers in __init__ and compute in forward()."""
+
+    training = True
+
+    def __init__(self, name_scope=None, dtype="float32"):
+        d = self.__dict__
+        d["training"] = True
+        d["_full_name"] = unique_name.generate(name_scope or _camel_to_snake(type(self).__name__))
+        d["_dtype"] = _dtype.convert_dtype(dtype).name if dtype is not None else _dtype.get_default_dtype().name
+        d["_parameters"] = collections.OrderedDict()
+        d["_sub_layers"] = collections.OrderedDict()
+        d["_buffers"] = collections.OrderedDict()
+        d["_non_persistable_buffer_names_set"] = set()
+        d["_forward_pre_hooks"] = collections.OrderedDict()
+        d["_forward_post_hooks"] = collections.OrderedDict()
+        d["_casted_by_pure_fp16"] = False
+
+    # ---- calling --------------------------------------------------------------------------------
+    def __call__(self, *inputs, **kwargs):
+        if self._forward_pre_hooks:
+            for hook in list(self._forward_pre_hooks.values()):
+                result = hook(self, inputs)
+                if result is not None:
+                    inputs = result if isinstance(result, tuple) else (result,)
+        outputs = self.forward(*inputs, **kwargs)
+        if self._forward_post_hooks:
+            for hook in list(self._forward_post_hooks.values()):
+                result = hook(self, inputs, outputs)
+                if result is not None:
+                    outputs = result
+        return outputs
+
+    def forward(self, *inputs, **kwargs):
+        raise TypeError(f"{type(self).__name__}: a Layer subclass must define forward()")
+
+    def register_forward_pre_hook(self, hook):
+        """hook(layer, inputs) -> None or new inputs; runs before forward. Returns a removable handle."""
+        if not callable(hook):
+            raise TypeError(f"register_forward_pre_hook: hook must be callable, received {type(hook).__name__}")
+        handle = HookRemoveHelper(self._forward_pre_hooks)
+        self._forward_pre_hooks[handle._hook_id] = hook
+        return handle
+
+    def register_forward_post_hook(self, hook):
+        """hook(layer, inputs, outputs) -> None or new outputs; runs after forward."""
+        if not callable(hook):
+            raise TypeError(f"register_forward_post_hook: hook must be callable, received {type(hook).__name__}")
+        handle = HookRemoveHelper(self._forward_post_hooks)
+        self._forward_post_hooks[handle._hook_id] = hook
+        return handle
+
+    # ---- names ----------------------------------------------------------------------------------
+    def full_name(self):
+        return self._full_name
+
+    # ---- parameters -----------------------------------------------------------------------------
+    def create_parameter(self, shape, attr=None, dtype=None, is_bias=False, default_initializer=None):
+        """A parameter named '<full_name>.w_<n>' (or '.b_<n>' for biases) unless attr names it."""
+        attr = ParamAttr._to_attr(attr)
+        if attr is False:
+            return None
+        return create_parameter(list(shape), dtype or self._dtype, attr=attr, is_bias=is_bias,
+                                default_initializer=default_initializer,
+                                _name_key=self._full_name + (".b" if is_bias else ".w"))
+
+    def create_variable(self, name=None, persistable=None, dtype=None):
+        return self.create_tensor(name, persistable, dtype)
+
+    def create_tensor(self, name=None, persistable=None, dtype=None):
+        dtype = dtype or self._dtype
+        if _static[0]:
+            from ... import static
+            return static.default_main_program().current_block().create_var(
+                name=name or unique_name.generate(self._full_name + ".tmp"), dtype=dtype,
+                persistable=bool(persistable))
+        t = Tensor(np.zeros((0,), dtype=_dtype.convert_dtype(dtype).np))
+        t.name = name or unique_name.generate(self._full_name + ".tmp")
+        t.persistable = bool(persistable)
+        return t
+
+    def add_parameter(self, name, parameter):
+        if "_parameters" not in self.__dict__:
+            raise RuntimeError("add_parameter: call super().__init__() in the layer's __init__ first")
+        if not isinstance(name, str) or not name or "." in name:
+            raise KeyError(f"add_parameter: name must be a non-empty str without '.', received {name!r}")
+        if parameter is not None and not is_parameter(parameter):
+            raise TypeError(f"add_parameter: parameter must be a Parameter or None, received "
+                            f"{type(parameter).__name__}")
+        if hasattr(self, name) and name not in self._parameters:
+            raise KeyError(f"add_parameter: attribute '{name}' already exists")
+        self._parameters[name] = parameter
+        object.__setattr__(self, name, parameter)
+        return parameter
+
+    def parameters(self, include_sublayers=True):
+        return [p for _, p in self.named_parameters(include_sublayers=include_sublayers)]
+
+    def named_parameters(self, prefix="", include_sublayers=True):
+        seen = set()
+        layers = self.named_sublayers(prefix=prefix, include_self=True) if include_sublayers else [(prefix, self)]
+        for lprefix, layer in layers:
+            for name, p in layer._parameters.items():
+                if p is None or id(p) in seen:
+                    continue
+                seen.add(id(p))
+                yield (lprefix + "." + name if lprefix else name), p
+
+    # ---- sublayers ------------------------------------------------------------------------------
+    def add_sublayer(self, name, sublayer):
+        if not isinstance(name, str):
+            raise TypeError(f"add_sublayer: name must be a str, received {type(name).__name__}")
+        if sublayer is not None and not isinstance(sublayer, Layer):
+            raise TypeError(f"add_sublayer: sublayer must be a Layer, received {type(sublayer).__name__}")
+        self._sub_layers[name] = sublayer
+        object.__setattr__(self, name, sublayer)
+        return sublayer
+
+    def named_sublayers(self, prefix="", include_self=False, layers_set=None):
+        """(name, layer) for every sublayer, depth first, each layer once."""
+        if layers_set is None:
+            layers_set = set()
+        if include_self and id(self) not in layers_set:
+            layers_set.add(id(self))
+            yield prefix, self
+        for key, layer in self._sub_layers.items():
+            if layer is None:
+                continue
+            name = prefix + ("." if prefix else "") + key
+            if id(layer) not in layers_set:
+                layers_set.add(id(layer))
+                yield name, layer
+                yield from layer.named_sublayers(prefix=name, include_self=False, layers_set=layers_set)
+
+    def sublayers(self, include_self=False):
+        return [l for _, l in self.named_sublayers(include_self=include_self)]
+
+    def named_children(self):
+        seen = set()
+        for name, layer in self._sub_layers.items():
+            if layer is not None and id(layer) not in seen:
+                seen.add(id(layer))
+                yield name, layer
+
+    def children(self):
+        return [l for _, l in self.named_children()]
+
+    def apply(self, fn):
+        for layer in self.children():
+            layer.apply(fn)
+        fn(self)
+        return self
+
+    # ---- buffers --------------------------------------------------------------------------------
+    def register_buffer(self, name, tensor, persistable=True):
+        """A non-trainable tensor that belongs to the layer (saved in state_dict when persistable)."""
+        if "_buffers" not in self.__dict__:
+            raise ValueError("register_buffer: call super().__init__() in the layer's __init__ first")
+        if not isinstance(name, str):
+            raise TypeError(f"register_buffer: name must be a str, received {type(name).__name__}")
+        if "." in name or not name:
+            raise KeyError(f"register_buffer: name must be a non-empty str without '.', received {name!r}")
+        if hasattr(self, name) and name not in self._buffers:
+            raise KeyError(f"register_buffer: attribute '{name}' already exists")
+        if tensor is not None and not _is_tensor(tensor):
+            raise TypeError(f"register_buffer: tensor must be a Tensor or None, received {type(tensor).__name__}")
+        self._buffers[name] = tensor
+        if persistable:
+            self._non_persistable_buffer_names_set.discard(name)
+        else:
+            self._non_persistable_buffer_names_set.add(name)
+        if tensor is not None and getattr(tensor, "name", None) is None:
+            tensor.name = unique_name.generate(self._full_name + "." + name)
+        object.__setattr__(self, name, tensor)
+
+    def named_buffers(self, prefix="", include_sublayers=True):
+        seen = set()
+        layers = self.named_sublayers(prefix=prefix, include_self=True) if include_sublayers else [(prefix, self)]
+        for lprefix, layer in layers:
+            for name, b in layer._buffers.items():
+                if b is None or id(b) in seen:
+                    continue
+                seen.add(id(b))
+                yield (lprefix + "." + name if lprefix else name), b
+
+    def buffers(self, include_sublayers=True):
+        return [b for _, b in self.named_buffers(include_sublayers=include_sublayers)]
+
+    # ---- attribute plumbing ---------------------------------------------------------------------
+    def __setattr__(self, name, value):
+        d = self.__dict__
+        params = d.get("_parameters")
+        if is_parameter(value):
+            if params is None:
+                raise ValueError(f"{type(self).__name__}: call super().__init__() before assigning parameter "
+                                 f"'{name}'")
+            self._drop(name)
+            params[name] = value
+        elif isinstance(value, Layer):
+            if params is None:
+                raise ValueError(f"{type(self).__name__}: call super().__init__() before assigning sublayer "
+                                 f"'{name}'")
+            self._drop(name)
+            d["_sub_layers"][name] = value
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"{type(self).__name__}: cannot assign {type(value).__name__} to parameter "
+                                f"'{name}' (expected a Parameter or None)")
+            params[name] = None
+        elif params is not None and name in d["_sub_layers"]:
+            if value is not None:
+                raise TypeError(f"{type(self).__name__}: cannot assign {type(value).__name__} to sublayer "
+                                f"'{name}' (expected a Layer or None)")
+            d["_sub_layers"][name] = None
+        elif params is not None and name in d["_buffers"]:
+            if value is not None and not _is_tensor(value):
+                raise TypeError(f"{type(self).__name__}: cannot assign {type(value).__name__} to buffer "
+                                f"'{name}' (expected a Tensor or None)")
+            d["_buffers"][name] = value
+        object.__setattr__(self, name, value)
+
+    def _drop(self, name):
+        d = self.__dict__
+        for key in ("_parameters", "_sub_layers", "_buffers"):
+            d[key].pop(name, None)
+        d["_non_persistable_buffer_names_set"].discard(name)
+
+    def __delattr__(self, name):
+        if "_parameters" in self.__dict__:
+            self._drop(name)
+        object.__delattr__(self, name)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()))
+
+    # ---- modes ----------------------------------------------------------------------------------
+    def train(self):
+        for layer in self.sublayers(include_self=True):
+            layer.__dict__["training"] = True
+        return self
+
+    def eval(self):
+        for layer in self.sublayers(include_self=True):
+            layer.__dict__["training"] = False
+        return self
+
+    # ---- state ----------------------------------------------------------------------------------
+    def state_dict(self, destination=None, include_sublayers=True, structured_name_prefix="", use_hook=True):
+        """OrderedDict of structured name -> parameter / persistable buffer (the objects themselves)."""
+        dest = collections.OrderedDict() if destination is None else destination
+        layers = self.named_sublayers(prefix=structured_name_prefix.rstrip("."), include_self=True) \
+            if include_sublayers else [(structured_name_prefix.rstrip("."), self)]
+        for lprefix, layer in layers:
+            for name, p in layer._parameters.items():
+                if p is not None:
+                    dest[(lprefix + "." if lprefix else "") + name] = p
+            for name, b in layer._buffers.items():
+                if b is not None and name not in layer._non_persistable_buffer_names_set:
+                    dest[(lprefix + "." if lprefix else "") + name] = b
+        return dest
+
+    to_static_state_dict = state_dict
+
+    def set_state_dict(self, state_dict, use_structured_name=True):
+        """Copy values into the parameters/buffers; returns (missing_keys, unexpected_keys).
+
+        Values may be Tensors or NumPy arrays; a shape or dtype mismatch raises ValueError."""
+        if not isinstance(state_dict, dict):
+            raise TypeError(f"set_state_dict: state_dict must be a dict, received {type(state_dict).__name__}")
+        own = self.state_dict()
+        missing, used = [], set()
+        for key, target in own.items():
+            lookup = key if use_structured_name else getattr(target, "name", key)
+            if lookup not in state_dict:
+                missing.append(key)
+                continue
+            used.add(lookup)
+            _assign_value(target, state_dict[lookup], key)
+        unexpected = [k for k in state_dict if k not in used]
+        return missing, unexpected
+
+    load_dict = set_state_dict
+    set_dict = set_state_dict
+
+    # ---- devices and dtypes ---------------------------------------------------------------------
+    def to(self, device=None, dtype=None, blocking=None):
+        """Move (and/or cast floating point) parameters and buffers in place; returns self."""
+        if device is None and dtype is None:
+            return self
+        place = None if device is None else _place_mod.parse_place(device, "Layer.to")
+        np_dtype = None if dtype is None else _dtype.convert_dtype(dtype).np
+        if np_dtype is not None and np_dtype.kind != "f":
+            raise TypeError(f"Layer.to: dtype must be a floating point dtype, received {np.dtype(np_dtype)}")
+        for t in list(self.parameters()) + list(self.buffers()):
+            if not isinstance(t, Tensor):
+                raise RuntimeError("Layer.to: only available in dynamic mode")
+            data = t._data
+            if place is not None and place is not t._place:
+                data = data.get() if t._place.kind == "gpu" else data
+                if place.kind == "gpu":
+                    with place.xp.cuda.Device(place.index):
+                        data = place.xp.asarray(data)
+                t._place = place
+            if np_dtype is not None and data.dtype.kind == "f" and data.dtype != np_dtype:
+                data = data.astype(np_dtype)
+            if data is not t._data:
+                t._data = data
+                t._bump_version()
+                t._grad = None
+        if np_dtype is not None:
+            for layer in self.sublayers(include_self=True):
+                layer.__dict__["_dtype"] = np.dtype(np_dtype).name
+        return self
+
+    def float(self):
+        return self.to(dtype="float32")
+
+    def double(self):
+        return self.to(dtype="float64")
+
+    def half(self):
+        return self.to(dtype="float16")
+
+    def cpu(self):
+        return self.to(device="cpu")
+
+    def cuda(self, device_id=0):
+        return self.to(device=f"gpu:{device_id}")
+
+    def clear_gradients(self, set_to_zero=True):
+        for p in self.parameters():
+            if p.trainable:
+                p.clear_gradient(set_to_zero)
+
+    # ---- printing -------------------------------------------------------------------------------
+    def extra_repr(self):
+        return ""
+
+    def __repr__(self):
+        lines = []
+        extra = self.extra_repr()
+        for name, layer in self._sub_layers.items():
+            if layer is None:
+                continue
+            sub = repr(layer).replace("\n", "\n  ")
+            lines.append(f"({name}): {sub}")
+        head = type(self).__name__ + "("
+        if not lines:
+            return head + extra + ")"
+        return head + (extra if extra else "") + "\n  " + "\n  ".join(lines) + "\n)"
+
+
+def _assign_value(target, value, key):
+    """Rebind `target`'s array to a copy of `value` (a Tensor or array-like) after checking shape/dtype."""
+    if isinstance(value, Tensor):
+        arr = value.numpy() if value._place is not getattr(target, "_place", None) else value._data
+    elif getattr(value, "_is_variable", False):
+        raise TypeError(f"set_state_dict: '{key}' holds a static Variable, not values")
+    else:
+        arr = np.asarray(value)
+    if list(arr.shape) != list(target.shape):
+        raise ValueError(f"set_state_dict: '{key}' has shape {list(arr.shape)} but the layer expects "
+                         f"{list(target.shape)}")
+    want = _dtype.convert_dtype(target.dtype).np
+    if arr.dtype != want:
+        raise ValueError(f"set_state_dict: '{key}' has dtype {arr.dtype} but the layer's parameter is "
+                         f"{np.dtype(want)}; cast it first (e.g. value.astype('{np.dtype(want)}'))")
+    if isinstance(target, Tensor):
+        xp = target._place.xp
+        target._data = xp.array(arr, copy=True) if xp is np else xp.asarray(arr).copy()
+        target._bump_version()
+    else:  # static: write into the global scope
+        from ... import static
+        static.global_scope().var(target.name).get_tensor().set(np.array(arr), None)

@@ -1,0 +1,137 @@
+"""BatchNorm1D/2D and LayerNorm.
+
+As in Paddle, the running statistics `_mean` / `_variance` are non-trainable parameters (so they are
+persistable static variables too, and appear in state_dict under those keys); F.batch_norm updates
+them in training mode.
+"""
+import numpy as np
+
+from .. import functional as F
+from .. import initializer as _init
+from .layers import Layer
+from .param_attr import ParamAttr
+
+__all__ = ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "LayerNorm"]
+
+
+class _BatchNormBase(Layer):
+    _formats = ("NCHW", "NHWC")
+    _ndims = (4,)
+
+    def __init__(self, num_features, momentum=0.9, epsilon=1e-05, weight_attr=None, bias_attr=None,
+                 data_format="NCHW", use_global_stats=None, name=None):
+        super().__init__()
+        api = type(self).__name__
+        if not isinstance(num_features, (int, np.integer)) or num_features <= 0:
+            raise ValueError(f"{api}: num_features must be a positive int, received {num_features!r}")
+        if data_format not in self._formats:
+            raise ValueError(f"{api}: data_format must be one of {self._formats}, received {data_format!r}")
+        self._num_features = int(num_features)
+        self._momentum = float(momentum)
+        self._epsilon = float(epsilon)
+        self._data_format = data_format
+        self._use_global_stats = use_global_stats
+        shape = [self._num_features]
+        if weight_attr is False:
+            self.weight = self.create_parameter(shape, attr=ParamAttr(initializer=_init.Constant(1.0),
+                                                                      trainable=False))
+        else:
+            self.weight = self.create_parameter(shape, attr=weight_attr, default_initializer=_init.Constant(1.0))
+        if bias_attr is False:
+            self.bias = self.create_parameter(shape, attr=ParamAttr(initializer=_init.Constant(0.0),
+                                                                    trainable=False), is_bias=True)
+        else:
+            self.bias = self.create_parameter(shape, attr=bias_attr, is_bias=True)
+        self._mean = self.create_parameter(shape, attr=ParamAttr(initializer=_init.Constant(0.0),
+                                                                 trainable=False))
+        self._variance = self.create_parameter(shape, attr=ParamAttr(initializer=_init.Constant(1.0),
+                                                                     trainable=False))
+
+    def _check_input(self, x):
+        if len(x.shape) not in self._ndims:
+            raise ValueError(f"{type(self).__name__}: expected a {' or '.join(map(str, self._ndims))}-D input, "
+                             f"received shape {list(x.shape)}")
+
+    def forward(self, x):
+        self._check_input(x)
+        return F.batch_norm(x, self._mean, self._variance, weight=self.weight, bias=self.bias,
+                            training=self.training, momentum=self._momentum, epsilon=self._epsilon,
+                            data_format=self._data_format, use_global_stats=self._use_global_stats)
+
+    def extra_repr(self):
+        return f"num_features={self._num_features}, momentum={self._momentum}, epsilon={self._epsilon}"
+
+
+class BatchNorm1D(_BatchNormBase):
+    _formats = ("NCL", "NLC", "NC")
+    _ndims = (2, 3)
+
+    def __init__(self, num_features, momentum=0.9, epsilon=1e-05, weight_attr=None, bias_attr=None,
+                 data_format="NCL", use_global_stats=None, name=None):
+        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
+                         use_global_stats, name)
+
+
+class BatchNorm2D(_BatchNormBase):
+    pass
+
+
+class BatchNorm3D(_BatchNormBase):
+    _formats = ("NCDHW", "NDHWC")
+    _ndims = (5,)
+
+    def __init__(self, num_features, momentum=0.9, epsilon=1e-05, weight_attr=None, bias_attr=None,
+                 data_format="NCDHW", use_global_stats=None, name=None):
+        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
+                         use_global_stats, name)
+
+
+class BatchNorm(_BatchNormBase):
+    """The fluid-era nn.BatchNorm(num_channels, act=None, is_test=False, momentum=0.9, ...)."""
+    _formats = ("NCHW", "NHWC", "NCL", "NLC", "NC")
+    _ndims = (2, 3, 4, 5)
+
+    def __init__(self, num_channels, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None,
+                 bias_attr=None, dtype="float32", data_layout="NCHW", in_place=False, moving_mean_name=None,
+                 moving_variance_name=None, do_model_average_for_mean_and_var=True, use_global_stats=False,
+                 trainable_statistics=False):
+        super().__init__(num_channels, momentum, epsilon, param_attr, bias_attr, data_layout,
+                         use_global_stats or None)
+        self._act = act
+        if is_test:
+            self.eval()
+
+    def forward(self, x):
+        self._check_input(x)
+        fmt = self._data_format
+        if x.ndim != 4 and fmt in ("NCHW", "NHWC"):
+            fmt = "NCL" if fmt == "NCHW" else "NLC"
+        out = F.batch_norm(x, self._mean, self._variance, weight=self.weight, bias=self.bias,
+                           training=self.training, momentum=self._momentum, epsilon=self._epsilon,
+                           data_format=fmt, use_global_stats=self._use_global_stats)
+        return getattr(F, self._act)(out) if self._act else out
+
+
+class LayerNorm(Layer):
+    """Normalise over the trailing `normalized_shape` dims; weight/bias have prod(normalized_shape) elements."""
+
+    def __init__(self, normalized_shape, epsilon=1e-05, weight_attr=None, bias_attr=None, name=None):
+        super().__init__()
+        if isinstance(normalized_shape, (int, np.integer)):
+            normalized_shape = [int(normalized_shape)]
+        if not isinstance(normalized_shape, (list, tuple)) or not normalized_shape or \
+                not all(isinstance(d, (int, np.integer)) and d > 0 for d in normalized_shape):
+            raise ValueError(f"LayerNorm: normalized_shape must be a positive int or a list of them, received "
+                             f"{normalized_shape!r}")
+        self._normalized_shape = [int(d) for d in normalized_shape]
+        self._epsilon = float(epsilon)
+        shape = [int(np.prod(self._normalized_shape))]
+        self.weight = self.create_parameter(shape, attr=weight_attr, default_initializer=_init.Constant(1.0))
+        self.bias = self.create_parameter(shape, attr=bias_attr, is_bias=True)
+
+    def forward(self, input):
+        return F.layer_norm(input, normalized_shape=self._normalized_shape, weight=self.weight, bias=self.bias,
+                            epsilon=self._epsilon)
+
+    def extra_repr(self):
+        return f"normalized_shape={self._normalized_shape}, epsilon={self._epsilon}"

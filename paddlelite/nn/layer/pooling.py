@@ -1,0 +1,55 @@
+"""Pooling layers."""
+from .. import functional as F
+from .layers import Layer
+
+__all__ = ["MaxPool2D", "AvgPool2D", "AdaptiveAvgPool2D", "AdaptiveMaxPool2D"]
+
+
+class MaxPool2D(Layer):
+    def __init__(self, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
+                 data_format="NCHW", name=None):
+        super().__init__()
+        self.ksize, self.stride, self.padding = kernel_size, stride, padding
+        self.return_mask, self.ceil_mode, self.data_format = return_mask, ceil_mode, data_format
+
+    def forward(self, x):
+        return F.max_pool2d(x, kernel_size=self.ksize, stride=self.stride, padding=self.padding,
+                            return_mask=self.return_mask, ceil_mode=self.ceil_mode, data_format=self.data_format)
+
+    def extra_repr(self):
+        return f"kernel_size={self.ksize}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool2D(Layer):
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
+                 divisor_override=None, data_format="NCHW", name=None):
+        super().__init__()
+        self.ksize, self.stride, self.padding = kernel_size, stride, padding
+        self.ceil_mode, self.exclusive, self.divisor = ceil_mode, exclusive, divisor_override
+        self.data_format = data_format
+
+    def forward(self, x):
+        return F.avg_pool2d(x, kernel_size=self.ksize, stride=self.stride, padding=self.padding,
+                            ceil_mode=self.ceil_mode, exclusive=self.exclusive, divisor_override=self.divisor,
+                            data_format=self.data_format)
+
+    def extra_repr(self):
+        return f"kernel_size={self.ksize}, stride={self.stride}, padding={self.padding}"
+
+
+class AdaptiveAvgPool2D(Layer):
+    def __init__(self, output_size, data_format="NCHW", name=None):
+        super().__init__()
+        self._output_size, self._data_format = output_size, data_format
+
+    def forward(self, x):
+        return F.adaptive_avg_pool2d(x, output_size=self._output_size, data_format=self._data_format)
+
+
+class AdaptiveMaxPool2D(Layer):
+    def __init__(self, output_size, return_mask=False, name=None):
+        super().__init__()
+        self._output_size, self._return_mask = output_size, return_mask
+
+    def forward(self, x):
+        return F.adaptive_max_pool2d(x, output_size=self._output_size, return_mask=self._return_mask)

@@ -1,0 +1,208 @@
+"""MultiHeadAttention, TransformerEncoderLayer, TransformerEncoder (Paddle's signatures and layouts)."""
+import collections
+import copy
+
+from ... import tensor as _t
+from ...framework.tensor import Tensor
+from .. import functional as F
+from .common import Dropout, Linear
+from .container import LayerList
+from .layers import Layer
+from .norm import LayerNorm
+
+__all__ = ["MultiHeadAttention", "TransformerEncoderLayer", "TransformerEncoder"]
+
+
+def _attn_bias(attn_mask, dtype):
+    """Paddle's mask convention: a bool mask keeps True positions; a float mask is added to the scores."""
+    from ... import cast
+    if attn_mask is None:
+        return None
+    if attn_mask.dtype.name == "bool":
+        keep = cast(attn_mask, dtype)
+        return (keep - 1.0) * 1e9
+    if attn_mask.dtype.name != dtype:
+        return cast(attn_mask, dtype)
+    return attn_mask
+
+
+def _param_attrs(attr, n):
+    if isinstance(attr, (list, tuple)):
+        if len(attr) != n:
+            raise ValueError(f"expected {n} attrs, received {len(attr)}")
+        return list(attr)
+    return [attr] * n
+
+
+class MultiHeadAttention(Layer):
+    """Scaled dot-product attention over `num_heads` heads of size embed_dim // num_heads.
+
+    forward(query, key=None, value=None, attn_mask=None, cache=None); inputs are [batch, seq, embed].
+    `cache` is a MultiHeadAttention.Cache (keys/values of earlier steps, for incremental decoding) or
+    a StaticCache (precomputed keys/values); with a Cache the updated cache is returned too.
+    """
+
+    Cache = collections.namedtuple("Cache", ["k", "v"])
+    StaticCache = collections.namedtuple("StaticCache", ["k", "v"])
+
+    def __init__(self, embed_dim, num_heads, dropout=0.0, kdim=None, vdim=None, need_weights=False,
+                 weight_attr=None, bias_attr=None):
+        super().__init__()
+        if not isinstance(embed_dim, int) or embed_dim <= 0:
+            raise ValueError(f"MultiHeadAttention: embed_dim must be a positive int, received {embed_dim!r}")
+        if not isinstance(num_heads, int) or num_heads <= 0:
+            raise ValueError(f"MultiHeadAttention: num_heads must be a positive int, received {num_heads!r}")
+        if embed_dim % num_heads:
+            raise ValueError(f"MultiHeadAttention: embed_dim ({embed_dim}) must be divisible by num_heads "
+                             f"({num_heads})")
+        self.embed_dim = embed_dim
+        self.kdim = kdim or embed_dim
+        self.vdim = vdim or embed_dim
+        self.num_heads = num_heads
+        self.dropout = dropout
+        self.need_weights = need_weights
+        self.head_dim = embed_dim // num_heads
+        self.q_proj = Linear(embed_dim, embed_dim, weight_attr, bias_attr=bias_attr)
+        self.k_proj = Linear(self.kdim, embed_dim, weight_attr, bias_attr=bias_attr)
+        self.v_proj = Linear(self.vdim, embed_dim, weight_attr, bias_attr=bias_attr)
+        self.out_proj = Linear(embed_dim, embed_dim, weight_attr, bias_attr=bias_attr)
+
+    def _heads(self, x):
+        x = _t.manipulation.reshape(x, [0, 0, self.num_heads, self.head_dim])
+        return _t.manipulation.transpose(x, [0, 2, 1, 3])
+
+    def compute_kv(self, key, value):
+        return self._heads(self.k_proj(key)), self._heads(self.v_proj(value))
+
+    def gen_cache(self, key, value=None, type=None):
+        """A StaticCache of projected key/value, or an empty Cache to grow during decoding."""
+        type = type or MultiHeadAttention.Cache
+        if type is MultiHeadAttention.StaticCache:
+            k, v = self.compute_kv(key, key if value is None else value)
+            return self.StaticCache(k, v)
+        if value is None:  # an empty incremental cache shaped like `key`'s batch
+            from ... import zeros
+            shape = [key.shape[0], self.num_heads, 0, self.head_dim]
+            return self.Cache(zeros(shape, dtype=key.dtype), zeros(shape, dtype=key.dtype))
+        return self.Cache(key, value)
+
+    def forward(self, query, key=None, value=None, attn_mask=None, cache=None):
+        from ... import concat
+        key = query if key is None else key
+        value = query if value is None else value
+        q = self._heads(self.q_proj(query))
+        if isinstance(cache, self.StaticCache):
+            k, v = cache.k, cache.v
+        else:
+            k, v = self.compute_kv(key, value)
+        if isinstance(cache, self.Cache):
+            k = concat([cache.k, k], axis=2)
+            v = concat([cache.v, v], axis=2)
+            cache = self.Cache(k, v)
+        elif cache is not None and not isinstance(cache, self.StaticCache):
+            raise TypeError(f"MultiHeadAttention: cache must be a MultiHeadAttention.Cache or StaticCache, "
+                            f"received {type(cache).__name__}")
+        q = _t.math.scale(q, self.head_dim ** -0.5)
+        product = _t.math.matmul(q, k, transpose_y=True)
+        bias = _attn_bias(attn_mask, product.dtype.name)
+        if bias is not None:
+            product = product + bias
+        weights = F.softmax(product)
+        if self.dropout:
+            weights = F.dropout(weights, self.dropout, training=self.training, mode="upscale_in_train")
+        out = _t.math.matmul(weights, v)
+        out = _t.manipulation.transpose(out, [0, 2, 1, 3])
+        out = _t.manipulation.reshape(out, [0, 0, self.embed_dim])
+        out = self.out_proj(out)
+        outs = [out]
+        if self.need_weights:
+            outs.append(weights)
+        if isinstance(cache, self.Cache):
+            outs.append(cache)
+        return out if len(outs) == 1 else tuple(outs)
+
+
+class TransformerEncoderLayer(Layer):
+    """Self-attention then a feed-forward block, each with residual + LayerNorm (post-norm by default)."""
+
+    def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu", attn_dropout=None,
+                 act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None, layer_norm_eps=1e-5):
+        self._config = dict(d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward, dropout=dropout,
+                            activation=activation, attn_dropout=attn_dropout, act_dropout=act_dropout,
+                            normalize_before=normalize_before, weight_attr=weight_attr, bias_attr=bias_attr,
+                            layer_norm_eps=layer_norm_eps)
+        super().__init__()
+        if activation not in ("relu", "gelu"):
+            raise ValueError(f"TransformerEncoderLayer: activation must be 'relu' or 'gelu', received {activation!r}")
+        attn_dropout = dropout if attn_dropout is None else attn_dropout
+        act_dropout = dropout if act_dropout is None else act_dropout
+        self.normalize_before = normalize_before
+        w = _param_attrs(weight_attr, 2)
+        b = _param_attrs(bias_attr, 2)
+        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0],
+                                            bias_attr=b[0])
+        self.linear1 = Linear(d_model, dim_feedforward, w[1], bias_attr=b[1])
+        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
+        self.linear2 = Linear(dim_feedforward, d_model, w[1], bias_attr=b[1])
+        self.norm1 = LayerNorm(d_model, layer_norm_eps)
+        self.norm2 = LayerNorm(d_model, layer_norm_eps)
+        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
+        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
+        self.activation = getattr(F, activation)
+
+    def forward(self, src, src_mask=None, cache=None):
+        residual = src
+        if self.normalize_before:
+            src = self.norm1(src)
+        if cache is None:
+            src = self.self_attn(src, src, src, src_mask)
+        else:
+            src, cache = self.self_attn(src, src, src, src_mask, cache)
+        src = residual + self.dropout1(src)
+        if not self.normalize_before:
+            src = self.norm1(src)
+        residual = src
+        if self.normalize_before:
+            src = self.norm2(src)
+        src = self.linear2(self.dropout(self.activation(self.linear1(src))))
+        src = residual + self.dropout2(src)
+        if not self.normalize_before:
+            src = self.norm2(src)
+        return src if cache is None else (src, cache)
+
+    def gen_cache(self, src):
+        return self.self_attn.gen_cache(src, type=MultiHeadAttention.Cache)
+
+
+class TransformerEncoder(Layer):
+    """`num_layers` encoder layers: the given one, then fresh copies of it (same config, new parameters)."""
+
+    def __init__(self, encoder_layer, num_layers, norm=None):
+        super().__init__()
+        if not isinstance(encoder_layer, TransformerEncoderLayer):
+            raise TypeError(f"TransformerEncoder: encoder_layer must be a TransformerEncoderLayer, received "
+                            f"{type(encoder_layer).__name__}")
+        if not isinstance(num_layers, int) or num_layers <= 0:
+            raise ValueError(f"TransformerEncoder: num_layers must be a positive int, received {num_layers!r}")
+        layers = [encoder_layer]
+        for _ in range(num_layers - 1):
+            layers.append(type(encoder_layer)(**copy.copy(encoder_layer._config)))
+        self.layers = LayerList(layers)
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def forward(self, src, src_mask=None, cache=None):
+        output = src
+        new_caches = []
+        for i, layer in enumerate(self.layers):
+            if cache is None:
+                output = layer(output, src_mask=src_mask)
+            else:
+                output, c = layer(output, src_mask=src_mask, cache=cache[i])
+                new_caches.append(c)
+        if self.norm is not None:
+            output = self.norm(output)
+        return output if cache is None else (output, new_caches)
+
+    def gen_cache(self, src):
+        return [layer.gen_cache(src) for layer in self.layers]
