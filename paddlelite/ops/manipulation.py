@@ -93,3 +93,513 @@ UNSQUEEZE = register_op("unsqueeze", inputs=("X",), outputs=("Out",),
                         forward=lambda xp, x, axis: x.reshape(unsqueeze_shape(x.shape, axis)),
                         infer=lambda x, axis: Meta(unsqueeze_shape(x.shape, axis), x.dtype),
                         grad=_reshape_grad, attrs={"axis": []}, double_grad=True)
+
+
+# ---- helpers for shape rules (-1 = unknown, compatible with anything) ------------------------------
+def _dims_match(a, b):
+    return a == b or a == -1 or b == -1
+
+
+def _axis_list(op, axis, ndim, name="axis"):
+    """A list of axes (ints, may be negative) -> sorted non-negative axes; repeats are an error."""
+    out = [normalize_axis(op, a, ndim, name) for a in axis]
+    if len(set(out)) != len(out):
+        raise ValueError(f"op '{op}': {name}={list(axis)} repeats an axis")
+    return sorted(out)
+
+
+def _slice_len(d, start, stop, step):
+    if d == -1:
+        return -1
+    return len(range(*slice(start, stop, step).indices(d)))
+
+
+def _grad_like_input(g):
+    """d(reshape-like op)/dX: the output grad reshaped back to X's shape."""
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("reshape_as", g.output_grad("Out"), g.input("X")))
+
+
+# ---- squeeze / flatten ----------------------------------------------------------------------------
+def squeeze_shape(shape, axis):
+    """Paddle's rule: without axes drop every size-1 dim; with axes drop those that are 1 (others stay)."""
+    nd = len(shape)
+    if not axis:
+        return tuple(d for d in shape if d != 1)
+    axes = {normalize_axis("squeeze", a, nd) for a in axis} if nd else set()
+    return tuple(d for i, d in enumerate(shape) if not (i in axes and d == 1))
+
+
+SQUEEZE = register_op("squeeze", inputs=("X",), outputs=("Out",),
+                      forward=lambda xp, x, axis: x.reshape(squeeze_shape(x.shape, axis)),
+                      infer=lambda x, axis: Meta(squeeze_shape(x.shape, axis), x.dtype),
+                      grad=_grad_like_input, attrs={"axis": []}, double_grad=True)
+
+
+def flatten_shape(shape, start_axis, stop_axis):
+    nd = len(shape)
+    if nd == 0:
+        return (1,)
+    s = normalize_axis("flatten", start_axis, nd, "start_axis")
+    e = normalize_axis("flatten", stop_axis, nd, "stop_axis")
+    if s > e:
+        raise ValueError(f"op 'flatten': start_axis ({start_axis}) must not be after stop_axis ({stop_axis}) "
+                         f"for a {nd}-D input")
+    middle = shape[s:e + 1]
+    n = -1 if -1 in middle else int(np.prod(middle))
+    return tuple(shape[:s]) + (n,) + tuple(shape[e + 1:])
+
+
+FLATTEN = register_op("flatten", inputs=("X",), outputs=("Out",),
+                      forward=lambda xp, x, start_axis, stop_axis: x.reshape(
+                          flatten_shape(x.shape, start_axis, stop_axis)),
+                      infer=lambda x, start_axis, stop_axis: Meta(flatten_shape(x.shape, start_axis, stop_axis),
+                                                                  x.dtype),
+                      grad=_grad_like_input, attrs={"start_axis": 0, "stop_axis": -1}, double_grad=True)
+
+
+# ---- concat / split -------------------------------------------------------------------------------
+def _concat_infer(xs, axis):
+    if not xs:
+        raise ValueError("op 'concat': X must hold at least one tensor, received an empty list")
+    first = xs[0]
+    nd = len(first.shape)
+    if nd == 0:
+        raise ValueError("op 'concat': inputs must be at least 1-D, X[0] is 0-D")
+    ax = normalize_axis("concat", axis, nd)
+    total = 0
+    for k, m in enumerate(xs):
+        if m.dtype != first.dtype:
+            raise TypeError(f"op 'concat': X[{k}] has dtype {m.dtype} but X[0] has {first.dtype}; "
+                            "cast explicitly")
+        if len(m.shape) != nd or not all(_dims_match(a, b) for i, (a, b) in enumerate(zip(m.shape, first.shape))
+                                         if i != ax):
+            raise ValueError(f"op 'concat': X[{k}] has shape {list(m.shape)} but X[0] has {list(first.shape)}; "
+                             f"all dims except axis {axis} must match")
+        total = -1 if total == -1 or m.shape[ax] == -1 else total + m.shape[ax]
+    out = list(first.shape)
+    out[ax] = total
+    for i in range(nd):
+        if i != ax and out[i] == -1:
+            out[i] = max(m.shape[i] for m in xs)
+    return Meta(tuple(out), first.dtype)
+
+
+def _concat_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("concat_grad", g.output_grad("Out"), g.input("X"), axis=g.attrs["axis"]))
+
+
+CONCAT = register_op("concat", inputs=("X",), outputs=("Out",), variadic_inputs=("X",),
+                     forward=lambda xp, xs, axis: xp.concatenate(xs, axis=axis),
+                     infer=_concat_infer, grad=_concat_grad, attrs={"axis": 0}, double_grad=True)
+
+
+def _split_at(xp, a, sizes, axis):
+    bounds = np.cumsum(sizes)[:-1].tolist()
+    return list(xp.split(a, bounds, axis=axis))
+
+
+def _concat_grad_forward(xp, dout, xs, axis):
+    ax = axis % dout.ndim
+    return _split_at(xp, dout, [x.shape[ax] for x in xs], ax)
+
+
+def _concat_grad_infer(dout, xs, axis):
+    return [Meta(tuple(x.shape), dout.dtype) for x in xs]
+
+
+def _concat_grad_grad(g):
+    if g.needs("OutGrad"):
+        g.set_input_grad("OutGrad", g.op("concat", g.output_grad_or_zeros("XGrad"), axis=g.attrs["axis"]))
+
+
+# dOut split back into pieces shaped like the forward inputs (read at run time, so -1 dims are fine).
+CONCAT_GRAD = register_op("concat_grad", inputs=("OutGrad", "X"), outputs=("XGrad",), variadic_inputs=("X",),
+                          variadic_outputs=("XGrad",), nondiff_inputs=("X",), forward=_concat_grad_forward,
+                          infer=_concat_grad_infer, grad=_concat_grad_grad, attrs={"axis": 0}, double_grad=True)
+
+
+def split_sizes(op, dim, num, sections):
+    """Section sizes for a dim of size `dim` (-1 = unknown): `num` equal parts, or `sections` with one -1."""
+    if num:
+        if dim != -1 and dim % num:
+            raise ValueError(f"op '{op}': the dim of size {dim} cannot be split into {num} equal parts")
+        return [-1 if dim == -1 else dim // num] * num
+    if not sections:
+        raise ValueError(f"op '{op}': give num_or_sections as an int > 0 or a non-empty list, received "
+                         f"num={num}, sections={sections}")
+    if sum(1 for s in sections if s == -1) > 1:
+        raise ValueError(f"op '{op}': sections {list(sections)} may hold at most one -1")
+    if any(s < -1 for s in sections):
+        raise ValueError(f"op '{op}': sections {list(sections)} must be >= 0 (or one -1)")
+    known = sum(s for s in sections if s != -1)
+    if dim == -1:
+        return list(sections)
+    if -1 in sections:
+        if known > dim:
+            raise ValueError(f"op '{op}': sections {list(sections)} add up to more than the dim's size {dim}")
+        return [dim - known if s == -1 else s for s in sections]
+    if known != dim:
+        raise ValueError(f"op '{op}': sections {list(sections)} add up to {known}, but the dim has size {dim}")
+    return list(sections)
+
+
+def _split_forward(xp, x, num, sections, axis):
+    ax = normalize_axis("split", axis, x.ndim)
+    return _split_at(xp, x, split_sizes("split", x.shape[ax], num, sections), ax)
+
+
+def _split_infer(x, num, sections, axis):
+    ax = normalize_axis("split", axis, len(x.shape))
+    out = []
+    for s in split_sizes("split", x.shape[ax], num, sections):
+        shape = list(x.shape)
+        shape[ax] = s
+        out.append(Meta(tuple(shape), x.dtype))
+    return out
+
+
+def _split_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("concat", g.output_grad_or_zeros("Out"), axis=g.attrs["axis"]))
+
+
+SPLIT = register_op("split", inputs=("X",), outputs=("Out",), variadic_outputs=("Out",),
+                    forward=_split_forward, infer=_split_infer, grad=_split_grad,
+                    attrs={"num": 0, "sections": [], "axis": 0}, double_grad=True)
+
+
+# ---- stack / unstack ------------------------------------------------------------------------------
+def _stack_infer(xs, axis):
+    if not xs:
+        raise ValueError("op 'stack': X must hold at least one tensor, received an empty list")
+    first = xs[0]
+    for k, m in enumerate(xs):
+        if m.dtype != first.dtype:
+            raise TypeError(f"op 'stack': X[{k}] has dtype {m.dtype} but X[0] has {first.dtype}; cast explicitly")
+        if len(m.shape) != len(first.shape) or not all(_dims_match(a, b) for a, b in zip(m.shape, first.shape)):
+            raise ValueError(f"op 'stack': X[{k}] has shape {list(m.shape)} but X[0] has {list(first.shape)}; "
+                             "stacked tensors must have the same shape")
+    ax = normalize_axis("stack", axis, len(first.shape) + 1)
+    shape = list(first.shape)
+    shape.insert(ax, len(xs))
+    return Meta(tuple(shape), first.dtype)
+
+
+def _stack_grad(g):
+    if g.needs("X"):
+        n = len(g.input("X"))
+        g.set_input_grad("X", g.op("unstack", g.output_grad("Out"), axis=g.attrs["axis"], num=n))
+
+
+STACK = register_op("stack", inputs=("X",), outputs=("Out",), variadic_inputs=("X",),
+                    forward=lambda xp, xs, axis: xp.stack(xs, axis=axis), infer=_stack_infer, grad=_stack_grad,
+                    attrs={"axis": 0}, double_grad=True)
+
+
+def _unstack_forward(xp, x, axis, num):
+    ax = normalize_axis("unstack", axis, x.ndim)
+    return [xp.take(x, i, axis=ax) for i in range(x.shape[ax])]
+
+
+def _unstack_infer(x, axis, num):
+    ax = normalize_axis("unstack", axis, len(x.shape))
+    n = x.shape[ax]
+    if n == -1:
+        if not num:
+            raise ValueError("op 'unstack': the unstacked dim is unknown (-1); give num")
+        n = num
+    elif num and num != n:
+        raise ValueError(f"op 'unstack': num={num} but the dim {axis} of the input has size {n}")
+    shape = tuple(d for i, d in enumerate(x.shape) if i != ax)
+    return [Meta(shape, x.dtype) for _ in range(n)]
+
+
+def _unstack_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("stack", g.output_grad_or_zeros("Y"), axis=g.attrs["axis"]))
+
+
+UNSTACK = register_op("unstack", inputs=("X",), outputs=("Y",), variadic_outputs=("Y",),
+                      forward=_unstack_forward, infer=_unstack_infer, grad=_unstack_grad,
+                      attrs={"axis": 0, "num": 0}, double_grad=True)
+
+
+# ---- slice / strided_slice ------------------------------------------------------------------------
+def _slices(op, ndim, axes, starts, ends, strides=None):
+    strides = strides or [1] * len(axes)
+    if not len(axes) == len(starts) == len(ends) == len(strides):
+        raise ValueError(f"op '{op}': axes, starts, ends{', strides' if op == 'strided_slice' else ''} must "
+                         f"have the same length, received {len(axes)}, {len(starts)}, {len(ends)}"
+                         + (f", {len(strides)}" if op == "strided_slice" else ""))
+    idx = [slice(None)] * ndim
+    for a, s, e, st in zip(axes, starts, ends, strides):
+        if st == 0:
+            raise ValueError(f"op '{op}': strides must not be 0, received {list(strides)}")
+        idx[normalize_axis(op, a, ndim, "axes")] = slice(s, e, st)
+    return tuple(idx)
+
+
+def _strided_shape(op, shape, axes, starts, ends, strides=None):
+    idx = _slices(op, len(shape), axes, starts, ends, strides)
+    return tuple(d if s == slice(None) else _slice_len(d, s.start, s.stop, s.step) for d, s in zip(shape, idx))
+
+
+def _strided_slice_grad(g):
+    if g.needs("X"):
+        a = g.attrs
+        g.set_input_grad("X", g.op("strided_slice_grad", g.input("X"), g.output_grad("Out"), axes=a["axes"],
+                                   starts=a["starts"], ends=a["ends"], strides=a.get("strides") or
+                                   [1] * len(a["axes"])))
+
+
+SLICE = register_op("slice", inputs=("X",), outputs=("Out",),
+                    forward=lambda xp, x, axes, starts, ends: x[_slices("slice", x.ndim, axes, starts, ends)],
+                    infer=lambda x, axes, starts, ends: Meta(_strided_shape("slice", x.shape, axes, starts, ends),
+                                                            x.dtype),
+                    grad=_strided_slice_grad, attrs={"axes": [], "starts": [], "ends": []}, double_grad=True)
+
+STRIDED_SLICE = register_op(
+    "strided_slice", inputs=("X",), outputs=("Out",),
+    forward=lambda xp, x, axes, starts, ends, strides: x[_slices("strided_slice", x.ndim, axes, starts, ends,
+                                                                 strides)],
+    infer=lambda x, axes, starts, ends, strides: Meta(
+        _strided_shape("strided_slice", x.shape, axes, starts, ends, strides), x.dtype),
+    grad=_strided_slice_grad, attrs={"axes": [], "starts": [], "ends": [], "strides": []}, double_grad=True)
+
+
+def _strided_slice_grad_forward(xp, x, dout, axes, starts, ends, strides):
+    dx = xp.zeros(x.shape, dtype=dout.dtype)
+    dx[_slices("strided_slice", x.ndim, axes, starts, ends, strides)] = dout
+    return dx
+
+
+def _strided_slice_grad_grad(g):
+    if g.needs("OutGrad"):
+        a = g.attrs
+        g.set_input_grad("OutGrad", g.op("strided_slice", g.output_grad("XGrad"), axes=a["axes"],
+                                         starts=a["starts"], ends=a["ends"], strides=a["strides"]))
+
+
+# dOut written into zeros shaped like X at the sliced positions.
+STRIDED_SLICE_GRAD = register_op(
+    "strided_slice_grad", inputs=("X", "OutGrad"), outputs=("XGrad",), nondiff_inputs=("X",),
+    forward=_strided_slice_grad_forward, infer=lambda x, dout, **a: Meta(x.shape, dout.dtype),
+    grad=_strided_slice_grad_grad, attrs={"axes": [], "starts": [], "ends": [], "strides": []}, double_grad=True)
+
+
+# ---- expand / tile --------------------------------------------------------------------------------
+def expand_shape(op, shape, target):
+    nd = len(shape)
+    if len(target) < nd:
+        raise ValueError(f"op '{op}': shape {list(target)} has fewer dims than the input's {list(shape)}")
+    lead = len(target) - nd
+    out = []
+    for i, t in enumerate(target):
+        d = shape[i - lead] if i >= lead else None
+        if t == -1:
+            if d is None:
+                raise ValueError(f"op '{op}': shape {list(target)} has -1 at new leading dim {i}; "
+                                 "-1 may only keep an existing dim")
+            out.append(d)
+        elif t < 0:
+            raise ValueError(f"op '{op}': shape {list(target)} has a negative size {t}")
+        elif d is None or d == 1 or d == -1 or d == t:
+            out.append(t)
+        else:
+            raise ValueError(f"op '{op}': cannot expand the input of shape {list(shape)} to {list(target)} "
+                             f"(dim {i}: {d} is neither 1 nor {t})")
+    return tuple(out)
+
+
+def _expand_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.reduce_as(g.output_grad("Out"), g.input("X")))
+
+
+EXPAND = register_op("expand", inputs=("X",), outputs=("Out",),
+                     forward=lambda xp, x, shape: xp.broadcast_to(x, expand_shape("expand", x.shape, shape)),
+                     infer=lambda x, shape: Meta(expand_shape("expand", x.shape, shape), x.dtype),
+                     grad=_expand_grad, attrs={"shape": []}, double_grad=True)
+
+
+def _tile_reps(op, ndim, repeat_times):
+    if any((not isinstance(r, int)) or r < 0 for r in repeat_times):
+        raise ValueError(f"op '{op}': repeat_times must be non-negative ints, received {list(repeat_times)}")
+    n = max(ndim, len(repeat_times))
+    return [1] * (n - len(repeat_times)) + list(repeat_times), n - ndim
+
+
+def _tile_infer(x, repeat_times):
+    reps, lead = _tile_reps("tile", len(x.shape), repeat_times)
+    shape = (1,) * lead + tuple(x.shape)
+    return Meta(tuple(-1 if d == -1 else d * r for d, r in zip(shape, reps)), x.dtype)
+
+
+def _tile_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("tile_grad", g.input("X"), g.output_grad("Out"),
+                                   repeat_times=g.attrs["repeat_times"]))
+
+
+TILE = register_op("tile", inputs=("X",), outputs=("Out",),
+                   forward=lambda xp, x, repeat_times: xp.tile(x, _tile_reps("tile", x.ndim, repeat_times)[0]),
+                   infer=_tile_infer, grad=_tile_grad, attrs={"repeat_times": []}, double_grad=True)
+
+
+def _tile_grad_forward(xp, x, dout, repeat_times):
+    reps, lead = _tile_reps("tile", x.ndim, repeat_times)
+    shape = (1,) * lead + tuple(x.shape)
+    split = []
+    for r, d in zip(reps, shape):
+        split += [r, d]
+    summed = dout.reshape(split).sum(axis=tuple(range(0, 2 * len(reps), 2)))
+    return xp.asarray(summed).reshape(x.shape)
+
+
+def _tile_grad_grad(g):
+    if g.needs("OutGrad"):
+        g.set_input_grad("OutGrad", g.op("tile", g.output_grad("XGrad"), repeat_times=g.attrs["repeat_times"]))
+
+
+# The sum of dOut over the tiles, shaped like X.
+TILE_GRAD = register_op("tile_grad", inputs=("X", "OutGrad"), outputs=("XGrad",), nondiff_inputs=("X",),
+                        forward=_tile_grad_forward, infer=lambda x, dout, **a: Meta(x.shape, dout.dtype),
+                        grad=_tile_grad_grad, attrs={"repeat_times": []}, double_grad=True)
+
+
+# ---- flip / roll ----------------------------------------------------------------------------------
+def _flip_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("flip", g.output_grad("Out"), axis=g.attrs["axis"]))
+
+
+FLIP = register_op("flip", inputs=("X",), outputs=("Out",),
+                   forward=lambda xp, x, axis: xp.flip(x, axis=tuple(_axis_list("flip", axis, x.ndim))),
+                   infer=lambda x, axis: (_axis_list("flip", axis, len(x.shape)), Meta(x.shape, x.dtype))[1],
+                   grad=_flip_grad, attrs={"axis": []}, double_grad=True)
+
+
+def _roll_args(op, ndim, shifts, axis):
+    if axis and len(axis) != len(shifts):
+        raise ValueError(f"op '{op}': shifts {list(shifts)} and axis {list(axis)} must have the same length")
+    if not axis and len(shifts) != 1:
+        raise ValueError(f"op '{op}': without axis, shifts must hold one value, received {list(shifts)}")
+    return [normalize_axis(op, a, ndim) for a in axis] if axis else None
+
+
+def _roll_forward(xp, x, shifts, axis):
+    ax = _roll_args("roll", x.ndim, shifts, axis)
+    if ax is None:
+        return xp.roll(x.reshape(-1), shifts[0]).reshape(x.shape)
+    return xp.roll(x, tuple(shifts), axis=tuple(ax))
+
+
+def _roll_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("roll", g.output_grad("Out"), shifts=[-s for s in g.attrs["shifts"]],
+                                   axis=g.attrs["axis"]))
+
+
+ROLL = register_op("roll", inputs=("X",), outputs=("Out",), forward=_roll_forward,
+                   infer=lambda x, shifts, axis: (_roll_args("roll", len(x.shape), shifts, axis),
+                                                  Meta(x.shape, x.dtype))[1],
+                   grad=_roll_grad, attrs={"shifts": [], "axis": []}, double_grad=True)
+
+
+# ---- repeat_interleave ----------------------------------------------------------------------------
+def _ri_axis(ndim, axis):
+    return None if axis is None else normalize_axis("repeat_interleave", axis, ndim)
+
+
+def _repeat_interleave_infer(x, repeats, axis):
+    ax = _ri_axis(len(x.shape), axis)
+    if ax is None:
+        n = -1 if -1 in x.shape else int(np.prod(x.shape)) * repeats
+        return Meta((n,), x.dtype)
+    shape = list(x.shape)
+    shape[ax] = -1 if shape[ax] == -1 else shape[ax] * repeats
+    return Meta(tuple(shape), x.dtype)
+
+
+def _repeat_interleave_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("repeat_interleave_grad", g.input("X"), g.output_grad("Out"),
+                                   repeats=g.attrs["repeats"], axis=g.attrs["axis"]))
+
+
+REPEAT_INTERLEAVE = register_op(
+    "repeat_interleave", inputs=("X",), outputs=("Out",),
+    forward=lambda xp, x, repeats, axis: xp.repeat(x, repeats, axis=_ri_axis(x.ndim, axis)),
+    infer=_repeat_interleave_infer, grad=_repeat_interleave_grad, attrs={"repeats": 1, "axis": None},
+    double_grad=True)
+
+
+def _repeat_interleave_grad_forward(xp, x, dout, repeats, axis):
+    ax = _ri_axis(x.ndim, axis)
+    if ax is None:
+        return xp.asarray(dout.reshape(-1, repeats).sum(axis=1)).reshape(x.shape)
+    shape = x.shape[:ax] + (x.shape[ax], repeats) + x.shape[ax + 1:]
+    return xp.asarray(dout.reshape(shape).sum(axis=ax + 1))
+
+
+def _repeat_interleave_grad_grad(g):
+    if g.needs("OutGrad"):
+        g.set_input_grad("OutGrad", g.op("repeat_interleave", g.output_grad("XGrad"), repeats=g.attrs["repeats"],
+                                         axis=g.attrs["axis"]))
+
+
+REPEAT_INTERLEAVE_GRAD = register_op(
+    "repeat_interleave_grad", inputs=("X", "OutGrad"), outputs=("XGrad",), nondiff_inputs=("X",),
+    forward=_repeat_interleave_grad_forward, infer=lambda x, dout, **a: Meta(x.shape, dout.dtype),
+    grad=_repeat_interleave_grad_grad, attrs={"repeats": 1, "axis": None}, double_grad=True)
+
+
+# ---- pad (constant) -------------------------------------------------------------------------------
+_INT_MAX = 2147483647
+
+
+def _pad_widths(op, ndim, paddings):
+    if len(paddings) != 2 * ndim or any(p < 0 for p in paddings):
+        raise ValueError(f"op '{op}': paddings must hold 2 non-negative ints per dim ({2 * ndim} for a "
+                         f"{ndim}-D input), received {list(paddings)}")
+    return [(paddings[2 * i], paddings[2 * i + 1]) for i in range(ndim)]
+
+
+def _pad_infer(x, paddings, pad_value):
+    w = _pad_widths("pad", len(x.shape), paddings)
+    return Meta(tuple(-1 if d == -1 else d + a + b for d, (a, b) in zip(x.shape, w)), x.dtype)
+
+
+def _pad_grad(g):
+    if g.needs("X"):
+        w = _pad_widths("pad", len(g.shape(g.output_grad("Out"))), g.attrs["paddings"])
+        g.set_input_grad("X", g.op("slice", g.output_grad("Out"), axes=list(range(len(w))),
+                                   starts=[a for a, _ in w], ends=[-b if b else _INT_MAX for _, b in w]))
+
+
+PAD = register_op("pad", inputs=("X",), outputs=("Out",),
+                  forward=lambda xp, x, paddings, pad_value: xp.pad(x, _pad_widths("pad", x.ndim, paddings),
+                                                                    mode="constant", constant_values=pad_value),
+                  infer=_pad_infer, grad=_pad_grad, attrs={"paddings": [], "pad_value": 0.0}, double_grad=True)
+
+
+# ---- one_hot (not differentiable) -----------------------------------------------------------------
+def _one_hot_forward(xp, x, depth):
+    if x.size and (int(x.min()) < 0 or int(x.max()) >= depth):
+        raise ValueError(f"op 'one_hot': indices must lie in [0, {depth}), received values in "
+                         f"[{int(x.min())}, {int(x.max())}]")
+    return (x[..., None] == xp.arange(depth)).astype(np.float32)
+
+
+def _one_hot_infer(x, depth):
+    if x.dtype.kind not in "iu":
+        raise TypeError(f"op 'one_hot': X must be an integer tensor, received {x.dtype}")
+    if depth < 1:
+        raise ValueError(f"op 'one_hot': depth (num_classes) must be >= 1, received {depth}")
+    return Meta(tuple(x.shape) + (depth,), np.dtype(np.float32))
+
+
+ONE_HOT = register_op("one_hot", inputs=("X",), outputs=("Out",), forward=_one_hot_forward,
+                      infer=_one_hot_infer, attrs={"depth": 1})
