@@ -1,0 +1,106 @@
+"""Loss ops: softmax_with_cross_entropy and its one-pass grad op.
+
+(mse / square_error / nll / l1 / bce losses are composed from elementwise and reduce ops in
+nn/functional/loss.py, so they need no ops of their own.)
+"""
+import numpy as np
+
+from .registry import Meta, register_op
+from .shape_rules import normalize_axis
+
+_SWCE_ATTRS = {"soft_label": False, "ignore_index": -100, "axis": -1, "numeric_stable_mode": True}
+
+
+def _check_label(op, logits, label, soft_label, axis):
+    """Validate Label against Logits -> the normalised axis."""
+    nd = len(logits.shape)
+    axis = normalize_axis(op, axis, nd)
+    if soft_label:
+        if label.dtype.kind != "f":
+            raise TypeError(f"op '{op}': with soft_label=True, Label must be a float tensor of probabilities, "
+                            f"received dtype {label.dtype}")
+        expected = tuple(logits.shape)
+    else:
+        if label.dtype.kind not in "iu":
+            raise TypeError(f"op '{op}': with soft_label=False, Label must hold int64/int32 class indices, "
+                            f"received dtype {label.dtype}")
+        expected = tuple(1 if i == axis else d for i, d in enumerate(logits.shape))
+    if len(label.shape) != nd or any(a != b and -1 not in (a, b) for a, b in zip(label.shape, expected)):
+        raise ValueError(f"op '{op}': Label must have shape {list(expected)} for Logits of shape "
+                         f"{list(logits.shape)} (axis={axis}, soft_label={soft_label}), received "
+                         f"{list(label.shape)}")
+    return axis
+
+
+def _swce_infer(logits, label, soft_label=False, ignore_index=-100, axis=-1, numeric_stable_mode=True):
+    if logits.dtype.kind != "f":
+        raise TypeError(f"op 'softmax_with_cross_entropy': Logits must be a float tensor, received {logits.dtype}")
+    if soft_label and label.dtype != logits.dtype:
+        raise TypeError(f"op 'softmax_with_cross_entropy': soft Label has dtype {label.dtype} but Logits has "
+                        f"{logits.dtype}; cast one explicitly")
+    ax = _check_label("softmax_with_cross_entropy", logits, label, soft_label, axis)
+    loss_shape = tuple(1 if i == ax else d for i, d in enumerate(logits.shape))
+    return Meta(logits.shape, logits.dtype), Meta(loss_shape, logits.dtype)
+
+
+def _hard_index(xp, label, num_classes, ignore_index, op):
+    """Labels -> (index array safe to gather with, mask of kept positions)."""
+    keep = label != ignore_index
+    bad = keep & ((label < 0) | (label >= num_classes))
+    if bool(bad.any()):
+        raise ValueError(f"op '{op}': Label values must lie in [0, {num_classes}) or equal ignore_index="
+                         f"{ignore_index}, received {int(label[bad].reshape(-1)[0])}")
+    return xp.where(keep, label, 0).astype(np.int64), keep
+
+
+def _swce_forward(xp, logits, label, soft_label, ignore_index, axis, numeric_stable_mode):
+    axis = normalize_axis("softmax_with_cross_entropy", axis, logits.ndim)
+    shifted = logits - logits.max(axis=axis, keepdims=True)
+    log_sum = xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))
+    log_softmax = shifted - log_sum
+    softmax = xp.exp(log_softmax)
+    if soft_label:
+        loss = -(label * log_softmax).sum(axis=axis, keepdims=True)
+    else:
+        idx, keep = _hard_index(xp, label, logits.shape[axis], ignore_index, "softmax_with_cross_entropy")
+        loss = xp.where(keep, -xp.take_along_axis(log_softmax, idx, axis=axis), logits.dtype.type(0))
+    return softmax, loss.astype(logits.dtype, copy=False)
+
+
+def _swce_grad_forward(xp, label, softmax, dloss, soft_label, ignore_index, axis, numeric_stable_mode):
+    axis = normalize_axis("softmax_with_cross_entropy_grad", axis, softmax.ndim)
+    if soft_label:
+        # d/dz [-sum_c y_c log softmax_c] = softmax * sum_c y_c - y
+        dlogits = softmax * label.sum(axis=axis, keepdims=True) - label
+    else:
+        idx, keep = _hard_index(xp, label, softmax.shape[axis], ignore_index, "softmax_with_cross_entropy_grad")
+        classes = xp.arange(softmax.shape[axis]).reshape([-1 if i == axis else 1 for i in range(softmax.ndim)])
+        dlogits = xp.where(keep, softmax - (classes == idx), softmax.dtype.type(0))
+    return (dlogits * dloss).astype(softmax.dtype, copy=False)
+
+
+def _swce_grad_infer(label, softmax, dloss, soft_label=False, ignore_index=-100, axis=-1, numeric_stable_mode=True):
+    ax = _check_label("softmax_with_cross_entropy_grad", softmax, label, soft_label, axis)
+    loss_shape = tuple(1 if i == ax else d for i, d in enumerate(softmax.shape))
+    if len(dloss.shape) != len(loss_shape) or any(a != b and -1 not in (a, b) for a, b in zip(dloss.shape, loss_shape)):
+        raise ValueError(f"op 'softmax_with_cross_entropy_grad': DLoss must have shape {list(loss_shape)}, "
+                         f"received {list(dloss.shape)}")
+    return Meta(softmax.shape, softmax.dtype)
+
+
+def _swce_grad(g):
+    dloss = g.output_grad("Loss")
+    if g.needs("Logits") and dloss is not None:
+        g.set_input_grad("Logits", g.op("softmax_with_cross_entropy_grad", g.input("Label"), g.output("Softmax"),
+                                        dloss, **g.attrs))
+
+
+SOFTMAX_WITH_CROSS_ENTROPY = register_op(
+    "softmax_with_cross_entropy", inputs=("Logits", "Label"), outputs=("Softmax", "Loss"), forward=_swce_forward,
+    infer=_swce_infer, grad=_swce_grad, attrs=_SWCE_ATTRS, nondiff_inputs=("Label",),
+    intermediate_outputs=("Softmax",))
+
+# No grad maker: double backward through softmax_with_cross_entropy is not supported.
+SOFTMAX_WITH_CROSS_ENTROPY_GRAD = register_op(
+    "softmax_with_cross_entropy_grad", inputs=("Label", "Softmax", "DLoss"), outputs=("DLogits",),
+    forward=_swce_grad_forward, infer=_swce_grad_infer, attrs=_SWCE_ATTRS)

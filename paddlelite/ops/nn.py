@@ -1,0 +1,153 @@
+"""Embedding lookup and dropout, each with its dedicated grad op (fused GPU kernels attach by op type)."""
+import numpy as np
+
+from ..framework.random import rng_for
+from .conv import scatter_add
+from .registry import Meta, register_op
+
+
+# ---- embedding ------------------------------------------------------------------------------------
+def padding_row(padding_idx, vocab):
+    """The op attr -> the padding row, or None. None or -1 mean no padding row; other negatives count from V."""
+    if padding_idx is None or padding_idx == -1:
+        return None
+    return int(padding_idx) + vocab if padding_idx < 0 else int(padding_idx)
+
+
+def _embedding_infer(ids, w, padding_idx=-1):
+    if ids.dtype.kind not in "iu":
+        raise TypeError(f"op 'embedding': Ids must be an integer tensor (int64 or int32), received dtype {ids.dtype}")
+    if len(w.shape) != 2:
+        raise ValueError(f"op 'embedding': W must be 2-D [vocab_size, embedding_dim], received shape {list(w.shape)}")
+    row = padding_row(padding_idx, w.shape[0])
+    if row is not None and w.shape[0] != -1 and not 0 <= row < w.shape[0]:
+        raise ValueError(f"op 'embedding': padding_idx={padding_idx} is out of range for a vocabulary of "
+                         f"{w.shape[0]} rows")
+    return Meta(tuple(ids.shape) + (w.shape[1],), w.dtype)
+
+
+def _check_ids(op, ids, vocab):
+    if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= vocab):
+        raise ValueError(f"op '{op}': Ids must lie in [0, {vocab}) (the rows of W), received values in "
+                         f"[{int(ids.min())}, {int(ids.max())}]")
+
+
+def _embedding_forward(xp, ids, w, padding_idx=-1):
+    _check_ids("embedding", ids, w.shape[0])
+    out = w[ids]
+    row = padding_row(padding_idx, w.shape[0])
+    if row is not None:
+        out = xp.where((ids == row)[..., None], w.dtype.type(0), out)
+    return out
+
+
+def _embedding_grad_forward(xp, ids, w, dout, padding_idx=-1):
+    _check_ids("embedding_grad", ids, w.shape[0])
+    dw = xp.zeros(w.shape, dtype=dout.dtype)
+    scatter_add(xp, dw, ids.reshape(-1), dout.reshape(-1, w.shape[1]))
+    row = padding_row(padding_idx, w.shape[0])
+    if row is not None:
+        dw[row] = 0
+    return dw
+
+
+def _embedding_grad_infer(ids, w, dout, padding_idx=-1):
+    expected = _embedding_infer(ids, w, padding_idx).shape
+    if tuple(dout.shape) != expected and -1 not in expected + tuple(dout.shape):
+        raise ValueError(f"op 'embedding_grad': DOut must have shape {list(expected)} (Ids' shape + [dim]), "
+                         f"received {list(dout.shape)}")
+    return Meta(w.shape, dout.dtype)
+
+
+def _embedding_grad(g):
+    if g.needs("W"):
+        g.set_input_grad("W", g.op("embedding_grad", g.input("Ids"), g.input("W"), g.output_grad("Out"),
+                                   **g.attrs))
+
+
+def _embedding_grad_grad(g):
+    # embedding_grad is linear in DOut; its adjoint is the lookup itself (padding row gives zeros).
+    if g.needs("DOut"):
+        g.set_input_grad("DOut", g.op("embedding", g.input("Ids"), g.output_grad("DW"), **g.attrs))
+
+
+EMBEDDING = register_op("embedding", inputs=("Ids", "W"), outputs=("Out",), forward=_embedding_forward,
+                        infer=_embedding_infer, grad=_embedding_grad, attrs={"padding_idx": -1},
+                        nondiff_inputs=("Ids",), double_grad=True)
+
+EMBEDDING_GRAD = register_op("embedding_grad", inputs=("Ids", "W", "DOut"), outputs=("DW",),
+                             forward=_embedding_grad_forward, infer=_embedding_grad_infer, grad=_embedding_grad_grad,
+                             attrs={"padding_idx": -1}, nondiff_inputs=("Ids", "W"), double_grad=True)
+
+
+# ---- dropout --------------------------------------------------------------------------------------
+_DROPOUT_MODES = ("upscale_in_train", "downgrade_in_infer")
+_DROPOUT_ATTRS = {"dropout_prob": 0.5, "is_test": False, "seed": 0, "dropout_implementation": "upscale_in_train"}
+
+
+def _check_dropout_attrs(op, dropout_prob, dropout_implementation):
+    if not 0.0 <= dropout_prob <= 1.0:
+        raise ValueError(f"op '{op}': dropout_prob must be in [0, 1], received {dropout_prob!r}")
+    if dropout_implementation not in _DROPOUT_MODES:
+        raise ValueError(f"op '{op}': dropout_implementation must be one of {list(_DROPOUT_MODES)}, received "
+                         f"{dropout_implementation!r}")
+
+
+def _dropout_infer(x, dropout_prob=0.5, is_test=False, seed=0, dropout_implementation="upscale_in_train"):
+    _check_dropout_attrs("dropout", dropout_prob, dropout_implementation)
+    if x.dtype.kind != "f":
+        raise TypeError(f"op 'dropout': X must be a floating point tensor, received dtype {x.dtype}")
+    return Meta(x.shape, x.dtype), Meta(x.shape, np.dtype(np.uint8))
+
+
+def _keep_scale(dtype, p, mode, is_test):
+    """The factor kept elements are multiplied by."""
+    if is_test:
+        return dtype.type(1.0 if mode == "upscale_in_train" else 1.0 - p)
+    if mode == "upscale_in_train":
+        return dtype.type(0.0 if p >= 1.0 else 1.0 / (1.0 - p))
+    return dtype.type(1.0)
+
+
+def _dropout_forward(xp, x, dropout_prob, is_test, seed, dropout_implementation):
+    _check_dropout_attrs("dropout", dropout_prob, dropout_implementation)
+    if is_test:
+        return (x * _keep_scale(x.dtype, dropout_prob, dropout_implementation, True),
+                xp.ones(x.shape, dtype=np.uint8))
+    mask = (rng_for(xp, seed).random(x.shape) >= dropout_prob).astype(np.uint8)
+    return x * mask * _keep_scale(x.dtype, dropout_prob, dropout_implementation, False), mask
+
+
+def _dropout_grad_forward(xp, mask, dout, dropout_prob, is_test, dropout_implementation):
+    return dout * mask * _keep_scale(dout.dtype, dropout_prob, dropout_implementation, is_test)
+
+
+def _dropout_grad_infer(mask, dout, dropout_prob=0.5, is_test=False, dropout_implementation="upscale_in_train"):
+    _check_dropout_attrs("dropout_grad", dropout_prob, dropout_implementation)
+    if tuple(mask.shape) != tuple(dout.shape) and -1 not in tuple(mask.shape) + tuple(dout.shape):
+        raise ValueError(f"op 'dropout_grad': Mask has shape {list(mask.shape)} but DOut has {list(dout.shape)}")
+    return Meta(dout.shape, dout.dtype)
+
+
+def _grad_attrs(attrs):
+    return {k: attrs[k] for k in ("dropout_prob", "is_test", "dropout_implementation")}
+
+
+def _dropout_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("dropout_grad", g.output("Mask"), g.output_grad("Out"), **_grad_attrs(g.attrs)))
+
+
+def _dropout_grad_grad(g):
+    if g.needs("DOut"):
+        g.set_input_grad("DOut", g.op("dropout_grad", g.input("Mask"), g.output_grad("DX"), **_grad_attrs(g.attrs)))
+
+
+DROPOUT = register_op("dropout", inputs=("X",), outputs=("Out", "Mask"), forward=_dropout_forward,
+                      infer=_dropout_infer, grad=_dropout_grad, attrs=_DROPOUT_ATTRS,
+                      intermediate_outputs=("Mask",), double_grad=True)
+
+DROPOUT_GRAD = register_op("dropout_grad", inputs=("Mask", "DOut"), outputs=("DX",), forward=_dropout_grad_forward,
+                           infer=_dropout_grad_infer, grad=_dropout_grad_grad,
+                           attrs={k: _DROPOUT_ATTRS[k] for k in ("dropout_prob", "is_test", "dropout_implementation")},
+                           nondiff_inputs=("Mask",), double_grad=True)

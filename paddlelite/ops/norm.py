@@ -1,0 +1,229 @@
+"""Normalisation ops: layer_norm / layer_norm_grad and batch_norm / batch_norm_grad.
+
+Each backward is ONE dedicated op computing every input gradient in a pass (a fused GPU kernel replaces it
+by op type). Statistics are computed in float32 for float16 inputs, else in the input's dtype.
+"""
+import numpy as np
+
+from .registry import Meta, register_op
+
+
+def _compute_dtype(dtype):
+    return np.dtype(np.float32) if dtype == np.float16 else np.dtype(dtype)
+
+
+def _check_float(op, slot, meta):
+    if meta.dtype.kind != "f":
+        raise TypeError(f"op '{op}': {slot} must be a floating point tensor, received dtype {meta.dtype}")
+
+
+def _numel(shape):
+    return -1 if -1 in shape else int(np.prod(shape, dtype=np.int64))
+
+
+# ---- layer_norm -----------------------------------------------------------------------------------
+def _ln_split(op, shape, begin_norm_axis):
+    """-> (left, right): rows before begin_norm_axis, features from it on (-1 where unknown)."""
+    nd = len(shape)
+    if not isinstance(begin_norm_axis, (int, np.integer)) or not 1 <= begin_norm_axis < max(nd, 2):
+        raise ValueError(f"op '{op}': begin_norm_axis must be in [1, {nd - 1}] for a {nd}-D X of shape "
+                         f"{list(shape)}, received {begin_norm_axis!r}")
+    return _numel(shape[:begin_norm_axis]), _numel(shape[begin_norm_axis:])
+
+
+def _check_affine(op, slot, meta, right, x):
+    if meta is None:
+        return
+    if meta.dtype != _compute_dtype(x.dtype) and meta.dtype != x.dtype:
+        raise TypeError(f"op '{op}': {slot} has dtype {meta.dtype} but X has {x.dtype}")
+    n = _numel(meta.shape)
+    if right != -1 and n != -1 and n != right:
+        raise ValueError(f"op '{op}': {slot} must have {right} elements (the product of X's dims from "
+                         f"begin_norm_axis on), received shape {list(meta.shape)}")
+
+
+def _layer_norm_infer(x, scale, bias, epsilon=1e-5, begin_norm_axis=1):
+    _check_float("layer_norm", "X", x)
+    left, right = _ln_split("layer_norm", x.shape, begin_norm_axis)
+    _check_affine("layer_norm", "Scale", scale, right, x)
+    _check_affine("layer_norm", "Bias", bias, right, x)
+    stat = Meta((left,), _compute_dtype(x.dtype))
+    return Meta(x.shape, x.dtype), stat, stat
+
+
+def _layer_norm_forward(xp, x, scale, bias, epsilon, begin_norm_axis):
+    left, right = _ln_split("layer_norm", x.shape, begin_norm_axis)
+    cdt = _compute_dtype(x.dtype)
+    x2 = x.reshape(left, right).astype(cdt, copy=False)
+    mean = x2.mean(axis=1)
+    centered = x2 - mean[:, None]
+    var = (centered * centered).mean(axis=1)
+    y = centered / xp.sqrt(var[:, None] + cdt.type(epsilon))
+    if scale is not None:
+        y = y * scale.reshape(1, right)
+    if bias is not None:
+        y = y + bias.reshape(1, right)
+    return y.astype(x.dtype, copy=False).reshape(x.shape), mean, var
+
+
+def _layer_norm_grad_forward(xp, x, scale, mean, var, dy, epsilon, begin_norm_axis):
+    left, right = _ln_split("layer_norm_grad", x.shape, begin_norm_axis)
+    cdt = _compute_dtype(x.dtype)
+    x2 = x.reshape(left, right).astype(cdt, copy=False)
+    d2 = dy.reshape(left, right).astype(cdt, copy=False)
+    rstd = (1.0 / xp.sqrt(var.astype(cdt) + cdt.type(epsilon)))[:, None]
+    xhat = (x2 - mean.astype(cdt)[:, None]) * rstd
+    dbias = d2.sum(axis=0)
+    dscale = (d2 * xhat).sum(axis=0)
+    dxhat = d2 * scale.reshape(1, right).astype(cdt) if scale is not None else d2
+    dx = rstd * (dxhat - dxhat.mean(axis=1, keepdims=True) - xhat * (dxhat * xhat).mean(axis=1, keepdims=True))
+    pshape = scale.shape if scale is not None else (right,)
+    pdt = scale.dtype if scale is not None else x.dtype
+    return (dx.astype(x.dtype, copy=False).reshape(x.shape), dscale.astype(pdt, copy=False).reshape(pshape),
+            dbias.astype(pdt, copy=False).reshape(pshape))
+
+
+def _layer_norm_grad_infer(x, scale, mean, var, dy, epsilon=1e-5, begin_norm_axis=1):
+    _, right = _ln_split("layer_norm_grad", x.shape, begin_norm_axis)
+    if tuple(dy.shape) != tuple(x.shape) and -1 not in x.shape + dy.shape:
+        raise ValueError(f"op 'layer_norm_grad': DY has shape {list(dy.shape)} but X has {list(x.shape)}")
+    p = Meta(scale.shape, scale.dtype) if scale is not None else Meta((right,), x.dtype)
+    return Meta(x.shape, x.dtype), p, p
+
+
+def _fused_norm_grad(grad_type, stat_slots):
+    """Grad maker: ONE dedicated grad op gives DX, DScale, DBias from X, Scale, the saved stats and DY."""
+    def grad(g):
+        dy = g.output_grad("Y")
+        if dy is None or not (g.needs("X") or g.needs("Scale") or g.needs("Bias")):
+            return
+        dx, dscale, dbias = g.op(grad_type, g.input("X"), g.input("Scale"), *[g.output(s) for s in stat_slots],
+                                 dy, **g.attrs)
+        if g.needs("X"):
+            g.set_input_grad("X", dx)
+        if g.needs("Scale"):
+            g.set_input_grad("Scale", dscale)
+        if g.needs("Bias"):
+            g.set_input_grad("Bias", g.op("reshape_as", dbias, g.input("Bias")))
+    return grad
+
+
+_layer_norm_grad = _fused_norm_grad("layer_norm_grad", ("Mean", "Variance"))
+
+
+LAYER_NORM = register_op("layer_norm", inputs=("X", "Scale", "Bias"), outputs=("Y", "Mean", "Variance"),
+                         forward=_layer_norm_forward, infer=_layer_norm_infer, grad=_layer_norm_grad,
+                         attrs={"epsilon": 1e-5, "begin_norm_axis": 1}, optional_inputs=("Scale", "Bias"),
+                         intermediate_outputs=("Mean", "Variance"))
+
+# No grad maker: double backward through layer_norm is not supported.
+LAYER_NORM_GRAD = register_op("layer_norm_grad", inputs=("X", "Scale", "Mean", "Variance", "DY"),
+                              outputs=("DX", "DScale", "DBias"), forward=_layer_norm_grad_forward,
+                              infer=_layer_norm_grad_infer, attrs={"epsilon": 1e-5, "begin_norm_axis": 1},
+                              optional_inputs=("Scale",))
+
+
+# ---- batch_norm -----------------------------------------------------------------------------------
+_BN_ATTRS = {"momentum": 0.9, "epsilon": 1e-5, "is_test": False, "data_layout": "NCHW",
+             "use_global_stats": False, "trainable_statistics": False}
+_CHANNELS_LAST = ("NHWC", "NLC", "NDHWC")
+_LAYOUTS = ("NC", "NCL", "NLC", "NCHW", "NHWC", "NCDHW", "NDHWC", "AnyLayout")
+
+
+def _bn_channel_axis(op, shape, data_layout):
+    if data_layout not in _LAYOUTS:
+        raise ValueError(f"op '{op}': data_layout must be one of {list(_LAYOUTS)}, received {data_layout!r}")
+    if not 2 <= len(shape) <= 5:
+        raise ValueError(f"op '{op}': X must be 2-D to 5-D, received shape {list(shape)}")
+    return len(shape) - 1 if data_layout in _CHANNELS_LAST else 1
+
+
+def _uses_batch_stats(attrs):
+    return not (attrs["is_test"] or attrs["use_global_stats"]) or attrs["trainable_statistics"]
+
+
+def _batch_norm_infer(x, scale, bias, mean, var, **attrs):
+    _check_float("batch_norm", "X", x)
+    c = x.shape[_bn_channel_axis("batch_norm", x.shape, attrs["data_layout"])]
+    for slot, m in (("Scale", scale), ("Bias", bias), ("Mean", mean), ("Variance", var)):
+        if m is None:
+            continue
+        if len(m.shape) != 1 or (c != -1 and m.shape[0] != c):
+            raise ValueError(f"op 'batch_norm': {slot} must have shape [{c}] (X's channels), received "
+                             f"{list(m.shape)}")
+    stat = Meta((c,), _compute_dtype(x.dtype))
+    return Meta(x.shape, x.dtype), stat, stat, stat, stat
+
+
+def _bcast(v, ndim, axis):
+    shape = [1] * ndim
+    shape[axis] = -1
+    return v.reshape(shape)
+
+
+def _batch_norm_forward(xp, x, scale, bias, mean, var, **attrs):
+    axis = _bn_channel_axis("batch_norm", x.shape, attrs["data_layout"])
+    cdt = _compute_dtype(x.dtype)
+    xc = x.astype(cdt, copy=False)
+    eps, mom = cdt.type(attrs["epsilon"]), cdt.type(attrs["momentum"])
+    if _uses_batch_stats(attrs):
+        axes = tuple(i for i in range(x.ndim) if i != axis)
+        m = xc.mean(axis=axes)
+        centered = xc - _bcast(m, x.ndim, axis)
+        v = (centered * centered).mean(axis=axes)
+        mean_out = mean.astype(cdt) * mom + m * (1 - mom)
+        var_out = var.astype(cdt) * mom + v * (1 - mom)
+    else:
+        m, v = mean.astype(cdt), var.astype(cdt)
+        centered = xc - _bcast(m, x.ndim, axis)
+        mean_out, var_out = m.copy(), v.copy()
+    inv_std = 1.0 / xp.sqrt(v + eps)
+    y = centered * _bcast(inv_std, x.ndim, axis)
+    if scale is not None:
+        y = y * _bcast(scale.astype(cdt, copy=False), x.ndim, axis)
+    if bias is not None:
+        y = y + _bcast(bias.astype(cdt, copy=False), x.ndim, axis)
+    return y.astype(x.dtype, copy=False), mean_out, var_out, m, inv_std
+
+
+def _batch_norm_grad_forward(xp, x, scale, saved_mean, saved_inv_std, dy, **attrs):
+    """SavedVariance holds 1/sqrt(var + eps) (as Paddle's does); in global-stats mode, of the running var."""
+    axis = _bn_channel_axis("batch_norm_grad", x.shape, attrs["data_layout"])
+    cdt = _compute_dtype(x.dtype)
+    axes = tuple(i for i in range(x.ndim) if i != axis)
+    xc, d = x.astype(cdt, copy=False), dy.astype(cdt, copy=False)
+    inv = _bcast(saved_inv_std.astype(cdt), x.ndim, axis)
+    xhat = (xc - _bcast(saved_mean.astype(cdt), x.ndim, axis)) * inv
+    dbias = d.sum(axis=axes)
+    dscale = (d * xhat).sum(axis=axes)
+    s = _bcast(scale.astype(cdt), x.ndim, axis) if scale is not None else cdt.type(1)
+    if _uses_batch_stats(attrs):
+        count = x.size // x.shape[axis]
+        dx = s * inv / count * (count * d - _bcast(dbias, x.ndim, axis) - xhat * _bcast(dscale, x.ndim, axis))
+    else:
+        dx = d * s * inv
+    pdt = scale.dtype if scale is not None else x.dtype
+    return dx.astype(x.dtype, copy=False), dscale.astype(pdt, copy=False), dbias.astype(pdt, copy=False)
+
+
+def _batch_norm_grad_infer(x, scale, saved_mean, saved_var, dy, **attrs):
+    c = x.shape[_bn_channel_axis("batch_norm_grad", x.shape, attrs["data_layout"])]
+    if tuple(dy.shape) != tuple(x.shape) and -1 not in x.shape + dy.shape:
+        raise ValueError(f"op 'batch_norm_grad': DY has shape {list(dy.shape)} but X has {list(x.shape)}")
+    p = Meta((c,), scale.dtype if scale is not None else x.dtype)
+    return Meta(x.shape, x.dtype), p, p
+
+
+_batch_norm_grad = _fused_norm_grad("batch_norm_grad", ("SavedMean", "SavedVariance"))
+
+
+BATCH_NORM = register_op("batch_norm", inputs=("X", "Scale", "Bias", "Mean", "Variance"),
+                         outputs=("Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"),
+                         forward=_batch_norm_forward, infer=_batch_norm_infer, grad=_batch_norm_grad,
+                         attrs=_BN_ATTRS, optional_inputs=("Scale", "Bias"), nondiff_inputs=("Mean", "Variance"),
+                         intermediate_outputs=("MeanOut", "VarianceOut", "SavedMean", "SavedVariance"))
+
+# No grad maker: double backward through batch_norm is not supported.
+BATCH_NORM_GRAD = register_op("batch_norm_grad", inputs=("X", "Scale", "SavedMean", "SavedVariance", "DY"),
+                              outputs=("DX", "DScale", "DBias"), forward=_batch_norm_grad_forward,
+                              infer=_batch_norm_grad_infer, attrs=_BN_ATTRS, optional_inputs=("Scale",))

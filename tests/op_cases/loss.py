@@ -1,0 +1,28 @@
+"""Gradient cases for softmax_with_cross_entropy (hard / soft labels, ignore_index, axis)."""
+import numpy as np
+
+from . import OpCase, positive, rand
+
+
+def _soft(*shape, axis=-1, seed=0):
+    p = positive(*shape, seed=seed)
+    return p / p.sum(axis=axis, keepdims=True)
+
+
+CASES = [
+    OpCase("softmax_with_cross_entropy", {"Logits": rand(4, 5, seed=1),
+                                          "Label": np.array([[0], [4], [2], [2]], dtype=np.int64)}, id="swce-hard"),
+    OpCase("softmax_with_cross_entropy", {"Logits": rand(4, 5, seed=2),
+                                          "Label": np.array([[1], [-100], [3], [-100]], dtype=np.int64)},
+           id="swce-ignore-index"),
+    OpCase("softmax_with_cross_entropy", {"Logits": rand(3, 4, seed=3),
+                                          "Label": np.array([[1], [0], [3]], dtype=np.int64)}, {"ignore_index": 0},
+           id="swce-ignore-class0"),
+    OpCase("softmax_with_cross_entropy", {"Logits": rand(3, 4, seed=4), "Label": _soft(3, 4, seed=5)},
+           {"soft_label": True}, id="swce-soft"),
+    OpCase("softmax_with_cross_entropy", {"Logits": rand(2, 3, 4, seed=6),
+                                          "Label": np.array([[[0, 2, 1, 2]], [[1, 1, 0, 2]]], dtype=np.int64)},
+           {"axis": 1}, id="swce-axis1"),
+    OpCase("softmax_with_cross_entropy", {"Logits": rand(2, 3, 2, seed=7), "Label": _soft(2, 3, 2, axis=1, seed=8)},
+           {"soft_label": True, "axis": 1}, id="swce-soft-axis1"),
+]
