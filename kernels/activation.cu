@@ -1,0 +1,80 @@
+// Activation backward and bias + activation (forward, and backward with the bias-grad column sum fused).
+//
+// act_grad:      dx = dout * act'(a), a = the saved forward output (relu/sigmoid/tanh) or input
+//                (gelu exact/tanh, silu) -- codes ACT_* in common.cuh. One elementwise pass.
+// bias_act:      out = act(x + bias[c]) over a [R, B] view.
+// bias_act_grad: h = x + bias[c] recomputed (cheaper than storing it), dx = dout * act'(h), and
+//                dbias[c] = sum_r dx[r, c] accumulated in registers while dx is written: x and dout
+//                are read once, dx written once. Tiles as tile_colsum; with gridDim.y > 1 the column
+//                sums are float32 partials [G, B] finished by reduce_mid (reduce.cu).
+#include "common.cuh"
+
+template <class T>
+__device__ __forceinline__ void act_grad_k(const T* __restrict__ a, const T* __restrict__ dout,
+                                           T* __restrict__ dx, i64 n, int act, int vec) {
+  const i64 nvec = vec ? (n >> 2) : 0;
+  for (i64 v = GRID_TID; v < nvec; v += GRID_STRIDE) {
+    float av[4], dv[4], o[4];
+    load4(a, v * 4, av);
+    load4(dout, v * 4, dv);
+#pragma unroll
+    for (int k = 0; k < 4; ++k) o[k] = dv[k] * act_grad(act, av[k]);
+    store4(dx, v * 4, o);
+  }
+  for (i64 i = nvec * 4 + GRID_TID; i < n; i += GRID_STRIDE) st(dx, i, ld(dout, i) * act_grad(act, ld(a, i)));
+}
+
+// "out" codes need act(h) to evaluate the derivative from h.
+__device__ __forceinline__ float act_grad_from_input(int act, float h) {
+  const bool from_out = act == ACT_RELU || act == ACT_SIGMOID || act == ACT_TANH;
+  return act_grad(act, from_out ? act_forward(act, h) : h);
+}
+
+template <class T>
+__device__ __forceinline__ void bias_act_k(const T* __restrict__ x, const T* __restrict__ bias,
+                                           T* __restrict__ out, i64 n, i64 B, int act, int vec) {
+  const i64 nvec = vec ? (n >> 2) : 0;  // vec requires B % 4 == 0: a 4-group shares one bias row
+  for (i64 v = GRID_TID; v < nvec; v += GRID_STRIDE) {
+    float xv[4], bv[4], o[4];
+    load4(x, v * 4, xv);
+    load4(bias, (v * 4) % B, bv);
+#pragma unroll
+    for (int k = 0; k < 4; ++k) o[k] = act_forward(act, xv[k] + bv[k]);
+    store4(out, v * 4, o);
+  }
+  for (i64 i = nvec * 4 + GRID_TID; i < n; i += GRID_STRIDE) st(out, i, act_forward(act, ld(x, i) + ld(bias, i % B)));
+}
+
+template <class T>
+__device__ __forceinline__ void bias_act_grad_k(const T* __restrict__ x, const T* __restrict__ bias,
+                                                const T* __restrict__ dout, T* __restrict__ dx,
+                                                T* __restrict__ dbias, float* __restrict__ partial, i64 R,
+                                                i64 B, int act) {
+  const i64 c = (i64)blockIdx.x * TILE_X + threadIdx.x;
+  const float b = c < B ? ld(bias, c) : 0.f;
+  const float s = tile_colsum(R, c, B, [&](i64 r, i64 cc) {
+    const i64 i = r * B + cc;
+    const float g = ld(dout, i) * act_grad_from_input(act, ld(x, i) + b);
+    st(dx, i, g);
+    return g;
+  });
+  if (threadIdx.y == 0 && c < B) {
+    if (gridDim.y == 1) st(dbias, c, s);
+    else partial[(i64)blockIdx.y * B + c] = s;
+  }
+}
+
+#define ACT_KERNELS(NAME, T)                                                                             \
+  extern "C" __global__ void act_grad_##NAME(const T* a, const T* dout, T* dx, i64 n, int act, int vec) { \
+    act_grad_k<T>(a, dout, dx, n, act, vec);                                                             \
+  }                                                                                                      \
+  extern "C" __global__ void bias_act_##NAME(const T* x, const T* bias, T* out, i64 n, i64 B, int act,    \
+                                             int vec) {                                                  \
+    bias_act_k<T>(x, bias, out, n, B, act, vec);                                                         \
+  }                                                                                                      \
+  extern "C" __global__ void bias_act_grad_##NAME(const T* x, const T* bias, const T* dout, T* dx,        \
+                                                  T* dbias, float* partial, i64 R, i64 B, int act) {     \
+    bias_act_grad_k<T>(x, bias, dout, dx, dbias, partial, R, B, act);                                    \
+  }
+
+INSTANTIATE_FLOAT_TYPES(ACT_KERNELS)

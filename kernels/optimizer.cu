@@ -1,0 +1,163 @@
+// Optimizer updates, Paddle's formulas (paddlelite/ops/optimizer.py is the reference). Float32 math;
+// learning rate and beta powers are read from device memory (no host sync per step).
+//
+// sgd:       p' = p - lr * g
+// momentum:  g' = g * rescale (+ l2 * p);  v' = mu * v + g';  p' = p - lr * v'  (nesterov: p - lr (g' + mu v'))
+// adam(w):   lr *= lr_ratio; p -= p * lr * coeff (AdamW); m1' = b1 m1 + (1-b1) g; m2' = b2 m2 + (1-b2) g^2;
+//            p' = p - lr sqrt(1-b2^t)/(1-b1^t) * m1' / (sqrt(m2') + eps sqrt(1-b2^t))
+// adam_multi: every parameter of a model in one launch. A table (int64, on the device) holds per
+//            tensor 13 entries: addresses of p, g, m1, m2, p', m1', m2', lr, b1^t, b2^t, b1^t', b2^t'
+//            and the element count; then the chunk -> tensor map and each chunk's first element.
+//            Outputs are views into flat buffers allocated once per step.
+#include "common.cuh"
+
+struct AdamOut { float p, m1, m2; };
+
+__device__ __forceinline__ AdamOut adam_elem(float p, float g, float m1, float m2, float lr, float coeff,
+                                             float b1, float b2, float eps, float b1p, float b2p) {
+  if (coeff != 0.f) p = p - p * (lr * coeff);
+  m1 = m1 * b1 + g * (1.f - b1);
+  m2 = m2 * b2 + (g * g) * (1.f - b2);
+  const float sq = sqrtf(1.f - b2p);
+  const float lr_t = lr * sq / (1.f - b1p);
+  AdamOut o;
+  o.p = p - lr_t * (m1 / (sqrtf(m2) + eps * sq));
+  o.m1 = m1;
+  o.m2 = m2;
+  return o;
+}
+
+template <class T>
+__device__ __forceinline__ void sgd_k(const T* __restrict__ p, const float* __restrict__ lr_p,
+                                      const T* __restrict__ g, T* __restrict__ out, i64 n, int vec) {
+  const float lr = *lr_p;
+  const i64 nvec = vec ? (n >> 2) : 0;
+  for (i64 v = GRID_TID; v < nvec; v += GRID_STRIDE) {
+    float pv[4], gv[4];
+    load4(p, v * 4, pv);
+    load4(g, v * 4, gv);
+#pragma unroll
+    for (int k = 0; k < 4; ++k) pv[k] = pv[k] - lr * gv[k];
+    store4(out, v * 4, pv);
+  }
+  for (i64 i = nvec * 4 + GRID_TID; i < n; i += GRID_STRIDE) st(out, i, ld(p, i) - lr * ld(g, i));
+}
+
+template <class T>
+__device__ __forceinline__ void momentum_k(const T* __restrict__ p, const T* __restrict__ g,
+                                           const T* __restrict__ vel, const float* __restrict__ lr_p,
+                                           T* __restrict__ pout, T* __restrict__ vout, i64 n, float mu,
+                                           float rescale, float l2, int nesterov, int vec) {
+  const float lr = *lr_p;
+  const i64 nvec = vec ? (n >> 2) : 0;
+  for (i64 v = GRID_TID; v < nvec; v += GRID_STRIDE) {
+    float pv[4], gv[4], vv[4];
+    load4(p, v * 4, pv);
+    load4(g, v * 4, gv);
+    load4(vel, v * 4, vv);
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      const float gg = gv[k] * rescale + l2 * pv[k];
+      vv[k] = vv[k] * mu + gg;
+      pv[k] = nesterov ? pv[k] - (gg + vv[k] * mu) * lr : pv[k] - lr * vv[k];
+    }
+    store4(pout, v * 4, pv);
+    store4(vout, v * 4, vv);
+  }
+  for (i64 i = nvec * 4 + GRID_TID; i < n; i += GRID_STRIDE) {
+    const float pi = ld(p, i), gg = ld(g, i) * rescale + l2 * pi;
+    const float vn = ld(vel, i) * mu + gg;
+    st(vout, i, vn);
+    st(pout, i, nesterov ? pi - (gg + vn * mu) * lr : pi - lr * vn);
+  }
+}
+
+template <class T>
+__device__ __forceinline__ void adam_k(const T* __restrict__ p, const T* __restrict__ g,
+                                       const float* __restrict__ lr_p, const T* __restrict__ m1,
+                                       const T* __restrict__ m2, const float* __restrict__ b1p_p,
+                                       const float* __restrict__ b2p_p, T* __restrict__ pout,
+                                       T* __restrict__ m1out, T* __restrict__ m2out, float* __restrict__ b1p_out,
+                                       float* __restrict__ b2p_out, i64 n, float beta1, float beta2, float eps,
+                                       float lr_ratio, float coeff, int write_pows, int vec) {
+  const float lr = *lr_p * lr_ratio, b1p = *b1p_p, b2p = *b2p_p;
+  if (write_pows && GRID_TID == 0) { *b1p_out = b1p * beta1; *b2p_out = b2p * beta2; }
+  const i64 nvec = vec ? (n >> 2) : 0;
+  for (i64 v = GRID_TID; v < nvec; v += GRID_STRIDE) {
+    float pv[4], gv[4], av[4], bv[4];
+    load4(p, v * 4, pv);
+    load4(g, v * 4, gv);
+    load4(m1, v * 4, av);
+    load4(m2, v * 4, bv);
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      const AdamOut o = adam_elem(pv[k], gv[k], av[k], bv[k], lr, coeff, beta1, beta2, eps, b1p, b2p);
+      pv[k] = o.p; av[k] = o.m1; bv[k] = o.m2;
+    }
+    store4(pout, v * 4, pv);
+    store4(m1out, v * 4, av);
+    store4(m2out, v * 4, bv);
+  }
+  for (i64 i = nvec * 4 + GRID_TID; i < n; i += GRID_STRIDE) {
+    const AdamOut o = adam_elem(ld(p, i), ld(g, i), ld(m1, i), ld(m2, i), lr, coeff, beta1, beta2, eps, b1p, b2p);
+    st(pout, i, o.p);
+    st(m1out, i, o.m1);
+    st(m2out, i, o.m2);
+  }
+}
+
+#define ADAM_TABLE_COLS 13
+
+template <class T>
+__device__ __forceinline__ void adam_multi_k(const i64* __restrict__ table, i64 ntensors, i64 nchunks, i64 chunk,
+                                             float beta1, float beta2, float eps, float coeff, int write_pows) {
+  const i64* chunk_tensor = table + ntensors * ADAM_TABLE_COLS;
+  const i64* chunk_first = chunk_tensor + nchunks;
+  for (i64 c = blockIdx.x; c < nchunks; c += gridDim.x) {
+    const i64* row = table + chunk_tensor[c] * ADAM_TABLE_COLS;
+    const T* p = (const T*)row[0];
+    const T* g = (const T*)row[1];
+    const T* m1 = (const T*)row[2];
+    const T* m2 = (const T*)row[3];
+    T* pout = (T*)row[4];
+    T* m1out = (T*)row[5];
+    T* m2out = (T*)row[6];
+    const float lr = *(const float*)row[7], b1p = *(const float*)row[8], b2p = *(const float*)row[9];
+    const i64 n = row[12], first = chunk_first[c];
+    if (write_pows && first == 0 && threadIdx.x == 0) {
+      *(float*)row[10] = b1p * beta1;
+      *(float*)row[11] = b2p * beta2;
+    }
+    const i64 last = first + chunk < n ? first + chunk : n;
+    for (i64 i = first + threadIdx.x; i < last; i += blockDim.x) {
+      const AdamOut o = adam_elem(ld(p, i), ld(g, i), ld(m1, i), ld(m2, i), lr, coeff, beta1, beta2, eps, b1p, b2p);
+      st(pout, i, o.p);
+      st(m1out, i, o.m1);
+      st(m2out, i, o.m2);
+    }
+  }
+}
+
+#define OPT_KERNELS(NAME, T)                                                                              \
+  extern "C" __global__ void sgd_##NAME(const T* p, const float* lr, const T* g, T* out, i64 n, int vec) {  \
+    sgd_k<T>(p, lr, g, out, n, vec);                                                                      \
+  }                                                                                                       \
+  extern "C" __global__ void momentum_##NAME(const T* p, const T* g, const T* v, const float* lr, T* pout,  \
+                                             T* vout, i64 n, float mu, float rescale, float l2,           \
+                                             int nesterov, int vec) {                                     \
+    momentum_k<T>(p, g, v, lr, pout, vout, n, mu, rescale, l2, nesterov, vec);                            \
+  }                                                                                                       \
+  extern "C" __global__ void adam_##NAME(const T* p, const T* g, const float* lr, const T* m1, const T* m2, \
+                                         const float* b1p, const float* b2p, T* pout, T* m1out, T* m2out,  \
+                                         float* b1p_out, float* b2p_out, i64 n, float beta1, float beta2,  \
+                                         float eps, float lr_ratio, float coeff, int write_pows, int vec) { \
+    adam_k<T>(p, g, lr, m1, m2, b1p, b2p, pout, m1out, m2out, b1p_out, b2p_out, n, beta1, beta2, eps,     \
+              lr_ratio, coeff, write_pows, vec);                                                          \
+  }                                                                                                       \
+  extern "C" __global__ void adam_multi_##NAME(const i64* table, i64 ntensors, i64 nchunks, i64 chunk,     \
+                                               float beta1, float beta2, float eps, float coeff,          \
+                                               int write_pows) {                                          \
+    adam_multi_k<T>(table, ntensors, nchunks, chunk, beta1, beta2, eps, coeff, write_pows);               \
+  }
+
+INSTANTIATE_FLOAT_TYPES(OPT_KERNELS)
