@@ -1,0 +1,382 @@
+"""The Optimizer base class, shared by both modes.
+
+Each optimizer describes its update once, as registry ops (`sgd`, `momentum`, `merged_adam`, ...)
+run through `_run(op_type, inputs, outputs, attrs)`:
+
+* eagerly (`step()`), `_run` applies the op through the dispatcher under no_grad and rebinds the
+  arrays of the parameters/accumulators named as outputs (arrays are never written in place);
+* in static mode (`minimize(loss)`), `_run` appends the op to the main program with role Optimize,
+  its outputs naming the same variables as its inputs (ParamOut = Param), and accumulators and the
+  learning rate are persistable variables initialised by the startup program.
+"""
+import collections
+import numbers
+
+import numpy as np
+
+from ..autograd import no_grad
+from ..framework import dtype as _dtype
+from ..framework.mode import _static
+from ..framework.tensor import Tensor, wrap_array
+from ..ops import dispatch
+from ..ops.registry import get_op
+from ..utils import unique_name
+from .lr import LRScheduler
+from .regularizer import L2Decay, WeightDecayRegularizer
+
+__all__ = ["Optimizer"]
+
+
+def _to_regularizer(api, weight_decay):
+    if weight_decay is None or isinstance(weight_decay, WeightDecayRegularizer):
+        return weight_decay
+    if isinstance(weight_decay, numbers.Real) and not isinstance(weight_decay, bool):
+        return L2Decay(float(weight_decay)) if weight_decay else None
+    raise TypeError(f"{api}: weight_decay must be a float, an L1Decay/L2Decay or None, received "
+                    f"{type(weight_decay).__name__}")
+
+
+def _is_static_var(v):
+    return getattr(v, "_is_variable", False)
+
+
+class Optimizer:
+    """Base class. Subclasses set `_op_type` and define `_append_updates(entries)`, where each entry is
+    (param, grad, lr, group): `lr` a 1-element tensor/variable with the parameter's learning rate."""
+
+    _op_type = None
+
+    def __init__(self, learning_rate, parameters=None, weight_decay=None, grad_clip=None, name=None):
+        api = type(self).__name__
+        if isinstance(learning_rate, LRScheduler):
+            self._learning_rate = learning_rate
+        elif isinstance(learning_rate, numbers.Real) and not isinstance(learning_rate, bool):
+            if learning_rate < 0:
+                raise ValueError(f"{api}: learning_rate must be non-negative, received {learning_rate}")
+            self._learning_rate = float(learning_rate)
+        else:
+            raise TypeError(f"{api}: learning_rate must be a float or an LRScheduler, received "
+                            f"{type(learning_rate).__name__}")
+        if grad_clip is not None:
+            from ..nn.clip import ClipGradBase
+            if not isinstance(grad_clip, ClipGradBase):
+                raise TypeError(f"{api}: grad_clip must be a ClipGradByGlobalNorm/ByNorm/ByValue or None, "
+                                f"received {type(grad_clip).__name__}")
+        self._grad_clip = grad_clip
+        self.regularization = _to_regularizer(api, weight_decay)
+        self._name = name
+        self._param_groups = []
+        if parameters is None:
+            if not _static[0]:
+                raise AttributeError(f"{api}: parameters must be given in dynamic mode, e.g. "
+                                     f"{api}(parameters=model.parameters())")
+        else:
+            if isinstance(parameters, Tensor) or _is_static_var(parameters):
+                raise TypeError(f"{api}: parameters must be a list of Tensors (or of param-group dicts), "
+                                f"received a single {type(parameters).__name__}")
+            parameters = list(parameters)
+            if parameters and isinstance(parameters[0], dict):
+                for group in parameters:
+                    self._add_param_group(dict(group))
+            else:
+                self._add_param_group({"params": parameters})
+        self._accumulators = collections.OrderedDict()  # acc name -> {param name: Tensor | Variable}
+        self._pending_state = {}
+        self._lr_cache = {}
+        self._static_lr = {}
+
+    # ---- parameters -----------------------------------------------------------------------------
+    def _add_param_group(self, group):
+        api = type(self).__name__
+        params = group.get("params")
+        if params is None:
+            raise KeyError(f"{api}: a parameter group needs a 'params' entry")
+        params = [params] if isinstance(params, Tensor) or _is_static_var(params) else list(params)
+        for p in params:
+            if not (isinstance(p, Tensor) or _is_static_var(p)):
+                raise TypeError(f"{api}: parameters must be Tensors, received {type(p).__name__}")
+        seen = {id(p) for g in self._param_groups for p in g["params"]}
+        if any(id(p) in seen for p in params):
+            raise ValueError(f"{api}: a parameter appears in more than one parameter group")
+        group["params"] = params
+        if "weight_decay" in group:
+            group["weight_decay"] = _to_regularizer(api, group["weight_decay"])
+        self._param_groups.append(group)
+
+    @property
+    def _parameter_list(self):
+        return [p for g in self._param_groups for p in g["params"]]
+
+    # ---- learning rate --------------------------------------------------------------------------
+    def get_lr(self):
+        lr = self._learning_rate
+        return float(lr()) if isinstance(lr, LRScheduler) else lr
+
+    def set_lr(self, value):
+        if isinstance(self._learning_rate, LRScheduler):
+            raise RuntimeError(f"{type(self).__name__}.set_lr: the learning rate is an LRScheduler; "
+                               "step the scheduler instead (set_lr needs a float learning rate)")
+        if not isinstance(value, numbers.Real) or isinstance(value, bool):
+            raise TypeError(f"{type(self).__name__}.set_lr: value must be a float, received {type(value).__name__}")
+        self._learning_rate = float(value)
+        from ..static import global_scope
+        for var in self._static_lr.values():
+            slot = global_scope().find_var(var.name)
+            if slot is not None:
+                slot.get_tensor().set(np.array([value], dtype=np.float32), None)
+
+    def set_lr_scheduler(self, scheduler):
+        if not isinstance(scheduler, LRScheduler):
+            raise TypeError(f"{type(self).__name__}.set_lr_scheduler: expected an LRScheduler, received "
+                            f"{type(scheduler).__name__}")
+        self._learning_rate = scheduler
+
+    def _eager_lr(self, place, ratio, dtype):
+        lr_dtype = np.float64 if dtype == np.float64 else np.float32
+        value = self.get_lr() * ratio
+        key = (place, ratio, lr_dtype)
+        cached = self._lr_cache.get(key)
+        if cached is None or cached[0] != value:
+            cached = (value, wrap_array(place.xp.asarray([value], dtype=lr_dtype), place, True))
+            self._lr_cache[key] = cached
+        return cached[1]
+
+    def _static_lr_var(self, program, startup, ratio):
+        from .. import static
+        base = self._static_lr.get(program._uid)
+        if base is None:
+            name = unique_name.generate("learning_rate")
+            base = program.global_block().create_var(name=name, shape=[1], dtype="float32", persistable=True,
+                                                     stop_gradient=True)
+            sblock = startup.global_block()
+            target = sblock.create_var(name=name, shape=[1], dtype="float32", persistable=True,
+                                       stop_gradient=True)
+            sblock.append_op(type="fill_constant", outputs={"Out": [target]},
+                             attrs={"shape": [1], "value": float(self.get_lr()), "dtype": "float32"})
+            self._static_lr[program._uid] = base
+            if isinstance(self._learning_rate, LRScheduler):
+                self._learning_rate._var_name = name
+                program.lr_scheduler = self._learning_rate
+        if ratio == 1.0:
+            return base
+        key = (program._uid, ratio)
+        scaled = self._static_lr.get(key)
+        if scaled is None:
+            from ..tensor.math import scale
+            with static.program_guard(program, startup):
+                scaled = scale(base, ratio)
+            self._static_lr[key] = scaled
+        return scaled
+
+    # ---- accumulators ---------------------------------------------------------------------------
+    def _acc(self, name, param, fill_value=0.0, shape=None, dtype=None):
+        """The accumulator `name` of `param` ('<param>_<name>_0'), created filled with fill_value."""
+        d = self._accumulators.setdefault(name, {})
+        t = d.get(param.name)
+        if t is not None:
+            return t
+        shape = list(param.shape) if shape is None else list(shape)
+        dtype = _dtype.convert_dtype(dtype or param.dtype).name
+        var_name = f"{param.name}_{name}_0"
+        if _static[0]:
+            t = self._program.global_block().create_var(name=var_name, shape=shape, dtype=dtype, persistable=True,
+                                                  stop_gradient=True)
+            sblock = self._startup.global_block()
+            target = sblock.create_var(name=var_name, shape=shape, dtype=dtype, persistable=True,
+                                       stop_gradient=True)
+            sblock.append_op(type="fill_constant", outputs={"Out": [target]},
+                             attrs={"shape": shape, "value": float(fill_value), "dtype": dtype})
+        else:
+            xp = param._place.xp
+            pending = self._pending_state.pop(var_name, None)
+            if pending is not None:
+                arr = _state_array(pending, var_name, shape, dtype)
+                data = xp.asarray(arr) if xp is not np else arr.copy()
+            else:
+                data = xp.full(shape, fill_value, dtype=np.dtype(dtype))
+            t = wrap_array(data, param._place, True)
+            t.name = var_name
+            t.persistable = True
+        d[param.name] = t
+        return t
+
+    # ---- running update ops ---------------------------------------------------------------------
+    def _run(self, op_type, inputs, outputs, attrs):
+        """Apply optimizer op `op_type`: eagerly (rebinding output arrays) or appended to the program."""
+        if _static[0]:
+            return self._block.append_op(type=op_type, inputs={k: v for k, v in inputs.items() if v is not None},
+                                         outputs=outputs, attrs=attrs)
+        op = get_op(op_type)
+        result = dispatch.apply(op, *[inputs.get(slot) for slot in op.inputs], **attrs)
+        if op.n_out == 1:
+            result = (result,)
+        for slot, res in zip(op.outputs, result):
+            targets = outputs.get(slot)
+            if targets is None:
+                continue
+            if isinstance(targets, (list, tuple)):
+                for t, r in zip(targets, res):
+                    t._data = r._data
+                    t._bump_version()
+            else:
+                targets._data = res._data
+                targets._bump_version()
+        return None
+
+    # ---- the update -----------------------------------------------------------------------------
+    def _collect(self, params_grads=None):
+        """[(param, grad, group)] for parameters that have a gradient."""
+        if params_grads is not None:
+            group_of = {id(p): g for g in self._param_groups for p in g["params"]}
+            default = {"params": []}
+            return [(p, g, group_of.get(id(p), default)) for p, g in params_grads if g is not None]
+        out = []
+        for group in self._param_groups:
+            for p in group["params"]:
+                if not p.stop_gradient and p._grad is not None:
+                    out.append((p, p._grad, group))
+        return out
+
+    _fuses_l2 = False  # an optimizer whose op applies the optimizer-level L2 decay itself (Momentum)
+    _decoupled_decay = False  # AdamW: weight decay is not a gradient term
+
+    def _regularizer_of(self, p, group):
+        reg = getattr(p, "regularizer", None)
+        if reg is not None:
+            return reg
+        return group["weight_decay"] if "weight_decay" in group else self.regularization
+
+    def _prepare(self, triples):
+        """Clip, regularize and attach learning rates: [(param, grad, lr, group)]."""
+        if self._grad_clip is not None:
+            clipped = self._grad_clip([(p, g) for p, g, _ in triples])
+            triples = [(p, g, grp) for (p, g), (_, _, grp) in zip(clipped, triples)]
+        entries = []
+        for p, g, group in triples:
+            if not self._decoupled_decay:
+                reg = self._regularizer_of(p, group)
+                fused = self._fuses_l2 and getattr(p, "regularizer", None) is None and isinstance(reg, L2Decay)
+                if reg is not None and not fused:
+                    g = reg(p, g)
+            ratio = float(getattr(p, "optimize_attr", {}).get("learning_rate", 1.0)) * \
+                float(group.get("learning_rate", 1.0))
+            ratio *= self._lr_ratio(p)
+            if _static[0]:
+                lr = self._static_lr_var(self._program, self._startup, ratio)
+            else:
+                lr = self._eager_lr(p._place, ratio, p._data.dtype)
+            entries.append((p, g, lr, group))
+        return entries
+
+    def _lr_ratio(self, param):
+        return 1.0
+
+    def _append_updates(self, entries):
+        raise TypeError(f"{type(self).__name__} does not define its update")
+
+    def step(self):
+        """Update every parameter that has a gradient (dynamic mode)."""
+        if _static[0]:
+            raise RuntimeError(f"{type(self).__name__}.step() is for dynamic mode; in static mode call "
+                               "optimizer.minimize(loss) while building the program")
+        with no_grad():
+            triples = self._collect()
+            if triples:
+                self._append_updates(self._prepare(triples))
+
+    def apply_gradients(self, params_grads):
+        with no_grad():
+            triples = self._collect(params_grads)
+            if triples:
+                self._append_updates(self._prepare(triples))
+
+    def backward(self, loss, startup_program=None, parameters=None, no_grad_set=None, callbacks=None):
+        """Static: append the backward pass; dynamic: the current (param, grad) pairs."""
+        if _static[0]:
+            from .. import static
+            params = parameters if parameters is not None else (self._parameter_list or None)
+            return static.append_backward(loss, parameter_list=params, no_grad_set=no_grad_set,
+                                          callbacks=callbacks)
+        return [(p, p._grad) for p in self._parameter_list if not p.stop_gradient and p._grad is not None]
+
+    def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
+        """Dynamic mode (as in Paddle): update the parameters from the gradients a previous
+        `loss.backward()` produced. Static mode: append the backward pass and the update ops.
+        Returns (optimize_ops, params_grads)."""
+        if not _static[0]:
+            if not isinstance(loss, Tensor):
+                raise TypeError(f"{type(self).__name__}.minimize: loss must be a Tensor, received "
+                                f"{type(loss).__name__}")
+            params_grads = self.backward(loss)
+            with no_grad():
+                triples = self._collect()
+                if triples:
+                    self._append_updates(self._prepare(triples))
+            return None, params_grads
+        return self._minimize_static(loss, startup_program, parameters, no_grad_set)
+
+    def _minimize_static(self, loss, startup_program, parameters, no_grad_set):
+        from .. import static
+        if not _is_static_var(loss):
+            raise TypeError(f"{type(self).__name__}.minimize: in static mode loss must be a Variable, received "
+                            f"{type(loss).__name__}")
+        program = loss.block.program
+        startup = startup_program or static.default_startup_program()
+        params_grads = self.backward(loss, startup, parameters, no_grad_set)
+        self._program, self._startup = program, startup
+        self._block = program.global_block()
+        n_before = len(self._block.ops)
+        with static.program_guard(program, startup), program._optimized_guard(params_grads):
+            triples = self._collect(params_grads)
+            if triples:
+                self._append_updates(self._prepare(triples))
+        return self._block.ops[n_before:], params_grads
+
+    def clear_grad(self, set_to_zero=True):
+        for p in self._parameter_list:
+            if not p.stop_gradient:
+                p.clear_gradient(set_to_zero)
+
+    clear_gradients = clear_grad
+
+    # ---- state ----------------------------------------------------------------------------------
+    def state_dict(self):
+        """{accumulator name: Tensor} plus 'LR_Scheduler' (the scheduler's state) when there is one."""
+        state = collections.OrderedDict()
+        for d in self._accumulators.values():
+            for t in d.values():
+                state[t.name] = t
+        if isinstance(self._learning_rate, LRScheduler):
+            state["LR_Scheduler"] = self._learning_rate.state_dict()
+        return state
+
+    def set_state_dict(self, state_dict):
+        if not isinstance(state_dict, dict):
+            raise TypeError(f"{type(self).__name__}.set_state_dict: expected a dict, received "
+                            f"{type(state_dict).__name__}")
+        state = dict(state_dict)
+        lr_state = state.pop("LR_Scheduler", None)
+        if lr_state is not None and isinstance(self._learning_rate, LRScheduler):
+            self._learning_rate.set_state_dict(lr_state)
+        state.pop("master_weights", None)
+        for d in self._accumulators.values():
+            for t in d.values():
+                if t.name in state:
+                    value = state.pop(t.name)
+                    arr = _state_array(value, t.name, t.shape, t.dtype.name)
+                    xp = t._place.xp
+                    t._data = xp.asarray(arr) if xp is not np else arr.copy()
+                    t._bump_version()
+        self._pending_state.update(state)  # accumulators not created yet take these when they are
+
+    set_dict = set_state_dict
+
+
+def _state_array(value, name, shape, dtype):
+    arr = value.numpy() if isinstance(value, Tensor) else np.asarray(value)
+    if list(arr.shape) != list(shape):
+        raise ValueError(f"optimizer set_state_dict: '{name}' has shape {list(arr.shape)}, expected {list(shape)}")
+    if arr.dtype != np.dtype(dtype):
+        raise ValueError(f"optimizer set_state_dict: '{name}' has dtype {arr.dtype}, expected {np.dtype(dtype)}")
+    return arr
+
