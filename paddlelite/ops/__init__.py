@@ -2,6 +2,7 @@
 from . import creation, elementwise, grad_support, manipulation, math, reduce  # noqa: F401  (registration)
 from . import indexing  # noqa: F401  (getitem, set_value, gather, gather_nd, scatter)
 from . import optimizer  # noqa: F401  (sgd, momentum, adam, adamw, merged_adam)
+from . import activation  # noqa: F401  (relu, gelu, softmax, ... and their grad ops)
 from . import conv, loss, nn, norm, pooling  # noqa: F401  (conv2d, pool2d, layer/batch_norm, embedding, dropout, losses)
 from .dispatch import apply
 from .registry import GradBuilder, Meta, OpDef, all_ops, get_op, register_impl, register_op

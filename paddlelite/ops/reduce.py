@@ -1,6 +1,8 @@
-"""Reductions over axes: sum, mean, ..."""
+"""Reductions over axes: sum, mean, max/min, amax/amin, prod, logsumexp, var, all/any, argmax/argmin, cumsum."""
+import numpy as np
+
 from .registry import Meta, register_op
-from .shape_rules import normalize_axes
+from .shape_rules import normalize_axis, normalize_axes
 
 
 def reduced_shape(op, shape, axis, keepdim):
@@ -17,7 +19,9 @@ def _reduce_infer(name):
 
 
 def _axes(x, axis):
-    return None if axis is None else tuple(normalize_axes("reduce", axis, x.ndim))
+    if axis is None or x.ndim == 0:  # a 0-D tensor accepts axis 0 / -1, as in Paddle
+        return None
+    return tuple(normalize_axes("reduce", axis, x.ndim))
 
 
 def _broadcast_back(g, dout):
@@ -73,3 +77,298 @@ MEAN_GRAD = register_op("mean_grad", inputs=("X", "Dout"), outputs=("Out",), for
                         infer=lambda x, dout, axis=None, keepdim=False: Meta(x.shape, x.dtype),
                         grad=_mean_grad_grad, attrs={"axis": None, "keepdim": False},
                         nondiff_inputs=("X",), double_grad=True)
+
+
+# ---- max / min (Paddle: the gradient reaches every position equal to the extreme) ------------------
+# ---- amax / amin (the gradient is shared evenly among the tied positions) ----------------------------
+
+
+def _nonempty_reduce(name, fn):
+    def forward(xp, x, axis=None, keepdim=False):
+        axes = _axes(x, axis)
+        if x.size == 0:
+            raise ValueError(f"op '{name}': cannot reduce an empty tensor of shape {list(x.shape)}")
+        return xp.asarray(fn(x, axis=axes, keepdims=keepdim))
+    return forward
+
+
+def _numeric_reduce_infer(name):
+    def infer(x, axis=None, keepdim=False):
+        if np.dtype(x.dtype).kind == "b":
+            raise TypeError(f"op '{name}': input 'X' must be a numeric tensor, received bool")
+        return Meta(reduced_shape(name, x.shape, axis, keepdim), x.dtype)
+    return infer
+
+
+def _extreme_grad(even):
+    def grad(g):
+        if not g.needs("X"):
+            return
+        x = g.input("X")
+        mask = g.op("equal", x, _broadcast_back(g, g.output("Out")))
+        dout = g.output_grad("Out")
+        if not even:
+            g.set_input_grad("X", g.op("where", mask, _broadcast_back(g, dout), g.zeros_like(x)))
+            return
+        maskf = g.op("cast", mask, dtype=g.input("X").dtype.name)
+        count = g.op("sum", maskf, axis=g.attrs["axis"], keepdim=True)
+        kept = dout if g.attrs["keepdim"] else g.op("reshape_as", dout, count)
+        g.set_input_grad("X", g.op("multiply", maskf, g.op("divide", kept, count)))
+    return grad
+
+
+def _extreme(name, fn, even):
+    return register_op(name, inputs=("X",), outputs=("Out",), forward=_nonempty_reduce(name, fn),
+                       infer=_numeric_reduce_infer(name), grad=_extreme_grad(even),
+                       attrs={"axis": None, "keepdim": False}, double_grad=True)
+
+
+MAX = _extreme("max", lambda x, **k: x.max(**k), even=False)
+MIN = _extreme("min", lambda x, **k: x.min(**k), even=False)
+AMAX = _extreme("amax", lambda x, **k: x.max(**k), even=True)
+AMIN = _extreme("amin", lambda x, **k: x.min(**k), even=True)
+
+
+# ---- logsumexp ---------------------------------------------------------------------------------------
+def _logsumexp_forward(xp, x, axis=None, keepdim=False):
+    if x.dtype.kind != "f":
+        _float_reduce_infer("logsumexp")(x, axis, keepdim)
+    axes = _axes(x, axis)
+    if x.size == 0:
+        raise ValueError(f"op 'logsumexp': cannot reduce an empty tensor of shape {list(x.shape)}")
+    m = x.max(axis=axes, keepdims=True)
+    m = xp.where(xp.isfinite(m), m, xp.zeros((), x.dtype))
+    out = xp.log(xp.exp(x - m).sum(axis=axes, keepdims=True)) + m
+    return xp.asarray(out if keepdim else out.reshape(reduced_shape("logsumexp", x.shape, axis, False)))
+
+
+def _float_reduce_infer(name):
+    def infer(x, axis=None, keepdim=False, **attrs):
+        if np.dtype(x.dtype).kind != "f":
+            raise TypeError(f"op '{name}': input 'X' must be a floating-point tensor, received {np.dtype(x.dtype)}")
+        return Meta(reduced_shape(name, x.shape, axis, keepdim), x.dtype)
+    return infer
+
+
+def _logsumexp_grad(g):  # dx = dout * exp(x - out)
+    if g.needs("X"):
+        x = g.input("X")
+        weights = g.op("exp", g.op("subtract", x, _broadcast_back(g, g.output("Out"))))
+        g.set_input_grad("X", g.op("multiply", _broadcast_back(g, g.output_grad("Out")), weights))
+
+
+LOGSUMEXP = register_op("logsumexp", inputs=("X",), outputs=("Out",), forward=_logsumexp_forward,
+                        infer=_float_reduce_infer("logsumexp"), grad=_logsumexp_grad,
+                        attrs={"axis": None, "keepdim": False}, double_grad=True)
+
+
+# ---- prod: the gradient is the product of the *other* elements (exact with zeros) -------------------
+def _group_last(xp, x, axis):
+    """x with the reduced axes moved last and flattened: (kept..., n), plus the permutation used."""
+    axes = normalize_axes("prod", axis, x.ndim)
+    kept = [i for i in range(x.ndim) if i not in axes]
+    perm = kept + list(axes)
+    moved = xp.transpose(x, perm)
+    return moved.reshape(moved.shape[:len(kept)] + (-1,)), perm, moved.shape
+
+
+def _ungroup(xp, y, perm, moved_shape):
+    return xp.transpose(y.reshape(moved_shape), list(np.argsort(perm)))
+
+
+def _exclusive_left(xp, x):
+    """L[..., i] = prod_{k < i} x[..., k]."""
+    ones = xp.ones(x.shape[:-1] + (1,), x.dtype)
+    return xp.concatenate([ones, xp.cumprod(x[..., :-1], axis=-1)], axis=-1)
+
+
+def _exclusive_products(xp, x):
+    """P[..., i] = prod_{k != i} x[..., k], from cumulative products at both ends (no division)."""
+    return _exclusive_left(xp, x) * xp.flip(_exclusive_left(xp, xp.flip(x, -1)), -1)
+
+
+def _expand_dout(xp, x, dout, axis, keepdim):
+    if not keepdim:
+        dout = dout.reshape(reduced_shape("prod", x.shape, axis, True))
+    return xp.broadcast_to(dout, x.shape)
+
+
+def _prod_grad_forward(xp, x, dout, axis=None, keepdim=False):
+    if x.ndim == 0:
+        return xp.broadcast_to(dout, x.shape).astype(x.dtype)
+    grouped, perm, moved_shape = _group_last(xp, x, axis)
+    others = _ungroup(xp, _exclusive_products(xp, grouped), perm, moved_shape)
+    return (_expand_dout(xp, x, dout, axis, keepdim) * others).astype(x.dtype, copy=False)
+
+
+def _prod_double_grad_forward(xp, x, ddx, dout, axis=None, keepdim=False):
+    """d/dx_j of sum_i ddx_i dout prod_{k != i} x_k = dout * sum_{i != j} ddx_i prod_{k != i, j} x_k.
+
+    That sum is the dual part of prod_{k != j} (x_k + eps ddx_k): exclusive products of dual numbers.
+    """
+    if x.ndim == 0:
+        return xp.zeros_like(x)
+    gx, perm, moved_shape = _group_last(xp, x, axis)
+    gd = xp.reshape(xp.transpose(ddx, perm), gx.shape)
+    n = gx.shape[-1]
+    sides = []
+    for order in (range(n), range(n - 1, -1, -1)):  # running dual products before / after position k
+        real = xp.ones(gx.shape[:-1], x.dtype)
+        dual = xp.zeros(gx.shape[:-1], x.dtype)
+        side = [None] * n
+        for k in order:
+            side[k] = (real, dual)
+            real, dual = real * gx[..., k], dual * gx[..., k] + real * gd[..., k]
+        sides.append(side)
+    left, right = sides
+    out = xp.stack([left[k][1] * right[k][0] + left[k][0] * right[k][1] for k in range(n)], axis=-1)
+    out = _ungroup(xp, out, perm, moved_shape)
+    return (_expand_dout(xp, x, dout, axis, keepdim) * out).astype(x.dtype, copy=False)
+
+
+
+def _prod_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("prod_grad", g.input("X"), g.output_grad("Out"), **g.attrs))
+
+
+def _prod_grad_grad(g):
+    # prod_grad(X, DOut) = expand(DOut) * P(X), linear in DOut
+    x, dout, ddx = g.input("X"), g.input("DOut"), g.output_grad("Out")
+    if g.needs("DOut"):
+        per_elem = g.op("multiply", ddx, g.op("prod_grad", x, g.op("fill_any_like", dout, value=1.0), **g.attrs))
+        g.set_input_grad("DOut", g.op("sum", per_elem, **g.attrs))
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("prod_double_grad", x, ddx, dout, **g.attrs))
+
+
+def _prod_forward(xp, x, axis=None, keepdim=False):
+    if x.dtype.kind == "b":
+        _numeric_reduce_infer("prod")(x, axis, keepdim)
+    return xp.asarray(x.prod(axis=_axes(x, axis), keepdims=keepdim)).astype(x.dtype, copy=False)
+
+
+_REDUCE_ATTRS = {"axis": None, "keepdim": False}
+PROD = register_op("prod", inputs=("X",), outputs=("Out",), forward=_prod_forward, infer=_numeric_reduce_infer("prod"),
+                   grad=_prod_grad, attrs=_REDUCE_ATTRS, double_grad=True)
+PROD_GRAD = register_op("prod_grad", inputs=("X", "DOut"), outputs=("Out",), forward=_prod_grad_forward,
+                        infer=lambda x, dout, **a: Meta(x.shape, x.dtype), grad=_prod_grad_grad,
+                        attrs=_REDUCE_ATTRS, same_dtype=("X", "DOut"))
+PROD_DOUBLE_GRAD = register_op("prod_double_grad", inputs=("X", "DDX", "DOut"), outputs=("Out",),
+                               forward=_prod_double_grad_forward,
+                               infer=lambda x, ddx, dout, **a: Meta(x.shape, x.dtype), attrs=_REDUCE_ATTRS,
+                               same_dtype=("X", "DDX", "DOut"))
+
+
+# ---- var (std = sqrt(var) in the API) ---------------------------------------------------------------
+def _count(name, shape, axis):
+    """How many elements each output of the reduction sums over (-1 when a reduced dim is unknown)."""
+    dims = [shape[a] for a in normalize_axes(name, axis, len(shape))]
+    return -1 if -1 in dims else int(np.prod(dims, dtype=np.int64))
+
+
+def _var_forward(xp, x, axis=None, keepdim=False, unbiased=True):
+    if x.dtype.kind != "f":
+        _float_reduce_infer("var")(x, axis, keepdim)
+    axes = _axes(x, axis)
+    n = _count("var", x.shape, axis)
+    dev = x - x.mean(axis=axes, keepdims=True)
+    out = (dev * dev).sum(axis=axes, keepdims=keepdim) / x.dtype.type(max(n - int(bool(unbiased)), 0))
+    return xp.asarray(out).astype(x.dtype, copy=False)
+
+
+def _var_grad(g):  # dx = dout * 2 (x - mean) / (N - ddof)
+    if g.needs("X"):
+        x = g.input("X")
+        n = _count("var", g.shape(x), g.attrs["axis"])
+        if n < 0:
+            raise ValueError("grad of op 'var': the reduced dims must be known (received a -1 dim in "
+                             f"{list(g.shape(x))})")
+        dev = g.op("subtract", x, g.op("mean", x, axis=g.attrs["axis"], keepdim=True))
+        factor = 2.0 / max(n - int(bool(g.attrs["unbiased"])), 1)
+        g.set_input_grad("X", g.op("multiply", _broadcast_back(g, g.output_grad("Out")),
+                                   g.op("scale", dev, scale=factor)))
+
+
+VAR = register_op("var", inputs=("X",), outputs=("Out",), forward=_var_forward, infer=_float_reduce_infer("var"),
+                  grad=_var_grad, attrs={"axis": None, "keepdim": False, "unbiased": True}, double_grad=True)
+
+
+# ---- all / any / argmax / argmin: not differentiable ------------------------------------------------
+def _bool_reduce(name, fn):
+    def forward(xp, x, axis=None, keepdim=False):
+        return xp.asarray(fn(x, axis=_axes(x, axis), keepdims=keepdim))
+    return register_op(name, inputs=("X",), outputs=("Out",), forward=forward,
+                       infer=lambda x, axis=None, keepdim=False: Meta(reduced_shape(name, x.shape, axis, keepdim),
+                                                                      np.dtype(bool)),
+                       attrs={"axis": None, "keepdim": False})
+
+
+ALL = _bool_reduce("all", lambda x, **k: x.all(**k))
+ANY = _bool_reduce("any", lambda x, **k: x.any(**k))
+
+
+def _arg_shape(name, shape, axis, keepdim):
+    if axis is None:
+        return tuple(1 for _ in shape) if keepdim else ()
+    a = normalize_axis(name, axis, len(shape))
+    if keepdim:
+        return tuple(1 if i == a else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i != a)
+
+
+def _arg_reduce(name, fn):
+    def forward(xp, x, axis=None, keepdim=False, dtype="int64"):
+        if x.size == 0:
+            raise ValueError(f"op '{name}': cannot reduce an empty tensor of shape {list(x.shape)}")
+        shape = _arg_shape(name, x.shape, axis, keepdim)
+        if axis is None:
+            out = fn(x.reshape(-1), 0)
+        else:
+            out = fn(x, normalize_axis(name, axis, x.ndim) if x.ndim else None)
+        return xp.asarray(out).astype(np.dtype(dtype)).reshape(shape)
+
+    def infer(x, axis=None, keepdim=False, dtype="int64"):
+        if np.dtype(dtype) not in (np.dtype("int32"), np.dtype("int64")):
+            raise TypeError(f"op '{name}': dtype must be int32 or int64, received {dtype}")
+        return Meta(_arg_shape(name, x.shape, axis, keepdim), np.dtype(dtype))
+    return register_op(name, inputs=("X",), outputs=("Out",), forward=forward, infer=infer,
+                       attrs={"axis": None, "keepdim": False, "dtype": "int64"})
+
+
+ARGMAX = _arg_reduce("argmax", lambda x, axis: x.argmax(axis=axis))
+ARGMIN = _arg_reduce("argmin", lambda x, axis: x.argmin(axis=axis))
+
+
+# ---- cumsum: axis=None flattens; the gradient is the reversed cumulative sum ------------------------
+def _cumsum_forward(xp, x, axis=None, reverse=False):
+    if x.dtype.kind == "b":
+        raise TypeError("op 'cumsum': input 'X' must be a numeric tensor, received bool")
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    elif x.ndim == 0:
+        return x.copy()
+    if reverse:
+        return xp.flip(xp.cumsum(xp.flip(x, axis), axis=axis), axis).astype(x.dtype, copy=False)
+    return xp.cumsum(x, axis=axis).astype(x.dtype, copy=False)
+
+
+def _cumsum_infer(x, axis=None, reverse=False):
+    if np.dtype(x.dtype).kind == "b":
+        raise TypeError("op 'cumsum': input 'X' must be a numeric tensor, received bool")
+    if axis is None:
+        n = -1 if -1 in x.shape else int(np.prod(x.shape))
+        return Meta((n,), x.dtype)
+    normalize_axis("cumsum", axis, len(x.shape))
+    return Meta(x.shape, x.dtype)
+
+
+def _cumsum_grad(g):
+    if g.needs("X"):
+        axis = g.attrs["axis"]
+        rev = g.op("cumsum", g.output_grad("Out"), axis=0 if axis is None else axis, reverse=not g.attrs["reverse"])
+        g.set_input_grad("X", g.op("reshape_as", rev, g.input("X")) if axis is None else rev)
+
+
+CUMSUM = register_op("cumsum", inputs=("X",), outputs=("Out",), forward=_cumsum_forward, infer=_cumsum_infer,
+                     grad=_cumsum_grad, attrs={"axis": None, "reverse": False}, double_grad=True)

@@ -11,6 +11,7 @@ from ..framework.tensor import Tensor, wrap_array
 from ..ops import dispatch
 from ..ops import creation as _creation_ops
 from ..ops import elementwise as _ew
+from ..ops import activation as _act
 from ..ops import math as _m
 
 apply = dispatch.apply
@@ -95,7 +96,135 @@ def log(x, name=None):
     return apply(_m.LOG, x)
 
 
+def _number(value, api, arg):
+    """A Python float from an int/float (or, in eager mode, a 1-element Tensor)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{api}: {arg} must be a number, received bool")
+    if isinstance(value, (numbers.Real, np.number)):
+        return float(value)
+    if isinstance(value, Tensor) and value._data.size == 1:
+        return float(value.item())
+    raise TypeError(f"{api}: {arg} must be a number, received {type(value).__name__}")
+
+
+def _unary(op, api, doc):
+    def fn(x, name=None):
+        _check_tensor(x, api)
+        return apply(op, x)
+    fn.__name__ = fn.__qualname__ = api
+    fn.__doc__ = f"{doc} (op '{op.type}')."
+    return fn
+
+
+sqrt = _unary(_m.SQRT, "sqrt", "Elementwise square root")
+rsqrt = _unary(_m.RSQRT, "rsqrt", "Elementwise 1 / sqrt(x)")
+abs = _unary(_m.ABS, "abs", "Elementwise absolute value")
+square = _unary(_m.SQUARE, "square", "Elementwise x * x")
+sin = _unary(_m.SIN, "sin", "Elementwise sine")
+cos = _unary(_m.COS, "cos", "Elementwise cosine")
+tan = _unary(_m.TAN, "tan", "Elementwise tangent")
+asin = _unary(_m.ASIN, "asin", "Elementwise arcsine")
+acos = _unary(_m.ACOS, "acos", "Elementwise arccosine")
+atan = _unary(_m.ATAN, "atan", "Elementwise arctangent")
+sinh = _unary(_m.SINH, "sinh", "Elementwise hyperbolic sine")
+cosh = _unary(_m.COSH, "cosh", "Elementwise hyperbolic cosine")
+tanh = _unary(_act.TANH, "tanh", "Elementwise hyperbolic tangent")
+sigmoid = _unary(_act.SIGMOID, "sigmoid", "Elementwise 1 / (1 + exp(-x))")
+reciprocal = _unary(_m.RECIPROCAL, "reciprocal", "Elementwise 1 / x")
+log1p = _unary(_m.LOG1P, "log1p", "Elementwise log(1 + x)")
+log2 = _unary(_m.LOG2, "log2", "Elementwise base-2 logarithm")
+log10 = _unary(_m.LOG10, "log10", "Elementwise base-10 logarithm")
+expm1 = _unary(_m.EXPM1, "expm1", "Elementwise exp(x) - 1")
+floor = _unary(_m.FLOOR, "floor", "Elementwise floor (zero gradient)")
+ceil = _unary(_m.CEIL, "ceil", "Elementwise ceiling (zero gradient)")
+trunc = _unary(_m.TRUNC, "trunc", "Elementwise rounding toward zero (zero gradient)")
+erf = _unary(_m.ERF, "erf", "Elementwise error function")
+sign = _unary(_m.SIGN, "sign", "Elementwise sign: -1, 0 or 1 (zero gradient)")
+isnan = _unary(_m.ISNAN, "isnan", "Elementwise NaN test")
+isinf = _unary(_m.ISINF, "isinf", "Elementwise infinity test")
+isfinite = _unary(_m.ISFINITE, "isfinite", "Elementwise finiteness test")
+logical_not = _unary(_m.LOGICAL_NOT, "logical_not", "Elementwise logical not (any dtype -> bool)")
+
+
+def round(x, decimals=0, name=None):
+    """Round half to even (zero gradient); `decimals` rounds to that many decimal places."""
+    _check_tensor(x, "round")
+    if not isinstance(decimals, int) or isinstance(decimals, bool):
+        raise TypeError(f"round: decimals must be an int, received {type(decimals).__name__}")
+    if decimals == 0:
+        return apply(_m.ROUND, x)
+    factor = 10.0 ** decimals
+    return apply(_m.SCALE, apply(_m.ROUND, apply(_m.SCALE, x, scale=factor)), scale=1.0 / factor)
+
+
+def neg(x, name=None):
+    _check_tensor(x, "neg")
+    return apply(_m.SCALE, x, scale=-1.0)
+
+
+def pow(x, y, name=None):
+    """x ** y: a Python number uses op 'pow' (attr factor); a Tensor uses 'elementwise_pow'."""
+    _check_tensor(x, "pow")
+    if is_tensor_like(y):
+        return apply(_ew.ELEMENTWISE_POW, x, y)
+    if isinstance(y, (bool, np.bool_)) or not isinstance(y, (numbers.Real, np.number)):
+        raise TypeError(f"pow: y must be a number or a Tensor, received {type(y).__name__}")
+    if x.dtype.np.kind in "iu" and float(y) != int(y):
+        raise TypeError(f"pow: an integer tensor ({x.dtype.name}) needs an integer exponent, received {y}; "
+                        "cast x to float first")
+    return apply(_m.POW, x, factor=float(y))
+
+
+def clip(x, min=None, max=None, name=None):
+    """Clamp to [min, max] (either may be None); the gradient passes where min < x < max."""
+    _check_tensor(x, "clip")
+    lo = float("-inf") if min is None else _number(min, "clip", "min")
+    hi = float("inf") if max is None else _number(max, "clip", "max")
+    if lo > hi:
+        raise ValueError(f"clip: min ({lo}) must not exceed max ({hi})")
+    return apply(_m.CLIP, x, min=lo, max=hi)
+
+
+def where(condition, x=None, y=None, name=None):
+    """Elements of x where condition holds, else of y (all three broadcast together)."""
+    _check_tensor(condition, "where", "condition")
+    if x is None or y is None:
+        raise TypeError("where: x and y are both required (the one-argument form, nonzero(condition), "
+                        "is not supported)")
+    if condition.dtype.np.kind != "b":
+        raise TypeError(f"where: condition must be a bool Tensor, received {condition.dtype.name}")
+    if not is_tensor_like(x) and not is_tensor_like(y):
+        raise TypeError(f"where: x or y must be a Tensor, received {type(x).__name__} and {type(y).__name__}")
+    if not is_tensor_like(x):
+        x = operand(x, y, "where", "x")
+    if not is_tensor_like(y):
+        y = operand(y, x, "where", "y")
+    return apply(_m.WHERE, condition, x, y)
+
+
+def _divmod_api(op, api):
+    def fn(x, y, name=None):
+        _check_tensor(x, api)
+        if isinstance(y, float) and x.dtype.np.kind in "iu":  # Paddle promotes an int tensor with a float
+            x = x.astype("float32")
+        if is_tensor_like(y) and is_tensor_like(x) and x.dtype.np.kind == "b":
+            raise TypeError(f"{api}: x must be a numeric Tensor, received bool")
+        return apply(op, x, operand(y, x, api))
+    fn.__name__ = fn.__qualname__ = api
+    fn.__doc__ = f"Elementwise {api} with broadcasting (op '{op.type}'; not differentiable)."
+    return fn
+
+
+floor_divide = _divmod_api(_m.FLOOR_DIVIDE, "floor_divide")
+remainder = _divmod_api(_m.REMAINDER, "remainder")
+mod = floor_mod = remainder
+
+
 # Tensor methods contributed by this module (attached in tensor/methods.py).
 TENSOR_METHODS = ["add", "subtract", "multiply", "divide", "maximum", "minimum", "equal", "not_equal",
                   "less_than", "less_equal", "greater_than", "greater_equal", "logical_and", "logical_or",
-                  "logical_xor", "scale", "matmul", "mm", "exp", "log", "elementwise_pow"]
+                  "logical_xor", "scale", "matmul", "mm", "exp", "log", "elementwise_pow",
+                  "sqrt", "rsqrt", "abs", "square", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+                  "tanh", "sigmoid", "reciprocal", "log1p", "log2", "log10", "expm1", "floor", "ceil", "trunc",
+                  "round", "erf", "sign", "neg", "isnan", "isinf", "isfinite", "logical_not", "pow", "clip",
+                  "where", "floor_divide", "remainder", "mod", "floor_mod"]

@@ -1,5 +1,14 @@
-"""Reduction APIs: sum, mean, max, min, prod, logsumexp, ... (axis, keepdim)."""
+"""Reduction APIs: sum, mean, max, min, amax, amin, prod, logsumexp, all, any, argmax, argmin, std, var,
+norm, cumsum (axis: None, an int or a list of ints; keepdim)."""
+import builtins
+import numbers
+
+import numpy as np
+
+from ..framework import dtype as _dtype
 from ..ops import dispatch
+from ..ops import manipulation as _mo
+from ..ops import math as _m
 from ..ops import reduce as _r
 from .math import _check_tensor
 
@@ -10,22 +19,154 @@ def _axis_attr(axis, api):
     if axis is None:
         return None
     if isinstance(axis, (list, tuple)):
-        return [int(a) for a in axis]
-    if isinstance(axis, int) and not isinstance(axis, bool):
+        for k, a in enumerate(axis):
+            if not isinstance(a, (int, np.integer)) or isinstance(a, (bool, np.bool_)):
+                raise TypeError(f"{api}: axis[{k}] must be an int, received {type(a).__name__}")
+        return [int(a) for a in axis] if len(axis) else None
+    if isinstance(axis, (int, np.integer)) and not isinstance(axis, (bool, np.bool_)):
         return int(axis)
     raise TypeError(f"{api}: axis must be None, an int or a list of ints, received {type(axis).__name__}")
+
+
+def _check_axes(x, axis, api):
+    """Range-check the axes against x's rank here, so the error names the API."""
+    ndim = len(x.shape)
+    bound = builtins.max(ndim, 1)
+    for a in ([] if axis is None else axis if isinstance(axis, list) else [axis]):
+        if not -bound <= a < bound:
+            raise ValueError(f"{api}: axis {a} is out of range for a {ndim}-D tensor "
+                             f"(expected -{bound} <= axis < {bound})")
+    if isinstance(axis, list) and len({a % bound for a in axis}) != len(axis):
+        raise ValueError(f"{api}: axis {axis} repeats an axis")
+    return axis
+
+
+def _reduce(op, api, x, axis, keepdim, **attrs):
+    _check_tensor(x, api)
+    axis = _check_axes(x, _axis_attr(axis, api), api)
+    return apply(op, x, axis=axis, keepdim=bool(keepdim), **attrs)
 
 
 def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     _check_tensor(x, "sum")
     if dtype is not None:
         x = x.astype(dtype)
-    return apply(_r.SUM, x, axis=_axis_attr(axis, "sum"), keepdim=bool(keepdim))
+    return _reduce(_r.SUM, "sum", x, axis, keepdim)
 
 
 def mean(x, axis=None, keepdim=False, name=None):
-    _check_tensor(x, "mean")
-    return apply(_r.MEAN, x, axis=_axis_attr(axis, "mean"), keepdim=bool(keepdim))
+    return _reduce(_r.MEAN, "mean", x, axis, keepdim)
 
 
-TENSOR_METHODS = ["sum", "mean"]
+def max(x, axis=None, keepdim=False, name=None):
+    """Largest element; the gradient reaches every position equal to it (Paddle's rule)."""
+    return _reduce(_r.MAX, "max", x, axis, keepdim)
+
+
+def min(x, axis=None, keepdim=False, name=None):
+    """Smallest element; the gradient reaches every position equal to it (Paddle's rule)."""
+    return _reduce(_r.MIN, "min", x, axis, keepdim)
+
+
+def amax(x, axis=None, keepdim=False, name=None):
+    """Like max, but the gradient is shared evenly among tied maxima."""
+    return _reduce(_r.AMAX, "amax", x, axis, keepdim)
+
+
+def amin(x, axis=None, keepdim=False, name=None):
+    """Like min, but the gradient is shared evenly among tied minima."""
+    return _reduce(_r.AMIN, "amin", x, axis, keepdim)
+
+
+def prod(x, axis=None, keepdim=False, dtype=None, name=None):
+    _check_tensor(x, "prod")
+    if dtype is not None:
+        x = x.astype(dtype)
+    return _reduce(_r.PROD, "prod", x, axis, keepdim)
+
+
+def logsumexp(x, axis=None, keepdim=False, name=None):
+    return _reduce(_r.LOGSUMEXP, "logsumexp", x, axis, keepdim)
+
+
+def all(x, axis=None, keepdim=False, name=None):
+    return _reduce(_r.ALL, "all", x, axis, keepdim)
+
+
+def any(x, axis=None, keepdim=False, name=None):
+    return _reduce(_r.ANY, "any", x, axis, keepdim)
+
+
+def _arg(op, api, x, axis, keepdim, dtype):
+    _check_tensor(x, api)
+    if axis is not None:
+        if not isinstance(axis, (int, np.integer)) or isinstance(axis, (bool, np.bool_)):
+            raise TypeError(f"{api}: axis must be None or an int, received {type(axis).__name__}")
+        axis = _check_axes(x, int(axis), api)
+    dtype = _dtype.convert_dtype(dtype).name
+    if dtype not in ("int32", "int64"):
+        raise TypeError(f"{api}: dtype must be int32 or int64, received {dtype}")
+    return apply(op, x, axis=axis, keepdim=bool(keepdim), dtype=dtype)
+
+
+def argmax(x, axis=None, keepdim=False, dtype="int64", name=None):
+    """Index of the largest element (of the flattened tensor when axis is None)."""
+    return _arg(_r.ARGMAX, "argmax", x, axis, keepdim, dtype)
+
+
+def argmin(x, axis=None, keepdim=False, dtype="int64", name=None):
+    """Index of the smallest element (of the flattened tensor when axis is None)."""
+    return _arg(_r.ARGMIN, "argmin", x, axis, keepdim, dtype)
+
+
+def var(x, axis=None, unbiased=True, keepdim=False, name=None):
+    """Variance; unbiased divides by N - 1."""
+    return _reduce(_r.VAR, "var", x, axis, keepdim, unbiased=bool(unbiased))
+
+
+def std(x, axis=None, unbiased=True, keepdim=False, name=None):
+    """Standard deviation: sqrt(var(...))."""
+    return apply(_m.SQRT, var(x, axis, unbiased, keepdim))
+
+
+def norm(x, p="fro", axis=None, keepdim=False, name=None):
+    """Vector / Frobenius norms: p='fro' or 2 (sqrt of the sum of squares), 1, inf, -inf, 0, or any float."""
+    _check_tensor(x, "norm")
+    axis = _check_axes(x, _axis_attr(axis, "norm"), "norm")
+    keepdim = bool(keepdim)
+    if isinstance(p, str):
+        if p != "fro":
+            raise ValueError(f"norm: p must be 'fro' or a number, received '{p}'")
+        p = 2.0
+    if isinstance(p, (bool, np.bool_)) or not isinstance(p, (numbers.Real, np.number)):
+        raise TypeError(f"norm: p must be 'fro' or a number, received {type(p).__name__}")
+    p = float(p)
+    if p == 2.0:
+        return apply(_m.SQRT, apply(_r.SUM, apply(_m.SQUARE, x), axis=axis, keepdim=keepdim))
+    a = apply(_m.ABS, x)
+    if p == 1.0:
+        return apply(_r.SUM, a, axis=axis, keepdim=keepdim)
+    if p == float("inf"):
+        return apply(_r.AMAX, a, axis=axis, keepdim=keepdim)
+    if p == float("-inf"):
+        return apply(_r.AMIN, a, axis=axis, keepdim=keepdim)
+    if p == 0.0:
+        nonzero = apply(_m.LOGICAL_NOT, apply(_m.LOGICAL_NOT, x))
+        return apply(_r.SUM, apply(_mo.CAST, nonzero, dtype=x.dtype.name), axis=axis, keepdim=keepdim)
+    return apply(_m.POW, apply(_r.SUM, apply(_m.POW, a, factor=p), axis=axis, keepdim=keepdim), factor=1.0 / p)
+
+
+def cumsum(x, axis=None, dtype=None, name=None):
+    """Cumulative sum along axis (of the flattened tensor when axis is None)."""
+    _check_tensor(x, "cumsum")
+    if dtype is not None:
+        x = x.astype(dtype)
+    if axis is not None:
+        if not isinstance(axis, (int, np.integer)) or isinstance(axis, (bool, np.bool_)):
+            raise TypeError(f"cumsum: axis must be None or an int, received {type(axis).__name__}")
+        axis = _check_axes(x, int(axis), "cumsum")
+    return apply(_r.CUMSUM, x, axis=axis, reverse=False)
+
+
+TENSOR_METHODS = ["sum", "mean", "max", "min", "amax", "amin", "prod", "logsumexp", "all", "any", "argmax",
+                  "argmin", "var", "std", "norm", "cumsum"]

@@ -1,0 +1,371 @@
+"""Activations. The first-order gradients run through dedicated grad ops with Paddle's slots
+(relu_grad(Out, DOut), gelu_grad(X, DOut), softmax_grad(Out, DOut), ...) so a fused CUDA kernel can
+replace each one by type; every grad op has a grad maker of its own built from registered ops, which
+is what makes double (and higher) backward work.
+"""
+import math
+
+import numpy as np
+
+from .math import check_float, erf_array
+from .registry import Meta, register_op
+from .shape_rules import normalize_axis
+
+
+def _float_rule(name):
+    return lambda x, **attrs: check_float(name, x)
+
+
+def _grad_op_rule(name, first="X"):
+    def infer(a, dout, **attrs):
+        check_float(name, dout, "DOut")
+        if np.dtype(a.dtype) != np.dtype(dout.dtype):
+            raise TypeError(f"op '{name}': input 'DOut' has dtype {dout.dtype} but '{first}' has {a.dtype}")
+        return Meta(dout.shape, dout.dtype)
+    return infer
+
+
+def _float_only(name, fn):
+    def forward(xp, x, **attrs):
+        if x.dtype.kind != "f":
+            check_float(name, x)
+        return fn(xp, x, **attrs)
+    return forward
+
+
+def _activation(name, forward, grad, attrs=None):
+    return register_op(name, inputs=("X",), outputs=("Out",), forward=_float_only(name, forward),
+                       infer=_float_rule(name), grad=grad, attrs=attrs, double_grad=True)
+
+
+def _grad_op(name, first, forward, grad, attrs=None, nondiff_first=False):
+    return register_op(name, inputs=(first, "DOut"), outputs=("Out",), forward=forward,
+                       infer=_grad_op_rule(name, first), grad=grad, attrs=attrs, same_dtype=(first, "DOut"),
+                       nondiff_inputs=(first,) if nondiff_first else (), double_grad=True)
+
+
+def _via(grad_type, first):
+    """Grad maker of an activation: dX = <grad_type>(<first>, dOut, **attrs)."""
+    def grad(g):
+        if g.needs("X"):
+            ref = g.output("Out") if first == "Out" else g.input("X")
+            g.set_input_grad("X", g.op(grad_type, ref, g.output_grad("Out"), **g.attrs))
+    return grad
+
+
+def _linear_in_dout(grad_type, first):
+    """Grad maker of a grad op whose value is dOut times a mask of `first` (zero derivative in `first`)."""
+    def grad(g):
+        if g.needs("DOut"):
+            g.set_input_grad("DOut", g.op(grad_type, g.input(first), g.output_grad("Out"), **g.attrs))
+    return grad
+
+
+def _zero(xp, like):
+    return xp.zeros((), like.dtype)
+
+
+# ---- relu / relu6 / leaky_relu: piecewise linear, masks only --------------------------------------
+RELU = _activation("relu", lambda xp, x: xp.maximum(x, _zero(xp, x)), _via("relu_grad", "Out"))
+RELU_GRAD = _grad_op("relu_grad", "Out", lambda xp, out, dout: xp.where(out > 0, dout, _zero(xp, dout)),
+                     _linear_in_dout("relu_grad", "Out"), nondiff_first=True)
+
+RELU6 = _activation("relu6", lambda xp, x, threshold=6.0: xp.clip(x, 0, threshold).astype(x.dtype, copy=False),
+                    _via("relu6_grad", "Out"), attrs={"threshold": 6.0})
+RELU6_GRAD = _grad_op("relu6_grad", "Out",
+                      lambda xp, out, dout, threshold=6.0: xp.where((out > 0) & (out < threshold), dout,
+                                                                    _zero(xp, dout)),
+                      _linear_in_dout("relu6_grad", "Out"), attrs={"threshold": 6.0}, nondiff_first=True)
+
+
+def _leaky_relu(xp, x, alpha=0.01):
+    return xp.where(x > 0, x, x * x.dtype.type(alpha))
+
+
+def _leaky_relu_grad(xp, x, dout, alpha=0.01):
+    return xp.where(x > 0, dout, dout * dout.dtype.type(alpha))
+
+
+LEAKY_RELU = _activation("leaky_relu", _leaky_relu, _via("leaky_relu_grad", "X"), attrs={"alpha": 0.01})
+LEAKY_RELU_GRAD = _grad_op("leaky_relu_grad", "X", _leaky_relu_grad, _linear_in_dout("leaky_relu_grad", "X"),
+                           attrs={"alpha": 0.01}, nondiff_first=True)
+
+
+# ---- elu: x > 0 ? x : alpha (e^x - 1) -------------------------------------------------------------
+def _elu(xp, x, alpha=1.0):
+    return xp.where(x > 0, x, x.dtype.type(alpha) * xp.expm1(xp.minimum(x, _zero(xp, x))))
+
+
+def _elu_grad_forward(xp, x, dout, alpha=1.0):
+    return xp.where(x > 0, dout, dout * (x.dtype.type(alpha) * xp.exp(xp.minimum(x, _zero(xp, x)))))
+
+
+def _elu_grad_grad(g):
+    x, dout, ddx = g.input("X"), g.input("DOut"), g.output_grad("Out")
+    if g.needs("DOut"):
+        g.set_input_grad("DOut", g.op("elu_grad", x, ddx, **g.attrs))
+    if g.needs("X"):  # d/dx of alpha e^x on the negative side, 0 on the positive side
+        zeros = g.zeros_like(x)
+        second = g.op("where", g.op("greater_than", x, zeros), zeros,
+                      g.op("scale", g.op("exp", g.op("minimum", x, zeros)), scale=g.attrs["alpha"]))
+        g.set_input_grad("X", g.op("multiply", g.op("multiply", ddx, dout), second))
+
+
+ELU = _activation("elu", _elu, _via("elu_grad", "X"), attrs={"alpha": 1.0})
+ELU_GRAD = _grad_op("elu_grad", "X", _elu_grad_forward, _elu_grad_grad, attrs={"alpha": 1.0})
+
+
+# ---- sigmoid / tanh: grads from Out ---------------------------------------------------------------
+def _sigmoid(xp, x):
+    e = xp.exp(-xp.abs(x))  # never overflows
+    one = x.dtype.type(1)
+    return xp.where(x >= 0, one / (one + e), e / (one + e))
+
+
+def _sigmoid_grad_grad(g):
+    # y = dout * out (1 - out): dDOut = ddx * out (1 - out); dOut = ddx * dout * (1 - 2 out)
+    out, dout, ddx = g.input("Out"), g.input("DOut"), g.output_grad("Out")
+    if g.needs("DOut"):
+        g.set_input_grad("DOut", g.op("sigmoid_grad", out, ddx))
+    if g.needs("Out"):
+        g.set_input_grad("Out", g.op("multiply", g.op("multiply", ddx, dout),
+                                     g.op("scale", out, scale=-2.0, bias=1.0)))
+
+
+SIGMOID = _activation("sigmoid", _sigmoid, _via("sigmoid_grad", "Out"))
+SIGMOID_GRAD = _grad_op("sigmoid_grad", "Out", lambda xp, out, dout: dout * out * (out.dtype.type(1) - out),
+                        _sigmoid_grad_grad)
+
+
+def _tanh_grad_grad(g):
+    # y = dout (1 - out^2): dDOut = ddx (1 - out^2); dOut = -2 ddx dout out
+    out, dout, ddx = g.input("Out"), g.input("DOut"), g.output_grad("Out")
+    if g.needs("DOut"):
+        g.set_input_grad("DOut", g.op("tanh_grad", out, ddx))
+    if g.needs("Out"):
+        g.set_input_grad("Out", g.op("multiply", g.op("multiply", ddx, dout), g.op("scale", out, scale=-2.0)))
+
+
+TANH = _activation("tanh", lambda xp, x: xp.tanh(x), _via("tanh_grad", "Out"))
+TANH_GRAD = _grad_op("tanh_grad", "Out", lambda xp, out, dout: dout * (out.dtype.type(1) - out * out),
+                     _tanh_grad_grad)
+
+
+# ---- gelu: exact 0.5 x (1 + erf(x / sqrt 2)), or the tanh approximation ----------------------------
+_INV_SQRT2 = 1.0 / math.sqrt(2.0)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_GELU_C = math.sqrt(2.0 / math.pi)
+_GELU_A = 0.044715
+
+
+def _gelu(xp, x, approximate=False):
+    if approximate:
+        inner = _GELU_C * (x + _GELU_A * x * x * x)
+        return (0.5 * x * (1.0 + xp.tanh(inner))).astype(x.dtype, copy=False)
+    return (0.5 * x * (1.0 + erf_array(xp, x * x.dtype.type(_INV_SQRT2)))).astype(x.dtype, copy=False)
+
+
+def _gelu_grad_forward(xp, x, dout, approximate=False):
+    if approximate:
+        u = _GELU_C * (x + _GELU_A * x * x * x)
+        t = xp.tanh(u)
+        deriv = 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * (_GELU_C * (1.0 + 3.0 * _GELU_A * x * x))
+    else:
+        cdf = 0.5 * (1.0 + erf_array(xp, x * x.dtype.type(_INV_SQRT2)))
+        deriv = cdf + x * (_INV_SQRT_2PI * xp.exp(-0.5 * x * x))
+    return (dout * deriv).astype(dout.dtype, copy=False)
+
+
+def _gelu_second(g, x):
+    """gelu''(x) as ops on x. exact: phi(x) (2 - x^2); tanh form: (1 - t^2)(u' - x t u'^2 + 3 a c x^2)."""
+    x2 = g.op("square", x)
+    if not g.attrs["approximate"]:
+        phi = g.op("scale", g.op("exp", g.op("scale", x2, scale=-0.5)), scale=_INV_SQRT_2PI)
+        return g.op("multiply", phi, g.op("scale", x2, scale=-1.0, bias=2.0))
+    u = g.op("scale", g.op("add", x, g.op("scale", g.op("multiply", x2, x), scale=_GELU_A)), scale=_GELU_C)
+    t = g.op("tanh", u)
+    du = g.op("scale", x2, scale=3.0 * _GELU_A * _GELU_C, bias=_GELU_C)
+    sech2 = g.op("scale", g.op("square", t), scale=-1.0, bias=1.0)
+    inner = g.op("subtract", g.op("add", du, g.op("scale", x2, scale=3.0 * _GELU_A * _GELU_C)),
+                 g.op("multiply", g.op("multiply", x, t), g.op("square", du)))
+    return g.op("multiply", sech2, inner)
+
+
+def _gelu_grad_grad(g):
+    x, dout, ddx = g.input("X"), g.input("DOut"), g.output_grad("Out")
+    if g.needs("DOut"):
+        g.set_input_grad("DOut", g.op("gelu_grad", x, ddx, **g.attrs))
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("multiply", g.op("multiply", ddx, dout), _gelu_second(g, x)))
+
+
+GELU = _activation("gelu", _gelu, _via("gelu_grad", "X"), attrs={"approximate": False})
+GELU_GRAD = _grad_op("gelu_grad", "X", _gelu_grad_forward, _gelu_grad_grad, attrs={"approximate": False})
+
+
+# ---- silu: x sigmoid(x) ----------------------------------------------------------------------------
+def _silu_grad_forward(xp, x, dout):
+    s = _sigmoid(xp, x)
+    return dout * s * (x.dtype.type(1) + x * (x.dtype.type(1) - s))
+
+
+def _silu_grad_grad(g):
+    # silu'' = s (1 - s) (2 + x (1 - 2 s))
+    x, dout, ddx = g.input("X"), g.input("DOut"), g.output_grad("Out")
+    if g.needs("DOut"):
+        g.set_input_grad("DOut", g.op("silu_grad", x, ddx))
+    if g.needs("X"):
+        s = g.op("sigmoid", x)
+        ds = g.op("multiply", s, g.op("scale", s, scale=-1.0, bias=1.0))
+        tail = g.op("scale", g.op("multiply", x, g.op("scale", s, scale=-2.0, bias=1.0)), bias=2.0)
+        g.set_input_grad("X", g.op("multiply", g.op("multiply", ddx, dout), g.op("multiply", ds, tail)))
+
+
+SILU = _activation("silu", lambda xp, x: x * _sigmoid(xp, x), _via("silu_grad", "X"))
+SILU_GRAD = _grad_op("silu_grad", "X", _silu_grad_forward, _silu_grad_grad)
+
+
+# ---- softplus: log(1 + e^(beta x)) / beta, linear above the threshold -------------------------------
+def _softplus(xp, x, beta=1.0, threshold=20.0):
+    bx = x * x.dtype.type(beta)
+    # log1p(e^z) = max(z, 0) + log1p(e^-|z|) never overflows
+    soft = (xp.maximum(bx, _zero(xp, bx)) + xp.log1p(xp.exp(-xp.abs(bx)))) / x.dtype.type(beta)
+    return xp.where(bx > threshold, x, soft).astype(x.dtype, copy=False)
+
+
+def _softplus_grad(g):
+    # dx = dout * (beta x > threshold ? 1 : sigmoid(beta x))
+    if g.needs("X"):
+        x, dout = g.input("X"), g.output_grad("Out")
+        bx = g.op("scale", x, scale=g.attrs["beta"])
+        linear = g.op("greater_than", bx, g.op("fill_any_like", bx, value=g.attrs["threshold"]))
+        g.set_input_grad("X", g.op("where", linear, dout, g.op("multiply", dout, g.op("sigmoid", bx))))
+
+
+SOFTPLUS = _activation("softplus", _softplus, _softplus_grad, attrs={"beta": 1.0, "threshold": 20.0})
+
+
+# ---- hardsigmoid: clip(slope x + offset, 0, 1); hardswish: x relu6(x + 3) / 6 ----------------------
+def _hardsigmoid(xp, x, slope=0.1666667, offset=0.5):
+    return xp.clip(x * x.dtype.type(slope) + x.dtype.type(offset), 0, 1).astype(x.dtype, copy=False)
+
+
+def _hardsigmoid_grad(g):
+    if g.needs("X"):
+        lin = g.op("scale", g.input("X"), scale=g.attrs["slope"], bias=g.attrs["offset"])
+        g.set_input_grad("X", g.op("scale", g.op("clip_grad", lin, g.output_grad("Out"), min=0.0, max=1.0),
+                                   scale=g.attrs["slope"]))
+
+
+HARDSIGMOID = _activation("hardsigmoid", _hardsigmoid, _hardsigmoid_grad, attrs={"slope": 0.1666667, "offset": 0.5})
+
+
+def _hardswish(xp, x):
+    return (x * xp.clip(x + x.dtype.type(3), 0, 6) / x.dtype.type(6)).astype(x.dtype, copy=False)
+
+
+def _hardswish_grad(g):
+    # d/dx [x h(x)], h = clip(x/6 + 1/2, 0, 1): h + x/6 inside (-3, 3)
+    if g.needs("X"):
+        x, dout = g.input("X"), g.output_grad("Out")
+        h = g.op("hardsigmoid", x, slope=1.0 / 6.0, offset=0.5)
+        inside = g.op("clip_grad", x, g.op("multiply", dout, x), min=-3.0, max=3.0)
+        g.set_input_grad("X", g.op("add", g.op("multiply", dout, h), g.op("scale", inside, scale=1.0 / 6.0)))
+
+
+HARDSWISH = _activation("hardswish", _hardswish, _hardswish_grad)
+
+
+# ---- mish: x tanh(softplus(x)) ---------------------------------------------------------------------
+def _mish(xp, x, threshold=20.0):
+    return x * xp.tanh(_softplus(xp, x, 1.0, threshold))
+
+
+def _mish_grad(g):
+    # dx = dout (t + x (1 - t^2) sigmoid(x)), t = tanh(softplus(x))
+    if g.needs("X"):
+        x, dout = g.input("X"), g.output_grad("Out")
+        t = g.op("tanh", g.op("softplus", x, beta=1.0, threshold=g.attrs["threshold"]))
+        sech2 = g.op("scale", g.op("square", t), scale=-1.0, bias=1.0)
+        deriv = g.op("add", t, g.op("multiply", g.op("multiply", x, sech2), g.op("sigmoid", x)))
+        g.set_input_grad("X", g.op("multiply", dout, deriv))
+
+
+MISH = _activation("mish", _mish, _mish_grad, attrs={"threshold": 20.0})
+
+
+# ---- softmax / log_softmax over one axis -----------------------------------------------------------
+def _softmax_rule(name):
+    def infer(x, axis=-1):
+        meta = check_float(name, x)
+        normalize_axis(name, axis, len(x.shape))
+        return meta
+    return infer
+
+
+def _softmax(xp, x, axis=-1):
+    if x.dtype.kind != "f":
+        check_float("softmax", x)
+    if x.ndim == 0:
+        return xp.ones_like(x)
+    e = xp.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _log_softmax(xp, x, axis=-1):
+    if x.dtype.kind != "f":
+        check_float("log_softmax", x)
+    if x.ndim == 0:
+        return xp.zeros_like(x)
+    shifted = x - x.max(axis=axis, keepdims=True)
+    return shifted - xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))
+
+
+def _softmax_grad_forward(xp, out, dout, axis=-1):
+    if out.ndim == 0:
+        return xp.zeros_like(dout)
+    return out * (dout - (dout * out).sum(axis=axis, keepdims=True))
+
+
+def _log_softmax_grad_forward(xp, out, dout, axis=-1):
+    if out.ndim == 0:
+        return xp.zeros_like(dout)
+    return dout - xp.exp(out) * dout.sum(axis=axis, keepdims=True)
+
+
+def _keep_sum(g, ref, axis):
+    return g.op("sum", ref, axis=axis if len(g.shape(ref)) else None, keepdim=True)
+
+
+def _softmax_grad_grad(g):
+    # y = out (dout - s), s = sum(dout out): dDOut = softmax_grad(out, ddx) (J is symmetric);
+    # dOut = ddx (dout - s) - dout sum(ddx out)
+    out, dout, ddx, axis = g.input("Out"), g.input("DOut"), g.output_grad("Out"), g.attrs["axis"]
+    if g.needs("DOut"):
+        g.set_input_grad("DOut", g.op("softmax_grad", out, ddx, axis=axis))
+    if g.needs("Out"):
+        s = _keep_sum(g, g.op("multiply", dout, out), axis)
+        s2 = _keep_sum(g, g.op("multiply", ddx, out), axis)
+        g.set_input_grad("Out", g.op("subtract", g.op("multiply", ddx, g.op("subtract", dout, s)),
+                                     g.op("multiply", dout, s2)))
+
+
+def _log_softmax_grad_grad(g):
+    # y = dout - e^out S, S = sum(dout): dDOut = ddx - sum(ddx e^out); dOut = -ddx e^out S
+    out, dout, ddx, axis = g.input("Out"), g.input("DOut"), g.output_grad("Out"), g.attrs["axis"]
+    p = g.op("exp", out)
+    ddx_p = g.op("multiply", ddx, p)
+    if g.needs("DOut"):
+        g.set_input_grad("DOut", g.op("subtract", ddx, _keep_sum(g, ddx_p, axis)))
+    if g.needs("Out"):
+        g.set_input_grad("Out", g.op("scale", g.op("multiply", ddx_p, _keep_sum(g, dout, axis)), scale=-1.0))
+
+
+SOFTMAX = register_op("softmax", inputs=("X",), outputs=("Out",), forward=_softmax, infer=_softmax_rule("softmax"),
+                      grad=_via("softmax_grad", "Out"), attrs={"axis": -1}, double_grad=True)
+SOFTMAX_GRAD = _grad_op("softmax_grad", "Out", _softmax_grad_forward, _softmax_grad_grad, attrs={"axis": -1})
+LOG_SOFTMAX = register_op("log_softmax", inputs=("X",), outputs=("Out",), forward=_log_softmax,
+                          infer=_softmax_rule("log_softmax"), grad=_via("log_softmax_grad", "Out"),
+                          attrs={"axis": -1}, double_grad=True)
+LOG_SOFTMAX_GRAD = _grad_op("log_softmax_grad", "Out", _log_softmax_grad_forward, _log_softmax_grad_grad,
+                            attrs={"axis": -1})
