@@ -190,8 +190,16 @@ def _concat_grad(g):
         g.set_input_grad("X", g.op("concat_grad", g.output_grad("Out"), g.input("X"), axis=g.attrs["axis"]))
 
 
+def _check_dtypes(op, xs):
+    """Variadic inputs must share a dtype (NumPy would promote silently)."""
+    for k, a in enumerate(xs):
+        if a.dtype != xs[0].dtype:
+            raise TypeError(f"op '{op}': X[{k}] has dtype {a.dtype} but X[0] has {xs[0].dtype}; cast explicitly")
+    return xs
+
+
 CONCAT = register_op("concat", inputs=("X",), outputs=("Out",), variadic_inputs=("X",),
-                     forward=lambda xp, xs, axis: xp.concatenate(xs, axis=axis),
+                     forward=lambda xp, xs, axis: xp.concatenate(_check_dtypes("concat", xs), axis=axis),
                      infer=_concat_infer, grad=_concat_grad, attrs={"axis": 0}, double_grad=True)
 
 
@@ -294,7 +302,7 @@ def _stack_grad(g):
 
 
 STACK = register_op("stack", inputs=("X",), outputs=("Out",), variadic_inputs=("X",),
-                    forward=lambda xp, xs, axis: xp.stack(xs, axis=axis), infer=_stack_infer, grad=_stack_grad,
+                    forward=lambda xp, xs, axis: xp.stack(_check_dtypes("stack", xs), axis=axis), infer=_stack_infer, grad=_stack_grad,
                     attrs={"axis": 0}, double_grad=True)
 
 

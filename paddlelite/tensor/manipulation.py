@@ -1,8 +1,18 @@
 """Manipulation APIs: cast, reshape, transpose, squeeze/unsqueeze, concat/split, indexing, ..."""
+import builtins
+import numbers
+
+import numpy as np
+
 from ..framework import dtype as _dtype
+from ..framework.mode import grad_state as _grad_state
+from ..framework.tensor import Tensor, wrap_array
 from ..ops import dispatch
+from ..ops import grad_support as _gs
+from ..ops import indexing as _io
 from ..ops import manipulation as _mo
-from .math import _check_tensor
+from . import math as _math
+from .math import _check_tensor, is_tensor_like
 
 apply = dispatch.apply
 
@@ -31,4 +41,365 @@ def unsqueeze(x, axis, name=None):
     return apply(_mo.UNSQUEEZE, x, axis=[int(a) for a in (axis if isinstance(axis, (list, tuple)) else [axis])])
 
 
-TENSOR_METHODS = ["cast", "reshape", "transpose", "unsqueeze"]
+# ---- argument helpers -----------------------------------------------------------------------------
+def _int(value, api, arg):
+    """A Python int from an int, a NumPy integer or (eager) a 1-element int Tensor."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{api}: {arg} must be an int, received bool")
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, Tensor) and value._data.dtype.kind in "iu" and value._data.size == 1:
+        return int(value.item())
+    raise TypeError(f"{api}: {arg} must be an int, received {type(value).__name__}")
+
+
+def _int_list(value, api, arg, allow_int=True):
+    if isinstance(value, Tensor) and value._data.dtype.kind in "iu" and value._data.ndim <= 1:
+        return [int(v) for v in value.numpy().reshape(-1)]
+    if isinstance(value, (list, tuple)):
+        return [_int(v, api, f"{arg}[{k}]") for k, v in enumerate(value)]
+    if allow_int:
+        return [_int(value, api, arg)]
+    raise TypeError(f"{api}: {arg} must be a list or tuple of ints, received {type(value).__name__}")
+
+
+def _tensor_list(x, api, arg="x"):
+    if not isinstance(x, (list, tuple)):
+        raise TypeError(f"{api}: {arg} must be a list or tuple of Tensors, received {type(x).__name__}")
+    if not x:
+        raise ValueError(f"{api}: {arg} must hold at least one Tensor, received an empty {type(x).__name__}")
+    for k, t in enumerate(x):
+        _check_tensor(t, api, f"{arg}[{k}]")
+    return list(x)
+
+
+def _int_index(index, api, arg="index", ndims=(0, 1)):
+    _check_tensor(index, api, arg)
+    if index.dtype.np.kind not in "iu":
+        raise TypeError(f"{api}: {arg} must be an int32 or int64 Tensor, received {index.dtype.name}")
+    if ndims is not None and len(index.shape) not in ndims:
+        raise ValueError(f"{api}: {arg} must be {' or '.join(f'{n}-D' for n in ndims)}, received shape "
+                         f"{index.shape}")
+
+
+# ---- shape ops ------------------------------------------------------------------------------------
+def squeeze(x, axis=None, name=None):
+    _check_tensor(x, "squeeze")
+    axes = [] if axis is None else _int_list(axis, "squeeze", "axis")
+    return apply(_mo.SQUEEZE, x, axis=axes)
+
+
+def flatten(x, start_axis=0, stop_axis=-1, name=None):
+    _check_tensor(x, "flatten")
+    return apply(_mo.FLATTEN, x, start_axis=_int(start_axis, "flatten", "start_axis"),
+                 stop_axis=_int(stop_axis, "flatten", "stop_axis"))
+
+
+def concat(x, axis=0, name=None):
+    xs = _tensor_list(x, "concat")
+    return apply(_mo.CONCAT, xs, axis=_int(axis, "concat", "axis"))
+
+
+def stack(x, axis=0, name=None):
+    xs = _tensor_list(x, "stack")
+    return apply(_mo.STACK, xs, axis=_int(axis, "stack", "axis"))
+
+
+def unstack(x, axis=0, num=None):
+    _check_tensor(x, "unstack")
+    return apply(_mo.UNSTACK, x, axis=_int(axis, "unstack", "axis"),
+                 num=0 if num is None else _int(num, "unstack", "num"))
+
+
+def split(x, num_or_sections, axis=0, name=None):
+    _check_tensor(x, "split")
+    axis = _int(axis, "split", "axis")
+    if isinstance(num_or_sections, (list, tuple)):
+        sections = _int_list(num_or_sections, "split", "num_or_sections")
+        return apply(_mo.SPLIT, x, num=0, sections=sections, axis=axis)
+    num = _int(num_or_sections, "split", "num_or_sections")
+    if num <= 0:
+        raise ValueError(f"split: num_or_sections must be > 0 when it is an int, received {num}")
+    return apply(_mo.SPLIT, x, num=num, sections=[], axis=axis)
+
+
+def chunk(x, chunks, axis=0, name=None):
+    _check_tensor(x, "chunk")
+    chunks = _int(chunks, "chunk", "chunks")
+    if chunks <= 0:
+        raise ValueError(f"chunk: chunks must be > 0, received {chunks}")
+    return split(x, chunks, axis)
+
+
+def slice(input, axes, starts, ends):
+    _check_tensor(input, "slice", "input")
+    return apply(_mo.SLICE, input, axes=_int_list(axes, "slice", "axes"),
+                 starts=_int_list(starts, "slice", "starts"), ends=_int_list(ends, "slice", "ends"))
+
+
+def strided_slice(x, axes, starts, ends, strides, name=None):
+    _check_tensor(x, "strided_slice")
+    return apply(_mo.STRIDED_SLICE, x, axes=_int_list(axes, "strided_slice", "axes"),
+                 starts=_int_list(starts, "strided_slice", "starts"), ends=_int_list(ends, "strided_slice", "ends"),
+                 strides=_int_list(strides, "strided_slice", "strides"))
+
+
+def expand(x, shape, name=None):
+    _check_tensor(x, "expand")
+    return apply(_mo.EXPAND, x, shape=_int_list(shape, "expand", "shape", allow_int=False))
+
+
+def broadcast_to(x, shape, name=None):
+    _check_tensor(x, "broadcast_to")
+    return apply(_mo.EXPAND, x, shape=_int_list(shape, "broadcast_to", "shape", allow_int=False))
+
+
+def expand_as(x, y, name=None):
+    _check_tensor(x, "expand_as")
+    _check_tensor(y, "expand_as", "y")
+    return apply(_gs.EXPAND_AS, x, y)
+
+
+def tile(x, repeat_times, name=None):
+    _check_tensor(x, "tile")
+    return apply(_mo.TILE, x, repeat_times=_int_list(repeat_times, "tile", "repeat_times", allow_int=False))
+
+
+def flip(x, axis, name=None):
+    _check_tensor(x, "flip")
+    return apply(_mo.FLIP, x, axis=_int_list(axis, "flip", "axis"))
+
+
+def roll(x, shifts, axis=None, name=None):
+    _check_tensor(x, "roll")
+    return apply(_mo.ROLL, x, shifts=_int_list(shifts, "roll", "shifts"),
+                 axis=[] if axis is None else _int_list(axis, "roll", "axis"))
+
+
+def repeat_interleave(x, repeats, axis=None, name=None):
+    _check_tensor(x, "repeat_interleave")
+    repeats = _int(repeats, "repeat_interleave", "repeats")
+    if repeats < 0:
+        raise ValueError(f"repeat_interleave: repeats must be >= 0, received {repeats}")
+    return apply(_mo.REPEAT_INTERLEAVE, x, repeats=repeats,
+                 axis=None if axis is None else _int(axis, "repeat_interleave", "axis"))
+
+
+def pad(x, pad, value=0.0, name=None):
+    """Constant padding; `pad` lists (before, after) per dim, for every dim of x, first dim first."""
+    _check_tensor(x, "pad")
+    pads = _int_list(pad, "pad", "pad", allow_int=False)
+    return apply(_mo.PAD, x, paddings=pads, pad_value=float(value))
+
+
+def one_hot(x, num_classes, name=None):
+    _check_tensor(x, "one_hot")
+    if x.dtype.np.kind not in "iu":
+        raise TypeError(f"one_hot: x must be an int32 or int64 Tensor, received {x.dtype.name}")
+    return apply(_mo.ONE_HOT, x, depth=_int(num_classes, "one_hot", "num_classes"))
+
+
+# ---- gather / scatter -----------------------------------------------------------------------------
+def gather(x, index, axis=None, name=None):
+    _check_tensor(x, "gather")
+    _int_index(index, "gather")
+    return apply(_io.GATHER, x, index, axis=0 if axis is None else _int(axis, "gather", "axis"))
+
+
+def index_select(x, index, axis=0, name=None):
+    _check_tensor(x, "index_select")
+    _int_index(index, "index_select", ndims=(1,))
+    return apply(_io.GATHER, x, index, axis=_int(axis, "index_select", "axis"))
+
+
+def gather_nd(x, index, name=None):
+    _check_tensor(x, "gather_nd")
+    _int_index(index, "gather_nd", ndims=None)
+    return apply(_io.GATHER_ND, x, index)
+
+
+def scatter(x, index, updates, overwrite=True, name=None):
+    _check_tensor(x, "scatter")
+    _check_tensor(updates, "scatter", "updates")
+    _int_index(index, "scatter", ndims=(1,))
+    return apply(_io.SCATTER, x, index, updates, overwrite=bool(overwrite))
+
+
+def masked_select(x, mask, name=None):
+    _check_tensor(x, "masked_select")
+    _check_tensor(mask, "masked_select", "mask")
+    if mask.dtype.np != np.bool_:
+        raise TypeError(f"masked_select: mask must be a bool Tensor, received {mask.dtype.name}")
+    if mask.shape != x.shape:
+        x = broadcast_to(x, _broadcast_shape(x.shape, mask.shape, "masked_select"))
+        mask = broadcast_to(mask, x.shape)
+    return apply(_io.GETITEM, x, [mask], index=[["tensor", 0]])
+
+
+def _broadcast_shape(a, b, api):
+    from ..ops.shape_rules import broadcast_shapes
+    return list(broadcast_shapes(api, tuple(a), tuple(b), names=("x", "mask")))
+
+
+# ---- x[index] and x[index] = value ----------------------------------------------------------------
+def _slice_part(v, api):
+    return None if v is None else _int(v, api, "a slice bound")
+
+
+def parse_index(index, api="Tensor.__getitem__"):
+    """A Python index -> (plain-data entries for the getitem/set_value attr, the index tensors)."""
+    items = index if isinstance(index, tuple) else (index,)
+    entries, tensors = [], []
+    for item in items:
+        if item is None:
+            entries.append(["none"])
+        elif item is Ellipsis:
+            entries.append(["ellipsis"])
+        elif isinstance(item, (bool, np.bool_)):
+            raise TypeError(f"{api}: a bare bool cannot be an index; use a bool Tensor mask")
+        elif isinstance(item, (int, np.integer)):
+            entries.append(["int", int(item)])
+        elif isinstance(item, builtins.slice):
+            step = _slice_part(item.step, api)
+            if step == 0:
+                raise ValueError(f"{api}: slice step cannot be zero")
+            entries.append(["slice", _slice_part(item.start, api), _slice_part(item.stop, api), step])
+        elif is_tensor_like(item):
+            if item.dtype.np.kind not in "iub":
+                raise TypeError(f"{api}: a Tensor index must be int or bool, received {item.dtype.name}")
+            entries.append(["tensor", len(tensors)])
+            tensors.append(item)
+        elif isinstance(item, (list, tuple, np.ndarray)):
+            if any(is_tensor_like(e) for e in (item if not isinstance(item, np.ndarray) else ())):
+                item = [int(e) if is_tensor_like(e) else e for e in item]
+            arr = np.asarray(item)
+            if arr.size and arr.dtype.kind not in "iub":
+                raise TypeError(f"{api}: a list index must hold ints or bools, received {item!r}")
+            entries.append(["list", arr.tolist()])
+        else:
+            raise TypeError(f"{api}: unsupported index of type {type(item).__name__}; use ints, slices, None, "
+                            "..., lists or int/bool Tensors")
+    return entries, tensors
+
+
+def getitem(x, index):
+    entries, tensors = parse_index(index)
+    return apply(_io.GETITEM, x, tensors, index=entries)
+
+
+def _metas(tensors):
+    from ..ops.registry import Meta
+    return [Meta(tuple(t.shape), t.dtype.np) for t in tensors]
+
+
+def _value_tensor(x, value, api):
+    """The assigned value as a Tensor of x's dtype on x's place."""
+    if is_tensor_like(value):
+        return value if value.dtype == x.dtype else cast(value, x.dtype)
+    if isinstance(value, (numbers.Number, np.number, np.bool_, list, tuple, np.ndarray)):
+        arr = np.asarray(value)
+        if arr.dtype.kind not in "biufc":
+            raise TypeError(f"{api}: value must be a number, a list of numbers, an array or a Tensor, "
+                            f"received {value!r}")
+        return Tensor(arr.astype(x.dtype.np), place=x.place)
+    raise TypeError(f"{api}: value must be a Tensor, a number or an array, received {type(value).__name__}")
+
+
+def setitem(x, index, value):
+    """x[index] = value: Paddle's set_value op out of place, then x rebinds to its result."""
+    api = "Tensor.__setitem__"
+    entries, tensors = parse_index(index, api)
+    value = _value_tensor(x, value, api)
+    target = _io.index_shape("set_value", tuple(x.shape), entries, _metas(tensors))
+    extra = len(value.shape) - len(target)
+    if extra > 0:  # leading 1-dims beyond the indexed part (NumPy allows them): drop them
+        if any(d != 1 for d in value.shape[:extra]):
+            raise ValueError(f"{api}: a value of shape {value.shape} cannot be assigned to the indexed part of "
+                             f"shape {list(target)}")
+        value = reshape(value, value.shape[extra:])
+    _inplace(x, api, lambda a: apply(_io.SET_VALUE, a, value, tensors, index=entries))
+
+
+# ---- in-place methods: compute out of place, then rebind (arrays are never written in place) ------
+def _inplace(x, api, compute):
+    """Run `compute(alias)` on a snapshot of x, then make x the result: new array, new graph position,
+    version bumped (nodes that saved x itself notice; the snapshot keeps the old values for them)."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{api}: in-place operations need an eager Tensor, received {type(x).__name__} "
+                        "(in static mode use the out-of-place API)")
+    if x._node is None and not x.stop_gradient and _grad_state.enabled:
+        raise RuntimeError(f"{api}: Leaf Tensor ({x.name or 'unnamed'}) that doesn't stop gradient can't use "
+                           "inplace strategy; wrap the update in paddle.no_grad() or use the out-of-place op")
+    alias = wrap_array(x._data, x._place, x.stop_gradient)
+    alias._node, alias._out_index = x._node, x._out_index
+    out = compute(alias)
+    if out._data.shape != x._data.shape or out._data.dtype != x._data.dtype:
+        raise ValueError(f"{api}: the in-place result has shape {out.shape} and dtype {out.dtype.name}, but the "
+                         f"tensor has shape {x.shape} and dtype {x.dtype.name}; in-place ops cannot change them")
+    x._data = out._data
+    if out._node is not None or _grad_state.enabled:
+        x._node, x._out_index, x.stop_gradient = out._node, out._out_index, out.stop_gradient
+    x._bump_version()
+    return x
+
+
+def _inplace_method(fn, name):
+    def method(self, *args, **kwargs):
+        return _inplace(self, f"Tensor.{name}", lambda a: fn(a, *args, **kwargs))
+    method.__name__ = name
+    method.__doc__ = f"In-place {fn.__name__}: x is rebound to {fn.__name__}(x, ...)."
+    return method
+
+
+def zero_(x):
+    return _inplace(x, "Tensor.zero_", lambda a: apply(_gs.FILL_ANY_LIKE, a, value=0.0))
+
+
+def fill_(x, value):
+    if not isinstance(value, (numbers.Number, np.number, np.bool_)):
+        raise TypeError(f"Tensor.fill_: value must be a number, received {type(value).__name__}")
+    return _inplace(x, "Tensor.fill_", lambda a: apply(_gs.FILL_ANY_LIKE, a, value=value))
+
+
+def copy_(x, value, blocking=True):
+    """Copy `value` (a Tensor broadcastable to x) into x; gradients flow to value."""
+    _check_tensor(value, "Tensor.copy_", "value")
+    value = _value_tensor(x, value, "Tensor.copy_")
+    return _inplace(x, "Tensor.copy_", lambda a: apply(_io.SET_VALUE, a, value, [], index=[["ellipsis"]]))
+
+
+def set_value(x, value):
+    """Replace x's values (a NumPy array or Tensor of the same shape and dtype); not recorded for autograd."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"Tensor.set_value: needs an eager Tensor, received {type(x).__name__}")
+    if isinstance(value, Tensor):
+        value = value.numpy()
+    if not isinstance(value, np.ndarray):
+        raise TypeError(f"Tensor.set_value: value must be a numpy.ndarray or Tensor, received "
+                        f"{type(value).__name__}")
+    assert tuple(value.shape) == tuple(x._data.shape), \
+        f"Tensor.set_value: shape mismatch, the tensor has shape {x.shape} but the value has {list(value.shape)}"
+    assert value.dtype == x._data.dtype, \
+        f"Tensor.set_value: dtype mismatch, the tensor has dtype {x.dtype.name} but the value has {value.dtype}"
+    x._data = x._place.xp.array(value, copy=True)
+    x._bump_version()
+    return x
+
+
+_INPLACE_OF = {"add_": "add", "subtract_": "subtract", "multiply_": "multiply", "divide_": "divide",
+               "scale_": "scale", "exp_": "exp", "log_": "log", "clip_": "clip", "sqrt_": "sqrt",
+               "tanh_": "tanh", "abs_": "abs", "floor_": "floor", "ceil_": "ceil", "reciprocal_": "reciprocal",
+               "pow_": "pow", "neg_": "neg"}
+_INPLACE = [n for n, base in _INPLACE_OF.items() if hasattr(_math, base)]
+for _n in _INPLACE:
+    globals()[_n] = _inplace_method(getattr(_math, _INPLACE_OF[_n]), _n)
+
+
+__all__ = ["cast", "reshape", "transpose", "unsqueeze", "squeeze", "flatten", "concat", "stack", "unstack",
+           "split", "chunk", "slice", "strided_slice", "expand", "broadcast_to", "expand_as", "tile", "flip",
+           "roll", "repeat_interleave", "gather", "index_select", "gather_nd", "scatter", "masked_select"]
+
+TENSOR_METHODS = ["cast", "reshape", "transpose", "unsqueeze", "squeeze", "flatten", "unstack", "split", "chunk",
+                  "strided_slice", "expand", "broadcast_to", "expand_as", "tile", "flip", "roll",
+                  "repeat_interleave", "gather", "index_select", "gather_nd", "scatter", "masked_select",
+                  "zero_", "fill_", "copy_", "set_value"] + _INPLACE
