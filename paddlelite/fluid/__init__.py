@@ -1,1 +1,37 @@
-"""fluid-era spellings (thin aliases)."""
+"""fluid-era spellings (thin aliases over paddlelite.static and the functional APIs).
+
+fluid programs were static by default: building a graph with fluid's data layers switches static
+mode on (unless inside `fluid.dygraph.guard()`).
+"""
+from ..device import CPUPlace, CUDAPlace
+from ..static import (Executor, Program, Scope, default_main_program, default_startup_program, global_scope,
+                      program_guard, scope_guard)
+from ..static.framework import Operator, Parameter, Variable
+from ..utils import unique_name
+from . import backward, dygraph, framework, initializer, layers
+from .backward import append_backward, gradients
+
+
+def data(name, shape, dtype="float32", lod_level=0):
+    """fluid.data: like paddle.static.data (no batch dim prepended); turns static mode on."""
+    from ..static.input import data as _data
+    layers._static_default()
+    return _data(name, shape, dtype, lod_level)
+
+
+def ParamAttr(*args, **kwargs):
+    from ..nn.layer.param_attr import ParamAttr as _PA
+    return _PA(*args, **kwargs)
+
+
+def __getattr__(name):
+    if name == "optimizer":
+        from .. import optimizer
+        return optimizer
+    raise AttributeError(f"module 'paddlelite.fluid' has no attribute '{name}'")
+
+
+__all__ = ["CPUPlace", "CUDAPlace", "Executor", "Program", "Scope", "default_main_program",
+           "default_startup_program", "global_scope", "program_guard", "scope_guard", "unique_name",
+           "backward", "dygraph", "layers", "append_backward", "gradients", "data", "ParamAttr",
+           "Variable", "Parameter", "Operator", "framework", "initializer"]

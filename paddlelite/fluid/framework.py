@@ -1,0 +1,14 @@
+"""fluid.framework: the program model."""
+from ..framework.mode import in_dynamic_mode
+from ..static.framework import (Block, Operator, Parameter, Program, Variable, default_main_program,
+                                default_startup_program, program_guard)
+
+
+def in_dygraph_mode():
+    return in_dynamic_mode()
+
+
+_non_static_mode = in_dygraph_mode
+
+__all__ = ["Block", "Operator", "Parameter", "Program", "Variable", "default_main_program",
+           "default_startup_program", "program_guard", "in_dygraph_mode"]

@@ -1,0 +1,111 @@
+"""The static binding of the dispatcher: a registry op applied to Variables appends an Operator.
+
+`build_op` turns (OpDef, inputs, attrs) into an Operator plus output Variables shaped by the op's
+`infer` rule; the dispatcher hook appends it to the current block, the static grad builder collects
+it into a gradient group first. Temporaries are named like Paddle's LayerHelper does:
+`<key>_<n>.tmp_<k>` with the op type (or the enclosing layer's name) as the key.
+"""
+import contextlib
+
+from ..framework.tensor import Tensor
+from ..ops import dispatch
+from ..ops.registry import Meta
+from ..utils import unique_name
+from .framework import Operator, Variable, default_main_program
+
+_layer_name = [None]
+
+
+@contextlib.contextmanager
+def layer_name_guard(name):
+    """Temporaries of the ops appended inside are named `<name>.tmp_<k>` (fc, embedding, ...)."""
+    prev = _layer_name[0]
+    _layer_name[0] = name
+    try:
+        yield
+    finally:
+        _layer_name[0] = prev
+
+
+def forward_name_fn(op_type):
+    """Names for one forward op's outputs: `<layer or op key>.tmp_<k>`."""
+    helper = _layer_name[0] or unique_name.generate(op_type)
+    return lambda: unique_name.generate(helper + ".tmp")
+
+
+def _meta_of(op, slot, v, program):
+    if isinstance(v, Variable):
+        if v.block.program is not program:
+            raise ValueError(f"op '{op.type}': input '{slot}' is Variable '{v.name}' of another Program; "
+                             "build all ops of a network inside one program_guard")
+        return Meta(v._shape, v._dtype.np)
+    if isinstance(v, Tensor):
+        raise TypeError(f"op '{op.type}': input '{slot}' is an eager Tensor, but static mode is on; "
+                        "static programs take Variables (paddle.static.data, create_parameter) - "
+                        "or call paddle.disable_static() to run eagerly")
+    raise TypeError(f"op '{op.type}': input '{slot}' must be a Variable, received {type(v).__name__}")
+
+
+def build_op(block, op, inputs, attrs, new_name, role):
+    """An Operator for registry op `op` (not yet appended) and its output Variables (created in block).
+
+    Returns (Operator, result) where result is what the eager dispatcher would return.
+    """
+    if len(inputs) != op.n_in:
+        raise TypeError(f"op '{op.type}': expected {op.n_in} inputs {op.inputs}, received {len(inputs)}")
+    program = block.program
+    metas, in_names, diff_sg = [], {}, []
+    for slot, v, diff in zip(op.inputs, inputs, op.diff_inputs_mask):
+        if v is None:
+            if slot not in op.optional_inputs:
+                raise TypeError(f"op '{op.type}': input '{slot}' is required, received None")
+            metas.append(None)
+            in_names[slot] = []
+        elif isinstance(v, (list, tuple)) and slot in op.variadic_inputs:
+            metas.append([_meta_of(op, slot, e, program) for e in v])
+            in_names[slot] = [e.name for e in v]
+            if diff:
+                diff_sg.extend(e.stop_gradient for e in v)
+        else:
+            metas.append(_meta_of(op, slot, v, program))
+            in_names[slot] = [v.name]
+            if diff:
+                diff_sg.append(v.stop_gradient)
+    if op.same_dtype:
+        first = metas[op.same_dtype[0]]
+        for i in op.same_dtype[1:]:
+            if metas[i] is not None and first is not None and metas[i].dtype != first.dtype:
+                raise TypeError(f"op '{op.type}': input '{op.inputs[i]}' has dtype {metas[i].dtype} but "
+                                f"'{op.inputs[op.same_dtype[0]]}' has {first.dtype}; cast one of them "
+                                "explicitly (paddlelite never promotes silently)")
+    out_metas = op.infer(*metas, **attrs)
+    if op.n_out == 1 and isinstance(out_metas, Meta):
+        out_metas = (out_metas,)
+    stop = op.grad is None or all(diff_sg)
+    out_names, outs = {}, []
+    for slot, m in zip(op.outputs, out_metas):
+        if isinstance(m, (list, tuple)) and not isinstance(m, Meta):
+            group = [block.create_var(new_name(), e.shape, e.dtype, stop_gradient=stop) for e in m]
+            out_names[slot] = [v.name for v in group]
+            outs.append(group)
+        else:
+            v = block.create_var(new_name(), m.shape, m.dtype, stop_gradient=stop)
+            out_names[slot] = [v.name]
+            outs.append(v)
+    full_attrs = dict(attrs)
+    full_attrs["op_role"] = role
+    operator = Operator(block, op.type, in_names, out_names, full_attrs)
+    result = outs[0] if op.n_out == 1 else tuple(outs)
+    return operator, result
+
+
+def static_append(op, inputs, attrs):
+    """The dispatcher's static hook: append `op` to the current block of the default main program."""
+    program = default_main_program()
+    block = program.current_block()
+    operator, result = build_op(block, op, inputs, attrs, forward_name_fn(op.type), program._op_role)
+    block._append_operator(operator)
+    return result
+
+
+dispatch.set_static_appender(static_append)

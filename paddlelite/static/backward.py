@@ -1,0 +1,562 @@
+"""append_backward / gradients: Paddle's legacy backward, built from the registry's grad makers.
+
+For each forward op on the path to the targets (in reverse order) the op's grad maker runs with a
+`StaticGradBuilder`, whose references are Variables and whose `g.op(...)` builds Operators into a
+pending group instead of computing anything. Then, as Paddle does: outputs written by several grad
+ops are renamed `x@GRAD@RENAME@block<i>@<k>` and summed by one accumulation op placed before the first
+reader; the ops are appended with op_role Backward and the callbacks run after each one.
+"""
+import contextlib
+
+from ..framework.mode import in_static_mode
+from ..ops.registry import GradBuilder, get_op, all_ops, register_op
+from ..ops.shape_rules import check_same_dtype
+from ..ops.registry import Meta
+from .appender import build_op
+from .framework import (GRAD_SUFFIX, OP_ROLE_ATTR, OP_ROLE_BACKWARD, OP_ROLE_FORWARD, OP_ROLE_LOSS,
+                        OP_ROLE_VAR_ATTR, Operator, Parameter, Program, Variable)
+
+
+# ---- the accumulation op (Paddle's `sum`: Out = X[0] + X[1] + ...) --------------------------------
+def _sum_n_forward(xp, xs):
+    out = xs[0]
+    for x in xs[1:]:
+        out = out + x
+    return out if len(xs) > 1 else out.copy()
+
+
+def _sum_n_infer(xs, **attrs):
+    if not xs:
+        raise ValueError("op 'sum': X must hold at least one input")
+    for x in xs[1:]:
+        check_same_dtype("sum", xs[0], x, ("X[0]", "X[k]"))
+    return Meta(xs[0].shape, xs[0].dtype)
+
+
+def _sum_n_grad(g):
+    if g.needs("X"):
+        dout = g.output_grad("Out")
+        g.set_input_grad("X", [g.op("assign", dout) for _ in g.input("X")])
+
+
+def _accumulation_op():
+    """Paddle calls it `sum`; while the registry's `sum` is the reduction, ours is `add_n`."""
+    name = "sum" if "sum" not in all_ops() else "add_n"
+    if name in all_ops():
+        op = get_op(name)
+        if op.inputs == ("X",) and "X" in op.variadic_inputs and op.outputs == ("Out",):
+            return op
+        raise RuntimeError(f"the registry's '{name}' op is not an n-ary sum (X: list -> Out); the static "
+                           "backward needs one to accumulate gradients")
+    return register_op(name, inputs=("X",), outputs=("Out",), forward=_sum_n_forward, infer=_sum_n_infer,
+                       grad=_sum_n_grad, variadic_inputs=("X",), double_grad=True)
+
+
+SUM_OP = _accumulation_op()
+ACCUMULATE_OP = SUM_OP.type
+
+# Structural ops (control flow) register how their gradient is built: type -> fn(pass, op) -> [Operator]
+STRUCTURAL_GRADS = {}
+
+
+class _LossError(TypeError, AssertionError):
+    """Paddle documents AssertionError and raises TypeError for a bad loss; this is both."""
+
+
+def grad_name(name):
+    return name + GRAD_SUFFIX
+
+
+def strip_grad(name):
+    i = name.find(GRAD_SUFFIX)
+    return name if i < 0 else name[:i]
+
+
+def _differentiable(op):
+    if op.type in STRUCTURAL_GRADS:
+        return True
+    try:
+        return get_op(op.type).grad is not None
+    except KeyError:
+        return False
+
+
+# ---- op path and no-grad vars (Paddle's _find_op_path_ / _find_no_grad_vars) ---------------------
+def find_op_path(block, target_names, input_names, no_grad):
+    input_names = set(input_names)
+    output_names = set(target_names)
+    ops = block.ops
+    keep = [True] * len(ops)
+    if input_names:
+        for i, op in enumerate(ops):
+            if any(n in input_names for n in op.input_arg_names) and _differentiable(op):
+                input_names.update(n for n in op.output_arg_names if n not in no_grad)
+            else:
+                keep[i] = False
+    for i in range(len(ops) - 1, -1, -1):
+        op = ops[i]
+        if any(n in output_names for n in op.output_arg_names) and _differentiable(op):
+            output_names.update(n for n in op.input_arg_names if n not in no_grad)
+        else:
+            keep[i] = False
+    return [op for op, k in zip(ops, keep) if k]
+
+
+def find_no_grad_vars(block, op_path, target_names, no_grad):
+    output_names = set(target_names)
+    found = set()
+    for op in reversed(op_path):
+        if "sub_block" not in op._attrs:
+            ins = set(op.input_arg_names)
+            for n in op.output_arg_names:
+                v = block._lookup(n)
+                if n not in output_names and n not in ins and v is not None and not v.stop_gradient:
+                    found.add(n)
+        output_names.update(n for n in op.input_arg_names if n not in no_grad)
+    return found
+
+
+# ---- one backward pass over one block ------------------------------------------------------------
+class BackwardPass:
+    """Builds the grad ops of `op_path` (ops of `fwd_block`) into `grad_block`."""
+
+    def __init__(self, program, fwd_block, grad_block, no_grad, callbacks=None, grad_to_var=None):
+        self.program = program
+        self.fwd_block = fwd_block
+        self.block = grad_block
+        self.no_grad = no_grad              # forward var names that get no gradient
+        self.callbacks = callbacks
+        self.times = program._appending_grad_times
+        self.grad_names = {}                # forward var name -> its grad var name in this pass
+        self.available = set()              # forward var names whose gradient exists so far
+        self.grad_to_var = {} if grad_to_var is None else grad_to_var
+        self.ops = []
+
+    def grad_name_of(self, fwd_name):
+        n = self.grad_names.get(fwd_name)
+        if n is None:
+            n = grad_name(fwd_name)
+            if self.times > 1 and self.block._lookup(n) is not None:
+                n = "grad/" * self.times + n
+            self.grad_names[fwd_name] = n
+            self.grad_to_var[n] = fwd_name
+        return n
+
+    def grad_var(self, fwd_name):
+        """The grad Variable of a forward var (created in the grad block, shaped like the var)."""
+        name = self.grad_name_of(fwd_name)
+        v = self.block._lookup(name)
+        if v is None:
+            fv = self.fwd_block.var(fwd_name)
+            v = self.block.create_var(name, fv._shape, fv._dtype, stop_gradient=False)
+        return v
+
+    def process(self, op_path):
+        for op in reversed(op_path):
+            outs = op.output_arg_names
+            if not any(n in self.available for n in outs):
+                continue
+            handler = STRUCTURAL_GRADS.get(op.type)
+            if handler is not None:
+                group, written = handler(self, op)
+            else:
+                opdef = get_op(op.type)
+                needed = [n for slot, d in zip(opdef.inputs, opdef.diff_inputs_mask) if d
+                          for n in op.input(slot) if n not in self.no_grad]
+                if not needed:
+                    continue
+                builder = StaticGradBuilder(self, op, opdef)
+                try:
+                    opdef.grad(builder)
+                except Exception as e:
+                    raise type(e)(f"building the gradient of op '{op.type}' (added at {op.where}) failed: "
+                                  f"{e}") from e
+                group, written = builder.finish()
+            self.ops.extend(group)
+            self.available.update(n for n in written if n not in self.no_grad)
+
+    def commit(self):
+        """Rename repeated outputs, insert the accumulation ops, append everything, run callbacks."""
+        ops = addup_repetitive_outputs(self.ops, self.block)
+        for op in ops:
+            op._attrs[OP_ROLE_ATTR] = OP_ROLE_BACKWARD
+            self.block._append_operator(op)
+            if self.callbacks:
+                self.grad_to_var["__current_op_desc__"] = op
+                for cb in self.callbacks:
+                    cb(block=self.block, context=self.grad_to_var)
+        return ops
+
+
+class StaticGradBuilder(GradBuilder):
+    """Binds a grad maker's references to Variables; its ops go to a pending group."""
+
+    def __init__(self, bp, fwd_op, opdef):
+        self.bp = bp
+        self.fwd = fwd_op
+        self.opdef = opdef
+        self.block = bp.block
+        self.attrs = {k: fwd_op._attrs[k] for k in opdef.attrs if k in fwd_op._attrs}
+        self.ops = []
+        self.produced = set()
+        self.renames = {}
+        self.written = []
+        program = bp.program
+        self._key = f"{fwd_op.type}_grad_{program._grad_group_counter}"
+        program._grad_group_counter += 1
+        self._k = 0
+
+    def _new_name(self):
+        name = f"{self._key}.tmp_{self._k}"
+        self._k += 1
+        return name
+
+    def _slot_vars(self, names, slot, variadic):
+        vars_ = [self.fwd.block.var(n) for n in names]
+        if variadic:
+            return vars_
+        return vars_[0] if vars_ else None
+
+    def input(self, slot):
+        if slot not in self.opdef.inputs:
+            raise KeyError(f"grad maker of '{self.opdef.type}': no input slot '{slot}'")
+        return self._slot_vars(self.fwd.input(slot), slot, slot in self.opdef.variadic_inputs)
+
+    def output(self, slot):
+        if slot not in self.opdef.outputs:
+            raise KeyError(f"grad maker of '{self.opdef.type}': no output slot '{slot}'")
+        return self._slot_vars(self.fwd.output(slot), slot, slot in self.opdef.variadic_outputs)
+
+    def output_grad(self, slot):
+        if slot not in self.opdef.outputs:
+            raise KeyError(f"grad maker of '{self.opdef.type}': no output slot '{slot}'")
+        grads = [self.bp.grad_var(n) if n in self.bp.available else None for n in self.fwd.output(slot)]
+        if slot in self.opdef.variadic_outputs:
+            return grads
+        return grads[0] if grads else None
+
+    def output_grad_or_zeros(self, slot):
+        grads = self.output_grad(slot)
+        names = self.fwd.output(slot)
+        if slot in self.opdef.variadic_outputs:
+            return [g if g is not None else self._zero_grad(n) for g, n in zip(grads, names)]
+        return grads if grads is not None else self._zero_grad(names[0])
+
+    def _zero_grad(self, fwd_name):
+        """Paddle's fill_any_like(value=0) writing the missing `out@GRAD` itself."""
+        target = self.bp.grad_name_of(fwd_name)
+        return self._build("fill_any_like", (self.fwd.block.var(fwd_name),), {"value": 0.0},
+                           lambda: target)
+
+    def _in_names(self, slot):
+        if slot not in self.opdef.inputs:
+            raise KeyError(f"grad maker of '{self.opdef.type}': no input slot '{slot}'")
+        return self.fwd.input(slot)
+
+    def needs(self, slot):
+        if slot in self.opdef.nondiff_inputs:
+            return False
+        return any(n not in self.bp.no_grad for n in self._in_names(slot))
+
+    def needs_at(self, slot, j):
+        if slot in self.opdef.nondiff_inputs:
+            return False
+        return self._in_names(slot)[j] not in self.bp.no_grad
+
+    def set_input_grad(self, slot, value):
+        names = self._in_names(slot)
+        if slot in self.opdef.variadic_inputs:
+            if len(value) != len(names):
+                raise ValueError(f"grad maker of '{self.opdef.type}': {len(names)} grads expected for "
+                                 f"'{slot}', received {len(value)}")
+            pairs = zip(names, value)
+        else:
+            pairs = [(names[0], value)]
+        for name, ref in pairs:
+            if ref is None or name in self.bp.no_grad:
+                continue
+            final = self.bp.grad_name_of(name)
+            if (isinstance(ref, Variable) and ref.name in self.produced and ref.name not in self.renames
+                    and ref.name not in self.renames.values()):
+                self.renames[ref.name] = final      # the op that made it writes the grad directly
+            else:
+                self._build("assign", (ref,), {}, lambda: final)
+            self.written.append(name)
+
+    def op(self, type, *inputs, **attrs):
+        opdef = get_op(type)
+        return self._build(type, inputs, opdef.fill_attrs(attrs), self._new_name)
+
+    def _build(self, type, inputs, attrs, name_fn):
+        opdef = get_op(type)
+        operator, result = build_op(self.block, opdef, inputs, opdef.fill_attrs(attrs), name_fn,
+                                    OP_ROLE_BACKWARD)
+        operator._fwd_op = self.fwd
+        self.ops.append(operator)
+        self.produced.update(operator.output_arg_names)
+        return result
+
+    def shape(self, ref):
+        return tuple(ref._shape)
+
+    def zeros_like(self, ref):
+        return self.op("fill_any_like", ref, value=0.0)
+
+    def finish(self):
+        block = self.block
+        for old, new in self.renames.items():
+            tmp = block.vars.pop(old, None)
+            for op in self.ops:
+                op._inputs = {k: [new if n == old else n for n in v] for k, v in op._inputs.items()}
+                op._outputs = {k: [new if n == old else n for n in v] for k, v in op._outputs.items()}
+            if block._lookup(new) is None and tmp is not None:
+                fv = self.fwd.block.var(self.bp.grad_to_var[new])
+                block.create_var(new, fv._shape, fv._dtype, stop_gradient=False)
+        for name in self.written:
+            self.bp.grad_var(name)
+        return self.ops, self.written
+
+
+# ---- Paddle's _addup_repetitive_outputs_ ---------------------------------------------------------
+def addup_repetitive_outputs(ops, block):
+    """Outputs `x@GRAD` written by several ops become `x@GRAD@RENAME@block<i>@<k>`, summed into
+    `x@GRAD` by one accumulation op inserted before the first op that reads `x@GRAD`."""
+    renamed = {}      # grad name -> [names its producers write]
+    count = {}
+    first_idx = {}
+    pending = []      # (Operator, insert position)
+    for idx, op in enumerate(ops):
+        for name in op.input_arg_names:
+            if GRAD_SUFFIX in name and len(renamed.get(name, ())) > 1:
+                pending.append((_sum_op(block, renamed[name], name, op), idx))
+                renamed[name] = [name]
+        for slot, names in op._outputs.items():
+            for j, name in enumerate(names):
+                if GRAD_SUFFIX not in name or name in op.input_arg_names:
+                    continue
+                if not renamed.get(name):
+                    renamed[name] = [name]
+                else:
+                    if len(renamed[name]) == 1:
+                        new = _rename_name(name, block, count)
+                        renamed[name][0] = new
+                        _rename_args(ops[first_idx[name]:idx], name, new)
+                        for p_op, _ in pending:
+                            _rename_args([p_op], name, new)
+                        for s2 in list(op._outputs)[:list(op._outputs).index(slot)]:
+                            op._outputs[s2] = [new if n == name else n for n in op._outputs[s2]]
+                        names[:j] = [new if n == name else n for n in names[:j]]
+                    new = _rename_name(name, block, count)
+                    names[j] = new
+                    renamed[name].append(new)
+                first_idx.setdefault(name, idx)
+    for name, parts in renamed.items():
+        if len(parts) > 1:
+            pending.append((_sum_op(block, parts, name, None), len(ops)))
+    out = list(ops)
+    for op, pos in reversed(pending):
+        out.insert(pos, op)
+    return out
+
+
+def _rename_name(name, block, count):
+    k = count.get(name, 0)
+    count[name] = k + 1
+    new = f"{name}@RENAME@block{block.idx}@{k}"
+    like = block._lookup(name)
+    if block._lookup(new) is None and like is not None:
+        block.create_var(new, like._shape, like._dtype, stop_gradient=False)
+    return new
+
+
+def _rename_args(ops, old, new):
+    for op in ops:
+        for v in op._inputs.values():
+            v[:] = [new if n == old else n for n in v]
+        for v in op._outputs.values():
+            v[:] = [new if n == old else n for n in v]
+
+
+def _sum_op(block, parts, out, reader):
+    op = Operator(block, ACCUMULATE_OP, {"X": list(parts)}, {"Out": [out]}, {OP_ROLE_ATTR: OP_ROLE_BACKWARD})
+    op._fwd_op = reader._fwd_op if reader is not None else None
+    return op
+
+
+# ---- argument checks ------------------------------------------------------------------------------
+def _check_static(api):
+    assert in_static_mode(), (f"{api} is only available in static graph mode; call paddle.enable_static() "
+                              "before building the program")
+
+
+def _names_of(values, api, arg):
+    """A no_grad_set / parameter_list (set, list or tuple of Variables or names) -> list of names."""
+    if values is None:
+        return []
+    if not isinstance(values, (set, list, tuple, frozenset)):
+        raise TypeError(f"{api}: {arg} must be a set, list or tuple of Variables or names, "
+                        f"received {type(values).__name__}")
+    out = []
+    for v in values:
+        if isinstance(v, Variable):
+            out.append(v.name)
+        elif isinstance(v, str):
+            out.append(v)
+        else:
+            raise TypeError(f"{api}: {arg} must hold Variables or names (str), received {type(v).__name__}")
+    return out
+
+
+def _check_callbacks(callbacks):
+    if callbacks is None:
+        return None
+    if not isinstance(callbacks, (list, tuple)):
+        raise TypeError(f"append_backward: callbacks must be a list or tuple of callables, "
+                        f"received {type(callbacks).__name__}")
+    for cb in callbacks:
+        if not callable(cb):
+            raise ValueError(f"append_backward: every callback must be callable, received {type(cb).__name__}")
+    return list(callbacks)
+
+
+def _stop_gradient_names(program):
+    return {v.name for b in program.blocks for v in b.vars.values() if v.stop_gradient}
+
+
+def _find_loss_op(loss):
+    if loss.op is not None:
+        return loss.op
+    for op in reversed(loss.block.ops):
+        if loss.name in op.output_arg_names:
+            return op
+    return None
+
+
+@contextlib.contextmanager
+def _dump_guard(program, path):
+    yield
+    if path is not None:
+        import os
+        os.makedirs(path, exist_ok=True) if not os.path.exists(path) else None
+        if not os.path.isdir(path):
+            raise NotADirectoryError(f"dump_backward_graph_path: '{path}' exists and is not a directory")
+        program.to_dot(os.path.join(path, "static_backward_graph.dot"))
+
+
+# ---- public API -----------------------------------------------------------------------------------
+def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None, checkpoints=None,
+                    distop_context=None, *, dump_backward_graph_path=None):
+    """Append the backward of `loss` to its program; returns [(Parameter, grad Variable)]."""
+    _check_static("append_backward")
+    if not isinstance(loss, Variable):
+        raise _LossError(f"append_backward: loss must be a static Variable, received {type(loss).__name__}")
+    callbacks = _check_callbacks(callbacks)
+    param_names = None if parameter_list is None else _names_of(parameter_list, "append_backward",
+                                                                "parameter_list")
+    user_no_grad = _names_of(no_grad_set, "append_backward", "no_grad_set")
+    program = loss.block.program
+    block = program.global_block()
+    if loss.block is not block:
+        raise ValueError(f"append_backward: loss '{loss.name}' must be a variable of the global block")
+    loss_op = _find_loss_op(loss)
+    if loss_op is None:
+        raise ValueError(f"append_backward: no op of the program produces loss '{loss.name}'")
+    loss_op._set_attr(OP_ROLE_ATTR, OP_ROLE_FORWARD | OP_ROLE_LOSS)
+    program._appending_grad_times += 1
+
+    no_grad = _stop_gradient_names(program) | set(user_no_grad)
+    op_path = find_op_path(block, [loss.name], [], no_grad)
+    no_grad |= find_no_grad_vars(block, op_path, [loss.name], no_grad)
+
+    with _dump_guard(program, dump_backward_graph_path):
+        bp = BackwardPass(program, block, block, no_grad, callbacks)
+        seed = bp.grad_var(loss.name)
+        block.append_op("fill_constant", outputs={"Out": [seed]},
+                        attrs={"shape": [] if not loss._shape else [1], "value": 1.0, "dtype": loss.dtype.name,
+                               "place": None, OP_ROLE_ATTR: OP_ROLE_BACKWARD | OP_ROLE_LOSS})
+        if loss._shape:
+            seed._shape = (1,)
+        bp.available.add(loss.name)
+        bp.process(op_path)
+        bp.commit()
+
+    if param_names is None:
+        params = [p for p in block.all_parameters() if p.trainable]
+    else:
+        params = [block.var(n) for n in param_names]
+    result = []
+    for p in params:
+        if p.name not in bp.available:
+            continue
+        g = block.var(bp.grad_name_of(p.name))
+        producer = next((op for op in reversed(block.ops) if g.name in op.output_arg_names), None)
+        if producer is not None:
+            role_var = [p.name, g.name] + list(producer._attrs.get(OP_ROLE_VAR_ATTR, []))
+            producer._set_attr(OP_ROLE_VAR_ATTR, role_var)
+            g.op = producer
+        result.append((p, g))
+    return result
+
+
+def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
+    """Gradients of `targets` w.r.t. `inputs`: a list of Variables, None where an input is unreached."""
+    _check_static("gradients")
+    targets = _as_list(targets, "targets")
+    inputs = _as_list(inputs, "inputs")
+    if target_gradients is None:
+        target_gradients = [None] * len(targets)
+    else:
+        target_gradients = _as_list(target_gradients, "target_gradients", allow_none=True)
+    if len(target_gradients) != len(targets):
+        raise ValueError(f"gradients: {len(targets)} targets but {len(target_gradients)} target_gradients; "
+                         "give one gradient (or None) per target")
+    for t, tg in zip(targets, target_gradients):
+        if tg is not None and list(tg._shape) != list(t._shape) and -1 not in tg._shape + t._shape:
+            raise ValueError(f"gradients: the gradient of target '{t.name}' has shape {list(tg._shape)}, "
+                             f"expected the target's shape {list(t._shape)}")
+    block = targets[0].block
+    program = block.program
+    for v in targets + inputs:
+        if v.block.program is not program:
+            raise ValueError(f"gradients: Variable '{v.name}' belongs to another Program")
+    program._appending_grad_times += 1
+    no_grad = _stop_gradient_names(program) | set(_names_of(no_grad_set, "gradients", "no_grad_set"))
+    target_names = [t.name for t in targets]
+    op_path = find_op_path(block, target_names, [v.name for v in inputs], no_grad)
+    no_grad |= find_no_grad_vars(block, op_path, target_names, no_grad)
+
+    bp = BackwardPass(program, block, block, no_grad)
+    for t, tg in zip(targets, target_gradients):
+        if tg is None:
+            seed = bp.grad_var(t.name)
+            block.append_op("fill_any_like", inputs={"X": [t]}, outputs={"Out": [seed]},
+                            attrs={"value": 1.0, "dtype": None, OP_ROLE_ATTR: OP_ROLE_BACKWARD})
+        else:
+            bp.grad_names[t.name] = tg.name
+            bp.grad_to_var[tg.name] = t.name
+        bp.available.add(t.name)
+    bp.process(op_path)
+    bp.commit()
+    out = []
+    for v in inputs:
+        if v.name in bp.available and v.name not in target_names:
+            out.append(block.var(bp.grad_name_of(v.name)))
+        elif v.name in target_names:
+            out.append(block.var(bp.grad_names[v.name]))
+        else:
+            out.append(None)
+    return out
+
+
+def _as_list(v, arg, allow_none=False):
+    items = list(v) if isinstance(v, (list, tuple)) else [v]
+    for e in items:
+        if e is None and allow_none:
+            continue
+        if not isinstance(e, Variable):
+            raise TypeError(f"gradients: {arg} must be a Variable or a list of Variables, "
+                            f"received {type(e).__name__}")
+    return items
+
+
+calc_gradient = gradients

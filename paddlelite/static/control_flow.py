@@ -1,0 +1,341 @@
+"""Control flow with sub-blocks: static.nn.cond and static.nn.while_loop, and their gradients.
+
+Structural ops (they hold a Block, so the executor runs them, not an xp forward):
+  conditional_block       Cond, Input -> Out         runs sub_block when Cond is true
+  conditional_block_grad  ... -> Input@GRAD           runs the grad block, or writes zeros
+  while                   X, Condition -> Out, StepScopes   runs sub_block while Condition holds,
+                                                            keeping each iteration's values
+  while_grad              ... -> X@GRAD               runs the grad block once per iteration, last first
+The grad blocks are built by the same backward pass as block 0 (grad makers of the registry); their
+`forward_block_idx` points at the forward sub-block.
+"""
+from ..ops import dispatch
+from ..ops.registry import get_op
+from ..utils import unique_name
+from . import backward as _bw
+from . import executor as _ex
+from .framework import (OP_ROLE_ATTR, OP_ROLE_BACKWARD, Operator, Variable, default_main_program,
+                        require_static)
+
+
+# ---- building ------------------------------------------------------------------------------------
+def _flatten(out, api):
+    if out is None:
+        return [], None
+    if isinstance(out, Variable):
+        return [out], "single"
+    if isinstance(out, (list, tuple)) and all(isinstance(v, Variable) for v in out):
+        return list(out), type(out)
+    raise TypeError(f"{api}: the function must return None, a Variable or a list/tuple of Variables, "
+                    f"received {type(out).__name__}")
+
+
+def _pack(vars_, kind):
+    if kind is None:
+        return None
+    if kind == "single":
+        return vars_[0]
+    return kind(vars_)
+
+
+def _check_pred(pred, api, arg):
+    if not isinstance(pred, Variable):
+        raise TypeError(f"{api}: {arg} must be a boolean Variable, received {type(pred).__name__}")
+    if pred.dtype.name != "bool":
+        raise TypeError(f"{api}: {arg} must have dtype bool, received {pred.dtype.name}")
+    if pred.size not in (1, -1):
+        raise ValueError(f"{api}: {arg} must hold a single value, received shape {pred.shape}")
+
+
+def _external_reads(block):
+    """Names the ops of `block` read that are not defined in it (in first-read order)."""
+    seen, out = set(), []
+    for n in _ex._sub_block_reads(block):
+        if n not in seen:
+            seen.add(n)
+            out.append(n)
+    return out
+
+
+def _run_branch(program, fn, api):
+    block = program._create_block()
+    try:
+        out = fn() if fn is not None else None
+    finally:
+        program._rollback()
+    vars_, kind = _flatten(out, api)
+    return block, vars_, kind
+
+
+def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
+    """Run true_fn's ops when pred is true, else false_fn's; returns the taken branch's outputs."""
+    require_static("paddle.static.nn.cond")
+    _check_pred(pred, "cond", "pred")
+    for fn, arg in ((true_fn, "true_fn"), (false_fn, "false_fn")):
+        if fn is not None and not callable(fn):
+            raise TypeError(f"cond: {arg} must be callable or None, received {type(fn).__name__}")
+    program = default_main_program()
+    parent = program.current_block()
+    key = unique_name.generate(name or "cond")
+    t_block, t_out, t_kind = _run_branch(program, true_fn, "cond")
+    f_block, f_out, f_kind = _run_branch(program, false_fn, "cond")
+    if false_fn is None and t_out or true_fn is None and f_out:
+        raise ValueError("cond: when only one of true_fn/false_fn is given, it must return None")
+    if true_fn is not None and false_fn is not None and (len(t_out) != len(f_out) or t_kind != f_kind):
+        raise ValueError(f"cond: true_fn and false_fn must return the same structure; true_fn returned "
+                         f"{len(t_out)} Variables, false_fn {len(f_out)}")
+    outs = []
+    for i, (tv, fv) in enumerate(zip(t_out, f_out) if f_out else [(v, None) for v in t_out]):
+        if fv is not None and (tv.dtype != fv.dtype or len(tv.shape) != len(fv.shape)):
+            raise ValueError(f"cond: output {i} is {tv.dtype.name}{tv.shape} in true_fn but "
+                             f"{fv.dtype.name}{fv.shape} in false_fn")
+        shape = tv.shape if fv is None else [a if a == b else -1 for a, b in zip(tv.shape, fv.shape)]
+        sg = tv.stop_gradient and (fv is None or fv.stop_gradient)
+        outs.append(parent.create_var(f"{key}.tmp_{i}", shape, tv.dtype, stop_gradient=sg))
+    not_pred = dispatch.apply(get_op("logical_not"), pred) if f_block.ops or f_out else None
+    for block, branch_out, p in ((t_block, t_out, pred), (f_block, f_out, not_pred)):
+        for inner, outer in zip(branch_out, outs):
+            block.append_op("assign", inputs={"X": [inner]}, outputs={"Out": [outer]})
+        if not block.ops:
+            continue
+        op = Operator(parent, "conditional_block",
+                      {"Cond": [p.name], "Input": _external_reads(block)},
+                      {"Out": [v.name for v in outs] if branch_out else [], "Scope": []},
+                      {"sub_block": block, "is_scalar_condition": True, OP_ROLE_ATTR: program._op_role})
+        parent._append_operator(op)
+    return _pack(outs, t_kind if true_fn is not None else f_kind)
+
+
+def while_loop(cond, body, loop_vars, is_test=False, name=None):
+    """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; returns the final loop vars."""
+    require_static("paddle.static.nn.while_loop")
+    if not callable(cond):
+        raise TypeError(f"while_loop: cond must be callable, received {type(cond).__name__}")
+    if not callable(body):
+        raise TypeError(f"while_loop: body must be callable, received {type(body).__name__}")
+    if not isinstance(loop_vars, (list, tuple)) or not loop_vars:
+        raise ValueError("while_loop: loop_vars must be a non-empty list or tuple of Variables")
+    for v in loop_vars:
+        if not isinstance(v, Variable):
+            raise TypeError(f"while_loop: loop_vars must hold Variables, received {type(v).__name__}")
+    program = default_main_program()
+    parent = program.current_block()
+    key = unique_name.generate(name or "while")
+    assign = get_op("assign")
+    # the loop works on copies, so the loop vars' initial values stay intact for the backward pass
+    state = [dispatch.apply(assign, v) for v in loop_vars]
+    pre_cond = cond(*state)
+    _check_pred(pre_cond, "while_loop", "the value returned by cond")
+    block = program._create_block()
+    try:
+        new = body(*state)
+        new = list(new) if isinstance(new, (list, tuple)) else [new]
+        if len(new) != len(state):
+            raise ValueError(f"while_loop: body must return as many values as loop_vars ({len(state)}), "
+                             f"returned {len(new)}")
+        for i, (n, s) in enumerate(zip(new, state)):
+            if not isinstance(n, Variable):
+                raise TypeError(f"while_loop: body must return Variables, value {i} is {type(n).__name__}")
+            if n.dtype != s.dtype or len(n.shape) != len(s.shape):
+                raise ValueError(f"while_loop: body changes loop var {i} from {s.dtype.name}{s.shape} to "
+                                 f"{n.dtype.name}{n.shape}")
+        for n, s in zip(new, state):
+            if n is not s:
+                block.append_op("assign", inputs={"X": [n]}, outputs={"Out": [s]})
+                if not n.stop_gradient:
+                    s.stop_gradient = False
+        now = cond(*state)
+        _check_pred(now, "while_loop", "the value returned by cond")
+        block.append_op("assign", inputs={"X": [now]}, outputs={"Out": [pre_cond]})
+    finally:
+        program._rollback()
+    scopes = parent.create_var(f"{key}.step_scopes", (), "float32", stop_gradient=True, type="STEP_SCOPES")
+    reads = _external_reads(block)
+    op = Operator(parent, "while", {"X": reads, "Condition": [pre_cond.name]},
+                  {"Out": [s.name for s in state] + [pre_cond.name], "StepScopes": [scopes.name]},
+                  {"sub_block": block, "is_test": bool(is_test), OP_ROLE_ATTR: program._op_role})
+    parent._append_operator(op)
+    return state
+
+
+# ---- gradients -----------------------------------------------------------------------------------
+def _grad_block(bp, fwd_block):
+    program = bp.program
+    prev = program.current_block_idx
+    g = program._create_block(parent_idx=bp.block.idx)
+    g.forward_block_idx = fwd_block.idx
+    program.current_block_idx = prev
+    return g
+
+
+def _inner_pass(bp, op, sub, targets):
+    """Backward of the sub-block ops leading to `targets` (outer vars whose grads are available)."""
+    g = _grad_block(bp, sub)
+    inner = _bw.BackwardPass(bp.program, sub, g, bp.no_grad, bp.callbacks, bp.grad_to_var)
+    for n in targets:
+        inner.grad_names[n] = bp.grad_name_of(n)
+        inner.available.add(n)
+    path = _bw.find_op_path(sub, targets, [], bp.no_grad)
+    inner.process(path)
+    inner.commit()
+    return g, inner
+
+
+def _isolate(g, inner, names, tag):
+    """Give the grads of outer vars written inside grad block g block-local names; returns them."""
+    local = []
+    for n in names:
+        old = inner.grad_names[n]
+        new = f"{old}@{tag}@block{g.idx}"
+        v = g._lookup(old)
+        g.create_var(new, v._shape, v._dtype, stop_gradient=False)
+        _bw._rename_args(g.ops, old, new)
+        local.append(new)
+    return local
+
+
+def _conditional_block_grad(bp, op):
+    sub = op.attr("sub_block")
+    outs = [n for n in op.output("Out") if n in bp.available]
+    ins = [n for n in op.input("Input") if n not in bp.no_grad]
+    if not outs or not ins:
+        return [], []
+    g, inner = _inner_pass(bp, op, sub, outs)
+    ins = [n for n in ins if n in inner.available]
+    if not ins:
+        return [], []
+    local = _isolate(g, inner, ins, "COND")
+    outer = [bp.grad_var(n).name for n in ins]
+    gop = Operator(bp.block, "conditional_block_grad",
+                   {"Cond": op.input("Cond"), "Input": ins, "Out": outs,
+                    "Out@GRAD": [bp.grad_name_of(n) for n in outs]},
+                   {"Input@GRAD": outer},
+                   {"sub_block": g, "inner_grads": local, "is_scalar_condition": True,
+                    OP_ROLE_ATTR: OP_ROLE_BACKWARD})
+    gop._fwd_op = op
+    return [gop], ins
+
+
+def _while_grad(bp, op):
+    sub = op.attr("sub_block")
+    loop = [n for n in op.output("Out") if n not in op.input("Condition")]
+    if not any(n in bp.available for n in loop):
+        return [], []
+    loop = [n for n in loop if n not in bp.no_grad]
+    g, inner = _inner_pass(bp, op, sub, loop)
+    loop_set = set(loop)
+    ext = [n for n in op.input("X") if n not in loop_set and n in inner.available and n not in bp.no_grad]
+    local = _isolate(g, inner, ext, "WHILE")
+    written = {n for n in loop if any(inner.grad_names.get(n) in o.output_arg_names for o in g.ops)}
+    loop_grads = [bp.grad_var(n).name for n in loop]
+    ext_grads = [bp.grad_var(n).name for n in ext]
+    gop = Operator(bp.block, "while_grad",
+                   {"X": loop + ext, "Out": loop, "Out@GRAD": loop_grads, "StepScopes": op.output("StepScopes")},
+                   {"X@GRAD": loop_grads + ext_grads},
+                   {"sub_block": g, "loop_vars": loop, "loop_grads": loop_grads, "ext_vars": ext,
+                    "ext_grads": ext_grads, "inner_grads": local,
+                    "carried": [n in written for n in loop], OP_ROLE_ATTR: OP_ROLE_BACKWARD})
+    gop._fwd_op = op
+    return [gop], loop + ext
+
+
+_bw.STRUCTURAL_GRADS["conditional_block"] = _conditional_block_grad
+_bw.STRUCTURAL_GRADS["while"] = _while_grad
+
+
+# ---- running -------------------------------------------------------------------------------------
+def _truth(v):
+    return bool(v.reshape(-1)[0]) if v.size == 1 else bool(v)
+
+
+def _run_conditional_block(plan, op):
+    steps = plan.compile_block(op.attr("sub_block"))[0]
+    cond_i = plan.slot(op.input("Cond")[0])
+
+    def run(env):
+        if _truth(env[cond_i]):
+            plan.run_steps(steps, env)
+    return run
+
+
+def _run_conditional_block_grad(plan, op):
+    steps = plan.compile_block(op.attr("sub_block"))[0]
+    cond_i = plan.slot(op.input("Cond")[0])
+    ins = [plan.slot(n) for n in op.input("Input")]
+    outer = [plan.slot(n) for n in op.output("Input@GRAD")]
+    local = [plan.slot(n) for n in op.attr("inner_grads")]
+    xp = plan.xp
+
+    def run(env):
+        if _truth(env[cond_i]):
+            plan.run_steps(steps, env)
+            for o, i in zip(outer, local):
+                env[o] = env[i]
+        else:
+            for o, x in zip(outer, ins):
+                env[o] = xp.zeros_like(env[x])
+    return run
+
+
+def _run_while(plan, op):
+    sub = op.attr("sub_block")
+    steps, reads, writes = plan.compile_block(sub)
+    cond_i = plan.slot(op.input("Condition")[0])
+    scopes_i = plan.slot(op.output("StepScopes")[0])
+    before = [plan.slot(n) for n in reads]
+    after = [plan.slot(n) for n in writes if n in sub.vars]
+    keep = not op.attr("is_test")
+
+    def run(env):
+        snaps = []
+        while _truth(env[cond_i]):
+            snap = {i: env[i] for i in before}
+            plan.run_steps(steps, env)
+            if keep:
+                for i in after:
+                    snap[i] = env[i]
+                snaps.append(snap)
+        env[scopes_i] = snaps
+    return run
+
+
+def _run_while_grad(plan, op):
+    steps = plan.compile_block(op.attr("sub_block"))[0]
+    scopes_i = plan.slot(op.input("StepScopes")[0])
+    loop = [plan.slot(n) for n in op.attr("loop_vars")]
+    loop_g = [plan.slot(n) for n in op.attr("loop_grads")]
+    carried = op.attr("carried")
+    ext = [plan.slot(n) for n in op.attr("ext_vars")]
+    ext_g = [plan.slot(n) for n in op.attr("ext_grads")]
+    local = [plan.slot(n) for n in op.attr("inner_grads")]
+    xp = plan.xp
+
+    def run(env):
+        snaps = env[scopes_i]
+        for v, gv in zip(loop, loop_g):
+            if env[gv] is None:
+                env[gv] = xp.zeros_like(env[v])
+        saved = {i: env[i] for s in snaps[:1] for i in s}
+        acc = [None] * len(ext)
+        for snap in reversed(snaps):
+            for i, val in snap.items():
+                env[i] = val
+            plan.run_steps(steps, env)
+            for k, i in enumerate(local):
+                acc[k] = env[i] if acc[k] is None else acc[k] + env[i]
+            for v, gv, c in zip(loop, loop_g, carried):
+                if not c:
+                    env[gv] = xp.zeros_like(env[gv])
+        for i, val in saved.items():
+            env[i] = val
+        for k, (x, gx) in enumerate(zip(ext, ext_g)):
+            env[gx] = acc[k] if acc[k] is not None else xp.zeros_like(env[x])
+    return run
+
+
+_ex.STRUCTURAL_RUNNERS.update({
+    "conditional_block": _run_conditional_block,
+    "conditional_block_grad": _run_conditional_block_grad,
+    "while": _run_while,
+    "while_grad": _run_while_grad,
+})

@@ -1,0 +1,400 @@
+"""Executor, Scope, global_scope: running static programs.
+
+A program is compiled once per (program version, feed names, fetch names) into a plan: each op's
+forward resolved for the place's array module, its attrs filled, its slots turned into indices of one
+flat value list, and each temporary given the step after which it is dead (it is dropped there).
+Running a step is then a tight loop. Parameters and other persistable variables live in a Scope.
+"""
+import numpy as np
+
+from ..device.place import Place, current_place, parse_place
+from ..framework import dtype as _dtype
+from ..framework.tensor import Tensor
+from ..ops.registry import get_op
+from .framework import Program, Variable, default_main_program
+
+
+# ---- scope ----------------------------------------------------------------------------------------
+class LoDTensor:
+    """A view of one scope variable's value (what `find_var(name).get_tensor()` returns)."""
+
+    __slots__ = ("_scope", "_name")
+
+    def __init__(self, scope, name):
+        self._scope = scope
+        self._name = name
+
+    def _value(self):
+        v = self._scope._values.get(self._name)
+        if v is None:
+            raise RuntimeError(f"scope variable '{self._name}' holds no value yet (run the startup program "
+                               "or the program that computes it first)")
+        return v
+
+    def __array__(self, dtype=None, copy=None):
+        a = self._value()
+        a = a if isinstance(a, np.ndarray) else a.get()
+        return a if dtype is None else a.astype(dtype)
+
+    def numpy(self):
+        return np.array(self)
+
+    def set(self, value, place=None):
+        place = current_place() if place is None else parse_place(place, "LoDTensor.set")
+        if isinstance(value, (LoDTensor, Tensor)):
+            value = np.asarray(value)
+        self._scope._values[self._name] = place.xp.asarray(value)
+
+    def shape(self):
+        return list(self._value().shape)
+
+    def _dtype(self):
+        return _dtype.from_numpy(self._value().dtype)
+
+    def _is_initialized(self):
+        return self._scope._values.get(self._name) is not None
+
+    def __repr__(self):
+        if not self._is_initialized():
+            return f"LoDTensor('{self._name}', uninitialized)"
+        return f"LoDTensor('{self._name}', shape={self.shape()}, dtype={self._dtype().name})\n{np.array(self)}"
+
+
+class ScopeVar:
+    __slots__ = ("_scope", "name")
+
+    def __init__(self, scope, name):
+        self._scope = scope
+        self.name = name
+
+    def get_tensor(self):
+        return LoDTensor(self._scope, self.name)
+
+    def is_initialized(self):
+        return self._scope._values.get(self.name) is not None
+
+
+class Scope:
+    """Name -> value (a NumPy or CuPy array) of the variables that outlive a run."""
+
+    def __init__(self):
+        self._values = {}
+
+    def var(self, name):
+        self._values.setdefault(name, None)
+        return ScopeVar(self, name)
+
+    def find_var(self, name):
+        return ScopeVar(self, name) if name in self._values else None
+
+    def local_var_names(self):
+        return list(self._values)
+
+    def erase(self, names):
+        for n in names:
+            self._values.pop(n, None)
+
+    def drop_kids(self):
+        pass
+
+
+_global_scope = [Scope()]
+
+
+def global_scope():
+    return _global_scope[0]
+
+
+class scope_guard:
+    def __init__(self, scope):
+        if not isinstance(scope, Scope):
+            raise TypeError(f"scope_guard: expected a Scope, received {type(scope).__name__}")
+        self.scope = scope
+
+    def __enter__(self):
+        self.prev = _global_scope[0]
+        _global_scope[0] = self.scope
+
+    def __exit__(self, *exc):
+        _global_scope[0] = self.prev
+
+
+# ---- plans ----------------------------------------------------------------------------------------
+# Structural ops (control flow) register a compiler: type -> fn(plan, op) -> runner(env)
+STRUCTURAL_RUNNERS = {}
+
+
+def op_error(op, e):
+    """Re-raise an op failure naming the op, or the forward op of a grad op, and the user's line."""
+    fwd = op._fwd_op
+    if fwd is not None:
+        msg = (f"the gradient of op '{fwd.type}' (added at {fwd.where}) failed in backward op '{op.type}': "
+               f"{type(e).__name__}: {e}")
+    else:
+        msg = f"op '{op.type}' (added at {op.where}) failed: {type(e).__name__}: {e}"
+    if isinstance(e, (KeyError, StopIteration)):
+        return RuntimeError(msg)
+    try:
+        err = type(e)(msg)
+    except Exception:
+        err = RuntimeError(msg)
+    err._static_op = op
+    return err
+
+
+class Plan:
+    def __init__(self, program, feed_names, fetch_names, place):
+        self.program = program
+        self.place = place
+        self.xp = place.xp
+        self.index = {}
+        self.names = []
+        self.fetch_idx = [self.slot(n) for n in fetch_names]
+        self.feed_idx = {n: self.slot(n) for n in feed_names}
+        block = program.global_block()
+        self.steps, reads, writes = self.compile_block(block, free=True, keep=set(fetch_names))
+        fed = set(feed_names)
+        # variables read before any op writes them come from the feed or the scope
+        self.external = [(self.index[n], n) for n in reads if n not in fed]
+        self.write_back = [(self.index[n], n) for n in writes if _persistable(block, n)]
+
+    def slot(self, name):
+        i = self.index.get(name)
+        if i is None:
+            i = self.index[name] = len(self.names)
+            self.names.append(name)
+        return i
+
+    def compile_block(self, block, free=False, keep=()):
+        """Steps for the ops of `block`; also the names it reads before writing, and the names it writes."""
+        steps, reads, writes, written = [], [], [], set()
+        last_use = {}
+        for k, op in enumerate(block.ops):
+            op_reads, op_writes = op_io(op)
+            for n in op_reads:
+                if n not in written and n not in reads:
+                    reads.append(n)
+                last_use[n] = k
+            for n in op_writes:
+                if n not in written:
+                    written.add(n)
+                    writes.append(n)
+                last_use[n] = k
+            steps.append(self.compile_op(op))
+        if free:
+            frees = [[] for _ in steps]
+            for n, k in last_use.items():
+                if n not in keep and not _persistable(block, n):
+                    frees[k].append(self.index[n])
+            steps = [s + (tuple(f),) for s, f in zip(steps, frees)]
+        else:
+            steps = [s + ((),) for s in steps]
+        return steps, reads, writes
+
+    def compile_op(self, op):
+        runner = STRUCTURAL_RUNNERS.get(op.type)
+        if runner is not None:
+            return (2, runner(self, op), None, None, None, op)
+        opdef = get_op(op.type)
+        attrs = opdef.fill_attrs({k: v for k, v in op._attrs.items() if k in opdef.attrs})
+        fn = opdef.forward_for(self.xp)
+        ins = []
+        for slot in opdef.inputs:
+            names = op._inputs.get(slot, [])
+            if slot in opdef.variadic_inputs:
+                ins.append([self.slot(n) for n in names])
+            elif not names:
+                if slot not in opdef.optional_inputs:
+                    raise ValueError(f"op '{op.type}' (added at {op.where}) has no variable for its required "
+                                     f"input '{slot}'")
+                ins.append(None)
+            else:
+                ins.append(self.slot(names[0]))
+        outs = []
+        for slot in opdef.outputs:
+            names = op._outputs.get(slot, [])
+            if slot in opdef.variadic_outputs:
+                outs.append([self.slot(n) for n in names])
+            else:
+                outs.append(self.slot(names[0]) if names else None)
+        if all(type(i) is int for i in ins) and len(outs) == 1 and type(outs[0]) is int:
+            return (0, fn, tuple(ins), outs[0], attrs, op)
+        return (1, fn, ins, outs, attrs, op)
+
+    def run_steps(self, steps, env):
+        xp = self.xp
+        for kind, fn, ins, outs, attrs, op, frees in steps:
+            try:
+                if kind == 0:
+                    env[outs] = fn(xp, *[env[i] for i in ins], **attrs)
+                elif kind == 1:
+                    args = [env[i] if type(i) is int else (None if i is None else [env[j] for j in i])
+                            for i in ins]
+                    out = fn(xp, *args, **attrs)
+                    if len(outs) == 1:
+                        out = (out,)
+                    for o, v in zip(outs, out):
+                        if type(o) is int:
+                            env[o] = v
+                        elif o is not None:
+                            for j, e in zip(o, v):
+                                env[j] = e
+                else:
+                    fn(env)
+            except Exception as e:
+                if getattr(e, "_static_op", None) is not None:
+                    raise
+                raise op_error(op, e) from e
+            for i in frees:
+                env[i] = None
+
+    def run(self, scope, feed):
+        env = [None] * len(self.names)
+        for name, value in feed.items():
+            env[self.feed_idx[name]] = value
+        values = scope._values
+        block = self.program.global_block()
+        for i, name in self.external:
+            v = values.get(name)
+            if v is None:
+                _missing(block, name)
+            env[i] = v
+        self.run_steps(self.steps, env)
+        for i, name in self.write_back:
+            if env[i] is not None:
+                values[name] = env[i]
+        out = []
+        for i, name in zip(self.fetch_idx, (self.names[i] for i in self.fetch_idx)):
+            v = env[i]
+            if v is None:
+                v = values.get(name)
+                if v is None:
+                    raise ValueError(f"Executor.run: fetch variable '{name}' was not computed by this program "
+                                     "and holds no value in the scope")
+            out.append(v)
+        return out
+
+
+def op_io(op):
+    """Names an op reads and writes, including what its sub-blocks read from outside them."""
+    reads = list(op.input_arg_names)
+    for v in op._attrs.values():
+        if hasattr(v, "ops") and hasattr(v, "vars"):
+            reads.extend(_sub_block_reads(v))
+    return reads, list(op.output_arg_names)
+
+
+def _sub_block_reads(block):
+    defined, reads = set(block.vars), []
+    for op in block.ops:
+        r, _ = op_io(op)
+        reads.extend(n for n in r if n not in defined)
+    return reads
+
+
+def _persistable(block, name):
+    v = block._lookup(name)
+    return v is not None and v.persistable
+
+
+def _missing(block, name):
+    v = block._lookup(name)
+    if v is not None and v.is_data:
+        raise ValueError(f"Executor.run: data variable '{name}' was not fed; pass feed={{'{name}': array}}")
+    if v is not None and v.persistable:
+        raise RuntimeError(f"Executor.run: persistable variable '{name}' is not initialized in the scope; run the "
+                           "startup program first (exe.run(paddle.static.default_startup_program()))")
+    raise ValueError(f"Executor.run: variable '{name}' is read before any op writes it and was neither fed nor "
+                     "found in the scope")
+
+
+# ---- feeds ----------------------------------------------------------------------------------------
+def _feed_value(block, name, value, xp):
+    v = block._lookup(name)
+    if v is None:
+        raise ValueError(f"Executor.run: feed variable '{name}' is not in the program")
+    if isinstance(value, LoDTensor):
+        value = value._value()
+    elif isinstance(value, Tensor):
+        value = value._data
+    if not hasattr(value, "dtype") or not hasattr(value, "shape"):
+        value = np.asarray(value, dtype=v.dtype.np)
+    if value.dtype != v.dtype.np:
+        raise ValueError(f"Executor.run: the data type of fed variable '{name}' must be {v.dtype.name}, "
+                         f"received {value.dtype} (cast it with .astype('{v.dtype.name}'))")
+    shape = tuple(value.shape)
+    if len(shape) != len(v._shape) or any(d != -1 and d != s for d, s in zip(v._shape, shape)):
+        raise ValueError(f"Executor.run: fed variable '{name}' should have shape {list(v._shape)} "
+                         f"(-1 = any size), received {list(shape)}")
+    return value if isinstance(value, xp.ndarray) else xp.asarray(value)
+
+
+class Executor:
+    """Runs static programs on one place (CPU: NumPy, GPU: CuPy) - the same code for both."""
+
+    def __init__(self, place=None):
+        self.place = current_place() if place is None else parse_place(place, "Executor")
+        self._plans = {}
+
+    def close(self):
+        self._plans.clear()
+
+    def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed", fetch_var_name="fetch",
+            scope=None, return_numpy=True, use_program_cache=False, use_prune=False):
+        if program is None:
+            program = default_main_program()
+        program = getattr(program, "_program", program)  # CompiledProgram
+        if not isinstance(program, Program):
+            raise TypeError(f"Executor.run: program must be a Program, received {type(program).__name__}")
+        if feed is None:
+            feed = {}
+        if not isinstance(feed, dict):
+            raise TypeError(f"Executor.run: feed must be a dict of name -> array, received {type(feed).__name__}")
+        if fetch_list is None:
+            fetch_list = []
+        elif not isinstance(fetch_list, (list, tuple)):
+            fetch_list = [fetch_list]
+        fetch_names = []
+        for f in fetch_list:
+            if isinstance(f, Variable):
+                fetch_names.append(f.name)
+            elif isinstance(f, str):
+                fetch_names.append(f)
+            else:
+                raise TypeError(f"Executor.run: fetch_list must hold Variables or names, received {type(f).__name__}")
+        block = program.global_block()
+        for n in fetch_names:
+            if block._lookup(n) is None:
+                raise ValueError(f"Executor.run: fetch variable '{n}' is not in the program")
+        scope = global_scope() if scope is None else scope
+        xp = self.place.xp
+        feed_arrays = {}
+        for name, value in feed.items():
+            if isinstance(name, Variable):
+                name = name.name
+            feed_arrays[name] = _feed_value(block, name, value, xp)
+        key = (program._uid, program._version, tuple(sorted(feed_arrays)), tuple(fetch_names))
+        plan = self._plans.get(key)
+        if plan is None:
+            self._plans = {k: p for k, p in self._plans.items() if k[0] != program._uid}
+            plan = self._plans[key] = Plan(program, sorted(feed_arrays), fetch_names, self.place)
+        outs = plan.run(scope, feed_arrays)
+        if return_numpy:
+            return [o if isinstance(o, np.ndarray) else o.get() for o in outs]
+        tmp = Scope()
+        res = []
+        for n, o in zip(fetch_names, outs):
+            tmp._values[n] = o
+            res.append(LoDTensor(tmp, n))
+        return res
+
+
+def cpu_places(device_count=None):
+    n = 1 if device_count is None else int(device_count)
+    return [Place("cpu")] * n
+
+
+def cuda_places(device_ids=None):
+    from ..device import cuda
+    ids = range(cuda.device_count()) if device_ids is None else device_ids
+    return [parse_place(f"gpu:{i}", "cuda_places") for i in ids]

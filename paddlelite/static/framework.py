@@ -1,0 +1,591 @@
+"""The static program model: Program > Block > (Variable, Operator), Paddle's legacy IR shapes.
+
+Operators reference their inputs and outputs by variable *name* (as Paddle's OpDesc does), so the
+backward pass can rename gradient variables; `Block.var(name)` resolves a name through the block's
+ancestors. Every structural change bumps `Program._version`, which invalidates executor plans.
+"""
+import contextlib
+import os
+import sys
+
+import numpy as np
+
+from ..framework import dtype as _dtype
+from ..framework.mode import in_static_mode
+from ..ops.registry import get_op
+from ..utils import unique_name
+
+# Paddle's OpRole values (op_proto_and_checker_maker.OpRole)
+OP_ROLE_FORWARD = 0
+OP_ROLE_BACKWARD = 1
+OP_ROLE_OPTIMIZE = 2
+OP_ROLE_LOSS = 256
+OP_ROLE_ATTR = "op_role"
+OP_ROLE_VAR_ATTR = "op_role_var"
+GRAD_SUFFIX = "@GRAD"
+
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def user_frame():
+    """(file, line, function) of the innermost caller outside paddlelite, or None."""
+    f = sys._getframe(1)
+    while f is not None and f.f_code.co_filename.startswith(_PKG_DIR):
+        f = f.f_back
+    if f is None:
+        return None
+    return (f.f_code.co_filename, f.f_lineno, f.f_code.co_name)
+
+
+def normalize_shape(shape, what):
+    if shape is None:
+        return ()
+    if isinstance(shape, (int, np.integer)):
+        shape = [shape]
+    out = []
+    for d in shape:
+        if d is None:
+            out.append(-1)
+        elif isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= -1:
+            out.append(int(d))
+        else:
+            raise ValueError(f"{what}: shape entries must be ints >= -1 or None, received {list(shape)}")
+    return tuple(out)
+
+
+class Variable:
+    """A named, typed slot of a Block. Its value exists only in an executor's Scope."""
+
+    _is_variable = True
+    op = None            # the op that last wrote it (None for data / parameters)
+    is_data = False
+    trainable = False
+
+    def __init__(self, block, name, shape=(), dtype="float32", stop_gradient=False, persistable=False,
+                 type="LOD_TENSOR"):
+        self.block = block
+        self.name = name
+        self._shape = normalize_shape(shape, f"Variable '{name}'")
+        self._dtype = _dtype.convert_dtype(dtype)
+        self.stop_gradient = bool(stop_gradient)
+        self.persistable = bool(persistable)
+        self.type = type
+
+    # ---- metadata -------------------------------------------------------------------------------
+    @property
+    def shape(self):
+        return list(self._shape)
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def ndim(self):
+        return len(self._shape)
+
+    def dim(self):
+        return len(self._shape)
+
+    ndimension = dim
+
+    @property
+    def size(self):
+        n = 1
+        for d in self._shape:
+            if d < 0:
+                return -1
+            n *= d
+        return n
+
+    def numel(self):
+        return self.size
+
+    @property
+    def program(self):
+        return self.block.program
+
+    @property
+    def grad_name(self):
+        return self.name + GRAD_SUFFIX
+
+    def __bool__(self):
+        raise TypeError(f"Variable '{self.name}' has no value while the program is being built, so it has no "
+                        "truth value; use paddle.static.nn.cond / while_loop for data-dependent control flow")
+
+    def __len__(self):
+        if not self._shape:
+            raise TypeError(f"len() of a 0-D Variable '{self.name}'")
+        return self._shape[0]
+
+    def __iter__(self):
+        raise TypeError(f"Variable '{self.name}' is not iterable while the program is being built")
+
+    # ---- printing -------------------------------------------------------------------------------
+    def to_string(self, verbose=True):
+        kind = "persist " if self.persistable else ""
+        s = (f"{kind}var {self.name} : {self.type}.shape({', '.join(map(str, self._shape))})"
+             f".dtype({self._dtype.name}).stop_gradient({self.stop_gradient})")
+        if isinstance(self, Parameter):
+            s = "param " + s[len(kind):] if not self.persistable else "persist trainable param " + s[len(kind):]
+        return s
+
+    __str__ = to_string
+
+    def __repr__(self):  # short, so lists of (param, grad) pairs read like Paddle's documentation
+        return self.name
+
+
+class Parameter(Variable):
+    """A persistable, trainable Variable of the global block (initialised by the startup program)."""
+
+    def __init__(self, block, name, shape, dtype="float32", trainable=True, **kwargs):
+        super().__init__(block, name, shape, dtype, stop_gradient=not trainable, persistable=True)
+        self.trainable = bool(trainable)
+        self.optimize_attr = kwargs.get("optimize_attr", {"learning_rate": 1.0})
+        self.regularizer = kwargs.get("regularizer")
+        self.need_clip = kwargs.get("need_clip", True)
+        self.is_distributed = False
+
+
+class Operator:
+    """One op of a Block: a registered op type, {slot: [var names]} for inputs/outputs, attrs."""
+
+    def __init__(self, block, type, inputs=None, outputs=None, attrs=None):
+        self.block = block
+        self.type = type
+        self._inputs = {k: list(v) for k, v in (inputs or {}).items()}
+        self._outputs = {k: list(v) for k, v in (outputs or {}).items()}
+        self._attrs = dict(attrs or {})
+        self._where = user_frame()
+        self._fwd_op = None      # for a grad op: the forward op whose gradient it belongs to
+
+    # ---- Paddle's Operator API ------------------------------------------------------------------
+    def input(self, name):
+        return list(self._inputs.get(name, []))
+
+    def output(self, name):
+        return list(self._outputs.get(name, []))
+
+    @property
+    def input_names(self):
+        return list(self._inputs)
+
+    @property
+    def output_names(self):
+        return list(self._outputs)
+
+    @property
+    def input_arg_names(self):
+        return [n for v in self._inputs.values() for n in v]
+
+    @property
+    def output_arg_names(self):
+        return [n for v in self._outputs.values() for n in v]
+
+    @property
+    def attr_names(self):
+        return list(self._attrs)
+
+    @property
+    def all_attrs(self):
+        return dict(self._attrs)
+
+    @property
+    def attrs(self):
+        return self._attrs
+
+    @property
+    def idx(self):
+        for i, op in enumerate(self.block.ops):
+            if op is self:
+                return i
+        raise ValueError(f"op '{self.type}' is not in its block any more")
+
+    def attr(self, name):
+        try:
+            return self._attrs[name]
+        except KeyError:
+            raise ValueError(f"op '{self.type}' has no attribute '{name}'; it has {sorted(self._attrs)}") from None
+
+    def has_attr(self, name):
+        return name in self._attrs
+
+    def _set_attr(self, name, value):
+        self._attrs[name] = value
+        self.block.program._bump()
+
+    _update_desc_attr = _set_attr
+
+    def _block_attr_id(self, name):
+        return self._attrs[name].idx
+
+    def _rename_input(self, old, new):
+        for v in self._inputs.values():
+            v[:] = [new if n == old else n for n in v]
+        self.block.program._bump()
+
+    def _rename_output(self, old, new):
+        for v in self._outputs.values():
+            v[:] = [new if n == old else n for n in v]
+        self.block.program._bump()
+
+    @property
+    def where(self):
+        """'file:line' of the user code that added the op (for a grad op: of its forward op)."""
+        src = self._fwd_op if self._fwd_op is not None else self
+        while src._fwd_op is not None:
+            src = src._fwd_op
+        if src._where is None:
+            return "unknown location"
+        return f"{src._where[0]}:{src._where[1]} in {src._where[2]}"
+
+    # ---- printing -------------------------------------------------------------------------------
+    def to_string(self, verbose=False):
+        outs = ", ".join(f"{k}={v}" for k, v in self._outputs.items())
+        ins = ", ".join(f"{k}={v}" for k, v in self._inputs.items())
+        shown = {k: (f"block[{v.idx}]" if isinstance(v, Block) else v) for k, v in self._attrs.items()
+                 if verbose or k != OP_ROLE_ATTR or v}
+        attrs = "".join(f", {k} = {v!r}" for k, v in sorted(shown.items()))
+        return f"{{{outs}}} = {self.type}(inputs={{{ins}}}{attrs})"
+
+    __str__ = to_string
+
+    def __repr__(self):
+        return self.to_string()
+
+
+class Block:
+    """An ordered list of ops and the variables they use; sub-blocks have a parent."""
+
+    def __init__(self, program, idx, parent_idx=-1):
+        self.program = program
+        self.idx = idx
+        self.parent_idx = parent_idx
+        self.forward_block_idx = -1
+        self.vars = {}
+        self.ops = []
+
+    @property
+    def parent_block(self):
+        return None if self.parent_idx < 0 else self.program.blocks[self.parent_idx]
+
+    # ---- variables ------------------------------------------------------------------------------
+    def var(self, name):
+        """The Variable called `name`, looked up here, then in the ancestor blocks."""
+        if not isinstance(name, str):
+            raise TypeError(f"Block.var: name must be a str, received {type(name).__name__}")
+        v = self._lookup(name)
+        if v is None:
+            raise ValueError(f"variable '{name}' is not in block {self.idx} or its ancestors")
+        return v
+
+    def _lookup(self, name):
+        # a grad block also sees its forward block's variables (and that block's ancestors)
+        stack, seen = [self], set()
+        while stack:
+            b = stack.pop(0)
+            if b.idx in seen:
+                continue
+            seen.add(b.idx)
+            v = b.vars.get(name)
+            if v is not None:
+                return v
+            if b.forward_block_idx >= 0:
+                stack.append(b.program.blocks[b.forward_block_idx])
+            if b.parent_idx >= 0:
+                stack.append(b.program.blocks[b.parent_idx])
+        return None
+
+    _var_recursive = var
+
+    def has_var(self, name):
+        return name in self.vars
+
+    def _find_var_recursive(self, name):
+        return self._lookup(name)
+
+    def create_var(self, name=None, shape=(), dtype="float32", stop_gradient=False, persistable=False,
+                   type="LOD_TENSOR", **kwargs):
+        if name is None:
+            name = unique_name.generate("_generated_var")
+        if name in self.vars:  # Paddle returns the existing var for a repeated name
+            return self.vars[name]
+        v = Variable(self, name, shape, dtype, stop_gradient, persistable, type)
+        if kwargs.get("is_data"):
+            v.is_data = True
+        self.vars[name] = v
+        self.program._bump()
+        return v
+
+    def create_parameter(self, name, shape, dtype="float32", trainable=True, **kwargs):
+        if name in self.vars:
+            raise ValueError(f"create_parameter: a variable named '{name}' already exists in block {self.idx}")
+        p = Parameter(self, name, shape, dtype, trainable, **kwargs)
+        self.vars[name] = p
+        self.program._bump()
+        return p
+
+    def _remove_var(self, name):
+        self.vars.pop(name, None)
+        self.program._bump()
+
+    def all_parameters(self):
+        return [v for v in self.vars.values() if isinstance(v, Parameter)]
+
+    def iter_parameters(self):
+        return iter(self.all_parameters())
+
+    # ---- ops ------------------------------------------------------------------------------------
+    def _make_op(self, type, inputs, outputs, attrs):
+        get_op(type)  # an unknown op type fails here, clearly
+        ins = {k: _names(v, type, k) for k, v in (inputs or {}).items()}
+        outs = {k: _names(v, type, k) for k, v in (outputs or {}).items()}
+        attrs = dict(attrs or {})
+        attrs.setdefault(OP_ROLE_ATTR, self.program._op_role)
+        return Operator(self, type, ins, outs, attrs)
+
+    def append_op(self, type, inputs=None, outputs=None, attrs=None, **kwargs):
+        """Append an op with explicit inputs/outputs ({slot: Variable | name | [..]})."""
+        op = self._make_op(type, inputs, outputs, attrs)
+        self.ops.append(op)
+        self._mark_outputs(op)
+        self.program._bump()
+        return op
+
+    def _insert_op(self, index, type, inputs=None, outputs=None, attrs=None, **kwargs):
+        op = self._make_op(type, inputs, outputs, attrs)
+        self.ops.insert(index, op)
+        self._mark_outputs(op)
+        self.program._bump()
+        return op
+
+    def _prepend_op(self, type, inputs=None, outputs=None, attrs=None, **kwargs):
+        return self._insert_op(0, type, inputs, outputs, attrs)
+
+    def _remove_op(self, index, sync=True):
+        del self.ops[index]
+        self.program._bump()
+
+    def _append_operator(self, op):
+        """Append an already built Operator (backward and control flow build them first)."""
+        op.block = self
+        self.ops.append(op)
+        self._mark_outputs(op)
+        self.program._bump()
+        return op
+
+    def _mark_outputs(self, op):
+        for n in op.output_arg_names:
+            v = self._find_var_recursive(n)
+            if v is not None:
+                v.op = op
+
+    def to_string(self, verbose=False):
+        lines = [f"{{ // block_idx:{self.idx}  parent_idx:{self.parent_idx}  "
+                 f"forward_idx:{self.forward_block_idx}"]
+        lines += ["    " + v.to_string() for v in self.vars.values()]
+        lines.append("")
+        lines += ["    " + op.to_string(verbose) for op in self.ops]
+        lines.append("}")
+        return "\n".join(lines)
+
+    __str__ = to_string
+
+    def __repr__(self):
+        return f"Block(idx={self.idx}, {len(self.vars)} vars, {len(self.ops)} ops)"
+
+
+def _names(value, op_type, slot):
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        return [_name_of(v, op_type, slot) for v in value]
+    return [_name_of(value, op_type, slot)]
+
+
+def _name_of(v, op_type, slot):
+    if isinstance(v, str):
+        return v
+    if getattr(v, "_is_variable", False):
+        return v.name
+    raise TypeError(f"append_op('{op_type}'): slot '{slot}' must hold Variables or names, "
+                    f"received {type(v).__name__}")
+
+
+class Program:
+    """A list of blocks; block 0 is the global block. `_version` changes whenever the program does."""
+
+    _next_id = [0]
+
+    def __init__(self):
+        self.blocks = [Block(self, 0)]
+        self.current_block_idx = 0
+        self._version = 0
+        self._appending_grad_times = 0
+        self._op_role = OP_ROLE_FORWARD
+        self._grad_group_counter = 0
+        self.random_seed = 0
+        self._is_startup = False
+        Program._next_id[0] += 1
+        self._uid = Program._next_id[0]
+
+    def _bump(self):
+        self._version += 1
+
+    def global_block(self):
+        return self.blocks[0]
+
+    def block(self, index):
+        return self.blocks[index]
+
+    def current_block(self):
+        return self.blocks[self.current_block_idx]
+
+    @property
+    def num_blocks(self):
+        return len(self.blocks)
+
+    def _create_block(self, parent_idx=None):
+        parent = self.current_block_idx if parent_idx is None else parent_idx
+        b = Block(self, len(self.blocks), parent)
+        self.blocks.append(b)
+        self.current_block_idx = b.idx
+        self._bump()
+        return b
+
+    def _rollback(self):
+        self.current_block_idx = self.current_block().parent_idx
+
+    def list_vars(self):
+        for b in self.blocks:
+            yield from b.vars.values()
+
+    def all_parameters(self):
+        return self.global_block().all_parameters()
+
+    @contextlib.contextmanager
+    def _optimized_guard(self, param_and_grads=None):
+        prev = self._op_role
+        self._op_role = OP_ROLE_OPTIMIZE
+        try:
+            yield
+        finally:
+            self._op_role = prev
+
+    @contextlib.contextmanager
+    def _backward_role_guard(self):
+        prev = self._op_role
+        self._op_role = OP_ROLE_BACKWARD
+        try:
+            yield
+        finally:
+            self._op_role = prev
+
+    def to_string(self, throw_on_error=False, with_details=False):
+        return "\n".join(b.to_string(with_details) for b in self.blocks)
+
+    __str__ = to_string
+
+    def __repr__(self):
+        return f"Program({len(self.blocks)} blocks, {sum(len(b.ops) for b in self.blocks)} ops)"
+
+    def to_dot(self, path=None):
+        from .dot import program_to_dot
+        return program_to_dot(self, path)
+
+    def clone(self, for_test=False):
+        """A deep copy (new Variables/Operators). for_test=True keeps only forward ops and sets test attrs."""
+        p = Program()
+        p.random_seed = self.random_seed
+        p._appending_grad_times = self._appending_grad_times
+        p.blocks = []
+        for b in self.blocks:
+            nb = Block(p, b.idx, b.parent_idx)
+            nb.forward_block_idx = b.forward_block_idx
+            p.blocks.append(nb)
+        for b, nb in zip(self.blocks, p.blocks):
+            for name, v in b.vars.items():
+                if for_test and GRAD_SUFFIX in name:
+                    continue
+                nv = object.__new__(type(v))
+                nv.__dict__.update(v.__dict__)
+                nv.block = nb
+                nv.op = None
+                nb.vars[name] = nv
+            for op in b.ops:
+                role = op._attrs.get(OP_ROLE_ATTR, 0)
+                if for_test and role & (OP_ROLE_BACKWARD | OP_ROLE_OPTIMIZE):
+                    continue
+                attrs = {k: (p.blocks[v.idx] if isinstance(v, Block) else v) for k, v in op._attrs.items()}
+                if for_test:
+                    if "is_test" in attrs:
+                        attrs["is_test"] = True
+                    if "training" in attrs and isinstance(attrs["training"], bool):
+                        attrs["training"] = False
+                nop = Operator(nb, op.type, op._inputs, op._outputs, attrs)
+                nop._where = op._where
+                nb.ops.append(nop)
+                nb._mark_outputs(nop)
+        return p
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+
+# ---- default programs and guards -----------------------------------------------------------------
+_main = [Program()]
+_startup = [Program()]
+_startup[0]._is_startup = True
+
+
+def default_main_program():
+    return _main[0]
+
+
+def default_startup_program():
+    return _startup[0]
+
+
+def switch_main_program(program):
+    old = _main[0]
+    _main[0] = program
+    return old
+
+
+def switch_startup_program(program):
+    old = _startup[0]
+    _startup[0] = program
+    return old
+
+
+@contextlib.contextmanager
+def program_guard(main_program, startup_program=None):
+    """Build ops into `main_program` (and parameter initialisers into `startup_program`)."""
+    if not isinstance(main_program, Program):
+        raise TypeError(f"program_guard: main_program must be a Program, received {type(main_program).__name__}")
+    if startup_program is not None and not isinstance(startup_program, Program):
+        raise TypeError(f"program_guard: startup_program must be a Program, "
+                        f"received {type(startup_program).__name__}")
+    old_main = switch_main_program(main_program)
+    old_startup = switch_startup_program(startup_program) if startup_program is not None else None
+    try:
+        yield
+    finally:
+        switch_main_program(old_main)
+        if startup_program is not None:
+            switch_startup_program(old_startup)
+
+
+def require_static(api):
+    if not in_static_mode():
+        raise RuntimeError(f"{api}: only available in static graph mode; call paddle.enable_static() first")
+
+
+def _install_methods():
+    from ..tensor import methods
+    methods.install(Variable)
+    Variable.__hash__ = object.__hash__
+
+
+_install_methods()
