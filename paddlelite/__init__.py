@@ -30,3 +30,6 @@ complex64, complex128 = _DTYPES["complex64"], _DTYPES["complex128"]
 from . import fluid, io, nn, optimizer, static, utils  # noqa: E402
 
 __version__ = "0.1.0"
+from .framework.io import load, save  # noqa: E402
+from .nn.layer.param_attr import ParamAttr, create_parameter  # noqa: E402
+from .optimizer import regularizer  # noqa: E402
