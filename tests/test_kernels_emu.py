@@ -1,0 +1,415 @@
+"""The fused CUDA kernels' own source, run on the CPU through tests/cuda_emu (g++ + shim), against the
+registry ops' NumPy forwards. The launch code is paddlelite.device.kernels itself (NumPy arrays in
+place of CuPy arrays), so this covers both the kernels and their host side. Shapes are tiny, odd,
+and not multiples of the block or of the vector width; inputs are also given non-contiguous.
+"""
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from paddlelite.device import kernels as K
+from paddlelite.ops.registry import get_op
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="the CUDA emulation needs g++")
+
+TOL = {np.float32: (2e-5, 2e-5), np.float16: (1e-2, 1e-2)}
+
+
+@pytest.fixture(scope="module")
+def emu():
+    from tests.cuda_emu.emu import EmuModules
+    return EmuModules()
+
+
+@pytest.fixture(scope="module")
+def impls(emu):
+    return K.gpu_impls(K.Kernels(emu))
+
+
+def close(got, ref, dtype):
+    rtol, atol = TOL[np.dtype(dtype).type]
+    got, ref = np.asarray(got), np.asarray(ref)
+    assert got.shape == ref.shape and got.dtype == ref.dtype, (got.shape, ref.shape, got.dtype, ref.dtype)
+    np.testing.assert_allclose(got.astype(np.float64), ref.astype(np.float64), rtol=rtol, atol=atol)
+
+
+def check(impls, op, arrays, attrs, dtype):
+    got = impls[op](np, *arrays, **attrs)
+    ref = get_op(op).forward(np, *arrays, **attrs)
+    if isinstance(ref, tuple):
+        for g, r in zip(got, ref):
+            if isinstance(r, list):
+                for gi, ri in zip(g, r):
+                    close(gi, ri, dtype)
+            else:
+                close(g, r, dtype)
+    else:
+        close(got, ref, dtype)
+    return got
+
+
+def strided(a):
+    """The same values in a non-contiguous array."""
+    big = np.empty(a.shape[:-1] + (a.shape[-1] * 2,), a.dtype) if a.ndim else np.empty((2,), a.dtype)
+    if not a.ndim:
+        return a
+    big[..., ::2] = a
+    return big[..., ::2]
+
+
+R = np.random.default_rng(0)
+
+
+def randn(*shape, dtype=np.float32):
+    return R.standard_normal(shape).astype(dtype)
+
+
+DTYPES = [np.float32, np.float16]
+
+
+# ---- softmax + cross-entropy ----------------------------------------------------------------------
+def _softmax(x, axis):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,axis", [((5, 7), -1), ((3, 8), -1), ((2, 5, 3), 1), ((33, 12), 1), ((4, 1), -1)])
+@pytest.mark.parametrize("soft", [False, True])
+def test_softmax_ce_grad(impls, dtype, shape, axis, soft):
+    sm = _softmax(randn(*shape), axis).astype(dtype)
+    lshape = list(shape)
+    lshape[axis] = 1
+    if soft:
+        label = R.uniform(0, 1, shape).astype(dtype)  # rows need not sum to 1: the sum is part of the grad
+    else:
+        label = R.integers(0, shape[axis], lshape).astype(np.int64)
+        label.reshape(-1)[::3] = -100  # ignore_index
+    dl = randn(*lshape, dtype=dtype)
+    attrs = dict(soft_label=soft, ignore_index=-100, axis=axis, numeric_stable_mode=True)
+    check(impls, "softmax_with_cross_entropy_grad", (label, sm, dl), attrs, dtype)
+    check(impls, "softmax_with_cross_entropy_grad", (label, strided(sm), dl), attrs, dtype)
+
+
+def test_softmax_ce_grad_int32_labels_and_scalar_mean(emu):
+    k = K.Kernels(emu)
+    sm = _softmax(randn(6, 9), -1)
+    lab = R.integers(0, 9, (6, 1)).astype(np.int32)
+    dl = np.full((1,), 0.5, np.float32)  # a broadcast loss gradient (fused mean: scale = 1/N)
+    got = k.softmax_ce_grad(np, lab, sm, dl, scale=1 / 6)
+    ref = (sm - (np.arange(9) == lab)) * (0.5 / 6)
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-7)
+
+
+# ---- layer_norm -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((7, 64), 1), ((2, 3, 5), 1), ((2, 300), 1)])
+@pytest.mark.parametrize("with_scale", [True, False])
+def test_layer_norm_grad(impls, dtype, shape, axis, with_scale):
+    x = randn(*shape, dtype=dtype)
+    n = int(np.prod(shape[axis:]))
+    y, mean, var = get_op("layer_norm").forward(np, x, randn(n, dtype=dtype), None, epsilon=1e-5,
+                                                begin_norm_axis=axis)
+    scale = randn(n, dtype=dtype) if with_scale else None
+    dy = randn(*shape, dtype=dtype)
+    check(impls, "layer_norm_grad", (x, scale, mean, var, dy), dict(epsilon=1e-5, begin_norm_axis=axis), dtype)
+
+
+def test_layer_norm_grad_large_rows_and_f32_scale(emu):
+    """N beyond blockDim * LN_MAXK takes the re-reading path; float16 X with a float32 scale."""
+    k = K.Kernels(emu)
+    k.LN_MAXK = 8
+    x = randn(2, 8300, dtype=np.float16)
+    mean = x.astype(np.float32).mean(1)
+    var = x.astype(np.float32).var(1)
+    scale = randn(8300)
+    dy = randn(2, 8300, dtype=np.float16)
+    dx, ds, db = k.layer_norm_grad(np, x, scale, mean, var, dy, 1e-5, 1)
+    rdx, rds, rdb = get_op("layer_norm_grad").forward(np, x.astype(np.float32), scale, mean, var,
+                                                      dy.astype(np.float32), 1e-5, 1)
+    np.testing.assert_allclose(dx.astype(np.float32), rdx, rtol=2e-2, atol=2e-2)
+    np.testing.assert_allclose(ds, rds, rtol=1e-3, atol=1e-3)
+    np.testing.assert_allclose(db, rdb, rtol=1e-3, atol=1e-3)
+
+
+# ---- activation grads, bias + act, dropout --------------------------------------------------------
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("op,attrs", [("relu_grad", {}), ("sigmoid_grad", {}), ("tanh_grad", {}),
+                                      ("gelu_grad", {"approximate": False}), ("gelu_grad", {"approximate": True}),
+                                      ("silu_grad", {})])
+@pytest.mark.parametrize("shape", [(7,), (3, 37), (2, 4, 8)])
+def test_activation_grads(impls, dtype, op, attrs, shape):
+    a = randn(*shape, dtype=dtype)
+    if op in ("sigmoid_grad",):
+        a = (1 / (1 + np.exp(-a.astype(np.float32)))).astype(dtype)
+    if op == "tanh_grad":
+        a = np.tanh(a)
+    d = randn(*shape, dtype=dtype)
+    check(impls, op, (a, d), attrs, dtype)
+    check(impls, op, (strided(a), strided(d)), attrs, dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("act", ["identity", "relu", "sigmoid", "tanh", "gelu", "gelu_tanh", "silu"])
+@pytest.mark.parametrize("shape", [(5, 3), (70, 33), (2, 3, 8)])
+def test_fused_bias_act_and_grad(impls, dtype, act, shape):
+    x, b, d = randn(*shape, dtype=dtype), randn(shape[-1], dtype=dtype), randn(*shape, dtype=dtype)
+    check(impls, "fused_bias_act", (x, b), {"act": act}, dtype)
+    dtype_tol = np.float16 if dtype == np.float16 else np.float32
+    got = impls["fused_bias_act_grad"](np, x, b, d, act=act)
+    ref = get_op("fused_bias_act_grad").forward(np, x, b, d, act=act)
+    close(got[0], ref[0], dtype_tol)
+    # dbias: a float32-accumulated column sum vs the reference's sum in the input dtype
+    np.testing.assert_allclose(got[1].astype(np.float64),
+                               ref[0].astype(np.float64).reshape(-1, shape[-1]).sum(0), rtol=2e-3, atol=2e-2)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("attrs", [dict(dropout_prob=0.3, is_test=False, dropout_implementation="upscale_in_train"),
+                                   dict(dropout_prob=0.3, is_test=False, dropout_implementation="downgrade_in_infer"),
+                                   dict(dropout_prob=0.3, is_test=True, dropout_implementation="downgrade_in_infer"),
+                                   dict(dropout_prob=1.0, is_test=False, dropout_implementation="upscale_in_train")])
+@pytest.mark.parametrize("shape", [(9,), (4, 33)])
+def test_dropout_grad(impls, dtype, attrs, shape):
+    mask = (R.uniform(size=shape) > 0.3).astype(np.uint8)
+    d = randn(*shape, dtype=dtype)
+    check(impls, "dropout_grad", (mask, d), attrs, dtype)
+    check(impls, "dropout_grad", (strided(mask), strided(d)), attrs, dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("act", ["relu", "gelu", "silu", "tanh"])
+def test_fused_dropout_act_grad(impls, dtype, act):
+    shape = (6, 21)
+    mask = (R.uniform(size=shape) > 0.5).astype(np.uint8)
+    a = randn(*shape, dtype=dtype)
+    if act == "tanh":
+        a = np.tanh(a)
+    d = randn(*shape, dtype=dtype)
+    attrs = dict(act=act, dropout_prob=0.5, is_test=False, dropout_implementation="upscale_in_train")
+    check(impls, "fused_dropout_act_grad", (mask, a, d), attrs, dtype)
+
+
+# ---- embedding ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("padding_idx", [-1, 2, -3])
+@pytest.mark.parametrize("deterministic", [False, True])
+def test_embedding_grad(emu, dtype, padding_idx, deterministic):
+    k = K.Kernels(emu)
+    V, D = 7, 37
+    ids = R.integers(0, V, (5, 9)).astype(np.int64)
+    ids[0, :4] = 3  # repeated ids accumulate
+    w = randn(V, D, dtype=dtype)
+    d = randn(5, 9, D, dtype=dtype)
+    from paddlelite.ops.nn import padding_row
+    got = k.embedding_grad(np, ids, w, d, padding_row(padding_idx, V), deterministic=deterministic)
+    ref = get_op("embedding_grad").forward(np, ids, w, d.astype(np.float32), padding_idx=padding_idx)
+    close(got.astype(np.float32), ref, dtype)
+    assert got.dtype == dtype
+
+
+def test_embedding_grad_deterministic_is_bitwise_reproducible(emu):
+    k = K.Kernels(emu)
+    ids = R.integers(0, 3, (64,)).astype(np.int32)
+    d = randn(64, 33)
+    runs = [k.embedding_grad(np, ids, np.empty((3, 33), np.float32), d, None, deterministic=True) for _ in range(2)]
+    assert runs[0].tobytes() == runs[1].tobytes()
+    order = np.argsort(ids, kind="stable")  # summed in token order: the same float32 sums as a serial loop
+    ref = np.zeros((3, 33), np.float32)
+    for t in order:
+        ref[ids[t]] += d[t]
+    assert runs[0].tobytes() == ref.tobytes()
+
+
+def test_embedding_grad_registry_impl(impls):
+    ids = np.array([[1, 3, 1], [0, 3, 3]], np.int64)
+    check(impls, "embedding_grad", (ids, randn(5, 4), randn(2, 3, 4)), {"padding_idx": 0}, np.float32)
+
+
+# ---- reduce_as ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("xshape,tshape", [
+    ((6, 37), (37,)), ((6, 37), (6, 1)), ((3, 5, 7), (1, 5, 1)), ((3, 5, 7), (3, 1, 7)), ((2, 3, 4, 5), (3, 1, 5)),
+    ((70, 9), (1,)), ((70, 9), ()), ((4, 1, 6), (4, 1, 6)), ((5, 1, 3), (1, 3)), ((2, 3000), (2, 1)),
+    ((300, 40), (40,)), ((2, 1, 3), (2, 3, 1)[:0] + (2, 1, 3))])
+def test_reduce_as(impls, dtype, xshape, tshape):
+    x = randn(*xshape, dtype=dtype)
+    t = np.empty(tshape, dtype)
+    got = impls["reduce_as"](np, x, t)
+    ref = get_op("reduce_as").forward(np, x.astype(np.float64), t).astype(dtype)
+    rtol = 1e-5 if dtype == np.float32 else 2e-3
+    np.testing.assert_allclose(got.astype(np.float64), ref.astype(np.float64), rtol=rtol, atol=rtol * 10)
+    assert got.shape == ref.shape and got.dtype == dtype
+    got2 = impls["reduce_as"](np, strided(x), t)
+    np.testing.assert_allclose(got2.astype(np.float64), ref.astype(np.float64), rtol=rtol, atol=rtol * 10)
+
+
+def test_reduce_as_many_blocks_uses_partials(emu):
+    """Rows split over several blocks (float32 partials + a second pass) give the same sums."""
+    k = K.Kernels(emu)
+    x = randn(2000, 3)
+    np.testing.assert_allclose(k._reduce_mid(np, x, 1, 2000, 3, np.dtype(np.float32)), x.sum(0, keepdims=True),
+                               rtol=1e-5)
+    np.testing.assert_allclose(k._reduce_mid(np, x, 1, 2000, 3, np.dtype(np.float32), grid_y=5),
+                               x.sum(0, keepdims=True), rtol=1e-5)
+    y = randn(2, 20000)
+    np.testing.assert_allclose(k._reduce_last(np, y, 2, 20000, np.dtype(np.float32)), y.sum(1), rtol=1e-4)
+
+
+# ---- optimizers -----------------------------------------------------------------------------------
+def _f1(v):
+    return np.array([v], np.float32)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(5,), (3, 17), (8, 8)])
+def test_sgd_momentum(impls, dtype, shape):
+    p, g, v = randn(*shape, dtype=dtype), randn(*shape, dtype=dtype), randn(*shape, dtype=dtype)
+    check(impls, "sgd", (p, _f1(0.1), g, None), {"multi_precision": False}, dtype)
+    for nesterov in (False, True):
+        attrs = dict(mu=0.9, use_nesterov=nesterov, regularization_method="l2_decay", regularization_coeff=0.01,
+                     multi_precision=False, rescale_grad=0.5)
+        check(impls, "momentum", (p, g, v, _f1(0.1), None), attrs, dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("op,extra", [("adam", {}), ("adamw", {"coeff": 0.01, "lr_ratio": 0.5, "with_decay": True})])
+@pytest.mark.parametrize("global_pow", [False, True])
+def test_adam(impls, dtype, op, extra, global_pow):
+    shape = (7, 13)
+    p, g = randn(*shape, dtype=dtype), randn(*shape, dtype=dtype)
+    m1, m2 = randn(*shape, dtype=dtype) * 0.1, np.abs(randn(*shape, dtype=dtype)) * 0.1
+    attrs = {**get_op(op).attrs, **extra, "use_global_beta_pow": global_pow}
+    args = (p, g, _f1(1e-2), m1, m2, _f1(0.9 ** 3), _f1(0.999 ** 3), None)
+    check(impls, op, args, attrs, dtype)
+
+
+@pytest.mark.parametrize("use_adamw", [False, True])
+def test_merged_adam_one_launch(emu, use_adamw):
+    k = K.Kernels(emu)
+    impls = K.gpu_impls(k)
+    shapes = [(5,), (3, 17), (1,), (40, 9)]
+    ps = [randn(*s) for s in shapes]
+    gs = [randn(*s) for s in shapes]
+    m1 = [randn(*s) * 0.1 for s in shapes]
+    m2 = [np.abs(randn(*s)) * 0.1 for s in shapes]
+    b1 = [_f1(0.9 ** 2) for _ in shapes]
+    b2 = [_f1(0.999 ** 2) for _ in shapes]
+    attrs = {**get_op("merged_adam").attrs, "weight_decay": 0.01, "use_adamw": use_adamw}
+    k.ADAM_CHUNK = 64  # several chunks per tensor
+    kern = k.fn("optimizer", "adam_multi_f32")
+    before = kern.launches
+    check(impls, "merged_adam", (ps, gs, [_f1(1e-2)], m1, m2, b1, b2, None), attrs, np.float32)
+    assert kern.launches == before + 1
+
+
+# ---- raw bfloat16 kernels (NumPy has no bfloat16: bit patterns in uint16) ----------------------------
+def to_bf16(a):
+    b = np.asarray(a, np.float32).view(np.uint32)
+    return ((b + 0x7FFF + ((b >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def from_bf16(h):
+    return (h.astype(np.uint32) << 16).view(np.float32)
+
+
+def test_bf16_act_grad_and_reduce(emu):
+    x, d = randn(5, 33), randn(5, 33)
+    xb, db = to_bf16(x), to_bf16(d)
+    out = np.empty_like(xb)
+    emu.module("activation").get_function("act_grad_bf16")((1,), (256,), (xb, db, out, np.int64(xb.size),
+                                                                          np.int32(K.ACT_CODES["silu"]), np.int32(0)))
+    xf, dfl = from_bf16(xb), from_bf16(db)
+    s = 1 / (1 + np.exp(-xf))
+    np.testing.assert_allclose(from_bf16(out), dfl * s * (1 + xf * (1 - s)), rtol=1e-2, atol=1e-2)
+    col = np.empty((1, 33), np.float32)
+    emu.module("reduce").get_function("reduce_mid_bf16_f32")((2, 1, 1), (32, 8), (xb, col, np.int64(1), np.int64(5),
+                                                                                  np.int64(33)))
+    np.testing.assert_allclose(col[0], xf.sum(0), rtol=1e-5, atol=1e-5)
+
+
+# ---- the emulator and the conversions themselves --------------------------------------------------
+def test_f16_conversion_matches_numpy(emu):
+    """Round-to-nearest-even float32 -> float16 (incl. subnormals, overflow, NaN) as NumPy does it."""
+    vals = np.concatenate([randn(500) * 10, randn(100) * 1e-5, np.array([65504, 65520, 1e6, -1e6, 6e-8, 3e-8,
+                                                                          0.0, np.inf, np.nan], np.float32)])
+    vals = vals.astype(np.float32)
+    out = np.empty(vals.shape, np.float16)
+    emu.module("reduce").get_function("reduce_mid_f32_f16")((len(vals) // 32 + 1, 1, 1), (32, 8),
+                                                            (vals, out, np.int64(1), np.int64(1), np.int64(len(vals))))
+    with np.errstate(over="ignore"):
+        ref = vals.astype(np.float16)  # (no -0.0 above: a sum starting at +0 returns +0)
+    assert np.array_equal(out.view(np.uint16)[~np.isnan(ref)], ref.view(np.uint16)[~np.isnan(ref)])
+    assert np.isnan(out[np.isnan(ref)]).all()
+
+
+def test_launch_checks_argument_count_and_sizes(emu):
+    f = emu.module("dropout").get_function("dropout_grad_f32")
+    m, d, o = np.ones(4, np.uint8), randn(4), np.empty(4, np.float32)
+    with pytest.raises(TypeError, match="wrong C size"):
+        f((1,), (32,), (m, d, o, np.int32(4), np.float32(1), np.int32(0)))  # n is int64 in the kernel
+    with pytest.raises(TypeError, match="expects 6 arguments"):
+        f((1,), (32,), (m, d, o, np.int64(4)))
+    with pytest.raises(TypeError, match="sized NumPy scalar"):
+        f((1,), (32,), (m, d, o, 4, np.float32(1), np.int32(0)))
+
+
+def test_float64_falls_back_to_the_reference(impls):
+    x = np.random.default_rng(1).standard_normal((4, 5))
+    np.testing.assert_array_equal(impls["relu_grad"](np, x, x), get_op("relu_grad").forward(np, x, x))
+
+
+# ---- planted bugs must be caught --------------------------------------------------------------------
+MUTATIONS = [
+    ("activation", "case ACT_SILU: {\n      const float s = sigmoidf_(a);\n      return s * (1.f + a * (1.f - s));",
+     "case ACT_SILU: {\n      const float s = sigmoidf_(a);\n      return s * (1.f - a * (1.f - s));"),
+    ("layer_norm", "st(dxr, j, rs * (dv[k] * gs[k] - s1 - xv[k] * s2));",
+     "st(dxr, j, rs * (dv[k] * gs[k] - s1 + xv[k] * s2));"),
+    ("reduce", "for (int k = 1; k < TILE_Y; ++k) acc += red[k][threadIdx.x];",
+     "for (int k = 2; k < TILE_Y; ++k) acc += red[k][threadIdx.x];"),
+    ("common", "for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);",
+     "for (int o = 8; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);"),
+]
+
+
+def _mutated_source(family, old, new):
+    import os
+    if family == "common":
+        with open(os.path.join(K.kernel_dir(), "common.cuh")) as f:
+            text = f.read()
+        assert old in text
+        tmp = __import__("tempfile").mkdtemp()
+        for name in os.listdir(K.kernel_dir()):
+            shutil.copy(os.path.join(K.kernel_dir(), name), tmp)
+        with open(os.path.join(tmp, "common.cuh"), "w") as f:
+            f.write(text.replace(old, new))
+        return "layer_norm", K.kernel_source("layer_norm", tmp)
+    src = K.kernel_source(family)
+    assert src.count(old) == 1, f"mutation anchor not found once in {family}"
+    return family, src.replace(old, new)
+
+
+@pytest.mark.parametrize("family,old,new", MUTATIONS, ids=[m[0] for m in MUTATIONS])
+def test_planted_bug_is_detected(family, old, new):
+    from tests.cuda_emu.emu import EmuModules
+    fam, src = _mutated_source(family, old, new)
+    k = K.Kernels(EmuModules({fam: src}))
+    x, d = randn(6, 40), randn(6, 40)
+    if fam == "activation":
+        got, ref = k.act_grad(np, x, d, "silu"), get_op("silu_grad").forward(np, x, d)
+    elif fam == "layer_norm":
+        mean, var = x.mean(1), x.var(1)
+        got = k.layer_norm_grad(np, x, randn(40), mean, var, d, 1e-5, 1)[0]
+        ref = get_op("layer_norm_grad").forward(np, x, randn(40) * 0 + 1, mean, var, d, 1e-5, 1)[0]
+        got = k.layer_norm_grad(np, x, None, mean, var, d, 1e-5, 1)[0]
+    else:
+        got, ref = k._reduce_mid(np, x, 1, 6, 40, np.dtype(np.float32), grid_y=1)[0], x.sum(0)
+    assert not np.allclose(got, ref, rtol=1e-3, atol=1e-4), "the planted bug went unnoticed"
+
+
+def test_import_does_not_import_cupy():
+    code = "import sys, paddlelite, paddlelite.ops; assert 'cupy' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
