@@ -8,3 +8,4 @@ from .dispatch import apply
 from .registry import GradBuilder, Meta, OpDef, all_ops, get_op, register_impl, register_op
 
 __all__ = ["apply", "GradBuilder", "Meta", "OpDef", "all_ops", "get_op", "register_impl", "register_op"]
+from . import fused  # noqa: F401  (fused_bias_act, fused_dropout_act_grad; attaches the CUDA kernels)
