@@ -166,7 +166,7 @@ def test_infer_rules_accept_unknown_dims():
     assert get_op("concat").infer([Meta((-1, 3), np.float32), Meta((-1, 2), np.float32)], axis=1) == \
         Meta((-1, 5), np.float32)
     assert get_op("split").infer(Meta((-1, 6), np.float32), num=0, sections=[2, -1], axis=1) == \
-        [Meta((-1, 2), np.float32), Meta((-1, 4), np.float32)]
+        ([Meta((-1, 2), np.float32), Meta((-1, 4), np.float32)],)
     assert get_op("flatten").infer(Meta((-1, 3, 4), np.float32), start_axis=1, stop_axis=2).shape == (-1, 12)
     assert get_op("expand").infer(Meta((-1, 1), np.float32), shape=[-1, 5]).shape == (-1, 5)
     assert get_op("tile").infer(Meta((-1, 2), np.float32), repeat_times=[2, 3]).shape == (-1, 6)
@@ -180,3 +180,35 @@ def test_methods_are_attached():
     for name in ("flatten", "squeeze", "expand", "tile", "gather", "split", "chunk", "flip", "roll",
                  "unsqueeze", "index_select", "broadcast_to", "add_", "zero_", "fill_", "copy_", "set_value"):
         assert callable(getattr(x, name)), name
+
+
+def test_static_program_matches_eager():
+    from paddlelite import static
+    xv = np.arange(12.0).reshape(2, 6)
+    iv = np.array([0, 0, 2])
+
+    def build(x, i):
+        a, b = paddle.split(x, [2, -1], axis=1)
+        c = paddle.concat([b, a], axis=1)[:, ::-2]
+        f = paddle.tile(paddle.gather(c, i, axis=1), [1, 2]).flatten()
+        return f, paddle.sum(paddle.stack(paddle.unstack(f.reshape([2, 6]), axis=0), axis=1) * f.reshape([6, 2]))
+
+    paddle.enable_static()
+    try:
+        main, start = static.Program(), static.Program()
+        with static.program_guard(main, start):
+            x = static.data("x", [-1, 6], "float64")
+            x.stop_gradient = False
+            f, loss = build(x, static.data("i", [3], "int64"))
+            assert f.shape == [-1]
+            (gx,) = static.gradients([loss], [x])
+        exe = static.Executor(paddle.CPUPlace())
+        exe.run(start)
+        fs, gs = exe.run(main, feed={"x": xv, "i": iv}, fetch_list=[f, gx])
+    finally:
+        paddle.disable_static()
+    xe = paddle.to_tensor(xv, stop_gradient=False)
+    fe, le = build(xe, paddle.to_tensor(iv))
+    le.backward()
+    np.testing.assert_allclose(fs, fe.numpy())
+    np.testing.assert_allclose(gs, xe.grad.numpy())

@@ -214,7 +214,7 @@ def _concat_grad_forward(xp, dout, xs, axis):
 
 
 def _concat_grad_infer(dout, xs, axis):
-    return [Meta(tuple(x.shape), dout.dtype) for x in xs]
+    return ([Meta(tuple(x.shape), dout.dtype) for x in xs],)  # one variadic output slot
 
 
 def _concat_grad_grad(g):
@@ -265,7 +265,7 @@ def _split_infer(x, num, sections, axis):
         shape = list(x.shape)
         shape[ax] = s
         out.append(Meta(tuple(shape), x.dtype))
-    return out
+    return (out,)  # one variadic output slot
 
 
 def _split_grad(g):
@@ -321,7 +321,7 @@ def _unstack_infer(x, axis, num):
     elif num and num != n:
         raise ValueError(f"op 'unstack': num={num} but the dim {axis} of the input has size {n}")
     shape = tuple(d for i, d in enumerate(x.shape) if i != ax)
-    return [Meta(shape, x.dtype) for _ in range(n)]
+    return ([Meta(shape, x.dtype) for _ in range(n)],)  # one variadic output slot
 
 
 def _unstack_grad(g):

@@ -308,6 +308,10 @@ def _value_tensor(x, value, api):
 def setitem(x, index, value):
     """x[index] = value: Paddle's set_value op out of place, then x rebinds to its result."""
     api = "Tensor.__setitem__"
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{api}: assignment into a static Variable is not supported (a program cannot rebind "
+                        "a variable in place here); build the new value out of place, e.g. with "
+                        "paddle.concat/paddle.scatter or a where-style mask")
     entries, tensors = parse_index(index, api)
     value = _value_tensor(x, value, api)
     target = _io.index_shape("set_value", tuple(x.shape), entries, _metas(tensors))
