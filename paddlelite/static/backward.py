@@ -6,7 +6,8 @@ pending group instead of computing anything. Then, as Paddle does: outputs writt
 ops are renamed `x@GRAD@RENAME@block<i>@<k>` and summed by one accumulation op placed before the first
 reader; the ops are appended with op_role Backward and the callbacks run after each one.
 """
-import contextlib
+import os
+import time
 
 from ..framework.mode import in_static_mode
 from ..ops.registry import GradBuilder, get_op, all_ops, register_op
@@ -432,15 +433,14 @@ def _find_loss_op(loss):
     return None
 
 
-@contextlib.contextmanager
-def _dump_guard(program, path):
-    yield
-    if path is not None:
-        import os
-        os.makedirs(path, exist_ok=True) if not os.path.exists(path) else None
-        if not os.path.isdir(path):
-            raise NotADirectoryError(f"dump_backward_graph_path: '{path}' exists and is not a directory")
-        program.to_dot(os.path.join(path, "static_backward_graph.dot"))
+def _dump(program, directory):
+    """Write <timestamp>_static_backward_graph.dot (forward + backward ops) into `directory`."""
+    if os.path.exists(directory) and not os.path.isdir(directory):
+        raise NotADirectoryError(f"dump_backward_graph_path: '{directory}' exists and is not a directory")
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, f"{time.strftime('%Y%m%d_%H%M%S')}_{program._uid}_static_backward_graph.dot")
+    program.to_dot(path)
+    return path
 
 
 # ---- public API -----------------------------------------------------------------------------------
@@ -468,17 +468,16 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
     op_path = find_op_path(block, [loss.name], [], no_grad)
     no_grad |= find_no_grad_vars(block, op_path, [loss.name], no_grad)
 
-    with _dump_guard(program, dump_backward_graph_path):
-        bp = BackwardPass(program, block, block, no_grad, callbacks)
-        seed = bp.grad_var(loss.name)
-        block.append_op("fill_constant", outputs={"Out": [seed]},
-                        attrs={"shape": [] if not loss._shape else [1], "value": 1.0, "dtype": loss.dtype.name,
-                               "place": None, OP_ROLE_ATTR: OP_ROLE_BACKWARD | OP_ROLE_LOSS})
-        if loss._shape:
-            seed._shape = (1,)
-        bp.available.add(loss.name)
-        bp.process(op_path)
-        bp.commit()
+    bp = BackwardPass(program, block, block, no_grad, callbacks)
+    seed = bp.grad_var(loss.name)
+    block.append_op("fill_constant", outputs={"Out": [seed]},
+                    attrs={"shape": [] if not loss._shape else [1], "value": 1.0, "dtype": loss.dtype.name,
+                           "place": None, OP_ROLE_ATTR: OP_ROLE_BACKWARD | OP_ROLE_LOSS})
+    if loss._shape:
+        seed._shape = (1,)
+    bp.available.add(loss.name)
+    bp.process(op_path)
+    bp.commit()
 
     if param_names is None:
         params = [p for p in block.all_parameters() if p.trainable]
@@ -495,6 +494,8 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
             producer._set_attr(OP_ROLE_VAR_ATTR, role_var)
             g.op = producer
         result.append((p, g))
+    if dump_backward_graph_path is not None:
+        _dump(program, dump_backward_graph_path)
     return result
 
 

@@ -190,6 +190,7 @@ def _isolate(g, inner, names, tag):
         v = g._lookup(old)
         g.create_var(new, v._shape, v._dtype, stop_gradient=False)
         _bw._rename_args(g.ops, old, new)
+        g.vars.pop(old, None)
         local.append(new)
     return local
 
