@@ -102,9 +102,13 @@ def _numeric_value(op, case, arrays, weights):
 
 def _numeric_grads(op, case, weights, value_fn=None):
     slots = _grad_slots(op, case)
-    arrays = {s: ([np.array(e, dtype=np.float64) for e in v] if isinstance(v, list)
-                  else (None if v is None else np.array(v, dtype=np.float64 if s in slots else None)))
-              for s, v in case.inputs.items()}
+    def copy(v, differentiated):
+        dtype = np.float64 if differentiated else None  # only differentiated inputs become float64
+        if isinstance(v, list):
+            return [np.array(e, dtype=dtype) for e in v]
+        return None if v is None else np.array(v, dtype=dtype)
+
+    arrays = {s: copy(v, s in slots) for s, v in case.inputs.items()}
     value_fn = value_fn or (lambda a: _numeric_value(op, case, a, weights))
     result = []
     for s in slots:
