@@ -1,0 +1,274 @@
+"""Executor, Scope and plans: feeds, fetches, caching/invalidation, freeing, errors, training steps."""
+import numpy as np
+import pytest
+
+import paddlelite as paddle
+from paddlelite import static
+from paddlelite.static import Program
+from paddlelite.static.executor import Plan
+
+
+@pytest.fixture
+def prog():
+    paddle.enable_static()
+    main, startup = Program(), Program()
+    with static.program_guard(main, startup):
+        yield main, startup
+
+
+def _mlp(hidden=4):
+    x = static.data("x", [None, 3], "float32")
+    y = static.data("y", [None, 1], "float32")
+    h = static.nn.fc(x, size=hidden, activation="relu")
+    pred = static.nn.fc(h, size=1)
+    loss = paddle.mean(paddle.square(pred - y))
+    return x, y, pred, loss
+
+
+def test_startup_initialises_parameters_in_the_scope(prog):
+    main, startup = prog
+    _mlp()
+    scope = static.Scope()
+    exe = static.Executor(paddle.CPUPlace())
+    exe.run(startup, scope=scope)
+    w = np.array(scope.find_var("fc_0.w_0").get_tensor())
+    b = np.array(scope.find_var("fc_0.b_0").get_tensor())
+    assert w.shape == (3, 4) and w.dtype == np.float32
+    limit = np.sqrt(6 / 7)
+    assert np.all(np.abs(w) <= limit) and np.any(w != 0)
+    np.testing.assert_array_equal(b, np.zeros(4, np.float32))
+    assert scope.find_var("nope") is None
+
+
+def test_global_scope_is_the_default(prog):
+    main, startup = prog
+    _mlp()
+    exe = static.Executor()
+    exe.run(startup)
+    assert static.global_scope().find_var("fc_1.w_0") is not None
+    t = static.global_scope().find_var("fc_1.w_0").get_tensor()
+    assert t.shape() == [4, 1] and t._is_initialized()
+    t.set(np.full((4, 1), 2.0, np.float32), paddle.CPUPlace())
+    np.testing.assert_array_equal(np.array(t), np.full((4, 1), 2.0))
+
+
+def test_scope_guard():
+    s = static.Scope()
+    with static.scope_guard(s):
+        assert static.global_scope() is s
+    assert static.global_scope() is not s
+
+
+def test_forward_values_and_fetch_by_name_or_variable(prog):
+    main, startup = prog
+    x, y, pred, loss = _mlp()
+    exe = static.Executor()
+    scope = static.Scope()
+    exe.run(startup, scope=scope)
+    xv = np.random.default_rng(0).random((5, 3), dtype=np.float32)
+    yv = np.ones((5, 1), np.float32)
+    a, b, w = exe.run(main, feed={"x": xv, "y": yv}, fetch_list=[pred, loss.name, "fc_0.w_0"], scope=scope)
+    W0, b0, W1, b1 = (np.array(scope.find_var(n).get_tensor()) for n in ["fc_0.w_0", "fc_0.b_0", "fc_1.w_0", "fc_1.b_0"])
+    ref = np.maximum(xv @ W0 + b0, 0) @ W1 + b1
+    np.testing.assert_allclose(a, ref, rtol=1e-5)
+    np.testing.assert_allclose(b, np.mean((ref - yv) ** 2), rtol=1e-5)
+    assert b.shape == () and isinstance(b, np.ndarray)
+    np.testing.assert_array_equal(w, W0)
+
+
+def test_fetch_gradients_by_variable_and_name(prog):
+    main, startup = prog
+    x, y, pred, loss = _mlp()
+    pg = static.append_backward(loss)
+    exe = static.Executor()
+    exe.run(startup)
+    xv = np.ones((2, 3), np.float32)
+    out1 = exe.run(main, feed={"x": xv, "y": xv[:, :1]}, fetch_list=[g for _, g in pg])
+    out2 = exe.run(main, feed={"x": xv, "y": xv[:, :1]}, fetch_list=[g.name for _, g in pg])
+    for a, b, (p, _) in zip(out1, out2, pg):
+        np.testing.assert_array_equal(a, b)
+        assert list(a.shape) == p.shape
+
+
+def test_return_numpy_false(prog):
+    main, startup = prog
+    x = static.data("x", [2], "float32")
+    y = x * 2.0
+    (t,) = static.Executor().run(main, feed={"x": np.ones(2, np.float32)}, fetch_list=[y], return_numpy=False)
+    np.testing.assert_array_equal(np.array(t), [2.0, 2.0])
+    assert t.shape() == [2]
+
+
+def test_feed_errors_name_the_variable(prog):
+    main, _ = prog
+    x = static.data("x", [None, 3], "float32")
+    y = x * 2.0
+    exe = static.Executor()
+    with pytest.raises(ValueError, match="'nope' is not in the program"):
+        exe.run(main, feed={"x": np.ones((1, 3), np.float32), "nope": np.ones(1)}, fetch_list=[y])
+    with pytest.raises(ValueError, match="'x' should have shape \\[-1, 3\\]"):
+        exe.run(main, feed={"x": np.ones((3,), np.float32)}, fetch_list=[y])
+    with pytest.raises(ValueError, match="'x' should have shape"):
+        exe.run(main, feed={"x": np.ones((2, 4), np.float32)}, fetch_list=[y])
+    with pytest.raises(ValueError, match="data type of fed variable 'x' must be float32"):
+        exe.run(main, feed={"x": np.ones((2, 3), np.float64)}, fetch_list=[y])
+    with pytest.raises(ValueError, match="data variable 'x' was not fed"):
+        exe.run(main, feed={}, fetch_list=[y])
+    with pytest.raises(TypeError, match="feed must be a dict"):
+        exe.run(main, feed=[1], fetch_list=[y])
+    # python lists are converted to the variable's dtype
+    (out,) = exe.run(main, feed={"x": [[1, 2, 3]]}, fetch_list=[y])
+    np.testing.assert_array_equal(out, [[2, 4, 6]])
+
+
+def test_fetch_errors(prog):
+    main, _ = prog
+    x = static.data("x", [2], "float32")
+    exe = static.Executor()
+    with pytest.raises(ValueError, match="'missing' is not in the program"):
+        exe.run(main, feed={"x": np.ones(2, np.float32)}, fetch_list=["missing"])
+    with pytest.raises(TypeError, match="fetch_list"):
+        exe.run(main, feed={"x": np.ones(2, np.float32)}, fetch_list=[3])
+
+
+def test_uninitialised_parameter_error(prog):
+    main, _ = prog
+    x, y, pred, loss = _mlp()
+    with pytest.raises(RuntimeError, match="run the startup program"):
+        static.Executor().run(main, feed={"x": np.ones((1, 3), np.float32), "y": np.ones((1, 1), np.float32)},
+                              fetch_list=[loss], scope=static.Scope())
+
+
+def test_plan_is_cached_and_invalidated(prog):
+    main, startup = prog
+    x = static.data("x", [2], "float32")
+    y = x * 2.0
+    exe = static.Executor()
+    feed = {"x": np.ones(2, np.float32)}
+    exe.run(main, feed=feed, fetch_list=[y])
+    plans = dict(exe._plans)
+    assert len(plans) == 1
+    exe.run(main, feed=feed, fetch_list=[y])
+    assert exe._plans == plans                     # reused
+    z = y + 1.0                                    # the program changes: a new plan
+    (out,) = exe.run(main, feed=feed, fetch_list=[z])
+    assert list(exe._plans) != list(plans) and len(exe._plans) == 1
+    np.testing.assert_array_equal(out, [3.0, 3.0])
+    z.op._set_attr("bias", 5.0)                    # attrs as stored are what runs
+    (out,) = exe.run(main, feed=feed, fetch_list=[z])
+    np.testing.assert_array_equal(out, [7.0, 7.0])
+
+
+def test_plan_resolves_slots_and_frees_dead_temporaries(prog):
+    main, startup = prog
+    x, y, pred, loss = _mlp()
+    static.append_backward(loss)
+    plan = Plan(main, ["x", "y"], [loss.name], paddle.CPUPlace())
+    freed = {plan.names[i] for step in plan.steps for i in step[-1]}
+    assert "fc_0.tmp_0" in freed and "fc_0.w_0@GRAD" in freed
+    assert loss.name not in freed and "fc_0.w_0" not in freed
+    # every freed temporary is freed after its last reader
+    for k, step in enumerate(plan.steps):
+        for i in step[-1]:
+            later = [s for s in plan.steps[k + 1:] if s[0] != 2 and (i in _flat(s[2]))]
+            assert not later, plan.names[i]
+
+
+def _flat(ins):
+    out = []
+    for i in ins:
+        if isinstance(i, int):
+            out.append(i)
+        elif isinstance(i, list):
+            out.extend(i)
+    return out
+
+
+def test_sgd_training_step_with_optimizer(prog):
+    main, startup = prog
+    x, y, pred, loss = _mlp(hidden=8)
+    opt = paddle.optimizer.SGD(learning_rate=0.05)
+    ops, pg = opt.minimize(loss)
+    assert [op.type for op in ops if op.type == "sgd"] and all(op.attr("op_role") == 2 for op in ops)
+    exe = static.Executor()
+    scope = static.Scope()
+    exe.run(startup, scope=scope)
+    rng = np.random.default_rng(0)
+    xv = rng.random((16, 3), dtype=np.float32)
+    yv = xv.sum(1, keepdims=True)
+    first = exe.run(main, feed={"x": xv, "y": yv}, fetch_list=[loss], scope=scope)[0]
+    for _ in range(100):
+        last = exe.run(main, feed={"x": xv, "y": yv}, fetch_list=[loss], scope=scope)[0]
+    assert last < first * 0.2
+
+
+def test_manual_sgd_step_matches_numpy(prog):
+    main, startup = prog
+    x = static.data("x", [4, 3], "float64")
+    w = static.create_parameter([3, 1], "float64")
+    loss = paddle.mean(paddle.matmul(x, w))
+    ((p, g),) = static.append_backward(loss)
+    lr = main.global_block().create_var(name="lr", shape=[1], dtype="float64", persistable=True)
+    with main._optimized_guard():
+        op = main.global_block().append_op(type="sgd", inputs={"Param": [p], "LearningRate": [lr], "Grad": [g]},
+                                           outputs={"ParamOut": [p]})
+    assert op.attr("op_role") == 2
+    scope = static.Scope()
+    exe = static.Executor()
+    exe.run(startup, scope=scope)
+    scope.var("lr").get_tensor().set(np.array([0.5]), paddle.CPUPlace())
+    w0 = np.array(scope.find_var(w.name).get_tensor())
+    xv = np.arange(12, dtype=np.float64).reshape(4, 3)
+    exe.run(main, feed={"x": xv}, scope=scope)
+    w1 = np.array(scope.find_var(w.name).get_tensor())
+    np.testing.assert_allclose(w1, w0 - 0.5 * xv.mean(0, keepdims=True).T)
+
+
+def test_backward_op_failure_names_forward_op_and_user_line(prog):
+    main, startup = prog
+    x = static.data("x", [None, 3], "float32")
+    w = static.create_parameter([3, 2], "float32")
+    out = paddle.matmul(x, w)   # <- the line the error must point at
+    line = __import__("inspect").currentframe().f_lineno - 1
+    loss = paddle.mean(out)
+    static.append_backward(loss)
+    grad_op = [op for op in main.global_block().ops if op.type == "matmul" and op.attr("op_role") == 1][0]
+    grad_op._set_attr("transpose_x", False)        # break it: shapes no longer contract
+    exe = static.Executor()
+    exe.run(startup)
+    with pytest.raises(Exception) as info:
+        exe.run(main, feed={"x": np.ones((5, 3), np.float32)}, fetch_list=[loss])
+    msg = str(info.value)
+    assert "gradient of op 'matmul'" in msg and f"test_static_executor.py:{line}" in msg
+
+
+def test_forward_op_failure_names_op_and_line(prog):
+    main, _ = prog
+    x = static.data("x", [None, 3], "float32")
+    y = paddle.reshape(x, [-1, 3])
+    line = __import__("inspect").currentframe().f_lineno - 1
+    y.op._set_attr("shape", [7, 5])
+    with pytest.raises(ValueError) as info:
+        static.Executor().run(main, feed={"x": np.ones((2, 3), np.float32)}, fetch_list=[y])
+    assert "op 'reshape'" in str(info.value) and f"test_static_executor.py:{line}" in str(info.value)
+
+
+def test_cpu_places():
+    assert static.cpu_places(2) == [paddle.CPUPlace(), paddle.CPUPlace()]
+
+
+@pytest.mark.gpu
+def test_gpu_executor_matches_cpu(prog):
+    main, startup = prog
+    x, y, pred, loss = _mlp()
+    pg = static.append_backward(loss)
+    cpu, gpu = static.Executor(paddle.CPUPlace()), static.Executor(paddle.CUDAPlace(0))
+    s_cpu, s_gpu = static.Scope(), static.Scope()
+    cpu.run(startup, scope=s_cpu)
+    for p in main.global_block().all_parameters():
+        s_gpu.var(p.name).get_tensor().set(np.array(s_cpu.find_var(p.name).get_tensor()), paddle.CUDAPlace(0))
+    feed = {"x": np.random.rand(4, 3).astype(np.float32), "y": np.ones((4, 1), np.float32)}
+    fetch = [loss] + [g for _, g in pg]
+    for a, b in zip(cpu.run(main, feed=feed, fetch_list=fetch, scope=s_cpu),
+                    gpu.run(main, feed=feed, fetch_list=fetch, scope=s_gpu)):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
