@@ -53,8 +53,12 @@ def _hard_index(xp, label, num_classes, ignore_index, op):
     return xp.where(keep, label, 0).astype(np.int64), keep
 
 
+def _meta(a):
+    return Meta(tuple(a.shape), a.dtype)
+
+
 def _swce_forward(xp, logits, label, soft_label, ignore_index, axis, numeric_stable_mode):
-    axis = normalize_axis("softmax_with_cross_entropy", axis, logits.ndim)
+    axis = _check_label("softmax_with_cross_entropy", _meta(logits), _meta(label), soft_label, axis)
     shifted = logits - logits.max(axis=axis, keepdims=True)
     log_sum = xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))
     log_softmax = shifted - log_sum
@@ -68,7 +72,7 @@ def _swce_forward(xp, logits, label, soft_label, ignore_index, axis, numeric_sta
 
 
 def _swce_grad_forward(xp, label, softmax, dloss, soft_label, ignore_index, axis, numeric_stable_mode):
-    axis = normalize_axis("softmax_with_cross_entropy_grad", axis, softmax.ndim)
+    axis = _check_label("softmax_with_cross_entropy_grad", _meta(softmax), _meta(label), soft_label, axis)
     if soft_label:
         # d/dz [-sum_c y_c log softmax_c] = softmax * sum_c y_c - y
         dlogits = softmax * label.sum(axis=axis, keepdims=True) - label
