@@ -1,1 +1,119 @@
-__all__ = []
+"""Common functional APIs: linear, dropout (+ dropout2d/3d), pad (constant mode through the pad op)."""
+import numbers
+
+from ...framework.mode import _static
+from ...ops import dispatch
+from ...ops import creation as _creation
+from ...ops import elementwise as _ew
+from ...ops import math as _math
+from ...ops import nn as _nn
+from ...ops.registry import get_op
+from ...tensor.math import _check_tensor, is_tensor_like
+
+__all__ = ["linear", "dropout", "dropout2d", "dropout3d", "pad"]
+
+apply = dispatch.apply
+
+
+def check_float_tensor(x, api, arg="x"):
+    _check_tensor(x, api, arg)
+    if not x.dtype.is_floating_point:
+        raise TypeError(f"{api}: {arg} must be a floating point Tensor, received dtype {x.dtype.name}")
+
+
+def linear(x, weight, bias=None, name=None):
+    """x @ weight (+ bias); weight has shape [in_features, out_features] as in Paddle."""
+    _check_tensor(x, "linear", "x")
+    _check_tensor(weight, "linear", "weight")
+    if len(weight.shape) != 2:
+        raise ValueError(f"linear: weight must be 2-D [in_features, out_features], received shape {weight.shape}")
+    out = apply(_math.MATMUL, x, weight)
+    if bias is not None:
+        _check_tensor(bias, "linear", "bias")
+        out = apply(_ew.ADD, out, bias)
+    return out
+
+
+_MODES = {"upscale_in_train": "upscale_in_train", "downscale_in_infer": "downgrade_in_infer",
+          "downgrade_in_infer": "downgrade_in_infer"}
+
+
+def _ones(shape, like):
+    place = None if _static[0] else like.place
+    return apply(_creation.FILL_CONSTANT, shape=list(shape), value=1.0, dtype=like.dtype.name, place=place)
+
+
+def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=None):
+    """Zero each element with probability p. mode 'upscale_in_train' scales kept values by 1/(1-p) in training
+    (identity at inference); 'downscale_in_infer' keeps values in training and scales by (1-p) at inference.
+    `axis` drops whole slices: one mask value per index along those axes, shared by the other dims."""
+    check_float_tensor(x, "dropout")
+    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p <= 1:
+        raise ValueError(f"dropout: p must be a number in [0, 1], received {p!r}")
+    if mode not in _MODES:
+        raise ValueError(f"dropout: mode must be 'upscale_in_train' or 'downscale_in_infer', received {mode!r}")
+    impl = _MODES[mode]
+    if not training:
+        return x if impl == "upscale_in_train" else apply(_math.SCALE, x, scale=1.0 - float(p))
+    if p == 0:
+        return x
+    seed = 0  # 0: the global generator, so paddle.seed makes it reproducible
+    if axis is None:
+        return apply(_nn.DROPOUT, x, dropout_prob=float(p), is_test=False, seed=seed,
+                     dropout_implementation=impl)[0]
+    axes = [axis] if isinstance(axis, int) else list(axis)
+    nd = len(x.shape)
+    if not axes or any(not isinstance(a, int) or not -nd <= a < nd for a in axes):
+        raise ValueError(f"dropout: axis must be an int or list of ints in [-{nd}, {nd}), received {axis!r}")
+    axes = {a % nd for a in axes}
+    if any(x.shape[a] == -1 for a in axes):
+        raise ValueError(f"dropout: the dims named by axis={axis!r} must be known, x has shape {x.shape}")
+    keep = apply(_nn.DROPOUT, _ones([x.shape[i] if i in axes else 1 for i in range(nd)], x),
+                 dropout_prob=float(p), is_test=False, seed=seed, dropout_implementation=impl)[0]
+    return apply(_ew.MULTIPLY, x, keep)
+
+
+def _channel_dropout(nd, api):
+    def fn(x, p=0.5, training=True, data_format="NCHW" if nd == 4 else "NCDHW", name=None):
+        _check_tensor(x, api)
+        if len(x.shape) != nd:
+            raise ValueError(f"{api}: x must be {nd}-D, received shape {x.shape}")
+        if data_format not in (("NCHW", "NHWC") if nd == 4 else ("NCDHW", "NDHWC")):
+            raise ValueError(f"{api}: unsupported data_format {data_format!r}")
+        return dropout(x, p=p, axis=[0, 1] if data_format.startswith("NC") else [0, nd - 1], training=training)
+    fn.__name__ = api
+    fn.__doc__ = f"Drop whole channels of a {nd}-D input (one mask value per (sample, channel))."
+    return fn
+
+
+dropout2d = _channel_dropout(4, "dropout2d")
+dropout3d = _channel_dropout(5, "dropout3d")
+
+
+def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None):
+    """Paddle's F.pad in constant mode. `pad` lists (before, after) for every dim of x (first dim first), or,
+    with 2 * (ndim - 2) entries, for the spatial dims LAST dim first ([left, right, top, bottom, ...])."""
+    _check_tensor(x, "pad")
+    if mode != "constant":
+        raise ValueError(f"pad: only mode='constant' is available, received mode={mode!r}")
+    if is_tensor_like(pad):
+        pad = [int(v) for v in pad.numpy().reshape(-1)]
+    if not isinstance(pad, (list, tuple)) or not all(isinstance(v, int) and not isinstance(v, bool) for v in pad):
+        raise TypeError(f"pad: pad must be a list of ints, received {pad!r}")
+    nd = len(x.shape)
+    if len(pad) == 2 * nd:
+        full = list(pad)
+    elif len(pad) == 2 * (nd - 2) and nd >= 3:
+        spatial = []
+        for k in range(nd - 2):  # pad lists the last spatial dim first
+            spatial = [pad[2 * k], pad[2 * k + 1]] + spatial
+        if data_format.startswith("NC"):
+            full = [0, 0, 0, 0] + spatial
+        elif data_format.startswith("N") and data_format.endswith("C"):
+            full = [0, 0] + spatial + [0, 0]
+        else:
+            raise ValueError(f"pad: unsupported data_format {data_format!r}")
+    else:
+        raise ValueError(f"pad: pad must have {2 * nd} entries (every dim) or {2 * (nd - 2)} (spatial dims) for a "
+                         f"{nd}-D x, received {len(pad)}")
+    return apply(get_op("pad"), x, paddings=full, pad_value=float(value))

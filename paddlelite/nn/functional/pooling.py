@@ -1,1 +1,141 @@
-__all__ = []
+"""Pooling: max/avg (2-D and 1-D), adaptive avg/max (2-D and 1-D), all through the 'pool2d' op."""
+import numbers
+
+from ...ops import dispatch
+from ...ops import math as _math
+from ...ops import pooling as _pool
+from ...ops.registry import get_op
+from ...tensor.math import _check_tensor
+from .conv import int_tuple, padding_attrs
+
+__all__ = ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+           "adaptive_max_pool1d", "adaptive_max_pool2d"]
+
+apply = dispatch.apply
+
+
+def _check_x(x, api, nd, data_format, formats):
+    _check_tensor(x, api)
+    if data_format not in formats:
+        raise ValueError(f"{api}: data_format must be one of {list(formats)}, received {data_format!r}")
+    if len(x.shape) != nd:
+        raise ValueError(f"{api}: x must be {nd}-D ({data_format}), received shape {x.shape}")
+    if not x.dtype.is_floating_point:
+        raise TypeError(f"{api}: x must be a floating point Tensor, received dtype {x.dtype.name}")
+
+
+def _no_mask(return_mask, api):
+    if return_mask:
+        raise ValueError(f"{api}: return_mask=True (max indices) is not available; call it with "
+                         "return_mask=False")
+
+
+def _pool2d(x, pooling_type, kernel_size, stride, padding, ceil_mode, exclusive, data_format, api):
+    ksize = int_tuple(kernel_size, 2, api, "kernel_size")
+    strides = ksize if stride is None else int_tuple(stride, 2, api, "stride")
+    paddings, algo = padding_attrs(padding, 2, api, data_format == "NHWC")
+    return apply(_pool.POOL2D, x, pooling_type=pooling_type, ksize=ksize, strides=strides, paddings=paddings,
+                 padding_algorithm=algo, ceil_mode=bool(ceil_mode), exclusive=bool(exclusive), data_format=data_format)
+
+
+def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, data_format="NCHW",
+               name=None):
+    _check_x(x, "max_pool2d", 4, data_format, ("NCHW", "NHWC"))
+    _no_mask(return_mask, "max_pool2d")
+    return _pool2d(x, "max", kernel_size, stride, padding, ceil_mode, True, data_format, "max_pool2d")
+
+
+def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True, divisor_override=None,
+               data_format="NCHW", name=None):
+    _check_x(x, "avg_pool2d", 4, data_format, ("NCHW", "NHWC"))
+    if divisor_override is None:
+        return _pool2d(x, "avg", kernel_size, stride, padding, ceil_mode, exclusive, data_format, "avg_pool2d")
+    if isinstance(divisor_override, bool) or not isinstance(divisor_override, numbers.Real) or divisor_override <= 0:
+        raise ValueError(f"avg_pool2d: divisor_override must be a positive number, received {divisor_override!r}")
+    # window sums divided by the given divisor: the inclusive average times kh*kw / divisor
+    ksize = int_tuple(kernel_size, 2, "avg_pool2d", "kernel_size")
+    out = _pool2d(x, "avg", ksize, stride, padding, ceil_mode, False, data_format, "avg_pool2d")
+    return apply(_math.SCALE, out, scale=ksize[0] * ksize[1] / float(divisor_override))
+
+
+def _to_2d(x, data_format, api):
+    """[N, C, L] / [N, L, C] -> a 4-D tensor with a unit height, and its 2-D data_format."""
+    _check_x(x, api, 3, data_format, ("NCL", "NLC"))
+    return apply(get_op("unsqueeze"), x, axis=[2 if data_format == "NCL" else 1]), \
+        "NCHW" if data_format == "NCL" else "NHWC"
+
+
+def _from_2d(out, data_format):
+    return apply(get_op("squeeze"), out, axis=[2 if data_format == "NCL" else 1])
+
+
+def _pad1d(padding, api):
+    if isinstance(padding, str):
+        return padding
+    p, _ = padding_attrs(padding, 1, api, False)
+    return [0, 0] + p
+
+
+def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, data_format="NCL",
+               name=None):
+    x4, fmt = _to_2d(x, data_format, "max_pool1d")
+    _no_mask(return_mask, "max_pool1d")
+    k = int_tuple(kernel_size, 1, "max_pool1d", "kernel_size")[0]
+    s = k if stride is None else int_tuple(stride, 1, "max_pool1d", "stride")[0]
+    out = _pool2d(x4, "max", [1, k], [1, s], _pad1d(padding, "max_pool1d"), ceil_mode, True, fmt, "max_pool1d")
+    return _from_2d(out, data_format)
+
+
+def avg_pool1d(x, kernel_size, stride=None, padding=0, exclusive=True, ceil_mode=False, data_format="NCL",
+               name=None):
+    x4, fmt = _to_2d(x, data_format, "avg_pool1d")
+    k = int_tuple(kernel_size, 1, "avg_pool1d", "kernel_size")[0]
+    s = k if stride is None else int_tuple(stride, 1, "avg_pool1d", "stride")[0]
+    out = _pool2d(x4, "avg", [1, k], [1, s], _pad1d(padding, "avg_pool1d"), ceil_mode, exclusive, fmt, "avg_pool1d")
+    return _from_2d(out, data_format)
+
+
+def _output_size(output_size, in_hw, api):
+    sizes = list(output_size) if isinstance(output_size, (list, tuple)) else [output_size] * len(in_hw)
+    if len(sizes) != len(in_hw):
+        raise ValueError(f"{api}: output_size must be an int or {len(in_hw)} ints, received {output_size!r}")
+    out = []
+    for s, n in zip(sizes, in_hw):
+        if s is None:
+            s = n
+        if isinstance(s, bool) or not isinstance(s, numbers.Integral) or s < 1:
+            raise ValueError(f"{api}: output_size entries must be positive ints (or None), received {output_size!r}")
+        out.append(int(s))
+    return out
+
+
+def _adaptive2d(x, pooling_type, output_size, data_format, api):
+    _check_x(x, api, 4, data_format, ("NCHW", "NHWC"))
+    hw = x.shape[2:] if data_format == "NCHW" else x.shape[1:3]
+    return apply(_pool.POOL2D, x, pooling_type=pooling_type, ksize=_output_size(output_size, hw, api),
+                 adaptive=True, data_format=data_format)
+
+
+def adaptive_avg_pool2d(x, output_size, data_format="NCHW", name=None):
+    return _adaptive2d(x, "avg", output_size, data_format, "adaptive_avg_pool2d")
+
+
+def adaptive_max_pool2d(x, output_size, return_mask=False, name=None):
+    _no_mask(return_mask, "adaptive_max_pool2d")
+    return _adaptive2d(x, "max", output_size, "NCHW", "adaptive_max_pool2d")
+
+
+def _adaptive1d(x, pooling_type, output_size, api):
+    x4, _ = _to_2d(x, "NCL", api)
+    size = _output_size(output_size, [x.shape[2]], api)[0]
+    out = apply(_pool.POOL2D, x4, pooling_type=pooling_type, ksize=[1, size], adaptive=True)
+    return _from_2d(out, "NCL")
+
+
+def adaptive_avg_pool1d(x, output_size, name=None):
+    return _adaptive1d(x, "avg", output_size, "adaptive_avg_pool1d")
+
+
+def adaptive_max_pool1d(x, output_size, return_mask=False, name=None):
+    _no_mask(return_mask, "adaptive_max_pool1d")
+    return _adaptive1d(x, "max", output_size, "adaptive_max_pool1d")
