@@ -207,7 +207,7 @@ class Optimizer:
             return self._block.append_op(type=op_type, inputs={k: v for k, v in inputs.items() if v is not None},
                                          outputs=outputs, attrs=attrs)
         op = get_op(op_type)
-        result = dispatch.apply(op, *[inputs.get(slot) for slot in op.inputs], **attrs)
+        result = dispatch.apply(op, *[inputs.get(slot) for slot in op.inputs], **(attrs or {}))
         if op.n_out == 1:
             result = (result,)
         for slot, res in zip(op.outputs, result):
