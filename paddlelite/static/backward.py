@@ -10,54 +10,53 @@ import os
 import time
 
 from ..framework.mode import in_static_mode
-from ..ops.registry import GradBuilder, get_op, all_ops, register_op
-from ..ops.shape_rules import check_same_dtype
-from ..ops.registry import Meta
+from ..ops.registry import GradBuilder, all_ops, get_op
 from .appender import build_op
+from .executor import STRUCTURAL_RUNNERS
 from .framework import (GRAD_SUFFIX, OP_ROLE_ATTR, OP_ROLE_BACKWARD, OP_ROLE_FORWARD, OP_ROLE_LOSS,
                         OP_ROLE_VAR_ATTR, Operator, Parameter, Program, Variable)
 
 
 # ---- the accumulation op (Paddle's `sum`: Out = X[0] + X[1] + ...) --------------------------------
-def _sum_n_forward(xp, xs):
-    out = xs[0]
-    for x in xs[1:]:
-        out = out + x
-    return out if len(xs) > 1 else out.copy()
+# A structural op of the backward pass: the executor runs it (executor.STRUCTURAL_RUNNERS) and its
+# gradient (an `assign` of dOut to every input) is built below, so double backward goes through it.
+# Paddle calls it `sum`; while the registry's `sum` is the reduction, it is `sum_grads` here.
+ACCUMULATE_OP = "sum" if "sum" not in all_ops() else "sum_grads"
 
 
-def _sum_n_infer(xs, **attrs):
-    if not xs:
-        raise ValueError("op 'sum': X must hold at least one input")
-    for x in xs[1:]:
-        check_same_dtype("sum", xs[0], x, ("X[0]", "X[k]"))
-    return Meta(xs[0].shape, xs[0].dtype)
+def _accumulate_grad(bp, op):
+    out = op.output("Out")[0]
+    assign = get_op("assign")
+    group, written = [], []
+    for name in op.input("X"):
+        if name in bp.no_grad or name in written:
+            continue
+        target = bp.grad_name_of(name)
+        operator, _ = build_op(bp.block, assign, (bp.grad_var(out),), assign.fill_attrs({}), lambda: target,
+                               OP_ROLE_BACKWARD)
+        operator._fwd_op = op
+        group.append(operator)
+        written.append(name)
+        bp.grad_var(name)
+    return group, written
 
 
-def _sum_n_grad(g):
-    if g.needs("X"):
-        dout = g.output_grad("Out")
-        g.set_input_grad("X", [g.op("assign", dout) for _ in g.input("X")])
+def _run_accumulate(plan, op):
+    ins = [plan.slot(n) for n in op.input("X")]
+    out = plan.slot(op.output("Out")[0])
+
+    def run(env):
+        total = env[ins[0]]
+        for i in ins[1:]:
+            total = total + env[i]
+        env[out] = total
+    return run
 
 
-def _accumulation_op():
-    """Paddle calls it `sum`; while the registry's `sum` is the reduction, ours is `add_n`."""
-    name = "sum" if "sum" not in all_ops() else "add_n"
-    if name in all_ops():
-        op = get_op(name)
-        if op.inputs == ("X",) and "X" in op.variadic_inputs and op.outputs == ("Out",):
-            return op
-        raise RuntimeError(f"the registry's '{name}' op is not an n-ary sum (X: list -> Out); the static "
-                           "backward needs one to accumulate gradients")
-    return register_op(name, inputs=("X",), outputs=("Out",), forward=_sum_n_forward, infer=_sum_n_infer,
-                       grad=_sum_n_grad, variadic_inputs=("X",), double_grad=True)
-
-
-SUM_OP = _accumulation_op()
-ACCUMULATE_OP = SUM_OP.type
-
-# Structural ops (control flow) register how their gradient is built: type -> fn(pass, op) -> [Operator]
-STRUCTURAL_GRADS = {}
+# Structural ops (control flow) register how their gradient is built: type -> fn(pass, op) -> ([Operator],
+# [forward names whose gradient the group writes])
+STRUCTURAL_GRADS = {ACCUMULATE_OP: _accumulate_grad}
+STRUCTURAL_RUNNERS[ACCUMULATE_OP] = _run_accumulate
 
 
 class _LossError(TypeError, AssertionError):
