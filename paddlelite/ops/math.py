@@ -309,6 +309,16 @@ ISFINITE = _predicate("isfinite", lambda xp, x: xp.isfinite(x) if x.dtype.kind i
 LOGICAL_NOT = _predicate("logical_not", lambda xp, x: xp.logical_not(x))
 
 
+def _bitwise_not_infer(x, **attrs):
+    if np.dtype(x.dtype).kind not in "iub":
+        raise TypeError(f"op 'bitwise_not': input 'X' must be an integer or bool tensor, received {x.dtype}")
+    return Meta(x.shape, x.dtype)
+
+
+BITWISE_NOT = register_op("bitwise_not", inputs=("X",), outputs=("Out",), forward=lambda xp, x: xp.invert(x),
+                          infer=_bitwise_not_infer)
+
+
 # ---- clip: out = min(max(x, min), max); the gradient passes where min < x < max (Paddle's rule) -------
 def _clip_forward(xp, x, min=float("-inf"), max=float("inf")):
     if x.dtype.kind == "b":

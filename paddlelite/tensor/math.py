@@ -144,6 +144,7 @@ isnan = _unary(_m.ISNAN, "isnan", "Elementwise NaN test")
 isinf = _unary(_m.ISINF, "isinf", "Elementwise infinity test")
 isfinite = _unary(_m.ISFINITE, "isfinite", "Elementwise finiteness test")
 logical_not = _unary(_m.LOGICAL_NOT, "logical_not", "Elementwise logical not (any dtype -> bool)")
+bitwise_not = _unary(_m.BITWISE_NOT, "bitwise_not", "Elementwise bitwise not (~x) of an integer or bool tensor")
 
 
 def round(x, decimals=0, name=None):
@@ -226,5 +227,5 @@ TENSOR_METHODS = ["add", "subtract", "multiply", "divide", "maximum", "minimum",
                   "logical_xor", "scale", "matmul", "mm", "exp", "log", "elementwise_pow",
                   "sqrt", "rsqrt", "abs", "square", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
                   "tanh", "sigmoid", "reciprocal", "log1p", "log2", "log10", "expm1", "floor", "ceil", "trunc",
-                  "round", "erf", "sign", "neg", "isnan", "isinf", "isfinite", "logical_not", "pow", "clip",
+                  "round", "erf", "sign", "neg", "isnan", "isinf", "isfinite", "logical_not", "bitwise_not", "pow", "clip",
                   "where", "floor_divide", "remainder", "mod", "floor_mod"]

@@ -127,18 +127,10 @@ OPERATOR_APIS = {
     "__floordiv__": "math.floor_divide", "__mod__": "math.remainder",
     "__abs__": "math.abs",
     "__and__": "math.logical_and", "__or__": "math.logical_or", "__xor__": "math.logical_xor",
-    "__invert__": "math.logical_not",
+    "__invert__": "math.bitwise_not",  # ~ is bitwise (logical for bool), as in Paddle
     "__getitem__": "manipulation.getitem", "__setitem__": "manipulation.setitem",
 }
 REFLECTED = {"__rfloordiv__": "math.floor_divide", "__rmod__": "math.remainder"}
-
-
-def _has(qual):  # TEMP while op families land; tests/test_api_surface.py requires all
-    try:
-        _api(qual)
-        return True
-    except AttributeError:
-        return False
 
 
 def install(cls):
@@ -149,9 +141,7 @@ def install(cls):
     for name, fn in OPERATORS.items():
         setattr(cls, name, fn)
     for name, qual in OPERATOR_APIS.items():
-        if _has(qual):
-            setattr(cls, name, _api(qual))
+        setattr(cls, name, _api(qual))
     for name, qual in REFLECTED.items():
-        if _has(qual):
-            setattr(cls, name, _reflected(_api(qual)))
+        setattr(cls, name, _reflected(_api(qual)))
     cls.__hash__ = lambda self: id(self)
