@@ -170,7 +170,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         return _sum(loss)
     if reduction == "mean":
         if hard_label is not None:
-            return _safe_div(_sum(loss), _sum(apply(_ew.MULTIPLY, sample_w, mask) if sample_w is not None else mask))
+            return _safe_div(loss, _sum(apply(_ew.MULTIPLY, sample_w, mask) if sample_w is not None else mask))
         return apply(_red.MEAN, loss)
     if squeeze_out:
         loss = apply(get_op("squeeze"), loss, axis=[axis])
@@ -181,9 +181,10 @@ def _gs_ones():
     return get_op("fill_any_like")
 
 
-def _safe_div(total, count):
-    """total / count, with an all-ignored batch (count 0, total 0) giving 0 rather than nan."""
-    return apply(_ew.DIVIDE, total, apply(_ew.MAXIMUM, count, apply(_gs_ones(), count, value=1e-30)))
+def _safe_div(loss, count):
+    """sum(loss) / count, with an all-ignored batch (count 0, loss 0) giving 0 rather than nan. Divides before
+    summing, so the result comes from the sum op (a 0-D array, not a NumPy scalar)."""
+    return _sum(apply(_ew.DIVIDE, loss, apply(_ew.MAXIMUM, count, apply(_gs_ones(), count, value=1e-30))))
 
 
 # ---- negative log likelihood ----------------------------------------------------------------------
@@ -210,7 +211,7 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
                                                axis=[1]))
     loss = _scale(_sum(apply(_ew.MULTIPLY, onehot, input), axis=[1]), -1.0)
     if reduction == "mean":
-        return _safe_div(_sum(loss), _sum(onehot))
+        return _safe_div(loss, _sum(onehot))
     return _reduce(loss, reduction)
 
 
