@@ -19,7 +19,7 @@ class Linear(Layer):
     """y = x @ weight + bias, weight of shape [in_features, out_features] (Paddle's layout)."""
 
     def __init__(self, in_features, out_features, weight_attr=None, bias_attr=None, name=None):
-        super().__init__(name_scope=name)
+        super().__init__()  # as in Paddle, `name` does not change the parameter names
         self.in_features = _positive_int(in_features, "Linear", "in_features")
         self.out_features = _positive_int(out_features, "Linear", "out_features")
         self.weight = self.create_parameter([self.in_features, self.out_features], attr=weight_attr)
@@ -39,7 +39,7 @@ class Embedding(Layer):
 
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None, sparse=False, weight_attr=None,
                  name=None):
-        super().__init__(name_scope=name)
+        super().__init__()
         self._num_embeddings = _positive_int(num_embeddings, "Embedding", "num_embeddings")
         self._embedding_dim = _positive_int(embedding_dim, "Embedding", "embedding_dim")
         if padding_idx is not None:

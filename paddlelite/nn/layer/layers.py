@@ -21,7 +21,7 @@ __all__ = ["Layer", "HookRemoveHelper"]
 
 def _camel_to_snake(name):
     s1 = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub("([a-z0-9])([A-Z])", r"\1_\2", s1).lower()
+    return re.sub("([a-z])([A-Z])", r"\1_\2", s1).lower()
 
 
 class HookRemoveHelper:
