@@ -1,0 +1,209 @@
+"""GPU benchmarks of the fused kernels (skipped without a GPU; run: pytest bench/test_bench_kernels.py).
+
+For each kernel: bytes moved / median GPU time (cupyx.profiler.benchmark, CUDA events) against a
+device-to-device copy of the same byte count measured in the same run (the achievable bandwidth),
+the speedup over the unfused CuPy composition of the same math (the registry op's reference
+forward run on CuPy arrays), and over PyTorch on the GPU when it is installed with CUDA. Plus
+end-to-end training steps (an MLP and a small transformer block) against PyTorch, through the
+public API. Results are printed and attached to pytest-benchmark's extra_info.
+"""
+import numpy as np
+import pytest
+
+from paddlelite.device import cuda as _cuda
+from paddlelite.device import kernels as K
+from paddlelite.ops.registry import get_op
+
+pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _cuda.is_available(), reason="needs an NVIDIA GPU with CuPy")]
+
+
+@pytest.fixture(scope="module")
+def cp():
+    return pytest.importorskip("cupy")
+
+
+@pytest.fixture(scope="module")
+def impls():
+    return K.gpu_impls(K.Kernels(K.CupyModules()))
+
+
+def _torch_cuda():
+    try:
+        import torch
+        return torch if torch.cuda.is_available() else None
+    except ImportError:
+        return None
+
+
+def gpu_median(fn, n_repeat=50):
+    from cupyx.profiler import benchmark
+    r = benchmark(fn, n_repeat=n_repeat, n_warmup=5)
+    return float(np.median(r.gpu_times[0]))
+
+
+def copy_time(cp, nbytes):
+    src = cp.empty(max(nbytes // 4, 1), cp.float32)
+    dst = cp.empty_like(src)
+    return gpu_median(lambda: cp.copyto(dst, src))
+
+
+def torch_time(torch, fn, n_repeat=50):
+    for _ in range(5):
+        fn()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    for _ in range(n_repeat):
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / 1e3)
+    return float(np.median(times))
+
+
+def report(benchmark, name, nbytes, t_fused, t_copy, t_unfused, t_torch=None):
+    info = {"GB/s": nbytes / t_fused / 1e9, "copy GB/s": nbytes / t_copy / 1e9,
+            "fraction of copy bandwidth": t_copy / t_fused, "speedup vs unfused CuPy": t_unfused / t_fused}
+    if t_torch is not None:
+        info["speedup vs torch"] = t_torch / t_fused
+    benchmark.extra_info.update(info)
+    print(f"\n{name}: " + ", ".join(f"{k}={v:.3g}" for k, v in info.items()))
+
+
+def _bench(cp, benchmark, impls, name, op, arrays, attrs, out_bytes, torch_fn=None):
+    dev = [None if a is None else [cp.asarray(e) for e in a] if isinstance(a, list) else cp.asarray(a)
+           for a in arrays]
+    nbytes = sum(a.nbytes for a in arrays if isinstance(a, np.ndarray)) + out_bytes
+    fused = lambda: impls[op](cp, *dev, **attrs)  # noqa: E731
+    unfused = lambda: get_op(op).forward(cp, *dev, **attrs)  # noqa: E731
+    t_f, t_u, t_c = gpu_median(fused), gpu_median(unfused), copy_time(cp, nbytes)
+    torch = _torch_cuda()
+    t_t = torch_time(torch, torch_fn(torch)) if (torch is not None and torch_fn is not None) else None
+    benchmark.pedantic(lambda: (fused(), cp.cuda.Device().synchronize()), rounds=10, iterations=1)
+    report(benchmark, name, nbytes, t_f, t_c, t_u, t_t)
+
+
+R = np.random.default_rng(0)
+M, N = 8192, 4096
+
+
+def test_bench_softmax_ce_grad(cp, benchmark, impls):
+    sm = R.uniform(size=(M, N)).astype(np.float32)
+    lab = R.integers(0, N, (M, 1)).astype(np.int64)
+    dl = R.standard_normal((M, 1)).astype(np.float32)
+
+    def torch_fn(torch):
+        s, l, d = (torch.as_tensor(a, device="cuda") for a in (sm, lab, dl))
+        return lambda: (s - torch.nn.functional.one_hot(l[:, 0], N).to(s.dtype)) * d
+    _bench(cp, benchmark, impls, "softmax_ce_grad", "softmax_with_cross_entropy_grad", (lab, sm, dl),
+           dict(soft_label=False, ignore_index=-100, axis=-1, numeric_stable_mode=True), sm.nbytes, torch_fn)
+
+
+def test_bench_layer_norm_grad(cp, benchmark, impls):
+    x = R.standard_normal((M, 1024)).astype(np.float32)
+    _, mean, var = get_op("layer_norm").forward(np, x, None, None, epsilon=1e-5, begin_norm_axis=1)
+    scale, dy = R.standard_normal(1024).astype(np.float32), R.standard_normal((M, 1024)).astype(np.float32)
+
+    def torch_fn(torch):
+        xt = torch.as_tensor(x, device="cuda").requires_grad_()
+        w = torch.as_tensor(scale, device="cuda").requires_grad_()
+        b = torch.zeros(1024, device="cuda", requires_grad=True)
+        y = torch.nn.functional.layer_norm(xt, (1024,), w, b)
+        g = torch.as_tensor(dy, device="cuda")
+        return lambda: torch.autograd.grad(y, (xt, w, b), g, retain_graph=True)
+    _bench(cp, benchmark, impls, "layer_norm_grad", "layer_norm_grad", (x, scale, mean, var, dy),
+           dict(epsilon=1e-5, begin_norm_axis=1), x.nbytes, torch_fn)
+
+
+@pytest.mark.parametrize("act", ["relu", "gelu"])
+def test_bench_bias_act_grad(cp, benchmark, impls, act):
+    x, d = (R.standard_normal((M, N)).astype(np.float32) for _ in range(2))
+    b = R.standard_normal(N).astype(np.float32)
+
+    def torch_fn(torch):
+        xt = torch.as_tensor(x, device="cuda").requires_grad_()
+        bt = torch.as_tensor(b, device="cuda").requires_grad_()
+        f = torch.relu if act == "relu" else torch.nn.functional.gelu
+        y = f(xt + bt)
+        g = torch.as_tensor(d, device="cuda")
+        return lambda: torch.autograd.grad(y, (xt, bt), g, retain_graph=True)
+    _bench(cp, benchmark, impls, f"bias_{act}_grad", "fused_bias_act_grad", (x, b, d), {"act": act}, x.nbytes,
+           torch_fn)
+
+
+def test_bench_dropout_gelu_grad(cp, benchmark, impls):
+    mask = (R.uniform(size=(M, N)) > 0.1).astype(np.uint8)
+    a, d = (R.standard_normal((M, N)).astype(np.float32) for _ in range(2))
+    _bench(cp, benchmark, impls, "dropout_gelu_grad", "fused_dropout_act_grad", (mask, a, d),
+           dict(act="gelu", dropout_prob=0.1, is_test=False, dropout_implementation="upscale_in_train"), a.nbytes)
+
+
+def test_bench_embedding_grad(cp, benchmark, impls):
+    ids = R.integers(0, 32000, 16384).astype(np.int64)
+    d = R.standard_normal((16384, 1024)).astype(np.float32)
+    _bench(cp, benchmark, impls, "embedding_grad", "embedding_grad", (ids, np.empty((32000, 1024), np.float32), d),
+           {"padding_idx": -1}, 32000 * 1024 * 4)
+
+
+def test_bench_reduce_as(cp, benchmark, impls):
+    x = R.standard_normal((M, N)).astype(np.float32)
+    _bench(cp, benchmark, impls, "reduce_as (bias grad)", "reduce_as", (x, np.empty((N,), np.float32)), {}, N * 4,
+           lambda torch: (lambda t=torch.as_tensor(x, device="cuda"): t.sum(0)))
+
+
+def test_bench_merged_adam(cp, benchmark, impls):
+    shapes = [(1024, 1024)] * 24 + [(1024,)] * 48
+    ps = [R.standard_normal(s).astype(np.float32) for s in shapes]
+    args = (ps, [p * 0.1 for p in ps], [np.array([1e-3], np.float32)], [p * 0 for p in ps], [p * 0 + 1 for p in ps],
+            [np.array([0.9], np.float32)] * len(ps), [np.array([0.999], np.float32)] * len(ps), None)
+    total = sum(p.nbytes for p in ps)
+    _bench(cp, benchmark, impls, "merged_adam", "merged_adam", args, {**get_op("merged_adam").attrs, "use_adamw": True},
+           3 * total)
+
+
+# ---- end-to-end training steps vs PyTorch --------------------------------------------------------
+def _train_step_paddle(model, opt, x, y, loss_fn):
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    opt.step()
+    opt.clear_grad()
+    return loss
+
+
+@pytest.mark.parametrize("kind", ["mlp", "transformer"])
+def test_bench_train_step_vs_torch(cp, benchmark, kind):
+    import paddlelite as paddle
+    paddle.set_device("gpu")
+    B, D = 64, 512
+    if kind == "mlp":
+        model = paddle.nn.Sequential(paddle.nn.Linear(D, 4 * D), paddle.nn.GELU(), paddle.nn.Linear(4 * D, D))
+        x = paddle.to_tensor(R.standard_normal((B * 16, D)).astype(np.float32))
+    else:
+        model = paddle.nn.TransformerEncoderLayer(D, 8, 4 * D, dropout=0.1)
+        x = paddle.to_tensor(R.standard_normal((B, 128, D)).astype(np.float32))
+    y = paddle.to_tensor(np.zeros(x.shape, np.float32))
+    opt = paddle.optimizer.AdamW(learning_rate=1e-4, parameters=model.parameters())
+    loss_fn = paddle.nn.functional.mse_loss
+    t_pl = gpu_median(lambda: _train_step_paddle(model, opt, x, y, loss_fn), n_repeat=20)
+    benchmark.pedantic(lambda: (_train_step_paddle(model, opt, x, y, loss_fn), cp.cuda.Device().synchronize()),
+                       rounds=5, iterations=1)
+    info = {"paddlelite step s": t_pl}
+    torch = _torch_cuda()
+    if torch is not None:
+        if kind == "mlp":
+            tm = torch.nn.Sequential(torch.nn.Linear(D, 4 * D), torch.nn.GELU(), torch.nn.Linear(4 * D, D)).cuda()
+        else:
+            tm = torch.nn.TransformerEncoderLayer(D, 8, 4 * D, dropout=0.1, batch_first=True).cuda()
+        topt = torch.optim.AdamW(tm.parameters(), lr=1e-4)
+        tx = torch.as_tensor(np.asarray(x.numpy()), device="cuda")
+        ty = torch.zeros_like(tx)
+
+        def tstep():
+            loss = torch.nn.functional.mse_loss(tm(tx), ty)
+            loss.backward()
+            topt.step()
+            topt.zero_grad()
+        info["torch step s"] = torch_time(torch, tstep, n_repeat=20)
+        info["paddlelite / torch time"] = t_pl / info["torch step s"]
+    benchmark.extra_info.update(info)
+    print(f"\ntrain step {kind}: " + ", ".join(f"{k}={v:.3g}" for k, v in info.items()))
