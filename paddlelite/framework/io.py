@@ -33,7 +33,7 @@ def _digest(arr):
     h = hashlib.sha256()
     h.update(str(arr.dtype.str).encode())
     h.update(repr(tuple(arr.shape)).encode())
-    h.update(np.ascontiguousarray(arr).tobytes())
+    h.update(np.asarray(arr, order="C").tobytes())
     return h.hexdigest()
 
 
@@ -103,7 +103,7 @@ def save(obj, path, protocol=4, **configs):
         with zipfile.ZipFile(f, "w", compression=zipfile.ZIP_STORED) as zf:
             for name, arr in members.items():
                 buf = _io.BytesIO()
-                np.lib.format.write_array(buf, np.ascontiguousarray(arr), allow_pickle=False)
+                np.lib.format.write_array(buf, np.asarray(arr, order="C"), allow_pickle=False)
                 zf.writestr(name + ".npy", buf.getvalue())
     os.replace(tmp, path)
 
