@@ -6,6 +6,7 @@ gradient, attach a grad node. Functional APIs, Tensor methods and layers all com
 """
 import numpy as _np
 
+_ndarray = _np.ndarray
 from ..device.place import current_place, parse_place
 from ..framework import mode as _mode
 from ..framework.tensor import Tensor, wrap_array
@@ -81,6 +82,8 @@ def apply(op, *inputs, **attrs):
 
     record = needs_grad and op.grad is not None and _grad_state.enabled
     if op.n_out == 1 and op.simple:
+        if out.__class__ is not _ndarray and xp is _np:  # NumPy ufuncs give scalars for 0-D inputs
+            out = _np.asarray(out)
         result = wrap_array(out, place, not record)
         outs = (result,)
     else:
@@ -89,9 +92,9 @@ def apply(op, *inputs, **attrs):
         outs = []
         for slot, o in zip(op.outputs, out):
             if isinstance(o, list):
-                outs.append([wrap_array(a, place, not record) for a in o])
+                outs.append([wrap_array(xp.asarray(a), place, not record) for a in o])
             else:
-                outs.append(wrap_array(o, place, not record))
+                outs.append(wrap_array(xp.asarray(o), place, not record))
         result = outs[0] if op.n_out == 1 else tuple(outs)
     if record:
         _hooks["node"](op, inputs, attrs, outs)
