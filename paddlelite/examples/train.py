@@ -107,8 +107,8 @@ def train_static(paddle, data, epochs, batch_size, lr, seed, quiet):
             y = static.data("y", [None], "int64")
             model = build_model(paddle)
             logits = model(x)
+            test_program = main.clone(for_test=True)  # inference only: cloned before the loss
             loss = paddle.nn.CrossEntropyLoss()(logits, y)
-            test_program = main.clone(for_test=True)
             opt = paddle.optimizer.Adam(learning_rate=lr)
             opt.minimize(loss)
         exe = static.Executor(paddle.get_device())
