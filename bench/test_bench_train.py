@@ -1,0 +1,193 @@
+"""One training step (forward, backward, optimizer update, clear grads), single-threaded on the CPU:
+paddlelite eager, paddlelite static, PyTorch, and hand-written NumPy, in the same run.
+
+* MLP 784-256-128-10, batch 128, cross-entropy, SGD(lr=0.01)
+* a small CNN: conv(1->8, 3x3) relu maxpool conv(8->16, 3x3) relu maxpool linear(16*7*7 -> 10), batch 32
+
+Run: pytest bench/test_bench_train.py --benchmark-only --benchmark-group-by=group
+Aim: eager <= 1.0x PyTorch, static <= 0.9x.
+"""
+import numpy as np
+import pytest
+
+import paddlelite as paddle
+from paddlelite import nn
+from paddlelite.utils import unique_name
+
+torch = pytest.importorskip("torch")
+torch.set_num_threads(1)
+
+B, LR = 128, 0.01
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(0)
+    return rng.random((B, 784), dtype=np.float32), rng.integers(0, 10, B), \
+        rng.random((32, 1, 28, 28), dtype=np.float32), rng.integers(0, 10, 32)
+
+
+def _mlp():
+    return nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
+
+
+def _cnn():
+    return nn.Sequential(nn.Conv2D(1, 8, 3, padding=1), nn.ReLU(), nn.MaxPool2D(2),
+                         nn.Conv2D(8, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2D(2),
+                         nn.Flatten(), nn.Linear(16 * 7 * 7, 10))
+
+
+def _torch_mlp():
+    return torch.nn.Sequential(torch.nn.Linear(784, 256), torch.nn.ReLU(), torch.nn.Linear(256, 128),
+                               torch.nn.ReLU(), torch.nn.Linear(128, 10))
+
+
+def _torch_cnn():
+    return torch.nn.Sequential(torch.nn.Conv2d(1, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
+                               torch.nn.Conv2d(8, 16, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
+                               torch.nn.Flatten(), torch.nn.Linear(16 * 7 * 7, 10))
+
+
+def _eager_step(make, x, y):
+    with unique_name.guard():
+        model = make()
+    opt = paddle.optimizer.SGD(LR, parameters=model.parameters())
+    loss_fn = nn.CrossEntropyLoss()
+    xt, yt = paddle.to_tensor(x), paddle.to_tensor(y)
+
+    def step():
+        loss = loss_fn(model(xt), yt)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+    return step
+
+
+def _static_step(make, x, y):
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup), unique_name.guard():
+            xv = paddle.static.data("x", [None] + list(x.shape[1:]), "float32")
+            yv = paddle.static.data("y", [None], "int64")
+            loss = nn.CrossEntropyLoss()(make()(xv), yv)
+            paddle.optimizer.SGD(LR).minimize(loss)
+    finally:
+        paddle.disable_static()
+    exe = paddle.static.Executor("cpu")
+    scope = paddle.static.Scope()
+    with paddle.static.scope_guard(scope):
+        exe.run(startup)
+    feed = {"x": x, "y": y}
+
+    def step():
+        with paddle.static.scope_guard(scope):
+            return exe.run(main, feed=feed, fetch_list=[loss])
+    return step
+
+
+def _torch_step(make, x, y):
+    model = make()
+    opt = torch.optim.SGD(model.parameters(), LR)
+    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
+
+    def step():
+        loss = torch.nn.functional.cross_entropy(model(xt), yt)
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        return loss
+    return step
+
+
+def _numpy_mlp_step(x, y):
+    """The same MLP step written by hand in NumPy (the floor for any NumPy-based framework)."""
+    rng = np.random.default_rng(0)
+    dims = [784, 256, 128, 10]
+    Ws = [rng.uniform(-0.05, 0.05, (a, b)).astype(np.float32) for a, b in zip(dims, dims[1:])]
+    bs = [np.zeros(b, np.float32) for b in dims[1:]]
+    onehot = np.eye(10, dtype=np.float32)[y]
+
+    def step():
+        acts = [x]
+        h = x
+        for i in range(3):
+            h = h @ Ws[i] + bs[i]
+            if i < 2:
+                h = np.maximum(h, 0)
+            acts.append(h)
+        z = h - h.max(1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(1, keepdims=True)
+        loss = -np.log(p[np.arange(len(y)), y]).mean()
+        g = (p - onehot) / len(y)
+        for i in (2, 1, 0):
+            gW, gb = acts[i].T @ g, g.sum(0)
+            if i:
+                g = (g @ Ws[i].T) * (acts[i] > 0)
+            Ws[i] = Ws[i] - LR * gW
+            bs[i] = bs[i] - LR * gb
+        return loss
+    return step
+
+
+@pytest.mark.benchmark(group="train step: MLP 784-256-128-10, batch 128, SGD")
+def test_mlp_paddlelite_eager(benchmark, data):
+    benchmark(_eager_step(_mlp, data[0], data[1]))
+
+
+@pytest.mark.benchmark(group="train step: MLP 784-256-128-10, batch 128, SGD")
+def test_mlp_paddlelite_static(benchmark, data):
+    benchmark(_static_step(_mlp, data[0], data[1]))
+
+
+@pytest.mark.benchmark(group="train step: MLP 784-256-128-10, batch 128, SGD")
+def test_mlp_torch(benchmark, data):
+    benchmark(_torch_step(_torch_mlp, data[0], data[1]))
+
+
+@pytest.mark.benchmark(group="train step: MLP 784-256-128-10, batch 128, SGD")
+def test_mlp_numpy(benchmark, data):
+    benchmark(_numpy_mlp_step(data[0], data[1]))
+
+
+@pytest.mark.benchmark(group="train step: small CNN, batch 32, SGD")
+def test_cnn_paddlelite_eager(benchmark, data):
+    benchmark(_eager_step(_cnn, data[2], data[3]))
+
+
+@pytest.mark.benchmark(group="train step: small CNN, batch 32, SGD")
+def test_cnn_paddlelite_static(benchmark, data):
+    benchmark(_static_step(_cnn, data[2], data[3]))
+
+
+@pytest.mark.benchmark(group="train step: small CNN, batch 32, SGD")
+def test_cnn_torch(benchmark, data):
+    benchmark(_torch_step(_torch_cnn, data[2], data[3]))
+
+
+def test_steps_agree_with_torch(data):
+    """The benchmarked steps compute the same thing: equal weights give equal losses."""
+    x, y = data[0], data[1]
+    with unique_name.guard():
+        model = _mlp()
+    tm = _torch_mlp()
+    with torch.no_grad():
+        lins = [m for m in tm if isinstance(m, torch.nn.Linear)]
+        ours = [m for m in model if isinstance(m, nn.Linear)]
+        for a, b in zip(ours, lins):
+            b.weight.copy_(torch.from_numpy(a.weight.numpy().T))
+            b.bias.copy_(torch.from_numpy(a.bias.numpy()))
+    opt = paddle.optimizer.SGD(LR, parameters=model.parameters())
+    topt = torch.optim.SGD(tm.parameters(), LR)
+    for _ in range(3):
+        loss = nn.CrossEntropyLoss()(model(paddle.to_tensor(x)), paddle.to_tensor(y))
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        tl = torch.nn.functional.cross_entropy(tm(torch.from_numpy(x)), torch.from_numpy(y))
+        tl.backward()
+        topt.step()
+        topt.zero_grad()
+        np.testing.assert_allclose(float(loss), tl.item(), rtol=1e-5)
