@@ -64,7 +64,12 @@ class set_grad_enabled:
 
 
 class _GradModeContext:
+    """`with cls():`, `@cls()` or bare `@cls` sets grad mode to `_mode` for the block or call."""
     _mode = True
+
+    def __new__(cls, fn=None):
+        self = super().__new__(cls)
+        return self(fn) if callable(fn) else self
 
     def __enter__(self):
         self.prev = grad_state.enabled
@@ -90,27 +95,10 @@ class _GradModeContext:
 
 
 class no_grad(_GradModeContext):
-    """Disable gradient recording: `with no_grad():` or `@no_grad()` (also `@no_grad`)."""
+    """Disable gradient recording: `with no_grad():`, `@no_grad()` or `@no_grad`."""
     _mode = False
-
-    def __new__(cls, fn=None):
-        self = super().__new__(cls)
-        if callable(fn):  # bare @no_grad
-            return self(fn)
-        return self
-
-    def __init__(self, fn=None):
-        pass
 
 
 class enable_grad(_GradModeContext):
+    """Enable gradient recording inside a no_grad region."""
     _mode = True
-
-    def __new__(cls, fn=None):
-        self = super().__new__(cls)
-        if callable(fn):
-            return self(fn)
-        return self
-
-    def __init__(self, fn=None):
-        pass
