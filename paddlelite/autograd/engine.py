@@ -230,10 +230,11 @@ def _accumulate_into_leaf(t, g, create_graph):
     """`.grad += g` without touching arrays other code may hold."""
     if not create_graph:
         g = wrap_array(g._data, g._place, False)
-    if t._grad is None:
+    if t._grad is None or t._grad_is_zeros:
         if g._data.dtype != t._data.dtype:
             g = wrap_array(g._data.astype(t._data.dtype), g._place, False)
         t._grad = g
+        t._grad_is_zeros = False
     else:
         with _grad_mode(create_graph):
             t._grad = _add(t._grad, g)

@@ -15,6 +15,7 @@ class Tensor:
     _node = None          # the grad node that produced this tensor (None for leaves)
     _out_index = 0        # which output of that node
     _grad = None          # accumulated gradient (leaves, or non-leaves after retain_grads)
+    _grad_is_zeros = False  # set by clear_grad(): the next backward replaces .grad instead of adding
     _hooks = None         # {handle_id: fn} gradient hooks
     _vbox = None          # [version] shared with detached aliases; None means version 0
     name = None
@@ -160,12 +161,14 @@ class Tensor:
         if value is not None and value.shape != self.shape:
             raise ValueError(f"Tensor.grad: shape {value.shape} does not match the tensor's {self.shape}")
         self._grad = value
+        self._grad_is_zeros = False
 
     def clear_gradient(self, set_to_zero=True):
         if self._grad is not None:
             if set_to_zero:
                 xp = self._place.xp
                 self._grad = wrap_array(xp.zeros_like(self._grad._data), self._place, False)
+                self._grad_is_zeros = True
             else:
                 self._grad = None
 

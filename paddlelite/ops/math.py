@@ -26,7 +26,7 @@ SCALE = register_op("scale", inputs=("X",), outputs=("Out",), forward=_scale_for
 
 # ---- matmul ---------------------------------------------------------------------------------------
 def _mT(xp, a):
-    return xp.swapaxes(a, -1, -2) if a.ndim >= 2 else a
+    return a.swapaxes(-1, -2) if a.ndim >= 2 else a  # the method skips NumPy's Python-level wrapper
 
 
 def _matmul_forward(xp, x, y, transpose_x=False, transpose_y=False):
