@@ -463,3 +463,25 @@ def test_grad_ops_link_to_their_forward_op(prog):
     grad_ops = [op for op in main.global_block().ops if op._fwd_op is exp_op]
     assert grad_ops and all(op.attr("op_role") == 1 for op in grad_ops)
     assert "test_static_backward.py" in exp_op.where and grad_ops[0].where == exp_op.where
+
+
+def test_cond_inside_while_loop_gradients(prog):
+    main, _ = prog
+    x = static.data("x", [1], "float64")
+    x.stop_gradient = False
+    i = paddle.full([1], 0, "int64")
+    n = paddle.full([1], 4, "int64")
+    two = paddle.full([1], 2, "int64")
+
+    def body(i, v):
+        even = paddle.equal(paddle.remainder(i, two), paddle.full([1], 0, "int64"))
+        v2 = static.nn.cond(even, lambda: v * x, lambda: v + x)
+        return [i + 1, v2]
+
+    _, v = static.nn.while_loop(lambda i, v: paddle.less_than(i, n), body, [i, x])
+    (gx,) = static.gradients(paddle.sum(v), x)
+    # v: x -> x*x -> x*x + x -> (x*x + x)*x -> (x^3 + x^2) + x ; dv/dx = 3x^2 + 2x + 1
+    xv = np.array([1.5])
+    o, g = static.Executor().run(main, feed={"x": xv}, fetch_list=[v, gx])
+    np.testing.assert_allclose(o, xv ** 3 + xv ** 2 + xv)
+    np.testing.assert_allclose(g, 3 * xv ** 2 + 2 * xv + 1)

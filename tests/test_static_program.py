@@ -260,7 +260,8 @@ def test_print_program_is_readable(prog):
     assert "block_idx:0" in text and "fc_0.w_0" in text and "matmul(" in text
     assert "var x : LOD_TENSOR.shape(-1, 3).dtype(float32).stop_gradient(True)" in text
     assert repr(x) == "x"
-    assert "fc_0.w_0" in str(main.global_block().var("fc_0.w_0"))
+    assert str(main.global_block().var("fc_0.w_0")) == \
+        "persist trainable param fc_0.w_0 : LOD_TENSOR.shape(3, 2).dtype(float32).stop_gradient(False)"
 
 
 def test_clone_and_clone_for_test(prog):

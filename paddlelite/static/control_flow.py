@@ -307,7 +307,8 @@ def _run_while_grad(plan, op):
     loop_g = [plan.slot(n) for n in op.attr("loop_grads")]
     carried = op.attr("carried")
     ext = [plan.slot(n) for n in op.attr("ext_vars")]
-    ext_g = [plan.slot(n) for n in op.attr("ext_grads")]
+    outs = [plan.slot(n) for n in op.output("X@GRAD")]   # renamed by the backward pass where repeated
+    loop_out, ext_g = outs[:len(loop)], outs[len(loop):]
     local = [plan.slot(n) for n in op.attr("inner_grads")]
     xp = plan.xp
 
@@ -331,6 +332,8 @@ def _run_while_grad(plan, op):
             env[i] = val
         for k, (x, gx) in enumerate(zip(ext, ext_g)):
             env[gx] = acc[k] if acc[k] is not None else xp.zeros_like(env[x])
+        for o, gv in zip(loop_out, loop_g):
+            env[o] = env[gv]
     return run
 
 

@@ -276,12 +276,14 @@ class Plan:
 
 
 def op_io(op):
-    """Names an op reads and writes, including what its sub-blocks read from outside them."""
-    reads = list(op.input_arg_names)
+    """Names an op reads and writes, including what its sub-blocks read from outside them and write."""
+    reads, writes = list(op.input_arg_names), list(op.output_arg_names)
     for v in op._attrs.values():
         if hasattr(v, "ops") and hasattr(v, "vars"):
             reads.extend(_sub_block_reads(v))
-    return reads, list(op.output_arg_names)
+            for sub_op in v.ops:
+                writes.extend(op_io(sub_op)[1])
+    return reads, writes
 
 
 def _sub_block_reads(block):

@@ -123,12 +123,12 @@ class Variable:
 
     # ---- printing -------------------------------------------------------------------------------
     def to_string(self, verbose=True):
-        kind = "persist " if self.persistable else ""
-        s = (f"{kind}var {self.name} : {self.type}.shape({', '.join(map(str, self._shape))})"
-             f".dtype({self._dtype.name}).stop_gradient({self.stop_gradient})")
         if isinstance(self, Parameter):
-            s = "param " + s[len(kind):] if not self.persistable else "persist trainable param " + s[len(kind):]
-        return s
+            kind = "persist trainable param " if self.trainable else "persist param "
+        else:
+            kind = "persist var " if self.persistable else "var "
+        return (f"{kind}{self.name} : {self.type}.shape({', '.join(map(str, self._shape))})"
+                f".dtype({self._dtype.name}).stop_gradient({self.stop_gradient})")
 
     __str__ = to_string
 
