@@ -334,7 +334,7 @@ def _log_softmax_grad_forward(xp, out, dout, axis=-1):
 
 
 def _keep_sum(g, ref, axis):
-    return g.op("sum", ref, axis=axis if len(g.shape(ref)) else None, keepdim=True)
+    return g.op("reduce_sum", ref, axis=axis if len(g.shape(ref)) else None, keepdim=True)
 
 
 def _softmax_grad_grad(g):

@@ -60,3 +60,31 @@ def _assign_grad(g):
 
 ASSIGN = register_op("assign", inputs=("X",), outputs=("Out",), forward=lambda xp, x: x.copy(),
                      infer=same_as_first, grad=_assign_grad, double_grad=True)
+
+
+# ---- sum: Out = X[0] + X[1] + ... (Paddle's `sum`/add_n; static backward accumulates gradients with it) --
+def _sum_infer(xs, **attrs):
+    if not xs:
+        raise ValueError("op 'sum': input 'X' must hold at least one tensor")
+    for k, x in enumerate(xs[1:], 1):
+        if x.dtype != xs[0].dtype:
+            raise TypeError(f"op 'sum': X[{k}] has dtype {x.dtype} but X[0] has {xs[0].dtype}")
+        if len(x.shape) != len(xs[0].shape) or any(a != b and -1 not in (a, b) for a, b in zip(x.shape, xs[0].shape)):
+            raise ValueError(f"op 'sum': X[{k}] has shape {list(x.shape)} but X[0] has {list(xs[0].shape)}")
+    return Meta(xs[0].shape, xs[0].dtype)
+
+
+def _sum_forward(xp, xs):
+    total = xs[0]
+    for x in xs[1:]:
+        total = total + x
+    return total if len(xs) > 1 else total.copy()
+
+
+def _sum_grad(g):
+    dout = g.output_grad("Out")
+    g.set_input_grad("X", [dout if g.needs_at("X", k) else None for k in range(len(g.input("X")))])
+
+
+SUM = register_op("sum", inputs=("X",), outputs=("Out",), forward=_sum_forward, infer=_sum_infer,
+                  grad=_sum_grad, variadic_inputs=("X",), double_grad=True)

@@ -28,7 +28,7 @@ def _broadcast_back(g, dout):
     """dout of a reduction, reshaped to keep the reduced dims, then broadcast to the input's shape."""
     x = g.input("X")
     if not g.attrs["keepdim"]:
-        kept = g.op("reshape_as", dout, g.op("sum", x, axis=g.attrs["axis"], keepdim=True))
+        kept = g.op("reshape_as", dout, g.op("reduce_sum", x, axis=g.attrs["axis"], keepdim=True))
     else:
         kept = dout
     return g.op("expand_as", kept, x)
@@ -45,9 +45,9 @@ def _mean_grad(g):
                                    keepdim=g.attrs["keepdim"]))
 
 
-SUM = register_op("sum", inputs=("X",), outputs=("Out",),
+SUM = register_op("reduce_sum", inputs=("X",), outputs=("Out",),
                   forward=lambda xp, x, axis, keepdim: xp.asarray(x.sum(axis=_axes(x, axis), keepdims=keepdim)),
-                  infer=_reduce_infer("sum"), grad=_sum_grad, attrs={"axis": None, "keepdim": False},
+                  infer=_reduce_infer("reduce_sum"), grad=_sum_grad, attrs={"axis": None, "keepdim": False},
                   double_grad=True)
 
 MEAN = register_op("mean", inputs=("X",), outputs=("Out",),
@@ -111,7 +111,7 @@ def _extreme_grad(even):
             g.set_input_grad("X", g.op("where", mask, _broadcast_back(g, dout), g.zeros_like(x)))
             return
         maskf = g.op("cast", mask, dtype=g.input("X").dtype.name)
-        count = g.op("sum", maskf, axis=g.attrs["axis"], keepdim=True)
+        count = g.op("reduce_sum", maskf, axis=g.attrs["axis"], keepdim=True)
         kept = dout if g.attrs["keepdim"] else g.op("reshape_as", dout, count)
         g.set_input_grad("X", g.op("multiply", maskf, g.op("divide", kept, count)))
     return grad
@@ -237,7 +237,7 @@ def _prod_grad_grad(g):
     x, dout, ddx = g.input("X"), g.input("DOut"), g.output_grad("Out")
     if g.needs("DOut"):
         per_elem = g.op("multiply", ddx, g.op("prod_grad", x, g.op("fill_any_like", dout, value=1.0), **g.attrs))
-        g.set_input_grad("DOut", g.op("sum", per_elem, **g.attrs))
+        g.set_input_grad("DOut", g.op("reduce_sum", per_elem, **g.attrs))
     if g.needs("X"):
         g.set_input_grad("X", g.op("prod_double_grad", x, ddx, dout, **g.attrs))
 

@@ -10,53 +10,19 @@ import os
 import time
 
 from ..framework.mode import in_static_mode
-from ..ops.registry import GradBuilder, all_ops, get_op
+from ..ops.registry import GradBuilder, get_op
 from .appender import build_op
-from .executor import STRUCTURAL_RUNNERS
 from .framework import (GRAD_SUFFIX, OP_ROLE_ATTR, OP_ROLE_BACKWARD, OP_ROLE_FORWARD, OP_ROLE_LOSS,
                         OP_ROLE_VAR_ATTR, Operator, Parameter, Program, Variable)
 
 
-# ---- the accumulation op (Paddle's `sum`: Out = X[0] + X[1] + ...) --------------------------------
-# A structural op of the backward pass: the executor runs it (executor.STRUCTURAL_RUNNERS) and its
-# gradient (an `assign` of dOut to every input) is built below, so double backward goes through it.
-# Paddle calls it `sum`; while the registry's `sum` is the reduction, it is `sum_grads` here.
-ACCUMULATE_OP = "sum" if "sum" not in all_ops() else "sum_grads"
-
-
-def _accumulate_grad(bp, op):
-    out = op.output("Out")[0]
-    assign = get_op("assign")
-    group, written = [], []
-    for name in op.input("X"):
-        if name in bp.no_grad or name in written:
-            continue
-        target = bp.grad_name_of(name)
-        operator, _ = build_op(bp.block, assign, (bp.grad_var(out),), assign.fill_attrs({}), lambda: target,
-                               OP_ROLE_BACKWARD)
-        operator._fwd_op = op
-        group.append(operator)
-        written.append(name)
-        bp.grad_var(name)
-    return group, written
-
-
-def _run_accumulate(plan, op):
-    ins = [plan.slot(n) for n in op.input("X")]
-    out = plan.slot(op.output("Out")[0])
-
-    def run(env):
-        total = env[ins[0]]
-        for i in ins[1:]:
-            total = total + env[i]
-        env[out] = total
-    return run
+# Several grad ops writing one gradient are summed by the registry's `sum` op (Paddle's name).
+ACCUMULATE_OP = "sum"
 
 
 # Structural ops (control flow) register how their gradient is built: type -> fn(pass, op) -> ([Operator],
 # [forward names whose gradient the group writes])
-STRUCTURAL_GRADS = {ACCUMULATE_OP: _accumulate_grad}
-STRUCTURAL_RUNNERS[ACCUMULATE_OP] = _run_accumulate
+STRUCTURAL_GRADS = {}
 
 
 class _LossError(TypeError, AssertionError):
