@@ -13,46 +13,17 @@ import pytest
 import paddlelite as paddle
 from paddlelite.ops import apply, get_op
 from paddlelite.ops.registry import all_ops
-from tests.op_cases import load_cases
+from tests.op_cases import diff_outputs as _diff_outputs, grad_slots as _grad_slots, load_cases
 
 CASES = load_cases()
 ALL = [c for cs in CASES.values() for c in cs]
-
-
-def _grad_slots(op, case):
-    if case.grad_inputs is not None:
-        return list(case.grad_inputs)
-    return [s for s in op.inputs if s not in op.nondiff_inputs and _is_float(case.inputs.get(s))]
-
-
-def _is_float(v):
-    if v is None:
-        return False
-    if isinstance(v, list):
-        return all(np.asarray(e).dtype.kind == "f" for e in v)
-    return np.asarray(v).dtype.kind == "f"
-
-
-def _diff_outputs(op, outs):
-    """(slot, array or Tensor list) of the differentiable float outputs (intermediates excluded)."""
-    if op.n_out == 1:
-        outs = (outs,)
-    picked = []
-    for slot, o in zip(op.outputs, outs):
-        if slot in op.intermediate_outputs:
-            continue
-        for k, e in enumerate(o if isinstance(o, list) else [o]):
-            arr = e._data if isinstance(e, paddle.Tensor) else e
-            if arr.dtype.kind == "f":
-                picked.append((slot, k, e))
-    return picked
 
 
 def _weights(op, case, outs):
     """Fixed random cotangents, one per differentiable output element."""
     g = np.random.default_rng(1234)
     return [g.uniform(-1, 1, size=np.shape(e._data if isinstance(e, paddle.Tensor) else e))
-            for _, _, e in _diff_outputs(op, outs)]
+            for e in _diff_outputs(op, outs)]
 
 
 def _to_tensors(case, slots, place, make=lambda a: a):
@@ -78,7 +49,7 @@ def _flat_inputs(tensors, slots):
 
 def _loss(op, outs, weights):
     total = None
-    for (_, _, o), w in zip(_diff_outputs(op, outs), weights):
+    for o, w in zip(_diff_outputs(op, outs), weights):
         term = paddle.sum(o * paddle.to_tensor(w, dtype=o.dtype, place=o.place))
         total = term if total is None else total + term
     return total
@@ -97,7 +68,7 @@ def _eager(op, case, place="cpu", make=lambda a: a, create_graph=False):
 
 def _numeric_value(op, case, arrays, weights):
     outs = op.forward(np, *[arrays.get(s) for s in op.inputs], **op.fill_attrs(case.attrs))
-    return sum(float(np.sum(np.asarray(o) * w)) for (_, _, o), w in zip(_diff_outputs(op, outs), weights))
+    return sum(float(np.sum(np.asarray(o) * w)) for o, w in zip(_diff_outputs(op, outs), weights))
 
 
 def _numeric_grads(op, case, weights, value_fn=None):
@@ -150,7 +121,7 @@ def test_cases_name_registered_ops():
 def test_gradient_matches_finite_differences(case):
     op = get_op(case.op)
     outs, _, grads, weights = _eager(op, case)
-    for _, _, o in _diff_outputs(op, outs):
+    for o in _diff_outputs(op, outs):
         assert o.dtype == paddle.float64, f"{case.id}: float64 inputs must give float64 outputs"
     _check(grads, _numeric_grads(op, case, weights), case, "first-order gradient")
 
@@ -171,7 +142,7 @@ def test_gradient_with_noncontiguous_inputs(case):
 
     base_outs, _, base, _ = _eager(op, case)
     outs, _, grads, _ = _eager(op, case, make=strided)
-    for (_, _, o1), (_, _, o2) in zip(_diff_outputs(op, base_outs), _diff_outputs(op, outs)):
+    for o1, o2 in zip(_diff_outputs(op, base_outs), _diff_outputs(op, outs)):
         np.testing.assert_allclose(o2.numpy(), o1.numpy(), rtol=1e-12, atol=1e-12)
     for a, b in zip(grads, base):
         if a is None or b is None:
@@ -215,7 +186,7 @@ def test_gpu_matches_cpu(case):
     op = get_op(case.op)
     cpu_outs, _, cpu_grads, _ = _eager(op, case, "cpu")
     gpu_outs, _, gpu_grads, _ = _eager(op, case, "gpu")
-    for (_, _, c), (_, _, g) in zip(_diff_outputs(op, cpu_outs), _diff_outputs(op, gpu_outs)):
+    for c, g in zip(_diff_outputs(op, cpu_outs), _diff_outputs(op, gpu_outs)):
         assert g.place.is_gpu_place()
         np.testing.assert_allclose(g.numpy(), c.numpy(), rtol=1e-7, atol=1e-9)
     for c, g in zip(cpu_grads, gpu_grads):

@@ -8,39 +8,11 @@ import paddlelite as paddle
 from paddlelite import static
 from paddlelite.ops import apply, get_op
 from paddlelite.ops.registry import all_ops
-from tests.op_cases import load_cases
+from tests.op_cases import diff_outputs as _diff_outputs, grad_slots as _grad_slots, load_cases
 
 CASES = load_cases()
 ALL = [c for cs in CASES.values() for c in cs]
 DOUBLE = [c for c in ALL if c.double and get_op(c.op).double_grad]
-
-
-def _grad_slots(op, case):
-    if case.grad_inputs is not None:
-        return list(case.grad_inputs)
-    return [s for s in op.inputs if s not in op.nondiff_inputs and _is_float(case.inputs.get(s))]
-
-
-def _is_float(v):
-    if v is None:
-        return False
-    if isinstance(v, list):
-        return all(np.asarray(e).dtype.kind == "f" for e in v)
-    return np.asarray(v).dtype.kind == "f"
-
-
-def _diff_outputs(op, outs):
-    """The differentiable float outputs (intermediates excluded), Tensors or Variables."""
-    if op.n_out == 1:
-        outs = (outs,)
-    picked = []
-    for slot, o in zip(op.outputs, outs):
-        if slot in op.intermediate_outputs:
-            continue
-        for e in (o if isinstance(o, list) else [o]):
-            if e.dtype.is_floating_point:
-                picked.append(e)
-    return picked
 
 
 def _cotangents(shapes, seed):

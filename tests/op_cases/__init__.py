@@ -75,3 +75,34 @@ def load_cases():
         for case in mod.CASES:
             out.setdefault(case.op, []).append(case)
     return out
+
+
+def grad_slots(op, case):
+    """The input slots a case differentiates: its own list, else the float, differentiable inputs."""
+    if case.grad_inputs is not None:
+        return list(case.grad_inputs)
+    return [s for s in op.inputs if s not in op.nondiff_inputs and is_float(case.inputs.get(s))]
+
+
+def is_float(v):
+    if v is None:
+        return False
+    if isinstance(v, list):
+        return all(np.asarray(e).dtype.kind == "f" for e in v)
+    return np.asarray(v).dtype.kind == "f"
+
+
+def diff_outputs(op, outs):
+    """The differentiable float outputs of an op's result (arrays, Tensors or Variables), intermediates
+    excluded, flattened in slot order."""
+    if op.n_out == 1:
+        outs = (outs,)
+    picked = []
+    for slot, o in zip(op.outputs, outs):
+        if slot in op.intermediate_outputs:
+            continue
+        for e in (o if isinstance(o, list) else [o]):
+            dt = e.dtype
+            if (dt.is_floating_point if hasattr(dt, "is_floating_point") else np.dtype(dt).kind == "f"):
+                picked.append(e)
+    return picked
