@@ -1,4 +1,6 @@
 """The backward engine: dependency counting over grad nodes, shared by backward() and grad()."""
+import heapq
+
 from ..framework.mode import grad_state
 from ..framework.tensor import Tensor, wrap_array
 from ..ops import dispatch
@@ -102,11 +104,12 @@ def run_backward(roots, seeds, retain_graph, create_graph, capture=None, cut=Non
         needed = None
 
     # 3. Run nodes whose consumers are all done, later-created first among the ready ones.
-    ready = [n for n in node_roots if deps.get(n, 0) == 0]
+    # A heap keyed on -seq: among the ready nodes, the most recently created runs first.
+    ready = [(-n.seq, n) for n in node_roots if deps.get(n, 0) == 0]
+    heapq.heapify(ready)
     with _grad_mode(create_graph):
         while ready:
-            ready.sort(key=_seq)
-            node = ready.pop()
+            node = heapq.heappop(ready)[1]
             grads = ready_buffers.pop(node)
             if node.hooks or node.retained:
                 _output_hooks(node, grads)
@@ -115,8 +118,7 @@ def run_backward(roots, seeds, retain_graph, create_graph, capture=None, cut=Non
                     slot = capture.get((node, i))
                     if slot is not None:
                         captured[slot] = g
-            run = needed is None or node in needed
-            if run and any(g is not None for g in grads):
+            if (needed is None or node in needed) and _any_grad(grads):
                 try:
                     in_grads = node.apply(grads, create_graph)
                 except Exception as e:
@@ -135,10 +137,11 @@ def run_backward(roots, seeds, retain_graph, create_graph, capture=None, cut=Non
                         if buf is None:
                             buf = ready_buffers[nxt] = [None] * nxt.n_outputs
                         buf[i] = g if buf[i] is None else _add(buf[i], g)
-                    deps[nxt] -= 1
-                    if deps[nxt] == 0:
+                    left = deps[nxt] - 1
+                    deps[nxt] = left
+                    if left == 0:
                         if nxt in ready_buffers:
-                            ready.append(nxt)
+                            heapq.heappush(ready, (-nxt.seq, nxt))
                         else:  # no gradient reached it: release and propagate nothing
                             _skip(nxt, deps, ready_buffers, ready, retain_graph)
                 elif g is not None and (cut is None or id(e) not in cut):
@@ -170,13 +173,16 @@ def _skip(node, deps, buffers, ready, retain_graph):
                 deps[nxt] -= 1
                 if deps[nxt] == 0:
                     if nxt in buffers:
-                        ready.append(nxt)
+                        heapq.heappush(ready, (-nxt.seq, nxt))
                     else:
                         stack.append(nxt)
 
 
-def _seq(node):
-    return node.seq
+def _any_grad(grads):
+    for g in grads:  # `is`, not ==: Tensor equality is elementwise
+        if g is not None:
+            return True
+    return False
 
 
 def _key_of(t):

@@ -15,7 +15,7 @@ class Tensor:
     _node = None          # the grad node that produced this tensor (None for leaves)
     _out_index = 0        # which output of that node
     _grad = None          # accumulated gradient (leaves, or non-leaves after retain_grads)
-    _grad_is_zeros = False  # set by clear_grad(): the next backward replaces .grad instead of adding
+    _grad_is_zeros = False  # after clear_grad(): .grad reads as zeros; the next backward replaces it
     _hooks = None         # {handle_id: fn} gradient hooks
     _vbox = None          # [version] shared with detached aliases; None means version 0
     name = None
@@ -152,6 +152,9 @@ class Tensor:
     # ---- autograd state -------------------------------------------------------------------------
     @property
     def grad(self):
+        if self._grad is None and self._grad_is_zeros:  # clear_grad() defers the zero fill to here
+            xp = self._place.xp
+            self._grad = wrap_array(xp.zeros_like(self._data), self._place, False)
         return self._grad
 
     @grad.setter
@@ -164,13 +167,10 @@ class Tensor:
         self._grad_is_zeros = False
 
     def clear_gradient(self, set_to_zero=True):
-        if self._grad is not None:
-            if set_to_zero:
-                xp = self._place.xp
-                self._grad = wrap_array(xp.zeros_like(self._grad._data), self._place, False)
-                self._grad_is_zeros = True
-            else:
-                self._grad = None
+        """Gradient to zeros (materialised when read: the next backward just replaces it), or to None."""
+        if self._grad is not None or self._grad_is_zeros:
+            self._grad = None
+            self._grad_is_zeros = bool(set_to_zero)
 
     def clear_grad(self):
         self.clear_gradient(True)

@@ -233,8 +233,8 @@ class Optimizer:
         out = []
         for group in self._param_groups:
             for p in group["params"]:
-                if not p.stop_gradient and p._grad is not None:
-                    out.append((p, p._grad, group))
+                if not p.stop_gradient and (p._grad is not None or p._grad_is_zeros):
+                    out.append((p, p.grad, group))
         return out
 
     _fuses_l2 = False  # an optimizer whose op applies the optimizer-level L2 decay itself (Momentum)
