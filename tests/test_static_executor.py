@@ -272,3 +272,68 @@ def test_gpu_executor_matches_cpu(prog):
     for a, b in zip(cpu.run(main, feed=feed, fetch_list=fetch, scope=s_cpu),
                     gpu.run(main, feed=feed, fetch_list=fetch, scope=s_gpu)):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
+
+
+# ---- LR schedulers: the executor writes the current rate into the scope each run uses -------------
+def _sched_net():
+    x = static.data("x", [None, 2], "float32")
+    lin = paddle.nn.Linear(2, 1, bias_attr=False)
+    loss = paddle.mean(lin(x))
+    sched = paddle.optimizer.lr.StepDecay(1.0, 1, 0.5)
+    paddle.optimizer.SGD(sched).minimize(loss)
+    return lin.weight.name, sched
+
+
+@pytest.mark.parametrize("how", ["scope_arg", "scope_guard"])
+def test_lr_scheduler_reaches_a_non_global_scope(prog, how):
+    main, startup = prog
+    wname, sched = _sched_net()
+    assert main.lr_scheduler is sched
+    scope = static.Scope()
+    exe = static.Executor(paddle.CPUPlace())
+    feed = {"x": np.ones((1, 2), np.float32)}   # d(loss)/dw = [1, 1]
+
+    def run(p, **kw):
+        if how == "scope_arg":
+            return exe.run(p, scope=scope, **kw)
+        with static.scope_guard(scope):
+            return exe.run(p, **kw)
+
+    run(startup)
+    w0 = np.array(scope.find_var(wname).get_tensor())
+    lr_name = sched._var_name
+    glob = static.global_scope()
+    before = {n: glob._values.get(n) for n in (wname, lr_name)}
+    rates = []
+    for _ in range(3):
+        run(main, feed=feed)
+        rates.append(float(np.array(scope.find_var(lr_name).get_tensor())[0]))
+        sched.step()
+    assert rates == [1.0, 0.5, 0.25]
+    w = np.array(scope.find_var(wname).get_tensor())
+    np.testing.assert_allclose(w, w0 - 1.75, rtol=1e-6)
+    # neither the runs nor the scheduler touched the global scope
+    assert glob is not scope and all(glob._values.get(n) is v for n, v in before.items())
+
+
+def test_lr_scheduler_survives_clone_and_set_state_dict(prog):
+    main, startup = prog
+    wname, sched = _sched_net()
+    train = main.clone()
+    assert train.lr_scheduler is sched and not hasattr(main.clone(for_test=True), "lr_scheduler")
+    scope = static.Scope()
+    exe = static.Executor(paddle.CPUPlace())
+    exe.run(startup, scope=scope)
+    sched.set_state_dict({"last_epoch": 3, "last_lr": 0.125})
+    w0 = np.array(scope.find_var(wname).get_tensor())
+    exe.run(train, feed={"x": np.ones((1, 2), np.float32)}, scope=scope)
+    np.testing.assert_allclose(np.array(scope.find_var(wname).get_tensor()), w0 - 0.125, rtol=1e-6)
+
+
+def test_bad_lr_scheduler_attribute_is_refused(prog):
+    main, startup = prog
+    _mlp()
+    main.lr_scheduler = 0.1
+    with pytest.raises(TypeError, match="lr_scheduler"):
+        static.Executor().run(main, feed={"x": np.ones((1, 3), np.float32), "y": np.ones((1, 1), np.float32)},
+                              scope=static.Scope())

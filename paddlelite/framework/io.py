@@ -17,7 +17,7 @@ import numpy as np
 
 from .tensor import Parameter, Tensor, wrap_array
 
-__all__ = ["save", "load", "CheckpointError"]
+__all__ = ["save", "load", "CheckpointError", "write_archive", "read_archive"]
 
 FORMAT = "paddlelite-checkpoint"
 VERSION = 1
@@ -84,11 +84,17 @@ class _Writer:
 
 def save(obj, path, protocol=4, **configs):
     """Save `obj` (e.g. a layer's or optimizer's state_dict) to `path` (written atomically)."""
+    write_archive(obj, path, "paddle.save")
+
+
+def write_archive(obj, path, api):
+    """Write `obj` to `path` in the checkpoint format (the writer behind paddle.save, reused by
+    paddle.static.save_inference_model); `api` names the caller in errors."""
     if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"paddle.save: path must be a str or os.PathLike, received {type(path).__name__}")
+        raise TypeError(f"{api}: path must be a str or os.PathLike, received {type(path).__name__}")
     path = os.fspath(path)
     if os.path.isdir(path):
-        raise ValueError(f"paddle.save: path '{path}' is a directory; give a file name such as "
+        raise ValueError(f"{api}: path '{path}' is a directory; give a file name such as "
                          f"'{os.path.join(path, 'model.pdparams')}'")
     writer = _Writer()
     tree = writer.node(obj, "obj")
@@ -108,74 +114,75 @@ def save(obj, path, protocol=4, **configs):
     os.replace(tmp, path)
 
 
-def _read_members(path):
+def _read_members(path, api):
     with open(path, "rb") as f:
         head = f.read(4)
     if head[:1] in _PICKLE_MAGIC and head[:2] != b"PK":
-        raise CheckpointError(f"paddle.load: '{path}' looks like a pickle file; paddlelite never unpickles "
+        raise CheckpointError(f"{api}: '{path}' looks like a pickle file; paddlelite never unpickles "
                               "(it can run arbitrary code). Convert it with a trusted tool to a paddlelite "
                               "checkpoint (paddle.save)")
     if head != b"PK\x03\x04":
-        raise CheckpointError(f"paddle.load: '{path}' is not a paddlelite checkpoint (no zip header)")
+        raise CheckpointError(f"{api}: '{path}' is not a paddlelite checkpoint (no zip header)")
     try:
         zf = zipfile.ZipFile(path)
         bad = zf.testzip()
     except (zipfile.BadZipFile, EOFError, OSError) as e:
-        raise CheckpointError(f"paddle.load: '{path}' is truncated or corrupted ({e})") from None
+        raise CheckpointError(f"{api}: '{path}' is truncated or corrupted ({e})") from None
     if bad is not None:
-        raise CheckpointError(f"paddle.load: '{path}' is corrupted (member '{bad}' fails its CRC check)")
+        raise CheckpointError(f"{api}: '{path}' is corrupted (member '{bad}' fails its CRC check)")
     out = {}
     with zf:
         for info in zf.infolist():
             name = info.filename
             if not name.endswith(".npy"):
-                raise CheckpointError(f"paddle.load: '{path}' has an unexpected member '{name}'")
+                raise CheckpointError(f"{api}: '{path}' has an unexpected member '{name}'")
             try:
                 with zf.open(info) as m:
                     out[name[:-4]] = np.lib.format.read_array(_io.BytesIO(m.read()), allow_pickle=False)
             except ValueError as e:
                 if "pickle" in str(e).lower() or "object" in str(e).lower():
-                    raise CheckpointError(f"paddle.load: '{path}' member '{name}' holds a pickled object array; "
+                    raise CheckpointError(f"{api}: '{path}' member '{name}' holds a pickled object array; "
                                           "refusing to unpickle it") from None
-                raise CheckpointError(f"paddle.load: '{path}' member '{name}' is not a valid array ({e})") from None
+                raise CheckpointError(f"{api}: '{path}' member '{name}' is not a valid array ({e})") from None
     return out
 
 
-def _manifest(members, path):
+def _manifest(members, path, api):
     raw = members.get(_MANIFEST)
     if raw is None or raw.dtype != np.uint8 or raw.ndim != 1:
-        raise CheckpointError(f"paddle.load: '{path}' has no valid manifest; it is not a paddlelite checkpoint")
+        raise CheckpointError(f"{api}: '{path}' has no valid manifest; it is not a paddlelite checkpoint")
     try:
         doc = json.loads(raw.tobytes().decode())
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise CheckpointError(f"paddle.load: '{path}' has a corrupted manifest ({e})") from None
+        raise CheckpointError(f"{api}: '{path}' has a corrupted manifest ({e})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise CheckpointError(f"paddle.load: '{path}' is not a paddlelite checkpoint")
+        raise CheckpointError(f"{api}: '{path}' is not a paddlelite checkpoint")
     if doc.get("version") != VERSION:
-        raise CheckpointError(f"paddle.load: '{path}' has format version {doc.get('version')}; this paddlelite "
+        raise CheckpointError(f"{api}: '{path}' has format version {doc.get('version')}; this paddlelite "
                               f"reads version {VERSION}")
     return doc["tree"]
 
 
 class _Reader:
-    def __init__(self, members, path, return_numpy, place):
+    def __init__(self, members, path, return_numpy, place, api):
         self.members, self.path, self.return_numpy, self.place = members, path, return_numpy, place
+        self.api = api
         self.used = set()
 
     def _array(self, node):
         key = node.get("array")
         arr = self.members.get(key)
         if arr is None:
-            raise CheckpointError(f"paddle.load: '{self.path}' misses array '{key}' named by its manifest")
+            raise CheckpointError(f"{self.api}: '{self.path}' misses array '{key}' named by its manifest")
         if _digest(arr) != node.get("sha256"):
-            raise CheckpointError(f"paddle.load: '{self.path}' array '{key}' does not match its recorded SHA-256; "
+            raise CheckpointError(f"{self.api}: '{self.path}' array '{key}' does not match its recorded SHA-256; "
                                   "the file was modified or corrupted")
         self.used.add(key)
         return arr
 
     def node(self, n):
         if not isinstance(n, dict) or "type" not in n:
-            raise CheckpointError(f"paddle.load: '{self.path}' has a malformed manifest entry {n!r:.80}")
+            raise CheckpointError(f"{self.api}: '{self.path}' has a malformed manifest entry {n!r:.80}")
         t = n["type"]
         if t == "tensor":
             arr = self._array(n)
@@ -203,25 +210,31 @@ class _Reader:
             return [self.node(v) for v in n["items"]]
         if t == "tuple":
             return tuple(self.node(v) for v in n["items"])
-        raise CheckpointError(f"paddle.load: '{self.path}' has an unknown manifest entry type {t!r}")
+        raise CheckpointError(f"{self.api}: '{self.path}' has an unknown manifest entry type {t!r}")
 
 
 def load(path, **configs):
     """Load what `save` wrote. Tensors come back as Tensors on the current device (NumPy arrays with
     return_numpy=True); nothing is ever unpickled."""
+    return read_archive(path, "paddle.load", bool(configs.get("return_numpy", False)))
+
+
+def read_archive(path, api, return_numpy=False):
+    """Read and verify a file `write_archive` wrote (zip and CRC, manifest, SHA-256 of every array, no
+    unnamed arrays); `api` names the caller in errors, which are CheckpointErrors naming the file."""
     if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"paddle.load: path must be a str or os.PathLike, received {type(path).__name__}")
+        raise TypeError(f"{api}: path must be a str or os.PathLike, received {type(path).__name__}")
     path = os.fspath(path)
     if not os.path.exists(path):
-        raise FileNotFoundError(f"paddle.load: no such file '{path}'")
+        raise FileNotFoundError(f"{api}: no such file '{path}'")
     if os.path.isdir(path):
-        raise IsADirectoryError(f"paddle.load: '{path}' is a directory, expected a checkpoint file")
-    members = _read_members(path)
-    tree = _manifest(members, path)
+        raise IsADirectoryError(f"{api}: '{path}' is a directory, expected a checkpoint file")
+    members = _read_members(path, api)
+    tree = _manifest(members, path, api)
     from ..device import current_place
-    reader = _Reader(members, path, bool(configs.get("return_numpy", False)), current_place())
+    reader = _Reader(members, path, return_numpy, current_place(), api)
     out = reader.node(tree)
     extra = set(members) - reader.used - {_MANIFEST}
     if extra:
-        raise CheckpointError(f"paddle.load: '{path}' holds arrays its manifest does not name: {sorted(extra)}")
+        raise CheckpointError(f"{api}: '{path}' holds arrays its manifest does not name: {sorted(extra)}")
     return out

@@ -1,8 +1,9 @@
 """Learning-rate schedulers (paddle.optimizer.lr).
 
 A scheduler holds `last_epoch` and `last_lr`; `step()` advances it, calling it returns the current
-rate. In static mode an optimizer registers the program's learning-rate variable with its scheduler
-(`_var_name`), and `step()` writes the new rate into the global scope, so `Executor.run` uses it.
+rate. In static mode `optimizer.minimize` binds the scheduler to the program's learning-rate variable
+(`_var_name`) and sets `program.lr_scheduler`; as in Paddle, `Executor.run` then writes the current rate
+into that variable of whichever scope the run uses, so `step()` touches no scope itself.
 """
 import math
 import numbers
@@ -50,16 +51,6 @@ class LRScheduler:
             self.last_lr = closed() if closed is not None else self.get_lr()
         if self.verbose:
             print(f"Epoch {self.last_epoch}: {type(self).__name__} set learning rate to {self.last_lr}.")
-        self._sync_static()
-
-    def _sync_static(self):
-        """Write the rate into the static learning-rate variable, when one is bound and initialised."""
-        if self._var_name is None:
-            return
-        from ..static import global_scope
-        var = global_scope().find_var(self._var_name)
-        if var is not None:
-            var.get_tensor().set(np.array([self.last_lr], dtype=np.float32), None)
 
     def get_lr(self):
         raise TypeError(f"{type(self).__name__} does not define get_lr()")
@@ -84,7 +75,6 @@ class LRScheduler:
             if key not in state_dict:
                 raise KeyError(f"{type(self).__name__}.set_state_dict: the state has no '{key}'")
             setattr(self, key, state_dict[key])
-        self._sync_static()
 
     set_dict = set_state_dict
 
@@ -336,7 +326,6 @@ class ReduceOnPlateau(LRScheduler):
                     self.last_lr = new_lr
                     if self.verbose:
                         print(f"Epoch {self.last_epoch}: ReduceOnPlateau set learning rate to {self.last_lr}.")
-        self._sync_static()
 
     def _better(self, current, best):
         if self.mode == "min":

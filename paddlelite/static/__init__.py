@@ -7,7 +7,9 @@ from .backward import ACCUMULATE_OP, StaticGradBuilder, append_backward, gradien
 from .executor import Executor, LoDTensor, Scope, cpu_places, cuda_places, global_scope, scope_guard
 from .framework import (Block, Operator, Parameter, Program, Variable, default_main_program,
                         default_startup_program, program_guard)
+from . import io
 from .input import InputSpec, data
+from .io import load_inference_model, normalize_program, save_inference_model
 
 
 def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None):
@@ -27,4 +29,5 @@ __all__ = ["Block", "Executor", "InputSpec", "LoDTensor", "Operator", "Parameter
            "Variable", "append_backward", "cpu_places", "cuda_places", "create_parameter", "data",
            "default_main_program", "default_startup_program", "global_scope", "gradients", "nn",
            "program_guard", "scope_guard", "enable_static", "disable_static", "in_dynamic_mode",
-           "in_static_mode", "name_scope"]
+           "in_static_mode", "name_scope", "io", "save_inference_model", "load_inference_model",
+           "normalize_program"]

@@ -331,6 +331,21 @@ def _feed_value(block, name, value, xp):
     return value if isinstance(value, xp.ndarray) else xp.asarray(value)
 
 
+def _feed_lr(program, scheduler, scope, place):
+    """Paddle's executor: a program built by an optimizer with an LRScheduler carries it as
+    `program.lr_scheduler`; before each run the scheduler's current rate goes into its learning-rate
+    variable in the scope this run uses."""
+    name = getattr(scheduler, "_var_name", None)
+    if name is None or not callable(scheduler):
+        raise TypeError(f"Executor.run: program.lr_scheduler must be an LRScheduler bound to a learning-rate "
+                        f"variable by optimizer.minimize, received {type(scheduler).__name__}")
+    var = program.global_block()._lookup(name)
+    if var is None:
+        raise ValueError(f"Executor.run: program.lr_scheduler's learning-rate variable '{name}' is not in the "
+                         "program")
+    scope._values[name] = place.xp.asarray(np.array([scheduler()], dtype=var.dtype.np))
+
+
 class Executor:
     """Runs static programs on one place (CPU: NumPy, GPU: CuPy) - the same code for both."""
 
@@ -369,6 +384,11 @@ class Executor:
             if block._lookup(n) is None:
                 raise ValueError(f"Executor.run: fetch variable '{n}' is not in the program")
         scope = global_scope() if scope is None else scope
+        if not isinstance(scope, Scope):
+            raise TypeError(f"Executor.run: scope must be a paddle.static.Scope, received {type(scope).__name__}")
+        scheduler = getattr(program, "lr_scheduler", None)
+        if scheduler is not None:
+            _feed_lr(program, scheduler, scope, self.place)
         xp = self.place.xp
         feed_arrays = {}
         for name, value in feed.items():
@@ -382,7 +402,8 @@ class Executor:
             plan = self._plans[key] = Plan(program, sorted(feed_arrays), fetch_names, self.place)
         outs = plan.run(scope, feed_arrays)
         if return_numpy:
-            return [o if isinstance(o, np.ndarray) else o.get() for o in outs]
+            # CuPy arrays come back to the host; NumPy scalars (0-D ufunc results) become 0-D arrays
+            return [o.get() if hasattr(o, "device") else np.asarray(o) for o in outs]
         tmp = Scope()
         res = []
         for n, o in zip(fetch_names, outs):

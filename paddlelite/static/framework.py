@@ -499,6 +499,8 @@ class Program:
         p = Program()
         p.random_seed = self.random_seed
         p._appending_grad_times = self._appending_grad_times
+        if not for_test and getattr(self, "lr_scheduler", None) is not None:
+            p.lr_scheduler = self.lr_scheduler  # a training copy keeps its learning-rate schedule
         p.blocks = []
         for b in self.blocks:
             nb = Block(p, b.idx, b.parent_idx)

@@ -1,0 +1,370 @@
+"""save_inference_model / load_inference_model (paddle.static.io).
+
+`<prefix>.pdmodel` is a JSON document: the program pruned to what the fetch variables need from the
+feed variables (a `clone(for_test=True)`, so no backward/optimizer ops and test-mode attrs), its blocks'
+variables and ops with plain-data attrs, the feed and fetch names, and the SHA-256 of its canonical
+form. `<prefix>.pdiparams` holds the persistable values in paddle.save's never-pickling archive format
+(framework/io.py). Loading checks both files and rebuilds the Program through the Block API.
+"""
+import hashlib
+import json
+import math
+import os
+
+import numpy as np
+
+from ..framework import dtype as _dtype
+from ..framework.io import CheckpointError, read_archive, write_archive
+from ..ops.registry import all_ops
+from .executor import STRUCTURAL_RUNNERS, Executor, global_scope, op_io
+from .framework import Block, Operator, Parameter, Program, Variable, default_main_program
+
+__all__ = ["save_inference_model", "load_inference_model", "normalize_program", "InferenceModelError"]
+
+MODEL_FORMAT = "paddlelite-inference-program"
+MODEL_VERSION = 1
+_PICKLE_MAGIC = (b"\x80", b"(", b"]", b"}", b"c")
+
+
+class InferenceModelError(CheckpointError):
+    """A .pdmodel/.pdiparams pair that cannot be loaded (truncated, edited, not ours, inconsistent)."""
+
+
+def _var_list(value, what, api):
+    items = list(value) if isinstance(value, (list, tuple)) else [value]
+    if not items:
+        raise ValueError(f"{api}: {what} must not be empty")
+    for v in items:
+        if not isinstance(v, Variable):
+            raise TypeError(f"{api}: {what} must be a Variable or a list of Variables, received "
+                            f"{type(v).__name__}")
+    return items
+
+
+# ---- pruning --------------------------------------------------------------------------------------
+def normalize_program(program, feed_vars, fetch_vars):
+    """The inference form of `program`: a test-mode clone holding only the ops the fetch variables
+    need, given the feed variables, and only the blocks and variables those ops use."""
+    api = "paddle.static.normalize_program"
+    if not isinstance(program, Program):
+        raise TypeError(f"{api}: program must be a Program, received {type(program).__name__}")
+    feed_names = [v.name for v in _var_list(feed_vars, "feed_vars", api)]
+    fetch_names = [v.name for v in _var_list(fetch_vars, "fetch_vars", api)]
+    test = program.clone(for_test=True)
+    block = test.global_block()
+    for n in feed_names + fetch_names:
+        if block._lookup(n) is None:
+            raise ValueError(f"{api}: variable '{n}' is not in the program")
+    fed = set(feed_names)
+    needed = set(fetch_names) - fed
+    kept = []
+    for op in reversed(block.ops):
+        reads, writes = op_io(op)
+        if any(n in needed for n in writes):
+            kept.append(op)
+            needed.update(n for n in reads if n not in fed)
+    kept.reverse()
+    produced = {n for op in kept for n in op_io(op)[1]}
+    for n in sorted(needed - produced):
+        v = block._lookup(n)
+        if v is None or not v.persistable:
+            raise ValueError(f"{api}: the fetch variables need variable '{n}', which is neither in feed_vars, "
+                             "a persistable variable, nor computed from them")
+    # keep the blocks the kept ops reach (through sub_block attrs), renumbered in their old order
+    reach, stack = {0}, list(kept)
+    while stack:
+        op = stack.pop()
+        for v in op._attrs.values():
+            if isinstance(v, Block) and v.idx not in reach:
+                reach.add(v.idx)
+                stack.extend(v.ops)
+    order = sorted(reach)
+    new_idx = {old: i for i, old in enumerate(order)}
+    out = Program()
+    out.random_seed = program.random_seed
+    out.blocks = []
+    for old in order:
+        ob = test.blocks[old]
+        nb = Block(out, new_idx[old], new_idx.get(ob.parent_idx, -1))
+        out.blocks.append(nb)
+    used = set(feed_names) | set(fetch_names)
+    for op in kept:
+        r, w = op_io(op)
+        used.update(r)
+        used.update(w)
+    for old, nb in zip(order, out.blocks):
+        ob = test.blocks[old]
+        ops = kept if old == 0 else ob.ops
+        for name, v in ob.vars.items():
+            if old == 0 and name not in used:
+                continue
+            nv = object.__new__(type(v))
+            nv.__dict__.update(v.__dict__)
+            nv.block, nv.op = nb, None
+            nb.vars[name] = nv
+        for op in ops:
+            attrs = {k: (out.blocks[new_idx[v.idx]] if isinstance(v, Block) else v) for k, v in op._attrs.items()}
+            nop = Operator(nb, op.type, op._inputs, op._outputs, attrs)
+            nop._where = op._where
+            nb._append_operator(nop)
+    return out
+
+
+# ---- attrs <-> JSON --------------------------------------------------------------------------------
+def _attr_to_json(value, where):
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        return value if math.isfinite(value) else {"__float__": value.hex()}
+    if isinstance(value, Block):
+        return {"__block__": value.idx}
+    if isinstance(value, list):
+        return [_attr_to_json(v, where) for v in value]
+    if isinstance(value, tuple):
+        return {"__tuple__": [_attr_to_json(v, where) for v in value]}
+    raise TypeError(f"paddle.static.save_inference_model: {where} is a {type(value).__name__}, which cannot be "
+                    "saved; op attributes must be None, bool, int, float, str, a sub-block, or lists/tuples of "
+                    "those")
+
+
+def _attr_from_json(value, program, where, fail):
+    if value is None or isinstance(value, (bool, str, int, float)):
+        return value
+    if isinstance(value, list):
+        return [_attr_from_json(v, program, where, fail) for v in value]
+    if isinstance(value, dict) and len(value) == 1:
+        (tag, body), = value.items()
+        if tag == "__tuple__" and isinstance(body, list):
+            return tuple(_attr_from_json(v, program, where, fail) for v in body)
+        if tag == "__float__" and isinstance(body, str):
+            try:
+                return float.fromhex(body)
+            except ValueError:
+                pass
+        if tag == "__block__" and isinstance(body, int) and 0 < body < len(program.blocks):
+            return program.blocks[body]
+    fail(f"{where} has an invalid value {value!r:.80}")
+
+
+# ---- program <-> JSON ------------------------------------------------------------------------------
+def _program_to_doc(program):
+    blocks = []
+    for b in program.blocks:
+        vars_ = []
+        for v in b.vars.values():
+            vars_.append({"name": v.name, "shape": list(v._shape), "dtype": v.dtype.name, "type": v.type,
+                          "persistable": v.persistable, "stop_gradient": v.stop_gradient,
+                          "is_data": bool(v.is_data), "parameter": isinstance(v, Parameter),
+                          "trainable": bool(v.trainable)})
+        ops = []
+        for i, op in enumerate(b.ops):
+            attrs = {k: _attr_to_json(v, f"attribute '{k}' of op '{op.type}' (block {b.idx}, op {i})")
+                     for k, v in op._attrs.items()}
+            ops.append({"type": op.type, "inputs": op._inputs, "outputs": op._outputs, "attrs": attrs})
+        blocks.append({"idx": b.idx, "parent_idx": b.parent_idx, "vars": vars_, "ops": ops})
+    return {"blocks": blocks}
+
+
+def _canonical_sha(doc):
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def _check(cond, fail, msg):
+    if not cond:
+        fail(msg)
+
+
+def _doc_to_program(doc, fail):
+    known = set(all_ops()) | set(STRUCTURAL_RUNNERS)
+    blocks = doc.get("blocks") if isinstance(doc, dict) else None
+    _check(isinstance(blocks, list) and blocks, fail, "has no 'blocks' list")
+    program = Program()
+    for i, bd in enumerate(blocks):
+        _check(isinstance(bd, dict) and bd.get("idx") == i, fail, f"block {i} is malformed")
+        parent = bd.get("parent_idx")
+        _check(isinstance(parent, int) and (parent == -1 if i == 0 else 0 <= parent < i), fail,
+               f"block {i} has an invalid parent_idx {parent!r}")
+        if i:
+            program.blocks.append(Block(program, i, parent))
+    for i, bd in enumerate(blocks):
+        block = program.blocks[i]
+        _check(isinstance(bd.get("vars"), list) and isinstance(bd.get("ops"), list), fail,
+               f"block {i} needs 'vars' and 'ops' lists")
+        for vd in bd["vars"]:
+            _check(isinstance(vd, dict) and isinstance(vd.get("name"), str) and vd["name"], fail,
+                   f"block {i} has a variable without a name: {vd!r:.80}")
+            name = vd["name"]
+            _check(name not in block.vars, fail, f"block {i} declares variable '{name}' twice")
+            try:
+                shape = vd["shape"]
+                dtype = _dtype.convert_dtype(vd["dtype"])
+                flags = {k: vd[k] for k in ("persistable", "stop_gradient", "is_data", "parameter", "trainable")}
+                vtype = vd["type"]
+                if not isinstance(shape, list) or not all(isinstance(f, bool) for f in flags.values()) \
+                        or not isinstance(vtype, str):
+                    raise TypeError("wrong field types")
+                if flags["parameter"]:
+                    v = block.create_parameter(name, shape, dtype, trainable=flags["trainable"])
+                else:
+                    v = block.create_var(name=name, shape=shape, dtype=dtype, persistable=flags["persistable"],
+                                         stop_gradient=flags["stop_gradient"], type=vtype,
+                                         is_data=flags["is_data"])
+                v.stop_gradient = flags["stop_gradient"]
+            except (KeyError, TypeError, ValueError) as e:
+                fail(f"variable '{name}' of block {i} is malformed ({type(e).__name__}: {e})")
+    for i, bd in enumerate(blocks):
+        block = program.blocks[i]
+        for k, od in enumerate(bd["ops"]):
+            where = f"op {k} of block {i}"
+            _check(isinstance(od, dict) and isinstance(od.get("type"), str), fail, f"{where} has no type")
+            t = od["type"]
+            _check(t in known, fail, f"{where} has unknown op type '{t}' (not registered in paddlelite)")
+            slots = {}
+            for key in ("inputs", "outputs"):
+                m = od.get(key)
+                _check(isinstance(m, dict) and all(isinstance(s, str) and isinstance(ns, list)
+                                                   and all(isinstance(n, str) for n in ns)
+                                                   for s, ns in m.items()),
+                       fail, f"{where} ('{t}') has malformed {key}")
+                for ns in m.values():
+                    for n in ns:
+                        _check(block._lookup(n) is not None, fail,
+                               f"{where} ('{t}') names variable '{n}', which no block declares")
+                slots[key] = m
+            _check(isinstance(od.get("attrs"), dict), fail, f"{where} ('{t}') has no attrs object")
+            attrs = {a: _attr_from_json(v, program, f"attribute '{a}' of {where} ('{t}')", fail)
+                     for a, v in od["attrs"].items()}
+            if t in STRUCTURAL_RUNNERS:
+                block._append_operator(Operator(block, t, slots["inputs"], slots["outputs"], attrs))
+            else:
+                block.append_op(type=t, inputs=slots["inputs"], outputs=slots["outputs"], attrs=attrs)
+    return program
+
+
+# ---- save / load -----------------------------------------------------------------------------------
+def _check_prefix(path_prefix, api):
+    if not isinstance(path_prefix, (str, os.PathLike)):
+        raise TypeError(f"{api}: path_prefix must be a str, received {type(path_prefix).__name__}")
+    path_prefix = os.fspath(path_prefix)
+    if not path_prefix or os.path.isdir(path_prefix) or path_prefix.endswith(("/", os.sep)):
+        raise ValueError(f"{api}: path_prefix '{path_prefix}' should be a file prefix such as "
+                         "'./infer/model', not a directory")
+    return path_prefix
+
+
+def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, program=None, **kwargs):
+    """Save the part of `program` (default: the main program) that computes `fetch_vars` from
+    `feed_vars` to `<path_prefix>.pdmodel`, and the persistable values it reads (from the global scope,
+    where `executor` ran the startup program) to `<path_prefix>.pdiparams`."""
+    api = "paddle.static.save_inference_model"
+    path_prefix = _check_prefix(path_prefix, api)
+    feed_vars = _var_list(feed_vars, "feed_vars", api)
+    fetch_vars = _var_list(fetch_vars, "fetch_vars", api)
+    if not isinstance(executor, Executor):
+        raise TypeError(f"{api}: executor must be a paddle.static.Executor, received {type(executor).__name__}")
+    program = kwargs.get("main_program", program)
+    if program is None:
+        program = default_main_program()
+    program = getattr(program, "_program", program)
+    if not isinstance(program, Program):
+        raise TypeError(f"{api}: program must be a Program, received {type(program).__name__}")
+    for v in feed_vars + fetch_vars:
+        if v.block.program is not program:
+            raise ValueError(f"{api}: variable '{v.name}' belongs to another program than the one being saved")
+    pruned = normalize_program(program, feed_vars, fetch_vars)
+    body = _program_to_doc(pruned)
+    body["feed"] = [v.name for v in feed_vars]
+    body["fetch"] = [v.name for v in fetch_vars]
+    scope = global_scope()
+    params = {}
+    for v in pruned.list_vars():
+        if v.persistable and v.type == "LOD_TENSOR":
+            slot = scope.find_var(v.name)
+            if slot is None or not slot.is_initialized():
+                raise RuntimeError(f"{api}: persistable variable '{v.name}' has no value in the scope; run the "
+                                   "startup program (and train) with this executor before saving")
+            params[v.name] = np.array(slot.get_tensor())
+    doc = {"format": MODEL_FORMAT, "version": MODEL_VERSION, "sha256": _canonical_sha(body), "program": body}
+    try:
+        text = json.dumps(doc, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"{api}: the program cannot be written as JSON ({e})") from None
+    d = os.path.dirname(path_prefix)
+    if d:
+        os.makedirs(d, exist_ok=True)
+    write_archive(params, path_prefix + ".pdiparams", api)
+    tmp = f"{path_prefix}.pdmodel.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path_prefix + ".pdmodel")
+
+
+def _read_model(path, api):
+    def fail(msg):
+        raise InferenceModelError(f"{api}: '{path}' {msg}")
+
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"{api}: no such file '{path}'")
+    with open(path, "rb") as f:
+        raw = f.read()
+    if raw[:1] in _PICKLE_MAGIC:
+        fail("looks like a pickle file; paddlelite never unpickles (it can run arbitrary code)")
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        fail(f"is not valid JSON; it is truncated or not a paddlelite inference model ({e})")
+    if not isinstance(doc, dict) or doc.get("format") != MODEL_FORMAT:
+        fail(f"is not a paddlelite inference model (no '\"format\": \"{MODEL_FORMAT}\"')")
+    if doc.get("version") != MODEL_VERSION:
+        fail(f"has format version {doc.get('version')!r}; this paddlelite reads version {MODEL_VERSION}")
+    body = doc.get("program")
+    _check(isinstance(body, dict), fail, "has no 'program' object")
+    if _canonical_sha(body) != doc.get("sha256"):
+        fail("does not match its recorded SHA-256; the file was modified or corrupted")
+    program = _doc_to_program(body, fail)
+    names = {}
+    for key in ("feed", "fetch"):
+        ns = body.get(key)
+        _check(isinstance(ns, list) and all(isinstance(n, str) for n in ns), fail, f"has no valid '{key}' list")
+        for n in ns:
+            _check(program.global_block()._lookup(n) is not None, fail,
+                   f"names {key} variable '{n}', which the program does not declare")
+        names[key] = ns
+    return program, names["feed"], names["fetch"]
+
+
+def load_inference_model(path_prefix, executor, **kwargs):
+    """Load what save_inference_model wrote: returns [inference_program, feed_target_names,
+    fetch_targets]; the parameters go into the global scope (the one `executor.run` uses by default)."""
+    api = "paddle.static.load_inference_model"
+    path_prefix = _check_prefix(path_prefix, api)
+    if not isinstance(executor, Executor):
+        raise TypeError(f"{api}: executor must be a paddle.static.Executor, received {type(executor).__name__}")
+    model_path = path_prefix + ".pdmodel"
+    params_path = path_prefix + ".pdiparams"
+    program, feed_names, fetch_names = _read_model(model_path, api)
+    values = read_archive(params_path, api, return_numpy=True)
+    if not isinstance(values, dict) or not all(isinstance(k, str) and isinstance(a, np.ndarray)
+                                               for k, a in values.items()):
+        raise InferenceModelError(f"{api}: '{params_path}' does not hold a name -> array mapping")
+    wanted = {v.name: v for v in program.list_vars() if v.persistable and v.type == "LOD_TENSOR"}
+    missing = sorted(set(wanted) - set(values))
+    extra = sorted(set(values) - set(wanted))
+    if missing or extra:
+        raise InferenceModelError(f"{api}: '{params_path}' does not match '{model_path}': missing {missing}, "
+                                  f"unexpected {extra}")
+    for name, arr in values.items():
+        v = wanted[name]
+        shape_ok = len(v._shape) == arr.ndim and all(d in (-1, s) for d, s in zip(v._shape, arr.shape))
+        if arr.dtype != v.dtype.np or not shape_ok:
+            raise InferenceModelError(f"{api}: '{params_path}' holds '{name}' as {arr.dtype}{list(arr.shape)}, but "
+                                      f"'{model_path}' declares {v.dtype.name}{v.shape}")
+    scope = global_scope()
+    xp = executor.place.xp
+    for name, arr in values.items():
+        scope._values[name] = arr if xp is np else xp.asarray(arr)
+    block = program.global_block()
+    return [program, list(feed_names), [block.var(n) for n in fetch_names]]
