@@ -67,7 +67,8 @@ def _zero(xp, like):
 
 # ---- relu / relu6 / leaky_relu: piecewise linear, masks only --------------------------------------
 RELU = _activation("relu", lambda xp, x: xp.maximum(x, _zero(xp, x)), _via("relu_grad", "Out"))
-RELU_GRAD = _grad_op("relu_grad", "Out", lambda xp, out, dout: xp.where(out > 0, dout, _zero(xp, dout)),
+# dOut * (Out > 0), Paddle's formula: one multiply is cheaper than a select
+RELU_GRAD = _grad_op("relu_grad", "Out", lambda xp, out, dout: dout * (out > 0),
                      _linear_in_dout("relu_grad", "Out"), nondiff_first=True)
 
 RELU6 = _activation("relu6", lambda xp, x, threshold=6.0: xp.clip(x, 0, threshold).astype(x.dtype, copy=False),

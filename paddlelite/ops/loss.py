@@ -108,3 +108,16 @@ SOFTMAX_WITH_CROSS_ENTROPY = register_op(
 SOFTMAX_WITH_CROSS_ENTROPY_GRAD = register_op(
     "softmax_with_cross_entropy_grad", inputs=("Label", "Softmax", "DLoss"), outputs=("DLogits",),
     forward=_swce_grad_forward, infer=_swce_grad_infer, attrs=_SWCE_ATTRS)
+
+
+# ---- the denominator of a mean over non-ignored hard labels ---------------------------------------
+def _valid_label_count_forward(xp, label, ignore_index, dtype):
+    """count(label != ignore_index), or 1 when every label is ignored (the mean of nothing is 0, not nan)."""
+    count = (label != ignore_index).sum()
+    return xp.asarray(xp.maximum(count, 1), dtype=np.dtype(dtype))
+
+
+VALID_LABEL_COUNT = register_op(
+    "valid_label_count", inputs=("Label",), outputs=("Out",), forward=_valid_label_count_forward,
+    infer=lambda label, ignore_index, dtype: Meta((), np.dtype(dtype)),
+    attrs={"ignore_index": -100, "dtype": "float32"})

@@ -403,7 +403,7 @@ class Executor:
         outs = plan.run(scope, feed_arrays)
         if return_numpy:
             # CuPy arrays come back to the host; NumPy scalars (0-D ufunc results) become 0-D arrays
-            return [o.get() if hasattr(o, "device") else np.asarray(o) for o in outs]
+            return [np.asarray(o) if isinstance(o, (np.ndarray, np.generic)) else o.get() for o in outs]
         tmp = Scope()
         res = []
         for n, o in zip(fetch_names, outs):

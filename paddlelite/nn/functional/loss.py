@@ -159,18 +159,20 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         else:
             sample_w = _sum(apply(_ew.MULTIPLY, label, w_b), axis=[axis], keepdim=True)
         loss = apply(_ew.MULTIPLY, loss, sample_w)
-    if hard_label is not None and ignore_index is not None:
-        mask = _not_ignored(hard_label, ignore_index, input.dtype)
-        if not use_softmax or not hard:
-            loss = apply(_ew.MULTIPLY, loss, mask)
-    else:
-        mask = None
+    ignoring = hard_label is not None and ignore_index is not None
+    if ignoring and (not use_softmax or not hard):  # softmax_with_cross_entropy zeroes ignored rows itself
+        loss = apply(_ew.MULTIPLY, loss, _not_ignored(hard_label, ignore_index, input.dtype))
 
     if reduction == "sum":
         return _sum(loss)
     if reduction == "mean":
+        if hard_label is not None and sample_w is None:
+            count = apply(_loss.VALID_LABEL_COUNT, hard_label, ignore_index=int(ignore_index),
+                          dtype=input.dtype.name)
+            return apply(_ew.DIVIDE, _sum(loss), count)
         if hard_label is not None:
-            return _safe_div(loss, _sum(apply(_ew.MULTIPLY, sample_w, mask) if sample_w is not None else mask))
+            return _safe_div(loss, _sum(apply(_ew.MULTIPLY, sample_w, _not_ignored(hard_label, ignore_index,
+                                                                                  input.dtype))))
         return apply(_red.MEAN, loss)
     if squeeze_out:
         loss = apply(get_op("squeeze"), loss, axis=[axis])
