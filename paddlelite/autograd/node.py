@@ -140,11 +140,7 @@ class OpNode(GradNode):
         self.outputs = None
 
 
-def make_node(op, inputs, attrs, outs):
-    OpNode(op, inputs, attrs, outs)
-
-
-dispatch.set_node_factory(make_node)
+dispatch.set_node_factory(OpNode)
 
 
 class EagerGradBuilder(GradBuilder):

@@ -7,6 +7,7 @@ gradient, attach a grad node. Functional APIs, Tensor methods and layers all com
 import numpy as _np
 
 _ndarray = _np.ndarray
+_new = object.__new__
 from ..device.place import current_place, parse_place
 from ..framework import mode as _mode
 from ..framework.tensor import Tensor, wrap_array
@@ -14,7 +15,8 @@ from .registry import Meta
 
 _grad_state = _mode.grad_state
 _static = _mode._static
-_hooks = {}  # 'static': the static-mode appender, 'node': the eager grad-node factory
+_hooks = {}  # 'static': the static-mode appender
+_make_node = None  # the eager grad-node class, OpNode(op, inputs, attrs, outs); set by autograd.node
 
 
 def set_static_appender(fn):
@@ -22,7 +24,8 @@ def set_static_appender(fn):
 
 
 def set_node_factory(fn):
-    _hooks["node"] = fn
+    global _make_node
+    _make_node = fn
 
 
 def apply(op, *inputs, **attrs):
@@ -37,40 +40,23 @@ def apply(op, *inputs, **attrs):
     place = None
     needs_grad = False
     arrays = []
-    for slot_i, t in enumerate(inputs):
-        if t.__class__ is Tensor or isinstance(t, Tensor):
+    for t in inputs:
+        if isinstance(t, Tensor):
             p = t._place
-            if place is None:
+            if p is not place:
+                if place is not None:
+                    _mixed_places(op, len(arrays), place, p)
                 place = p
-            elif p is not place:
-                _mixed_places(op, slot_i, place, p)
             if not t.stop_gradient:
                 needs_grad = True
             arrays.append(t._data)
-        elif t is None:
-            if op.inputs[slot_i] not in op.optional_inputs:
-                raise TypeError(f"op '{op.type}': input '{op.inputs[slot_i]}' is required, received None")
-            arrays.append(None)
-        elif isinstance(t, (list, tuple)) and op.inputs[slot_i] in op.variadic_inputs:
-            group = []
-            for k, e in enumerate(t):
-                if not isinstance(e, Tensor):
-                    _not_tensor(op, slot_i, e, k)
-                if place is None:
-                    place = e._place
-                elif e._place is not place:
-                    _mixed_places(op, slot_i, place, e._place)
-                if not e.stop_gradient:
-                    needs_grad = True
-                group.append(e._data)
-            arrays.append(group)
         else:
-            _not_tensor(op, slot_i, t)
-    for i in op.same_dtype:
-        if arrays[i] is not None and arrays[i].dtype != arrays[op.same_dtype[0]].dtype:
-            raise TypeError(f"op '{op.type}': input '{op.inputs[i]}' has dtype {arrays[i].dtype} but "
-                            f"'{op.inputs[op.same_dtype[0]]}' has {arrays[op.same_dtype[0]].dtype}; "
-                            "cast one of them explicitly (paddlelite never promotes silently)")
+            group, group_place, group_needs = _other_input(op, len(arrays), t, place)
+            arrays.append(group)
+            place = place or group_place
+            needs_grad = needs_grad or group_needs
+    if op.same_dtype:
+        _check_same_dtype(op, arrays)
     if place is None:  # an op without tensor inputs: the 'place' attr, else the current device
         place = parse_place(attrs["place"]) if attrs.get("place") else current_place()
 
@@ -84,7 +70,10 @@ def apply(op, *inputs, **attrs):
     if op.n_out == 1 and op.simple:
         if out.__class__ is not _ndarray and xp is _np:  # NumPy ufuncs give scalars for 0-D inputs
             out = _np.asarray(out)
-        result = wrap_array(out, place, not record)
+        result = _new(Tensor)  # wrap_array, inlined: this is the hottest line of eager mode
+        result._data = out
+        result._place = place
+        result.stop_gradient = not record
         outs = (result,)
     else:
         if op.n_out == 1:
@@ -97,8 +86,42 @@ def apply(op, *inputs, **attrs):
                 outs.append(wrap_array(xp.asarray(o), place, not record))
         result = outs[0] if op.n_out == 1 else tuple(outs)
     if record:
-        _hooks["node"](op, inputs, attrs, outs)
+        _make_node(op, inputs, attrs, outs)
     return result
+
+
+def _other_input(op, slot_i, t, place):
+    """A None (optional slot) or a list of Tensors (variadic slot): (arrays, place, needs_grad)."""
+    slot = op.inputs[slot_i]
+    if t is None:
+        if slot not in op.optional_inputs:
+            raise TypeError(f"op '{op.type}': input '{slot}' is required, received None")
+        return None, None, False
+    if not (isinstance(t, (list, tuple)) and slot in op.variadic_inputs):
+        _not_tensor(op, slot_i, t)
+    group, needs_grad = [], False
+    for k, e in enumerate(t):
+        if not isinstance(e, Tensor):
+            _not_tensor(op, slot_i, e, k)
+        if place is None:
+            place = e._place
+        elif e._place is not place:
+            _mixed_places(op, slot_i, place, e._place)
+        if not e.stop_gradient:
+            needs_grad = True
+        group.append(e._data)
+    return group, place, needs_grad
+
+
+def _check_same_dtype(op, arrays):
+    first = op.same_dtype[0]
+    ref = arrays[first].dtype
+    for i in op.same_dtype[1:]:
+        a = arrays[i]
+        if a is not None and a.dtype is not ref and a.dtype != ref:  # builtin dtypes are singletons
+            raise TypeError(f"op '{op.type}': input '{op.inputs[i]}' has dtype {a.dtype} but "
+                            f"'{op.inputs[first]}' has {ref}; cast one of them explicitly "
+                            "(paddlelite never promotes silently)")
 
 
 def _not_tensor(op, slot_i, value, k=None):

@@ -40,6 +40,8 @@ def _check_tensor(x, api, arg="x"):
 
 def _binary(op, api):
     def fn(x, y, name=None):
+        if x.__class__ is Tensor and y.__class__ is Tensor:  # the common case, checked in one line
+            return apply(op, x, y)
         _check_tensor(x, api)
         return apply(op, x, operand(y, x, api))
     fn.__name__ = api
@@ -84,6 +86,76 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
 
 def mm(input, mat2, name=None):
     return matmul(input, mat2)
+
+
+def bmm(x, y, name=None):
+    """Batched matrix product of [B, M, K] and [B, K, N]."""
+    _check_tensor(x, "bmm")
+    _check_tensor(y, "bmm", "y")
+    if len(x.shape) != 3 or len(y.shape) != 3:
+        raise ValueError(f"bmm: x and y must be 3-D, received shapes {list(x.shape)} and {list(y.shape)}")
+    if x.shape[0] != y.shape[0] or x.shape[2] != y.shape[1]:
+        raise ValueError(f"bmm: x [B, M, K] and y [B, K, N] must agree on B and K, received shapes "
+                         f"{list(x.shape)} and {list(y.shape)}")
+    return apply(_m.MATMUL, x, y, transpose_x=False, transpose_y=False)
+
+
+def dot(x, y, name=None):
+    """Inner product of 1-D tensors, or row-wise of 2-D [N, D] tensors (result [N])."""
+    _check_tensor(x, "dot")
+    _check_tensor(y, "dot", "y")
+    if len(x.shape) not in (1, 2) or list(x.shape) != list(y.shape):
+        raise ValueError(f"dot: x and y must be 1-D or 2-D with the same shape, received {list(x.shape)} and "
+                         f"{list(y.shape)}")
+    from ..ops import reduce as _r
+    return apply(_r.SUM, apply(_ew.MULTIPLY, x, y), axis=-1, keepdim=False)
+
+
+def t(input, name=None):
+    """Transpose of a tensor of rank <= 2 (a 0-D or 1-D tensor is returned as it is)."""
+    _check_tensor(input, "t", "input")
+    if len(input.shape) > 2:
+        raise ValueError(f"t: input must be at most 2-D (use transpose for more), received shape {list(input.shape)}")
+    if len(input.shape) < 2:
+        return input
+    from ..ops import manipulation as _mo
+    return apply(_mo.TRANSPOSE, input, perm=[1, 0])
+
+
+def is_tensor(x):
+    """Whether x is a paddle Tensor."""
+    return isinstance(x, Tensor)
+
+
+def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
+    """Elementwise |x - y| <= atol + rtol * |y| (NaNs equal when equal_nan)."""
+    _check_tensor(x, "isclose")
+    _check_tensor(y, "isclose", "y")
+    if x.dtype.np.kind not in "fc":
+        raise TypeError(f"isclose: x must be a floating-point Tensor, received {x.dtype.name}")
+    diff = apply(_m.ABS, apply(_ew.SUBTRACT, x, y))
+    tol = apply(_m.SCALE, apply(_m.ABS, y), scale=float(rtol), bias=float(atol), bias_after_scale=True)
+    out = apply(_ew.LOGICAL_OR, apply(_ew.LESS_EQUAL, diff, tol), apply(_ew.EQUAL, x, y))  # equal infinities
+    if equal_nan:
+        out = apply(_ew.LOGICAL_OR, out, apply(_ew.LOGICAL_AND, apply(_m.ISNAN, x), apply(_m.ISNAN, y)))
+    return out
+
+
+def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
+    """Whether every element of x is close to y's (a 0-D bool Tensor); see isclose."""
+    from ..ops import reduce as _r
+    return apply(_r.ALL, isclose(x, y, rtol, atol, equal_nan), axis=None, keepdim=False)
+
+
+def equal_all(x, y, name=None):
+    """Whether x and y have the same shape and elements (a 0-D bool Tensor)."""
+    from ..ops import reduce as _r
+    _check_tensor(x, "equal_all")
+    _check_tensor(y, "equal_all", "y")
+    if list(x.shape) != list(y.shape):
+        from .creation import full
+        return full([], False, "bool")
+    return apply(_r.ALL, apply(_ew.EQUAL, x, y), axis=None, keepdim=False)
 
 
 def exp(x, name=None):
@@ -189,9 +261,11 @@ def clip(x, min=None, max=None, name=None):
 def where(condition, x=None, y=None, name=None):
     """Elements of x where condition holds, else of y (all three broadcast together)."""
     _check_tensor(condition, "where", "condition")
+    if x is None and y is None:
+        from .search import nonzero
+        return nonzero(condition, as_tuple=True)
     if x is None or y is None:
-        raise TypeError("where: x and y are both required (the one-argument form, nonzero(condition), "
-                        "is not supported)")
+        raise TypeError("where: pass both x and y, or neither (where(condition) is nonzero(condition, as_tuple=True))")
     if condition.dtype.np.kind != "b":
         raise TypeError(f"where: condition must be a bool Tensor, received {condition.dtype.name}")
     if not is_tensor_like(x) and not is_tensor_like(y):
@@ -228,4 +302,5 @@ TENSOR_METHODS = ["add", "subtract", "multiply", "divide", "maximum", "minimum",
                   "sqrt", "rsqrt", "abs", "square", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
                   "tanh", "sigmoid", "reciprocal", "log1p", "log2", "log10", "expm1", "floor", "ceil", "trunc",
                   "round", "erf", "sign", "neg", "isnan", "isinf", "isfinite", "logical_not", "bitwise_not", "pow", "clip",
-                  "where", "floor_divide", "remainder", "mod", "floor_mod"]
+                  "where", "floor_divide", "remainder", "mod", "floor_mod", "bmm", "dot", "t", "isclose", "allclose",
+                  "equal_all"]
