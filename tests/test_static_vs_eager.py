@@ -50,7 +50,7 @@ def _eager(op, case, double):
     return first, [None if g is None else g.numpy() for g in second]
 
 
-def _static(op, case, double):
+def _static(op, case, double, place=None):
     paddle.enable_static()
     slots = _grad_slots(op, case)
     main, startup = static.Program(), static.Program()
@@ -93,7 +93,8 @@ def _static(op, case, double):
                 terms2.append(paddle.sum(g * vv))
             second = static.gradients(sum(terms2[1:], terms2[0]), flat) if terms2 else []
             fetch += [g for g in second if g is not None]
-    values = iter(static.Executor(paddle.CPUPlace()).run(main, feed=feed, fetch_list=fetch, scope=static.Scope()))
+    exe = static.Executor(place if place is not None else paddle.CPUPlace())
+    values = iter(exe.run(main, feed=feed, fetch_list=fetch, scope=static.Scope()))
     first = [None if g is None else next(values) for g in grads]
     if second is not None:
         second = [None if g is None else next(values) for g in second]
@@ -136,3 +137,17 @@ def test_static_double_backward_equals_eager(case):
         pytest.skip("first-order gradients do not depend on the inputs (linear op)")
     _, static2 = _static(op, case, double=True)
     _same(static2, eager2, case, "second-order gradient")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("case", ALL, ids=[c.id for c in ALL])
+def test_static_gradients_on_gpu_match_cpu(case):
+    """The same static program run by a GPU Executor (CuPy arrays, fused kernels) gives the CPU's gradients."""
+    op = get_op(case.op)
+    cpu, _ = _static(op, case, False)
+    gpu, _ = _static(op, case, False, place=paddle.CUDAPlace(0))
+    for k, (c, g) in enumerate(zip(cpu, gpu)):
+        if c is None:
+            assert g is None
+        else:
+            np.testing.assert_allclose(g, c, rtol=1e-7, atol=1e-9, err_msg=f"{case.id}: input {k}")
