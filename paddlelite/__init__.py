@@ -17,6 +17,7 @@ from .tensor.creation import (arange, empty, empty_like, eye, full, full_like, l
 from .tensor.manipulation import *  # noqa: F401,F403
 from .tensor.math import *  # noqa: F401,F403
 from .tensor.reduction import *  # noqa: F401,F403
+from .tensor.search import *  # noqa: F401,F403
 
 _methods.install(Tensor)
 
@@ -27,7 +28,7 @@ float16, float32, float64 = _DTYPES["float16"], _DTYPES["float32"], _DTYPES["flo
 complex64, complex128 = _DTYPES["complex64"], _DTYPES["complex128"]
 
 # ---- subpackages (helpers append their exports below this line) ----
-from . import fluid, io, nn, optimizer, static, utils  # noqa: E402
+from . import fluid, io, metric, nn, optimizer, static, utils  # noqa: E402
 
 __version__ = "0.1.0"
 from .framework.io import load, save  # noqa: E402

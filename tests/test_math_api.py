@@ -138,8 +138,11 @@ def test_where_broadcasting_scalars_and_grads():
         paddle.where(x > 0, x, paddle.to_tensor(a.astype("float32")))
     with pytest.raises(ValueError, match="'where'.*broadcast"):
         paddle.where(paddle.to_tensor(np.ones((4,), bool)), x, x)
-    with pytest.raises(TypeError, match="where: x and y are both required"):
-        paddle.where(x > 0)
+    with pytest.raises(TypeError, match="where: pass both x and y, or neither"):
+        paddle.where(x > 0, x)
+    coords = paddle.where(x > 0)  # the one-argument form is nonzero(condition, as_tuple=True)
+    assert len(coords) == 2
+    np.testing.assert_array_equal(np.concatenate([t.numpy() for t in coords], 1), np.argwhere(a > 0))
 
 
 def test_floor_divide_and_remainder_follow_python_semantics():

@@ -1,6 +1,7 @@
 """THE op registry. Importing this package registers every op family."""
 from . import creation, elementwise, grad_support, manipulation, math, reduce  # noqa: F401  (registration)
 from . import indexing  # noqa: F401  (getitem, set_value, gather, gather_nd, scatter)
+from . import search  # noqa: F401  (take_along_axis, top_k_v2, argsort, where_index, unique, accuracy)
 from . import optimizer  # noqa: F401  (sgd, momentum, adam, adamw, merged_adam)
 from . import activation  # noqa: F401  (relu, gelu, softmax, ... and their grad ops)
 from . import conv, loss, nn, norm, pooling  # noqa: F401  (conv2d, pool2d, layer/batch_norm, embedding, dropout, losses)

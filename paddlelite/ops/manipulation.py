@@ -611,3 +611,26 @@ def _one_hot_infer(x, depth):
 
 ONE_HOT = register_op("one_hot", inputs=("X",), outputs=("Out",), forward=_one_hot_forward,
                       infer=_one_hot_infer, attrs={"depth": 1})
+
+
+# ---- tril_triu: the lower (or upper) triangle of the last two dims, the rest zeroed ----------------
+def _tril_triu_forward(xp, x, diagonal, lower):
+    if x.ndim < 2:
+        raise ValueError(f"op 'tril_triu': X must be at least 2-D, received shape {list(x.shape)}")
+    return xp.tril(x, diagonal) if lower else xp.triu(x, diagonal)
+
+
+def _tril_triu_infer(x, diagonal, lower):
+    if len(x.shape) < 2:
+        raise ValueError(f"op 'tril_triu': X must be at least 2-D, received shape {list(x.shape)}")
+    return Meta(tuple(x.shape), x.dtype)
+
+
+def _tril_triu_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("tril_triu", g.output_grad("Out"), **g.attrs))
+
+
+TRIL_TRIU = register_op("tril_triu", inputs=("X",), outputs=("Out",), forward=_tril_triu_forward,
+                        infer=_tril_triu_infer, grad=_tril_triu_grad, attrs={"diagonal": 0, "lower": True},
+                        double_grad=True)

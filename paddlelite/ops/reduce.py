@@ -50,9 +50,16 @@ SUM = register_op("reduce_sum", inputs=("X",), outputs=("Out",),
                   infer=_reduce_infer("reduce_sum"), grad=_sum_grad, attrs={"axis": None, "keepdim": False},
                   double_grad=True)
 
+
+def _mean_infer(x, axis=None, keepdim=False):
+    if np.dtype(x.dtype).kind not in "fc":
+        raise TypeError(f"op 'mean': X must be a floating-point tensor, received {x.dtype}")
+    return Meta(reduced_shape("mean", x.shape, axis, keepdim), x.dtype)
+
+
 MEAN = register_op("mean", inputs=("X",), outputs=("Out",),
                    forward=lambda xp, x, axis, keepdim: xp.asarray(x.mean(axis=_axes(x, axis), keepdims=keepdim)),
-                   infer=_reduce_infer("mean"), grad=_mean_grad, attrs={"axis": None, "keepdim": False},
+                   infer=_mean_infer, grad=_mean_grad, attrs={"axis": None, "keepdim": False},
                    double_grad=True)
 
 

@@ -111,6 +111,29 @@ def unstack(x, axis=0, num=None):
                  num=0 if num is None else _int(num, "unstack", "num"))
 
 
+def unbind(input, axis=0):
+    """The slices of input along axis, that dim removed (unstack)."""
+    _check_tensor(input, "unbind", "input")
+    return apply(_mo.UNSTACK, input, axis=_int(axis, "unbind", "axis"), num=0)
+
+
+def _tril_triu(x, diagonal, lower, api):
+    _check_tensor(x, api)
+    if len(x.shape) < 2:
+        raise ValueError(f"{api}: x must be at least 2-D, received shape {list(x.shape)}")
+    return apply(_mo.TRIL_TRIU, x, diagonal=_int(diagonal, api, "diagonal"), lower=lower)
+
+
+def tril(x, diagonal=0, name=None):
+    """The lower triangle (on and below `diagonal`) of the last two dims; the rest is zero."""
+    return _tril_triu(x, diagonal, True, "tril")
+
+
+def triu(x, diagonal=0, name=None):
+    """The upper triangle (on and above `diagonal`) of the last two dims; the rest is zero."""
+    return _tril_triu(x, diagonal, False, "triu")
+
+
 def split(x, num_or_sections, axis=0, name=None):
     _check_tensor(x, "split")
     axis = _int(axis, "split", "axis")
@@ -401,9 +424,10 @@ for _n in _INPLACE:
 
 __all__ = ["cast", "reshape", "transpose", "unsqueeze", "squeeze", "flatten", "concat", "stack", "unstack",
            "split", "chunk", "slice", "strided_slice", "expand", "broadcast_to", "expand_as", "tile", "flip",
-           "roll", "repeat_interleave", "gather", "index_select", "gather_nd", "scatter", "masked_select"]
+           "roll", "repeat_interleave", "gather", "index_select", "gather_nd", "scatter", "masked_select",
+           "unbind", "tril", "triu"]
 
 TENSOR_METHODS = ["cast", "reshape", "transpose", "unsqueeze", "squeeze", "flatten", "unstack", "split", "chunk",
                   "strided_slice", "expand", "broadcast_to", "expand_as", "tile", "flip", "roll",
                   "repeat_interleave", "gather", "index_select", "gather_nd", "scatter", "masked_select",
-                  "zero_", "fill_", "copy_", "set_value"] + _INPLACE
+                  "unbind", "tril", "triu", "zero_", "fill_", "copy_", "set_value"] + _INPLACE

@@ -55,6 +55,10 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
 
 
 def mean(x, axis=None, keepdim=False, name=None):
+    _check_tensor(x, "mean")
+    if x.dtype.np.kind not in "fc":
+        raise TypeError(f"mean: x must be a floating-point Tensor, received {x.dtype.name}; "
+                        f"cast it first, e.g. x.astype('float32')")
     return _reduce(_r.MEAN, "mean", x, axis, keepdim)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 FAMILIES = ["elementwise", "math", "activation", "reduce", "manipulation", "nn", "loss", "grad_support",
-            "fused"]
+            "fused", "search"]
 
 
 @dataclass

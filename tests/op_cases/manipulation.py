@@ -76,3 +76,7 @@ CASES = [
     OpCase("scatter", {"X": rand(4, 3), "Ids": np.array([1, 1, 3], dtype=I64), "Updates": rand(3, 3, seed=1)},
            {"overwrite": False}, id="scatter-add-repeated"),
 ]
+CASES += [
+    OpCase("tril_triu", {"X": rand(3, 4)}, {"diagonal": 0, "lower": True}, id="tril"),
+    OpCase("tril_triu", {"X": rand(2, 3, 3)}, {"diagonal": 1, "lower": False}, id="triu-batched-diag1"),
+]

@@ -10,7 +10,7 @@ from ...ops import nn as _nn
 from ...ops.registry import get_op
 from ...tensor.math import _check_tensor, is_tensor_like
 
-__all__ = ["linear", "dropout", "dropout2d", "dropout3d", "pad"]
+__all__ = ["linear", "dropout", "dropout2d", "dropout3d", "pad", "normalize", "cosine_similarity"]
 
 apply = dispatch.apply
 
@@ -117,3 +117,26 @@ def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None):
         raise ValueError(f"pad: pad must have {2 * nd} entries (every dim) or {2 * (nd - 2)} (spatial dims) for a "
                          f"{nd}-D x, received {len(pad)}")
     return apply(get_op("pad"), x, paddings=full, pad_value=float(value))
+
+
+def normalize(x, p=2, axis=1, epsilon=1e-12, name=None):
+    """x / max(||x||_p along axis, epsilon)."""
+    from ...tensor.reduction import norm
+    check_float_tensor(x, "normalize")
+    if isinstance(p, bool) or not isinstance(p, numbers.Real):
+        raise TypeError(f"normalize: p must be a number, received {type(p).__name__}")
+    n = norm(x, p=float(p), axis=axis, keepdim=True)
+    return apply(_ew.DIVIDE, x, apply(_math.CLIP, n, min=float(epsilon), max=float("inf")))
+
+
+def cosine_similarity(x1, x2, axis=1, eps=1e-8):
+    """sum(x1 * x2) / sqrt(max(sum(x1^2) * sum(x2^2), eps^2)) along axis (x1, x2 broadcast together)."""
+    from ...ops import reduce as _r
+    check_float_tensor(x1, "cosine_similarity", "x1")
+    check_float_tensor(x2, "cosine_similarity", "x2")
+
+    def dot(a, b):
+        return apply(_r.SUM, apply(_ew.MULTIPLY, a, b), axis=axis, keepdim=False)
+    w12 = apply(_ew.MULTIPLY, dot(x1, x1), dot(x2, x2))
+    den = apply(_math.SQRT, apply(_math.CLIP, w12, min=float(eps) ** 2, max=float("inf")))
+    return apply(_ew.DIVIDE, dot(x1, x2), den)

@@ -1,11 +1,12 @@
-"""Input layers: embedding (op 'embedding')."""
+"""Input layers: embedding (op 'embedding'), one_hot (op 'one_hot')."""
 import numbers
 
 from ...ops import dispatch
 from ...ops import nn as _nn
+from ...tensor.manipulation import one_hot  # noqa: F401  (paddle.nn.functional.one_hot)
 from ...tensor.math import _check_tensor
 
-__all__ = ["embedding"]
+__all__ = ["embedding", "one_hot"]
 
 apply = dispatch.apply
 

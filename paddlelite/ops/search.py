@@ -1,0 +1,203 @@
+"""Sorting and searching: take_along_axis, top_k_v2, argsort (differentiable through the indices they pick),
+where_index (nonzero), unique and accuracy (not differentiable)."""
+import numpy as np
+
+from .indexing import _check_int_index, _scatter_add
+from .registry import Meta, register_op
+from .shape_rules import normalize_axis
+
+
+def _along_index(xp, index, axis):
+    """The full fancy index that addresses x[..., index[...], ...] along `axis` (index has x's rank)."""
+    idx = []
+    for d in range(index.ndim):
+        if d == axis:
+            idx.append(index)
+        else:
+            shape = [1] * index.ndim
+            shape[d] = index.shape[d]
+            idx.append(xp.arange(index.shape[d]).reshape(shape))
+    return tuple(idx)
+
+
+def _check_bounds(op, index, n, axis):
+    if index.size and (int(index.min()) < -n or int(index.max()) >= n):
+        raise IndexError(f"op '{op}': Index values must lie in [-{n}, {n}) for axis {axis} of size {n}, "
+                         f"received values in [{int(index.min())}, {int(index.max())}]")
+
+
+# ---- take_along_axis ------------------------------------------------------------------------------
+def _take_along_infer(x, index, axis):
+    _check_int_index("take_along_axis", index)
+    if len(index.shape) != len(x.shape):
+        raise ValueError(f"op 'take_along_axis': Index must have the rank of X ({len(x.shape)}), "
+                         f"received shape {list(index.shape)} for X of shape {list(x.shape)}")
+    ax = normalize_axis("take_along_axis", axis, len(x.shape))
+    for d, (a, b) in enumerate(zip(x.shape, index.shape)):
+        if d != ax and a != b and -1 not in (a, b):
+            raise ValueError(f"op 'take_along_axis': Index shape {list(index.shape)} must match X shape "
+                             f"{list(x.shape)} except along axis {ax} (dim {d}: {b} vs {a})")
+    return Meta(tuple(index.shape), x.dtype)
+
+
+def _take_along_forward(xp, x, index, axis):
+    ax = normalize_axis("take_along_axis", axis, x.ndim)
+    _check_bounds("take_along_axis", index, x.shape[ax], axis)
+    return xp.take_along_axis(x, index, axis=ax)
+
+
+def _take_along_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("take_along_axis_grad", g.input("X"), g.input("Index"), g.output_grad("Out"),
+                                   axis=g.attrs["axis"]))
+
+
+TAKE_ALONG_AXIS = register_op("take_along_axis", inputs=("X", "Index"), outputs=("Out",), nondiff_inputs=("Index",),
+                              forward=_take_along_forward, infer=_take_along_infer, grad=_take_along_grad,
+                              attrs={"axis": 0}, double_grad=True)
+
+
+def _take_along_grad_forward(xp, x, index, dout, axis):
+    ax = normalize_axis("take_along_axis_grad", axis, x.ndim)
+    dx = xp.zeros(x.shape, dtype=dout.dtype)
+    _scatter_add(xp, dx, _along_index(xp, index % x.shape[ax] if x.shape[ax] else index, ax), dout)
+    return dx
+
+
+def _take_along_grad_grad(g):
+    if g.needs("OutGrad"):
+        g.set_input_grad("OutGrad", g.op("take_along_axis", g.output_grad("XGrad"), g.input("Index"),
+                                         axis=g.attrs["axis"]))
+
+
+# dOut added into zeros shaped like X at the picked positions (repeated indices accumulate).
+TAKE_ALONG_AXIS_GRAD = register_op(
+    "take_along_axis_grad", inputs=("X", "Index", "OutGrad"), outputs=("XGrad",), nondiff_inputs=("X", "Index"),
+    forward=_take_along_grad_forward, infer=lambda x, index, dout, axis: Meta(tuple(x.shape), dout.dtype),
+    grad=_take_along_grad_grad, attrs={"axis": 0}, double_grad=True)
+
+
+# ---- argsort / top_k_v2: values plus the int64 indices they came from -------------------------------
+def _sort_indices(xp, x, axis, descending):
+    """Stable sort order along axis; descending keeps equal elements in their original order too."""
+    if descending:
+        key = -x.astype(np.int64) if x.dtype.kind in "ub" else -x
+    else:
+        key = x
+    if xp is np:
+        return np.argsort(key, axis=axis, kind="stable")
+    return xp.argsort(key, axis=axis)  # CuPy's sort is stable
+
+
+def _grad_through_indices(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("take_along_axis_grad", g.input("X"), g.output("Indices"), g.output_grad("Out"),
+                                   axis=g.attrs["axis"]))
+
+
+def _argsort_forward(xp, x, axis, descending):
+    if x.ndim == 0:
+        return x.copy(), xp.zeros((), dtype=np.int64)
+    ax = normalize_axis("argsort", axis, x.ndim)
+    idx = _sort_indices(xp, x, ax, descending).astype(np.int64)
+    return xp.take_along_axis(x, idx, axis=ax), idx
+
+
+def _argsort_infer(x, axis, descending):
+    normalize_axis("argsort", axis, len(x.shape))
+    return Meta(tuple(x.shape), x.dtype), Meta(tuple(x.shape), np.dtype(np.int64))
+
+
+ARGSORT = register_op("argsort", inputs=("X",), outputs=("Out", "Indices"), forward=_argsort_forward,
+                      infer=_argsort_infer, grad=_grad_through_indices, attrs={"axis": -1, "descending": False},
+                      double_grad=True)
+
+
+def _topk_forward(xp, x, k, axis, largest, sorted):
+    if x.ndim == 0:
+        if k != 1:
+            raise ValueError(f"op 'top_k_v2': k must be 1 for a 0-D input, received {k}")
+        return x.copy(), xp.zeros((), dtype=np.int64)
+    ax = normalize_axis("top_k_v2", axis, x.ndim)
+    if not 1 <= k <= x.shape[ax]:
+        raise ValueError(f"op 'top_k_v2': k must lie in [1, {x.shape[ax]}] (the size of axis {axis}), received {k}")
+    idx = _sort_indices(xp, x, ax, largest)
+    idx = xp.take(idx, xp.arange(k), axis=ax).astype(np.int64)
+    return xp.take_along_axis(x, idx, axis=ax), idx
+
+
+def _topk_infer(x, k, axis, largest, sorted):
+    if len(x.shape) == 0:
+        return Meta((), x.dtype), Meta((), np.dtype(np.int64))
+    ax = normalize_axis("top_k_v2", axis, len(x.shape))
+    n = x.shape[ax]
+    if k < 1 or (n != -1 and k > n):
+        raise ValueError(f"op 'top_k_v2': k must lie in [1, {n}] (the size of axis {axis}), received {k}")
+    shape = tuple(k if d == ax else s for d, s in enumerate(x.shape))
+    return Meta(shape, x.dtype), Meta(shape, np.dtype(np.int64))
+
+
+TOP_K = register_op("top_k_v2", inputs=("X",), outputs=("Out", "Indices"), forward=_topk_forward,
+                    infer=_topk_infer, grad=_grad_through_indices,
+                    attrs={"k": 1, "axis": -1, "largest": True, "sorted": True}, double_grad=True)
+
+
+# ---- where_index (nonzero): [count, rank] int64 coordinates; count is data-dependent ----------------
+WHERE_INDEX = register_op(
+    "where_index", inputs=("Condition",), outputs=("Out",),
+    forward=lambda xp, c: xp.stack(xp.nonzero(c), axis=1).astype(np.int64).reshape(-1, c.ndim),
+    infer=lambda c: Meta((-1, len(c.shape)), np.dtype(np.int64)))
+
+
+# ---- unique: sorted distinct values (+ first indices, inverse, counts); sizes are data-dependent -----
+def _unique_forward(xp, x, axis, dtype):
+    if axis is None:
+        out, index, inverse, counts = xp.unique(x.reshape(-1), return_index=True, return_inverse=True,
+                                                return_counts=True)
+    else:
+        ax = normalize_axis("unique", axis, x.ndim)
+        out, index, inverse, counts = xp.unique(x, return_index=True, return_inverse=True, return_counts=True,
+                                                axis=ax)
+    it = np.dtype(dtype)
+    return out, index.astype(it), inverse.reshape(-1).astype(it), counts.astype(it)
+
+
+def _unique_infer(x, axis, dtype):
+    it = np.dtype(dtype)
+    if it not in (np.dtype(np.int32), np.dtype(np.int64)):
+        raise TypeError(f"op 'unique': dtype must be int32 or int64, received {dtype}")
+    if axis is None:
+        out_shape, n = (-1,), -1 if -1 in x.shape else int(np.prod(x.shape))
+    else:
+        ax = normalize_axis("unique", axis, len(x.shape))
+        out_shape, n = tuple(-1 if d == ax else s for d, s in enumerate(x.shape)), x.shape[ax]
+    return Meta(out_shape, x.dtype), Meta((-1,), it), Meta((n,), it), Meta((-1,), it)
+
+
+UNIQUE = register_op("unique", inputs=("X",), outputs=("Out", "Indices", "Index", "Counts"),
+                     forward=_unique_forward, infer=_unique_infer, attrs={"axis": None, "dtype": "int64"})
+
+
+# ---- accuracy: fraction of rows whose label is among the top-k indices ------------------------------
+def _accuracy_forward(xp, indices, label):
+    hit = (indices == label.reshape(-1, 1)).any(axis=1)
+    n = indices.shape[0]
+    correct = xp.asarray(hit.sum(), dtype=np.int32)
+    acc = xp.asarray(correct / n if n else 0.0, dtype=np.float32)
+    return acc, correct.reshape(1), xp.asarray([n], dtype=np.int32)
+
+
+def _accuracy_infer(indices, label):
+    _check_int_index("accuracy", indices, "Indices")
+    _check_int_index("accuracy", label, "Label")
+    if len(indices.shape) != 2:
+        raise ValueError(f"op 'accuracy': Indices must be 2-D [N, k], received shape {list(indices.shape)}")
+    n = indices.shape[0]
+    if len(label.shape) not in (1, 2) or (len(label.shape) == 2 and label.shape[1] != 1) or \
+            (-1 not in (n, label.shape[0]) and label.shape[0] != n):
+        raise ValueError(f"op 'accuracy': Label must have shape [{n}, 1] or [{n}], received {list(label.shape)}")
+    return Meta((), np.dtype(np.float32)), Meta((1,), np.dtype(np.int32)), Meta((1,), np.dtype(np.int32))
+
+
+ACCURACY = register_op("accuracy", inputs=("Indices", "Label"), outputs=("Accuracy", "Correct", "Total"),
+                       forward=_accuracy_forward, infer=_accuracy_infer)

@@ -1,0 +1,114 @@
+"""Search and sort APIs: topk, sort, argsort, take_along_axis, nonzero, unique, masked_fill-free helpers."""
+import numpy as np
+
+from ..framework import dtype as _dtype
+from ..framework.tensor import Tensor
+from ..ops import dispatch
+from ..ops import manipulation as _mo
+from ..ops import search as _s
+from ..ops.shape_rules import broadcast_shapes
+from .manipulation import _int
+from .math import _check_tensor
+
+apply = dispatch.apply
+
+
+def _axis(x, axis, api):
+    axis = _int(axis, api, "axis")
+    nd = max(len(x.shape), 1)
+    if not -nd <= axis < nd:
+        raise ValueError(f"{api}: axis {axis} is out of range for a {len(x.shape)}-D tensor "
+                         f"(expected -{nd} <= axis < {nd})")
+    return axis
+
+
+def topk(x, k, axis=None, largest=True, sorted=True, name=None):
+    """The k largest (largest=False: smallest) values along axis (default: the last) and their int64 indices."""
+    _check_tensor(x, "topk")
+    k = _int(k, "topk", "k")
+    axis = -1 if axis is None else _axis(x, axis, "topk")
+    n = x.shape[axis] if len(x.shape) else 1
+    if not 1 <= k <= n:
+        raise ValueError(f"topk: k must lie in [1, {n}] (the size of axis {axis}), received {k}")
+    return apply(_s.TOP_K, x, k=k, axis=axis, largest=bool(largest), sorted=bool(sorted))
+
+
+def argsort(x, axis=-1, descending=False, stable=False, name=None):
+    """int64 indices that sort x along axis (equal elements keep their order)."""
+    _check_tensor(x, "argsort")
+    return apply(_s.ARGSORT, x, axis=_axis(x, axis, "argsort"), descending=bool(descending))[1]
+
+
+def sort(x, axis=-1, descending=False, stable=False, name=None):
+    """x sorted along axis."""
+    _check_tensor(x, "sort")
+    return apply(_s.ARGSORT, x, axis=_axis(x, axis, "sort"), descending=bool(descending))[0]
+
+
+def take_along_axis(arr, indices, axis, broadcast=True):
+    """arr's values at `indices` along axis; indices (int32/int64, arr's rank) broadcast over the other dims."""
+    _check_tensor(arr, "take_along_axis", "arr")
+    _check_tensor(indices, "take_along_axis", "indices")
+    if indices.dtype.np.kind not in "iu":
+        raise TypeError(f"take_along_axis: indices must be an int32 or int64 Tensor, received {indices.dtype.name}")
+    if len(indices.shape) != len(arr.shape):
+        raise ValueError(f"take_along_axis: indices must have the rank of arr ({len(arr.shape)}), "
+                         f"received shape {list(indices.shape)} for arr of shape {list(arr.shape)}")
+    axis = _axis(arr, axis, "take_along_axis")
+    if broadcast and len(arr.shape):
+        ax = axis % len(arr.shape)
+        a_shape = [1 if d == ax else s for d, s in enumerate(arr.shape)]
+        i_shape = [1 if d == ax else s for d, s in enumerate(indices.shape)]
+        common = list(broadcast_shapes("take_along_axis", tuple(a_shape), tuple(i_shape), ("arr", "indices")))
+        want_i = [indices.shape[ax] if d == ax else s for d, s in enumerate(common)]
+        want_a = [arr.shape[ax] if d == ax else s for d, s in enumerate(common)]
+        if list(indices.shape) != want_i:
+            indices = apply(_mo.EXPAND, indices, shape=want_i)
+        if list(arr.shape) != want_a:
+            arr = apply(_mo.EXPAND, arr, shape=want_a)
+    return apply(_s.TAKE_ALONG_AXIS, arr, indices, axis=axis)
+
+
+def nonzero(x, as_tuple=False):
+    """int64 coordinates of the non-zero elements: [count, rank], or (as_tuple) rank tensors of shape [count, 1]."""
+    _check_tensor(x, "nonzero")
+    out = apply(_s.WHERE_INDEX, x)
+    if not as_tuple:
+        return out
+    rank = len(x.shape)
+    if rank == 0:
+        return (out,)
+    return tuple(apply(_mo.SPLIT, out, num=rank, sections=[], axis=1))
+
+
+def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None, dtype="int64", name=None):
+    """Sorted distinct values (of the flattened x when axis is None), optionally with the first index of each,
+    the inverse mapping (x = out[inverse]) and the counts."""
+    _check_tensor(x, "unique")
+    if axis is not None:
+        axis = _axis(x, axis, "unique")
+    dt = _dtype.convert_dtype(dtype).name
+    if dt not in ("int32", "int64"):
+        raise TypeError(f"unique: dtype must be int32 or int64, received {dt}")
+    out, index, inverse, counts = apply(_s.UNIQUE, x, axis=axis, dtype=dt)
+    extras = [t for t, want in ((index, return_index), (inverse, return_inverse), (counts, return_counts)) if want]
+    return tuple([out] + extras) if extras else out
+
+
+def masked_fill(x, mask, value, name=None):
+    """x with `value` where the (broadcast) bool mask is True."""
+    from .math import where
+    from .creation import full_like
+    _check_tensor(x, "masked_fill")
+    _check_tensor(mask, "masked_fill", "mask")
+    if mask.dtype.np != np.bool_:
+        raise TypeError(f"masked_fill: mask must be a bool Tensor, received {mask.dtype.name}")
+    if isinstance(value, Tensor):
+        fill = value.astype(x.dtype) if value.dtype != x.dtype else value
+    else:
+        fill = full_like(x, value)
+    return where(mask, fill, x)
+
+
+__all__ = ["topk", "argsort", "sort", "take_along_axis", "nonzero", "unique", "masked_fill"]
+TENSOR_METHODS = list(__all__)

@@ -1,0 +1,19 @@
+"""Gradient cases for take_along_axis, top_k_v2, argsort and take_along_axis_grad."""
+import numpy as np
+
+from . import OpCase, distinct, rand
+
+I64 = np.int64
+
+CASES = [
+    OpCase("take_along_axis", {"X": rand(3, 4), "Index": np.array([[0, 3], [1, 1], [2, 0]], dtype=I64)},
+           {"axis": 1}, id="take_along_axis-repeat"),
+    OpCase("take_along_axis", {"X": rand(4, 2, 3), "Index": np.array([[[3, 0, -1]], [[1, 2, 2]]], dtype=I64)
+           .transpose(1, 0, 2)}, {"axis": 0}, id="take_along_axis-axis0-neg"),
+    OpCase("take_along_axis_grad", {"X": rand(3, 4), "Index": np.array([[2, 2], [0, 1], [3, 3]], dtype=I64),
+                                    "OutGrad": rand(3, 2)}, {"axis": 1}, grad_inputs=("OutGrad",)),
+    OpCase("top_k_v2", {"X": distinct(3, 5)}, {"k": 2, "axis": -1, "largest": True}, id="topk-largest"),
+    OpCase("top_k_v2", {"X": distinct(4, 3, seed=3)}, {"k": 3, "axis": 0, "largest": False}, id="topk-smallest-axis0"),
+    OpCase("argsort", {"X": distinct(2, 5)}, {"axis": -1, "descending": False}, id="argsort-asc"),
+    OpCase("argsort", {"X": distinct(3, 2, 2, seed=5)}, {"axis": 0, "descending": True}, id="argsort-desc-axis0"),
+]
