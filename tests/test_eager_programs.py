@@ -296,3 +296,12 @@ def test_linear_algebra_helpers_match_torch():
                                                                      dim=2).numpy(), rtol=1e-6)
     with pytest.raises(TypeError, match="mean: x must be a floating-point Tensor, received int64"):
         paddle.mean(paddle.to_tensor([1, 2]))
+
+
+def test_shape_and_numel_are_tensors():
+    x = paddle.ones([2, 3, 4])
+    s = paddle.shape(x)
+    assert s.dtype == paddle.int32 and s.numpy().tolist() == [2, 3, 4]
+    n = paddle.numel(x)
+    assert n.dtype == paddle.int64 and n.shape == [] and int(n) == 24
+    assert x.numel() == 24

@@ -634,3 +634,12 @@ def _tril_triu_grad(g):
 TRIL_TRIU = register_op("tril_triu", inputs=("X",), outputs=("Out",), forward=_tril_triu_forward,
                         infer=_tril_triu_infer, grad=_tril_triu_grad, attrs={"diagonal": 0, "lower": True},
                         double_grad=True)
+
+
+# ---- shape / size: a tensor's dims (int32 [rank]) and element count (int64 []), as data ------------
+SHAPE = register_op("shape", inputs=("Input",), outputs=("Out",),
+                    forward=lambda xp, x: xp.asarray(x.shape, dtype=np.int32).reshape(x.ndim),
+                    infer=lambda x: Meta((len(x.shape),), np.dtype(np.int32)))
+SIZE = register_op("size", inputs=("Input",), outputs=("Out",),
+                   forward=lambda xp, x: xp.asarray(x.size, dtype=np.int64),
+                   infer=lambda x: Meta((), np.dtype(np.int64)))

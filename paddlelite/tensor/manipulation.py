@@ -111,6 +111,18 @@ def unstack(x, axis=0, num=None):
                  num=0 if num is None else _int(num, "unstack", "num"))
 
 
+def shape(input):
+    """The dims of input as an int32 Tensor of shape [rank] (-1 dims resolve at run time in static mode)."""
+    _check_tensor(input, "shape", "input")
+    return apply(_mo.SHAPE, input)
+
+
+def numel(x, name=None):
+    """The number of elements of x as an int64 0-D Tensor."""
+    _check_tensor(x, "numel")
+    return apply(_mo.SIZE, x)
+
+
 def unbind(input, axis=0):
     """The slices of input along axis, that dim removed (unstack)."""
     _check_tensor(input, "unbind", "input")
@@ -425,7 +437,7 @@ for _n in _INPLACE:
 __all__ = ["cast", "reshape", "transpose", "unsqueeze", "squeeze", "flatten", "concat", "stack", "unstack",
            "split", "chunk", "slice", "strided_slice", "expand", "broadcast_to", "expand_as", "tile", "flip",
            "roll", "repeat_interleave", "gather", "index_select", "gather_nd", "scatter", "masked_select",
-           "unbind", "tril", "triu"]
+           "unbind", "tril", "triu", "shape", "numel"]
 
 TENSOR_METHODS = ["cast", "reshape", "transpose", "unsqueeze", "squeeze", "flatten", "unstack", "split", "chunk",
                   "strided_slice", "expand", "broadcast_to", "expand_as", "tile", "flip", "roll",
