@@ -9,7 +9,9 @@ from .framework import (Block, Operator, Parameter, Program, Variable, default_m
                         default_startup_program, program_guard)
 from . import io
 from .input import InputSpec, data
-from .io import load_inference_model, normalize_program, save_inference_model
+from .io import (load, load_inference_model, load_program_state, normalize_program, save, save_inference_model,
+                 set_program_state)
+from .metric import accuracy
 
 
 def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None):
@@ -30,4 +32,4 @@ __all__ = ["Block", "Executor", "InputSpec", "LoDTensor", "Operator", "Parameter
            "default_main_program", "default_startup_program", "global_scope", "gradients", "nn",
            "program_guard", "scope_guard", "enable_static", "disable_static", "in_dynamic_mode",
            "in_static_mode", "name_scope", "io", "save_inference_model", "load_inference_model",
-           "normalize_program"]
+           "normalize_program", "save", "load", "load_program_state", "set_program_state", "accuracy"]

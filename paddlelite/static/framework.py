@@ -320,7 +320,17 @@ class Block:
 
     def create_parameter(self, name, shape, dtype="float32", trainable=True, **kwargs):
         if name in self.vars:
-            raise ValueError(f"create_parameter: a variable named '{name}' already exists in block {self.idx}")
+            # Paddle shares a parameter created twice under one name (ParamAttr(name='shared_w'))
+            old = self.vars[name]
+            if not isinstance(old, Parameter):
+                raise ValueError(f"create_parameter: a non-parameter variable named '{name}' already exists in "
+                                 f"block {self.idx}")
+            new_dtype = _dtype.convert_dtype(dtype)
+            if list(old.shape) != [int(d) for d in shape] or old.dtype != new_dtype:
+                raise ValueError(f"create_parameter: parameter '{name}' already exists with shape {list(old.shape)} "
+                                 f"and dtype {old.dtype.name}; sharing it requires the same shape and dtype, "
+                                 f"received shape {list(shape)} and dtype {new_dtype.name}")
+            return old
         p = Parameter(self, name, shape, dtype, trainable, **kwargs)
         self.vars[name] = p
         self.program._bump()

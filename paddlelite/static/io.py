@@ -245,13 +245,13 @@ def _doc_to_program(doc, fail):
 
 
 # ---- save / load -----------------------------------------------------------------------------------
-def _check_prefix(path_prefix, api):
+def _check_prefix(path_prefix, api, arg="path_prefix", example="./infer/model"):
     if not isinstance(path_prefix, (str, os.PathLike)):
-        raise TypeError(f"{api}: path_prefix must be a str, received {type(path_prefix).__name__}")
+        raise TypeError(f"{api}: {arg} must be a str, received {type(path_prefix).__name__}")
     path_prefix = os.fspath(path_prefix)
     if not path_prefix or os.path.isdir(path_prefix) or path_prefix.endswith(("/", os.sep)):
-        raise ValueError(f"{api}: path_prefix '{path_prefix}' should be a file prefix such as "
-                         "'./infer/model', not a directory")
+        raise ValueError(f"{api}: {arg} '{path_prefix}' should be a file prefix such as "
+                         f"'{example}', not a directory")
     return path_prefix
 
 
@@ -271,9 +271,9 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, program=N
     program = getattr(program, "_program", program)
     if not isinstance(program, Program):
         raise TypeError(f"{api}: program must be a Program, received {type(program).__name__}")
-    for v in feed_vars + fetch_vars:
-        if v.block.program is not program:
-            raise ValueError(f"{api}: variable '{v.name}' belongs to another program than the one being saved")
+    for v in feed_vars + fetch_vars:  # matched by name, like Paddle: vars of the program a clone came from work
+        if program.global_block()._lookup(v.name) is None:
+            raise ValueError(f"{api}: variable '{v.name}' is not in the program being saved")
     pruned = normalize_program(program, feed_vars, fetch_vars)
     body = _program_to_doc(pruned)
     body["feed"] = [v.name for v in feed_vars]
@@ -368,3 +368,112 @@ def load_inference_model(path_prefix, executor, **kwargs):
         scope._values[name] = arr if xp is np else xp.asarray(arr)
     block = program.global_block()
     return [program, list(feed_names), [block.var(n) for n in fetch_names]]
+
+
+# ---- paddle.static.save / load: a program's persistable values ------------------------------------
+def _persistables(program, api):
+    program = getattr(program, "_program", program)
+    if not isinstance(program, Program):
+        raise TypeError(f"{api}: program must be a Program, received {type(program).__name__}")
+    params, others = [], []
+    for v in program.list_vars():
+        if v.persistable and v.type == "LOD_TENSOR" and not getattr(v, "is_data", False):
+            (params if isinstance(v, Parameter) else others).append(v)
+    return params, others
+
+
+def _check_model_path(model_path, api):
+    model_path = _check_prefix(model_path, api, "model_path", "./ckpt/model")
+    for ext in (".pdparams", ".pdopt", ".pdmodel"):
+        if model_path.endswith(ext):
+            model_path = model_path[:-len(ext)]
+    return model_path
+
+
+def save(program, model_path, protocol=4, **configs):
+    """Write the program's parameters to `<model_path>.pdparams` and its other persistable variables
+    (optimizer moments, learning rate, ...) to `<model_path>.pdopt`, reading values from the global scope."""
+    api = "paddle.static.save"
+    model_path = _check_model_path(model_path, api)
+    params, others = _persistables(program, api)
+    scope = global_scope()
+
+    def values(vs):
+        out = {}
+        for v in vs:
+            slot = scope.find_var(v.name)
+            if slot is None or not slot.is_initialized():
+                raise RuntimeError(f"{api}: persistable variable '{v.name}' has no value in the scope; run the "
+                                   "startup program (and train) before saving")
+            out[v.name] = np.array(slot.get_tensor())
+        return out
+
+    param_values, other_values = values(params), values(others)
+    d = os.path.dirname(model_path)
+    if d:
+        os.makedirs(d, exist_ok=True)
+    write_archive(param_values, model_path + ".pdparams", api)
+    write_archive(other_values, model_path + ".pdopt", api)
+
+
+def load_program_state(model_path, var_list=None):
+    """The saved values as {name: ndarray} (parameters and, when present, the .pdopt file's variables)."""
+    api = "paddle.static.load_program_state"
+    model_path = _check_model_path(model_path, api)
+    state = dict(read_archive(model_path + ".pdparams", api, return_numpy=True))
+    if os.path.exists(model_path + ".pdopt"):
+        state.update(read_archive(model_path + ".pdopt", api, return_numpy=True))
+    if var_list is not None:
+        names = {v if isinstance(v, str) else v.name for v in var_list}
+        state = {k: a for k, a in state.items() if k in names}
+    return state
+
+
+def set_program_state(program, state_dict):
+    """Put the values of `state_dict` into the global scope for the program's persistable variables of
+    the same name (shape and dtype must match); returns nothing. Unknown names are ignored."""
+    api = "paddle.static.set_program_state"
+    if not isinstance(state_dict, dict):
+        raise TypeError(f"{api}: state_dict must be a dict of name -> array, received {type(state_dict).__name__}")
+    params, others = _persistables(program, api)
+    _assign_values(params + others, state_dict, api, "state_dict", require=False)
+
+
+def _assign_values(variables, values, api, source, require):
+    from .executor import global_scope as _gs
+    scope = _gs()
+    checked = []
+    for v in variables:
+        if v.name not in values:
+            if require:
+                raise ValueError(f"{api}: variable '{v.name}' of the program is not in {source}")
+            continue
+        arr = np.asarray(values[v.name])
+        shape_ok = len(v._shape) == arr.ndim and all(d in (-1, s) for d, s in zip(v._shape, arr.shape))
+        if arr.dtype != v.dtype.np or not shape_ok:
+            raise ValueError(f"{api}: {source} holds '{v.name}' as {arr.dtype}{list(arr.shape)}, but the program "
+                             f"declares {v.dtype.name}{v.shape}")
+        checked.append((v.name, arr))
+    for name, arr in checked:
+        scope.var(name).get_tensor().set(arr)
+
+
+def load(program, model_path, executor=None, var_list=None):
+    """Load what paddle.static.save wrote into the global scope: every parameter of `program` must be in
+    `<model_path>.pdparams`; when `<model_path>.pdopt` exists, its other persistables must be there too."""
+    api = "paddle.static.load"
+    model_path = _check_model_path(model_path, api)
+    if executor is not None and not isinstance(executor, Executor):
+        raise TypeError(f"{api}: executor must be a paddle.static.Executor, received {type(executor).__name__}")
+    params, others = _persistables(program, api)
+    if var_list is not None:
+        names = {v if isinstance(v, str) else v.name for v in var_list}
+        params = [v for v in params if v.name in names]
+        others = [v for v in others if v.name in names]
+    param_file = model_path + ".pdparams"
+    if not os.path.exists(param_file):
+        raise FileNotFoundError(f"{api}: no parameter file '{param_file}' (written by paddle.static.save)")
+    _assign_values(params, read_archive(param_file, api, return_numpy=True), api, f"'{param_file}'", True)
+    opt_file = model_path + ".pdopt"
+    if others and os.path.exists(opt_file):
+        _assign_values(others, read_archive(opt_file, api, return_numpy=True), api, f"'{opt_file}'", True)

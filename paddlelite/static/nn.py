@@ -153,4 +153,51 @@ def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05, 
         return _activation(out, act, "layer_norm")
 
 
-__all__ = ["fc", "embedding", "conv2d", "layer_norm", "cond", "while_loop"]
+def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, param_attr=None, bias_attr=None,
+               data_layout="NCHW", in_place=False, name=None, moving_mean_name=None, moving_variance_name=None,
+               do_model_average_for_mean_and_var=True, use_global_stats=False):
+    """Batch normalisation with a learned scale `<name>.w_0` (ones) and shift `<name>.b_0` (zeros) and the
+    non-trainable running statistics `<name>.w_1` (mean, zeros) and `<name>.w_2` (variance, ones).
+
+    In training the op's MeanOut/VarianceOut are assigned back into the running statistics each run
+    (Paddle's batch_norm writes them in place); `Program.clone(for_test=True)` turns is_test on, so the
+    test program normalises with the running statistics.
+    """
+    require_static("paddle.static.nn.batch_norm")
+    _check_var(input, "batch_norm", "input")
+    if data_layout not in ("NCHW", "NHWC"):
+        raise ValueError(f"batch_norm: data_layout must be 'NCHW' or 'NHWC', received {data_layout!r}")
+    if input.ndim < 2:
+        raise ValueError(f"batch_norm: input must be at least 2-D, received shape {input.shape}")
+    channels = input.shape[1] if data_layout == "NCHW" else input.shape[-1]
+    if channels < 0:
+        raise ValueError(f"batch_norm: the channel dim of input must be known, received shape {input.shape}")
+    from ..nn import initializer as init
+    from ..nn.layer.param_attr import ParamAttr
+    from ..ops import dispatch
+    from ..ops.registry import get_op
+    helper = name or unique_name.generate("batch_norm")
+    dtype = input.dtype.name
+    layout = data_layout
+    if input.ndim != 4:
+        layout = {2: "NC", 3: "NCL", 5: "NCDHW"}.get(input.ndim, data_layout) if data_layout == "NCHW" else "NHWC"
+    with layer_name_guard(helper):
+        scale = _param(helper, "w", [channels], dtype, param_attr, default_initializer=init.Constant(1.0))
+        bias = _param(helper, "b", [channels], dtype, bias_attr, is_bias=True)
+        mean = _param(helper, "w", [channels], dtype,
+                      ParamAttr(name=moving_mean_name, initializer=init.Constant(0.0), trainable=False))
+        var = _param(helper, "w", [channels], dtype,
+                     ParamAttr(name=moving_variance_name, initializer=init.Constant(1.0), trainable=False))
+        mean.stop_gradient = var.stop_gradient = True
+        outs = dispatch.apply(get_op("batch_norm"), input, scale, bias, mean, var, momentum=float(momentum),
+                              epsilon=float(epsilon), is_test=bool(is_test), data_layout=layout,
+                              use_global_stats=bool(use_global_stats), trainable_statistics=False)
+        y, mean_out, var_out = outs[0], outs[1], outs[2]
+        if not (is_test or use_global_stats):
+            block = mean.block.program.current_block()
+            block.append_op("assign", inputs={"X": [mean_out]}, outputs={"Out": [mean]})
+            block.append_op("assign", inputs={"X": [var_out]}, outputs={"Out": [var]})
+        return _activation(y, act, "batch_norm")
+
+
+__all__ = ["fc", "embedding", "conv2d", "layer_norm", "batch_norm", "cond", "while_loop"]
