@@ -8,7 +8,7 @@ from ..static import (Executor, Program, Scope, default_main_program, default_st
                       program_guard, scope_guard)
 from ..static.framework import Operator, Parameter, Variable
 from ..utils import unique_name
-from . import backward, dygraph, framework, initializer, layers
+from . import backward, dygraph, framework, initializer, io, layers, optimizer
 from .backward import append_backward, gradients
 
 
@@ -24,14 +24,7 @@ def ParamAttr(*args, **kwargs):
     return _PA(*args, **kwargs)
 
 
-def __getattr__(name):
-    if name == "optimizer":
-        from .. import optimizer
-        return optimizer
-    raise AttributeError(f"module 'paddlelite.fluid' has no attribute '{name}'")
-
-
 __all__ = ["CPUPlace", "CUDAPlace", "Executor", "Program", "Scope", "default_main_program",
            "default_startup_program", "global_scope", "program_guard", "scope_guard", "unique_name",
            "backward", "dygraph", "layers", "append_backward", "gradients", "data", "ParamAttr",
-           "Variable", "Parameter", "Operator", "framework", "initializer"]
+           "Variable", "Parameter", "Operator", "framework", "initializer", "io", "optimizer"]
