@@ -374,3 +374,46 @@ def test_layers_build_static_programs():
         np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-4)
     finally:
         paddle.disable_static()
+
+
+def test_batchnorm_running_stats_update_in_static_mode_too():
+    """The same BatchNorm2D layer writes its running mean back in eager and in static training."""
+    x = np.random.default_rng(3).standard_normal((4, 2, 3, 3)).astype("float32")
+    batch_mean = x.mean(axis=(0, 2, 3))
+    eager = nn.BatchNorm2D(2)
+    eager(paddle.to_tensor(x))
+    np.testing.assert_allclose(eager._mean.numpy(), 0.1 * batch_mean, rtol=1e-5, atol=1e-7)
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            xv = paddle.static.data("x", [None, 2, 3, 3], "float32")
+            bn = nn.BatchNorm2D(2)
+            paddle.mean(bn(xv))
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        scope = paddle.static.Scope()
+        exe.run(startup, scope=scope)
+        exe.run(main, feed={"x": x}, scope=scope)
+        running = np.array(scope.find_var(bn._mean.name).get_tensor())
+    finally:
+        paddle.disable_static()
+    np.testing.assert_allclose(running, 0.1 * batch_mean, rtol=1e-5, atol=1e-7)
+
+
+def test_assign_writes_into_output_in_both_modes():
+    out = paddle.zeros([2])
+    paddle.assign(paddle.to_tensor([1.0, 2.0]), output=out)
+    np.testing.assert_allclose(out.numpy(), [1, 2])
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main, paddle.static.Program()):
+            const = paddle.assign(np.array([3.0, 4.0], "float32"))
+            target = paddle.static.create_parameter([2], "float32", name="target")
+            paddle.assign(const, output=target)
+        assert [op.type for op in main.global_block().ops][-2:] == ["assign_value", "assign"]
+        scope = paddle.static.Scope()
+        (got,) = paddle.static.Executor("cpu").run(main, fetch_list=["target"], scope=scope)
+    finally:
+        paddle.disable_static()
+    np.testing.assert_allclose(got, [3, 4])

@@ -71,3 +71,44 @@ RANDPERM = register_op(
     forward=lambda xp, n, dtype, seed, place: rng_for(xp, seed).permutation(n).astype(_dt(dtype)),
     infer=lambda n, dtype, seed, place: Meta((n,), _dt(dtype)),
     attrs={"n": 1, "dtype": "int64", "seed": 0, "place": None})
+
+
+def _truncated_gaussian(xp, shape, dtype, mean, std, a, b, seed, place):
+    """Normal(mean, std) samples redrawn until they lie in [a, b] (absolute bounds, as Paddle's a/b)."""
+    if not a < b:
+        raise ValueError(f"op 'truncated_gaussian_random': a ({a}) must be less than b ({b})")
+    rng = rng_for(xp, seed)
+    out = rng.normal(mean, std, size=tuple(shape))
+    bad = (out < a) | (out > b)
+    for _ in range(100):  # each round keeps >95% of draws for the usual +-2 std bounds
+        n = int(bad.sum())
+        if n == 0:
+            break
+        out = out.copy()
+        out[bad] = rng.normal(mean, std, size=n)
+        bad = (out < a) | (out > b)
+    else:
+        out = xp.clip(out, a, b)  # bounds far in a tail: clip what 100 rounds could not place
+    return out.astype(dtype)
+
+
+TRUNCATED_GAUSSIAN_RANDOM = register_op(
+    "truncated_gaussian_random", inputs=(), outputs=("Out",), forward=_truncated_gaussian,
+    infer=lambda shape, dtype, **attrs: Meta(tuple(shape), np.dtype(dtype)),
+    attrs={"shape": [], "dtype": "float32", "mean": 0.0, "std": 1.0, "a": -2.0, "b": 2.0, "seed": 0,
+           "place": None})
+
+
+def _assign_value(xp, shape, dtype, values, place):
+    n = 1
+    for d in shape:
+        n *= d
+    if len(values) != n:
+        raise ValueError(f"op 'assign_value': {len(values)} values for shape {list(shape)} ({n} elements)")
+    return xp.asarray(values, dtype=np.dtype(dtype)).reshape(tuple(shape))
+
+
+ASSIGN_VALUE = register_op(
+    "assign_value", inputs=(), outputs=("Out",), forward=_assign_value,
+    infer=lambda shape, dtype, values, place: Meta(tuple(shape), np.dtype(dtype)),
+    attrs={"shape": [], "dtype": "float32", "values": [], "place": None})

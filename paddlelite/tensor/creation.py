@@ -208,16 +208,31 @@ def randperm(n, dtype="int64", name=None):
 
 
 def assign(x, output=None):
-    """A copy of `x` (Tensor, array, list or number) through the `assign` op; gradients flow back."""
+    """A copy of `x` (Tensor/Variable, array, list or number); with `output`, the copy is written into it.
+
+    Gradients flow back to `x`. In static mode a constant becomes an `assign_value` op and `output`
+    receives an `assign` op writing to it (Paddle's way of updating an existing variable).
+    """
     if not (isinstance(x, Tensor) or getattr(x, "_is_variable", False)):
-        x = to_tensor(x) if not _static[0] else x
-    out = dispatch.apply(get_op("assign"), x)
-    if output is not None:
-        output._data, output._node, output._out_index = out._data, out._node, out._out_index
-        output.stop_gradient = out.stop_gradient
-        output._bump_version()
+        if _static[0]:
+            a = np.asarray(x)
+            a = a.astype(_dtype.default_float().np) if a.dtype == np.float64 and not isinstance(x, np.ndarray) else a
+            x = dispatch.apply(get_op("assign_value"), shape=list(a.shape), dtype=_dtype.convert_dtype(a.dtype).name,
+                               values=a.ravel().tolist())
+        else:
+            x = to_tensor(x)
+        if output is None:
+            return x  # already a fresh copy
+    elif output is None:
+        return dispatch.apply(get_op("assign"), x)
+    if _static[0]:
+        output.block.append_op("assign", inputs={"X": [x]}, outputs={"Out": [output]})
         return output
-    return out
+    out = dispatch.apply(get_op("assign"), x)
+    output._data, output._node, output._out_index = out._data, out._node, out._out_index
+    output.stop_gradient = out.stop_gradient
+    output._bump_version()
+    return output
 
 
 def clone(x, name=None):

@@ -1,10 +1,11 @@
 """Normalisation: layer_norm (op 'layer_norm'), batch_norm (op 'batch_norm')."""
 import numbers
 
-from ...framework.mode import _static
+from ...framework.mode import _static, no_grad
 from ...framework.tensor import Tensor
 from ...ops import dispatch
 from ...ops import norm as _norm
+from ...tensor.creation import assign
 from ...tensor.math import _check_tensor
 
 __all__ = ["layer_norm", "batch_norm"]
@@ -69,9 +70,8 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
                  epsilon=float(epsilon), is_test=not training, data_layout=data_format,
                  use_global_stats=use_global_stats, trainable_statistics=trainable_statistics)
     y, mean_out, var_out = outs[0], outs[1], outs[2]
-    if training and not use_global_stats and not _static[0]:
-        for buf, new in ((running_mean, mean_out), (running_var, var_out)):
-            if isinstance(buf, Tensor):
-                buf._data = new._data.astype(buf._data.dtype, copy=False)
-                buf._bump_version()
+    if training and not use_global_stats:  # running statistics are written back, in either mode
+        with no_grad():
+            for buf, new in ((running_mean, mean_out), (running_var, var_out)):
+                assign(new if new.dtype == buf.dtype else new.astype(buf.dtype), output=buf)
     return y
