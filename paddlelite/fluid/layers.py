@@ -434,11 +434,8 @@ def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, no
 
 
 def accuracy(input, label, k=1, correct=None, total=None):
-    if correct is not None or total is not None:
-        raise ValueError("fluid.layers.accuracy: the correct/total output Variables are not supported; "
-                         "use the returned accuracy")
-    from ..static.metric import accuracy as _accuracy
-    return _accuracy(input, label, k)
+    from ..metric import accuracy as _accuracy
+    return _accuracy(input, label, k, correct=correct, total=total)
 
 
 __all__ = ["data", "fc", "conv2d", "embedding", "layer_norm", "square_error_cost", "mean", "reduce_mean",

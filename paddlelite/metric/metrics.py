@@ -8,7 +8,8 @@ from ..framework.tensor import Tensor
 from ..ops import dispatch
 from ..ops import search as _s
 from ..tensor.manipulation import _int
-from ..tensor.math import _check_tensor
+from ..tensor.creation import assign
+from ..tensor.math import _check_tensor, is_tensor_like
 
 apply = dispatch.apply
 
@@ -31,9 +32,9 @@ def accuracy(input, label, k=1, correct=None, total=None, name=None):
     acc, n_correct, n_total = apply(_s.ACCURACY, indices, label)
     for arg, value, src in (("correct", correct, n_correct), ("total", total, n_total)):
         if value is not None:
-            if not isinstance(value, Tensor):
+            if not is_tensor_like(value):
                 raise TypeError(f"accuracy: {arg} must be a Tensor, received {type(value).__name__}")
-            value.set_value(src.numpy().astype(value.dtype.np).reshape(value.shape))
+            assign(src if src.dtype == value.dtype else src.astype(value.dtype), output=value)
     return acc
 
 
