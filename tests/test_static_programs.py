@@ -297,3 +297,25 @@ def test_fluid_mul_flattens_like_fluid():
     assert out.shape == [-1, 5]
     r, = fluid.Executor().run(feed={"x": X, "w": W}, fetch_list=[out])
     np.testing.assert_allclose(r, X.reshape(2, 12) @ W, rtol=1e-5)
+
+
+def test_fluid_accuracy_fills_correct_and_total():
+    import paddlelite.fluid as fluid
+    scores = np.array([[0.1, 0.9, 0.0], [0.8, 0.1, 0.1], [0.2, 0.3, 0.5], [0.6, 0.3, 0.1]], "float32")
+    labels = np.array([[1], [0], [1], [2]], "int64")
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main, paddle.static.Program()):
+            x = paddle.static.data("s", [None, 3], "float32")
+            y = paddle.static.data("l", [None, 1], "int64")
+            correct = paddle.static.create_parameter([1], "int64", name="correct")
+            total = paddle.static.create_parameter([1], "int64", name="total")
+            acc = fluid.layers.accuracy(x, y, k=2, correct=correct, total=total)
+        got = paddle.static.Executor("cpu").run(main, feed={"s": scores, "l": labels},
+                                                fetch_list=[acc, "correct", "total"], scope=paddle.static.Scope())
+    finally:
+        paddle.disable_static()
+    # top-2 sets: {1,0} {0,1} {2,1} {0,1}: rows 0, 1, 2 hit
+    np.testing.assert_allclose(got[0], 0.75)
+    assert int(got[1].reshape(-1)[0]) == 3 and int(got[2].reshape(-1)[0]) == 4
