@@ -12,7 +12,7 @@ import time
 from ..framework.mode import in_static_mode
 from ..ops.registry import GradBuilder, get_op
 from .appender import build_op
-from .framework import (GRAD_SUFFIX, OP_ROLE_ATTR, OP_ROLE_BACKWARD, OP_ROLE_FORWARD, OP_ROLE_LOSS,
+from .framework import (GRAD_SUFFIX, names_of as _names_of, OP_ROLE_ATTR, OP_ROLE_BACKWARD, OP_ROLE_FORWARD, OP_ROLE_LOSS,
                         OP_ROLE_VAR_ATTR, Operator, Parameter, Program, Variable)
 
 
@@ -353,24 +353,6 @@ def _sum_op(block, parts, out, reader):
 def _check_static(api):
     assert in_static_mode(), (f"{api} is only available in static graph mode; call paddle.enable_static() "
                               "before building the program")
-
-
-def _names_of(values, api, arg):
-    """A no_grad_set / parameter_list (set, list or tuple of Variables or names) -> list of names."""
-    if values is None:
-        return []
-    if not isinstance(values, (set, list, tuple, frozenset)):
-        raise TypeError(f"{api}: {arg} must be a set, list or tuple of Variables or names, "
-                        f"received {type(values).__name__}")
-    out = []
-    for v in values:
-        if isinstance(v, Variable):
-            out.append(v.name)
-        elif isinstance(v, str):
-            out.append(v)
-        else:
-            raise TypeError(f"{api}: {arg} must hold Variables or names (str), received {type(v).__name__}")
-    return out
 
 
 def _check_callbacks(callbacks):

@@ -11,7 +11,7 @@ from ..device.place import Place, current_place, parse_place
 from ..framework import dtype as _dtype
 from ..framework.tensor import Tensor
 from ..ops.registry import get_op
-from .framework import Program, Variable, default_main_program
+from .framework import Program, Variable, default_main_program, names_of
 
 
 # ---- scope ----------------------------------------------------------------------------------------
@@ -367,18 +367,9 @@ class Executor:
             feed = {}
         if not isinstance(feed, dict):
             raise TypeError(f"Executor.run: feed must be a dict of name -> array, received {type(feed).__name__}")
-        if fetch_list is None:
-            fetch_list = []
-        elif not isinstance(fetch_list, (list, tuple)):
+        if fetch_list is not None and not isinstance(fetch_list, (list, tuple)):
             fetch_list = [fetch_list]
-        fetch_names = []
-        for f in fetch_list:
-            if isinstance(f, Variable):
-                fetch_names.append(f.name)
-            elif isinstance(f, str):
-                fetch_names.append(f)
-            else:
-                raise TypeError(f"Executor.run: fetch_list must hold Variables or names, received {type(f).__name__}")
+        fetch_names = names_of(fetch_list, "Executor.run", "fetch_list")
         block = program.global_block()
         for n in fetch_names:
             if block._lookup(n) is None:

@@ -601,3 +601,21 @@ def _install_methods():
 
 
 _install_methods()
+
+
+def names_of(values, api, arg):
+    """A no_grad_set / parameter_list / fetch_list (set, list or tuple of Variables or names) -> names."""
+    if values is None:
+        return []
+    if not isinstance(values, (set, list, tuple, frozenset)):
+        raise TypeError(f"{api}: {arg} must be a set, list or tuple of Variables or names, "
+                        f"received {type(values).__name__}")
+    out = []
+    for v in values:
+        if isinstance(v, Variable):
+            out.append(v.name)
+        elif isinstance(v, str):
+            out.append(v)
+        else:
+            raise TypeError(f"{api}: {arg} must hold Variables or names (str), received {type(v).__name__}")
+    return out
