@@ -7,6 +7,22 @@ def _as_list(x):
     return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
+def _seeds(tensors, grads, api, names, no_graph, bad_shape):
+    """The starting gradient of each output: the given one (shape-checked) or ones.
+    Paddle raises different classes in backward() and grad(); callers pass theirs."""
+    seeds = []
+    for i, (t, g) in enumerate(zip(tensors, grads)):
+        if t.stop_gradient:
+            raise no_graph(f"{api}: {names[0]}[{i}] has stop_gradient=True; it does not depend on any "
+                           "tensor that requires a gradient, so there is no graph to differentiate")
+        if g is None:
+            g = _ones_like(t)
+        elif g.shape != t.shape:
+            raise bad_shape(f"{api}: {names[1]}[{i}] has shape {g.shape}, expected {t.shape}")
+        seeds.append(g)
+    return seeds
+
+
 def backward(tensors, grad_tensors=None, retain_graph=False, *, dump_backward_graph_path=None):
     """Accumulate d(sum of tensors * grad_tensors)/d(leaf) into every leaf's `.grad`."""
     assert tensors is not None, "autograd.backward: tensors must not be None"
@@ -29,17 +45,8 @@ def backward(tensors, grad_tensors=None, retain_graph=False, *, dump_backward_gr
              f"{len(tensors)}; they must have the same length")
     assert isinstance(retain_graph, bool), \
         f"autograd.backward: retain_graph must be a bool, received {type(retain_graph).__name__}"
-    seeds = []
-    for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
-        if t.stop_gradient:
-            raise RuntimeError(f"autograd.backward: tensors[{i}] has stop_gradient=True, so it has no "
-                               "graph to differentiate")
-        if g is None:
-            g = _ones_like(t)
-        else:
-            assert g.shape == t.shape, \
-                f"autograd.backward: grad_tensors[{i}] has shape {g.shape}, expected {t.shape}"
-        seeds.append(g)
+    seeds = _seeds(tensors, grad_tensors, "autograd.backward", ("tensors", "grad_tensors"),
+                   no_graph=RuntimeError, bad_shape=AssertionError)
     if dump_backward_graph_path is not None:
         from .dump import dump_graphs
         dump_graphs(tensors, dump_backward_graph_path)
@@ -71,19 +78,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         raise TypeError(f"grad: create_graph must be a bool, received {type(create_graph).__name__}")
     if retain_graph is None:
         retain_graph = True  # Paddle's grad() keeps the graph unless told otherwise
-    seeds = []
-    for i, (t, g) in enumerate(zip(outputs, grad_outputs)):
-        if t.stop_gradient:
-            raise ValueError(f"grad: outputs[{i}] has stop_gradient=True; it does not depend on any "
-                             "tensor that requires a gradient")
-        if g is None:
-            g = _ones_like(t)
-        else:
-            if not isinstance(g, Tensor):
-                raise TypeError(f"grad: grad_outputs[{i}] must be a Tensor or None, received {type(g).__name__}")
-            if g.shape != t.shape:
-                raise ValueError(f"grad: grad_outputs[{i}] has shape {g.shape}, expected {t.shape}")
-        seeds.append(g)
+    for i, g in enumerate(grad_outputs):
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError(f"grad: grad_outputs[{i}] must be a Tensor or None, received {type(g).__name__}")
+    seeds = _seeds(outputs, grad_outputs, "grad", ("outputs", "grad_outputs"),
+                   no_graph=ValueError, bad_shape=ValueError)
     capture = {}
     for i, t in enumerate(inputs):
         if t.stop_gradient:
