@@ -113,3 +113,22 @@ def test_detached_alias_shares_version():
     assert d.inplace_version == 1 and h.inplace_version == 1  # one version counter for the alias group
     with pytest.raises(RuntimeError, match="version 0 when saved, 1 now"):
         y.sum().backward()
+
+
+def test_inplace_on_input_used_only_for_its_shape_keeps_backward_valid():
+    """add's gradient reads X only for its shape (reduce_as), so modifying X afterwards is fine."""
+    w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    x = w * 1.0            # a non-leaf, so in-place is allowed
+    y = (x + paddle.to_tensor([3.0, 4.0])).sum()
+    x.add_(paddle.to_tensor([10.0, 10.0]))
+    y.backward()
+    np.testing.assert_allclose(w.grad.numpy(), [1.0, 1.0])
+
+
+def test_inplace_on_input_whose_values_the_gradient_needs_still_raises():
+    w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    x = w * 1.0
+    y = (x * x).sum()      # multiply's gradient reads x's values
+    x.add_(paddle.to_tensor([10.0, 10.0]))
+    with pytest.raises(RuntimeError, match="in-place"):
+        y.backward()

@@ -146,7 +146,7 @@ dispatch.set_node_factory(OpNode)
 class EagerGradBuilder(GradBuilder):
     """Binds a grad maker's symbolic references to Tensors and runs its ops eagerly."""
 
-    __slots__ = ("node", "grads", "create_graph", "input_grads", "attrs", "_in_offsets")
+    __slots__ = ("node", "grads", "create_graph", "input_grads", "attrs", "_in_offsets", "_unchecked")
 
     def __init__(self, node, grads, create_graph):
         self.node = node
@@ -155,6 +155,9 @@ class EagerGradBuilder(GradBuilder):
         self.attrs = node.attrs
         self.input_grads = [None] * len(node.edges)
         self._in_offsets = None
+        # Saved inputs handed out but not yet used for their values: id -> flat index. Their version is
+        # checked when they reach an op slot that reads values (not a meta slot: shape only).
+        self._unchecked = None
 
     # -- slot plumbing ---------------------------------------------------------------------------
     def _in_slot(self, slot):
@@ -206,8 +209,22 @@ class EagerGradBuilder(GradBuilder):
         i, k, n = self._in_slot(slot)
         t = self.node.inputs[i]
         if n is None:
-            return None if t is None else self._checked(t, k)
-        return [self._checked(e, k + j) for j, e in enumerate(t)]
+            return None if t is None else self._handed_out(t, k)
+        return [self._handed_out(e, k + j) for j, e in enumerate(t)]
+
+    def _handed_out(self, t, flat_k):
+        if t._vbox is not None:  # a tensor never modified (nor detached) has no version box: nothing to check
+            if self._unchecked is None:
+                self._unchecked = {}
+            self._unchecked[id(t)] = flat_k
+        return t
+
+    def _check_values_used(self, value):
+        """`value` (a ref or list of refs) is about to be used for its values: verify saved inputs."""
+        for t in (value if isinstance(value, (list, tuple)) else (value,)):
+            k = self._unchecked.get(id(t)) if t is not None else None
+            if k is not None:
+                self._checked(t, k)
 
     def output(self, slot):
         k, n = self._out_slot(slot)
@@ -233,6 +250,8 @@ class EagerGradBuilder(GradBuilder):
         return self.node.edges[k + j] is not None
 
     def set_input_grad(self, slot, value):
+        if self._unchecked:
+            self._check_values_used(value)
         i, k, n = self._in_slot(slot)
         if n is None:
             self.input_grads[k] = value
@@ -243,7 +262,12 @@ class EagerGradBuilder(GradBuilder):
             self.input_grads[k:k + n] = value
 
     def op(self, type, *inputs, **attrs):
-        return dispatch.apply(get_op(type), *inputs, **attrs)
+        opdef = get_op(type)
+        if self._unchecked:
+            for slot, value in zip(opdef.inputs, inputs):
+                if slot not in opdef.meta_inputs:
+                    self._check_values_used(value)
+        return dispatch.apply(opdef, *inputs, **attrs)
 
     def shape(self, ref):
         return tuple(ref._data.shape)

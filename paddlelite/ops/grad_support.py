@@ -25,7 +25,7 @@ def _reduce_as_grad(g):
         g.set_input_grad("X", g.op("expand_as", g.output_grad("Out"), g.input("X")))
 
 
-REDUCE_AS = register_op("reduce_as", inputs=("X", "Target"), outputs=("Out",), forward=_reduce_as_forward,
+REDUCE_AS = register_op("reduce_as", inputs=("X", "Target"), meta_inputs=("Target",), outputs=("Out",), forward=_reduce_as_forward,
                         infer=_reduce_as_infer, grad=_reduce_as_grad, nondiff_inputs=("Target",),
                         double_grad=True)
 
@@ -35,7 +35,7 @@ def _expand_as_grad(g):
         g.set_input_grad("X", g.op("reduce_as", g.output_grad("Out"), g.input("X")))
 
 
-EXPAND_AS = register_op("expand_as", inputs=("X", "Target"), outputs=("Out",),
+EXPAND_AS = register_op("expand_as", inputs=("X", "Target"), meta_inputs=("Target",), outputs=("Out",),
                         forward=lambda xp, x, t: xp.broadcast_to(x, t.shape),
                         infer=lambda x, t, **a: Meta(t.shape, x.dtype), grad=_expand_as_grad,
                         nondiff_inputs=("Target",), double_grad=True)
@@ -49,7 +49,7 @@ def _fill_any_like_infer(x, value=0.0, dtype=None):
     return Meta(x.shape, x.dtype if dtype is None else np.dtype(dtype))
 
 
-FILL_ANY_LIKE = register_op("fill_any_like", inputs=("X",), outputs=("Out",), forward=_fill_any_like_forward,
+FILL_ANY_LIKE = register_op("fill_any_like", inputs=("X",), meta_inputs=("X",), outputs=("Out",), forward=_fill_any_like_forward,
                             infer=_fill_any_like_infer, attrs={"value": 0.0, "dtype": None})
 
 

@@ -187,7 +187,7 @@ def _getitem_grad_grad(g):
 
 
 # dOut added into zeros shaped like X at the indexed positions (repeated advanced indices accumulate).
-GETITEM_GRAD = register_op("getitem_grad", inputs=("X", "OutGrad", "Index"), outputs=("XGrad",),
+GETITEM_GRAD = register_op("getitem_grad", inputs=("X", "OutGrad", "Index"), meta_inputs=("X",), outputs=("XGrad",),
                            variadic_inputs=("Index",), nondiff_inputs=("X", "Index"),
                            forward=_getitem_grad_forward,
                            infer=lambda x, dout, idx, index: Meta(x.shape, dout.dtype),
@@ -276,7 +276,7 @@ def _gather_grad_grad(g):
 
 
 # dOut added into zeros shaped like X at the gathered positions (repeated indices accumulate).
-GATHER_GRAD = register_op("gather_grad", inputs=("X", "Index", "OutGrad"), outputs=("XGrad",),
+GATHER_GRAD = register_op("gather_grad", inputs=("X", "Index", "OutGrad"), meta_inputs=("X",), outputs=("XGrad",),
                           nondiff_inputs=("X", "Index"), forward=_gather_grad_forward,
                           infer=lambda x, index, dout, axis: Meta(x.shape, dout.dtype), grad=_gather_grad_grad,
                           attrs={"axis": 0}, double_grad=True)
@@ -318,7 +318,7 @@ def _gather_nd_grad_grad(g):
         g.set_input_grad("OutGrad", g.op("gather_nd", g.output_grad("XGrad"), g.input("Index")))
 
 
-GATHER_ND_GRAD = register_op("gather_nd_grad", inputs=("X", "Index", "OutGrad"), outputs=("XGrad",),
+GATHER_ND_GRAD = register_op("gather_nd_grad", inputs=("X", "Index", "OutGrad"), meta_inputs=("X",), outputs=("XGrad",),
                              nondiff_inputs=("X", "Index"), forward=_gather_nd_grad_forward,
                              infer=lambda x, index, dout: Meta(x.shape, dout.dtype), grad=_gather_nd_grad_grad,
                              double_grad=True)

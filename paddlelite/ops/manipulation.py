@@ -53,7 +53,7 @@ def _reshape_as_grad(g):
         g.set_input_grad("X", g.op("reshape_as", g.output_grad("Out"), g.input("X")))
 
 
-RESHAPE_AS = register_op("reshape_as", inputs=("X", "Target"), outputs=("Out",),
+RESHAPE_AS = register_op("reshape_as", inputs=("X", "Target"), meta_inputs=("Target",), outputs=("Out",),
                          forward=lambda xp, x, t: x.reshape(t.shape),
                          infer=lambda x, t: Meta(t.shape, x.dtype), grad=_reshape_as_grad,
                          nondiff_inputs=("Target",), double_grad=True)
@@ -223,7 +223,7 @@ def _concat_grad_grad(g):
 
 
 # dOut split back into pieces shaped like the forward inputs (read at run time, so -1 dims are fine).
-CONCAT_GRAD = register_op("concat_grad", inputs=("OutGrad", "X"), outputs=("XGrad",), variadic_inputs=("X",),
+CONCAT_GRAD = register_op("concat_grad", inputs=("OutGrad", "X"), meta_inputs=("X",), outputs=("XGrad",), variadic_inputs=("X",),
                           variadic_outputs=("XGrad",), nondiff_inputs=("X",), forward=_concat_grad_forward,
                           infer=_concat_grad_infer, grad=_concat_grad_grad, attrs={"axis": 0}, double_grad=True)
 
@@ -392,7 +392,7 @@ def _strided_slice_grad_grad(g):
 
 # dOut written into zeros shaped like X at the sliced positions.
 STRIDED_SLICE_GRAD = register_op(
-    "strided_slice_grad", inputs=("X", "OutGrad"), outputs=("XGrad",), nondiff_inputs=("X",),
+    "strided_slice_grad", inputs=("X", "OutGrad"), meta_inputs=("X",), outputs=("XGrad",), nondiff_inputs=("X",),
     forward=_strided_slice_grad_forward, infer=lambda x, dout, **a: Meta(x.shape, dout.dtype),
     grad=_strided_slice_grad_grad, attrs={"axes": [], "starts": [], "ends": [], "strides": []}, double_grad=True)
 
@@ -472,7 +472,7 @@ def _tile_grad_grad(g):
 
 
 # The sum of dOut over the tiles, shaped like X.
-TILE_GRAD = register_op("tile_grad", inputs=("X", "OutGrad"), outputs=("XGrad",), nondiff_inputs=("X",),
+TILE_GRAD = register_op("tile_grad", inputs=("X", "OutGrad"), meta_inputs=("X",), outputs=("XGrad",), nondiff_inputs=("X",),
                         forward=_tile_grad_forward, infer=lambda x, dout, **a: Meta(x.shape, dout.dtype),
                         grad=_tile_grad_grad, attrs={"repeat_times": []}, double_grad=True)
 
@@ -559,7 +559,7 @@ def _repeat_interleave_grad_grad(g):
 
 
 REPEAT_INTERLEAVE_GRAD = register_op(
-    "repeat_interleave_grad", inputs=("X", "OutGrad"), outputs=("XGrad",), nondiff_inputs=("X",),
+    "repeat_interleave_grad", inputs=("X", "OutGrad"), meta_inputs=("X",), outputs=("XGrad",), nondiff_inputs=("X",),
     forward=_repeat_interleave_grad_forward, infer=lambda x, dout, **a: Meta(x.shape, dout.dtype),
     grad=_repeat_interleave_grad_grad, attrs={"repeats": 1, "axis": None}, double_grad=True)
 

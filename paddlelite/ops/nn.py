@@ -75,7 +75,7 @@ EMBEDDING = register_op("embedding", inputs=("Ids", "W"), outputs=("Out",), forw
                         infer=_embedding_infer, grad=_embedding_grad, attrs={"padding_idx": -1},
                         nondiff_inputs=("Ids",), double_grad=True)
 
-EMBEDDING_GRAD = register_op("embedding_grad", inputs=("Ids", "W", "DOut"), outputs=("DW",),
+EMBEDDING_GRAD = register_op("embedding_grad", inputs=("Ids", "W", "DOut"), meta_inputs=("W",), outputs=("DW",),
                              forward=_embedding_grad_forward, infer=_embedding_grad_infer, grad=_embedding_grad_grad,
                              attrs={"padding_idx": -1}, nondiff_inputs=("Ids", "W"), double_grad=True)
 

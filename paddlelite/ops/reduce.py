@@ -80,7 +80,7 @@ def _mean_grad_grad(g):
                                       keepdim=g.attrs["keepdim"]))
 
 
-MEAN_GRAD = register_op("mean_grad", inputs=("X", "Dout"), outputs=("Out",), forward=_mean_grad_forward,
+MEAN_GRAD = register_op("mean_grad", inputs=("X", "Dout"), meta_inputs=("X",), outputs=("Out",), forward=_mean_grad_forward,
                         infer=lambda x, dout, axis=None, keepdim=False: Meta(x.shape, x.dtype),
                         grad=_mean_grad_grad, attrs={"axis": None, "keepdim": False},
                         nondiff_inputs=("X",), double_grad=True)

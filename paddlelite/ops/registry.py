@@ -21,12 +21,12 @@ Meta = namedtuple("Meta", ["shape", "dtype"])  # shape: tuple of int, -1 = unkno
 class OpDef:
     __slots__ = ("type", "inputs", "outputs", "attrs", "forward", "infer", "grad", "impls",
                  "variadic_inputs", "optional_inputs", "variadic_outputs", "intermediate_outputs",
-                 "nondiff_inputs", "same_dtype", "double_grad", "diff_inputs_mask", "n_in", "n_out",
-                 "simple")
+                 "nondiff_inputs", "meta_inputs", "same_dtype", "double_grad", "diff_inputs_mask", "n_in",
+                 "n_out", "simple")
 
     def __init__(self, type, inputs, outputs, forward, infer, grad=None, attrs=None, impls=None,
                  variadic_inputs=(), optional_inputs=(), variadic_outputs=(), intermediate_outputs=(),
-                 nondiff_inputs=(), same_dtype=(), double_grad=False):
+                 nondiff_inputs=(), meta_inputs=(), same_dtype=(), double_grad=False):
         self.type = type
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
@@ -39,7 +39,10 @@ class OpDef:
         self.optional_inputs = frozenset(optional_inputs)
         self.variadic_outputs = frozenset(variadic_outputs)
         self.intermediate_outputs = frozenset(intermediate_outputs)
-        self.nondiff_inputs = frozenset(nondiff_inputs)
+        # meta inputs are read for their shape/dtype only: no gradient, and an in-place change of their
+        # values after the forward does not invalidate a backward that passes them there
+        self.meta_inputs = frozenset(meta_inputs)
+        self.nondiff_inputs = frozenset(nondiff_inputs) | self.meta_inputs
         self.same_dtype = tuple(self.inputs.index(s) for s in same_dtype)
         self.double_grad = double_grad
         self.diff_inputs_mask = tuple(s not in self.nondiff_inputs for s in self.inputs)

@@ -72,7 +72,7 @@ def _take_along_grad_grad(g):
 
 # dOut added into zeros shaped like X at the picked positions (repeated indices accumulate).
 TAKE_ALONG_AXIS_GRAD = register_op(
-    "take_along_axis_grad", inputs=("X", "Index", "OutGrad"), outputs=("XGrad",), nondiff_inputs=("X", "Index"),
+    "take_along_axis_grad", inputs=("X", "Index", "OutGrad"), meta_inputs=("X",), outputs=("XGrad",), nondiff_inputs=("X", "Index"),
     forward=_take_along_grad_forward, infer=lambda x, index, dout, axis: Meta(tuple(x.shape), dout.dtype),
     grad=_take_along_grad_grad, attrs={"axis": 0}, double_grad=True)
 
