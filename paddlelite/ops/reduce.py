@@ -25,10 +25,15 @@ def _axes(x, axis):
 
 
 def _broadcast_back(g, dout):
-    """dout of a reduction, reshaped to keep the reduced dims, then broadcast to the input's shape."""
+    """dout of a reduction, with the reduced dims put back as 1s, broadcast to the input's shape.
+
+    The rank is known in both modes (static shapes only hide sizes), so the kept shape is an unsqueeze;
+    a full reduction's 0-D dout broadcasts as it is."""
     x = g.input("X")
-    if not g.attrs["keepdim"]:
-        kept = g.op("reshape_as", dout, g.op("reduce_sum", x, axis=g.attrs["axis"], keepdim=True))
+    ndim = len(g.shape(x))
+    axis = g.attrs["axis"]
+    if not g.attrs["keepdim"] and axis is not None and ndim > 0:
+        kept = g.op("unsqueeze", dout, axis=list(normalize_axes("reduce", axis, ndim)))
     else:
         kept = dout
     return g.op("expand_as", kept, x)
