@@ -112,6 +112,44 @@ MATMUL = register_op("matmul", inputs=("X", "Y"), outputs=("Out",), forward=_mat
                      attrs={"transpose_x": False, "transpose_y": False}, double_grad=True)
 
 
+# ---- linear: Out = X @ W (+ Bias), W is [in_features, out_features] ------------------------------------
+def _linear_forward(xp, x, w, bias=None):
+    out = xp.matmul(x, w)
+    return out + bias if bias is not None else out
+
+
+def _linear_infer(x, w, bias=None):
+    if len(w.shape) != 2:
+        raise ValueError(f"op 'linear': W must be 2-D [in_features, out_features], received shape {list(w.shape)}")
+    out = _matmul_infer(x, w)
+    if bias is not None:
+        check_same_dtype("linear", x, bias, ("X", "Bias"))
+        if len(bias.shape) != 1 or (bias.shape[0] != w.shape[1] and -1 not in (bias.shape[0], w.shape[1])):
+            raise ValueError(f"op 'linear': Bias must be 1-D with {w.shape[1]} elements (out_features), "
+                             f"received shape {list(bias.shape)}")
+    return out
+
+
+def _linear_grad(g):
+    # one op in the forward, so one grad node: dX = dOut W^T, dW = X^T dOut (summed over batch dims), dBias
+    x, w, dout = g.input("X"), g.input("W"), g.output_grad("Out")
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("matmul", dout, w, transpose_y=True))
+    if g.needs("W"):
+        if len(g.shape(x)) == 1:  # a single sample: the outer product x dOut^T
+            dw = g.op("matmul", g.op("unsqueeze", x, axis=[-1]), g.op("unsqueeze", dout, axis=[0]))
+        else:
+            dw = g.reduce_as(g.op("matmul", x, dout, transpose_x=True), w)
+        g.set_input_grad("W", dw)
+    if g.needs("Bias"):
+        g.set_input_grad("Bias", g.reduce_as(dout, g.input("Bias")))
+
+
+LINEAR = register_op("linear", inputs=("X", "W", "Bias"), outputs=("Out",), forward=_linear_forward,
+                     infer=_linear_infer, grad=_linear_grad, optional_inputs=("Bias",), same_dtype=("X", "W"),
+                     double_grad=True)
+
+
 # ---- unary math -----------------------------------------------------------------------------------
 def _unary(name, forward, grad, infer=same_as_first, attrs=None):
     return register_op(name, inputs=("X",), outputs=("Out",), forward=forward, infer=infer, grad=grad,

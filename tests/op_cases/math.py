@@ -15,6 +15,9 @@ CASES = [
     OpCase("matmul", {"X": rand(3), "Y": rand(3, 2, seed=1)}, id="matmul-vec-mat"),
     OpCase("matmul", {"X": rand(2, 3), "Y": rand(3, seed=1)}, id="matmul-mat-vec"),
     OpCase("matmul", {"X": rand(3), "Y": rand(3, seed=1)}, id="matmul-dot"),
+    OpCase("linear", {"X": rand(4, 3), "W": rand(3, 2, seed=1), "Bias": rand(2, seed=2)}, id="linear"),
+    OpCase("linear", {"X": rand(2, 4, 3), "W": rand(3, 2, seed=1), "Bias": rand(2, seed=2)}, id="linear-batched"),
+    OpCase("linear", {"X": rand(3), "W": rand(3, 2, seed=1), "Bias": None}, id="linear-vector-nobias"),
     OpCase("exp", {"X": rand(2, 3)}, id="exp"),
     OpCase("log", {"X": positive(2, 3)}, id="log"),
     # unary math

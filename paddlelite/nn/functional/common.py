@@ -27,11 +27,9 @@ def linear(x, weight, bias=None, name=None):
     _check_tensor(weight, "linear", "weight")
     if len(weight.shape) != 2:
         raise ValueError(f"linear: weight must be 2-D [in_features, out_features], received shape {weight.shape}")
-    out = apply(_math.MATMUL, x, weight)
     if bias is not None:
         _check_tensor(bias, "linear", "bias")
-        out = apply(_ew.ADD, out, bias)
-    return out
+    return apply(_math.LINEAR, x, weight, bias)
 
 
 _MODES = {"upscale_in_train": "upscale_in_train", "downscale_in_infer": "downgrade_in_infer",
