@@ -162,10 +162,9 @@ class EagerGradBuilder(GradBuilder):
     # -- slot plumbing ---------------------------------------------------------------------------
     def _in_slot(self, slot):
         op = self.node.op
-        try:
-            i = op.inputs.index(slot)
-        except ValueError:
-            raise KeyError(f"grad maker of '{op.type}': no input slot '{slot}'") from None
+        i = op.input_index.get(slot)
+        if i is None:
+            raise KeyError(f"grad maker of '{op.type}': no input slot '{slot}'")
         if op.simple:
             return i, i, None
         if self._in_offsets is None:
@@ -179,10 +178,9 @@ class EagerGradBuilder(GradBuilder):
 
     def _out_slot(self, slot):
         op = self.node.op
-        try:
-            i = op.outputs.index(slot)
-        except ValueError:
-            raise KeyError(f"grad maker of '{op.type}': no output slot '{slot}'") from None
+        i = op.output_index.get(slot)
+        if i is None:
+            raise KeyError(f"grad maker of '{op.type}': no output slot '{slot}'")
         return (i, None) if self.node.out_layout is None else self.node.out_layout[i]
 
     def _checked(self, t, flat_k):

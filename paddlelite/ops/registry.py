@@ -22,7 +22,7 @@ class OpDef:
     __slots__ = ("type", "inputs", "outputs", "attrs", "forward", "infer", "grad", "impls",
                  "variadic_inputs", "optional_inputs", "variadic_outputs", "intermediate_outputs",
                  "nondiff_inputs", "meta_inputs", "same_dtype", "double_grad", "diff_inputs_mask", "n_in",
-                 "n_out", "simple")
+                 "n_out", "simple", "input_index", "output_index")
 
     def __init__(self, type, inputs, outputs, forward, infer, grad=None, attrs=None, impls=None,
                  variadic_inputs=(), optional_inputs=(), variadic_outputs=(), intermediate_outputs=(),
@@ -48,6 +48,8 @@ class OpDef:
         self.diff_inputs_mask = tuple(s not in self.nondiff_inputs for s in self.inputs)
         self.n_in = len(self.inputs)
         self.n_out = len(self.outputs)
+        self.input_index = {slot: i for i, slot in enumerate(self.inputs)}  # grad makers look slots up by name
+        self.output_index = {slot: i for i, slot in enumerate(self.outputs)}
         # no variadic slots: slot i <-> flat position i, which the hot paths exploit
         self.simple = not (self.variadic_inputs or self.variadic_outputs)
         for slot in (*self.variadic_inputs, *self.optional_inputs, *self.nondiff_inputs, *same_dtype):
