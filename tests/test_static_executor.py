@@ -123,7 +123,7 @@ def test_feed_errors_name_the_variable(prog):
 
 def test_fetch_errors(prog):
     main, _ = prog
-    x = static.data("x", [2], "float32")
+    static.data("x", [2], "float32")
     exe = static.Executor()
     with pytest.raises(ValueError, match="'missing' is not in the program"):
         exe.run(main, feed={"x": np.ones(2, np.float32)}, fetch_list=["missing"])

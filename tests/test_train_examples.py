@@ -3,7 +3,6 @@ curve, outputs are written; the char transformer's loss falls."""
 import os
 
 import numpy as np
-import pytest
 
 import paddlelite as paddle
 from paddlelite.examples import char_transformer, train

@@ -5,7 +5,6 @@ from ..framework.mode import grad_state
 from ..framework.tensor import Tensor, wrap_array
 from ..ops import dispatch
 from ..ops.registry import get_op
-from .node import GradNode
 
 _ADD = None
 _FILL = None

@@ -3,8 +3,7 @@ import itertools
 import os
 import sys
 
-from ..framework.mode import grad_state
-from ..framework.tensor import Tensor, wrap_array
+from ..framework.tensor import wrap_array
 from ..ops import dispatch
 from ..ops.registry import GradBuilder, get_op
 

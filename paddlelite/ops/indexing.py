@@ -66,7 +66,6 @@ def _scatter_add(xp, target, idx, values):
 def index_shape(op, shape, entries, metas):
     """The shape x[index] has, from shapes alone (-1 = unknown); IndexError for impossible indices."""
     nd = len(shape)
-    kinds = []  # per entry: ("int"|"slice"|"none"|"adv", payload)
     used = 0
     n_ell = 0
     for e in entries:

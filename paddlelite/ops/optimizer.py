@@ -7,9 +7,7 @@ Param variable. The fused GPU kernels attach to these op types through `register
 Learning rates and beta powers are 1-element tensors (shape [1], as in Paddle), so one compiled
 program serves every step of a schedule.
 """
-import numpy as np
 
-from ..framework.random import rng_for
 from .registry import Meta, register_op
 
 

@@ -13,7 +13,7 @@ from ..framework.mode import in_static_mode
 from ..ops.registry import GradBuilder, get_op
 from .appender import build_op
 from .framework import (GRAD_SUFFIX, names_of as _names_of, OP_ROLE_ATTR, OP_ROLE_BACKWARD, OP_ROLE_FORWARD, OP_ROLE_LOSS,
-                        OP_ROLE_VAR_ATTR, Operator, Parameter, Program, Variable)
+                        OP_ROLE_VAR_ATTR, Operator, Variable)
 
 
 # Several grad ops writing one gradient are summed by the registry's `sum` op (Paddle's name).

@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 
 from . import creation, manipulation, math, reduction, search
-from .math import is_tensor_like, operand
+from .math import operand
 
 _SCALARS = (numbers.Number, np.number, np.bool_)
 

@@ -1,8 +1,7 @@
 """Normalisation: layer_norm (op 'layer_norm'), batch_norm (op 'batch_norm')."""
 import numbers
 
-from ...framework.mode import _static, no_grad
-from ...framework.tensor import Tensor
+from ...framework.mode import no_grad
 from ...ops import dispatch
 from ...ops import norm as _norm
 from ...tensor.creation import assign

@@ -3,7 +3,6 @@ import numpy as np
 
 from ...framework.mode import _static
 from .. import functional as F
-from .. import initializer as _init
 from .layers import Layer
 
 __all__ = ["Linear", "Embedding", "Dropout", "Flatten", "Identity"]

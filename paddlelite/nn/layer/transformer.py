@@ -3,7 +3,6 @@ import collections
 import copy
 
 from ... import tensor as _t
-from ...framework.tensor import Tensor
 from .. import functional as F
 from .common import Dropout, Linear
 from .container import LayerList
