@@ -236,6 +236,13 @@ def _check_int_index(op, index, slot="Index"):
         raise TypeError(f"op '{op}': {slot} must be an int32/int64 tensor, received {index.dtype}")
 
 
+def _check_bounds(op, index, n, axis):
+    """Index values must address an axis of size n (negative values count from the end)."""
+    if index.size and (int(index.min()) < -n or int(index.max()) >= n):
+        raise IndexError(f"op '{op}': Index values must lie in [-{n}, {n}) for axis {axis} of size {n}, "
+                         f"received values in [{int(index.min())}, {int(index.max())}]")
+
+
 def _gather_infer(x, index, axis):
     _check_int_index("gather", index)
     ax = normalize_axis("gather", axis, len(x.shape))
@@ -244,10 +251,7 @@ def _gather_infer(x, index, axis):
 
 def _gather_forward(xp, x, index, axis):
     ax = normalize_axis("gather", axis, x.ndim)
-    n = x.shape[ax]
-    if index.size and (int(index.min()) < -n or int(index.max()) >= n):
-        raise IndexError(f"op 'gather': Index values must lie in [-{n}, {n}) for axis {axis} of size {n}, "
-                         f"received values in [{int(index.min())}, {int(index.max())}]")
+    _check_bounds("gather", index, x.shape[ax], axis)
     return xp.take(x, index, axis=ax)
 
 

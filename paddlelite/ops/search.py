@@ -2,7 +2,7 @@
 where_index (nonzero), unique and accuracy (not differentiable)."""
 import numpy as np
 
-from .indexing import _check_int_index, _scatter_add
+from .indexing import _check_bounds, _check_int_index, _scatter_add
 from .registry import Meta, register_op
 from .shape_rules import normalize_axis
 
@@ -18,12 +18,6 @@ def _along_index(xp, index, axis):
             shape[d] = index.shape[d]
             idx.append(xp.arange(index.shape[d]).reshape(shape))
     return tuple(idx)
-
-
-def _check_bounds(op, index, n, axis):
-    if index.size and (int(index.min()) < -n or int(index.max()) >= n):
-        raise IndexError(f"op '{op}': Index values must lie in [-{n}, {n}) for axis {axis} of size {n}, "
-                         f"received values in [{int(index.min())}, {int(index.max())}]")
 
 
 # ---- take_along_axis ------------------------------------------------------------------------------
