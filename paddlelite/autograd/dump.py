@@ -66,7 +66,7 @@ def dump_graphs(roots, directory):
 
     fwd = ["digraph ref_forward_graph {", "  rankdir=BT;", '  node [shape=box, fontname="monospace"];']
     for n in nodes:
-        fwd.append(f'  {ids[n]} [label="{n.name[:-5] if n.name.endswith("_grad") else n.name}"];')
+        fwd.append(f'  {ids[n]} [label="{n.forward_name}"];')
     for n in nodes:
         for e in n.edges:
             if e is None:

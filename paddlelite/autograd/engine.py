@@ -247,8 +247,7 @@ def _accumulate_into_leaf(t, g, create_graph):
 
 
 def _backward_error(node, e):
-    msg = f"backward of op '{node.name[:-5] if node.name.endswith('_grad') else node.name}' failed" \
-          f"{node.location()}: {type(e).__name__}: {e}"
+    msg = f"backward of op '{node.forward_name}' failed{node.location()}: {type(e).__name__}: {e}"
     if isinstance(e, KeyError):  # KeyError would print the message as a quoted repr
         return RuntimeError(msg)
     try:

@@ -52,6 +52,12 @@ class GradNode:
 
     name = "GradNode"  # subclasses (OpNode, PyLayerNode) define name and apply(grads, create_graph)
 
+    @property
+    def forward_name(self):
+        """The op (or PyLayer) this node differentiates: its name without the '_grad' suffix."""
+        name = self.name
+        return name[:-5] if name.endswith("_grad") else name
+
     def release(self):
         self.released = True
 
