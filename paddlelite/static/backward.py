@@ -177,7 +177,7 @@ class StaticGradBuilder(GradBuilder):
         self._k += 1
         return name
 
-    def _slot_vars(self, names, slot, variadic):
+    def _slot_vars(self, names, variadic):
         vars_ = [self.fwd.block.var(n) for n in names]
         if variadic:
             return vars_
@@ -186,12 +186,12 @@ class StaticGradBuilder(GradBuilder):
     def input(self, slot):
         if slot not in self.opdef.inputs:
             raise KeyError(f"grad maker of '{self.opdef.type}': no input slot '{slot}'")
-        return self._slot_vars(self.fwd.input(slot), slot, slot in self.opdef.variadic_inputs)
+        return self._slot_vars(self.fwd.input(slot), slot in self.opdef.variadic_inputs)
 
     def output(self, slot):
         if slot not in self.opdef.outputs:
             raise KeyError(f"grad maker of '{self.opdef.type}': no output slot '{slot}'")
-        return self._slot_vars(self.fwd.output(slot), slot, slot in self.opdef.variadic_outputs)
+        return self._slot_vars(self.fwd.output(slot), slot in self.opdef.variadic_outputs)
 
     def output_grad(self, slot):
         if slot not in self.opdef.outputs:
@@ -250,8 +250,7 @@ class StaticGradBuilder(GradBuilder):
             self.written.append(name)
 
     def op(self, type, *inputs, **attrs):
-        opdef = get_op(type)
-        return self._build(type, inputs, opdef.fill_attrs(attrs), self._new_name)
+        return self._build(type, inputs, attrs, self._new_name)
 
     def _build(self, type, inputs, attrs, name_fn):
         opdef = get_op(type)
