@@ -36,3 +36,14 @@ def _eager_cpu_fresh_names():
 @pytest.fixture
 def rng():
     return np.random.default_rng(0)
+
+
+@pytest.fixture
+def prog():
+    """Static mode with a fresh (main, startup) Program pair as the default programs."""
+    import paddlelite as paddle
+    from paddlelite import static
+    paddle.enable_static()
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup):
+        yield main, startup

@@ -11,14 +11,6 @@ from paddlelite.static.backward import ACCUMULATE_OP, StaticGradBuilder
 from paddlelite.ops.registry import GradBuilder
 
 
-@pytest.fixture
-def prog():
-    paddle.enable_static()
-    main, startup = Program(), Program()
-    with static.program_guard(main, startup):
-        yield main, startup
-
-
 def _run(main, startup, feed, fetch):
     exe = static.Executor(paddle.CPUPlace())
     scope = static.Scope()

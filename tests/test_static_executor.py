@@ -4,16 +4,7 @@ import pytest
 
 import paddlelite as paddle
 from paddlelite import static
-from paddlelite.static import Program
 from paddlelite.static.executor import Plan
-
-
-@pytest.fixture
-def prog():
-    paddle.enable_static()
-    main, startup = Program(), Program()
-    with static.program_guard(main, startup):
-        yield main, startup
 
 
 def _mlp(hidden=4):

@@ -9,14 +9,6 @@ from paddlelite.framework.dtype import DType
 from paddlelite.static import Block, Operator, Parameter, Program, Variable
 
 
-@pytest.fixture
-def prog():
-    paddle.enable_static()
-    main, startup = Program(), Program()
-    with static.program_guard(main, startup):
-        yield main, startup
-
-
 def test_mode_switches_are_reexported():
     assert paddle.in_dynamic_mode()
     static.enable_static() if hasattr(static, "enable_static") else paddle.enable_static()
