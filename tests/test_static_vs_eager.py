@@ -20,6 +20,16 @@ def _cotangents(shapes, seed):
     return [g.uniform(-1, 1, size=s) for s in shapes]
 
 
+def _weighted_sum(values, weights, prefix, feed):
+    """sum_k sum(values[k] * w_k) with each weight fed as data '<prefix>_<k>' of the value's dtype."""
+    terms = []
+    for k, (v, w) in enumerate(zip(values, weights)):
+        wv = static.data(f"{prefix}_{k}", list(w.shape), v.dtype.name)
+        feed[wv.name] = w.astype(v.dtype.name)
+        terms.append(paddle.sum(v * wv))
+    return sum(terms[1:], terms[0])
+
+
 def _eager(op, case, double):
     paddle.disable_static()
     slots = _grad_slots(op, case)
@@ -74,24 +84,14 @@ def _static(op, case, double, place=None):
         outs = apply(op, *[vars_.get(s) for s in op.inputs], **case.attrs)
         douts = _diff_outputs(op, outs)
         ws = _cotangents([tuple(o.shape) for o in douts], 1234)
-        terms = []
-        for k, (o, w) in enumerate(zip(douts, ws)):
-            wv = static.data(f"w_{k}", list(w.shape), o.dtype.name)
-            feed[wv.name] = w.astype(o.dtype.name)
-            terms.append(paddle.sum(o * wv))
-        loss = sum(terms[1:], terms[0])
+        loss = _weighted_sum(douts, ws, "w", feed)
         grads = static.gradients(loss, flat)
         fetch = [g for g in grads if g is not None]
         second = None
         if double:
             present = [g for g in grads if g is not None]
             vs = _cotangents([tuple(g.shape) for g in present], 99)
-            terms2 = []
-            for k, (g, v) in enumerate(zip(present, vs)):
-                vv = static.data(f"v_{k}", list(v.shape), g.dtype.name)
-                feed[vv.name] = v.astype(g.dtype.name)
-                terms2.append(paddle.sum(g * vv))
-            second = static.gradients(sum(terms2[1:], terms2[0]), flat) if terms2 else []
+            second = static.gradients(_weighted_sum(present, vs, "v", feed), flat) if present else []
             fetch += [g for g in second if g is not None]
     exe = static.Executor(place if place is not None else paddle.CPUPlace())
     values = iter(exe.run(main, feed=feed, fetch_list=fetch, scope=static.Scope()))
