@@ -146,13 +146,7 @@ class Optimizer:
         base = self._static_lr.get(program._uid)
         if base is None:
             name = unique_name.generate("learning_rate")
-            base = program.global_block().create_var(name=name, shape=[1], dtype="float32", persistable=True,
-                                                     stop_gradient=True)
-            sblock = startup.global_block()
-            target = sblock.create_var(name=name, shape=[1], dtype="float32", persistable=True,
-                                       stop_gradient=True)
-            sblock.append_op(type="fill_constant", outputs={"Out": [target]},
-                             attrs={"shape": [1], "value": float(self.get_lr()), "dtype": "float32"})
+            base = _persistable_var(program, startup, name, [1], "float32", self.get_lr())
             self._static_lr[program._uid] = base
             if isinstance(self._learning_rate, LRScheduler):
                 self._learning_rate._var_name = name
@@ -179,13 +173,7 @@ class Optimizer:
         dtype = _dtype.convert_dtype(dtype or param.dtype).name
         var_name = f"{param.name}_{name}_0"
         if _static[0]:
-            t = self._program.global_block().create_var(name=var_name, shape=shape, dtype=dtype, persistable=True,
-                                                  stop_gradient=True)
-            sblock = self._startup.global_block()
-            target = sblock.create_var(name=var_name, shape=shape, dtype=dtype, persistable=True,
-                                       stop_gradient=True)
-            sblock.append_op(type="fill_constant", outputs={"Out": [target]},
-                             attrs={"shape": shape, "value": float(fill_value), "dtype": dtype})
+            t = _persistable_var(self._program, self._startup, var_name, shape, dtype, fill_value)
         else:
             xp = param._place.xp
             pending = self._pending_state.pop(var_name, None)
@@ -380,3 +368,14 @@ def _state_array(value, name, shape, dtype):
         raise ValueError(f"optimizer set_state_dict: '{name}' has dtype {arr.dtype}, expected {np.dtype(dtype)}")
     return arr
 
+
+
+def _persistable_var(program, startup, name, shape, dtype, value):
+    """A persistable optimizer variable of `program`, filled with `value` by an op of `startup`."""
+    var = program.global_block().create_var(name=name, shape=shape, dtype=dtype, persistable=True,
+                                            stop_gradient=True)
+    target = startup.global_block().create_var(name=name, shape=shape, dtype=dtype, persistable=True,
+                                               stop_gradient=True)
+    startup.global_block().append_op(type="fill_constant", outputs={"Out": [target]},
+                                     attrs={"shape": shape, "value": float(value), "dtype": dtype})
+    return var
