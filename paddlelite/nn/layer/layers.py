@@ -141,14 +141,18 @@ class Layer:
         return [p for _, p in self.named_parameters(include_sublayers=include_sublayers)]
 
     def named_parameters(self, prefix="", include_sublayers=True):
+        return self._named_members("_parameters", prefix, include_sublayers)
+
+    def _named_members(self, table, prefix, include_sublayers):
+        """(dotted name, tensor) for each tensor of the layers' `table` dict, shared ones once, None skipped."""
         seen = set()
         layers = self.named_sublayers(prefix=prefix, include_self=True) if include_sublayers else [(prefix, self)]
         for lprefix, layer in layers:
-            for name, p in layer._parameters.items():
-                if p is None or id(p) in seen:
+            for name, t in getattr(layer, table).items():
+                if t is None or id(t) in seen:
                     continue
-                seen.add(id(p))
-                yield (lprefix + "." + name if lprefix else name), p
+                seen.add(id(t))
+                yield (lprefix + "." + name if lprefix else name), t
 
     # ---- sublayers ------------------------------------------------------------------------------
     def add_sublayer(self, name, sublayer):
@@ -218,14 +222,7 @@ class Layer:
         object.__setattr__(self, name, tensor)
 
     def named_buffers(self, prefix="", include_sublayers=True):
-        seen = set()
-        layers = self.named_sublayers(prefix=prefix, include_self=True) if include_sublayers else [(prefix, self)]
-        for lprefix, layer in layers:
-            for name, b in layer._buffers.items():
-                if b is None or id(b) in seen:
-                    continue
-                seen.add(id(b))
-                yield (lprefix + "." + name if lprefix else name), b
+        return self._named_members("_buffers", prefix, include_sublayers)
 
     def buffers(self, include_sublayers=True):
         return [b for _, b in self.named_buffers(include_sublayers=include_sublayers)]
