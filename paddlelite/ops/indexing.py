@@ -19,12 +19,13 @@ from .shape_rules import broadcast_shapes, normalize_axis
 _BASIC = ("int", "slice", "none", "ellipsis")
 
 
-def _list_array(values):
+def _list_array(values, op=None):
     a = np.asarray(values)
     if a.size == 0:
         return a.astype(np.int64)
     if a.dtype.kind not in "iub":
-        raise IndexError(f"index lists must hold ints or bools, received {values!r}")
+        where = f"op '{op}': " if op else ""  # forwards pass none: dispatch re-raises the infer error
+        raise IndexError(f"{where}index lists must hold ints or bools, received {values!r}")
     return a
 
 
@@ -76,7 +77,7 @@ def index_shape(op, shape, entries, metas):
             n_ell += 1
         elif k in ("list", "tensor"):
             if k == "list":
-                a = _list_array(e[1])
+                a = _list_array(e[1], op)
                 ishape, kind = a.shape, a.dtype.kind
             else:
                 m = metas[e[1]]
@@ -119,7 +120,7 @@ def index_shape(op, shape, entries, metas):
             d += 1
         else:
             if k == "list":
-                a = _list_array(e[1])
+                a = _list_array(e[1], op)
                 ishape, kind = a.shape, a.dtype.kind
                 count = int(a.sum()) if kind == "b" else None
             else:

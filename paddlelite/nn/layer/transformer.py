@@ -25,10 +25,11 @@ def _attn_bias(attn_mask, dtype):
     return attn_mask
 
 
-def _param_attrs(attr, n):
+def _param_attrs(attr, n, api, arg):
+    """One ParamAttr per sub-layer: a list of n, or a single attr shared by all n."""
     if isinstance(attr, (list, tuple)):
         if len(attr) != n:
-            raise ValueError(f"expected {n} attrs, received {len(attr)}")
+            raise ValueError(f"{api}: {arg} must be one attr or a list of {n} attrs, received a list of {len(attr)}")
         return list(attr)
     return [attr] * n
 
@@ -136,8 +137,8 @@ class TransformerEncoderLayer(Layer):
         attn_dropout = dropout if attn_dropout is None else attn_dropout
         act_dropout = dropout if act_dropout is None else act_dropout
         self.normalize_before = normalize_before
-        w = _param_attrs(weight_attr, 2)
-        b = _param_attrs(bias_attr, 2)
+        w = _param_attrs(weight_attr, 2, "TransformerEncoderLayer", "weight_attr")
+        b = _param_attrs(bias_attr, 2, "TransformerEncoderLayer", "bias_attr")
         self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0],
                                             bias_attr=b[0])
         self.linear1 = Linear(d_model, dim_feedforward, w[1], bias_attr=b[1])
