@@ -155,3 +155,21 @@ def test_cuda_roundtrip_and_gpu_ops():
     np.testing.assert_allclose(y.grad.numpy(), [1, 2])
     assert y.grad.place.is_gpu_place()
     np.testing.assert_allclose(g.cpu().numpy(), [1, 2])
+
+
+def test_python_scalars_are_never_truncated_into_int_tensors():
+    x = paddle.to_tensor([1, 2])
+    np.testing.assert_allclose((x + 0.5).numpy(), [1.5, 2.5])  # operators promote, as Paddle's do
+    for api in (lambda: paddle.add(x, 0.5), lambda: paddle.maximum(x, 0.5), lambda: paddle.where(x > 1, x, 0.5)):
+        with pytest.raises(TypeError, match="cannot be represented in the int64 tensor"):
+            api()
+    np.testing.assert_array_equal(paddle.add(x, 3).numpy(), [4, 5])
+
+
+def test_argument_checks_survive_python_O():
+    import subprocess
+    import sys
+    code = ("import paddlelite as p\n"
+            "try:\n    p.autograd.backward(None)\nexcept AssertionError as e:\n    print('raised', e)\n")
+    r = subprocess.run([sys.executable, "-O", "-c", code], capture_output=True, text=True, timeout=120)
+    assert "raised autograd.backward: tensors must not be None" in r.stdout, r.stderr

@@ -24,27 +24,33 @@ def _seeds(tensors, grads, api, names, no_graph, bad_shape):
 
 
 def backward(tensors, grad_tensors=None, retain_graph=False, *, dump_backward_graph_path=None):
-    """Accumulate d(sum of tensors * grad_tensors)/d(leaf) into every leaf's `.grad`."""
-    assert tensors is not None, "autograd.backward: tensors must not be None"
+    """Accumulate d(sum of tensors * grad_tensors)/d(leaf) into every leaf's `.grad`.
+
+    Bad arguments raise AssertionError, as Paddle does (explicitly, so `python -O` keeps the checks)."""
+    if tensors is None:
+        raise AssertionError("autograd.backward: tensors must not be None")
     tensors = _as_list(tensors)
-    assert len(tensors) > 0, "autograd.backward: tensors must not be empty"
+    if not tensors:
+        raise AssertionError("autograd.backward: tensors must not be empty")
     for i, t in enumerate(tensors):
-        assert isinstance(t, Tensor), \
-            f"autograd.backward: tensors[{i}] must be a Tensor, received {type(t).__name__}"
-    assert len({id(t) for t in tensors}) == len(tensors), \
-        "autograd.backward: tensors must not contain the same tensor twice"
+        if not isinstance(t, Tensor):
+            raise AssertionError(f"autograd.backward: tensors[{i}] must be a Tensor, received {type(t).__name__}")
+    if len({id(t) for t in tensors}) != len(tensors):
+        raise AssertionError("autograd.backward: tensors must not contain the same tensor twice")
     if grad_tensors is None:
         grad_tensors = [None] * len(tensors)
     else:
         grad_tensors = _as_list(grad_tensors)
         for i, g in enumerate(grad_tensors):
-            assert g is None or isinstance(g, Tensor), \
-                f"autograd.backward: grad_tensors[{i}] must be a Tensor or None, received {type(g).__name__}"
-        assert len(grad_tensors) == len(tensors), \
-            (f"autograd.backward: grad_tensors has {len(grad_tensors)} elements but tensors has "
-             f"{len(tensors)}; they must have the same length")
-    assert isinstance(retain_graph, bool), \
-        f"autograd.backward: retain_graph must be a bool, received {type(retain_graph).__name__}"
+            if g is not None and not isinstance(g, Tensor):
+                raise AssertionError(f"autograd.backward: grad_tensors[{i}] must be a Tensor or None, "
+                                     f"received {type(g).__name__}")
+        if len(grad_tensors) != len(tensors):
+            raise AssertionError(f"autograd.backward: grad_tensors has {len(grad_tensors)} elements but tensors "
+                                 f"has {len(tensors)}; they must have the same length")
+    if not isinstance(retain_graph, bool):
+        raise AssertionError(f"autograd.backward: retain_graph must be a bool, received "
+                             f"{type(retain_graph).__name__}")
     seeds = _seeds(tensors, grad_tensors, "autograd.backward", ("tensors", "grad_tensors"),
                    no_graph=RuntimeError, bad_shape=AssertionError)
     if dump_backward_graph_path is not None:

@@ -195,11 +195,12 @@ class Tensor:
     def backward(self, grad_tensor=None, retain_graph=False, *, dump_backward_graph_path=None):
         from ..autograd.api import backward
         if grad_tensor is not None:
-            assert isinstance(grad_tensor, Tensor), \
-                f"Tensor.backward: grad_tensor must be a Tensor, received {type(grad_tensor).__name__}"
-            assert grad_tensor.shape == self.shape, \
-                (f"Tensor.backward: grad_tensor shape {grad_tensor.shape} does not match the tensor's "
-                 f"shape {self.shape}")
+            if not isinstance(grad_tensor, Tensor):  # AssertionError as Paddle; explicit so -O keeps it
+                raise AssertionError(f"Tensor.backward: grad_tensor must be a Tensor, received "
+                                     f"{type(grad_tensor).__name__}")
+            if grad_tensor.shape != self.shape:
+                raise AssertionError(f"Tensor.backward: grad_tensor shape {grad_tensor.shape} does not match the "
+                                     f"tensor's shape {self.shape}")
         backward([self], None if grad_tensor is None else [grad_tensor], retain_graph,
                  dump_backward_graph_path=dump_backward_graph_path)
 

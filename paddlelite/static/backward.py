@@ -350,8 +350,9 @@ def _sum_op(block, parts, out, reader):
 
 # ---- argument checks ------------------------------------------------------------------------------
 def _check_static(api):
-    assert in_static_mode(), (f"{api} is only available in static graph mode; call paddle.enable_static() "
-                              "before building the program")
+    if not in_static_mode():  # AssertionError as Paddle; explicit so -O keeps it
+        raise AssertionError(f"{api} is only available in static graph mode; call paddle.enable_static() "
+                             "before building the program")
 
 
 def _check_callbacks(callbacks):

@@ -416,10 +416,12 @@ def set_value(x, value):
     if not isinstance(value, np.ndarray):
         raise TypeError(f"Tensor.set_value: value must be a numpy.ndarray or Tensor, received "
                         f"{type(value).__name__}")
-    assert tuple(value.shape) == tuple(x._data.shape), \
-        f"Tensor.set_value: shape mismatch, the tensor has shape {x.shape} but the value has {list(value.shape)}"
-    assert value.dtype == x._data.dtype, \
-        f"Tensor.set_value: dtype mismatch, the tensor has dtype {x.dtype.name} but the value has {value.dtype}"
+    if tuple(value.shape) != tuple(x._data.shape):  # AssertionError as Paddle; explicit so -O keeps it
+        raise AssertionError(f"Tensor.set_value: shape mismatch, the tensor has shape {x.shape} but the value "
+                             f"has {list(value.shape)}")
+    if value.dtype != x._data.dtype:
+        raise AssertionError(f"Tensor.set_value: dtype mismatch, the tensor has dtype {x.dtype.name} but the value "
+                             f"has {value.dtype}")
     x._data = x._place.xp.array(value, copy=True)
     x._bump_version()
     return x

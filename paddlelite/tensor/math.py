@@ -27,6 +27,11 @@ def operand(value, like, api, arg="y"):
     if is_tensor_like(value):
         return value
     if isinstance(value, (numbers.Number, np.number, np.bool_)):
+        kind = like.dtype.np.kind
+        if (kind in "iub" and not isinstance(value, (numbers.Integral, np.integer, np.bool_))) or \
+                (kind == "b" and not isinstance(value, (bool, np.bool_))):
+            raise TypeError(f"{api}: {arg}={value!r} cannot be represented in the {like.dtype.name} tensor it is "
+                            f"combined with; cast the tensor first (e.g. x.astype('float32'))")
         if _static[0]:
             return apply(_creation_ops.FILL_CONSTANT, shape=[], value=value, dtype=like.dtype.name)
         return wrap_array(like._place.xp.asarray(value, dtype=like._data.dtype), like._place, True)
