@@ -208,12 +208,9 @@ def _conv2d_grad_infer(x, w, dout, **attrs):
 
 
 def _conv2d_grad(g):
-    if g.needs("Input") or g.needs("Filter"):
-        dx, dw = g.op("conv2d_grad", g.input("Input"), g.input("Filter"), g.output_grad("Output"), **g.attrs)
-        if g.needs("Input"):
-            g.set_input_grad("Input", dx)
-        if g.needs("Filter"):
-            g.set_input_grad("Filter", dw)
+    if g.needs_any("Input", "Filter"):
+        g.set_input_grads(("Input", "Filter"), g.op("conv2d_grad", g.input("Input"), g.input("Filter"),
+                                                    g.output_grad("Output"), **g.attrs))
 
 
 def _conv2d_grad_grad(g):

@@ -62,12 +62,9 @@ def _fused_bias_act_infer(x, bias, act="relu"):
 
 
 def _fused_bias_act_grad(g):
-    if g.needs("X") or g.needs("Bias"):
-        dx, dbias = g.op("fused_bias_act_grad", g.input("X"), g.input("Bias"), g.output_grad("Out"), **g.attrs)
-        if g.needs("X"):
-            g.set_input_grad("X", dx)
-        if g.needs("Bias"):
-            g.set_input_grad("Bias", dbias)
+    if g.needs_any("X", "Bias"):
+        g.set_input_grads(("X", "Bias"), g.op("fused_bias_act_grad", g.input("X"), g.input("Bias"),
+                                              g.output_grad("Out"), **g.attrs))
 
 
 def _fused_bias_act_grad_forward(xp, x, bias, dout, act="relu"):

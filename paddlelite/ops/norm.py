@@ -95,16 +95,13 @@ def _fused_norm_grad(grad_type, stat_slots):
     """Grad maker: ONE dedicated grad op gives DX, DScale, DBias from X, Scale, the saved stats and DY."""
     def grad(g):
         dy = g.output_grad("Y")
-        if dy is None or not (g.needs("X") or g.needs("Scale") or g.needs("Bias")):
+        if dy is None or not g.needs_any("X", "Scale", "Bias"):
             return
         dx, dscale, dbias = g.op(grad_type, g.input("X"), g.input("Scale"), *[g.output(s) for s in stat_slots],
                                  dy, **g.attrs)
-        if g.needs("X"):
-            g.set_input_grad("X", dx)
-        if g.needs("Scale"):
-            g.set_input_grad("Scale", dscale)
         if g.needs("Bias"):
-            g.set_input_grad("Bias", g.op("reshape_as", dbias, g.input("Bias")))
+            dbias = g.op("reshape_as", dbias, g.input("Bias"))
+        g.set_input_grads(("X", "Scale", "Bias"), (dx, dscale, dbias))
     return grad
 
 

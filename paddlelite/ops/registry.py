@@ -128,6 +128,16 @@ class GradBuilder:
             return [gi if gi is not None else self.zeros_like(o) for gi, o in zip(g, outs)]
         return g if g is not None else self.zeros_like(self.output(slot))
 
+    def needs_any(self, *slots):
+        return any(self.needs(s) for s in slots)
+
+    def set_input_grads(self, slots, grads):
+        """Set the gradient of each slot that needs one, from `grads` (one per slot: the outputs of one
+        dedicated grad op that computes them together)."""
+        for slot, grad in zip(slots, grads):
+            if self.needs(slot):
+                self.set_input_grad(slot, grad)
+
     def reduce_as(self, value, like):
         """Sum `value` over the dims it was broadcast along, to `like`'s shape (the one unbroadcast)."""
         vs, ls = self.shape(value), self.shape(like)
