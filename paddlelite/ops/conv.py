@@ -93,13 +93,13 @@ def pad_hw(xp, x, pads, value=0.0):
 
 
 def extract_windows(xp, x, ksize, strides, dilations, out_hw):
-    """x [N, C, Hp, Wp] (already padded) -> [N, C, kh, kw, OH, OW]: every window, one slice per offset."""
+    """x [N, C, Hp, Wp] (already padded) -> [N, C, kh, kw, OH, OW]: every window, gathered by one strided copy
+    (a view whose strides step by the dilation within a window and by the stride between windows)."""
     (kh, kw), (sh, sw), (dh, dw), (oh, ow) = ksize, strides, dilations, out_hw
-    cols = xp.empty(x.shape[:2] + (kh, kw, oh, ow), dtype=x.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            cols[:, :, i, j] = x[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw]
-    return cols
+    s0, s1, s2, s3 = x.strides
+    view = xp.lib.stride_tricks.as_strided(x, x.shape[:2] + (kh, kw, oh, ow),
+                                           (s0, s1, dh * s2, dw * s3, sh * s2, sw * s3))
+    return xp.ascontiguousarray(view)
 
 
 def fold_windows(xp, cols, padded_hw, strides, dilations):
