@@ -6,13 +6,13 @@ gradient, attach a grad node. Functional APIs, Tensor methods and layers all com
 """
 import numpy as _np
 
-_ndarray = _np.ndarray
-_new = object.__new__
 from ..device.place import current_place, parse_place
 from ..framework import mode as _mode
 from ..framework.tensor import Tensor, wrap_array
 from .registry import Meta
 
+_ndarray = _np.ndarray
+_new = object.__new__
 _grad_state = _mode.grad_state
 _static = _mode._static
 _hooks = {}  # 'static': the static-mode appender
@@ -79,7 +79,7 @@ def apply(op, *inputs, **attrs):
         if op.n_out == 1:
             out = (out,)
         outs = []
-        for slot, o in zip(op.outputs, out):
+        for o in out:
             if isinstance(o, list):
                 outs.append([wrap_array(xp.asarray(a), place, not record) for a in o])
             else:
