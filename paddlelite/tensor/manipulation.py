@@ -367,7 +367,7 @@ def _inplace(x, api, compute):
         raise TypeError(f"{api}: in-place operations need an eager Tensor, received {type(x).__name__} "
                         "(in static mode use the out-of-place API)")
     if x._node is None and not x.stop_gradient and _grad_state.enabled:
-        raise RuntimeError(f"{api}: Leaf Tensor ({x.name or 'unnamed'}) that doesn't stop gradient can't use "
+        raise ValueError(f"{api}: Leaf Tensor ({x.name or 'unnamed'}) that doesn't stop gradient can't use "
                            "inplace strategy; wrap the update in paddle.no_grad() or use the out-of-place op")
     alias = wrap_array(x._data, x._place, x.stop_gradient)
     alias._node, alias._out_index = x._node, x._out_index
