@@ -132,11 +132,14 @@ def _count_dependencies(p, starts):
                 f"backward through '{node.name}' a second time: its saved tensors were freed by the "
                 "previous backward. Pass retain_graph=True to the first backward()/grad() call if you "
                 "need to backward through the graph again")
-        for nxt in _successors(node):
-            deps[nxt] = deps.get(nxt, 0) + 1
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
+        edges = node.edges if not node.zero_edges else node.edges + [e for e, _ in node.zero_edges]
+        for e in edges:  # _successors(node), inlined: this loop is the hot path
+            if e is not None and e.__class__ is tuple:
+                nxt = e[0]
+                deps[nxt] = deps.get(nxt, 0) + 1
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
     return seen
 
 
@@ -198,9 +201,16 @@ def _send(p, node, in_grads):
         if g is not None and cut is not None and _edge_key(e) in cut:
             g = None
         if e.__class__ is tuple:
+            nxt = e[0]
             if g is not None:
-                p.to_node(e[0], e[1], g)
-            _consumer_done(p, e[0])
+                p.to_node(nxt, e[1], g)
+            left = p.deps[nxt] - 1  # _consumer_done(p, nxt), inlined: this is the hot path
+            p.deps[nxt] = left
+            if not left:
+                if nxt in p.buffers:
+                    heapq.heappush(p.ready, (-nxt.seq, nxt))
+                else:
+                    _skip(p, nxt)
         elif g is not None:
             p.to_leaf(e, g, node.grads_from_user)
     if node.zero_edges:
@@ -268,12 +278,11 @@ def _deliver_to_leaves(p, accumulate):
     for leaf, g, from_user in p.leaves.values():
         if leaf._hooks:
             g = _run_hooks(leaf._hooks, g, "a leaf tensor")
-        elif not from_user and g._node is None:
-            g = _as_engine_grad(g)
+            from_user = True
         if p.capture is not None:
             p.capture_at(id(leaf), g)
-        if accumulate:
-            _accumulate_into_leaf(leaf, g, p.create_graph)
+        if accumulate:  # an op's gradient reads stop_gradient=False, as in Paddle; a user's keeps its own
+            _accumulate_into_leaf(leaf, g, p.create_graph, g.stop_gradient if from_user else False)
 
 
 def _as_engine_grad(g):
@@ -304,10 +313,10 @@ def _run_hooks(hooks, grad, what, as_engine_grad=True):
 _LEAF_LOCKS = tuple(threading.Lock() for _ in range(64))
 
 
-def _accumulate_into_leaf(t, g, create_graph):
+def _accumulate_into_leaf(t, g, create_graph, stop_gradient):
     """`.grad += g` without touching arrays other code may hold."""
     if not create_graph:
-        g = wrap_array(g._data, g._place, g.stop_gradient)
+        g = wrap_array(g._data, g._place, stop_gradient)
     with _LEAF_LOCKS[(id(t) >> 4) % len(_LEAF_LOCKS)]:
         old = t._grad
         if old is None or t._grad_is_zeros:

@@ -79,15 +79,17 @@ def _simple_edges(op, inputs):
     versions = None
     edges = []
     mask = op.diff_inputs_mask
-    for k, t in enumerate(inputs):
-        if t is None or t.stop_gradient or not mask[k]:
+    k = 0
+    for t in inputs:
+        if t is None:
             edges.append(None)
         else:
-            edges.append(t if t._node is None else (t._node, t._out_index))
-        if t is not None and t._vbox is not None:
-            if versions is None:
-                versions = [0] * len(inputs)
-            versions[k] = t._vbox[0]
+            edges.append(None if t.stop_gradient or not mask[k] else t if t._node is None else (t._node, t._out_index))
+            if t._vbox is not None:
+                if versions is None:
+                    versions = [0] * len(inputs)
+                versions[k] = t._vbox[0]
+        k += 1
     return edges, versions
 
 
@@ -124,9 +126,10 @@ class OpNode(GradNode):
     __slots__ = ("op", "inputs", "attrs", "outputs", "versions", "place", "out_layout")
 
     def __init__(self, op, inputs, attrs, outs):
-        if op.simple:
+        if op.simple:  # the hot path: runs for every recorded op
             edges, versions = _simple_edges(op, inputs)
-            flat_outs, self.out_layout = outs, None
+            flat_outs = outs
+            self.out_layout = None
         else:
             edges, versions = _grouped_edges(op, inputs)
             flat_outs, self.out_layout = _flat_outputs(outs)
@@ -137,9 +140,11 @@ class OpNode(GradNode):
         self.versions = versions
         self.place = flat_outs[0]._place
         self.outputs = [o._data for o in flat_outs]
-        for i, o in enumerate(flat_outs):
+        i = 0
+        for o in flat_outs:
             o._node = self
             o._out_index = i
+            i += 1
 
     @property
     def name(self):
