@@ -46,3 +46,32 @@ def ok(proc):
 def test_collectives_match_numpy():
     out = ok(mpirun("check_collectives.py"))
     assert "rank 0: collectives OK" in out and "rank 1: collectives OK" in out
+
+
+# ---- DistributedBatchSampler: Paddle's sharding, checked against real Paddle ----------------------
+from tests.differential import differential, raises  # noqa: E402
+
+
+@differential(expected={"r0": [[0, 1, 2], [6, 7, 8], [12]], "r1": [[3, 4, 5], [9, 10, 11], [0]], "len": 3})
+def test_distributed_batch_sampler_shards_like_paddle(paddle):
+    data = list(range(13))
+    shards = {f"r{r}": list(paddle.io.DistributedBatchSampler(data, 3, num_replicas=2, rank=r)) for r in range(2)}
+    shards["len"] = len(paddle.io.DistributedBatchSampler(data, 3, num_replicas=2, rank=0))
+    return shards
+
+
+@differential()
+def test_distributed_batch_sampler_shuffle_and_drop_last_like_paddle(paddle):
+    out = {}
+    for r in range(3):
+        s = paddle.io.DistributedBatchSampler(list(range(20)), 4, num_replicas=3, rank=r, shuffle=True, drop_last=True)
+        s.set_epoch(5)
+        out[f"r{r}"] = list(s)
+        out[f"len{r}"] = len(s)
+        out[f"next_epoch{r}"] = list(s)  # the epoch advanced
+    return out
+
+
+@differential(expected=raises(AssertionError))
+def test_distributed_batch_sampler_bad_batch_size(paddle):
+    paddle.io.DistributedBatchSampler(list(range(4)), 0)
