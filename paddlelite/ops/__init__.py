@@ -10,3 +10,4 @@ from .registry import GradBuilder, Meta, OpDef, all_ops, get_op, register_impl, 
 
 __all__ = ["apply", "GradBuilder", "Meta", "OpDef", "all_ops", "get_op", "register_impl", "register_op"]
 from . import fused  # noqa: F401  (fused_bias_act, fused_dropout_act_grad; attaches the CUDA kernels)
+from . import collective  # noqa: F401  (c_allreduce_*, c_broadcast, ...: paddle.distributed's ops)
