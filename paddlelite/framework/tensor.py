@@ -4,13 +4,25 @@ Math methods and operators are attached by `paddlelite.tensor.methods`, shared w
 Arrays are never written in place: an in-place op computes a new array, rebinds `_data` and bumps
 the version counter, so saved tensors stay valid or are detected as modified.
 """
+import itertools
+
 import numpy as np
 
 from ..device import place as _place_mod
 from . import dtype as _dtype
+from .printing import PaddleNamedType, tensor_to_string
+from .size import Size
+
+_generated_ids = itertools.count()   # Paddle names tensors made from data generated_tensor_N ...
+_tmp_ids = itertools.count()         # ... and op results eager_tmp_N (ours: when first asked for)
 
 
-class Tensor:
+def generated_name():
+    return f"generated_tensor_{next(_generated_ids)}"
+
+
+class Tensor(metaclass=PaddleNamedType):
+    _paddle_name = "paddle.Tensor"
     # Class-level defaults keep construction cheap: an instance only stores what differs.
     _node = None          # the grad node that produced this tensor (None for leaves)
     _out_index = 0        # which output of that node
@@ -18,7 +30,7 @@ class Tensor:
     _grad_is_zeros = False  # after clear_grad(): .grad reads as zeros; the next backward replaces it
     _hooks = None         # {handle_id: fn} gradient hooks
     _vbox = None          # [version] shared with detached aliases; None means version 0
-    name = None
+    _name = None
     persistable = False
     trainable = False
 
@@ -29,13 +41,22 @@ class Tensor:
         self._data = to_array(data, dtype, place, "Tensor")
         self._place = place
         self.stop_gradient = bool(stop_gradient)
-        if name is not None:
-            self.name = name
+        self._name = generated_name() if name is None else name
 
     # ---- metadata -------------------------------------------------------------------------------
     @property
     def shape(self):
-        return list(self._data.shape)
+        return Size(self._data.shape)
+
+    @property
+    def name(self):
+        if self._name is None:
+            self._name = f"eager_tmp_{next(_tmp_ids)}"
+        return self._name
+
+    @name.setter
+    def name(self, value):
+        self._name = value
 
     @property
     def dtype(self):
@@ -190,11 +211,14 @@ class Tensor:
 
     # ---- printing -------------------------------------------------------------------------------
     def __repr__(self):
-        values = np.array2string(self.numpy(), separator=", ", threshold=1000, edgeitems=3)
-        return (f"Tensor(shape={self.shape}, dtype={self.dtype.name}, place={self._place}, "
-                f"stop_gradient={self.stop_gradient},\n{values})")
+        return tensor_to_string(self)
 
     __str__ = __repr__
+
+    def __format__(self, spec):
+        if self._data.ndim == 0:  # a 0-D tensor formats as its number: f"{loss:.3f}"
+            return format(self.item(), spec)
+        return object.__format__(self, spec)
 
 
 _new = object.__new__
@@ -212,6 +236,7 @@ def wrap_array(data, place, stop_gradient):
 class Parameter(Tensor):
     """A trainable leaf tensor (Paddle's EagerParamBase): stop_gradient=False, persistable, named."""
 
+    _paddle_name = "paddle.base.framework.EagerParamBase"
     persistable = True
 
     def __init__(self, data, name, trainable=True):
@@ -222,7 +247,9 @@ class Parameter(Tensor):
         self.stop_gradient = not trainable
 
     def __repr__(self):
-        return "Parameter containing:\n" + super().__repr__()
+        return "Parameter containing:\n" + tensor_to_string(self)
+
+    __str__ = __repr__
 
 
 def to_array(data, dtype, place, api):
