@@ -30,6 +30,8 @@ complex64, complex128 = _DTYPES["complex64"], _DTYPES["complex128"]
 # ---- subpackages (helpers append their exports below this line) ----
 from . import fluid, io, metric, nn, optimizer, static, utils  # noqa: E402
 
+_methods.install(static.Variable)
+
 __version__ = "0.1.0"
 from .framework.io import load, save  # noqa: E402
 from .nn.layer.param_attr import ParamAttr, create_parameter  # noqa: E402

@@ -2,13 +2,13 @@
 `import paddlelite as paddle` and checked against independent references (PyTorch CPU, NumPy)."""
 import numpy as np
 import pytest
-import torch
 
 import paddlelite as paddle
 import paddlelite.nn as nn
 import paddlelite.nn.functional as F
 from paddlelite.autograd import PyLayer
 from paddlelite.io import DataLoader, Dataset
+from tests.references import torch
 
 RNG = np.random.default_rng(2024)
 

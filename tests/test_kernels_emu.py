@@ -6,6 +6,7 @@ and not multiples of the block or of the vector width; inputs are also given non
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import pytest
@@ -381,12 +382,12 @@ def _mutated_source(family, old, new):
         with open(os.path.join(K.kernel_dir(), "common.cuh")) as f:
             text = f.read()
         assert old in text
-        tmp = __import__("tempfile").mkdtemp()
-        for name in os.listdir(K.kernel_dir()):
-            shutil.copy(os.path.join(K.kernel_dir(), name), tmp)
-        with open(os.path.join(tmp, "common.cuh"), "w") as f:
-            f.write(text.replace(old, new))
-        return "layer_norm", K.kernel_source("layer_norm", tmp)
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in os.listdir(K.kernel_dir()):
+                shutil.copy(os.path.join(K.kernel_dir(), name), tmp)
+            with open(os.path.join(tmp, "common.cuh"), "w") as f:
+                f.write(text.replace(old, new))
+            return "layer_norm", K.kernel_source("layer_norm", tmp)
     src = K.kernel_source(family)
     assert src.count(old) == 1, f"mutation anchor not found once in {family}"
     return family, src.replace(old, new)

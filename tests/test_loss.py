@@ -1,11 +1,10 @@
 """Loss functionals vs PyTorch CPU: values and gradients, Paddle's reductions / ignore_index / weights."""
 import numpy as np
 import pytest
-import torch
-import torch.nn.functional as TF
 
 import paddlelite as paddle
 import paddlelite.nn.functional as F
+from tests.references import TF, torch
 
 
 def _t(a, grad=True):

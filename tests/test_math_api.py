@@ -3,9 +3,9 @@ import math
 
 import numpy as np
 import pytest
-import torch
 
 import paddlelite as paddle
+from tests.references import torch
 
 RNG = np.random.default_rng(0)
 X = RNG.uniform(-2, 2, size=(3, 4))

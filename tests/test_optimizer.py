@@ -3,12 +3,12 @@ import math
 
 import numpy as np
 import pytest
-import torch
 
 import paddlelite as paddle
 from paddlelite import nn
 from paddlelite.optimizer import lr as lr_sched
 from paddlelite.utils import unique_name
+from tests.references import torch
 
 
 def _problem(seed=0):

@@ -26,7 +26,6 @@ class Tensor:
     trainable = False
 
     def __init__(self, data=None, dtype=None, place=None, stop_gradient=True, name=None):
-        from ..tensor.creation import to_array
         if data is None:
             data = np.zeros((0,), dtype=_dtype.default_float().np)
         place = _place_mod.current_place() if place is None else _place_mod.parse_place(place, "Tensor")
@@ -210,35 +209,6 @@ class Tensor:
     def clear_grad(self):
         self.clear_gradient(True)
 
-    def retain_grads(self):
-        if self.stop_gradient:
-            raise RuntimeError("Tensor.retain_grads: the tensor has stop_gradient=True, so no gradient reaches it")
-        if self._node is not None:
-            from ..autograd.hooks import retain
-            retain(self)
-
-    def register_hook(self, hook):
-        """Call `hook(grad)` when this tensor's gradient is computed; a returned Tensor replaces it."""
-        if self.stop_gradient:
-            raise RuntimeError("Tensor.register_hook: cannot register a hook on a tensor with "
-                               "stop_gradient=True (no gradient is computed for it)")
-        if not callable(hook):
-            raise TypeError(f"Tensor.register_hook: hook must be callable, received {type(hook).__name__}")
-        from ..autograd.hooks import add_hook
-        return add_hook(self, hook)
-
-    def backward(self, grad_tensor=None, retain_graph=False, *, dump_backward_graph_path=None):
-        from ..autograd.api import backward
-        if grad_tensor is not None:
-            if not isinstance(grad_tensor, Tensor):  # AssertionError as Paddle; explicit so -O keeps it
-                raise AssertionError(f"Tensor.backward: grad_tensor must be a Tensor, received "
-                                     f"{type(grad_tensor).__name__}")
-            if grad_tensor.shape != self.shape:
-                raise AssertionError(f"Tensor.backward: grad_tensor shape {grad_tensor.shape} does not match the "
-                                     f"tensor's shape {self.shape}")
-        backward([self], None if grad_tensor is None else [grad_tensor], retain_graph,
-                 dump_backward_graph_path=dump_backward_graph_path)
-
     def detach(self):
         """A new leaf viewing this tensor's storage (sharing its version counter), cut from the graph."""
         t = wrap_array(self._data, self._place, True)
@@ -299,3 +269,51 @@ class Parameter(Tensor):
 
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()
+
+
+def to_array(data, dtype, place, api):
+    """Convert user data to an array of `dtype` on `place`; Python floats default to the default dtype."""
+    xp = place.xp
+    if isinstance(data, Tensor):
+        arr = data._data
+        if data._place is not place:
+            arr = arr.get() if data._place.kind == "gpu" else arr
+    elif isinstance(data, (list, tuple)) and any(isinstance(e, Tensor) for e in _flatten(data)):
+        arr = np.array([[e.numpy() if isinstance(e, Tensor) else e] for e in data]).reshape(
+            len(data), *np.shape(data[0].numpy() if isinstance(data[0], Tensor) else data[0]))
+    else:
+        arr = data
+    if dtype is None:
+        if isinstance(arr, (np.ndarray,)) or (hasattr(arr, "dtype") and hasattr(arr, "shape")):
+            if arr.dtype == np.float64 and not isinstance(data, np.ndarray) and not hasattr(data, "__cuda_array_interface__"):
+                dtype = _dtype.default_float().np
+            else:
+                dtype = arr.dtype
+        else:
+            probe = np.asarray(arr)
+            if probe.dtype.kind == "f":
+                dtype = _dtype.default_float().np
+            elif probe.dtype.kind in "iu":
+                dtype = np.int64
+            elif probe.dtype.kind == "b":
+                dtype = np.bool_
+            elif probe.dtype.kind == "c":
+                dtype = np.complex64
+            else:
+                raise TypeError(f"{api}: cannot make a tensor from {type(data).__name__} "
+                                f"(numpy dtype {probe.dtype})")
+            arr = probe
+    else:
+        dtype = _dtype.convert_dtype(dtype).np
+    try:
+        return xp.array(arr, dtype=dtype) if xp is np else xp.asarray(arr, dtype=dtype)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"{api}: cannot convert data of type {type(data).__name__} to {np.dtype(dtype)}: {e}") from None
+
+
+def _flatten(seq):
+    for e in seq:
+        if isinstance(e, (list, tuple)):
+            yield from _flatten(e)
+        else:
+            yield e
