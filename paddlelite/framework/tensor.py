@@ -91,20 +91,13 @@ class Tensor:
     @property
     def offset(self):
         """Byte offset of this view's first element from the start of its storage."""
-        a = self._data
-        if self._place.kind != "cpu":
-            return a.data.ptr - a.data.mem.ptr
-        root = a
-        while isinstance(root.base, np.ndarray):
-            root = root.base
-        return a.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+        return storage_of(self._data)[1]
 
     def is_contiguous(self):
         return bool(self._data.flags.c_contiguous)
 
     def data_ptr(self):
-        a = self._data
-        return a.__array_interface__["data"][0] if self._place.kind == "cpu" else a.data.ptr
+        return _address(self._data)
 
     # ---- conversion -----------------------------------------------------------------------------
     def numpy(self):
@@ -240,6 +233,18 @@ def wrap_array(data, place, stop_gradient):
     t._place = place
     t.stop_gradient = stop_gradient
     return t
+
+
+def _address(array):
+    return array.__array_interface__["data"][0] if isinstance(array, np.ndarray) else array.data.ptr
+
+
+def storage_of(array):
+    """(the whole buffer `array` views, as the array that owns it; the byte offset of array's first element)."""
+    root = array
+    while isinstance(getattr(root, "base", None), type(array)):
+        root = root.base
+    return root, _address(array) - _address(root)
 
 
 def share_storage(base, views):

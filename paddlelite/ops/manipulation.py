@@ -1,6 +1,7 @@
 """Shape and layout ops: cast, reshape, transpose, (un)squeeze, ..."""
 import numpy as np
 
+from ..framework.tensor import storage_of
 from .registry import Meta, register_op
 from .shape_rules import normalize_axis
 
@@ -204,8 +205,9 @@ CONCAT = register_op("concat", inputs=("X",), outputs=("Out",), variadic_inputs=
 
 
 def _split_at(xp, a, sizes, axis):
+    """Copies, not views: Paddle's split/chunk outputs own their storage."""
     bounds = np.cumsum(sizes)[:-1].tolist()
-    return list(xp.split(a, bounds, axis=axis))
+    return [p.copy() for p in xp.split(a, bounds, axis=axis)]
 
 
 def _concat_grad_forward(xp, dout, xs, axis):
@@ -255,8 +257,7 @@ def split_sizes(op, dim, num, sections):
 
 def _split_forward(xp, x, num, sections, axis):
     ax = normalize_axis("split", axis, x.ndim)
-    # copies, not views: Paddle's split/chunk outputs own their storage
-    return [p.copy() for p in _split_at(xp, x, split_sizes("split", x.shape[ax], num, sections), ax)]
+    return _split_at(xp, x, split_sizes("split", x.shape[ax], num, sections), ax)
 
 
 def _split_infer(x, num, sections, axis):
@@ -351,12 +352,12 @@ UNBIND = register_op("unbind", inputs=("X",), outputs=("Out",), variadic_outputs
                      grad=_unbind_grad, attrs={"axis": 0}, double_grad=True, view=True)
 
 
-# ---- as_strided: a view with explicit element strides and offset ----------------------------------
-def _strided_extent(shape, stride, offset):
+# ---- as_strided: a view of the input's storage with explicit element strides and a byte offset --------
+def _strided_extent(shape, stride):
     """How many elements from the first one a strided view reaches (0 for an empty view)."""
     if any(d == 0 for d in shape):
         return 0
-    return offset + sum((d - 1) * s for d, s in zip(shape, stride)) + 1
+    return sum((d - 1) * s for d, s in zip(shape, stride)) + 1
 
 
 def _as_strided_infer(x, dims, stride, offset):
@@ -365,28 +366,40 @@ def _as_strided_infer(x, dims, stride, offset):
     if offset < 0 or any(s < 0 for s in stride) or any(d < 0 for d in dims):
         raise ValueError(f"op 'as_strided': shape, stride and offset must be >= 0, received shape {list(dims)}, "
                          f"stride {list(stride)}, offset {offset}")
-    n = -1 if -1 in x.shape else int(np.prod(x.shape))
-    if n != -1 and _strided_extent(dims, stride, offset) > n:
-        raise ValueError(f"op 'as_strided': shape {list(dims)} with stride {list(stride)} and offset {offset} "
-                         f"reaches element {_strided_extent(dims, stride, offset) - 1}, beyond the {n} elements "
-                         f"of the input of shape {list(x.shape)}")
+    if offset % np.dtype(x.dtype).itemsize:
+        raise ValueError(f"op 'as_strided': offset is in bytes and must be a multiple of the element size "
+                         f"{np.dtype(x.dtype).itemsize} of {np.dtype(x.dtype)}, received {offset}")
     return Meta(tuple(dims), x.dtype)
+
+
+def _storage_view(xp, x, dims, stride, offset):
+    """The view (dims, element strides) of x's whole storage, `offset` bytes from the storage's start."""
+    root, _ = storage_of(x)
+    if not root.flags.c_contiguous:
+        root = x = xp.ascontiguousarray(x)  # a storage NumPy cannot address linearly: x's own values
+    start = offset // x.itemsize
+    if start + _strided_extent(dims, stride) > root.size:
+        raise ValueError(f"op 'as_strided': shape {list(dims)} with stride {list(stride)} and offset {offset} "
+                         f"bytes reaches beyond the storage of {root.size} elements")
+    flat = root.reshape(-1)[start:]
+    return xp.lib.stride_tricks.as_strided(flat, tuple(dims), tuple(s * x.itemsize for s in stride))
 
 
 def _as_strided_forward(xp, x, dims, stride, offset):
     _as_strided_infer(Meta(x.shape, x.dtype), dims, stride, offset)
-    if not x.flags.c_contiguous:
-        raise ValueError(f"op 'as_strided': the input (shape {list(x.shape)}) is not contiguous, so element "
-                         "strides do not address its elements; call contiguous() first")
-    flat = x.reshape(-1)[offset:]
-    return xp.lib.stride_tricks.as_strided(flat, tuple(dims), tuple(s * x.itemsize for s in stride))
+    return _storage_view(xp, x, dims, stride, offset)
 
 
 def _as_strided_grad_forward(xp, x, dout, dims, stride, offset):
-    """Each input element gets the sum of the output gradients at the positions that view it."""
-    positions = _as_strided_forward(xp, xp.arange(x.size), dims, stride, offset)
-    summed = xp.bincount(positions.reshape(-1), weights=dout.reshape(-1).astype(np.float64), minlength=x.size)
-    return summed.astype(dout.dtype).reshape(x.shape)
+    """Each element of x gets the sum of the output gradients at the positions that view it (where the view
+    overlaps itself, PyTorch's sum; Paddle 3.3.1 keeps one of them)."""
+    root, x_offset = storage_of(x)
+    positions = xp.arange(root.size).reshape(root.shape)
+    seen = _storage_view(xp, positions, dims, stride, offset * positions.itemsize // x.itemsize)
+    storage_grad = xp.bincount(seen.reshape(-1), weights=dout.reshape(-1).astype(np.float64), minlength=root.size)
+    x_positions = _storage_view(xp, positions, x.shape, [s // x.itemsize for s in x.strides],
+                                x_offset * positions.itemsize // x.itemsize)
+    return storage_grad[x_positions].astype(dout.dtype)
 
 
 def _as_strided_grad(g):

@@ -134,8 +134,8 @@ def unbind(input, axis=0):
 
 # ---- explicit views ---------------------------------------------------------------------------------
 def as_strided(x, shape, stride, offset=0, name=None):
-    """A view of x's elements (in memory order from x's first one) with the given shape, element strides
-    and element offset."""
+    """A view of x's storage with the given shape and element strides, starting `offset` bytes from the
+    storage's first element (Paddle's convention: Tensor.offset is in bytes too)."""
     _check_tensor(x, "as_strided")
     return apply(_mo.AS_STRIDED, x, dims=_int_list(shape, "as_strided", "shape"),
                  stride=_int_list(stride, "as_strided", "stride"), offset=_int(offset, "as_strided", "offset"))
@@ -392,11 +392,11 @@ def setitem(x, index, value):
             raise ValueError(f"{api}: a value of shape {value.shape} cannot be assigned to the indexed part of "
                              f"shape {list(target)}")
         value = reshape(value, value.shape[extra:])
-    _inplace(x, api, lambda a: apply(_io.SET_VALUE, a, value, tensors, index=entries))
+    inplace_apply(x, api, lambda a: apply(_io.SET_VALUE, a, value, tensors, index=entries))
 
 
 # ---- in-place methods: compute out of place, then write into the tensor's storage ----------------------
-def _inplace(x, api, compute):
+def inplace_apply(x, api, compute):
     """Run `compute(alias)` on x's values, write the result into x's storage (every view of it sees the
     values) and make x the result in the graph; the shared version counter is bumped, so a backward that
     saved x or any alias of it detects the change."""
@@ -422,27 +422,27 @@ def _inplace(x, api, compute):
 
 def _inplace_method(fn, name):
     def method(self, *args, **kwargs):
-        return _inplace(self, f"Tensor.{name}", lambda a: fn(a, *args, **kwargs))
+        return inplace_apply(self, f"Tensor.{name}", lambda a: fn(a, *args, **kwargs))
     method.__name__ = name
     method.__doc__ = f"In-place {fn.__name__}: x is rebound to {fn.__name__}(x, ...)."
     return method
 
 
 def zero_(x):
-    return _inplace(x, "Tensor.zero_", lambda a: apply(_gs.FILL_ANY_LIKE, a, value=0.0))
+    return inplace_apply(x, "Tensor.zero_", lambda a: apply(_gs.FILL_ANY_LIKE, a, value=0.0))
 
 
 def fill_(x, value):
     if not isinstance(value, (numbers.Number, np.number, np.bool_)):
         raise TypeError(f"Tensor.fill_: value must be a number, received {type(value).__name__}")
-    return _inplace(x, "Tensor.fill_", lambda a: apply(_gs.FILL_ANY_LIKE, a, value=value))
+    return inplace_apply(x, "Tensor.fill_", lambda a: apply(_gs.FILL_ANY_LIKE, a, value=value))
 
 
 def copy_(x, value, blocking=True):
     """Copy `value` (a Tensor broadcastable to x) into x; gradients flow to value."""
     _check_tensor(value, "Tensor.copy_", "value")
     value = _value_tensor(x, value, "Tensor.copy_")
-    return _inplace(x, "Tensor.copy_", lambda a: apply(_io.SET_VALUE, a, value, [], index=[["ellipsis"]]))
+    return inplace_apply(x, "Tensor.copy_", lambda a: apply(_io.SET_VALUE, a, value, [], index=[["ellipsis"]]))
 
 
 def set_value(x, value):

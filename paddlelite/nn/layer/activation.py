@@ -25,7 +25,23 @@ ReLU = _simple("ReLU", "relu")
 ReLU6 = _simple("ReLU6", "relu6")
 Sigmoid = _simple("Sigmoid", "sigmoid")
 Tanh = _simple("Tanh", "tanh")
-SiLU = _simple("SiLU", "silu")
+
+
+class SiLU(Layer):
+    """Applies F.silu elementwise (in x's storage with inplace=True)."""
+
+    def __init__(self, inplace=False, name=None):
+        super().__init__()
+        self.inplace = inplace
+        self._name = name
+
+    def forward(self, x):
+        return F.silu(x, inplace=self.inplace)
+
+    def extra_repr(self):
+        return f"inplace={self.inplace}"
+
+
 Swish = _simple("Swish", "swish")
 Hardswish = _simple("Hardswish", "hardswish")
 Hardsigmoid = _simple("Hardsigmoid", "hardsigmoid")
