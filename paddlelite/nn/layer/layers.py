@@ -377,6 +377,11 @@ class Layer:
     def extra_repr(self):
         return ""
 
+    def _name_suffix(self, sep=", "):
+        """Paddle's layers end their extra_repr with the `name` they were given, if any."""
+        name = self.__dict__.get("_name")
+        return f"{sep}name={name}" if name else ""
+
     def __repr__(self):
         lines = []
         extra = self.extra_repr()
