@@ -48,6 +48,11 @@ def test_collectives_match_numpy():
     assert "rank 0: collectives OK" in out and "rank 1: collectives OK" in out
 
 
+def test_data_parallel_matches_one_process_with_the_doubled_batch_eager_and_static():
+    out = ok(mpirun("check_data_parallel.py"))
+    assert "rank 0: data parallel OK" in out and "rank 1: data parallel OK" in out
+
+
 # ---- DistributedBatchSampler: Paddle's sharding, checked against real Paddle ----------------------
 from tests.differential import differential, raises  # noqa: E402
 
@@ -75,3 +80,14 @@ def test_distributed_batch_sampler_shuffle_and_drop_last_like_paddle(paddle):
 @differential(expected=raises(AssertionError))
 def test_distributed_batch_sampler_bad_batch_size(paddle):
     paddle.io.DistributedBatchSampler(list(range(4)), 0)
+
+
+@differential(expected={"w": "float64", "b": "float64"})
+def test_linear_takes_the_default_dtype(paddle):  # data-parallel float64 runs rely on it
+    previous = paddle.get_default_dtype()
+    paddle.set_default_dtype("float64")
+    try:
+        layer = paddle.nn.Linear(2, 3)
+        return {"w": str(layer.weight.dtype).split(".")[-1], "b": str(layer.bias.dtype).split(".")[-1]}
+    finally:
+        paddle.set_default_dtype(previous)

@@ -5,6 +5,7 @@ nn/functional/loss.py, so they need no ops of their own.)
 """
 import numpy as np
 
+from .launch import softmax_ce as _launch
 from .registry import Meta, register_op
 from .shape_rules import normalize_axis
 
@@ -92,6 +93,10 @@ def _swce_grad_infer(label, softmax, dloss, soft_label=False, ignore_index=-100,
     return Meta(softmax.shape, softmax.dtype)
 
 
+def _swce_grad_kernel(xp, label, softmax, dloss, soft_label, ignore_index, axis, numeric_stable_mode):
+    return _launch.softmax_ce_grad(xp, label, softmax, dloss, soft_label, ignore_index, axis)
+
+
 def _swce_grad(g):
     dloss = g.output_grad("Loss")
     if g.needs("Logits") and dloss is not None:
@@ -107,7 +112,7 @@ SOFTMAX_WITH_CROSS_ENTROPY = register_op(
 # No grad maker: double backward through softmax_with_cross_entropy is not supported.
 SOFTMAX_WITH_CROSS_ENTROPY_GRAD = register_op(
     "softmax_with_cross_entropy_grad", inputs=("Label", "Softmax", "DLoss"), outputs=("DLogits",),
-    forward=_swce_grad_forward, infer=_swce_grad_infer, attrs=_SWCE_ATTRS)
+    forward=_swce_grad_forward, infer=_swce_grad_infer, attrs=_SWCE_ATTRS, gpu=_swce_grad_kernel)
 
 
 # ---- class-id labels of the losses composed from one-hot products ----------------------------------

@@ -18,7 +18,8 @@ class Linear(Layer):
     """y = x @ weight + bias, weight of shape [in_features, out_features] (Paddle's layout)."""
 
     def __init__(self, in_features, out_features, weight_attr=None, bias_attr=None, name=None):
-        super().__init__()  # as in Paddle, `name` does not change the parameter names
+        # as in Paddle, `name` does not change the parameter names, and the parameters take the default dtype
+        super().__init__(dtype=None)
         self.in_features = _positive_int(in_features, "Linear", "in_features")
         self.out_features = _positive_int(out_features, "Linear", "out_features")
         self.weight = self.create_parameter([self.in_features, self.out_features], attr=weight_attr)
