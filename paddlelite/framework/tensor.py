@@ -7,13 +7,25 @@ detach, ...) return tensors whose arrays are NumPy/CuPy views of the input's and
 counter `_vbox`; in-place ops write into `_data` (never rebind it), so every alias sees the new values and
 the one shared counter tells a backward that a tensor it saved has changed.
 """
+import itertools
+
 import numpy as np
 
 from ..device import place as _place_mod
 from . import dtype as _dtype
+from .printing import PaddleNamedType, tensor_to_string
+from .size import Size
+
+_generated_ids = itertools.count()   # Paddle names tensors made from data generated_tensor_N ...
+_tmp_ids = itertools.count()         # ... and op results eager_tmp_N (ours: when first asked for)
 
 
-class Tensor:
+def generated_name():
+    return f"generated_tensor_{next(_generated_ids)}"
+
+
+class Tensor(metaclass=PaddleNamedType):
+    _paddle_name = "paddle.Tensor"
     # Class-level defaults keep construction cheap: an instance only stores what differs.
     _node = None          # the grad node that produced this tensor (None for leaves)
     _out_index = 0        # which output of that node
@@ -21,7 +33,7 @@ class Tensor:
     _grad_is_zeros = False  # after clear_grad(): .grad reads as zeros; the next backward replaces it
     _hooks = None         # {handle_id: fn} gradient hooks
     _vbox = None          # [version] shared by all tensors viewing one storage; None: version 0, no alias yet
-    name = None
+    _name = None
     persistable = False
     trainable = False
 
@@ -32,13 +44,22 @@ class Tensor:
         self._data = to_array(data, dtype, place, "Tensor")
         self._place = place
         self.stop_gradient = bool(stop_gradient)
-        if name is not None:
-            self.name = name
+        self._name = generated_name() if name is None else name
 
     # ---- metadata -------------------------------------------------------------------------------
     @property
     def shape(self):
-        return list(self._data.shape)
+        return Size(self._data.shape)
+
+    @property
+    def name(self):
+        if self._name is None:
+            self._name = f"eager_tmp_{next(_tmp_ids)}"
+        return self._name
+
+    @name.setter
+    def name(self, value):
+        self._name = value
 
     @property
     def dtype(self):
@@ -216,11 +237,14 @@ class Tensor:
 
     # ---- printing -------------------------------------------------------------------------------
     def __repr__(self):
-        values = np.array2string(self.numpy(), separator=", ", threshold=1000, edgeitems=3)
-        return (f"Tensor(shape={self.shape}, dtype={self.dtype.name}, place={self._place}, "
-                f"stop_gradient={self.stop_gradient},\n{values})")
+        return tensor_to_string(self)
 
     __str__ = __repr__
+
+    def __format__(self, spec):
+        if self._data.ndim == 0:  # a 0-D tensor formats as its number: f"{loss:.3f}"
+            return format(self.item(), spec)
+        return object.__format__(self, spec)
 
 
 _new = object.__new__
@@ -263,6 +287,7 @@ def share_storage(base, views):
 class Parameter(Tensor):
     """A trainable leaf tensor (Paddle's EagerParamBase): stop_gradient=False, persistable, named."""
 
+    _paddle_name = "paddle.base.framework.EagerParamBase"
     persistable = True
 
     def __init__(self, data, name, trainable=True):
@@ -273,7 +298,9 @@ class Parameter(Tensor):
         self.stop_gradient = not trainable
 
     def __repr__(self):
-        return "Parameter containing:\n" + super().__repr__()
+        return "Parameter containing:\n" + tensor_to_string(self)
+
+    __str__ = __repr__
 
 
 def to_array(data, dtype, place, api):

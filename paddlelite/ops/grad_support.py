@@ -1,6 +1,7 @@
 """Ops that gradients are built from: unbroadcasting, zeros/ones like a tensor, assignment."""
 import numpy as np
 
+from .launch.reduce import reduce_as as _reduce_as_kernel
 from .registry import Meta, register_op
 from .shape_rules import same_as_first
 
@@ -27,7 +28,7 @@ def _reduce_as_grad(g):
 
 REDUCE_AS = register_op("reduce_as", inputs=("X", "Target"), meta_inputs=("Target",), outputs=("Out",), forward=_reduce_as_forward,
                         infer=_reduce_as_infer, grad=_reduce_as_grad, nondiff_inputs=("Target",),
-                        double_grad=True)
+                        double_grad=True, gpu=_reduce_as_kernel)
 
 
 def _expand_as_grad(g):

@@ -83,10 +83,14 @@ TRANSPOSE = register_op("transpose", inputs=("X",), outputs=("Out",),
 
 # ---- unsqueeze / squeeze --------------------------------------------------------------------------
 def unsqueeze_shape(shape, axes):
+    """Paddle's rule: the axes are inserted one after another, each in [-(r + 1), r] for the rank r so far."""
     out = list(shape)
     for a in axes:
-        a = a if a >= 0 else a + len(out) + 1
-        out.insert(a, 1)
+        rank = len(out)
+        if not -rank - 1 <= a <= rank:
+            raise ValueError(f"op 'unsqueeze': axis {a} of axis={list(axes)} is out of range: with {rank} dims so "
+                             f"far it must lie in [{-rank - 1}, {rank}] (input shape {list(shape)})")
+        out.insert(a if a >= 0 else a + rank + 1, 1)
     return tuple(out)
 
 

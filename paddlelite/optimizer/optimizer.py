@@ -272,6 +272,11 @@ class Optimizer:
                 self._append_updates(self._prepare(triples))
 
     def apply_gradients(self, params_grads):
+        """Append (static: to the default programs) or run (dynamic) the updates for `params_grads`."""
+        if _static[0]:
+            from .. import static
+            return self._append_static_updates(params_grads, static.default_main_program(),
+                                               static.default_startup_program())
         with no_grad():
             triples = self._collect(params_grads)
             if triples:
@@ -310,6 +315,11 @@ class Optimizer:
         program = loss.block.program
         startup = startup_program or static.default_startup_program()
         params_grads = self.backward(loss, startup, parameters, no_grad_set)
+        return self._append_static_updates(params_grads, program, startup), params_grads
+
+    def _append_static_updates(self, params_grads, program, startup):
+        """The update ops for `params_grads`, appended to `program` (accumulators initialised by `startup`)."""
+        from .. import static
         self._program, self._startup = program, startup
         self._block = program.global_block()
         n_before = len(self._block.ops)
@@ -317,7 +327,7 @@ class Optimizer:
             triples = self._collect(params_grads)
             if triples:
                 self._append_updates(self._prepare(triples))
-        return self._block.ops[n_before:], params_grads
+        return self._block.ops[n_before:]
 
     def clear_grad(self, set_to_zero=True):
         for p in self._parameter_list:

@@ -51,7 +51,7 @@ class Layer:
         d = self.__dict__
         d["training"] = True
         d["_full_name"] = unique_name.generate(name_scope or _camel_to_snake(type(self).__name__))
-        d["_dtype"] = _dtype.convert_dtype(dtype).name if dtype is not None else _dtype.get_default_dtype().name
+        d["_dtype"] = _dtype.convert_dtype(dtype if dtype is not None else _dtype.get_default_dtype()).name
         d["_parameters"] = collections.OrderedDict()
         d["_sub_layers"] = collections.OrderedDict()
         d["_buffers"] = collections.OrderedDict()
@@ -376,6 +376,11 @@ class Layer:
     # ---- printing -------------------------------------------------------------------------------
     def extra_repr(self):
         return ""
+
+    def _name_suffix(self, sep=", "):
+        """Paddle's layers end their extra_repr with the `name` they were given, if any."""
+        name = self.__dict__.get("_name")
+        return f"{sep}name={name}" if name else ""
 
     def __repr__(self):
         lines = []
