@@ -1,12 +1,12 @@
 """x[index] and x[index] = v: values vs NumPy, gradients vs PyTorch, the shape rule vs NumPy, errors."""
 import numpy as np
 import pytest
-import torch
 
 import paddlelite as paddle
 from paddlelite.ops import get_op
 from paddlelite.ops.registry import Meta
 from paddlelite.tensor.manipulation import parse_index
+from tests.references import torch
 
 X = np.random.default_rng(0).uniform(-1, 1, size=(4, 5, 6))
 I = np.array([3, 0, 3])

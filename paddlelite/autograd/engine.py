@@ -5,8 +5,8 @@
 3. run      a node runs once all its consumers are done (later-created first among the ready ones):
             its output hooks fire, its grad maker computes its inputs' gradients, which go on to the
             next nodes' buffers or to leaves;
-4. deliver  each leaf's total gradient passes the leaf's hooks, then is captured (grad()) or
-            accumulated into `.grad` (atomically per leaf: threads may share leaves).
+4. deliver  once its last edge has run, each leaf's total gradient passes the leaf's hooks, then is
+            captured (grad()) or accumulated into `.grad` (atomically per leaf: threads may share leaves).
 """
 import heapq
 import threading
@@ -42,12 +42,13 @@ def _ones_like(t):
 class _Pass:
     """The state of one backward pass."""
 
-    __slots__ = ("retain_graph", "create_graph", "capture", "captured", "cut", "needed", "buffers", "leaves",
-                 "deps", "ready")
+    __slots__ = ("retain_graph", "create_graph", "accumulate", "capture", "captured", "cut", "needed", "buffers",
+                 "leaves", "deps", "leaf_edges", "ready")
 
-    def __init__(self, retain_graph, create_graph, capture, cut):
+    def __init__(self, retain_graph, create_graph, accumulate, capture, cut):
         self.retain_graph = retain_graph
         self.create_graph = create_graph
+        self.accumulate = accumulate
         self.capture = capture    # grad(): {edge key: result slot}
         self.captured = {}
         self.cut = cut            # grad(): edge keys whose gradient is dropped (no_grad_vars)
@@ -55,6 +56,7 @@ class _Pass:
         self.buffers = {}         # node -> [gradient per output]
         self.leaves = {}          # id(leaf) -> [leaf, gradient, whether it is the user's tensor as returned]
         self.deps = {}            # node -> consumers not yet done
+        self.leaf_edges = {}      # id(leaf) -> edges not yet run; at 0 its gradient is final and delivered
         self.ready = []           # heap of (-seq, node)
 
     def to_node(self, node, i, g):
@@ -85,14 +87,15 @@ def run_backward(roots, seeds, retain_graph, create_graph, capture=None, cut=Non
     accumulate: whether leaves' `.grad` receive their gradients (backward) or not (grad).
     Returns {slot: Tensor} for the captured keys that a gradient reached.
     """
-    p = _Pass(retain_graph, create_graph, capture, cut)
+    p = _Pass(retain_graph, create_graph, accumulate, capture, cut)
     starts = _seed(p, roots, seeds)
     reachable = _count_dependencies(p, starts)
     if capture is not None:
         p.needed = _nodes_leading_to(reachable, capture)
     with set_grad_enabled(create_graph):
         _run_nodes(p, starts)
-    _deliver_to_leaves(p, accumulate)
+    for entry in list(p.leaves.values()):  # leaves seeded directly, or behind skipped nodes
+        _deliver(p, entry)
     return p.captured
 
 
@@ -140,6 +143,8 @@ def _count_dependencies(p, starts):
                 if nxt not in seen:
                     seen.add(nxt)
                     stack.append(nxt)
+            elif e is not None:
+                p.leaf_edges[id(e)] = p.leaf_edges.get(id(e), 0) + 1
     return seen
 
 
@@ -211,8 +216,10 @@ def _send(p, node, in_grads):
                     heapq.heappush(p.ready, (-nxt.seq, nxt))
                 else:
                     _skip(p, nxt)
-        elif g is not None:
-            p.to_leaf(e, g, node.grads_from_user)
+        else:
+            if g is not None:
+                p.to_leaf(e, g, node.grads_from_user)
+            _leaf_edge_done(p, e)
     if node.zero_edges:
         for e, like in node.zero_edges:
             zero = None if in_grads is None else _fill_like(like, 0.0)
@@ -220,8 +227,10 @@ def _send(p, node, in_grads):
                 if zero is not None:
                     p.to_node(e[0], e[1], zero)
                 _consumer_done(p, e[0])
-            elif zero is not None:
-                p.to_leaf(e, zero, False)
+            else:
+                if zero is not None:
+                    p.to_leaf(e, zero, False)
+                _leaf_edge_done(p, e)
 
 
 def _consumer_done(p, node):
@@ -251,6 +260,8 @@ def _skip(p, node):
                     heapq.heappush(p.ready, (-nxt.seq, nxt))
                 else:
                     stack.append(nxt)
+        for e in _leaf_targets(n):
+            _leaf_edge_done(p, e)
 
 
 def _any_grad(grads):
@@ -273,16 +284,36 @@ def _output_hooks(node, grads):
 
 
 # ---- 4. deliver to leaves --------------------------------------------------------------------------
-def _deliver_to_leaves(p, accumulate):
-    """Leaves: hooks see the total gradient of this pass; then it is captured or accumulated."""
-    for leaf, g, from_user in p.leaves.values():
-        if leaf._hooks:
-            g = _run_hooks(leaf._hooks, g, "a leaf tensor")
-            from_user = True
-        if p.capture is not None:
-            p.capture_at(id(leaf), g)
-        if accumulate:  # an op's gradient reads stop_gradient=False, as in Paddle; a user's keeps its own
-            _accumulate_into_leaf(leaf, g, p.create_graph, g.stop_gradient if from_user else False)
+def _leaf_targets(node):
+    leaves = [e for e in node.edges if e is not None and e.__class__ is not tuple]
+    if node.zero_edges:
+        leaves.extend(e for e, _ in node.zero_edges if e.__class__ is not tuple)
+    return leaves
+
+
+def _leaf_edge_done(p, leaf):
+    """One edge into `leaf` has run: after its last one the leaf's gradient is final and is delivered now,
+    so its post-accumulation hooks (DataParallel's gradient buckets) run while backward goes on."""
+    left = p.leaf_edges[id(leaf)] - 1
+    p.leaf_edges[id(leaf)] = left
+    if not left and id(leaf) in p.leaves:
+        _deliver(p, p.leaves.pop(id(leaf)))
+
+
+def _deliver(p, entry):
+    """A leaf's total gradient of this pass: its hooks, then capture or accumulate, then the hooks that
+    run after accumulation (Tensor._register_backward_hook)."""
+    leaf, g, from_user = entry
+    if leaf._hooks:
+        g = _run_hooks(leaf._hooks, g, "a leaf tensor")
+        from_user = True
+    if p.capture is not None:
+        p.capture_at(id(leaf), g)
+    if p.accumulate:  # an op's gradient reads stop_gradient=False, as in Paddle; a user's keeps its own
+        _accumulate_into_leaf(leaf, g, p.create_graph, g.stop_gradient if from_user else False)
+        if leaf._post_accumulate_hooks:
+            for fn in list(leaf._post_accumulate_hooks.values()):
+                fn()
 
 
 def _as_engine_grad(g):
