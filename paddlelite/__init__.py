@@ -34,6 +34,7 @@ _methods.install(static.Variable)
 __version__ = "0.1.0"
 from .framework.io import load, save  # noqa: E402
 from .nn.layer.param_attr import ParamAttr, create_parameter  # noqa: E402
+<<<<<<< HEAD
 
 __all__ = [
     *tensor.__all__,
@@ -43,3 +44,8 @@ __all__ = [
     "grad", "no_grad", "enable_grad", "is_grad_enabled", "set_grad_enabled",
     "CPUPlace", "CUDAPlace", "get_device", "set_device", "is_compiled_with_cuda",
 ]
+=======
+from .optimizer import regularizer  # noqa: E402
+from . import distributed  # noqa: E402
+from .distributed.parallel import DataParallel  # noqa: E402
+>>>>>>> main

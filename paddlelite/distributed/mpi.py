@@ -98,7 +98,9 @@ class MPICommunicator:
             req = self.all_reduce(src.astype(np.float32), wide, reduce)
             return Request([], lambda: (req.wait(), _store(out, wide.astype(out.dtype))))
         dst, back = self._sink(out)
-        req = self.comm.Iallreduce(src, dst, op=_mpi_op("sum" if reduce == "avg" else reduce, src.dtype))
+        if src is dst:  # in place (DataParallel's buckets): MPI wants MPI_IN_PLACE, not aliased buffers
+            src = mpi().IN_PLACE
+        req = self.comm.Iallreduce(src, dst, op=_mpi_op("sum" if reduce == "avg" else reduce, dst.dtype))
         if reduce == "avg":  # MPI has no average: sum, then divide (integers truncate, as NCCL's ncclAvg)
             return self._finish([req], lambda: np.copyto(dst, (dst / self.nranks).astype(dst.dtype)), back)
         return self._finish([req], back)

@@ -23,11 +23,11 @@ class OpDef:
     __slots__ = ("type", "inputs", "outputs", "attrs", "forward", "infer", "grad", "impls",
                  "variadic_inputs", "optional_inputs", "variadic_outputs", "intermediate_outputs",
                  "nondiff_inputs", "meta_inputs", "same_dtype", "double_grad", "diff_inputs_mask", "n_in",
-                 "n_out", "simple", "input_index", "output_index")
+                 "n_out", "simple", "input_index", "output_index", "view")
 
     def __init__(self, type, inputs, outputs, forward, infer, grad=None, attrs=None,
                  variadic_inputs=(), optional_inputs=(), variadic_outputs=(), intermediate_outputs=(),
-                 nondiff_inputs=(), meta_inputs=(), same_dtype=(), double_grad=False):
+                 nondiff_inputs=(), meta_inputs=(), same_dtype=(), double_grad=False, view=False):
         self.type = type
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
@@ -46,6 +46,9 @@ class OpDef:
         self.nondiff_inputs = frozenset(nondiff_inputs) | self.meta_inputs
         self.same_dtype = tuple(self.inputs.index(s) for s in same_dtype)
         self.double_grad = double_grad
+        # view: the outputs are views of the first input's storage (Paddle's view ops): True, or a
+        # predicate on the attrs for ops that are views for some attrs only (basic vs advanced indexing)
+        self.view = view
         self.diff_inputs_mask = tuple(s not in self.nondiff_inputs for s in self.inputs)
         self.n_in = len(self.inputs)
         self.n_out = len(self.outputs)
