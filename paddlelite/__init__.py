@@ -34,18 +34,14 @@ _methods.install(static.Variable)
 __version__ = "0.1.0"
 from .framework.io import load, save  # noqa: E402
 from .nn.layer.param_attr import ParamAttr, create_parameter  # noqa: E402
-<<<<<<< HEAD
+from . import distributed  # noqa: E402
+from .distributed.parallel import DataParallel  # noqa: E402
 
 __all__ = [
     *tensor.__all__,
-    "Tensor", "Size", "ParamAttr", "create_parameter", "load", "save", "set_printoptions",
+    "Tensor", "Size", "ParamAttr", "create_parameter", "load", "save", "set_printoptions", "DataParallel",
     "bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64", "complex128",
     "get_default_dtype", "set_default_dtype", "disable_static", "enable_static", "in_dynamic_mode",
     "grad", "no_grad", "enable_grad", "is_grad_enabled", "set_grad_enabled",
     "CPUPlace", "CUDAPlace", "get_device", "set_device", "is_compiled_with_cuda",
 ]
-=======
-from .optimizer import regularizer  # noqa: E402
-from . import distributed  # noqa: E402
-from .distributed.parallel import DataParallel  # noqa: E402
->>>>>>> main
