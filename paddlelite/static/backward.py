@@ -20,11 +20,6 @@ from .framework import (GRAD_SUFFIX, names_of as _names_of, OP_ROLE_ATTR, OP_ROL
 ACCUMULATE_OP = "sum"
 
 
-# Structural ops (control flow) register how their gradient is built: type -> fn(pass, op) -> ([Operator],
-# [forward names whose gradient the group writes])
-STRUCTURAL_GRADS = {}
-
-
 class _LossError(TypeError, AssertionError):
     """Paddle documents AssertionError and raises TypeError for a bad loss; this is both."""
 
@@ -39,12 +34,11 @@ def strip_grad(name):
 
 
 def _differentiable(op):
-    if op.type in STRUCTURAL_GRADS:
-        return True
     try:
-        return get_op(op.type).grad is not None
+        opdef = get_op(op.type)
     except KeyError:
         return False
+    return opdef.grad is not None or opdef.block_grad is not None
 
 
 # ---- op path and no-grad vars (Paddle's _find_op_path_ / _find_no_grad_vars) ---------------------
@@ -122,11 +116,10 @@ class BackwardPass:
             outs = op.output_arg_names
             if not any(n in self.available for n in outs):
                 continue
-            handler = STRUCTURAL_GRADS.get(op.type)
-            if handler is not None:
-                group, written = handler(self, op)
+            opdef = get_op(op.type)
+            if opdef.block_grad is not None:  # a structural op (control flow) builds its grad block
+                group, written = opdef.block_grad(self, op)
             else:
-                opdef = get_op(op.type)
                 needed = [n for slot, d in zip(opdef.inputs, opdef.diff_inputs_mask) if d
                           for n in op.input(slot) if n not in self.no_grad]
                 if not needed:

@@ -10,7 +10,7 @@ The grad blocks are built by the same backward pass as block 0 (grad makers of t
 `forward_block_idx` points at the forward sub-block.
 """
 from ..ops import dispatch
-from ..ops.registry import get_op
+from ..ops.registry import get_op, register_op
 from ..utils import unique_name
 from . import backward as _bw
 from . import executor as _ex
@@ -240,10 +240,6 @@ def _while_grad(bp, op):
     return [gop], loop + ext
 
 
-_bw.STRUCTURAL_GRADS["conditional_block"] = _conditional_block_grad
-_bw.STRUCTURAL_GRADS["while"] = _while_grad
-
-
 # ---- running -------------------------------------------------------------------------------------
 def _truth(v):
     return bool(v.reshape(-1)[0]) if v.size == 1 else bool(v)
@@ -337,9 +333,19 @@ def _run_while_grad(plan, op):
     return run
 
 
-_ex.STRUCTURAL_RUNNERS.update({
-    "conditional_block": _run_conditional_block,
-    "conditional_block_grad": _run_conditional_block_grad,
-    "while": _run_while,
-    "while_grad": _run_while_grad,
-})
+# ---- the ops, registered like every op: the executor and backward look them up by type ------------
+register_op("conditional_block", inputs=["Cond", "Input"], outputs=["Out", "Scope"], variadic_inputs=["Input"],
+            variadic_outputs=["Out", "Scope"], nondiff_inputs=["Cond"], attrs={"sub_block": None,
+            "is_scalar_condition": True}, block_runner=_run_conditional_block, block_grad=_conditional_block_grad)
+register_op("conditional_block_grad", inputs=["Cond", "Input", "Out", "Out@GRAD"], outputs=["Input@GRAD"],
+            variadic_inputs=["Input", "Out", "Out@GRAD"], variadic_outputs=["Input@GRAD"],
+            attrs={"sub_block": None, "inner_grads": [], "is_scalar_condition": True},
+            block_runner=_run_conditional_block_grad)
+register_op("while", inputs=["X", "Condition"], outputs=["Out", "StepScopes"], variadic_inputs=["X"], variadic_outputs=["Out"],
+            nondiff_inputs=["Condition"], attrs={"sub_block": None, "is_test": False},
+            block_runner=_run_while, block_grad=_while_grad)
+register_op("while_grad", inputs=["X", "Out", "Out@GRAD", "StepScopes"], outputs=["X@GRAD"],
+            variadic_inputs=["X", "Out", "Out@GRAD"], variadic_outputs=["X@GRAD"],
+            attrs={"sub_block": None, "loop_vars": [], "loop_grads": [], "ext_vars": [], "ext_grads": [],
+                   "inner_grads": [], "carried": []},
+            block_runner=_run_while_grad)

@@ -120,10 +120,6 @@ class scope_guard:
 
 
 # ---- plans ----------------------------------------------------------------------------------------
-# Structural ops (control flow) register a compiler: type -> fn(plan, op) -> runner(env)
-STRUCTURAL_RUNNERS = {}
-
-
 def op_error(op, e):
     """Re-raise an op failure naming the op, or the forward op of a grad op, and the user's line."""
     fwd = op._fwd_op
@@ -192,10 +188,9 @@ class Plan:
         return steps, reads, writes
 
     def compile_op(self, op):
-        runner = STRUCTURAL_RUNNERS.get(op.type)
-        if runner is not None:
-            return (2, runner(self, op), None, None, None, op)
         opdef = get_op(op.type)
+        if opdef.block_runner is not None:  # a structural op (control flow)
+            return (2, opdef.block_runner(self, op), None, None, None, op)
         attrs = opdef.fill_attrs({k: v for k, v in op._attrs.items() if k in opdef.attrs})
         fn = opdef.forward_for(self.xp)
         ins = []
