@@ -29,8 +29,9 @@ def test_data_variable(prog):
 
 
 def test_data_errors(prog):
-    with pytest.raises(ValueError, match="already exists"):
-        static.data("x", [1]); static.data("x", [1])
+    assert static.data("x", [1]) is static.data("x", [1])  # as Paddle: the same variable again
+    with pytest.raises(ValueError, match="created before"):
+        static.data("x", [2])
     with pytest.raises(ValueError, match="shape entries"):
         static.data("z", [2, -3])
     with pytest.raises(TypeError, match="shape must be"):

@@ -451,10 +451,15 @@ def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
     if len(target_gradients) != len(targets):
         raise ValueError(f"gradients: {len(targets)} targets but {len(target_gradients)} target_gradients; "
                          "give one gradient (or None) per target")
-    for t, tg in zip(targets, target_gradients):
-        if tg is not None and list(tg._shape) != list(t._shape) and -1 not in tg._shape + t._shape:
-            raise ValueError(f"gradients: the gradient of target '{t.name}' has shape {list(tg._shape)}, "
-                             f"expected the target's shape {list(t._shape)}")
+    for i, (t, tg) in enumerate(zip(targets, target_gradients)):
+        if tg is None:
+            continue
+        if len(tg._shape) != len(t._shape) or any(a != b and -1 not in (a, b) for a, b in zip(tg._shape, t._shape)):
+            raise ValueError(f"gradients: target_gradients[{i}] has shape {list(tg._shape)}, expected the shape "
+                             f"{list(t._shape)} of target '{t.name}'")
+        if tg._dtype != t._dtype:
+            raise TypeError(f"gradients: target_gradients[{i}] has dtype {tg.dtype.name}, expected the dtype "
+                            f"{t.dtype.name} of target '{t.name}'")
     block = targets[0].block
     program = block.program
     for v in targets + inputs:

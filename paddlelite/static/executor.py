@@ -341,6 +341,19 @@ def _feed_lr(program, scheduler, scope, place):
     scope._values[name] = place.xp.asarray(np.array([scheduler()], dtype=var.dtype.np))
 
 
+def _flatten_fetch(fetch_list):
+    """As Paddle, an item of fetch_list may itself be a list (e.g. paddle.static.gradients(y, x)): it is
+    flattened one level, one result per Variable."""
+    if fetch_list is None:
+        return None
+    if not isinstance(fetch_list, (list, tuple)):
+        return [fetch_list]
+    flat = []
+    for v in fetch_list:
+        flat.extend(v if isinstance(v, (list, tuple)) else [v])
+    return flat
+
+
 class Executor:
     """Runs static programs on one place (CPU: NumPy, GPU: CuPy) - the same code for both."""
 
@@ -362,9 +375,7 @@ class Executor:
             feed = {}
         if not isinstance(feed, dict):
             raise TypeError(f"Executor.run: feed must be a dict of name -> array, received {type(feed).__name__}")
-        if fetch_list is not None and not isinstance(fetch_list, (list, tuple)):
-            fetch_list = [fetch_list]
-        fetch_names = names_of(fetch_list, "Executor.run", "fetch_list")
+        fetch_names = names_of(_flatten_fetch(fetch_list), "Executor.run", "fetch_list")
         block = program.global_block()
         for n in fetch_names:
             if block._lookup(n) is None:
