@@ -49,18 +49,16 @@ def default_convert_fn(batch):
     return batch
 
 
-def map_arrays(value, fn):
-    """`value` with every ndarray/Tensor leaf of its (nested list/tuple/dict) structure replaced by fn(leaf)."""
-    if isinstance(value, (np.ndarray, Tensor)):
+def map_arrays(value, fn, leaf_types=(np.ndarray, Tensor)):
+    """`value` with every leaf of `leaf_types` in its (nested list/tuple/dict) structure replaced by fn(leaf)."""
+    if isinstance(value, leaf_types):
         return fn(value)
-    if isinstance(value, (str, bytes)):
-        return value
     if isinstance(value, Mapping):
-        return {k: map_arrays(v, fn) for k, v in value.items()}
+        return {k: map_arrays(v, fn, leaf_types) for k, v in value.items()}
     if isinstance(value, tuple):
-        return tuple(map_arrays(v, fn) for v in value)
+        return tuple(map_arrays(v, fn, leaf_types) for v in value)
     if isinstance(value, list):
-        return [map_arrays(v, fn) for v in value]
+        return [map_arrays(v, fn, leaf_types) for v in value]
     return value
 
 

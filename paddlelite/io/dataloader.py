@@ -11,18 +11,12 @@ from ..device import current_place
 from ..framework.mode import in_dynamic_mode
 from ..framework.tensor import Tensor
 from .collate import default_collate_fn, default_convert_fn, to_tensors
-from .dataset import IterableDataset
+from .dataset import IterableDataset, assert_arg
 from .fetcher import make_fetcher
 from .sampler import BatchSampler, SequenceSampler
 from .worker import MultiProcessIter, get_worker_info
 
 __all__ = ["DataLoader", "default_collate_fn", "default_convert_fn", "get_worker_info"]
-
-
-def _check(ok, message):
-    """Paddle asserts DataLoader arguments; raised explicitly so `python -O` keeps the check."""
-    if not ok:
-        raise AssertionError(message)
 
 
 class _SingleProcessIter:
@@ -45,11 +39,11 @@ class DataLoader:
                  prefetch_factor=2, use_shared_memory=True, timeout=0, worker_init_fn=None,
                  persistent_workers=False):
         if not return_list and not in_dynamic_mode():
-            _check(feed_list is not None, "DataLoader: feed_list must be given when return_list=False")
-        _check(isinstance(num_workers, int) and num_workers >= 0,
-               f"DataLoader: num_workers must be a non-negative int, received {num_workers!r}")
-        _check(prefetch_factor > 0, f"DataLoader: prefetch_factor must be positive, received {prefetch_factor!r}")
-        _check(timeout >= 0, f"DataLoader: timeout must be non-negative, received {timeout!r}")
+            assert_arg(feed_list is not None, "DataLoader: feed_list must be given when return_list=False")
+        assert_arg(isinstance(num_workers, int) and num_workers >= 0,
+                   f"DataLoader: num_workers must be a non-negative int, received {num_workers!r}")
+        assert_arg(prefetch_factor > 0, f"DataLoader: prefetch_factor must be positive, received {prefetch_factor!r}")
+        assert_arg(timeout >= 0, f"DataLoader: timeout must be non-negative, received {timeout!r}")
         if collate_fn is not None and not callable(collate_fn):
             raise TypeError(f"DataLoader: collate_fn must be callable, received {type(collate_fn).__name__}")
         self.dataset = dataset
@@ -68,14 +62,15 @@ class DataLoader:
             if batch_sampler is not None:
                 raise ValueError("DataLoader: an IterableDataset takes no batch_sampler")
         if batch_sampler is not None:
-            _check(batch_size == 1 and not shuffle and not drop_last,
-                   "DataLoader: batch_size, shuffle and drop_last must keep their defaults when batch_sampler is given")
+            assert_arg(batch_size == 1 and not shuffle and not drop_last,
+                       "DataLoader: batch_size, shuffle and drop_last must keep their defaults when batch_sampler is "
+                       "given")
             self.batch_sampler, self.batch_size = batch_sampler, None
         elif batch_size is None:  # no batching: each sample is its own batch
             self.batch_sampler, self.batch_size = None, None
         else:
-            _check(batch_size > 0, f"DataLoader: batch_size must be None or a positive int when batch_sampler is "
-                                   f"not given, received {batch_size!r}")
+            assert_arg(batch_size > 0, f"DataLoader: batch_size must be None or a positive int when batch_sampler is "
+                                       f"not given, received {batch_size!r}")
             self.batch_size = batch_size
             self.batch_sampler = None if self._iterable else BatchSampler(
                 dataset=dataset, batch_size=batch_size, shuffle=shuffle, drop_last=drop_last)

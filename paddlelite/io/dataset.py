@@ -15,6 +15,12 @@ __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ComposeDataset", "Cha
            "ConcatDataset", "random_split"]
 
 
+def assert_arg(ok, message):
+    """paddle.io asserts its arguments (AssertionError); raised explicitly so `python -O` keeps the check."""
+    if not ok:
+        raise AssertionError(message)
+
+
 class Dataset:
     """Map-style dataset: define __getitem__(idx) and __len__()."""
 
@@ -68,26 +74,20 @@ class TensorDataset(Dataset):
         return self.tensors[0].shape[0]
 
 
-def _check(ok, message):
-    """Paddle asserts its dataset arguments; raised explicitly so `python -O` keeps the check."""
-    if not ok:
-        raise AssertionError(message)
-
-
 class ComposeDataset(Dataset):
     """Zip several same-length datasets: sample i is the concatenation of their i-th samples."""
 
     def __init__(self, datasets):
         self.datasets = list(datasets)
-        _check(self.datasets, "ComposeDataset: datasets must not be empty")
+        assert_arg(self.datasets, "ComposeDataset: datasets must not be empty")
         for i, d in enumerate(self.datasets):
-            _check(isinstance(d, Dataset), f"ComposeDataset: datasets[{i}] must be a paddle.io.Dataset, "
-                                           f"received {type(d).__name__}")
-            _check(not isinstance(d, IterableDataset),
-                   f"ComposeDataset: datasets[{i}] is an IterableDataset, which is not supported")
-            _check(i == 0 or len(d) == len(self.datasets[i - 1]),
-                   f"ComposeDataset: all datasets must have the same length, received "
-                   f"{[len(d) for d in self.datasets]}")
+            assert_arg(isinstance(d, Dataset),
+                       f"ComposeDataset: datasets[{i}] must be a paddle.io.Dataset, received {type(d).__name__}")
+            assert_arg(not isinstance(d, IterableDataset),
+                       f"ComposeDataset: datasets[{i}] is an IterableDataset, which is not supported")
+            assert_arg(i == 0 or len(d) == len(self.datasets[i - 1]),
+                       f"ComposeDataset: all datasets must have the same length, received "
+                       f"{[len(d) for d in self.datasets]}")
 
     def __len__(self):
         return len(self.datasets[0])
@@ -103,10 +103,10 @@ class ComposeDataset(Dataset):
 class ChainDataset(IterableDataset):
     def __init__(self, datasets):
         self.datasets = list(datasets)
-        _check(self.datasets, "ChainDataset: datasets must not be empty")
+        assert_arg(self.datasets, "ChainDataset: datasets must not be empty")
         for i, d in enumerate(self.datasets):
-            _check(isinstance(d, IterableDataset), f"ChainDataset: datasets[{i}] must be a paddle.io.IterableDataset, "
-                                                   f"received {type(d).__name__}")
+            assert_arg(isinstance(d, IterableDataset),
+                       f"ChainDataset: datasets[{i}] must be a paddle.io.IterableDataset, received {type(d).__name__}")
 
     def __iter__(self):
         for d in self.datasets:
@@ -116,10 +116,10 @@ class ChainDataset(IterableDataset):
 class ConcatDataset(Dataset):
     def __init__(self, datasets):
         self.datasets = list(datasets)
-        _check(self.datasets, "ConcatDataset: datasets must not be empty")
+        assert_arg(self.datasets, "ConcatDataset: datasets must not be empty")
         for i, d in enumerate(self.datasets):
-            _check(not isinstance(d, IterableDataset),
-                   f"ConcatDataset: datasets[{i}] is an IterableDataset, which is not supported")
+            assert_arg(not isinstance(d, IterableDataset),
+                       f"ConcatDataset: datasets[{i}] is an IterableDataset, which is not supported")
         self.cumulative_sizes = np.cumsum([len(d) for d in self.datasets]).tolist()
 
     def __len__(self):
@@ -157,7 +157,7 @@ def random_split(dataset, lengths, generator=None):
         for i, frac in enumerate(lengths):
             if not 0 <= frac <= 1:
                 raise ValueError(f"random_split: the fraction lengths[{i}]={frac} is not between 0 and 1")
-        counts = [int(math.floor(n * f)) for f in lengths]
+        counts = [math.floor(n * f) for f in lengths]
         for i in range(n - sum(counts)):
             counts[i % len(counts)] += 1
         for i, c in enumerate(counts):

@@ -10,14 +10,10 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from .dataset import IterableDataset, assert_arg
+
 __all__ = ["Sampler", "SequenceSampler", "RandomSampler", "WeightedRandomSampler", "SubsetRandomSampler",
            "BatchSampler", "DistributedBatchSampler"]
-
-
-def _check(ok, message):
-    """Paddle asserts its sampler arguments; raised explicitly so `python -O` keeps the check."""
-    if not ok:
-        raise AssertionError(message)
 
 
 def _is_int(value):
@@ -91,24 +87,25 @@ class WeightedRandomSampler(Sampler):
     def _rows(self):
         from ..framework.tensor import Tensor
         w = self.weights
-        _check(isinstance(w, (Tensor, np.ndarray, list, tuple)),
-               f"WeightedRandomSampler: weights must be a Tensor, numpy.ndarray, list or tuple, "
-               f"received {type(w).__name__}")
+        assert_arg(isinstance(w, (Tensor, np.ndarray, list, tuple)),
+                   f"WeightedRandomSampler: weights must be a Tensor, numpy.ndarray, list or tuple, "
+                   f"received {type(w).__name__}")
         w = np.asarray(w.numpy() if isinstance(w, Tensor) else w, dtype=np.float64)
-        _check(w.ndim in (1, 2), f"WeightedRandomSampler: weights must be 1-D or 2-D, received shape {list(w.shape)}")
+        assert_arg(w.ndim in (1, 2),
+                   f"WeightedRandomSampler: weights must be 1-D or 2-D, received shape {list(w.shape)}")
         return w.reshape(-1, w.shape[-1])
 
     def __iter__(self):
         w = self._rows()
-        _check(not np.isinf(w).any(), "WeightedRandomSampler: weights must not contain INF")
+        assert_arg(not np.isinf(w).any(), "WeightedRandomSampler: weights must not contain INF")
         if np.isnan(w).any():
             raise ValueError("WeightedRandomSampler: weights must not contain NaN")
-        _check((w >= 0).all(), "WeightedRandomSampler: weights must be non-negative")
+        assert_arg((w >= 0).all(), "WeightedRandomSampler: weights must be non-negative")
         positive = (w > 0).sum(axis=1)
-        _check((positive > 0).all(), "WeightedRandomSampler: every row of weights needs a positive value")
-        _check(self.replacement or (positive >= self.num_samples).all(),
-               f"WeightedRandomSampler: with replacement=False, num_samples ({self.num_samples}) must not exceed "
-               f"the number of positive weights ({positive.min()})")
+        assert_arg((positive > 0).all(), "WeightedRandomSampler: every row of weights needs a positive value")
+        assert_arg(self.replacement or (positive >= self.num_samples).all(),
+                   f"WeightedRandomSampler: with replacement=False, num_samples ({self.num_samples}) must not exceed "
+                   f"the number of positive weights ({positive.min()})")
         p = w / w.sum(axis=1, keepdims=True)
         rows = [np.random.choice(w.shape[1], self.num_samples, self.replacement, row) for row in p]
         return iter(np.array(rows).reshape(-1).tolist())
@@ -139,21 +136,20 @@ class BatchSampler(Sampler):
 
     def __init__(self, dataset=None, sampler=None, shuffle=False, batch_size=1, drop_last=False):
         if dataset is None:
-            _check(sampler is not None, "BatchSampler: either dataset or sampler must be given")
-            _check(isinstance(sampler, (Sampler, Iterable)),
-                   f"BatchSampler: sampler must be a paddle.io.Sampler or an iterable, received "
-                   f"{type(sampler).__name__}")
-            _check(not shuffle, "BatchSampler: shuffle must be False when a sampler is given")
+            assert_arg(sampler is not None, "BatchSampler: either dataset or sampler must be given")
+            assert_arg(isinstance(sampler, (Sampler, Iterable)),
+                       f"BatchSampler: sampler must be a paddle.io.Sampler or an iterable, received "
+                       f"{type(sampler).__name__}")
+            assert_arg(not shuffle, "BatchSampler: shuffle must be False when a sampler is given")
         else:
-            from .dataset import IterableDataset
-            _check(not isinstance(dataset, IterableDataset),
-                   "BatchSampler: dataset must not be a paddle.io.IterableDataset")
-            _check(sampler is None, "BatchSampler: give dataset or sampler, not both")
-            _check(isinstance(shuffle, bool), f"BatchSampler: shuffle must be a bool, received {shuffle!r}")
+            assert_arg(not isinstance(dataset, IterableDataset),
+                       "BatchSampler: dataset must not be a paddle.io.IterableDataset")
+            assert_arg(sampler is None, "BatchSampler: give dataset or sampler, not both")
+            assert_arg(isinstance(shuffle, bool), f"BatchSampler: shuffle must be a bool, received {shuffle!r}")
             sampler = RandomSampler(dataset) if shuffle else SequenceSampler(dataset)
-        _check(_is_int(batch_size) and batch_size > 0,
-               f"BatchSampler: batch_size must be a positive int, received {batch_size!r}")
-        _check(isinstance(drop_last, bool), f"BatchSampler: drop_last must be a bool, received {drop_last!r}")
+        assert_arg(_is_int(batch_size) and batch_size > 0,
+                   f"BatchSampler: batch_size must be a positive int, received {batch_size!r}")
+        assert_arg(isinstance(drop_last, bool), f"BatchSampler: drop_last must be a bool, received {drop_last!r}")
         self.sampler = sampler
         self.batch_size = batch_size
         self.shuffle = shuffle

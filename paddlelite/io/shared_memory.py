@@ -82,19 +82,7 @@ def unpack(payload):
             os.unlink(path)
         for i, dtype, shape, off in layout:
             arrays[i] = np.frombuffer(buf, dtype, int(np.prod(shape)), off).reshape(shape)
-    return _fill(structure, arrays)
-
-
-def _fill(structure, arrays):
-    if isinstance(structure, _ArraySlot):
-        return arrays[structure.index]
-    if isinstance(structure, dict):
-        return {k: _fill(v, arrays) for k, v in structure.items()}
-    if isinstance(structure, tuple):
-        return tuple(_fill(v, arrays) for v in structure)
-    if isinstance(structure, list):
-        return [_fill(v, arrays) for v in structure]
-    return structure
+    return map_arrays(structure, lambda slot: arrays[slot.index], _ArraySlot)
 
 
 def discard(payload):
