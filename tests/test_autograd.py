@@ -24,8 +24,9 @@ def test_seed_backward_example():
     z2 = paddle.matmul(x, y)
     paddle.autograd.backward([z1, z2], [g1, g2], True)
     np.testing.assert_array_equal(x.grad.numpy(), [[12, 18], [17, 25]])
+    # the seed's docstring omits it, but Paddle 3.3.1 indents the values under the parenthesis
     assert str(x.grad) == ("Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=False,\n"
-                           "[[12., 18.],\n [17., 25.]])")
+                           "       [[12., 18.],\n        [17., 25.]])")
     x.clear_grad()
     paddle.autograd.backward([z1, z2], [g1, None], True)
     np.testing.assert_array_equal(x.grad.numpy(), [[12, 18], [17, 25]])
@@ -164,9 +165,9 @@ def test_grad_unused_input():
 def test_grad_rejects_duplicates_and_mismatched_grad_outputs():
     x = t([1.0])
     y = x * 2
-    with pytest.raises(ValueError, match="same tensor"):
+    with pytest.raises(RuntimeError, match="same tensor"):  # Paddle's classes
         paddle.grad(y, [x, x])
-    with pytest.raises(ValueError, match="grad_outputs"):
+    with pytest.raises(AssertionError, match="grad_outputs"):
         paddle.grad([y], [x], grad_outputs=[None, None])
     with pytest.raises(ValueError, match="shape"):
         paddle.grad([y], [x], grad_outputs=[t([1.0, 2.0], sg=True)])

@@ -7,7 +7,7 @@ from ..device import place as _place
 from ..framework import dtype as _dtype
 from ..framework import random as _random
 from ..framework.mode import _static
-from ..framework.tensor import Tensor, to_array, wrap_array
+from ..framework.tensor import Tensor, generated_name, to_array, wrap_array
 from ..ops import dispatch
 from ..ops.registry import get_op
 
@@ -26,7 +26,9 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     p = _resolve_place(place, "to_tensor")
     if isinstance(data, Tensor) and dtype is None:
         dtype = data._data.dtype
-    return wrap_array(to_array(data, dtype, p, "to_tensor"), p, stop_gradient)
+    t = wrap_array(to_array(data, dtype, p, "to_tensor"), p, stop_gradient)
+    t._name = generated_name()
+    return t
 
 
 def _shape_list(shape, api):
@@ -192,3 +194,8 @@ def clone(x, name=None):
 
 
 TENSOR_METHODS = ["clone"]
+
+
+__all__ = ["arange", "assign", "clone", "empty", "empty_like", "eye", "full", "full_like", "linspace",
+           "normal", "ones", "ones_like", "rand", "randint", "randn", "randperm", "seed", "standard_normal",
+           "to_tensor", "uniform", "zeros", "zeros_like"]
