@@ -136,7 +136,7 @@ class OpNode(GradNode):
 
     def apply(self, grads, create_graph):
         builder = EagerGradBuilder(self, grads, create_graph)
-        self.op.grad(builder)
+        self.op.build_grad(builder)
         return builder.input_grads
 
     def release(self):

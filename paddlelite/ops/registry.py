@@ -4,16 +4,18 @@ An op declares its input/output slots, attrs with defaults, a shape-and-dtype ru
 static mode and to explain eager failures), a forward written against the array module `xp`,
 optional device-specific forwards, and a *grad maker*.
 
-A grad maker computes nothing itself. It receives a `GradBuilder` and describes the gradient in
-terms of symbolic references -- `g.input(slot)`, `g.output(slot)`, `g.output_grad(slot)` -- and
-registered ops applied to them with `g.op(type, ...)`, ending in `g.set_input_grad(slot, ref)`.
-Eager mode binds the references to Tensors and runs the ops through the dispatcher (recording them
-again under create_graph); static mode binds them to Variables and appends the ops to a block.
-Because grad ops are registered ops, they have grad makers of their own: double backward is free.
+A grad maker computes nothing itself: it writes the gradient as formulas over symbolic references
+(`ops/formula.py`), e.g. `dx = dout / y; dy = -dx * out / y`, each operator recording a registered op
+through a `GradBuilder`. Eager mode binds the references to Tensors and runs the ops through the
+dispatcher (recording them again under create_graph); static mode binds them to Variables and appends
+the ops to a block. Because grad ops are registered ops, they have grad makers of their own: double
+backward is free.
 """
 from collections import namedtuple
 
 import numpy as np
+
+from .formula import Formulas
 
 Meta = namedtuple("Meta", ["shape", "dtype"])  # shape: tuple of int, -1 = unknown; dtype: numpy dtype
 
@@ -62,6 +64,10 @@ class OpDef:
     @property
     def differentiable(self):
         return self.grad is not None
+
+    def build_grad(self, builder):
+        """Run the grad maker on a mode's GradBuilder (it sees the builder through `Formulas`)."""
+        self.grad(Formulas(builder))
 
     def forward_for(self, xp):
         """The forward to run for arrays of module `xp` (a device kernel when one is registered)."""
@@ -113,9 +119,10 @@ def all_ops():
 
 
 class GradBuilder:
-    """The vocabulary grad makers are written in. Eager and static modes subclass it.
+    """Binds a grad maker's references to a mode's values. Eager and static modes subclass it.
 
-    Subclasses provide: input, output, output_grad, needs, set_input_grad, op, shape, zeros_like.
+    Subclasses provide: input, output, output_grad, needs, needs_at, set_input_grad, op, shape,
+    zeros_like (raw Tensors or Variables in, raw out: `formula.Formulas` wraps them for grad makers).
     """
 
     attrs = None  # the forward op's attrs
@@ -127,20 +134,3 @@ class GradBuilder:
             outs = self.output(slot)
             return [gi if gi is not None else self.zeros_like(o) for gi, o in zip(g, outs)]
         return g if g is not None else self.zeros_like(self.output(slot))
-
-    def needs_any(self, *slots):
-        return any(self.needs(s) for s in slots)
-
-    def set_input_grads(self, slots, grads):
-        """Set the gradient of each slot that needs one, from `grads` (one per slot: the outputs of one
-        dedicated grad op that computes them together)."""
-        for slot, grad in zip(slots, grads):
-            if self.needs(slot):
-                self.set_input_grad(slot, grad)
-
-    def reduce_as(self, value, like):
-        """Sum `value` over the dims it was broadcast along, to `like`'s shape (the one unbroadcast)."""
-        vs, ls = self.shape(value), self.shape(like)
-        if vs == ls and -1 not in vs:
-            return value
-        return self.op("reduce_as", value, like)

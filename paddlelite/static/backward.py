@@ -133,7 +133,7 @@ class BackwardPass:
                     continue
                 builder = StaticGradBuilder(self, op, opdef)
                 try:
-                    opdef.grad(builder)
+                    opdef.build_grad(builder)
                 except Exception as e:
                     raise type(e)(f"building the gradient of op '{op.type}' (added at {op.where}) failed: "
                                   f"{e}") from e
