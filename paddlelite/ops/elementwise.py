@@ -16,39 +16,40 @@ def _binary(name, forward, grad):
                        infer=_binary_rule(name), grad=grad, same_dtype=("X", "Y"), double_grad=True)
 
 
-def _unbroadcast(g, dx, dy):
-    """Give X and Y their gradients, each summed back to its input's shape."""
-    if dx is not None and g.needs("X"):
-        g.set_input_grad("X", g.reduce_as(dx, g.input("X")))
-    if dy is not None and g.needs("Y"):
-        g.set_input_grad("Y", g.reduce_as(dy, g.input("Y")))
+def _unbroadcast(g, x, y, dx, dy):
+    """Give X and Y their gradients (None: not needed), each summed back to its input's shape."""
+    if dx is not None:
+        g.set_input_grad("X", g.reduce_as(dx, x))
+    if dy is not None:
+        g.set_input_grad("Y", g.reduce_as(dy, y))
 
 
 def _formula(dx, dy):
     """Grad maker of out = f(x, y): dx(x, y, dout) and dy(x, y, dout), summed to each input's shape."""
     def grad(g):
         x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
-        _unbroadcast(g, dx(x, y, dout) if g.needs("X") else None, dy(x, y, dout) if g.needs("Y") else None)
+        _unbroadcast(g, x, y, dx(x, y, dout) if g.needs("X") else None, dy(x, y, dout) if g.needs("Y") else None)
     return grad
 
 
 def _divide_grad(g):  # out = x / y: dx = dout / y, dy = -dx * out
-    dx = g.output_grad("Out") / g.input("Y")
-    _unbroadcast(g, dx, -dx * g.output("Out") if g.needs("Y") else None)
+    x, y = g.input("X"), g.input("Y")
+    dx = g.output_grad("Out") / y
+    _unbroadcast(g, x, y, dx if g.needs("X") else None, -dx * g.output("Out") if g.needs("Y") else None)
 
 
 def _elementwise_pow_grad(g):  # out = x ** y: dx = dout * y * x ** (y - 1), dy = dout * out * log(x)
     x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
-    _unbroadcast(g, dout * (y * x ** (y - 1)) if g.needs("X") else None,
+    _unbroadcast(g, x, y, dout * (y * x ** (y - 1)) if g.needs("X") else None,
                  dout * (g.output("Out") * log(x)) if g.needs("Y") else None)
 
 
 def _minmax_grad(x_wins):
     # the gradient goes to x where x wins (ties to x, as Paddle), else to y
     def grad(g):
-        dout, mask = g.output_grad("Out"), x_wins(g.input("X"), g.input("Y"))
-        zeros = zeros_like(dout)
-        _unbroadcast(g, where(mask, dout, zeros) if g.needs("X") else None,
+        x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+        mask, zeros = x_wins(x, y), zeros_like(dout)
+        _unbroadcast(g, x, y, where(mask, dout, zeros) if g.needs("X") else None,
                      where(mask, zeros, dout) if g.needs("Y") else None)
     return grad
 

@@ -97,10 +97,15 @@ class Sym:
         return f"Sym({self.ref!r})"
 
 
+_GROUPS = (list, tuple)
+
+
 def _wrap(g, value):
+    """A builder's result as Syms: None stays None, a list/tuple (variadic slot, several outputs) is wrapped
+    element by element."""
     if value is None or value.__class__ is Sym:
         return value
-    if isinstance(value, (list, tuple)):
+    if value.__class__ in _GROUPS:
         return type(value)(_wrap(g, v) for v in value)
     return Sym(g, value)
 
@@ -108,7 +113,7 @@ def _wrap(g, value):
 def _unwrap(value):
     if value.__class__ is Sym:
         return value.ref
-    if isinstance(value, (list, tuple)):
+    if value.__class__ in _GROUPS:
         return [_unwrap(v) for v in value]
     return value
 
@@ -116,36 +121,35 @@ def _unwrap(value):
 class Formulas:
     """What a grad maker sees as `g`: the mode's GradBuilder, speaking in `Sym`s."""
 
-    __slots__ = ("b", "attrs")
+    __slots__ = ("b", "attrs", "needs", "needs_at")
 
     def __init__(self, builder):
         self.b = builder
         self.attrs = builder.attrs  # the forward op's attrs
+        self.needs = builder.needs  # whether an input slot wants a gradient (bound: no extra call per use)
+        self.needs_at = builder.needs_at  # whether element j of a variadic input slot wants one
 
+    # (the hot methods wrap a single reference inline: grad makers run once per node in eager backward)
     def input(self, slot):
-        return _wrap(self, self.b.input(slot))
+        v = self.b.input(slot)
+        return _wrap(self, v) if v is None or v.__class__ in _GROUPS else Sym(self, v)
 
     def output(self, slot):
         return _wrap(self, self.b.output(slot))
 
     def output_grad(self, slot):
         """The gradient arriving at an output (None where none arrived)."""
-        return _wrap(self, self.b.output_grad(slot))
+        v = self.b.output_grad(slot)
+        return _wrap(self, v) if v is None or v.__class__ in _GROUPS else Sym(self, v)
 
     def output_grad_or_zeros(self, slot):
         return _wrap(self, self.b.output_grad_or_zeros(slot))
-
-    def needs(self, slot):
-        return self.b.needs(slot)
-
-    def needs_at(self, slot, j):
-        return self.b.needs_at(slot, j)
 
     def needs_any(self, *slots):
         return any(self.b.needs(s) for s in slots)
 
     def set_input_grad(self, slot, value):
-        self.b.set_input_grad(slot, _unwrap(value))
+        self.b.set_input_grad(slot, value.ref if value.__class__ is Sym else _unwrap(value))
 
     def set_input_grads(self, slots, grads):
         """Set the gradient of each slot that needs one, from `grads` (one per slot: the outputs of one
@@ -156,7 +160,11 @@ class Formulas:
 
     def op(self, type, *inputs, **attrs):
         """Apply registered op `type` to `inputs` (Syms, lists of Syms, None)."""
-        return _wrap(self, self.b.op(type, *[_unwrap(v) for v in inputs], **attrs))
+        refs = []
+        for v in inputs:
+            refs.append(v.ref if v.__class__ is Sym else _unwrap(v))
+        out = self.b.op(type, *refs, **attrs)
+        return _wrap(self, out) if out.__class__ in _GROUPS else Sym(self, out)
 
     def shape(self, ref):
         return self.b.shape(_unwrap(ref))
@@ -166,7 +174,7 @@ class Formulas:
 
     def reduce_as(self, value, like):
         """Sum `value` over the dims it was broadcast along, to `like`'s shape (the one unbroadcast)."""
-        vs, ls = self.shape(value), self.shape(like)
+        vs, ls = self.b.shape(value.ref), self.b.shape(like.ref)
         if vs == ls and -1 not in vs:
             return value
         return self.op("reduce_as", value, like)
