@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 
 from paddlelite.device import cuda as _cuda
-from paddlelite.device import kernels as K
-from paddlelite.ops.registry import get_op
+from paddlelite.ops.registry import device_impls, get_op
 
 pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _cuda.is_available(), reason="needs an NVIDIA GPU with CuPy")]
 
@@ -24,7 +23,7 @@ def cp():
 
 @pytest.fixture(scope="module")
 def impls():
-    return K.gpu_impls(K.Kernels(K.CupyModules()))
+    return device_impls("gpu")
 
 
 def _torch_cuda():

@@ -9,6 +9,8 @@ from .device import CPUPlace, CUDAPlace, get_device, is_compiled_with_cuda, set_
 from . import device
 from .framework.dtype import (DTYPES as _DTYPES, get_default_dtype, set_default_dtype)
 from .framework.mode import disable_static, enable_static, in_dynamic_mode
+from .framework.printing import set_printoptions
+from .framework.size import Size
 from .framework.tensor import Parameter, Tensor
 from .tensor import methods as _methods
 from .tensor.creation import (arange, empty, empty_like, eye, full, full_like, linspace, normal, ones,
@@ -30,7 +32,11 @@ complex64, complex128 = _DTYPES["complex64"], _DTYPES["complex128"]
 # ---- subpackages (helpers append their exports below this line) ----
 from . import fluid, io, metric, nn, optimizer, static, utils  # noqa: E402
 
+_methods.install(static.Variable)
+
 __version__ = "0.1.0"
 from .framework.io import load, save  # noqa: E402
 from .nn.layer.param_attr import ParamAttr, create_parameter  # noqa: E402
 from .optimizer import regularizer  # noqa: E402
+from . import distributed  # noqa: E402
+from .distributed.parallel import DataParallel  # noqa: E402

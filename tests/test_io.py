@@ -168,7 +168,7 @@ def test_save_rejects_unsupported_objects(tmp_path):
 
 def test_pickle_files_are_refused(tmp_path):
     p = tmp_path / "evil.pdparams"
-    p.write_bytes(pickle.dumps({"w": np.ones(2)}))
+    p.write_bytes(pickle.dumps({"w": np.ones(2), "f": print}))  # arrays load (Paddle's format); code does not
     with pytest.raises(CheckpointError, match="pickle"):
         paddle.load(str(p))
     # a zip whose member is a pickled object array

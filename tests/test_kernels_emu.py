@@ -1,17 +1,24 @@
 """The fused CUDA kernels' own source, run on the CPU through tests/cuda_emu (g++ + shim), against the
-registry ops' NumPy forwards. The launch code is paddlelite.device.kernels itself (NumPy arrays in
-place of CuPy arrays), so this covers both the kernels and their host side. Shapes are tiny, odd,
+registry ops' NumPy forwards. The launch code is paddlelite.ops.launch and the ops' own kernel bindings
+(NumPy arrays in place of CuPy arrays), so this covers both the kernels and their host side. Shapes are tiny, odd,
 and not multiples of the block or of the vector width; inputs are also given non-contiguous.
 """
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import pytest
 
 from paddlelite.device import kernels as K
-from paddlelite.ops.registry import get_op
+from paddlelite.ops.launch import activation as act_launch
+from paddlelite.ops.launch import embedding as emb_launch
+from paddlelite.ops.launch import layer_norm as ln_launch
+from paddlelite.ops.launch import optimizer as opt_launch
+from paddlelite.ops.launch import reduce as red_launch
+from paddlelite.ops.launch import softmax_ce as sce_launch
+from paddlelite.ops.registry import device_impls, get_op
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="the CUDA emulation needs g++")
 
@@ -20,13 +27,15 @@ TOL = {np.float32: (2e-5, 2e-5), np.float16: (1e-2, 1e-2)}
 
 @pytest.fixture(scope="module")
 def emu():
+    """The emulator as the kernel backend: every launch in this module runs the real kernel sources."""
     from tests.cuda_emu.emu import EmuModules
-    return EmuModules()
+    with K.use_backend(EmuModules()) as modules:
+        yield modules
 
 
 @pytest.fixture(scope="module")
 def impls(emu):
-    return K.gpu_impls(K.Kernels(emu))
+    return device_impls("gpu")
 
 
 def close(got, ref, dtype):
@@ -95,11 +104,10 @@ def test_softmax_ce_grad(impls, dtype, shape, axis, soft):
 
 
 def test_softmax_ce_grad_int32_labels_and_scalar_mean(emu):
-    k = K.Kernels(emu)
     sm = _softmax(randn(6, 9), -1)
     lab = R.integers(0, 9, (6, 1)).astype(np.int32)
     dl = np.full((1,), 0.5, np.float32)  # a broadcast loss gradient (fused mean: scale = 1/N)
-    got = k.softmax_ce_grad(np, lab, sm, dl, scale=1 / 6)
+    got = sce_launch.softmax_ce_grad(np, lab, sm, dl, False, -100, -1, scale=1 / 6)
     ref = (sm - (np.arange(9) == lab)) * (0.5 / 6)
     np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-7)
 
@@ -118,16 +126,15 @@ def test_layer_norm_grad(impls, dtype, shape, axis, with_scale):
     check(impls, "layer_norm_grad", (x, scale, mean, var, dy), dict(epsilon=1e-5, begin_norm_axis=axis), dtype)
 
 
-def test_layer_norm_grad_large_rows_and_f32_scale(emu):
+def test_layer_norm_grad_large_rows_and_f32_scale(emu, monkeypatch):
     """N beyond blockDim * LN_MAXK takes the re-reading path; float16 X with a float32 scale."""
-    k = K.Kernels(emu)
-    k.LN_MAXK = 8
+    monkeypatch.setattr(ln_launch, "MAXK", 8)
     x = randn(2, 8300, dtype=np.float16)
     mean = x.astype(np.float32).mean(1)
     var = x.astype(np.float32).var(1)
     scale = randn(8300)
     dy = randn(2, 8300, dtype=np.float16)
-    dx, ds, db = k.layer_norm_grad(np, x, scale, mean, var, dy, 1e-5, 1)
+    dx, ds, db = ln_launch.layer_norm_grad(np, x, scale, mean, var, dy, 1e-5, 1)
     rdx, rds, rdb = get_op("layer_norm_grad").forward(np, x.astype(np.float32), scale, mean, var,
                                                       dy.astype(np.float32), 1e-5, 1)
     np.testing.assert_allclose(dx.astype(np.float32), rdx, rtol=2e-2, atol=2e-2)
@@ -198,24 +205,22 @@ def test_fused_dropout_act_grad(impls, dtype, act):
 @pytest.mark.parametrize("padding_idx", [-1, 2, -3])
 @pytest.mark.parametrize("deterministic", [False, True])
 def test_embedding_grad(emu, dtype, padding_idx, deterministic):
-    k = K.Kernels(emu)
     V, D = 7, 37
     ids = R.integers(0, V, (5, 9)).astype(np.int64)
     ids[0, :4] = 3  # repeated ids accumulate
     w = randn(V, D, dtype=dtype)
     d = randn(5, 9, D, dtype=dtype)
     from paddlelite.ops.nn import padding_row
-    got = k.embedding_grad(np, ids, w, d, padding_row(padding_idx, V), deterministic=deterministic)
+    got = emb_launch.embedding_grad(np, ids, w, d, padding_row(padding_idx, V), deterministic=deterministic)
     ref = get_op("embedding_grad").forward(np, ids, w, d.astype(np.float32), padding_idx=padding_idx)
     close(got.astype(np.float32), ref, dtype)
     assert got.dtype == dtype
 
 
 def test_embedding_grad_deterministic_is_bitwise_reproducible(emu):
-    k = K.Kernels(emu)
     ids = R.integers(0, 3, (64,)).astype(np.int32)
     d = randn(64, 33)
-    runs = [k.embedding_grad(np, ids, np.empty((3, 33), np.float32), d, None, deterministic=True) for _ in range(2)]
+    runs = [emb_launch.embedding_grad(np, ids, np.empty((3, 33), np.float32), d, None, deterministic=True) for _ in range(2)]
     assert runs[0].tobytes() == runs[1].tobytes()
     order = np.argsort(ids, kind="stable")  # summed in token order: the same float32 sums as a serial loop
     ref = np.zeros((3, 33), np.float32)
@@ -249,14 +254,13 @@ def test_reduce_as(impls, dtype, xshape, tshape):
 
 def test_reduce_as_many_blocks_uses_partials(emu):
     """Rows split over several blocks (float32 partials + a second pass) give the same sums."""
-    k = K.Kernels(emu)
     x = randn(2000, 3)
-    np.testing.assert_allclose(k._reduce_mid(np, x, 1, 2000, 3, np.dtype(np.float32)), x.sum(0, keepdims=True),
+    np.testing.assert_allclose(red_launch.reduce_mid(np, x, 1, 2000, 3, np.dtype(np.float32)), x.sum(0, keepdims=True),
                                rtol=1e-5)
-    np.testing.assert_allclose(k._reduce_mid(np, x, 1, 2000, 3, np.dtype(np.float32), grid_y=5),
+    np.testing.assert_allclose(red_launch.reduce_mid(np, x, 1, 2000, 3, np.dtype(np.float32), grid_y=5),
                                x.sum(0, keepdims=True), rtol=1e-5)
     y = randn(2, 20000)
-    np.testing.assert_allclose(k._reduce_last(np, y, 2, 20000, np.dtype(np.float32)), y.sum(1), rtol=1e-4)
+    np.testing.assert_allclose(red_launch.reduce_last(np, y, 2, 20000, np.dtype(np.float32)), y.sum(1), rtol=1e-4)
 
 
 # ---- optimizers -----------------------------------------------------------------------------------
@@ -288,9 +292,8 @@ def test_adam(impls, dtype, op, extra, global_pow):
 
 
 @pytest.mark.parametrize("use_adamw", [False, True])
-def test_merged_adam_one_launch(emu, use_adamw):
-    k = K.Kernels(emu)
-    impls = K.gpu_impls(k)
+def test_merged_adam_one_launch(emu, use_adamw, monkeypatch):
+    impls = device_impls("gpu")
     shapes = [(5,), (3, 17), (1,), (40, 9)]
     ps = [randn(*s) for s in shapes]
     gs = [randn(*s) for s in shapes]
@@ -299,8 +302,8 @@ def test_merged_adam_one_launch(emu, use_adamw):
     b1 = [_f1(0.9 ** 2) for _ in shapes]
     b2 = [_f1(0.999 ** 2) for _ in shapes]
     attrs = {**get_op("merged_adam").attrs, "weight_decay": 0.01, "use_adamw": use_adamw}
-    k.ADAM_CHUNK = 64  # several chunks per tensor
-    kern = k.fn("optimizer", "adam_multi_f32")
+    monkeypatch.setattr(opt_launch, "ADAM_CHUNK", 64)  # several chunks per tensor
+    kern = K.kernel("optimizer", "adam_multi_f32")
     before = kern.launches
     check(impls, "merged_adam", (ps, gs, [_f1(1e-2)], m1, m2, b1, b2, None), attrs, np.float32)
     assert kern.launches == before + 1
@@ -321,7 +324,7 @@ def test_bf16_act_grad_and_reduce(emu):
     xb, db = to_bf16(x), to_bf16(d)
     out = np.empty_like(xb)
     emu.module("activation").get_function("act_grad_bf16")((1,), (256,), (xb, db, out, np.int64(xb.size),
-                                                                          np.int32(K.ACT_CODES["silu"]), np.int32(0)))
+                                                                          np.int32(act_launch.ACT_CODES["silu"]), np.int32(0)))
     xf, dfl = from_bf16(xb), from_bf16(db)
     s = 1 / (1 + np.exp(-xf))
     np.testing.assert_allclose(from_bf16(out), dfl * s * (1 + xf * (1 - s)), rtol=1e-2, atol=1e-2)
@@ -381,12 +384,12 @@ def _mutated_source(family, old, new):
         with open(os.path.join(K.kernel_dir(), "common.cuh")) as f:
             text = f.read()
         assert old in text
-        tmp = __import__("tempfile").mkdtemp()
-        for name in os.listdir(K.kernel_dir()):
-            shutil.copy(os.path.join(K.kernel_dir(), name), tmp)
-        with open(os.path.join(tmp, "common.cuh"), "w") as f:
-            f.write(text.replace(old, new))
-        return "layer_norm", K.kernel_source("layer_norm", tmp)
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in os.listdir(K.kernel_dir()):
+                shutil.copy(os.path.join(K.kernel_dir(), name), tmp)
+            with open(os.path.join(tmp, "common.cuh"), "w") as f:
+                f.write(text.replace(old, new))
+            return "layer_norm", K.kernel_source("layer_norm", tmp)
     src = K.kernel_source(family)
     assert src.count(old) == 1, f"mutation anchor not found once in {family}"
     return family, src.replace(old, new)
@@ -396,17 +399,17 @@ def _mutated_source(family, old, new):
 def test_planted_bug_is_detected(family, old, new):
     from tests.cuda_emu.emu import EmuModules
     fam, src = _mutated_source(family, old, new)
-    k = K.Kernels(EmuModules({fam: src}))
     x, d = randn(6, 40), randn(6, 40)
-    if fam == "activation":
-        got, ref = k.act_grad(np, x, d, "silu"), get_op("silu_grad").forward(np, x, d)
-    elif fam == "layer_norm":
-        mean, var = x.mean(1), x.var(1)
-        got = k.layer_norm_grad(np, x, randn(40), mean, var, d, 1e-5, 1)[0]
-        ref = get_op("layer_norm_grad").forward(np, x, randn(40) * 0 + 1, mean, var, d, 1e-5, 1)[0]
-        got = k.layer_norm_grad(np, x, None, mean, var, d, 1e-5, 1)[0]
-    else:
-        got, ref = k._reduce_mid(np, x, 1, 6, 40, np.dtype(np.float32), grid_y=1)[0], x.sum(0)
+    with K.use_backend(EmuModules({fam: src})):
+        if fam == "activation":
+            got, ref = act_launch.act_grad(np, x, d, "silu"), get_op("silu_grad").forward(np, x, d)
+        elif fam == "layer_norm":
+            mean, var = x.mean(1), x.var(1)
+            got = ln_launch.layer_norm_grad(np, x, randn(40), mean, var, d, 1e-5, 1)[0]
+            ref = get_op("layer_norm_grad").forward(np, x, randn(40) * 0 + 1, mean, var, d, 1e-5, 1)[0]
+            got = ln_launch.layer_norm_grad(np, x, None, mean, var, d, 1e-5, 1)[0]
+        else:
+            got, ref = red_launch.reduce_mid(np, x, 1, 6, 40, np.dtype(np.float32), grid_y=1)[0], x.sum(0)
     assert not np.allclose(got, ref, rtol=1e-3, atol=1e-4), "the planted bug went unnoticed"
 
 

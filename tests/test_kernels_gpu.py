@@ -7,8 +7,8 @@ element returns NaN there), relative error bounds per dtype.
 import numpy as np
 import pytest
 
-from paddlelite.device import kernels as K
-from paddlelite.ops.registry import get_op
+from paddlelite.ops.launch import embedding as emb_launch
+from paddlelite.ops.registry import device_impls, get_op
 
 pytestmark = pytest.mark.gpu
 
@@ -23,7 +23,7 @@ def cp():
 
 @pytest.fixture(scope="module")
 def impls():
-    return K.gpu_impls(K.Kernels(K.CupyModules()))
+    return device_impls("gpu")
 
 
 def poison(cp):
@@ -130,12 +130,12 @@ def test_dropout_grads(cp, impls, dtype, n):
 def test_embedding_grad(cp, impls, dtype, V, D, ntok, deterministic):
     ids = R.integers(0, V, ntok).astype(np.int64)
     ids[: ntok // 3] = 1
-    K.set_deterministic(deterministic)
+    emb_launch.set_deterministic(deterministic)
     try:
         run(cp, impls, "embedding_grad", (ids, np.empty((V, D), dtype), randn(ntok, D, dtype=dtype)),
             {"padding_idx": 0}, dtype, rel=2e-2 if dtype == np.float16 else 1e-4)
     finally:
-        K.set_deterministic(False)
+        emb_launch.set_deterministic(False)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16])
@@ -174,6 +174,6 @@ def test_merged_adam_many_params(cp, impls):
 
 
 def test_attached_to_the_registry(cp):
-    attached = K.attach_all()
+    attached = device_impls("gpu")
     for op in ("layer_norm_grad", "softmax_with_cross_entropy_grad", "reduce_as", "adam", "merged_adam"):
         assert get_op(op).impls["gpu"] is attached[op]

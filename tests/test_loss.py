@@ -1,11 +1,10 @@
 """Loss functionals vs PyTorch CPU: values and gradients, Paddle's reductions / ignore_index / weights."""
 import numpy as np
 import pytest
-import torch
-import torch.nn.functional as TF
 
 import paddlelite as paddle
 import paddlelite.nn.functional as F
+from tests.references import TF, torch
 
 
 def _t(a, grad=True):
@@ -111,7 +110,7 @@ def test_cross_entropy_errors(r):
         F.cross_entropy(x, paddle.to_tensor(LABELS), reduction="avg")
     with pytest.raises(TypeError, match="int64 class ids"):
         F.cross_entropy(x, paddle.to_tensor(LABELS.astype("float64")))
-    with pytest.raises(ValueError, match=r"Label values must lie in \[0, 4\)"):
+    with pytest.raises(IndexError, match=r"Label values must lie in \[0, 4\)"):
         F.cross_entropy(x, paddle.to_tensor(np.array([0, 1, 2, 3, 4])))
     with pytest.raises(ValueError, match="weight must have shape"):
         F.cross_entropy(x, paddle.to_tensor(LABELS), weight=paddle.to_tensor(np.ones(3)))

@@ -1,11 +1,11 @@
 """Manipulation APIs: forward values vs NumPy/PyTorch, argument errors, Tensor methods, shape rules."""
 import numpy as np
 import pytest
-import torch
 
 import paddlelite as paddle
 from paddlelite.ops import get_op
 from paddlelite.ops.registry import Meta
+from tests.references import torch
 
 
 def T(a, sg=True):

@@ -1,11 +1,10 @@
 """nn.functional conv / pool / norm / embedding / dropout / linear: values and gradients vs PyTorch CPU."""
 import numpy as np
 import pytest
-import torch
-import torch.nn.functional as TF
 
 import paddlelite as paddle
 import paddlelite.nn.functional as F
+from tests.references import TF, torch
 
 
 def _pair(*arrays, dtype="float64"):

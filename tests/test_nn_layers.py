@@ -1,11 +1,11 @@
 """nn.Layer machinery and the built-in layers: forward values against PyTorch / NumPy references."""
 import numpy as np
 import pytest
-import torch
 
 import paddlelite as paddle
 from paddlelite import nn
 from paddlelite.utils import unique_name
+from tests.references import torch
 
 F = nn.functional
 

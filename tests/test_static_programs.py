@@ -2,11 +2,11 @@
 independent reference (NumPy formulas or PyTorch CPU with the same weights)."""
 import numpy as np
 import pytest
-import torch
 
 import paddlelite as paddle
 import paddlelite.fluid as fluid
 from paddlelite import static
+from tests.references import torch
 
 
 @pytest.fixture(autouse=True)

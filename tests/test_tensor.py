@@ -55,9 +55,9 @@ def test_numpy_item_and_conversions():
 def test_repr_matches_paddle_format():
     x = paddle.to_tensor([[1, 2], [3, 4]], dtype="float32", stop_gradient=False)
     assert repr(x) == ("Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=False,\n"
-                       "[[1., 2.],\n [3., 4.]])")
+                       "       [[1., 2.],\n        [3., 4.]])")
     assert repr(paddle.to_tensor(3, dtype="int64")) == \
-        "Tensor(shape=[], dtype=int64, place=Place(cpu), stop_gradient=True,\n3)"
+        "Tensor(shape=[], dtype=int64, place=Place(cpu), stop_gradient=True,\n       3)"
 
 
 def test_astype_cast_and_grad_through_cast():

@@ -3,6 +3,10 @@ from ..framework.mode import enable_grad, is_grad_enabled, no_grad, set_grad_ena
 from .api import backward, grad
 from .node import set_record_call_stack
 from .pylayer import PyLayer, PyLayerContext
+from ..framework.tensor import Tensor as _Tensor
+from . import tensor_methods as _tensor_methods
+
+_tensor_methods.install(_Tensor)
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
            "PyLayer", "PyLayerContext", "set_record_call_stack"]

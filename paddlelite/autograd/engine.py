@@ -79,8 +79,9 @@ def run_backward(roots, seeds, retain_graph, create_graph, capture=None, cut=Non
             i = t._out_index
             buf[i] = g if buf[i] is None else _add(buf[i], g)
 
-    # 2. Count, for each reachable node, how many edges lead to it.
+    # 2. Count, for each reachable node and leaf, how many edges lead to it.
     deps = {}
+    leaf_edges = {}  # id(leaf) -> edges not yet run; at 0 the leaf's gradient is final and is delivered
     stack = list(node_roots)
     seen = set(node_roots)
     while stack:
@@ -97,6 +98,8 @@ def run_backward(roots, seeds, retain_graph, create_graph, capture=None, cut=Non
                 if nxt not in seen:
                     seen.add(nxt)
                     stack.append(nxt)
+            elif e is not None:
+                leaf_edges[id(e)] = leaf_edges.get(id(e), 0) + 1
     if capture is not None:
         needed = _nodes_leading_to(seen, capture)
     else:
@@ -142,24 +145,40 @@ def run_backward(roots, seeds, retain_graph, create_graph, capture=None, cut=Non
                         if nxt in ready_buffers:
                             heapq.heappush(ready, (-nxt.seq, nxt))
                         else:  # no gradient reached it: release and propagate nothing
-                            _skip(nxt, deps, ready_buffers, ready, retain_graph)
-                elif g is not None and (cut is None or id(e) not in cut):
-                    _acc_leaf(leaf_grads, e, g)
+                            _skip(nxt, deps, ready_buffers, ready, retain_graph, leaf_edges)
+                else:
+                    if g is not None and (cut is None or id(e) not in cut):
+                        _acc_leaf(leaf_grads, e, g)
+                    # the leaf's last edge: deliver now, so its post-accumulation hooks (DataParallel's
+                    # gradient buckets) run while backward goes on
+                    leaf_edges[id(e)] -= 1
+                    if leaf_edges[id(e)] == 0 and id(e) in leaf_grads:
+                        _deliver(leaf_grads.pop(id(e)), capture, captured, accumulate, create_graph)
 
-    # 4. Leaves: hooks see the total gradient of this pass; then accumulate or capture.
-    for leaf, g in leaf_grads.values():
-        if leaf._hooks:
-            g = _run_hooks(leaf._hooks, g, "a leaf tensor")
-        if capture is not None:
-            slot = capture.get(id(leaf))
-            if slot is not None:
-                captured[slot] = g
-        if accumulate:
-            _accumulate_into_leaf(leaf, g, create_graph)
+    # 4. The other leaves (seeded directly, or behind skipped nodes).
+    for entry in leaf_grads.values():
+        _deliver(entry, capture, captured, accumulate, create_graph)
     return captured
 
 
-def _skip(node, deps, buffers, ready, retain_graph):
+def _deliver(entry, capture, captured, accumulate, create_graph):
+    """A leaf's total gradient of this pass: its hooks, then capture or accumulate, then the hooks that
+    run after accumulation (Tensor._register_backward_hook)."""
+    leaf, g = entry
+    if leaf._hooks:
+        g = _run_hooks(leaf._hooks, g, "a leaf tensor")
+    if capture is not None:
+        slot = capture.get(id(leaf))
+        if slot is not None:
+            captured[slot] = g
+    if accumulate:
+        _accumulate_into_leaf(leaf, g, create_graph)
+        if leaf._post_accumulate_hooks:
+            for fn in list(leaf._post_accumulate_hooks.values()):
+                fn()
+
+
+def _skip(node, deps, buffers, ready, retain_graph, leaf_edges):
     """A node no gradient reached: its consumers are done, so its own inputs' counts drop."""
     stack = [node]
     while stack:
@@ -175,6 +194,8 @@ def _skip(node, deps, buffers, ready, retain_graph):
                         heapq.heappush(ready, (-nxt.seq, nxt))
                     else:
                         stack.append(nxt)
+            elif e is not None:
+                leaf_edges[id(e)] -= 1
 
 
 def _any_grad(grads):

@@ -32,7 +32,10 @@ def _table_for(tensor):
 
 
 def add_hook(tensor, fn):
-    table = _table_for(tensor)
+    return add_hook_to(_table_for(tensor), fn)
+
+
+def add_hook_to(table, fn):
     handle = HookRemoveHelper(table)
     table[handle._id] = fn
     return handle

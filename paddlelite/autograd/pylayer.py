@@ -1,6 +1,6 @@
 """PyLayer: user-defined ops with a Python forward and backward."""
 from ..framework.mode import grad_state
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, wrap_array
 from .node import GradNode, _edge_of
 
 
@@ -41,9 +41,8 @@ class PyLayerNode(GradNode):
         return self.layer.__name__ + "_grad"
 
     def apply(self, grads, create_graph):
-        from ..tensor.creation import zeros
         if self.ctx.materialize_grads:
-            grads = [g if g is not None else zeros(list(s), dtype=str(d), place=p)
+            grads = [g if g is not None else wrap_array(p.xp.zeros(s, d), p, True)
                      for g, (s, d, p) in zip(grads, self.out_templates)]
         result = self.layer.backward(self.ctx, *grads)
         result = list(result) if isinstance(result, (list, tuple)) else [result]

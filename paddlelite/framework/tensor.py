@@ -1,42 +1,65 @@
 """The eager Tensor: an array (NumPy or CuPy) with a place, autograd state and a version counter.
 
 Math methods and operators are attached by `paddlelite.tensor.methods`, shared with static Variables.
-Arrays are never written in place: an in-place op computes a new array, rebinds `_data` and bumps
-the version counter, so saved tensors stay valid or are detected as modified.
+Storage and views (Paddle's stride mechanism): `_data` is an ndarray that may be a view of a buffer other
+tensors view too (its shape/strides/offset are the array's own). View ops (reshape, transpose, slicing,
+detach, ...) return tensors whose arrays are NumPy/CuPy views of the input's and which share its version
+counter `_vbox`; in-place ops write into `_data` (never rebind it), so every alias sees the new values and
+the one shared counter tells a backward that a tensor it saved has changed.
 """
+import itertools
+
 import numpy as np
 
 from ..device import place as _place_mod
 from . import dtype as _dtype
+from .printing import PaddleNamedType, tensor_to_string
+from .size import Size
+
+_generated_ids = itertools.count()   # Paddle names tensors made from data generated_tensor_N ...
+_tmp_ids = itertools.count()         # ... and op results eager_tmp_N (ours: when first asked for)
 
 
-class Tensor:
+def generated_name():
+    return f"generated_tensor_{next(_generated_ids)}"
+
+
+class Tensor(metaclass=PaddleNamedType):
+    _paddle_name = "paddle.Tensor"
     # Class-level defaults keep construction cheap: an instance only stores what differs.
     _node = None          # the grad node that produced this tensor (None for leaves)
     _out_index = 0        # which output of that node
     _grad = None          # accumulated gradient (leaves, or non-leaves after retain_grads)
     _grad_is_zeros = False  # after clear_grad(): .grad reads as zeros; the next backward replaces it
     _hooks = None         # {handle_id: fn} gradient hooks
-    _vbox = None          # [version] shared with detached aliases; None means version 0
-    name = None
+    _vbox = None          # [version] shared by all tensors viewing one storage; None: version 0, no alias yet
+    _name = None
     persistable = False
     trainable = False
 
     def __init__(self, data=None, dtype=None, place=None, stop_gradient=True, name=None):
-        from ..tensor.creation import to_array
         if data is None:
             data = np.zeros((0,), dtype=_dtype.default_float().np)
         place = _place_mod.current_place() if place is None else _place_mod.parse_place(place, "Tensor")
         self._data = to_array(data, dtype, place, "Tensor")
         self._place = place
         self.stop_gradient = bool(stop_gradient)
-        if name is not None:
-            self.name = name
+        self._name = generated_name() if name is None else name
 
     # ---- metadata -------------------------------------------------------------------------------
     @property
     def shape(self):
-        return list(self._data.shape)
+        return Size(self._data.shape)
+
+    @property
+    def name(self):
+        if self._name is None:
+            self._name = f"eager_tmp_{next(_tmp_ids)}"
+        return self._name
+
+    @name.setter
+    def name(self, value):
+        self._name = value
 
     @property
     def dtype(self):
@@ -71,6 +94,31 @@ class Tensor:
         if self._vbox is None:
             self._vbox = [0]
         self._vbox[0] += 1
+
+    def _write(self, array):
+        """Write `array` (same shape and dtype) into this tensor's storage: every view of it sees the values."""
+        self._data[...] = array
+        self._bump_version()
+
+    # ---- storage layout (Paddle's Tensor.strides / offset / is_contiguous) ------------------------
+    @property
+    def strides(self):
+        """Element strides of this view onto its storage."""
+        size = self._data.itemsize
+        return [s // size for s in self._data.strides]
+
+    get_strides = lambda self: self.strides
+
+    @property
+    def offset(self):
+        """Byte offset of this view's first element from the start of its storage."""
+        return storage_of(self._data)[1]
+
+    def is_contiguous(self):
+        return bool(self._data.flags.c_contiguous)
+
+    def data_ptr(self):
+        return _address(self._data)
 
     # ---- conversion -----------------------------------------------------------------------------
     def numpy(self):
@@ -175,41 +223,10 @@ class Tensor:
     def clear_grad(self):
         self.clear_gradient(True)
 
-    def retain_grads(self):
-        if self.stop_gradient:
-            raise RuntimeError("Tensor.retain_grads: the tensor has stop_gradient=True, so no gradient reaches it")
-        if self._node is not None:
-            from ..autograd.hooks import retain
-            retain(self)
-
-    def register_hook(self, hook):
-        """Call `hook(grad)` when this tensor's gradient is computed; a returned Tensor replaces it."""
-        if self.stop_gradient:
-            raise RuntimeError("Tensor.register_hook: cannot register a hook on a tensor with "
-                               "stop_gradient=True (no gradient is computed for it)")
-        if not callable(hook):
-            raise TypeError(f"Tensor.register_hook: hook must be callable, received {type(hook).__name__}")
-        from ..autograd.hooks import add_hook
-        return add_hook(self, hook)
-
-    def backward(self, grad_tensor=None, retain_graph=False, *, dump_backward_graph_path=None):
-        from ..autograd.api import backward
-        if grad_tensor is not None:
-            if not isinstance(grad_tensor, Tensor):  # AssertionError as Paddle; explicit so -O keeps it
-                raise AssertionError(f"Tensor.backward: grad_tensor must be a Tensor, received "
-                                     f"{type(grad_tensor).__name__}")
-            if grad_tensor.shape != self.shape:
-                raise AssertionError(f"Tensor.backward: grad_tensor shape {grad_tensor.shape} does not match the "
-                                     f"tensor's shape {self.shape}")
-        backward([self], None if grad_tensor is None else [grad_tensor], retain_graph,
-                 dump_backward_graph_path=dump_backward_graph_path)
-
     def detach(self):
-        """A new leaf sharing this tensor's values (and version counter), cut from the graph."""
-        if self._vbox is None:
-            self._vbox = [0]
+        """A new leaf viewing this tensor's storage (sharing its version counter), cut from the graph."""
         t = wrap_array(self._data, self._place, True)
-        t._vbox = self._vbox
+        share_storage(self, (t,))
         return t
 
     def detach_(self):
@@ -220,11 +237,14 @@ class Tensor:
 
     # ---- printing -------------------------------------------------------------------------------
     def __repr__(self):
-        values = np.array2string(self.numpy(), separator=", ", threshold=1000, edgeitems=3)
-        return (f"Tensor(shape={self.shape}, dtype={self.dtype.name}, place={self._place}, "
-                f"stop_gradient={self.stop_gradient},\n{values})")
+        return tensor_to_string(self)
 
     __str__ = __repr__
+
+    def __format__(self, spec):
+        if self._data.ndim == 0:  # a 0-D tensor formats as its number: f"{loss:.3f}"
+            return format(self.item(), spec)
+        return object.__format__(self, spec)
 
 
 _new = object.__new__
@@ -239,9 +259,35 @@ def wrap_array(data, place, stop_gradient):
     return t
 
 
+def _address(array):
+    return array.__array_interface__["data"][0] if isinstance(array, np.ndarray) else array.data.ptr
+
+
+def storage_of(array):
+    """(the whole buffer `array` views, as the array that owns it; the byte offset of array's first element)."""
+    root = array
+    while isinstance(getattr(root, "base", None), type(array)):
+        root = root.base
+    return root, _address(array) - _address(root)
+
+
+def share_storage(base, views):
+    """Make the tensors in `views` (Tensors or lists of them) aliases of `base`: one version counter."""
+    box = base._vbox
+    if box is None:
+        box = base._vbox = [0]
+    for v in views:
+        if isinstance(v, list):
+            for e in v:
+                e._vbox = box
+        else:
+            v._vbox = box
+
+
 class Parameter(Tensor):
     """A trainable leaf tensor (Paddle's EagerParamBase): stop_gradient=False, persistable, named."""
 
+    _paddle_name = "paddle.base.framework.EagerParamBase"
     persistable = True
 
     def __init__(self, data, name, trainable=True):
@@ -252,4 +298,54 @@ class Parameter(Tensor):
         self.stop_gradient = not trainable
 
     def __repr__(self):
-        return "Parameter containing:\n" + super().__repr__()
+        return "Parameter containing:\n" + tensor_to_string(self)
+
+    __str__ = __repr__
+
+
+def to_array(data, dtype, place, api):
+    """Convert user data to an array of `dtype` on `place`; Python floats default to the default dtype."""
+    xp = place.xp
+    if isinstance(data, Tensor):
+        arr = data._data
+        if data._place is not place:
+            arr = arr.get() if data._place.kind == "gpu" else arr
+    elif isinstance(data, (list, tuple)) and any(isinstance(e, Tensor) for e in _flatten(data)):
+        arr = np.array([[e.numpy() if isinstance(e, Tensor) else e] for e in data]).reshape(
+            len(data), *np.shape(data[0].numpy() if isinstance(data[0], Tensor) else data[0]))
+    else:
+        arr = data
+    if dtype is None:
+        if isinstance(arr, (np.ndarray,)) or (hasattr(arr, "dtype") and hasattr(arr, "shape")):
+            if arr.dtype == np.float64 and not isinstance(data, np.ndarray) and not hasattr(data, "__cuda_array_interface__"):
+                dtype = _dtype.default_float().np
+            else:
+                dtype = arr.dtype
+        else:
+            probe = np.asarray(arr)
+            if probe.dtype.kind == "f":
+                dtype = _dtype.default_float().np
+            elif probe.dtype.kind in "iu":
+                dtype = np.int64
+            elif probe.dtype.kind == "b":
+                dtype = np.bool_
+            elif probe.dtype.kind == "c":
+                dtype = np.complex64
+            else:
+                raise TypeError(f"{api}: cannot make a tensor from {type(data).__name__} "
+                                f"(numpy dtype {probe.dtype})")
+            arr = probe
+    else:
+        dtype = _dtype.convert_dtype(dtype).np
+    try:
+        return xp.array(arr, dtype=dtype) if xp is np else xp.asarray(arr, dtype=dtype)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"{api}: cannot convert data of type {type(data).__name__} to {np.dtype(dtype)}: {e}") from None
+
+
+def _flatten(seq):
+    for e in seq:
+        if isinstance(e, (list, tuple)):
+            yield from _flatten(e)
+        else:
+            yield e

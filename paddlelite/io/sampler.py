@@ -1,5 +1,5 @@
 """Samplers: SequenceSampler, RandomSampler (paddle.seed-reproducible), WeightedRandomSampler,
-SubsetRandomSampler, BatchSampler, DistributedBatchSampler (single process)."""
+SubsetRandomSampler, BatchSampler, DistributedBatchSampler (shards by the real rank and world size)."""
 import numpy as np
 
 from ..framework.random import get_rng
@@ -122,13 +122,67 @@ class BatchSampler(Sampler):
 
 
 class DistributedBatchSampler(BatchSampler):
-    """Single-process form of Paddle's DistributedBatchSampler: rank 0 of num_replicas=1 sees everything."""
+    """Each rank's share of the dataset, in Paddle's layout: the indices are padded (by repeating
+    them) to a multiple of num_replicas, optionally shuffled by a RandomState seeded with the epoch
+    (the same order on every rank), then dealt out batch by batch -- rank r takes batch r of every
+    num_replicas consecutive batches, and an equal slice of the last, short round. num_replicas and
+    rank default to the real world size and rank (paddle.distributed.ParallelEnv)."""
 
     def __init__(self, dataset, batch_size, num_replicas=None, rank=None, shuffle=False, drop_last=False):
-        if num_replicas not in (None, 1) or rank not in (None, 0):
-            raise ValueError("DistributedBatchSampler: paddlelite runs one process (num_replicas=1, rank=0)")
-        super().__init__(dataset=dataset, shuffle=shuffle, batch_size=batch_size, drop_last=drop_last)
+        api = "DistributedBatchSampler"
+        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
+            raise AssertionError(f"{api}: batch_size should be a positive integer, received {batch_size!r}")
+        if not isinstance(shuffle, bool):
+            raise AssertionError(f"{api}: shuffle should be a boolean value, received {shuffle!r}")
+        if not isinstance(drop_last, bool):
+            raise AssertionError(f"{api}: drop_last should be a boolean number, received {drop_last!r}")
+        from ..distributed.env import ParallelEnv  # io and distributed share floor 6
+        if num_replicas is not None and (not isinstance(num_replicas, int) or num_replicas <= 0):
+            raise AssertionError(f"{api}: num_replicas should be a positive integer, received {num_replicas!r}")
+        if rank is not None and (not isinstance(rank, int) or rank < 0):
+            raise AssertionError(f"{api}: rank should be a non-negative integer, received {rank!r}")
+        self.dataset = dataset
+        self.batch_size = batch_size
+        self.shuffle = shuffle
+        self.drop_last = drop_last
+        self.nranks = ParallelEnv().nranks if num_replicas is None else num_replicas
+        self.local_rank = ParallelEnv().local_rank if rank is None else rank
         self.epoch = 0
+        self.num_samples = -(-len(dataset) // self.nranks)
+        self.total_size = self.num_samples * self.nranks
+
+    def _my_indices(self):
+        n = len(self.dataset)
+        indices = list(range(n))
+        pad = self.total_size - n
+        indices += (indices * -(-pad // n))[:pad] if n else []
+        if self.shuffle:
+            np.random.RandomState(self.epoch).shuffle(indices)
+            self.epoch += 1
+        if self.nranks == 1:
+            return indices
+        step = self.batch_size * self.nranks
+        tail = self.total_size % step
+        mine = []
+        for i in range(self.local_rank * self.batch_size, len(indices) - tail, step):
+            mine.extend(indices[i:i + self.batch_size])
+        per_rank = tail // self.nranks
+        last = indices[len(indices) - tail:]
+        mine.extend(last[self.local_rank * per_rank:(self.local_rank + 1) * per_rank])
+        return mine
+
+    def __iter__(self):
+        batch = []
+        for idx in self._my_indices():
+            batch.append(idx)
+            if len(batch) == self.batch_size:
+                yield batch
+                batch = []
+        if batch and not self.drop_last:
+            yield batch
+
+    def __len__(self):
+        return (self.num_samples + (0 if self.drop_last else self.batch_size - 1)) // self.batch_size
 
     def set_epoch(self, epoch):
         self.epoch = epoch

@@ -5,8 +5,10 @@ from . import search  # noqa: F401  (take_along_axis, top_k_v2, argsort, where_i
 from . import optimizer  # noqa: F401  (sgd, momentum, adam, adamw, merged_adam)
 from . import activation  # noqa: F401  (relu, gelu, softmax, ... and their grad ops)
 from . import conv, loss, nn, norm, pooling  # noqa: F401  (conv2d, pool2d, layer/batch_norm, embedding, dropout, losses)
+from . import fused  # noqa: F401  (fused_bias_act, fused_bias_act_grad, fused_dropout_act_grad)
+from . import collective  # noqa: F401  (c_allreduce_*, c_broadcast, ...: paddle.distributed's ops)
 from .dispatch import apply
-from .registry import GradBuilder, Meta, OpDef, all_ops, get_op, register_impl, register_op
+from .registry import GradBuilder, Meta, OpDef, all_ops, device_impls, get_op, register_impl, register_op
 
-__all__ = ["apply", "GradBuilder", "Meta", "OpDef", "all_ops", "get_op", "register_impl", "register_op"]
-from . import fused  # noqa: F401  (fused_bias_act, fused_dropout_act_grad; attaches the CUDA kernels)
+__all__ = ["apply", "GradBuilder", "Meta", "OpDef", "all_ops", "device_impls", "get_op", "register_impl",
+           "register_op"]

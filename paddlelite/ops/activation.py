@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from .formula import exp, hardsigmoid, minimum, reduce_sum, sigmoid, softplus, tanh, where, zeros_like
+from .launch import activation as _launch
 from .math import erf_array, unary_grad
 from .registry import Meta, register_op
 from .shape_rules import check_float, float_only, float_rule, normalize_axis
@@ -27,10 +28,15 @@ def _activation(name, forward, grad, attrs=None):
                        infer=float_rule(name), grad=grad, attrs=attrs, double_grad=True)
 
 
-def _grad_op(name, first, forward, grad, attrs=None, nondiff_first=False):
+def _grad_op(name, first, forward, grad, attrs=None, nondiff_first=False, gpu=None):
     return register_op(name, inputs=(first, "DOut"), outputs=("Out",), forward=forward,
                        infer=_grad_op_rule(name, first), grad=grad, attrs=attrs, same_dtype=(first, "DOut"),
-                       nondiff_inputs=(first,) if nondiff_first else (), double_grad=True)
+                       nondiff_inputs=(first,) if nondiff_first else (), double_grad=True, gpu=gpu)
+
+
+def _act_kernel(act):
+    """The binding of an activation's grad op to kernels/activation.cu (`act` names its derivative)."""
+    return lambda xp, a, dout: _launch.act_grad(xp, a, dout, act)
 
 
 def _via(grad_type, first):
@@ -64,7 +70,7 @@ def _zero(xp, like):
 RELU = _activation("relu", lambda xp, x: xp.maximum(x, _zero(xp, x)), _via("relu_grad", "Out"))
 # dOut * (Out > 0), Paddle's formula: one multiply is cheaper than a select
 RELU_GRAD = _grad_op("relu_grad", "Out", lambda xp, out, dout: dout * (out > 0),
-                     _grad_op_grad("relu_grad", "Out"), nondiff_first=True)
+                     _grad_op_grad("relu_grad", "Out"), nondiff_first=True, gpu=_act_kernel("relu"))
 
 RELU6 = _activation("relu6", lambda xp, x, threshold=6.0: xp.clip(x, 0, threshold).astype(x.dtype, copy=False),
                     _via("relu6_grad", "Out"), attrs={"threshold": 6.0})
@@ -115,12 +121,13 @@ def _sigmoid(xp, x):
 
 SIGMOID = _activation("sigmoid", _sigmoid, _via("sigmoid_grad", "Out"))
 SIGMOID_GRAD = _grad_op("sigmoid_grad", "Out", lambda xp, out, dout: dout * out * (out.dtype.type(1) - out),
-                        _grad_op_grad("sigmoid_grad", "Out", lambda out: 1.0 - 2.0 * out))
+                        _grad_op_grad("sigmoid_grad", "Out", lambda out: 1.0 - 2.0 * out),
+                        gpu=_act_kernel("sigmoid"))
 
 
 TANH = _activation("tanh", lambda xp, x: xp.tanh(x), _via("tanh_grad", "Out"))
 TANH_GRAD = _grad_op("tanh_grad", "Out", lambda xp, out, dout: dout * (out.dtype.type(1) - out * out),
-                     _grad_op_grad("tanh_grad", "Out", lambda out: out * -2.0))
+                     _grad_op_grad("tanh_grad", "Out", lambda out: out * -2.0), gpu=_act_kernel("tanh"))
 
 
 # ---- gelu: exact 0.5 x (1 + erf(x / sqrt 2)), or the tanh approximation ----------------------------
@@ -160,7 +167,9 @@ def _gelu_second(x, approximate):
 
 GELU = _activation("gelu", _gelu, _via("gelu_grad", "X"), attrs={"approximate": False})
 GELU_GRAD = _grad_op("gelu_grad", "X", _gelu_grad_forward, _grad_op_grad("gelu_grad", "X", _gelu_second),
-                     attrs={"approximate": False})
+                     attrs={"approximate": False},
+                     gpu=lambda xp, x, dout, approximate: _launch.act_grad(xp, x, dout,
+                                                                           "gelu_tanh" if approximate else "gelu"))
 
 
 # ---- silu: x sigmoid(x) ----------------------------------------------------------------------------
@@ -175,7 +184,8 @@ def _silu_second(x):  # silu'' = s (1 - s) (2 + x (1 - 2 s)), s = sigmoid(x)
 
 
 SILU = _activation("silu", lambda xp, x: x * _sigmoid(xp, x), _via("silu_grad", "X"))
-SILU_GRAD = _grad_op("silu_grad", "X", _silu_grad_forward, _grad_op_grad("silu_grad", "X", _silu_second))
+SILU_GRAD = _grad_op("silu_grad", "X", _silu_grad_forward, _grad_op_grad("silu_grad", "X", _silu_second),
+                     gpu=_act_kernel("silu"))
 
 
 # ---- softplus: log(1 + e^(beta x)) / beta, linear above the threshold -------------------------------

@@ -8,7 +8,7 @@ import numpy as _np
 
 from ..device.place import current_place, parse_place
 from ..framework import mode as _mode
-from ..framework.tensor import Tensor, wrap_array
+from ..framework.tensor import Tensor, share_storage, wrap_array
 from .registry import Meta
 
 _ndarray = _np.ndarray
@@ -87,6 +87,9 @@ def apply(op, *inputs, **attrs):
         result = outs[0] if op.n_out == 1 else tuple(outs)
     if record:
         _make_node(op, inputs, attrs, outs)
+    view = op.view
+    if view and (view is True or view(**attrs)):
+        share_storage(inputs[0], outs)
     return result
 
 
@@ -146,4 +149,17 @@ def _explain_failure(op, arrays, attrs, error):
     except Exception:
         pass
     shapes = ", ".join(f"{s}={list(m.shape) if isinstance(m, Meta) else m}" for s, m in zip(op.inputs, metas))
-    raise type(error)(f"op '{op.type}' failed on inputs ({shapes}) with attrs {attrs}: {error}") from error
+    raise _same_kind(error, f"op '{op.type}' failed on inputs ({shapes}) with attrs {attrs}: {error}") from error
+
+
+def _same_kind(error, message):
+    """A new exception carrying `message`, of the nearest built-in class of `error` that takes one (a MemoryError
+    stays a MemoryError). Only built-in classes are constructed: a library's own exception class may need
+    other arguments (NumPy's _ArrayMemoryError does)."""
+    for cls in type(error).__mro__:
+        if cls.__module__ == "builtins" and issubclass(cls, Exception):
+            try:
+                return cls(message)
+            except TypeError:  # e.g. UnicodeDecodeError's five arguments; its base takes a message
+                continue
+    return RuntimeError(message)

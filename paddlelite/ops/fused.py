@@ -8,9 +8,10 @@
   for relu/sigmoid/tanh and its input for gelu/gelu_tanh/silu, as the unfused grad ops take them.
 
 The forwards here are the references, written with the registry's own activation ops so the math
-is defined once. Importing this module (last in paddlelite.ops) attaches every fused CUDA kernel
-to its op's 'gpu' slot; that imports no CuPy (kernels compile on first use on a GPU).
+is defined once; each op's `gpu=` binding runs its kernel (compiled on first use on a GPU).
 """
+from .launch import activation as _launch
+from .nn import dropout_grad_kernel
 from .registry import Meta, get_op, register_op
 
 ACTS = ("identity", "relu", "sigmoid", "tanh", "gelu", "gelu_tanh", "silu")
@@ -50,12 +51,12 @@ def _bias_infer(op, x, bias):
                          f"shape {list(bias.shape)}")
 
 
-def _fused_bias_act_forward(xp, x, bias, act="relu"):
+def _fused_bias_act_forward(xp, x, bias, act):
     _check_act("fused_bias_act", act)
     return _act_forward(xp, x + bias, act)
 
 
-def _fused_bias_act_infer(x, bias, act="relu"):
+def _fused_bias_act_infer(x, bias, act):
     _check_act("fused_bias_act", act)
     _bias_infer("fused_bias_act", x, bias)
     return Meta(tuple(x.shape), x.dtype)
@@ -67,14 +68,14 @@ def _fused_bias_act_grad(g):
                                               g.output_grad("Out"), **g.attrs))
 
 
-def _fused_bias_act_grad_forward(xp, x, bias, dout, act="relu"):
+def _fused_bias_act_grad_forward(xp, x, bias, dout, act):
     _check_act("fused_bias_act_grad", act)
     h = x + bias
     dh = _act_backward(xp, _act_forward(xp, h, act) if act in _FROM_OUT else h, dout, act)
     return dh, xp.asarray(dh.reshape(-1, bias.shape[0]).sum(axis=0)).astype(bias.dtype, copy=False)
 
 
-def _fused_bias_act_grad_infer(x, bias, dout, act="relu"):
+def _fused_bias_act_grad_infer(x, bias, dout, act):
     _check_act("fused_bias_act_grad", act)
     _bias_infer("fused_bias_act_grad", x, bias)
     if tuple(dout.shape) != tuple(x.shape) and -1 not in tuple(x.shape) + tuple(dout.shape):
@@ -84,26 +85,26 @@ def _fused_bias_act_grad_infer(x, bias, dout, act="relu"):
 
 FUSED_BIAS_ACT = register_op("fused_bias_act", inputs=("X", "Bias"), outputs=("Out",),
                              forward=_fused_bias_act_forward, infer=_fused_bias_act_infer,
-                             grad=_fused_bias_act_grad, attrs={"act": "relu"}, same_dtype=("X", "Bias"))
+                             grad=_fused_bias_act_grad, attrs={"act": "relu"}, same_dtype=("X", "Bias"),
+                             gpu=_launch.bias_act)
 
 # No grad maker: double backward through fused_bias_act is not supported (use the unfused ops).
 FUSED_BIAS_ACT_GRAD = register_op("fused_bias_act_grad", inputs=("X", "Bias", "DOut"), outputs=("DX", "DBias"),
                                   forward=_fused_bias_act_grad_forward, infer=_fused_bias_act_grad_infer,
-                                  attrs={"act": "relu"}, same_dtype=("X", "Bias", "DOut"))
+                                  attrs={"act": "relu"}, same_dtype=("X", "Bias", "DOut"), gpu=_launch.bias_act_grad)
 
 _DROPOUT_GRAD_ATTRS = {"act": "relu", "dropout_prob": 0.5, "is_test": False,
                        "dropout_implementation": "upscale_in_train"}
 
 
-def _fused_dropout_act_grad_forward(xp, mask, a, dout, act="relu", dropout_prob=0.5, is_test=False,
-                                    dropout_implementation="upscale_in_train"):
+def _fused_dropout_act_grad_forward(xp, mask, a, dout, act, dropout_prob, is_test, dropout_implementation):
     _check_act("fused_dropout_act_grad", act)
     d = get_op("dropout_grad").forward(xp, mask, dout, dropout_prob=dropout_prob, is_test=is_test,
                                        dropout_implementation=dropout_implementation)
     return _act_backward(xp, a, d, act)
 
 
-def _fused_dropout_act_grad_infer(mask, a, dout, act="relu", **attrs):
+def _fused_dropout_act_grad_infer(mask, a, dout, act, **attrs):
     _check_act("fused_dropout_act_grad", act)
     get_op("dropout_grad").infer(mask, dout, **attrs)
     if a.dtype != dout.dtype:
@@ -117,12 +118,4 @@ def _fused_dropout_act_grad_infer(mask, a, dout, act="relu", **attrs):
 # No grad maker: a backward-only op (what the fused dropout+activation backward runs).
 FUSED_DROPOUT_ACT_GRAD = register_op("fused_dropout_act_grad", inputs=("Mask", "A", "DOut"), outputs=("DX",),
                                      forward=_fused_dropout_act_grad_forward, infer=_fused_dropout_act_grad_infer,
-                                     attrs=dict(_DROPOUT_GRAD_ATTRS))
-
-
-def _attach_gpu_kernels():
-    from ..device import kernels
-    kernels.attach_all()
-
-
-_attach_gpu_kernels()
+                                     attrs=dict(_DROPOUT_GRAD_ATTRS), gpu=dropout_grad_kernel)

@@ -2,6 +2,7 @@
 import numpy as np
 
 from .formula import assign, expand_as
+from .launch.reduce import reduce_as as _reduce_as_kernel
 from .registry import Meta, register_op
 from .shape_rules import same_as_first
 
@@ -9,7 +10,7 @@ from .shape_rules import same_as_first
 def _reduce_as_forward(xp, x, target):
     """Sum x over the leading dims it has beyond target's, and over dims where target has 1."""
     if x.shape == target.shape:
-        return x
+        return x.copy()  # a fresh array: gradients of two inputs must not share storage (in-place writes)
     lead = x.ndim - target.ndim
     axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(target.shape)
                                       if d == 1 and x.shape[i + lead] != 1)
@@ -28,7 +29,7 @@ def _reduce_as_grad(g):
 
 REDUCE_AS = register_op("reduce_as", inputs=("X", "Target"), meta_inputs=("Target",), outputs=("Out",), forward=_reduce_as_forward,
                         infer=_reduce_as_infer, grad=_reduce_as_grad, nondiff_inputs=("Target",),
-                        double_grad=True)
+                        double_grad=True, gpu=_reduce_as_kernel)
 
 
 def _expand_as_grad(g):
@@ -37,7 +38,7 @@ def _expand_as_grad(g):
 
 
 EXPAND_AS = register_op("expand_as", inputs=("X", "Target"), meta_inputs=("Target",), outputs=("Out",),
-                        forward=lambda xp, x, t: xp.broadcast_to(x, t.shape),
+                        forward=lambda xp, x, t: xp.broadcast_to(x, t.shape).copy(),
                         infer=lambda x, t, **a: Meta(t.shape, x.dtype), grad=_expand_as_grad,
                         nondiff_inputs=("Target",), double_grad=True)
 

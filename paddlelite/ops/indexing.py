@@ -154,7 +154,10 @@ def index_shape(op, shape, entries, metas):
 
 # ---- getitem --------------------------------------------------------------------------------------
 def _getitem_forward(xp, x, index_arrays, index):
-    return xp.asarray(x[build_index(xp, index, index_arrays)])
+    idx = build_index(xp, index, index_arrays)
+    if is_basic(index) and Ellipsis not in idx:
+        idx += (Ellipsis,)  # a trailing ... keeps x[i, j] a 0-D view where NumPy would copy out a scalar
+    return xp.asarray(x[idx])
 
 
 def _getitem_infer(x, index_metas, index):
@@ -169,7 +172,8 @@ def _getitem_grad(g):
 
 GETITEM = register_op("getitem", inputs=("X", "Index"), outputs=("Out",), variadic_inputs=("Index",),
                       nondiff_inputs=("Index",), forward=_getitem_forward, infer=_getitem_infer,
-                      grad=_getitem_grad, attrs={"index": []}, double_grad=True)
+                      grad=_getitem_grad, attrs={"index": []}, double_grad=True,
+                      view=lambda index: is_basic(index))  # basic indexing views x, advanced copies
 
 
 def _getitem_grad_forward(xp, x, dout, index_arrays, index):

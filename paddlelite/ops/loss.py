@@ -5,6 +5,7 @@ nn/functional/loss.py, so they need no ops of their own.)
 """
 import numpy as np
 
+from .launch import softmax_ce as _launch
 from .registry import Meta, register_op
 from .shape_rules import normalize_axis
 
@@ -47,8 +48,8 @@ def _hard_index(xp, label, num_classes, ignore_index, op):
     """Labels -> (index array safe to gather with, mask of kept positions)."""
     keep = label != ignore_index
     bad = keep & ((label < 0) | (label >= num_classes))
-    if bool(bad.any()):
-        raise ValueError(f"op '{op}': Label values must lie in [0, {num_classes}) or equal ignore_index="
+    if bool(bad.any()):  # Paddle's kernel: OutOfRange, an IndexError
+        raise IndexError(f"op '{op}': Label values must lie in [0, {num_classes}) or equal ignore_index="
                          f"{ignore_index}, received {int(label[bad].reshape(-1)[0])}")
     return xp.where(keep, label, 0).astype(np.int64), keep
 
@@ -92,6 +93,10 @@ def _swce_grad_infer(label, softmax, dloss, soft_label=False, ignore_index=-100,
     return Meta(softmax.shape, softmax.dtype)
 
 
+def _swce_grad_kernel(xp, label, softmax, dloss, soft_label, ignore_index, axis, numeric_stable_mode):
+    return _launch.softmax_ce_grad(xp, label, softmax, dloss, soft_label, ignore_index, axis)
+
+
 def _swce_grad(g):
     dloss = g.output_grad("Loss")
     if g.needs("Logits") and dloss is not None:
@@ -107,7 +112,37 @@ SOFTMAX_WITH_CROSS_ENTROPY = register_op(
 # No grad maker: double backward through softmax_with_cross_entropy is not supported.
 SOFTMAX_WITH_CROSS_ENTROPY_GRAD = register_op(
     "softmax_with_cross_entropy_grad", inputs=("Label", "Softmax", "DLoss"), outputs=("DLogits",),
-    forward=_swce_grad_forward, infer=_swce_grad_infer, attrs=_SWCE_ATTRS)
+    forward=_swce_grad_forward, infer=_swce_grad_infer, attrs=_SWCE_ATTRS, gpu=_swce_grad_kernel)
+
+
+# ---- class-id labels of the losses composed from one-hot products ----------------------------------
+_LABEL_ERRORS = {"IndexError": IndexError, "ValueError": ValueError}
+
+
+def _check_labels_forward(xp, label, input, axis, ignore_index, api, error):
+    """The labels unchanged, after checking each is a class id in [0, C) (C = input.shape[axis]) or
+    ignore_index (None: no exemption). A one-hot product would silently drop an out-of-range label;
+    Paddle's kernels raise (`error`: the class the kernel behind `api` raises)."""
+    num_classes = input.shape[axis]
+    bad = (label < 0) | (label >= num_classes)
+    if ignore_index is not None:
+        bad &= label != ignore_index
+    if bool(bad.any()):
+        allowed = f"[0, {num_classes})" + ("" if ignore_index is None else f" or equal ignore_index={ignore_index}")
+        raise _LABEL_ERRORS[error](f"{api}: label values must lie in {allowed}, received "
+                                   f"{int(label[bad].reshape(-1)[0])}")
+    return label
+
+
+def _check_labels_infer(label, input, axis, ignore_index, api, error):
+    if error not in _LABEL_ERRORS:
+        raise ValueError(f"op 'check_labels': error must be one of {sorted(_LABEL_ERRORS)}, received {error!r}")
+    return Meta(label.shape, label.dtype)
+
+
+CHECK_LABELS = register_op(
+    "check_labels", inputs=("Label", "Input"), outputs=("Out",), forward=_check_labels_forward,
+    infer=_check_labels_infer, attrs={"axis": -1, "ignore_index": -100, "api": "", "error": "IndexError"})
 
 
 # ---- the denominator of a mean over non-ignored hard labels ---------------------------------------

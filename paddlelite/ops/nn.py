@@ -1,8 +1,10 @@
-"""Embedding lookup and dropout, each with its dedicated grad op (fused GPU kernels attach by op type)."""
+"""Embedding lookup and dropout, each with its dedicated grad op (bound to a fused CUDA kernel)."""
 import numpy as np
 
 from ..framework.random import rng_for
 from .conv import scatter_add
+from .launch import dropout as _launch_dropout
+from .launch import embedding as _launch_embedding
 from .registry import Meta, register_op
 
 
@@ -59,6 +61,10 @@ def _embedding_grad_infer(ids, w, dout, padding_idx=-1):
     return Meta(w.shape, dout.dtype)
 
 
+def _embedding_grad_kernel(xp, ids, w, dout, padding_idx):
+    return _launch_embedding.embedding_grad(xp, ids, w, dout, padding_row(padding_idx, w.shape[0]))
+
+
 def _embedding_grad(g):
     if g.needs("W"):
         g.set_input_grad("W", g.op("embedding_grad", g.input("Ids"), g.input("W"), g.output_grad("Out"),
@@ -77,7 +83,8 @@ EMBEDDING = register_op("embedding", inputs=("Ids", "W"), outputs=("Out",), forw
 
 EMBEDDING_GRAD = register_op("embedding_grad", inputs=("Ids", "W", "DOut"), meta_inputs=("W",), outputs=("DW",),
                              forward=_embedding_grad_forward, infer=_embedding_grad_infer, grad=_embedding_grad_grad,
-                             attrs={"padding_idx": -1}, nondiff_inputs=("Ids", "W"), double_grad=True)
+                             attrs={"padding_idx": -1}, nondiff_inputs=("Ids", "W"), double_grad=True,
+                             gpu=_embedding_grad_kernel)
 
 
 # ---- dropout --------------------------------------------------------------------------------------
@@ -122,6 +129,12 @@ def _dropout_grad_forward(xp, mask, dout, dropout_prob, is_test, dropout_impleme
     return dout * mask * _keep_scale(dout.dtype, dropout_prob, dropout_implementation, is_test)
 
 
+def dropout_grad_kernel(xp, mask, a, dout, act, dropout_prob, is_test, dropout_implementation):
+    """dropout's backward on kernels/dropout.cu, fused with act's gradient at `a` unless act='identity'."""
+    scale = float(_keep_scale(np.dtype(np.float32), dropout_prob, dropout_implementation, is_test))
+    return _launch_dropout.dropout_act_grad(xp, mask, a, dout, scale, act)
+
+
 def _dropout_grad_infer(mask, dout, dropout_prob=0.5, is_test=False, dropout_implementation="upscale_in_train"):
     _check_dropout_attrs("dropout_grad", dropout_prob, dropout_implementation)
     if tuple(mask.shape) != tuple(dout.shape) and -1 not in tuple(mask.shape) + tuple(dout.shape):
@@ -150,4 +163,6 @@ DROPOUT = register_op("dropout", inputs=("X",), outputs=("Out", "Mask"), forward
 DROPOUT_GRAD = register_op("dropout_grad", inputs=("Mask", "DOut"), outputs=("DX",), forward=_dropout_grad_forward,
                            infer=_dropout_grad_infer, grad=_dropout_grad_grad,
                            attrs={k: _DROPOUT_ATTRS[k] for k in ("dropout_prob", "is_test", "dropout_implementation")},
-                           nondiff_inputs=("Mask",), double_grad=True)
+                           nondiff_inputs=("Mask",), double_grad=True,
+                           gpu=lambda xp, mask, dout, **attrs: dropout_grad_kernel(xp, mask, None, dout, "identity",
+                                                                                   **attrs))

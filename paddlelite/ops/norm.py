@@ -6,6 +6,7 @@ by op type). Statistics are computed in float32 for float16 inputs, else in the 
 import numpy as np
 
 from .formula import reshape_as
+from .launch import layer_norm as _launch
 from .registry import Meta, register_op
 
 
@@ -118,7 +119,7 @@ LAYER_NORM = register_op("layer_norm", inputs=("X", "Scale", "Bias"), outputs=("
 LAYER_NORM_GRAD = register_op("layer_norm_grad", inputs=("X", "Scale", "Mean", "Variance", "DY"),
                               outputs=("DX", "DScale", "DBias"), forward=_layer_norm_grad_forward,
                               infer=_layer_norm_grad_infer, attrs={"epsilon": 1e-5, "begin_norm_axis": 1},
-                              optional_inputs=("Scale",))
+                              optional_inputs=("Scale",), gpu=_launch.layer_norm_grad)
 
 
 # ---- batch_norm -----------------------------------------------------------------------------------

@@ -2,12 +2,12 @@
 
 They have no grad makers. Forwards return new arrays (ParamOut, ...) and never write into their
 inputs; eager optimizers rebind the parameter's array, static programs write ParamOut back to the
-Param variable. The fused GPU kernels attach to these op types through `register_impl`.
+Param variable. Each op is bound to its fused kernel in kernels/optimizer.cu (`gpu=`).
 
 Learning rates and beta powers are 1-element tensors (shape [1], as in Paddle), so one compiled
 program serves every step of a schedule.
 """
-
+from .launch import optimizer as _launch
 from .registry import Meta, register_op
 
 
@@ -44,7 +44,8 @@ def _sgd_infer(param, lr, grad, master_param=None, **attrs):
 
 SGD = register_op("sgd", inputs=("Param", "LearningRate", "Grad", "MasterParam"), outputs=("ParamOut",),
                   forward=_sgd_forward, infer=_sgd_infer, optional_inputs=("MasterParam",),
-                  attrs={"multi_precision": False})
+                  attrs={"multi_precision": False},
+                  gpu=lambda xp, param, lr, grad, master_param, multi_precision: _launch.sgd(xp, param, lr, grad))
 
 
 # ---- momentum ---------------------------------------------------------------------------------------
@@ -72,12 +73,19 @@ def _momentum_infer(param, grad, velocity, lr, master_param=None, **attrs):
     return _meta(param), _meta(velocity)
 
 
+def _momentum_kernel(xp, param, grad, velocity, lr, master_param, mu, use_nesterov, regularization_method,
+                     regularization_coeff, multi_precision, rescale_grad):
+    l2 = regularization_coeff if regularization_method == "l2_decay" else 0.0
+    return _launch.momentum(xp, param, grad, velocity, lr, mu, use_nesterov, l2, rescale_grad)
+
+
 MOMENTUM = register_op(
     "momentum", inputs=("Param", "Grad", "Velocity", "LearningRate", "MasterParam"),
     outputs=("ParamOut", "VelocityOut"), forward=_momentum_forward, infer=_momentum_infer,
     optional_inputs=("MasterParam",),
     attrs={"mu": 0.9, "use_nesterov": False, "regularization_method": "", "regularization_coeff": 0.0,
-           "multi_precision": False, "rescale_grad": 1.0})
+           "multi_precision": False, "rescale_grad": 1.0},
+    gpu=_momentum_kernel)
 
 
 # ---- adam / adamw -----------------------------------------------------------------------------------
@@ -123,16 +131,29 @@ def _adam_infer(param, grad, lr, m1, m2, b1p, b2p, master_param=None, **attrs):
     return _meta(param), _meta(m1), _meta(m2), _meta(b1p), _meta(b2p)
 
 
+def _adam_kernel(xp, param, grad, lr, m1, m2, b1p, b2p, master_param, beta1, beta2, epsilon, use_global_beta_pow,
+                 **unused):
+    """adam: adamw's kernel without the decay."""
+    return _launch.adam(xp, param, grad, lr, m1, m2, b1p, b2p, beta1, beta2, epsilon, 0.0, 1.0,
+                        not use_global_beta_pow)
+
+
+def _adamw_kernel(xp, param, grad, lr, m1, m2, b1p, b2p, master_param, beta1, beta2, epsilon, use_global_beta_pow,
+                  coeff, lr_ratio, with_decay, **unused):
+    return _launch.adam(xp, param, grad, lr, m1, m2, b1p, b2p, beta1, beta2, epsilon, coeff if with_decay else 0.0,
+                        lr_ratio, not use_global_beta_pow)
+
+
 _ADAM_IN = ("Param", "Grad", "LearningRate", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow", "MasterParam")
 _ADAM_OUT = ("ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut", "Beta2PowOut")
 
 ADAM = register_op("adam", inputs=_ADAM_IN, outputs=_ADAM_OUT,
                    forward=_adam_forward, infer=_adam_infer,
-                   optional_inputs=("MasterParam",), attrs=dict(_ADAM_ATTRS))
+                   optional_inputs=("MasterParam",), attrs=dict(_ADAM_ATTRS), gpu=_adam_kernel)
 
 ADAMW = register_op("adamw", inputs=_ADAM_IN, outputs=_ADAM_OUT, forward=_adam_forward, infer=_adam_infer,
                     optional_inputs=("MasterParam",),
-                    attrs={**_ADAM_ATTRS, "coeff": 0.01, "lr_ratio": 1.0, "with_decay": True})
+                    attrs={**_ADAM_ATTRS, "coeff": 0.01, "lr_ratio": 1.0, "with_decay": True}, gpu=_adamw_kernel)
 
 
 # ---- merged_adam: one op updating a list of parameters (one GPU launch for all of them) -------------
@@ -169,10 +190,24 @@ def _merged_adam_infer(params, grads, lrs, m1s, m2s, b1ps, b2ps, master_params=N
             [] if master_params is None else [_meta(m) for m in master_params])
 
 
+def _merged_adam_kernel(xp, params, grads, lrs, m1s, m2s, b1ps, b2ps, master_params, beta1, beta2, epsilon,
+                        multi_precision, use_global_beta_pow, weight_decay, use_adamw):
+    """Every parameter in one launch (kernels/optimizer.cu adam_multi)."""
+    n = len(params)
+    if any(len(g) != n for g in (grads, m1s, m2s, b1ps, b2ps)) or len(lrs) not in (1, n):
+        return None  # the reference raises the explanatory error
+    outs = _launch.adam_multi(xp, params, grads, lrs, m1s, m2s, b1ps, b2ps, beta1, beta2, epsilon,
+                              weight_decay if use_adamw else 0.0, not use_global_beta_pow)
+    if outs is None:
+        return None
+    return tuple(outs) + ([] if master_params is None else list(master_params),)
+
+
 MERGED_ADAM = register_op(
     "merged_adam", inputs=_ADAM_IN, outputs=_ADAM_OUT + ("MasterParamOut",),
     forward=_merged_adam_forward, infer=_merged_adam_infer,
     variadic_inputs=_ADAM_IN, optional_inputs=("MasterParam",),
     variadic_outputs=_ADAM_OUT + ("MasterParamOut",),
     attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "multi_precision": False,
-           "use_global_beta_pow": False, "weight_decay": 0.0, "use_adamw": False})
+           "use_global_beta_pow": False, "weight_decay": 0.0, "use_adamw": False},
+    gpu=_merged_adam_kernel)

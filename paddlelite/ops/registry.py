@@ -2,7 +2,8 @@
 
 An op declares its input/output slots, attrs with defaults, a shape-and-dtype rule (`infer`, used by
 static mode and to explain eager failures), a forward written against the array module `xp`,
-optional device-specific forwards, and a *grad maker*.
+optional device kernels (`gpu=`: a binding that launches a fused CUDA kernel, see ops/launch/), and
+a *grad maker*.
 
 A grad maker computes nothing itself: it writes the gradient as formulas over symbolic references
 (`ops/formula.py`), e.g. `dx = dout / y; dy = -dx * out / y`, each operator recording a registered op
@@ -24,11 +25,11 @@ class OpDef:
     __slots__ = ("type", "inputs", "outputs", "attrs", "forward", "infer", "grad", "impls",
                  "variadic_inputs", "optional_inputs", "variadic_outputs", "intermediate_outputs",
                  "nondiff_inputs", "meta_inputs", "same_dtype", "double_grad", "diff_inputs_mask", "n_in",
-                 "n_out", "simple", "input_index", "output_index")
+                 "n_out", "simple", "input_index", "output_index", "view")
 
-    def __init__(self, type, inputs, outputs, forward, infer, grad=None, attrs=None, impls=None,
+    def __init__(self, type, inputs, outputs, forward, infer, grad=None, attrs=None,
                  variadic_inputs=(), optional_inputs=(), variadic_outputs=(), intermediate_outputs=(),
-                 nondiff_inputs=(), meta_inputs=(), same_dtype=(), double_grad=False):
+                 nondiff_inputs=(), meta_inputs=(), same_dtype=(), double_grad=False, view=False):
         self.type = type
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
@@ -36,7 +37,7 @@ class OpDef:
         self.infer = infer
         self.grad = grad
         self.attrs = dict(attrs or {})
-        self.impls = dict(impls or {})
+        self.impls = {}  # device -> forward (register_impl)
         self.variadic_inputs = frozenset(variadic_inputs)
         self.optional_inputs = frozenset(optional_inputs)
         self.variadic_outputs = frozenset(variadic_outputs)
@@ -47,6 +48,9 @@ class OpDef:
         self.nondiff_inputs = frozenset(nondiff_inputs) | self.meta_inputs
         self.same_dtype = tuple(self.inputs.index(s) for s in same_dtype)
         self.double_grad = double_grad
+        # view: the outputs are views of the first input's storage (Paddle's view ops): True, or a
+        # predicate on the attrs for ops that are views for some attrs only (basic vs advanced indexing)
+        self.view = view
         self.diff_inputs_mask = tuple(s not in self.nondiff_inputs for s in self.inputs)
         self.n_in = len(self.inputs)
         self.n_out = len(self.outputs)
@@ -93,18 +97,41 @@ class OpDef:
 _REGISTRY = {}
 
 
-def register_op(type, **spec):
-    """Declare an op. Returns its OpDef (module-level constants make call sites cheap)."""
+def register_op(type, gpu=None, **spec):
+    """Declare an op. Returns its OpDef (module-level constants make call sites cheap).
+
+    `gpu`: the op's kernel binding, fn(xp, *arrays, **attrs) with the forward's signature (see
+    register_impl).
+    """
     if type in _REGISTRY:
         raise ValueError(f"op '{type}' is registered twice")
     op = OpDef(type, **spec)
     _REGISTRY[type] = op
+    if gpu is not None:
+        register_impl(type, "gpu", gpu)
     return op
 
 
 def register_impl(type, device, fn):
-    """Attach a device-specific forward (e.g. a fused CUDA kernel) to a registered op."""
-    get_op(type).impls[device] = fn
+    """Attach a device-specific forward (e.g. a fused CUDA kernel) to a registered op.
+
+    `fn` receives the arrays and the filled-in attrs as the forward does and returns None for a
+    configuration it does not cover (float64, an odd layout): the reference forward runs instead.
+    """
+    op = get_op(type)
+    forward = op.forward
+
+    def run(xp, *arrays, **attrs):
+        out = fn(xp, *arrays, **attrs)
+        return forward(xp, *arrays, **attrs) if out is None else out
+
+    run.__name__ = run.__qualname__ = f"{type}_{device}"
+    op.impls[device] = run
+
+
+def device_impls(device):
+    """{op type: forward} of every op with an implementation for `device`."""
+    return {type: op.impls[device] for type, op in _REGISTRY.items() if device in op.impls}
 
 
 def get_op(type):

@@ -2,7 +2,7 @@
 variables as ellipses labelled with shape and dtype; one cluster per block."""
 import os
 
-from .framework import OP_ROLE_ATTR, OP_ROLE_BACKWARD, OP_ROLE_OPTIMIZE
+from .op_role import OP_ROLE_ATTR, OP_ROLE_BACKWARD, OP_ROLE_OPTIMIZE
 
 
 def _q(s):

@@ -14,14 +14,9 @@ from ..framework import dtype as _dtype
 from ..framework.mode import in_static_mode
 from ..ops.registry import get_op
 from ..utils import unique_name
-
-# Paddle's OpRole values (op_proto_and_checker_maker.OpRole)
-OP_ROLE_FORWARD = 0
-OP_ROLE_BACKWARD = 1
-OP_ROLE_OPTIMIZE = 2
-OP_ROLE_LOSS = 256
-OP_ROLE_ATTR = "op_role"
-OP_ROLE_VAR_ATTR = "op_role_var"
+from .dot import program_to_dot
+from .op_role import (OP_ROLE_ATTR, OP_ROLE_BACKWARD, OP_ROLE_FORWARD, OP_ROLE_LOSS,  # noqa: F401  (re-exported)
+                      OP_ROLE_OPTIMIZE, OP_ROLE_VAR_ATTR)
 GRAD_SUFFIX = "@GRAD"
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -501,7 +496,6 @@ class Program:
         return f"Program({len(self.blocks)} blocks, {sum(len(b.ops) for b in self.blocks)} ops)"
 
     def to_dot(self, path=None):
-        from .dot import program_to_dot
         return program_to_dot(self, path)
 
     def clone(self, for_test=False):
@@ -592,15 +586,6 @@ def program_guard(main_program, startup_program=None):
 def require_static(api):
     if not in_static_mode():
         raise RuntimeError(f"{api}: only available in static graph mode; call paddle.enable_static() first")
-
-
-def _install_methods():
-    from ..tensor import methods
-    methods.install(Variable)
-    Variable.__hash__ = object.__hash__
-
-
-_install_methods()
 
 
 def names_of(values, api, arg):

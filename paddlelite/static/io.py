@@ -14,7 +14,7 @@ import os
 import numpy as np
 
 from ..framework import dtype as _dtype
-from ..framework.io import CheckpointError, read_archive, write_archive
+from ..framework.io import CheckpointError, atomic_file, read_archive, write_archive
 from ..ops.registry import all_ops
 from .executor import STRUCTURAL_RUNNERS, Executor, global_scope, op_io
 from .framework import Block, Operator, Parameter, Program, Variable, default_main_program
@@ -296,10 +296,8 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, program=N
     if d:
         os.makedirs(d, exist_ok=True)
     write_archive(params, path_prefix + ".pdiparams", api)
-    tmp = f"{path_prefix}.pdmodel.tmp{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path_prefix + ".pdmodel")
+    with atomic_file(path_prefix + ".pdmodel") as f:
+        f.write(text.encode("utf-8"))
 
 
 def _read_model(path, api):
@@ -316,6 +314,8 @@ def _read_model(path, api):
         doc = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         fail(f"is not valid JSON; it is truncated or not a paddlelite inference model ({e})")
+    except RecursionError:
+        fail("nests its JSON too deeply to be a paddlelite inference model")
     if not isinstance(doc, dict) or doc.get("format") != MODEL_FORMAT:
         fail(f"is not a paddlelite inference model (no '\"format\": \"{MODEL_FORMAT}\"')")
     if doc.get("version") != MODEL_VERSION:

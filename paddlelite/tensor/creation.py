@@ -7,57 +7,9 @@ from ..device import place as _place
 from ..framework import dtype as _dtype
 from ..framework import random as _random
 from ..framework.mode import _static
-from ..framework.tensor import Tensor, wrap_array
+from ..framework.tensor import Tensor, generated_name, to_array, wrap_array
 from ..ops import dispatch
 from ..ops.registry import get_op
-
-
-def to_array(data, dtype, place, api):
-    """Convert user data to an array of `dtype` on `place`; Python floats default to the default dtype."""
-    xp = place.xp
-    if isinstance(data, Tensor):
-        arr = data._data
-        if data._place is not place:
-            arr = arr.get() if data._place.kind == "gpu" else arr
-    elif isinstance(data, (list, tuple)) and any(isinstance(e, Tensor) for e in _flatten(data)):
-        arr = np.array([[e.numpy() if isinstance(e, Tensor) else e] for e in data]).reshape(
-            len(data), *np.shape(data[0].numpy() if isinstance(data[0], Tensor) else data[0]))
-    else:
-        arr = data
-    if dtype is None:
-        if isinstance(arr, (np.ndarray,)) or (hasattr(arr, "dtype") and hasattr(arr, "shape")):
-            if arr.dtype == np.float64 and not isinstance(data, np.ndarray) and not hasattr(data, "__cuda_array_interface__"):
-                dtype = _dtype.default_float().np
-            else:
-                dtype = arr.dtype
-        else:
-            probe = np.asarray(arr)
-            if probe.dtype.kind == "f":
-                dtype = _dtype.default_float().np
-            elif probe.dtype.kind in "iu":
-                dtype = np.int64
-            elif probe.dtype.kind == "b":
-                dtype = np.bool_
-            elif probe.dtype.kind == "c":
-                dtype = np.complex64
-            else:
-                raise TypeError(f"{api}: cannot make a tensor from {type(data).__name__} "
-                                f"(numpy dtype {probe.dtype})")
-            arr = probe
-    else:
-        dtype = _dtype.convert_dtype(dtype).np
-    try:
-        return xp.array(arr, dtype=dtype) if xp is np else xp.asarray(arr, dtype=dtype)
-    except (TypeError, ValueError) as e:
-        raise TypeError(f"{api}: cannot convert data of type {type(data).__name__} to {np.dtype(dtype)}: {e}") from None
-
-
-def _flatten(seq):
-    for e in seq:
-        if isinstance(e, (list, tuple)):
-            yield from _flatten(e)
-        else:
-            yield e
 
 
 def _resolve_place(place, api):
@@ -74,7 +26,9 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     p = _resolve_place(place, "to_tensor")
     if isinstance(data, Tensor) and dtype is None:
         dtype = data._data.dtype
-    return wrap_array(to_array(data, dtype, p, "to_tensor"), p, stop_gradient)
+    t = wrap_array(to_array(data, dtype, p, "to_tensor"), p, stop_gradient)
+    t._name = generated_name()
+    return t
 
 
 def _shape_list(shape, api):

@@ -13,6 +13,7 @@ from ..ops import creation as _creation_ops
 from ..ops import elementwise as _ew
 from ..ops import activation as _act
 from ..ops import math as _m
+from ..ops.registry import get_op
 
 apply = dispatch.apply
 
@@ -77,9 +78,8 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     if is_tensor_like(scale):
         scale = float(scale.item())
     out = apply(_m.SCALE, x, scale=float(scale), bias=float(bias), bias_after_scale=bool(bias_after_scale))
-    if act is not None:
-        from ..nn import functional as F
-        out = getattr(F, act)(out)
+    if act is not None:  # as Paddle: the op named by `act` is applied to the result
+        out = apply(get_op(act), out)
     return out
 
 

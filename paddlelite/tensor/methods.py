@@ -144,4 +144,4 @@ def install(cls):
         setattr(cls, name, _api(qual))
     for name, qual in REFLECTED.items():
         setattr(cls, name, _reflected(_api(qual)))
-    cls.__hash__ = lambda self: id(self)
+    cls.__hash__ = object.__hash__  # identity, as the operators above make __eq__ elementwise

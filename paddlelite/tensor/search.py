@@ -70,15 +70,15 @@ def take_along_axis(arr, indices, axis, broadcast=True):
 
 
 def nonzero(x, as_tuple=False):
-    """int64 coordinates of the non-zero elements: [count, rank], or (as_tuple) rank tensors of shape [count, 1]."""
+    """int64 coordinates of the non-zero elements: [count, rank], or (as_tuple) rank 1-D tensors of shape [count]."""
     _check_tensor(x, "nonzero")
     out = apply(_s.WHERE_INDEX, x)
     if not as_tuple:
         return out
     rank = len(x.shape)
     if rank == 0:
-        return (out,)
-    return tuple(apply(_mo.SPLIT, out, num=rank, sections=[], axis=1))
+        raise ValueError("nonzero: as_tuple=True needs a tensor of at least 1 dimension, received a 0-D tensor")
+    return tuple(apply(_mo.UNSTACK, out, axis=1, num=rank))
 
 
 def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None, dtype="int64", name=None):

@@ -8,6 +8,7 @@ import ctypes
 import hashlib
 import os
 import re
+import stat
 import subprocess
 import tempfile
 import threading
@@ -19,7 +20,10 @@ from paddlelite.device import kernels as K
 SHIM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cuda_emu.h")
 CXX = os.environ.get("CXX", "g++")
 FLAGS = ["-std=c++20", "-O1", "-pthread", "-shared", "-fPIC", "-w"]
-CACHE_DIR = os.path.join(tempfile.gettempdir(), f"paddlelite_cuda_emu_{os.getuid()}")
+# Built libraries are loaded into the test process, so they live in a private per-user cache (never a
+# predictable shared temp path another local user could plant a library in).
+CACHE_DIR = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+                         "paddlelite", "cuda_emu")
 
 _lock = threading.Lock()
 _libs = {}
@@ -43,14 +47,23 @@ def kernel_names(source):
     return sorted(set(re.findall(r'extern\s+"C"\s+void\s+(\w+)\s*\(', pre)))
 
 
+def private_cache_dir(path=CACHE_DIR):
+    """Create `path` (mode 0700) if needed and check that only the current user can write to it."""
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    st = os.stat(path)
+    if st.st_uid != os.getuid() or stat.S_IMODE(st.st_mode) & 0o022:
+        raise RuntimeError(f"CUDA emulation cache {path} is not private to this user (owner uid {st.st_uid}, "
+                           f"mode {stat.S_IMODE(st.st_mode):o}); remove it or set XDG_CACHE_HOME")
+    return path
+
+
 def build(source, tag="kernel"):
     """Compile emulated `source`; returns the path of the shared library (cached by content hash)."""
     with open(SHIM) as f:
         shim = f.read()
     key = hashlib.sha256("\0".join([source, shim, CXX, *FLAGS]).encode()).hexdigest()[:24]
-    os.makedirs(CACHE_DIR, exist_ok=True)
-    so = os.path.join(CACHE_DIR, f"{tag}_{key}.so")
-    if os.path.exists(so):
+    so = os.path.join(private_cache_dir(), f"{tag}_{key}.so")
+    if os.path.exists(so) and os.stat(so).st_uid == os.getuid():
         return so
     names = kernel_names(source)
     launchers = "".join(

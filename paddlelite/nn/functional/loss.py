@@ -129,7 +129,8 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
             raise ValueError(f"{api}: label must have rank {nd - 1} or {nd} for input of shape {input.shape}, "
                              f"received shape {label.shape}")
     hard = not soft_label
-    if hard and label_smoothing > 0:
+    if hard and label_smoothing > 0:  # Paddle one-hot encodes the labels: every one must be a class id
+        label = apply(_loss.CHECK_LABELS, label, input, axis=axis, ignore_index=None, api=api, error="ValueError")
         hard_label = label
         onehot = _one_hot(apply(get_op("squeeze"), label, axis=[axis]), num_classes, input.dtype, axis)
         label = _scale(onehot, 1.0 - label_smoothing, label_smoothing / num_classes)
@@ -143,6 +144,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     else:
         logp = apply(_math.LOG, input)
         if hard:
+            label = apply(_loss.CHECK_LABELS, label, input, axis=axis, ignore_index=int(ignore_index), api=api,
+                          error="IndexError")
+            hard_label = label
             onehot = _one_hot(apply(get_op("squeeze"), label, axis=[axis]), num_classes, input.dtype, axis)
             loss = _scale(_sum(apply(_ew.MULTIPLY, onehot, logp), axis=[axis], keepdim=True), -1.0)
         else:
@@ -202,6 +206,8 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
         raise ValueError(f"{api}: input must be [N, C, ...] and label [N, ...] (one rank less), received shapes "
                          f"{input.shape} and {label.shape}")
     c = input.shape[1]
+    label = apply(_loss.CHECK_LABELS, label, input, axis=1, ignore_index=int(ignore_index), api=api,
+                  error="ValueError")
     onehot = _one_hot(label, c, input.dtype, 1)
     if weight is not None:
         _check_float(weight, api, "weight")

@@ -59,6 +59,5 @@ def vector_to_parameters(vec, parameters, name=None):
     off = 0
     for p in params:
         chunk = data[off:off + p.size].reshape(p.shape).astype(p._data.dtype)
-        p._data = p._place.xp.asarray(chunk)
-        p._bump_version()
+        p._write(p._place.xp.asarray(chunk))
         off += p.size

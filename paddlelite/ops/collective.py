@@ -1,0 +1,134 @@
+"""Collective communication ops (Paddle's legacy names: c_allreduce_sum, c_broadcast, ...).
+
+They are registered like any other op, so static programs get them from the same registry (the
+data-parallel pass appends c_allreduce_sum after the backward) and the Executor runs them. They carry
+no gradient. The forward hands its array to the communicator of the op's ring (a process group):
+MPI for NumPy arrays, NCCL for CuPy arrays. Communicators live on a higher floor
+(paddlelite.distributed), which installs the lookup with `set_communicator_lookup`; this module never
+imports upward.
+"""
+import numpy as np
+
+from .registry import Meta, register_op
+
+REDUCE_OPS = ("sum", "max", "min", "prod", "avg")  # index = paddle.distributed.ReduceOp value
+
+_lookup = [None]
+
+
+def set_communicator_lookup(fn):
+    """fn(ring_id, xp) -> the communicator of that ring for arrays of module xp."""
+    _lookup[0] = fn
+
+
+def communicator(ring_id, xp):
+    if _lookup[0] is None:
+        raise RuntimeError("collective op: no process group exists yet; call "
+                           "paddle.distributed.init_parallel_env() first")
+    return _lookup[0](ring_id, xp)
+
+
+def _same(x, **attrs):
+    return Meta(x.shape, x.dtype)
+
+
+def _first_dim(op, shape, factor=None, divisor=None):
+    """`shape` with its first dim multiplied by factor or divided by divisor (unknown stays -1)."""
+    if not shape:
+        raise ValueError(f"op '{op}': X must have at least 1 dim, received a 0-D tensor")
+    d = shape[0]
+    if d != -1 and divisor is not None and d % divisor:
+        raise ValueError(f"op '{op}': the first dim of X ({d}) must be divisible by nranks ({divisor})")
+    if d != -1:
+        d = d * factor if factor is not None else d // divisor
+    return (d, *shape[1:])
+
+
+# Each collective is written once as a *start* function, start(xp, x, **attrs) -> (request, out): it
+# allocates the output, hands both to the communicator and returns without waiting. The op's forward
+# waits at once; paddle.distributed's sync_op=False APIs keep the request as their task.
+STARTS = {}
+
+
+def _collective(type, start, infer, attrs, inputs=("X",), outputs=("Out",)):
+    def forward(xp, *args, **kw):
+        req, out = start(xp, *args, **kw)
+        req.wait()
+        return () if out is None else out
+    STARTS[type] = start
+    return register_op(type, inputs=inputs, outputs=outputs, forward=forward, infer=infer,
+                       attrs={"ring_id": 0, "use_calc_stream": False, **attrs})
+
+
+def _allreduce_start(reduce):
+    def start(xp, x, ring_id, use_calc_stream):
+        out = xp.empty_like(x)
+        return communicator(ring_id, xp).all_reduce(x, out, reduce), out
+    return start
+
+
+def _reduce_start(reduce):
+    def start(xp, x, ring_id, root_id, use_calc_stream):
+        out = x.copy()
+        return communicator(ring_id, xp).reduce(x, out, reduce, root_id), out
+    return start
+
+
+for _name in REDUCE_OPS:
+    _collective(f"c_allreduce_{_name}", _allreduce_start(_name), _same, {})
+    _collective(f"c_reduce_{_name}", _reduce_start(_name), _same, {"root_id": 0})
+
+
+def _broadcast(xp, x, ring_id, root, use_calc_stream):
+    out = x.copy()
+    return communicator(ring_id, xp).broadcast(out, root), out
+
+
+def _allgather(xp, x, ring_id, nranks, use_calc_stream):
+    out = xp.empty((nranks * x.shape[0], *x.shape[1:]), dtype=x.dtype)
+    return communicator(ring_id, xp).all_gather(x, out), out
+
+
+def _reducescatter(xp, x, ring_id, nranks, reduce, use_calc_stream):
+    out = xp.empty((x.shape[0] // nranks, *x.shape[1:]), dtype=x.dtype)
+    return communicator(ring_id, xp).reduce_scatter(x, out, reduce), out
+
+
+def _alltoall(xp, x, ring_id, use_calc_stream):
+    out = xp.empty_like(x)
+    return communicator(ring_id, xp).alltoall(x, out), out
+
+
+def _scatter(xp, x, ring_id, root, nranks, use_calc_stream):
+    out = xp.empty((x.shape[0] // nranks, *x.shape[1:]), dtype=x.dtype)
+    return communicator(ring_id, xp).scatter(x, out, root), out
+
+
+def _send(xp, x, ring_id, peer, use_calc_stream):
+    return communicator(ring_id, xp).send(x, peer), None
+
+
+def _recv(xp, ring_id, peer, out_shape, dtype, use_calc_stream, place):
+    out = xp.empty(tuple(out_shape), dtype=np.dtype(dtype))
+    return communicator(ring_id, xp).recv(out, peer), out
+
+
+def _barrier(xp, ring_id, use_calc_stream, place):
+    return communicator(ring_id, xp).barrier(), None
+
+
+def _resized(op, divisor=None, factor=None):
+    return lambda x, nranks, **a: Meta(_first_dim(op, x.shape, factor=factor and nranks,
+                                                  divisor=divisor and nranks), x.dtype)
+
+
+_collective("c_broadcast", _broadcast, _same, {"root": 0})
+_collective("c_allgather", _allgather, _resized("c_allgather", factor=True), {"nranks": 1})
+_collective("c_reducescatter", _reducescatter, _resized("c_reducescatter", divisor=True),
+            {"nranks": 1, "reduce": "sum"})
+_collective("alltoall", _alltoall, _same, {})
+_collective("c_scatter", _scatter, _resized("c_scatter", divisor=True), {"root": 0, "nranks": 1})
+_collective("send_v2", _send, lambda x, **a: (), {"peer": 0}, outputs=())
+_collective("recv_v2", _recv, lambda out_shape, dtype, **a: Meta(tuple(out_shape), np.dtype(dtype)),
+            {"peer": 0, "out_shape": [], "dtype": "float32", "place": None}, inputs=())
+_collective("barrier", _barrier, lambda **a: (), {"place": None}, inputs=(), outputs=())

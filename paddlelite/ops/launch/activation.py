@@ -1,0 +1,60 @@
+"""kernels/activation.cu: activation gradients and the fused bias + activation (forward and backward)."""
+import numpy as np
+
+from ...device.kernels import kernel, sm_count
+from .common import THREADS, aligned, blocks, i32, i64, suffix
+from .reduce import reduce_mid
+
+ACT_CODES = {"identity": 0, "relu": 1, "sigmoid": 2, "tanh": 3, "gelu": 4, "gelu_tanh": 5, "silu": 6,
+             "relu_x": 7}
+
+
+def act_grad(xp, a, dout, act):
+    """dout * act'(a) with a the saved output or input (ACT_CODES)."""
+    sfx = suffix(a.dtype)
+    if sfx is None or dout.dtype != a.dtype or a.shape != dout.shape:
+        return None
+    a_, d_ = xp.ascontiguousarray(a), xp.ascontiguousarray(dout)
+    dx = xp.empty(a.shape, dtype=a.dtype)
+    n = dx.size
+    if n:
+        kernel("activation", f"act_grad_{sfx}")(
+            (blocks(n, THREADS * 4),), (THREADS,),
+            (a_, d_, dx, i64(n), i32(ACT_CODES[act]), i32(aligned(4, a_, d_, dx))))
+    return dx
+
+
+def bias_act(xp, x, bias, act):
+    """act(x + bias), bias broadcast along x's last axis."""
+    sfx = suffix(x.dtype)
+    if sfx is None or bias.dtype != x.dtype or x.ndim == 0 or bias.size != x.shape[-1]:
+        return None
+    x_, b_ = xp.ascontiguousarray(x), xp.ascontiguousarray(bias.reshape(-1))
+    out = xp.empty(x.shape, dtype=x.dtype)
+    n, B = out.size, b_.size
+    if n:
+        vec = B % 4 == 0 and aligned(4, x_, b_, out)
+        kernel("activation", f"bias_act_{sfx}")((blocks(n, THREADS * 4),), (THREADS,),
+                                                (x_, b_, out, i64(n), i64(B), i32(ACT_CODES[act]), i32(vec)))
+    return out
+
+
+def bias_act_grad(xp, x, bias, dout, act):
+    """(dx, dbias) of out = act(x + bias): dx written and its column sums taken in one pass."""
+    sfx = suffix(x.dtype)
+    if sfx is None or bias.dtype != x.dtype or dout.dtype != x.dtype or x.shape != dout.shape \
+            or x.ndim == 0 or bias.size != x.shape[-1] or x.size == 0:
+        return None
+    x_, b_, d_ = xp.ascontiguousarray(x), xp.ascontiguousarray(bias.reshape(-1)), xp.ascontiguousarray(dout)
+    B = b_.size
+    R = x_.size // B
+    dx = xp.empty(x.shape, dtype=x.dtype)
+    dbias = xp.empty((B,), dtype=x.dtype)
+    gx = -(-B // 32)
+    gy = max(1, min(-(-sm_count() * 4 // gx), -(-R // 32), 1024))
+    part = xp.empty((gy, B), dtype=np.float32) if gy > 1 else dbias
+    kernel("activation", f"bias_act_grad_{sfx}")(
+        (gx, gy), (32, 8), (x_, b_, d_, dx, dbias, part, i64(R), i64(B), i32(ACT_CODES[act])))
+    if gy > 1:
+        dbias = reduce_mid(xp, part, 1, gy, B, x.dtype, grid_y=1)
+    return dx, dbias.reshape(bias.shape)

@@ -1,0 +1,51 @@
+"""What every launch helper uses: dtype suffixes, sized scalar arguments, alignment, grid sizing."""
+import numpy as np
+
+from ...device.kernels import sm_count
+
+THREADS = 256
+_SUFFIX = {"float32": "f32", "float16": "f16", "bfloat16": "bf16"}
+
+
+def suffix(dtype):
+    """The kernel-name suffix of a dtype the kernels cover (None for the others)."""
+    return _SUFFIX.get(np.dtype(dtype).name)
+
+
+def i64(v):
+    return np.int64(v)
+
+
+def i32(v):
+    return np.int32(v)
+
+
+def f32(v):
+    return np.float32(v)
+
+
+def ptr(a):
+    """Device (or host) address of an array's first element."""
+    return a.data.ptr if hasattr(a.data, "ptr") else a.ctypes.data
+
+
+def aligned(width, *arrays):
+    """True when every array's address is a multiple of `width` elements (for vector loads)."""
+    return all(ptr(a) % (width * a.dtype.itemsize) == 0 for a in arrays)
+
+
+def prod(shape):
+    n = 1
+    for d in shape:
+        n *= int(d)
+    return n
+
+
+def blocks(n, per_block):
+    """Blocks for a grid-stride loop over n items: enough to fill the device, at least one."""
+    return max(1, min(-(-int(n) // per_block), sm_count() * 16))
+
+
+def scalar_f32(xp, a):
+    """A one-element tensor (learning rate, beta power) as a contiguous float32 array."""
+    return xp.ascontiguousarray(a.reshape(-1)[:1], dtype=np.float32)
