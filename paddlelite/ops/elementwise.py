@@ -24,12 +24,19 @@ def _unbroadcast(g, x, y, dx, dy):
         g.set_input_grad("Y", g.reduce_as(dy, y))
 
 
-def _formula(dx, dy):
-    """Grad maker of out = f(x, y): dx(x, y, dout) and dy(x, y, dout), summed to each input's shape."""
-    def grad(g):
-        x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
-        _unbroadcast(g, x, y, dx(x, y, dout) if g.needs("X") else None, dy(x, y, dout) if g.needs("Y") else None)
-    return grad
+def _add_grad(g):
+    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    _unbroadcast(g, x, y, dout if g.needs("X") else None, dout if g.needs("Y") else None)
+
+
+def _subtract_grad(g):
+    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    _unbroadcast(g, x, y, dout if g.needs("X") else None, -dout if g.needs("Y") else None)
+
+
+def _multiply_grad(g):
+    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    _unbroadcast(g, x, y, dout * y if g.needs("X") else None, dout * x if g.needs("Y") else None)
 
 
 def _divide_grad(g):  # out = x / y: dx = dout / y, dy = -dx * out
@@ -54,11 +61,9 @@ def _minmax_grad(x_wins):
     return grad
 
 
-ADD = _binary("add", lambda xp, x, y: xp.add(x, y), _formula(lambda x, y, dout: dout, lambda x, y, dout: dout))
-SUBTRACT = _binary("subtract", lambda xp, x, y: xp.subtract(x, y),
-                   _formula(lambda x, y, dout: dout, lambda x, y, dout: -dout))
-MULTIPLY = _binary("multiply", lambda xp, x, y: xp.multiply(x, y),
-                   _formula(lambda x, y, dout: dout * y, lambda x, y, dout: dout * x))
+ADD = _binary("add", lambda xp, x, y: xp.add(x, y), _add_grad)
+SUBTRACT = _binary("subtract", lambda xp, x, y: xp.subtract(x, y), _subtract_grad)
+MULTIPLY = _binary("multiply", lambda xp, x, y: xp.multiply(x, y), _multiply_grad)
 DIVIDE = _binary("divide", lambda xp, x, y: xp.true_divide(x, y), _divide_grad)
 MAXIMUM = _binary("maximum", lambda xp, x, y: xp.maximum(x, y), _minmax_grad(lambda x, y: x >= y))
 MINIMUM = _binary("minimum", lambda xp, x, y: xp.minimum(x, y), _minmax_grad(lambda x, y: x <= y))

@@ -87,6 +87,9 @@ def _matmul_grad(g):
             g.set_input_grad("Y", dy)
         return
     dx, dy = _matmul_grads_2d(g, x, y, dout, tx, ty)
+    if len(xs) == len(ys) == 2:  # no batch dims, so nothing was broadcast
+        g.set_input_grads(("X", "Y"), (dx, dy))
+        return
     if dx is not None:
         g.set_input_grad("X", g.reduce_as(dx, x))
     if dy is not None:

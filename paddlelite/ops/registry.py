@@ -16,7 +16,6 @@ from collections import namedtuple
 
 import numpy as np
 
-from .formula import Formulas
 
 Meta = namedtuple("Meta", ["shape", "dtype"])  # shape: tuple of int, -1 = unknown; dtype: numpy dtype
 
@@ -68,10 +67,6 @@ class OpDef:
     @property
     def differentiable(self):
         return self.grad is not None
-
-    def build_grad(self, builder):
-        """Run the grad maker on a mode's GradBuilder (it sees the builder through `Formulas`)."""
-        self.grad(Formulas(builder))
 
     def forward_for(self, xp):
         """The forward to run for arrays of module `xp` (a device kernel when one is registered)."""
@@ -146,10 +141,10 @@ def all_ops():
 
 
 class GradBuilder:
-    """Binds a grad maker's references to a mode's values. Eager and static modes subclass it.
+    """The vocabulary grad makers are written in. Eager and static modes subclass it.
 
-    Subclasses provide: input, output, output_grad, needs, needs_at, set_input_grad, op, shape,
-    zeros_like (raw Tensors or Variables in, raw out: `formula.Formulas` wraps them for grad makers).
+    Subclasses bind the references: input, output, output_grad (Syms: see ops/formula.py), needs,
+    needs_at, set_input_grad, op (Syms in, Syms out), shape.
     """
 
     attrs = None  # the forward op's attrs
@@ -161,3 +156,23 @@ class GradBuilder:
             outs = self.output(slot)
             return [gi if gi is not None else self.zeros_like(o) for gi, o in zip(g, outs)]
         return g if g is not None else self.zeros_like(self.output(slot))
+
+    def needs_any(self, *slots):
+        return any(self.needs(s) for s in slots)
+
+    def set_input_grads(self, slots, grads):
+        """Set the gradient of each slot that needs one, from `grads` (one per slot: the outputs of one
+        dedicated grad op that computes them together)."""
+        for slot, grad in zip(slots, grads):
+            if self.needs(slot):
+                self.set_input_grad(slot, grad)
+
+    def zeros_like(self, ref):
+        return self.op("fill_any_like", ref, value=0.0)
+
+    def reduce_as(self, value, like):
+        """Sum `value` over the dims it was broadcast along, to `like`'s shape (the one unbroadcast)."""
+        vs, ls = self.shape(value), self.shape(like)
+        if vs == ls and -1 not in vs:
+            return value
+        return self.op("reduce_as", value, like)
