@@ -174,3 +174,7 @@ def cumsum(x, axis=None, dtype=None, name=None):
 
 TENSOR_METHODS = ["sum", "mean", "max", "min", "amax", "amin", "prod", "logsumexp", "all", "any", "argmax",
                   "argmin", "var", "std", "norm", "cumsum"]
+
+
+__all__ = ["all", "amax", "amin", "any", "argmax", "argmin", "cumsum", "logsumexp", "max", "mean", "min",
+           "norm", "prod", "std", "sum", "var"]
