@@ -190,7 +190,8 @@ class Optimizer:
 
     # ---- running update ops ---------------------------------------------------------------------
     def _run(self, op_type, inputs, outputs, attrs):
-        """Apply optimizer op `op_type`: eagerly (rebinding output arrays) or appended to the program."""
+        """Apply optimizer op `op_type`: eagerly (its results written into the parameters' and accumulators'
+        storage, so views and detached aliases see the update) or appended to the program."""
         if _static[0]:
             return self._block.append_op(type=op_type, inputs={k: v for k, v in inputs.items() if v is not None},
                                          outputs=outputs, attrs=attrs)
@@ -204,11 +205,9 @@ class Optimizer:
                 continue
             if isinstance(targets, (list, tuple)):
                 for t, r in zip(targets, res):
-                    t._data = r._data
-                    t._bump_version()
+                    t._write(r._data)
             else:
-                targets._data = res._data
-                targets._bump_version()
+                targets._write(res._data)
         return None
 
     # ---- the update -----------------------------------------------------------------------------
@@ -362,9 +361,7 @@ class Optimizer:
                 if t.name in state:
                     value = state.pop(t.name)
                     arr = _state_array(value, t.name, t.shape, t.dtype.name)
-                    xp = t._place.xp
-                    t._data = xp.asarray(arr) if xp is not np else arr.copy()
-                    t._bump_version()
+                    t._write(t._place.xp.asarray(arr))
         self._pending_state.update(state)  # accumulators not created yet take these when they are
 
     set_dict = set_state_dict

@@ -3,7 +3,7 @@ from ..framework.mode import disable_static, enable_static, in_dynamic_mode, in_
 from . import appender as _appender  # noqa: F401  (binds the dispatcher's static hook)
 from . import control_flow as _control_flow  # noqa: F401  (registers cond/while runners and grads)
 from . import nn
-from .backward import ACCUMULATE_OP, StaticGradBuilder, append_backward, gradients
+from .backward import append_backward, gradients
 from .executor import Executor, LoDTensor, Scope, cpu_places, cuda_places, global_scope, scope_guard
 from .framework import (Block, Operator, Parameter, Program, Variable, default_main_program,
                         default_startup_program, program_guard)

@@ -28,9 +28,24 @@ ReLU = _simple("ReLU", "relu")
 ReLU6 = _simple("ReLU6", "relu6")
 Sigmoid = _simple("Sigmoid", "sigmoid")
 Tanh = _simple("Tanh", "tanh")
-SiLU = _simple("Silu", "silu")  # Paddle's class is called Silu
-SiLU._inplace = False
-SiLU.extra_repr = lambda self: f"inplace={self._inplace}" + self._name_suffix()
+
+
+class Silu(Layer):  # Paddle's class is called Silu; SiLU is its alias
+    """Applies F.silu elementwise (into x's storage with inplace=True)."""
+
+    def __init__(self, inplace=False, name=None):
+        super().__init__()
+        self._inplace = inplace
+        self._name = name
+
+    def forward(self, x):
+        return F.silu(x, inplace=self._inplace)
+
+    def extra_repr(self):
+        return f"inplace={self._inplace}" + self._name_suffix()
+
+
+SiLU = Silu
 Swish = _simple("Swish", "swish")
 Hardswish = _simple("Hardswish", "hardswish")
 Hardsigmoid = _simple("Hardsigmoid", "hardsigmoid")

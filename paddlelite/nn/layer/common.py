@@ -69,20 +69,21 @@ class Embedding(Layer):
 
 
 class Dropout(Layer):
-    inplace = False
-    def __init__(self, p=0.5, axis=None, mode="upscale_in_train", name=None):
+    def __init__(self, p=0.5, inplace=False, axis=None, mode="upscale_in_train", name=None):
         super().__init__()
         if not isinstance(p, (int, float)) or isinstance(p, bool) or not 0 <= p <= 1:
             raise ValueError(f"Dropout: p must be a number in [0, 1], received {p!r}")
         if mode not in ("upscale_in_train", "downscale_in_infer"):
             raise ValueError(f"Dropout: mode must be 'upscale_in_train' or 'downscale_in_infer', received {mode!r}")
         self.p = p
+        self.inplace = inplace
         self.axis = axis
         self.mode = mode
         self.name = name
 
     def forward(self, input):
-        return F.dropout(input, p=self.p, axis=self.axis, training=self.training, mode=self.mode)
+        return F.dropout(input, p=self.p, axis=self.axis, training=self.training, inplace=self.inplace,
+                         mode=self.mode)
 
     def extra_repr(self):
         name = f", name={self.name}" if self.name else ""

@@ -412,9 +412,7 @@ def _assign_value(target, value, key):
         raise ValueError(f"set_state_dict: '{key}' has dtype {arr.dtype} but the layer's parameter is "
                          f"{np.dtype(want)}; cast it first (e.g. value.astype('{np.dtype(want)}'))")
     if isinstance(target, Tensor):
-        xp = target._place.xp
-        target._data = xp.array(arr, copy=True) if xp is np else xp.asarray(arr).copy()
-        target._bump_version()
+        target._write(target._place.xp.asarray(arr))  # into the storage, as Paddle's set_value
     else:  # static: write into the global scope
         from ... import static
         static.global_scope().var(target.name).get_tensor().set(np.array(arr), None)
