@@ -3,10 +3,12 @@ import itertools
 import os
 import sys
 
-from ..framework.tensor import wrap_array
+from ..framework.tensor import Tensor, wrap_array
 from ..ops import dispatch
+from ..ops.formula import Sym, unwrap, wrap
 from ..ops.registry import GradBuilder, get_op
 
+_new_sym = object.__new__
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _record_stack = [True]
 _seq = itertools.count()  # creation order: the engine runs later nodes first among ready ones
@@ -187,7 +189,7 @@ dispatch.set_node_factory(OpNode)
 
 
 class EagerGradBuilder(GradBuilder):
-    """Binds a grad maker's symbolic references to Tensors and runs its ops eagerly."""
+    """Binds a grad maker's symbolic references (Syms) to Tensors and runs its ops eagerly."""
 
     __slots__ = ("node", "grads", "create_graph", "input_grads", "attrs", "_in_offsets", "_unchecked",
                  "value_used")
@@ -247,7 +249,7 @@ class EagerGradBuilder(GradBuilder):
         if self.create_graph:  # the saved output stays connected to this node for higher orders
             t._node = node
             t._out_index = k
-        return t
+        return Sym(self, t)
 
     # -- the vocabulary --------------------------------------------------------------------------
     def input(self, slot):
@@ -264,7 +266,10 @@ class EagerGradBuilder(GradBuilder):
             if self._unchecked is None:
                 self._unchecked = {}
             self._unchecked[id(t)] = flat_k
-        return t
+        s = _new_sym(Sym)  # Sym(self, t) without the __init__ call: this runs for every reference handed out
+        s.builder = self
+        s.ref = t
+        return s
 
     def _check_values_used(self, value):
         """`value` (a ref or list of refs) is about to be used for its values: verify saved inputs."""
@@ -286,8 +291,14 @@ class EagerGradBuilder(GradBuilder):
     def output_grad(self, slot):
         k, n = self._out_slot(slot)
         if n is None:
-            return self.grads[k]
-        return self.grads[k:k + n]
+            g = self.grads[k]
+            if g is None:
+                return None
+            s = _new_sym(Sym)
+            s.builder = self
+            s.ref = g
+            return s
+        return wrap(self, self.grads[k:k + n])
 
     def needs(self, slot):
         i, k, n = self._in_slot(slot)
@@ -301,6 +312,7 @@ class EagerGradBuilder(GradBuilder):
         return self.node.edges[k + j] is not None
 
     def set_input_grad(self, slot, value):
+        value = value.ref if value.__class__ is Sym else unwrap(value)
         if self._unchecked:
             self._check_values_used(value)
         i, k, n = self._in_slot(slot)
@@ -314,14 +326,20 @@ class EagerGradBuilder(GradBuilder):
 
     def op(self, type, *inputs, **attrs):
         opdef = get_op(type)
+        refs = []
+        for v in inputs:
+            refs.append(v.ref if v.__class__ is Sym else unwrap(v))
         if self._unchecked:
-            for slot, value in zip(opdef.inputs, inputs):
+            for slot, value in zip(opdef.inputs, refs):
                 if slot not in opdef.meta_inputs:
                     self._check_values_used(value)
-        return dispatch.apply(opdef, *inputs, **attrs)
+        out = dispatch.apply(opdef, *refs, **attrs)
+        if out.__class__ is not Tensor:
+            return wrap(self, out)
+        s = _new_sym(Sym)
+        s.builder = self
+        s.ref = out
+        return s
 
     def shape(self, ref):
-        return tuple(ref._data.shape)
-
-    def zeros_like(self, ref):
-        return self.op("fill_any_like", ref, value=0.0)
+        return tuple(ref.ref._data.shape)

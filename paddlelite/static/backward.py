@@ -10,6 +10,7 @@ import os
 import time
 
 from ..framework.mode import in_static_mode
+from ..ops.formula import Sym, unwrap, wrap
 from ..ops.registry import GradBuilder, get_op
 from .appender import build_op
 from .framework import (GRAD_SUFFIX, names_of as _names_of, OP_ROLE_ATTR, OP_ROLE_BACKWARD, OP_ROLE_FORWARD, OP_ROLE_LOSS,
@@ -148,7 +149,7 @@ class BackwardPass:
 
 
 class StaticGradBuilder(GradBuilder):
-    """Binds a grad maker's references to Variables; its ops go to a pending group."""
+    """Binds a grad maker's references (Syms) to Variables; its ops go to a pending group."""
 
     def __init__(self, bp, fwd_op, opdef):
         self.bp = bp
@@ -171,7 +172,7 @@ class StaticGradBuilder(GradBuilder):
         return name
 
     def _slot_vars(self, names, variadic):
-        vars_ = [self.fwd.block.var(n) for n in names]
+        vars_ = [Sym(self, self.fwd.block.var(n)) for n in names]
         if variadic:
             return vars_
         return vars_[0] if vars_ else None
@@ -189,7 +190,8 @@ class StaticGradBuilder(GradBuilder):
     def output_grad(self, slot):
         if slot not in self.opdef.outputs:
             raise KeyError(f"grad maker of '{self.opdef.type}': no output slot '{slot}'")
-        grads = [self.bp.grad_var(n) if n in self.bp.available else None for n in self.fwd.output(slot)]
+        grads = [Sym(self, self.bp.grad_var(n)) if n in self.bp.available else None
+                 for n in self.fwd.output(slot)]
         if slot in self.opdef.variadic_outputs:
             return grads
         return grads[0] if grads else None
@@ -198,8 +200,8 @@ class StaticGradBuilder(GradBuilder):
         grads = self.output_grad(slot)
         names = self.fwd.output(slot)
         if slot in self.opdef.variadic_outputs:
-            return [g if g is not None else self._zero_grad(n) for g, n in zip(grads, names)]
-        return grads if grads is not None else self._zero_grad(names[0])
+            return [g if g is not None else Sym(self, self._zero_grad(n)) for g, n in zip(grads, names)]
+        return grads if grads is not None else Sym(self, self._zero_grad(names[0]))
 
     def _zero_grad(self, fwd_name):
         """Paddle's fill_any_like(value=0) writing the missing `out@GRAD` itself."""
@@ -223,6 +225,7 @@ class StaticGradBuilder(GradBuilder):
         return self._in_names(slot)[j] not in self.bp.no_grad
 
     def set_input_grad(self, slot, value):
+        value = unwrap(value)
         names = self._in_names(slot)
         if slot in self.opdef.variadic_inputs:
             if len(value) != len(names):
@@ -243,7 +246,7 @@ class StaticGradBuilder(GradBuilder):
             self.written.append(name)
 
     def op(self, type, *inputs, **attrs):
-        return self._build(type, inputs, attrs, self._new_name)
+        return wrap(self, self._build(type, [unwrap(v) for v in inputs], attrs, self._new_name))
 
     def _build(self, type, inputs, attrs, name_fn):
         opdef = get_op(type)
@@ -255,10 +258,7 @@ class StaticGradBuilder(GradBuilder):
         return result
 
     def shape(self, ref):
-        return tuple(ref._shape)
-
-    def zeros_like(self, ref):
-        return self.op("fill_any_like", ref, value=0.0)
+        return tuple(ref.ref._shape)
 
     def finish(self):
         block = self.block
