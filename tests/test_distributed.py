@@ -21,21 +21,21 @@ def _mpiexec():
     return exe
 
 
-def _env():
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               PADDLELITE_DEVICE="cpu", OMP_NUM_THREADS="1")
-    return env
+def _env(device):
+    return dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                PADDLELITE_DEVICE=device, OMP_NUM_THREADS="1")
 
 
-def run(args, timeout=TIMEOUT, **kw):
+def run(args, timeout=TIMEOUT, device="cpu"):
     try:
-        return subprocess.run(args, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=timeout, **kw)
+        return subprocess.run(args, cwd=ROOT, env=_env(device), capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as e:
         pytest.fail(f"{' '.join(args)} did not finish within {timeout}s (a hang):\n{e.stdout}\n{e.stderr}")
 
 
-def mpirun(worker, n=2, *args, timeout=TIMEOUT):
-    return run([_mpiexec(), "-n", str(n), sys.executable, os.path.join(WORKERS, worker), *args], timeout=timeout)
+def mpirun(worker, n=2, *args, timeout=TIMEOUT, device="cpu"):
+    return run([_mpiexec(), "-n", str(n), sys.executable, os.path.join(WORKERS, worker), *args], timeout=timeout,
+               device=device)
 
 
 def ok(proc):
@@ -45,12 +45,33 @@ def ok(proc):
 
 def test_collectives_match_numpy():
     out = ok(mpirun("check_collectives.py"))
-    assert "rank 0: collectives OK" in out and "rank 1: collectives OK" in out
+    assert "rank 0: collectives OK (MPI)" in out and "rank 1: collectives OK (MPI)" in out
 
 
 def test_data_parallel_matches_one_process_with_the_doubled_batch_eager_and_static():
     out = ok(mpirun("check_data_parallel.py"))
     assert "rank 0: data parallel OK" in out and "rank 1: data parallel OK" in out
+
+
+# ---- the same checks over NCCL (one GPU: a world of 1 still runs every collective through NCCL) -----
+def _gpu_count():
+    from paddlelite.device import cuda
+    return cuda.device_count()
+
+
+@pytest.mark.gpu
+def test_collectives_match_numpy_over_nccl():
+    n = min(_gpu_count(), 2)
+    out = ok(mpirun("check_collectives.py", n, device="gpu"))
+    assert all(f"rank {r}: collectives OK (NCCL)" in out for r in range(n))
+
+
+@pytest.mark.gpu
+def test_data_parallel_over_nccl_matches_one_process():
+    if _gpu_count() < 2:
+        pytest.skip("2-way data parallel over NCCL needs 2 GPUs (NCCL puts one rank on each)")
+    out = ok(mpirun("check_data_parallel.py", device="gpu"))
+    assert "rank 1: data parallel OK" in out
 
 
 # ---- DistributedBatchSampler: Paddle's sharding, checked against real Paddle ----------------------
@@ -162,3 +183,19 @@ def test_backward_hook_runs_once_the_leaf_gradient_is_accumulated_before_earlier
     assert [e[0] for e in events].count("w1 accumulated") == 1
     with pytest.raises(TypeError, match="_register_backward_hook"):
         w1._register_backward_hook(3)
+
+
+def test_readme_two_process_command_runs(tmp_path):
+    """The README's data-parallel script and its copy-paste launch command, verbatim."""
+    import re
+    _mpiexec()
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    section = readme[readme.index("## Data-parallel training (paddle.distributed)"):]
+    (tmp_path / "train_dp.py").write_text(re.search(r"```py\n(.*?)```", section, re.S).group(1))
+    command = re.search(r"```bash\n.*?\n(python -m paddlelite.distributed.launch [^\n#]*)", section, re.S).group(1)
+    command = command.replace("python", f'"{sys.executable}"', 1)
+    proc = subprocess.run(command, shell=True, cwd=tmp_path, env=_env("cpu"), capture_output=True, text=True,
+                          timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stderr
+    assert "epoch 4: loss" in proc.stdout and "(2 processes)" in proc.stdout
+    assert float(re.findall(r"loss ([0-9.]+)", proc.stdout)[-1]) < 0.2

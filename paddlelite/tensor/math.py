@@ -113,7 +113,7 @@ def dot(x, y, name=None):
         raise ValueError(f"dot: x and y must be 1-D or 2-D with the same shape, received {list(x.shape)} and "
                          f"{list(y.shape)}")
     from ..ops import reduce as _r
-    return apply(_r.SUM, apply(_ew.MULTIPLY, x, y), axis=-1, keepdim=False)
+    return apply(_r.REDUCE_SUM, apply(_ew.MULTIPLY, x, y), axis=-1, keepdim=False)
 
 
 def t(input, name=None):
