@@ -9,10 +9,9 @@ from .hooks import add_hook, add_hook_to, retain
 
 
 def retain_grads(self):
-    if self.stop_gradient:
-        raise RuntimeError("Tensor.retain_grads: the tensor has stop_gradient=True, so no gradient reaches it")
-    if self._node is not None:
-        retain(self)
+    """Keep this non-leaf tensor's gradient in `.grad` after backward (a no-op on leaves, as in Paddle,
+    also while stop_gradient is still True: a leaf keeps its gradient once it requires one)."""
+    retain(self)
 
 
 def register_hook(self, hook):

@@ -13,6 +13,7 @@ index is when they are adjacent, else to the front).
 """
 import numpy as np
 
+from .formula import gather
 from .registry import Meta, register_op
 from .shape_rules import broadcast_shapes, normalize_axis
 
@@ -280,7 +281,7 @@ def _gather_grad_forward(xp, x, index, dout, axis):
 
 def _gather_grad_grad(g):
     if g.needs("OutGrad"):
-        g.set_input_grad("OutGrad", g.op("gather", g.output_grad("XGrad"), g.input("Index"), axis=g.attrs["axis"]))
+        g.set_input_grad("OutGrad", gather(g.output_grad("XGrad"), g.input("Index"), axis=g.attrs["axis"]))
 
 
 # dOut added into zeros shaped like X at the gathered positions (repeated indices accumulate).
@@ -362,7 +363,7 @@ def _scatter_grad(g):
         zeros = g.zeros_like(g.input("Updates"))
         g.set_input_grad("X", g.op("scatter", dout, ids, zeros, overwrite=True))
     if g.needs("Updates"):
-        g.set_input_grad("Updates", g.op("gather", dout, ids, axis=0))
+        g.set_input_grad("Updates", gather(dout, ids, axis=0))
 
 
 SCATTER = register_op("scatter", inputs=("X", "Ids", "Updates"), outputs=("Out",), nondiff_inputs=("Ids",),

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..framework.tensor import storage_of
+from .formula import cast, concat, flip, reshape_as, roll, stack, tile, transpose, unstack
 from .registry import Meta, register_op
 from .shape_rules import normalize_axis
 
@@ -9,7 +10,7 @@ from .shape_rules import normalize_axis
 # ---- cast -----------------------------------------------------------------------------------------
 def _cast_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("cast", g.output_grad("Out"), dtype=g.input("X").dtype.name))
+        g.set_input_grad("X", cast(g.output_grad("Out"), dtype=g.input("X").dtype.name))
 
 
 CAST = register_op("cast", inputs=("X",), outputs=("Out",),
@@ -40,7 +41,7 @@ def resolve_shape(op, in_shape, shape):
 
 def _reshape_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("reshape_as", g.output_grad("Out"), g.input("X")))
+        g.set_input_grad("X", reshape_as(g.output_grad("Out"), g.input("X")))
 
 
 RESHAPE = register_op("reshape", inputs=("X",), outputs=("Out",),
@@ -51,7 +52,7 @@ RESHAPE = register_op("reshape", inputs=("X",), outputs=("Out",),
 
 def _reshape_as_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("reshape_as", g.output_grad("Out"), g.input("X")))
+        g.set_input_grad("X", reshape_as(g.output_grad("Out"), g.input("X")))
 
 
 RESHAPE_AS = register_op("reshape_as", inputs=("X", "Target"), meta_inputs=("Target",), outputs=("Out",),
@@ -72,7 +73,7 @@ def _transpose_grad(g):
     if g.needs("X"):
         perm = g.attrs["perm"]
         inverse = list(np.argsort([p % len(perm) for p in perm]))
-        g.set_input_grad("X", g.op("transpose", g.output_grad("Out"), perm=[int(i) for i in inverse]))
+        g.set_input_grad("X", transpose(g.output_grad("Out"), perm=[int(i) for i in inverse]))
 
 
 TRANSPOSE = register_op("transpose", inputs=("X",), outputs=("Out",),
@@ -122,7 +123,7 @@ def _slice_len(d, start, stop, step):
 def _grad_like_input(g):
     """d(reshape-like op)/dX: the output grad reshaped back to X's shape."""
     if g.needs("X"):
-        g.set_input_grad("X", g.op("reshape_as", g.output_grad("Out"), g.input("X")))
+        g.set_input_grad("X", reshape_as(g.output_grad("Out"), g.input("X")))
 
 
 # ---- squeeze / flatten ----------------------------------------------------------------------------
@@ -225,7 +226,7 @@ def _concat_grad_infer(dout, xs, axis):
 
 def _concat_grad_grad(g):
     if g.needs("OutGrad"):
-        g.set_input_grad("OutGrad", g.op("concat", g.output_grad_or_zeros("XGrad"), axis=g.attrs["axis"]))
+        g.set_input_grad("OutGrad", concat(g.output_grad_or_zeros("XGrad"), axis=g.attrs["axis"]))
 
 
 # dOut split back into pieces shaped like the forward inputs (read at run time, so -1 dims are fine).
@@ -276,7 +277,7 @@ def _split_infer(x, num, sections, axis):
 
 def _split_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("concat", g.output_grad_or_zeros("Out"), axis=g.attrs["axis"]))
+        g.set_input_grad("X", concat(g.output_grad_or_zeros("Out"), axis=g.attrs["axis"]))
 
 
 SPLIT = register_op("split", inputs=("X",), outputs=("Out",), variadic_outputs=("Out",),
@@ -304,7 +305,7 @@ def _stack_infer(xs, axis):
 def _stack_grad(g):
     if g.needs("X"):
         n = len(g.input("X"))
-        g.set_input_grad("X", g.op("unstack", g.output_grad("Out"), axis=g.attrs["axis"], num=n))
+        g.set_input_grad("X", unstack(g.output_grad("Out"), axis=g.attrs["axis"], num=n))
 
 
 STACK = register_op("stack", inputs=("X",), outputs=("Out",), variadic_inputs=("X",),
@@ -332,7 +333,7 @@ def _unstack_infer(x, axis, num):
 
 def _unstack_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("stack", g.output_grad_or_zeros("Y"), axis=g.attrs["axis"]))
+        g.set_input_grad("X", stack(g.output_grad_or_zeros("Y"), axis=g.attrs["axis"]))
 
 
 UNSTACK = register_op("unstack", inputs=("X",), outputs=("Y",), variadic_outputs=("Y",),
@@ -579,7 +580,7 @@ def _tile_grad_forward(xp, x, dout, repeat_times):
 
 def _tile_grad_grad(g):
     if g.needs("OutGrad"):
-        g.set_input_grad("OutGrad", g.op("tile", g.output_grad("XGrad"), repeat_times=g.attrs["repeat_times"]))
+        g.set_input_grad("OutGrad", tile(g.output_grad("XGrad"), repeat_times=g.attrs["repeat_times"]))
 
 
 # The sum of dOut over the tiles, shaped like X.
@@ -591,7 +592,7 @@ TILE_GRAD = register_op("tile_grad", inputs=("X", "OutGrad"), meta_inputs=("X",)
 # ---- flip / roll ----------------------------------------------------------------------------------
 def _flip_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("flip", g.output_grad("Out"), axis=g.attrs["axis"]))
+        g.set_input_grad("X", flip(g.output_grad("Out"), axis=g.attrs["axis"]))
 
 
 FLIP = register_op("flip", inputs=("X",), outputs=("Out",),
@@ -617,7 +618,7 @@ def _roll_forward(xp, x, shifts, axis):
 
 def _roll_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("roll", g.output_grad("Out"), shifts=[-s for s in g.attrs["shifts"]],
+        g.set_input_grad("X", roll(g.output_grad("Out"), shifts=[-s for s in g.attrs["shifts"]],
                                    axis=g.attrs["axis"]))
 
 

@@ -131,7 +131,7 @@ def dot(x, y, name=None):
         raise ValueError(f"dot: x and y must be 1-D or 2-D with the same shape, received {list(x.shape)} and "
                          f"{list(y.shape)}")
     from ..ops import reduce as _r
-    return apply(_r.SUM, apply(_ew.MULTIPLY, x, y), axis=-1, keepdim=False)
+    return apply(_r.REDUCE_SUM, apply(_ew.MULTIPLY, x, y), axis=-1, keepdim=False)
 
 
 def t(input, name=None):
@@ -334,3 +334,12 @@ TENSOR_METHODS = ["add", "subtract", "multiply", "divide", "maximum", "minimum",
                   "round", "erf", "sign", "neg", "isnan", "isinf", "isfinite", "logical_not", "bitwise_not", "pow", "clip",
                   "where", "floor_divide", "remainder", "mod", "floor_mod", "bmm", "dot", "t", "isclose", "allclose",
                   "equal_all"]
+
+
+__all__ = ["abs", "acos", "add", "allclose", "asin", "atan", "bitwise_not", "bmm", "ceil", "clip", "cos",
+           "cosh", "divide", "dot", "equal", "equal_all", "erf", "exp", "expm1", "floor", "floor_divide",
+           "floor_mod", "greater_equal", "greater_than", "is_tensor", "isclose", "isfinite", "isinf", "isnan",
+           "less_equal", "less_than", "log", "log10", "log1p", "log2", "logical_and", "logical_not",
+           "logical_or", "logical_xor", "matmul", "maximum", "minimum", "mm", "mod", "multiply", "neg",
+           "not_equal", "pow", "reciprocal", "remainder", "round", "rsqrt", "scale", "sigmoid", "sign", "sin",
+           "sinh", "sqrt", "square", "subtract", "t", "tan", "tanh", "trunc", "where"]

@@ -67,6 +67,10 @@ def check_eager(rank, init, reference):
             p.set_value(v)
     model = paddle.DataParallel(net, comm_buffer_size=0.0005, last_comm_buffer_size=0.0005)
     assert len(model._reducer.buckets) > 2, "small buffers should give several buckets"
+    if paddle.get_device().startswith("gpu"):  # buckets all-reduce on the communicator's own stream
+        import cupy
+        comm = model._reducer.group.communicator(cupy)
+        assert comm.backend == "NCCL" and comm.stream != cupy.cuda.get_current_stream()
     for v, w in zip(values(net), init):
         close(v, w, "parameters broadcast from rank 0", 0, 0)
     opt = paddle.optimizer.Adam(learning_rate=LR, parameters=model.parameters())
@@ -160,7 +164,7 @@ def check_static(rank, init, reference):
     assert types.count("c_allreduce_sum") == 6, types
     assert types.index("c_allreduce_sum") < types.index("merged_adam"), types
     assert [op.type for op in startup.global_block().ops].count("c_broadcast") == 6
-    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe = paddle.static.Executor()  # the current device: the CPU, or this rank's GPU
     exe.run(startup)
     params = main.global_block().all_parameters()
     scope = paddle.static.global_scope()

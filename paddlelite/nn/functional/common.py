@@ -150,7 +150,7 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8):
     check_float_tensor(x2, "cosine_similarity", "x2")
 
     def dot(a, b):
-        return apply(_r.SUM, apply(_ew.MULTIPLY, a, b), axis=axis, keepdim=False)
+        return apply(_r.REDUCE_SUM, apply(_ew.MULTIPLY, a, b), axis=axis, keepdim=False)
     w12 = apply(_ew.MULTIPLY, dot(x1, x1), dot(x2, x2))
     den = apply(_math.SQRT, apply(_math.CLIP, w12, min=float(eps) ** 2, max=float("inf")))
     return apply(_ew.DIVIDE, dot(x1, x2), den)
