@@ -21,21 +21,21 @@ def _mpiexec():
     return exe
 
 
-def _env():
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               PADDLELITE_DEVICE="cpu", OMP_NUM_THREADS="1")
-    return env
+def _env(device):
+    return dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                PADDLELITE_DEVICE=device, OMP_NUM_THREADS="1")
 
 
-def run(args, timeout=TIMEOUT, **kw):
+def run(args, timeout=TIMEOUT, device="cpu"):
     try:
-        return subprocess.run(args, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=timeout, **kw)
+        return subprocess.run(args, cwd=ROOT, env=_env(device), capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as e:
         pytest.fail(f"{' '.join(args)} did not finish within {timeout}s (a hang):\n{e.stdout}\n{e.stderr}")
 
 
-def mpirun(worker, n=2, *args, timeout=TIMEOUT):
-    return run([_mpiexec(), "-n", str(n), sys.executable, os.path.join(WORKERS, worker), *args], timeout=timeout)
+def mpirun(worker, n=2, *args, timeout=TIMEOUT, device="cpu"):
+    return run([_mpiexec(), "-n", str(n), sys.executable, os.path.join(WORKERS, worker), *args], timeout=timeout,
+               device=device)
 
 
 def ok(proc):
@@ -45,7 +45,33 @@ def ok(proc):
 
 def test_collectives_match_numpy():
     out = ok(mpirun("check_collectives.py"))
-    assert "rank 0: collectives OK" in out and "rank 1: collectives OK" in out
+    assert "rank 0: collectives OK (MPI)" in out and "rank 1: collectives OK (MPI)" in out
+
+
+def test_data_parallel_matches_one_process_with_the_doubled_batch_eager_and_static():
+    out = ok(mpirun("check_data_parallel.py"))
+    assert "rank 0: data parallel OK" in out and "rank 1: data parallel OK" in out
+
+
+# ---- the same checks over NCCL (one GPU: a world of 1 still runs every collective through NCCL) -----
+def _gpu_count():
+    from paddlelite.device import cuda
+    return cuda.device_count()
+
+
+@pytest.mark.gpu
+def test_collectives_match_numpy_over_nccl():
+    n = min(_gpu_count(), 2)
+    out = ok(mpirun("check_collectives.py", n, device="gpu"))
+    assert all(f"rank {r}: collectives OK (NCCL)" in out for r in range(n))
+
+
+@pytest.mark.gpu
+def test_data_parallel_over_nccl_matches_one_process():
+    if _gpu_count() < 2:
+        pytest.skip("2-way data parallel over NCCL needs 2 GPUs (NCCL puts one rank on each)")
+    out = ok(mpirun("check_data_parallel.py", device="gpu"))
+    assert "rank 1: data parallel OK" in out
 
 
 # ---- DistributedBatchSampler: Paddle's sharding, checked against real Paddle ----------------------
@@ -75,3 +101,101 @@ def test_distributed_batch_sampler_shuffle_and_drop_last_like_paddle(paddle):
 @differential(expected=raises(AssertionError))
 def test_distributed_batch_sampler_bad_batch_size(paddle):
     paddle.io.DistributedBatchSampler(list(range(4)), 0)
+
+
+@differential(expected={"w": "float64", "b": "float64"})
+def test_linear_takes_the_default_dtype(paddle):  # data-parallel float64 runs rely on it
+    previous = paddle.get_default_dtype()
+    paddle.set_default_dtype("float64")
+    try:
+        layer = paddle.nn.Linear(2, 3)
+        return {"w": str(layer.weight.dtype).split(".")[-1], "b": str(layer.bias.dtype).split(".")[-1]}
+    finally:
+        paddle.set_default_dtype(previous)
+
+
+# ---- launch, spawn, failures -----------------------------------------------------------------------
+def _launch(tmp_path, *script_args):
+    _mpiexec()
+    return run([sys.executable, "-m", "paddlelite.distributed.launch", "--nproc_per_node", "2", "--devices", "0,1",
+                "--log_dir", str(tmp_path / "log"), os.path.join(WORKERS, "train_step.py"), *script_args])
+
+
+def test_launch_runs_every_rank_and_echoes_rank_0(tmp_path):
+    out = ok(_launch(tmp_path))
+    assert "rank 0 of 2: sum 3, device env 0" in out
+    assert "rank 1 of 2: sum 3, device env 1" in (tmp_path / "log" / "workerlog.1").read_text()
+
+
+@pytest.mark.parametrize("mode, code, message", [("fail-raise", 1, "ValueError: rank 1 fails on purpose"),
+                                                 ("fail-exit", 7, "rank 1 failed with exit code 7")])
+def test_launch_returns_the_failing_ranks_exit_code_and_log(tmp_path, mode, code, message):
+    proc = _launch(tmp_path, mode)  # rank 0 is blocked in an all-reduce: only the abort ends the job
+    assert proc.returncode == code, proc.stderr
+    assert "launch: rank 1 failed with exit code" in proc.stderr and message in proc.stderr
+    assert "rank 0 of 2" not in proc.stdout
+
+
+def test_a_rank_that_raises_under_plain_mpiexec_ends_the_job():
+    proc = mpirun("train_step.py", 2, "fail-raise", timeout=120)
+    assert proc.returncode != 0 and "ValueError: rank 1 fails on purpose" in proc.stderr
+
+
+def test_spawn_runs_a_function_of_the_script_on_every_rank(tmp_path):
+    _mpiexec()
+    out = ok(run([sys.executable, os.path.join(WORKERS, "spawn_job.py"), "ok", str(tmp_path / "r")]))
+    assert "joined 2 ['3', '3']" in out
+    proc = run([sys.executable, os.path.join(WORKERS, "spawn_job.py"), "fail", str(tmp_path / "f")])
+    assert proc.returncode == 3 and "Process 1 terminated with exit code 1" in proc.stdout
+    assert "RuntimeError: spawned rank 1 fails" in proc.stdout
+
+
+def test_unsupported_names_raise_not_implemented():
+    import paddlelite.distributed as dist
+    from paddlelite.distributed.unsupported import NAMES
+    assert {"shard_tensor", "ProcessMesh", "SplitPoint", "InMemoryDataset", "save_state_dict"} <= set(NAMES)
+    for name in NAMES:
+        with pytest.raises(NotImplementedError, match=name):
+            getattr(dist, name)()
+    with pytest.raises(NotImplementedError, match="parameter-server"):
+        dist.fleet.init(is_collective=False)
+
+
+def test_backward_hook_runs_once_the_leaf_gradient_is_accumulated_before_earlier_layers():
+    """What DataParallel's overlap rests on: a leaf is delivered as soon as its last edge ran."""
+    import numpy as np
+
+    import paddlelite as paddle
+    events = []
+    w1 = paddle.to_tensor(np.ones((3, 3)), stop_gradient=False)
+    w2 = paddle.to_tensor(np.full((3, 3), 2.0), stop_gradient=False)
+    w2._register_backward_hook(lambda: events.append(("w2 accumulated", w2.grad.numpy().sum())))
+    handle = w1._register_backward_hook(lambda: events.append(("w1 accumulated", None)))
+    x = paddle.to_tensor(np.ones((2, 3)))
+    h = paddle.matmul(x, w1)
+    h.register_hook(lambda g: events.append(("h grad", None)))
+    loss = paddle.matmul(paddle.tanh(h), w2).sum() + w2.sum()  # w2 has two edges: delivered after both
+    loss.backward()
+    assert [e[0] for e in events] == ["w2 accumulated", "h grad", "w1 accumulated"]
+    np.testing.assert_allclose(events[0][1], w2.grad.numpy().sum())
+    assert handle.remove() and not handle.remove()
+    paddle.matmul(x, w1).sum().backward()
+    assert [e[0] for e in events].count("w1 accumulated") == 1
+    with pytest.raises(TypeError, match="_register_backward_hook"):
+        w1._register_backward_hook(3)
+
+
+def test_readme_two_process_command_runs(tmp_path):
+    """The README's data-parallel script and its copy-paste launch command, verbatim."""
+    import re
+    _mpiexec()
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    section = readme[readme.index("## Data-parallel training (paddle.distributed)"):]
+    (tmp_path / "train_dp.py").write_text(re.search(r"```py\n(.*?)```", section, re.S).group(1))
+    command = re.search(r"```bash\n.*?\n(python -m paddlelite.distributed.launch [^\n#]*)", section, re.S).group(1)
+    command = command.replace("python", f'"{sys.executable}"', 1)
+    proc = subprocess.run(command, shell=True, cwd=tmp_path, env=_env("cpu"), capture_output=True, text=True,
+                          timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stderr
+    assert "epoch 4: loss" in proc.stdout and "(2 processes)" in proc.stdout
+    assert float(re.findall(r"loss ([0-9.]+)", proc.stdout)[-1]) < 0.2

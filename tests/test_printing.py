@@ -263,3 +263,141 @@ def test_where_and_nonzero_tuples(paddle):
     nz = paddle.nonzero(paddle.to_tensor([0.0, 3.0, 0.0, 4.0]), as_tuple=True)
     return {"rows": rows, "cols": cols, "nz": nz, "text": str(nz[0]),
             "coords": paddle.nonzero(cond)}
+
+
+@differential(expected={'AdaptiveAvgPool2D': 'AdaptiveAvgPool2D(output_size=3)',
+ 'AdaptiveMaxPool2D': 'AdaptiveMaxPool2D(output_size=(2, 3), return_mask=False)',
+ 'AvgPool2D': 'AvgPool2D(kernel_size=2, stride=None, padding=0)',
+ 'BCELoss': 'BCELoss()',
+ 'BCEWithLogitsLoss': 'BCEWithLogitsLoss()',
+ 'BatchNorm': 'BatchNorm()',
+ 'BatchNorm1D': 'BatchNorm1D(num_features=4, momentum=0.9, epsilon=1e-05, data_format=NCL)',
+ 'BatchNorm2D': 'BatchNorm2D(num_features=4, momentum=0.8, epsilon=1e-05)',
+ 'BatchNorm3D': 'BatchNorm3D(num_features=4, momentum=0.9, epsilon=1e-05, data_format=NCDHW)',
+ 'Conv1D': 'Conv1D(2, 4, kernel_size=[3], data_format=NCL)',
+ 'Conv2D': 'Conv2D(3, 8, kernel_size=[3, 3], stride=[2, 2], padding=1, data_format=NCHW)',
+ 'Conv2D_b': 'Conv2D(3, 8, kernel_size=[3, 5], data_format=NCHW)',
+ 'Conv2D_c': 'Conv2D(4, 8, kernel_size=[3, 3], padding=1, padding_mode=reflect, dilation=[2, 2], groups=2, '
+             'data_format=NCHW)',
+ 'CrossEntropyLoss': 'CrossEntropyLoss()',
+ 'Dropout': 'Dropout(p=0.3, axis=None, mode=upscale_in_train, inplace=False)',
+ 'ELU': 'ELU(alpha=1.0)',
+ 'Embedding': 'Embedding(10, 4, sparse=False, scale_grad_by_freq=False)',
+ 'Embedding_pad': 'Embedding(10, 4, padding_idx=0, sparse=False, scale_grad_by_freq=False)',
+ 'Flatten': 'Flatten()',
+ 'GELU': 'GELU(approximate=False)',
+ 'GELU_t': 'GELU(approximate=True)',
+ 'Hardsigmoid': 'Hardsigmoid()',
+ 'Hardswish': 'Hardswish()',
+ 'Identity': 'Identity()',
+ 'L1Loss': 'L1Loss()',
+ 'LayerList': 'LayerList(\n  (0): Linear(in_features=2, out_features=2, dtype=float32)\n  (1): Tanh()\n)',
+ 'LayerNorm': 'LayerNorm(normalized_shape=[8], epsilon=1e-05)',
+ 'LeakyReLU': 'LeakyReLU(negative_slope=0.01)',
+ 'Linear': 'Linear(in_features=2, out_features=3, dtype=float32)',
+ 'LogSoftmax': 'LogSoftmax(axis=-1)',
+ 'MSELoss': 'MSELoss()',
+ 'MaxPool2D': 'MaxPool2D(kernel_size=3, stride=2, padding=1)',
+ 'Mish': 'Mish()',
+ 'MultiHeadAttention': 'MultiHeadAttention(\n'
+                       '  (q_proj): Linear(in_features=8, out_features=8, dtype=float32)\n'
+                       '  (k_proj): Linear(in_features=8, out_features=8, dtype=float32)\n'
+                       '  (v_proj): Linear(in_features=8, out_features=8, dtype=float32)\n'
+                       '  (out_proj): Linear(in_features=8, out_features=8, dtype=float32)\n'
+                       ')',
+ 'NLLLoss': 'NLLLoss()',
+ 'ReLU': 'ReLU()',
+ 'ReLU6': 'ReLU6()',
+ 'Sequential': 'Sequential(\n'
+               '  (0): Linear(in_features=2, out_features=3, dtype=float32)\n'
+               '  (1): ReLU()\n'
+               '  (2): Sequential(\n'
+               '    (0): Linear(in_features=3, out_features=1, dtype=float32)\n'
+               '  )\n'
+               ')',
+ 'SiLU': 'Silu(inplace=False)',
+ 'Sigmoid': 'Sigmoid()',
+ 'SmoothL1Loss': 'SmoothL1Loss()',
+ 'Softmax': 'Softmax(axis=-1)',
+ 'Softplus': 'Softplus(beta=1, threshold=20)',
+ 'Swish': 'Swish()',
+ 'Tanh': 'Tanh()',
+ 'TransformerEncoderLayer': 'TransformerEncoderLayer(\n'
+                            '  (self_attn): MultiHeadAttention(\n'
+                            '    (q_proj): Linear(in_features=8, out_features=8, dtype=float32)\n'
+                            '    (k_proj): Linear(in_features=8, out_features=8, dtype=float32)\n'
+                            '    (v_proj): Linear(in_features=8, out_features=8, dtype=float32)\n'
+                            '    (out_proj): Linear(in_features=8, out_features=8, dtype=float32)\n'
+                            '  )\n'
+                            '  (linear1): Linear(in_features=8, out_features=16, dtype=float32)\n'
+                            '  (dropout): Dropout(p=0.1, axis=None, mode=upscale_in_train, inplace=False)\n'
+                            '  (linear2): Linear(in_features=16, out_features=8, dtype=float32)\n'
+                            '  (norm1): LayerNorm(normalized_shape=[8], epsilon=1e-05)\n'
+                            '  (norm2): LayerNorm(normalized_shape=[8], epsilon=1e-05)\n'
+                            '  (dropout1): Dropout(p=0.1, axis=None, mode=upscale_in_train, inplace=False)\n'
+                            '  (dropout2): Dropout(p=0.1, axis=None, mode=upscale_in_train, inplace=False)\n'
+                            ')',
+ 'named': 'Sequential(\n'
+          '  (0): Linear(in_features=2, out_features=3, dtype=float32, name=fc)\n'
+          '  (1): ReLU(name=act)\n'
+          '  (2): Softmax(axis=1, name=sm)\n'
+          '  (3): Dropout(p=0.2, axis=None, mode=upscale_in_train, name=drop, inplace=False)\n'
+          '  (4): BatchNorm1D(num_features=3, momentum=0.9, epsilon=1e-05, data_format=NC)\n'
+          ')'})
+def test_layer_texts(paddle):
+    nn = paddle.nn
+    layers = {
+        "AdaptiveAvgPool2D": nn.AdaptiveAvgPool2D(3), "AdaptiveMaxPool2D": nn.AdaptiveMaxPool2D((2, 3)),
+        "AvgPool2D": nn.AvgPool2D(2), "MaxPool2D": nn.MaxPool2D(3, 2, 1), "BCELoss": nn.BCELoss(),
+        "BCEWithLogitsLoss": nn.BCEWithLogitsLoss(), "BatchNorm": nn.BatchNorm(4), "BatchNorm1D": nn.BatchNorm1D(4),
+        "BatchNorm2D": nn.BatchNorm2D(4, momentum=0.8), "BatchNorm3D": nn.BatchNorm3D(4), "Conv1D": nn.Conv1D(2, 4, 3),
+        "Conv2D": nn.Conv2D(3, 8, 3, stride=2, padding=1), "Conv2D_b": nn.Conv2D(3, 8, (3, 5), groups=1, bias_attr=False),
+        "CrossEntropyLoss": nn.CrossEntropyLoss(), "Dropout": nn.Dropout(0.3), "ELU": nn.ELU(), "Embedding": nn.Embedding(10, 4),
+        "Embedding_pad": nn.Embedding(10, 4, padding_idx=0), "Flatten": nn.Flatten(), "GELU": nn.GELU(),
+        "GELU_t": nn.GELU(approximate=True), "Hardsigmoid": nn.Hardsigmoid(), "Hardswish": nn.Hardswish(), "Identity": nn.Identity(),
+        "L1Loss": nn.L1Loss(), "LayerNorm": nn.LayerNorm(8), "LeakyReLU": nn.LeakyReLU(), "Linear": nn.Linear(2, 3),
+        "LogSoftmax": nn.LogSoftmax(), "MSELoss": nn.MSELoss(), "Mish": nn.Mish(), "NLLLoss": nn.NLLLoss(), "ReLU": nn.ReLU(),
+        "ReLU6": nn.ReLU6(), "SiLU": nn.SiLU(), "Sigmoid": nn.Sigmoid(), "SmoothL1Loss": nn.SmoothL1Loss(),
+        "Softmax": nn.Softmax(), "Softplus": nn.Softplus(), "Swish": nn.Swish(), "Tanh": nn.Tanh(),
+        "MultiHeadAttention": nn.MultiHeadAttention(8, 2),
+        "Sequential": nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Sequential(nn.Linear(3, 1))),
+        "LayerList": nn.LayerList([nn.Linear(2, 2), nn.Tanh()]),
+        "TransformerEncoderLayer": nn.TransformerEncoderLayer(8, 2, 16),
+        "named": nn.Sequential(nn.Linear(2, 3, name="fc"), nn.ReLU(name="act"), nn.Softmax(axis=1, name="sm"),
+                               nn.Dropout(0.2, name="drop"), nn.BatchNorm1D(3, data_format="NC")),
+        "Conv2D_c": nn.Conv2D(4, 8, 3, dilation=2, groups=2, padding_mode="reflect", padding=1),
+    }
+    return {k: repr(v) for k, v in layers.items()}
+
+
+@differential(expected={'b': 'var b : DENSE_TENSOR.shape(3,).dtype(int64).stop_gradient(True)',
+ 'backward_idx': [-1, 2, -1],
+ 'ends': True,
+ 'headers': ['{ // block_idx:0  parent_idx:-1  forward_idx:-1  backward_idx:-1',
+             '{ // block_idx:1  parent_idx:0  forward_idx:-1  backward_idx:2',
+             '{ // block_idx:2  parent_idx:0  forward_idx:1  backward_idx:-1'],
+ 's': 'var s : DENSE_TENSOR.shape().dtype(float64).stop_gradient(True)',
+ 'shape': (-1, 4),
+ 'shape_type': 'tuple',
+ 'w': 'persist trainable param w : DENSE_TENSOR.shape(4, 3).dtype(float32).stop_gradient(False)',
+ 'w_shape': (4, 3),
+ 'x': 'var x : DENSE_TENSOR.shape(-1, 4).dtype(float32).stop_gradient(False)',
+ 'x_repr': 'var x : DENSE_TENSOR.shape(-1, 4).dtype(float32).stop_gradient(False)'})
+def test_static_variable_and_block_text(paddle):
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 4], "float32")
+        x.stop_gradient = False
+        b = paddle.static.data("b", [3], "int64")
+        s = paddle.static.data("s", [], "float64")
+        w = paddle.create_parameter([4, 3], "float32", name="w")
+        i = paddle.full([1], 0, "int64")
+        n = paddle.full([1], 3, "int64")
+        out = paddle.static.nn.while_loop(lambda i, v: i < n, lambda i, v: [i + 1, v * 2.0], [i, x])[1]
+        paddle.static.append_backward(paddle.mean(out))
+    headers = [line for line in str(main).splitlines() if line.startswith("{ // ")]
+    return {"x": str(x), "x_repr": repr(x), "b": str(b), "s": str(s), "w": repr(w), "shape": x.shape,
+            "shape_type": type(x.shape).__name__, "w_shape": w.shape, "headers": headers,
+            "backward_idx": [blk.backward_block_idx for blk in main.blocks],
+            "ends": str(main).endswith("}\n")}

@@ -1,4 +1,8 @@
-"""Public eager autograd entry points: backward() and grad(), with Paddle's argument checks."""
+"""Public eager autograd entry points: backward() and grad(), with Paddle's argument checks.
+
+Bad arguments raise the classes Paddle raises (AssertionError for most, explicitly so `python -O`
+keeps them); the messages name the API and the argument.
+"""
 from ..framework.tensor import Tensor
 from .engine import _ones_like, run_backward
 
@@ -7,88 +11,108 @@ def _as_list(x):
     return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
-def _seeds(tensors, grads, api, names, no_graph, bad_shape):
-    """The starting gradient of each output: the given one (shape-checked) or ones.
-    Paddle raises different classes in backward() and grad(); callers pass theirs."""
-    seeds = []
-    for i, (t, g) in enumerate(zip(tensors, grads)):
-        if t.stop_gradient:
-            raise no_graph(f"{api}: {names[0]}[{i}] has stop_gradient=True; it does not depend on any "
-                           "tensor that requires a gradient, so there is no graph to differentiate")
-        if g is None:
-            g = _ones_like(t)
-        elif g.shape != t.shape:
-            raise bad_shape(f"{api}: {names[1]}[{i}] has shape {g.shape}, expected {t.shape}")
-        seeds.append(g)
-    return seeds
+def _check(ok, message):
+    if not ok:
+        raise AssertionError(message)
+
+
+def _seed(t, g, api, arg, same_shape):
+    """The starting gradient of output `t`: ones, or `g` in t's dtype (Paddle casts it) and -- where
+    `same_shape` is False, as in grad() -- in t's shape when it has as many elements (a [1] seed for a
+    0-D output)."""
+    if g is None:
+        return _ones_like(t)
+    if g.shape != t.shape:
+        if same_shape or g.size != t.size:
+            raise (AssertionError if same_shape else ValueError)(
+                f"{api}: {arg} has shape {g.shape}, expected the output's shape {t.shape}")
+        g = g.reshape(t.shape)
+    if g.dtype != t.dtype:
+        g = g.astype(t.dtype)
+    return g
 
 
 def backward(tensors, grad_tensors=None, retain_graph=False, *, dump_backward_graph_path=None):
     """Accumulate d(sum of tensors * grad_tensors)/d(leaf) into every leaf's `.grad`.
-
-    Bad arguments raise AssertionError, as Paddle does (explicitly, so `python -O` keeps the checks)."""
-    if tensors is None:
-        raise AssertionError("autograd.backward: tensors must not be None")
+    Tensors that do not require a gradient are skipped; with none left this does nothing, as in Paddle."""
+    _check(tensors is not None, "autograd.backward: tensors must not be None")
     tensors = _as_list(tensors)
-    if not tensors:
-        raise AssertionError("autograd.backward: tensors must not be empty")
+    _check(bool(tensors), "autograd.backward: tensors must not be empty")
     for i, t in enumerate(tensors):
-        if not isinstance(t, Tensor):
-            raise AssertionError(f"autograd.backward: tensors[{i}] must be a Tensor, received {type(t).__name__}")
-    if len({id(t) for t in tensors}) != len(tensors):
-        raise AssertionError("autograd.backward: tensors must not contain the same tensor twice")
+        _check(isinstance(t, Tensor), f"autograd.backward: tensors[{i}] must be a Tensor, received {type(t).__name__}")
+    _check(len({id(t) for t in tensors}) == len(tensors),
+           "autograd.backward: tensors must not contain the same tensor twice")
     if grad_tensors is None:
         grad_tensors = [None] * len(tensors)
     else:
         grad_tensors = _as_list(grad_tensors)
         for i, g in enumerate(grad_tensors):
-            if g is not None and not isinstance(g, Tensor):
-                raise AssertionError(f"autograd.backward: grad_tensors[{i}] must be a Tensor or None, "
-                                     f"received {type(g).__name__}")
-        if len(grad_tensors) != len(tensors):
-            raise AssertionError(f"autograd.backward: grad_tensors has {len(grad_tensors)} elements but tensors "
-                                 f"has {len(tensors)}; they must have the same length")
-    if not isinstance(retain_graph, bool):
-        raise AssertionError(f"autograd.backward: retain_graph must be a bool, received "
-                             f"{type(retain_graph).__name__}")
-    seeds = _seeds(tensors, grad_tensors, "autograd.backward", ("tensors", "grad_tensors"),
-                   no_graph=RuntimeError, bad_shape=AssertionError)
+            _check(g is None or isinstance(g, Tensor), f"autograd.backward: grad_tensors[{i}] must be a Tensor "
+                                                       f"or None, received {type(g).__name__}")
+        _check(len(grad_tensors) == len(tensors),
+               f"autograd.backward: grad_tensors has {len(grad_tensors)} elements but tensors has "
+               f"{len(tensors)}; they must have the same length")
+    _check(isinstance(retain_graph, bool),
+           f"autograd.backward: retain_graph must be a bool, received {type(retain_graph).__name__}")
+    roots, seeds = [], []
+    for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
+        if not t.stop_gradient:
+            roots.append(t)
+            seeds.append(_seed(t, g, "autograd.backward", f"grad_tensors[{i}]", same_shape=True))
+    if not roots:
+        return
     if dump_backward_graph_path is not None:
         from .dump import dump_graphs
-        dump_graphs(tensors, dump_backward_graph_path)
-    run_backward(tensors, seeds, retain_graph, create_graph=False)
+        dump_graphs(roots, dump_backward_graph_path)
+    run_backward(roots, seeds, retain_graph, create_graph=False)
+
+
+def _check_grad_args(outputs, inputs, grad_outputs, retain_graph, create_graph, only_inputs, no_grad_vars):
+    for name, value in (("outputs", outputs), ("inputs", inputs)):
+        _check(value is not None, f"grad: {name} should not be None")
+        seq = _as_list(value)
+        _check(bool(seq), f"grad: {name} cannot be empty")
+        for i, t in enumerate(seq):
+            _check(isinstance(t, Tensor), f"grad: {name}[{i}] must be a Tensor (outputs and inputs must be Tensor "
+                                          f"or list of Tensor), received {type(t).__name__}")
+        if len({id(t) for t in seq}) != len(seq):  # RuntimeError as Paddle
+            raise RuntimeError(f"grad: {name} contain the same tensor twice, please check {name} carefully")
+    if grad_outputs is not None:
+        for i, g in enumerate(_as_list(grad_outputs)):
+            _check(g is None or isinstance(g, Tensor),
+                   f"grad: grad_outputs[{i}] must be None or a Tensor, received {type(g).__name__}")
+        _check(len(_as_list(grad_outputs)) == len(_as_list(outputs)),
+               f"grad: the length of grad_outputs ({len(_as_list(grad_outputs))}) must be equal to outputs "
+               f"({len(_as_list(outputs))})")
+    _check(retain_graph is None or isinstance(retain_graph, bool),
+           f"grad: retain_graph must be None, True or False, received {type(retain_graph).__name__}")
+    _check(isinstance(create_graph, bool), f"grad: create_graph must be True or False, received "
+                                           f"{type(create_graph).__name__}")
+    _check(only_inputs is True, "grad: only_inputs=False is not supported yet")
+    if no_grad_vars is not None:
+        items = list(no_grad_vars) if isinstance(no_grad_vars, (list, tuple, set)) else [no_grad_vars]
+        for v in items:
+            _check(isinstance(v, Tensor), f"grad: no_grad_vars must be None, a Tensor or a list/tuple/set of "
+                                          f"Tensors, received {type(v).__name__}")
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
          allow_unused=False, no_grad_vars=None):
     """Gradients of `outputs` with respect to `inputs`, returned (leaves' `.grad` untouched)."""
+    _check_grad_args(outputs, inputs, grad_outputs, retain_graph, create_graph, only_inputs, no_grad_vars)
     outputs, inputs = _as_list(outputs), _as_list(inputs)
-    for name, seq in (("outputs", outputs), ("inputs", inputs)):
-        if not seq:
-            raise ValueError(f"grad: {name} must not be empty")
-        for i, t in enumerate(seq):
-            if not isinstance(t, Tensor):
-                raise TypeError(f"grad: {name}[{i}] must be a Tensor, received {type(t).__name__}")
-    if len({id(t) for t in inputs}) != len(inputs):
-        raise ValueError("grad: inputs must not contain the same tensor twice")
-    if len({id(t) for t in outputs}) != len(outputs):
-        raise ValueError("grad: outputs must not contain the same tensor twice")
-    if grad_outputs is None:
-        grad_outputs = [None] * len(outputs)
-    else:
-        grad_outputs = _as_list(grad_outputs)
-        if len(grad_outputs) != len(outputs):
-            raise ValueError(f"grad: grad_outputs has {len(grad_outputs)} elements but outputs has "
-                             f"{len(outputs)}")
-    if not isinstance(create_graph, bool):
-        raise TypeError(f"grad: create_graph must be a bool, received {type(create_graph).__name__}")
+    grad_outputs = [None] * len(outputs) if grad_outputs is None else _as_list(grad_outputs)
     if retain_graph is None:
         retain_graph = True  # Paddle's grad() keeps the graph unless told otherwise
-    for i, g in enumerate(grad_outputs):
-        if g is not None and not isinstance(g, Tensor):
-            raise TypeError(f"grad: grad_outputs[{i}] must be a Tensor or None, received {type(g).__name__}")
-    seeds = _seeds(outputs, grad_outputs, "grad", ("outputs", "grad_outputs"),
-                   no_graph=ValueError, bad_shape=ValueError)
+    roots, seeds = [], []
+    for i, (t, g) in enumerate(zip(outputs, grad_outputs)):
+        if t.stop_gradient:
+            if not allow_unused:
+                raise ValueError(f"grad: outputs[{i}] has stop_gradient=True; it does not depend on any tensor "
+                                 "that requires a gradient, so there is no graph to differentiate")
+            continue
+        roots.append(t)
+        seeds.append(_seed(t, g, "grad", f"grad_outputs[{i}]", same_shape=False))
     capture = {}
     for i, t in enumerate(inputs):
         if t.stop_gradient:
@@ -99,9 +123,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         capture[_key(t)] = i
     cut = None
     if no_grad_vars is not None:
-        cut = {_key(t) for t in _as_list(no_grad_vars)}
-    got = run_backward(outputs, seeds, retain_graph, create_graph, capture=capture, cut=cut,
-                       accumulate=False)
+        cut = {_key(t) for t in (no_grad_vars if isinstance(no_grad_vars, (list, tuple, set)) else [no_grad_vars])}
+    got = run_backward(roots, seeds, retain_graph, create_graph, capture=capture, cut=cut,
+                       accumulate=False) if roots else {}
     result = []
     for i, t in enumerate(inputs):
         g = got.get(i)

@@ -1,7 +1,17 @@
-"""The backward engine: dependency counting over grad nodes, shared by backward() and grad()."""
-import heapq
+"""The backward engine, shared by backward() and grad(). One pass has four phases:
 
-from ..framework.mode import grad_state
+1. seed     each root's starting gradient goes to its node's buffer (or, for a leaf root, to the leaf);
+2. count    for every node reachable from the roots, how many edges lead to it;
+3. run      a node runs once all its consumers are done (later-created first among the ready ones):
+            its output hooks fire, its grad maker computes its inputs' gradients, which go on to the
+            next nodes' buffers or to leaves;
+4. deliver  once its last edge has run, each leaf's total gradient passes the leaf's hooks, then is
+            captured (grad()) or accumulated into `.grad` (atomically per leaf: threads may share leaves).
+"""
+import heapq
+import threading
+
+from ..framework.mode import set_grad_enabled
 from ..framework.tensor import Tensor, wrap_array
 from ..ops import dispatch
 from ..ops.registry import get_op
@@ -17,72 +27,107 @@ def _add(a, b):
     return dispatch.apply(_ADD, a, b)
 
 
-def _ones_like(t):
+def _fill_like(t, value):
     global _FILL
     if _FILL is None:
         _FILL = get_op("fill_any_like")
-    with _grad_mode(False):
-        return dispatch.apply(_FILL, t, value=1.0)
+    with set_grad_enabled(False):
+        return dispatch.apply(_FILL, t, value=value)
 
 
-class _grad_mode:
-    __slots__ = ("mode", "prev")
-
-    def __init__(self, mode):
-        self.mode = mode
-
-    def __enter__(self):
-        self.prev = grad_state.enabled
-        grad_state.enabled = self.mode
-
-    def __exit__(self, *exc):
-        grad_state.enabled = self.prev
+def _ones_like(t):
+    return _fill_like(t, 1.0)
 
 
-def _run_hooks(hooks, grad, what):
-    for fn in list(hooks.values()):
-        out = fn(grad)
-        if out is not None:
-            if not isinstance(out, Tensor):
-                raise TypeError(f"gradient hook on {what} must return a Tensor or None, "
-                                f"received {type(out).__name__}")
-            if out.shape != grad.shape:
-                raise ValueError(f"gradient hook on {what} returned shape {out.shape}, expected {grad.shape}")
-            grad = out
-    return grad
+class _Pass:
+    """The state of one backward pass."""
+
+    __slots__ = ("retain_graph", "create_graph", "accumulate", "capture", "captured", "cut", "needed", "buffers",
+                 "leaves", "deps", "leaf_edges", "ready")
+
+    def __init__(self, retain_graph, create_graph, accumulate, capture, cut):
+        self.retain_graph = retain_graph
+        self.create_graph = create_graph
+        self.accumulate = accumulate
+        self.capture = capture    # grad(): {edge key: result slot}
+        self.captured = {}
+        self.cut = cut            # grad(): edge keys whose gradient is dropped (no_grad_vars)
+        self.needed = None        # grad(): the nodes leading to a captured edge; no others run
+        self.buffers = {}         # node -> [gradient per output]
+        self.leaves = {}          # id(leaf) -> [leaf, gradient, whether it is the user's tensor as returned]
+        self.deps = {}            # node -> consumers not yet done
+        self.leaf_edges = {}      # id(leaf) -> edges not yet run; at 0 its gradient is final and delivered
+        self.ready = []           # heap of (-seq, node)
+
+    def to_node(self, node, i, g):
+        buf = self.buffers.get(node)
+        if buf is None:
+            buf = self.buffers[node] = [None] * node.n_outputs
+        buf[i] = g if buf[i] is None else _add(buf[i], g)
+
+    def to_leaf(self, leaf, g, from_user):
+        entry = self.leaves.get(id(leaf))
+        if entry is None:
+            self.leaves[id(leaf)] = [leaf, g, from_user]
+        else:
+            entry[1] = _add(entry[1], g)
+            entry[2] = False
+
+    def capture_at(self, key, g):
+        slot = self.capture.get(key)
+        if slot is not None:
+            self.captured[slot] = g
 
 
 def run_backward(roots, seeds, retain_graph, create_graph, capture=None, cut=None, accumulate=True):
     """Propagate `seeds` (Tensors) from `roots` (Tensors) through the graph.
 
-    capture: {edge_key: slot} for grad(): the gradients arriving at these edges are returned
-             instead of (or for leaves, as well as not) being accumulated.
+    capture: {edge_key: slot} for grad(): the gradients arriving at these edges are returned.
     cut:     edge keys whose gradient is dropped (no_grad_vars).
-    Returns {slot: Tensor or None} for the captured keys.
+    accumulate: whether leaves' `.grad` receive their gradients (backward) or not (grad).
+    Returns {slot: Tensor} for the captured keys that a gradient reached.
     """
-    captured = {}
-    # 1. Where each root's seed goes.
-    ready_buffers = {}  # node -> list of grads per output
-    leaf_grads = {}     # id(leaf) -> [leaf, grad]
-    node_roots = []
-    for t, g in zip(roots, seeds):
-        key = _key_of(t)
-        if capture is not None and key in capture:
-            captured[capture[key]] = g if capture[key] not in captured else _add(captured[capture[key]], g)
-        if t._node is None:
-            _acc_leaf(leaf_grads, t, g)
-        else:
-            buf = ready_buffers.get(t._node)
-            if buf is None:
-                buf = ready_buffers[t._node] = [None] * t._node.n_outputs
-                node_roots.append(t._node)
-            i = t._out_index
-            buf[i] = g if buf[i] is None else _add(buf[i], g)
+    p = _Pass(retain_graph, create_graph, accumulate, capture, cut)
+    starts = _seed(p, roots, seeds)
+    reachable = _count_dependencies(p, starts)
+    if capture is not None:
+        p.needed = _nodes_leading_to(reachable, capture)
+    with set_grad_enabled(create_graph):
+        _run_nodes(p, starts)
+    for entry in list(p.leaves.values()):  # leaves seeded directly, or behind skipped nodes
+        _deliver(p, entry)
+    return p.captured
 
-    # 2. Count, for each reachable node, how many edges lead to it.
-    deps = {}
-    stack = list(node_roots)
-    seen = set(node_roots)
+
+# ---- 1. seed ---------------------------------------------------------------------------------------
+def _seed(p, roots, seeds):
+    """Put each root's seed where it starts; returns the nodes the pass starts from."""
+    starts = []
+    for t, g in zip(roots, seeds):
+        node = t._node
+        if node is None:
+            p.to_leaf(t, g, False)
+        else:
+            if node not in p.buffers:
+                starts.append(node)
+            p.to_node(node, t._out_index, g)
+    return starts
+
+
+# ---- 2. count dependencies -------------------------------------------------------------------------
+def _successors(node):
+    """The nodes this node's gradients flow to, once per edge (an edge counts as one dependency)."""
+    nxt = [e[0] for e in node.edges if e is not None and e.__class__ is tuple]
+    if node.zero_edges:
+        nxt.extend(e[0] for e, _ in node.zero_edges if e.__class__ is tuple)
+    return nxt
+
+
+def _count_dependencies(p, starts):
+    """Count, for each node reachable from `starts`, the edges leading to it; returns the reachable set."""
+    deps = p.deps
+    seen = set(starts)
+    stack = list(starts)
     while stack:
         node = stack.pop()
         if node.released:
@@ -90,102 +135,17 @@ def run_backward(roots, seeds, retain_graph, create_graph, capture=None, cut=Non
                 f"backward through '{node.name}' a second time: its saved tensors were freed by the "
                 "previous backward. Pass retain_graph=True to the first backward()/grad() call if you "
                 "need to backward through the graph again")
-        for e in node.edges:
+        edges = node.edges if not node.zero_edges else node.edges + [e for e, _ in node.zero_edges]
+        for e in edges:  # _successors(node), inlined: this loop is the hot path
             if e is not None and e.__class__ is tuple:
                 nxt = e[0]
                 deps[nxt] = deps.get(nxt, 0) + 1
                 if nxt not in seen:
                     seen.add(nxt)
                     stack.append(nxt)
-    if capture is not None:
-        needed = _nodes_leading_to(seen, capture)
-    else:
-        needed = None
-
-    # 3. Run nodes whose consumers are all done, later-created first among the ready ones.
-    # A heap keyed on -seq: among the ready nodes, the most recently created runs first.
-    ready = [(-n.seq, n) for n in node_roots if deps.get(n, 0) == 0]
-    heapq.heapify(ready)
-    with _grad_mode(create_graph):
-        while ready:
-            node = heapq.heappop(ready)[1]
-            grads = ready_buffers.pop(node)
-            if node.hooks or node.retained:
-                _output_hooks(node, grads)
-            if capture is not None:
-                for i, g in enumerate(grads):
-                    slot = capture.get((node, i))
-                    if slot is not None:
-                        captured[slot] = g
-            if (needed is None or node in needed) and _any_grad(grads):
-                try:
-                    in_grads = node.apply(grads, create_graph)
-                except Exception as e:
-                    raise _backward_error(node, e) from e
-            else:
-                in_grads = [None] * len(node.edges)
-            if not retain_graph:
-                node.release()
-            for e, g in zip(node.edges, in_grads):
-                if e is None:
-                    continue
-                if e.__class__ is tuple:
-                    nxt, i = e
-                    if g is not None and (cut is None or e not in cut):
-                        buf = ready_buffers.get(nxt)
-                        if buf is None:
-                            buf = ready_buffers[nxt] = [None] * nxt.n_outputs
-                        buf[i] = g if buf[i] is None else _add(buf[i], g)
-                    left = deps[nxt] - 1
-                    deps[nxt] = left
-                    if left == 0:
-                        if nxt in ready_buffers:
-                            heapq.heappush(ready, (-nxt.seq, nxt))
-                        else:  # no gradient reached it: release and propagate nothing
-                            _skip(nxt, deps, ready_buffers, ready, retain_graph)
-                elif g is not None and (cut is None or id(e) not in cut):
-                    _acc_leaf(leaf_grads, e, g)
-
-    # 4. Leaves: hooks see the total gradient of this pass; then accumulate or capture.
-    for leaf, g in leaf_grads.values():
-        if leaf._hooks:
-            g = _run_hooks(leaf._hooks, g, "a leaf tensor")
-        if capture is not None:
-            slot = capture.get(id(leaf))
-            if slot is not None:
-                captured[slot] = g
-        if accumulate:
-            _accumulate_into_leaf(leaf, g, create_graph)
-    return captured
-
-
-def _skip(node, deps, buffers, ready, retain_graph):
-    """A node no gradient reached: its consumers are done, so its own inputs' counts drop."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if not retain_graph:
-            n.release()
-        for e in n.edges:
-            if e is not None and e.__class__ is tuple:
-                nxt = e[0]
-                deps[nxt] -= 1
-                if deps[nxt] == 0:
-                    if nxt in buffers:
-                        heapq.heappush(ready, (-nxt.seq, nxt))
-                    else:
-                        stack.append(nxt)
-
-
-def _any_grad(grads):
-    for g in grads:  # `is`, not ==: Tensor equality is elementwise
-        if g is not None:
-            return True
-    return False
-
-
-def _key_of(t):
-    return id(t) if t._node is None else (t._node, t._out_index)
+            elif e is not None:
+                p.leaf_edges[id(e)] = p.leaf_edges.get(id(e), 0) + 1
+    return seen
 
 
 def _nodes_leading_to(nodes, capture):
@@ -193,15 +153,11 @@ def _nodes_leading_to(nodes, capture):
     consumers = {}
     frontier = []
     for n in nodes:
-        for e in n.edges:
-            if e is None:
-                continue
-            if e.__class__ is tuple:
-                consumers.setdefault(e[0], []).append(n)
-                if e in capture:
-                    frontier.append(n)
-            elif id(e) in capture:
-                frontier.append(n)
+        for nxt in _successors(n):
+            consumers.setdefault(nxt, []).append(n)
+        targets = list(n.edges) + [e for e, _ in n.zero_edges or ()]
+        if any(e is not None and _edge_key(e) in capture for e in targets):
+            frontier.append(n)
     needed = set()
     while frontier:
         n = frontier.pop()
@@ -211,39 +167,204 @@ def _nodes_leading_to(nodes, capture):
     return needed
 
 
-def _output_hooks(node, grads):
-    for i, g in enumerate(grads):
-        if g is None:
+# ---- 3. run ----------------------------------------------------------------------------------------
+def _run_nodes(p, starts):
+    """Run every node whose consumers are done; among the ready ones, the most recently created first."""
+    ready = p.ready
+    ready.extend((-n.seq, n) for n in starts if n not in p.deps)
+    heapq.heapify(ready)
+    while ready:
+        _run_node(p, heapq.heappop(ready)[1])
+
+
+def _run_node(p, node):
+    grads = p.buffers.pop(node)
+    if node.hooks:
+        _output_hooks(node, grads)
+    if p.capture is not None:
+        for i, g in enumerate(grads):
+            if g is not None:
+                p.capture_at((node, i), g)
+    in_grads = None
+    if (p.needed is None or node in p.needed) and _any_grad(grads):
+        try:
+            in_grads = node.apply(grads, p.create_graph)
+        except Exception as e:
+            raise _backward_error(node, e) from e
+    if not p.retain_graph:
+        node.release()
+    _send(p, node, in_grads)
+
+
+def _send(p, node, in_grads):
+    """Pass a node's input gradients (None: it did not run) along its edges."""
+    cut = p.cut
+    for k, e in enumerate(node.edges):
+        if e is None:
             continue
-        if node.hooks and i in node.hooks:
-            grads[i] = g = _run_hooks(node.hooks[i], g, f"an output of '{node.name}'")
-        if node.retained and i in node.retained:
-            t = node.retained[i]()
-            if t is not None:
-                _accumulate_into_leaf(t, g, False)
+        g = None if in_grads is None else in_grads[k]
+        if g is not None and cut is not None and _edge_key(e) in cut:
+            g = None
+        if e.__class__ is tuple:
+            nxt = e[0]
+            if g is not None:
+                p.to_node(nxt, e[1], g)
+            left = p.deps[nxt] - 1  # _consumer_done(p, nxt), inlined: this is the hot path
+            p.deps[nxt] = left
+            if not left:
+                if nxt in p.buffers:
+                    heapq.heappush(p.ready, (-nxt.seq, nxt))
+                else:
+                    _skip(p, nxt)
+        else:
+            if g is not None:
+                p.to_leaf(e, g, node.grads_from_user)
+            _leaf_edge_done(p, e)
+    if node.zero_edges:
+        for e, like in node.zero_edges:
+            zero = None if in_grads is None else _fill_like(like, 0.0)
+            if e.__class__ is tuple:
+                if zero is not None:
+                    p.to_node(e[0], e[1], zero)
+                _consumer_done(p, e[0])
+            else:
+                if zero is not None:
+                    p.to_leaf(e, zero, False)
+                _leaf_edge_done(p, e)
 
 
-def _acc_leaf(leaf_grads, leaf, g):
-    entry = leaf_grads.get(id(leaf))
-    if entry is None:
-        leaf_grads[id(leaf)] = [leaf, g]
+def _consumer_done(p, node):
+    """One consumer of `node` is done: once all are, it runs, or -- no gradient reached it -- is skipped."""
+    left = p.deps[node] - 1
+    p.deps[node] = left
+    if left:
+        return
+    if node in p.buffers:
+        heapq.heappush(p.ready, (-node.seq, node))
     else:
-        entry[1] = _add(entry[1], g)
+        _skip(p, node)
 
 
-def _accumulate_into_leaf(t, g, create_graph):
+def _skip(p, node):
+    """A node no gradient reached: its consumers are done, so its own inputs' counts drop."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if not p.retain_graph:
+            n.release()
+        for nxt in _successors(n):
+            left = p.deps[nxt] - 1
+            p.deps[nxt] = left
+            if left == 0:
+                if nxt in p.buffers:
+                    heapq.heappush(p.ready, (-nxt.seq, nxt))
+                else:
+                    stack.append(nxt)
+        for e in _leaf_targets(n):
+            _leaf_edge_done(p, e)
+
+
+def _any_grad(grads):
+    for g in grads:  # `is`, not ==: Tensor equality is elementwise
+        if g is not None:
+            return True
+    return False
+
+
+def _output_hooks(node, grads):
+    """Hooks (and retain_grads) of a node's outputs, in registration order. An output with hooks that
+    no gradient reached gets zeros, as in Paddle (an unused output of a multi-output op)."""
+    for i, table in node.hooks.items():
+        if table:
+            g = grads[i]
+            if g is None:  # Paddle's zeros for it keep stop_gradient=True
+                grads[i] = _run_hooks(table, node.zeros_for_output(i), f"an output of '{node.name}'", False)
+            else:
+                grads[i] = _run_hooks(table, g, f"an output of '{node.name}'")
+
+
+# ---- 4. deliver to leaves --------------------------------------------------------------------------
+def _leaf_targets(node):
+    leaves = [e for e in node.edges if e is not None and e.__class__ is not tuple]
+    if node.zero_edges:
+        leaves.extend(e for e, _ in node.zero_edges if e.__class__ is not tuple)
+    return leaves
+
+
+def _leaf_edge_done(p, leaf):
+    """One edge into `leaf` has run: after its last one the leaf's gradient is final and is delivered now,
+    so its post-accumulation hooks (DataParallel's gradient buckets) run while backward goes on."""
+    left = p.leaf_edges[id(leaf)] - 1
+    p.leaf_edges[id(leaf)] = left
+    if not left and id(leaf) in p.leaves:
+        _deliver(p, p.leaves.pop(id(leaf)))
+
+
+def _deliver(p, entry):
+    """A leaf's total gradient of this pass: its hooks, then capture or accumulate, then the hooks that
+    run after accumulation (Tensor._register_backward_hook)."""
+    leaf, g, from_user = entry
+    if leaf._hooks:
+        g = _run_hooks(leaf._hooks, g, "a leaf tensor")
+        from_user = True
+    if p.capture is not None:
+        p.capture_at(id(leaf), g)
+    if p.accumulate:  # an op's gradient reads stop_gradient=False, as in Paddle; a user's keeps its own
+        _accumulate_into_leaf(leaf, g, p.create_graph, g.stop_gradient if from_user else False)
+        if leaf._post_accumulate_hooks:
+            for fn in list(leaf._post_accumulate_hooks.values()):
+                fn()
+
+
+def _as_engine_grad(g):
+    """The gradient as Paddle hands it out: a tensor of its own with stop_gradient=False."""
+    return wrap_array(g._data, g._place, False)
+
+
+def _run_hooks(hooks, grad, what, as_engine_grad=True):
+    """Call each hook on the gradient; a returned Tensor replaces it. Hooks run with grad enabled, as in
+    Paddle, and see a gradient with stop_gradient=False."""
+    if as_engine_grad and grad._node is None:
+        grad = _as_engine_grad(grad)
+    with set_grad_enabled(True):
+        for fn in list(hooks.values()):
+            out = fn(grad)
+            if out is not None:
+                if not isinstance(out, Tensor):
+                    raise TypeError(f"gradient hook on {what} must return a Tensor or None, "
+                                    f"received {type(out).__name__}")
+                if out.shape != grad.shape:
+                    raise ValueError(f"gradient hook on {what} returned shape {out.shape}, expected {grad.shape}")
+                grad = out
+    return grad
+
+
+# Accumulation into `.grad` is a read-add-write: one lock per leaf (striped by id, so no global lock and
+# no per-tensor state) keeps concurrent backward() calls into a shared leaf from losing updates.
+_LEAF_LOCKS = tuple(threading.Lock() for _ in range(64))
+
+
+def _accumulate_into_leaf(t, g, create_graph, stop_gradient):
     """`.grad += g` without touching arrays other code may hold."""
     if not create_graph:
-        g = wrap_array(g._data, g._place, False)
-    if t._grad is None or t._grad_is_zeros:
-        if g._data.dtype != t._data.dtype:
-            g = wrap_array(g._data.astype(t._data.dtype), g._place, False)
-        t._grad = g
-        t._grad_is_zeros = False
-    else:
-        with _grad_mode(create_graph):
-            t._grad = _add(t._grad, g)
-        t._grad.stop_gradient = False
+        g = wrap_array(g._data, g._place, stop_gradient)
+    with _LEAF_LOCKS[(id(t) >> 4) % len(_LEAF_LOCKS)]:
+        old = t._grad
+        if old is None or t._grad_is_zeros:
+            if g._data.dtype != t._data.dtype:
+                g = wrap_array(g._data.astype(t._data.dtype), g._place, g.stop_gradient)
+            t._grad = g
+            t._grad_is_zeros = False
+            return
+        with set_grad_enabled(create_graph):
+            new = _add(old, g)
+        if not create_graph:  # Paddle adds into the existing gradient tensor: it keeps its flags
+            new.stop_gradient = old.stop_gradient
+        t._grad = new
+
+
+def _edge_key(e):
+    return e if e.__class__ is tuple else id(e)
 
 
 def _backward_error(node, e):

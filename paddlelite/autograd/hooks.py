@@ -1,6 +1,12 @@
-"""Gradient hooks on tensors: a leaf keeps its hooks, a non-leaf's live on its producing node."""
+"""Gradient hooks on tensors: a leaf keeps its hooks, a non-leaf's live on its producing node.
+
+retain_grads() is one more hook in the same ordered table, as in Paddle: the retained gradient is the
+one that reaches it, so hooks registered before it change what is retained, hooks after it do not.
+"""
 import itertools
 import weakref
+
+from ..framework.tensor import wrap_array
 
 _ids = itertools.count()
 
@@ -32,14 +38,35 @@ def _table_for(tensor):
 
 
 def add_hook(tensor, fn):
-    table = _table_for(tensor)
+    return add_hook_to(_table_for(tensor), fn)
+
+
+def add_hook_to(table, fn):
     handle = HookRemoveHelper(table)
     table[handle._id] = fn
     return handle
 
 
+class _Retain:
+    """The hook retain_grads() adds: each backward replaces the tensor's `.grad` with the gradient
+    arriving here (Paddle does not accumulate retained gradients of non-leaf tensors)."""
+
+    __slots__ = ("tensor",)
+
+    def __init__(self, tensor):
+        self.tensor = weakref.ref(tensor)
+
+    def __call__(self, grad):
+        t = self.tensor()
+        if t is not None:
+            t._grad = grad if grad._node is not None else wrap_array(grad._data, grad._place, grad.stop_gradient)
+            t._grad_is_zeros = False
+
+
 def retain(tensor):
-    node = tensor._node
-    if node.retained is None:
-        node.retained = {}
-    node.retained[tensor._out_index] = weakref.ref(tensor)
+    """Keep the gradient of a non-leaf tensor in `.grad` (a leaf keeps its own anyway)."""
+    if tensor._node is None:
+        return
+    table = _table_for(tensor)
+    if not any(isinstance(fn, _Retain) and fn.tensor() is tensor for fn in table.values()):
+        table[next(_ids)] = _Retain(tensor)

@@ -3,10 +3,12 @@ import itertools
 import os
 import sys
 
-from ..framework.tensor import wrap_array
+from ..framework.tensor import Tensor, wrap_array
 from ..ops import dispatch
+from ..ops.formula import Sym, unwrap, wrap
 from ..ops.registry import GradBuilder, get_op
 
+_new_sym = object.__new__
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _record_stack = [True]
 _seq = itertools.count()  # creation order: the engine runs later nodes first among ready ones
@@ -39,18 +41,21 @@ class GradNode:
     """One backward step. `edges[k]` says where the gradient for flat input k goes:
     None (not needed), a leaf Tensor, or (node, output_index)."""
 
-    __slots__ = ("edges", "n_outputs", "hooks", "retained", "where", "released", "seq", "__weakref__")
+    __slots__ = ("edges", "n_outputs", "hooks", "zero_edges", "where", "released", "seq", "__weakref__")
+
+    # Whether the gradients apply() returns are the user's own tensors (PyLayer: their stop_gradient is
+    # kept) rather than the engine's (an op's gradient reads stop_gradient=False, as in Paddle).
+    grads_from_user = False
+    name = "GradNode"  # subclasses (OpNode, PyLayerNode) define name, apply(grads, create_graph), zeros_for_output
 
     def __init__(self, edges, n_outputs):
         self.edges = edges
         self.n_outputs = n_outputs
-        self.hooks = None      # {output_index: {handle_id: fn}}
-        self.retained = None   # {output_index: weakref to a tensor that called retain_grads()}
+        self.hooks = None       # {output_index: {handle_id: fn}}: gradient hooks and retain_grads, in order
+        self.zero_edges = None  # [(edge, tensor)]: inputs this node reaches with a zero gradient (see OpNode.apply)
         self.where = _user_frame() if _record_stack[0] else None
         self.released = False
         self.seq = next(_seq)
-
-    name = "GradNode"  # subclasses (OpNode, PyLayerNode) define name and apply(grads, create_graph)
 
     @property
     def forward_name(self):
@@ -71,53 +76,66 @@ def _edge_of(t):
     return t if t._node is None else (t._node, t._out_index)
 
 
+def _simple_edges(op, inputs):
+    """Edges and saved versions of an op whose inputs are single tensors (the hot path)."""
+    versions = None
+    edges = []
+    mask = op.diff_inputs_mask
+    k = 0
+    for t in inputs:
+        if t is None:
+            edges.append(None)
+        else:
+            edges.append(None if t.stop_gradient or not mask[k] else t if t._node is None else (t._node, t._out_index))
+            if t._vbox is not None:
+                if versions is None:
+                    versions = [0] * len(inputs)
+                versions[k] = t._vbox[0]
+        k += 1
+    return edges, versions
+
+
+def _grouped_edges(op, inputs):
+    """Edges and saved versions of an op with list-valued input slots, flattened."""
+    edges, flat_ins = [], []
+    for k, t in enumerate(inputs):
+        for e in (t if isinstance(t, (list, tuple)) else (t,)):
+            diff = e is not None and not e.stop_gradient and op.diff_inputs_mask[k]
+            edges.append((e if e._node is None else (e._node, e._out_index)) if diff else None)
+            flat_ins.append(e)
+    versions = None
+    if any(e is not None and e._vbox is not None for e in flat_ins):
+        versions = [0 if e is None or e._vbox is None else e._vbox[0] for e in flat_ins]
+    return edges, versions
+
+
+def _flat_outputs(outs):
+    """The outputs flattened, and per output slot (offset, length or None for a single tensor)."""
+    flat, layout = [], []
+    for o in outs:
+        if isinstance(o, list):
+            layout.append((len(flat), len(o)))
+            flat.extend(o)
+        else:
+            layout.append((len(flat), None))
+            flat.append(o)
+    return flat, layout
+
+
 class OpNode(GradNode):
     """The grad node of a registry op: runs the op's grad maker with an EagerGradBuilder."""
 
     __slots__ = ("op", "inputs", "attrs", "outputs", "versions", "place", "out_layout")
 
     def __init__(self, op, inputs, attrs, outs):
-        # Hot path (runs for every recorded op): edges, and saved versions only when some input has one.
-        versions = None
-        if op.simple:
-            edges = []
-            for k, t in enumerate(inputs):
-                if t is None or t.stop_gradient or not op.diff_inputs_mask[k]:
-                    edges.append(None)
-                else:
-                    edges.append(t if t._node is None else (t._node, t._out_index))
-                if t is not None and t._vbox is not None:
-                    if versions is None:
-                        versions = [0] * len(inputs)
-                    versions[k] = t._vbox[0]
+        if op.simple:  # the hot path: runs for every recorded op
+            edges, versions = _simple_edges(op, inputs)
             flat_outs = outs
             self.out_layout = None
         else:
-            edges, flat_ins = [], []
-            for k, t in enumerate(inputs):
-                group = t if isinstance(t, (list, tuple)) else (t,)
-                for e in group:
-                    diff = e is not None and not e.stop_gradient and op.diff_inputs_mask[k]
-                    edges.append((e if e._node is None else (e._node, e._out_index)) if diff else None)
-                    flat_ins.append(e)
-            if any(e is not None and e._vbox is not None for e in flat_ins):
-                versions = [0 if e is None or e._vbox is None else e._vbox[0] for e in flat_ins]
-            flat_outs, layout = [], []
-            for o in outs:
-                if isinstance(o, list):
-                    layout.append((len(flat_outs), len(o)))
-                    flat_outs.extend(o)
-                else:
-                    layout.append((len(flat_outs), None))
-                    flat_outs.append(o)
-            self.out_layout = layout
-        self.edges = edges
-        self.n_outputs = len(flat_outs)
-        self.hooks = None
-        self.retained = None
-        self.where = _user_frame() if _record_stack[0] else None
-        self.released = False
-        self.seq = next(_seq)
+            edges, versions = _grouped_edges(op, inputs)
+            flat_outs, self.out_layout = _flat_outputs(outs)
+        GradNode.__init__(self, edges, len(flat_outs))
         self.op = op
         self.inputs = inputs
         self.attrs = attrs
@@ -136,8 +154,30 @@ class OpNode(GradNode):
 
     def apply(self, grads, create_graph):
         builder = EagerGradBuilder(self, grads, create_graph)
+        first_new = next(_seq)
         self.op.grad(builder)
+        if builder.value_used:
+            self._tie_to_saved_inputs(builder, first_new)
         return builder.input_grads
+
+    def _tie_to_saved_inputs(self, builder, first_new):
+        """Higher orders, as Paddle: the grad op of this node reads the saved inputs, so a later backward
+        through the gradients it made reaches those inputs -- with a zero gradient where no formula term
+        depends on them (Paddle's `x.grad` is zeros, not None, after `grad(matmul(x, y), [x, y],
+        create_graph=True)[0].backward()`)."""
+        ties = [(self.edges[k], t) for k, t in builder.value_used.items() if self.edges[k] is not None]
+        if not ties:
+            return
+        tied = set()
+        for g in builder.input_grads:
+            node = None if g is None else g._node
+            if node is not None and node.seq > first_new and node not in tied:
+                tied.add(node)
+                node.zero_edges = ties if node.zero_edges is None else node.zero_edges + ties
+
+    def zeros_for_output(self, i):
+        out = self.outputs[i]
+        return wrap_array(self.place.xp.zeros_like(out), self.place, True)
 
     def release(self):
         self.released = True
@@ -149,9 +189,10 @@ dispatch.set_node_factory(OpNode)
 
 
 class EagerGradBuilder(GradBuilder):
-    """Binds a grad maker's symbolic references to Tensors and runs its ops eagerly."""
+    """Binds a grad maker's symbolic references (Syms) to Tensors and runs its ops eagerly."""
 
-    __slots__ = ("node", "grads", "create_graph", "input_grads", "attrs", "_in_offsets", "_unchecked")
+    __slots__ = ("node", "grads", "create_graph", "input_grads", "attrs", "_in_offsets", "_unchecked",
+                 "value_used")
 
     def __init__(self, node, grads, create_graph):
         self.node = node
@@ -163,6 +204,8 @@ class EagerGradBuilder(GradBuilder):
         # Saved inputs handed out but not yet used for their values: id -> flat index. Their version is
         # checked when they reach an op slot that reads values (not a meta slot: shape only).
         self._unchecked = None
+        # With create_graph: the saved inputs used for their values, flat index -> tensor (OpNode.apply).
+        self.value_used = None
 
     # -- slot plumbing ---------------------------------------------------------------------------
     def _in_slot(self, slot):
@@ -193,10 +236,11 @@ class EagerGradBuilder(GradBuilder):
         saved = 0 if versions is None else versions[flat_k]
         now = 0 if t._vbox is None else t._vbox[0]
         if now != saved:
-            raise RuntimeError(
+            raise RuntimeError(  # the Hint wording is Paddle's (its tests match on it)
                 f"backward of '{self.node.op.type}': one of the tensors it saved for the gradient was "
-                f"modified by an in-place operation (version {saved} when saved, {now} now); "
-                "use an out-of-place op or clone() the tensor before modifying it")
+                f"modified by an in-place operation (version {saved} when saved, {now} now); use an "
+                "out-of-place op or clone() the tensor before modifying it. [Hint: Expected tensor_version == "
+                f"wrapper_version_snapshot, but received tensor_version:{now} != wrapper_version_snapshot:{saved}.]")
         return t
 
     def _wrap_output(self, k):
@@ -205,7 +249,7 @@ class EagerGradBuilder(GradBuilder):
         if self.create_graph:  # the saved output stays connected to this node for higher orders
             t._node = node
             t._out_index = k
-        return t
+        return Sym(self, t)
 
     # -- the vocabulary --------------------------------------------------------------------------
     def input(self, slot):
@@ -216,11 +260,16 @@ class EagerGradBuilder(GradBuilder):
         return [self._handed_out(e, k + j) for j, e in enumerate(t)]
 
     def _handed_out(self, t, flat_k):
-        if t._vbox is not None:  # a tensor never modified (nor detached) has no version box: nothing to check
+        # A tensor never modified (nor detached) has no version box: nothing to check, unless higher
+        # orders need to know whether it is used for its values.
+        if t._vbox is not None or self.create_graph:
             if self._unchecked is None:
                 self._unchecked = {}
             self._unchecked[id(t)] = flat_k
-        return t
+        s = _new_sym(Sym)  # Sym(self, t) without the __init__ call: this runs for every reference handed out
+        s.builder = self
+        s.ref = t
+        return s
 
     def _check_values_used(self, value):
         """`value` (a ref or list of refs) is about to be used for its values: verify saved inputs."""
@@ -228,6 +277,10 @@ class EagerGradBuilder(GradBuilder):
             k = self._unchecked.get(id(t)) if t is not None else None
             if k is not None:
                 self._checked(t, k)
+                if self.create_graph:
+                    if self.value_used is None:
+                        self.value_used = {}
+                    self.value_used[k] = t
 
     def output(self, slot):
         k, n = self._out_slot(slot)
@@ -238,8 +291,14 @@ class EagerGradBuilder(GradBuilder):
     def output_grad(self, slot):
         k, n = self._out_slot(slot)
         if n is None:
-            return self.grads[k]
-        return self.grads[k:k + n]
+            g = self.grads[k]
+            if g is None:
+                return None
+            s = _new_sym(Sym)
+            s.builder = self
+            s.ref = g
+            return s
+        return wrap(self, self.grads[k:k + n])
 
     def needs(self, slot):
         i, k, n = self._in_slot(slot)
@@ -253,6 +312,7 @@ class EagerGradBuilder(GradBuilder):
         return self.node.edges[k + j] is not None
 
     def set_input_grad(self, slot, value):
+        value = value.ref if value.__class__ is Sym else unwrap(value)
         if self._unchecked:
             self._check_values_used(value)
         i, k, n = self._in_slot(slot)
@@ -266,14 +326,20 @@ class EagerGradBuilder(GradBuilder):
 
     def op(self, type, *inputs, **attrs):
         opdef = get_op(type)
+        refs = []
+        for v in inputs:
+            refs.append(v.ref if v.__class__ is Sym else unwrap(v))
         if self._unchecked:
-            for slot, value in zip(opdef.inputs, inputs):
+            for slot, value in zip(opdef.inputs, refs):
                 if slot not in opdef.meta_inputs:
                     self._check_values_used(value)
-        return dispatch.apply(opdef, *inputs, **attrs)
+        out = dispatch.apply(opdef, *refs, **attrs)
+        if out.__class__ is not Tensor:
+            return wrap(self, out)
+        s = _new_sym(Sym)
+        s.builder = self
+        s.ref = out
+        return s
 
     def shape(self, ref):
-        return tuple(ref._data.shape)
-
-    def zeros_like(self, ref):
-        return self.op("fill_any_like", ref, value=0.0)
+        return tuple(ref.ref._data.shape)

@@ -1,5 +1,5 @@
 """PyLayer: user-defined ops with a Python forward and backward."""
-from ..framework.mode import grad_state
+from ..framework.mode import is_grad_enabled, no_grad
 from ..framework.tensor import Tensor, wrap_array
 from .node import GradNode, _edge_of
 
@@ -8,6 +8,7 @@ class PyLayerContext:
     def __init__(self):
         self.container = ()
         self.not_inplace_tensors = ()
+        self.non_differentiable = ()
         self.materialize_grads = True
 
     def save_for_backward(self, *tensors):
@@ -21,41 +22,74 @@ class PyLayerContext:
     def mark_not_inplace(self, *tensors):
         self.not_inplace_tensors = tensors
 
+    def mark_non_differentiable(self, *tensors):
+        """These outputs get stop_gradient=True; backward receives zeros (or None) for them."""
+        self.non_differentiable = tensors
+
     def set_materialize_grads(self, value):
         self.materialize_grads = bool(value)
 
 
+def _tensor_inputs(args, kwargs):
+    """The Tensors among the arguments, as Paddle orders them: positional, then keyword in call order,
+    each looking one level into lists and tuples."""
+    found = []
+    for a in list(args) + list(kwargs.values()):
+        for e in (a if isinstance(a, (list, tuple)) else (a,)):
+            if isinstance(e, Tensor):
+                found.append(e)
+    return found
+
+
 class PyLayerNode(GradNode):
-    __slots__ = ("layer", "ctx", "tensor_positions", "out_templates")
+    __slots__ = ("layer", "ctx", "in_shapes", "out_templates")
+
+    grads_from_user = True  # backward's tensors are handed on as returned (Paddle keeps their flags)
 
     def __init__(self, layer, ctx, inputs, outputs):
-        self.tensor_positions = [i for i, a in enumerate(inputs) if isinstance(a, Tensor)]
-        edges = [_edge_of(inputs[i]) for i in self.tensor_positions]
-        GradNode.__init__(self, edges, len(outputs))
+        GradNode.__init__(self, [_edge_of(t) for t in inputs], len(outputs))
         self.layer = layer
         self.ctx = ctx
+        self.in_shapes = [t.shape for t in inputs]
         self.out_templates = [(o._data.shape, o._data.dtype, o._place) for o in outputs]
 
     @property
     def name(self):
         return self.layer.__name__ + "_grad"
 
+    def zeros_for_output(self, i):
+        shape, dtype, place = self.out_templates[i]
+        return wrap_array(place.xp.zeros(shape, dtype), place, True)
+
     def apply(self, grads, create_graph):
         if self.ctx.materialize_grads:
-            grads = [g if g is not None else wrap_array(p.xp.zeros(s, d), p, True)
-                     for g, (s, d, p) in zip(grads, self.out_templates)]
+            grads = [g if g is not None else self.zeros_for_output(i) for i, g in enumerate(grads)]
         result = self.layer.backward(self.ctx, *grads)
-        result = list(result) if isinstance(result, (list, tuple)) else [result]
+        # a tuple holds one gradient per input; anything else is one gradient (a list is refused, as in Paddle)
+        return self._per_input(list(result) if isinstance(result, tuple) else [result])
+
+    def _per_input(self, result):
+        """backward's gradients, one per Tensor input: it returns one per input, or one per input that
+        requires a gradient; None means no gradient."""
+        api = f"{self.layer.__name__}.backward"
+        needing = [k for k, e in enumerate(self.edges) if e is not None]
         if len(result) != len(self.edges):
-            raise ValueError(f"{self.layer.__name__}.backward returned {len(result)} gradient(s), but "
-                             f"forward received {len(self.edges)} Tensor input(s); return one per Tensor input")
-        for k, (g, e) in enumerate(zip(result, self.edges)):
-            if g is not None and not isinstance(g, Tensor):
-                raise TypeError(f"{self.layer.__name__}.backward: gradient {k} must be a Tensor or None, "
-                                f"received {type(g).__name__}")
-            if e is not None and g is None:
-                raise ValueError(f"{self.layer.__name__}.backward returned None for Tensor input {k}, which "
-                                 "needs a gradient")
+            if len(result) != len(needing):
+                raise ValueError(f"{api} returned {len(result)} gradient(s), but forward received "
+                                 f"{len(self.edges)} Tensor input(s), {len(needing)} of them requiring a gradient; "
+                                 "return one per Tensor input")
+            full = [None] * len(self.edges)
+            for k, g in zip(needing, result):
+                full[k] = g
+            result = full
+        for k, g in enumerate(result):
+            if g is None:
+                continue
+            if not isinstance(g, Tensor):  # ValueError as Paddle
+                raise ValueError(f"{api}: gradient {k} must be a Tensor or None, received {type(g).__name__}")
+            if g.shape != self.in_shapes[k]:
+                raise ValueError(f"{api}: gradient {k} has shape {g.shape}, but Tensor input {k} has shape "
+                                 f"{self.in_shapes[k]}")
         return result
 
     def release(self):
@@ -66,27 +100,39 @@ class PyLayerNode(GradNode):
 class PyLayer:
     """Subclass with static `forward(ctx, *args)` and `backward(ctx, *grads)`; call `apply`."""
 
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for PyLayer.")
+
+    @staticmethod
+    def backward(ctx, *args):
+        raise NotImplementedError("You must implement the backward function for PyLayer.")
+
     @classmethod
     def apply(cls, *args, **kwargs):
-        for method in ("forward", "backward"):
-            if not callable(getattr(cls, method, None)):
-                raise TypeError(f"PyLayer {cls.__name__} must define a static method {method}(ctx, ...)")
         ctx = PyLayerContext()
-        prev = grad_state.enabled
-        grad_state.enabled = False
-        try:
+        recording = is_grad_enabled()
+        with no_grad():
             out = cls.forward(ctx, *args, **kwargs)
-        finally:
-            grad_state.enabled = prev
-        outs = list(out) if isinstance(out, (list, tuple)) else [out]
-        tensor_outs = [o for o in outs if isinstance(o, Tensor)]
-        needs = prev and any(isinstance(a, Tensor) and not a.stop_gradient for a in args)
-        if needs and tensor_outs:
-            node = PyLayerNode(cls, ctx, args, tensor_outs)
-            for i, o in enumerate(tensor_outs):
-                if o._node is not None or any(o is a for a in args):
-                    raise RuntimeError(f"{cls.__name__}.forward must return new tensors, not its inputs")
-                o._node = node
-                o._out_index = i
-                o.stop_gradient = False
+        inputs = _tensor_inputs(args, kwargs)
+        outs = [o for o in (out if isinstance(out, (list, tuple)) else [out]) if isinstance(o, Tensor)]
+        if recording and outs and any(not t.stop_gradient for t in inputs):
+            _attach(cls, PyLayerNode(cls, ctx, inputs, outs), inputs, outs)
         return out
+
+
+def _attach(cls, node, inputs, outs):
+    """Make the forward's outputs the node's. An output that is an input is rebound in place, as Paddle
+    does -- which a leaf that requires a gradient cannot be."""
+    for o in outs:
+        if o._node is None and not o.stop_gradient and any(o is t for t in inputs):
+            raise ValueError(f"{cls.__name__}.forward returned its input, a leaf Tensor that doesn't stop "
+                             "gradient, which can't use inplace strategy; return a new tensor (e.g. x.clone())")
+    non_diff = {id(t) for t in node.ctx.non_differentiable}
+    for i, o in enumerate(outs):
+        if id(o) in non_diff:
+            o.stop_gradient = True
+            continue
+        o._node = node
+        o._out_index = i
+        o.stop_gradient = False

@@ -5,14 +5,13 @@ these methods on it instead, as tensor.methods.install does for the operators.
 """
 from ..framework.tensor import Tensor
 from . import api
-from .hooks import add_hook, retain
+from .hooks import add_hook, add_hook_to, retain
 
 
 def retain_grads(self):
-    if self.stop_gradient:
-        raise RuntimeError("Tensor.retain_grads: the tensor has stop_gradient=True, so no gradient reaches it")
-    if self._node is not None:
-        retain(self)
+    """Keep this non-leaf tensor's gradient in `.grad` after backward (a no-op on leaves, as in Paddle,
+    also while stop_gradient is still True: a leaf keeps its gradient once it requires one)."""
+    retain(self)
 
 
 def register_hook(self, hook):
@@ -23,6 +22,16 @@ def register_hook(self, hook):
     if not callable(hook):
         raise TypeError(f"Tensor.register_hook: hook must be callable, received {type(hook).__name__}")
     return add_hook(self, hook)
+
+
+def _register_backward_hook(self, hook):
+    """Call `hook()` (no arguments) each time backward() has accumulated this leaf's gradient of the pass
+    into `.grad` -- Paddle's hook for reducers such as DataParallel's gradient buckets."""
+    if not callable(hook):
+        raise TypeError(f"Tensor._register_backward_hook: hook must be callable, received {type(hook).__name__}")
+    if self._post_accumulate_hooks is None:
+        self._post_accumulate_hooks = {}
+    return add_hook_to(self._post_accumulate_hooks, hook)
 
 
 def backward(self, grad_tensor=None, retain_graph=False, *, dump_backward_graph_path=None):
@@ -41,4 +50,6 @@ def install(cls):
     """Attach the autograd methods to the Tensor class."""
     cls.retain_grads = retain_grads
     cls.register_hook = register_hook
+    cls._register_backward_hook = _register_backward_hook
+    cls._post_accumulate_hooks = None  # {handle_id: fn()} run after a backward accumulates into .grad
     cls.backward = backward

@@ -80,7 +80,7 @@ def _run(op_type, tensor, group, sync_op, x=None, finish=None, **attrs):
         return _DONE_TASK
     attrs = op.fill_attrs(attrs)
     xp = x._place.xp if x is not None else tensor._place.xp
-    request, out = STARTS[op_type](xp, *([x._data] if op.n_in else []), **attrs)
+    request, out = STARTS[op_type](xp, False, *([x._data] if op.n_in else []), **attrs)
     return Task(request, None if out is None else lambda: finish(out), tensor)
 
 

@@ -22,22 +22,15 @@ def mpi():
     return _MPI
 
 
-def _mpi_op(reduce, dtype):
-    MPI = mpi()
-    if dtype == np.bool_:  # MPI reduces booleans only with logical ops
-        return {"sum": MPI.LOR, "max": MPI.LOR, "min": MPI.LAND, "prod": MPI.LAND}[reduce]
-    return {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN, "prod": MPI.PROD}[reduce]
-
-
 def _mpi_native(dtype):
     """Whether MPI reduces this dtype itself (bfloat16 and other extension types it does not)."""
     return dtype.kind in "biufc" and dtype.type.__module__ == "numpy"
 
 
 class Request:
-    """A pending operation: wait() completes it (idempotent); `then` runs once after completion."""
+    """A pending operation: wait() completes it (idempotent), then runs the `then` steps once."""
 
-    def __init__(self, mpi_requests=(), then=None):
+    def __init__(self, mpi_requests=(), then=()):
         self._requests = list(mpi_requests)
         self._then = then
         self._done = False
@@ -47,8 +40,8 @@ class Request:
             if self._requests:
                 mpi().Request.Waitall(self._requests)
             self._done = True
-            if self._then is not None:
-                self._then()
+            for step in self._then:
+                step()
         return True
 
     def is_completed(self):
@@ -63,14 +56,20 @@ DONE._done = True
 
 
 class MPICommunicator:
-    """Collectives over one MPI communicator; arrays are NumPy (CuPy ones are staged through the host)."""
+    """Collectives over one MPI communicator; arrays are NumPy (CuPy ones are staged through the host).
+
+    Every collective takes `blocking`: True runs MPI's blocking call (lower latency: the op's forward
+    waits at once anyway), False starts the nonblocking I-form and returns its request."""
 
     backend = "MPI"
 
     def __init__(self, comm):
+        MPI = mpi()
         self.comm = comm
         self.rank = comm.Get_rank()
         self.nranks = comm.Get_size()
+        self._ops = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN, "prod": MPI.PROD}
+        self._bool_ops = {"sum": MPI.LOR, "max": MPI.LOR, "min": MPI.LAND, "prod": MPI.LAND}  # MPI: logical only
 
     # ---- staging: MPI reads and writes host memory ----------------------------------------------
     @staticmethod
@@ -83,73 +82,82 @@ class MPICommunicator:
         if isinstance(out, np.ndarray) and out.flags.c_contiguous:
             return out, None
         host = np.empty(out.shape, dtype=out.dtype)
-
         return host, lambda: _store(out, host)
 
-    def _finish(self, mpi_requests, *then):
+    def _op(self, reduce, dtype):
+        return (self._bool_ops if dtype == np.bool_ else self._ops)[reduce]
+
+    def _start(self, name, blocking, *args, then=(), **kwargs):
+        """MPI's `name` (e.g. Allreduce) when blocking, else its nonblocking I-form; `then` steps (None
+        skipped) run once it completed."""
         steps = [t for t in then if t is not None]
-        return Request(mpi_requests, (lambda: [s() for s in steps]) if steps else None)
+        if blocking:
+            getattr(self.comm, name)(*args, **kwargs)
+            for step in steps:
+                step()
+            return DONE
+        return Request([getattr(self.comm, "I" + name.lower())(*args, **kwargs)], steps)
 
     # ---- collectives ----------------------------------------------------------------------------
-    def all_reduce(self, x, out, reduce):
+    def all_reduce(self, x, out, reduce, blocking=False):
         src = self._host(x)
         if not _mpi_native(src.dtype):  # e.g. bfloat16: reduce in float32, cast back
             wide = np.empty(src.shape, np.float32)
-            req = self.all_reduce(src.astype(np.float32), wide, reduce)
-            return Request([], lambda: (req.wait(), _store(out, wide.astype(out.dtype))))
+            req = self.all_reduce(src.astype(np.float32), wide, reduce, blocking)
+            return Request([], [req.wait, lambda: _store(out, wide.astype(out.dtype))])
         dst, back = self._sink(out)
-        req = self.comm.Iallreduce(src, dst, op=_mpi_op("sum" if reduce == "avg" else reduce, src.dtype))
+        if src is dst:  # in place (DataParallel's buckets): MPI wants MPI_IN_PLACE, not aliased buffers
+            src = mpi().IN_PLACE
+        average = None
         if reduce == "avg":  # MPI has no average: sum, then divide (integers truncate, as NCCL's ncclAvg)
-            return self._finish([req], lambda: np.copyto(dst, (dst / self.nranks).astype(dst.dtype)), back)
-        return self._finish([req], back)
+            reduce, average = "sum", lambda: np.copyto(dst, (dst / self.nranks).astype(dst.dtype))
+        return self._start("Allreduce", blocking, src, dst, op=self._op(reduce, dst.dtype), then=(average, back))
 
-    def reduce(self, x, out, reduce, root):
+    def reduce(self, x, out, reduce, root, blocking=False):
         if reduce == "avg" or not _mpi_native(np.dtype(x.dtype)):
-            return self.all_reduce(x, out, reduce)  # every rank computes it; only the root's is read
+            return self.all_reduce(x, out, reduce, blocking)  # every rank computes it; only the root's is read
         src, (dst, back) = self._host(x), self._sink(out)
-        req = self.comm.Ireduce(src, dst if self.rank == root else None, op=_mpi_op(reduce, src.dtype),
-                                root=root)
-        return self._finish([req], back if self.rank == root else None)
+        mine = self.rank == root
+        return self._start("Reduce", blocking, src, dst if mine else None, op=self._op(reduce, src.dtype), root=root,
+                           then=(back if mine else None,))
 
-    def broadcast(self, buf, root):
+    def broadcast(self, buf, root, blocking=False):
         host, back = self._sink(buf)
         if back is not None and self.rank == root:
             host[...] = self._host(buf)
-        return self._finish([self.comm.Ibcast(host, root=root)], back if self.rank != root else None)
+        return self._start("Bcast", blocking, host, root=root, then=(back if self.rank != root else None,))
 
-    def all_gather(self, x, out):
+    def all_gather(self, x, out, blocking=False):
         src, (dst, back) = self._host(x), self._sink(out)
-        return self._finish([self.comm.Iallgather(src, dst)], back)
+        return self._start("Allgather", blocking, src, dst, then=(back,))
 
-    def reduce_scatter(self, x, out, reduce):
-        src, (dst, back) = self._host(x), self._sink(out)
+    def reduce_scatter(self, x, out, reduce, blocking=False):
+        src = self._host(x)
         if reduce == "avg" or not _mpi_native(src.dtype):
             full = np.empty_like(src)
-            self.all_reduce(src, full, reduce).wait()
-            n = out.shape[0] if out.ndim else 1
-            _store(out, full[self.rank * n:(self.rank + 1) * n])
-            return DONE
-        req = self.comm.Ireduce_scatter_block(src, dst, op=_mpi_op(reduce, src.dtype))
-        return self._finish([req], back)
-
-    def alltoall(self, x, out):
-        src, (dst, back) = self._host(x), self._sink(out)
-        return self._finish([self.comm.Ialltoall(src, dst)], back)
-
-    def scatter(self, x, out, root):
-        src, (dst, back) = self._host(x), self._sink(out)
-        return self._finish([self.comm.Iscatter(src if self.rank == root else None, dst, root=root)], back)
-
-    def send(self, x, peer):
-        src = self._host(x)
-        return Request([self.comm.Isend(src, dest=peer)])
-
-    def recv(self, out, peer):
+            n = out.shape[0]
+            req = self.all_reduce(src, full, reduce, blocking)
+            return Request([], [req.wait, lambda: _store(out, full[self.rank * n:(self.rank + 1) * n])])
         dst, back = self._sink(out)
-        return self._finish([self.comm.Irecv(dst, source=peer)], back)
+        return self._start("Reduce_scatter_block", blocking, src, dst, op=self._op(reduce, src.dtype), then=(back,))
 
-    def barrier(self):
-        return Request([self.comm.Ibarrier()])
+    def alltoall(self, x, out, blocking=False):
+        src, (dst, back) = self._host(x), self._sink(out)
+        return self._start("Alltoall", blocking, src, dst, then=(back,))
+
+    def scatter(self, x, out, root, blocking=False):
+        src, (dst, back) = self._host(x), self._sink(out)
+        return self._start("Scatter", blocking, src if self.rank == root else None, dst, root=root, then=(back,))
+
+    def send(self, x, peer, blocking=False):
+        return self._start("Send", blocking, self._host(x), dest=peer)
+
+    def recv(self, out, peer, blocking=False):
+        dst, back = self._sink(out)
+        return self._start("Recv", blocking, dst, source=peer, then=(back,))
+
+    def barrier(self, blocking=False):
+        return self._start("Barrier", blocking)
 
     # ---- Python objects (pickled by mpi4py, as Paddle pickles them) -----------------------------
     def all_gather_object(self, obj):

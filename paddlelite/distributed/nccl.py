@@ -46,7 +46,7 @@ class CudaRequest:
 class NCCLCommunicator(MPICommunicator):
     """NCCL for arrays; barrier and Python objects over the MPI communicator it was bootstrapped on."""
 
-    backend = "NCCL"
+    backend = "NCCL"  # `blocking` is accepted and needs nothing: collectives are ordered on CUDA streams
 
     def __init__(self, mpi_comm, device_id):
         import cupy
@@ -95,32 +95,31 @@ class NCCLCommunicator(MPICommunicator):
         return cupy.ascontiguousarray(a)
 
     # ---- collectives ----------------------------------------------------------------------------
-    def all_reduce(self, x, out, reduce):
+    def all_reduce(self, x, out, reduce, blocking=False):
         x = self._contig(x)
         (src, n, t), (dst, _, _) = self._flat(x), self._flat(out)
         then = None
-        if reduce == "avg" and "avg" not in self._ops:  # NCCL < 2.10: sum, then divide
-            reduce, then = "sum", lambda: out.__itruediv__(self.nranks) if out.dtype.kind in "fc" else \
-                out.__ifloordiv__(self.nranks)
+        if reduce == "avg" and "avg" not in self._ops:  # NCCL < 2.10: sum, then divide (as ncclAvg does)
+            reduce, then = "sum", lambda: _divide(out, self.nranks)
         op = self._op(reduce, x.dtype)
         return self._launch(lambda s: self.nccl.allReduce(src, dst, n, t, op, s), (x, out), then)
 
-    def reduce(self, x, out, reduce, root):
+    def reduce(self, x, out, reduce, root, blocking=False):
         x = self._contig(x)
         (src, n, t), (dst, _, _) = self._flat(x), self._flat(out)
         op = self._op(reduce, x.dtype)
         return self._launch(lambda s: self.nccl.reduce(src, dst, n, t, op, root, s), (x, out))
 
-    def broadcast(self, buf, root):
+    def broadcast(self, buf, root, blocking=False):
         ptr, n, t = self._flat(buf)
         return self._launch(lambda s: self.nccl.broadcast(ptr, ptr, n, t, root, s), (buf,))
 
-    def all_gather(self, x, out):
+    def all_gather(self, x, out, blocking=False):
         x = self._contig(x)
         (src, n, t), (dst, _, _) = self._flat(x), self._flat(out)
         return self._launch(lambda s: self.nccl.allGather(src, dst, n, t, s), (x, out))
 
-    def reduce_scatter(self, x, out, reduce):
+    def reduce_scatter(self, x, out, reduce, blocking=False):
         x = self._contig(x)
         (src, _, t), (dst, n, _) = self._flat(x), self._flat(out)
         op = self._op(reduce, x.dtype)
@@ -145,25 +144,29 @@ class NCCLCommunicator(MPICommunicator):
         """`a` cut into nranks equal contiguous blocks along its first dim."""
         return self._contig(a).reshape(self.nranks, -1)
 
-    def alltoall(self, x, out):
+    def alltoall(self, x, out, blocking=False):
         xs, outs = self._blocks(x), out.reshape(self.nranks, -1)
         return self._exchange([(xs[p], p) for p in range(self.nranks)], [(outs[p], p) for p in range(self.nranks)])
 
-    def scatter(self, x, out, root):
+    def scatter(self, x, out, root, blocking=False):
         sends = list(zip(self._blocks(x), range(self.nranks))) if self.rank == root else []
         return self._exchange(sends, [(out, root)])
 
-    def send(self, x, peer):
+    def send(self, x, peer, blocking=False):
         return self._exchange([(self._contig(x), peer)], [])
 
-    def recv(self, out, peer):
+    def recv(self, out, peer, blocking=False):
         return self._exchange([], [(out, peer)])
 
-    def barrier(self):
+    def barrier(selfblocking=False):
         import cupy
         self.stream.synchronize()
         cupy.cuda.get_current_stream().synchronize()
-        return super().barrier()
+        return super().barrier(blocking)
 
     def free(self):
         self.nccl.destroy()
+
+
+def _divide(a, n):
+    a[...] = a / n if a.dtype.kind in "fc" else (a / n).astype(a.dtype)  # integers truncate toward zero

@@ -76,6 +76,7 @@ def train_eager(paddle, data, epochs, batch_size, lr, seed, quiet):
     opt = paddle.optimizer.Adam(learning_rate=lr, parameters=model.parameters())
     loss_fn = paddle.nn.CrossEntropyLoss()
     paddle.seed(seed + 1)
+    np.random.seed(seed + 1)  # the shuffling order: Paddle samplers draw from NumPy
     loader = paddle.io.DataLoader(paddle.io.TensorDataset([x_tr, y_tr]), batch_size=batch_size, shuffle=True)
     losses = []
     for epoch in range(epochs):
@@ -116,6 +117,7 @@ def train_static(paddle, data, epochs, batch_size, lr, seed, quiet):
         paddle.seed(seed)  # parameters get the same values as eagerly: same ops, same order, same seed
         exe.run(startup)
         paddle.seed(seed + 1)
+        np.random.seed(seed + 1)  # the shuffling order: Paddle samplers draw from NumPy
         loader = paddle.io.DataLoader(paddle.io.TensorDataset([x_tr, y_tr]), batch_size=batch_size, shuffle=True)
         losses = []
         for epoch in range(epochs):

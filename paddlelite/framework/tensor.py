@@ -1,8 +1,11 @@
 """The eager Tensor: an array (NumPy or CuPy) with a place, autograd state and a version counter.
 
 Math methods and operators are attached by `paddlelite.tensor.methods`, shared with static Variables.
-Arrays are never written in place: an in-place op computes a new array, rebinds `_data` and bumps
-the version counter, so saved tensors stay valid or are detected as modified.
+Storage and views (Paddle's stride mechanism): `_data` is an ndarray that may be a view of a buffer other
+tensors view too (its shape/strides/offset are the array's own). View ops (reshape, transpose, slicing,
+detach, ...) return tensors whose arrays are NumPy/CuPy views of the input's and which share its version
+counter `_vbox`; in-place ops write into `_data` (never rebind it), so every alias sees the new values and
+the one shared counter tells a backward that a tensor it saved has changed.
 """
 import itertools
 
@@ -29,7 +32,7 @@ class Tensor(metaclass=PaddleNamedType):
     _grad = None          # accumulated gradient (leaves, or non-leaves after retain_grads)
     _grad_is_zeros = False  # after clear_grad(): .grad reads as zeros; the next backward replaces it
     _hooks = None         # {handle_id: fn} gradient hooks
-    _vbox = None          # [version] shared with detached aliases; None means version 0
+    _vbox = None          # [version] shared by all tensors viewing one storage; None: version 0, no alias yet
     _name = None
     persistable = False
     trainable = False
@@ -91,6 +94,31 @@ class Tensor(metaclass=PaddleNamedType):
         if self._vbox is None:
             self._vbox = [0]
         self._vbox[0] += 1
+
+    def _write(self, array):
+        """Write `array` (same shape and dtype) into this tensor's storage: every view of it sees the values."""
+        self._data[...] = array
+        self._bump_version()
+
+    # ---- storage layout (Paddle's Tensor.strides / offset / is_contiguous) ------------------------
+    @property
+    def strides(self):
+        """Element strides of this view onto its storage."""
+        size = self._data.itemsize
+        return [s // size for s in self._data.strides]
+
+    get_strides = lambda self: self.strides
+
+    @property
+    def offset(self):
+        """Byte offset of this view's first element from the start of its storage."""
+        return storage_of(self._data)[1]
+
+    def is_contiguous(self):
+        return bool(self._data.flags.c_contiguous)
+
+    def data_ptr(self):
+        return _address(self._data)
 
     # ---- conversion -----------------------------------------------------------------------------
     def numpy(self):
@@ -196,11 +224,9 @@ class Tensor(metaclass=PaddleNamedType):
         self.clear_gradient(True)
 
     def detach(self):
-        """A new leaf sharing this tensor's values (and version counter), cut from the graph."""
-        if self._vbox is None:
-            self._vbox = [0]
+        """A new leaf viewing this tensor's storage (sharing its version counter), cut from the graph."""
         t = wrap_array(self._data, self._place, True)
-        t._vbox = self._vbox
+        share_storage(self, (t,))
         return t
 
     def detach_(self):
@@ -231,6 +257,31 @@ def wrap_array(data, place, stop_gradient):
     t._place = place
     t.stop_gradient = stop_gradient
     return t
+
+
+def _address(array):
+    return array.__array_interface__["data"][0] if isinstance(array, np.ndarray) else array.data.ptr
+
+
+def storage_of(array):
+    """(the whole buffer `array` views, as the array that owns it; the byte offset of array's first element)."""
+    root = array
+    while isinstance(getattr(root, "base", None), type(array)):
+        root = root.base
+    return root, _address(array) - _address(root)
+
+
+def share_storage(base, views):
+    """Make the tensors in `views` (Tensors or lists of them) aliases of `base`: one version counter."""
+    box = base._vbox
+    if box is None:
+        box = base._vbox = [0]
+    for v in views:
+        if isinstance(v, list):
+            for e in v:
+                e._vbox = box
+        else:
+            v._vbox = box
 
 
 class Parameter(Tensor):

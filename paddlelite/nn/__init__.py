@@ -1,7 +1,6 @@
 """nn: layers and the functional API (mode-agnostic: the same code builds static programs)."""
-from . import functional
-from . import initializer
-from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue  # noqa: F401
+from . import functional, initializer, layer, utils
+from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .layer import *  # noqa: F401,F403
-from .layer import Layer, ParamAttr  # noqa: F401
-from . import utils  # noqa: F401
+
+__all__ = [*layer.__all__, "ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue"]

@@ -4,14 +4,10 @@ An optimizer calls `clip(params_grads)` with a list of (param, grad) pairs and g
 The arithmetic goes through the public tensor APIs, so in static mode it appends the clipping ops
 to the program, and eagerly it runs under no_grad without touching the gradients' arrays.
 """
+from .. import tensor as paddle
 from ..autograd import no_grad
 
 __all__ = ["ClipGradBase", "ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue"]
-
-
-def _api():
-    import paddlelite
-    return paddlelite
 
 
 def _check_positive(api, name, value):
@@ -46,7 +42,6 @@ class ClipGradByValue(ClipGradBase):
         self.max, self.min = float(max), float(min)
 
     def _clip(self, params_grads):
-        paddle = _api()
         return [(p, paddle.clip(g, self.min, self.max) if _clippable(p, g) else g) for p, g in params_grads]
 
     def __str__(self):
@@ -60,7 +55,6 @@ class ClipGradByNorm(ClipGradBase):
         self.clip_norm = _check_positive("ClipGradByNorm", "clip_norm", clip_norm)
 
     def _clip(self, params_grads):
-        paddle = _api()
         out = []
         for p, g in params_grads:
             if not _clippable(p, g):
@@ -85,7 +79,6 @@ class ClipGradByGlobalNorm(ClipGradBase):
 
     def global_norm(self, grads):
         """sqrt of the sum of squares of all `grads` (accumulated in float32 or wider)."""
-        paddle = _api()
         total = None
         for g in grads:
             if g.dtype.name in ("float16", "bfloat16"):
@@ -97,7 +90,6 @@ class ClipGradByGlobalNorm(ClipGradBase):
         return None if total is None else paddle.sqrt(total)
 
     def _clip(self, params_grads):
-        paddle = _api()
         grads = [g for p, g in params_grads if _clippable(p, g)]
         norm = self.global_norm(grads)
         if norm is None:

@@ -7,14 +7,11 @@ import math
 
 import numpy as np
 
+from .formula import exp, hardsigmoid, minimum, reduce_sum, sigmoid, softplus, tanh, where, zeros_like
 from .launch import activation as _launch
-from .math import check_float, erf_array
+from .math import erf_array, unary_grad
 from .registry import Meta, register_op
-from .shape_rules import normalize_axis
-
-
-def _float_rule(name):
-    return lambda x, **attrs: check_float(name, x)
+from .shape_rules import check_float, float_only, float_rule, normalize_axis
 
 
 def _grad_op_rule(name, first="X"):
@@ -26,17 +23,9 @@ def _grad_op_rule(name, first="X"):
     return infer
 
 
-def _float_only(name, fn):
-    def forward(xp, x, **attrs):
-        if x.dtype.kind != "f":
-            check_float(name, x)
-        return fn(xp, x, **attrs)
-    return forward
-
-
 def _activation(name, forward, grad, attrs=None):
-    return register_op(name, inputs=("X",), outputs=("Out",), forward=_float_only(name, forward),
-                       infer=_float_rule(name), grad=grad, attrs=attrs, double_grad=True)
+    return register_op(name, inputs=("X",), outputs=("Out",), forward=float_only(name, forward),
+                       infer=float_rule(name), grad=grad, attrs=attrs, double_grad=True)
 
 
 def _grad_op(name, first, forward, grad, attrs=None, nondiff_first=False, gpu=None):
@@ -59,11 +48,17 @@ def _via(grad_type, first):
     return grad
 
 
-def _linear_in_dout(grad_type, first):
-    """Grad maker of a grad op whose value is dOut times a mask of `first` (zero derivative in `first`)."""
+def _grad_op_grad(grad_type, first, second=None):
+    """Grad maker of grad op y = dout * f'(a), a = <first> (x or out): linear in dout, so
+    dDOut = <grad_type>(a, ddy); and dA = ddy * dout * second(a, **attrs), second = d f'(a) / da
+    (None: f' is piecewise constant, a only selects)."""
     def grad(g):
+        a, dout, ddy = g.input(first), g.input("DOut"), g.output_grad("Out")
         if g.needs("DOut"):
-            g.set_input_grad("DOut", g.op(grad_type, g.input(first), g.output_grad("Out"), **g.attrs))
+            g.set_input_grad("DOut", g.op(grad_type, a, ddy, **g.attrs))
+        if second is not None and g.needs(first):
+            d2 = second(a, **g.attrs)
+            g.set_input_grad(first, ddy * dout * d2)
     return grad
 
 
@@ -75,14 +70,14 @@ def _zero(xp, like):
 RELU = _activation("relu", lambda xp, x: xp.maximum(x, _zero(xp, x)), _via("relu_grad", "Out"))
 # dOut * (Out > 0), Paddle's formula: one multiply is cheaper than a select
 RELU_GRAD = _grad_op("relu_grad", "Out", lambda xp, out, dout: dout * (out > 0),
-                     _linear_in_dout("relu_grad", "Out"), nondiff_first=True, gpu=_act_kernel("relu"))
+                     _grad_op_grad("relu_grad", "Out"), nondiff_first=True, gpu=_act_kernel("relu"))
 
 RELU6 = _activation("relu6", lambda xp, x, threshold=6.0: xp.clip(x, 0, threshold).astype(x.dtype, copy=False),
                     _via("relu6_grad", "Out"), attrs={"threshold": 6.0})
 RELU6_GRAD = _grad_op("relu6_grad", "Out",
                       lambda xp, out, dout, threshold=6.0: xp.where((out > 0) & (out < threshold), dout,
                                                                     _zero(xp, dout)),
-                      _linear_in_dout("relu6_grad", "Out"), attrs={"threshold": 6.0}, nondiff_first=True)
+                      _grad_op_grad("relu6_grad", "Out"), attrs={"threshold": 6.0}, nondiff_first=True)
 
 
 def _leaky_relu(xp, x, alpha=0.01):
@@ -94,7 +89,7 @@ def _leaky_relu_grad(xp, x, dout, alpha=0.01):
 
 
 LEAKY_RELU = _activation("leaky_relu", _leaky_relu, _via("leaky_relu_grad", "X"), attrs={"alpha": 0.01})
-LEAKY_RELU_GRAD = _grad_op("leaky_relu_grad", "X", _leaky_relu_grad, _linear_in_dout("leaky_relu_grad", "X"),
+LEAKY_RELU_GRAD = _grad_op("leaky_relu_grad", "X", _leaky_relu_grad, _grad_op_grad("leaky_relu_grad", "X"),
                            attrs={"alpha": 0.01}, nondiff_first=True)
 
 
@@ -107,19 +102,14 @@ def _elu_grad_forward(xp, x, dout, alpha=1.0):
     return xp.where(x > 0, dout, dout * (x.dtype.type(alpha) * xp.exp(xp.minimum(x, _zero(xp, x)))))
 
 
-def _elu_grad_grad(g):
-    x, dout, ddx = g.input("X"), g.input("DOut"), g.output_grad("Out")
-    if g.needs("DOut"):
-        g.set_input_grad("DOut", g.op("elu_grad", x, ddx, **g.attrs))
-    if g.needs("X"):  # d/dx of alpha e^x on the negative side, 0 on the positive side
-        zeros = g.zeros_like(x)
-        second = g.op("where", g.op("greater_than", x, zeros), zeros,
-                      g.op("scale", g.op("exp", g.op("minimum", x, zeros)), scale=g.attrs["alpha"]))
-        g.set_input_grad("X", g.op("multiply", g.op("multiply", ddx, dout), second))
+def _elu_second(x, alpha):  # d/dx of alpha e^x on the negative side, 0 on the positive side
+    zeros = zeros_like(x)
+    return where(x > zeros, zeros, exp(minimum(x, zeros)) * alpha)
 
 
 ELU = _activation("elu", _elu, _via("elu_grad", "X"), attrs={"alpha": 1.0})
-ELU_GRAD = _grad_op("elu_grad", "X", _elu_grad_forward, _elu_grad_grad, attrs={"alpha": 1.0})
+ELU_GRAD = _grad_op("elu_grad", "X", _elu_grad_forward, _grad_op_grad("elu_grad", "X", _elu_second),
+                    attrs={"alpha": 1.0})
 
 
 # ---- sigmoid / tanh: grads from Out ---------------------------------------------------------------
@@ -129,33 +119,15 @@ def _sigmoid(xp, x):
     return xp.where(x >= 0, one / (one + e), e / (one + e))
 
 
-def _sigmoid_grad_grad(g):
-    # y = dout * out (1 - out): dDOut = ddx * out (1 - out); dOut = ddx * dout * (1 - 2 out)
-    out, dout, ddx = g.input("Out"), g.input("DOut"), g.output_grad("Out")
-    if g.needs("DOut"):
-        g.set_input_grad("DOut", g.op("sigmoid_grad", out, ddx))
-    if g.needs("Out"):
-        g.set_input_grad("Out", g.op("multiply", g.op("multiply", ddx, dout),
-                                     g.op("scale", out, scale=-2.0, bias=1.0)))
-
-
 SIGMOID = _activation("sigmoid", _sigmoid, _via("sigmoid_grad", "Out"))
 SIGMOID_GRAD = _grad_op("sigmoid_grad", "Out", lambda xp, out, dout: dout * out * (out.dtype.type(1) - out),
-                        _sigmoid_grad_grad, gpu=_act_kernel("sigmoid"))
-
-
-def _tanh_grad_grad(g):
-    # y = dout (1 - out^2): dDOut = ddx (1 - out^2); dOut = -2 ddx dout out
-    out, dout, ddx = g.input("Out"), g.input("DOut"), g.output_grad("Out")
-    if g.needs("DOut"):
-        g.set_input_grad("DOut", g.op("tanh_grad", out, ddx))
-    if g.needs("Out"):
-        g.set_input_grad("Out", g.op("multiply", g.op("multiply", ddx, dout), g.op("scale", out, scale=-2.0)))
+                        _grad_op_grad("sigmoid_grad", "Out", lambda out: 1.0 - 2.0 * out),
+                        gpu=_act_kernel("sigmoid"))
 
 
 TANH = _activation("tanh", lambda xp, x: xp.tanh(x), _via("tanh_grad", "Out"))
 TANH_GRAD = _grad_op("tanh_grad", "Out", lambda xp, out, dout: dout * (out.dtype.type(1) - out * out),
-                     _tanh_grad_grad, gpu=_act_kernel("tanh"))
+                     _grad_op_grad("tanh_grad", "Out", lambda out: out * -2.0), gpu=_act_kernel("tanh"))
 
 
 # ---- gelu: exact 0.5 x (1 + erf(x / sqrt 2)), or the tanh approximation ----------------------------
@@ -183,31 +155,19 @@ def _gelu_grad_forward(xp, x, dout, approximate=False):
     return (dout * deriv).astype(dout.dtype, copy=False)
 
 
-def _gelu_second(g, x):
-    """gelu''(x) as ops on x. exact: phi(x) (2 - x^2); tanh form: (1 - t^2)(u' - x t u'^2 + 3 a c x^2)."""
-    x2 = g.op("square", x)
-    if not g.attrs["approximate"]:
-        phi = g.op("scale", g.op("exp", g.op("scale", x2, scale=-0.5)), scale=_INV_SQRT_2PI)
-        return g.op("multiply", phi, g.op("scale", x2, scale=-1.0, bias=2.0))
-    u = g.op("scale", g.op("add", x, g.op("scale", g.op("multiply", x2, x), scale=_GELU_A)), scale=_GELU_C)
-    t = g.op("tanh", u)
-    du = g.op("scale", x2, scale=3.0 * _GELU_A * _GELU_C, bias=_GELU_C)
-    sech2 = g.op("scale", g.op("square", t), scale=-1.0, bias=1.0)
-    inner = g.op("subtract", g.op("add", du, g.op("scale", x2, scale=3.0 * _GELU_A * _GELU_C)),
-                 g.op("multiply", g.op("multiply", x, t), g.op("square", du)))
-    return g.op("multiply", sech2, inner)
-
-
-def _gelu_grad_grad(g):
-    x, dout, ddx = g.input("X"), g.input("DOut"), g.output_grad("Out")
-    if g.needs("DOut"):
-        g.set_input_grad("DOut", g.op("gelu_grad", x, ddx, **g.attrs))
-    if g.needs("X"):
-        g.set_input_grad("X", g.op("multiply", g.op("multiply", ddx, dout), _gelu_second(g, x)))
+def _gelu_second(x, approximate):
+    """gelu''(x). exact: phi(x) (2 - x^2); tanh form: (1 - t^2)(u' - x t u'^2 + 3 a c x^2)."""
+    x2 = x ** 2
+    if not approximate:
+        return exp(x2 * -0.5) * _INV_SQRT_2PI * (2.0 - x2)
+    t = tanh((x + x2 * x * _GELU_A) * _GELU_C)
+    du = x2 * (3.0 * _GELU_A * _GELU_C) + _GELU_C
+    return (1.0 - t ** 2) * (du + x2 * (3.0 * _GELU_A * _GELU_C) - x * t * du ** 2)
 
 
 GELU = _activation("gelu", _gelu, _via("gelu_grad", "X"), attrs={"approximate": False})
-GELU_GRAD = _grad_op("gelu_grad", "X", _gelu_grad_forward, _gelu_grad_grad, attrs={"approximate": False},
+GELU_GRAD = _grad_op("gelu_grad", "X", _gelu_grad_forward, _grad_op_grad("gelu_grad", "X", _gelu_second),
+                     attrs={"approximate": False},
                      gpu=lambda xp, x, dout, approximate: _launch.act_grad(xp, x, dout,
                                                                            "gelu_tanh" if approximate else "gelu"))
 
@@ -218,20 +178,14 @@ def _silu_grad_forward(xp, x, dout):
     return dout * s * (x.dtype.type(1) + x * (x.dtype.type(1) - s))
 
 
-def _silu_grad_grad(g):
-    # silu'' = s (1 - s) (2 + x (1 - 2 s))
-    x, dout, ddx = g.input("X"), g.input("DOut"), g.output_grad("Out")
-    if g.needs("DOut"):
-        g.set_input_grad("DOut", g.op("silu_grad", x, ddx))
-    if g.needs("X"):
-        s = g.op("sigmoid", x)
-        ds = g.op("multiply", s, g.op("scale", s, scale=-1.0, bias=1.0))
-        tail = g.op("scale", g.op("multiply", x, g.op("scale", s, scale=-2.0, bias=1.0)), bias=2.0)
-        g.set_input_grad("X", g.op("multiply", g.op("multiply", ddx, dout), g.op("multiply", ds, tail)))
+def _silu_second(x):  # silu'' = s (1 - s) (2 + x (1 - 2 s)), s = sigmoid(x)
+    s = sigmoid(x)
+    return s * (1.0 - s) * (x * (1.0 - 2.0 * s) + 2.0)
 
 
 SILU = _activation("silu", lambda xp, x: x * _sigmoid(xp, x), _via("silu_grad", "X"))
-SILU_GRAD = _grad_op("silu_grad", "X", _silu_grad_forward, _silu_grad_grad, gpu=_act_kernel("silu"))
+SILU_GRAD = _grad_op("silu_grad", "X", _silu_grad_forward, _grad_op_grad("silu_grad", "X", _silu_second),
+                     gpu=_act_kernel("silu"))
 
 
 # ---- softplus: log(1 + e^(beta x)) / beta, linear above the threshold -------------------------------
@@ -242,16 +196,12 @@ def _softplus(xp, x, beta=1.0, threshold=20.0):
     return xp.where(bx > threshold, x, soft).astype(x.dtype, copy=False)
 
 
-def _softplus_grad(g):
-    # dx = dout * (beta x > threshold ? 1 : sigmoid(beta x))
-    if g.needs("X"):
-        x, dout = g.input("X"), g.output_grad("Out")
-        bx = g.op("scale", x, scale=g.attrs["beta"])
-        linear = g.op("greater_than", bx, g.op("fill_any_like", bx, value=g.attrs["threshold"]))
-        g.set_input_grad("X", g.op("where", linear, dout, g.op("multiply", dout, g.op("sigmoid", bx))))
+def _softplus_dx(x, out, dout, beta, threshold):  # dout * (beta x > threshold ? 1 : sigmoid(beta x))
+    bx = x * beta
+    return where(bx > threshold, dout, dout * sigmoid(bx))
 
 
-SOFTPLUS = _activation("softplus", _softplus, _softplus_grad, attrs={"beta": 1.0, "threshold": 20.0})
+SOFTPLUS = _activation("softplus", _softplus, unary_grad(_softplus_dx), attrs={"beta": 1.0, "threshold": 20.0})
 
 
 # ---- hardsigmoid: clip(slope x + offset, 0, 1); hardswish: x relu6(x + 3) / 6 ----------------------
@@ -261,9 +211,8 @@ def _hardsigmoid(xp, x, slope=0.1666667, offset=0.5):
 
 def _hardsigmoid_grad(g):
     if g.needs("X"):
-        lin = g.op("scale", g.input("X"), scale=g.attrs["slope"], bias=g.attrs["offset"])
-        g.set_input_grad("X", g.op("scale", g.op("clip_grad", lin, g.output_grad("Out"), min=0.0, max=1.0),
-                                   scale=g.attrs["slope"]))
+        slope, linear = g.attrs["slope"], g.input("X") * g.attrs["slope"] + g.attrs["offset"]
+        g.set_input_grad("X", g.op("clip_grad", linear, g.output_grad("Out"), min=0.0, max=1.0) * slope)
 
 
 HARDSIGMOID = _activation("hardsigmoid", _hardsigmoid, _hardsigmoid_grad, attrs={"slope": 0.1666667, "offset": 0.5})
@@ -277,9 +226,8 @@ def _hardswish_grad(g):
     # d/dx [x h(x)], h = clip(x/6 + 1/2, 0, 1): h + x/6 inside (-3, 3)
     if g.needs("X"):
         x, dout = g.input("X"), g.output_grad("Out")
-        h = g.op("hardsigmoid", x, slope=1.0 / 6.0, offset=0.5)
-        inside = g.op("clip_grad", x, g.op("multiply", dout, x), min=-3.0, max=3.0)
-        g.set_input_grad("X", g.op("add", g.op("multiply", dout, h), g.op("scale", inside, scale=1.0 / 6.0)))
+        inside = g.op("clip_grad", x, dout * x, min=-3.0, max=3.0)
+        g.set_input_grad("X", dout * hardsigmoid(x, slope=1.0 / 6.0, offset=0.5) + inside * (1.0 / 6.0))
 
 
 HARDSWISH = _activation("hardswish", _hardswish, _hardswish_grad)
@@ -290,17 +238,12 @@ def _mish(xp, x, threshold=20.0):
     return x * xp.tanh(_softplus(xp, x, 1.0, threshold))
 
 
-def _mish_grad(g):
-    # dx = dout (t + x (1 - t^2) sigmoid(x)), t = tanh(softplus(x))
-    if g.needs("X"):
-        x, dout = g.input("X"), g.output_grad("Out")
-        t = g.op("tanh", g.op("softplus", x, beta=1.0, threshold=g.attrs["threshold"]))
-        sech2 = g.op("scale", g.op("square", t), scale=-1.0, bias=1.0)
-        deriv = g.op("add", t, g.op("multiply", g.op("multiply", x, sech2), g.op("sigmoid", x)))
-        g.set_input_grad("X", g.op("multiply", dout, deriv))
+def _mish_dx(x, out, dout, threshold):  # dout (t + x (1 - t^2) sigmoid(x)), t = tanh(softplus(x))
+    t = tanh(softplus(x, beta=1.0, threshold=threshold))
+    return dout * (t + x * (1.0 - t ** 2) * sigmoid(x))
 
 
-MISH = _activation("mish", _mish, _mish_grad, attrs={"threshold": 20.0})
+MISH = _activation("mish", _mish, unary_grad(_mish_dx), attrs={"threshold": 20.0})
 
 
 # ---- softmax / log_softmax over one axis -----------------------------------------------------------
@@ -342,32 +285,28 @@ def _log_softmax_grad_forward(xp, out, dout, axis=-1):
     return dout - xp.exp(out) * dout.sum(axis=axis, keepdims=True)
 
 
-def _keep_sum(g, ref, axis):
-    return g.op("reduce_sum", ref, axis=axis if len(g.shape(ref)) else None, keepdim=True)
+def _keep_sum(ref, axis):
+    return reduce_sum(ref, axis=axis if ref.ndim else None, keepdim=True)
 
 
 def _softmax_grad_grad(g):
-    # y = out (dout - s), s = sum(dout out): dDOut = softmax_grad(out, ddx) (J is symmetric);
-    # dOut = ddx (dout - s) - dout sum(ddx out)
-    out, dout, ddx, axis = g.input("Out"), g.input("DOut"), g.output_grad("Out"), g.attrs["axis"]
+    # y = out (dout - s), s = sum(dout out): dDOut = softmax_grad(out, ddy) (J is symmetric);
+    # dOut = ddy (dout - s) - dout sum(ddy out)
+    out, dout, ddy, axis = g.input("Out"), g.input("DOut"), g.output_grad("Out"), g.attrs["axis"]
     if g.needs("DOut"):
-        g.set_input_grad("DOut", g.op("softmax_grad", out, ddx, axis=axis))
+        g.set_input_grad("DOut", g.op("softmax_grad", out, ddy, axis=axis))
     if g.needs("Out"):
-        s = _keep_sum(g, g.op("multiply", dout, out), axis)
-        s2 = _keep_sum(g, g.op("multiply", ddx, out), axis)
-        g.set_input_grad("Out", g.op("subtract", g.op("multiply", ddx, g.op("subtract", dout, s)),
-                                     g.op("multiply", dout, s2)))
+        g.set_input_grad("Out", ddy * (dout - _keep_sum(dout * out, axis)) - dout * _keep_sum(ddy * out, axis))
 
 
 def _log_softmax_grad_grad(g):
-    # y = dout - e^out S, S = sum(dout): dDOut = ddx - sum(ddx e^out); dOut = -ddx e^out S
-    out, dout, ddx, axis = g.input("Out"), g.input("DOut"), g.output_grad("Out"), g.attrs["axis"]
-    p = g.op("exp", out)
-    ddx_p = g.op("multiply", ddx, p)
+    # y = dout - e^out S, S = sum(dout): dDOut = ddy - sum(ddy e^out); dOut = -ddy e^out S
+    out, dout, ddy, axis = g.input("Out"), g.input("DOut"), g.output_grad("Out"), g.attrs["axis"]
+    ddy_p = ddy * exp(out)
     if g.needs("DOut"):
-        g.set_input_grad("DOut", g.op("subtract", ddx, _keep_sum(g, ddx_p, axis)))
+        g.set_input_grad("DOut", ddy - _keep_sum(ddy_p, axis))
     if g.needs("Out"):
-        g.set_input_grad("Out", g.op("scale", g.op("multiply", ddx_p, _keep_sum(g, dout, axis)), scale=-1.0))
+        g.set_input_grad("Out", -(ddy_p * _keep_sum(dout, axis)))
 
 
 SOFTMAX = register_op("softmax", inputs=("X",), outputs=("Out",), forward=_softmax, infer=_softmax_rule("softmax"),

@@ -44,15 +44,15 @@ def _first_dim(op, shape, factor=None, divisor=None):
     return (d, *shape[1:])
 
 
-# Each collective is written once as a *start* function, start(xp, x, **attrs) -> (request, out): it
-# allocates the output, hands both to the communicator and returns without waiting. The op's forward
-# waits at once; paddle.distributed's sync_op=False APIs keep the request as their task.
+# Each collective is written once as a *start* function, start(xp, blocking, x, **attrs) -> (request,
+# out): it allocates the output and hands both to the communicator. The op's forward runs it blocking
+# and waits; paddle.distributed's sync_op=False APIs start it nonblocking and keep the request as their task.
 STARTS = {}
 
 
 def _collective(type, start, infer, attrs, inputs=("X",), outputs=("Out",)):
     def forward(xp, *args, **kw):
-        req, out = start(xp, *args, **kw)
+        req, out = start(xp, True, *args, **kw)
         req.wait()
         return () if out is None else out
     STARTS[type] = start
@@ -61,16 +61,16 @@ def _collective(type, start, infer, attrs, inputs=("X",), outputs=("Out",)):
 
 
 def _allreduce_start(reduce):
-    def start(xp, x, ring_id, use_calc_stream):
+    def start(xp, blocking, x, ring_id, use_calc_stream):
         out = xp.empty_like(x)
-        return communicator(ring_id, xp).all_reduce(x, out, reduce), out
+        return communicator(ring_id, xp).all_reduce(x, out, reduce, blocking), out
     return start
 
 
 def _reduce_start(reduce):
-    def start(xp, x, ring_id, root_id, use_calc_stream):
+    def start(xp, blocking, x, ring_id, root_id, use_calc_stream):
         out = x.copy()
-        return communicator(ring_id, xp).reduce(x, out, reduce, root_id), out
+        return communicator(ring_id, xp).reduce(x, out, reduce, root_id, blocking), out
     return start
 
 
@@ -79,42 +79,42 @@ for _name in REDUCE_OPS:
     _collective(f"c_reduce_{_name}", _reduce_start(_name), _same, {"root_id": 0})
 
 
-def _broadcast(xp, x, ring_id, root, use_calc_stream):
+def _broadcast(xp, blocking, x, ring_id, root, use_calc_stream):
     out = x.copy()
-    return communicator(ring_id, xp).broadcast(out, root), out
+    return communicator(ring_id, xp).broadcast(out, root, blocking), out
 
 
-def _allgather(xp, x, ring_id, nranks, use_calc_stream):
+def _allgather(xp, blocking, x, ring_id, nranks, use_calc_stream):
     out = xp.empty((nranks * x.shape[0], *x.shape[1:]), dtype=x.dtype)
-    return communicator(ring_id, xp).all_gather(x, out), out
+    return communicator(ring_id, xp).all_gather(x, out, blocking), out
 
 
-def _reducescatter(xp, x, ring_id, nranks, reduce, use_calc_stream):
+def _reducescatter(xp, blocking, x, ring_id, nranks, reduce, use_calc_stream):
     out = xp.empty((x.shape[0] // nranks, *x.shape[1:]), dtype=x.dtype)
-    return communicator(ring_id, xp).reduce_scatter(x, out, reduce), out
+    return communicator(ring_id, xp).reduce_scatter(x, out, reduce, blocking), out
 
 
-def _alltoall(xp, x, ring_id, use_calc_stream):
+def _alltoall(xp, blocking, x, ring_id, use_calc_stream):
     out = xp.empty_like(x)
-    return communicator(ring_id, xp).alltoall(x, out), out
+    return communicator(ring_id, xp).alltoall(x, out, blocking), out
 
 
-def _scatter(xp, x, ring_id, root, nranks, use_calc_stream):
+def _scatter(xp, blocking, x, ring_id, root, nranks, use_calc_stream):
     out = xp.empty((x.shape[0] // nranks, *x.shape[1:]), dtype=x.dtype)
-    return communicator(ring_id, xp).scatter(x, out, root), out
+    return communicator(ring_id, xp).scatter(x, out, root, blocking), out
 
 
-def _send(xp, x, ring_id, peer, use_calc_stream):
-    return communicator(ring_id, xp).send(x, peer), None
+def _send(xp, blocking, x, ring_id, peer, use_calc_stream):
+    return communicator(ring_id, xp).send(x, peer, blocking), None
 
 
-def _recv(xp, ring_id, peer, out_shape, dtype, use_calc_stream, place):
+def _recv(xp, blocking, ring_id, peer, out_shape, dtype, use_calc_stream, place):
     out = xp.empty(tuple(out_shape), dtype=np.dtype(dtype))
-    return communicator(ring_id, xp).recv(out, peer), out
+    return communicator(ring_id, xp).recv(out, peer, blocking), out
 
 
-def _barrier(xp, ring_id, use_calc_stream, place):
-    return communicator(ring_id, xp).barrier(), None
+def _barrier(xp, blocking, ring_id, use_calc_stream, place):
+    return communicator(ring_id, xp).barrier(blocking), None
 
 
 def _resized(op, divisor=None, factor=None):

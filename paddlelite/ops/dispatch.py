@@ -8,7 +8,7 @@ import numpy as _np
 
 from ..device.place import current_place, parse_place
 from ..framework import mode as _mode
-from ..framework.tensor import Tensor, wrap_array
+from ..framework.tensor import Tensor, share_storage, wrap_array
 from .registry import Meta
 
 _ndarray = _np.ndarray
@@ -87,6 +87,9 @@ def apply(op, *inputs, **attrs):
         result = outs[0] if op.n_out == 1 else tuple(outs)
     if record:
         _make_node(op, inputs, attrs, outs)
+    view = op.view
+    if view and (view is True or view(**attrs)):
+        share_storage(inputs[0], outs)
     return result
 
 

@@ -1,4 +1,5 @@
 """Binary elementwise ops with NumPy broadcasting; their grads reduce to each input's shape."""
+from .formula import log, where, zeros_like
 from .registry import Meta, register_op
 from .shape_rules import broadcast_shapes, check_same_dtype
 
@@ -10,74 +11,62 @@ def _binary_rule(name):
     return infer
 
 
-def _binary(name, forward, grad, double_grad=True):
+def _binary(name, forward, grad):
     return register_op(name, inputs=("X", "Y"), outputs=("Out",), forward=forward,
-                       infer=_binary_rule(name), grad=grad, same_dtype=("X", "Y"), double_grad=double_grad)
+                       infer=_binary_rule(name), grad=grad, same_dtype=("X", "Y"), double_grad=True)
+
+
+def _unbroadcast(g, x, y, dx, dy):
+    """Give X and Y their gradients (None: not needed), each summed back to its input's shape."""
+    if dx is not None:
+        g.set_input_grad("X", g.reduce_as(dx, x))
+    if dy is not None:
+        g.set_input_grad("Y", g.reduce_as(dy, y))
 
 
 def _add_grad(g):
-    dout = g.output_grad("Out")
-    if g.needs("X"):
-        g.set_input_grad("X", g.reduce_as(dout, g.input("X")))
-    if g.needs("Y"):
-        g.set_input_grad("Y", g.reduce_as(dout, g.input("Y")))
+    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    _unbroadcast(g, x, y, dout if g.needs("X") else None, dout if g.needs("Y") else None)
 
 
 def _subtract_grad(g):
-    dout = g.output_grad("Out")
-    if g.needs("X"):
-        g.set_input_grad("X", g.reduce_as(dout, g.input("X")))
-    if g.needs("Y"):
-        g.set_input_grad("Y", g.reduce_as(g.op("scale", dout, scale=-1.0), g.input("Y")))
+    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    _unbroadcast(g, x, y, dout if g.needs("X") else None, -dout if g.needs("Y") else None)
 
 
 def _multiply_grad(g):
-    dout, x, y = g.output_grad("Out"), g.input("X"), g.input("Y")
-    if g.needs("X"):
-        g.set_input_grad("X", g.reduce_as(g.op("multiply", dout, y), x))
-    if g.needs("Y"):
-        g.set_input_grad("Y", g.reduce_as(g.op("multiply", dout, x), y))
+    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    _unbroadcast(g, x, y, dout * y if g.needs("X") else None, dout * x if g.needs("Y") else None)
 
 
-def _divide_grad(g):
-    # out = x / y: dx = dout / y, dy = -dout * out / y
-    dout, x, y = g.output_grad("Out"), g.input("X"), g.input("Y")
-    dx = g.op("divide", dout, y)
-    if g.needs("X"):
-        g.set_input_grad("X", g.reduce_as(dx, x))
-    if g.needs("Y"):
-        g.set_input_grad("Y", g.reduce_as(g.op("scale", g.op("multiply", dx, g.output("Out")), scale=-1.0), y))
+def _divide_grad(g):  # out = x / y: dx = dout / y, dy = -dx * out
+    x, y = g.input("X"), g.input("Y")
+    dx = g.output_grad("Out") / y
+    _unbroadcast(g, x, y, dx if g.needs("X") else None, -dx * g.output("Out") if g.needs("Y") else None)
 
 
-def _minmax_grad(pick_x_op):
+def _elementwise_pow_grad(g):  # out = x ** y: dx = dout * y * x ** (y - 1), dy = dout * out * log(x)
+    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    _unbroadcast(g, x, y, dout * (y * x ** (y - 1)) if g.needs("X") else None,
+                 dout * (g.output("Out") * log(x)) if g.needs("Y") else None)
+
+
+def _minmax_grad(x_wins):
     # the gradient goes to x where x wins (ties to x, as Paddle), else to y
     def grad(g):
-        dout, x, y = g.output_grad("Out"), g.input("X"), g.input("Y")
-        mask = g.op(pick_x_op, x, y)
-        zeros = g.zeros_like(dout)
-        if g.needs("X"):
-            g.set_input_grad("X", g.reduce_as(g.op("where", mask, dout, zeros), x))
-        if g.needs("Y"):
-            g.set_input_grad("Y", g.reduce_as(g.op("where", mask, zeros, dout), y))
+        x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+        mask, zeros = x_wins(x, y), zeros_like(dout)
+        _unbroadcast(g, x, y, where(mask, dout, zeros) if g.needs("X") else None,
+                     where(mask, zeros, dout) if g.needs("Y") else None)
     return grad
-
-
-def _elementwise_pow_grad(g):
-    # out = x ** y: dx = dout * y * x**(y-1), dy = dout * out * log(x)
-    dout, x, y = g.output_grad("Out"), g.input("X"), g.input("Y")
-    if g.needs("X"):
-        xpow = g.op("elementwise_pow", x, g.op("scale", y, scale=1.0, bias=-1.0))
-        g.set_input_grad("X", g.reduce_as(g.op("multiply", dout, g.op("multiply", y, xpow)), x))
-    if g.needs("Y"):
-        g.set_input_grad("Y", g.reduce_as(g.op("multiply", dout, g.op("multiply", g.output("Out"), g.op("log", x))), y))
 
 
 ADD = _binary("add", lambda xp, x, y: xp.add(x, y), _add_grad)
 SUBTRACT = _binary("subtract", lambda xp, x, y: xp.subtract(x, y), _subtract_grad)
 MULTIPLY = _binary("multiply", lambda xp, x, y: xp.multiply(x, y), _multiply_grad)
 DIVIDE = _binary("divide", lambda xp, x, y: xp.true_divide(x, y), _divide_grad)
-MAXIMUM = _binary("maximum", lambda xp, x, y: xp.maximum(x, y), _minmax_grad("greater_equal"))
-MINIMUM = _binary("minimum", lambda xp, x, y: xp.minimum(x, y), _minmax_grad("less_equal"))
+MAXIMUM = _binary("maximum", lambda xp, x, y: xp.maximum(x, y), _minmax_grad(lambda x, y: x >= y))
+MINIMUM = _binary("minimum", lambda xp, x, y: xp.minimum(x, y), _minmax_grad(lambda x, y: x <= y))
 ELEMENTWISE_POW = _binary("elementwise_pow", lambda xp, x, y: xp.power(x, y), _elementwise_pow_grad)
 
 

@@ -1,6 +1,7 @@
 """Ops that gradients are built from: unbroadcasting, zeros/ones like a tensor, assignment."""
 import numpy as np
 
+from .formula import assign, expand_as
 from .launch.reduce import reduce_as as _reduce_as_kernel
 from .registry import Meta, register_op
 from .shape_rules import same_as_first
@@ -9,7 +10,7 @@ from .shape_rules import same_as_first
 def _reduce_as_forward(xp, x, target):
     """Sum x over the leading dims it has beyond target's, and over dims where target has 1."""
     if x.shape == target.shape:
-        return x
+        return x.copy()  # a fresh array: gradients of two inputs must not share storage (in-place writes)
     lead = x.ndim - target.ndim
     axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(target.shape)
                                       if d == 1 and x.shape[i + lead] != 1)
@@ -23,7 +24,7 @@ def _reduce_as_infer(x, target, **attrs):
 
 def _reduce_as_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("expand_as", g.output_grad("Out"), g.input("X")))
+        g.set_input_grad("X", expand_as(g.output_grad("Out"), g.input("X")))
 
 
 REDUCE_AS = register_op("reduce_as", inputs=("X", "Target"), meta_inputs=("Target",), outputs=("Out",), forward=_reduce_as_forward,
@@ -33,11 +34,11 @@ REDUCE_AS = register_op("reduce_as", inputs=("X", "Target"), meta_inputs=("Targe
 
 def _expand_as_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("reduce_as", g.output_grad("Out"), g.input("X")))
+        g.set_input_grad("X", g.reduce_as(g.output_grad("Out"), g.input("X")))
 
 
 EXPAND_AS = register_op("expand_as", inputs=("X", "Target"), meta_inputs=("Target",), outputs=("Out",),
-                        forward=lambda xp, x, t: xp.broadcast_to(x, t.shape),
+                        forward=lambda xp, x, t: xp.broadcast_to(x, t.shape).copy(),
                         infer=lambda x, t, **a: Meta(t.shape, x.dtype), grad=_expand_as_grad,
                         nondiff_inputs=("Target",), double_grad=True)
 
@@ -56,15 +57,15 @@ FILL_ANY_LIKE = register_op("fill_any_like", inputs=("X",), meta_inputs=("X",), 
 
 def _assign_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("assign", g.output_grad("Out")))
+        g.set_input_grad("X", assign(g.output_grad("Out")))
 
 
 ASSIGN = register_op("assign", inputs=("X",), outputs=("Out",), forward=lambda xp, x: x.copy(),
                      infer=same_as_first, grad=_assign_grad, double_grad=True)
 
 
-# ---- sum: Out = X[0] + X[1] + ... (Paddle's `sum`/add_n; static backward accumulates gradients with it) --
-def _sum_infer(xs, **attrs):
+# ---- add_n (Paddle's op type `sum`): Out = X[0] + X[1] + ...; static backward accumulates gradients with it --
+def _add_n_infer(xs, **attrs):
     if not xs:
         raise ValueError("op 'sum': input 'X' must hold at least one tensor")
     for k, x in enumerate(xs[1:], 1):
@@ -75,17 +76,17 @@ def _sum_infer(xs, **attrs):
     return Meta(xs[0].shape, xs[0].dtype)
 
 
-def _sum_forward(xp, xs):
+def _add_n_forward(xp, xs):
     total = xs[0]
     for x in xs[1:]:
         total = total + x
     return total if len(xs) > 1 else total.copy()
 
 
-def _sum_grad(g):
+def _add_n_grad(g):
     dout = g.output_grad("Out")
     g.set_input_grad("X", [dout if g.needs_at("X", k) else None for k in range(len(g.input("X")))])
 
 
-SUM = register_op("sum", inputs=("X",), outputs=("Out",), forward=_sum_forward, infer=_sum_infer,
-                  grad=_sum_grad, variadic_inputs=("X",), double_grad=True)
+ADD_N = register_op("sum", inputs=("X",), outputs=("Out",), forward=_add_n_forward, infer=_add_n_infer,
+                    grad=_add_n_grad, variadic_inputs=("X",), double_grad=True)

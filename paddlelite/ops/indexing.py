@@ -13,6 +13,7 @@ index is when they are adjacent, else to the front).
 """
 import numpy as np
 
+from .formula import gather
 from .registry import Meta, register_op
 from .shape_rules import broadcast_shapes, normalize_axis
 
@@ -153,7 +154,10 @@ def index_shape(op, shape, entries, metas):
 
 # ---- getitem --------------------------------------------------------------------------------------
 def _getitem_forward(xp, x, index_arrays, index):
-    return xp.asarray(x[build_index(xp, index, index_arrays)])
+    idx = build_index(xp, index, index_arrays)
+    if is_basic(index) and Ellipsis not in idx:
+        idx += (Ellipsis,)  # a trailing ... keeps x[i, j] a 0-D view where NumPy would copy out a scalar
+    return xp.asarray(x[idx])
 
 
 def _getitem_infer(x, index_metas, index):
@@ -168,7 +172,8 @@ def _getitem_grad(g):
 
 GETITEM = register_op("getitem", inputs=("X", "Index"), outputs=("Out",), variadic_inputs=("Index",),
                       nondiff_inputs=("Index",), forward=_getitem_forward, infer=_getitem_infer,
-                      grad=_getitem_grad, attrs={"index": []}, double_grad=True)
+                      grad=_getitem_grad, attrs={"index": []}, double_grad=True,
+                      view=lambda index: is_basic(index))  # basic indexing views x, advanced copies
 
 
 def _getitem_grad_forward(xp, x, dout, index_arrays, index):
@@ -276,7 +281,7 @@ def _gather_grad_forward(xp, x, index, dout, axis):
 
 def _gather_grad_grad(g):
     if g.needs("OutGrad"):
-        g.set_input_grad("OutGrad", g.op("gather", g.output_grad("XGrad"), g.input("Index"), axis=g.attrs["axis"]))
+        g.set_input_grad("OutGrad", gather(g.output_grad("XGrad"), g.input("Index"), axis=g.attrs["axis"]))
 
 
 # dOut added into zeros shaped like X at the gathered positions (repeated indices accumulate).
@@ -358,7 +363,7 @@ def _scatter_grad(g):
         zeros = g.zeros_like(g.input("Updates"))
         g.set_input_grad("X", g.op("scatter", dout, ids, zeros, overwrite=True))
     if g.needs("Updates"):
-        g.set_input_grad("Updates", g.op("gather", dout, ids, axis=0))
+        g.set_input_grad("Updates", gather(dout, ids, axis=0))
 
 
 SCATTER = register_op("scatter", inputs=("X", "Ids", "Updates"), outputs=("Out",), nondiff_inputs=("Ids",),

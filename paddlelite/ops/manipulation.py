@@ -1,6 +1,8 @@
 """Shape and layout ops: cast, reshape, transpose, (un)squeeze, ..."""
 import numpy as np
 
+from ..framework.tensor import storage_of
+from .formula import cast, concat, flip, reshape_as, roll, stack, tile, transpose, unstack
 from .registry import Meta, register_op
 from .shape_rules import normalize_axis
 
@@ -8,7 +10,7 @@ from .shape_rules import normalize_axis
 # ---- cast -----------------------------------------------------------------------------------------
 def _cast_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("cast", g.output_grad("Out"), dtype=g.input("X").dtype.name))
+        g.set_input_grad("X", cast(g.output_grad("Out"), dtype=g.input("X").dtype.name))
 
 
 CAST = register_op("cast", inputs=("X",), outputs=("Out",),
@@ -50,24 +52,24 @@ def resolve_shape(op, in_shape, shape):
 
 def _reshape_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("reshape_as", g.output_grad("Out"), g.input("X")))
+        g.set_input_grad("X", reshape_as(g.output_grad("Out"), g.input("X")))
 
 
 RESHAPE = register_op("reshape", inputs=("X",), outputs=("Out",),
                       forward=lambda xp, x, shape: x.reshape(resolve_shape("reshape", x.shape, shape)),
                       infer=lambda x, shape: Meta(resolve_shape("reshape", x.shape, shape), x.dtype),
-                      grad=_reshape_grad, attrs={"shape": []}, double_grad=True)
+                      grad=_reshape_grad, attrs={"shape": []}, double_grad=True, view=True)
 
 
 def _reshape_as_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("reshape_as", g.output_grad("Out"), g.input("X")))
+        g.set_input_grad("X", reshape_as(g.output_grad("Out"), g.input("X")))
 
 
 RESHAPE_AS = register_op("reshape_as", inputs=("X", "Target"), meta_inputs=("Target",), outputs=("Out",),
                          forward=lambda xp, x, t: x.reshape(t.shape),
                          infer=lambda x, t: Meta(t.shape, x.dtype), grad=_reshape_as_grad,
-                         nondiff_inputs=("Target",), double_grad=True)
+                         nondiff_inputs=("Target",), double_grad=True, view=True)
 
 
 # ---- transpose ------------------------------------------------------------------------------------
@@ -82,13 +84,13 @@ def _transpose_grad(g):
     if g.needs("X"):
         perm = g.attrs["perm"]
         inverse = list(np.argsort([p % len(perm) for p in perm]))
-        g.set_input_grad("X", g.op("transpose", g.output_grad("Out"), perm=[int(i) for i in inverse]))
+        g.set_input_grad("X", transpose(g.output_grad("Out"), perm=[int(i) for i in inverse]))
 
 
 TRANSPOSE = register_op("transpose", inputs=("X",), outputs=("Out",),
                         forward=lambda xp, x, perm: xp.transpose(x, perm),
                         infer=lambda x, perm: Meta(tuple(x.shape[p] for p in _check_perm(x, perm)), x.dtype),
-                        grad=_transpose_grad, attrs={"perm": []}, double_grad=True)
+                        grad=_transpose_grad, attrs={"perm": []}, double_grad=True, view=True)
 
 
 # ---- unsqueeze / squeeze --------------------------------------------------------------------------
@@ -107,7 +109,7 @@ def unsqueeze_shape(shape, axes):
 UNSQUEEZE = register_op("unsqueeze", inputs=("X",), outputs=("Out",),
                         forward=lambda xp, x, axis: x.reshape(unsqueeze_shape(x.shape, axis)),
                         infer=lambda x, axis: Meta(unsqueeze_shape(x.shape, axis), x.dtype),
-                        grad=_reshape_grad, attrs={"axis": []}, double_grad=True)
+                        grad=_reshape_grad, attrs={"axis": []}, double_grad=True, view=True)
 
 
 # ---- helpers for shape rules (-1 = unknown, compatible with anything) ------------------------------
@@ -132,7 +134,7 @@ def _slice_len(d, start, stop, step):
 def _grad_like_input(g):
     """d(reshape-like op)/dX: the output grad reshaped back to X's shape."""
     if g.needs("X"):
-        g.set_input_grad("X", g.op("reshape_as", g.output_grad("Out"), g.input("X")))
+        g.set_input_grad("X", reshape_as(g.output_grad("Out"), g.input("X")))
 
 
 # ---- squeeze / flatten ----------------------------------------------------------------------------
@@ -148,7 +150,7 @@ def squeeze_shape(shape, axis):
 SQUEEZE = register_op("squeeze", inputs=("X",), outputs=("Out",),
                       forward=lambda xp, x, axis: x.reshape(squeeze_shape(x.shape, axis)),
                       infer=lambda x, axis: Meta(squeeze_shape(x.shape, axis), x.dtype),
-                      grad=_grad_like_input, attrs={"axis": []}, double_grad=True)
+                      grad=_grad_like_input, attrs={"axis": []}, double_grad=True, view=True)
 
 
 def flatten_shape(shape, start_axis, stop_axis):
@@ -170,7 +172,7 @@ FLATTEN = register_op("flatten", inputs=("X",), outputs=("Out",),
                           flatten_shape(x.shape, start_axis, stop_axis)),
                       infer=lambda x, start_axis, stop_axis: Meta(flatten_shape(x.shape, start_axis, stop_axis),
                                                                   x.dtype),
-                      grad=_grad_like_input, attrs={"start_axis": 0, "stop_axis": -1}, double_grad=True)
+                      grad=_grad_like_input, attrs={"start_axis": 0, "stop_axis": -1}, double_grad=True, view=True)
 
 
 # ---- concat / split -------------------------------------------------------------------------------
@@ -219,8 +221,9 @@ CONCAT = register_op("concat", inputs=("X",), outputs=("Out",), variadic_inputs=
 
 
 def _split_at(xp, a, sizes, axis):
+    """Copies, not views: Paddle's split/chunk outputs own their storage."""
     bounds = np.cumsum(sizes)[:-1].tolist()
-    return list(xp.split(a, bounds, axis=axis))
+    return [p.copy() for p in xp.split(a, bounds, axis=axis)]
 
 
 def _concat_grad_forward(xp, dout, xs, axis):
@@ -234,7 +237,7 @@ def _concat_grad_infer(dout, xs, axis):
 
 def _concat_grad_grad(g):
     if g.needs("OutGrad"):
-        g.set_input_grad("OutGrad", g.op("concat", g.output_grad_or_zeros("XGrad"), axis=g.attrs["axis"]))
+        g.set_input_grad("OutGrad", concat(g.output_grad_or_zeros("XGrad"), axis=g.attrs["axis"]))
 
 
 # dOut split back into pieces shaped like the forward inputs (read at run time, so -1 dims are fine).
@@ -285,7 +288,7 @@ def _split_infer(x, num, sections, axis):
 
 def _split_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("concat", g.output_grad_or_zeros("Out"), axis=g.attrs["axis"]))
+        g.set_input_grad("X", concat(g.output_grad_or_zeros("Out"), axis=g.attrs["axis"]))
 
 
 SPLIT = register_op("split", inputs=("X",), outputs=("Out",), variadic_outputs=("Out",),
@@ -313,7 +316,7 @@ def _stack_infer(xs, axis):
 def _stack_grad(g):
     if g.needs("X"):
         n = len(g.input("X"))
-        g.set_input_grad("X", g.op("unstack", g.output_grad("Out"), axis=g.attrs["axis"], num=n))
+        g.set_input_grad("X", unstack(g.output_grad("Out"), axis=g.attrs["axis"], num=n))
 
 
 STACK = register_op("stack", inputs=("X",), outputs=("Out",), variadic_inputs=("X",),
@@ -341,12 +344,116 @@ def _unstack_infer(x, axis, num):
 
 def _unstack_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("stack", g.output_grad_or_zeros("Y"), axis=g.attrs["axis"]))
+        g.set_input_grad("X", stack(g.output_grad_or_zeros("Y"), axis=g.attrs["axis"]))
 
 
 UNSTACK = register_op("unstack", inputs=("X",), outputs=("Y",), variadic_outputs=("Y",),
                       forward=_unstack_forward, infer=_unstack_infer, grad=_unstack_grad,
                       attrs={"axis": 0, "num": 0}, double_grad=True)
+
+
+def _unbind_forward(xp, x, axis):
+    ax = normalize_axis("unbind", axis, x.ndim)
+    return [x[(slice(None),) * ax + (i, Ellipsis)] for i in range(x.shape[ax])]
+
+
+def _unbind_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("stack", g.output_grad_or_zeros("Out"), axis=g.attrs["axis"]))
+
+
+# unbind is unstack's view twin: its outputs view X's storage (Paddle's unbind), unstack's are copies
+UNBIND = register_op("unbind", inputs=("X",), outputs=("Out",), variadic_outputs=("Out",),
+                     forward=_unbind_forward, infer=lambda x, axis: _unstack_infer(x, axis, 0),
+                     grad=_unbind_grad, attrs={"axis": 0}, double_grad=True, view=True)
+
+
+# ---- as_strided: a view of the input's storage with explicit element strides and a byte offset --------
+def _strided_extent(shape, stride):
+    """How many elements from the first one a strided view reaches (0 for an empty view)."""
+    if any(d == 0 for d in shape):
+        return 0
+    return sum((d - 1) * s for d, s in zip(shape, stride)) + 1
+
+
+def _as_strided_infer(x, dims, stride, offset):
+    if len(dims) != len(stride):
+        raise ValueError(f"op 'as_strided': shape {list(dims)} and stride {list(stride)} must have the same length")
+    if offset < 0 or any(s < 0 for s in stride) or any(d < 0 for d in dims):
+        raise ValueError(f"op 'as_strided': shape, stride and offset must be >= 0, received shape {list(dims)}, "
+                         f"stride {list(stride)}, offset {offset}")
+    if offset % np.dtype(x.dtype).itemsize:
+        raise ValueError(f"op 'as_strided': offset is in bytes and must be a multiple of the element size "
+                         f"{np.dtype(x.dtype).itemsize} of {np.dtype(x.dtype)}, received {offset}")
+    return Meta(tuple(dims), x.dtype)
+
+
+def _storage_view(xp, x, dims, stride, offset):
+    """The view (dims, element strides) of x's whole storage, `offset` bytes from the storage's start."""
+    root, _ = storage_of(x)
+    if not root.flags.c_contiguous:
+        root = x = xp.ascontiguousarray(x)  # a storage NumPy cannot address linearly: x's own values
+    start = offset // x.itemsize
+    if start + _strided_extent(dims, stride) > root.size:
+        raise ValueError(f"op 'as_strided': shape {list(dims)} with stride {list(stride)} and offset {offset} "
+                         f"bytes reaches beyond the storage of {root.size} elements")
+    flat = root.reshape(-1)[start:]
+    return xp.lib.stride_tricks.as_strided(flat, tuple(dims), tuple(s * x.itemsize for s in stride))
+
+
+def _as_strided_forward(xp, x, dims, stride, offset):
+    _as_strided_infer(Meta(x.shape, x.dtype), dims, stride, offset)
+    return _storage_view(xp, x, dims, stride, offset)
+
+
+def _as_strided_grad_forward(xp, x, dout, dims, stride, offset):
+    """Each element of x gets the sum of the output gradients at the positions that view it (where the view
+    overlaps itself, PyTorch's sum; Paddle 3.3.1 keeps one of them)."""
+    root, x_offset = storage_of(x)
+    positions = xp.arange(root.size).reshape(root.shape)
+    seen = _storage_view(xp, positions, dims, stride, offset * positions.itemsize // x.itemsize)
+    storage_grad = xp.bincount(seen.reshape(-1), weights=dout.reshape(-1).astype(np.float64), minlength=root.size)
+    x_positions = _storage_view(xp, positions, x.shape, [s // x.itemsize for s in x.strides],
+                                x_offset * positions.itemsize // x.itemsize)
+    return storage_grad[x_positions].astype(dout.dtype)
+
+
+def _as_strided_grad(g):
+    if g.needs("X"):
+        a = g.attrs
+        g.set_input_grad("X", g.op("as_strided_grad", g.input("X"), g.output_grad("Out"), dims=a["dims"],
+                                   stride=a["stride"], offset=a["offset"]))
+
+
+AS_STRIDED = register_op("as_strided", inputs=("X",), outputs=("Out",), forward=_as_strided_forward,
+                         infer=_as_strided_infer, grad=_as_strided_grad,
+                         attrs={"dims": [], "stride": [], "offset": 0}, view=True)
+AS_STRIDED_GRAD = register_op("as_strided_grad", inputs=("X", "OutGrad"), meta_inputs=("X",), outputs=("XGrad",),
+                              nondiff_inputs=("X",), forward=_as_strided_grad_forward,
+                              infer=lambda x, dout, **a: Meta(x.shape, dout.dtype),
+                              attrs={"dims": [], "stride": [], "offset": 0})
+
+
+# ---- view as another dtype: the same bytes reinterpreted (not differentiable) ---------------------
+def _view_dtype_infer(x, dtype):
+    new, old = np.dtype(dtype), np.dtype(x.dtype)
+    shape = list(x.shape)
+    if new.itemsize != old.itemsize:
+        if not shape or shape[-1] == -1 or (shape[-1] * old.itemsize) % new.itemsize:
+            raise ValueError(f"op 'view_dtype': cannot view an input of shape {list(x.shape)} and dtype {old} as "
+                             f"{new}: the last dim's bytes ({shape[-1] if shape else 0} x {old.itemsize}) must be a "
+                             f"multiple of {new.itemsize}")
+        shape[-1] = shape[-1] * old.itemsize // new.itemsize
+    return Meta(tuple(shape), new)
+
+
+def _view_dtype_forward(xp, x, dtype):
+    _view_dtype_infer(Meta(x.shape, x.dtype), dtype)
+    return x.view(np.dtype(dtype))
+
+
+VIEW_DTYPE = register_op("view_dtype", inputs=("X",), outputs=("Out",), forward=_view_dtype_forward,
+                         infer=_view_dtype_infer, attrs={"dtype": "float32"}, view=True)
 
 
 # ---- slice / strided_slice ------------------------------------------------------------------------
@@ -381,7 +488,7 @@ SLICE = register_op("slice", inputs=("X",), outputs=("Out",),
                     forward=lambda xp, x, axes, starts, ends: x[_slices("slice", x.ndim, axes, starts, ends)],
                     infer=lambda x, axes, starts, ends: Meta(_strided_shape("slice", x.shape, axes, starts, ends),
                                                             x.dtype),
-                    grad=_strided_slice_grad, attrs={"axes": [], "starts": [], "ends": []}, double_grad=True)
+                    grad=_strided_slice_grad, attrs={"axes": [], "starts": [], "ends": []}, double_grad=True, view=True)
 
 STRIDED_SLICE = register_op(
     "strided_slice", inputs=("X",), outputs=("Out",),
@@ -389,7 +496,8 @@ STRIDED_SLICE = register_op(
                                                                  strides)],
     infer=lambda x, axes, starts, ends, strides: Meta(
         _strided_shape("strided_slice", x.shape, axes, starts, ends, strides), x.dtype),
-    grad=_strided_slice_grad, attrs={"axes": [], "starts": [], "ends": [], "strides": []}, double_grad=True)
+    grad=_strided_slice_grad, attrs={"axes": [], "starts": [], "ends": [], "strides": []}, double_grad=True,
+    view=True)
 
 
 def _strided_slice_grad_forward(xp, x, dout, axes, starts, ends, strides):
@@ -442,7 +550,7 @@ def _expand_grad(g):
 
 
 EXPAND = register_op("expand", inputs=("X",), outputs=("Out",),
-                     forward=lambda xp, x, shape: xp.broadcast_to(x, expand_shape("expand", x.shape, shape)),
+                     forward=lambda xp, x, shape: xp.broadcast_to(x, expand_shape("expand", x.shape, shape)).copy(),
                      infer=lambda x, shape: Meta(expand_shape("expand", x.shape, shape), x.dtype),
                      grad=_expand_grad, attrs={"shape": []}, double_grad=True)
 
@@ -483,7 +591,7 @@ def _tile_grad_forward(xp, x, dout, repeat_times):
 
 def _tile_grad_grad(g):
     if g.needs("OutGrad"):
-        g.set_input_grad("OutGrad", g.op("tile", g.output_grad("XGrad"), repeat_times=g.attrs["repeat_times"]))
+        g.set_input_grad("OutGrad", tile(g.output_grad("XGrad"), repeat_times=g.attrs["repeat_times"]))
 
 
 # The sum of dOut over the tiles, shaped like X.
@@ -495,11 +603,11 @@ TILE_GRAD = register_op("tile_grad", inputs=("X", "OutGrad"), meta_inputs=("X",)
 # ---- flip / roll ----------------------------------------------------------------------------------
 def _flip_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("flip", g.output_grad("Out"), axis=g.attrs["axis"]))
+        g.set_input_grad("X", flip(g.output_grad("Out"), axis=g.attrs["axis"]))
 
 
 FLIP = register_op("flip", inputs=("X",), outputs=("Out",),
-                   forward=lambda xp, x, axis: xp.flip(x, axis=tuple(_axis_list("flip", axis, x.ndim))),
+                   forward=lambda xp, x, axis: xp.flip(x, axis=tuple(_axis_list("flip", axis, x.ndim))).copy(),
                    infer=lambda x, axis: (_axis_list("flip", axis, len(x.shape)), Meta(x.shape, x.dtype))[1],
                    grad=_flip_grad, attrs={"axis": []}, double_grad=True)
 
@@ -521,7 +629,7 @@ def _roll_forward(xp, x, shifts, axis):
 
 def _roll_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("roll", g.output_grad("Out"), shifts=[-s for s in g.attrs["shifts"]],
+        g.set_input_grad("X", roll(g.output_grad("Out"), shifts=[-s for s in g.attrs["shifts"]],
                                    axis=g.attrs["axis"]))
 
 

@@ -1,8 +1,10 @@
 """Scale, matmul, and the unary math ops (exp, log, sqrt, ...)."""
 import numpy as np
 
+from .formula import (cos, cosh, exp, matmul, reciprocal, reshape, rsqrt, sign, sin, sinh, unsqueeze, where,
+                      zeros_like)
 from .registry import Meta, register_op
-from .shape_rules import broadcast_shapes, check_same_dtype, same_as_first
+from .shape_rules import broadcast_shapes, check_same_dtype, float_only, float_rule, same_as_first
 
 
 # ---- scale: out = scale * x + bias (or scale * (x + bias)) ---------------------------------------
@@ -16,7 +18,7 @@ def _scale_forward(xp, x, scale=1.0, bias=0.0, bias_after_scale=True):
 
 def _scale_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("scale", g.output_grad("Out"), scale=g.attrs["scale"]))
+        g.set_input_grad("X", g.output_grad("Out") * g.attrs["scale"])
 
 
 SCALE = register_op("scale", inputs=("X",), outputs=("Out",), forward=_scale_forward, infer=same_as_first,
@@ -67,24 +69,27 @@ def _matmul_grad(g):
     tx, ty = g.attrs["transpose_x"], g.attrs["transpose_y"]
     xs, ys = g.shape(x), g.shape(y)
     if len(xs) == 1 or len(ys) == 1:
-        x2 = g.op("unsqueeze", x, axis=[0]) if len(xs) == 1 else x
-        y2 = g.op("unsqueeze", y, axis=[-1]) if len(ys) == 1 else y
+        x2 = unsqueeze(x, axis=[0]) if len(xs) == 1 else x
+        y2 = unsqueeze(y, axis=[-1]) if len(ys) == 1 else y
         d2 = dout
         if len(xs) == 1:
-            d2 = g.op("unsqueeze", d2, axis=[-2 if len(ys) > 1 else 0])
+            d2 = unsqueeze(d2, axis=[-2 if len(ys) > 1 else 0])
         if len(ys) == 1:
-            d2 = g.op("unsqueeze", d2, axis=[-1])
+            d2 = unsqueeze(d2, axis=[-1])
         tx = tx and len(xs) > 1
         ty = ty and len(ys) > 1
         dx, dy = _matmul_grads_2d(g, x2, y2, d2, tx, ty)
         if dx is not None:
-            dx = g.op("reshape", g.reduce_as(dx, x2), shape=list(xs)) if len(xs) == 1 else g.reduce_as(dx, x)
+            dx = reshape(g.reduce_as(dx, x2), shape=list(xs)) if len(xs) == 1 else g.reduce_as(dx, x)
             g.set_input_grad("X", dx)
         if dy is not None:
-            dy = g.op("reshape", g.reduce_as(dy, y2), shape=list(ys)) if len(ys) == 1 else g.reduce_as(dy, y)
+            dy = reshape(g.reduce_as(dy, y2), shape=list(ys)) if len(ys) == 1 else g.reduce_as(dy, y)
             g.set_input_grad("Y", dy)
         return
     dx, dy = _matmul_grads_2d(g, x, y, dout, tx, ty)
+    if len(xs) == len(ys) == 2:  # no batch dims, so nothing was broadcast
+        g.set_input_grads(("X", "Y"), (dx, dy))
+        return
     if dx is not None:
         g.set_input_grad("X", g.reduce_as(dx, x))
     if dy is not None:
@@ -96,14 +101,14 @@ def _matmul_grads_2d(g, x, y, dout, tx, ty):
     if g.needs("X"):
         # dA = dout @ B^T where B = y^T if ty; dx = dA (or dA^T if tx)
         if tx:
-            dx = g.op("matmul", y, dout, transpose_x=ty, transpose_y=True)
+            dx = matmul(y, dout, transpose_x=ty, transpose_y=True)
         else:
-            dx = g.op("matmul", dout, y, transpose_x=False, transpose_y=not ty)
+            dx = matmul(dout, y, transpose_x=False, transpose_y=not ty)
     if g.needs("Y"):
         if ty:
-            dy = g.op("matmul", dout, x, transpose_x=True, transpose_y=tx)
+            dy = matmul(dout, x, transpose_x=True, transpose_y=tx)
         else:
-            dy = g.op("matmul", x, dout, transpose_x=not tx, transpose_y=False)
+            dy = matmul(x, dout, transpose_x=not tx, transpose_y=False)
     return dx, dy
 
 
@@ -134,12 +139,12 @@ def _linear_grad(g):
     # one op in the forward, so one grad node: dX = dOut W^T, dW = X^T dOut (summed over batch dims), dBias
     x, w, dout = g.input("X"), g.input("W"), g.output_grad("Out")
     if g.needs("X"):
-        g.set_input_grad("X", g.op("matmul", dout, w, transpose_y=True))
+        g.set_input_grad("X", matmul(dout, w, transpose_y=True))
     if g.needs("W"):
         if len(g.shape(x)) == 1:  # a single sample: the outer product x dOut^T
-            dw = g.op("matmul", g.op("unsqueeze", x, axis=[-1]), g.op("unsqueeze", dout, axis=[0]))
+            dw = matmul(unsqueeze(x, axis=[-1]), unsqueeze(dout, axis=[0]))
         else:
-            dw = g.reduce_as(g.op("matmul", x, dout, transpose_x=True), w)
+            dw = g.reduce_as(matmul(x, dout, transpose_x=True), w)
         g.set_input_grad("W", dw)
     if g.needs("Bias"):
         g.set_input_grad("Bias", g.reduce_as(dout, g.input("Bias")))
@@ -150,57 +155,44 @@ LINEAR = register_op("linear", inputs=("X", "W", "Bias"), outputs=("Out",), forw
                      double_grad=True)
 
 
-# ---- unary math -----------------------------------------------------------------------------------
-def _unary(name, forward, grad, infer=same_as_first, attrs=None):
-    return register_op(name, inputs=("X",), outputs=("Out",), forward=forward, infer=infer, grad=grad,
-                       attrs=attrs, double_grad=grad is not None)
-
-
-def _grad_times(factor_fn):
-    """Grad maker for out = f(x) with dx = dout * factor_fn(g) (factor built from g's refs)."""
+# ---- unary math: one line each, the forward and dx as a formula of x, out, dout (and attrs) ------------
+# (the style of HIPS autograd's numpy_vjps.py). The dtype rule: ANY dtype as NumPy computes it, NUMERIC
+# (not bool), FLOAT (floating point only: NumPy would silently compute integers in float64).
+def unary_grad(dx):
+    """Grad maker of out = f(x) from its formula dx(x, out, dout, **attrs)."""
     def grad(g):
         if g.needs("X"):
-            g.set_input_grad("X", g.op("multiply", g.output_grad("Out"), factor_fn(g)))
+            g.set_input_grad("X", dx(g.input("X"), g.output("Out"), g.output_grad("Out"), **g.attrs))
     return grad
 
 
-EXP = _unary("exp", lambda xp, x: xp.exp(x), _grad_times(lambda g: g.output("Out")))
-LOG = _unary("log", lambda xp, x: xp.log(x), lambda g: g.needs("X") and g.set_input_grad(
-    "X", g.op("divide", g.output_grad("Out"), g.input("X"))))
+def _unary(name, kind, forward, dx, attrs=None):
+    infer, forward = kind(name, forward)
+    return register_op(name, inputs=("X",), outputs=("Out",), forward=forward, infer=infer, grad=unary_grad(dx),
+                       attrs=attrs, double_grad=True)
 
 
-def check_float(op, x, slot="X"):
-    """Shape rule helper: the input must be a floating-point tensor (no silent int -> float)."""
-    if np.dtype(x.dtype).kind not in "fc":
-        raise TypeError(f"op '{op}': input '{slot}' must be a floating-point tensor, received {np.dtype(x.dtype)}; "
-                        "cast it first (e.g. x.astype('float32'))")
-    return Meta(x.shape, x.dtype)
+def _numeric_rule(name):
+    def infer(x, **attrs):
+        if np.dtype(x.dtype).kind == "b":
+            raise TypeError(f"op '{name}': input 'X' must be a numeric tensor, received bool")
+        return Meta(x.shape, x.dtype)
+    return infer
 
 
-def _float_rule(name):
-    return lambda x, **attrs: check_float(name, x)
+def ANY(name, forward):
+    return same_as_first, forward
 
 
-def _float_only(name, fn):
-    """Wrap a forward so an integer input fails (NumPy would silently return float64)."""
-    def forward(xp, x, **attrs):
-        if x.dtype.kind not in "fc":
-            check_float(name, x)
-        return fn(xp, x, **attrs)
-    return forward
+def NUMERIC(name, forward):
+    return _numeric_rule(name), forward
 
 
-def _float_unary(name, fn, grad, attrs=None):
-    return _unary(name, _float_only(name, fn), grad, infer=_float_rule(name), attrs=attrs)
+def FLOAT(name, forward):
+    return float_rule(name), float_only(name, forward)
 
 
-def _zero_grad(g):
-    """Piecewise-constant ops (floor, sign, ...): the gradient is zero almost everywhere, as in Paddle."""
-    if g.needs("X"):
-        g.set_input_grad("X", g.zeros_like(g.input("X")))
-
-
-# out = x ** factor: dx = dout * factor * x ** (factor - 1)
+# out = x ** factor; an integer tensor needs an integer factor
 def _pow_forward(xp, x, factor=1.0):
     if x.dtype.kind in "iu":
         if float(factor) != int(factor):
@@ -218,79 +210,8 @@ def _pow_infer(x, factor=1.0):
     return Meta(x.shape, x.dtype)
 
 
-def _pow_grad(g):
-    if g.needs("X"):
-        factor = g.attrs["factor"]
-        deriv = g.op("scale", g.op("pow", g.input("X"), factor=factor - 1.0), scale=factor)
-        g.set_input_grad("X", g.op("multiply", g.output_grad("Out"), deriv))
-
-
-POW = _unary("pow", _pow_forward, _pow_grad, infer=_pow_infer, attrs={"factor": 1.0})
-
-
-def _sqrt_grad(g):  # dx = dout / (2 sqrt(x))
-    if g.needs("X"):
-        g.set_input_grad("X", g.op("divide", g.op("scale", g.output_grad("Out"), scale=0.5), g.output("Out")))
-
-
-def _rsqrt_grad(g):  # out = x^-1/2: dx = -dout * out^3 / 2
-    if g.needs("X"):
-        out = g.output("Out")
-        cube = g.op("multiply", out, g.op("square", out))
-        g.set_input_grad("X", g.op("multiply", g.output_grad("Out"), g.op("scale", cube, scale=-0.5)))
-
-
-def _numeric_rule(name):
-    def infer(x, **attrs):
-        if np.dtype(x.dtype).kind == "b":
-            raise TypeError(f"op '{name}': input 'X' must be a numeric tensor, received bool")
-        return Meta(x.shape, x.dtype)
-    return infer
-
-
-SQRT = _float_unary("sqrt", lambda xp, x: xp.sqrt(x), _sqrt_grad)
-RSQRT = _float_unary("rsqrt", lambda xp, x: (1 / xp.sqrt(x)).astype(x.dtype, copy=False), _rsqrt_grad)
-SIGN = _unary("sign", lambda xp, x: xp.sign(x), _zero_grad, infer=_numeric_rule("sign"))
-ABS = _unary("abs", lambda xp, x: xp.abs(x), _grad_times(lambda g: g.op("sign", g.input("X"))),
-             infer=_numeric_rule("abs"))
-SQUARE = _unary("square", lambda xp, x: xp.square(x),
-                _grad_times(lambda g: g.op("scale", g.input("X"), scale=2.0)), infer=_numeric_rule("square"))
-SIN = _float_unary("sin", lambda xp, x: xp.sin(x), _grad_times(lambda g: g.op("cos", g.input("X"))))
-COS = _float_unary("cos", lambda xp, x: xp.cos(x),
-                   _grad_times(lambda g: g.op("scale", g.op("sin", g.input("X")), scale=-1.0)))
-TAN = _float_unary("tan", lambda xp, x: xp.tan(x),  # dx = dout * (1 + out^2)
-                   _grad_times(lambda g: g.op("scale", g.op("square", g.output("Out")), bias=1.0)))
-# asin' = 1/sqrt(1-x^2), acos' = -asin', atan' = 1/(1+x^2)
-ASIN = _float_unary("asin", lambda xp, x: xp.arcsin(x), _grad_times(
-    lambda g: g.op("rsqrt", g.op("scale", g.op("square", g.input("X")), scale=-1.0, bias=1.0))))
-ACOS = _float_unary("acos", lambda xp, x: xp.arccos(x), _grad_times(
-    lambda g: g.op("scale", g.op("rsqrt", g.op("scale", g.op("square", g.input("X")), scale=-1.0, bias=1.0)),
-                   scale=-1.0)))
-ATAN = _float_unary("atan", lambda xp, x: xp.arctan(x), _grad_times(
-    lambda g: g.op("reciprocal", g.op("scale", g.op("square", g.input("X")), bias=1.0))))
-SINH = _float_unary("sinh", lambda xp, x: xp.sinh(x), _grad_times(lambda g: g.op("cosh", g.input("X"))))
-COSH = _float_unary("cosh", lambda xp, x: xp.cosh(x), _grad_times(lambda g: g.op("sinh", g.input("X"))))
-
-
-def _reciprocal_grad(g):  # dx = -dout * out^2
-    if g.needs("X"):
-        g.set_input_grad("X", g.op("multiply", g.output_grad("Out"),
-                                   g.op("scale", g.op("square", g.output("Out")), scale=-1.0)))
-
-
-RECIPROCAL = _float_unary("reciprocal", lambda xp, x: (1 / x).astype(x.dtype, copy=False), _reciprocal_grad)
-LOG1P = _float_unary("log1p", lambda xp, x: xp.log1p(x), lambda g: g.needs("X") and g.set_input_grad(
-    "X", g.op("divide", g.output_grad("Out"), g.op("scale", g.input("X"), bias=1.0))))
-LOG2 = _float_unary("log2", lambda xp, x: xp.log2(x), lambda g: g.needs("X") and g.set_input_grad(
-    "X", g.op("divide", g.output_grad("Out"), g.op("scale", g.input("X"), scale=float(np.log(2.0))))))
-LOG10 = _float_unary("log10", lambda xp, x: xp.log10(x), lambda g: g.needs("X") and g.set_input_grad(
-    "X", g.op("divide", g.output_grad("Out"), g.op("scale", g.input("X"), scale=float(np.log(10.0))))))
-EXPM1 = _float_unary("expm1", lambda xp, x: xp.expm1(x),
-                     _grad_times(lambda g: g.op("scale", g.output("Out"), bias=1.0)))
-FLOOR = _float_unary("floor", lambda xp, x: xp.floor(x), _zero_grad)
-CEIL = _float_unary("ceil", lambda xp, x: xp.ceil(x), _zero_grad)
-ROUND = _float_unary("round", lambda xp, x: xp.round(x), _zero_grad)  # half to even, as Paddle's CPU kernel
-TRUNC = _float_unary("trunc", lambda xp, x: xp.trunc(x), _zero_grad)
+def POW_RULE(name, forward):
+    return _pow_infer, forward
 
 
 # ---- erf: no scipy; a positive-term series below 2.5, the erfc continued fraction above -----------
@@ -322,23 +243,45 @@ def erf_array(xp, x):
     return (xp.sign(x) * xp.where(a < 2.5, small, large)).astype(x.dtype, copy=False)
 
 
-def _erf_grad(g):  # erf'(x) = 2/sqrt(pi) exp(-x^2)
-    if g.needs("X"):
-        deriv = g.op("scale", g.op("exp", g.op("scale", g.op("square", g.input("X")), scale=-1.0)),
-                     scale=2.0 / _SQRT_PI)
-        g.set_input_grad("X", g.op("multiply", g.output_grad("Out"), deriv))
+_LN2, _LN10, _ERF_SCALE = float(np.log(2.0)), float(np.log(10.0)), 2.0 / _SQRT_PI
+_zero = lambda x, out, dout: zeros_like(x)  # noqa: E731  piecewise constant: zero almost everywhere, as Paddle
 
-
-ERF = _float_unary("erf", erf_array, _erf_grad)
+# CONSTANT = _unary(type, dtypes, forward(xp, x, **attrs), dx(x, out, dout, **attrs))
+EXP = _unary("exp", ANY, lambda xp, x: xp.exp(x), lambda x, out, dout: dout * out)
+LOG = _unary("log", ANY, lambda xp, x: xp.log(x), lambda x, out, dout: dout / x)
+POW = _unary("pow", POW_RULE, _pow_forward, lambda x, out, dout, factor: dout * (x ** (factor - 1.0) * factor),
+             attrs={"factor": 1.0})
+SQRT = _unary("sqrt", FLOAT, lambda xp, x: xp.sqrt(x), lambda x, out, dout: dout * 0.5 / out)
+RSQRT = _unary("rsqrt", FLOAT, lambda xp, x: (1 / xp.sqrt(x)).astype(x.dtype, copy=False),
+               lambda x, out, dout: dout * (out * out ** 2 * -0.5))
+SIGN = _unary("sign", NUMERIC, lambda xp, x: xp.sign(x), _zero)
+ABS = _unary("abs", NUMERIC, lambda xp, x: xp.abs(x), lambda x, out, dout: dout * sign(x))
+SQUARE = _unary("square", NUMERIC, lambda xp, x: xp.square(x), lambda x, out, dout: dout * (x * 2.0))
+SIN = _unary("sin", FLOAT, lambda xp, x: xp.sin(x), lambda x, out, dout: dout * cos(x))
+COS = _unary("cos", FLOAT, lambda xp, x: xp.cos(x), lambda x, out, dout: dout * -sin(x))
+TAN = _unary("tan", FLOAT, lambda xp, x: xp.tan(x), lambda x, out, dout: dout * (out ** 2 + 1.0))
+ASIN = _unary("asin", FLOAT, lambda xp, x: xp.arcsin(x), lambda x, out, dout: dout * rsqrt(1.0 - x ** 2))
+ACOS = _unary("acos", FLOAT, lambda xp, x: xp.arccos(x), lambda x, out, dout: dout * -rsqrt(1.0 - x ** 2))
+ATAN = _unary("atan", FLOAT, lambda xp, x: xp.arctan(x), lambda x, out, dout: dout * reciprocal(x ** 2 + 1.0))
+SINH = _unary("sinh", FLOAT, lambda xp, x: xp.sinh(x), lambda x, out, dout: dout * cosh(x))
+COSH = _unary("cosh", FLOAT, lambda xp, x: xp.cosh(x), lambda x, out, dout: dout * sinh(x))
+RECIPROCAL = _unary("reciprocal", FLOAT, lambda xp, x: (1 / x).astype(x.dtype, copy=False),
+                    lambda x, out, dout: dout * -out ** 2)
+LOG1P = _unary("log1p", FLOAT, lambda xp, x: xp.log1p(x), lambda x, out, dout: dout / (x + 1.0))
+LOG2 = _unary("log2", FLOAT, lambda xp, x: xp.log2(x), lambda x, out, dout: dout / (x * _LN2))
+LOG10 = _unary("log10", FLOAT, lambda xp, x: xp.log10(x), lambda x, out, dout: dout / (x * _LN10))
+EXPM1 = _unary("expm1", FLOAT, lambda xp, x: xp.expm1(x), lambda x, out, dout: dout * (out + 1.0))
+ERF = _unary("erf", FLOAT, erf_array, lambda x, out, dout: dout * (exp(-x ** 2) * _ERF_SCALE))
+FLOOR = _unary("floor", FLOAT, lambda xp, x: xp.floor(x), _zero)
+CEIL = _unary("ceil", FLOAT, lambda xp, x: xp.ceil(x), _zero)
+ROUND = _unary("round", FLOAT, lambda xp, x: xp.round(x), _zero)  # half to even, as Paddle's CPU kernel
+TRUNC = _unary("trunc", FLOAT, lambda xp, x: xp.trunc(x), _zero)
 
 
 # ---- non-differentiable predicates -----------------------------------------------------------------
-def _predicate(name, fn, float_only=False):
-    def infer(x, **attrs):
-        if float_only:
-            check_float(name, x)
-        return Meta(x.shape, np.dtype(bool))
-    return register_op(name, inputs=("X",), outputs=("Out",), forward=fn, infer=infer)
+def _predicate(name, fn):
+    return register_op(name, inputs=("X",), outputs=("Out",), forward=fn,
+                       infer=lambda x, **attrs: Meta(x.shape, np.dtype(bool)))
 
 
 ISNAN = _predicate("isnan", lambda xp, x: xp.isnan(x) if x.dtype.kind in "fc" else xp.zeros(x.shape, bool))
@@ -421,9 +364,9 @@ def _where_grad(g):
     cond, dout = g.input("Condition"), g.output_grad("Out")
     zeros = g.zeros_like(dout)
     if g.needs("X"):
-        g.set_input_grad("X", g.reduce_as(g.op("where", cond, dout, zeros), g.input("X")))
+        g.set_input_grad("X", g.reduce_as(where(cond, dout, zeros), g.input("X")))
     if g.needs("Y"):
-        g.set_input_grad("Y", g.reduce_as(g.op("where", cond, zeros, dout), g.input("Y")))
+        g.set_input_grad("Y", g.reduce_as(where(cond, zeros, dout), g.input("Y")))
 
 
 WHERE = register_op("where", inputs=("Condition", "X", "Y"), outputs=("Out",), forward=_where_forward,

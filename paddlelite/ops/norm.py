@@ -5,6 +5,7 @@ by op type). Statistics are computed in float32 for float16 inputs, else in the 
 """
 import numpy as np
 
+from .formula import reshape_as
 from .launch import layer_norm as _launch
 from .registry import Meta, register_op
 
@@ -101,7 +102,7 @@ def _fused_norm_grad(grad_type, stat_slots):
         dx, dscale, dbias = g.op(grad_type, g.input("X"), g.input("Scale"), *[g.output(s) for s in stat_slots],
                                  dy, **g.attrs)
         if g.needs("Bias"):
-            dbias = g.op("reshape_as", dbias, g.input("Bias"))
+            dbias = reshape_as(dbias, g.input("Bias"))
         g.set_input_grads(("X", "Scale", "Bias"), (dx, dscale, dbias))
     return grad
 

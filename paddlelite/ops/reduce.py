@@ -1,8 +1,10 @@
 """Reductions over axes: sum, mean, max/min, amax/amin, prod, logsumexp, var, all/any, argmax/argmin, cumsum."""
 import numpy as np
 
+from .formula import (cast, cumsum, equal, exp, expand_as, full_like, mean, reduce_sum, reshape_as, unsqueeze, where,
+                      zeros_like)
 from .registry import Meta, register_op
-from .shape_rules import normalize_axis, normalize_axes
+from .shape_rules import normalize_axes, normalize_axis
 
 
 def reduced_shape(op, shape, axis, keepdim):
@@ -33,10 +35,10 @@ def _broadcast_back(g, dout):
     ndim = len(g.shape(x))
     axis = g.attrs["axis"]
     if not g.attrs["keepdim"] and axis is not None and ndim > 0:
-        kept = g.op("unsqueeze", dout, axis=list(normalize_axes("reduce", axis, ndim)))
+        kept = unsqueeze(dout, axis=list(normalize_axes("reduce", axis, ndim)))
     else:
         kept = dout
-    return g.op("expand_as", kept, x)
+    return expand_as(kept, x)
 
 
 def _sum_grad(g):
@@ -50,10 +52,10 @@ def _mean_grad(g):
                                    keepdim=g.attrs["keepdim"]))
 
 
-SUM = register_op("reduce_sum", inputs=("X",), outputs=("Out",),
-                  forward=lambda xp, x, axis, keepdim: xp.asarray(x.sum(axis=_axes(x, axis), keepdims=keepdim)),
-                  infer=_reduce_infer("reduce_sum"), grad=_sum_grad, attrs={"axis": None, "keepdim": False},
-                  double_grad=True)
+REDUCE_SUM = register_op(
+    "reduce_sum", inputs=("X",), outputs=("Out",),
+    forward=lambda xp, x, axis, keepdim: xp.asarray(x.sum(axis=_axes(x, axis), keepdims=keepdim)),
+    infer=_reduce_infer("reduce_sum"), grad=_sum_grad, attrs={"axis": None, "keepdim": False}, double_grad=True)
 
 
 def _mean_infer(x, axis=None, keepdim=False):
@@ -81,7 +83,7 @@ def _mean_grad_forward(xp, x, dout, axis, keepdim):
 def _mean_grad_grad(g):
     # mean_grad is linear in dOut: its own gradient w.r.t. dOut is the mean of the incoming grad.
     if g.needs("Dout"):
-        g.set_input_grad("Dout", g.op("mean", g.output_grad("Out"), axis=g.attrs["axis"],
+        g.set_input_grad("Dout", mean(g.output_grad("Out"), axis=g.attrs["axis"],
                                       keepdim=g.attrs["keepdim"]))
 
 
@@ -117,15 +119,15 @@ def _extreme_grad(even):
         if not g.needs("X"):
             return
         x = g.input("X")
-        mask = g.op("equal", x, _broadcast_back(g, g.output("Out")))
+        mask = equal(x, _broadcast_back(g, g.output("Out")))
         dout = g.output_grad("Out")
         if not even:
-            g.set_input_grad("X", g.op("where", mask, _broadcast_back(g, dout), g.zeros_like(x)))
+            g.set_input_grad("X", where(mask, _broadcast_back(g, dout), zeros_like(x)))
             return
-        maskf = g.op("cast", mask, dtype=g.input("X").dtype.name)
-        count = g.op("reduce_sum", maskf, axis=g.attrs["axis"], keepdim=True)
-        kept = dout if g.attrs["keepdim"] else g.op("reshape_as", dout, count)
-        g.set_input_grad("X", g.op("multiply", maskf, g.op("divide", kept, count)))
+        maskf = cast(mask, dtype=x.dtype.name)
+        count = reduce_sum(maskf, axis=g.attrs["axis"], keepdim=True)
+        kept = dout if g.attrs["keepdim"] else reshape_as(dout, count)
+        g.set_input_grad("X", maskf * (kept / count))
     return grad
 
 
@@ -165,8 +167,8 @@ def _float_reduce_infer(name):
 def _logsumexp_grad(g):  # dx = dout * exp(x - out)
     if g.needs("X"):
         x = g.input("X")
-        weights = g.op("exp", g.op("subtract", x, _broadcast_back(g, g.output("Out"))))
-        g.set_input_grad("X", g.op("multiply", _broadcast_back(g, g.output_grad("Out")), weights))
+        weights = exp(x - _broadcast_back(g, g.output("Out")))
+        g.set_input_grad("X", _broadcast_back(g, g.output_grad("Out")) * weights)
 
 
 LOGSUMEXP = register_op("logsumexp", inputs=("X",), outputs=("Out",), forward=_logsumexp_forward,
@@ -248,8 +250,8 @@ def _prod_grad_grad(g):
     # prod_grad(X, DOut) = expand(DOut) * P(X), linear in DOut
     x, dout, ddx = g.input("X"), g.input("DOut"), g.output_grad("Out")
     if g.needs("DOut"):
-        per_elem = g.op("multiply", ddx, g.op("prod_grad", x, g.op("fill_any_like", dout, value=1.0), **g.attrs))
-        g.set_input_grad("DOut", g.op("reduce_sum", per_elem, **g.attrs))
+        per_elem = ddx * g.op("prod_grad", x, full_like(dout, 1.0), **g.attrs)
+        g.set_input_grad("DOut", reduce_sum(per_elem, **g.attrs))
     if g.needs("X"):
         g.set_input_grad("X", g.op("prod_double_grad", x, ddx, dout, **g.attrs))
 
@@ -296,10 +298,9 @@ def _var_grad(g):  # dx = dout * 2 (x - mean) / (N - ddof)
         if n < 0:
             raise ValueError("grad of op 'var': the reduced dims must be known (received a -1 dim in "
                              f"{list(g.shape(x))})")
-        dev = g.op("subtract", x, g.op("mean", x, axis=g.attrs["axis"], keepdim=True))
+        dev = x - mean(x, axis=g.attrs["axis"], keepdim=True)
         factor = 2.0 / max(n - int(bool(g.attrs["unbiased"])), 1)
-        g.set_input_grad("X", g.op("multiply", _broadcast_back(g, g.output_grad("Out")),
-                                   g.op("scale", dev, scale=factor)))
+        g.set_input_grad("X", _broadcast_back(g, g.output_grad("Out")) * (dev * factor))
 
 
 VAR = register_op("var", inputs=("X",), outputs=("Out",), forward=_var_forward, infer=_float_reduce_infer("var"),
@@ -378,8 +379,8 @@ def _cumsum_infer(x, axis=None, reverse=False):
 def _cumsum_grad(g):
     if g.needs("X"):
         axis = g.attrs["axis"]
-        rev = g.op("cumsum", g.output_grad("Out"), axis=0 if axis is None else axis, reverse=not g.attrs["reverse"])
-        g.set_input_grad("X", g.op("reshape_as", rev, g.input("X")) if axis is None else rev)
+        rev = cumsum(g.output_grad("Out"), axis=0 if axis is None else axis, reverse=not g.attrs["reverse"])
+        g.set_input_grad("X", reshape_as(rev, g.input("X")) if axis is None else rev)
 
 
 CUMSUM = register_op("cumsum", inputs=("X",), outputs=("Out",), forward=_cumsum_forward, infer=_cumsum_infer,

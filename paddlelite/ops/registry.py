@@ -5,16 +5,17 @@ static mode and to explain eager failures), a forward written against the array 
 optional device kernels (`gpu=`: a binding that launches a fused CUDA kernel, see ops/launch/), and
 a *grad maker*.
 
-A grad maker computes nothing itself. It receives a `GradBuilder` and describes the gradient in
-terms of symbolic references -- `g.input(slot)`, `g.output(slot)`, `g.output_grad(slot)` -- and
-registered ops applied to them with `g.op(type, ...)`, ending in `g.set_input_grad(slot, ref)`.
-Eager mode binds the references to Tensors and runs the ops through the dispatcher (recording them
-again under create_graph); static mode binds them to Variables and appends the ops to a block.
-Because grad ops are registered ops, they have grad makers of their own: double backward is free.
+A grad maker computes nothing itself: it writes the gradient as formulas over symbolic references
+(`ops/formula.py`), e.g. `dx = dout / y; dy = -dx * out / y`, each operator recording a registered op
+through a `GradBuilder`. Eager mode binds the references to Tensors and runs the ops through the
+dispatcher (recording them again under create_graph); static mode binds them to Variables and appends
+the ops to a block. Because grad ops are registered ops, they have grad makers of their own: double
+backward is free.
 """
 from collections import namedtuple
 
 import numpy as np
+
 
 Meta = namedtuple("Meta", ["shape", "dtype"])  # shape: tuple of int, -1 = unknown; dtype: numpy dtype
 
@@ -23,11 +24,12 @@ class OpDef:
     __slots__ = ("type", "inputs", "outputs", "attrs", "forward", "infer", "grad", "impls",
                  "variadic_inputs", "optional_inputs", "variadic_outputs", "intermediate_outputs",
                  "nondiff_inputs", "meta_inputs", "same_dtype", "double_grad", "diff_inputs_mask", "n_in",
-                 "n_out", "simple", "input_index", "output_index")
+                 "n_out", "simple", "input_index", "output_index", "view", "block_runner", "block_grad")
 
-    def __init__(self, type, inputs, outputs, forward, infer, grad=None, attrs=None,
+    def __init__(self, type, inputs, outputs, forward=None, infer=None, grad=None, attrs=None,
                  variadic_inputs=(), optional_inputs=(), variadic_outputs=(), intermediate_outputs=(),
-                 nondiff_inputs=(), meta_inputs=(), same_dtype=(), double_grad=False):
+                 nondiff_inputs=(), meta_inputs=(), same_dtype=(), double_grad=False, view=False,
+                 block_runner=None, block_grad=None):
         self.type = type
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
@@ -46,6 +48,14 @@ class OpDef:
         self.nondiff_inputs = frozenset(nondiff_inputs) | self.meta_inputs
         self.same_dtype = tuple(self.inputs.index(s) for s in same_dtype)
         self.double_grad = double_grad
+        # view: the outputs are views of the first input's storage (Paddle's view ops): True, or a
+        # predicate on the attrs for ops that are views for some attrs only (basic vs advanced indexing)
+        self.view = view
+        # Structural ops (control flow: they hold sub-blocks) have no array forward: the static executor
+        # compiles them with block_runner(plan, op) -> run(env), and static backward builds their grad
+        # ops with block_grad(backward_pass, op) -> ([grad Operators], [names whose grads they write]).
+        self.block_runner = block_runner
+        self.block_grad = block_grad
         self.diff_inputs_mask = tuple(s not in self.nondiff_inputs for s in self.inputs)
         self.n_in = len(self.inputs)
         self.n_out = len(self.outputs)
@@ -139,7 +149,8 @@ def all_ops():
 class GradBuilder:
     """The vocabulary grad makers are written in. Eager and static modes subclass it.
 
-    Subclasses provide: input, output, output_grad, needs, set_input_grad, op, shape, zeros_like.
+    Subclasses bind the references: input, output, output_grad (Syms: see ops/formula.py), needs,
+    needs_at, set_input_grad, op (Syms in, Syms out), shape.
     """
 
     attrs = None  # the forward op's attrs
@@ -161,6 +172,9 @@ class GradBuilder:
         for slot, grad in zip(slots, grads):
             if self.needs(slot):
                 self.set_input_grad(slot, grad)
+
+    def zeros_like(self, ref):
+        return self.op("fill_any_like", ref, value=0.0)
 
     def reduce_as(self, value, like):
         """Sum `value` over the dims it was broadcast along, to `like`'s shape (the one unbroadcast)."""

@@ -2,6 +2,8 @@
 
 A rule raises ValueError/TypeError naming the op and the argument when the inputs cannot work.
 """
+import numpy as np
+
 from .registry import Meta
 
 
@@ -52,3 +54,25 @@ def normalize_axes(op, axis, ndim, name="axis"):
     if len(out) != len(axes):
         raise ValueError(f"op '{op}': {name}={list(axes)} repeats an axis")
     return tuple(out)
+
+
+def check_float(op, x, slot="X"):
+    """The input must be a floating-point tensor (no silent int -> float): THE float-dtype check of ops."""
+    if np.dtype(x.dtype).kind not in "fc":
+        raise TypeError(f"op '{op}': input '{slot}' must be a floating-point tensor, received {np.dtype(x.dtype)}; "
+                        "cast it first (e.g. x.astype('float32'))")
+    return Meta(x.shape, x.dtype)
+
+
+def float_rule(name):
+    """Shape rule of an elementwise op on floats: the output is shaped and typed like its float input."""
+    return lambda x, **attrs: check_float(name, x)
+
+
+def float_only(name, fn):
+    """Wrap a forward so an integer input fails (NumPy would silently compute in float64)."""
+    def forward(xp, x, **attrs):
+        if x.dtype.kind not in "fc":
+            check_float(name, x)
+        return fn(xp, x, **attrs)
+    return forward

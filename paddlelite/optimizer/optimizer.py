@@ -190,7 +190,8 @@ class Optimizer:
 
     # ---- running update ops ---------------------------------------------------------------------
     def _run(self, op_type, inputs, outputs, attrs):
-        """Apply optimizer op `op_type`: eagerly (rebinding output arrays) or appended to the program."""
+        """Apply optimizer op `op_type`: eagerly (its results written into the parameters' and accumulators'
+        storage, so views and detached aliases see the update) or appended to the program."""
         if _static[0]:
             return self._block.append_op(type=op_type, inputs={k: v for k, v in inputs.items() if v is not None},
                                          outputs=outputs, attrs=attrs)
@@ -204,11 +205,9 @@ class Optimizer:
                 continue
             if isinstance(targets, (list, tuple)):
                 for t, r in zip(targets, res):
-                    t._data = r._data
-                    t._bump_version()
+                    t._write(r._data)
             else:
-                targets._data = res._data
-                targets._bump_version()
+                targets._write(res._data)
         return None
 
     # ---- the update -----------------------------------------------------------------------------
@@ -273,6 +272,11 @@ class Optimizer:
                 self._append_updates(self._prepare(triples))
 
     def apply_gradients(self, params_grads):
+        """Append (static: to the default programs) or run (dynamic) the updates for `params_grads`."""
+        if _static[0]:
+            from .. import static
+            return self._append_static_updates(params_grads, static.default_main_program(),
+                                               static.default_startup_program())
         with no_grad():
             triples = self._collect(params_grads)
             if triples:
@@ -311,6 +315,11 @@ class Optimizer:
         program = loss.block.program
         startup = startup_program or static.default_startup_program()
         params_grads = self.backward(loss, startup, parameters, no_grad_set)
+        return self._append_static_updates(params_grads, program, startup), params_grads
+
+    def _append_static_updates(self, params_grads, program, startup):
+        """The update ops for `params_grads`, appended to `program` (accumulators initialised by `startup`)."""
+        from .. import static
         self._program, self._startup = program, startup
         self._block = program.global_block()
         n_before = len(self._block.ops)
@@ -318,7 +327,7 @@ class Optimizer:
             triples = self._collect(params_grads)
             if triples:
                 self._append_updates(self._prepare(triples))
-        return self._block.ops[n_before:], params_grads
+        return self._block.ops[n_before:]
 
     def clear_grad(self, set_to_zero=True):
         for p in self._parameter_list:
@@ -352,9 +361,7 @@ class Optimizer:
                 if t.name in state:
                     value = state.pop(t.name)
                     arr = _state_array(value, t.name, t.shape, t.dtype.name)
-                    xp = t._place.xp
-                    t._data = xp.asarray(arr) if xp is not np else arr.copy()
-                    t._bump_version()
+                    t._write(t._place.xp.asarray(arr))
         self._pending_state.update(state)  # accumulators not created yet take these when they are
 
     set_dict = set_state_dict

@@ -1,5 +1,6 @@
 """Weight-decay regularizers (paddle.regularizer): L2Decay adds coeff * param to the gradient, L1Decay
 adds coeff * sign(param). Applied through the public tensor APIs, so static programs get the ops."""
+from .. import tensor as paddle
 
 __all__ = ["WeightDecayRegularizer", "L1Decay", "L2Decay"]
 
@@ -21,11 +22,10 @@ class WeightDecayRegularizer:
 
 class L2Decay(WeightDecayRegularizer):
     def __call__(self, param, grad):
-        import paddlelite
-        decay = paddlelite.scale(param, self._coeff)
+        decay = paddle.scale(param, self._coeff)
         if decay.dtype != grad.dtype:
             decay = decay.astype(grad.dtype)
-        return paddlelite.add(grad, decay)
+        return paddle.add(grad, decay)
 
     def __str__(self):
         return f"L2Decay, coeff={self._coeff:f}"
@@ -33,11 +33,10 @@ class L2Decay(WeightDecayRegularizer):
 
 class L1Decay(WeightDecayRegularizer):
     def __call__(self, param, grad):
-        import paddlelite
-        decay = paddlelite.scale(paddlelite.sign(param), self._coeff)
+        decay = paddle.scale(paddle.sign(param), self._coeff)
         if decay.dtype != grad.dtype:
             decay = decay.astype(grad.dtype)
-        return paddlelite.add(grad, decay)
+        return paddle.add(grad, decay)
 
     def __str__(self):
         return f"L1Decay, coeff={self._coeff:f}"

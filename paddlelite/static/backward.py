@@ -10,6 +10,7 @@ import os
 import time
 
 from ..framework.mode import in_static_mode
+from ..ops.formula import Sym, unwrap, wrap
 from ..ops.registry import GradBuilder, get_op
 from .appender import build_op
 from .framework import (GRAD_SUFFIX, names_of as _names_of, OP_ROLE_ATTR, OP_ROLE_BACKWARD, OP_ROLE_FORWARD, OP_ROLE_LOSS,
@@ -18,11 +19,6 @@ from .framework import (GRAD_SUFFIX, names_of as _names_of, OP_ROLE_ATTR, OP_ROL
 
 # Several grad ops writing one gradient are summed by the registry's `sum` op (Paddle's name).
 ACCUMULATE_OP = "sum"
-
-
-# Structural ops (control flow) register how their gradient is built: type -> fn(pass, op) -> ([Operator],
-# [forward names whose gradient the group writes])
-STRUCTURAL_GRADS = {}
 
 
 class _LossError(TypeError, AssertionError):
@@ -39,12 +35,11 @@ def strip_grad(name):
 
 
 def _differentiable(op):
-    if op.type in STRUCTURAL_GRADS:
-        return True
     try:
-        return get_op(op.type).grad is not None
+        opdef = get_op(op.type)
     except KeyError:
         return False
+    return opdef.grad is not None or opdef.block_grad is not None
 
 
 # ---- op path and no-grad vars (Paddle's _find_op_path_ / _find_no_grad_vars) ---------------------
@@ -122,11 +117,10 @@ class BackwardPass:
             outs = op.output_arg_names
             if not any(n in self.available for n in outs):
                 continue
-            handler = STRUCTURAL_GRADS.get(op.type)
-            if handler is not None:
-                group, written = handler(self, op)
+            opdef = get_op(op.type)
+            if opdef.block_grad is not None:  # a structural op (control flow) builds its grad block
+                group, written = opdef.block_grad(self, op)
             else:
-                opdef = get_op(op.type)
                 needed = [n for slot, d in zip(opdef.inputs, opdef.diff_inputs_mask) if d
                           for n in op.input(slot) if n not in self.no_grad]
                 if not needed:
@@ -155,7 +149,7 @@ class BackwardPass:
 
 
 class StaticGradBuilder(GradBuilder):
-    """Binds a grad maker's references to Variables; its ops go to a pending group."""
+    """Binds a grad maker's references (Syms) to Variables; its ops go to a pending group."""
 
     def __init__(self, bp, fwd_op, opdef):
         self.bp = bp
@@ -178,7 +172,7 @@ class StaticGradBuilder(GradBuilder):
         return name
 
     def _slot_vars(self, names, variadic):
-        vars_ = [self.fwd.block.var(n) for n in names]
+        vars_ = [Sym(self, self.fwd.block.var(n)) for n in names]
         if variadic:
             return vars_
         return vars_[0] if vars_ else None
@@ -196,7 +190,8 @@ class StaticGradBuilder(GradBuilder):
     def output_grad(self, slot):
         if slot not in self.opdef.outputs:
             raise KeyError(f"grad maker of '{self.opdef.type}': no output slot '{slot}'")
-        grads = [self.bp.grad_var(n) if n in self.bp.available else None for n in self.fwd.output(slot)]
+        grads = [Sym(self, self.bp.grad_var(n)) if n in self.bp.available else None
+                 for n in self.fwd.output(slot)]
         if slot in self.opdef.variadic_outputs:
             return grads
         return grads[0] if grads else None
@@ -205,8 +200,8 @@ class StaticGradBuilder(GradBuilder):
         grads = self.output_grad(slot)
         names = self.fwd.output(slot)
         if slot in self.opdef.variadic_outputs:
-            return [g if g is not None else self._zero_grad(n) for g, n in zip(grads, names)]
-        return grads if grads is not None else self._zero_grad(names[0])
+            return [g if g is not None else Sym(self, self._zero_grad(n)) for g, n in zip(grads, names)]
+        return grads if grads is not None else Sym(self, self._zero_grad(names[0]))
 
     def _zero_grad(self, fwd_name):
         """Paddle's fill_any_like(value=0) writing the missing `out@GRAD` itself."""
@@ -230,6 +225,7 @@ class StaticGradBuilder(GradBuilder):
         return self._in_names(slot)[j] not in self.bp.no_grad
 
     def set_input_grad(self, slot, value):
+        value = unwrap(value)
         names = self._in_names(slot)
         if slot in self.opdef.variadic_inputs:
             if len(value) != len(names):
@@ -250,7 +246,7 @@ class StaticGradBuilder(GradBuilder):
             self.written.append(name)
 
     def op(self, type, *inputs, **attrs):
-        return self._build(type, inputs, attrs, self._new_name)
+        return wrap(self, self._build(type, [unwrap(v) for v in inputs], attrs, self._new_name))
 
     def _build(self, type, inputs, attrs, name_fn):
         opdef = get_op(type)
@@ -262,10 +258,7 @@ class StaticGradBuilder(GradBuilder):
         return result
 
     def shape(self, ref):
-        return tuple(ref._shape)
-
-    def zeros_like(self, ref):
-        return self.op("fill_any_like", ref, value=0.0)
+        return tuple(ref.ref._shape)
 
     def finish(self):
         block = self.block
@@ -458,10 +451,15 @@ def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
     if len(target_gradients) != len(targets):
         raise ValueError(f"gradients: {len(targets)} targets but {len(target_gradients)} target_gradients; "
                          "give one gradient (or None) per target")
-    for t, tg in zip(targets, target_gradients):
-        if tg is not None and list(tg._shape) != list(t._shape) and -1 not in tg._shape + t._shape:
-            raise ValueError(f"gradients: the gradient of target '{t.name}' has shape {list(tg._shape)}, "
-                             f"expected the target's shape {list(t._shape)}")
+    for i, (t, tg) in enumerate(zip(targets, target_gradients)):
+        if tg is None:
+            continue
+        if len(tg._shape) != len(t._shape) or any(a != b and -1 not in (a, b) for a, b in zip(tg._shape, t._shape)):
+            raise ValueError(f"gradients: target_gradients[{i}] has shape {list(tg._shape)}, expected the shape "
+                             f"{list(t._shape)} of target '{t.name}'")
+        if tg._dtype != t._dtype:
+            raise TypeError(f"gradients: target_gradients[{i}] has dtype {tg.dtype.name}, expected the dtype "
+                            f"{t.dtype.name} of target '{t.name}'")
     block = targets[0].block
     program = block.program
     for v in targets + inputs:

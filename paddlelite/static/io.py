@@ -16,7 +16,7 @@ import numpy as np
 from ..framework import dtype as _dtype
 from ..framework.io import CheckpointError, atomic_file, read_archive, write_archive
 from ..ops.registry import all_ops
-from .executor import STRUCTURAL_RUNNERS, Executor, global_scope, op_io
+from .executor import Executor, global_scope, op_io
 from .framework import Block, Operator, Parameter, Program, Variable, default_main_program
 
 __all__ = ["save_inference_model", "load_inference_model", "normalize_program", "InferenceModelError"]
@@ -178,7 +178,7 @@ def _check(cond, fail, msg):
 
 
 def _doc_to_program(doc, fail):
-    known = set(all_ops()) | set(STRUCTURAL_RUNNERS)
+    known = all_ops()
     blocks = doc.get("blocks") if isinstance(doc, dict) else None
     _check(isinstance(blocks, list) and blocks, fail, "has no 'blocks' list")
     program = Program()
@@ -237,7 +237,7 @@ def _doc_to_program(doc, fail):
             _check(isinstance(od.get("attrs"), dict), fail, f"{where} ('{t}') has no attrs object")
             attrs = {a: _attr_from_json(v, program, f"attribute '{a}' of {where} ('{t}')", fail)
                      for a, v in od["attrs"].items()}
-            if t in STRUCTURAL_RUNNERS:
+            if known[t].block_runner is not None:  # a structural op: built as it was saved, no shape inference
                 block._append_operator(Operator(block, t, slots["inputs"], slots["outputs"], attrs))
             else:
                 block.append_op(type=t, inputs=slots["inputs"], outputs=slots["outputs"], attrs=attrs)
@@ -281,7 +281,7 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, program=N
     scope = global_scope()
     params = {}
     for v in pruned.list_vars():
-        if v.persistable and v.type == "LOD_TENSOR":
+        if v.persistable and v.type == "DENSE_TENSOR":
             slot = scope.find_var(v.name)
             if slot is None or not slot.is_initialized():
                 raise RuntimeError(f"{api}: persistable variable '{v.name}' has no value in the scope; run the "
@@ -350,7 +350,7 @@ def load_inference_model(path_prefix, executor, **kwargs):
     if not isinstance(values, dict) or not all(isinstance(k, str) and isinstance(a, np.ndarray)
                                                for k, a in values.items()):
         raise InferenceModelError(f"{api}: '{params_path}' does not hold a name -> array mapping")
-    wanted = {v.name: v for v in program.list_vars() if v.persistable and v.type == "LOD_TENSOR"}
+    wanted = {v.name: v for v in program.list_vars() if v.persistable and v.type == "DENSE_TENSOR"}
     missing = sorted(set(wanted) - set(values))
     extra = sorted(set(values) - set(wanted))
     if missing or extra:
@@ -361,7 +361,7 @@ def load_inference_model(path_prefix, executor, **kwargs):
         shape_ok = len(v._shape) == arr.ndim and all(d in (-1, s) for d, s in zip(v._shape, arr.shape))
         if arr.dtype != v.dtype.np or not shape_ok:
             raise InferenceModelError(f"{api}: '{params_path}' holds '{name}' as {arr.dtype}{list(arr.shape)}, but "
-                                      f"'{model_path}' declares {v.dtype.name}{v.shape}")
+                                      f"'{model_path}' declares {v.dtype.name}{list(v.shape)}")
     scope = global_scope()
     xp = executor.place.xp
     for name, arr in values.items():
@@ -377,7 +377,7 @@ def _persistables(program, api):
         raise TypeError(f"{api}: program must be a Program, received {type(program).__name__}")
     params, others = [], []
     for v in program.list_vars():
-        if v.persistable and v.type == "LOD_TENSOR" and not getattr(v, "is_data", False):
+        if v.persistable and v.type == "DENSE_TENSOR" and not getattr(v, "is_data", False):
             (params if isinstance(v, Parameter) else others).append(v)
     return params, others
 
@@ -452,7 +452,7 @@ def _assign_values(variables, values, api, source, require):
         shape_ok = len(v._shape) == arr.ndim and all(d in (-1, s) for d, s in zip(v._shape, arr.shape))
         if arr.dtype != v.dtype.np or not shape_ok:
             raise ValueError(f"{api}: {source} holds '{v.name}' as {arr.dtype}{list(arr.shape)}, but the program "
-                             f"declares {v.dtype.name}{v.shape}")
+                             f"declares {v.dtype.name}{list(v.shape)}")
         checked.append((v.name, arr))
     for name, arr in checked:
         scope.var(name).get_tensor().set(arr)

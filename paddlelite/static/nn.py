@@ -47,8 +47,7 @@ def _check_var(x, api, arg):
 def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation=None, name=None):
     """out = act(sum_i flatten(x_i) @ w_i + b), flattening each input's dims from num_flatten_dims on."""
     require_static("paddle.static.nn.fc")
-    from .. import tensor as T  # noqa: F401
-    import paddlelite as paddle
+    from .. import tensor as paddle
     inputs = list(x) if isinstance(x, (list, tuple)) else [x]
     for v in inputs:
         _check_var(v, "fc", "x")

@@ -207,3 +207,8 @@ def clone(x, name=None):
 
 
 TENSOR_METHODS = ["clone"]
+
+
+__all__ = ["arange", "assign", "clone", "empty", "empty_like", "eye", "full", "full_like", "linspace",
+           "normal", "ones", "ones_like", "rand", "randint", "randn", "randperm", "seed", "standard_normal",
+           "to_tensor", "uniform", "zeros", "zeros_like"]

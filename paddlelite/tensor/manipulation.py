@@ -19,7 +19,10 @@ apply = dispatch.apply
 
 def cast(x, dtype):
     _check_tensor(x, "cast")
-    return apply(_mo.CAST, x, dtype=_dtype.convert_dtype(dtype).name)
+    dtype = _dtype.convert_dtype(dtype)
+    if isinstance(x, Tensor) and x.dtype == dtype:  # Paddle returns the tensor itself
+        return x
+    return apply(_mo.CAST, x, dtype=dtype.name)
 
 
 def reshape(x, shape, name=None):
@@ -122,9 +125,42 @@ def numel(x, name=None):
 
 
 def unbind(input, axis=0):
-    """The slices of input along axis, that dim removed (unstack)."""
+    """The slices of input along axis, that dim removed: views of input (unstack's are copies)."""
     _check_tensor(input, "unbind", "input")
-    return apply(_mo.UNSTACK, input, axis=_int(axis, "unbind", "axis"), num=0)
+    return apply(_mo.UNBIND, input, axis=_int(axis, "unbind", "axis"))
+
+
+# ---- explicit views ---------------------------------------------------------------------------------
+def as_strided(x, shape, stride, offset=0, name=None):
+    """A view of x's storage with the given shape and element strides, starting `offset` bytes from the
+    storage's first element (Paddle's convention: Tensor.offset is in bytes too)."""
+    _check_tensor(x, "as_strided")
+    return apply(_mo.AS_STRIDED, x, dims=_int_list(shape, "as_strided", "shape"),
+                 stride=_int_list(stride, "as_strided", "stride"), offset=_int(offset, "as_strided", "offset"))
+
+
+def view(x, shape_or_dtype, name=None):
+    """x's storage seen with another shape (x must be contiguous) or reinterpreted as another dtype."""
+    _check_tensor(x, "view")
+    if isinstance(shape_or_dtype, (list, tuple)):
+        if isinstance(x, Tensor) and not x.is_contiguous():
+            raise ValueError(f"view: the tensor (shape {x.shape}, strides {x.strides}) is not contiguous, so it "
+                             "cannot be viewed with another shape; call reshape() (which copies) instead")
+        return reshape(x, shape_or_dtype)
+    return apply(_mo.VIEW_DTYPE, x, dtype=_dtype.convert_dtype(shape_or_dtype).name)
+
+
+def view_as(x, other, name=None):
+    _check_tensor(other, "view_as", "other")
+    return view(x, other.shape)
+
+
+def contiguous(x):
+    """x itself viewed again when it is contiguous, else a contiguous copy."""
+    _check_tensor(x, "contiguous")
+    if x.is_contiguous():
+        return reshape(x, x.shape)
+    return apply(_gs.ASSIGN, x)
 
 
 def _tril_triu(x, diagonal, lower, api):
@@ -339,7 +375,7 @@ def _value_tensor(x, value, api):
 
 
 def setitem(x, index, value):
-    """x[index] = value: Paddle's set_value op out of place, then x rebinds to its result."""
+    """x[index] = value: Paddle's set_value op, its result written into x's storage."""
     api = "Tensor.__setitem__"
     if not isinstance(x, Tensor):
         raise TypeError(f"{api}: assignment into a static Variable is not supported (a program cannot rebind "
@@ -354,55 +390,57 @@ def setitem(x, index, value):
             raise ValueError(f"{api}: a value of shape {value.shape} cannot be assigned to the indexed part of "
                              f"shape {list(target)}")
         value = reshape(value, value.shape[extra:])
-    _inplace(x, api, lambda a: apply(_io.SET_VALUE, a, value, tensors, index=entries))
+    inplace_apply(x, api, lambda a: apply(_io.SET_VALUE, a, value, tensors, index=entries))
 
 
-# ---- in-place methods: compute out of place, then rebind (arrays are never written in place) ------
-def _inplace(x, api, compute):
-    """Run `compute(alias)` on a snapshot of x, then make x the result: new array, new graph position,
-    version bumped (nodes that saved x itself notice; the snapshot keeps the old values for them)."""
+# ---- in-place methods: compute out of place, then write into the tensor's storage ----------------------
+def inplace_apply(x, api, compute):
+    """Run `compute(alias)` on x's values, write the result into x's storage (every view of it sees the
+    values) and make x the result in the graph; the shared version counter is bumped, so a backward that
+    saved x or any alias of it detects the change."""
     if not isinstance(x, Tensor):
         raise TypeError(f"{api}: in-place operations need an eager Tensor, received {type(x).__name__} "
                         "(in static mode use the out-of-place API)")
-    if x._node is None and not x.stop_gradient and _grad_state.enabled:
-        raise RuntimeError(f"{api}: Leaf Tensor ({x.name or 'unnamed'}) that doesn't stop gradient can't use "
-                           "inplace strategy; wrap the update in paddle.no_grad() or use the out-of-place op")
+    if x._node is None and not x.stop_gradient and _grad_state.enabled:  # ValueError, as Paddle raises
+        raise ValueError(f"{api}: Leaf Tensor ({x.name or 'unnamed'}) that doesn't stop gradient can't use "
+                         "inplace strategy; wrap the update in paddle.no_grad() or use the out-of-place op")
     alias = wrap_array(x._data, x._place, x.stop_gradient)
     alias._node, alias._out_index = x._node, x._out_index
     out = compute(alias)
     if out._data.shape != x._data.shape or out._data.dtype != x._data.dtype:
         raise ValueError(f"{api}: the in-place result has shape {out.shape} and dtype {out.dtype.name}, but the "
                          f"tensor has shape {x.shape} and dtype {x.dtype.name}; in-place ops cannot change them")
-    x._data = out._data
+    if out._node is not None:  # the new grad node may have saved x's old values: keep them for it
+        alias._data = alias._data.copy()
+    x._write(out._data)
     if out._node is not None or _grad_state.enabled:
         x._node, x._out_index, x.stop_gradient = out._node, out._out_index, out.stop_gradient
-    x._bump_version()
     return x
 
 
 def _inplace_method(fn, name):
     def method(self, *args, **kwargs):
-        return _inplace(self, f"Tensor.{name}", lambda a: fn(a, *args, **kwargs))
+        return inplace_apply(self, f"Tensor.{name}", lambda a: fn(a, *args, **kwargs))
     method.__name__ = name
     method.__doc__ = f"In-place {fn.__name__}: x is rebound to {fn.__name__}(x, ...)."
     return method
 
 
 def zero_(x):
-    return _inplace(x, "Tensor.zero_", lambda a: apply(_gs.FILL_ANY_LIKE, a, value=0.0))
+    return inplace_apply(x, "Tensor.zero_", lambda a: apply(_gs.FILL_ANY_LIKE, a, value=0.0))
 
 
 def fill_(x, value):
     if not isinstance(value, (numbers.Number, np.number, np.bool_)):
         raise TypeError(f"Tensor.fill_: value must be a number, received {type(value).__name__}")
-    return _inplace(x, "Tensor.fill_", lambda a: apply(_gs.FILL_ANY_LIKE, a, value=value))
+    return inplace_apply(x, "Tensor.fill_", lambda a: apply(_gs.FILL_ANY_LIKE, a, value=value))
 
 
 def copy_(x, value, blocking=True):
     """Copy `value` (a Tensor broadcastable to x) into x; gradients flow to value."""
     _check_tensor(value, "Tensor.copy_", "value")
     value = _value_tensor(x, value, "Tensor.copy_")
-    return _inplace(x, "Tensor.copy_", lambda a: apply(_io.SET_VALUE, a, value, [], index=[["ellipsis"]]))
+    return inplace_apply(x, "Tensor.copy_", lambda a: apply(_io.SET_VALUE, a, value, [], index=[["ellipsis"]]))
 
 
 def set_value(x, value):
@@ -420,8 +458,7 @@ def set_value(x, value):
     if value.dtype != x._data.dtype:
         raise AssertionError(f"Tensor.set_value: dtype mismatch, the tensor has dtype {x.dtype.name} but the value "
                              f"has {value.dtype}")
-    x._data = x._place.xp.array(value, copy=True)
-    x._bump_version()
+    x._write(x._place.xp.asarray(value))
     return x
 
 
@@ -437,9 +474,10 @@ for _n in _INPLACE:
 __all__ = ["cast", "reshape", "transpose", "unsqueeze", "squeeze", "flatten", "concat", "stack", "unstack",
            "split", "chunk", "slice", "strided_slice", "expand", "broadcast_to", "expand_as", "tile", "flip",
            "roll", "repeat_interleave", "gather", "index_select", "gather_nd", "scatter", "masked_select",
-           "unbind", "tril", "triu", "shape", "numel"]
+           "unbind", "tril", "triu", "shape", "numel", "as_strided", "view", "view_as"]
 
 TENSOR_METHODS = ["cast", "reshape", "transpose", "unsqueeze", "squeeze", "flatten", "unstack", "split", "chunk",
                   "strided_slice", "expand", "broadcast_to", "expand_as", "tile", "flip", "roll",
                   "repeat_interleave", "gather", "index_select", "gather_nd", "scatter", "masked_select",
-                  "unbind", "tril", "triu", "zero_", "fill_", "copy_", "set_value"] + _INPLACE
+                  "unbind", "tril", "triu", "zero_", "fill_", "copy_", "set_value", "as_strided", "view", "view_as",
+                  "contiguous"] + _INPLACE

@@ -51,7 +51,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     _check_tensor(x, "sum")
     if dtype is not None:
         x = x.astype(dtype)
-    return _reduce(_r.SUM, "sum", x, axis, keepdim)
+    return _reduce(_r.REDUCE_SUM, "sum", x, axis, keepdim)
 
 
 def mean(x, axis=None, keepdim=False, name=None):
@@ -146,18 +146,18 @@ def norm(x, p="fro", axis=None, keepdim=False, name=None):
         raise TypeError(f"norm: p must be 'fro' or a number, received {type(p).__name__}")
     p = float(p)
     if p == 2.0:
-        return apply(_m.SQRT, apply(_r.SUM, apply(_m.SQUARE, x), axis=axis, keepdim=keepdim))
+        return apply(_m.SQRT, apply(_r.REDUCE_SUM, apply(_m.SQUARE, x), axis=axis, keepdim=keepdim))
     a = apply(_m.ABS, x)
     if p == 1.0:
-        return apply(_r.SUM, a, axis=axis, keepdim=keepdim)
+        return apply(_r.REDUCE_SUM, a, axis=axis, keepdim=keepdim)
     if p == float("inf"):
         return apply(_r.AMAX, a, axis=axis, keepdim=keepdim)
     if p == float("-inf"):
         return apply(_r.AMIN, a, axis=axis, keepdim=keepdim)
     if p == 0.0:
         nonzero = apply(_m.LOGICAL_NOT, apply(_m.LOGICAL_NOT, x))
-        return apply(_r.SUM, apply(_mo.CAST, nonzero, dtype=x.dtype.name), axis=axis, keepdim=keepdim)
-    return apply(_m.POW, apply(_r.SUM, apply(_m.POW, a, factor=p), axis=axis, keepdim=keepdim), factor=1.0 / p)
+        return apply(_r.REDUCE_SUM, apply(_mo.CAST, nonzero, dtype=x.dtype.name), axis=axis, keepdim=keepdim)
+    return apply(_m.POW, apply(_r.REDUCE_SUM, apply(_m.POW, a, factor=p), axis=axis, keepdim=keepdim), factor=1.0 / p)
 
 
 def cumsum(x, axis=None, dtype=None, name=None):
@@ -174,3 +174,7 @@ def cumsum(x, axis=None, dtype=None, name=None):
 
 TENSOR_METHODS = ["sum", "mean", "max", "min", "amax", "amin", "prod", "logsumexp", "all", "any", "argmax",
                   "argmin", "var", "std", "norm", "cumsum"]
+
+
+__all__ = ["all", "amax", "amin", "any", "argmax", "argmin", "cumsum", "logsumexp", "max", "mean", "min",
+           "norm", "prod", "std", "sum", "var"]

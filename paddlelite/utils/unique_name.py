@@ -1,6 +1,8 @@
 """Paddle's per-key name counters: generate('fc') -> 'fc_0', 'fc_1', ...; guard() starts fresh."""
 import contextlib
 
+__all__ = ["generate", "guard", "switch"]
+
 
 class UniqueNameGenerator:
     def __init__(self, prefix=""):

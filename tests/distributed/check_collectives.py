@@ -134,9 +134,11 @@ def main():
         assert "all_reduce" in str(e) and "op" in str(e)
     else:
         raise AssertionError("all_reduce accepted op=7")
+    backend = dist.get_backend()
+    assert backend == ("NCCL" if paddle.get_device().startswith("gpu") else "MPI"), backend
     dist.destroy_process_group()
     assert not dist.is_initialized()
-    print(f"rank {rank}: collectives OK", flush=True)
+    print(f"rank {rank}: collectives OK ({backend})", flush=True)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,10 @@ CASES = [
     OpCase("stack", {"X": [rand(2, 3), rand(2, 3, seed=1), rand(2, 3, seed=2)]}, {"axis": 1}, id="stack-axis1"),
     OpCase("stack", {"X": [rand(2), rand(2, seed=1)]}, {"axis": -1}, id="stack-neg-axis"),
     OpCase("unstack", {"X": rand(3, 2, 2)}, {"axis": -1}, id="unstack-neg-axis"),
+    OpCase("unbind", {"X": rand(3, 2, 2)}, {"axis": 1}, id="unbind"),
+    # as_strided: overlapping windows (an element seen twice gets both gradients)
+    OpCase("as_strided", {"X": rand(3, 4)}, {"dims": [3, 3], "stride": [3, 1], "offset": 8},
+           noncontiguous=False, id="as_strided-overlap"),
     # slicing
     OpCase("slice", {"X": rand(4, 5, 3)}, {"axes": [0, 2], "starts": [1, -2], "ends": [3, 100]}, id="slice"),
     OpCase("strided_slice", {"X": rand(5, 6)}, {"axes": [0, 1], "starts": [4, 0], "ends": [-10, 6],

@@ -13,13 +13,14 @@ from ...ops import dispatch
 from ...ops import elementwise as _ew
 from ...ops import manipulation as _mo
 from ...ops import math as _m
+from ...tensor.manipulation import inplace_apply
 from ...tensor.math import _check_tensor, _unary, sigmoid, tanh
 
 apply = dispatch.apply
 
 __all__ = ["relu", "relu6", "leaky_relu", "elu", "selu", "gelu", "silu", "swish", "sigmoid", "tanh", "softplus",
            "hardswish", "hardsigmoid", "hardtanh", "mish", "softmax", "log_softmax", "softsign", "tanhshrink",
-           "log_sigmoid"]
+           "log_sigmoid", "relu_", "elu_", "leaky_relu_", "hardtanh_", "softmax_", "tanh_"]
 
 
 def _float(value, api, arg):
@@ -69,7 +70,14 @@ def gelu(x, approximate=False, name=None):
     return apply(_act.GELU, x, approximate=bool(approximate))
 
 
-silu = _unary(_act.SILU, "silu", "x * sigmoid(x)")
+def silu(x, inplace=False, name=None):
+    """x * sigmoid(x); with inplace=True the result is written into x's storage and x returned."""
+    _check_tensor(x, "silu")
+    if inplace:
+        return inplace_apply(x, "silu", lambda a: apply(_act.SILU, a))
+    return apply(_act.SILU, x)
+
+
 swish = _unary(_act.SILU, "swish", "x * sigmoid(x) (the same op as silu)")
 
 
@@ -137,3 +145,16 @@ def log_sigmoid(x, name=None):
     """log(sigmoid(x)) = -softplus(-x), without overflow."""
     _check_tensor(x, "log_sigmoid")
     return apply(_m.SCALE, apply(_act.SOFTPLUS, apply(_m.SCALE, x, scale=-1.0)), scale=-1.0)
+
+
+def _inplace_version(fn):
+    """Paddle's F.<name>_: fn's result written into x's storage, x returned."""
+    def inplace(x, *args, **kwargs):
+        return inplace_apply(x, fn.__name__ + "_", lambda a: fn(a, *args, **kwargs))
+    inplace.__name__ = fn.__name__ + "_"
+    inplace.__doc__ = f"In-place {fn.__name__}: the result is written into x."
+    return inplace
+
+
+relu_, elu_, leaky_relu_, hardtanh_, softmax_, tanh_ = map(_inplace_version, (relu, elu, leaky_relu, hardtanh,
+                                                                               softmax, tanh))

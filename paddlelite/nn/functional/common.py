@@ -1,5 +1,6 @@
 """Common functional APIs: linear, dropout (+ dropout2d/3d), pad (constant mode through the pad op)."""
 import numbers
+import warnings
 
 from ...framework.mode import _static
 from ...ops import dispatch
@@ -8,9 +9,10 @@ from ...ops import elementwise as _ew
 from ...ops import math as _math
 from ...ops import nn as _nn
 from ...ops.registry import get_op
+from ...tensor.manipulation import inplace_apply
 from ...tensor.math import _check_tensor, is_tensor_like
 
-__all__ = ["linear", "dropout", "dropout2d", "dropout3d", "pad", "normalize", "cosine_similarity"]
+__all__ = ["linear", "dropout", "dropout1d", "dropout2d", "dropout3d", "pad", "normalize", "cosine_similarity"]
 
 apply = dispatch.apply
 
@@ -41,11 +43,14 @@ def _ones(shape, like):
     return apply(_creation.FILL_CONSTANT, shape=list(shape), value=1.0, dtype=like.dtype.name, place=place)
 
 
-def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=None):
+def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_train", name=None):
     """Zero each element with probability p. mode 'upscale_in_train' scales kept values by 1/(1-p) in training
     (identity at inference); 'downscale_in_infer' keeps values in training and scales by (1-p) at inference.
-    `axis` drops whole slices: one mask value per index along those axes, shared by the other dims."""
+    `axis` drops whole slices: one mask value per index along those axes, shared by the other dims.
+    inplace=True writes the result into x's storage and returns x."""
     check_float_tensor(x, "dropout")
+    if inplace:
+        return inplace_apply(x, "dropout", lambda a: dropout(a, p, axis, training, False, mode))
     if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p <= 1:
         raise ValueError(f"dropout: p must be a number in [0, 1], received {p!r}")
     if mode not in _MODES:
@@ -82,6 +87,17 @@ def _channel_dropout(nd, api):
     fn.__name__ = api
     fn.__doc__ = f"Drop whole channels of a {nd}-D input (one mask value per (sample, channel))."
     return fn
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Drop whole channels of a (C, L) or (N, C, L) input. Like Paddle, inplace=True is ignored (warned)."""
+    _check_tensor(input, "dropout1d", "input")
+    if len(input.shape) not in (2, 3):  # RuntimeError, as Paddle raises
+        raise RuntimeError(f"dropout1d expects 2D or 3D input, got {len(input.shape)}D")
+    if inplace:
+        warnings.warn("inplace=True is currently not supported in dropout1d and will be ignored. This parameter "
+                      "is reserved for future implementation.")
+    return dropout(input, p=p, axis=[0, 1] if len(input.shape) == 3 else [0], training=training)
 
 
 dropout2d = _channel_dropout(4, "dropout2d")
@@ -134,7 +150,7 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8):
     check_float_tensor(x2, "cosine_similarity", "x2")
 
     def dot(a, b):
-        return apply(_r.SUM, apply(_ew.MULTIPLY, a, b), axis=axis, keepdim=False)
+        return apply(_r.REDUCE_SUM, apply(_ew.MULTIPLY, a, b), axis=axis, keepdim=False)
     w12 = apply(_ew.MULTIPLY, dot(x1, x1), dot(x2, x2))
     den = apply(_math.SQRT, apply(_math.CLIP, w12, min=float(eps) ** 2, max=float("inf")))
     return apply(_ew.DIVIDE, dot(x1, x2), den)

@@ -26,7 +26,7 @@ def _scale(x, s, b=0.0):
 
 
 def _sum(x, axis=None, keepdim=False):
-    return apply(_red.SUM, x, axis=axis, keepdim=keepdim)
+    return apply(_red.REDUCE_SUM, x, axis=axis, keepdim=keepdim)
 
 
 def _op(type, *inputs, **attrs):

@@ -18,7 +18,8 @@ class Linear(Layer):
     """y = x @ weight + bias, weight of shape [in_features, out_features] (Paddle's layout)."""
 
     def __init__(self, in_features, out_features, weight_attr=None, bias_attr=None, name=None):
-        super().__init__()  # as in Paddle, `name` does not change the parameter names
+        # as in Paddle, `name` does not change the parameter names, and the parameters take the default dtype
+        super().__init__(dtype=None)
         self.in_features = _positive_int(in_features, "Linear", "in_features")
         self.out_features = _positive_int(out_features, "Linear", "out_features")
         self.weight = self.create_parameter([self.in_features, self.out_features], attr=weight_attr)
@@ -29,7 +30,8 @@ class Linear(Layer):
         return F.linear(input, self.weight, self.bias)
 
     def extra_repr(self):
-        return f"in_features={self.in_features}, out_features={self.out_features}, dtype={self._dtype}"
+        name = f", name={self.name}" if self.name else ""
+        return f"in_features={self.in_features}, out_features={self.out_features}, dtype={self._dtype}{name}"
 
 
 class Embedding(Layer):
@@ -49,6 +51,7 @@ class Embedding(Layer):
             padding_idx = int(padding_idx) % num_embeddings
         self._padding_idx = padding_idx
         self._sparse = bool(sparse)
+        self._name = name
         self.weight = self.create_parameter([self._num_embeddings, self._embedding_dim], attr=weight_attr)
         if padding_idx is not None and not _static[0]:
             data = self.weight._data.copy()
@@ -61,25 +64,30 @@ class Embedding(Layer):
 
     def extra_repr(self):
         s = f"{self._num_embeddings}, {self._embedding_dim}"
-        return s + (f", padding_idx={self._padding_idx}" if self._padding_idx is not None else "")
+        s += f", padding_idx={self._padding_idx}" if self._padding_idx is not None else ""
+        return s + f", sparse={self._sparse}, scale_grad_by_freq=False" + self._name_suffix()
 
 
 class Dropout(Layer):
-    def __init__(self, p=0.5, axis=None, mode="upscale_in_train", name=None):
+    def __init__(self, p=0.5, inplace=False, axis=None, mode="upscale_in_train", name=None):
         super().__init__()
         if not isinstance(p, (int, float)) or isinstance(p, bool) or not 0 <= p <= 1:
             raise ValueError(f"Dropout: p must be a number in [0, 1], received {p!r}")
         if mode not in ("upscale_in_train", "downscale_in_infer"):
             raise ValueError(f"Dropout: mode must be 'upscale_in_train' or 'downscale_in_infer', received {mode!r}")
         self.p = p
+        self.inplace = inplace
         self.axis = axis
         self.mode = mode
+        self.name = name
 
     def forward(self, input):
-        return F.dropout(input, p=self.p, axis=self.axis, training=self.training, mode=self.mode)
+        return F.dropout(input, p=self.p, axis=self.axis, training=self.training, inplace=self.inplace,
+                         mode=self.mode)
 
     def extra_repr(self):
-        return f"p={self.p}, axis={self.axis}, mode={self.mode}"
+        name = f", name={self.name}" if self.name else ""
+        return f"p={self.p}, axis={self.axis}, mode={self.mode}{name}, inplace={self.inplace}"
 
 
 class Flatten(Layer):

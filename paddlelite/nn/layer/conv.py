@@ -40,11 +40,9 @@ class _ConvNd(Layer):
         self._dilation = dilation
         self._padding_mode = padding_mode
         self._data_format = data_format
-        if padding_mode != "zeros":
+        self._padding = padding
+        if padding_mode != "zeros":  # padded by F.pad before the convolution
             self._pad = _ntuple(padding, self._nd, api, "padding")
-            self._padding = 0
-        else:
-            self._padding = padding
         fan_in = self._in_channels // self._groups * int(np.prod(self._kernel_size))
         self.weight = self.create_parameter(
             [self._out_channels, self._in_channels // self._groups] + self._kernel_size, attr=weight_attr,
@@ -61,12 +59,25 @@ class _ConvNd(Layer):
 
     def forward(self, x):
         return getattr(F, self._fn)(self._padded(x), self.weight, bias=self.bias, stride=self._stride,
-                                    padding=self._padding, dilation=self._dilation, groups=self._groups,
+                                    padding=self._padding if self._padding_mode == "zeros" else 0,
+                                    dilation=self._dilation, groups=self._groups,
                                     data_format=self._data_format)
 
     def extra_repr(self):
-        return (f"{self._in_channels}, {self._out_channels}, kernel_size={self._kernel_size}, "
-                f"stride={self._stride}, padding={self._padding}, data_format={self._data_format}")
+        text = f"{self._in_channels}, {self._out_channels}, kernel_size={self._kernel_size}"
+        stride = _ntuple(self._stride, self._nd, type(self).__name__, "stride")
+        dilation = _ntuple(self._dilation, self._nd, type(self).__name__, "dilation")
+        if stride != [1] * self._nd:
+            text += f", stride={stride}"
+        if self._padding != 0:
+            text += f", padding={self._padding}"
+        if self._padding_mode != "zeros":
+            text += f", padding_mode={self._padding_mode}"
+        if dilation != [1] * self._nd:
+            text += f", dilation={dilation}"
+        if self._groups != 1:
+            text += f", groups={self._groups}"
+        return text + f", data_format={self._data_format}"
 
 
 class Conv2D(_ConvNd):

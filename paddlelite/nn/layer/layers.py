@@ -51,7 +51,7 @@ class Layer:
         d = self.__dict__
         d["training"] = True
         d["_full_name"] = unique_name.generate(name_scope or _camel_to_snake(type(self).__name__))
-        d["_dtype"] = _dtype.convert_dtype(dtype).name if dtype is not None else _dtype.get_default_dtype().name
+        d["_dtype"] = _dtype.convert_dtype(dtype if dtype is not None else _dtype.get_default_dtype()).name
         d["_parameters"] = collections.OrderedDict()
         d["_sub_layers"] = collections.OrderedDict()
         d["_buffers"] = collections.OrderedDict()
@@ -377,6 +377,11 @@ class Layer:
     def extra_repr(self):
         return ""
 
+    def _name_suffix(self, sep=", "):
+        """Paddle's layers end their extra_repr with the `name` they were given, if any."""
+        name = self.__dict__.get("_name")
+        return f"{sep}name={name}" if name else ""
+
     def __repr__(self):
         lines = []
         extra = self.extra_repr()
@@ -407,9 +412,7 @@ def _assign_value(target, value, key):
         raise ValueError(f"set_state_dict: '{key}' has dtype {arr.dtype} but the layer's parameter is "
                          f"{np.dtype(want)}; cast it first (e.g. value.astype('{np.dtype(want)}'))")
     if isinstance(target, Tensor):
-        xp = target._place.xp
-        target._data = xp.array(arr, copy=True) if xp is np else xp.asarray(arr).copy()
-        target._bump_version()
+        target._write(target._place.xp.asarray(arr))  # into the storage, as Paddle's set_value
     else:  # static: write into the global scope
         from ... import static
         static.global_scope().var(target.name).get_tensor().set(np.array(arr), None)

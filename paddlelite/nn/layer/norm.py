@@ -31,6 +31,7 @@ class _BatchNormBase(Layer):
         self._epsilon = float(epsilon)
         self._data_format = data_format
         self._use_global_stats = use_global_stats
+        self._name = name
         shape = [self._num_features]
         if weight_attr is False:
             self.weight = self.create_parameter(shape, attr=ParamAttr(initializer=_init.Constant(1.0),
@@ -59,7 +60,10 @@ class _BatchNormBase(Layer):
                             data_format=self._data_format, use_global_stats=self._use_global_stats)
 
     def extra_repr(self):
-        return f"num_features={self._num_features}, momentum={self._momentum}, epsilon={self._epsilon}"
+        text = f"num_features={self._num_features}, momentum={self._momentum}, epsilon={self._epsilon}"
+        if self._data_format != "NCHW":
+            text += f", data_format={self._data_format}"
+        return text + self._name_suffix()
 
 
 class BatchNorm1D(_BatchNormBase):
@@ -100,6 +104,9 @@ class BatchNorm(_BatchNormBase):
         self._act = act
         if is_test:
             self.eval()
+
+    def extra_repr(self):  # Paddle's fluid-era BatchNorm prints no settings
+        return ""
 
     def forward(self, x):
         self._check_input(x)

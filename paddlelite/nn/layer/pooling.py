@@ -45,6 +45,9 @@ class AdaptiveAvgPool2D(Layer):
     def forward(self, x):
         return F.adaptive_avg_pool2d(x, output_size=self._output_size, data_format=self._data_format)
 
+    def extra_repr(self):
+        return f"output_size={self._output_size}"
+
 
 class AdaptiveMaxPool2D(Layer):
     def __init__(self, output_size, return_mask=False, name=None):
@@ -53,3 +56,6 @@ class AdaptiveMaxPool2D(Layer):
 
     def forward(self, x):
         return F.adaptive_max_pool2d(x, output_size=self._output_size, return_mask=self._return_mask)
+
+    def extra_repr(self):
+        return f"output_size={self._output_size}, return_mask={self._return_mask}"

@@ -1,0 +1,127 @@
+"""fleet: the collective (data-parallel) path of Paddle's fleet API.
+
+`fleet.init(is_collective=True)` joins the MPI job; `fleet.distributed_model(model)` is DataParallel;
+`fleet.distributed_optimizer(opt)` returns an optimizer whose static `minimize` inserts the gradient
+all-reduce after the backward (grad_allreduce.py) and whose dynamic `step` updates from the
+gradients DataParallel already averaged. Parameter-server mode is not implemented.
+"""
+from ...framework.mode import _static
+from ..env import get_rank, get_world_size, init_parallel_env, resolve_group
+from ..grad_allreduce import insert_grad_allreduce, insert_param_broadcast
+from ..parallel import DataParallel
+from .. import collective as _collective
+
+__all__ = ["DistributedStrategy", "init", "distributed_model", "distributed_optimizer", "worker_index",
+           "worker_num", "is_first_worker", "barrier_worker", "UserDefinedRoleMaker", "PaddleCloudRoleMaker"]
+
+
+class DistributedStrategy:
+    """Options of the distributed run. Data parallelism needs none; what is set is kept and readable."""
+
+    def __init__(self):
+        self.__dict__["_options"] = {"amp": False, "recompute": False, "sharding": False, "pipeline": False,
+                                     "tensor_parallel": False, "hybrid_configs": {}, "find_unused_parameters": False,
+                                     "fuse_all_reduce_ops": True, "fuse_grad_size_in_MB": 32}
+
+    def __getattr__(self, name):
+        try:
+            return self._options[name]
+        except KeyError:
+            raise AttributeError(f"DistributedStrategy has no option '{name}'") from None
+
+    def __setattr__(self, name, value):
+        if name in ("sharding", "pipeline", "tensor_parallel") and value:
+            raise NotImplementedError(f"DistributedStrategy.{name}: paddlelite implements data parallelism only "
+                                      "(see the README's paddle.distributed section)")
+        self._options[name] = value
+
+
+class _RoleMaker:
+    def __init__(self, is_collective=False, **kwargs):
+        if not is_collective:
+            raise NotImplementedError("fleet role makers: parameter-server mode is not implemented in paddlelite; "
+                                      "use is_collective=True")
+
+
+class PaddleCloudRoleMaker(_RoleMaker):
+    pass
+
+
+class UserDefinedRoleMaker(_RoleMaker):
+    pass
+
+
+_state = {"strategy": None}
+
+
+def init(role_maker=None, is_collective=False, strategy=None, log_level="INFO"):
+    if role_maker is not None and not isinstance(role_maker, _RoleMaker):
+        raise TypeError(f"fleet.init: role_maker must be a PaddleCloudRoleMaker or None, received "
+                        f"{type(role_maker).__name__}")
+    if not is_collective and role_maker is None:
+        raise NotImplementedError("fleet.init: parameter-server training (is_collective=False) is not implemented "
+                                  "in paddlelite; call fleet.init(is_collective=True) for data parallelism")
+    if strategy is not None and not isinstance(strategy, DistributedStrategy):
+        raise TypeError(f"fleet.init: strategy must be a fleet.DistributedStrategy, received {type(strategy).__name__}")
+    _state["strategy"] = strategy or DistributedStrategy()
+    init_parallel_env()
+    return None
+
+
+def worker_index():
+    return get_rank()
+
+
+def worker_num():
+    return get_world_size()
+
+
+def is_first_worker():
+    return get_rank() == 0
+
+
+def barrier_worker():
+    _collective.barrier()
+
+
+def distributed_model(model):
+    strategy = _state["strategy"] or DistributedStrategy()
+    return DataParallel(model, find_unused_parameters=strategy.find_unused_parameters,
+                        comm_buffer_size=strategy.fuse_grad_size_in_MB)
+
+
+class _DistributedOptimizer:
+    """The user's optimizer, data-parallel: everything not overridden here is the inner optimizer's."""
+
+    def __init__(self, optimizer, strategy):
+        self.__dict__["_inner"] = optimizer
+        self.__dict__["user_defined_strategy"] = strategy
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+    def __setattr__(self, name, value):
+        setattr(self._inner, name, value)
+
+    def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
+        """Static: backward, gradient all-reduce, updates. Dynamic: as the inner optimizer (the gradients
+        of a DataParallel model are averaged during backward)."""
+        if not _static[0]:
+            return self._inner.minimize(loss, startup_program, parameters, no_grad_set)
+        from ... import static
+        program = loss.block.program
+        startup = startup_program or static.default_startup_program()
+        params_grads = self._inner.backward(loss, startup, parameters, no_grad_set)
+        group = resolve_group(None, "fleet.distributed_optimizer")
+        if group.nranks > 1:
+            insert_param_broadcast(startup, [p for p, _ in params_grads], group)
+            insert_grad_allreduce(program, params_grads, group)
+        with static.program_guard(program, startup):
+            optimize_ops = self._inner.apply_gradients(params_grads)
+        return optimize_ops, params_grads
+
+
+def distributed_optimizer(optimizer, strategy=None):
+    if _state["strategy"] is None:
+        raise RuntimeError("fleet.distributed_optimizer: call fleet.init(is_collective=True) first")
+    return _DistributedOptimizer(optimizer, strategy or _state["strategy"])

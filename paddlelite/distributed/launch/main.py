@@ -1,0 +1,159 @@
+"""The launcher: Paddle's flags -> one mpiexec command; waits, reports the failing rank."""
+import argparse
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+EXIT_FILE = ".exitcode.{rank}"  # written by launch.worker when its rank fails
+LOG_FILE = "workerlog.{rank}"
+
+
+def _parser():
+    p = argparse.ArgumentParser(prog="python -m paddlelite.distributed.launch",
+                                description="Start data-parallel training processes through MPI.")
+    p.add_argument("--nproc_per_node", type=int, default=None,
+                   help="processes per machine (default: one per device in --devices, else 1)")
+    p.add_argument("--devices", "--gpus", dest="devices", default=None,
+                   help="comma-separated GPU ids; local rank i uses the i-th")
+    p.add_argument("--log_dir", default="log", help="where each rank writes workerlog.<rank> (default: log)")
+    p.add_argument("--nnodes", default="1", help="number of machines (MPI starts the processes on all of them)")
+    p.add_argument("--ips", default=None, help="comma-separated host names of the machines, the first is this one")
+    p.add_argument("--hostfile", default=None, help="an MPI hostfile listing the machines (instead of --ips)")
+    p.add_argument("--master", default=None,
+                   help="host[:port] of the machine that runs this launcher; must be the first of --ips")
+    p.add_argument("--run_mode", default="collective", help="only 'collective' (data parallel) is supported")
+    p.add_argument("--job_id", default="default", help="a name for the job (kept in PADDLE_JOB_ID)")
+    p.add_argument("training_script")
+    p.add_argument("training_script_args", nargs=argparse.REMAINDER)
+    return p
+
+
+def _mpi_flavor(mpiexec):
+    try:
+        text = subprocess.run([mpiexec, "--version"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        text = ""
+    return "openmpi" if "Open MPI" in text or "OpenRTE" in text else "hydra"
+
+
+def _nnodes(value):
+    first = str(value).split(":")[0]  # Paddle accepts "M" or an elastic range "M:N"; MPI runs M machines
+    if not first.isdigit() or int(first) < 1:
+        raise SystemExit(f"launch: --nnodes must be a positive integer, received {value!r}")
+    return int(first)
+
+
+def mpi_command(args, worker_args):
+    """The mpiexec command line for `args` (parsed flags); each rank runs launch.worker `worker_args`."""
+    if args.run_mode != "collective":
+        raise NotImplementedError(f"launch: --run_mode {args.run_mode} (parameter server / rpc) is not implemented "
+                                  "in paddlelite; data parallelism uses --run_mode collective")
+    mpiexec = shutil.which("mpiexec")
+    if mpiexec is None:
+        raise SystemExit("launch: mpiexec is not on PATH; pip install 'paddlelite[distributed]' (mpi4py + mpich)")
+    devices = [d for d in (args.devices or "").split(",") if d != ""]
+    per_node = args.nproc_per_node or max(len(devices), 1)
+    if per_node < 1:
+        raise SystemExit(f"launch: --nproc_per_node must be positive, received {per_node}")
+    nnodes = _nnodes(args.nnodes)
+    hosts = [h for h in (args.ips or "").split(",") if h]
+    if nnodes > 1 and not hosts and not args.hostfile:
+        raise SystemExit(f"launch: --nnodes {nnodes} needs the machines: --ips host1,host2,... or --hostfile FILE")
+    if hosts and len(hosts) != nnodes:
+        raise SystemExit(f"launch: --ips names {len(hosts)} machines but --nnodes is {nnodes}")
+    if args.master and hosts and args.master.split(":")[0] != hosts[0]:
+        raise SystemExit(f"launch: --master {args.master} must be the first host of --ips ({hosts[0]}): MPI starts "
+                         "every process from the machine that runs the launcher")
+    flavor = _mpi_flavor(mpiexec)
+    cmd = [mpiexec, "-n", str(per_node * nnodes)]
+    if nnodes > 1 or hosts or args.hostfile:
+        cmd += ["-ppn" if flavor == "hydra" else "--npernode", str(per_node)]
+        if hosts:
+            cmd += ["-hosts" if flavor == "hydra" else "--host", ",".join(f"{h}:{per_node}" if flavor == "openmpi"
+                                                                         else h for h in hosts)]
+        if args.hostfile:
+            cmd += ["-f" if flavor == "hydra" else "--hostfile", args.hostfile]
+    env = {"PADDLE_JOB_ID": args.job_id, "PADDLE_NNODES": str(nnodes)}
+    for k, v in env.items():
+        cmd += ["-genv", k, v] if flavor == "hydra" else ["-x", f"{k}={v}"]
+    cmd += [sys.executable, "-u", "-m", "paddlelite.distributed.launch.worker", "--log_dir", args.log_dir,
+            "--devices", ",".join(devices), *worker_args]
+    return cmd
+
+
+def start(args, worker_args):
+    """Start the job without waiting: the mpiexec process."""
+    cmd = mpi_command(args, worker_args)
+    os.makedirs(args.log_dir, exist_ok=True)
+    for stale in glob.glob(os.path.join(args.log_dir, EXIT_FILE.format(rank="*"))):
+        os.remove(stale)
+    return subprocess.Popen(cmd)
+
+
+def failure(args, returncode):
+    """(exit code, failing rank or None, message) of a finished job; exit code 0 when all went well."""
+    failed = sorted(glob.glob(os.path.join(args.log_dir, EXIT_FILE.format(rank="*"))), key=os.path.getmtime)
+    if not failed:
+        if returncode == 0:
+            return 0, None, ""
+        return returncode, None, f"mpiexec exited with code {returncode}; the logs are in {args.log_dir}/"
+    rank = int(failed[0].rsplit(".", 1)[1])
+    with open(failed[0]) as f:
+        code = int(f.read().strip() or returncode or 1)
+    log = os.path.join(args.log_dir, LOG_FILE.format(rank=rank))
+    return code, rank, (f"rank {rank} failed with exit code {code}; the job was aborted. Its log ({log}):\n"
+                        + _tail(log))
+
+
+def launch(args, worker_args):
+    """Run the job, echoing rank 0's log; returns its exit code (the failing rank's, with its log printed)."""
+    proc = start(args, worker_args)
+    rank0_log = os.path.join(args.log_dir, LOG_FILE.format(rank=0))
+    offset = 0
+    while proc.poll() is None:
+        time.sleep(0.2)
+        offset = _echo(rank0_log, offset)
+    _echo(rank0_log, offset)
+    code, _, message = failure(args, proc.returncode)
+    if message:
+        sys.stderr.write(f"\nlaunch: {message}")
+        sys.stderr.flush()
+    return code
+
+
+def _echo(path, offset):
+    """Copy what rank 0 wrote to its log since `offset` to this console."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(offset)
+            data = f.read()
+    except FileNotFoundError:
+        return offset
+    if data:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    return offset + len(data)
+
+
+def _tail(path, lines=40):
+    try:
+        with open(path, errors="replace") as f:
+            return "".join(f.readlines()[-lines:])
+    except FileNotFoundError:
+        return "(no log)\n"
+
+
+def job_flags(**flags):
+    """Parsed launcher flags for a programmatic job (spawn): the defaults, overridden by `flags`."""
+    args = _parser().parse_args(["-"])
+    for k, v in flags.items():
+        setattr(args, k, v)
+    return args
+
+
+def main(argv=None):
+    args = _parser().parse_args(argv)
+    return launch(args, [args.training_script, *args.training_script_args])

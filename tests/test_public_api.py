@@ -1,0 +1,73 @@
+"""The public namespaces export Paddle's public names and the documented additions, nothing else.
+
+Every namespace declares `__all__`. A package namespace (paddle, paddle.nn, ...) shows no helper it
+imported for its own use: each public attribute is in `__all__` or is one of its subpackages. With
+real Paddle importable, every name in `__all__` is a public name of the same Paddle namespace or a
+documented addition (ADDITIONS; docs/ARCHITECTURE.md, "Public names").
+"""
+import importlib
+import types
+
+import pytest
+
+# namespace -> the module that implements it; PACKAGES show nothing but __all__ and subpackages
+PACKAGES = ["", "nn", "nn.functional", "nn.utils", "static", "optimizer", "io", "metric", "autograd", "device",
+            "utils", "tensor", "framework", "regularizer", "fluid", "distributed"]
+MODULES = ["nn.initializer", "static.nn", "optimizer.lr", "utils.unique_name"]
+
+# Names paddlelite adds to a Paddle namespace, and why.
+ADDITIONS = {
+    "autograd": {"set_record_call_stack"},  # graph dumps name the user line that recorded each op
+    "device": {"CPUPlace", "CUDAPlace", "Place", "current_place", "parse_place", "place_of_array"},  # place objects
+    "static": {"Block", "LoDTensor", "enable_static", "disable_static", "in_dynamic_mode", "in_static_mode"},
+    "io": {"default_collate_fn", "default_convert_fn"},  # Paddle keeps them in paddle.io.dataloader.collate
+    "fluid": {"CPUPlace", "CUDAPlace", "Executor", "Operator", "ParamAttr", "Parameter", "Program", "Scope",
+              "Variable", "append_backward", "data", "default_main_program", "default_startup_program",
+              "global_scope", "gradients", "program_guard", "scope_guard"},  # fluid's 1.x names (Paddle 3 has no fluid)
+    "tensor": {"assign", "clone", "seed"},
+    "distributed": {"Group", "Task"},  # what new_group and async collectives return; Paddle keeps them deeper  # Paddle files them elsewhere; here they sit with the other creators
+}
+
+
+def _module(ns):
+    return importlib.import_module("paddlelite" + ("." + ns if ns else ""))
+
+
+@pytest.mark.parametrize("ns", PACKAGES + MODULES, ids=lambda ns: "paddle" + ("." + ns if ns else ""))
+def test_namespace_declares_all(ns):
+    mod = _module(ns)
+    assert hasattr(mod, "__all__"), f"paddle.{ns} must declare __all__"
+    missing = [n for n in mod.__all__ if not hasattr(mod, n)]
+    assert not missing, f"paddle.{ns}.__all__ names what it does not define: {missing}"
+    assert len(set(mod.__all__)) == len(mod.__all__), f"paddle.{ns}.__all__ repeats a name"
+
+
+@pytest.mark.parametrize("ns", PACKAGES, ids=lambda ns: "paddle" + ("." + ns if ns else ""))
+def test_package_shows_no_helpers(ns):
+    mod = _module(ns)
+    exported = set(mod.__all__)
+    leaks = []
+    for name, value in vars(mod).items():
+        if name.startswith("_") or name in exported:
+            continue
+        if isinstance(value, types.ModuleType) and value.__name__ == f"{mod.__name__}.{name}":
+            continue  # a subpackage / submodule: part of the namespace's path
+        leaks.append(name)
+    assert not leaks, (f"paddle{'.' + ns if ns else ''} shows names that are not in its __all__: {sorted(leaks)}; "
+                       "import helpers under a leading underscore, or export a Paddle name through __all__")
+
+
+@pytest.mark.parametrize("ns", PACKAGES + MODULES, ids=lambda ns: "paddle" + ("." + ns if ns else ""))
+def test_all_is_paddles_names(ns):
+    paddle = pytest.importorskip("paddle")
+    if ns == "fluid":
+        ref = set()
+    else:
+        ref_mod = importlib.import_module("paddle" + ("." + ns if ns else ""))
+        ref = {n for n in dir(ref_mod) if not n.startswith("_")}
+    assert paddle is not None
+    mod = _module(ns)
+    names = {n for n in mod.__all__ if not isinstance(getattr(mod, n), types.ModuleType)}  # subpackages: paths
+    extra = names - ref - ADDITIONS.get(ns, set())
+    assert not extra, (f"paddle{'.' + ns if ns else ''}.__all__ has names Paddle 3.3.1 does not: {sorted(extra)}; "
+                       "rename them to Paddle's, or document them in ADDITIONS")
