@@ -431,7 +431,6 @@ class Program:
         self._op_role = OP_ROLE_FORWARD
         self._grad_group_counter = 0
         self.random_seed = 0
-        self._is_startup = False
         Program._next_id[0] += 1
         self._uid = Program._next_id[0]
 
@@ -542,7 +541,6 @@ class Program:
 # ---- default programs and guards -----------------------------------------------------------------
 _main = [Program()]
 _startup = [Program()]
-_startup[0]._is_startup = True
 
 
 def default_main_program():

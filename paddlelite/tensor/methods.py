@@ -13,11 +13,6 @@ from .math import operand
 _SCALARS = (numbers.Number, np.number, np.bool_)
 
 
-def _scalar_ok(x, s):
-    """A scalar can go through `scale` unless it would need an int tensor to become float."""
-    return not (isinstance(s, float) and x.dtype.np.kind in "iub")
-
-
 def _promoted(x, s):
     return x.astype("float32") if isinstance(s, float) and x.dtype.np.kind in "iub" else x
 
