@@ -200,7 +200,7 @@ def test_static_program_matches_eager():
             x = static.data("x", [-1, 6], "float64")
             x.stop_gradient = False
             f, loss = build(x, static.data("i", [3], "int64"))
-            assert f.shape == [-1]
+            assert f.shape == (-1,)
             (gx,) = static.gradients([loss], [x])
         exe = static.Executor(paddle.CPUPlace())
         exe.run(start)

@@ -368,3 +368,36 @@ def test_layer_texts(paddle):
         "Conv2D_c": nn.Conv2D(4, 8, 3, dilation=2, groups=2, padding_mode="reflect", padding=1),
     }
     return {k: repr(v) for k, v in layers.items()}
+
+
+@differential(expected={'b': 'var b : DENSE_TENSOR.shape(3,).dtype(int64).stop_gradient(True)',
+ 'backward_idx': [-1, 2, -1],
+ 'ends': True,
+ 'headers': ['{ // block_idx:0  parent_idx:-1  forward_idx:-1  backward_idx:-1',
+             '{ // block_idx:1  parent_idx:0  forward_idx:-1  backward_idx:2',
+             '{ // block_idx:2  parent_idx:0  forward_idx:1  backward_idx:-1'],
+ 's': 'var s : DENSE_TENSOR.shape().dtype(float64).stop_gradient(True)',
+ 'shape': (-1, 4),
+ 'shape_type': 'tuple',
+ 'w': 'persist trainable param w : DENSE_TENSOR.shape(4, 3).dtype(float32).stop_gradient(False)',
+ 'w_shape': (4, 3),
+ 'x': 'var x : DENSE_TENSOR.shape(-1, 4).dtype(float32).stop_gradient(False)',
+ 'x_repr': 'var x : DENSE_TENSOR.shape(-1, 4).dtype(float32).stop_gradient(False)'})
+def test_static_variable_and_block_text(paddle):
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 4], "float32")
+        x.stop_gradient = False
+        b = paddle.static.data("b", [3], "int64")
+        s = paddle.static.data("s", [], "float64")
+        w = paddle.create_parameter([4, 3], "float32", name="w")
+        i = paddle.full([1], 0, "int64")
+        n = paddle.full([1], 3, "int64")
+        out = paddle.static.nn.while_loop(lambda i, v: i < n, lambda i, v: [i + 1, v * 2.0], [i, x])[1]
+        paddle.static.append_backward(paddle.mean(out))
+    headers = [line for line in str(main).splitlines() if line.startswith("{ // ")]
+    return {"x": str(x), "x_repr": repr(x), "b": str(b), "s": str(s), "w": repr(w), "shape": x.shape,
+            "shape_type": type(x.shape).__name__, "w_shape": w.shape, "headers": headers,
+            "backward_idx": [blk.backward_block_idx for blk in main.blocks],
+            "ends": str(main).endswith("}\n")}

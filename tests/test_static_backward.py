@@ -89,7 +89,7 @@ def test_seed_shape_for_non_scalar_loss(prog):
     main, _ = prog
     w = static.create_parameter([3], "float32")
     loss = paddle.sum(w * w, keepdim=True)
-    assert loss.shape == [1]
+    assert loss.shape == (1,)
     static.append_backward(loss)
     seed = [op for op in main.global_block().ops if op.attr("op_role") == 257][0]
     assert seed.attr("shape") == [1]

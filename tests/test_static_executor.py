@@ -78,7 +78,7 @@ def test_fetch_gradients_by_variable_and_name(prog):
     out2 = exe.run(main, feed={"x": xv, "y": xv[:, :1]}, fetch_list=[g.name for _, g in pg])
     for a, b, (p, _) in zip(out1, out2, pg):
         np.testing.assert_array_equal(a, b)
-        assert list(a.shape) == p.shape
+        assert a.shape == p.shape
 
 
 def test_return_numpy_false(prog):

@@ -33,13 +33,13 @@ def test_fluid_layers_data_prepends_batch_and_turns_static_on():
     assert paddle.in_dynamic_mode()
     x = fluid.layers.data(name="x", shape=[13], dtype="float32")
     assert not paddle.in_dynamic_mode()
-    assert x.shape == [-1, 13] and x.stop_gradient
+    assert x.shape == (-1, 13) and x.stop_gradient
     y = fluid.layers.data(name="y", shape=[-1, 5], dtype="float32")
-    assert y.shape == [-1, 5]
+    assert y.shape == (-1, 5)
     z = fluid.layers.data(name="z", shape=[4], dtype="float32", append_batch_size=False)
-    assert z.shape == [4]
+    assert z.shape == (4,)
     d = fluid.data(name="d", shape=[None, 3], dtype="int64")
-    assert d.shape == [-1, 3] and d.dtype == paddle.int64
+    assert d.shape == (-1, 3) and d.dtype == paddle.int64
 
 
 def test_fluid_layers_build_and_run():
@@ -62,14 +62,14 @@ def test_fluid_layers_build_and_run():
 def test_fluid_embedding_squeezes_the_trailing_id_dim():
     ids = fluid.layers.data(name="ids", shape=[1], dtype="int64")
     e = fluid.layers.embedding(input=ids, size=[10, 4])
-    assert e.shape == [-1, 4]
+    assert e.shape == (-1, 4)
     assert fluid.default_main_program().global_block().all_parameters()[0].name == "embedding_0.w_0"
 
 
 def test_fluid_conv2d_and_relu():
     x = fluid.layers.data(name="x", shape=[2, 8, 8], dtype="float32")
     y = fluid.layers.relu(fluid.layers.conv2d(x, 4, 3, padding=1, bias_attr=False))
-    assert y.shape == [-1, 4, 8, 8]
+    assert y.shape == (-1, 4, 8, 8)
     assert [p.name for p in fluid.default_main_program().global_block().all_parameters()] == ["conv2d_0.w_0"]
 
 

@@ -20,12 +20,12 @@ def test_mode_switches_are_reexported():
 def test_data_variable(prog):
     x = static.data("x", [None, 13], "float32")
     assert isinstance(x, Variable) and x._is_variable
-    assert x.shape == [-1, 13] and x.dtype == paddle.float32 and isinstance(x.dtype, DType)
+    assert x.shape == (-1, 13) and x.dtype == paddle.float32 and isinstance(x.dtype, DType)
     assert x.stop_gradient is True and x.persistable is False
     assert x.name == "x" and x.block is prog[0].global_block() and x.op is None
     assert x.ndim == 2
     y = static.data("y", [2, 3], "int64")
-    assert y.dtype == paddle.int64 and y.shape == [2, 3]
+    assert y.dtype == paddle.int64 and y.shape == (2, 3)
 
 
 def test_data_errors(prog):
@@ -71,7 +71,7 @@ def test_temporary_names_and_ops(prog):
     main, _ = prog
     x = static.data("x", [2, 3], "float32")
     m = paddle.mean(x)
-    assert m.name == "mean_0.tmp_0" and m.shape == []
+    assert m.name == "mean_0.tmp_0" and m.shape == ()
     m2 = paddle.mean(x)
     assert m2.name == "mean_1.tmp_0"
     op = main.global_block().ops[-1]
@@ -91,7 +91,7 @@ def test_multi_output_op_returns_like_eager(prog):
     parts = paddle.split(x, 3)
     assert len(parts) == 3 and all(isinstance(p, Variable) for p in parts)
     assert [p.name for p in parts] == ["split_0.tmp_0", "split_0.tmp_1", "split_0.tmp_2"]
-    assert parts[0].shape == [2, 2]
+    assert parts[0].shape == (2, 2)
 
 
 def test_python_scalar_becomes_fill_constant(prog):
@@ -99,18 +99,18 @@ def test_python_scalar_becomes_fill_constant(prog):
     x = static.data("x", [2], "float32")
     y = paddle.maximum(x, 0.5) if hasattr(paddle, "maximum") else None
     types = [op.type for op in main.global_block().ops]
-    assert "fill_constant" in types and y.shape == [2]
+    assert "fill_constant" in types and y.shape == (2,)
 
 
 def test_operators_and_methods_on_variables(prog):
     x = static.data("x", [2, 3], "float32")
     y = (x * 2 + 1) / 4 - x
-    assert isinstance(y, Variable) and y.shape == [2, 3]
+    assert isinstance(y, Variable) and y.shape == (2, 3)
     z = x @ paddle.transpose(x, [1, 0])
-    assert z.shape == [2, 2]
-    assert x.sum().shape == [] and x.mean(axis=1).shape == [2]
+    assert z.shape == (2, 2)
+    assert x.sum().shape == () and x.mean(axis=1).shape == (2,)
     assert x.astype("float64").dtype == paddle.float64
-    assert x.T.shape == [3, 2]
+    assert x.T.shape == (3, 2)
 
 
 def test_variable_has_no_truth_value(prog):
@@ -152,12 +152,12 @@ def test_fc_naming_and_shapes(prog):
     main, startup = prog
     x = static.data("x", [None, 4, 5], "float32")
     out = static.nn.fc(x, size=3, activation="relu")
-    assert out.shape == [-1, 3]
+    assert out.shape == (-1, 3)
     params = main.global_block().all_parameters()
     assert [p.name for p in params] == ["fc_0.w_0", "fc_0.b_0"]
-    assert params[0].shape == [20, 3] and params[1].shape == [3]
+    assert params[0].shape == (20, 3) and params[1].shape == (3,)
     named = static.nn.fc(x, size=2, num_flatten_dims=2, name="my_fc")
-    assert named.shape == [-1, 4, 2]
+    assert named.shape == (-1, 4, 2)
     assert [p.name for p in main.global_block().all_parameters()][2:] == ["my_fc.w_0", "my_fc.b_0"]
     assert named.name.startswith("my_fc.tmp_")
     # weights: xavier uniform; bias: zeros (ops of the startup program)
@@ -186,7 +186,7 @@ def test_fc_multiple_inputs(prog):
     a = static.data("a", [None, 4], "float32")
     b = static.data("b", [None, 2], "float32")
     out = static.nn.fc([a, b], size=3)
-    assert out.shape == [-1, 3]
+    assert out.shape == (-1, 3)
     assert [p.name for p in main.global_block().all_parameters()] == ["fc_0.w_0", "fc_0.w_1", "fc_0.b_0"]
 
 
@@ -194,12 +194,12 @@ def test_embedding_conv2d_layer_norm_naming(prog):
     main, startup = prog
     ids = static.data("ids", [None, 7], "int64")
     e = static.nn.embedding(ids, size=[10, 4])
-    assert e.shape == [-1, 7, 4]
+    assert e.shape == (-1, 7, 4)
     img = static.data("img", [None, 3, 8, 8], "float32")
     c = static.nn.conv2d(img, num_filters=5, filter_size=3, padding=1, act="relu")
-    assert c.shape == [-1, 5, 8, 8]
+    assert c.shape == (-1, 5, 8, 8)
     ln = static.nn.layer_norm(c, begin_norm_axis=1)
-    assert ln.shape == [-1, 5, 8, 8]
+    assert ln.shape == (-1, 5, 8, 8)
     names = [p.name for p in main.global_block().all_parameters()]
     assert names == ["embedding_0.w_0", "conv2d_0.w_0", "conv2d_0.b_0", "layer_norm_0.w_0", "layer_norm_0.b_0"]
     init = {op.output("Out")[0]: op for op in startup.global_block().ops}
@@ -250,10 +250,10 @@ def test_print_program_is_readable(prog):
     static.nn.fc(x, size=2)
     text = str(main)
     assert "block_idx:0" in text and "fc_0.w_0" in text and "matmul(" in text
-    assert "var x : LOD_TENSOR.shape(-1, 3).dtype(float32).stop_gradient(True)" in text
-    assert repr(x) == "x"
+    assert "var x : DENSE_TENSOR.shape(-1, 3).dtype(float32).stop_gradient(True)" in text
+    assert repr(x) == str(x)  # Paddle's repr is the full text too
     assert str(main.global_block().var("fc_0.w_0")) == \
-        "persist trainable param fc_0.w_0 : LOD_TENSOR.shape(3, 2).dtype(float32).stop_gradient(False)"
+        "persist trainable param fc_0.w_0 : DENSE_TENSOR.shape(3, 2).dtype(float32).stop_gradient(False)"
 
 
 def test_clone_and_clone_for_test(prog):
@@ -297,7 +297,7 @@ def test_input_spec():
     paddle.enable_static()
     with static.program_guard(Program()):
         v = spec._create_feed_layer()
-        assert v.shape == [-1, 3]
+        assert v.shape == (-1, 3)
 
 
 def test_to_dot(prog, tmp_path):

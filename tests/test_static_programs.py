@@ -69,7 +69,7 @@ def test_recognize_digits_conv_pool_bn_matches_torch():
         loss, avg_loss, acc, prediction = _digits_net()
         test_program = main.clone(for_test=True)
         fluid.optimizer.SGD(learning_rate=0.1).minimize(avg_loss)
-    assert loss.shape == [-1, 1]
+    assert loss.shape == (-1, 1)
     names = [p.name for p in main.global_block().all_parameters()]
     assert names == ["conv2d_0.w_0", "conv2d_0.b_0", "batch_norm_0.w_0", "batch_norm_0.b_0", "batch_norm_0.w_1",
                      "batch_norm_0.w_2", "fc_0.w_0", "fc_0.b_0"]
@@ -294,7 +294,7 @@ def test_fluid_mul_flattens_like_fluid():
     x = fluid.layers.data(name="x", shape=[3, 4], dtype="float32")
     w = fluid.layers.data(name="w", shape=[12, 5], dtype="float32", append_batch_size=False)
     out = fluid.layers.mul(x, w)
-    assert out.shape == [-1, 5]
+    assert out.shape == (-1, 5)
     r, = fluid.Executor().run(feed={"x": X, "w": W}, fetch_list=[out])
     np.testing.assert_allclose(r, X.reshape(2, 12) @ W, rtol=1e-5)
 

@@ -57,7 +57,7 @@ class Variable:
     trainable = False
 
     def __init__(self, block, name, shape=(), dtype="float32", stop_gradient=False, persistable=False,
-                 type="LOD_TENSOR"):
+                 type="DENSE_TENSOR"):
         self.block = block
         self.name = name
         self._shape = normalize_shape(shape, f"Variable '{name}'")
@@ -69,7 +69,7 @@ class Variable:
     # ---- metadata -------------------------------------------------------------------------------
     @property
     def shape(self):
-        return list(self._shape)
+        return self._shape  # a tuple, as Paddle's legacy-IR Variable.shape
 
     @property
     def dtype(self):
@@ -116,19 +116,20 @@ class Variable:
     def __iter__(self):
         raise TypeError(f"Variable '{self.name}' is not iterable while the program is being built")
 
-    # ---- printing -------------------------------------------------------------------------------
-    def to_string(self, verbose=True):
-        if isinstance(self, Parameter):
-            kind = "persist trainable param " if self.trainable else "persist param "
+    # ---- printing (Paddle's legacy-IR text) -----------------------------------------------------
+    def to_string(self, throw_on_error=False, with_details=False):
+        if self.type in ("DENSE_TENSOR", "SELECTED_ROWS"):
+            text = (f"{self.name} : {self.type}.shape{self._shape}.dtype({self._dtype.name})"
+                    f".stop_gradient({self.stop_gradient})")
         else:
-            kind = "persist var " if self.persistable else "var "
-        return (f"{kind}{self.name} : {self.type}.shape({', '.join(map(str, self._shape))})"
-                f".dtype({self._dtype.name}).stop_gradient({self.stop_gradient})")
+            text = f"{self.name} : {self.type})"  # sic: Paddle's text for other kinds of variable
+        if isinstance(self, Parameter):
+            text = ("trainable param " if self.trainable else "param ") + text
+        else:
+            text = "var " + text
+        return "persist " + text if self.persistable else text
 
-    __str__ = to_string
-
-    def __repr__(self):  # short, so lists of (param, grad) pairs read like Paddle's documentation
-        return self.name
+    __str__ = __repr__ = to_string
 
 
 class Parameter(Variable):
@@ -143,6 +144,10 @@ class Parameter(Variable):
         self.is_distributed = False
 
 
+# Attributes every op of Paddle's legacy IR carries (op_role_var too, a fresh list per op)
+_COMMON_ATTRS = {"op_device": "", "op_namescope": "/", "with_quant_attr": False}
+
+
 class Operator:
     """One op of a Block: a registered op type, {slot: [var names]} for inputs/outputs, attrs."""
 
@@ -151,7 +156,7 @@ class Operator:
         self.type = type
         self._inputs = {k: list(v) for k, v in (inputs or {}).items()}
         self._outputs = {k: list(v) for k, v in (outputs or {}).items()}
-        self._attrs = dict(attrs or {})
+        self._attrs = {**_COMMON_ATTRS, OP_ROLE_VAR_ATTR: [], **(attrs or {})}
         self._where = user_frame()
         self._fwd_op = None      # for a grad op: the forward op whose gradient it belongs to
 
@@ -235,19 +240,16 @@ class Operator:
             return "unknown location"
         return f"{src._where[0]}:{src._where[1]} in {src._where[2]}"
 
-    # ---- printing -------------------------------------------------------------------------------
-    def to_string(self, verbose=False):
-        outs = ", ".join(f"{k}={v}" for k, v in self._outputs.items())
-        ins = ", ".join(f"{k}={v}" for k, v in self._inputs.items())
-        shown = {k: (f"block[{v.idx}]" if isinstance(v, Block) else v) for k, v in self._attrs.items()
-                 if verbose or k != OP_ROLE_ATTR or v}
-        attrs = "".join(f", {k} = {v!r}" for k, v in sorted(shown.items()))
-        return f"{{{outs}}} = {self.type}(inputs={{{ins}}}{attrs})"
+    # ---- printing (Paddle's legacy-IR text: slots and attributes sorted by name) ---------------
+    def to_string(self, throw_on_error=False, with_details=False):
+        outs = ", ".join(f"{k}={self._outputs[k]}" for k in sorted(self._outputs))
+        ins = ", ".join(f"{k}={self._inputs[k]}" for k in sorted(self._inputs))
+        attrs = ", ".join(f"{k} = {f'block[{v.idx}]' if isinstance(v, Block) else v}"
+                          for k, v in sorted(self._attrs.items()))
+        call = f"{self.type}(inputs={{{ins}}}, {attrs})"
+        return f"{{{outs}}} = {call}" if outs else call
 
-    __str__ = to_string
-
-    def __repr__(self):
-        return self.to_string()
+    __str__ = __repr__ = to_string
 
 
 class Block:
@@ -301,7 +303,7 @@ class Block:
         return self._lookup(name)
 
     def create_var(self, name=None, shape=(), dtype="float32", stop_gradient=False, persistable=False,
-                   type="LOD_TENSOR", **kwargs):
+                   type="DENSE_TENSOR", **kwargs):
         if name is None:
             name = unique_name.generate("_generated_var")
         if name in self.vars:  # Paddle returns the existing var for a repeated name
@@ -386,12 +388,17 @@ class Block:
             if v is not None:
                 v.op = op
 
-    def to_string(self, verbose=False):
+    @property
+    def backward_block_idx(self):
+        """The grad block built for this (sub-)block by append_backward, or -1."""
+        return next((b.idx for b in self.program.blocks if b.forward_block_idx == self.idx), -1)
+
+    def to_string(self, throw_on_error=False, with_details=False):
         lines = [f"{{ // block_idx:{self.idx}  parent_idx:{self.parent_idx}  "
-                 f"forward_idx:{self.forward_block_idx}"]
+                 f"forward_idx:{self.forward_block_idx}  backward_idx:{self.backward_block_idx}"]
         lines += ["    " + v.to_string() for v in self.vars.values()]
         lines.append("")
-        lines += ["    " + op.to_string(verbose) for op in self.ops]
+        lines += ["    " + op.to_string() for op in self.ops]
         lines.append("}")
         return "\n".join(lines)
 
@@ -487,7 +494,7 @@ class Program:
             self._op_role = prev
 
     def to_string(self, throw_on_error=False, with_details=False):
-        return "\n".join(b.to_string(with_details) for b in self.blocks)
+        return "".join(b.to_string() + "\n" for b in self.blocks)
 
     __str__ = to_string
 

@@ -281,7 +281,7 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, program=N
     scope = global_scope()
     params = {}
     for v in pruned.list_vars():
-        if v.persistable and v.type == "LOD_TENSOR":
+        if v.persistable and v.type == "DENSE_TENSOR":
             slot = scope.find_var(v.name)
             if slot is None or not slot.is_initialized():
                 raise RuntimeError(f"{api}: persistable variable '{v.name}' has no value in the scope; run the "
@@ -350,7 +350,7 @@ def load_inference_model(path_prefix, executor, **kwargs):
     if not isinstance(values, dict) or not all(isinstance(k, str) and isinstance(a, np.ndarray)
                                                for k, a in values.items()):
         raise InferenceModelError(f"{api}: '{params_path}' does not hold a name -> array mapping")
-    wanted = {v.name: v for v in program.list_vars() if v.persistable and v.type == "LOD_TENSOR"}
+    wanted = {v.name: v for v in program.list_vars() if v.persistable and v.type == "DENSE_TENSOR"}
     missing = sorted(set(wanted) - set(values))
     extra = sorted(set(values) - set(wanted))
     if missing or extra:
@@ -361,7 +361,7 @@ def load_inference_model(path_prefix, executor, **kwargs):
         shape_ok = len(v._shape) == arr.ndim and all(d in (-1, s) for d, s in zip(v._shape, arr.shape))
         if arr.dtype != v.dtype.np or not shape_ok:
             raise InferenceModelError(f"{api}: '{params_path}' holds '{name}' as {arr.dtype}{list(arr.shape)}, but "
-                                      f"'{model_path}' declares {v.dtype.name}{v.shape}")
+                                      f"'{model_path}' declares {v.dtype.name}{list(v.shape)}")
     scope = global_scope()
     xp = executor.place.xp
     for name, arr in values.items():
@@ -377,7 +377,7 @@ def _persistables(program, api):
         raise TypeError(f"{api}: program must be a Program, received {type(program).__name__}")
     params, others = [], []
     for v in program.list_vars():
-        if v.persistable and v.type == "LOD_TENSOR" and not getattr(v, "is_data", False):
+        if v.persistable and v.type == "DENSE_TENSOR" and not getattr(v, "is_data", False):
             (params if isinstance(v, Parameter) else others).append(v)
     return params, others
 
@@ -452,7 +452,7 @@ def _assign_values(variables, values, api, source, require):
         shape_ok = len(v._shape) == arr.ndim and all(d in (-1, s) for d, s in zip(v._shape, arr.shape))
         if arr.dtype != v.dtype.np or not shape_ok:
             raise ValueError(f"{api}: {source} holds '{v.name}' as {arr.dtype}{list(arr.shape)}, but the program "
-                             f"declares {v.dtype.name}{v.shape}")
+                             f"declares {v.dtype.name}{list(v.shape)}")
         checked.append((v.name, arr))
     for name, arr in checked:
         scope.var(name).get_tensor().set(arr)
