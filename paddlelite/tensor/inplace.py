@@ -7,7 +7,7 @@ counter, and refuse a leaf that needs a gradient (ValueError, as Paddle).
 """
 from ..ops import dispatch
 from ..ops.registry import get_op
-from . import manipulation, math, reduction, search
+from . import manipulation, math, reduce, search
 from .manipulation import inplace_apply, inplace_layout
 
 # name_ -> the out-of-place API whose result is written into x
@@ -21,7 +21,7 @@ _VALUE_UPDATES = {
     "log2_": math.log2, "round_": math.round, "rsqrt_": math.rsqrt, "sigmoid_": math.sigmoid,
     "square_": math.square, "trunc_": math.trunc,
     "floor_divide_": math.floor_divide, "remainder_": math.remainder, "floor_mod_": math.floor_mod,
-    "mod_": math.mod, "bitwise_not_": math.bitwise_not, "cumsum_": reduction.cumsum,
+    "mod_": math.mod, "bitwise_not_": math.bitwise_not, "cumsum_": reduce.cumsum,
     "masked_fill_": search.masked_fill, "scatter_": manipulation.scatter, "tril_": manipulation.tril,
     "triu_": manipulation.triu,
 }
