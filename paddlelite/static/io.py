@@ -15,6 +15,7 @@ import numpy as np
 
 from ..framework import dtype as _dtype
 from ..framework.io import CheckpointError, atomic_file, read_archive, write_archive
+from ..ops.legacy import LEGACY_TYPES
 from ..ops.registry import all_ops
 from .executor import STRUCTURAL_RUNNERS, Executor, global_scope, op_io
 from .framework import Block, Operator, Parameter, Program, Variable, default_main_program
@@ -178,7 +179,7 @@ def _check(cond, fail, msg):
 
 
 def _doc_to_program(doc, fail):
-    known = set(all_ops()) | set(STRUCTURAL_RUNNERS)
+    known = set(all_ops()) | set(LEGACY_TYPES.values()) | set(STRUCTURAL_RUNNERS)
     blocks = doc.get("blocks") if isinstance(doc, dict) else None
     _check(isinstance(blocks, list) and blocks, fail, "has no 'blocks' list")
     program = Program()
