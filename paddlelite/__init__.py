@@ -29,7 +29,10 @@ complex64, complex128 = _DTYPES["complex64"], _DTYPES["complex128"]
 # ---- subpackages (helpers append their exports below this line, and their names to __all__) ----
 from . import fluid, io, metric, nn, optimizer, regularizer, static, utils  # noqa: E402
 
+from .static import layer_apis as _static_layer_apis  # noqa: E402
+
 _methods.install(static.Variable)
+_static_layer_apis.install(static)
 
 __version__ = "0.1.0"
 from .framework.io import load, save  # noqa: E402

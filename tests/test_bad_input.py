@@ -104,3 +104,23 @@ def test_a_forward_failure_keeps_its_builtin_class_without_constructing_foreign_
     assert type(_same_kind(NeedsTwoArguments((1,), "f4"), "m")) is MemoryError
     assert type(_same_kind(UnicodeDecodeError("utf-8", b"\xff", 0, 1, "bad"), "m")) is UnicodeError
     assert type(_same_kind(KeyError("k"), "m")) is KeyError
+
+
+@pytest.mark.parametrize("value,expected", [("1.5", [1.5, 1.5]), ([1.0], raises(TypeError)), ({}, raises(TypeError))])
+def test_full_fill_value_kinds(value, expected):
+    @differential(expected=expected)
+    def body(paddle):
+        return paddle.full([2], value, dtype="float32")
+    body()
+
+
+def test_reshape_zero_past_the_input_dims_and_unsqueeze_of_strings_are_errors():
+    with pytest.raises(ValueError, match="reshape.*0 at index 0"):
+        paddle.reshape(paddle.to_tensor(1.0), [0])
+    with pytest.raises(TypeError, match="unsqueeze: axis must be an int"):
+        paddle.unsqueeze(paddle.ones([2]), "0")
+    with pytest.raises(ValueError, match="squeeze.*out of range"):
+        paddle.squeeze(paddle.to_tensor(1.0), 1)
+    with pytest.raises(ValueError, match="flatten.*out of range"):
+        paddle.flatten(paddle.to_tensor(1.0), 0, 1)
+    assert paddle.reshape(paddle.ones([2, 3]), paddle.to_tensor([3, 2])).shape == [3, 2]

@@ -183,3 +183,19 @@ def test_backward_hook_runs_once_the_leaf_gradient_is_accumulated_before_earlier
     assert [e[0] for e in events].count("w1 accumulated") == 1
     with pytest.raises(TypeError, match="_register_backward_hook"):
         w1._register_backward_hook(3)
+
+
+def test_readme_two_process_command_runs(tmp_path):
+    """The README's data-parallel script and its copy-paste launch command, verbatim."""
+    import re
+    _mpiexec()
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    section = readme[readme.index("## Data-parallel training (paddle.distributed)"):]
+    (tmp_path / "train_dp.py").write_text(re.search(r"```py\n(.*?)```", section, re.S).group(1))
+    command = re.search(r"```bash\n.*?\n(python -m paddlelite.distributed.launch [^\n#]*)", section, re.S).group(1)
+    command = command.replace("python", f'"{sys.executable}"', 1)
+    proc = subprocess.run(command, shell=True, cwd=tmp_path, env=_env("cpu"), capture_output=True, text=True,
+                          timeout=TIMEOUT)
+    assert proc.returncode == 0, proc.stderr
+    assert "epoch 4: loss" in proc.stdout and "(2 processes)" in proc.stdout
+    assert float(re.findall(r"loss ([0-9.]+)", proc.stdout)[-1]) < 0.2

@@ -101,11 +101,13 @@ def test_operators_values():
     assert (a + 1).dtype == paddle.float32  # scalars never promote float32
 
 
-def test_binary_ops_never_promote_silently():
+def test_binary_ops_promote_only_as_paddle_does():
     a = paddle.to_tensor([1.0], dtype="float32")
     b = paddle.to_tensor([1.0], dtype="float64")
-    with pytest.raises(TypeError, match="op 'add'.*dtype.*cast"):
-        paddle.add(a, b)
+    with pytest.warns(UserWarning, match="run type promotion automatically"):
+        assert paddle.add(a, b).dtype == paddle.float64
+    with pytest.raises(TypeError, match="add: x has dtype float32 and y has int64.*cast"):
+        paddle.add(a, paddle.to_tensor([1]))
 
 
 def test_shape_errors_name_the_op():

@@ -1,8 +1,10 @@
 """The training examples: digits reaches >= 95% test accuracy, eager and static follow the same loss
 curve, outputs are written; the char transformer's loss falls."""
+import importlib
 import os
 
 import numpy as np
+import pytest
 
 import paddlelite as paddle
 from paddlelite.examples import char_transformer, train
@@ -60,3 +62,58 @@ def test_char_transformer_loss_falls():
     text = char_transformer.sample(paddle, res["model"], res["stoi"], res["itos"], res["block"], "Love ", 20,
                                    0.8, np.random.default_rng(0))
     assert text.startswith("Love ") and len(text) == 25
+
+
+# ---- the jobs as command-line tools -----------------------------------------------------------------
+def _run_job(module, *args):
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", f"paddlelite.examples.{module}", *args], capture_output=True,
+                          text=True, timeout=120, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@pytest.mark.parametrize("module", ["train", "char_transformer"])
+def test_help_lists_every_option_with_its_default_and_a_sentence(module):
+    job = importlib.import_module(f"paddlelite.examples.{module}")
+    parser, _ = job.parse_args([])
+    text = _run_job(module, "--help").stdout
+    for action in parser._actions:
+        if action.option_strings and action.dest != "help":
+            assert action.help, f"{action.option_strings[0]} has no help sentence"
+            assert action.option_strings[0] in text
+            assert f"(default: {action.default})" in " ".join(text.split()), action.option_strings[0]
+
+
+@pytest.mark.parametrize("module,args,message", [
+    ("train", ["--epochs", "0"], "--epochs: must be greater than 0"),
+    ("train", ["--lr", "x"], "--lr: expected a number"),
+    ("train", ["--device", "gpu"], "GPU"),
+    ("char_transformer", ["--steps", "0"], "--steps: must be greater than 0"),
+    ("char_transformer", ["--temperature", "0"], "--temperature: must be greater than 0"),
+    ("char_transformer", ["--block", "100000"], "--block: must be less than"),
+])
+def test_user_errors_are_one_line_and_exit_2(module, args, message):
+    if args == ["--device", "gpu"] and paddle.device.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    r = _run_job(module, *args)
+    assert r.returncode == 2
+    assert message in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path):
+    r = _run_job("train", "--epochs", "1", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert "\r" not in r.stderr and "step/s" not in r.stderr and "it/s" not in r.stderr
+    assert "epoch 1/1: mean loss" in r.stdout
+
+
+def test_static_mode_writes_the_optimizer_state_too(tmp_path):
+    with unique_name.guard():
+        train.main(["--mode", "static", "--epochs", "1", "--out", str(tmp_path), "--quiet"])
+    opt_state = paddle.load(str(tmp_path / "digits_mlp.pdopt"), return_numpy=True)
+    with unique_name.guard():
+        eager = train.train_eager(paddle, train.load_digits(), 1, 64, 0.003, 0, True)
+    eager_keys = set(eager["optimizer"].state_dict())
+    assert eager_keys and eager_keys <= set(opt_state)  # the moments and beta powers, by the same names
+    assert any(np.abs(v).sum() > 0 for k, v in opt_state.items() if "moment1" in k)

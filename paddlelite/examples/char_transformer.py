@@ -5,12 +5,13 @@
 Token + position embeddings, a causal nn.TransformerEncoder, a linear head; Adam with a linear
 warm-up; prints the loss as it falls and a sample generated from the trained model.
 """
-import argparse
 import os
 import sys
 import time
 
 import numpy as np
+
+from . import cli
 
 TEXT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "sonnets.txt")
 
@@ -92,21 +93,32 @@ def train(paddle, steps=300, batch_size=32, block=32, lr=3e-3, seed=0, log_every
     return {"model": model, "losses": losses, "stoi": stoi, "itos": chars, "block": block, "rng": rng}
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description="Train a character-level transformer on bundled sonnets.")
-    p.add_argument("--steps", type=int, default=300)
-    p.add_argument("--batch-size", type=int, default=32)
-    p.add_argument("--block", type=int, default=32)
-    p.add_argument("--lr", type=float, default=3e-3)
-    p.add_argument("--device", choices=["cpu", "gpu"], default="cpu")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--sample-len", type=int, default=200)
-    p.add_argument("--temperature", type=float, default=0.8)
+def parse_args(argv):
+    p = cli.ArgumentParser("paddlelite.examples.char_transformer",
+                           description="Train a character-level transformer on the bundled sonnets, then sample from it.")
+    p.add_argument("--steps", type=cli.positive(int), default=300, help="optimizer steps (Adam, linear warm-up)")
+    p.add_argument("--batch-size", type=cli.positive(int), default=32, help="text windows per step")
+    p.add_argument("--block", type=cli.positive(int), default=32, help="context length in characters")
+    p.add_argument("--lr", type=cli.positive(float), default=3e-3, help="peak learning rate after the warm-up")
+    cli.add_device(p)
+    p.add_argument("--seed", type=cli.non_negative_int, default=0, help="seed of the initial weights, the batches and the sampling")
+    p.add_argument("--sample-len", type=cli.non_negative_int, default=200,
+                   help="characters to generate after training")
+    p.add_argument("--temperature", type=cli.positive(float), default=0.8,
+                   help="sampling temperature: lower is more conservative, higher more varied")
+    p.add_argument("--quiet", action="store_true", help="no loss lines while training")
     args = p.parse_args(argv)
+    text_len = len(load_text()[0])
+    if args.block >= text_len - 1:
+        p.error(f"argument --block: must be less than the text length - 1 ({text_len - 1}), received {args.block}")
+    return p, args
 
+
+def main(argv=None):
+    p, args = parse_args(argv)
     import paddlelite as paddle
-    paddle.set_device(args.device)
-    res = train(paddle, args.steps, args.batch_size, args.block, args.lr, args.seed)
+    cli.set_device(p, paddle, args.device)
+    res = train(paddle, args.steps, args.batch_size, args.block, args.lr, args.seed, quiet=args.quiet)
     first, last = np.mean(res["losses"][:10]), np.mean(res["losses"][-10:])
     print(f"loss {first:.3f} -> {last:.3f}")
     text = sample(paddle, res["model"], res["stoi"], res["itos"], res["block"], "Shall I ", args.sample_len,

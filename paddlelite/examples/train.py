@@ -9,12 +9,13 @@ scikit-learn's copy of the UCI set), so nothing is downloaded. Prints a progress
 installed), the final test accuracy, and writes a checkpoint plus a loss curve (PNG when matplotlib is
 installed, CSV always) to --out.
 """
-import argparse
 import os
 import sys
 import time
 
 import numpy as np
+
+from . import cli
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "digits.npz")
 
@@ -38,13 +39,13 @@ def build_model(paddle, hidden=128):
 
 
 class _Progress:
-    """tqdm when it is installed, else a one-line-per-epoch fallback."""
+    """A tqdm bar when it is installed and stderr is a terminal; a line per epoch unless quiet."""
 
     def __init__(self, total, desc, quiet):
         self.quiet = quiet
         self.bar = None
         self.desc = desc
-        if not quiet:
+        if cli.progress_bars_wanted(quiet):
             try:
                 from tqdm import tqdm
                 self.bar = tqdm(total=total, desc=desc, unit="step", leave=False)
@@ -75,6 +76,7 @@ def train_eager(paddle, data, epochs, batch_size, lr, seed, quiet):
     opt = paddle.optimizer.Adam(learning_rate=lr, parameters=model.parameters())
     loss_fn = paddle.nn.CrossEntropyLoss()
     paddle.seed(seed + 1)
+    np.random.seed(seed + 1)  # the shuffling order: Paddle samplers draw from NumPy
     loader = paddle.io.DataLoader(paddle.io.TensorDataset([x_tr, y_tr]), batch_size=batch_size, shuffle=True)
     losses = []
     for epoch in range(epochs):
@@ -115,6 +117,7 @@ def train_static(paddle, data, epochs, batch_size, lr, seed, quiet):
         paddle.seed(seed)  # parameters get the same values as eagerly: same ops, same order, same seed
         exe.run(startup)
         paddle.seed(seed + 1)
+        np.random.seed(seed + 1)  # the shuffling order: Paddle samplers draw from NumPy
         loader = paddle.io.DataLoader(paddle.io.TensorDataset([x_tr, y_tr]), batch_size=batch_size, shuffle=True)
         losses = []
         for epoch in range(epochs):
@@ -126,10 +129,15 @@ def train_static(paddle, data, epochs, batch_size, lr, seed, quiet):
             bar.close(f"mean loss {np.mean(losses[-len(loader):]):.4f}")
         out, = exe.run(test_program, feed={"x": x_te}, fetch_list=[logits])
         acc = float((np.asarray(out).argmax(-1) == y_te).mean())
-        params = {name: np.asarray(static.global_scope().find_var(p.name).get_tensor())
-                  for name, p in model.state_dict().items()}
-        return {"model": model, "params": params, "losses": losses, "accuracy": acc, "program": main,
-                "exe": exe, "x": x, "logits": logits}
+        scope = static.global_scope()
+        params = {name: np.asarray(scope.find_var(p.name).get_tensor()) for name, p in model.state_dict().items()}
+        # the optimizer's state: every other persistable variable (moments, beta powers, learning rate), under
+        # the names the eager optimizer's state_dict uses
+        param_names = {p.name for p in main.all_parameters()}
+        opt_state = {v.name: np.asarray(scope.find_var(v.name).get_tensor()) for v in main.list_vars()
+                     if v.persistable and v.name not in param_names and scope.find_var(v.name) is not None}
+        return {"model": model, "params": params, "optimizer_state": opt_state, "losses": losses, "accuracy": acc,
+                "program": main, "exe": exe, "x": x, "logits": logits}
     finally:
         paddle.disable_static()
 
@@ -141,6 +149,7 @@ def write_outputs(paddle, result, out, mode, quiet):
         paddle.save(result["optimizer"].state_dict(), os.path.join(out, "digits_mlp.pdopt"))
     else:
         paddle.save(result["params"], os.path.join(out, "digits_mlp.pdparams"))
+        paddle.save(result["optimizer_state"], os.path.join(out, "digits_mlp.pdopt"))
     losses = result["losses"]
     np.savetxt(os.path.join(out, "loss.csv"), np.asarray(losses), header="loss per step", fmt="%.6f")
     try:
@@ -162,22 +171,26 @@ def write_outputs(paddle, result, out, mode, quiet):
     plt.close(fig)
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description="Train an MLP on the bundled UCI digits with paddlelite.")
-    p.add_argument("--mode", choices=["eager", "static"], default="eager")
-    p.add_argument("--device", choices=["cpu", "gpu"], default="cpu")
-    p.add_argument("--epochs", type=int, default=20)
-    p.add_argument("--batch-size", type=int, default=64)
-    p.add_argument("--lr", type=float, default=0.003)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", default="runs/digits")
-    p.add_argument("--quiet", action="store_true")
-    args = p.parse_args(argv)
-    if args.epochs <= 0 or args.batch_size <= 0 or args.lr <= 0:
-        p.error("--epochs, --batch-size and --lr must be positive")
+def parse_args(argv):
+    p = cli.ArgumentParser("paddlelite.examples.train",
+                           description="Train an MLP on the bundled UCI digits with paddlelite (eager or static).")
+    p.add_argument("--mode", choices=["eager", "static"], default="eager",
+                   help="eager Tensors, or a static Program run by an Executor (same model code)")
+    cli.add_device(p)
+    p.add_argument("--epochs", type=cli.positive(int), default=20, help="passes over the 1438 training images")
+    p.add_argument("--batch-size", type=cli.positive(int), default=64, help="images per optimizer step")
+    p.add_argument("--lr", type=cli.positive(float), default=0.003, help="Adam's learning rate")
+    p.add_argument("--seed", type=cli.non_negative_int, default=0, help="seed of the initial weights, the split and the shuffling")
+    p.add_argument("--out", default="runs/digits",
+                   help="directory for the checkpoint (.pdparams/.pdopt) and the loss curve (loss.csv, loss.png)")
+    p.add_argument("--quiet", action="store_true", help="print only the final accuracy line")
+    return p, p.parse_args(argv)
 
+
+def main(argv=None):
+    p, args = parse_args(argv)
     import paddlelite as paddle
-    paddle.set_device(args.device)
+    cli.set_device(p, paddle, args.device)
     data = load_digits(seed=args.seed)
     if not args.quiet:
         print(f"digits: {len(data[0])} train / {len(data[2])} test images, mode={args.mode}, "

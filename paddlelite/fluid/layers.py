@@ -1,7 +1,9 @@
 """fluid.layers: the fluid-era layer spellings, over paddle.static.nn and the functional APIs."""
 import numpy as np
 
+from .. import tensor as _api
 from ..framework import mode as _mode
+from ..nn import functional as _functional
 from ..static import nn as _snn
 from ..static.control_flow import cond, while_loop  # noqa: F401
 from ..static.input import data as _static_data
@@ -12,16 +14,6 @@ def _static_default():
     """fluid graphs are static by default: building one outside dygraph.guard turns static mode on."""
     if _mode.in_dynamic_mode() and not _dygraph.in_guard():
         _mode.enable_static()
-
-
-def _paddle():
-    import paddlelite
-    return paddlelite
-
-
-def _F():
-    from ..nn import functional
-    return functional
 
 
 def data(name, shape, append_batch_size=True, dtype="float32", lod_level=0, type=None, stop_gradient=True):
@@ -59,7 +51,7 @@ def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=No
     """fluid's lookup_table: ids of shape [..., 1] give [..., emb_dim]."""
     _static_default()
     if input.ndim >= 1 and input.shape[-1] == 1:
-        input = _paddle().squeeze(input, axis=-1)
+        input = _api.squeeze(input, axis=-1)
     return _snn.embedding(input, size, is_sparse, is_distributed, padding_idx, param_attr, dtype)
 
 
@@ -71,36 +63,36 @@ def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05, 
 
 def square_error_cost(input, label):
     """(input - label) ** 2, elementwise."""
-    p = _paddle()
+    p = _api
     return p.square(p.subtract(input, label))
 
 
 def mean(x, name=None):
-    return _paddle().mean(x)
+    return _api.mean(x)
 
 
 def reduce_mean(input, dim=None, keep_dim=False, name=None):
-    return _paddle().mean(input, axis=dim, keepdim=keep_dim)
+    return _api.mean(input, axis=dim, keepdim=keep_dim)
 
 
 def reduce_sum(input, dim=None, keep_dim=False, name=None):
-    return _paddle().sum(input, axis=dim, keepdim=keep_dim)
+    return _api.sum(input, axis=dim, keepdim=keep_dim)
 
 
 def relu(x, name=None):
-    return _F().relu(x)
+    return _functional.relu(x)
 
 
 def sigmoid(x, name=None):
-    return _F().sigmoid(x)
+    return _functional.sigmoid(x)
 
 
 def tanh(x, name=None):
-    return _paddle().tanh(x)
+    return _api.tanh(x)
 
 
 def softmax(input, use_cudnn=True, name=None, axis=-1):
-    return _F().softmax(input, axis=axis)
+    return _functional.softmax(input, axis=axis)
 
 
 def _align(x, y, axis, api):
@@ -118,12 +110,12 @@ def _align(x, y, axis, api):
     trailing = x.ndim - axis - y.ndim
     if trailing == 0:
         return y
-    return _paddle().reshape(y, list(y.shape) + [1] * trailing)
+    return _api.reshape(y, list(y.shape) + [1] * trailing)
 
 
 def _elementwise(fn_name, api):
     def fn(x, y, axis=-1, act=None, name=None):
-        return _act(getattr(_paddle(), fn_name)(x, _align(x, y, axis, api)), act)
+        return _act(getattr(_api, fn_name)(x, _align(x, y, axis, api)), act)
     fn.__name__ = api
     fn.__doc__ = f"fluid.layers.{api}: paddle.{fn_name} with fluid's `axis` broadcast rule and an optional act."
     return fn
@@ -139,34 +131,34 @@ elementwise_pow = _elementwise("pow", "elementwise_pow")
 
 
 def _act(out, act):
-    return out if act is None else getattr(_F(), act)(out)
+    return out if act is None else getattr(_functional, act)(out)
 
 
 def matmul(x, y, transpose_x=False, transpose_y=False, alpha=1.0, name=None):
-    out = _paddle().matmul(x, y, transpose_x, transpose_y)
+    out = _api.matmul(x, y, transpose_x, transpose_y)
     return out if alpha == 1.0 else out * float(alpha)
 
 
 def reshape(x, shape, actual_shape=None, act=None, inplace=False, name=None):
-    return _act(_paddle().reshape(x, shape), act)
+    return _act(_api.reshape(x, shape), act)
 
 
 def concat(input, axis=0, name=None):
-    return _paddle().concat(input, axis=axis)
+    return _api.concat(input, axis=axis)
 
 
 def split(input, num_or_sections, dim=-1, name=None):
-    return _paddle().split(input, num_or_sections, axis=dim)
+    return _api.split(input, num_or_sections, axis=dim)
 
 
 def cast(x, dtype):
-    return _paddle().cast(x, dtype)
+    return _api.cast(x, dtype)
 
 
 def assign(input, output=None):
     """A copy of input; with `output` (static mode) an assign op writes into that existing Variable."""
     if not _mode.in_static_mode():
-        return _paddle().assign(input, output)
+        return _api.assign(input, output)
     from ..static.framework import Variable
     if output is not None and not isinstance(output, Variable):
         raise TypeError(f"fluid.layers.assign: output must be a static Variable, received {type(output).__name__}")
@@ -183,7 +175,7 @@ def assign(input, output=None):
             if kind in "iu" else [bool(v) for v in arr.ravel()]
         input = dispatch.apply(get_op("assign_value"), shape=list(arr.shape), dtype=arr.dtype.name, values=values)
     if output is None:
-        return _paddle().assign(input)
+        return _api.assign(input)
     block = output.block.program.current_block()
     block.append_op("assign", inputs={"X": [input]}, outputs={"Out": [output]})
     return output
@@ -191,39 +183,39 @@ def assign(input, output=None):
 
 def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None):
     _static_default()
-    return _out(_paddle().full(shape, value, dtype), out)
+    return _out(_api.full(shape, value, dtype), out)
 
 
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
-    return _paddle().scale(x, scale, bias, bias_after_scale, act)
+    return _api.scale(x, scale, bias, bias_after_scale, act)
 
 
 def reduce_max(input, dim=None, keep_dim=False, name=None):
-    return _paddle().max(input, axis=dim, keepdim=keep_dim)
+    return _api.max(input, axis=dim, keepdim=keep_dim)
 
 
 def reduce_min(input, dim=None, keep_dim=False, name=None):
-    return _paddle().min(input, axis=dim, keepdim=keep_dim)
+    return _api.min(input, axis=dim, keepdim=keep_dim)
 
 
 def reduce_prod(input, dim=None, keep_dim=False, name=None):
-    return _paddle().prod(input, axis=dim, keepdim=keep_dim)
+    return _api.prod(input, axis=dim, keepdim=keep_dim)
 
 
 def transpose(x, perm, name=None):
-    return _paddle().transpose(x, perm)
+    return _api.transpose(x, perm)
 
 
 def unsqueeze(input, axes, name=None):
-    return _paddle().unsqueeze(input, axes)
+    return _api.unsqueeze(input, axes)
 
 
 def squeeze(input, axes, name=None):
-    return _paddle().squeeze(input, axes)
+    return _api.squeeze(input, axes)
 
 
 def stack(x, axis=0, name=None):
-    return _paddle().stack(x, axis)
+    return _api.stack(x, axis)
 
 
 def flatten(x, axis=1, name=None):
@@ -231,74 +223,74 @@ def flatten(x, axis=1, name=None):
     if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)) or not 0 <= axis <= x.ndim:
         raise ValueError(f"flatten: axis must be an int in [0, {x.ndim}], received {axis!r}")
     if axis == 0:
-        return _paddle().reshape(x, [1, -1])
+        return _api.reshape(x, [1, -1])
     head = x.shape[:axis]
     if any(d < 0 for d in head[1:]) or (head[0] < 0 and any(d < 0 for d in x.shape[axis:])):
         raise ValueError(f"flatten: at most the batch dim may be unknown, received shape {x.shape}")
     if head[0] < 0:
-        return _paddle().reshape(x, [-1, int(np.prod(x.shape[axis:]))])
-    return _paddle().reshape(x, [int(np.prod(head)), -1])
+        return _api.reshape(x, [-1, int(np.prod(x.shape[axis:]))])
+    return _api.reshape(x, [int(np.prod(head)), -1])
 
 
 def gather(input, index, overwrite=True):
-    return _paddle().gather(input, index)
+    return _api.gather(input, index)
 
 
 def expand(x, expand_times, name=None):
     """fluid's expand tiles: dim i is repeated expand_times[i] times."""
-    return _paddle().tile(x, expand_times)
+    return _api.tile(x, expand_times)
 
 
 def slice(input, axes, starts, ends):
-    return _paddle().slice(input, axes, starts, ends)
+    return _api.slice(input, axes, starts, ends)
 
 
 def clip(x, min, max, name=None):
-    return _paddle().clip(x, min, max)
+    return _api.clip(x, min, max)
 
 
 def argmax(x, axis=0):
-    return _paddle().argmax(x, axis=axis)
+    return _api.argmax(x, axis=axis)
 
 
 def argmin(x, axis=0):
-    return _paddle().argmin(x, axis=axis)
+    return _api.argmin(x, axis=axis)
 
 
 def exp(x, name=None):
-    return _paddle().exp(x)
+    return _api.exp(x)
 
 
 def log(x, name=None):
-    return _paddle().log(x)
+    return _api.log(x)
 
 
 def sqrt(x, name=None):
-    return _paddle().sqrt(x)
+    return _api.sqrt(x)
 
 
 def square(x, name=None):
-    return _paddle().square(x)
+    return _api.square(x)
 
 
 def abs(x, name=None):
-    return _paddle().abs(x)
+    return _api.abs(x)
 
 
 def leaky_relu(x, alpha=0.02, name=None):
-    return _F().leaky_relu(x, alpha)
+    return _functional.leaky_relu(x, alpha)
 
 
 def log_softmax(input, axis=-1, name=None):
-    return _F().log_softmax(input, axis=axis)
+    return _functional.log_softmax(input, axis=axis)
 
 
 def less_than(x, y, force_cpu=None, cond=None, name=None):
-    return _out(_paddle().less_than(x, y), cond)
+    return _out(_api.less_than(x, y), cond)
 
 
 def equal(x, y, cond=None, name=None):
-    return _out(_paddle().equal(x, y), cond)
+    return _out(_api.equal(x, y), cond)
 
 
 def _out(result, out):
@@ -311,7 +303,7 @@ def _out(result, out):
 
 def increment(x, value=1.0, in_place=True):
     """x + value; with in_place=True the sum is assigned back into x (as fluid's while loops expect)."""
-    out = _paddle().scale(x, 1.0, float(value))
+    out = _api.scale(x, 1.0, float(value))
     if in_place and _mode.in_static_mode():
         return assign(out, x)
     return out
@@ -320,26 +312,26 @@ def increment(x, value=1.0, in_place=True):
 def sums(input, out=None):
     result = input[0]
     for v in input[1:]:
-        result = _paddle().add(result, v)
+        result = _api.add(result, v)
     return _out(result, out)
 
 
 def zeros(shape, dtype, force_cpu=False, name=None):
     _static_default()
-    return _paddle().zeros(shape, dtype)
+    return _api.zeros(shape, dtype)
 
 
 def ones(shape, dtype, force_cpu=False, name=None):
     _static_default()
-    return _paddle().ones(shape, dtype)
+    return _api.ones(shape, dtype)
 
 
 def zeros_like(x, out=None):
-    return _out(_paddle().zeros_like(x), out)
+    return _out(_api.zeros_like(x), out)
 
 
 def ones_like(x, out=None):
-    return _out(_paddle().ones_like(x), out)
+    return _out(_api.ones_like(x), out)
 
 
 def one_hot(input, depth, allow_out_of_range=False):
@@ -347,18 +339,18 @@ def one_hot(input, depth, allow_out_of_range=False):
     from ..ops import dispatch
     from ..ops.registry import get_op
     if input.ndim >= 1 and input.shape[-1] == 1:
-        input = _paddle().squeeze(input, axis=[-1])
-    return _paddle().cast(dispatch.apply(get_op("one_hot"), input, depth=int(depth)), "float32")
+        input = _api.squeeze(input, axis=[-1])
+    return _api.cast(dispatch.apply(get_op("one_hot"), input, depth=int(depth)), "float32")
 
 
 def uniform_random(shape, dtype="float32", min=-1.0, max=1.0, seed=0, name=None):
     _static_default()
-    return _paddle().uniform(shape, dtype, min, max, seed)
+    return _api.uniform(shape, dtype, min, max, seed)
 
 
 def gaussian_random(shape, mean=0.0, std=1.0, seed=0, dtype="float32", name=None):
     _static_default()
-    return _paddle().cast(_paddle().normal(mean, std, shape), dtype)
+    return _api.cast(_api.normal(mean, std, shape), dtype)
 
 
 def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None):
@@ -369,7 +361,7 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_
 
 def mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
     """fluid's mul: flatten x to 2-D at x_num_col_dims and y at y_num_col_dims, then matmul."""
-    p = _paddle()
+    p = _api
     if y_num_col_dims != 1 or y.ndim != 2:
         y = p.reshape(y, [int(np.prod(y.shape[:y_num_col_dims])), -1])
     if x.ndim != x_num_col_dims + 1:
@@ -381,7 +373,7 @@ def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, 
            use_cudnn=True, ceil_mode=False, name=None, exclusive=True, data_format="NCHW"):
     if pool_type not in ("max", "avg"):
         raise ValueError(f"pool2d: pool_type must be 'max' or 'avg', received {pool_type!r}")
-    F = _F()
+    F = _functional
     if global_pooling:
         if pool_type == "avg":
             return F.adaptive_avg_pool2d(input, 1, data_format=data_format)
@@ -411,18 +403,18 @@ def dropout(x, dropout_prob, is_test=None, seed=None, name=None, dropout_impleme
     if dropout_implementation not in _DROPOUT_MODES:
         raise ValueError(f"dropout: dropout_implementation must be 'downgrade_in_infer' or 'upscale_in_train', "
                          f"received {dropout_implementation!r}")
-    return _F().dropout(x, dropout_prob, training=not is_test, mode=_DROPOUT_MODES[dropout_implementation])
+    return _functional.dropout(x, dropout_prob, training=not is_test, mode=_DROPOUT_MODES[dropout_implementation])
 
 
 def cross_entropy(input, label, soft_label=False, ignore_index=-100):
     """fluid's cross_entropy takes probabilities: -log(input[label]) per row, shape [N, 1]."""
-    return _F().cross_entropy(input, label, reduction="none", soft_label=soft_label, ignore_index=ignore_index,
+    return _functional.cross_entropy(input, label, reduction="none", soft_label=soft_label, ignore_index=ignore_index,
                               use_softmax=False)
 
 
 def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100, numeric_stable_mode=True,
                                return_softmax=False, axis=-1):
-    return _F().softmax_with_cross_entropy(logits, label, soft_label, ignore_index, numeric_stable_mode,
+    return _functional.softmax_with_cross_entropy(logits, label, soft_label, ignore_index, numeric_stable_mode,
                                            return_softmax, axis)
 
 
@@ -430,7 +422,7 @@ def sigmoid_cross_entropy_with_logits(x, label, ignore_index=-100, name=None, no
     if ignore_index != -100 or normalize:
         raise ValueError("sigmoid_cross_entropy_with_logits: ignore_index and normalize are not supported, "
                          f"received ignore_index={ignore_index!r}, normalize={normalize!r}")
-    return _F().binary_cross_entropy_with_logits(x, label, reduction="none")
+    return _functional.binary_cross_entropy_with_logits(x, label, reduction="none")
 
 
 def accuracy(input, label, k=1, correct=None, total=None):

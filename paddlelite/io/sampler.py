@@ -1,11 +1,23 @@
-"""Samplers: SequenceSampler, RandomSampler (paddle.seed-reproducible), WeightedRandomSampler,
-SubsetRandomSampler, BatchSampler, DistributedBatchSampler (shards by the real rank and world size)."""
+"""Samplers: SequenceSampler, RandomSampler, WeightedRandomSampler, SubsetRandomSampler, BatchSampler,
+DistributedBatchSampler (shards by the real rank and world size).
+
+Randomness follows Paddle's sources exactly: RandomSampler and WeightedRandomSampler draw from NumPy's
+global generator (`np.random.seed(s)` gives Paddle's very orders), SubsetRandomSampler from
+`paddle.randperm` (paddle.seed). Argument errors keep Paddle's classes (AssertionError where Paddle
+asserts), with messages naming the API and argument.
+"""
+from collections.abc import Iterable
+
 import numpy as np
 
-from ..framework.random import get_rng
+from .dataset import IterableDataset, assert_arg
 
 __all__ = ["Sampler", "SequenceSampler", "RandomSampler", "WeightedRandomSampler", "SubsetRandomSampler",
            "BatchSampler", "DistributedBatchSampler"]
+
+
+def _is_int(value):
+    return isinstance(value, (int, np.integer))
 
 
 class Sampler:
@@ -13,7 +25,7 @@ class Sampler:
         self.data_source = data_source
 
     def __iter__(self):
-        raise TypeError(f"{type(self).__name__} must define __iter__")
+        raise NotImplementedError(f"{type(self).__name__}: a Sampler subclass must define __iter__")
 
 
 class SequenceSampler(Sampler):
@@ -25,61 +37,95 @@ class SequenceSampler(Sampler):
 
 
 class RandomSampler(Sampler):
-    """A random permutation (or, with replacement, num_samples draws) from paddle.seed's generator."""
+    """A random permutation of num_samples indices (or num_samples draws with replacement); `generator`
+    is an iterator of indices used instead (iteration ends with it, as in Paddle)."""
 
     def __init__(self, data_source, replacement=False, num_samples=None, generator=None):
         super().__init__(data_source)
-        if not isinstance(replacement, bool):
-            raise TypeError(f"RandomSampler: replacement must be a bool, received {type(replacement).__name__}")
-        if num_samples is not None and not replacement:
-            raise ValueError("RandomSampler: num_samples can only be given with replacement=True")
         self.replacement = replacement
         self._num_samples = num_samples
         self.generator = generator
+        if not isinstance(replacement, bool):
+            raise TypeError(f"RandomSampler: replacement must be a bool, received {replacement!r}")
+        if not replacement and self.num_samples > len(data_source):
+            raise ValueError(f"RandomSampler: num_samples must be at most len(data_source) when replacement is "
+                             f"False, received num_samples={self.num_samples} > {len(data_source)}")
+        if not _is_int(self.num_samples) or self.num_samples <= 0:
+            raise ValueError(f"RandomSampler: num_samples must be a positive int, received {self.num_samples!r}")
 
     @property
     def num_samples(self):
         return len(self.data_source) if self._num_samples is None else self._num_samples
 
     def __iter__(self):
-        n = len(self.data_source)
-        if self.generator is not None:
+        if self.generator:
             for _ in range(self.num_samples):
-                yield next(self.generator) if hasattr(self.generator, "__next__") else self.generator()
+                try:
+                    index = next(self.generator)
+                except StopIteration:
+                    return
+                yield index
             return
-        rng = get_rng(np)
-        if self.replacement:
-            yield from rng.integers(0, n, size=self.num_samples).tolist()
-        else:
-            yield from rng.permutation(n).tolist()
+        n = len(self.data_source)
+        yield from np.random.choice(np.arange(n), self.num_samples, replace=self.replacement).tolist()
 
     def __len__(self):
         return self.num_samples
 
 
 class WeightedRandomSampler(Sampler):
+    """num_samples indices drawn with probabilities proportional to `weights` (a 2-D weights draws
+    num_samples per row, concatenated)."""
+
     def __init__(self, weights, num_samples, replacement=True):
-        w = np.asarray(weights.numpy() if hasattr(weights, "numpy") else weights, dtype=np.float64)
-        if w.ndim != 1 or (w < 0).any() or w.sum() <= 0:
-            raise ValueError("WeightedRandomSampler: weights must be a 1-D list of non-negative numbers, not all 0")
-        if not replacement and num_samples > len(w):
-            raise ValueError("WeightedRandomSampler: num_samples exceeds the number of weights without replacement")
-        self.weights, self.num_samples, self.replacement = w, int(num_samples), replacement
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError(f"WeightedRandomSampler: num_samples must be a positive int, received {num_samples!r}")
+        if not isinstance(replacement, bool):
+            raise ValueError(f"WeightedRandomSampler: replacement must be a bool, received {replacement!r}")
+        self.weights, self.num_samples, self.replacement = weights, num_samples, replacement
+
+    def _rows(self):
+        from ..framework.tensor import Tensor
+        w = self.weights
+        assert_arg(isinstance(w, (Tensor, np.ndarray, list, tuple)),
+                   f"WeightedRandomSampler: weights must be a Tensor, numpy.ndarray, list or tuple, "
+                   f"received {type(w).__name__}")
+        w = np.asarray(w.numpy() if isinstance(w, Tensor) else w, dtype=np.float64)
+        assert_arg(w.ndim in (1, 2),
+                   f"WeightedRandomSampler: weights must be 1-D or 2-D, received shape {list(w.shape)}")
+        return w.reshape(-1, w.shape[-1])
 
     def __iter__(self):
-        p = self.weights / self.weights.sum()
-        return iter(get_rng(np).choice(len(p), self.num_samples, replace=self.replacement, p=p).tolist())
+        w = self._rows()
+        assert_arg(not np.isinf(w).any(), "WeightedRandomSampler: weights must not contain INF")
+        if np.isnan(w).any():
+            raise ValueError("WeightedRandomSampler: weights must not contain NaN")
+        assert_arg((w >= 0).all(), "WeightedRandomSampler: weights must be non-negative")
+        positive = (w > 0).sum(axis=1)
+        assert_arg((positive > 0).all(), "WeightedRandomSampler: every row of weights needs a positive value")
+        assert_arg(self.replacement or (positive >= self.num_samples).all(),
+                   f"WeightedRandomSampler: with replacement=False, num_samples ({self.num_samples}) must not exceed "
+                   f"the number of positive weights ({positive.min()})")
+        p = w / w.sum(axis=1, keepdims=True)
+        rows = [np.random.choice(w.shape[1], self.num_samples, self.replacement, row) for row in p]
+        return iter(np.array(rows).reshape(-1).tolist())
 
     def __len__(self):
-        return self.num_samples
+        return self.num_samples * self._rows().shape[0]
 
 
 class SubsetRandomSampler(Sampler):
+    """The given indices in a random order (paddle.randperm)."""
+
     def __init__(self, indices):
-        self.indices = list(indices)
+        if len(indices) == 0:
+            raise ValueError("SubsetRandomSampler: indices must not be empty")
+        self.indices = indices
 
     def __iter__(self):
-        return iter([self.indices[i] for i in get_rng(np).permutation(len(self.indices))])
+        from ..tensor.creation import randperm
+        for i in randperm(len(self.indices)).tolist():
+            yield self.indices[i]
 
     def __len__(self):
         return len(self.indices)
@@ -89,26 +135,32 @@ class BatchSampler(Sampler):
     """Groups the indices of `sampler` (or of a Sequence/RandomSampler over `dataset`) into batches."""
 
     def __init__(self, dataset=None, sampler=None, shuffle=False, batch_size=1, drop_last=False):
-        if (dataset is None) == (sampler is None):
-            raise ValueError("BatchSampler: give exactly one of dataset and sampler")
-        if not isinstance(batch_size, (int, np.integer)) or isinstance(batch_size, bool) or batch_size <= 0:
-            raise ValueError(f"BatchSampler: batch_size must be a positive int, received {batch_size!r}")
-        if not isinstance(shuffle, bool):
-            raise TypeError(f"BatchSampler: shuffle must be a bool, received {type(shuffle).__name__}")
-        if not isinstance(drop_last, bool):
-            raise TypeError(f"BatchSampler: drop_last must be a bool, received {type(drop_last).__name__}")
-        if sampler is None:
+        if dataset is None:
+            assert_arg(sampler is not None, "BatchSampler: either dataset or sampler must be given")
+            assert_arg(isinstance(sampler, (Sampler, Iterable)),
+                       f"BatchSampler: sampler must be a paddle.io.Sampler or an iterable, received "
+                       f"{type(sampler).__name__}")
+            assert_arg(not shuffle, "BatchSampler: shuffle must be False when a sampler is given")
+        else:
+            assert_arg(not isinstance(dataset, IterableDataset),
+                       "BatchSampler: dataset must not be a paddle.io.IterableDataset")
+            assert_arg(sampler is None, "BatchSampler: give dataset or sampler, not both")
+            assert_arg(isinstance(shuffle, bool), f"BatchSampler: shuffle must be a bool, received {shuffle!r}")
             sampler = RandomSampler(dataset) if shuffle else SequenceSampler(dataset)
-        elif shuffle:
-            raise ValueError("BatchSampler: shuffle must be False when a sampler is given")
+        assert_arg(_is_int(batch_size) and batch_size > 0,
+                   f"BatchSampler: batch_size must be a positive int, received {batch_size!r}")
+        assert_arg(isinstance(drop_last, bool), f"BatchSampler: drop_last must be a bool, received {drop_last!r}")
         self.sampler = sampler
-        self.batch_size = int(batch_size)
-        self.drop_last = drop_last
+        self.batch_size = batch_size
         self.shuffle = shuffle
+        self.drop_last = drop_last
+
+    def _indices(self):
+        return self.sampler
 
     def __iter__(self):
         batch = []
-        for idx in self.sampler:
+        for idx in self._indices():
             batch.append(idx)
             if len(batch) == self.batch_size:
                 yield batch
@@ -151,7 +203,7 @@ class DistributedBatchSampler(BatchSampler):
         self.num_samples = -(-len(dataset) // self.nranks)
         self.total_size = self.num_samples * self.nranks
 
-    def _my_indices(self):
+    def _indices(self):
         n = len(self.dataset)
         indices = list(range(n))
         pad = self.total_size - n
@@ -170,16 +222,6 @@ class DistributedBatchSampler(BatchSampler):
         last = indices[len(indices) - tail:]
         mine.extend(last[self.local_rank * per_rank:(self.local_rank + 1) * per_rank])
         return mine
-
-    def __iter__(self):
-        batch = []
-        for idx in self._my_indices():
-            batch.append(idx)
-            if len(batch) == self.batch_size:
-                yield batch
-                batch = []
-        if batch and not self.drop_last:
-            yield batch
 
     def __len__(self):
         return (self.num_samples + (0 if self.drop_last else self.batch_size - 1)) // self.batch_size

@@ -21,8 +21,19 @@ CAST = register_op("cast", inputs=("X",), outputs=("Out",),
 
 # ---- reshape --------------------------------------------------------------------------------------
 def resolve_shape(op, in_shape, shape):
-    """Paddle's reshape rule: 0 copies the input dim, one -1 is inferred."""
-    out = [in_shape[i] if d == 0 else d for i, d in enumerate(shape)]
+    """Paddle's reshape rule: 0 copies the input dim at its index (a zero-size input keeps a literal 0), one -1
+    is inferred."""
+    zero_size = 0 in in_shape
+    out = []
+    for i, d in enumerate(shape):
+        if d < -1:
+            raise ValueError(f"op '{op}': shape {list(shape)} has {d}; dims must be >= 0, or -1 (once) to infer one")
+        if d == 0 and not zero_size:
+            if i >= len(in_shape):
+                raise ValueError(f"op '{op}': shape {list(shape)} has 0 at index {i}, which copies the input's dim "
+                                 f"{i}, but the input of shape {list(in_shape)} has {len(in_shape)} dims")
+            d = in_shape[i]
+        out.append(d)
     if out.count(-1) > 1:
         raise ValueError(f"op '{op}': shape {list(shape)} has more than one -1")
     known = int(np.prod([d for d in out if d != -1])) if out else 1
@@ -132,7 +143,7 @@ def squeeze_shape(shape, axis):
     nd = len(shape)
     if not axis:
         return tuple(d for d in shape if d != 1)
-    axes = {normalize_axis("squeeze", a, nd) for a in axis} if nd else set()
+    axes = {normalize_axis("squeeze", a, nd) for a in axis}
     return tuple(d for i, d in enumerate(shape) if not (i in axes and d == 1))
 
 
@@ -144,10 +155,10 @@ SQUEEZE = register_op("squeeze", inputs=("X",), outputs=("Out",),
 
 def flatten_shape(shape, start_axis, stop_axis):
     nd = len(shape)
-    if nd == 0:
-        return (1,)
     s = normalize_axis("flatten", start_axis, nd, "start_axis")
     e = normalize_axis("flatten", stop_axis, nd, "stop_axis")
+    if nd == 0:  # a 0-D input (axes 0 or -1) becomes [1]
+        return (1,)
     if s > e:
         raise ValueError(f"op 'flatten': start_axis ({start_axis}) must not be after stop_axis ({stop_axis}) "
                          f"for a {nd}-D input")
@@ -348,7 +359,7 @@ def _unbind_forward(xp, x, axis):
 
 def _unbind_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("stack", g.output_grad_or_zeros("Out"), axis=g.attrs["axis"]))
+        g.set_input_grad("X", stack(g.output_grad_or_zeros("Out"), axis=g.attrs["axis"]))
 
 
 # unbind is unstack's view twin: its outputs view X's storage (Paddle's unbind), unstack's are copies

@@ -26,11 +26,12 @@ class OpDef:
     __slots__ = ("type", "inputs", "outputs", "attrs", "forward", "infer", "grad", "impls",
                  "variadic_inputs", "optional_inputs", "variadic_outputs", "intermediate_outputs",
                  "nondiff_inputs", "meta_inputs", "same_dtype", "double_grad", "diff_inputs_mask", "n_in",
-                 "n_out", "simple", "input_index", "output_index", "view")
+                 "n_out", "simple", "input_index", "output_index", "view", "block_runner", "block_grad")
 
-    def __init__(self, type, inputs, outputs, forward, infer, grad=None, attrs=None,
+    def __init__(self, type, inputs, outputs, forward=None, infer=None, grad=None, attrs=None,
                  variadic_inputs=(), optional_inputs=(), variadic_outputs=(), intermediate_outputs=(),
-                 nondiff_inputs=(), meta_inputs=(), same_dtype=(), double_grad=False, view=False):
+                 nondiff_inputs=(), meta_inputs=(), same_dtype=(), double_grad=False, view=False,
+                 block_runner=None, block_grad=None):
         self.type = type
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
@@ -52,6 +53,11 @@ class OpDef:
         # view: the outputs are views of the first input's storage (Paddle's view ops): True, or a
         # predicate on the attrs for ops that are views for some attrs only (basic vs advanced indexing)
         self.view = view
+        # Structural ops (control flow: they hold sub-blocks) have no array forward: the static executor
+        # compiles them with block_runner(plan, op) -> run(env), and static backward builds their grad
+        # ops with block_grad(backward_pass, op) -> ([grad Operators], [names whose grads they write]).
+        self.block_runner = block_runner
+        self.block_grad = block_grad
         self.diff_inputs_mask = tuple(s not in self.nondiff_inputs for s in self.inputs)
         self.n_in = len(self.inputs)
         self.n_out = len(self.outputs)

@@ -1,8 +1,11 @@
-"""Static graph mode: Program, Block, Variable, Operator, append_backward, gradients, Executor."""
+"""Static graph mode: Program, Block, Variable, Operator, append_backward, gradients, Executor.
+
+paddle.static.nn, paddle.static.accuracy and paddle.static.create_parameter build layers (the nn floor):
+static/layer_apis.py holds them and the top-level package installs them here.
+"""
 from ..framework.mode import disable_static, enable_static, in_dynamic_mode, in_static_mode
 from . import appender as _appender  # noqa: F401  (binds the dispatcher's static hook)
 from . import control_flow as _control_flow  # noqa: F401  (registers cond/while runners and grads)
-from . import nn
 from .backward import append_backward, gradients
 from .executor import Executor, LoDTensor, Scope, cpu_places, cuda_places, global_scope, scope_guard
 from .framework import (Block, Operator, Parameter, Program, Variable, default_main_program,
@@ -11,15 +14,6 @@ from . import io
 from .input import InputSpec, data
 from .io import (load, load_inference_model, load_program_state, normalize_program, save, save_inference_model,
                  set_program_state)
-from .metric import accuracy
-
-
-def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None):
-    """A Parameter of the main program, initialised by an op of the startup program."""
-    from ..nn.layer.param_attr import create_parameter as _create
-    from .framework import require_static
-    require_static("paddle.static.create_parameter")
-    return _create(shape, dtype, name=name, attr=attr, is_bias=is_bias, default_initializer=default_initializer)
 
 
 def name_scope(prefix=None):

@@ -22,11 +22,6 @@ from .framework import (GRAD_SUFFIX, names_of as _names_of, OP_ROLE_ATTR, OP_ROL
 ACCUMULATE_OP = "sum"
 
 
-# Structural ops (control flow) register how their gradient is built: type -> fn(pass, op) -> ([Operator],
-# [forward names whose gradient the group writes])
-STRUCTURAL_GRADS = {}
-
-
 class _LossError(TypeError, AssertionError):
     """Paddle documents AssertionError and raises TypeError for a bad loss; this is both."""
 
@@ -41,12 +36,11 @@ def strip_grad(name):
 
 
 def _differentiable(op):
-    if op.type in STRUCTURAL_GRADS:
-        return True
     try:
-        return get_op(op.type).grad is not None
+        opdef = get_op(op.type)
     except KeyError:
         return False
+    return opdef.grad is not None or opdef.block_grad is not None
 
 
 # ---- op path and no-grad vars (Paddle's _find_op_path_ / _find_no_grad_vars) ---------------------
@@ -124,11 +118,10 @@ class BackwardPass:
             outs = op.output_arg_names
             if not any(n in self.available for n in outs):
                 continue
-            handler = STRUCTURAL_GRADS.get(op.type)
-            if handler is not None:
-                group, written = handler(self, op)
+            opdef = get_op(op.type)
+            if opdef.block_grad is not None:  # a structural op (control flow) builds its grad block
+                group, written = opdef.block_grad(self, op)
             else:
-                opdef = get_op(op.type)
                 needed = [n for slot, d in zip(opdef.inputs, opdef.diff_inputs_mask) if d
                           for n in op.input(slot) if n not in self.no_grad]
                 if not needed:
@@ -460,10 +453,15 @@ def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
     if len(target_gradients) != len(targets):
         raise ValueError(f"gradients: {len(targets)} targets but {len(target_gradients)} target_gradients; "
                          "give one gradient (or None) per target")
-    for t, tg in zip(targets, target_gradients):
-        if tg is not None and list(tg._shape) != list(t._shape) and -1 not in tg._shape + t._shape:
-            raise ValueError(f"gradients: the gradient of target '{t.name}' has shape {list(tg._shape)}, "
-                             f"expected the target's shape {list(t._shape)}")
+    for i, (t, tg) in enumerate(zip(targets, target_gradients)):
+        if tg is None:
+            continue
+        if len(tg._shape) != len(t._shape) or any(a != b and -1 not in (a, b) for a, b in zip(tg._shape, t._shape)):
+            raise ValueError(f"gradients: target_gradients[{i}] has shape {list(tg._shape)}, expected the shape "
+                             f"{list(t._shape)} of target '{t.name}'")
+        if tg._dtype != t._dtype:
+            raise TypeError(f"gradients: target_gradients[{i}] has dtype {tg.dtype.name}, expected the dtype "
+                            f"{t.dtype.name} of target '{t.name}'")
     block = targets[0].block
     program = block.program
     for v in targets + inputs:

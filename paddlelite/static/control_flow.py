@@ -9,13 +9,14 @@ Structural ops (they hold a Block, so the executor runs them, not an xp forward)
 The grad blocks are built by the same backward pass as block 0 (grad makers of the registry); their
 `forward_block_idx` points at the forward sub-block.
 """
+from ..framework.mode import in_dynamic_mode
+from ..framework.tensor import Tensor
 from ..ops import dispatch
-from ..ops.registry import get_op
+from ..ops.registry import get_op, register_op
 from ..utils import unique_name
 from . import backward as _bw
 from . import executor as _ex
-from .framework import (OP_ROLE_ATTR, OP_ROLE_BACKWARD, Operator, Variable, default_main_program,
-                        require_static)
+from .framework import (OP_ROLE_ATTR, OP_ROLE_BACKWARD, Operator, Variable, default_main_program)
 
 
 # ---- building ------------------------------------------------------------------------------------
@@ -67,13 +68,38 @@ def _run_branch(program, fn, api):
     return block, vars_, kind
 
 
+def _check_return_names(return_names):
+    if return_names is None or isinstance(return_names, str):
+        return
+    if not isinstance(return_names, (list, tuple)) or not all(isinstance(n, str) for n in return_names):
+        raise TypeError(f"cond: return_names must be None, a str or a list/tuple of str (one name per returned "
+                        f"value), received {return_names!r}")
+
+
+def _cond_eager(pred, true_fn, false_fn):
+    """Dynamic mode, as Paddle: call the branch pred selects (its ops record gradients as usual)."""
+    if not isinstance(pred, Tensor):  # AssertionError as Paddle; explicit so -O keeps it
+        raise AssertionError(f"cond: pred must be a Tensor, received {type(pred).__name__}")
+    if pred.size != 1:
+        raise AssertionError(f"cond: pred must hold one value (numel 1), received shape {pred.shape}")
+    fn, arg = (true_fn, "true_fn") if pred.item() else (false_fn, "false_fn")
+    if fn is None:
+        return None
+    if not callable(fn):
+        raise TypeError(f"cond: {arg} must be callable or None, received {type(fn).__name__}")
+    return fn()
+
+
 def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
-    """Run true_fn's ops when pred is true, else false_fn's; returns the taken branch's outputs."""
-    require_static("paddle.static.nn.cond")
+    """Run true_fn's ops when pred is true, else false_fn's; returns the taken branch's outputs.
+    In dynamic mode the chosen branch simply runs, as in Paddle."""
+    if in_dynamic_mode():
+        return _cond_eager(pred, true_fn, false_fn)
     _check_pred(pred, "cond", "pred")
     for fn, arg in ((true_fn, "true_fn"), (false_fn, "false_fn")):
         if fn is not None and not callable(fn):
             raise TypeError(f"cond: {arg} must be callable or None, received {type(fn).__name__}")
+    _check_return_names(return_names)
     program = default_main_program()
     parent = program.current_block()
     key = unique_name.generate(name or "cond")
@@ -106,15 +132,34 @@ def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
     return _pack(outs, t_kind if true_fn is not None else f_kind)
 
 
+def _body_result(new, n):
+    new = list(new) if isinstance(new, (list, tuple)) else [new]
+    if len(new) != n:
+        raise ValueError(f"while_loop: body must return as many values as loop_vars ({n}), returned {len(new)}")
+    return new
+
+
+def _while_eager(cond, body, loop_vars):
+    """Dynamic mode, as Paddle: a Python loop (its ops record gradients as usual)."""
+    kind = type(loop_vars)
+    while cond(*loop_vars).item():
+        loop_vars = _body_result(body(*loop_vars), len(loop_vars))
+    return kind(loop_vars)
+
+
 def while_loop(cond, body, loop_vars, is_test=False, name=None):
-    """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; returns the final loop vars."""
-    require_static("paddle.static.nn.while_loop")
+    """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; returns the final loop vars.
+    In dynamic mode it is a Python loop, as in Paddle."""
     if not callable(cond):
         raise TypeError(f"while_loop: cond must be callable, received {type(cond).__name__}")
     if not callable(body):
         raise TypeError(f"while_loop: body must be callable, received {type(body).__name__}")
-    if not isinstance(loop_vars, (list, tuple)) or not loop_vars:
-        raise ValueError("while_loop: loop_vars must be a non-empty list or tuple of Variables")
+    if not isinstance(loop_vars, (list, tuple)):
+        raise TypeError(f"while_loop: loop_vars must be a list or tuple, received {type(loop_vars).__name__}")
+    if not loop_vars:
+        raise ValueError("while_loop: loop_vars must not be empty")
+    if in_dynamic_mode():
+        return _while_eager(cond, body, loop_vars)
     for v in loop_vars:
         if not isinstance(v, Variable):
             raise TypeError(f"while_loop: loop_vars must hold Variables, received {type(v).__name__}")
@@ -128,11 +173,7 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
     _check_pred(pre_cond, "while_loop", "the value returned by cond")
     block = program._create_block()
     try:
-        new = body(*state)
-        new = list(new) if isinstance(new, (list, tuple)) else [new]
-        if len(new) != len(state):
-            raise ValueError(f"while_loop: body must return as many values as loop_vars ({len(state)}), "
-                             f"returned {len(new)}")
+        new = _body_result(body(*state), len(state))
         for i, (n, s) in enumerate(zip(new, state)):
             if not isinstance(n, Variable):
                 raise TypeError(f"while_loop: body must return Variables, value {i} is {type(n).__name__}")
@@ -240,10 +281,6 @@ def _while_grad(bp, op):
     return [gop], loop + ext
 
 
-_bw.STRUCTURAL_GRADS["conditional_block"] = _conditional_block_grad
-_bw.STRUCTURAL_GRADS["while"] = _while_grad
-
-
 # ---- running -------------------------------------------------------------------------------------
 def _truth(v):
     return bool(v.reshape(-1)[0]) if v.size == 1 else bool(v)
@@ -337,9 +374,19 @@ def _run_while_grad(plan, op):
     return run
 
 
-_ex.STRUCTURAL_RUNNERS.update({
-    "conditional_block": _run_conditional_block,
-    "conditional_block_grad": _run_conditional_block_grad,
-    "while": _run_while,
-    "while_grad": _run_while_grad,
-})
+# ---- the ops, registered like every op: the executor and backward look them up by type ------------
+register_op("conditional_block", inputs=["Cond", "Input"], outputs=["Out", "Scope"], variadic_inputs=["Input"],
+            variadic_outputs=["Out", "Scope"], nondiff_inputs=["Cond"], attrs={"sub_block": None,
+            "is_scalar_condition": True}, block_runner=_run_conditional_block, block_grad=_conditional_block_grad)
+register_op("conditional_block_grad", inputs=["Cond", "Input", "Out", "Out@GRAD"], outputs=["Input@GRAD"],
+            variadic_inputs=["Input", "Out", "Out@GRAD"], variadic_outputs=["Input@GRAD"],
+            attrs={"sub_block": None, "inner_grads": [], "is_scalar_condition": True},
+            block_runner=_run_conditional_block_grad)
+register_op("while", inputs=["X", "Condition"], outputs=["Out", "StepScopes"], variadic_inputs=["X"], variadic_outputs=["Out"],
+            nondiff_inputs=["Condition"], attrs={"sub_block": None, "is_test": False},
+            block_runner=_run_while, block_grad=_while_grad)
+register_op("while_grad", inputs=["X", "Out", "Out@GRAD", "StepScopes"], outputs=["X@GRAD"],
+            variadic_inputs=["X", "Out", "Out@GRAD"], variadic_outputs=["X@GRAD"],
+            attrs={"sub_block": None, "loop_vars": [], "loop_grads": [], "ext_vars": [], "ext_grads": [],
+                   "inner_grads": [], "carried": []},
+            block_runner=_run_while_grad)

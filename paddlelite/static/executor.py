@@ -120,10 +120,6 @@ class scope_guard:
 
 
 # ---- plans ----------------------------------------------------------------------------------------
-# Structural ops (control flow) register a compiler: type -> fn(plan, op) -> runner(env)
-STRUCTURAL_RUNNERS = {}
-
-
 def op_error(op, e):
     """Re-raise an op failure naming the op, or the forward op of a grad op, and the user's line."""
     fwd = op._fwd_op
@@ -192,10 +188,9 @@ class Plan:
         return steps, reads, writes
 
     def compile_op(self, op):
-        runner = STRUCTURAL_RUNNERS.get(op.type)
-        if runner is not None:
-            return (2, runner(self, op), None, None, None, op)
         opdef = get_op(op.type)
+        if opdef.block_runner is not None:  # a structural op (control flow)
+            return (2, opdef.block_runner(self, op), None, None, None, op)
         attrs = opdef.fill_attrs({k: v for k, v in op._attrs.items() if k in opdef.attrs})
         fn = opdef.forward_for(self.xp)
         ins = []
@@ -346,6 +341,19 @@ def _feed_lr(program, scheduler, scope, place):
     scope._values[name] = place.xp.asarray(np.array([scheduler()], dtype=var.dtype.np))
 
 
+def _flatten_fetch(fetch_list):
+    """As Paddle, an item of fetch_list may itself be a list (e.g. paddle.static.gradients(y, x)): it is
+    flattened one level, one result per Variable."""
+    if fetch_list is None:
+        return None
+    if not isinstance(fetch_list, (list, tuple)):
+        return [fetch_list]
+    flat = []
+    for v in fetch_list:
+        flat.extend(v if isinstance(v, (list, tuple)) else [v])
+    return flat
+
+
 class Executor:
     """Runs static programs on one place (CPU: NumPy, GPU: CuPy) - the same code for both."""
 
@@ -367,9 +375,7 @@ class Executor:
             feed = {}
         if not isinstance(feed, dict):
             raise TypeError(f"Executor.run: feed must be a dict of name -> array, received {type(feed).__name__}")
-        if fetch_list is not None and not isinstance(fetch_list, (list, tuple)):
-            fetch_list = [fetch_list]
-        fetch_names = names_of(fetch_list, "Executor.run", "fetch_list")
+        fetch_names = names_of(_flatten_fetch(fetch_list), "Executor.run", "fetch_list")
         block = program.global_block()
         for n in fetch_names:
             if block._lookup(n) is None:

@@ -584,10 +584,20 @@ class Program:
         self._appending_grad_times = 0
         self._op_role = OP_ROLE_FORWARD
         self._grad_group_counter = 0
-        self.random_seed = 0
-        self._is_startup = False
+        self._seed = 0
         Program._next_id[0] += 1
         self._uid = Program._next_id[0]
+
+    @property
+    def random_seed(self):
+        """The seed of the random ops this program's startup and main run (0: not fixed)."""
+        return self._seed
+
+    @random_seed.setter
+    def random_seed(self, seed):
+        if not isinstance(seed, int) or isinstance(seed, bool):  # ValueError, as Paddle
+            raise ValueError(f"Program.random_seed: the seed must be an integer, received {type(seed).__name__}")
+        self._seed = seed
 
     def _bump(self):
         self._version += 1
@@ -695,7 +705,6 @@ class Program:
 # ---- default programs and guards -----------------------------------------------------------------
 _main = [Program()]
 _startup = [Program()]
-_startup[0]._is_startup = True
 
 
 def default_main_program():

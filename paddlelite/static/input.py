@@ -19,8 +19,13 @@ def data(name, shape, dtype=None, lod_level=0):
     shape = _check_shape(shape, "paddle.static.data")
     dtype = _dtype.convert_dtype(dtype if dtype is not None else _dtype.get_default_dtype())
     block = default_main_program().global_block()
-    if name in block.vars:
-        raise ValueError(f"paddle.static.data: a variable named '{name}' already exists in the program")
+    old = block.vars.get(name)
+    if old is not None:  # Paddle returns the variable again when it matches
+        if list(old._shape) != shape or old._dtype != dtype:
+            raise ValueError(f"paddle.static.data: variable '{name}' was created before with shape "
+                             f"{list(old._shape)} and dtype {old.dtype.name}; the new shape {shape} and dtype "
+                             f"{dtype} do not match")
+        return old
     return block.create_var(name=name, shape=shape, dtype=dtype, stop_gradient=True, persistable=False,
                             is_data=True)
 

@@ -17,7 +17,7 @@ from ..framework import dtype as _dtype
 from ..framework.io import CheckpointError, atomic_file, read_archive, write_archive
 from ..ops.legacy import LEGACY_TYPES
 from ..ops.registry import all_ops
-from .executor import STRUCTURAL_RUNNERS, Executor, global_scope, op_io
+from .executor import Executor, global_scope, op_io
 from .framework import Block, Operator, Parameter, Program, Variable, default_main_program
 
 __all__ = ["save_inference_model", "load_inference_model", "normalize_program", "InferenceModelError"]
@@ -179,7 +179,8 @@ def _check(cond, fail, msg):
 
 
 def _doc_to_program(doc, fail):
-    known = set(all_ops()) | set(LEGACY_TYPES.values()) | set(STRUCTURAL_RUNNERS)
+    known = all_ops()
+    known.update({legacy: known[ours] for ours, legacy in LEGACY_TYPES.items() if ours in known})
     blocks = doc.get("blocks") if isinstance(doc, dict) else None
     _check(isinstance(blocks, list) and blocks, fail, "has no 'blocks' list")
     program = Program()
@@ -238,7 +239,7 @@ def _doc_to_program(doc, fail):
             _check(isinstance(od.get("attrs"), dict), fail, f"{where} ('{t}') has no attrs object")
             attrs = {a: _attr_from_json(v, program, f"attribute '{a}' of {where} ('{t}')", fail)
                      for a, v in od["attrs"].items()}
-            if t in STRUCTURAL_RUNNERS:
+            if known[t].block_runner is not None:  # a structural op: built as it was saved, no shape inference
                 block._append_operator(Operator(block, t, slots["inputs"], slots["outputs"], attrs))
             else:
                 block.append_op(type=t, inputs=slots["inputs"], outputs=slots["outputs"], attrs=attrs)

@@ -55,24 +55,37 @@ FILL_CONSTANT = None
 
 
 def full(shape, fill_value, dtype=None, name=None, place=None):
+    return _full(shape, fill_value, dtype, place, "full")
+
+
+def _full(shape, fill_value, dtype, place, api):
+    """full(), with `api` (full / zeros / ones) named in errors."""
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
+    elif isinstance(fill_value, str):  # Paddle takes numeric strings
+        try:
+            fill_value = float(fill_value)
+        except ValueError:
+            raise ValueError(f"{api}: fill_value {fill_value!r} is not a number") from None
+    elif not isinstance(fill_value, (numbers.Number, np.number, np.bool_)):
+        raise TypeError(f"{api}: fill_value must be a number, a numeric string or a Tensor, received "
+                        f"{type(fill_value).__name__}")
     if dtype is None:
         dtype = np.bool_ if isinstance(fill_value, bool) else (
             np.int64 if isinstance(fill_value, numbers.Integral) else _dtype.default_float().np)
-    return dispatch.apply(get_op("fill_constant"), shape=_shape_list(shape, "full"),
+    return dispatch.apply(get_op("fill_constant"), shape=_shape_list(shape, api),
                           value=fill_value, dtype=_dtype.convert_dtype(dtype).name,
-                          place=None if place is None else str(_resolve_place(place, "full")))
+                          place=None if place is None else str(_resolve_place(place, api)))
 
 
 def zeros(shape, dtype=None, name=None, place=None):
-    return full(shape, 0.0 if dtype is None or _dtype.convert_dtype(dtype).is_floating_point else 0,
-                _float_dtype(dtype) if dtype is None else dtype, place=place)
+    return _full(shape, 0.0 if dtype is None or _dtype.convert_dtype(dtype).is_floating_point else 0,
+                 _float_dtype(dtype) if dtype is None else dtype, place, "zeros")
 
 
 def ones(shape, dtype=None, name=None, place=None):
-    return full(shape, 1.0 if dtype is None or _dtype.convert_dtype(dtype).is_floating_point else 1,
-                _float_dtype(dtype) if dtype is None else dtype, place=place)
+    return _full(shape, 1.0 if dtype is None or _dtype.convert_dtype(dtype).is_floating_point else 1,
+                 _float_dtype(dtype) if dtype is None else dtype, place, "ones")
 
 
 def full_like(x, fill_value, dtype=None, name=None):

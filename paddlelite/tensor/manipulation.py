@@ -27,21 +27,19 @@ def cast(x, dtype):
 
 def reshape(x, shape, name=None):
     _check_tensor(x, "reshape")
-    if not isinstance(shape, (list, tuple)):
-        raise TypeError(f"reshape: shape must be a list or tuple of ints, received {type(shape).__name__}")
-    return apply(_mo.RESHAPE, x, shape=[int(d) for d in shape])
+    return apply(_mo.RESHAPE, x, shape=_int_list(shape, "reshape", "shape", allow_int=False))
 
 
 def transpose(x, perm, name=None):
     _check_tensor(x, "transpose")
     if not isinstance(perm, (list, tuple)) or len(perm) != len(x.shape):
         raise ValueError(f"transpose: perm must list each of the {len(x.shape)} dims once, received {perm!r}")
-    return apply(_mo.TRANSPOSE, x, perm=[int(p) for p in perm])
+    return apply(_mo.TRANSPOSE, x, perm=_int_list(perm, "transpose", "perm", allow_int=False))
 
 
 def unsqueeze(x, axis, name=None):
     _check_tensor(x, "unsqueeze")
-    return apply(_mo.UNSQUEEZE, x, axis=[int(a) for a in (axis if isinstance(axis, (list, tuple)) else [axis])])
+    return apply(_mo.UNSQUEEZE, x, axis=_int_list(axis, "unsqueeze", "axis"))
 
 
 # ---- argument helpers -----------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import numbers
 import numpy as np
 
 from ..framework.mode import _static
+from ..framework.promotion import promote_pair
 from ..framework.tensor import Tensor, wrap_array
 from ..ops import dispatch
 from ..ops import creation as _creation_ops
@@ -44,11 +45,25 @@ def _check_tensor(x, api, arg="x"):
         raise TypeError(f"{api}: {arg} must be a Tensor, received {type(x).__name__}")
 
 
+def check_float_tensor(x, api, arg="x", real=True):
+    """THE dtype check of the functional APIs: `arg` must be a floating-point Tensor (complex too unless
+    `real`); integers are never converted silently."""
+    _check_tensor(x, api, arg)
+    if x.dtype.np.kind not in ("f" if real else "fc"):
+        raise TypeError(f"{api}: {arg} must be a floating-point Tensor, received {x.dtype.name}; "
+                        "cast it to a floating point dtype first, e.g. x.astype('float32')")
+
+
 def _binary(op, api):
     def fn(x, y, name=None):
         if x.__class__ is Tensor and y.__class__ is Tensor:  # the common case, checked in one line
+            if x._data.dtype is not y._data.dtype:
+                x, y = promote_pair(x, y, api)
             return apply(op, x, y)
         _check_tensor(x, api)
+        if is_tensor_like(y):
+            x, y = promote_pair(x, y, api)
+            return apply(op, x, y)
         return apply(op, x, operand(y, x, api))
     fn.__name__ = api
     fn.__doc__ = f"Elementwise {api} with broadcasting (op '{op.type}')."
@@ -58,7 +73,19 @@ def _binary(op, api):
 add = _binary(_ew.ADD, "add")
 subtract = _binary(_ew.SUBTRACT, "subtract")
 multiply = _binary(_ew.MULTIPLY, "multiply")
-divide = _binary(_ew.DIVIDE, "divide")
+_divide = _binary(_ew.DIVIDE, "divide")
+
+
+def true_division_operand(x):
+    """Paddle divides integer tensors as float32."""
+    return x.astype("float32") if x.dtype.np.kind in "iu" else x
+
+
+def divide(x, y, name=None):
+    """Elementwise x / y with broadcasting (op 'divide'); integer tensors divide as float32."""
+    if is_tensor_like(x) and is_tensor_like(y) and x.dtype == y.dtype:
+        x, y = true_division_operand(x), true_division_operand(y)
+    return _divide(x, y)
 maximum = _binary(_ew.MAXIMUM, "maximum")
 minimum = _binary(_ew.MINIMUM, "minimum")
 equal = _binary(_ew.EQUAL, "equal")
@@ -134,10 +161,8 @@ def is_tensor(x):
 
 def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     """Elementwise |x - y| <= atol + rtol * |y| (NaNs equal when equal_nan)."""
-    _check_tensor(x, "isclose")
+    check_float_tensor(x, "isclose", real=False)
     _check_tensor(y, "isclose", "y")
-    if x.dtype.np.kind not in "fc":
-        raise TypeError(f"isclose: x must be a floating-point Tensor, received {x.dtype.name}")
     diff = apply(_m.ABS, apply(_ew.SUBTRACT, x, y))
     tol = apply(_m.SCALE, apply(_m.ABS, y), scale=float(rtol), bias=float(atol), bias_after_scale=True)
     out = apply(_ew.LOGICAL_OR, apply(_ew.LESS_EQUAL, diff, tol), apply(_ew.EQUAL, x, y))  # equal infinities
@@ -244,7 +269,7 @@ def pow(x, y, name=None):
     """x ** y: a Python number uses op 'pow' (attr factor); a Tensor uses 'elementwise_pow'."""
     _check_tensor(x, "pow")
     if is_tensor_like(y):
-        return apply(_ew.ELEMENTWISE_POW, x, y)
+        return apply(_ew.ELEMENTWISE_POW, *promote_pair(x, y, "pow"))
     if isinstance(y, (bool, np.bool_)) or not isinstance(y, (numbers.Real, np.number)):
         raise TypeError(f"pow: y must be a number or a Tensor, received {type(y).__name__}")
     if x.dtype.np.kind in "iu" and float(y) != int(y):
@@ -260,6 +285,9 @@ def clip(x, min=None, max=None, name=None):
     hi = float("inf") if max is None else _number(max, "clip", "max")
     if lo > hi:
         raise ValueError(f"clip: min ({lo}) must not exceed max ({hi})")
+    if isinstance(x, Tensor) and x.dtype.np.kind in "iu" and any(isinstance(b, (float, np.floating))
+                                                                  for b in (min, max)):
+        x = x.astype("float32")  # eager Paddle: an int tensor clipped to float bounds becomes float32
     return apply(_m.CLIP, x, min=lo, max=hi)
 
 
@@ -279,6 +307,8 @@ def where(condition, x=None, y=None, name=None):
         x = operand(x, y, "where", "x")
     if not is_tensor_like(y):
         y = operand(y, x, "where", "y")
+    if isinstance(x, Tensor) and isinstance(y, Tensor):  # Paddle's static where does not promote
+        x, y = promote_pair(x, y, "where")
     return apply(_m.WHERE, condition, x, y)
 
 
@@ -289,6 +319,8 @@ def _divmod_api(op, api):
             x = x.astype("float32")
         if is_tensor_like(y) and is_tensor_like(x) and x.dtype.np.kind == "b":
             raise TypeError(f"{api}: x must be a numeric Tensor, received bool")
+        if is_tensor_like(y):
+            return apply(op, *promote_pair(x, y, api))
         return apply(op, x, operand(y, x, api))
     fn.__name__ = fn.__qualname__ = api
     fn.__doc__ = f"Elementwise {api} with broadcasting (op '{op.type}'; not differentiable)."

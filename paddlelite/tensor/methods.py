@@ -8,66 +8,96 @@ import numbers
 import numpy as np
 
 from . import creation, manipulation, math, reduction, search
+from ..framework.promotion import with_scalar
 from .math import operand
 
 _SCALARS = (numbers.Number, np.number, np.bool_)
 
 
-def _scalar_ok(x, s):
-    """A scalar can go through `scale` unless it would need an int tensor to become float."""
-    return not (isinstance(s, float) and x.dtype.np.kind in "iub")
+def _complex(s):
+    return isinstance(s, (complex, np.complexfloating))
 
 
-def _promoted(x, s):
-    return x.astype("float32") if isinstance(s, float) and x.dtype.np.kind in "iub" else x
+def _scalar_op(self, other):
+    """A Python number (not bool, not complex) goes through `scale`; the tensor takes Paddle's scalar dtype."""
+    return isinstance(other, _SCALARS) and not isinstance(other, (bool, np.bool_)) and not _complex(other)
 
 
 def __add__(self, other):
-    if isinstance(other, _SCALARS) and not isinstance(other, (bool, np.bool_)):
-        x = _promoted(self, other)
-        return math.scale(x, 1.0, float(other))
+    if _scalar_op(self, other):
+        return math.scale(with_scalar(self, other), 1.0, float(other))
+    if isinstance(other, _SCALARS):
+        x = with_scalar(self, other)
+        return math.add(x, operand(other, x, "__add__"))
     return math.add(self, other)
 
 
 def __sub__(self, other):
-    if isinstance(other, _SCALARS) and not isinstance(other, (bool, np.bool_)):
-        return math.scale(_promoted(self, other), 1.0, -float(other))
+    if _scalar_op(self, other):
+        return math.scale(with_scalar(self, other), 1.0, -float(other))
+    if isinstance(other, _SCALARS):
+        x = with_scalar(self, other)
+        return math.subtract(x, operand(other, x, "__sub__"))
     return math.subtract(self, other)
 
 
 def __rsub__(self, other):
-    if isinstance(other, _SCALARS):
-        return math.scale(_promoted(self, other), -1.0, float(other))
-    return math.subtract(operand(other, self, "__rsub__"), self)
+    if _scalar_op(self, other):
+        return math.scale(with_scalar(self, other), -1.0, float(other))
+    x = with_scalar(self, other) if isinstance(other, _SCALARS) else self
+    return math.subtract(operand(other, x, "__rsub__"), x)
 
 
 def __mul__(self, other):
-    if isinstance(other, _SCALARS) and not isinstance(other, (bool, np.bool_)):
-        return math.scale(_promoted(self, other), float(other))
+    if _scalar_op(self, other):
+        return math.scale(with_scalar(self, other), float(other))
+    if isinstance(other, _SCALARS):
+        x = with_scalar(self, other)
+        return math.multiply(x, operand(other, x, "__mul__"))
     return math.multiply(self, other)
 
 
 def __truediv__(self, other):
-    if isinstance(other, _SCALARS) and not isinstance(other, (bool, np.bool_)):
-        x = self if self.dtype.np.kind == "f" else self.astype("float32")
+    if isinstance(other, _SCALARS):
+        x = math.true_division_operand(with_scalar(self, other))
         return math.divide(x, operand(other, x, "__truediv__"))
-    x = self if self.dtype.np.kind == "f" else self.astype("float32")
-    return math.divide(x, other if other.dtype.np.kind == "f" else other.astype("float32"))
+    return math.divide(self, other)
 
 
 def __rtruediv__(self, other):
-    x = self if self.dtype.np.kind == "f" else self.astype("float32")
+    x = math.true_division_operand(with_scalar(self, other) if isinstance(other, _SCALARS) else self)
     return math.divide(operand(other, x, "__rtruediv__"), x)
+
+
+def __floordiv__(self, other):
+    return math.floor_divide(with_scalar(self, other) if isinstance(other, _SCALARS) else self, other)
+
+
+def __rfloordiv__(self, other):
+    x = with_scalar(self, other) if isinstance(other, _SCALARS) else self
+    return math.floor_divide(operand(other, x, "__rfloordiv__"), x)
+
+
+def __mod__(self, other):
+    return math.remainder(with_scalar(self, other) if isinstance(other, _SCALARS) else self, other)
+
+
+def __rmod__(self, other):
+    x = with_scalar(self, other) if isinstance(other, _SCALARS) else self
+    return math.remainder(operand(other, x, "__rmod__"), x)
 
 
 def __pow__(self, other):
     if isinstance(other, _SCALARS):
-        return math.pow(_promoted(self, other), other)
+        x = with_scalar(self, other)
+        if _complex(other):
+            return math.elementwise_pow(x, operand(other, x, "__pow__"))
+        return math.pow(x, int(other) if isinstance(other, (bool, np.bool_)) else other)
     return math.elementwise_pow(self, other)
 
 
 def __rpow__(self, other):
-    x = _promoted(self, other)
+    x = with_scalar(self, other) if isinstance(other, _SCALARS) else self
     return math.elementwise_pow(operand(other, x, "__rpow__"), x)
 
 
@@ -81,12 +111,6 @@ def __matmul__(self, other):
 
 def __rmatmul__(self, other):
     return math.matmul(operand(other, self, "__rmatmul__"), self)
-
-
-def _reflected(fn):
-    def r(self, other):
-        return fn(operand(other, self, fn.__name__), self)
-    return r
 
 
 def astype(self, dtype):
@@ -103,6 +127,21 @@ def _mT(self):
     return manipulation.transpose(self, perm)
 
 
+def _comparison(fn, name):
+    """A comparison operator: a Python number of a higher kind first promotes the tensor, as in Paddle."""
+    def compare(self, other):
+        if isinstance(other, _SCALARS):
+            x = with_scalar(self, other)
+            return fn(x, operand(other, x, name))
+        return fn(self, other)
+    compare.__name__ = name
+    return compare
+
+
+COMPARISONS = {"__eq__": math.equal, "__ne__": math.not_equal, "__lt__": math.less_than,
+               "__le__": math.less_equal, "__gt__": math.greater_than, "__ge__": math.greater_equal}
+
+
 def _api(qualname):
     module, name = qualname.split(".")
     return getattr({"math": math, "manipulation": manipulation}[module], name)
@@ -113,6 +152,7 @@ OPERATORS = {
     "__sub__": __sub__, "__rsub__": __rsub__,
     "__mul__": __mul__, "__rmul__": __mul__,
     "__truediv__": __truediv__, "__rtruediv__": __rtruediv__,
+    "__floordiv__": __floordiv__, "__rfloordiv__": __rfloordiv__, "__mod__": __mod__, "__rmod__": __rmod__,
     "__pow__": __pow__, "__rpow__": __rpow__,
     "__neg__": __neg__, "__pos__": lambda self: self,
     "__matmul__": __matmul__, "__rmatmul__": __rmatmul__,
@@ -121,16 +161,11 @@ OPERATORS = {
 }
 # Operators that are plain functional APIs (looked up by name so each module owns its functions).
 OPERATOR_APIS = {
-    "__eq__": "math.equal", "__ne__": "math.not_equal",
-    "__lt__": "math.less_than", "__le__": "math.less_equal",
-    "__gt__": "math.greater_than", "__ge__": "math.greater_equal",
-    "__floordiv__": "math.floor_divide", "__mod__": "math.remainder",
     "__abs__": "math.abs",
     "__and__": "math.logical_and", "__or__": "math.logical_or", "__xor__": "math.logical_xor",
     "__invert__": "math.bitwise_not",  # ~ is bitwise (logical for bool), as in Paddle
     "__getitem__": "manipulation.getitem", "__setitem__": "manipulation.setitem",
 }
-REFLECTED = {"__rfloordiv__": "math.floor_divide", "__rmod__": "math.remainder"}
 
 
 def install(cls):
@@ -142,6 +177,6 @@ def install(cls):
         setattr(cls, name, fn)
     for name, qual in OPERATOR_APIS.items():
         setattr(cls, name, _api(qual))
-    for name, qual in REFLECTED.items():
-        setattr(cls, name, _reflected(_api(qual)))
+    for name, fn in COMPARISONS.items():
+        setattr(cls, name, _comparison(fn, name))
     cls.__hash__ = object.__hash__  # identity, as the operators above make __eq__ elementwise
