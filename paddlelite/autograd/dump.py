@@ -52,7 +52,7 @@ def dump_graphs(roots, directory):
         if t._node is not None:
             back.append(f'  root{k} -> {ids[t._node]} [label="grad of output {t._out_index}"];')
     for n in nodes:
-        for pos, e in enumerate(n.edges):
+        for e in n.edges:
             if e is None:
                 continue
             if e.__class__ is tuple:
