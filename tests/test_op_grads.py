@@ -112,6 +112,23 @@ def test_every_differentiable_op_has_gradient_cases():
     assert not missing, f"differentiable ops without gradient cases in tests/op_cases: {missing}"
 
 
+def test_case_modules_mirror_ops_modules():
+    """An op's cases live in tests/op_cases/<m>.py for the paddlelite/ops/<m>.py that declares it."""
+    import importlib
+    import pkgutil
+
+    import paddlelite.ops
+    from paddlelite.ops.registry import OpDef
+    home = {}
+    for m in pkgutil.iter_modules(paddlelite.ops.__path__):
+        for v in vars(importlib.import_module(f"paddlelite.ops.{m.name}")).values():
+            if isinstance(v, OpDef):
+                home[v.type] = m.name
+    misplaced = sorted(f"{c.id} in op_cases/{c.family}.py, op declared in ops/{home.get(op)}.py"
+                       for op, cases in CASES.items() for c in cases if home.get(op) != c.family)
+    assert not misplaced, misplaced
+
+
 def test_cases_name_registered_ops():
     unknown = sorted(set(CASES) - set(all_ops()))
     assert not unknown, f"cases for unregistered ops: {unknown}"

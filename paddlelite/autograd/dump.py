@@ -34,17 +34,8 @@ def _edge_label(target_node, idx):
     return "" if o is None else _tensor_label(*o)
 
 
-def dump_graphs(roots, directory):
-    """Write <stamp>_backward_graph.dot, <stamp>_ref_forward_graph.dot and <stamp>_call_stack.log."""
-    if os.path.exists(directory) and not os.path.isdir(directory):
-        raise NotADirectoryError(f"dump_backward_graph_path: '{directory}' exists and is not a directory")
-    os.makedirs(directory, exist_ok=True)
-    stamp = time.strftime("%Y%m%d_%H%M%S") + f"_{time.time_ns() % 1_000_000_000:09d}"
-    nodes = _collect(roots)
-    ids = {n: f"n{k}" for k, n in enumerate(nodes)}
-
+def _backward_dot(roots, nodes, ids, leaf_ids):
     back = ["digraph backward_graph {", "  rankdir=TB;", '  node [shape=box, fontname="monospace"];']
-    leaf_ids = {}
     for n in nodes:
         back.append(f'  {ids[n]} [label="{n.name}"];')
     for k, t in enumerate(roots):
@@ -63,7 +54,10 @@ def dump_graphs(roots, directory):
                 back.append(f'  {lid} [label="AccumulateGrad {name}", shape=ellipse];')
                 back.append(f'  {ids[n]} -> {lid} [label="{_tensor_label(e._data, e._place)}"];')
     back.append("}")
+    return back
 
+
+def _forward_dot(nodes, ids, leaf_ids):
     fwd = ["digraph ref_forward_graph {", "  rankdir=BT;", '  node [shape=box, fontname="monospace"];']
     for n in nodes:
         fwd.append(f'  {ids[n]} [label="{n.forward_name}"];')
@@ -78,13 +72,30 @@ def dump_graphs(roots, directory):
                 fwd.append(f'  {lid} [label="{e.name or "leaf"}", shape=ellipse];')
                 fwd.append(f'  {lid} -> {ids[n]} [label="{_tensor_label(e._data, e._place)}"];')
     fwd.append("}")
+    return fwd
 
+
+def _call_stack_log(nodes, ids):
     log = []
     for n in nodes:
         where = "unknown (call-stack recording is off)" if n.where is None else \
             f'File "{n.where[0]}", line {n.where[1]}, in {n.where[2]}'
         log.append(f"{ids[n]} {n.name}: forward op created at {where}")
+    return log
 
+
+def dump_graphs(roots, directory):
+    """Write <stamp>_backward_graph.dot, <stamp>_ref_forward_graph.dot and <stamp>_call_stack.log."""
+    if os.path.exists(directory) and not os.path.isdir(directory):
+        raise NotADirectoryError(f"dump_backward_graph_path: '{directory}' exists and is not a directory")
+    os.makedirs(directory, exist_ok=True)
+    stamp = time.strftime("%Y%m%d_%H%M%S") + f"_{time.time_ns() % 1_000_000_000:09d}"
+    nodes = _collect(roots)
+    ids = {n: f"n{k}" for k, n in enumerate(nodes)}
+    leaf_ids = {}
+    back = _backward_dot(roots, nodes, ids, leaf_ids)
+    fwd = _forward_dot(nodes, ids, leaf_ids)
+    log = _call_stack_log(nodes, ids)
     base = os.path.join(directory, stamp)
     paths = (base + "_backward_graph.dot", base + "_ref_forward_graph.dot", base + "_call_stack.log")
     for path, lines in zip(paths, (back, fwd, log)):

@@ -84,7 +84,10 @@ def _run(op_type, tensor, group, sync_op, x=None, finish=None, **attrs):
     return Task(request, None if out is None else lambda: finish(out), tensor)
 
 
-def _member(group, api):
+def _begin(api, group, *tensors):
+    """The group a collective runs in, or None where this process is not a member (nothing to do)."""
+    for t in tensors:
+        _check(t, api)
     group = resolve_group(group, api)
     return group if group.is_member() else None
 
@@ -98,26 +101,23 @@ def _group_rank(group, rank, api, what):
 
 # ---- reductions and broadcast ---------------------------------------------------------------------
 def all_reduce(tensor, op=0, group=None, sync_op=True):
-    _check(tensor, "all_reduce")
     reduce = reduce_name(op, "all_reduce")
-    group = _member(group, "all_reduce")
+    group = _begin("all_reduce", group, tensor)
     if group is None:
         return _DONE_TASK
     return _run(f"c_allreduce_{reduce}", tensor, group, sync_op)
 
 
 def reduce(tensor, dst, op=0, group=None, sync_op=True):
-    _check(tensor, "reduce")
     reduce_ = reduce_name(op, "reduce")
-    group = _member(group, "reduce")
+    group = _begin("reduce", group, tensor)
     if group is None:
         return _DONE_TASK
     return _run(f"c_reduce_{reduce_}", tensor, group, sync_op, root_id=_group_rank(group, dst, "reduce", "dst"))
 
 
 def broadcast(tensor, src, group=None, sync_op=True):
-    _check(tensor, "broadcast")
-    group = _member(group, "broadcast")
+    group = _begin("broadcast", group, tensor)
     if group is None:
         return _DONE_TASK
     return _run("c_broadcast", tensor, group, sync_op, root=_group_rank(group, src, "broadcast", "src"))
@@ -141,8 +141,7 @@ def _list_arg(api, what, value, n):
 
 
 def all_gather(tensor_list, tensor, group=None, sync_op=True):
-    _check(tensor, "all_gather")
-    group = _member(group, "all_gather")
+    group = _begin("all_gather", group, tensor)
     if group is None:
         return _DONE_TASK
     _list_arg("all_gather", "tensor_list", tensor_list, group.nranks)
@@ -151,8 +150,7 @@ def all_gather(tensor_list, tensor, group=None, sync_op=True):
 
 
 def gather(tensor, gather_list=None, dst=0, group=None, sync_op=True):
-    _check(tensor, "gather")
-    group = _member(group, "gather")
+    group = _begin("gather", group, tensor)
     if group is None:
         return _DONE_TASK
     root = _group_rank(group, dst, "gather", "dst")
@@ -191,8 +189,7 @@ def _into(tensor):
 
 
 def scatter(tensor, tensor_list=None, src=0, group=None, sync_op=True):
-    _check(tensor, "scatter")
-    group = _member(group, "scatter")
+    group = _begin("scatter", group, tensor)
     if group is None:
         return _DONE_TASK
     root = _group_rank(group, src, "scatter", "src")
@@ -204,9 +201,8 @@ def scatter(tensor, tensor_list=None, src=0, group=None, sync_op=True):
 
 
 def reduce_scatter(tensor, tensor_list, op=0, group=None, sync_op=True):
-    _check(tensor, "reduce_scatter")
     reduce_ = reduce_name(op, "reduce_scatter")
-    group = _member(group, "reduce_scatter")
+    group = _begin("reduce_scatter", group, tensor)
     if group is None:
         return _DONE_TASK
     x = _stacked("reduce_scatter", "tensor_list", tensor_list, tensor, group.nranks)
@@ -215,7 +211,7 @@ def reduce_scatter(tensor, tensor_list, op=0, group=None, sync_op=True):
 
 
 def alltoall(out_tensor_list, in_tensor_list, group=None, sync_op=True):
-    group = _member(group, "alltoall")
+    group = _begin("alltoall", group)
     if group is None:
         return _DONE_TASK
     if not in_tensor_list:
@@ -230,7 +226,7 @@ def alltoall(out_tensor_list, in_tensor_list, group=None, sync_op=True):
 def alltoall_single(out_tensor, in_tensor, in_split_sizes=None, out_split_sizes=None, group=None, sync_op=True):
     _check(in_tensor, "alltoall_single", "in_tensor")
     _check(out_tensor, "alltoall_single", "out_tensor")
-    group = _member(group, "alltoall_single")
+    group = _begin("alltoall_single", group)
     if group is None:
         return _DONE_TASK
     n = group.nranks
@@ -246,16 +242,14 @@ def alltoall_single(out_tensor, in_tensor, in_split_sizes=None, out_split_sizes=
 
 # ---- point to point -------------------------------------------------------------------------------
 def send(tensor, dst=0, group=None, sync_op=True):
-    _check(tensor, "send")
-    group = _member(group, "send")
+    group = _begin("send", group, tensor)
     if group is None:
         return _DONE_TASK
     return _run("send_v2", tensor, group, sync_op, peer=_group_rank(group, dst, "send", "dst"))
 
 
 def recv(tensor, src=0, group=None, sync_op=True):
-    _check(tensor, "recv")
-    group = _member(group, "recv")
+    group = _begin("recv", group, tensor)
     if group is None:
         return _DONE_TASK
     attrs = {"peer": _group_rank(group, src, "recv", "src"), "out_shape": list(tensor.shape),
@@ -276,7 +270,7 @@ def irecv(tensor, src=None, group=None):
 
 
 def barrier(group=None):
-    group = _member(group, "barrier")
+    group = _begin("barrier", group)
     if group is None:
         return
     op = get_op("barrier")
@@ -292,7 +286,7 @@ def wait(tensor, group=None, use_calc_stream=True):
 
 # ---- Python objects -------------------------------------------------------------------------------
 def _object_comm(group, api):
-    group = _member(group, api)
+    group = _begin(api, group)
     return None if group is None else (group, group.communicator(np))
 
 

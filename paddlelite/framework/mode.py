@@ -35,17 +35,17 @@ def is_grad_enabled():
     return grad_state.enabled
 
 
-class set_grad_enabled:
-    """Context manager (and decorator) setting whether eager ops record gradients, per thread."""
+class _GradMode:
+    """Sets the grad mode to `mode` for a `with` block, or (as a decorator) for each call. The one
+    implementation of grad-mode switching: no_grad, enable_grad, set_grad_enabled and the backward
+    engine all use it."""
 
     def __init__(self, mode):
-        if not isinstance(mode, bool):
-            raise TypeError(f"set_grad_enabled: mode must be a bool, received {type(mode).__name__}")
         self.mode = mode
-        self.prev = grad_state.enabled
-        grad_state.enabled = mode
 
     def __enter__(self):
+        self.prev = grad_state.enabled
+        grad_state.enabled = self.mode
         return self
 
     def __exit__(self, *exc):
@@ -54,34 +54,6 @@ class set_grad_enabled:
 
     def __call__(self, fn):
         mode = self.mode
-        grad_state.enabled = self.prev  # decorating must not change the mode now
-
-        @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
-            with set_grad_enabled(mode):
-                return fn(*args, **kwargs)
-        return wrapper
-
-
-class _GradModeContext:
-    """`with cls():`, `@cls()` or bare `@cls` sets grad mode to `_mode` for the block or call."""
-    _mode = True
-
-    def __new__(cls, fn=None):
-        self = super().__new__(cls)
-        return self(fn) if callable(fn) else self
-
-    def __enter__(self):
-        self.prev = grad_state.enabled
-        grad_state.enabled = self._mode
-        return self
-
-    def __exit__(self, *exc):
-        grad_state.enabled = self.prev
-        return False
-
-    def __call__(self, fn):
-        mode = self._mode
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
@@ -94,11 +66,42 @@ class _GradModeContext:
         return wrapper
 
 
-class no_grad(_GradModeContext):
+class set_grad_enabled(_GradMode):
+    """Context manager (and decorator) setting whether eager ops record gradients, per thread. Called
+    on its own it takes effect at once."""
+
+    def __init__(self, mode):
+        if not isinstance(mode, bool):
+            raise TypeError(f"set_grad_enabled: mode must be a bool, received {type(mode).__name__}")
+        super().__init__(mode)
+        _GradMode.__enter__(self)
+
+    def __enter__(self):  # the mode was set on construction
+        return self
+
+    def __call__(self, fn):
+        grad_state.enabled = self.prev  # decorating must not change the mode now
+        return super().__call__(fn)
+
+
+class _FixedGradMode(_GradMode):
+    """`with cls():`, `@cls()` or bare `@cls` sets grad mode to `_mode` for the block or call."""
+    _mode = True
+
+    def __new__(cls, fn=None):
+        self = super().__new__(cls)
+        self.mode = cls._mode
+        return self(fn) if callable(fn) else self
+
+    def __init__(self, fn=None):  # the mode is the class's, set by __new__
+        pass
+
+
+class no_grad(_FixedGradMode):
     """Disable gradient recording: `with no_grad():`, `@no_grad()` or `@no_grad`."""
     _mode = False
 
 
-class enable_grad(_GradModeContext):
+class enable_grad(_FixedGradMode):
     """Enable gradient recording inside a no_grad region."""
     _mode = True

@@ -155,9 +155,12 @@ class BatchSampler(Sampler):
         self.shuffle = shuffle
         self.drop_last = drop_last
 
+    def _indices(self):
+        return self.sampler
+
     def __iter__(self):
         batch = []
-        for idx in self.sampler:
+        for idx in self._indices():
             batch.append(idx)
             if len(batch) == self.batch_size:
                 yield batch
@@ -200,7 +203,7 @@ class DistributedBatchSampler(BatchSampler):
         self.num_samples = -(-len(dataset) // self.nranks)
         self.total_size = self.num_samples * self.nranks
 
-    def _my_indices(self):
+    def _indices(self):
         n = len(self.dataset)
         indices = list(range(n))
         pad = self.total_size - n
@@ -219,16 +222,6 @@ class DistributedBatchSampler(BatchSampler):
         last = indices[len(indices) - tail:]
         mine.extend(last[self.local_rank * per_rank:(self.local_rank + 1) * per_rank])
         return mine
-
-    def __iter__(self):
-        batch = []
-        for idx in self._my_indices():
-            batch.append(idx)
-            if len(batch) == self.batch_size:
-                yield batch
-                batch = []
-        if batch and not self.drop_last:
-            yield batch
 
     def __len__(self):
         return (self.num_samples + (0 if self.drop_last else self.batch_size - 1)) // self.batch_size

@@ -228,7 +228,7 @@ def _conv2d_grad_grad(g):
         if ddw is not None:
             terms.append(g.op("conv2d", x, ddw, **g.attrs))
         if terms:
-            g.set_input_grad("DOutput", terms[0] if len(terms) == 1 else g.op("add", terms[0], terms[1]))
+            g.set_input_grad("DOutput", terms[0] if len(terms) == 1 else terms[0] + terms[1])
 
 
 CONV2D = register_op("conv2d", inputs=("Input", "Filter"), outputs=("Output",), forward=_conv2d_forward,

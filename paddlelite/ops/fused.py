@@ -13,6 +13,7 @@ is defined once; each op's `gpu=` binding runs its kernel (compiled on first use
 from .launch import activation as _launch
 from .nn import dropout_grad_kernel
 from .registry import Meta, get_op, register_op
+from .shape_rules import check_float
 
 ACTS = ("identity", "relu", "sigmoid", "tanh", "gelu", "gelu_tanh", "silu")
 _FROM_OUT = ("relu", "sigmoid", "tanh")  # grad ops of these take the activation's output
@@ -41,8 +42,7 @@ def _act_backward(xp, a, dout, act):
 
 
 def _bias_infer(op, x, bias):
-    if x.dtype.kind != "f":
-        raise TypeError(f"op '{op}': X must be a floating point tensor, received dtype {x.dtype}")
+    check_float(op, x, real=True)
     if bias.dtype != x.dtype:
         raise TypeError(f"op '{op}': Bias has dtype {bias.dtype} but X has {x.dtype}")
     if len(x.shape) == 0 or len(bias.shape) != 1 or -1 not in (x.shape[-1], bias.shape[0]) \

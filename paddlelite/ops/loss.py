@@ -7,7 +7,7 @@ import numpy as np
 
 from .launch import softmax_ce as _launch
 from .registry import Meta, register_op
-from .shape_rules import normalize_axis
+from .shape_rules import check_float, normalize_axis
 
 _SWCE_ATTRS = {"soft_label": False, "ignore_index": -100, "axis": -1, "numeric_stable_mode": True}
 
@@ -34,8 +34,7 @@ def _check_label(op, logits, label, soft_label, axis):
 
 
 def _swce_infer(logits, label, soft_label=False, ignore_index=-100, axis=-1, numeric_stable_mode=True):
-    if logits.dtype.kind != "f":
-        raise TypeError(f"op 'softmax_with_cross_entropy': Logits must be a float tensor, received {logits.dtype}")
+    check_float("softmax_with_cross_entropy", logits, "Logits", real=True)
     if soft_label and label.dtype != logits.dtype:
         raise TypeError(f"op 'softmax_with_cross_entropy': soft Label has dtype {label.dtype} but Logits has "
                         f"{logits.dtype}; cast one explicitly")

@@ -359,7 +359,7 @@ def _unbind_forward(xp, x, axis):
 
 def _unbind_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("stack", g.output_grad_or_zeros("Out"), axis=g.attrs["axis"]))
+        g.set_input_grad("X", stack(g.output_grad_or_zeros("Out"), axis=g.attrs["axis"]))
 
 
 # unbind is unstack's view twin: its outputs view X's storage (Paddle's unbind), unstack's are copies

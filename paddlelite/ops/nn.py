@@ -6,6 +6,7 @@ from .conv import scatter_add
 from .launch import dropout as _launch_dropout
 from .launch import embedding as _launch_embedding
 from .registry import Meta, register_op
+from .shape_rules import check_float
 
 
 # ---- embedding ------------------------------------------------------------------------------------
@@ -102,8 +103,7 @@ def _check_dropout_attrs(op, dropout_prob, dropout_implementation):
 
 def _dropout_infer(x, dropout_prob=0.5, is_test=False, seed=0, dropout_implementation="upscale_in_train"):
     _check_dropout_attrs("dropout", dropout_prob, dropout_implementation)
-    if x.dtype.kind != "f":
-        raise TypeError(f"op 'dropout': X must be a floating point tensor, received dtype {x.dtype}")
+    check_float("dropout", x, real=True)
     return Meta(x.shape, x.dtype), Meta(x.shape, np.dtype(np.uint8))
 
 

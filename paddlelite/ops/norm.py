@@ -8,15 +8,11 @@ import numpy as np
 from .formula import reshape_as
 from .launch import layer_norm as _launch
 from .registry import Meta, register_op
+from .shape_rules import check_float
 
 
 def _compute_dtype(dtype):
     return np.dtype(np.float32) if dtype == np.float16 else np.dtype(dtype)
-
-
-def _check_float(op, slot, meta):
-    if meta.dtype.kind != "f":
-        raise TypeError(f"op '{op}': {slot} must be a floating point tensor, received dtype {meta.dtype}")
 
 
 def _numel(shape):
@@ -45,7 +41,7 @@ def _check_affine(op, slot, meta, right, x):
 
 
 def _layer_norm_infer(x, scale, bias, epsilon=1e-5, begin_norm_axis=1):
-    _check_float("layer_norm", "X", x)
+    check_float("layer_norm", x, real=True)
     left, right = _ln_split("layer_norm", x.shape, begin_norm_axis)
     _check_affine("layer_norm", "Scale", scale, right, x)
     _check_affine("layer_norm", "Bias", bias, right, x)
@@ -142,7 +138,7 @@ def _uses_batch_stats(attrs):
 
 
 def _batch_norm_infer(x, scale, bias, mean, var, **attrs):
-    _check_float("batch_norm", "X", x)
+    check_float("batch_norm", x, real=True)
     c = x.shape[_bn_channel_axis("batch_norm", x.shape, attrs["data_layout"])]
     for slot, m in (("Scale", scale), ("Bias", bias), ("Mean", mean), ("Variance", var)):
         if m is None:

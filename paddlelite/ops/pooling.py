@@ -5,6 +5,7 @@ import numpy as np
 from .conv import (check_data_format, crop_hw, extract_windows, fold_windows, from_nchw, nchw_out_shape,
                    nchw_shape, out_size, pad_hw, pair, resolve_pads, to_nchw)
 from .registry import Meta, register_op
+from .shape_rules import check_float
 
 _POOL_ATTRS = {"pooling_type": "max", "ksize": [1, 1], "strides": [1, 1], "paddings": [0, 0],
                "padding_algorithm": "EXPLICIT", "ceil_mode": False, "exclusive": True, "global_pooling": False,
@@ -43,8 +44,7 @@ def _geometry(op, x_shape, pooling_type, ksize, strides, paddings, padding_algor
 
 
 def _pool2d_infer(x, **attrs):
-    if x.dtype.kind != "f":
-        raise TypeError(f"op 'pool2d': X must be a floating point tensor, received dtype {x.dtype}")
+    check_float("pool2d", x, real=True)
     (n, c, _, _), _, _, _, (oh, ow) = _geometry("pool2d", x.shape, **attrs)
     return Meta(nchw_out_shape(n, c, oh, ow, attrs["data_format"]), x.dtype)
 

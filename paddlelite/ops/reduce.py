@@ -4,7 +4,7 @@ import numpy as np
 from .formula import (cast, cumsum, equal, exp, expand_as, full_like, mean, reduce_sum, reshape_as, unsqueeze, where,
                       zeros_like)
 from .registry import Meta, register_op
-from .shape_rules import normalize_axes, normalize_axis
+from .shape_rules import check_float, normalize_axes, normalize_axis
 
 
 def reduced_shape(op, shape, axis, keepdim):
@@ -59,8 +59,7 @@ REDUCE_SUM = register_op(
 
 
 def _mean_infer(x, axis=None, keepdim=False):
-    if np.dtype(x.dtype).kind not in "fc":
-        raise TypeError(f"op 'mean': X must be a floating-point tensor, received {x.dtype}")
+    check_float("mean", x)
     return Meta(reduced_shape("mean", x.shape, axis, keepdim), x.dtype)
 
 
@@ -158,8 +157,7 @@ def _logsumexp_forward(xp, x, axis=None, keepdim=False):
 
 def _float_reduce_infer(name):
     def infer(x, axis=None, keepdim=False, **attrs):
-        if np.dtype(x.dtype).kind != "f":
-            raise TypeError(f"op '{name}': input 'X' must be a floating-point tensor, received {np.dtype(x.dtype)}")
+        check_float(name, x, real=True)
         return Meta(reduced_shape(name, x.shape, axis, keepdim), x.dtype)
     return infer
 

@@ -56,10 +56,12 @@ def normalize_axes(op, axis, ndim, name="axis"):
     return tuple(out)
 
 
-def check_float(op, x, slot="X"):
-    """The input must be a floating-point tensor (no silent int -> float): THE float-dtype check of ops."""
-    if np.dtype(x.dtype).kind not in "fc":
-        raise TypeError(f"op '{op}': input '{slot}' must be a floating-point tensor, received {np.dtype(x.dtype)}; "
+def check_float(op, x, slot="X", real=False):
+    """The input must be a floating-point (`real`: not complex) tensor, no silent int -> float: THE
+    float-dtype check of ops."""
+    if np.dtype(x.dtype).kind not in ("f" if real else "fc"):
+        kind = "real floating-point" if real else "floating-point"
+        raise TypeError(f"op '{op}': input '{slot}' must be a {kind} tensor, received {np.dtype(x.dtype)}; "
                         "cast it first (e.g. x.astype('float32'))")
     return Meta(x.shape, x.dtype)
 

@@ -438,7 +438,6 @@ class Program:
         self._op_role = OP_ROLE_FORWARD
         self._grad_group_counter = 0
         self._seed = 0
-        self._is_startup = False
         Program._next_id[0] += 1
         self._uid = Program._next_id[0]
 
@@ -560,7 +559,6 @@ class Program:
 # ---- default programs and guards -----------------------------------------------------------------
 _main = [Program()]
 _startup = [Program()]
-_startup[0]._is_startup = True
 
 
 def default_main_program():

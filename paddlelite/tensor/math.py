@@ -45,6 +45,15 @@ def _check_tensor(x, api, arg="x"):
         raise TypeError(f"{api}: {arg} must be a Tensor, received {type(x).__name__}")
 
 
+def check_float_tensor(x, api, arg="x", real=True):
+    """THE dtype check of the functional APIs: `arg` must be a floating-point Tensor (complex too unless
+    `real`); integers are never converted silently."""
+    _check_tensor(x, api, arg)
+    if x.dtype.np.kind not in ("f" if real else "fc"):
+        raise TypeError(f"{api}: {arg} must be a floating-point Tensor, received {x.dtype.name}; "
+                        "cast it to a floating point dtype first, e.g. x.astype('float32')")
+
+
 def _binary(op, api):
     def fn(x, y, name=None):
         if x.__class__ is Tensor and y.__class__ is Tensor:  # the common case, checked in one line
@@ -152,10 +161,8 @@ def is_tensor(x):
 
 def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     """Elementwise |x - y| <= atol + rtol * |y| (NaNs equal when equal_nan)."""
-    _check_tensor(x, "isclose")
+    check_float_tensor(x, "isclose", real=False)
     _check_tensor(y, "isclose", "y")
-    if x.dtype.np.kind not in "fc":
-        raise TypeError(f"isclose: x must be a floating-point Tensor, received {x.dtype.name}")
     diff = apply(_m.ABS, apply(_ew.SUBTRACT, x, y))
     tol = apply(_m.SCALE, apply(_m.ABS, y), scale=float(rtol), bias=float(atol), bias_after_scale=True)
     out = apply(_ew.LOGICAL_OR, apply(_ew.LESS_EQUAL, diff, tol), apply(_ew.EQUAL, x, y))  # equal infinities

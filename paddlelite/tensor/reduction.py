@@ -10,7 +10,7 @@ from ..ops import dispatch
 from ..ops import manipulation as _mo
 from ..ops import math as _m
 from ..ops import reduce as _r
-from .math import _check_tensor
+from .math import _check_tensor, check_float_tensor
 
 apply = dispatch.apply
 
@@ -55,10 +55,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
 
 
 def mean(x, axis=None, keepdim=False, name=None):
-    _check_tensor(x, "mean")
-    if x.dtype.np.kind not in "fc":
-        raise TypeError(f"mean: x must be a floating-point Tensor, received {x.dtype.name}; "
-                        f"cast it first, e.g. x.astype('float32')")
+    check_float_tensor(x, "mean", real=False)
     return _reduce(_r.MEAN, "mean", x, axis, keepdim)
 
 

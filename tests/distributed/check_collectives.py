@@ -36,6 +36,30 @@ def check(got, want, what):
                              f"want {want!r} ({want.dtype}, {want.shape})")
 
 
+def check_static(rank, n):
+    """In a static program the collectives are ops the Executor runs (in place, as in Paddle)."""
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [3], "float32")
+        y = paddle.static.data("y", [2, 2], "float64")
+        total = paddle.scale(x, 1.0)
+        dist.all_reduce(total)
+        dist.broadcast(y, src=n - 1)
+        parts = []
+        dist.all_gather(parts, x)
+        stacked = paddle.stack(parts)
+    types = [op.type for op in main.global_block().ops]
+    assert {"c_allreduce_sum", "c_broadcast", "c_allgather"} <= set(types), types
+    xs = [np.arange(3, dtype="float32") + r for r in range(n)]
+    ys = [np.full((2, 2), r, dtype="float64") for r in range(n)]
+    got = paddle.static.Executor().run(main, feed={"x": xs[rank], "y": ys[rank]}, fetch_list=[total, y, stacked])
+    paddle.disable_static()
+    check(got[0], np.sum(xs, 0), "static all_reduce")
+    check(got[1], ys[n - 1], "static broadcast")
+    check(got[2], np.stack(xs), "static all_gather")
+
+
 def main():
     dist.init_parallel_env()
     rank, n = dist.get_rank(), dist.get_world_size()
@@ -134,6 +158,7 @@ def main():
         assert "all_reduce" in str(e) and "op" in str(e)
     else:
         raise AssertionError("all_reduce accepted op=7")
+    check_static(rank, n)
     backend = dist.get_backend()
     assert backend == ("NCCL" if paddle.get_device().startswith("gpu") else "MPI"), backend
     dist.destroy_process_group()

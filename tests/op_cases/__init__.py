@@ -5,15 +5,17 @@ which inputs to differentiate. tests/test_op_grads.py runs each case: float64 ce
 vs the analytic gradient, non-contiguous inputs, double backward where the op declares it, and the
 same case on a GPU when one is present. tests/test_static_vs_eager.py runs them in static mode too.
 
-Add cases in the family's module as `CASES = [OpCase(...), ...]` and list the module in FAMILIES.
+Add cases in the module named like the op's module under paddlelite/ops/ (`ops/conv.py` ->
+`op_cases/conv.py`) as `CASES = [OpCase(...), ...]`, and list a new module in FAMILIES.
 """
 import importlib
 from dataclasses import dataclass, field
 
 import numpy as np
 
-FAMILIES = ["elementwise", "math", "activation", "reduce", "manipulation", "nn", "loss", "grad_support",
-            "fused", "search"]
+# one module per op module of paddlelite/ops/, named alike (tests/test_op_grads.py checks the mirror)
+FAMILIES = ["elementwise", "math", "activation", "reduce", "manipulation", "indexing", "nn", "conv", "pooling",
+            "norm", "loss", "grad_support", "fused", "search"]
 
 
 @dataclass
@@ -28,6 +30,7 @@ class OpCase:
     eps: float = 1e-6                 # finite-difference step
     noncontiguous: bool = True        # also run with non-contiguous (strided) inputs
     id: str = ""
+    family: str = ""                  # the op_cases module it is declared in (set by load_cases)
 
     def __post_init__(self):
         if not self.id:
@@ -73,6 +76,7 @@ def load_cases():
                 raise
             continue
         for case in mod.CASES:
+            case.family = fam
             out.setdefault(case.op, []).append(case)
     return out
 

@@ -1,8 +1,6 @@
-import numpy as np
-
+"""Gradient cases for the shape and layout ops (ops/manipulation.py)."""
 from . import OpCase, rand
 
-I64 = np.int64
 CASES = [
     OpCase("cast", {"X": rand(2, 3)}, {"dtype": "float64"}, id="cast"),
     OpCase("reshape", {"X": rand(2, 3, 4)}, {"shape": [6, -1]}, id="reshape"),
@@ -48,37 +46,6 @@ CASES = [
     OpCase("repeat_interleave_grad", {"X": rand(2, 3), "OutGrad": rand(2, 6)}, {"repeats": 2, "axis": 1},
            id="repeat_interleave_grad"),
     OpCase("pad", {"X": rand(2, 3)}, {"paddings": [1, 0, 2, 1], "pad_value": 0.5}, id="pad"),
-    # indexing (tensor indices go through the API tests: the harness casts variadic inputs to float64)
-    OpCase("getitem", {"X": rand(3, 4, 5), "Index": []},
-           {"index": [["int", -1], ["slice", None, None, -2], ["none"], ["ellipsis"]]}, id="getitem-basic"),
-    OpCase("getitem", {"X": rand(3, 4, 5), "Index": []},
-           {"index": [["slice", 1, None, 1], ["list", [0, 2, 2, -1]]]}, id="getitem-list-repeated"),
-    OpCase("getitem", {"X": rand(3, 4, 5), "Index": []},
-           {"index": [["list", [0, 2]], ["slice", None, None, None], ["list", [[1], [3]]]]}, id="getitem-adv-split"),
-    OpCase("getitem", {"X": rand(3, 4), "Index": []},
-           {"index": [["list", [True, False, True]]]}, id="getitem-bool-list"),
-    OpCase("getitem_grad", {"X": rand(3, 4), "OutGrad": rand(3, 3), "Index": []},
-           {"index": [["slice", None, None, None], ["list", [1, 1, 0]]]}, id="getitem_grad-repeated"),
-    OpCase("getitem_grad", {"X": rand(3, 4), "OutGrad": rand(2, 4), "Index": []},
-           {"index": [["slice", None, None, -2]]}, id="getitem_grad-basic"),
-    OpCase("set_value", {"Input": rand(3, 4), "ValueTensor": rand(4, seed=1), "Index": []},
-           {"index": [["slice", 0, 2, None]]}, id="set_value-bcast"),
-    OpCase("set_value", {"Input": rand(3, 4), "ValueTensor": rand(2, seed=1), "Index": []},
-           {"index": [["int", 1], ["list", [0, 3]]]}, id="set_value-adv"),
-    OpCase("gather", {"X": rand(4, 3), "Index": np.array([3, 0, 3, 1], dtype=I64)}, {"axis": 0},
-           id="gather-repeated"),
-    OpCase("gather", {"X": rand(2, 4, 3), "Index": np.array([1, 1, -1], dtype=I64)}, {"axis": -2},
-           id="gather-neg-axis"),
-    OpCase("gather_grad", {"X": rand(4, 3), "Index": np.array([2, 2, 0], dtype=I64), "OutGrad": rand(3, 3)},
-           {"axis": 0}, id="gather_grad"),
-    OpCase("gather_nd", {"X": rand(3, 4, 2), "Index": np.array([[0, 1], [2, 3], [0, 1]], dtype=I64)},
-           id="gather_nd-repeated"),
-    OpCase("gather_nd_grad", {"X": rand(3, 4), "Index": np.array([[1], [1]], dtype=I64), "OutGrad": rand(2, 4)},
-           id="gather_nd_grad"),
-    OpCase("scatter", {"X": rand(4, 3), "Ids": np.array([2, 0], dtype=I64), "Updates": rand(2, 3, seed=1)},
-           {"overwrite": True}, id="scatter-overwrite"),
-    OpCase("scatter", {"X": rand(4, 3), "Ids": np.array([1, 1, 3], dtype=I64), "Updates": rand(3, 3, seed=1)},
-           {"overwrite": False}, id="scatter-add-repeated"),
 ]
 CASES += [
     OpCase("tril_triu", {"X": rand(3, 4)}, {"diagonal": 0, "lower": True}, id="tril"),

@@ -14,7 +14,7 @@ from ...ops import elementwise as _ew
 from ...ops import manipulation as _mo
 from ...ops import math as _m
 from ...tensor.manipulation import inplace_apply
-from ...tensor.math import _check_tensor, _unary, sigmoid, tanh
+from ...tensor.math import _check_tensor, _unary, check_float_tensor, sigmoid, tanh
 
 apply = dispatch.apply
 
@@ -103,8 +103,7 @@ def hardtanh(x, min=-1.0, max=1.0, name=None):
     lo, hi = _float(min, "hardtanh", "min"), _float(max, "hardtanh", "max")
     if lo > hi:
         raise ValueError(f"hardtanh: min ({lo}) must not exceed max ({hi})")
-    if x.dtype.np.kind != "f":
-        raise TypeError(f"hardtanh: x must be a floating-point Tensor, received {x.dtype.name}")
+    check_float_tensor(x, "hardtanh")
     return apply(_m.CLIP, x, min=lo, max=hi)
 
 
@@ -129,9 +128,7 @@ def log_softmax(x, axis=-1, dtype=None, name=None):
 
 def softsign(x, name=None):
     """x / (1 + |x|)."""
-    _check_tensor(x, "softsign")
-    if x.dtype.np.kind != "f":
-        raise TypeError(f"softsign: x must be a floating-point Tensor, received {x.dtype.name}")
+    check_float_tensor(x, "softsign")
     return apply(_ew.DIVIDE, x, apply(_m.SCALE, apply(_m.ABS, x), bias=1.0))
 
 

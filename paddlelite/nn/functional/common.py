@@ -10,17 +10,11 @@ from ...ops import math as _math
 from ...ops import nn as _nn
 from ...ops.registry import get_op
 from ...tensor.manipulation import inplace_apply
-from ...tensor.math import _check_tensor, is_tensor_like
+from ...tensor.math import _check_tensor, check_float_tensor, is_tensor_like
 
 __all__ = ["linear", "dropout", "dropout1d", "dropout2d", "dropout3d", "pad", "normalize", "cosine_similarity"]
 
 apply = dispatch.apply
-
-
-def check_float_tensor(x, api, arg="x"):
-    _check_tensor(x, api, arg)
-    if not x.dtype.is_floating_point:
-        raise TypeError(f"{api}: {arg} must be a floating point Tensor, received dtype {x.dtype.name}")
 
 
 def linear(x, weight, bias=None, name=None):

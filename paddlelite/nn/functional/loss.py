@@ -11,7 +11,7 @@ from ...ops import manipulation as _mo
 from ...ops import math as _math
 from ...ops import reduce as _red
 from ...ops.registry import get_op
-from ...tensor.math import _check_tensor
+from ...tensor.math import _check_tensor, check_float_tensor
 
 __all__ = ["softmax_with_cross_entropy", "cross_entropy", "nll_loss", "mse_loss", "square_error_cost", "l1_loss",
            "smooth_l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits"]
@@ -44,12 +44,6 @@ def _reduce(loss, reduction):
 def _check_reduction(reduction, api):
     if reduction not in _REDUCTIONS:
         raise ValueError(f"{api}: reduction must be 'mean', 'sum' or 'none', received {reduction!r}")
-
-
-def _check_float(x, api, arg):
-    _check_tensor(x, api, arg)
-    if not x.dtype.is_floating_point:
-        raise TypeError(f"{api}: {arg} must be a floating point Tensor, received dtype {x.dtype.name}")
 
 
 def _check_same_shape(a, b, api, names=("input", "label")):
@@ -87,7 +81,7 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
     """Per-sample cross entropy of softmax(logits) (shape of logits with 1 at `axis`); label holds class ids
     (same rank as logits, 1 at axis) or, with soft_label, a distribution shaped like logits."""
     api = "softmax_with_cross_entropy"
-    _check_float(logits, api, "logits")
+    check_float_tensor(logits, api, "logits")
     _check_tensor(label, api, "label")
     axis = _norm_axis(axis, len(logits.shape), api)
     if not soft_label and len(label.shape) == len(logits.shape) - 1:
@@ -103,7 +97,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     'mean' averages over the non-ignored samples, weighted by weight[label] when weight is given.
     Soft labels (or label_smoothing > 0): distributions along `axis`; 'mean' averages over samples."""
     api = "cross_entropy"
-    _check_float(input, api, "input")
+    check_float_tensor(input, api, "input")
     _check_tensor(label, api, "label")
     _check_reduction(reduction, api)
     nd = len(input.shape)
@@ -113,7 +107,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
             not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"{api}: label_smoothing must be in [0, 1], received {label_smoothing!r}")
     if weight is not None:
-        _check_float(weight, api, "weight")
+        check_float_tensor(weight, api, "weight")
         if list(weight.shape) != [num_classes]:
             raise ValueError(f"{api}: weight must have shape [{num_classes}] (one value per class), received "
                              f"{weight.shape}")
@@ -197,7 +191,7 @@ def _safe_div(loss, count):
 def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", name=None):
     """input: log-probabilities [N, C] or [N, C, d1, ...]; label: class ids [N] or [N, d1, ...]."""
     api = "nll_loss"
-    _check_float(input, api, "input")
+    check_float_tensor(input, api, "input")
     _check_tensor(label, api, "label")
     _check_reduction(reduction, api)
     if label.dtype.np.kind not in "iu":
@@ -210,7 +204,7 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
                   error="ValueError")
     onehot = _one_hot(label, c, input.dtype, 1)
     if weight is not None:
-        _check_float(weight, api, "weight")
+        check_float_tensor(weight, api, "weight")
         if list(weight.shape) != [c]:
             raise ValueError(f"{api}: weight must have shape [{c}], received {weight.shape}")
         onehot = apply(_ew.MULTIPLY, onehot, apply(_mo.RESHAPE, weight,
@@ -226,24 +220,24 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
 # ---- regression losses ----------------------------------------------------------------------------
 def square_error_cost(input, label):
     """(input - label) ** 2, elementwise."""
-    _check_float(input, "square_error_cost", "input")
-    _check_float(label, "square_error_cost", "label")
+    check_float_tensor(input, "square_error_cost", "input")
+    check_float_tensor(label, "square_error_cost", "label")
     d = apply(_ew.SUBTRACT, input, label)
     return apply(_ew.MULTIPLY, d, d)
 
 
 def mse_loss(input, label, reduction="mean", name=None):
     _check_reduction(reduction, "mse_loss")
-    _check_float(input, "mse_loss", "input")
-    _check_float(label, "mse_loss", "label")
+    check_float_tensor(input, "mse_loss", "input")
+    check_float_tensor(label, "mse_loss", "label")
     _check_same_shape(input, label, "mse_loss")
     return _reduce(square_error_cost(input, label), reduction)
 
 
 def l1_loss(input, label, reduction="mean", name=None):
     _check_reduction(reduction, "l1_loss")
-    _check_float(input, "l1_loss", "input")
-    _check_float(label, "l1_loss", "label")
+    check_float_tensor(input, "l1_loss", "input")
+    check_float_tensor(label, "l1_loss", "label")
     _check_same_shape(input, label, "l1_loss")
     return _reduce(_op("abs", apply(_ew.SUBTRACT, input, label)), reduction)
 
@@ -251,8 +245,8 @@ def l1_loss(input, label, reduction="mean", name=None):
 def smooth_l1_loss(input, label, reduction="mean", delta=1.0, name=None):
     """Paddle's smooth_l1_loss: 0.5 d^2 where |d| < delta, else delta * (|d| - 0.5 delta)."""
     _check_reduction(reduction, "smooth_l1_loss")
-    _check_float(input, "smooth_l1_loss", "input")
-    _check_float(label, "smooth_l1_loss", "label")
+    check_float_tensor(input, "smooth_l1_loss", "input")
+    check_float_tensor(label, "smooth_l1_loss", "label")
     _check_same_shape(input, label, "smooth_l1_loss")
     if isinstance(delta, bool) or not isinstance(delta, numbers.Real) or delta <= 0:
         raise ValueError(f"smooth_l1_loss: delta must be a positive number, received {delta!r}")
@@ -268,7 +262,7 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, name=None):
 def _apply_weight(loss, weight, api):
     if weight is None:
         return loss
-    _check_float(weight, api, "weight")
+    check_float_tensor(weight, api, "weight")
     return apply(_ew.MULTIPLY, loss, weight)
 
 
@@ -276,8 +270,8 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None)
     """-(label * log(input) + (1 - label) * log(1 - input)), logs clamped at -100 as Paddle's."""
     api = "binary_cross_entropy"
     _check_reduction(reduction, api)
-    _check_float(input, api, "input")
-    _check_float(label, api, "label")
+    check_float_tensor(input, api, "input")
+    check_float_tensor(label, api, "label")
     _check_same_shape(input, label, api)
     floor = _scale(apply(_gs_ones(), input, value=1.0), -100.0)
     log_p = apply(_ew.MAXIMUM, apply(_math.LOG, input), floor)
@@ -292,15 +286,15 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
     """Stable sigmoid + BCE: (1 - y) x + (1 + (pw - 1) y) (log(1 + exp(-|x|)) + max(-x, 0))."""
     api = "binary_cross_entropy_with_logits"
     _check_reduction(reduction, api)
-    _check_float(logit, api, "logit")
-    _check_float(label, api, "label")
+    check_float_tensor(logit, api, "logit")
+    check_float_tensor(label, api, "label")
     _check_same_shape(logit, label, api, ("logit", "label"))
     neg_x = _scale(logit, -1.0)
     softplus_neg = apply(_ew.ADD, _op("log1p", apply(_math.EXP, _scale(_op("abs", logit), -1.0))),
                          apply(_ew.MAXIMUM, neg_x, apply(_gs_ones(), logit, value=0.0)))
     coef = None
     if pos_weight is not None:
-        _check_float(pos_weight, api, "pos_weight")
+        check_float_tensor(pos_weight, api, "pos_weight")
         coef = _scale(apply(_ew.MULTIPLY, _scale(pos_weight, 1.0, -1.0), label), 1.0, 1.0)
     term = softplus_neg if coef is None else apply(_ew.MULTIPLY, coef, softplus_neg)
     loss = apply(_ew.ADD, apply(_ew.MULTIPLY, _scale(label, -1.0, 1.0), logit), term)

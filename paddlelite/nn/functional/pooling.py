@@ -5,7 +5,7 @@ from ...ops import dispatch
 from ...ops import math as _math
 from ...ops import pooling as _pool
 from ...ops.registry import get_op
-from ...tensor.math import _check_tensor
+from ...tensor.math import _check_tensor, check_float_tensor
 from .conv import int_tuple, padding_attrs
 
 __all__ = ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
@@ -20,8 +20,7 @@ def _check_x(x, api, nd, data_format, formats):
         raise ValueError(f"{api}: data_format must be one of {list(formats)}, received {data_format!r}")
     if len(x.shape) != nd:
         raise ValueError(f"{api}: x must be {nd}-D ({data_format}), received shape {x.shape}")
-    if not x.dtype.is_floating_point:
-        raise TypeError(f"{api}: x must be a floating point Tensor, received dtype {x.dtype.name}")
+    check_float_tensor(x, api)
 
 
 def _no_mask(return_mask, api):

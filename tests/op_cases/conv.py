@@ -1,0 +1,20 @@
+"""Gradient cases for conv2d and conv2d_grad (ops/conv.py)."""
+from . import OpCase, rand
+
+CASES = [
+    # ---- conv2d: stride / padding / dilation / groups / SAME / NHWC
+    OpCase("conv2d", {"Input": rand(1, 2, 4, 4, seed=1), "Filter": rand(3, 2, 3, 3, seed=2)}, id="conv2d-basic"),
+    OpCase("conv2d", {"Input": rand(2, 2, 4, 4, seed=3), "Filter": rand(2, 2, 2, 2, seed=4)},
+           {"strides": [2, 1], "paddings": [1, 0]}, id="conv2d-stride-pad"),
+    OpCase("conv2d", {"Input": rand(1, 2, 5, 4, seed=5), "Filter": rand(2, 2, 2, 2, seed=6)},
+           {"dilations": [2, 1], "paddings": [1, 0, 0, 1]}, id="conv2d-dilation-asym-pad"),
+    OpCase("conv2d", {"Input": rand(1, 4, 3, 3, seed=7), "Filter": rand(4, 2, 2, 2, seed=8)},
+           {"groups": 2, "paddings": [1, 1]}, id="conv2d-groups"),
+    OpCase("conv2d", {"Input": rand(1, 3, 3, 2, seed=9), "Filter": rand(2, 2, 2, 2, seed=10)},
+           {"padding_algorithm": "SAME", "strides": [2, 2], "data_format": "NHWC"}, id="conv2d-same-nhwc"),
+    OpCase("conv2d_grad", {"Input": rand(1, 2, 3, 3, seed=11), "Filter": rand(2, 2, 2, 2, seed=12),
+                           "DOutput": rand(1, 2, 2, 2, seed=13)}, {"paddings": [0, 0]}, id="conv2d_grad"),
+    OpCase("conv2d_grad", {"Input": rand(1, 2, 3, 3, seed=14), "Filter": rand(2, 1, 2, 2, seed=15),
+                           "DOutput": rand(1, 2, 2, 2, seed=16)}, {"groups": 2, "strides": [2, 2], "paddings": [1, 1]},
+           id="conv2d_grad-groups-stride"),
+]

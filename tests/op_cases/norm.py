@@ -1,0 +1,21 @@
+"""Gradient cases for layer_norm and batch_norm (ops/norm.py)."""
+from . import OpCase, positive, rand
+
+CASES = [
+    # ---- layer_norm
+    OpCase("layer_norm", {"X": rand(2, 3, 4, seed=1), "Scale": rand(12, seed=2), "Bias": rand(12, seed=3)},
+           id="layer_norm-affine"),
+    OpCase("layer_norm", {"X": rand(3, 5, seed=4), "Scale": None, "Bias": None}, {"begin_norm_axis": 1},
+           id="layer_norm-plain"),
+    OpCase("layer_norm", {"X": rand(2, 2, 4, seed=5), "Scale": rand(4, seed=6), "Bias": None},
+           {"begin_norm_axis": 2, "epsilon": 1e-3}, id="layer_norm-scale-only"),
+    # ---- batch_norm
+    OpCase("batch_norm", {"X": rand(3, 2, 2, 2, seed=1), "Scale": rand(2, seed=2), "Bias": rand(2, seed=3),
+                          "Mean": rand(2, seed=4), "Variance": positive(2, seed=5)}, id="batch_norm-train"),
+    OpCase("batch_norm", {"X": rand(4, 3, seed=6), "Scale": rand(3, seed=7), "Bias": rand(3, seed=8),
+                          "Mean": rand(3, seed=9), "Variance": positive(3, seed=10)}, {"is_test": True},
+           id="batch_norm-eval-2d"),
+    OpCase("batch_norm", {"X": rand(2, 2, 3, 2, seed=11), "Scale": rand(2, seed=12), "Bias": rand(2, seed=13),
+                          "Mean": rand(2, seed=14), "Variance": positive(2, seed=15)}, {"data_layout": "NHWC"},
+           id="batch_norm-nhwc"),
+]
