@@ -174,6 +174,64 @@ def test_clear_grad_then_backward(paddle):
     return x.grad
 
 
+@differential(expected={"w": 12.0, "x": 72.0})
+def test_hook_and_retain_on_a_0d_tensor(paddle):
+    x = _t(paddle, 2.0)
+    w = x * 3.0
+    w.retain_grads()
+    w.register_hook(lambda g: g * 2)
+    (w * w).backward()
+    return {"w": w.grad, "x": x.grad}
+
+
+@differential(expected={"grad": [4.0, 8.0], "sg": True})
+def test_hooks_run_in_the_grad_mode_backward_was_called_in(paddle):
+    x = _t(paddle, [1, 2])
+    x.register_hook(lambda g: g * 2)
+    y = (x * x).sum()
+    with paddle.no_grad():
+        y.backward()
+    return {"grad": x.grad, "sg": x.grad.stop_gradient}
+
+
+@differential(expected=[0.0, 0.0])
+def test_clear_grad_of_a_retained_grad(paddle):
+    x = _t(paddle, [1, 2])
+    w = x * 2
+    w.retain_grads()
+    (w * w).sum().backward()
+    w.clear_grad()
+    return w.grad
+
+
+@differential(expected=[2.0, 8.0])
+def test_autograd_backward_reshapes_a_seed_with_as_many_elements(paddle):
+    x = _t(paddle, [1, 2])
+    paddle.autograd.backward([x * x], [paddle.to_tensor([[1.0, 2.0]])])
+    return x.grad
+
+
+@differential(expected=raises(TypeError))
+def test_tensor_backward_retain_graph_must_be_a_bool(paddle):
+    x = _t(paddle, [1, 2])
+    (x * x).sum().backward(retain_graph=1)
+
+
+@differential(expected=raises(AssertionError))
+def test_autograd_backward_retain_graph_must_be_a_bool(paddle):
+    x = _t(paddle, [1, 2])
+    paddle.autograd.backward([(x * x).sum()], retain_graph=1)
+
+
+@differential(expected=[24.0, 42.0])
+def test_inplace_on_an_interior_tensor_then_backward(paddle):
+    x = _t(paddle, [1, 2])
+    w = x * 3.0
+    w.add_(paddle.ones([2]))
+    (w * w).sum().backward()
+    return x.grad
+
+
 # ---- grad() -----------------------------------------------------------------------------------------
 @differential(expected={"dx": [[1.0, 1.0], [1.0, 1.0]], "x": [[0.0, 0.0], [0.0, 0.0]], "y": [[2.0, 2.0], [2.0, 2.0]]})
 def test_higher_order_reached_input_gets_zeros(paddle):
@@ -227,6 +285,34 @@ def test_grad_outputs_of_another_dtype_are_cast(paddle):
     x = _t(paddle, [2, 3])
     (g,) = paddle.grad([x * x], [x], [paddle.to_tensor([1, 2])])
     return {"g": g, "dtype": g.dtype}
+
+
+@differential(expected={"g1": [5.4366, 22.1672], "g2": [5.4366, 22.1672], "x": [5.4366, 22.1672]}, atol=1e-4)
+def test_grad_keeps_the_graph_even_with_retain_graph_false(paddle):
+    x = _t(paddle, [1, 2])
+    y = (paddle.exp(x) * x).sum()
+    (g1,) = paddle.grad([y], [x], retain_graph=False)
+    (g2,) = paddle.grad([y], [x])
+    y.backward()
+    return {"g1": g1, "g2": g2, "x": x.grad}
+
+
+@differential(expected={"leaf_hook": [2.0, 4.0], "w": [40.0, 80.0], "x": [80.0, 160.0]})
+def test_grad_runs_interior_hooks_but_not_leaf_hooks(paddle):
+    x = _t(paddle, [1, 2])
+    x.register_hook(lambda g: g * 10)
+    (leaf_hook,) = paddle.grad([(x * x).sum()], [x])
+    a = _t(paddle, [1, 2])
+    w = a * 2.0
+    w.register_hook(lambda g: g * 10)
+    gw, ga = paddle.grad([(w * w).sum()], [w, a])
+    return {"leaf_hook": leaf_hook, "w": gw, "x": ga}
+
+
+@differential(expected=[3.0, 4.0])
+def test_grad_no_grad_vars_leaf(paddle):
+    x, z = _t(paddle, [1, 2]), _t(paddle, [3, 4])
+    return paddle.grad([(x * z).sum()], [x], no_grad_vars=[z])[0]
 
 
 @differential(expected=[None])

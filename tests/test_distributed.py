@@ -199,3 +199,12 @@ def test_readme_two_process_command_runs(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "epoch 4: loss" in proc.stdout and "(2 processes)" in proc.stdout
     assert float(re.findall(r"loss ([0-9.]+)", proc.stdout)[-1]) < 0.2
+
+
+@differential(expected={"rank": 0, "world": 1, "nranks": 1, "local": 0, "get_rank": 0, "get_world_size": 1,
+                        "initialized": False, "ops": [0, 1, 2, 3, 4]})
+def test_single_process_environment_like_paddle(paddle):
+    env, d = paddle.distributed.ParallelEnv(), paddle.distributed
+    return {"rank": env.rank, "world": env.world_size, "nranks": env.nranks, "local": env.local_rank,
+            "get_rank": d.get_rank(), "get_world_size": d.get_world_size(), "initialized": d.is_initialized(),
+            "ops": [d.ReduceOp.SUM, d.ReduceOp.MAX, d.ReduceOp.MIN, d.ReduceOp.PROD, d.ReduceOp.AVG]}

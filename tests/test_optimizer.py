@@ -282,6 +282,8 @@ def test_scheduler_drives_optimizer_lr():
 
 def test_noam_polynomial_piecewise():
     n = lr_sched.NoamDecay(64, 10)
+    assert n() == 0.0  # Paddle: step 0 gives min(1, 0 * warmup^-1.5) = 0
+    n.step()
     assert math.isclose(n(), 64 ** -0.5 * 10 ** -1.5)
     pw = lr_sched.PiecewiseDecay([2, 4], [1.0, 0.5, 0.1])
     assert _trace(pw, 6) == [1.0, 1.0, 0.5, 0.5, 0.1, 0.1]

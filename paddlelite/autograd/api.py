@@ -16,16 +16,15 @@ def _check(ok, message):
         raise AssertionError(message)
 
 
-def _seed(t, g, api, arg, same_shape):
-    """The starting gradient of output `t`: ones, or `g` in t's dtype (Paddle casts it) and -- where
-    `same_shape` is False, as in grad() -- in t's shape when it has as many elements (a [1] seed for a
-    0-D output)."""
+def _seed(t, g, api, arg, bad_shape):
+    """The starting gradient of output `t`: ones, or `g` in t's dtype and shape (Paddle casts it, and
+    reshapes it when it has as many elements: a [1] seed for a 0-D output); `bad_shape` is the class
+    Paddle's API raises otherwise."""
     if g is None:
         return _ones_like(t)
     if g.shape != t.shape:
-        if same_shape or g.size != t.size:
-            raise (AssertionError if same_shape else ValueError)(
-                f"{api}: {arg} has shape {g.shape}, expected the output's shape {t.shape}")
+        if g.size != t.size:
+            raise bad_shape(f"{api}: {arg} has shape {g.shape}, expected the output's shape {t.shape}")
         g = g.reshape(t.shape)
     if g.dtype != t.dtype:
         g = g.astype(t.dtype)
@@ -58,7 +57,7 @@ def backward(tensors, grad_tensors=None, retain_graph=False, *, dump_backward_gr
     for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
         if not t.stop_gradient:
             roots.append(t)
-            seeds.append(_seed(t, g, "autograd.backward", f"grad_tensors[{i}]", same_shape=True))
+            seeds.append(_seed(t, g, "autograd.backward", f"grad_tensors[{i}]", AssertionError))
     if not roots:
         return
     if dump_backward_graph_path is not None:
@@ -102,8 +101,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     _check_grad_args(outputs, inputs, grad_outputs, retain_graph, create_graph, only_inputs, no_grad_vars)
     outputs, inputs = _as_list(outputs), _as_list(inputs)
     grad_outputs = [None] * len(outputs) if grad_outputs is None else _as_list(grad_outputs)
-    if retain_graph is None:
-        retain_graph = True  # Paddle's grad() keeps the graph unless told otherwise
+    # Paddle's grad() keeps the graph whatever retain_graph says (a later backward()/grad() still works)
+    retain_graph = True
     roots, seeds = [], []
     for i, (t, g) in enumerate(zip(outputs, grad_outputs)):
         if t.stop_gradient:
@@ -112,7 +111,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                                  "that requires a gradient, so there is no graph to differentiate")
             continue
         roots.append(t)
-        seeds.append(_seed(t, g, "grad", f"grad_outputs[{i}]", same_shape=False))
+        seeds.append(_seed(t, g, "grad", f"grad_outputs[{i}]", ValueError))
     capture = {}
     for i, t in enumerate(inputs):
         if t.stop_gradient:
@@ -127,7 +126,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     got = run_backward(roots, seeds, retain_graph, create_graph, capture=capture, cut=cut,
                        accumulate=False) if roots else {}
     result = []
-    for i, t in enumerate(inputs):
+    for i in range(len(inputs)):
         g = got.get(i)
         if g is None and not allow_unused:
             raise ValueError(f"grad: inputs[{i}] is not reached from the outputs (it was not used to compute "

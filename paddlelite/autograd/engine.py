@@ -11,7 +11,7 @@
 import heapq
 import threading
 
-from ..framework.mode import set_grad_enabled
+from ..framework.mode import is_grad_enabled, set_grad_enabled
 from ..framework.tensor import Tensor, wrap_array
 from ..ops import dispatch
 from ..ops.registry import get_op
@@ -43,12 +43,13 @@ class _Pass:
     """The state of one backward pass."""
 
     __slots__ = ("retain_graph", "create_graph", "accumulate", "capture", "captured", "cut", "needed", "buffers",
-                 "leaves", "deps", "leaf_edges", "ready")
+                 "leaves", "deps", "leaf_edges", "ready", "hook_mode")
 
     def __init__(self, retain_graph, create_graph, accumulate, capture, cut):
         self.retain_graph = retain_graph
         self.create_graph = create_graph
         self.accumulate = accumulate
+        self.hook_mode = is_grad_enabled()  # hooks run in the caller's grad mode, as in Paddle
         self.capture = capture    # grad(): {edge key: result slot}
         self.captured = {}
         self.cut = cut            # grad(): edge keys whose gradient is dropped (no_grad_vars)
@@ -180,7 +181,7 @@ def _run_nodes(p, starts):
 def _run_node(p, node):
     grads = p.buffers.pop(node)
     if node.hooks:
-        _output_hooks(node, grads)
+        _output_hooks(p, node, grads)
     if p.capture is not None:
         for i, g in enumerate(grads):
             if g is not None:
@@ -271,16 +272,16 @@ def _any_grad(grads):
     return False
 
 
-def _output_hooks(node, grads):
+def _output_hooks(p, node, grads):
     """Hooks (and retain_grads) of a node's outputs, in registration order. An output with hooks that
     no gradient reached gets zeros, as in Paddle (an unused output of a multi-output op)."""
     for i, table in node.hooks.items():
         if table:
             g = grads[i]
             if g is None:  # Paddle's zeros for it keep stop_gradient=True
-                grads[i] = _run_hooks(table, node.zeros_for_output(i), f"an output of '{node.name}'", False)
+                grads[i] = _run_hooks(p, table, node.zeros_for_output(i), f"an output of '{node.name}'", False)
             else:
-                grads[i] = _run_hooks(table, g, f"an output of '{node.name}'")
+                grads[i] = _run_hooks(p, table, g, f"an output of '{node.name}'")
 
 
 # ---- 4. deliver to leaves --------------------------------------------------------------------------
@@ -304,12 +305,12 @@ def _deliver(p, entry):
     """A leaf's total gradient of this pass: its hooks, then capture or accumulate, then the hooks that
     run after accumulation (Tensor._register_backward_hook)."""
     leaf, g, from_user = entry
-    if leaf._hooks:
-        g = _run_hooks(leaf._hooks, g, "a leaf tensor")
-        from_user = True
-    if p.capture is not None:
+    if p.capture is not None:  # grad() returns the gradient before the leaf's hooks, as Paddle does
         p.capture_at(id(leaf), g)
-    if p.accumulate:  # an op's gradient reads stop_gradient=False, as in Paddle; a user's keeps its own
+    if p.accumulate:
+        if leaf._hooks:
+            g = _run_hooks(p, leaf._hooks, g, "a leaf tensor")
+            from_user = True  # an op's gradient reads stop_gradient=False, as in Paddle; a user's keeps its own
         _accumulate_into_leaf(leaf, g, p.create_graph, g.stop_gradient if from_user else False)
         if leaf._post_accumulate_hooks:
             for fn in list(leaf._post_accumulate_hooks.values()):
@@ -321,12 +322,12 @@ def _as_engine_grad(g):
     return wrap_array(g._data, g._place, False)
 
 
-def _run_hooks(hooks, grad, what, as_engine_grad=True):
-    """Call each hook on the gradient; a returned Tensor replaces it. Hooks run with grad enabled, as in
-    Paddle, and see a gradient with stop_gradient=False."""
+def _run_hooks(p, hooks, grad, what, as_engine_grad=True):
+    """Call each hook on the gradient; a returned Tensor replaces it. Hooks run in the grad mode backward
+    was called in and see a gradient with stop_gradient=False, as in Paddle."""
     if as_engine_grad and grad._node is None:
         grad = _as_engine_grad(grad)
-    with set_grad_enabled(True):
+    with set_grad_enabled(p.hook_mode):
         for fn in list(hooks.values()):
             out = fn(grad)
             if out is not None:

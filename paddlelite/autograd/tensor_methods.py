@@ -35,6 +35,8 @@ def _register_backward_hook(self, hook):
 
 
 def backward(self, grad_tensor=None, retain_graph=False, *, dump_backward_graph_path=None):
+    if not isinstance(retain_graph, bool):  # TypeError as Paddle's Tensor.backward
+        raise TypeError(f"Tensor.backward: retain_graph must be a bool, received {type(retain_graph).__name__}")
     if grad_tensor is not None:
         if not isinstance(grad_tensor, Tensor):  # AssertionError as Paddle; explicit so -O keeps it
             raise AssertionError(f"Tensor.backward: grad_tensor must be a Tensor, received "

@@ -16,6 +16,8 @@ from collections import namedtuple
 
 import numpy as np
 
+from .legacy import LEGACY_TYPES
+
 
 Meta = namedtuple("Meta", ["shape", "dtype"])  # shape: tuple of int, -1 = unknown; dtype: numpy dtype
 
@@ -97,6 +99,7 @@ class OpDef:
 
 _REGISTRY = {}
 OPS = _REGISTRY  # type -> OpDef, for lookups on hot paths (read only: register_op writes it)
+_BY_LEGACY_TYPE = {legacy: ours for ours, legacy in LEGACY_TYPES.items()}
 
 
 def register_op(type, gpu=None, **spec):
@@ -105,8 +108,8 @@ def register_op(type, gpu=None, **spec):
     `gpu`: the op's kernel binding, fn(xp, *arrays, **attrs) with the forward's signature (see
     register_impl).
     """
-    if type in _REGISTRY:
-        raise ValueError(f"op '{type}' is registered twice")
+    if type in _REGISTRY or type in _BY_LEGACY_TYPE:
+        raise ValueError(f"op '{type}' is registered twice (or is the legacy name of another op)")
     op = OpDef(type, **spec)
     _REGISTRY[type] = op
     if gpu is not None:
@@ -137,10 +140,13 @@ def device_impls(device):
 
 
 def get_op(type):
-    try:
-        return _REGISTRY[type]
-    except KeyError:
-        raise KeyError(f"no op named '{type}' is registered") from None
+    """The op registered as `type`, or the one Paddle's legacy IR calls `type` (ops/legacy.py)."""
+    op = _REGISTRY.get(type)
+    if op is None:
+        op = _REGISTRY.get(_BY_LEGACY_TYPE.get(type))
+        if op is None:
+            raise KeyError(f"no op named '{type}' is registered")
+    return op
 
 
 def all_ops():

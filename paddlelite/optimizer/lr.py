@@ -271,15 +271,16 @@ class MultiplicativeDecay(LRScheduler):
 
 
 class NoamDecay(LRScheduler):
-    """The Transformer schedule: base * d_model^-0.5 * min(step^-0.5, step * warmup^-1.5)."""
+    """The Transformer schedule: base * d_model^-0.5 * min(step^-0.5, step * warmup^-1.5) (0 at step 0)."""
 
     def __init__(self, d_model, warmup_steps, learning_rate=1.0, last_epoch=-1, verbose=False):
         self.d_model, self.warmup_steps = d_model, warmup_steps
         super().__init__(learning_rate, last_epoch, verbose)
 
     def get_lr(self):
-        step = max(self.last_epoch, 1)
-        return self.base_lr * self.d_model ** -0.5 * min(step ** -0.5, step * self.warmup_steps ** -1.5)
+        step = self.last_epoch
+        decay = 1.0 if step == 0 else step ** -0.5
+        return self.base_lr * self.d_model ** -0.5 * min(decay, step * self.warmup_steps ** -1.5)
 
 
 class ReduceOnPlateau(LRScheduler):

@@ -50,12 +50,22 @@ class InputSpec:
         return cls(ndarray.shape, ndarray.dtype, name)
 
     def batch(self, batch_size):
-        return InputSpec((batch_size,) + self.shape, self.dtype, self.name)
+        """Prepend a batch dim, in place (as Paddle); returns self."""
+        if isinstance(batch_size, (list, tuple)):
+            if len(batch_size) != 1:
+                raise ValueError(f"InputSpec.batch: a list batch_size must have 1 element, received {batch_size}")
+            batch_size = batch_size[0]
+        if not isinstance(batch_size, (int, np.integer)) or isinstance(batch_size, bool):
+            raise TypeError(f"InputSpec.batch: batch_size must be an int, received {type(batch_size).__name__}")
+        self.shape = tuple(_check_shape([batch_size, *self.shape], "InputSpec.batch"))
+        return self
 
     def unbatch(self):
+        """Drop the leading (batch) dim, in place (as Paddle); returns self."""
         if not self.shape:
             raise ValueError("InputSpec.unbatch: a 0-D spec has no batch dim")
-        return InputSpec(self.shape[1:], self.dtype, self.name)
+        self.shape = self.shape[1:]
+        return self
 
     def _create_feed_layer(self):
         return data(self.name, list(self.shape), self.dtype)

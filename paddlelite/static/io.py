@@ -15,6 +15,7 @@ import numpy as np
 
 from ..framework import dtype as _dtype
 from ..framework.io import CheckpointError, atomic_file, read_archive, write_archive
+from ..ops.legacy import LEGACY_TYPES
 from ..ops.registry import all_ops
 from .executor import Executor, global_scope, op_io
 from .framework import Block, Operator, Parameter, Program, Variable, default_main_program
@@ -179,6 +180,7 @@ def _check(cond, fail, msg):
 
 def _doc_to_program(doc, fail):
     known = all_ops()
+    known.update({legacy: known[ours] for ours, legacy in LEGACY_TYPES.items() if ours in known})
     blocks = doc.get("blocks") if isinstance(doc, dict) else None
     _check(isinstance(blocks, list) and blocks, fail, "has no 'blocks' list")
     program = Program()

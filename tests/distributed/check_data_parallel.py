@@ -142,6 +142,23 @@ def check_no_sync_and_unused(rank, init):
         raise AssertionError("an unused parameter without find_unused_parameters was not reported")
 
 
+def check_fleet_eager(rank, init, reference):
+    net = Net()
+    for p, v in zip(net.parameters(), init):
+        p.set_value(v)
+    model = fleet.distributed_model(net)
+    assert isinstance(model, paddle.DataParallel)
+    opt = fleet.distributed_optimizer(paddle.optimizer.Adam(learning_rate=LR, parameters=model.parameters()))
+    x, y = batches(2 * B)[0]
+    mine = slice(rank * B, (rank + 1) * B)
+    F.mse_loss(model(paddle.to_tensor(x[mine])), paddle.to_tensor(y[mine])).backward()
+    opt.step()
+    opt.clear_grad()
+    for got, want in zip(values(net), reference[0]):
+        close(got, want, "fleet.distributed_model + distributed_optimizer, eager")
+    assert fleet.worker_num() == 2 and fleet.worker_index() == rank and fleet.is_first_worker() == (rank == 0)
+
+
 def check_sampler(rank):
     ds = paddle.io.TensorDataset([paddle.to_tensor(np.arange(2 * B * 2, dtype="float64").reshape(-1, 1))])
     sampler = paddle.io.DistributedBatchSampler(ds, batch_size=B)  # rank and world size from the environment
@@ -193,6 +210,7 @@ def main():
     reference = eager_reference(init)
     eager = check_eager(rank, init, reference)
     check_no_sync_and_unused(rank, init)
+    check_fleet_eager(rank, init, reference)
     check_sampler(rank)
     static = check_static(rank, init, reference)
     for e, s in zip(eager, static):

@@ -129,7 +129,7 @@ def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None):
 
 def normalize(x, p=2, axis=1, epsilon=1e-12, name=None):
     """x / max(||x||_p along axis, epsilon)."""
-    from ...tensor.reduction import norm
+    from ...tensor.reduce import norm
     check_float_tensor(x, "normalize")
     if isinstance(p, bool) or not isinstance(p, numbers.Real):
         raise TypeError(f"normalize: p must be a number, received {type(p).__name__}")

@@ -253,6 +253,13 @@ class Layer:
                 raise TypeError(f"{type(self).__name__}: cannot assign {type(value).__name__} to sublayer "
                                 f"'{name}' (expected a Layer or None)")
             d["_sub_layers"][name] = None
+        elif isinstance(value, Tensor):  # as in Paddle: a Tensor attribute is a (non-persistable) buffer
+            if params is None:
+                raise ValueError(f"{type(self).__name__}: call super().__init__() before assigning tensor "
+                                 f"'{name}'")
+            if name not in d["_buffers"]:
+                d["_non_persistable_buffer_names_set"].add(name)
+            d["_buffers"][name] = value
         elif params is not None and name in d["_buffers"]:
             if value is not None and not _is_tensor(value):
                 raise TypeError(f"{type(self).__name__}: cannot assign {type(value).__name__} to buffer "
