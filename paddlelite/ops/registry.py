@@ -131,6 +131,7 @@ def register_impl(type, device, fn):
         return forward(xp, *arrays, **attrs) if out is None else out
 
     run.__name__ = run.__qualname__ = f"{type}_{device}"
+    run.__wrapped__ = fn  # inspect.signature shows the binding's own
     op.impls[device] = run
 
 
