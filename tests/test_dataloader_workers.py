@@ -245,7 +245,7 @@ def test_persistent_workers_survive_epochs():
             return 9
     loader = io.DataLoader(Pid(), batch_size=2, num_workers=2, persistent_workers=True)
     first = np.concatenate([b.numpy() for b in loader])
-    for b in loader:  # an epoch abandoned after one batch: its batches in flight are dropped
+    for _ in loader:  # an epoch abandoned after one batch: its batches in flight are dropped
         break
     second = np.concatenate([b.numpy() for b in loader])
     assert first[:, 0].tolist() == second[:, 0].tolist() == list(range(9))

@@ -65,7 +65,7 @@ def test_lenet_training_loop_matches_torch(tmp_path):
     opt = paddle.optimizer.SGD(learning_rate=0.05, parameters=model.parameters())
     topt = torch.optim.SGD(tmodel.parameters(), lr=0.05)
     model.train()
-    for batch_id, (x_data, y_data) in enumerate(loader()):
+    for x_data, y_data in loader():
         assert x_data.shape == [8, 1, 28, 28] and y_data.shape == [8, 1] and y_data.dtype == paddle.int64
         predicts = model(x_data)
         loss = F.cross_entropy(predicts, y_data)

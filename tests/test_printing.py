@@ -401,3 +401,59 @@ def test_static_variable_and_block_text(paddle):
             "shape_type": type(x.shape).__name__, "w_shape": w.shape, "headers": headers,
             "backward_idx": [blk.backward_block_idx for blk in main.blocks],
             "ends": str(main).endswith("}\n")}
+
+
+@differential(expected={'callbacks': ['reduce_mean_grad',
+               'softmax_with_cross_entropy_grad',
+               'matmul_v2_grad',
+               'relu_grad',
+               'elementwise_add_grad',
+               'reshape2_grad',
+               'lookup_table_v2_grad'],
+ 'matmul_grad': [{'X@GRAD': ['relu_0.tmp_0@GRAD'], 'Y@GRAD': ['create_parameter_0.w_0@GRAD']}],
+ 'slots': [('lookup_table_v2', ['Ids', 'W'], ['Out']),
+           ('elementwise_add', ['X', 'Y'], ['Out']),
+           ('relu', ['X'], ['Out']),
+           ('matmul_v2', ['X', 'Y'], ['Out']),
+           ('softmax_with_cross_entropy', ['Label', 'Logits'], ['Loss', 'Softmax']),
+           ('reduce_mean', ['X'], ['Out']),
+           ('reduce_mean_grad', ['Out@GRAD', 'X'], ['X@GRAD']),
+           ('softmax_with_cross_entropy_grad', ['Label', 'Loss@GRAD', 'Softmax'], ['Logits@GRAD']),
+           ('matmul_v2_grad', ['Out@GRAD', 'X', 'Y'], ['X@GRAD', 'Y@GRAD']),
+           ('relu_grad', ['Out', 'Out@GRAD'], ['X@GRAD']),
+           ('lookup_table_v2_grad', ['Ids', 'Out@GRAD', 'W'], ['W@GRAD'])],
+ 'types': ['lookup_table_v2',
+           'reshape2',
+           'elementwise_add',
+           'relu',
+           'matmul_v2',
+           'softmax_with_cross_entropy',
+           'reduce_mean',
+           'fill_constant',
+           'reduce_mean_grad',
+           'softmax_with_cross_entropy_grad',
+           'matmul_v2_grad',
+           'relu_grad',
+           'elementwise_add_grad',
+           'reshape2_grad',
+           'lookup_table_v2_grad']})
+def test_static_op_types_and_slots(paddle):
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 4], "float32")
+        ids = paddle.static.data("ids", [None, 1], "int64")
+        label = paddle.static.data("label", [None, 1], "int64")
+        emb = paddle.reshape(paddle.static.nn.embedding(ids, size=[10, 4]), [-1, 4])
+        w = paddle.create_parameter([4, 3], "float32")
+        h = paddle.nn.functional.relu(x + emb) @ w
+        loss = paddle.nn.functional.softmax_with_cross_entropy(h, label)  # (deprecated in Paddle; still its op)
+        seen = []
+        paddle.static.append_backward(paddle.mean(loss), callbacks=[
+            lambda block, context: seen.append(context["__current_op_desc__"].type())])
+    ops = main.global_block().ops
+    return {"types": [op.type for op in ops], "callbacks": seen,
+            "slots": [(op.type, sorted(op.input_names), sorted(op.output_names)) for op in ops
+                      # (elementwise_add_grad: Paddle's also lists X, which ours reads only when it broadcasts)
+                      if op.type not in ("reshape2", "reshape2_grad", "fill_constant", "elementwise_add_grad")],
+            "matmul_grad": [{k: op.output(k) for k in ("X@GRAD", "Y@GRAD")} for op in ops if op.type == "matmul_v2_grad"]}

@@ -126,14 +126,14 @@ def test_rename_and_sum_for_repeated_grads(prog):
     n_fwd = len(main.global_block().ops)
     pg = static.append_backward(loss)
     ops = main.global_block().ops[n_fwd:]
-    writers = [op for op in ops if any(n.startswith("param_0@GRAD@RENAME@block0@") for n in op.output_arg_names)]
+    writers = [op for op in ops if any(n.startswith("create_parameter_0.w_0@GRAD@RENAME@block0@") for n in op.output_arg_names)]
     names = sorted(n for op in writers for n in op.output_arg_names)
-    assert names == [f"param_0@GRAD@RENAME@block0@{k}" for k in range(3)]
+    assert names == [f"create_parameter_0.w_0@GRAD@RENAME@block0@{k}" for k in range(3)]
     sums = [op for op in ops if op.type == ACCUMULATE_OP]
-    assert len(sums) == 1 and sums[0].output("Out") == ["param_0@GRAD"]
+    assert len(sums) == 1 and sums[0].output("Out") == ["create_parameter_0.w_0@GRAD"]
     assert sorted(sums[0].input("X")) == names
     outs, scope = _run(main, startup, {}, [pg[0][1]])
-    wv = np.array(scope.find_var("param_0").get_tensor())
+    wv = np.array(scope.find_var("create_parameter_0.w_0").get_tensor())
     np.testing.assert_allclose(outs[0], np.exp(wv) + 2 * wv, rtol=1e-12)
 
 
@@ -233,9 +233,9 @@ def test_repeated_append_backward_prefixes_grad_names(prog):
     pg1 = static.append_backward(loss)
     pg2 = static.append_backward(loss)
     pg3 = static.append_backward(loss)
-    assert pg1[0][1].name == "param_0@GRAD"
-    assert pg2[0][1].name == "grad/grad/param_0@GRAD"
-    assert pg3[0][1].name == "grad/grad/grad/param_0@GRAD"
+    assert pg1[0][1].name == "create_parameter_0.w_0@GRAD"
+    assert pg2[0][1].name == "grad/grad/create_parameter_0.w_0@GRAD"
+    assert pg3[0][1].name == "grad/grad/grad/create_parameter_0.w_0@GRAD"
     outs = static.Executor().run(main, fetch_list=[pg1[0][1], pg2[0][1], pg3[0][1]], scope=_init(main))
     for o in outs:
         np.testing.assert_allclose(o, [1.5, 1.5])
@@ -263,8 +263,9 @@ def test_callbacks_see_every_grad_op(prog):
     n_fwd = len(main.global_block().ops)
     static.append_backward(loss, callbacks=[cb])
     appended = main.global_block().ops[n_fwd + 1:]      # all but the seed
-    assert [op for op, _ in seen] == appended
-    types = [op.type for op, _ in seen]
+    assert [desc.type() for desc, _ in seen] == [op.type for op in appended]   # an OpDesc, as Paddle's
+    assert [desc.output_arg_names() for desc, _ in seen] == [op.output_arg_names for op in appended]
+    types = [desc.type() for desc, _ in seen]
     assert ACCUMULATE_OP in types and "fill_any_like" in types
     ctx = seen[-1][1]
     assert ctx[w.name + "@GRAD"] == w.name and ctx[loss.name + "@GRAD"] == loss.name
@@ -438,7 +439,7 @@ def test_dump_backward_graph_path(prog, tmp_path):
     files = os.listdir(d)
     assert len(files) == 1 and files[0].endswith("_static_backward_graph.dot")
     text = (d / files[0]).read_text()
-    assert "param_0@GRAD" in text and "multiply" in text
+    assert "create_parameter_0.w_0@GRAD" in text and "multiply" in text
     f = tmp_path / "file"
     f.write_text("x")
     with pytest.raises(NotADirectoryError):

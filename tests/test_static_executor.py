@@ -223,14 +223,15 @@ def test_backward_op_failure_names_forward_op_and_user_line(prog):
     line = __import__("inspect").currentframe().f_lineno - 1
     loss = paddle.mean(out)
     static.append_backward(loss)
-    grad_op = [op for op in main.global_block().ops if op.type == "matmul" and op.attr("op_role") == 1][0]
-    grad_op._set_attr("transpose_x", False)        # break it: shapes no longer contract
+    grad_op = [op for op in main.global_block().ops if op.type == "matmul_v2_grad"][0]
+    step = [op for op in grad_op.body() if op.attr("transpose_x")][0]
+    step._set_attr("transpose_x", False)        # break it: shapes no longer contract
     exe = static.Executor()
     exe.run(startup)
     with pytest.raises(Exception) as info:
         exe.run(main, feed={"x": np.ones((5, 3), np.float32)}, fetch_list=[loss])
     msg = str(info.value)
-    assert "gradient of op 'matmul'" in msg and f"test_static_executor.py:{line}" in msg
+    assert "gradient of op 'matmul_v2'" in msg and f"test_static_executor.py:{line}" in msg
 
 
 def test_forward_op_failure_names_op_and_line(prog):

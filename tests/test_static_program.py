@@ -76,7 +76,7 @@ def test_temporary_names_and_ops(prog):
     m2 = paddle.mean(x)
     assert m2.name == "mean_1.tmp_0"
     op = main.global_block().ops[-1]
-    assert isinstance(op, Operator) and op.type == "mean" and m2.op is op
+    assert isinstance(op, Operator) and op.type == "reduce_mean" and m2.op is op
     assert op.input("X") == ["x"] and op.output("Out") == ["mean_1.tmp_0"]
     assert op.input_names == ["X"] and op.output_names == ["Out"]
     assert op.input_arg_names == ["x"] and op.output_arg_names == ["mean_1.tmp_0"]
@@ -250,7 +250,7 @@ def test_print_program_is_readable(prog):
     x = static.data("x", [None, 3], "float32")
     static.nn.fc(x, size=2)
     text = str(main)
-    assert "block_idx:0" in text and "fc_0.w_0" in text and "matmul(" in text
+    assert "block_idx:0" in text and "fc_0.w_0" in text and "matmul_v2(" in text
     assert "var x : DENSE_TENSOR.shape(-1, 3).dtype(float32).stop_gradient(True)" in text
     assert repr(x) == str(x)  # Paddle's repr is the full text too
     assert str(main.global_block().var("fc_0.w_0")) == \

@@ -126,7 +126,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     got = run_backward(roots, seeds, retain_graph, create_graph, capture=capture, cut=cut,
                        accumulate=False) if roots else {}
     result = []
-    for i, t in enumerate(inputs):
+    for i in range(len(inputs)):
         g = got.get(i)
         if g is None and not allow_unused:
             raise ValueError(f"grad: inputs[{i}] is not reached from the outputs (it was not used to compute "

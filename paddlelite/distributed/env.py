@@ -266,8 +266,8 @@ class ParallelEnv:
 
     @property
     def trainer_endpoints(self):
-        return os.environ.get("PADDLE_TRAINER_ENDPOINTS", "").split(",") if \
-            os.environ.get("PADDLE_TRAINER_ENDPOINTS") else []
+        """Paddle's endpoints list, when the environment gives one (MPI connects the ranks without it)."""
+        return [e for e in os.environ.get("PADDLE_TRAINER_ENDPOINTS", "").split(",") if e]
 
     @property
     def current_endpoint(self):

@@ -158,7 +158,7 @@ class NCCLCommunicator(MPICommunicator):
     def recv(self, out, peer, blocking=False):
         return self._exchange([], [(out, peer)])
 
-    def barrier(selfblocking=False):
+    def barrier(self, blocking=False):
         import cupy
         self.stream.synchronize()
         cupy.cuda.get_current_stream().synchronize()

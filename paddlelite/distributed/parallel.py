@@ -12,8 +12,6 @@ back into the parameters' `.grad`: the average over the replicas, as Paddle's re
 """
 import contextlib
 
-import numpy as np
-
 from ..autograd import is_grad_enabled
 from ..framework.mode import _static
 from ..framework.tensor import Tensor, wrap_array

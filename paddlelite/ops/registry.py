@@ -16,6 +16,8 @@ from collections import namedtuple
 
 import numpy as np
 
+from .legacy import LEGACY_TYPES
+
 
 Meta = namedtuple("Meta", ["shape", "dtype"])  # shape: tuple of int, -1 = unknown; dtype: numpy dtype
 
@@ -96,6 +98,8 @@ class OpDef:
 
 
 _REGISTRY = {}
+OPS = _REGISTRY  # type -> OpDef, for lookups on hot paths (read only: register_op writes it)
+_BY_LEGACY_TYPE = {legacy: ours for ours, legacy in LEGACY_TYPES.items()}
 
 
 def register_op(type, gpu=None, **spec):
@@ -104,8 +108,8 @@ def register_op(type, gpu=None, **spec):
     `gpu`: the op's kernel binding, fn(xp, *arrays, **attrs) with the forward's signature (see
     register_impl).
     """
-    if type in _REGISTRY:
-        raise ValueError(f"op '{type}' is registered twice")
+    if type in _REGISTRY or type in _BY_LEGACY_TYPE:
+        raise ValueError(f"op '{type}' is registered twice (or is the legacy name of another op)")
     op = OpDef(type, **spec)
     _REGISTRY[type] = op
     if gpu is not None:
@@ -127,6 +131,7 @@ def register_impl(type, device, fn):
         return forward(xp, *arrays, **attrs) if out is None else out
 
     run.__name__ = run.__qualname__ = f"{type}_{device}"
+    run.__wrapped__ = fn  # inspect.signature shows the binding's own
     op.impls[device] = run
 
 
@@ -136,10 +141,13 @@ def device_impls(device):
 
 
 def get_op(type):
-    try:
-        return _REGISTRY[type]
-    except KeyError:
-        raise KeyError(f"no op named '{type}' is registered") from None
+    """The op registered as `type`, or the one Paddle's legacy IR calls `type` (ops/legacy.py)."""
+    op = _REGISTRY.get(type)
+    if op is None:
+        op = _REGISTRY.get(_BY_LEGACY_TYPE.get(type))
+        if op is None:
+            raise KeyError(f"no op named '{type}' is registered")
+    return op
 
 
 def all_ops():
@@ -150,10 +158,14 @@ class GradBuilder:
     """The vocabulary grad makers are written in. Eager and static modes subclass it.
 
     Subclasses bind the references: input, output, output_grad (Syms: see ops/formula.py), needs,
-    needs_at, set_input_grad, op (Syms in, Syms out), shape.
+    needs_at, set_input_grad, record (apply an op: Syms in, Syms out), shape.
     """
 
     attrs = None  # the forward op's attrs
+
+    def op(self, type, *inputs, **attrs):
+        """Apply registered op `type` to `inputs` (Syms, lists of Syms, None) with `attrs`."""
+        return self.record(type, inputs, attrs)
 
     def output_grad_or_zeros(self, slot):
         """The gradient of an output, or zeros shaped like it where no gradient reaches it."""

@@ -9,6 +9,7 @@ import contextlib
 
 from ..framework.tensor import Tensor
 from ..ops import dispatch
+from ..ops.legacy import legacy_type
 from ..ops.registry import Meta
 from ..utils import unique_name
 from .framework import Operator, Variable, default_main_program
@@ -94,7 +95,7 @@ def build_op(block, op, inputs, attrs, new_name, role):
             outs.append(v)
     full_attrs = dict(attrs)
     full_attrs["op_role"] = role
-    operator = Operator(block, op.type, in_names, out_names, full_attrs)
+    operator = Operator(block, legacy_type(op.type), in_names, out_names, full_attrs)
     result = outs[0] if op.n_out == 1 else tuple(outs)
     return operator, result
 

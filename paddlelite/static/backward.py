@@ -13,6 +13,7 @@ from ..framework.mode import in_static_mode
 from ..ops.formula import Sym, unwrap, wrap
 from ..ops.registry import GradBuilder, get_op
 from .appender import build_op
+from .framework import executable_ops, grad_ops_of
 from .framework import (GRAD_SUFFIX, names_of as _names_of, OP_ROLE_ATTR, OP_ROLE_BACKWARD, OP_ROLE_FORWARD, OP_ROLE_LOSS,
                         OP_ROLE_VAR_ATTR, Operator, Variable)
 
@@ -46,7 +47,7 @@ def _differentiable(op):
 def find_op_path(block, target_names, input_names, no_grad):
     input_names = set(input_names)
     output_names = set(target_names)
-    ops = block.ops
+    ops = list(executable_ops(block.ops))
     keep = [True] * len(ops)
     if input_names:
         for i, op in enumerate(ops):
@@ -132,6 +133,7 @@ class BackwardPass:
                     raise type(e)(f"building the gradient of op '{op.type}' (added at {op.where}) failed: "
                                   f"{e}") from e
                 group, written = builder.finish()
+                group = grad_ops_of(op, opdef, group, self.grad_to_var)
             self.ops.extend(group)
             self.available.update(n for n in written if n not in self.no_grad)
 
@@ -142,7 +144,7 @@ class BackwardPass:
             op._attrs[OP_ROLE_ATTR] = OP_ROLE_BACKWARD
             self.block._append_operator(op)
             if self.callbacks:
-                self.grad_to_var["__current_op_desc__"] = op
+                self.grad_to_var["__current_op_desc__"] = op.desc
                 for cb in self.callbacks:
                     cb(block=self.block, context=self.grad_to_var)
         return ops
@@ -245,7 +247,7 @@ class StaticGradBuilder(GradBuilder):
                 self._build("assign", (ref,), {}, lambda: final)
             self.written.append(name)
 
-    def op(self, type, *inputs, **attrs):
+    def record(self, type, inputs, attrs):
         return wrap(self, self._build(type, [unwrap(v) for v in inputs], attrs, self._new_name))
 
     def _build(self, type, inputs, attrs, name_fn):

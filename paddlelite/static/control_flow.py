@@ -367,7 +367,7 @@ def _run_while_grad(plan, op):
             plan.run_steps(steps, env)
             for k, i in enumerate(local):
                 acc[k] = env[i] if acc[k] is None else acc[k] + env[i]
-            for v, gv, c in zip(loop, loop_g, carried):
+            for gv, c in zip(loop_g, carried):
                 if not c:
                     env[gv] = xp.zeros_like(env[gv])
         for i, val in saved.items():

@@ -11,7 +11,7 @@ from ..device.place import Place, current_place, parse_place
 from ..framework import dtype as _dtype
 from ..framework.tensor import Tensor
 from ..ops.registry import get_op
-from .framework import Program, Variable, default_main_program, names_of
+from .framework import Program, Variable, default_main_program, executable_ops, names_of
 
 
 # ---- scope ----------------------------------------------------------------------------------------
@@ -165,7 +165,7 @@ class Plan:
         """Steps for the ops of `block`; also the names it reads before writing, and the names it writes."""
         steps, reads, writes, written = [], [], [], set()
         last_use = {}
-        for k, op in enumerate(block.ops):
+        for k, op in enumerate(executable_ops(block.ops)):
             op_reads, op_writes = op_io(op)
             for n in op_reads:
                 if n not in written and n not in reads:

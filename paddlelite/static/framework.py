@@ -12,6 +12,7 @@ import numpy as np
 
 from ..framework import dtype as _dtype
 from ..framework.mode import in_static_mode
+from ..ops.legacy import grad_type
 from ..ops.registry import get_op
 from ..utils import unique_name
 from .dot import program_to_dot
@@ -144,6 +145,55 @@ class Parameter(Variable):
         self.is_distributed = False
 
 
+class OpDesc:
+    """Paddle's OpDesc view of an Operator (what append_backward callbacks receive as
+    `__current_op_desc__`): methods, not properties, as in Paddle (`desc.type()`, `desc.input('X')`)."""
+
+    __slots__ = ("_op",)
+
+    def __init__(self, op):
+        self._op = op
+
+    def type(self):
+        return self._op.type
+
+    def input(self, name):
+        return self._op.input(name)
+
+    def output(self, name):
+        return self._op.output(name)
+
+    def input_names(self):
+        return self._op.input_names
+
+    def output_names(self):
+        return self._op.output_names
+
+    def input_arg_names(self):
+        return self._op.input_arg_names
+
+    def output_arg_names(self):
+        return self._op.output_arg_names
+
+    def attr_names(self):
+        return sorted(self._op.attr_names)
+
+    def attr(self, name):
+        return self._op.attr(name)
+
+    def has_attr(self, name):
+        return self._op.has_attr(name)
+
+    def set_attr(self, name, value):
+        self._op._set_attr(name, value)
+
+    def rename_input(self, old, new):
+        self._op._rename_input(old, new)
+
+    def rename_output(self, old, new):
+        self._op._rename_output(old, new)
+
+
 # Attributes every op of Paddle's legacy IR carries (op_role_var too, a fresh list per op)
 _COMMON_ATTRS = {"op_device": "", "op_namescope": "/", "with_quant_attr": False}
 
@@ -168,12 +218,16 @@ class Operator:
         return list(self._outputs.get(name, []))
 
     @property
+    def desc(self):
+        return OpDesc(self)
+
+    @property
     def input_names(self):
-        return list(self._inputs)
+        return sorted(self._inputs)  # Paddle's OpDesc keeps slots sorted by name
 
     @property
     def output_names(self):
-        return list(self._outputs)
+        return sorted(self._outputs)
 
     @property
     def input_arg_names(self):
@@ -240,6 +294,16 @@ class Operator:
             return "unknown location"
         return f"{src._where[0]}:{src._where[1]} in {src._where[2]}"
 
+    def _copy_to(self, block, attrs):
+        """This op (same type, arguments and `where`) in another block, with `attrs`."""
+        op = object.__new__(type(self))
+        op.__dict__.update(self.__dict__)
+        op.block = block
+        op._inputs = {k: list(v) for k, v in self._inputs.items()}
+        op._outputs = {k: list(v) for k, v in self._outputs.items()}
+        op._attrs = dict(attrs)
+        return op
+
     # ---- printing (Paddle's legacy-IR text: slots and attributes sorted by name) ---------------
     def to_string(self, throw_on_error=False, with_details=False):
         outs = ", ".join(f"{k}={self._outputs[k]}" for k in sorted(self._outputs))
@@ -250,6 +314,89 @@ class Operator:
         return f"{{{outs}}} = {call}" if outs else call
 
     __str__ = __repr__ = to_string
+
+
+class GradOperator(Operator):
+    """The gradient of one forward op, shown as Paddle's grad op: type `<forward type>_grad`, inputs the
+    forward slots it reads and `<output slot>@GRAD`, outputs `<input slot>@GRAD`, the forward attrs.
+    It runs `body`, the registered ops its grad maker described (executors and backward see those)."""
+
+    def __init__(self, block, fwd_op, opdef, body, grad_to_var):
+        reads = {n for op in body for n in op.input_arg_names}
+        writes = {}
+        for op in body:
+            for n in op.output_arg_names:
+                writes[n] = writes.get(n, 0) + 1
+        grad_of = {v: g for g, v in grad_to_var.items() if isinstance(v, str)}
+        inputs = {}
+        for slot, names in (*fwd_op._inputs.items(), *fwd_op._outputs.items()):
+            if any(n in reads for n in names):
+                inputs[slot] = list(names)
+        for slot, names in fwd_op._outputs.items():
+            grads = [grad_of[n] for n in names if grad_of.get(n) in reads]
+            if grads:
+                inputs[slot + GRAD_SUFFIX] = grads
+        outputs = {}
+        for slot in opdef.inputs:
+            if slot in opdef.nondiff_inputs:
+                continue
+            outputs[slot + GRAD_SUFFIX] = grads = []
+            for n in fwd_op._inputs.get(slot, []):
+                g = grad_of.get(n)
+                if writes.get(g):          # one output per write: x*x writes x@GRAD twice, as Paddle's
+                    writes[g] -= 1
+                    grads.append(g)
+        attrs = {k: v for k, v in fwd_op._attrs.items() if k != OP_ROLE_VAR_ATTR}
+        super().__init__(block, grad_type(fwd_op.type), inputs, outputs, attrs)
+        self._fwd_op = fwd_op
+        self._body = body
+        self._seen = self._arg_names()
+
+    def _arg_names(self):
+        return ([n for v in self._inputs.values() for n in v], [n for v in self._outputs.values() for n in v])
+
+    def body(self):
+        """The ops to run, following any renaming of this op's arguments since the last call (backward
+        renames a gradient written several times to x@GRAD@RENAME@<k>, one name per write)."""
+        now = self._arg_names()
+        if now != self._seen:
+            inputs = {old: new for old, new in zip(self._seen[0], now[0]) if old != new}
+            outputs = {}
+            for old, new in zip(self._seen[1], now[1]):
+                outputs.setdefault(old, []).append(new)
+            written = {}
+            for op in self._body:
+                for v in op._inputs.values():
+                    v[:] = [written.get(n, inputs.get(n, n)) for n in v]
+                for v in op._outputs.values():
+                    for j, n in enumerate(v):
+                        if outputs.get(n):
+                            written[n] = v[j] = outputs[n].pop(0)
+            self._seen = now
+        return self._body
+
+    def _copy_to(self, block, attrs):
+        op = super()._copy_to(block, attrs)
+        op._body = [o._copy_to(block, o._attrs) for o in self.body()]
+        return op
+
+
+def grad_ops_of(fwd_op, opdef, ops, grad_to_var):
+    """The ops a grad maker built for `fwd_op`, as Paddle shows them: the fill_any_like ops that make up
+    missing output gradients stay ops of their own; the rest become one GradOperator."""
+    outs = set(fwd_op.output_arg_names)
+    fills = [op for op in ops if op.type == "fill_any_like" and grad_to_var.get(op.output_arg_names[0]) in outs]
+    body = [op for op in ops if op not in fills]
+    return fills + ([GradOperator(fwd_op.block, fwd_op, opdef, body, grad_to_var)] if body else [])
+
+
+def executable_ops(ops):
+    """`ops` with every grad op replaced by the registered ops it runs."""
+    for op in ops:
+        if isinstance(op, GradOperator):
+            yield from op.body()
+        else:
+            yield op
 
 
 class Block:
@@ -546,8 +693,7 @@ class Program:
                         attrs["is_test"] = True
                     if "training" in attrs and isinstance(attrs["training"], bool):
                         attrs["training"] = False
-                nop = Operator(nb, op.type, op._inputs, op._outputs, attrs)
-                nop._where = op._where
+                nop = op._copy_to(nb, attrs)
                 nb.ops.append(nop)
                 nb._mark_outputs(nop)
         return p
