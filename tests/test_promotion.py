@@ -48,18 +48,18 @@ def _dtype_name(dtype):
 
 def _table(paddle, op, scalars):
     apply, dtypes = BINARY[op]
-    t = lambda d: paddle.ones([1], dtype=d)  # noqa: E731
+    t = lambda d: paddle.ones([1], dtype=d)
     cells = {}
     for a in dtypes:
         if scalars:
             for kind, s in SCALARS.items():
                 if kind == "complex" and op in NO_COMPLEX:
                     continue
-                cells[f"{a} {op} {kind}"] = _cell(lambda: apply(paddle, t(a), s))
-                cells[f"{kind} {op} {a}"] = _cell(lambda: apply(paddle, s, t(a)))
+                cells[f"{a} {op} {kind}"] = _cell(lambda a=a, s=s: apply(paddle, t(a), s))
+                cells[f"{kind} {op} {a}"] = _cell(lambda a=a, s=s: apply(paddle, s, t(a)))
         else:
             for b in dtypes:
-                cells[f"{a} {op} {b}"] = _cell(lambda: apply(paddle, t(a), t(b)))
+                cells[f"{a} {op} {b}"] = _cell(lambda a=a, b=b: apply(paddle, t(a), t(b)))
     return cells
 
 
@@ -104,7 +104,7 @@ def _static_table(paddle, op):
             for b in dtypes:
                 main, startup = paddle.static.Program(), paddle.static.Program()
 
-                def run():
+                def run(main=main, startup=startup, a=a, b=b):
                     with paddle.static.program_guard(main, startup):
                         x, y = paddle.static.data("x", [2], a), paddle.static.data("y", [2], b)
                         out = apply(paddle, x, y)

@@ -310,3 +310,57 @@ def test_optimizer_update_writes_into_the_parameter_storage(paddle):
     w.grad = paddle.ones([3])
     paddle.optimizer.SGD(0.5, parameters=[w]).step()
     return {"alias": alias, "version_shared": alias.inplace_version == w.inplace_version}
+
+
+# ---- the in-place API family (paddle.<name>_ and Tensor.<name>_) ---------------------------------
+@pytest.mark.parametrize("name,args", [("cos_", ()), ("sigmoid_", ()), ("square_", ()), ("round_", ()),
+                                       ("cumsum_", (0,)), ("tril_", ()), ("tanh_", ()),
+                                       ("scale_", (2.0,)), ("clip_", (0.1, 0.5))])
+def test_value_updates_write_through_views(name, args):
+    @differential(rtol=1e-6)
+    def body(paddle):
+        x = paddle.to_tensor([[0.1, 0.2], [0.3, 0.4]])
+        alias = x.detach()
+        out = getattr(x, name)(*args)
+        via_namespace = getattr(paddle, name)(paddle.to_tensor([[0.1, 0.2], [0.3, 0.4]]), *args) \
+            if hasattr(paddle, name) else None
+        return {"x": x, "alias": alias, "same": out is x, "version": alias.inplace_version,
+                "namespace": via_namespace}
+    body()
+
+
+@differential(expected={"shape": [2, 3], "same": True, "version": 1, "alias_version": 1, "alias": [[0.0, 5.0]]})
+def test_layout_updates_keep_the_storage(paddle):
+    x = paddle.zeros([6])
+    alias = x.detach()
+    out = x.reshape_([2, 3])
+    x[0, 1] = 5.0   # written through the reshaped x, seen by the alias of the old shape
+    return {"shape": x.shape, "same": out is x, "version": out.inplace_version - 1,
+            "alias_version": alias.inplace_version - 1, "alias": alias.flatten()[:2].reshape([1, 2])}
+
+
+@differential(expected={"dtype": "float64", "version": 1, "grad_shape": [6]})
+def test_cast_and_reshape_inplace_are_differentiated(paddle):
+    c = paddle.to_tensor([1.0, 2.0])
+    c.cast_("float64")
+    leaf = paddle.ones([6])
+    leaf.stop_gradient = False
+    b = (leaf * 1.0).reshape_([3, 2])
+    b.sum().backward()
+    return {"dtype": c.dtype, "version": c.inplace_version, "grad_shape": leaf.grad.shape}
+
+
+@differential(expected=raises(ValueError))
+def test_layout_update_of_a_leaf_that_needs_grad_raises(paddle):
+    x = paddle.ones([6])
+    x.stop_gradient = False
+    x.squeeze_()
+
+
+def test_random_fills_write_in_place():
+    x = paddlelite.zeros([1000])
+    alias = x.detach()
+    assert x.uniform_(min=2.0, max=3.0) is x
+    assert 2.0 <= float(alias.min()) and float(alias.max()) < 3.0
+    x.normal_(mean=5.0, std=0.1)
+    assert abs(float(alias.mean()) - 5.0) < 0.05 and x.inplace_version == 2

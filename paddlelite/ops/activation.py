@@ -75,7 +75,7 @@ RELU_GRAD = _grad_op("relu_grad", "Out", lambda xp, out, dout: dout * (out > 0),
 RELU6 = _activation("relu6", lambda xp, x, threshold=6.0: xp.clip(x, 0, threshold).astype(x.dtype, copy=False),
                     _via("relu6_grad", "Out"), attrs={"threshold": 6.0})
 RELU6_GRAD = _grad_op("relu6_grad", "Out",
-                      lambda xp, out, dout, threshold=6.0: xp.where((out > 0) & (out < threshold), dout,
+                      lambda xp, out, dout, threshold: xp.where((out > 0) & (out < threshold), dout,
                                                                     _zero(xp, dout)),
                       _grad_op_grad("relu6_grad", "Out"), attrs={"threshold": 6.0}, nondiff_first=True)
 
@@ -84,7 +84,7 @@ def _leaky_relu(xp, x, alpha=0.01):
     return xp.where(x > 0, x, x * x.dtype.type(alpha))
 
 
-def _leaky_relu_grad(xp, x, dout, alpha=0.01):
+def _leaky_relu_grad(xp, x, dout, alpha):
     return xp.where(x > 0, dout, dout * dout.dtype.type(alpha))
 
 
@@ -98,7 +98,7 @@ def _elu(xp, x, alpha=1.0):
     return xp.where(x > 0, x, x.dtype.type(alpha) * xp.expm1(xp.minimum(x, _zero(xp, x))))
 
 
-def _elu_grad_forward(xp, x, dout, alpha=1.0):
+def _elu_grad_forward(xp, x, dout, alpha):
     return xp.where(x > 0, dout, dout * (x.dtype.type(alpha) * xp.exp(xp.minimum(x, _zero(xp, x)))))
 
 
@@ -144,7 +144,7 @@ def _gelu(xp, x, approximate=False):
     return (0.5 * x * (1.0 + erf_array(xp, x * x.dtype.type(_INV_SQRT2)))).astype(x.dtype, copy=False)
 
 
-def _gelu_grad_forward(xp, x, dout, approximate=False):
+def _gelu_grad_forward(xp, x, dout, approximate):
     if approximate:
         u = _GELU_C * (x + _GELU_A * x * x * x)
         t = xp.tanh(u)
@@ -248,14 +248,14 @@ MISH = _activation("mish", _mish, unary_grad(_mish_dx), attrs={"threshold": 20.0
 
 # ---- softmax / log_softmax over one axis -----------------------------------------------------------
 def _softmax_rule(name):
-    def infer(x, axis=-1):
+    def infer(x, axis):
         meta = check_float(name, x)
         normalize_axis(name, axis, len(x.shape))
         return meta
     return infer
 
 
-def _softmax(xp, x, axis=-1):
+def _softmax(xp, x, axis):
     if x.dtype.kind != "f":
         check_float("softmax", x)
     if x.ndim == 0:
@@ -264,7 +264,7 @@ def _softmax(xp, x, axis=-1):
     return e / e.sum(axis=axis, keepdims=True)
 
 
-def _log_softmax(xp, x, axis=-1):
+def _log_softmax(xp, x, axis):
     if x.dtype.kind != "f":
         check_float("log_softmax", x)
     if x.ndim == 0:
@@ -273,13 +273,13 @@ def _log_softmax(xp, x, axis=-1):
     return shifted - xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))
 
 
-def _softmax_grad_forward(xp, out, dout, axis=-1):
+def _softmax_grad_forward(xp, out, dout, axis):
     if out.ndim == 0:
         return xp.zeros_like(dout)
     return out * (dout - (dout * out).sum(axis=axis, keepdims=True))
 
 
-def _log_softmax_grad_forward(xp, out, dout, axis=-1):
+def _log_softmax_grad_forward(xp, out, dout, axis):
     if out.ndim == 0:
         return xp.zeros_like(dout)
     return dout - xp.exp(out) * dout.sum(axis=axis, keepdims=True)

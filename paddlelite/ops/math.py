@@ -8,7 +8,7 @@ from .shape_rules import broadcast_shapes, check_same_dtype, float_only, float_r
 
 
 # ---- scale: out = scale * x + bias (or scale * (x + bias)) ---------------------------------------
-def _scale_forward(xp, x, scale=1.0, bias=0.0, bias_after_scale=True):
+def _scale_forward(xp, x, scale, bias, bias_after_scale):
     if bias_after_scale:
         out = x * scale + bias if bias else x * scale
     else:
@@ -31,7 +31,7 @@ def _mT(xp, a):
     return a.swapaxes(-1, -2) if a.ndim >= 2 else a  # the method skips NumPy's Python-level wrapper
 
 
-def _matmul_forward(xp, x, y, transpose_x=False, transpose_y=False):
+def _matmul_forward(xp, x, y, transpose_x, transpose_y):
     if transpose_x:
         x = _mT(xp, x)
     if transpose_y:
@@ -39,7 +39,7 @@ def _matmul_forward(xp, x, y, transpose_x=False, transpose_y=False):
     return xp.asarray(xp.matmul(x, y))
 
 
-def _matmul_infer(x, y, transpose_x=False, transpose_y=False):
+def _matmul_infer(x, y, transpose_x, transpose_y):
     check_same_dtype("matmul", x, y)
     xs, ys = list(x.shape), list(y.shape)
     if not xs or not ys:
@@ -173,7 +173,7 @@ def _linear_forward(xp, x, w, bias=None):
 def _linear_infer(x, w, bias=None):
     if len(w.shape) != 2:
         raise ValueError(f"op 'linear': W must be 2-D [in_features, out_features], received shape {list(w.shape)}")
-    out = _matmul_infer(x, w)
+    out = _matmul_infer(x, w, False, False)
     if bias is not None:
         check_same_dtype("linear", x, bias, ("X", "Bias"))
         if len(bias.shape) != 1 or (bias.shape[0] != w.shape[1] and -1 not in (bias.shape[0], w.shape[1])):
@@ -240,7 +240,7 @@ def FLOAT(name, forward):
 
 
 # out = x ** factor; an integer tensor needs an integer factor
-def _pow_forward(xp, x, factor=1.0):
+def _pow_forward(xp, x, factor):
     if x.dtype.kind in "iu":
         if float(factor) != int(factor):
             raise TypeError(f"op 'pow': an integer tensor ({x.dtype}) needs an integer exponent, received {factor}; "
@@ -249,7 +249,7 @@ def _pow_forward(xp, x, factor=1.0):
     return xp.power(x, x.dtype.type(factor))
 
 
-def _pow_infer(x, factor=1.0):
+def _pow_infer(x, factor):
     if np.dtype(x.dtype).kind in "iu" and float(factor) != int(factor):
         raise TypeError(f"op 'pow': an integer tensor ({x.dtype}) needs an integer exponent, received {factor}")
     if np.dtype(x.dtype).kind == "b":
@@ -348,7 +348,7 @@ BITWISE_NOT = register_op("bitwise_not", inputs=("X",), outputs=("Out",), forwar
 
 
 # ---- clip: out = min(max(x, min), max); the gradient passes where min < x < max (Paddle's rule) -------
-def _clip_forward(xp, x, min=float("-inf"), max=float("inf")):
+def _clip_forward(xp, x, min, max):
     if x.dtype.kind == "b":
         raise TypeError("op 'clip': input 'X' must be a numeric tensor, received bool")
     out = x
@@ -359,7 +359,7 @@ def _clip_forward(xp, x, min=float("-inf"), max=float("inf")):
     return out.copy() if out is x else out
 
 
-def _clip_infer(x, min=float("-inf"), max=float("inf")):
+def _clip_infer(x, min, max):
     if np.dtype(x.dtype).kind == "b":
         raise TypeError("op 'clip': input 'X' must be a numeric tensor, received bool")
     if min > max:
@@ -373,7 +373,7 @@ def _clip_grad(g):
                                    max=g.attrs["max"]))
 
 
-def _clip_grad_forward(xp, x, dout, min=float("-inf"), max=float("inf")):
+def _clip_grad_forward(xp, x, dout, min, max):
     inside = (x > min) & (x < max)
     return xp.where(inside, dout, xp.zeros((), dout.dtype))
 

@@ -6,12 +6,11 @@ import numpy as np
 
 from ..framework import dtype as _dtype
 from ..framework.mode import grad_state as _grad_state
-from ..framework.tensor import Tensor, wrap_array
+from ..framework.tensor import Tensor, share_storage, wrap_array
 from ..ops import dispatch
 from ..ops import grad_support as _gs
 from ..ops import indexing as _io
 from ..ops import manipulation as _mo
-from . import math as _math
 from .math import _check_tensor, is_tensor_like
 
 apply = dispatch.apply
@@ -394,10 +393,9 @@ def setitem(x, index, value):
 
 
 # ---- in-place methods: compute out of place, then write into the tensor's storage ----------------------
-def inplace_apply(x, api, compute):
-    """Run `compute(alias)` on x's values, write the result into x's storage (every view of it sees the
-    values) and make x the result in the graph; the shared version counter is bumped, so a backward that
-    saved x or any alias of it detects the change."""
+def _inplace_alias(x, api):
+    """A stand-in for x's current value and graph position (not its version counter: a grad node that saves
+    it must not see the in-place write), after the checks every in-place op makes."""
     if not isinstance(x, Tensor):
         raise TypeError(f"{api}: in-place operations need an eager Tensor, received {type(x).__name__} "
                         "(in static mode use the out-of-place API)")
@@ -406,6 +404,19 @@ def inplace_apply(x, api, compute):
                          "inplace strategy; wrap the update in paddle.no_grad() or use the out-of-place op")
     alias = wrap_array(x._data, x._place, x.stop_gradient)
     alias._node, alias._out_index = x._node, x._out_index
+    return alias
+
+
+def _take_graph_position(x, out):
+    if out._node is not None or _grad_state.enabled:
+        x._node, x._out_index, x.stop_gradient = out._node, out._out_index, out.stop_gradient
+
+
+def inplace_apply(x, api, compute):
+    """Run `compute(alias)` on x's values, write the result into x's storage (every view of it sees the
+    values) and make x the result in the graph; the shared version counter is bumped, so a backward that
+    saved x or any alias of it detects the change."""
+    alias = _inplace_alias(x, api)
     out = compute(alias)
     if out._data.shape != x._data.shape or out._data.dtype != x._data.dtype:
         raise ValueError(f"{api}: the in-place result has shape {out.shape} and dtype {out.dtype.name}, but the "
@@ -413,17 +424,21 @@ def inplace_apply(x, api, compute):
     if out._node is not None:  # the new grad node may have saved x's old values: keep them for it
         alias._data = alias._data.copy()
     x._write(out._data)
-    if out._node is not None or _grad_state.enabled:
-        x._node, x._out_index, x.stop_gradient = out._node, out._out_index, out.stop_gradient
+    _take_graph_position(x, out)
     return x
 
 
-def _inplace_method(fn, name):
-    def method(self, *args, **kwargs):
-        return inplace_apply(self, f"Tensor.{name}", lambda a: fn(a, *args, **kwargs))
-    method.__name__ = name
-    method.__doc__ = f"In-place {fn.__name__}: x is rebound to {fn.__name__}(x, ...)."
-    return method
+def inplace_layout(x, api, compute):
+    """x becomes `compute(alias)`'s result, whose shape or dtype may differ (reshape_, cast_, ...): for a
+    view op it views the same storage; the version counter is bumped."""
+    alias = _inplace_alias(x, api)
+    share_storage(x, (alias,))  # a view op's result then shares x's version counter with x's other views
+    out = compute(alias)
+    x._data = out._data
+    x._vbox = out._vbox
+    _take_graph_position(x, out)
+    x._bump_version()
+    return x
 
 
 def zero_(x):
@@ -462,15 +477,6 @@ def set_value(x, value):
     return x
 
 
-_INPLACE_OF = {"add_": "add", "subtract_": "subtract", "multiply_": "multiply", "divide_": "divide",
-               "scale_": "scale", "exp_": "exp", "log_": "log", "clip_": "clip", "sqrt_": "sqrt",
-               "tanh_": "tanh", "abs_": "abs", "floor_": "floor", "ceil_": "ceil", "reciprocal_": "reciprocal",
-               "pow_": "pow", "neg_": "neg"}
-_INPLACE = [n for n, base in _INPLACE_OF.items() if hasattr(_math, base)]
-for _n in _INPLACE:
-    globals()[_n] = _inplace_method(getattr(_math, _INPLACE_OF[_n]), _n)
-
-
 __all__ = ["cast", "reshape", "transpose", "unsqueeze", "squeeze", "flatten", "concat", "stack", "unstack",
            "split", "chunk", "slice", "strided_slice", "expand", "broadcast_to", "expand_as", "tile", "flip",
            "roll", "repeat_interleave", "gather", "index_select", "gather_nd", "scatter", "masked_select",
@@ -480,4 +486,4 @@ TENSOR_METHODS = ["cast", "reshape", "transpose", "unsqueeze", "squeeze", "flatt
                   "strided_slice", "expand", "broadcast_to", "expand_as", "tile", "flip", "roll",
                   "repeat_interleave", "gather", "index_select", "gather_nd", "scatter", "masked_select",
                   "unbind", "tril", "triu", "zero_", "fill_", "copy_", "set_value", "as_strided", "view", "view_as",
-                  "contiguous"] + _INPLACE
+                  "contiguous"]

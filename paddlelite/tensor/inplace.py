@@ -1,0 +1,76 @@
+"""In-place variants `name_` of the functional APIs (paddle.cos_(x), x.cos_(), x.reshape_(...), ...).
+
+Two kinds: value updates write the out-of-place result into x's storage (`inplace_apply`: every view of x
+sees it); layout updates (reshape_, squeeze_, transpose_, cast_, ...) make x itself the result -- a view
+of the same storage for view ops. Both move x to the result's place in the graph and bump the version
+counter, and refuse a leaf that needs a gradient (ValueError, as Paddle).
+"""
+from ..ops import dispatch
+from ..ops.registry import get_op
+from . import manipulation, math, reduce, search
+from .manipulation import inplace_apply, inplace_layout
+
+# name_ -> the out-of-place API whose result is written into x
+_VALUE_UPDATES = {
+    "add_": math.add, "subtract_": math.subtract, "multiply_": math.multiply, "divide_": math.divide,
+    "scale_": math.scale, "exp_": math.exp, "log_": math.log, "clip_": math.clip, "sqrt_": math.sqrt,
+    "tanh_": math.tanh, "abs_": math.abs, "floor_": math.floor, "ceil_": math.ceil,
+    "reciprocal_": math.reciprocal, "pow_": math.pow, "neg_": math.neg,
+    "acos_": math.acos, "asin_": math.asin, "atan_": math.atan, "cos_": math.cos, "cosh_": math.cosh,
+    "sin_": math.sin, "sinh_": math.sinh, "tan_": math.tan, "log10_": math.log10, "log1p_": math.log1p,
+    "log2_": math.log2, "round_": math.round, "rsqrt_": math.rsqrt, "sigmoid_": math.sigmoid,
+    "square_": math.square, "trunc_": math.trunc,
+    "floor_divide_": math.floor_divide, "remainder_": math.remainder, "floor_mod_": math.floor_mod,
+    "mod_": math.mod, "bitwise_not_": math.bitwise_not, "cumsum_": reduce.cumsum,
+    "masked_fill_": search.masked_fill, "scatter_": manipulation.scatter, "tril_": manipulation.tril,
+    "triu_": manipulation.triu,
+}
+# name_ -> the API whose result x becomes (shape or dtype change)
+_LAYOUT_UPDATES = {
+    "reshape_": manipulation.reshape, "squeeze_": manipulation.squeeze, "unsqueeze_": manipulation.unsqueeze,
+    "flatten_": manipulation.flatten, "transpose_": manipulation.transpose, "t_": math.t,
+    "cast_": manipulation.cast,
+}
+
+
+def _value_update(name, fn):
+    def update(x, *args, **kwargs):
+        return inplace_apply(x, name, lambda a: fn(a, *args, **kwargs))
+    update.__name__ = name
+    update.__doc__ = f"In-place {fn.__name__}: the result of {fn.__name__}(x, ...) is written into x."
+    return update
+
+
+def _layout_update(name, fn):
+    def update(x, *args, **kwargs):
+        return inplace_layout(x, name, lambda a: fn(a, *args, **kwargs))
+    update.__name__ = name
+    update.__doc__ = f"In-place {fn.__name__}: x becomes {fn.__name__}(x, ...) (same storage for a view)."
+    return update
+
+
+for _name, _fn in _VALUE_UPDATES.items():
+    globals()[_name] = _value_update(_name, _fn)
+for _name, _fn in _LAYOUT_UPDATES.items():
+    globals()[_name] = _layout_update(_name, _fn)
+
+
+def uniform_(x, min=0.0, max=1.0, seed=0, name=None):
+    """Fill x with values drawn uniformly from [min, max)."""
+    return inplace_apply(x, "uniform_", lambda a: dispatch.apply(
+        get_op("uniform_random"), shape=list(a.shape), dtype=a.dtype.name, min=float(min), max=float(max),
+        seed=int(seed)))
+
+
+def normal_(x, mean=0.0, std=1.0, name=None):
+    """Fill x with values drawn from N(mean, std^2)."""
+    return inplace_apply(x, "normal_", lambda a: dispatch.apply(
+        get_op("gaussian_random"), shape=list(a.shape), dtype=a.dtype.name, mean=float(mean), std=float(std),
+        seed=0))
+
+
+TENSOR_METHODS = [*_VALUE_UPDATES, *_LAYOUT_UPDATES, "uniform_", "normal_"]
+# Paddle's namespace has most of them, not all (there is no paddle.add_ or paddle.sigmoid_)
+_METHODS_ONLY = {"add_", "scale_", "exp_", "clip_", "sqrt_", "floor_", "ceil_", "reciprocal_", "round_", "rsqrt_",
+                 "sigmoid_", "uniform_"}
+__all__ = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, "normal_") if n not in _METHODS_ONLY]
