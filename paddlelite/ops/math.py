@@ -125,13 +125,13 @@ def _prod(dims):
     return n
 
 
-def _mul_forward(xp, x, y, x_num_col_dims=1, y_num_col_dims=1):
+def _mul_forward(xp, x, y, x_num_col_dims, y_num_col_dims):
     xs, ys = x.shape, y.shape
     out = xp.matmul(x.reshape(_prod(xs[:x_num_col_dims]), -1), y.reshape(_prod(ys[:y_num_col_dims]), -1))
     return out.reshape(xs[:x_num_col_dims] + ys[y_num_col_dims:])
 
 
-def _mul_infer(x, y, x_num_col_dims=1, y_num_col_dims=1):
+def _mul_infer(x, y, x_num_col_dims, y_num_col_dims):
     check_same_dtype("mul", x, y)
     xs, ys = tuple(x.shape), tuple(y.shape)
     if not 0 < x_num_col_dims < len(xs) or not 0 < y_num_col_dims < len(ys):
