@@ -183,7 +183,7 @@ def assign(input, output=None):
 
 def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None):
     _static_default()
-    return _out(_api.full(shape, value, dtype), out)
+    return _api.fill_constant(shape, dtype, value, out=out)
 
 
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
