@@ -235,3 +235,31 @@ def test_launch_flags_become_one_mpiexec_command():
             command(*argv)
     with pytest.raises(NotImplementedError, match="run_mode ps"):
         command("--run_mode", "ps")
+
+
+@differential(expected={"param": True, "data": False, "restored": True})
+def test_distributed_io_persistables_like_paddle(paddle):
+    import tempfile
+
+    import numpy as np
+    d = tempfile.mkdtemp(prefix="persist_")
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            image = paddle.static.data(name="image", shape=[None, 28], dtype="float32")
+            paddle.static.nn.fc(image, size=10, bias_attr=paddle.ParamAttr("fc.b"))
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        param = main.global_block().var("fc.b")
+        scope = paddle.static.global_scope()
+        before = np.array(scope.find_var("fc.b").get_tensor())
+        paddle.distributed.io.save_persistables(exe, d, main)
+        scope.find_var("fc.b").get_tensor().set(before + 1.0, paddle.CPUPlace())
+        paddle.distributed.io.load_persistables(exe, d, main)
+        restored = np.array_equal(np.array(scope.find_var("fc.b").get_tensor()), before)
+        return {"param": paddle.distributed.io.is_persistable(param),
+                "data": paddle.distributed.io.is_persistable(image), "restored": restored}
+    finally:
+        paddle.disable_static()
+        shutil.rmtree(d, ignore_errors=True)
