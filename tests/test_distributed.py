@@ -208,3 +208,58 @@ def test_single_process_environment_like_paddle(paddle):
     return {"rank": env.rank, "world": env.world_size, "nranks": env.nranks, "local": env.local_rank,
             "get_rank": d.get_rank(), "get_world_size": d.get_world_size(), "initialized": d.is_initialized(),
             "ops": [d.ReduceOp.SUM, d.ReduceOp.MAX, d.ReduceOp.MIN, d.ReduceOp.PROD, d.ReduceOp.AVG]}
+
+
+def test_launch_flags_become_one_mpiexec_command():
+    """Several machines go through MPI's own launcher: --nnodes/--ips/--hostfile/--master -> mpiexec flags."""
+    _mpiexec()
+    from paddlelite.distributed.launch.main import _mpi_flavor, _parser, mpi_command
+
+    def command(*argv):
+        return mpi_command(_parser().parse_args([*argv, "train.py", "--lr", "0.1"]), ["train.py", "--lr", "0.1"])
+
+    hydra = _mpi_flavor(shutil.which("mpiexec")) == "hydra"
+    cmd = command("--nnodes", "2", "--ips", "node1,node2", "--master", "node1:6170", "--nproc_per_node", "4",
+                  "--devices", "0,1,2,3")
+    assert cmd[1:3] == ["-n", "8"]
+    assert (["-ppn", "4", "-hosts", "node1,node2"] if hydra else ["--npernode", "4"]) == cmd[3:7 if hydra else 5]
+    tail = cmd[cmd.index("paddlelite.distributed.launch.worker"):]
+    assert tail == ["paddlelite.distributed.launch.worker", "--log_dir", "log", "--devices", "0,1,2,3", "train.py",
+                    "--lr", "0.1"]
+    assert (["-f", "hosts.txt"] if hydra else ["--hostfile", "hosts.txt"])[0] in command(
+        "--nnodes", "2", "--hostfile", "hosts.txt")
+    assert command("--gpus", "0,1")[1:3] == ["-n", "2"]  # one process per listed device
+    for argv, message in ((["--nnodes", "2"], "needs the machines"), (["--nnodes", "3", "--ips", "a,b"], "names 2"),
+                          (["--nnodes", "2", "--ips", "a,b", "--master", "b"], "first host")):
+        with pytest.raises(SystemExit, match=message):
+            command(*argv)
+    with pytest.raises(NotImplementedError, match="run_mode ps"):
+        command("--run_mode", "ps")
+
+
+@differential(expected={"param": True, "data": False, "restored": True})
+def test_distributed_io_persistables_like_paddle(paddle):
+    import tempfile
+
+    import numpy as np
+    d = tempfile.mkdtemp(prefix="persist_")
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            image = paddle.static.data(name="image", shape=[None, 28], dtype="float32")
+            paddle.static.nn.fc(image, size=10, bias_attr=paddle.ParamAttr("fc.b"))
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        param = main.global_block().var("fc.b")
+        scope = paddle.static.global_scope()
+        before = np.array(scope.find_var("fc.b").get_tensor())
+        paddle.distributed.io.save_persistables(exe, d, main)
+        scope.find_var("fc.b").get_tensor().set(before + 1.0, paddle.CPUPlace())
+        paddle.distributed.io.load_persistables(exe, d, main)
+        restored = np.array_equal(np.array(scope.find_var("fc.b").get_tensor()), before)
+        return {"param": paddle.distributed.io.is_persistable(param),
+                "data": paddle.distributed.io.is_persistable(image), "restored": restored}
+    finally:
+        paddle.disable_static()
+        shutil.rmtree(d, ignore_errors=True)

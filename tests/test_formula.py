@@ -12,8 +12,8 @@ class Recorder(GradBuilder):
     def __init__(self):
         self.ops = []
 
-    def op(self, type, *inputs, **attrs):
-        self.ops.append((type, attrs))
+    def record(self, type, inputs, attrs):
+        self.ops.append((type, dict(attrs)))
         return Sym(self, f"t{len(self.ops)}")
 
     def shape(self, ref):

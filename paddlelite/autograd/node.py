@@ -6,7 +6,7 @@ import sys
 from ..framework.tensor import Tensor, wrap_array
 from ..ops import dispatch
 from ..ops.formula import Sym, unwrap, wrap
-from ..ops.registry import GradBuilder, get_op
+from ..ops.registry import OPS as _OPS, GradBuilder, get_op
 
 _new_sym = object.__new__
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -252,7 +252,15 @@ class EagerGradBuilder(GradBuilder):
         return Sym(self, t)
 
     # -- the vocabulary --------------------------------------------------------------------------
+    # needs/input/set_input_grad run a few times per node in every backward: ops without variadic slots
+    # (slot i is flat input i) skip the general slot plumbing
     def input(self, slot):
+        node = self.node
+        if node.op.simple:
+            i = node.op.input_index.get(slot)
+            if i is not None:
+                t = node.inputs[i]
+                return None if t is None else self._handed_out(t, i)
         i, k, n = self._in_slot(slot)
         t = self.node.inputs[i]
         if n is None:
@@ -301,6 +309,11 @@ class EagerGradBuilder(GradBuilder):
         return wrap(self, self.grads[k:k + n])
 
     def needs(self, slot):
+        node = self.node
+        if node.op.simple:
+            i = node.op.input_index.get(slot)
+            if i is not None:
+                return node.edges[i] is not None
         i, k, n = self._in_slot(slot)
         edges = self.node.edges
         if n is None:
@@ -315,6 +328,12 @@ class EagerGradBuilder(GradBuilder):
         value = value.ref if value.__class__ is Sym else unwrap(value)
         if self._unchecked:
             self._check_values_used(value)
+        op = self.node.op
+        if op.simple:
+            i = op.input_index.get(slot)
+            if i is not None:
+                self.input_grads[i] = value
+                return
         i, k, n = self._in_slot(slot)
         if n is None:
             self.input_grads[k] = value
@@ -324,8 +343,8 @@ class EagerGradBuilder(GradBuilder):
                                  f"received {len(value)}")
             self.input_grads[k:k + n] = value
 
-    def op(self, type, *inputs, **attrs):
-        opdef = get_op(type)
+    def record(self, type, inputs, attrs):
+        opdef = _OPS.get(type) or get_op(type)
         refs = []
         for v in inputs:
             refs.append(v.ref if v.__class__ is Sym else unwrap(v))
@@ -343,3 +362,8 @@ class EagerGradBuilder(GradBuilder):
 
     def shape(self, ref):
         return tuple(ref.ref._data.shape)
+
+    def reduce_as(self, value, like):
+        if value.ref._data.shape == like.ref._data.shape:  # eager shapes are concrete: nothing was broadcast
+            return value
+        return self.op("reduce_as", value, like)

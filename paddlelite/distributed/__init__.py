@@ -13,7 +13,7 @@ from .env import (Group, ParallelEnv, ReduceOp, destroy_process_group, get_backe
                   get_world_size, init_parallel_env, is_available, is_initialized, new_group)
 from .parallel import DataParallel  # noqa: F401
 from .spawn import spawn  # noqa: F401
-from . import fleet, launch  # noqa: F401
+from . import fleet, io, launch  # noqa: F401
 from .unsupported import NAMES as _UNSUPPORTED
 
 globals().update(_UNSUPPORTED)
@@ -64,7 +64,7 @@ __all__ = ["DataParallel", "Group", "ParallelEnv", "ParallelMode", "ReduceOp", "
            "all_gather_object", "all_reduce", "alltoall", "alltoall_single", "barrier", "broadcast",
            "broadcast_object_list", "create_nccl_config", "destroy_process_group", "fleet", "gather", "get_backend",
            "get_group", "get_rank", "get_world_size", "gloo_barrier", "gloo_init_parallel_env", "gloo_release",
-           "init_parallel_env", "irecv", "is_available", "is_initialized", "isend", "launch", "new_group", "recv",
+           "init_parallel_env", "io", "irecv", "is_available", "is_initialized", "isend", "launch", "new_group", "recv",
            "recv_object_list", "reduce", "reduce_scatter", "restart_process_group", "scatter",
            "scatter_object_list", "send", "send_object_list", "shutdown_process_group", "spawn", "wait",
            *_UNSUPPORTED]

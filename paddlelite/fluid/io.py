@@ -4,26 +4,9 @@ save_persistables/load_persistables keep a program's persistable values under `<
 (default `__persistables__`); save_inference_model/load_inference_model use the prefix
 `<dirname>/<model_filename or __model__>` and name the feed variables by string as fluid did.
 """
-import os
-
 from ..static import io as _sio
 from ..static.framework import Variable, default_main_program
-
-
-def _prefix(dirname, filename, default, api):
-    if not isinstance(dirname, (str, os.PathLike)):
-        raise TypeError(f"{api}: dirname must be a str, received {type(dirname).__name__}")
-    return os.path.join(os.fspath(dirname), filename or default)
-
-
-def save_persistables(executor, dirname, main_program=None, filename=None):
-    _sio.save(main_program or default_main_program(),
-              _prefix(dirname, filename, "__persistables__", "fluid.io.save_persistables"))
-
-
-def load_persistables(executor, dirname, main_program=None, filename=None):
-    _sio.load(main_program or default_main_program(),
-              _prefix(dirname, filename, "__persistables__", "fluid.io.load_persistables"), executor)
+from ..static.io import dir_prefix as _prefix, load_persistables, save_persistables  # noqa: F401
 
 
 def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_program=None, model_filename=None,

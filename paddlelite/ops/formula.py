@@ -10,6 +10,9 @@ constant tensors. `g.op(type, ...)` applies any other registered op (a dedicated
 """
 
 
+_NO_ATTRS = {}  # shared: never written (the dispatcher copies attrs)
+
+
 class Sym:
     """A symbolic reference: a Tensor (eager) or a Variable (static) inside a grad maker."""
 
@@ -31,61 +34,77 @@ class Sym:
     def dtype(self):
         return self.ref.dtype
 
+    # Each operator records one op through the builder (`record(type, inputs, attrs)`: the builders'
+    # no-repacking entry, as these run for every formula term in every backward).
     def scale(self, scale=1.0, bias=0.0):
         """scale * self + bias, one `scale` op."""
-        return self.builder.op("scale", self, scale=float(scale), bias=float(bias))
+        return self.builder.record("scale", (self,), {"scale": float(scale), "bias": float(bias)})
 
     def __add__(self, other):
-        return self.builder.op("add", self, other) if other.__class__ is Sym else self.scale(1.0, other)
+        if other.__class__ is Sym:
+            return self.builder.record("add", (self, other), _NO_ATTRS)
+        return self.scale(1.0, other)
 
     __radd__ = __add__
 
     def __sub__(self, other):
-        return self.builder.op("subtract", self, other) if other.__class__ is Sym else self.scale(1.0, -other)
+        if other.__class__ is Sym:
+            return self.builder.record("subtract", (self, other), _NO_ATTRS)
+        return self.scale(1.0, -other)
 
     def __rsub__(self, other):
         return self.scale(-1.0, other)
 
     def __mul__(self, other):
-        return self.builder.op("multiply", self, other) if other.__class__ is Sym else self.scale(other)
+        if other.__class__ is Sym:
+            return self.builder.record("multiply", (self, other), _NO_ATTRS)
+        return self.scale(other)
 
     __rmul__ = __mul__
 
     def __truediv__(self, other):
-        return self.builder.op("divide", self, other) if other.__class__ is Sym else self.scale(1.0 / other)
+        if other.__class__ is Sym:
+            return self.builder.record("divide", (self, other), _NO_ATTRS)
+        return self.scale(1.0 / other)
 
     def __rtruediv__(self, other):
-        return self.builder.op("reciprocal", self).scale(other)
+        return self.builder.record("reciprocal", (self,), _NO_ATTRS).scale(other)
 
     def __neg__(self):
         return self.scale(-1.0)
 
     def __pow__(self, other):
-        if isinstance(other, Sym):
-            return self.builder.op("elementwise_pow", self, other)
-        return self.builder.op("square", self) if other == 2 else self.builder.op("pow", self, factor=float(other))
+        if other.__class__ is Sym:
+            return self.builder.record("elementwise_pow", (self, other), _NO_ATTRS)
+        if other == 2:
+            return self.builder.record("square", (self,), _NO_ATTRS)
+        return self.builder.record("pow", (self,), {"factor": float(other)})
 
     def __matmul__(self, other):
-        return self.builder.op("matmul", self, other)
+        return self.builder.record("matmul", (self, other), _NO_ATTRS)
 
     # comparisons: masks for where(); a scalar is filled in like self
+    def _compare(self, type, other):
+        return self.builder.record(type, (self, other if other.__class__ is Sym else full_like(self, other)),
+                                   _NO_ATTRS)
+
     def __gt__(self, other):
-        return self.builder.op("greater_than", self, other if other.__class__ is Sym else full_like(self, other))
+        return self._compare("greater_than", other)
 
     def __ge__(self, other):
-        return self.builder.op("greater_equal", self, other if other.__class__ is Sym else full_like(self, other))
+        return self._compare("greater_equal", other)
 
     def __lt__(self, other):
-        return self.builder.op("less_than", self, other if other.__class__ is Sym else full_like(self, other))
+        return self._compare("less_than", other)
 
     def __le__(self, other):
-        return self.builder.op("less_equal", self, other if other.__class__ is Sym else full_like(self, other))
+        return self._compare("less_equal", other)
 
     def __and__(self, other):
-        return self.builder.op("logical_and", self, other)
+        return self.builder.record("logical_and", (self, other), _NO_ATTRS)
 
     def __or__(self, other):
-        return self.builder.op("logical_or", self, other)
+        return self.builder.record("logical_or", (self, other), _NO_ATTRS)
 
     def __bool__(self):
         raise TypeError("a grad maker cannot branch on values: its references are symbolic "
@@ -131,7 +150,8 @@ def _builder_of(args):
 def _op_function(type):
     def apply(*inputs, **attrs):
         first = inputs[0]
-        return (first.builder if first.__class__ is Sym else _builder_of(inputs)).op(type, *inputs, **attrs)
+        builder = first.builder if first.__class__ is Sym else _builder_of(inputs)
+        return builder.record(type, inputs, attrs)
     apply.__name__ = apply.__qualname__ = type
     apply.__doc__ = f"Record registered op '{type}' on symbolic references."
     return apply
@@ -139,11 +159,11 @@ def _op_function(type):
 
 def full_like(x, value):
     """A tensor shaped and typed like `x`, every element `value`."""
-    return x.builder.op("fill_any_like", x, value=float(value))
+    return x.builder.record("fill_any_like", (x,), {"value": float(value)})
 
 
 def zeros_like(x):
-    return x.builder.op("fill_any_like", x, value=0.0)
+    return x.builder.record("fill_any_like", (x,), {"value": 0.0})
 
 
 def where(cond, a, b):
@@ -152,7 +172,7 @@ def where(cond, a, b):
         a = full_like(b, a)
     elif b.__class__ is not Sym:
         b = full_like(a, b)
-    return cond.builder.op("where", cond, a, b)
+    return cond.builder.record("where", (cond, a, b), _NO_ATTRS)
 
 
 # The registered ops that grad makers use as math functions (names are op types).

@@ -43,11 +43,11 @@ EXPAND_AS = register_op("expand_as", inputs=("X", "Target"), meta_inputs=("Targe
                         nondiff_inputs=("Target",), double_grad=True)
 
 
-def _fill_any_like_forward(xp, x, value=0.0, dtype=None):
+def _fill_any_like_forward(xp, x, value, dtype):
     return xp.full(x.shape, value, dtype=x.dtype if dtype is None else np.dtype(dtype))
 
 
-def _fill_any_like_infer(x, value=0.0, dtype=None):
+def _fill_any_like_infer(x, value, dtype):
     return Meta(x.shape, x.dtype if dtype is None else np.dtype(dtype))
 
 

@@ -33,7 +33,7 @@ def _check_label(op, logits, label, soft_label, axis):
     return axis
 
 
-def _swce_infer(logits, label, soft_label=False, ignore_index=-100, axis=-1, numeric_stable_mode=True):
+def _swce_infer(logits, label, soft_label, ignore_index, axis, numeric_stable_mode):
     check_float("softmax_with_cross_entropy", logits, "Logits", real=True)
     if soft_label and label.dtype != logits.dtype:
         raise TypeError(f"op 'softmax_with_cross_entropy': soft Label has dtype {label.dtype} but Logits has "
@@ -83,7 +83,7 @@ def _swce_grad_forward(xp, label, softmax, dloss, soft_label, ignore_index, axis
     return (dlogits * dloss).astype(softmax.dtype, copy=False)
 
 
-def _swce_grad_infer(label, softmax, dloss, soft_label=False, ignore_index=-100, axis=-1, numeric_stable_mode=True):
+def _swce_grad_infer(label, softmax, dloss, soft_label, ignore_index, axis, numeric_stable_mode):
     ax = _check_label("softmax_with_cross_entropy_grad", softmax, label, soft_label, axis)
     loss_shape = tuple(1 if i == ax else d for i, d in enumerate(softmax.shape))
     if len(dloss.shape) != len(loss_shape) or any(a != b and -1 not in (a, b) for a, b in zip(dloss.shape, loss_shape)):

@@ -17,7 +17,7 @@ def padding_row(padding_idx, vocab):
     return int(padding_idx) + vocab if padding_idx < 0 else int(padding_idx)
 
 
-def _embedding_infer(ids, w, padding_idx=-1):
+def _embedding_infer(ids, w, padding_idx):
     if ids.dtype.kind not in "iu":
         raise TypeError(f"op 'embedding': Ids must be an integer tensor (int64 or int32), received dtype {ids.dtype}")
     if len(w.shape) != 2:
@@ -35,7 +35,7 @@ def _check_ids(op, ids, vocab):
                          f"[{int(ids.min())}, {int(ids.max())}]")
 
 
-def _embedding_forward(xp, ids, w, padding_idx=-1):
+def _embedding_forward(xp, ids, w, padding_idx):
     _check_ids("embedding", ids, w.shape[0])
     out = w[ids]
     row = padding_row(padding_idx, w.shape[0])
@@ -44,7 +44,7 @@ def _embedding_forward(xp, ids, w, padding_idx=-1):
     return out
 
 
-def _embedding_grad_forward(xp, ids, w, dout, padding_idx=-1):
+def _embedding_grad_forward(xp, ids, w, dout, padding_idx):
     _check_ids("embedding_grad", ids, w.shape[0])
     dw = xp.zeros(w.shape, dtype=dout.dtype)
     scatter_add(xp, dw, ids.reshape(-1), dout.reshape(-1, w.shape[1]))
@@ -54,7 +54,7 @@ def _embedding_grad_forward(xp, ids, w, dout, padding_idx=-1):
     return dw
 
 
-def _embedding_grad_infer(ids, w, dout, padding_idx=-1):
+def _embedding_grad_infer(ids, w, dout, padding_idx):
     expected = _embedding_infer(ids, w, padding_idx).shape
     if tuple(dout.shape) != expected and -1 not in expected + tuple(dout.shape):
         raise ValueError(f"op 'embedding_grad': DOut must have shape {list(expected)} (Ids' shape + [dim]), "
@@ -101,7 +101,7 @@ def _check_dropout_attrs(op, dropout_prob, dropout_implementation):
                          f"{dropout_implementation!r}")
 
 
-def _dropout_infer(x, dropout_prob=0.5, is_test=False, seed=0, dropout_implementation="upscale_in_train"):
+def _dropout_infer(x, dropout_prob, is_test, seed, dropout_implementation):
     _check_dropout_attrs("dropout", dropout_prob, dropout_implementation)
     check_float("dropout", x, real=True)
     return Meta(x.shape, x.dtype), Meta(x.shape, np.dtype(np.uint8))
@@ -135,7 +135,7 @@ def dropout_grad_kernel(xp, mask, a, dout, act, dropout_prob, is_test, dropout_i
     return _launch_dropout.dropout_act_grad(xp, mask, a, dout, scale, act)
 
 
-def _dropout_grad_infer(mask, dout, dropout_prob=0.5, is_test=False, dropout_implementation="upscale_in_train"):
+def _dropout_grad_infer(mask, dout, dropout_prob, is_test, dropout_implementation):
     _check_dropout_attrs("dropout_grad", dropout_prob, dropout_implementation)
     if tuple(mask.shape) != tuple(dout.shape) and -1 not in tuple(mask.shape) + tuple(dout.shape):
         raise ValueError(f"op 'dropout_grad': Mask has shape {list(mask.shape)} but DOut has {list(dout.shape)}")

@@ -40,7 +40,7 @@ def _check_affine(op, slot, meta, right, x):
                          f"begin_norm_axis on), received shape {list(meta.shape)}")
 
 
-def _layer_norm_infer(x, scale, bias, epsilon=1e-5, begin_norm_axis=1):
+def _layer_norm_infer(x, scale, bias, epsilon, begin_norm_axis):
     check_float("layer_norm", x, real=True)
     left, right = _ln_split("layer_norm", x.shape, begin_norm_axis)
     _check_affine("layer_norm", "Scale", scale, right, x)
@@ -81,7 +81,7 @@ def _layer_norm_grad_forward(xp, x, scale, mean, var, dy, epsilon, begin_norm_ax
             dbias.astype(pdt, copy=False).reshape(pshape))
 
 
-def _layer_norm_grad_infer(x, scale, mean, var, dy, epsilon=1e-5, begin_norm_axis=1):
+def _layer_norm_grad_infer(x, scale, mean, var, dy, epsilon, begin_norm_axis):
     _, right = _ln_split("layer_norm_grad", x.shape, begin_norm_axis)
     if tuple(dy.shape) != tuple(x.shape) and -1 not in x.shape + dy.shape:
         raise ValueError(f"op 'layer_norm_grad': DY has shape {list(dy.shape)} but X has {list(x.shape)}")

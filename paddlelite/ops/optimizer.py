@@ -33,7 +33,7 @@ def _l2(xp, grad, param, regularization_method, regularization_coeff):
 
 
 # ---- sgd: ParamOut = Param - lr * Grad --------------------------------------------------------------
-def _sgd_forward(xp, param, lr, grad, master_param=None, multi_precision=False):
+def _sgd_forward(xp, param, lr, grad, master_param, multi_precision):
     return param - _lr(xp, lr, param.dtype) * grad.astype(param.dtype, copy=False)
 
 
@@ -49,9 +49,9 @@ SGD = register_op("sgd", inputs=("Param", "LearningRate", "Grad", "MasterParam")
 
 
 # ---- momentum ---------------------------------------------------------------------------------------
-def _momentum_forward(xp, param, grad, velocity, lr, master_param=None, mu=0.9, use_nesterov=False,
-                      regularization_method="", regularization_coeff=0.0, multi_precision=False,
-                      rescale_grad=1.0):
+def _momentum_forward(xp, param, grad, velocity, lr, master_param, mu, use_nesterov,
+                      regularization_method, regularization_coeff, multi_precision,
+                      rescale_grad):
     dt = param.dtype
     g = grad.astype(dt, copy=False)
     if rescale_grad != 1.0:
@@ -115,14 +115,19 @@ _ADAM_ATTRS = {"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "lazy_mode": False
                "min_row_size_to_use_multithread": 1000, "multi_precision": False, "use_global_beta_pow": False}
 
 
-def _adam_forward(xp, param, grad, lr, m1, m2, b1p, b2p, master_param=None, beta1=0.9, beta2=0.999,
-                  epsilon=1e-8, lazy_mode=False, min_row_size_to_use_multithread=1000, multi_precision=False,
-                  use_global_beta_pow=False, coeff=0.0, lr_ratio=1.0, with_decay=True):
+def _adamw_forward(xp, param, grad, lr, m1, m2, b1p, b2p, master_param, beta1, beta2, epsilon, use_global_beta_pow,
+                   coeff, lr_ratio, with_decay, **unused):
     p, a, b, c, d = adam_update(xp, param, grad, lr, m1, m2, b1p, b2p, beta1, beta2, epsilon,
                                 coeff if with_decay else 0.0, lr_ratio)
     if use_global_beta_pow:  # the caller advances the beta powers itself
         c, d = b1p, b2p
     return p, a, b, c, d
+
+
+def _adam_forward(xp, param, grad, lr, m1, m2, b1p, b2p, master_param, **attrs):
+    """adam: adamw without the decay."""
+    return _adamw_forward(xp, param, grad, lr, m1, m2, b1p, b2p, master_param, coeff=0.0, lr_ratio=1.0,
+                          with_decay=False, **attrs)
 
 
 def _adam_infer(param, grad, lr, m1, m2, b1p, b2p, master_param=None, **attrs):
@@ -151,15 +156,15 @@ ADAM = register_op("adam", inputs=_ADAM_IN, outputs=_ADAM_OUT,
                    forward=_adam_forward, infer=_adam_infer,
                    optional_inputs=("MasterParam",), attrs=dict(_ADAM_ATTRS), gpu=_adam_kernel)
 
-ADAMW = register_op("adamw", inputs=_ADAM_IN, outputs=_ADAM_OUT, forward=_adam_forward, infer=_adam_infer,
+ADAMW = register_op("adamw", inputs=_ADAM_IN, outputs=_ADAM_OUT, forward=_adamw_forward, infer=_adam_infer,
                     optional_inputs=("MasterParam",),
                     attrs={**_ADAM_ATTRS, "coeff": 0.01, "lr_ratio": 1.0, "with_decay": True}, gpu=_adamw_kernel)
 
 
 # ---- merged_adam: one op updating a list of parameters (one GPU launch for all of them) -------------
-def _merged_adam_forward(xp, params, grads, lrs, m1s, m2s, b1ps, b2ps, master_params=None, beta1=0.9,
-                         beta2=0.999, epsilon=1e-8, multi_precision=False, use_global_beta_pow=False,
-                         weight_decay=0.0, use_adamw=False):
+def _merged_adam_forward(xp, params, grads, lrs, m1s, m2s, b1ps, b2ps, master_params, beta1,
+                         beta2, epsilon, multi_precision, use_global_beta_pow,
+                         weight_decay, use_adamw):
     n = len(params)
     for slot, group in (("Grad", grads), ("Moment1", m1s), ("Moment2", m2s), ("Beta1Pow", b1ps),
                         ("Beta2Pow", b2ps)):

@@ -15,7 +15,7 @@ def reduced_shape(op, shape, axis, keepdim):
 
 
 def _reduce_infer(name):
-    def infer(x, axis=None, keepdim=False, **attrs):
+    def infer(x, axis, keepdim, **attrs):
         return Meta(reduced_shape(name, x.shape, axis, keepdim), x.dtype)
     return infer
 
@@ -58,7 +58,7 @@ REDUCE_SUM = register_op(
     infer=_reduce_infer("reduce_sum"), grad=_sum_grad, attrs={"axis": None, "keepdim": False}, double_grad=True)
 
 
-def _mean_infer(x, axis=None, keepdim=False):
+def _mean_infer(x, axis, keepdim):
     check_float("mean", x)
     return Meta(reduced_shape("mean", x.shape, axis, keepdim), x.dtype)
 
@@ -87,7 +87,7 @@ def _mean_grad_grad(g):
 
 
 MEAN_GRAD = register_op("mean_grad", inputs=("X", "Dout"), meta_inputs=("X",), outputs=("Out",), forward=_mean_grad_forward,
-                        infer=lambda x, dout, axis=None, keepdim=False: Meta(x.shape, x.dtype),
+                        infer=lambda x, dout, axis, keepdim: Meta(x.shape, x.dtype),
                         grad=_mean_grad_grad, attrs={"axis": None, "keepdim": False},
                         nondiff_inputs=("X",), double_grad=True)
 
@@ -97,7 +97,7 @@ MEAN_GRAD = register_op("mean_grad", inputs=("X", "Dout"), meta_inputs=("X",), o
 
 
 def _nonempty_reduce(name, fn):
-    def forward(xp, x, axis=None, keepdim=False):
+    def forward(xp, x, axis, keepdim):
         axes = _axes(x, axis)
         if x.size == 0:
             raise ValueError(f"op '{name}': cannot reduce an empty tensor of shape {list(x.shape)}")
@@ -106,7 +106,7 @@ def _nonempty_reduce(name, fn):
 
 
 def _numeric_reduce_infer(name):
-    def infer(x, axis=None, keepdim=False):
+    def infer(x, axis, keepdim):
         if np.dtype(x.dtype).kind == "b":
             raise TypeError(f"op '{name}': input 'X' must be a numeric tensor, received bool")
         return Meta(reduced_shape(name, x.shape, axis, keepdim), x.dtype)
@@ -143,7 +143,7 @@ AMIN = _extreme("amin", lambda x, **k: x.min(**k), even=True)
 
 
 # ---- logsumexp ---------------------------------------------------------------------------------------
-def _logsumexp_forward(xp, x, axis=None, keepdim=False):
+def _logsumexp_forward(xp, x, axis, keepdim):
     if x.dtype.kind != "f":
         _float_reduce_infer("logsumexp")(x, axis, keepdim)
     axes = _axes(x, axis)
@@ -156,7 +156,7 @@ def _logsumexp_forward(xp, x, axis=None, keepdim=False):
 
 
 def _float_reduce_infer(name):
-    def infer(x, axis=None, keepdim=False, **attrs):
+    def infer(x, axis, keepdim, **attrs):
         check_float(name, x, real=True)
         return Meta(reduced_shape(name, x.shape, axis, keepdim), x.dtype)
     return infer
@@ -205,7 +205,7 @@ def _expand_dout(xp, x, dout, axis, keepdim):
     return xp.broadcast_to(dout, x.shape)
 
 
-def _prod_grad_forward(xp, x, dout, axis=None, keepdim=False):
+def _prod_grad_forward(xp, x, dout, axis, keepdim):
     if x.ndim == 0:
         return xp.broadcast_to(dout, x.shape).astype(x.dtype)
     grouped, perm, moved_shape = _group_last(xp, x, axis)
@@ -213,7 +213,7 @@ def _prod_grad_forward(xp, x, dout, axis=None, keepdim=False):
     return (_expand_dout(xp, x, dout, axis, keepdim) * others).astype(x.dtype, copy=False)
 
 
-def _prod_double_grad_forward(xp, x, ddx, dout, axis=None, keepdim=False):
+def _prod_double_grad_forward(xp, x, ddx, dout, axis, keepdim):
     """d/dx_j of sum_i ddx_i dout prod_{k != i} x_k = dout * sum_{i != j} ddx_i prod_{k != i, j} x_k.
 
     That sum is the dual part of prod_{k != j} (x_k + eps ddx_k): exclusive products of dual numbers.
@@ -254,7 +254,7 @@ def _prod_grad_grad(g):
         g.set_input_grad("X", g.op("prod_double_grad", x, ddx, dout, **g.attrs))
 
 
-def _prod_forward(xp, x, axis=None, keepdim=False):
+def _prod_forward(xp, x, axis, keepdim):
     if x.dtype.kind == "b":
         _numeric_reduce_infer("prod")(x, axis, keepdim)
     return xp.asarray(x.prod(axis=_axes(x, axis), keepdims=keepdim)).astype(x.dtype, copy=False)
@@ -279,7 +279,7 @@ def _count(name, shape, axis):
     return -1 if -1 in dims else int(np.prod(dims, dtype=np.int64))
 
 
-def _var_forward(xp, x, axis=None, keepdim=False, unbiased=True):
+def _var_forward(xp, x, axis, keepdim, unbiased):
     if x.dtype.kind != "f":
         _float_reduce_infer("var")(x, axis, keepdim)
     axes = _axes(x, axis)
@@ -307,10 +307,10 @@ VAR = register_op("var", inputs=("X",), outputs=("Out",), forward=_var_forward, 
 
 # ---- all / any / argmax / argmin: not differentiable ------------------------------------------------
 def _bool_reduce(name, fn):
-    def forward(xp, x, axis=None, keepdim=False):
+    def forward(xp, x, axis, keepdim):
         return xp.asarray(fn(x, axis=_axes(x, axis), keepdims=keepdim))
     return register_op(name, inputs=("X",), outputs=("Out",), forward=forward,
-                       infer=lambda x, axis=None, keepdim=False: Meta(reduced_shape(name, x.shape, axis, keepdim),
+                       infer=lambda x, axis, keepdim: Meta(reduced_shape(name, x.shape, axis, keepdim),
                                                                       np.dtype(bool)),
                        attrs={"axis": None, "keepdim": False})
 
@@ -329,7 +329,7 @@ def _arg_shape(name, shape, axis, keepdim):
 
 
 def _arg_reduce(name, fn):
-    def forward(xp, x, axis=None, keepdim=False, dtype="int64"):
+    def forward(xp, x, axis, keepdim, dtype):
         if x.size == 0:
             raise ValueError(f"op '{name}': cannot reduce an empty tensor of shape {list(x.shape)}")
         shape = _arg_shape(name, x.shape, axis, keepdim)
@@ -339,7 +339,7 @@ def _arg_reduce(name, fn):
             out = fn(x, normalize_axis(name, axis, x.ndim) if x.ndim else None)
         return xp.asarray(out).astype(np.dtype(dtype)).reshape(shape)
 
-    def infer(x, axis=None, keepdim=False, dtype="int64"):
+    def infer(x, axis, keepdim, dtype):
         if np.dtype(dtype) not in (np.dtype("int32"), np.dtype("int64")):
             raise TypeError(f"op '{name}': dtype must be int32 or int64, received {dtype}")
         return Meta(_arg_shape(name, x.shape, axis, keepdim), np.dtype(dtype))
@@ -352,7 +352,7 @@ ARGMIN = _arg_reduce("argmin", lambda x, axis: x.argmin(axis=axis))
 
 
 # ---- cumsum: axis=None flattens; the gradient is the reversed cumulative sum ------------------------
-def _cumsum_forward(xp, x, axis=None, reverse=False):
+def _cumsum_forward(xp, x, axis, reverse):
     if x.dtype.kind == "b":
         raise TypeError("op 'cumsum': input 'X' must be a numeric tensor, received bool")
     if axis is None:
@@ -364,7 +364,7 @@ def _cumsum_forward(xp, x, axis=None, reverse=False):
     return xp.cumsum(x, axis=axis).astype(x.dtype, copy=False)
 
 
-def _cumsum_infer(x, axis=None, reverse=False):
+def _cumsum_infer(x, axis, reverse):
     if np.dtype(x.dtype).kind == "b":
         raise TypeError("op 'cumsum': input 'X' must be a numeric tensor, received bool")
     if axis is None:

@@ -98,6 +98,7 @@ class OpDef:
 
 
 _REGISTRY = {}
+OPS = _REGISTRY  # type -> OpDef, for lookups on hot paths (read only: register_op writes it)
 _BY_LEGACY_TYPE = {legacy: ours for ours, legacy in LEGACY_TYPES.items()}
 
 
@@ -130,6 +131,7 @@ def register_impl(type, device, fn):
         return forward(xp, *arrays, **attrs) if out is None else out
 
     run.__name__ = run.__qualname__ = f"{type}_{device}"
+    run.__wrapped__ = fn  # inspect.signature shows the binding's own
     op.impls[device] = run
 
 
@@ -156,10 +158,14 @@ class GradBuilder:
     """The vocabulary grad makers are written in. Eager and static modes subclass it.
 
     Subclasses bind the references: input, output, output_grad (Syms: see ops/formula.py), needs,
-    needs_at, set_input_grad, op (Syms in, Syms out), shape.
+    needs_at, set_input_grad, record (apply an op: Syms in, Syms out), shape.
     """
 
     attrs = None  # the forward op's attrs
+
+    def op(self, type, *inputs, **attrs):
+        """Apply registered op `type` to `inputs` (Syms, lists of Syms, None) with `attrs`."""
+        return self.record(type, inputs, attrs)
 
     def output_grad_or_zeros(self, slot):
         """The gradient of an output, or zeros shaped like it where no gradient reaches it."""

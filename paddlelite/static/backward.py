@@ -247,7 +247,7 @@ class StaticGradBuilder(GradBuilder):
                 self._build("assign", (ref,), {}, lambda: final)
             self.written.append(name)
 
-    def op(self, type, *inputs, **attrs):
+    def record(self, type, inputs, attrs):
         return wrap(self, self._build(type, [unwrap(v) for v in inputs], attrs, self._new_name))
 
     def _build(self, type, inputs, attrs, name_fn):

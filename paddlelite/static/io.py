@@ -479,3 +479,22 @@ def load(program, model_path, executor=None, var_list=None):
     opt_file = model_path + ".pdopt"
     if others and os.path.exists(opt_file):
         _assign_values(others, read_archive(opt_file, api, return_numpy=True), api, f"'{opt_file}'", True)
+
+
+# ---- the fluid-era directory spellings (paddle.fluid.io, paddle.distributed.io) --------------------
+def dir_prefix(dirname, filename, default, api):
+    """`<dirname>/<filename or default>`: where the fluid-era APIs keep a program or its values."""
+    if not isinstance(dirname, (str, os.PathLike)):
+        raise TypeError(f"{api}: dirname must be a str, received {type(dirname).__name__}")
+    return os.path.join(os.fspath(dirname), filename or default)
+
+
+def save_persistables(executor, dirname, main_program=None, filename=None):
+    """The program's persistable values under `<dirname>/<filename or __persistables__>`."""
+    save(main_program or default_main_program(),
+         dir_prefix(dirname, filename, "__persistables__", "save_persistables"))
+
+
+def load_persistables(executor, dirname, main_program=None, filename=None):
+    load(main_program or default_main_program(),
+         dir_prefix(dirname, filename, "__persistables__", "load_persistables"), executor)

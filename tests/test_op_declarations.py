@@ -1,0 +1,36 @@
+"""How ops are declared: attr defaults live in the registry only, kernel launch code mirrors kernels/."""
+import inspect
+import os
+
+import pytest
+
+from paddlelite.device import kernels as K
+from paddlelite.ops.registry import all_ops
+
+OPS = all_ops()
+
+
+def _functions(op):
+    for what, fn in (("forward", op.forward), ("infer", op.infer), *((f"{d} binding", f) for d, f in op.impls.items())):
+        if fn is not None:  # structural ops (conditional_block, while) run through their runner
+            yield what, fn
+
+
+@pytest.mark.parametrize("op", sorted(OPS), ids=str)
+def test_attr_defaults_are_declared_once(op):
+    """Forwards, shape rules and kernel bindings receive every attr filled in from the registry's `attrs`,
+    so none of them restates a default (which could drift from the declared one)."""
+    opdef = OPS[op]
+    for what, fn in _functions(opdef):
+        params = inspect.signature(fn).parameters.values()
+        repeated = [p.name for p in params if p.name in opdef.attrs and p.default is not inspect.Parameter.empty]
+        assert not repeated, (f"op '{op}': the {what} ({fn.__module__}.{fn.__qualname__}) gives attr(s) {repeated} "
+                              "a default; the registry's attrs are the only place for it")
+
+
+def test_launch_modules_mirror_the_kernel_families():
+    """kernels/<family>.cu is launched from paddlelite/ops/launch/<family>.py."""
+    launch_dir = os.path.join(os.path.dirname(inspect.getfile(K)), "..", "ops", "launch")
+    modules = {f[:-3] for f in os.listdir(launch_dir) if f.endswith(".py")} - {"__init__", "common"}
+    assert modules == set(K.FAMILIES)
+
