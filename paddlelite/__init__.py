@@ -28,6 +28,8 @@ complex64, complex128 = _DTYPES["complex64"], _DTYPES["complex128"]
 
 # ---- subpackages (helpers append their exports below this line, and their names to __all__) ----
 from . import fluid, io, metric, nn, optimizer, regularizer, static, utils  # noqa: E402
+from . import base  # noqa: E402  (Paddle 3's name for fluid)
+from .framework.flags import get_flags, set_flags  # noqa: E402
 
 from .static import layer_apis as _static_layer_apis  # noqa: E402
 
@@ -46,5 +48,5 @@ __all__ = [
     "bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64", "complex128",
     "get_default_dtype", "set_default_dtype", "disable_static", "enable_static", "in_dynamic_mode",
     "grad", "no_grad", "enable_grad", "is_grad_enabled", "set_grad_enabled",
-    "CPUPlace", "CUDAPlace", "get_device", "set_device", "is_compiled_with_cuda",
+    "CPUPlace", "CUDAPlace", "get_device", "set_device", "is_compiled_with_cuda", "get_flags", "set_flags",
 ]

@@ -12,11 +12,13 @@ import pytest
 
 # namespace -> the module that implements it; PACKAGES show nothing but __all__ and subpackages
 PACKAGES = ["", "nn", "nn.functional", "nn.utils", "static", "optimizer", "io", "metric", "autograd", "device",
-            "utils", "tensor", "framework", "regularizer", "fluid", "distributed"]
-MODULES = ["nn.initializer", "static.nn", "optimizer.lr", "utils.unique_name"]
+            "utils", "tensor", "framework", "regularizer", "fluid", "distributed", "base"]
+MODULES = ["nn.initializer", "static.nn", "optimizer.lr", "utils.unique_name", "autograd.py_layer",
+           "autograd.backward_mode", "tensor.random", "tensor.logic", "tensor.linalg", "tensor.stat", "tensor.attribute"]
 
 # Names paddlelite adds to a Paddle namespace, and why.
 ADDITIONS = {
+    "": {"fill_constant"},  # Paddle has it in paddle.tensor only; the top level re-exports paddle.tensor whole
     "autograd": {"set_record_call_stack"},  # graph dumps name the user line that recorded each op
     "device": {"CPUPlace", "CUDAPlace", "Place", "current_place", "parse_place", "place_of_array"},  # place objects
     "static": {"Block", "LoDTensor", "enable_static", "disable_static", "in_dynamic_mode", "in_static_mode"},

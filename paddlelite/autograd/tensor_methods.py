@@ -1,4 +1,4 @@
-"""The Tensor methods that belong to autograd (backward, register_hook, retain_grads).
+"""The Tensor methods that belong to autograd (backward, register_hook, retain_grads, gradient).
 
 framework.Tensor is a data holder on a lower floor and cannot import autograd; autograd installs
 these methods on it instead, as tensor.methods.install does for the operators.
@@ -48,6 +48,13 @@ def backward(self, grad_tensor=None, retain_graph=False, *, dump_backward_graph_
              dump_backward_graph_path=dump_backward_graph_path)
 
 
+def gradient(self):
+    """The gradient as a NumPy array (None before any backward reached this tensor), as Paddle's
+    legacy Tensor.gradient()."""
+    grad = self.grad
+    return None if grad is None else grad.numpy()
+
+
 def install(cls):
     """Attach the autograd methods to the Tensor class."""
     cls.retain_grads = retain_grads
@@ -55,3 +62,4 @@ def install(cls):
     cls._register_backward_hook = _register_backward_hook
     cls._post_accumulate_hooks = None  # {handle_id: fn()} run after a backward accumulates into .grad
     cls.backward = backward
+    cls.gradient = gradient

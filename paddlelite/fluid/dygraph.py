@@ -1,7 +1,10 @@
 """fluid.dygraph: imperative mode inside `guard()`."""
 import contextlib
 
+from ..autograd import grad, no_grad
 from ..framework import mode as _mode
+from ..framework.mode import disable_static as enable_dygraph
+from ..framework.mode import enable_static as disable_dygraph
 
 _depth = [0]
 
@@ -45,4 +48,4 @@ def to_variable(value, name=None, zero_copy=None, dtype=None):
     return t
 
 
-__all__ = ["guard", "to_variable", "enabled"]
+__all__ = ["guard", "to_variable", "enabled", "no_grad", "grad", "enable_dygraph", "disable_dygraph"]

@@ -1,8 +1,9 @@
 """The functional tensor API (paddle.add, paddle.matmul, ...): every function only calls the dispatcher.
 
 As in Paddle, `paddle.tensor` holds the whole functional API; the top-level package re-exports it.
+random, logic, linalg, stat and attribute are Paddle's module paths, re-exporting the implementations.
 """
-from . import creation, inplace, manipulation, math, reduce, search
+from . import attribute, creation, inplace, linalg, logic, manipulation, math, random, reduce, search, stat
 from .creation import *  # noqa: F401,F403
 from .inplace import *  # noqa: F401,F403
 from .manipulation import *  # noqa: F401,F403

@@ -58,6 +58,12 @@ def full(shape, fill_value, dtype=None, name=None, place=None):
     return _full(shape, fill_value, dtype, place, "full")
 
 
+def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None):
+    """full(shape, value, dtype); with `out`, the values are written into it (Paddle's legacy creator)."""
+    result = _full(shape, value, dtype, None, "fill_constant")
+    return result if out is None else assign(result, out)
+
+
 def _full(shape, fill_value, dtype, place, api):
     """full(), with `api` (full / zeros / ones) named in errors."""
     if isinstance(fill_value, Tensor):
@@ -153,9 +159,15 @@ def normal(mean=0.0, std=1.0, shape=None, name=None):
                           dtype=_dtype.default_float().name, mean=float(mean), std=float(std), seed=0)
 
 
+def gaussian(shape, mean=0.0, std=1.0, seed=0, dtype=None, name=None):
+    """Samples of N(mean, std^2) (a nonzero `seed` makes this call reproducible)."""
+    return dispatch.apply(get_op("gaussian_random"), shape=_shape_list(shape, "gaussian"),
+                          dtype=_dtype.convert_dtype(_float_dtype(dtype)).name, mean=float(mean), std=float(std),
+                          seed=int(seed))
+
+
 def randn(shape, dtype=None, name=None):
-    return dispatch.apply(get_op("gaussian_random"), shape=_shape_list(shape, "randn"),
-                          dtype=_dtype.convert_dtype(_float_dtype(dtype)).name, mean=0.0, std=1.0, seed=0)
+    return gaussian(shape, dtype=dtype)
 
 
 standard_normal = randn
@@ -209,6 +221,7 @@ def clone(x, name=None):
 TENSOR_METHODS = ["clone"]
 
 
-__all__ = ["arange", "assign", "clone", "empty", "empty_like", "eye", "full", "full_like", "linspace",
+__all__ = ["arange", "assign", "clone", "empty", "empty_like", "eye", "fill_constant", "full", "full_like",
+           "linspace",
            "normal", "ones", "ones_like", "rand", "randint", "randn", "randperm", "seed", "standard_normal",
            "to_tensor", "uniform", "zeros", "zeros_like"]

@@ -15,6 +15,14 @@ def _index(i, n, api):
     return i % n
 
 
+def _renumber(container, layers):
+    """Register `layers` in `container` under the names '0', '1', ... (replacing its sublayers)."""
+    for key in list(container._sub_layers):
+        delattr(container, key)
+    for i, layer in enumerate(layers):
+        container.add_sublayer(str(i), layer)
+
+
 class Sequential(Layer):
     """Sequential(layer1, layer2, ...) or Sequential(('name', layer), ...): calls them in order."""
 
@@ -64,6 +72,28 @@ class Sequential(Layer):
             input = layer(input)
         return input
 
+    def append(self, module):
+        """Add `module` at the end, named str(len(self)); returns self."""
+        self.add_sublayer(str(len(self)), module)
+        return self
+
+    def extend(self, sequential):
+        for layer in sequential:
+            self.append(layer)
+        return self
+
+    def insert(self, index, module):
+        """Put `module` before position `index` (the layers are renumbered '0', '1', ...); returns self."""
+        if not isinstance(module, Layer):
+            raise AssertionError(f"Sequential.insert: module must be a Layer, received {type(module).__name__}")
+        n = len(self)
+        if not isinstance(index, int) or not -n <= index <= n:
+            raise IndexError(f"Sequential.insert: index {index!r} is out of range for {n} layers")
+        layers = list(self._sub_layers.values())
+        layers.insert(index, module)
+        _renumber(self, layers)
+        return self
+
 
 class LayerList(Layer):
     """A list of sublayers, registered under the names '0', '1', ..."""
@@ -78,12 +108,6 @@ class LayerList(Layer):
         if not isinstance(layer, Layer):
             raise TypeError(f"LayerList: items must be Layers, received {type(layer).__name__}")
         return layer
-
-    def _reindex(self, layers):
-        for key in list(self._sub_layers):
-            delattr(self, key)
-        for i, layer in enumerate(layers):
-            self.add_sublayer(str(i), layer)
 
     def __getitem__(self, idx):
         layers = list(self._sub_layers.values())
@@ -101,7 +125,7 @@ class LayerList(Layer):
             del layers[idx]
         else:
             del layers[_index(idx, len(layers), "LayerList")]
-        self._reindex(layers)
+        _renumber(self, layers)
 
     def __len__(self):
         return len(self._sub_layers)
@@ -116,7 +140,7 @@ class LayerList(Layer):
     def insert(self, index, sublayer):
         layers = list(self._sub_layers.values())
         layers.insert(index, self._check(sublayer))
-        self._reindex(layers)
+        _renumber(self, layers)
 
     def extend(self, sublayers):
         for layer in sublayers:

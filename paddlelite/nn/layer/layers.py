@@ -6,6 +6,7 @@ the same code creates static Parameters (see param_attr.create_parameter) and `f
 """
 import collections
 import re
+import warnings
 
 import numpy as np
 
@@ -25,16 +26,19 @@ def _camel_to_snake(name):
 
 
 class HookRemoveHelper:
-    """Returned by register_forward_*_hook; `remove()` unregisters the hook (True once, then False)."""
+    """Returned by register_forward_*_hook; `remove()` unregisters the hook (True once, then False) and
+    forgets its flags (`flag_sets`: the layer's with_kwargs / always_call id sets)."""
 
     _next_id = [0]
 
-    def __init__(self, hooks):
-        self._hooks = hooks
+    def __init__(self, hooks, *flag_sets):
+        self._hooks, self._flag_sets = hooks, flag_sets
         HookRemoveHelper._next_id[0] += 1
         self._hook_id = HookRemoveHelper._next_id[0]
 
     def remove(self):
+        for flags in self._flag_sets:
+            flags.discard(self._hook_id)
         return self._hooks.pop(self._hook_id, None) is not None
 
 
@@ -58,41 +62,78 @@ class Layer:
         d["_non_persistable_buffer_names_set"] = set()
         d["_forward_pre_hooks"] = collections.OrderedDict()
         d["_forward_post_hooks"] = collections.OrderedDict()
+        d["_hooks_with_kwargs"] = set()  # ids of hooks registered with_kwargs=True
+        d["_hooks_always_called"] = set()  # ids of post hooks registered always_call=True
         d["_casted_by_pure_fp16"] = False
 
     # ---- calling --------------------------------------------------------------------------------
     def __call__(self, *inputs, **kwargs):
-        if self._forward_pre_hooks:
-            for hook in list(self._forward_pre_hooks.values()):
+        if not (self._forward_pre_hooks or self._forward_post_hooks):
+            return self.forward(*inputs, **kwargs)
+        for hook_id, hook in list(self._forward_pre_hooks.items()):
+            if hook_id in self._hooks_with_kwargs:
+                result = hook(self, inputs, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError(f"{type(self).__name__}: a forward pre-hook registered with_kwargs=True "
+                                           f"must return None or (args, kwargs), returned {result!r}")
+                    inputs, kwargs = result
+            else:
                 result = hook(self, inputs)
                 if result is not None:
                     inputs = result if isinstance(result, tuple) else (result,)
-        outputs = self.forward(*inputs, **kwargs)
-        if self._forward_post_hooks:
-            for hook in list(self._forward_post_hooks.values()):
-                result = hook(self, inputs, outputs)
-                if result is not None:
-                    outputs = result
+        outputs, called = None, set()
+        try:
+            outputs = self.forward(*inputs, **kwargs)
+            for hook_id, hook in list(self._forward_post_hooks.items()):
+                called.add(hook_id)
+                outputs = self._run_post_hook(hook_id, hook, inputs, kwargs, outputs)
+        except Exception:
+            # always_call hooks still run (once) when forward or an earlier hook failed; their own errors
+            # are only warned about, so the original error is the one raised
+            for hook_id, hook in list(self._forward_post_hooks.items()):
+                if hook_id in self._hooks_always_called and hook_id not in called:
+                    try:
+                        outputs = self._run_post_hook(hook_id, hook, inputs, kwargs, outputs)
+                    except Exception as e:
+                        warnings.warn(f"{type(self).__name__}: a forward hook with always_call=True raised "
+                                      f"{type(e).__name__}: {e} while another error was propagating from forward")
+            raise
         return outputs
+
+    def _run_post_hook(self, hook_id, hook, inputs, kwargs, outputs):
+        result = hook(self, inputs, kwargs, outputs) if hook_id in self._hooks_with_kwargs else \
+            hook(self, inputs, outputs)
+        return outputs if result is None else result
 
     def forward(self, *inputs, **kwargs):
         raise TypeError(f"{type(self).__name__}: a Layer subclass must define forward()")
 
-    def register_forward_pre_hook(self, hook):
-        """hook(layer, inputs) -> None or new inputs; runs before forward. Returns a removable handle."""
+    def _add_hook(self, hooks, hook, api, prepend, with_kwargs, always_call=False):
         if not callable(hook):
-            raise TypeError(f"register_forward_pre_hook: hook must be callable, received {type(hook).__name__}")
-        handle = HookRemoveHelper(self._forward_pre_hooks)
-        self._forward_pre_hooks[handle._hook_id] = hook
+            raise TypeError(f"{api}: hook must be callable, received {type(hook).__name__}")
+        handle = HookRemoveHelper(hooks, self._hooks_with_kwargs, self._hooks_always_called)
+        hooks[handle._hook_id] = hook
+        if with_kwargs:
+            self._hooks_with_kwargs.add(handle._hook_id)
+        if always_call:
+            self._hooks_always_called.add(handle._hook_id)
+        if prepend:
+            hooks.move_to_end(handle._hook_id, last=False)
         return handle
 
-    def register_forward_post_hook(self, hook):
-        """hook(layer, inputs, outputs) -> None or new outputs; runs after forward."""
-        if not callable(hook):
-            raise TypeError(f"register_forward_post_hook: hook must be callable, received {type(hook).__name__}")
-        handle = HookRemoveHelper(self._forward_post_hooks)
-        self._forward_post_hooks[handle._hook_id] = hook
-        return handle
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """hook(layer, inputs) -> None or new inputs, before forward; with_kwargs=True: hook(layer, inputs,
+        kwargs) -> None or (inputs, kwargs). prepend=True runs it first. Returns a removable handle."""
+        return self._add_hook(self._forward_pre_hooks, hook, "register_forward_pre_hook", prepend, with_kwargs)
+
+    def register_forward_post_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        """hook(layer, inputs, outputs) -> None or new outputs, after forward (with_kwargs=True:
+        hook(layer, inputs, kwargs, outputs)); always_call=True runs it even when forward raised."""
+        return self._add_hook(self._forward_post_hooks, hook, "register_forward_post_hook", prepend, with_kwargs,
+                              always_call)
+
+    register_forward_hook = register_forward_post_hook
 
     # ---- names ----------------------------------------------------------------------------------
     def full_name(self):
@@ -158,8 +199,8 @@ class Layer:
     def add_sublayer(self, name, sublayer):
         if not isinstance(name, str):
             raise TypeError(f"add_sublayer: name must be a str, received {type(name).__name__}")
-        if sublayer is not None and not isinstance(sublayer, Layer):
-            raise TypeError(f"add_sublayer: sublayer must be a Layer, received {type(sublayer).__name__}")
+        if sublayer is not None and not isinstance(sublayer, Layer):  # AssertionError as Paddle
+            raise AssertionError(f"add_sublayer: sublayer must be a Layer, received {type(sublayer).__name__}")
         self._sub_layers[name] = sublayer
         object.__setattr__(self, name, sublayer)
         return sublayer

@@ -1,0 +1,4 @@
+"""paddle.tensor.attribute: Paddle's module path for tensor attributes (implemented in manipulation.py)."""
+from .manipulation import shape
+
+__all__ = ["shape"]
