@@ -18,43 +18,31 @@ def _complex(s):
     return isinstance(s, (complex, np.complexfloating))
 
 
-def _scalar_op(self, other):
-    """A Python number (not bool, not complex) goes through `scale`; the tensor takes Paddle's scalar dtype."""
-    return isinstance(other, _SCALARS) and not isinstance(other, (bool, np.bool_)) and not _complex(other)
-
-
-def __add__(self, other):
-    if _scalar_op(self, other):
-        return math.scale(with_scalar(self, other), 1.0, float(other))
-    if isinstance(other, _SCALARS):
+def _arith(fn, name, scale_args):
+    """A binary operator; with a Python number (not bool or complex) it is one `scale` op."""
+    def op(self, other):
+        if not isinstance(other, _SCALARS):
+            return fn(self, other)
         x = with_scalar(self, other)
-        return math.add(x, operand(other, x, "__add__"))
-    return math.add(self, other)
+        if isinstance(other, (bool, np.bool_)) or _complex(other):
+            return fn(x, operand(other, x, name))
+        return math.scale(x, *scale_args(float(other)))
+    op.__name__ = name
+    return op
 
 
-def __sub__(self, other):
-    if _scalar_op(self, other):
-        return math.scale(with_scalar(self, other), 1.0, -float(other))
-    if isinstance(other, _SCALARS):
-        x = with_scalar(self, other)
-        return math.subtract(x, operand(other, x, "__sub__"))
-    return math.subtract(self, other)
+__add__ = _arith(math.add, "__add__", lambda s: (1.0, s))
+__sub__ = _arith(math.subtract, "__sub__", lambda s: (1.0, -s))
+__mul__ = _arith(math.multiply, "__mul__", lambda s: (s,))
 
 
 def __rsub__(self, other):
-    if _scalar_op(self, other):
-        return math.scale(with_scalar(self, other), -1.0, float(other))
-    x = with_scalar(self, other) if isinstance(other, _SCALARS) else self
-    return math.subtract(operand(other, x, "__rsub__"), x)
-
-
-def __mul__(self, other):
-    if _scalar_op(self, other):
-        return math.scale(with_scalar(self, other), float(other))
-    if isinstance(other, _SCALARS):
-        x = with_scalar(self, other)
-        return math.multiply(x, operand(other, x, "__mul__"))
-    return math.multiply(self, other)
+    if not isinstance(other, _SCALARS):
+        return math.subtract(operand(other, self, "__rsub__"), self)
+    x = with_scalar(self, other)
+    if isinstance(other, (bool, np.bool_)) or _complex(other):
+        return math.subtract(operand(other, x, "__rsub__"), x)
+    return math.scale(x, -1.0, float(other))
 
 
 def __truediv__(self, other):
