@@ -72,7 +72,7 @@ RELU = _activation("relu", lambda xp, x: xp.maximum(x, _zero(xp, x)), _via("relu
 RELU_GRAD = _grad_op("relu_grad", "Out", lambda xp, out, dout: dout * (out > 0),
                      _grad_op_grad("relu_grad", "Out"), nondiff_first=True, gpu=_act_kernel("relu"))
 
-RELU6 = _activation("relu6", lambda xp, x, threshold=6.0: xp.clip(x, 0, threshold).astype(x.dtype, copy=False),
+RELU6 = _activation("relu6", lambda xp, x, threshold: xp.clip(x, 0, threshold).astype(x.dtype, copy=False),
                     _via("relu6_grad", "Out"), attrs={"threshold": 6.0})
 RELU6_GRAD = _grad_op("relu6_grad", "Out",
                       lambda xp, out, dout, threshold: xp.where((out > 0) & (out < threshold), dout,
@@ -80,7 +80,7 @@ RELU6_GRAD = _grad_op("relu6_grad", "Out",
                       _grad_op_grad("relu6_grad", "Out"), attrs={"threshold": 6.0}, nondiff_first=True)
 
 
-def _leaky_relu(xp, x, alpha=0.01):
+def _leaky_relu(xp, x, alpha):
     return xp.where(x > 0, x, x * x.dtype.type(alpha))
 
 
@@ -94,7 +94,7 @@ LEAKY_RELU_GRAD = _grad_op("leaky_relu_grad", "X", _leaky_relu_grad, _grad_op_gr
 
 
 # ---- elu: x > 0 ? x : alpha (e^x - 1) -------------------------------------------------------------
-def _elu(xp, x, alpha=1.0):
+def _elu(xp, x, alpha):
     return xp.where(x > 0, x, x.dtype.type(alpha) * xp.expm1(xp.minimum(x, _zero(xp, x))))
 
 
@@ -137,7 +137,7 @@ _GELU_C = math.sqrt(2.0 / math.pi)
 _GELU_A = 0.044715
 
 
-def _gelu(xp, x, approximate=False):
+def _gelu(xp, x, approximate):
     if approximate:
         inner = _GELU_C * (x + _GELU_A * x * x * x)
         return (0.5 * x * (1.0 + xp.tanh(inner))).astype(x.dtype, copy=False)
@@ -189,7 +189,7 @@ SILU_GRAD = _grad_op("silu_grad", "X", _silu_grad_forward, _grad_op_grad("silu_g
 
 
 # ---- softplus: log(1 + e^(beta x)) / beta, linear above the threshold -------------------------------
-def _softplus(xp, x, beta=1.0, threshold=20.0):
+def _softplus(xp, x, beta, threshold):
     bx = x * x.dtype.type(beta)
     # log1p(e^z) = max(z, 0) + log1p(e^-|z|) never overflows
     soft = (xp.maximum(bx, _zero(xp, bx)) + xp.log1p(xp.exp(-xp.abs(bx)))) / x.dtype.type(beta)
@@ -205,7 +205,7 @@ SOFTPLUS = _activation("softplus", _softplus, unary_grad(_softplus_dx), attrs={"
 
 
 # ---- hardsigmoid: clip(slope x + offset, 0, 1); hardswish: x relu6(x + 3) / 6 ----------------------
-def _hardsigmoid(xp, x, slope=0.1666667, offset=0.5):
+def _hardsigmoid(xp, x, slope, offset):
     return xp.clip(x * x.dtype.type(slope) + x.dtype.type(offset), 0, 1).astype(x.dtype, copy=False)
 
 
@@ -234,7 +234,7 @@ HARDSWISH = _activation("hardswish", _hardswish, _hardswish_grad)
 
 
 # ---- mish: x tanh(softplus(x)) ---------------------------------------------------------------------
-def _mish(xp, x, threshold=20.0):
+def _mish(xp, x, threshold):
     return x * xp.tanh(_softplus(xp, x, 1.0, threshold))
 
 

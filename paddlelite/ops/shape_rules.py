@@ -77,4 +77,5 @@ def float_only(name, fn):
         if x.dtype.kind not in "fc":
             check_float(name, x)
         return fn(xp, x, **attrs)
+    forward.__wrapped__ = fn  # inspect.signature shows the forward's own
     return forward
