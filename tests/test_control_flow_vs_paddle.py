@@ -231,3 +231,78 @@ def test_gradients_target_gradient_of_another_dtype():
                 paddle.static.gradients([x * 2], [x], [paddle.static.data("tg", [4, 2], "float64")])
     finally:
         paddle.disable_static()
+
+
+# ---- more of the behaviour table ---------------------------------------------------------------------
+@differential(expected=[[8.0, 54.0], [4.0, 13.5], [6.0, 27.0]])
+def test_while_loop_gradient_of_a_variable_read_in_the_body(paddle):
+    main, start = _programs(paddle)
+    with paddle.static.program_guard(main, start):
+        i = paddle.full([1], 0, "float32")
+        x = paddle.static.data("x", [2], "float32")
+        w = paddle.static.data("w", [2], "float32")
+        x.stop_gradient = w.stop_gradient = False
+        out = paddle.static.nn.while_loop(lambda i, x: i < 3, lambda i, x: [i + 1, x * w], [i, x])
+        gx, gw = paddle.static.gradients(paddle.mean(out[1]), [x, w])
+    return _run(paddle, main, start, {"x": np.array([1, 2], "float32"), "w": np.array([2, 3], "float32")},
+                [out[1], gx, gw])
+
+
+@differential(expected=[[6.0, 30.0], [5.0, 11.0], [5.5, 12.5], [3.5, 9.5]])
+def test_while_loop_gradients_of_two_carried_variables(paddle):
+    main, start = _programs(paddle)
+    with paddle.static.program_guard(main, start):
+        i = paddle.full([1], 0, "float32")
+        x = paddle.static.data("x", [2], "float32")
+        y = paddle.static.data("y", [2], "float32")
+        x.stop_gradient = y.stop_gradient = False
+        out = paddle.static.nn.while_loop(lambda i, x, y: i < 2, lambda i, x, y: [i + 1, x * y, y + x], [i, x, y])
+        gx, gy = paddle.static.gradients(paddle.mean(out[1] + out[2]), [x, y])
+    return _run(paddle, main, start, {"x": np.array([1, 2], "float32"), "y": np.array([2, 3], "float32")},
+                [out[1], out[2], gx, gy])
+
+
+@differential(expected=[[[1.5, 2.0]], False])
+def test_append_backward_no_grad_set(paddle):
+    main, start = _programs(paddle)
+    with paddle.static.program_guard(main, start):
+        x = paddle.static.data("x", [2], "float32")
+        y = paddle.static.data("y", [2], "float32")
+        x.stop_gradient = y.stop_gradient = False
+        paddle.static.append_backward(paddle.mean(x * y), no_grad_set={"y"})
+        gx = main.global_block().var(x.name + "@GRAD")
+        has_gy = main.global_block().has_var("y@GRAD")
+    return [_run(paddle, main, start, {"x": np.array([1, 2], "float32"), "y": np.array([3, 4], "float32")}, [gx]),
+            has_gy]
+
+
+@differential(expected=[None])
+def test_gradients_of_an_unreached_input(paddle):
+    main, start = _programs(paddle)
+    with paddle.static.program_guard(main, start):
+        x = paddle.static.data("x", [2], "float32")
+        z = paddle.static.data("z", [2], "float32")
+        x.stop_gradient = z.stop_gradient = False
+        return paddle.static.gradients(paddle.mean(x * 2), [x, z])[1:]
+
+
+# (not "not_bool" in dynamic mode: Paddle's dygraph while_loop does not check the dtype and loops forever)
+@pytest.mark.parametrize("mode, bad", [("static", "not_bool")] + [(m, b) for m in ("static", "dynamic")
+                                                                  for b in ("two_values", "wrong_arity",
+                                                                            "cond_not_callable")])
+def test_while_loop_errors(mode, bad):
+    conds = {"not_bool": lambda i: i + 1, "cond_not_callable": 3, "two_values": lambda i: i < 3,
+             "wrong_arity": lambda i: i < 3}
+    loop_body = (lambda i: [i + 1, i]) if bad == "wrong_arity" else (lambda i: [i + 1])
+
+    @differential(expected=raises(ValueError if bad == "wrong_arity" else TypeError))
+    def body(paddle):
+        def build():
+            i = paddle.full([2] if bad == "two_values" else [1], 0, "int64")
+            paddle.static.nn.while_loop(conds[bad], loop_body, [i])
+        if mode == "dynamic":
+            return build()
+        main, start = _programs(paddle)
+        with paddle.static.program_guard(main, start):
+            build()
+    body()

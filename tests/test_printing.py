@@ -457,3 +457,36 @@ def test_static_op_types_and_slots(paddle):
                       # (elementwise_add_grad: Paddle's also lists X, which ours reads only when it broadcasts)
                       if op.type not in ("reshape2", "reshape2_grad", "fill_constant", "elementwise_add_grad")],
             "matmul_grad": [{k: op.output(k) for k in ("X@GRAD", "Y@GRAD")} for op in ops if op.type == "matmul_v2_grad"]}
+
+
+@differential(expected={'h': (-1, 5, 8),
+ 'mul_attrs': [2, 1],
+ 'mul_grad_slots': [(['Out@GRAD', 'X', 'Y'], ['X@GRAD', 'Y@GRAD']),
+                    (['Out@GRAD', 'X', 'Y'], ['X@GRAD', 'Y@GRAD'])],
+ 'out': (-1, 5, 3),
+ 'types': ['mul',
+           'elementwise_add',
+           'relu',
+           'mul',
+           'elementwise_add',
+           'reduce_mean',
+           'fill_constant',
+           'reduce_mean_grad',
+           'elementwise_add_grad',
+           'mul_grad',
+           'relu_grad',
+           'elementwise_add_grad',
+           'mul_grad']})
+def test_static_fc_is_mul(paddle):
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 5, 4], "float32")
+        h = paddle.static.nn.fc(x, 8, num_flatten_dims=2, activation="relu")
+        out = paddle.static.nn.fc(h, 3, num_flatten_dims=2)
+        paddle.static.append_backward(paddle.mean(out))
+    ops = main.global_block().ops
+    mul = ops[0]
+    return {"types": [op.type for op in ops], "h": h.shape, "out": out.shape,
+            "mul_attrs": [mul.attr("x_num_col_dims"), mul.attr("y_num_col_dims")],
+            "mul_grad_slots": [(op.input_names, op.output_names) for op in ops if op.type == "mul_grad"]}

@@ -360,13 +360,10 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_
 
 
 def mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
-    """fluid's mul: flatten x to 2-D at x_num_col_dims and y at y_num_col_dims, then matmul."""
-    p = _api
-    if y_num_col_dims != 1 or y.ndim != 2:
-        y = p.reshape(y, [int(np.prod(y.shape[:y_num_col_dims])), -1])
-    if x.ndim != x_num_col_dims + 1:
-        x = p.reshape(x, [0] * x_num_col_dims + [int(np.prod(x.shape[x_num_col_dims:]))])
-    return p.matmul(x, y)
+    """fluid's mul: x flattened to 2-D at x_num_col_dims times y flattened at y_num_col_dims (op 'mul')."""
+    from ..ops import dispatch
+    from ..ops.registry import get_op
+    return dispatch.apply(get_op("mul"), x, y, x_num_col_dims=x_num_col_dims, y_num_col_dims=y_num_col_dims)
 
 
 def pool2d(input, pool_size=-1, pool_type="max", pool_stride=1, pool_padding=0, global_pooling=False,

@@ -1,8 +1,8 @@
 """Scale, matmul, and the unary math ops (exp, log, sqrt, ...)."""
 import numpy as np
 
-from .formula import (cos, cosh, exp, matmul, reciprocal, reshape, rsqrt, sign, sin, sinh, unsqueeze, where,
-                      zeros_like)
+from .formula import (cos, cosh, exp, matmul, reciprocal, reshape, reshape_as, rsqrt, sign, sin, sinh, unsqueeze,
+                      where, zeros_like)
 from .registry import Meta, register_op
 from .shape_rules import broadcast_shapes, check_same_dtype, float_only, float_rule, same_as_first
 
@@ -115,6 +115,53 @@ def _matmul_grads_2d(g, x, y, dout, tx, ty):
 MATMUL = register_op("matmul", inputs=("X", "Y"), outputs=("Out",), forward=_matmul_forward,
                      infer=_matmul_infer, grad=_matmul_grad, same_dtype=("X", "Y"),
                      attrs={"transpose_x": False, "transpose_y": False}, double_grad=True)
+
+
+# ---- mul: fluid's flattening matmul (what static.nn.fc builds, as in Paddle) ------------------------------
+def _prod(dims):
+    n = 1
+    for d in dims:
+        n *= d
+    return n
+
+
+def _mul_forward(xp, x, y, x_num_col_dims, y_num_col_dims):
+    xs, ys = x.shape, y.shape
+    out = xp.matmul(x.reshape(_prod(xs[:x_num_col_dims]), -1), y.reshape(_prod(ys[:y_num_col_dims]), -1))
+    return out.reshape(xs[:x_num_col_dims] + ys[y_num_col_dims:])
+
+
+def _mul_infer(x, y, x_num_col_dims, y_num_col_dims):
+    check_same_dtype("mul", x, y)
+    xs, ys = tuple(x.shape), tuple(y.shape)
+    if not 0 < x_num_col_dims < len(xs) or not 0 < y_num_col_dims < len(ys):
+        raise ValueError(f"op 'mul': x_num_col_dims and y_num_col_dims must lie in [1, rank) of X {list(xs)} and "
+                         f"Y {list(ys)}, received {x_num_col_dims} and {y_num_col_dims}")
+    inner = xs[x_num_col_dims:] + ys
+    if any(d < 0 for d in inner):
+        raise ValueError(f"op 'mul': the flattened dims of X from x_num_col_dims on and all of Y must be known, "
+                         f"received X {list(xs)} and Y {list(ys)}")
+    if _prod(xs[x_num_col_dims:]) != _prod(ys[:y_num_col_dims]):
+        raise ValueError(f"op 'mul': X {list(xs)} flattened at {x_num_col_dims} has {_prod(xs[x_num_col_dims:])} "
+                         f"columns but Y {list(ys)} flattened at {y_num_col_dims} has {_prod(ys[:y_num_col_dims])} rows")
+    return Meta(xs[:x_num_col_dims] + ys[y_num_col_dims:], x.dtype)
+
+
+def _mul_grad(g):
+    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    xn, yn = g.attrs["x_num_col_dims"], g.attrs["y_num_col_dims"]
+    xs, ys = g.shape(x), g.shape(y)
+    k, n = _prod(xs[xn:]), _prod(ys[yn:])
+    d2, y2 = reshape(dout, shape=[-1, n]), reshape(y, shape=[k, n])
+    if g.needs("X"):
+        g.set_input_grad("X", reshape_as(matmul(d2, y2, transpose_y=True), x))
+    if g.needs("Y"):
+        g.set_input_grad("Y", reshape_as(matmul(reshape(x, shape=[-1, k]), d2, transpose_x=True), y))
+
+
+MUL = register_op("mul", inputs=("X", "Y"), outputs=("Out",), forward=_mul_forward, infer=_mul_infer,
+                  grad=_mul_grad, same_dtype=("X", "Y"), attrs={"x_num_col_dims": 1, "y_num_col_dims": 1},
+                  double_grad=True)
 
 
 # ---- linear: Out = X @ W (+ Bias), W is [in_features, out_features] ------------------------------------
@@ -244,7 +291,11 @@ def erf_array(xp, x):
 
 
 _LN2, _LN10, _ERF_SCALE = float(np.log(2.0)), float(np.log(10.0)), 2.0 / _SQRT_PI
-_zero = lambda x, out, dout: zeros_like(x)  # noqa: E731  piecewise constant: zero almost everywhere, as Paddle
+
+
+def _zero(x, out, dout):  # piecewise constant: the gradient is zero almost everywhere, as in Paddle
+    return zeros_like(x)
+
 
 # CONSTANT = _unary(type, dtypes, forward(xp, x, **attrs), dx(x, out, dout, **attrs))
 EXP = _unary("exp", ANY, lambda xp, x: xp.exp(x), lambda x, out, dout: dout * out)

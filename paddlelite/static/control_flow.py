@@ -39,13 +39,13 @@ def _pack(vars_, kind):
     return kind(vars_)
 
 
-def _check_pred(pred, api, arg):
-    if not isinstance(pred, Variable):
-        raise TypeError(f"{api}: {arg} must be a boolean Variable, received {type(pred).__name__}")
+def _check_pred(pred, api, arg, kind=Variable, bad_size=ValueError):
+    if not isinstance(pred, kind):
+        raise TypeError(f"{api}: {arg} must be a boolean {kind.__name__}, received {type(pred).__name__}")
     if pred.dtype.name != "bool":
         raise TypeError(f"{api}: {arg} must have dtype bool, received {pred.dtype.name}")
     if pred.size not in (1, -1):
-        raise ValueError(f"{api}: {arg} must hold a single value, received shape {pred.shape}")
+        raise bad_size(f"{api}: {arg} must hold a single value, received shape {list(pred.shape)}")
 
 
 def _external_reads(block):
@@ -142,9 +142,14 @@ def _body_result(new, n):
 def _while_eager(cond, body, loop_vars):
     """Dynamic mode, as Paddle: a Python loop (its ops record gradients as usual)."""
     kind = type(loop_vars)
-    while cond(*loop_vars).item():
+    while _eager_condition(cond(*loop_vars)):
         loop_vars = _body_result(body(*loop_vars), len(loop_vars))
     return kind(loop_vars)
+
+
+def _eager_condition(now):
+    _check_pred(now, "while_loop", "the value returned by cond", Tensor, TypeError)  # TypeError as Paddle
+    return now.item()
 
 
 def while_loop(cond, body, loop_vars, is_test=False, name=None):
@@ -170,7 +175,7 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
     # the loop works on copies, so the loop vars' initial values stay intact for the backward pass
     state = [dispatch.apply(assign, v) for v in loop_vars]
     pre_cond = cond(*state)
-    _check_pred(pre_cond, "while_loop", "the value returned by cond")
+    _check_pred(pre_cond, "while_loop", "the value returned by cond", bad_size=TypeError)
     block = program._create_block()
     try:
         new = _body_result(body(*state), len(state))
@@ -186,7 +191,7 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
                 if not n.stop_gradient:
                     s.stop_gradient = False
         now = cond(*state)
-        _check_pred(now, "while_loop", "the value returned by cond")
+        _check_pred(now, "while_loop", "the value returned by cond", bad_size=TypeError)
         block.append_op("assign", inputs={"X": [now]}, outputs={"Out": [pre_cond]})
     finally:
         program._rollback()

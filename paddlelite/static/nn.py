@@ -58,24 +58,23 @@ def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation
     helper = name or unique_name.generate("fc")
     weight_attrs = weight_attr if isinstance(weight_attr, (list, tuple)) else [weight_attr] * len(inputs)
     dtype = inputs[0].dtype
+    from ..ops import dispatch
+    from ..ops.registry import get_op
     with layer_name_guard(helper):
         parts = []
         for v, wattr in zip(inputs, weight_attrs):
             nfd = num_flatten_dims if num_flatten_dims >= 0 else v.ndim + num_flatten_dims
             if nfd >= v.ndim:
                 raise ValueError(f"fc: num_flatten_dims={num_flatten_dims} leaves no dims to flatten in an input "
-                                 f"of shape {v.shape}")
+                                 f"of shape {list(v.shape)}")
             rest = v.shape[nfd:]
             if any(d < 0 for d in rest):
-                raise ValueError(f"fc: the dims of x from num_flatten_dims on must be known, received shape {v.shape}")
+                raise ValueError(f"fc: the dims of x from num_flatten_dims on must be known, received shape "
+                                 f"{list(v.shape)}")
             in_features = int(np.prod(rest))
             w = _param(helper, "w", [in_features, int(size)], dtype.name, wattr)
-            if len(rest) > 1:
-                v = paddle.reshape(v, [0] * nfd + [in_features])
-            parts.append(paddle.matmul(v, w))
-        out = parts[0]
-        for p in parts[1:]:
-            out = paddle.add(out, p)
+            parts.append(dispatch.apply(get_op("mul"), v, w, x_num_col_dims=nfd, y_num_col_dims=1))  # Paddle's op
+        out = parts[0] if len(parts) == 1 else dispatch.apply(get_op("sum"), parts)
         if bias_attr is not False:
             b = _param(helper, "b", [int(size)], dtype.name, bias_attr, is_bias=True)
             out = paddle.add(out, b)
