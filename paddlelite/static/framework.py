@@ -480,6 +480,12 @@ class Block:
         self.program._bump()
         return p
 
+    def _sort_vars_from(self, n):
+        """List the variables after the first `n` in name order (as Paddle lists those a backward adds)."""
+        items = list(self.vars.items())
+        self.vars.clear()
+        self.vars.update(items[:n] + sorted(items[n:]))
+
     def _remove_var(self, name):
         self.vars.pop(name, None)
         self.program._bump()
