@@ -208,9 +208,12 @@ def assign(x, output=None):
         output.block.append_op("assign", inputs={"X": [x]}, outputs={"Out": [output]})
         return output
     out = dispatch.apply(get_op("assign"), x)
-    output._data, output._node, output._out_index = out._data, out._node, out._out_index
-    output.stop_gradient = out.stop_gradient
-    output._bump_version()
+    if out._data.shape == output._data.shape and out._data.dtype == output._data.dtype:
+        output._write(out._data)  # into output's storage: its views see the values
+    else:
+        output._data = out._data
+        output._bump_version()
+    output._node, output._out_index, output.stop_gradient = out._node, out._out_index, out.stop_gradient
     return output
 
 
