@@ -422,6 +422,7 @@ def test_static_variable_and_block_text(paddle):
            ('softmax_with_cross_entropy_grad', ['Label', 'Loss@GRAD', 'Softmax'], ['Logits@GRAD']),
            ('matmul_v2_grad', ['Out@GRAD', 'X', 'Y'], ['X@GRAD', 'Y@GRAD']),
            ('relu_grad', ['Out', 'Out@GRAD'], ['X@GRAD']),
+           ('elementwise_add_grad', ['Out@GRAD', 'X', 'Y'], ['X@GRAD', 'Y@GRAD']),
            ('lookup_table_v2_grad', ['Ids', 'Out@GRAD', 'W'], ['W@GRAD'])],
  'types': ['lookup_table_v2',
            'reshape2',
@@ -455,8 +456,7 @@ def test_static_op_types_and_slots(paddle):
     ops = main.global_block().ops
     return {"types": [op.type for op in ops], "callbacks": seen,
             "slots": [(op.type, sorted(op.input_names), sorted(op.output_names)) for op in ops
-                      # (elementwise_add_grad: Paddle's also lists X, which ours reads only when it broadcasts)
-                      if op.type not in ("reshape2", "reshape2_grad", "fill_constant", "elementwise_add_grad")],
+                      if op.type not in ("reshape2", "reshape2_grad", "fill_constant")],
             "matmul_grad": [{k: op.output(k) for k in ("X@GRAD", "Y@GRAD")} for op in ops if op.type == "matmul_v2_grad"]}
 
 
