@@ -17,6 +17,7 @@ from .framework.tensor import Tensor
 from . import tensor
 from .tensor import *  # noqa: F401,F403  (the functional API)
 from .tensor import methods as _methods
+from .tensor.aliases import cat, concatenate  # top-level only, as in Paddle
 
 _methods.install(Tensor)
 
@@ -44,7 +45,7 @@ from .distributed.parallel import DataParallel  # noqa: E402
 
 __all__ = [
     *tensor.__all__,
-    "Tensor", "Size", "ParamAttr", "create_parameter", "load", "save", "set_printoptions", "DataParallel",
+    "cat", "concatenate", "Tensor", "Size", "ParamAttr", "create_parameter", "load", "save", "set_printoptions", "DataParallel",
     "bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64", "complex128",
     "get_default_dtype", "set_default_dtype", "disable_static", "enable_static", "in_dynamic_mode",
     "grad", "no_grad", "enable_grad", "is_grad_enabled", "set_grad_enabled",

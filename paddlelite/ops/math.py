@@ -1,7 +1,7 @@
 """Scale, matmul, and the unary math ops (exp, log, sqrt, ...)."""
 import numpy as np
 
-from .formula import (cos, cosh, exp, matmul, reciprocal, reshape, reshape_as, rsqrt, sign, sin, sinh, unsqueeze,
+from .formula import (cos, cosh, exp, isfinite, matmul, reciprocal, reshape, reshape_as, rsqrt, sign, sin, sinh, unsqueeze,
                       where, zeros_like)
 from .registry import Meta, register_op
 from .shape_rules import broadcast_shapes, check_same_dtype, float_only, float_rule, same_as_first
@@ -331,6 +331,9 @@ FLOOR = _unary("floor", FLOAT, lambda xp, x: xp.floor(x), _zero)
 CEIL = _unary("ceil", FLOAT, lambda xp, x: xp.ceil(x), _zero)
 ROUND = _unary("round", FLOAT, lambda xp, x: xp.round(x), _zero)  # half to even, as Paddle's CPU kernel
 TRUNC = _unary("trunc", FLOAT, lambda xp, x: xp.trunc(x), _zero)
+NAN_TO_NUM = _unary("nan_to_num", FLOAT, lambda xp, x, nan, posinf, neginf: xp.nan_to_num(
+    x, nan=nan, posinf=posinf, neginf=neginf), lambda x, out, dout, **attrs: where(isfinite(x), dout, 0.0),
+    attrs={"nan": 0.0, "posinf": 3.4028234663852886e38, "neginf": -3.4028234663852886e38})
 
 
 # ---- non-differentiable predicates -----------------------------------------------------------------
@@ -343,6 +346,7 @@ ISNAN = _predicate("isnan", lambda xp, x: xp.isnan(x) if x.dtype.kind in "fc" el
 ISINF = _predicate("isinf", lambda xp, x: xp.isinf(x) if x.dtype.kind in "fc" else xp.zeros(x.shape, bool))
 ISFINITE = _predicate("isfinite", lambda xp, x: xp.isfinite(x) if x.dtype.kind in "fc" else xp.ones(x.shape, bool))
 LOGICAL_NOT = _predicate("logical_not", lambda xp, x: xp.logical_not(x))
+SIGNBIT = _predicate("signbit", lambda xp, x: xp.signbit(x))
 
 
 def _bitwise_not_infer(x, **attrs):

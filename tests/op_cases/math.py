@@ -52,6 +52,8 @@ CASES = [
     OpCase("ceil", {"X": rand(2, 3, low=-2, high=2).round(0) + 0.4}, id="ceil"),
     OpCase("round", {"X": rand(2, 3, low=-2, high=2).round(0) + 0.3}, id="round"),
     OpCase("trunc", {"X": rand(2, 3, low=-2, high=2).round(0) + 0.4}, id="trunc"),
+    OpCase("nan_to_num", {"X": np.array([[0.5, np.nan, -1.5], [np.inf, 2.0, -np.inf]])},
+           {"nan": 1.0, "posinf": 9.0, "neginf": -9.0}, id="nan_to_num"),
     # clip: values kept away from the bounds
     OpCase("clip", {"X": np.array([[-0.9, -0.3, 0.1], [0.45, 0.7, 0.95]])}, {"min": -0.5, "max": 0.6}, id="clip"),
     OpCase("clip", {"X": np.array([-2.0, -0.3, 0.1, 3.0])}, {"min": -1.0}, id="clip-min-only"),
