@@ -4,6 +4,8 @@
 Paddle 3.3.1 names paddlelite implements (tests/test_public_api.py checks them against Paddle), and
 the subpackages are Paddle's namespaces. Helpers are imported under a leading underscore.
 """
+import math as _math
+
 from . import ops as _ops  # noqa: F401  (registers every op)
 from . import autograd, device
 from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled
@@ -18,6 +20,12 @@ from . import tensor
 from .tensor import *  # noqa: F401,F403  (the functional API)
 from .tensor import methods as _methods
 from .tensor.aliases import cat, concatenate  # top-level only, as in Paddle
+from .framework.typeinfo import finfo, iinfo
+from .tensor.products import ger
+from .tensor.sampling import (get_cuda_rng_state, get_rng_state, manual_seed, set_cuda_rng_state,
+                              set_rng_state)
+
+pi, e, inf, nan, newaxis = _math.pi, _math.e, _math.inf, _math.nan, None
 
 _methods.install(Tensor)
 
@@ -45,7 +53,8 @@ from .distributed.parallel import DataParallel  # noqa: E402
 
 __all__ = [
     *tensor.__all__,
-    "cat", "concatenate", "Tensor", "Size", "ParamAttr", "create_parameter", "load", "save", "set_printoptions", "DataParallel",
+    "cat", "concatenate", "finfo", "iinfo", "pi", "e", "inf", "nan", "newaxis", "ger",
+    "get_cuda_rng_state", "get_rng_state", "manual_seed", "set_cuda_rng_state", "set_rng_state", "Tensor", "Size", "ParamAttr", "create_parameter", "load", "save", "set_printoptions", "DataParallel",
     "bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64", "complex128",
     "get_default_dtype", "set_default_dtype", "disable_static", "enable_static", "in_dynamic_mode",
     "grad", "no_grad", "enable_grad", "is_grad_enabled", "set_grad_enabled",

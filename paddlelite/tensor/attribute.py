@@ -1,4 +1,33 @@
-"""paddle.tensor.attribute: Paddle's module path for tensor attributes (implemented in manipulation.py)."""
-from .manipulation import shape
+"""paddle.tensor.attribute: tensor attributes -- shape (implemented in manipulation.py), rank, and the
+dtype predicates."""
+from . import creation as _creation
+from .manipulation import _check_tensor, shape
 
-__all__ = ["shape"]
+
+def rank(input):
+    """The number of dims of `input`, as a 0-D int32 Tensor."""
+    _check_tensor(input, "rank", "input")
+    return _creation.full([], len(input.shape), "int32")
+
+
+def is_empty(x, name=None):
+    """Whether x has no elements, as a 0-D bool Tensor."""
+    _check_tensor(x, "is_empty")
+    return _creation.full([], 0 in x.shape, "bool")
+
+
+def _kind_test(kinds, api, doc):
+    def fn(x):
+        _check_tensor(x, api)
+        return x.dtype.np.kind in kinds or (kinds == "f" and x.dtype.name == "bfloat16")
+    fn.__name__ = fn.__qualname__ = api
+    fn.__doc__ = doc
+    return fn
+
+
+is_complex = _kind_test("c", "is_complex", "Whether x's dtype is complex.")
+is_floating_point = _kind_test("f", "is_floating_point", "Whether x's dtype is floating point.")
+is_integer = _kind_test("iu", "is_integer", "Whether x's dtype is an integer dtype.")
+
+__all__ = ["is_complex", "is_floating_point", "is_integer", "rank", "shape"]  # is_empty: Paddle's logic.py path
+TENSOR_METHODS = ["is_complex", "is_empty", "is_floating_point", "is_integer", "rank"]
