@@ -405,3 +405,47 @@ RADAM = register_op("radam", inputs=("Param", "Grad", "LearningRate", "Beta1Pow"
                     outputs=("ParamOut", "Beta1PowOut", "Beta2PowOut", "RhoOut", "Moment1Out", "Moment2Out"),
                     forward=_radam_forward, infer=_radam_infer, optional_inputs=("MasterParam",),
                     attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "multi_precision": False})
+
+
+def _rprop_forward(xp, param, grad, prev, learning_rate, master_param, learning_rate_range, etas,
+                   multi_precision):
+    """Resilient backprop: each element's own step grows by etas[1] while its gradient keeps its sign and
+    shrinks by etas[0] when it flips (that step is skipped and its gradient forgotten)."""
+    dt = param.dtype
+    g = grad.astype(dt, copy=False)
+    lr_min, lr_max = (dt.type(v) for v in learning_rate_range)
+    eta_neg, eta_pos = (dt.type(v) for v in etas)
+    product = g * prev
+    lr_out = xp.where(product > 0, xp.minimum(learning_rate * eta_pos, lr_max),
+                      xp.where(product < 0, xp.maximum(learning_rate * eta_neg, lr_min), learning_rate))
+    g = xp.where(product < 0, dt.type(0), g)
+    return param - xp.sign(g) * lr_out, g, lr_out
+
+
+RPROP = register_op("rprop", inputs=("param", "grad", "prev", "learning_rate", "master_param"),
+                    outputs=("param_out", "prev_out", "learning_rate_out"), forward=_rprop_forward,
+                    infer=_like_infer("rprop", (0, 1)), optional_inputs=("master_param",),
+                    attrs={"learning_rate_range": [1e-5, 50.0], "etas": [0.5, 1.2], "multi_precision": False})
+
+
+def _asgd_forward(xp, param, grad, lr, d, ys, m, master_param, batch_num, multi_precision):
+    """Stochastic average gradient over `batch_num` slots: d += g - ys[m % n]; ys[m % n] = g;
+    param -= lr * d / min(m + 1, n); m += 1."""
+    dt = param.dtype
+    g = grad.astype(dt, copy=False)
+    slot = (xp.arange(batch_num) == m.reshape(()) % batch_num).reshape((batch_num,) + (1,) * g.ndim)
+    y = xp.sum(xp.where(slot, ys, dt.type(0)), axis=0)
+    m_out = m + 1
+    d_out = d - y + g
+    n = xp.minimum(m_out, batch_num).reshape(()).astype(dt)
+    return param - _lr(xp, lr, dt) / n * d_out, d_out, xp.where(slot, g, ys), m_out
+
+
+def _asgd_infer(param, grad, lr, d, ys, m, master_param=None, **attrs):
+    _check_like("asgd", param, grad, "Grad")
+    return _meta(param), _meta(d), _meta(ys), _meta(m)
+
+
+ASGD = register_op("asgd", inputs=("param", "grad", "learning_rate", "d", "y", "m", "master_param"),
+                   outputs=("param_out", "d_out", "y_out", "m_out"), forward=_asgd_forward, infer=_asgd_infer,
+                   optional_inputs=("master_param",), attrs={"batch_num": 1, "multi_precision": False})
