@@ -161,3 +161,92 @@ __device__ __forceinline__ void adam_multi_k(const i64* __restrict__ table, i64 
   }
 
 INSTANTIATE_FLOAT_TYPES(OPT_KERNELS)
+
+// ---- element-wise adaptive updates: one thread per element, arguments (inputs, lr, outputs, n, attrs) ----
+// adagrad:  m' = m + g^2;  p' = p - lr g / (sqrt(m') + eps)
+// rmsprop:  ms' = rho ms + (1-rho) g^2;  [mg' = rho mg + (1-rho) g];  mom' = mu mom + lr g / sqrt(ms' [- mg'^2] + eps);
+//           p' = p - mom'
+// adadelta: asg' = rho asg + (1-rho) g^2;  u = -sqrt((asu + eps) / (asg' + eps)) g;  asu' = rho asu + (1-rho) u^2;
+//           p' = p + lr u
+// adamax:   m' = b1 m + (1-b1) g;  inf' = max(b2 inf + eps, |g|);  p' = p - lr / (1 - b1^t) m' / inf'
+template <class T>
+__device__ __forceinline__ void adagrad_k(const T* p, const T* g, const T* m, const float* lr_p, T* pout, T* mout,
+                                          i64 n, float eps) {
+  const float lr = *lr_p;
+  for (i64 i = GRID_TID; i < n; i += GRID_STRIDE) {
+    const float gi = ld(g, i), mi = ld(m, i) + gi * gi;
+    st(mout, i, mi);
+    st(pout, i, ld(p, i) - lr * gi / (sqrtf(mi) + eps));
+  }
+}
+
+template <class T>
+__device__ __forceinline__ void rmsprop_k(const T* p, const T* ms, const T* g, const T* mom, const T* mg,
+                                          const float* lr_p, T* pout, T* momout, T* msout, T* mgout, i64 n,
+                                          float eps, float rho, float mu, int centered) {
+  const float lr = *lr_p;
+  for (i64 i = GRID_TID; i < n; i += GRID_STRIDE) {
+    const float gi = ld(g, i), msi = rho * ld(ms, i) + (1.f - rho) * gi * gi;
+    float denom = msi + eps, mgi = ld(mg, i);
+    if (centered) {
+      mgi = rho * mgi + (1.f - rho) * gi;
+      denom = msi - mgi * mgi + eps;
+    }
+    const float momi = mu * ld(mom, i) + lr * gi / sqrtf(denom);
+    st(msout, i, msi);
+    st(mgout, i, mgi);
+    st(momout, i, momi);
+    st(pout, i, ld(p, i) - momi);
+  }
+}
+
+template <class T>
+__device__ __forceinline__ void adadelta_k(const T* p, const T* g, const T* asg, const T* asu, const float* lr_p,
+                                           T* pout, T* asgout, T* asuout, i64 n, float rho, float eps) {
+  const float lr = *lr_p;
+  for (i64 i = GRID_TID; i < n; i += GRID_STRIDE) {
+    const float gi = ld(g, i), asu_i = ld(asu, i);
+    const float asg_i = rho * ld(asg, i) + (1.f - rho) * gi * gi;
+    const float u = -sqrtf((asu_i + eps) / (asg_i + eps)) * gi;
+    st(asgout, i, asg_i);
+    st(asuout, i, rho * asu_i + (1.f - rho) * u * u);
+    st(pout, i, ld(p, i) + lr * u);
+  }
+}
+
+template <class T>
+__device__ __forceinline__ void adamax_k(const T* p, const T* g, const T* m, const T* inf, const float* lr_p,
+                                         const float* b1p_p, T* pout, T* mout, T* infout, i64 n, float b1, float b2,
+                                         float eps) {
+  const float lr_t = *lr_p / (1.f - *b1p_p);
+  for (i64 i = GRID_TID; i < n; i += GRID_STRIDE) {
+    const float gi = ld(g, i), mi = b1 * ld(m, i) + (1.f - b1) * gi;
+    const float inf_i = fmaxf(b2 * ld(inf, i) + eps, fabsf(gi));
+    st(mout, i, mi);
+    st(infout, i, inf_i);
+    st(pout, i, ld(p, i) - lr_t * (mi / inf_i));
+  }
+}
+
+#define ADAPTIVE_KERNELS(NAME, T)                                                                          \
+  extern "C" __global__ void adagrad_##NAME(const T* p, const T* g, const T* m, const float* lr, T* pout,   \
+                                            T* mout, i64 n, float eps) {                                   \
+    adagrad_k<T>(p, g, m, lr, pout, mout, n, eps);                                                         \
+  }                                                                                                        \
+  extern "C" __global__ void rmsprop_##NAME(const T* p, const T* ms, const T* g, const T* mom, const T* mg, \
+                                            const float* lr, T* pout, T* momout, T* msout, T* mgout, i64 n,  \
+                                            float eps, float rho, float mu, int centered) {                 \
+    rmsprop_k<T>(p, ms, g, mom, mg, lr, pout, momout, msout, mgout, n, eps, rho, mu, centered);            \
+  }                                                                                                        \
+  extern "C" __global__ void adadelta_##NAME(const T* p, const T* g, const T* asg, const T* asu,            \
+                                             const float* lr, T* pout, T* asgout, T* asuout, i64 n,         \
+                                             float rho, float eps) {                                       \
+    adadelta_k<T>(p, g, asg, asu, lr, pout, asgout, asuout, n, rho, eps);                                  \
+  }                                                                                                        \
+  extern "C" __global__ void adamax_##NAME(const T* p, const T* g, const T* m, const T* inf, const float* lr, \
+                                           const float* b1p, T* pout, T* mout, T* infout, i64 n, float b1,  \
+                                           float b2, float eps) {                                          \
+    adamax_k<T>(p, g, m, inf, lr, b1p, pout, mout, infout, n, b1, b2, eps);                                \
+  }
+
+INSTANTIATE_FLOAT_TYPES(ADAPTIVE_KERNELS)

@@ -291,6 +291,26 @@ def test_adam(impls, dtype, op, extra, global_pow):
     check(impls, op, args, attrs, dtype)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("op,attrs", [
+    ("adagrad", {"epsilon": 1e-6}),
+    ("rmsprop", {"epsilon": 1e-6, "decay": 0.9, "momentum": 0.5, "centered": False}),
+    ("rmsprop", {"epsilon": 1e-6, "decay": 0.9, "momentum": 0.0, "centered": True}),
+    ("adadelta", {"rho": 0.9, "epsilon": 1e-6}),
+    ("adamax", {"beta1": 0.9, "beta2": 0.99, "epsilon": 1e-8}),
+])
+def test_adaptive_updates(impls, dtype, op, attrs):
+    shape = (7, 13)
+    p, g = randn(*shape, dtype=dtype), randn(*shape, dtype=dtype)
+    pos = [np.abs(randn(*shape, dtype=dtype)) * 0.1 + 0.5 for _ in range(3)]  # squares: positive, ms > mg^2
+    mg = randn(*shape, dtype=dtype) * 0.1
+    args = {"adagrad": (p, g, pos[0], _f1(0.1), None),
+            "rmsprop": (p, pos[0], g, pos[1], _f1(0.01), mg, None),
+            "adadelta": (p, g, pos[0], pos[1], _f1(1.0), None),
+            "adamax": (p, g, _f1(0.01), mg, pos[0], _f1(0.9 ** 3), None)}[op]
+    check(impls, op, args, {**get_op(op).attrs, **attrs}, dtype)
+
+
 @pytest.mark.parametrize("use_adamw", [False, True])
 def test_merged_adam_one_launch(emu, use_adamw, monkeypatch):
     impls = device_impls("gpu")

@@ -243,7 +243,9 @@ def _adagrad_forward(xp, param, grad, moment, lr, master_param, epsilon, multi_p
 ADAGRAD = register_op("adagrad", inputs=("Param", "Grad", "Moment", "LearningRate", "MasterParam"),
                       outputs=("ParamOut", "MomentOut"), forward=_adagrad_forward,
                       infer=_like_infer("adagrad", (0,)), optional_inputs=("MasterParam",),
-                      attrs={"epsilon": 1e-6, "multi_precision": False})
+                      attrs={"epsilon": 1e-6, "multi_precision": False},
+                      gpu=lambda xp, param, grad, moment, lr, master_param, epsilon, multi_precision:
+                      _launch.elementwise(xp, "adagrad", param, (param, grad, moment), (lr,), 2, (epsilon,)))
 
 
 def _rmsprop_forward(xp, param, mean_square, grad, moment, lr, mean_grad, master_param, epsilon, decay, momentum,
@@ -267,12 +269,20 @@ def _rmsprop_infer(param, mean_square, grad, moment, lr, mean_grad=None, master_
     return _meta(param), _meta(moment), _meta(mean_square), _meta(mean_grad if mean_grad is not None else param)
 
 
+def _rmsprop_kernel(xp, param, mean_square, grad, moment, lr, mean_grad, master_param, epsilon, decay, momentum,
+                    centered, multi_precision):
+    if mean_grad is None:
+        return None
+    return _launch.elementwise(xp, "rmsprop", param, (param, mean_square, grad, moment, mean_grad), (lr,), 4,
+                               (epsilon, decay, momentum, bool(centered)))
+
+
 RMSPROP = register_op("rmsprop", inputs=("Param", "MeanSquare", "Grad", "Moment", "LearningRate", "MeanGrad",
                                          "MasterParam"),
                       outputs=("ParamOut", "MomentOut", "MeanSquareOut", "MeanGradOut"), forward=_rmsprop_forward,
                       infer=_rmsprop_infer, optional_inputs=("MeanGrad", "MasterParam"),
                       attrs={"epsilon": 1e-10, "decay": 0.9, "momentum": 0.0, "centered": False,
-                             "multi_precision": False})
+                             "multi_precision": False}, gpu=_rmsprop_kernel)
 
 
 def _adamax_forward(xp, param, grad, lr, moment, inf_norm, beta1_pow, master_param, beta1, beta2, epsilon,
@@ -293,7 +303,10 @@ ADAMAX = register_op("adamax", inputs=("Param", "Grad", "LearningRate", "Moment"
                      infer=lambda param, grad, lr, moment, inf_norm, *rest, **attrs: (
                          _meta(param), _meta(moment), _meta(inf_norm)),
                      optional_inputs=("MasterParam",),
-                     attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "multi_precision": False})
+                     attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "multi_precision": False},
+                     gpu=lambda xp, param, grad, lr, moment, inf_norm, beta1_pow, master_param, beta1, beta2, epsilon,
+                     multi_precision: _launch.elementwise(xp, "adamax", param, (param, grad, moment, inf_norm),
+                                                          (lr, beta1_pow), 3, (beta1, beta2, epsilon)))
 
 
 def _adadelta_forward(xp, param, grad, avg_sq_grad, avg_sq_update, lr, master_param, rho, epsilon,
@@ -311,7 +324,9 @@ ADADELTA = register_op("adadelta", inputs=("Param", "Grad", "AvgSquaredGrad", "A
                                            "MasterParam"),
                        outputs=("ParamOut", "AvgSquaredGradOut", "AvgSquaredUpdateOut"), forward=_adadelta_forward,
                        infer=_like_infer("adadelta", (0, 1)), optional_inputs=("MasterParam",),
-                       attrs={"rho": 0.95, "epsilon": 1e-6, "multi_precision": False})
+                       attrs={"rho": 0.95, "epsilon": 1e-6, "multi_precision": False},
+                       gpu=lambda xp, param, grad, asg, asu, lr, master_param, rho, epsilon, multi_precision:
+                       _launch.elementwise(xp, "adadelta", param, (param, grad, asg, asu), (lr,), 3, (rho, epsilon)))
 
 
 def _lamb_forward(xp, param, grad, lr, m1, m2, b1p, b2p, master_param, weight_decay, beta1, beta2, epsilon,
