@@ -298,6 +298,9 @@ def test_adam(impls, dtype, op, extra, global_pow):
     ("rmsprop", {"epsilon": 1e-6, "decay": 0.9, "momentum": 0.0, "centered": True}),
     ("adadelta", {"rho": 0.9, "epsilon": 1e-6}),
     ("adamax", {"beta1": 0.9, "beta2": 0.99, "epsilon": 1e-8}),
+    ("nadam", {"beta1": 0.9, "beta2": 0.99, "epsilon": 1e-8, "momentum_decay": 0.004}),
+    ("radam", {"beta1": 0.9, "beta2": 0.9, "epsilon": 1e-8}),
+    ("rprop", {"learning_rate_range": [1e-3, 0.05], "etas": [0.5, 1.2]}),
 ])
 def test_adaptive_updates(impls, dtype, op, attrs):
     shape = (7, 13)
@@ -307,7 +310,15 @@ def test_adaptive_updates(impls, dtype, op, attrs):
     args = {"adagrad": (p, g, pos[0], _f1(0.1), None),
             "rmsprop": (p, pos[0], g, pos[1], _f1(0.01), mg, None),
             "adadelta": (p, g, pos[0], pos[1], _f1(1.0), None),
-            "adamax": (p, g, _f1(0.01), mg, pos[0], _f1(0.9 ** 3), None)}[op]
+            "adamax": (p, g, _f1(0.01), mg, pos[0], _f1(0.9 ** 3), None),
+            # element-wise powers after a few steps; radam's rho = t b2^t / (1 - b2^t) at t = 3 and 8 (both branches)
+            "nadam": (p, g, _f1(0.01), np.full(shape, 0.96 ** 3, dtype), np.full(shape, 0.99 ** 3, dtype),
+                      np.full(shape, 0.8, dtype), mg, pos[0], None),
+            "radam": (p, g, _f1(0.01), np.full(shape, 0.9 ** 3, dtype),
+                      (np.full(shape, 0.9, dtype) ** np.where(p > 0, 3, 8)).astype(dtype),
+                      np.where(p > 0, 3 * 0.9 ** 3 / (1 - 0.9 ** 3), 8 * 0.9 ** 8 / (1 - 0.9 ** 8)).astype(dtype),
+                      mg, pos[0], None),
+            "rprop": (p, g, np.where(pos[2] > 0.55, -g, g) * (mg > 0), pos[1] * 0.05, None)}[op]
     check(impls, op, args, {**get_op(op).attrs, **attrs}, dtype)
 
 

@@ -175,6 +175,12 @@ def test_adaptive_optimizers(cp, impls, dtype, n):
                                                               "momentum": 0.5}, dtype)
     run(cp, impls, "adadelta", (p, g, a, b, lr, None), get_op("adadelta").attrs, dtype)
     run(cp, impls, "adamax", (p, g, lr, mg, a, np.array([0.9 ** 5], np.float32), None), get_op("adamax").attrs, dtype)
+    pows = [np.full(n, v, dtype) for v in (0.96 ** 3, 0.999 ** 3, 0.8)]
+    run(cp, impls, "nadam", (p, g, lr, *pows, mg, a, None), get_op("nadam").attrs, dtype)
+    b1p, b2p = np.full(n, 0.9 ** 8, dtype), np.full(n, 0.9 ** 8, dtype)
+    rho = np.full(n, 8 * 0.9 ** 8 / (1 - 0.9 ** 8), dtype)
+    run(cp, impls, "radam", (p, g, lr, b1p, b2p, rho, mg, a, None), {**get_op("radam").attrs, "beta2": 0.9}, dtype)
+    run(cp, impls, "rprop", (p, g, mg, a * 0.01, None), get_op("rprop").attrs, dtype)
 
 
 def test_merged_adam_many_params(cp, impls):

@@ -386,7 +386,11 @@ NADAM = register_op("nadam", inputs=("Param", "Grad", "LearningRate", "MomentumD
                              "Moment2Out"),
                     forward=_nadam_forward, infer=_nadam_infer, optional_inputs=("MasterParam",),
                     attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "momentum_decay": 0.004,
-                           "multi_precision": False})
+                           "multi_precision": False},
+                    gpu=lambda xp, param, grad, lr, decay_pow, b2p, mu_product, m1, m2, master_param, beta1, beta2,
+                    epsilon, momentum_decay, multi_precision: _launch.elementwise(
+                        xp, "nadam", param, (param, grad, decay_pow, b2p, mu_product, m1, m2), (lr,), 6,
+                        (beta1, beta2, epsilon, momentum_decay)))
 
 
 def _radam_forward(xp, param, grad, lr, b1p, b2p, rho, m1, m2, master_param, beta1, beta2, epsilon,
@@ -419,7 +423,10 @@ RADAM = register_op("radam", inputs=("Param", "Grad", "LearningRate", "Beta1Pow"
                                      "Moment2", "MasterParam"),
                     outputs=("ParamOut", "Beta1PowOut", "Beta2PowOut", "RhoOut", "Moment1Out", "Moment2Out"),
                     forward=_radam_forward, infer=_radam_infer, optional_inputs=("MasterParam",),
-                    attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "multi_precision": False})
+                    attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "multi_precision": False},
+                    gpu=lambda xp, param, grad, lr, b1p, b2p, rho, m1, m2, master_param, beta1, beta2, epsilon,
+                    multi_precision: _launch.elementwise(xp, "radam", param, (param, grad, b1p, b2p, rho, m1, m2),
+                                                         (lr,), 6, (beta1, beta2, epsilon)))
 
 
 def _rprop_forward(xp, param, grad, prev, learning_rate, master_param, learning_rate_range, etas,
@@ -440,7 +447,10 @@ def _rprop_forward(xp, param, grad, prev, learning_rate, master_param, learning_
 RPROP = register_op("rprop", inputs=("param", "grad", "prev", "learning_rate", "master_param"),
                     outputs=("param_out", "prev_out", "learning_rate_out"), forward=_rprop_forward,
                     infer=_like_infer("rprop", (0, 1)), optional_inputs=("master_param",),
-                    attrs={"learning_rate_range": [1e-5, 50.0], "etas": [0.5, 1.2], "multi_precision": False})
+                    attrs={"learning_rate_range": [1e-5, 50.0], "etas": [0.5, 1.2], "multi_precision": False},
+                    gpu=lambda xp, param, grad, prev, learning_rate, master_param, learning_rate_range, etas,
+                    multi_precision: _launch.elementwise(xp, "rprop", param, (param, grad, prev, learning_rate), (),
+                                                         3, (*map(float, learning_rate_range), *map(float, etas))))
 
 
 def _asgd_forward(xp, param, grad, lr, d, ys, m, master_param, batch_num, multi_precision):

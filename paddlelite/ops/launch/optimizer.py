@@ -1,5 +1,5 @@
 """kernels/optimizer.cu: sgd, momentum, adam(w) per parameter, adam over many parameters in one launch, and the
-element-wise adaptive updates (adagrad, rmsprop, adadelta, adamax)."""
+element-wise adaptive updates (adagrad, rmsprop, adadelta, adamax, nadam, radam, rprop)."""
 import numpy as np
 
 from ...device.kernels import kernel
