@@ -1,8 +1,13 @@
 """Random tensors shaped like another (rand_like, randn_like, randint_like) and the global generator's
 state (manual_seed, get_rng_state / set_rng_state and their CUDA variants)."""
 from ..framework import random as _random
+from ..ops import creation as _creation_ops
+from ..ops import dispatch
 from . import creation as _creation
+from . import math as _math
+from .aliases import _deliver
 from .manipulation import _check_tensor
+from .math import check_float_tensor
 
 
 def _like_dtype(x, dtype):
@@ -34,6 +39,31 @@ def randint_like(x, low=0, high=None, dtype=None, name=None):
     return _creation.randint(low, high, x.shape, "int64").astype(dtype)
 
 
+def bernoulli(x, p=None, name=None):
+    """0/1 samples, 1 with probability x (or `p` for every element), in x's dtype."""
+    check_float_tensor(x, "bernoulli")
+    draws = _creation.uniform(x.shape, x.dtype, 0.0, 1.0)
+    probs = x if p is None else _creation.full_like(x, float(p))
+    return _math.less_than(draws, probs).astype(x.dtype)
+
+
+def poisson(x, name=None):
+    """Samples of Poisson(rate x), in x's dtype."""
+    check_float_tensor(x, "poisson")
+    return dispatch.apply(_creation_ops.POISSON, x, seed=0)
+
+
+def multinomial(x, num_samples=1, replacement=False, name=None, *, out=None):
+    """num_samples category indices (int64) per row of x's (unnormalised, non-negative) probabilities."""
+    check_float_tensor(x, "multinomial")
+    if len(x.shape) not in (1, 2):
+        raise ValueError(f"multinomial: x must be 1-D or 2-D, received shape {list(x.shape)}")
+    if not isinstance(num_samples, int) or num_samples < 1:
+        raise ValueError(f"multinomial: num_samples must be a positive int, received {num_samples!r}")
+    return _deliver(dispatch.apply(_creation_ops.MULTINOMIAL, x, num_samples=num_samples,
+                                   replacement=bool(replacement), seed=0), out)
+
+
 def manual_seed(seed):
     """Seed every generator (Paddle's other name for paddle.seed)."""
     return _random.seed(seed)
@@ -62,4 +92,5 @@ def set_cuda_rng_state(state_list):
 
 
 # the generator-state functions are top-level only in Paddle (paddlelite/__init__.py exports them)
-__all__ = ["rand_like", "randint_like", "randn_like"]
+__all__ = ["multinomial", "poisson", "rand_like", "randint_like", "randn_like"]  # bernoulli: top-level only
+TENSOR_METHODS = ["multinomial"]
