@@ -85,25 +85,6 @@ def _edge_of(t):
     return t if t._node is None else (t._node, t._out_index)
 
 
-def _simple_edges(op, inputs):
-    """Edges and saved versions of an op whose inputs are single tensors (the hot path)."""
-    versions = None
-    edges = []
-    mask = op.diff_inputs_mask
-    k = 0
-    for t in inputs:
-        if t is None:
-            edges.append(None)
-        else:
-            edges.append(None if t.stop_gradient or not mask[k] else t if t._node is None else (t._node, t._out_index))
-            if t._vbox is not None:
-                if versions is None:
-                    versions = [0] * len(inputs)
-                versions[k] = t._vbox[0]
-        k += 1
-    return edges, versions
-
-
 def _grouped_edges(op, inputs):
     """Edges and saved versions of an op with list-valued input slots, flattened."""
     edges, flat_ins = [], []
@@ -138,7 +119,21 @@ class OpNode(GradNode):
 
     def __init__(self, op, inputs, attrs, outs):
         if op.simple:  # the hot path: runs for every recorded op
-            edges, versions = _simple_edges(op, inputs)
+            versions = None
+            edges = []
+            mask = op.diff_inputs_mask
+            k = 0
+            for t in inputs:
+                if t is None:
+                    edges.append(None)
+                else:
+                    edges.append(None if t.stop_gradient or not mask[k] else
+                                 t if t._node is None else (t._node, t._out_index))
+                    if t._vbox is not None:
+                        if versions is None:
+                            versions = [0] * len(inputs)
+                        versions[k] = t._vbox[0]
+                k += 1
             flat_outs = outs
             self.out_layout = None
         else:

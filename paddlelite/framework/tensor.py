@@ -326,6 +326,7 @@ def to_array(data, dtype, place, api):
                 dtype = _dtype.default_float().np
             else:
                 dtype = arr.dtype
+                _dtype.convert_dtype(dtype, api)  # e.g. uint16/uint32 arrays: no Paddle dtype holds them
         else:
             probe = np.asarray(arr)
             if probe.dtype.kind == "f":
@@ -341,9 +342,12 @@ def to_array(data, dtype, place, api):
                                 f"(numpy dtype {probe.dtype})")
             arr = probe
     else:
-        dtype = _dtype.convert_dtype(dtype).np
+        dtype = _dtype.convert_dtype(dtype, api).np
     try:
         return xp.array(arr, dtype=dtype) if xp is np else xp.asarray(arr, dtype=dtype)
+    except OverflowError:  # e.g. -1 as uint8: Paddle casts like C (wraps), NumPy 2 refuses Python ints
+        with np.errstate(over="ignore", invalid="ignore"):
+            return xp.asarray(np.asarray(arr).astype(dtype))
     except (TypeError, ValueError) as e:
         raise TypeError(f"{api}: cannot convert data of type {type(data).__name__} to {np.dtype(dtype)}: {e}") from None
 
