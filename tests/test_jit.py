@@ -189,3 +189,27 @@ def test_eval_mode_and_no_grad_run_their_own_program():
     with paddle.no_grad():
         y = m(x)
     assert y.stop_gradient and len(m.forward._programs) == 2
+
+
+def test_frozen_parameters_retrace_and_inputs_modified_in_place_fail_backward():
+    m = paddle.jit.to_static(MLP())
+    x = paddle.ones([2, 8])
+    m(x).sum().backward()
+    assert m.l1.weight.grad is not None
+    m.clear_gradients()
+    m.l1.weight.stop_gradient = True
+    m(x).sum().backward()
+    assert not m.l1.weight.grad.numpy().any() and m.l2.weight.grad.numpy().any()
+    assert len(m.forward._programs) == 2
+
+    f = paddle.jit.to_static(lambda x: (x * x).sum())
+    x = paddle.ones([3])
+    x.stop_gradient = False
+    y = f(x * 1.0)
+    z = x * 1.0
+    out = f(z)
+    z.zero_()
+    with pytest.raises(RuntimeError, match="modified by an in-place operation"):
+        out.backward()
+    y.backward()
+    np.testing.assert_allclose(x.grad.numpy(), [2.0, 2.0, 2.0])

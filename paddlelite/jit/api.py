@@ -114,8 +114,11 @@ class StaticFunction:
         sig = tuple((s.shape if s is not None else tuple(t._data.shape), t.dtype.name, t.stop_gradient)
                     for t, s in zip(tensors, specs))
         others = flatten((args, kwargs), lambda v: isinstance(v, Tensor))[1]([None] * len(tensors))
-        training = getattr(self._instance, "training", None)
-        return sig, repr(others), training, tensors[0]._place if tensors else None
+        layer = self._instance
+        # a Layer's mode and which parameters train change the program (dropout/BatchNorm; its backward)
+        state = (layer.training, tuple(p.stop_gradient for p in layer.parameters())) if hasattr(
+            layer, "parameters") else None
+        return sig, repr(others), state, tensors[0]._place if tensors else None
 
     def _trace(self, args, kwargs, specs):
         fn = convert_function(self._function)

@@ -38,7 +38,12 @@ class _OpsView:
 
 
 class PartialProgram:
-    """A traced program: forward plan, backward plan, and the names binding them to eager values."""
+    """A traced program: forward plan, backward plan, and the names binding them to eager values.
+
+    The backward plan is fed the output gradients, the inputs and captures it reads (`saved_x`,
+    `saved_params`: positions) and the forward's intermediates it reads (`saved`: names); it fetches
+    the gradients of the differentiated inputs and captures (`grad_x`, `grad_params`: positions).
+    """
 
     def __init__(self, program, n_forward_ops, inputs, captures, outputs, grad_inputs, input_grads,
                  capture_grads, place):
@@ -46,29 +51,32 @@ class PartialProgram:
         self.inputs = inputs            # data Variables, one per Tensor argument
         self.captures = captures        # [(Variable, Tensor)]: parameters, buffers, constants
         self.outputs = outputs          # output Variables
-        self.place = place
         ops = program.global_block().ops
         in_names = [v.name for v in inputs]
         capture_names = [v.name for v, _ in captures]
-        out_names = [v.name for v in outputs]
-        self.grad_inputs = grad_inputs  # output index -> the Variable its gradient is fed into
-        self.x_grads = [None if g is None else g.name for g in input_grads]
-        self.param_grads = [None if g is None else g.name for g in capture_grads]
-        fetch = [n for n in self.x_grads + self.param_grads if n is not None]
+        self.grad_x = [k for k, g in enumerate(input_grads) if g is not None]
+        self.grad_params = [k for k, g in enumerate(capture_grads) if g is not None]
+        self._grad_vars = [g for g in input_grads + capture_grads if g is not None]
+        fetch = [g.name for g in self._grad_vars]
         dout_names = [v.name for v in grad_inputs.values()]
-        self.saved = []
+        self._dout_names = [(k, v.name) for k, v in grad_inputs.items()]
+        self.saved_x, self.saved_params, self.saved = [], [], []
         if fetch:
-            probe = Plan(_OpsView(program, ops[n_forward_ops:]), dout_names, fetch, place)
-            self.saved = [n for _, n in probe.external]
-            self.backward = Plan(_OpsView(program, ops[n_forward_ops:]), dout_names + self.saved, fetch, place)
+            backward_ops = _OpsView(program, ops[n_forward_ops:])
+            reads = [n for _, n in Plan(backward_ops, dout_names, fetch, place).external]
+            self.saved_x = [k for k, n in enumerate(in_names) if n in reads]
+            self.saved_params = [k for k, n in enumerate(capture_names) if n in reads]
+            known = set(in_names) | set(capture_names)
+            self.saved = [n for n in reads if n not in known]
+            self._saved_inputs = [in_names[k] for k in self.saved_x] + [capture_names[k] for k in self.saved_params]
+            self.backward = Plan(backward_ops, dout_names + self._saved_inputs + self.saved, fetch, place)
         self.forward = Plan(_OpsView(program, ops[:n_forward_ops]), in_names + capture_names,
-                            out_names + self.saved, place)
+                            [v.name for v in outputs] + self.saved, place)
         self._in_names = in_names
         self._capture_names = capture_names
-        self._dout_names = [(k, v.name) for k, v in grad_inputs.items()]
         self.written = []  # (Tensor, array): buffers the last forward updated (BatchNorm's running stats)
         by_name = {v.name: t for v, t in captures}
-        self._write_back = [(i, by_name[n]) for i, n in self.forward.write_back if n in by_name]
+        self._write_back = [by_name[n] for _, n in self.forward.write_back if n in by_name]
 
     # ---- the run_program op's callbacks -------------------------------------------------------
     def run_forward(self, xp, xs, params):
@@ -76,23 +84,29 @@ class PartialProgram:
         feed.update(zip(self._capture_names, params))
         scope = Scope()
         values = self.forward.run(scope, feed)
-        self.written = [(t, scope._values[t.name]) for _, t in self._write_back if t.name in scope._values]
+        self.written = [(t, scope._values[t.name]) for t in self._write_back if t.name in scope._values]
         n = len(self.outputs)
         return values[:n], [v if hasattr(v, "dtype") else _box(_step_scopes_by_name(v, self.forward))
                             for v in values[n:]]
 
     def run_backward(self, xp, xs, params, saved, out_grads):
         feed = {name: out_grads[k] for k, name in self._dout_names}
+        feed.update(zip(self._saved_inputs, list(xs) + list(params)))
         feed.update((n, _step_scopes_by_slot(v[()], self.backward) if v.dtype == object else v)
                     for n, v in zip(self.saved, saved))
-        values = iter(self.backward.run(Scope(), feed))
-        return ([_grad_or_zeros(xp, values, n, x) for n, x in zip(self.x_grads, xs)],
-                [_grad_or_zeros(xp, values, n, p) for n, p in zip(self.param_grads, params)])
+        grads = self.backward.run(Scope(), feed)
+        n = len(self.grad_x)
+        return grads[:n], grads[n:]
 
     def out_metas(self):
         block = self.program.global_block()
         return ([Meta(tuple(v.shape), v.dtype.np) for v in self.outputs],
                 [_saved_meta(block._lookup(n)) for n in self.saved])
+
+    def grad_metas(self):
+        metas = [Meta(tuple(v.shape), v.dtype.np) for v in self._grad_vars]
+        n = len(self.grad_x)
+        return metas[:n], metas[n:]
 
 
 def _box(value):
@@ -111,12 +125,6 @@ def _step_scopes_by_name(snaps, plan):
 
 def _step_scopes_by_slot(snaps, plan):
     return [{plan.index[n]: v for n, v in snap.items() if n in plan.index} for snap in snaps]
-
-
-def _grad_or_zeros(xp, values, name, like):
-    if name is not None:
-        return next(values)
-    return xp.broadcast_to(xp.zeros((), like.dtype), like.shape)  # no gradient wanted: a free placeholder
 
 
 def _saved_meta(v):
