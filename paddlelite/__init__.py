@@ -21,6 +21,7 @@ from .tensor import *  # noqa: F401,F403  (the functional API)
 from .tensor import methods as _methods
 from .tensor.aliases import cat, concatenate  # top-level only, as in Paddle
 from .framework.typeinfo import finfo, iinfo
+from .tensor.dlpack import from_dlpack, to_dlpack
 from .tensor.inplace import erf_, expm1_
 from .tensor.products import ger
 from .tensor.sampling import (bernoulli, get_cuda_rng_state, get_rng_state, manual_seed, set_cuda_rng_state,
@@ -56,7 +57,8 @@ from .distributed.parallel import DataParallel  # noqa: E402
 __all__ = [
     *tensor.__all__,
     "cat", "concatenate", "finfo", "iinfo", "pi", "e", "inf", "nan", "newaxis", "ger", "erf_", "expm1_", "bernoulli",
-    "get_cuda_rng_state", "get_rng_state", "manual_seed", "set_cuda_rng_state", "set_rng_state", "Tensor", "Size", "ParamAttr", "create_parameter", "load", "save", "set_printoptions", "DataParallel",
+    "from_dlpack", "to_dlpack", "get_cuda_rng_state", "get_rng_state", "manual_seed", "set_cuda_rng_state",
+    "set_rng_state", "Tensor", "Size", "ParamAttr", "create_parameter", "load", "save", "set_printoptions", "DataParallel",
     "bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64", "complex128",
     "get_default_dtype", "set_default_dtype", "disable_static", "enable_static", "in_dynamic_mode",
     "grad", "no_grad", "enable_grad", "is_grad_enabled", "set_grad_enabled",

@@ -38,6 +38,19 @@ CASES = {
                           + [x.take(p.to_tensor(_index([1])))], _ints(2, 3)),
     "take-out-of-range": _values(lambda p, x: p.take(x, p.to_tensor(_index([6]))), _rand(2, 3)),
     "take_along_dim": _grads(lambda p, x: p.take_along_dim(x, p.to_tensor(_index([[0], [2]])), 1), _rand(2, 3)),
+    "slice_scatter": _grads(lambda p, x, v: p.slice_scatter(x, v, [1], [0], [4], [2]) * 2.0, _rand(3, 4),
+                            _rand(3, 2, seed=1)),
+    "slice_scatter-2axes": _values(lambda p, x, v: x.slice_scatter(v, [0, 1], [1, 0], [3, 3], [1, 1]), _ints(3, 4),
+                                   _ints(2, 3, seed=1)),
+    "select_scatter": _grads(lambda p, x, v: p.select_scatter(x, v, -1, 2) * 2.0, _rand(2, 3, 4), _rand(2, 3, seed=1)),
+    # (Paddle 3.3.1 gives y no gradient; ours is the diagonal of x's gradient: test_diagonal_scatter_grad)
+    "diagonal_scatter": _values(lambda p, x, y: p.diagonal_scatter(x, y, 1) * 2.0, _rand(3, 4), _rand(3, seed=1)),
+    "diagonal_scatter-3d": _values(lambda p, x, y: x.diagonal_scatter(y, -1, 2, 0), _rand(4, 2, 3),
+                                   _rand(2, 2, seed=1)),
+    "masked_scatter": _grads(lambda p, x, v: p.masked_scatter(x, p.to_tensor(np.array([True, False, True])), v),
+                             _rand(2, 3), _rand(5, seed=1)),
+    "masked_scatter-int": _values(lambda p, x, m, v: x.masked_scatter(m, v), _ints(2, 3),
+                                  np.array([[True, False, True], [False, False, True]]), _ints(2, 3, seed=1)),
     "conversions": _values(lambda p, x: [getattr(x, n)() for n in (
         "float", "double", "half", "int", "long", "bool", "byte", "char", "short", "cfloat", "cdouble", "float16",
         "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "complex64", "complex128")],
@@ -68,6 +81,7 @@ for name, fn, arrays in [
     ("index_add_", lambda p, x, v: p.index_add_(x, p.to_tensor(_index([1, 1])), 0, v), (_rand(3, 2), _rand(2, 2))),
     ("index_fill_", lambda p, x: p.index_fill_(x, p.to_tensor(_index([0])), 1, 2.0), (_rand(3, 2),)),
     ("scatter_add_", lambda p, x, s: p.scatter_add_(x, 0, p.to_tensor(_index([[1, 0]])), s), (_rand(2, 2), _rand(1, 2))),
+    ("where_", lambda p, x, y: p.where_(x > 0, x, y), (_rand(4), _rand(4, seed=1))),
     ("equal_", lambda p, x, y: p.equal_(x, y), (_ints(5, low=0, high=2), _ints(5, seed=1, low=0, high=2))),
     ("less_", lambda p, x, y: p.less_(x, y), (_rand(4), _rand(4, seed=1))),
     ("greater_than_", lambda p, x, y: x.greater_than_(y), (_rand(4), _rand(4, seed=1))),
@@ -82,3 +96,22 @@ def test_matches_paddle(name):
     pytest.importorskip("paddle")
     ours, theirs = run_both(CASES[name])
     assert_same(ours, theirs, rtol=1e-5, atol=1e-5)
+
+
+def test_masked_scatter_needs_enough_values():  # (real Paddle 3.3.1 crashes on this input)
+    import paddlelite as paddle
+    x = paddle.to_tensor([1.0, -1.0, 2.0])
+    with pytest.raises(ValueError, match="masked_scatter"):
+        paddle.masked_scatter(x, x > 0, paddle.to_tensor([5.0]))
+
+
+def test_diagonal_scatter_grad():
+    import paddlelite as paddle
+    x = paddle.to_tensor(_rand(3, 4), stop_gradient=False)
+    y = paddle.to_tensor(_rand(3, seed=1), stop_gradient=False)
+    w = _rand(3, 4, seed=2)
+    (paddle.diagonal_scatter(x, y, 1) * paddle.to_tensor(w)).sum().backward()
+    np.testing.assert_allclose(y.grad.numpy(), np.diagonal(w, 1))
+    expected = w.copy()
+    expected[np.arange(3), np.arange(3) + 1] = 0
+    np.testing.assert_allclose(x.grad.numpy(), expected)

@@ -7,7 +7,7 @@ counter, and refuse a leaf that needs a gradient (ValueError, as Paddle).
 """
 from ..ops import dispatch
 from ..ops.registry import get_op
-from . import aliases, elementwise, manipulation, math, products, reduce, scattering, search
+from . import aliases, elementwise, manipulation, math, nanreduce, products, reduce, scattering, search
 from .manipulation import inplace_apply, inplace_layout
 
 # name_ -> the out-of-place API whose result is written into x
@@ -32,7 +32,7 @@ _VALUE_UPDATES = {
     "frac_": elementwise.frac, "gcd_": elementwise.gcd, "lcm_": elementwise.lcm, "hypot_": elementwise.hypot,
     "lerp_": elementwise.lerp, "logit_": elementwise.logit, "nan_to_num_": elementwise.nan_to_num,
     "sinc_": elementwise.sinc, "index_add_": scattering.index_add, "index_fill_": scattering.index_fill,
-    "scatter_add_": scattering.scatter_add,
+    "scatter_add_": scattering.scatter_add, "cumprod_": nanreduce.cumprod,
 }
 # name_ -> the API whose result x becomes (shape or dtype change)
 _LAYOUT_UPDATES = {

@@ -1,9 +1,14 @@
-"""NaN-ignoring and counting reductions (nansum, nanmean, count_nonzero) and logcumsumexp, composed of
-registered ops."""
+"""NaN-ignoring and counting reductions (nansum, nanmean, count_nonzero) and the cumulative ones
+(cumprod, cummax, cummin, logcumsumexp)."""
+from ..ops import dispatch
+from ..ops import reduce as _r
+from ..ops import search as _s
 from . import creation as _creation
 from . import manipulation as _manip
 from . import math as _math
 from . import reduce as _reduce
+from .aliases import _deliver
+from .manipulation import _int
 from .math import _check_tensor, check_float_tensor
 
 
@@ -33,6 +38,42 @@ def count_nonzero(x, axis=None, keepdim=False, name=None):
     return _reduce.sum(_manip.cast(_math.not_equal(x, _creation.zeros_like(x)), "int64"), axis, None, keepdim)
 
 
+def cumprod(x, dim=None, *, dtype=None, out=None, name=None):
+    """Cumulative product along dim (of the flattened x when None)."""
+    _check_tensor(x, "cumprod")
+    if dtype is not None:
+        x = x.astype(dtype)
+    if dim is not None:
+        dim = _int(dim, "cumprod", "dim")
+        ndim = max(len(x.shape), 1)
+        if not -ndim <= dim < ndim:
+            raise ValueError(f"cumprod: dim must be in [{-ndim}, {ndim}), received {dim}")
+    return _deliver(dispatch.apply(_r.CUMPROD, x, dim=dim), out)
+
+
+def _running(op, api):
+    def fn(x, axis=None, dtype="int64", name=None):
+        _check_tensor(x, api)
+        if str(dtype).replace("paddle.", "") not in ("int32", "int64"):
+            raise ValueError(f"{api}: dtype must be int32 or int64, received {dtype}")
+        if axis is None:
+            x, axis = _manip.flatten(x), 0
+        ndim = max(len(x.shape), 1)
+        axis = _int(axis, api, "axis")
+        if not -ndim <= axis < ndim:
+            raise ValueError(f"{api}: axis must be in [{-ndim}, {ndim}), received {axis}")
+        values, indices = dispatch.apply(op, x, axis=axis)
+        return values, indices.astype(dtype)
+    fn.__name__ = fn.__qualname__ = api
+    fn.__doc__ = (f"The running {api[3:]} along axis (of the flattened x when None) and the index it came from "
+                  "(the latest of equal values).")
+    return fn
+
+
+cummax = _running(_s.CUMMAX, "cummax")
+cummin = _running(_s.CUMMIN, "cummin")
+
+
 def logcumsumexp(x, axis=None, dtype=None, name=None):
     """log(cumsum(exp(x))) along axis (of the flattened x when None), shifted by the max for stability."""
     check_float_tensor(x, "logcumsumexp")
@@ -46,5 +87,5 @@ def logcumsumexp(x, axis=None, dtype=None, name=None):
     return _math.add(_math.log(_reduce.cumsum(_math.exp(_math.subtract(x, shift)), axis)), shift)
 
 
-__all__ = ["count_nonzero", "logcumsumexp", "nanmean", "nansum"]
+__all__ = ["count_nonzero", "cummax", "cummin", "cumprod", "logcumsumexp", "nanmean", "nansum"]
 TENSOR_METHODS = list(__all__)
