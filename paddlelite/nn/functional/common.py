@@ -14,9 +14,11 @@ from ...ops import nn as _nn
 from ...ops.registry import get_op
 from ...tensor.manipulation import inplace_apply
 from ...tensor.math import _check_tensor, check_float_tensor, is_tensor_like
+from .conv import conv2d, conv2d_transpose, int_list
 
 __all__ = ["linear", "dropout", "dropout1d", "dropout2d", "dropout3d", "pad", "zeropad2d", "normalize",
-           "cosine_similarity", "interpolate", "upsample"]
+           "cosine_similarity", "interpolate", "upsample", "unfold", "fold", "bilinear", "alpha_dropout",
+           "feature_alpha_dropout"]
 
 apply = dispatch.apply
 
@@ -289,3 +291,101 @@ def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=Fals
              name=None):
     """The same as interpolate."""
     return interpolate(x, size, scale_factor, mode, align_corners, align_mode, data_format)
+
+
+# ---- unfold / fold: im2col and col2im as conv2d / conv2d_transpose with a one-hot kernel per channel --------
+def _window_args(kernel_sizes, strides, paddings, dilations, api):
+    kernel = int_list(kernel_sizes, 2, api, "kernel_sizes", 1)
+    stride = int_list(strides, 2, api, "strides", 1)
+    dilation = int_list(dilations, 2, api, "dilations", 1)
+    pads = [paddings] * 4 if isinstance(paddings, numbers.Integral) else list(paddings)
+    if len(pads) == 2:
+        pads = pads * 2
+    if len(pads) != 4 or not all(isinstance(v, numbers.Integral) and v >= 0 for v in pads):
+        raise ValueError(f"{api}: paddings must be an int or 2 or 4 non-negative ints, received {paddings!r}")
+    top, left, bottom, right = (int(v) for v in pads)  # Paddle's order
+    return kernel, stride, [top, bottom, left, right], dilation
+
+
+def _one_hot_kernel(channels, kernel, dtype):
+    """[channels * kh * kw, 1, kh, kw]: output channel c * kh * kw + i * kw + j picks tap (i, j) of channel c."""
+    k = kernel[0] * kernel[1]
+    eye = np.eye(k, dtype=dtype.np).reshape(k, 1, kernel[0], kernel[1])
+    return T.assign(np.tile(eye, (channels, 1, 1, 1)))
+
+
+def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
+    """Every sliding window of a [N, C, H, W] x as a column: [N, C * kh * kw, L]."""
+    api = "unfold"
+    _check_tensor(x, api)
+    if len(x.shape) != 4:
+        raise ValueError(f"{api}: x must be 4-D [N, C, H, W], received shape {x.shape}")
+    kernel, stride, pads, dilation = _window_args(kernel_sizes, strides, paddings, dilations, api)
+    channels = x.shape[1]
+    cols = conv2d(x, _one_hot_kernel(channels, kernel, x.dtype), stride=stride, padding=pads, dilation=dilation,
+                  groups=channels)
+    return T.reshape(cols, [-1, channels * kernel[0] * kernel[1], cols.shape[2] * cols.shape[3]])
+
+
+def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
+    """The adjoint of unfold: sum the columns of [N, C * kh * kw, L] back into [N, C, H, W]."""
+    api = "fold"
+    _check_tensor(x, api)
+    if len(x.shape) != 3:
+        raise ValueError(f"{api}: x must be 3-D [N, C * kh * kw, L], received shape {x.shape}")
+    size = int_list(output_sizes, 2, api, "output_sizes", 1)
+    kernel, stride, pads, dilation = _window_args(kernel_sizes, strides, paddings, dilations, api)
+    k = kernel[0] * kernel[1]
+    if x.shape[1] % k:
+        raise ValueError(f"{api}: x.shape[1] ({x.shape[1]}) must be divisible by kh * kw ({k})")
+    blocks = [(n + p0 + p1 - d * (kk - 1) - 1) // s + 1
+              for n, p0, p1, d, kk, s in zip(size, pads[::2], pads[1::2], dilation, kernel, stride)]
+    if blocks[0] * blocks[1] != x.shape[2]:
+        raise ValueError(f"{api}: x.shape[2] ({x.shape[2]}) must be the number of blocks ({blocks[0]} * "
+                         f"{blocks[1]}) for output_sizes {size}")
+    channels = x.shape[1] // k
+    grid = T.reshape(x, [-1, x.shape[1]] + blocks)
+    return conv2d_transpose(grid, _one_hot_kernel(channels, kernel, x.dtype), stride=stride, padding=pads,
+                            dilation=dilation, groups=channels, output_size=size)
+
+
+def bilinear(x1, x2, weight, bias=None, name=None):
+    """out[n, o] = x1[n] @ weight[o] @ x2[n] (+ bias[0, o]); weight [out, in1, in2]."""
+    api = "bilinear"
+    for arg, t in (("x1", x1), ("x2", x2), ("weight", weight)):
+        check_float_tensor(t, api, arg)
+    if len(weight.shape) != 3 or len(x1.shape) != 2 or len(x2.shape) != 2:
+        raise ValueError(f"{api}: x1 [N, in1], x2 [N, in2] and weight [out, in1, in2] expected, received shapes "
+                         f"{x1.shape}, {x2.shape}, {weight.shape}")
+    left = T.matmul(T.unsqueeze(x1, 0), weight)                      # [out, N, in2]
+    out = T.transpose(T.sum(left * T.unsqueeze(x2, 0), axis=-1), [1, 0])
+    return out + bias if bias is not None else out
+
+
+# ---- alpha dropout: dropped units take SELU's negative saturation, then an affine map keeps mean/variance ---
+_SELU_ALPHA_P = -1.6732632423543772848170429916717 * 1.0507009873554804934193349852946
+
+
+def _alpha_dropout(x, p, training, mask_shape, api):
+    check_float_tensor(x, api)
+    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p <= 1:
+        raise ValueError(f"{api}: p must be a number in [0, 1], received {p!r}")
+    if not training or p == 0:
+        return x
+    a = ((1 - p) * (1 + p * _SELU_ALPHA_P ** 2)) ** -0.5
+    b = -a * _SELU_ALPHA_P * p
+    keep = T.cast(T.uniform(mask_shape, dtype="float32", min=0.0, max=1.0) >= p, x.dtype)
+    y = x * keep + T.scale(keep, -_SELU_ALPHA_P, _SELU_ALPHA_P)  # alpha_p where dropped
+    return T.scale(y, a, b)
+
+
+def alpha_dropout(x, p=0.5, training=True, name=None):
+    """Dropout for SELU networks (keeps zero mean and unit variance)."""
+    return _alpha_dropout(x, p, training, x.shape, "alpha_dropout")
+
+
+def feature_alpha_dropout(x, p=0.5, training=True, name=None):
+    """alpha_dropout dropping whole channels ([N, C, 1, ...] masks)."""
+    if len(x.shape) < 2:
+        raise ValueError(f"feature_alpha_dropout: x must be at least 2-D, received shape {x.shape}")
+    return _alpha_dropout(x, p, training, list(x.shape[:2]) + [1] * (len(x.shape) - 2), "feature_alpha_dropout")

@@ -9,7 +9,7 @@ from ...tensor.math import _check_tensor, check_float_tensor
 from .conv import int_tuple, padding_attrs
 
 __all__ = ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
-           "adaptive_max_pool1d", "adaptive_max_pool2d"]
+           "adaptive_max_pool1d", "adaptive_max_pool2d", "lp_pool1d", "lp_pool2d"]
 
 apply = dispatch.apply
 
@@ -138,3 +138,28 @@ def adaptive_avg_pool1d(x, output_size, name=None):
 def adaptive_max_pool1d(x, output_size, return_mask=False, name=None):
     _no_mask(return_mask, "adaptive_max_pool1d")
     return _adaptive1d(x, "max", output_size, "adaptive_max_pool1d")
+
+
+def _norm_type(norm_type, api):
+    if isinstance(norm_type, bool) or not isinstance(norm_type, numbers.Real) or norm_type == 0:
+        raise ValueError(f"{api}: norm_type must be a non-zero number, received {norm_type!r}")
+    return float(norm_type)
+
+
+def lp_pool2d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False, data_format="NCHW", name=None):
+    """(sum over each window of x ** norm_type) ** (1 / norm_type): window sums of x^p by the pooling op."""
+    p = _norm_type(norm_type, "lp_pool2d")
+    ksize = int_tuple(kernel_size, 2, "lp_pool2d", "kernel_size")
+    sums = avg_pool2d(apply(_math.POW, x, factor=p), ksize, ksize if stride is None else stride, padding, ceil_mode,
+                      divisor_override=1, data_format=data_format)
+    return apply(_math.POW, sums, factor=1.0 / p)
+
+
+def lp_pool1d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False, data_format="NCL", name=None):
+    """lp_pool2d over a unit height."""
+    p = _norm_type(norm_type, "lp_pool1d")
+    x4, fmt = _to_2d(x, data_format, "lp_pool1d")
+    k = int_tuple(kernel_size, 1, "lp_pool1d", "kernel_size")[0]
+    s = k if stride is None else int_tuple(stride, 1, "lp_pool1d", "stride")[0]
+    out = lp_pool2d(x4, p, [1, k], [1, s], _pad1d(padding, "lp_pool1d"), ceil_mode, fmt)
+    return _from_2d(out, data_format)

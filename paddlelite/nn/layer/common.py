@@ -6,7 +6,8 @@ from .. import functional as F
 from .layers import Layer
 
 __all__ = ["Linear", "Embedding", "Dropout", "Flatten", "Identity",
-           "Pad1D", "ZeroPad1D", "ConstantPad1D", "ReflectionPad1D", "ReplicationPad1D", "CircularPad1D", "ConstantPad1d", "ReflectionPad1d", "ReplicationPad1d", "CircularPad1d", "Pad2D", "ZeroPad2D", "ConstantPad2D", "ReflectionPad2D", "ReplicationPad2D", "CircularPad2D", "ConstantPad2d", "ReflectionPad2d", "ReplicationPad2d", "CircularPad2d", "Pad3D", "ZeroPad3D", "ConstantPad3D", "ReflectionPad3D", "ReplicationPad3D", "CircularPad3D", "ConstantPad3d", "ReflectionPad3d", "ReplicationPad3d", "CircularPad3d", "Upsample", "UpsamplingNearest2D", "UpsamplingBilinear2D"]
+           "Pad1D", "ZeroPad1D", "ConstantPad1D", "ReflectionPad1D", "ReplicationPad1D", "CircularPad1D", "ConstantPad1d", "ReflectionPad1d", "ReplicationPad1d", "CircularPad1d", "Pad2D", "ZeroPad2D", "ConstantPad2D", "ReflectionPad2D", "ReplicationPad2D", "CircularPad2D", "ConstantPad2d", "ReflectionPad2d", "ReplicationPad2d", "CircularPad2d", "Pad3D", "ZeroPad3D", "ConstantPad3D", "ReflectionPad3D", "ReplicationPad3D", "CircularPad3D", "ConstantPad3d", "ReflectionPad3d", "ReplicationPad3d", "CircularPad3d", "Upsample", "UpsamplingNearest2D", "UpsamplingBilinear2D", "Unfold", "Fold", "Bilinear",
+           "CosineSimilarity", "Unflatten", "Dropout2D", "Dropout3D", "AlphaDropout", "FeatureAlphaDropout"]
 
 
 def _positive_int(value, api, arg):
@@ -217,3 +218,118 @@ class UpsamplingNearest2D(Upsample):
 
 class UpsamplingBilinear2D(UpsamplingNearest2D):
     _mode, _align = "bilinear", True
+
+
+class Unfold(Layer):
+    def __init__(self, kernel_sizes, dilations=1, paddings=0, strides=1, name=None):
+        super().__init__()
+        self.kernel_sizes, self.dilations, self.paddings, self.strides = kernel_sizes, dilations, paddings, strides
+        self.name = name
+
+    def forward(self, input):
+        return F.unfold(input, self.kernel_sizes, self.strides, self.paddings, self.dilations)
+
+    def extra_repr(self):
+        return (f"kernel_size={self.kernel_sizes}, dilation={self.dilations}, padding={self.paddings}, "
+                f"stride={self.strides}" + (f", name={self.name}" if self.name else ""))
+
+
+class Fold(Unfold):
+    def __init__(self, output_sizes, kernel_sizes, dilations=1, paddings=0, strides=1, name=None):
+        super().__init__(kernel_sizes, dilations, paddings, strides, name)
+        self.output_sizes = output_sizes
+
+    def forward(self, input):
+        return F.fold(input, self.output_sizes, self.kernel_sizes, self.strides, self.paddings, self.dilations)
+
+
+class Bilinear(Layer):
+    """out = x1 W x2 + b with W [out_features, in1_features, in2_features] and b [1, out_features]."""
+
+    def __init__(self, in1_features, in2_features, out_features, weight_attr=None, bias_attr=None, name=None):
+        super().__init__()
+        self._in1_features, self._in2_features, self._out_features = in1_features, in2_features, out_features
+        self._name = name
+        self.weight = self.create_parameter([out_features, in1_features, in2_features], attr=weight_attr)
+        self.bias = self.create_parameter([1, out_features], attr=bias_attr, is_bias=True)
+
+    def forward(self, x1, x2):
+        return F.bilinear(x1, x2, self.weight, self.bias)
+
+    def extra_repr(self):
+        return (f"in1_features={self._in1_features}, in2_features={self._in2_features}, "
+                f"out_features={self._out_features}, dtype={self._dtype}" + self._name_suffix())
+
+
+class CosineSimilarity(Layer):
+    def __init__(self, axis=1, eps=1e-8):
+        super().__init__()
+        self._axis, self._eps = axis, eps
+
+    def forward(self, x1, x2):
+        return F.cosine_similarity(x1, x2, axis=self._axis, eps=self._eps)
+
+    def extra_repr(self):
+        return f"axis={self._axis}, eps={self._eps}"
+
+
+class Unflatten(Layer):
+    """Splits dim `axis` into `shape`."""
+
+    def __init__(self, axis, shape, name=None):
+        super().__init__()
+        self.axis, self.shape, self.name = axis, shape, name
+
+    def forward(self, input):
+        nd = len(input.shape)
+        axis = self.axis % nd
+        return input.reshape(list(input.shape[:axis]) + list(self.shape) + list(input.shape[axis + 1:]))
+
+    def extra_repr(self):
+        return f"axis={self.axis}, shape={self.shape}" + (f", name={self.name}" if self.name else "")
+
+
+class _ChannelDropout(Layer):
+    _fn, _format = None, None
+
+    def __init__(self, p=0.5, data_format=None, name=None):
+        super().__init__()
+        self.p, self.data_format, self.name = p, data_format or self._format, name
+
+    def forward(self, input):
+        return getattr(F, self._fn)(input, p=self.p, training=self.training, data_format=self.data_format)
+
+    def extra_repr(self):
+        return f"p={self.p}, data_format={self.data_format}" + (f", name={self.name}" if self.name else "")
+
+
+class Dropout2D(_ChannelDropout):
+    _fn, _format = "dropout2d", "NCHW"
+
+    def __init__(self, p=0.5, data_format="NCHW", name=None):
+        super().__init__(p, data_format, name)
+
+
+class Dropout3D(_ChannelDropout):
+    _fn, _format = "dropout3d", "NCDHW"
+
+    def __init__(self, p=0.5, data_format="NCDHW", name=None):
+        super().__init__(p, data_format, name)
+
+
+class AlphaDropout(Layer):
+    _fn = "alpha_dropout"
+
+    def __init__(self, p=0.5, name=None):
+        super().__init__()
+        self.p, self.name = p, name
+
+    def forward(self, input):
+        return getattr(F, self._fn)(input, p=self.p, training=self.training)
+
+    def extra_repr(self):
+        return f"p={self.p}" + (f", name={self.name}" if self.name else "")
+
+
+class FeatureAlphaDropout(AlphaDropout):
+    _fn = "feature_alpha_dropout"
