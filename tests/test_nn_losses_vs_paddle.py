@@ -200,3 +200,16 @@ def test_margin_loss_errors(call):
     def body(paddle):
         return call(paddle.nn.functional, paddle, paddle.to_tensor(A))
     body()
+
+
+@pytest.mark.parametrize("kwargs", [dict(seg_num=2), dict(seg_num=3, shift_ratio=0.2),
+                                    dict(seg_num=2, shift_ratio=0.4, data_format="NHWC"),
+                                    dict(seg_num=2, shift_ratio=0.5)])
+def test_temporal_shift(kwargs):
+    @differential()
+    def body(paddle):
+        x = paddle.to_tensor(np.arange(6 * 10 * 2 * 3, dtype="float32").reshape(6, 10, 2, 3), stop_gradient=False)
+        out = paddle.nn.functional.temporal_shift(x, **kwargs)
+        (out * out).sum().backward()
+        return {"out": out, "grad": x.grad}
+    body()
