@@ -163,3 +163,37 @@ def test_lp_pool(name):
         return {"out": out, "grad": x.grad,
                 "repr": [repr(paddle.nn.LPPool2D(2, 3)), repr(paddle.nn.LPPool1D(1.5, 2, 1))]}
     body()
+
+
+POOL = {
+    "k2": dict(kernel_size=2),
+    "k3_s2_p1": dict(kernel_size=3, stride=2, padding=1),
+    "k2_s1_ceil": dict(kernel_size=[2, 3], stride=[1, 2], ceil_mode=True),
+    "k3_ceil_pad": dict(kernel_size=3, stride=2, padding=[1, 0], ceil_mode=True),
+}
+
+
+@pytest.mark.parametrize("name", list(POOL))
+def test_max_pool2d_mask_and_unpool(name):
+    @differential()
+    def body(paddle):
+        F = paddle.nn.functional
+        x = paddle.to_tensor(X, stop_gradient=False)
+        out, mask = F.max_pool2d(x, return_mask=True, **POOL[name])
+        unpooled = F.max_unpool2d(out, mask, POOL[name]["kernel_size"], POOL[name].get("stride"),
+                                  POOL[name].get("padding", 0), output_size=[5, 6])
+        layer = paddle.nn.MaxUnPool2D(POOL[name]["kernel_size"], POOL[name].get("stride"),
+                                      POOL[name].get("padding", 0), output_size=[5, 6])
+        (out.sum() + (unpooled * unpooled).sum() + layer(out, mask).sum()).backward()
+        return {"out": out, "mask": mask, "unpooled": unpooled, "grad": x.grad, "repr": repr(layer)}
+    body()
+
+
+@differential()
+def test_max_unpool2d_default_size(paddle):
+    F = paddle.nn.functional
+    x = paddle.to_tensor(X[:, :, :4, :6], stop_gradient=False)
+    out, mask = F.max_pool2d(x, 2, return_mask=True)
+    unpooled = F.max_unpool2d(out, mask, 2)
+    unpooled.sum().backward()
+    return {"unpooled": unpooled, "grad": x.grad, "repr": repr(paddle.nn.MaxUnPool2D(2))}

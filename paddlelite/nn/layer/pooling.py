@@ -3,7 +3,7 @@ from .. import functional as F
 from .layers import Layer
 
 __all__ = ["MaxPool2D", "AvgPool2D", "AdaptiveAvgPool2D", "AdaptiveMaxPool2D", "MaxPool1D", "AvgPool1D",
-           "AdaptiveAvgPool1D", "AdaptiveMaxPool1D", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1D", "LPPool2D", "LPPool1d", "LPPool2d"]
+           "AdaptiveAvgPool1D", "AdaptiveMaxPool1D", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1D", "LPPool2D", "LPPool1d", "LPPool2d", "MaxUnPool2D"]
 
 
 class MaxPool2D(Layer):
@@ -138,3 +138,16 @@ class LPPool1D(LPPool2D):
 
 
 LPPool1d, LPPool2d = LPPool1D, LPPool2D  # Paddle's aliases
+
+
+class MaxUnPool2D(Layer):
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCHW", output_size=None, name=None):
+        super().__init__()
+        self.ksize, self.stride, self.padding = kernel_size, stride, padding
+        self.data_format, self.output_size, self.name = data_format, output_size, name
+
+    def forward(self, x, indices):
+        return F.max_unpool2d(x, indices, self.ksize, self.stride, self.padding, self.data_format, self.output_size)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
