@@ -197,3 +197,19 @@ def test_max_unpool2d_default_size(paddle):
     unpooled = F.max_unpool2d(out, mask, 2)
     unpooled.sum().backward()
     return {"unpooled": unpooled, "grad": x.grad, "repr": repr(paddle.nn.MaxUnPool2D(2))}
+
+
+@pytest.mark.parametrize("kwargs", [dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1),
+                                    dict(kernel_size=2, stride=3, ceil_mode=True)])
+def test_max_pool1d_mask_and_unpool(kwargs):
+    @differential()
+    def body(paddle):
+        F = paddle.nn.functional
+        x = paddle.to_tensor(X.reshape(2, 3, 30)[:, :, :11], stop_gradient=False)
+        out, mask = F.max_pool1d(x, return_mask=True, **kwargs)
+        # (default output sizes: Paddle 3.3.1's max_unpool1d rejects an explicit output_size)
+        unpooled = F.max_unpool1d(out, mask, kwargs["kernel_size"], kwargs.get("stride"), kwargs.get("padding", 0))
+        layer = paddle.nn.MaxUnPool1D(kwargs["kernel_size"], kwargs.get("stride"), kwargs.get("padding", 0))
+        (out.sum() + (unpooled * unpooled).sum() + layer(out, mask).sum()).backward()
+        return {"out": out, "mask": mask, "unpooled": unpooled, "grad": x.grad}
+    body()

@@ -14,7 +14,7 @@ from .common import pad, unfold
 from .conv import int_tuple, padding_attrs
 
 __all__ = ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
-           "adaptive_max_pool1d", "adaptive_max_pool2d", "lp_pool1d", "lp_pool2d", "max_unpool2d"]
+           "adaptive_max_pool1d", "adaptive_max_pool2d", "lp_pool1d", "lp_pool2d", "max_unpool2d", "max_unpool1d"]
 
 apply = dispatch.apply
 
@@ -84,9 +84,12 @@ def _pad1d(padding, api):
 def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, data_format="NCL",
                name=None):
     x4, fmt = _to_2d(x, data_format, "max_pool1d")
-    _no_mask(return_mask, "max_pool1d")
     k = int_tuple(kernel_size, 1, "max_pool1d", "kernel_size")[0]
     s = k if stride is None else int_tuple(stride, 1, "max_pool1d", "stride")[0]
+    if return_mask:  # on the unit-height plane the flat index is the position along L
+        out, mask = _max_pool2d_with_mask(x4, [1, k], [1, s], _pad1d(padding, "max_pool1d"), ceil_mode, fmt,
+                                          "max_pool1d")
+        return _from_2d(out, data_format), _from_2d(mask, data_format)
     out = _pool2d(x4, "max", [1, k], [1, s], _pad1d(padding, "max_pool1d"), ceil_mode, True, fmt, "max_pool1d")
     return _from_2d(out, data_format)
 
@@ -222,3 +225,17 @@ def max_unpool2d(x, indices, kernel_size, stride=None, padding=0, data_format="N
     flat_index = T.reshape(T.cast(indices, "int64") + offsets, [-1])
     out = T.scatter(T.zeros([n * c * plane], x.dtype), flat_index, T.reshape(x, [-1]), overwrite=True)
     return T.reshape(out, [n, c] + out_hw)
+
+
+def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="NCL", output_size=None, name=None):
+    """max_unpool2d over a unit height: [N, C, L] values at their positions of a zero [N, C, L_out]."""
+    api = "max_unpool1d"
+    _check_x(x, api, 3, data_format, ("NCL",))
+    k = int_tuple(kernel_size, 1, api, "kernel_size")[0]
+    s = k if stride is None else int_tuple(stride, 1, api, "stride")[0]
+    p = int(padding) if isinstance(padding, numbers.Integral) else int(list(padding)[0])
+    size = None if output_size is None else [1, int(list(output_size)[-1])]
+    unsq = get_op("unsqueeze")
+    out = max_unpool2d(apply(unsq, x, axis=[2]), apply(unsq, indices, axis=[2]), [1, k], [1, s], [0, p],
+                       output_size=size)
+    return apply(get_op("squeeze"), out, axis=[2])

@@ -3,7 +3,7 @@ from .. import functional as F
 from .layers import Layer
 
 __all__ = ["MaxPool2D", "AvgPool2D", "AdaptiveAvgPool2D", "AdaptiveMaxPool2D", "MaxPool1D", "AvgPool1D",
-           "AdaptiveAvgPool1D", "AdaptiveMaxPool1D", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1D", "LPPool2D", "LPPool1d", "LPPool2d", "MaxUnPool2D"]
+           "AdaptiveAvgPool1D", "AdaptiveMaxPool1D", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1D", "LPPool2D", "LPPool1d", "LPPool2d", "MaxUnPool2D", "MaxUnPool1D"]
 
 
 class MaxPool2D(Layer):
@@ -151,3 +151,11 @@ class MaxUnPool2D(Layer):
 
     def extra_repr(self):
         return f"output_size={self.output_size}"
+
+
+class MaxUnPool1D(MaxUnPool2D):
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCL", output_size=None, name=None):
+        super().__init__(kernel_size, stride, padding, data_format, output_size, name)
+
+    def forward(self, x, indices):
+        return F.max_unpool1d(x, indices, self.ksize, self.stride, self.padding, self.data_format, self.output_size)
