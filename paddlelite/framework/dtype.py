@@ -32,6 +32,10 @@ class DType:
         return self.np.kind == "f"
 
     @property
+    def is_complex(self):
+        return self.np.kind == "c"
+
+    @property
     def itemsize(self):
         return self.np.itemsize
 
