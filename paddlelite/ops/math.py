@@ -1,6 +1,8 @@
 """Scale, matmul, and the unary math ops (exp, log, sqrt, ...)."""
 import numpy as np
 
+from ..framework.dtype import compute_dtype
+from ..framework.dtype import kind as dtype_kind
 from .complex import REAL_OF
 from .formula import (conj, conj_if_complex, cos, cosh, exp, imag, make_complex, matmul, real, reciprocal, reshape,
                       reshape_as, rsqrt, sign, sin, sinh, unsqueeze, where, zeros_like)
@@ -32,12 +34,20 @@ def _mT(xp, a):
     return a.swapaxes(-1, -2) if a.ndim >= 2 else a  # the method skips NumPy's Python-level wrapper
 
 
+def matmul_array(xp, x, y):
+    """x @ y; float16/bfloat16 multiply-accumulate in float32 and round once, as Paddle's kernels."""
+    acc = compute_dtype(x.dtype)
+    if acc is not x.dtype:
+        return xp.matmul(x.astype(acc), y.astype(acc)).astype(x.dtype)
+    return xp.asarray(xp.matmul(x, y))
+
+
 def _matmul_forward(xp, x, y, transpose_x, transpose_y):
     if transpose_x:
         x = _mT(xp, x)
     if transpose_y:
         y = _mT(xp, y)
-    return xp.asarray(xp.matmul(x, y))
+    return matmul_array(xp, x, y)
 
 
 def _matmul_infer(x, y, transpose_x, transpose_y):
@@ -129,7 +139,7 @@ def _prod(dims):
 
 def _mul_forward(xp, x, y, x_num_col_dims, y_num_col_dims):
     xs, ys = x.shape, y.shape
-    out = xp.matmul(x.reshape(_prod(xs[:x_num_col_dims]), -1), y.reshape(_prod(ys[:y_num_col_dims]), -1))
+    out = matmul_array(xp, x.reshape(_prod(xs[:x_num_col_dims]), -1), y.reshape(_prod(ys[:y_num_col_dims]), -1))
     return out.reshape(xs[:x_num_col_dims] + ys[y_num_col_dims:])
 
 
@@ -172,7 +182,7 @@ MUL = register_op("mul", inputs=("X", "Y"), outputs=("Out",), forward=_mul_forwa
 
 # ---- linear: Out = X @ W (+ Bias), W is [in_features, out_features] ------------------------------------
 def _linear_forward(xp, x, w, bias=None):
-    out = xp.matmul(x, w)
+    out = matmul_array(xp, x, w)
     return out + bias if bias is not None else out
 
 
@@ -366,9 +376,9 @@ def _predicate(name, fn):
                        infer=lambda x, **attrs: Meta(x.shape, np.dtype(bool)))
 
 
-ISNAN = _predicate("isnan", lambda xp, x: xp.isnan(x) if x.dtype.kind in "fc" else xp.zeros(x.shape, bool))
-ISINF = _predicate("isinf", lambda xp, x: xp.isinf(x) if x.dtype.kind in "fc" else xp.zeros(x.shape, bool))
-ISFINITE = _predicate("isfinite", lambda xp, x: xp.isfinite(x) if x.dtype.kind in "fc" else xp.ones(x.shape, bool))
+ISNAN = _predicate("isnan", lambda xp, x: xp.isnan(x) if dtype_kind(x.dtype) in "fc" else xp.zeros(x.shape, bool))
+ISINF = _predicate("isinf", lambda xp, x: xp.isinf(x) if dtype_kind(x.dtype) in "fc" else xp.zeros(x.shape, bool))
+ISFINITE = _predicate("isfinite", lambda xp, x: xp.isfinite(x) if dtype_kind(x.dtype) in "fc" else xp.ones(x.shape, bool))
 LOGICAL_NOT = _predicate("logical_not", lambda xp, x: xp.logical_not(x))
 
 
