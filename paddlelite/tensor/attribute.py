@@ -1,6 +1,7 @@
-"""paddle.tensor.attribute: tensor attributes -- shape (implemented in manipulation.py), rank, and the
-dtype predicates."""
+"""paddle.tensor.attribute: tensor attributes -- shape (implemented in manipulation.py), real/imag/is_complex
+(complex_math.py), rank, and the dtype predicates."""
 from . import creation as _creation
+from .complex_math import imag, is_complex, real
 from .manipulation import _check_tensor, shape
 
 
@@ -25,9 +26,9 @@ def _kind_test(kinds, api, doc):
     return fn
 
 
-is_complex = _kind_test("c", "is_complex", "Whether x's dtype is complex.")
 is_floating_point = _kind_test("f", "is_floating_point", "Whether x's dtype is floating point.")
 is_integer = _kind_test("iu", "is_integer", "Whether x's dtype is an integer dtype.")
 
-__all__ = ["is_complex", "is_floating_point", "is_integer", "rank", "shape"]  # is_empty: Paddle's logic.py path
-TENSOR_METHODS = ["is_complex", "is_empty", "is_floating_point", "is_integer", "rank"]
+# is_empty: Paddle's logic.py path
+__all__ = ["imag", "is_complex", "is_floating_point", "is_integer", "rank", "real", "shape"]
+TENSOR_METHODS = ["is_empty", "is_floating_point", "is_integer", "rank"]

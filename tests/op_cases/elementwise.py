@@ -1,6 +1,6 @@
 import numpy as np
 
-from . import OpCase, away_from_zero, distinct, positive, rand
+from . import OpCase, away_from_zero, crand, distinct, positive, rand
 
 CASES = []
 for op in ("add", "subtract", "multiply", "divide"):
@@ -28,3 +28,11 @@ CASES += [
     OpCase("fmax", {"X": distinct(2, 3), "Y": distinct(3, seed=5) + 0.05}, id="fmax-bcast"),
     OpCase("fmin", {"X": distinct(2, 3), "Y": distinct(2, 3, seed=6) + 0.05}, id="fmin"),
 ]
+
+# complex operands: gradients in Paddle's conjugate convention
+CASES += [
+    OpCase("multiply", {"X": crand(2, 3), "Y": crand(3, seed=1)}, id="multiply-complex"),
+    OpCase("divide", {"X": crand(2, 3), "Y": crand(2, 3, seed=1) + 2.0}, id="divide-complex"),
+    OpCase("add", {"X": crand(2, 3), "Y": crand(2, 3, seed=1)}, id="add-complex"),
+]
+CASES += [OpCase("elementwise_pow", {"X": crand(2, 3) + 2.0, "Y": crand(2, 3, seed=1)}, id="elementwise_pow-complex")]
