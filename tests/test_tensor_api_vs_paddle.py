@@ -86,6 +86,25 @@ CASES["methods"] = _values(lambda p, x, y: [x.gt(y), x.clamp(min=0.0), x.sub(y),
                            _rand(2, 3), _rand(2, 3, seed=1))
 CASES["out"] = _values(lambda p, x, y: [p.gt(x, y, out=p.zeros([2, 3], "bool")), p.cat([x, y], out=p.zeros([4, 3]))],
                        _rand(2, 3), _rand(2, 3, seed=1))
+CASES5 = {
+    "acosh": lambda: _grads(lambda p, x: p.acosh(x), _rand(2, 3, low=1.2, high=4)),
+    "asinh-atanh": lambda: _grads(lambda p, x: p.asinh(x) + p.atanh(x), _rand(2, 3, low=-0.9, high=0.9)),
+    "inverse-hyperbolic-int": lambda: _values(lambda p, x: [p.acosh(x), p.asinh(x), p.atanh(x), x.asinh()],
+                                              _ints(4, low=-2, high=3)),
+    "atan2": lambda: _grads(lambda p, x, y: p.atan2(x, y), _rand(2, 3), _rand(3, seed=1)),
+    "atan2-int": lambda: _values(lambda p, x, y: p.atan2(x, y), _ints(4), _ints(4, seed=1)),
+    "sgn": lambda: _values(lambda p, x: [p.sgn(x), x.sgn()], np.array([1.5, -2.0, 0.0], "float32")),
+    "sgn-complex": lambda: _values(lambda p, z: [p.sgn(z), p.isreal(z)], np.array([3 + 4j, 0j, -2j, 1.5], "complex64")),
+    "sgn-int": lambda: _values(lambda p, i: p.sgn(i), _ints(4)),
+    "isposinf-isneginf-isreal": lambda: _values(lambda p, x, i: [p.isposinf(x), p.isneginf(x), p.isreal(x),
+                                                                 p.isposinf(i), p.isreal(i), x.isneginf()],
+                                                np.array([np.inf, -np.inf, np.nan, 1.0], "float32"), _ints(3)),
+    "isin": lambda: _values(lambda p, x, t: [p.isin(x, t), p.isin(x, t, invert=True), x.isin(t)],
+                            _ints(3, 4, low=0, high=6), _ints(2, 2, seed=1, low=0, high=6)),
+}
+for _name, _make in CASES5.items():
+    CASES[_name] = _make()
+
 # errors: same exception class as Paddle
 CASES["sinc-int"] = _values(lambda p, x: p.sinc(x), _ints(3))
 CASES["positive-bool"] = _values(lambda p, x: p.positive(x), np.array([True]))

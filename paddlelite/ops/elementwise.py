@@ -117,6 +117,15 @@ FMAX = _binary("fmax", lambda xp, x, y: xp.fmax(x, y), _minmax_grad(lambda x, y:
 FMIN = _binary("fmin", lambda xp, x, y: xp.fmin(x, y), _minmax_grad(lambda x, y: (x <= y) | isnan(y)))
 
 
+def _atan2_grad(g):  # out = atan2(x, y): dx = dout * y / (x^2 + y^2), dy = -dout * x / (x^2 + y^2)
+    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    scaled = dout / (x * x + y * y)
+    _unbroadcast(g, x, y, scaled * y if g.needs("X") else None, -scaled * x if g.needs("Y") else None)
+
+
+ATAN2 = _binary("atan2", lambda xp, x, y: xp.arctan2(x, y), _atan2_grad)
+
+
 # ---- integer binaries (no gradient): bitwise logic and shifts, gcd, lcm --------------------------------
 def _integer_binary(name, forward, kinds="iub", attrs=None):
     def check(dtype):

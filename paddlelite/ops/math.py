@@ -357,6 +357,9 @@ ACOS = _unary("acos", FLOAT, lambda xp, x: xp.arccos(x), lambda x, out, dout: do
 ATAN = _unary("atan", FLOAT, lambda xp, x: xp.arctan(x), lambda x, out, dout: dout * reciprocal(x ** 2 + 1.0))
 SINH = _unary("sinh", FLOAT, lambda xp, x: xp.sinh(x), lambda x, out, dout: dout * cosh(x))
 COSH = _unary("cosh", FLOAT, lambda xp, x: xp.cosh(x), lambda x, out, dout: dout * sinh(x))
+ACOSH = _unary("acosh", FLOAT, lambda xp, x: xp.arccosh(x), lambda x, out, dout: dout * rsqrt(x ** 2 - 1.0))
+ASINH = _unary("asinh", FLOAT, lambda xp, x: xp.arcsinh(x), lambda x, out, dout: dout * rsqrt(x ** 2 + 1.0))
+ATANH = _unary("atanh", FLOAT, lambda xp, x: xp.arctanh(x), lambda x, out, dout: dout / (1.0 - x ** 2))
 RECIPROCAL = _unary("reciprocal", FLOAT, lambda xp, x: (1 / x).astype(x.dtype, copy=False),
                     lambda x, out, dout: dout * -out ** 2)
 LOG1P = _unary("log1p", FLOAT, lambda xp, x: xp.log1p(x), lambda x, out, dout: dout / (x + 1.0))

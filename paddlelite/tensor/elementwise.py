@@ -10,7 +10,10 @@ import numpy as np
 from ..ops import dispatch
 from ..ops import elementwise as _ew
 from ..ops import math as _m
+from . import creation as _creation
+from . import manipulation as _manip
 from . import math as _math
+from . import reduce as _reduce
 from .aliases import _deliver
 from .math import _binary, _check_tensor, check_float_tensor, is_tensor_like, true_division_operand
 
@@ -18,6 +21,7 @@ apply = dispatch.apply
 
 copysign = _binary(_ew.COPYSIGN, "copysign")
 heaviside = _binary(_ew.HEAVISIDE, "heaviside")
+_atan2 = _binary(_ew.ATAN2, "atan2")
 fmax = _binary(_ew.FMAX, "fmax")
 fmin = _binary(_ew.FMIN, "fmin")
 gcd = _binary(_ew.GCD, "gcd")
@@ -70,6 +74,71 @@ def signbit(x, name=None):
 def _floating(x, api, arg="x"):
     _check_tensor(x, api, arg)
     return true_division_operand(x)
+
+
+def _unary_float(op, api, doc):
+    def fn(x, name=None):
+        return apply(op, _floating(x, api))
+    fn.__name__ = fn.__qualname__ = api
+    fn.__doc__ = f"{doc} (op '{op.type}'; integers as float32)."
+    return fn
+
+
+acosh = _unary_float(_m.ACOSH, "acosh", "Elementwise inverse hyperbolic cosine")
+asinh = _unary_float(_m.ASINH, "asinh", "Elementwise inverse hyperbolic sine")
+atanh = _unary_float(_m.ATANH, "atanh", "Elementwise inverse hyperbolic tangent")
+
+
+def atan2(x, y, name=None):
+    """arctan(x / y) in the quadrant of the point (y, x) (integers compute as float64, as in Paddle)."""
+    _check_tensor(x, "atan2")
+    _check_tensor(y, "atan2", "y")
+    if x.dtype.np.kind in "iu":
+        x = x.astype("float64")
+    if y.dtype.np.kind in "iu":
+        y = y.astype("float64")
+    return _atan2(x, y)
+
+
+def sgn(x, name=None):
+    """The sign of floating-point x; x / |x| (0 at 0) for complex x."""
+    check_float_tensor(x, "sgn", real=False)
+    if x.dtype.np.kind != "c":
+        return _math.sign(x)
+    magnitude = _math.abs(x)
+    zero = _math.equal(magnitude, _creation.zeros_like(magnitude))
+    return _math.where(zero, _creation.zeros_like(x), _math.divide(x, _math.where(zero, _creation.ones_like(
+        magnitude), magnitude).astype(x.dtype)))
+
+
+def isposinf(x, name=None):
+    """Whether each element is +inf."""
+    _check_tensor(x, "isposinf")
+    return _math.logical_and(_math.isinf(x), _math.greater_than(x, _creation.zeros_like(x)))
+
+
+def isneginf(x, name=None):
+    """Whether each element is -inf."""
+    _check_tensor(x, "isneginf")
+    return _math.logical_and(_math.isinf(x), _math.less_than(x, _creation.zeros_like(x)))
+
+
+def isreal(x, name=None):
+    """Whether each element is real (always for real dtypes; imaginary part 0 for complex)."""
+    _check_tensor(x, "isreal")
+    if x.dtype.np.kind != "c":
+        return _creation.ones_like(x, "bool")
+    real_dtype = "float32" if x.dtype.name == "complex64" else "float64"
+    return _math.equal(x, _manip.cast(_manip.cast(x, real_dtype), x.dtype))  # the cast drops the imaginary part
+
+
+def isin(x, test_x, assume_unique=False, invert=False, name=None):
+    """Whether each element of x occurs in test_x (negated with invert=True)."""
+    _check_tensor(x, "isin")
+    _check_tensor(test_x, "isin", "test_x")
+    found = _reduce.any(_math.equal(_manip.unsqueeze(x, [-1]), _manip.flatten(test_x)), axis=-1) \
+        if x.shape else _reduce.any(_math.equal(x, _manip.flatten(test_x)))
+    return _math.logical_not(found) if invert else found
 
 
 def logaddexp(x, y, name=None):
@@ -151,7 +220,7 @@ def add_n(inputs, name=None):
     return total if len(inputs) > 1 else _math.scale(total, 1.0)
 
 
-__all__ = ["add_n", "bitwise_and", "bitwise_invert", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift",
+__all__ = ["acosh", "add_n", "asinh", "atan2", "atanh", "isin", "isneginf", "isposinf", "isreal", "sgn", "bitwise_and", "bitwise_invert", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift",
            "bitwise_xor", "copysign", "deg2rad", "fmax", "fmin", "frac", "gcd", "heaviside", "hypot", "lcm", "lerp",
            "logaddexp", "logit", "nan_to_num", "rad2deg", "signbit", "sinc"]
 TENSOR_METHODS = list(__all__)

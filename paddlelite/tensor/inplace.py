@@ -33,6 +33,7 @@ _VALUE_UPDATES = {
     "lerp_": elementwise.lerp, "logit_": elementwise.logit, "nan_to_num_": elementwise.nan_to_num,
     "sinc_": elementwise.sinc, "index_add_": scattering.index_add, "index_fill_": scattering.index_fill,
     "scatter_add_": scattering.scatter_add, "cumprod_": nanreduce.cumprod,
+    "acosh_": elementwise.acosh, "asinh_": elementwise.asinh, "atanh_": elementwise.atanh,
 }
 # name_ -> the API whose result x becomes (shape or dtype change)
 _LAYOUT_UPDATES = {
@@ -88,5 +89,6 @@ _FUNCTIONS_ONLY = {"erf_", "expm1_"}
 TENSOR_METHODS = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, "uniform_", "normal_") if n not in _FUNCTIONS_ONLY]
 # Paddle's namespace has most of them, not all (there is no paddle.add_ or paddle.sigmoid_)
 _METHODS_ONLY = {"add_", "scale_", "exp_", "clip_", "sqrt_", "floor_", "ceil_", "reciprocal_", "round_", "rsqrt_",
-                 "sigmoid_", "uniform_", "mul_", "clamp_", "lerp_", "not_equal_", "logical_xor_"}
+                 "sigmoid_", "uniform_", "mul_", "clamp_", "lerp_", "not_equal_", "logical_xor_",
+                 "acosh_", "asinh_", "atanh_"}
 __all__ = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, "normal_") if n not in _METHODS_ONLY | _FUNCTIONS_ONLY]

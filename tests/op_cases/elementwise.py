@@ -27,6 +27,7 @@ CASES += [
     OpCase("heaviside", {"X": away_from_zero(2, 3), "Y": rand(2, 3, seed=2)}, id="heaviside"),
     OpCase("fmax", {"X": distinct(2, 3), "Y": distinct(3, seed=5) + 0.05}, id="fmax-bcast"),
     OpCase("fmin", {"X": distinct(2, 3), "Y": distinct(2, 3, seed=6) + 0.05}, id="fmin"),
+    OpCase("atan2", {"X": rand(2, 3), "Y": away_from_zero(3, seed=1)}, id="atan2-bcast"),
 ]
 
 # complex operands: gradients in Paddle's conjugate convention
