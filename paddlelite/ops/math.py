@@ -340,7 +340,9 @@ def _abs_grad(g):  # complex x: dout * x / |x| (the conjugate convention makes i
         return
     x, dout = g.input("X"), g.output_grad("Out")
     if x.dtype.is_complex:
-        s = dout / g.output("Out")
+        out = g.output("Out")
+        nonzero = out > 0
+        s = where(nonzero, dout / where(nonzero, out, 1.0), 0.0)  # 0 at x = 0, as Paddle
         g.set_input_grad("X", make_complex(s * real(x), s * imag(x)))
     else:
         g.set_input_grad("X", dout * sign(x))

@@ -79,3 +79,5 @@ CASES += [
     OpCase("exp", {"X": crand(2, 3)}, id="exp-complex"),
     OpCase("square", {"X": crand(2, 3)}, id="square-complex"),
 ]
+CASES += [OpCase("abs", {"X": np.array([0j, 1 - 2j, -0.5 + 0.3j])}, id="abs-complex-zero", double=False,
+                 noncontiguous=False)]
