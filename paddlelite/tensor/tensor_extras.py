@@ -75,6 +75,12 @@ def repeat(input, *repeats):
 itemsize = property(element_size, doc="Bytes per element.")
 
 
+def tolist(x):
+    """x's values as nested Python lists (paddle.tolist; top-level only)."""
+    _check_tensor(x, "tolist")
+    return x.tolist()
+
+
 def split_with_sizes(self, split_sizes, dim=0):
     """self split along `dim` into pieces of `split_sizes`."""
     return _manip.split(self, list(split_sizes), dim)
