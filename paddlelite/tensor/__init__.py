@@ -6,6 +6,7 @@ array holds the (dynamic-mode) tensor arrays.
 """
 from . import array, attribute, complex_math, creation, inplace, linalg, logic, manipulation, math, random, reduce, search, stat
 from .array import *  # noqa: F401,F403
+from .attribute import is_floating_point, is_integer  # noqa: F401
 from .complex_math import *  # noqa: F401,F403
 from .creation import *  # noqa: F401,F403
 from .inplace import *  # noqa: F401,F403
@@ -14,5 +15,5 @@ from .math import *  # noqa: F401,F403
 from .reduce import *  # noqa: F401,F403
 from .search import *  # noqa: F401,F403
 
-__all__ = [*array.__all__, *complex_math.__all__, *creation.__all__, *inplace.__all__, *manipulation.__all__, *math.__all__,
+__all__ = [*array.__all__, "is_floating_point", "is_integer", *complex_math.__all__, *creation.__all__, *inplace.__all__, *manipulation.__all__, *math.__all__,
            *reduce.__all__, *search.__all__]

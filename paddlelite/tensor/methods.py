@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 
 from ..framework.promotion import with_scalar
-from . import complex_math, creation, inplace, manipulation, math, reduce, search
+from . import attribute, complex_math, creation, inplace, manipulation, math, reduce, search
 from .math import operand
 
 _SCALARS = (numbers.Number, np.number, np.bool_)
@@ -105,6 +105,22 @@ def astype(self, dtype):
     return manipulation.cast(self, dtype)
 
 
+def _caster(dtype):
+    def cast(self):
+        return manipulation.cast(self, dtype)
+    cast.__name__ = cast.__qualname__ = dtype
+    cast.__doc__ = f"self.astype('{dtype}')"
+    return cast
+
+
+# x.float(), x.bfloat16(), x.byte(), ...: Paddle's (and PyTorch's) casting methods, by method name
+CASTERS = {name: _caster(name) for name in ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+                                            "float32", "float64", "complex64", "complex128")}
+CASTERS.update({alias: CASTERS[dtype] for alias, dtype in (
+    ("byte", "uint8"), ("char", "int8"), ("short", "int16"), ("int", "int32"), ("long", "int64"), ("half", "float16"),
+    ("float", "float32"), ("double", "float64"), ("cfloat", "complex64"), ("cdouble", "complex128"))})
+
+
 def _T(self):
     return manipulation.transpose(self, list(range(self.ndim))[::-1])
 
@@ -158,10 +174,10 @@ OPERATOR_APIS = {
 
 def install(cls):
     """Attach every API listed in the functional modules' TENSOR_METHODS, plus the operators."""
-    for module in (math, manipulation, reduce, creation, search, inplace, complex_math):
+    for module in (math, manipulation, reduce, creation, search, inplace, complex_math, attribute):
         for name in getattr(module, "TENSOR_METHODS", ()):
             setattr(cls, name, getattr(module, name))
-    for name, fn in OPERATORS.items():
+    for name, fn in (OPERATORS | CASTERS).items():
         setattr(cls, name, fn)
     for name, qual in OPERATOR_APIS.items():
         setattr(cls, name, _api(qual))
