@@ -1,21 +1,35 @@
-"""paddle.tensor.attribute: Paddle's module path for tensor attributes: the dtype predicates live here,
-real/imag/is_complex in complex_math.py, shape in manipulation.py."""
+"""paddle.tensor.attribute: tensor attributes -- shape (implemented in manipulation.py), real/imag/is_complex
+(complex_math.py), rank, and the dtype predicates."""
+from ..framework.dtype import kind as dtype_kind
+from . import creation as _creation
 from .complex_math import imag, is_complex, real
-from .manipulation import shape
-from .math import _check_tensor
+from .manipulation import _check_tensor, shape
 
 
-def is_floating_point(x):
-    """Whether x has a floating dtype (float16, bfloat16, float32, float64, float8)."""
-    _check_tensor(x, "is_floating_point")
-    return x.dtype.is_floating_point
+def rank(input):
+    """The number of dims of `input`, as a 0-D int32 Tensor."""
+    _check_tensor(input, "rank", "input")
+    return _creation.full([], len(input.shape), "int32")
 
 
-def is_integer(x):
-    """Whether x has an integer dtype (uint8, int8, int16, int32, int64; not bool)."""
-    _check_tensor(x, "is_integer")
-    return x.dtype.np.kind in "iu"
+def is_empty(x, name=None):
+    """Whether x has no elements, as a 0-D bool Tensor."""
+    _check_tensor(x, "is_empty")
+    return _creation.full([], 0 in x.shape, "bool")
 
 
-__all__ = ["imag", "is_complex", "is_floating_point", "is_integer", "real", "shape"]
-TENSOR_METHODS = ["is_floating_point", "is_integer"]
+def _kind_test(kinds, api, doc):
+    def fn(x):
+        _check_tensor(x, api)
+        return dtype_kind(x.dtype.np) in kinds  # bfloat16 and float8 count as floating
+    fn.__name__ = fn.__qualname__ = api
+    fn.__doc__ = doc
+    return fn
+
+
+is_floating_point = _kind_test("f", "is_floating_point", "Whether x's dtype is floating point.")
+is_integer = _kind_test("iu", "is_integer", "Whether x's dtype is an integer dtype.")
+
+# is_empty: Paddle's logic.py path
+__all__ = ["imag", "is_complex", "is_floating_point", "is_integer", "rank", "real", "shape"]
+TENSOR_METHODS = ["is_empty", "is_floating_point", "is_integer", "rank"]
