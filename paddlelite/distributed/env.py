@@ -7,6 +7,7 @@ group's communicator through the hook `ops.collective.set_communicator_lookup` (
 """
 import os
 import sys
+import time
 
 import numpy as np
 
@@ -156,6 +157,9 @@ def _abort_on_uncaught_exception():
         sys.stderr.flush()
         sys.stdout.flush()
         if is_initialized() and _world_size() > 1:
+            # mpiexec forwards each rank's output through its proxies; Abort kills them at once, so on a
+            # busy machine the traceback just written could be lost. Give the forwarding a moment first.
+            time.sleep(0.5)
             mpi().COMM_WORLD.Abort(1)
     sys.excepthook = hook
 
