@@ -559,6 +559,33 @@ def test_modified_saved_tensor(paddle):
     y.sum().backward()
 
 
+@pytest.mark.parametrize("how", ["inplace", "view", "setitem"])
+def test_modified_saved_output(how):
+    # exp/tanh's gradients read their output: changing it in place (directly, through a view or by
+    # assignment) after the forward is detected, as in Paddle, instead of giving a silently wrong gradient
+    @differential(expected=raises(RuntimeError))
+    def body(paddle):
+        w = _t(paddle, [1, 2]) * 1.0
+        y = paddle.tanh(w) if how == "setitem" else paddle.exp(w)
+        if how == "inplace":
+            y.add_(paddle.ones([2]))
+        elif how == "view":
+            y.reshape([2, 1]).add_(paddle.ones([2, 1]))
+        else:
+            y[0] = 5.0
+        y.sum().backward()
+    body()
+
+
+@differential(expected=[3.0, 3.0])
+def test_modified_output_that_no_gradient_reads(paddle):
+    x = _t(paddle, [1, 2])
+    y = (x * 1.0) * 3.0
+    y.add_(paddle.ones([2]))
+    y.sum().backward()
+    return x.grad
+
+
 # ---- threads (better than Paddle: no lost updates) --------------------------------------------------
 def test_concurrent_backward_into_a_shared_leaf_loses_no_update():
     import paddlelite as paddle

@@ -124,3 +124,24 @@ def test_reshape_zero_past_the_input_dims_and_unsqueeze_of_strings_are_errors():
     with pytest.raises(ValueError, match="flatten.*out of range"):
         paddle.flatten(paddle.to_tensor(1.0), 0, 1)
     assert paddle.reshape(paddle.ones([2, 3]), paddle.to_tensor([3, 2])).shape == [3, 2]
+
+
+@pytest.mark.parametrize("make,expected", [
+    (lambda paddle: paddle.full([2], -1, dtype="uint8"), [255, 255]),
+    (lambda paddle: paddle.full([2], 300, dtype="int8"), [44, 44]),
+    (lambda paddle: paddle.to_tensor([-1], dtype="uint8"), [255]),
+], ids=["full-uint8", "full-int8", "to_tensor-uint8"])
+def test_out_of_range_integers_cast_like_c(make, expected):
+    @differential(expected=expected)
+    def body(paddle):
+        return make(paddle)
+    body()
+
+
+def test_unsupported_numpy_dtypes_are_type_errors_naming_the_api():
+    with pytest.raises(TypeError, match="to_tensor: dtype: uint16 is not supported"):
+        paddle.to_tensor(np.zeros(2, np.uint16))
+    with pytest.raises(TypeError, match="eye: dtype"):
+        paddle.eye(2, dtype="uint16")
+    with pytest.raises(TypeError, match="zeros: dtype"):
+        paddle.zeros([2], dtype="uint32")

@@ -265,3 +265,51 @@ def test_persistent_workers_restart_iterable_datasets():
         assert sorted(sum([b.numpy().ravel().tolist() for b in loader], [])) == list(range(7))
     loader._iterator._shutdown()
     assert _no_workers_left()
+
+
+_KILLED_MAIN = """
+import sys, time
+import numpy as np
+sys.path.insert(0, {root!r})
+import paddlelite as paddle
+
+class Slow(paddle.io.Dataset):
+    def __getitem__(self, i):
+        time.sleep(0.05)
+        return np.ones(1000)
+
+    def __len__(self):
+        return 1000
+
+for i, batch in enumerate(paddle.io.DataLoader(Slow(), batch_size=2, num_workers=2)):
+    if i == 0:
+        print("ready", flush=True)
+"""
+
+
+def test_workers_of_a_killed_main_process_exit_and_clean_up():
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED_MAIN.format(root=root)], stdout=subprocess.PIPE,
+                            start_new_session=True, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(proc.pid, 0)  # some process of its group is still alive
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        else:
+            pytest.fail("the workers outlived their killed main process")
+        leftovers = glob.glob(os.path.join(shared_memory.SHM_DIR, f"paddlelite-dl-{proc.pid}-*"))
+        assert not leftovers
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass

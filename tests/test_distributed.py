@@ -263,3 +263,19 @@ def test_distributed_io_persistables_like_paddle(paddle):
     finally:
         paddle.disable_static()
         shutil.rmtree(d, ignore_errors=True)
+
+
+def test_distributed_strategy_refuses_what_it_does_not_implement():
+    from paddlelite.distributed import fleet
+    s = fleet.DistributedStrategy()
+    assert s.amp is False and s.fuse_grad_size_in_MB == 32
+    s.find_unused_parameters = True
+    s.recompute = False  # turning an unimplemented feature off is fine
+    s.hybrid_configs = {"dp_degree": 2, "mp_degree": 1}
+    for name in ("amp", "sharding", "pipeline", "recompute"):
+        with pytest.raises(NotImplementedError, match=name):
+            setattr(s, name, True)
+    with pytest.raises(NotImplementedError, match="mp_degree"):
+        s.hybrid_configs = {"dp_degree": 1, "mp_degree": 2}
+    with pytest.raises(AttributeError):
+        s.no_such_option = 1

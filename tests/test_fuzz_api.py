@@ -15,7 +15,8 @@ import paddlelite as paddle  # noqa: E402
 FUZZ = settings(max_examples=60, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 USER_ERRORS = (ValueError, TypeError, IndexError)
-DTYPES = ["bool", "int32", "int64", "float32", "float64"]
+DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64"]
+UNSUPPORTED = ["uint16", "uint32"]  # no Paddle dtype holds these NumPy dtypes: TypeError naming the API
 
 dims = st.integers(0, 3)
 shapes = st.lists(dims, min_size=0, max_size=4)
@@ -73,12 +74,13 @@ def _axes_of(axis, ndim):
 
 # ---- creation ---------------------------------------------------------------------------------------
 @FUZZ
-@given(st.lists(st.integers(-2, 3), max_size=4), st.sampled_from(DTYPES), st.integers(-3, 3))
+@given(st.lists(st.integers(-2, 3), max_size=4), st.sampled_from(DTYPES + UNSUPPORTED), st.integers(-3, 3))
 def test_full_zeros_ones(shape, dtype, value):
     def oracle(fill):
-        if any(d < 0 for d in shape):
-            raise ValueError("negative dim")
-        return np.full(shape, fill, dtype=dtype)
+        if any(d < 0 for d in shape) or dtype in UNSUPPORTED:
+            raise ValueError("negative dim or unsupported dtype")
+        with np.errstate(over="ignore"):  # Paddle casts an out-of-range fill like C: -1 -> 255 for uint8
+            return np.asarray(fill).astype(dtype) * np.ones(shape, dtype=dtype)
     check("full", ["full"], lambda: paddle.full(shape, value, dtype=dtype), lambda: oracle(value))
     check("zeros", ["zeros", "full"], lambda: paddle.zeros(shape, dtype=dtype), lambda: oracle(0))
     check("ones", ["ones", "full"], lambda: paddle.ones(shape, dtype=dtype), lambda: oracle(1))
@@ -95,20 +97,27 @@ def test_arange(start, end, step, dtype):
 
 
 @FUZZ
-@given(st.integers(-1, 4), st.one_of(st.none(), st.integers(-1, 4)), st.sampled_from(DTYPES))
+@given(st.integers(-1, 4), st.one_of(st.none(), st.integers(-1, 4)), st.sampled_from(DTYPES + UNSUPPORTED))
 def test_eye(rows, cols, dtype):
     def oracle():
-        if rows < 0 or (cols is not None and cols < 0):
+        if rows < 0 or (cols is not None and cols < 0) or dtype in UNSUPPORTED:
             raise ValueError("negative size")
         return np.eye(rows, cols, dtype=dtype)
     check("eye", ["eye"], lambda: paddle.eye(rows, cols, dtype=dtype), oracle)
 
 
 @FUZZ
-@given(arrays, st.sampled_from(DTYPES + [None]))
+@given(st.one_of(arrays, st.builds(_array, shapes, st.sampled_from(UNSUPPORTED), st.just(0))),
+       st.sampled_from(DTYPES + UNSUPPORTED + [None]))
 def test_to_tensor_and_zeros_like(a, dtype):
-    check("to_tensor", ["to_tensor"], lambda: paddle.to_tensor(a, dtype=dtype),
-          lambda: a.astype(dtype) if dtype else a)
+    def oracle():
+        if a.dtype.name in UNSUPPORTED and dtype is None or dtype in UNSUPPORTED:
+            raise TypeError("unsupported dtype")
+        with np.errstate(over="ignore", invalid="ignore"):
+            return a.astype(dtype) if dtype else a
+    check("to_tensor", ["to_tensor"], lambda: paddle.to_tensor(a, dtype=dtype), oracle)
+    if a.dtype.name in UNSUPPORTED:
+        return
     check("zeros_like", ["zeros_like", "full_like"], lambda: paddle.zeros_like(paddle.to_tensor(a), dtype=dtype),
           lambda: np.zeros_like(a, dtype=dtype))
 

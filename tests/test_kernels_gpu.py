@@ -172,8 +172,3 @@ def test_merged_adam_many_params(cp, impls):
     run(cp, impls, "merged_adam", args, {**get_op("merged_adam").attrs, "use_adamw": True, "weight_decay": 0.01},
         np.float32)
 
-
-def test_attached_to_the_registry(cp):
-    attached = device_impls("gpu")
-    for op in ("layer_norm_grad", "softmax_with_cross_entropy_grad", "reduce_as", "adam", "merged_adam"):
-        assert get_op(op).impls["gpu"] is attached[op]

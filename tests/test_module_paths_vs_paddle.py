@@ -196,3 +196,39 @@ def test_tensor_gradient(paddle):
     after = x.gradient()
     return {"before": before, "after": after, "kind": type(after).__name__,
             "no_grad": paddle.to_tensor([1.0]).gradient()}
+
+
+@differential(expected={"len": 2, "read": [3.0], "items": [[3.0], [2.0]], "created": 1, "new": [[1.0]]})
+def test_tensor_arrays_in_dynamic_mode(paddle):
+    array = _module(paddle, "tensor.array")
+    arr = array.create_array("float32", [paddle.to_tensor([1.0])])
+    zero, one = paddle.to_tensor([0], dtype="int64"), paddle.to_tensor([1], dtype="int64")
+    created = array.array_length(arr)
+    same = array.array_write(paddle.to_tensor([2.0]), one, arr)
+    array.array_write(paddle.to_tensor([3.0]), zero, arr)
+    new = array.array_write(paddle.to_tensor([1.0]), zero)
+    assert same is arr
+    return {"len": array.array_length(arr), "read": array.array_read(arr, zero), "items": arr, "created": created,
+            "new": new}
+
+
+@differential(expected=raises(AssertionError))
+def test_array_write_past_the_end(paddle):
+    paddle.tensor.array_write(paddle.to_tensor([1.0]), paddle.to_tensor([2], dtype="int64"), [])
+
+
+@differential(expected=raises(TypeError))
+def test_create_array_bad_items(paddle):
+    paddle.tensor.create_array("float32", [1.0])
+
+
+def test_tensor_arrays_are_dynamic_only():
+    import pytest
+
+    import paddlelite
+    paddlelite.enable_static()
+    try:
+        with pytest.raises(NotImplementedError, match="no tensor arrays"):
+            paddlelite.tensor.create_array("float32")
+    finally:
+        paddlelite.disable_static()

@@ -5,7 +5,7 @@ import os
 import pytest
 
 from paddlelite.device import kernels as K
-from paddlelite.ops.registry import all_ops
+from paddlelite.ops.registry import all_ops, device_impls
 
 OPS = all_ops()
 
@@ -34,3 +34,12 @@ def test_launch_modules_mirror_the_kernel_families():
     modules = {f[:-3] for f in os.listdir(launch_dir) if f.endswith(".py")} - {"__init__", "common"}
     assert modules == set(K.FAMILIES)
 
+
+
+def test_fused_kernels_are_bound_to_their_ops():
+    """Every fused kernel reaches the ops it implements through the registry (a lost `gpu=` shows here)."""
+    bound = set(device_impls("gpu"))
+    assert bound == {"softmax_with_cross_entropy_grad", "layer_norm_grad", "relu_grad", "sigmoid_grad", "tanh_grad",
+                     "gelu_grad", "silu_grad", "dropout_grad", "fused_dropout_act_grad", "embedding_grad",
+                     "reduce_as", "sgd", "momentum", "adam", "adamw", "merged_adam", "fused_bias_act",
+                     "fused_bias_act_grad"}

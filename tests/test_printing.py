@@ -1,6 +1,7 @@
 """Printing and metadata are Paddle's, byte for byte (issue 11 item 3), checked against real Paddle 3.3.1
 and against the text it printed, recorded here."""
 import numpy as np
+import pytest
 
 from tests.differential import differential, raises
 
@@ -421,6 +422,7 @@ def test_static_variable_and_block_text(paddle):
            ('softmax_with_cross_entropy_grad', ['Label', 'Loss@GRAD', 'Softmax'], ['Logits@GRAD']),
            ('matmul_v2_grad', ['Out@GRAD', 'X', 'Y'], ['X@GRAD', 'Y@GRAD']),
            ('relu_grad', ['Out', 'Out@GRAD'], ['X@GRAD']),
+           ('elementwise_add_grad', ['Out@GRAD', 'X', 'Y'], ['X@GRAD', 'Y@GRAD']),
            ('lookup_table_v2_grad', ['Ids', 'Out@GRAD', 'W'], ['W@GRAD'])],
  'types': ['lookup_table_v2',
            'reshape2',
@@ -454,8 +456,7 @@ def test_static_op_types_and_slots(paddle):
     ops = main.global_block().ops
     return {"types": [op.type for op in ops], "callbacks": seen,
             "slots": [(op.type, sorted(op.input_names), sorted(op.output_names)) for op in ops
-                      # (elementwise_add_grad: Paddle's also lists X, which ours reads only when it broadcasts)
-                      if op.type not in ("reshape2", "reshape2_grad", "fill_constant", "elementwise_add_grad")],
+                      if op.type not in ("reshape2", "reshape2_grad", "fill_constant")],
             "matmul_grad": [{k: op.output(k) for k in ("X@GRAD", "Y@GRAD")} for op in ops if op.type == "matmul_v2_grad"]}
 
 
@@ -490,3 +491,14 @@ def test_static_fc_is_mul(paddle):
     return {"types": [op.type for op in ops], "h": h.shape, "out": out.shape,
             "mul_attrs": [mul.attr("x_num_col_dims"), mul.attr("y_num_col_dims")],
             "mul_grad_slots": [(op.input_names, op.output_names) for op in ops if op.type == "mul_grad"]}
+
+
+@pytest.mark.gpu
+def test_gpu_tensor_prints_like_the_cpu_one():
+    """Only the shown edges of a summarised GPU tensor are copied to the host; the text is the CPU one's."""
+    import paddlelite as paddle
+    values = np.arange(3 * 2000, dtype=np.float32).reshape(3, 2000) / 7
+    cpu = paddle.to_tensor(values, place="cpu")
+    gpu = paddle.to_tensor(values, place="gpu:0")
+    assert str(gpu) == str(cpu).replace("Place(cpu)", "Place(gpu:0)")
+    assert str(gpu[0, :4]) == str(cpu[0, :4]).replace("Place(cpu)", "Place(gpu:0)")

@@ -18,7 +18,8 @@ MODULES = ["nn.initializer", "static.nn", "optimizer.lr", "utils.unique_name", "
 
 # Names paddlelite adds to a Paddle namespace, and why.
 ADDITIONS = {
-    "": {"fill_constant"},  # Paddle has it in paddle.tensor only; the top level re-exports paddle.tensor whole
+    # Paddle has these in paddle.tensor only; the top level re-exports paddle.tensor whole
+    "": {"fill_constant", "array_length", "array_read", "array_write", "create_array"},
     "autograd": {"set_record_call_stack"},  # graph dumps name the user line that recorded each op
     "device": {"CPUPlace", "CUDAPlace", "Place", "current_place", "parse_place", "place_of_array"},  # place objects
     "static": {"Block", "LoDTensor", "enable_static", "disable_static", "in_dynamic_mode", "in_static_mode"},

@@ -364,3 +364,11 @@ def test_random_fills_write_in_place():
     assert 2.0 <= float(alias.min()) and float(alias.max()) < 3.0
     x.normal_(mean=5.0, std=0.1)
     assert abs(float(alias.mean()) - 5.0) < 0.05 and x.inplace_version == 2
+
+
+@differential(expected={"alias": [1.0, 2.0], "version": 1})
+def test_assign_into_an_output_writes_its_storage(paddle):
+    out = paddle.zeros([2])
+    alias = out.detach()
+    paddle.assign(paddle.to_tensor([1.0, 2.0]), output=out)
+    return {"alias": alias, "version": alias.inplace_version}

@@ -170,31 +170,29 @@ def _nodes_leading_to(nodes, capture):
 
 # ---- 3. run ----------------------------------------------------------------------------------------
 def _run_nodes(p, starts):
-    """Run every node whose consumers are done; among the ready ones, the most recently created first."""
+    """Run every node whose consumers are done; among the ready ones, the most recently created first:
+    its output hooks fire, its grad maker runs, and _send passes the gradients on."""
     ready = p.ready
     ready.extend((-n.seq, n) for n in starts if n not in p.deps)
     heapq.heapify(ready)
     while ready:
-        _run_node(p, heapq.heappop(ready)[1])
-
-
-def _run_node(p, node):
-    grads = p.buffers.pop(node)
-    if node.hooks:
-        _output_hooks(p, node, grads)
-    if p.capture is not None:
-        for i, g in enumerate(grads):
-            if g is not None:
-                p.capture_at((node, i), g)
-    in_grads = None
-    if (p.needed is None or node in p.needed) and _any_grad(grads):
-        try:
-            in_grads = node.apply(grads, p.create_graph)
-        except Exception as e:
-            raise _backward_error(node, e) from e
-    if not p.retain_graph:
-        node.release()
-    _send(p, node, in_grads)
+        node = heapq.heappop(ready)[1]
+        grads = p.buffers.pop(node)
+        if node.hooks:
+            _output_hooks(p, node, grads)
+        if p.capture is not None:
+            for i, g in enumerate(grads):
+                if g is not None:
+                    p.capture_at((node, i), g)
+        in_grads = None
+        if (p.needed is None or node in p.needed) and _any_grad(grads):
+            try:
+                in_grads = node.apply(grads, p.create_graph)
+            except Exception as e:
+                raise _backward_error(node, e) from e
+        if not p.retain_graph:
+            node.release()
+        _send(p, node, in_grads)
 
 
 def _send(p, node, in_grads):

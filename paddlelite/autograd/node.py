@@ -41,7 +41,8 @@ class GradNode:
     """One backward step. `edges[k]` says where the gradient for flat input k goes:
     None (not needed), a leaf Tensor, or (node, output_index)."""
 
-    __slots__ = ("edges", "n_outputs", "hooks", "zero_edges", "where", "released", "seq", "__weakref__")
+    __slots__ = ("edges", "n_outputs", "hooks", "zero_edges", "out_boxes", "where", "released", "seq",
+                 "__weakref__")
 
     # Whether the gradients apply() returns are the user's own tensors (PyLayer: their stop_gradient is
     # kept) rather than the engine's (an op's gradient reads stop_gradient=False, as in Paddle).
@@ -53,6 +54,7 @@ class GradNode:
         self.n_outputs = n_outputs
         self.hooks = None       # {output_index: {handle_id: fn}}: gradient hooks and retain_grads, in order
         self.zero_edges = None  # [(edge, tensor)]: inputs this node reaches with a zero gradient (see OpNode.apply)
+        self.out_boxes = None   # {output_index: version counter} of outputs that got one after this node saved them
         self.where = _user_frame() if _record_stack[0] else None
         self.released = False
         self.seq = next(_seq)
@@ -62,6 +64,13 @@ class GradNode:
         """The op (or PyLayer) this node differentiates: its name without the '_grad' suffix."""
         name = self.name
         return name[:-5] if name.endswith("_grad") else name
+
+    def watch_output(self, i, box):
+        """Output i got a version counter (at version 0, the values this node saved): keep it, so reading
+        the saved output in backward can tell whether an in-place op changed it since."""
+        if self.out_boxes is None:
+            self.out_boxes = {}
+        self.out_boxes[i] = box
 
     def release(self):
         self.released = True
@@ -74,25 +83,6 @@ def _edge_of(t):
     if t.stop_gradient:
         return None
     return t if t._node is None else (t._node, t._out_index)
-
-
-def _simple_edges(op, inputs):
-    """Edges and saved versions of an op whose inputs are single tensors (the hot path)."""
-    versions = None
-    edges = []
-    mask = op.diff_inputs_mask
-    k = 0
-    for t in inputs:
-        if t is None:
-            edges.append(None)
-        else:
-            edges.append(None if t.stop_gradient or not mask[k] else t if t._node is None else (t._node, t._out_index))
-            if t._vbox is not None:
-                if versions is None:
-                    versions = [0] * len(inputs)
-                versions[k] = t._vbox[0]
-        k += 1
-    return edges, versions
 
 
 def _grouped_edges(op, inputs):
@@ -129,7 +119,21 @@ class OpNode(GradNode):
 
     def __init__(self, op, inputs, attrs, outs):
         if op.simple:  # the hot path: runs for every recorded op
-            edges, versions = _simple_edges(op, inputs)
+            versions = None
+            edges = []
+            mask = op.diff_inputs_mask
+            k = 0
+            for t in inputs:
+                if t is None:
+                    edges.append(None)
+                else:
+                    edges.append(None if t.stop_gradient or not mask[k] else
+                                 t if t._node is None else (t._node, t._out_index))
+                    if t._vbox is not None:
+                        if versions is None:
+                            versions = [0] * len(inputs)
+                        versions[k] = t._vbox[0]
+                k += 1
             flat_outs = outs
             self.out_layout = None
         else:
@@ -235,13 +239,16 @@ class EagerGradBuilder(GradBuilder):
         versions = self.node.versions
         saved = 0 if versions is None else versions[flat_k]
         now = 0 if t._vbox is None else t._vbox[0]
+        self._check_version(now, saved)
+        return t
+
+    def _check_version(self, now, saved):
         if now != saved:
             raise RuntimeError(  # the Hint wording is Paddle's (its tests match on it)
                 f"backward of '{self.node.op.type}': one of the tensors it saved for the gradient was "
                 f"modified by an in-place operation (version {saved} when saved, {now} now); use an "
                 "out-of-place op or clone() the tensor before modifying it. [Hint: Expected tensor_version == "
                 f"wrapper_version_snapshot, but received tensor_version:{now} != wrapper_version_snapshot:{saved}.]")
-        return t
 
     def _wrap_output(self, k):
         node = self.node
@@ -249,6 +256,10 @@ class EagerGradBuilder(GradBuilder):
         if self.create_graph:  # the saved output stays connected to this node for higher orders
             t._node = node
             t._out_index = k
+        if node.out_boxes is not None and k in node.out_boxes:  # checked when used for its values
+            if self._unchecked is None:
+                self._unchecked = {}
+            self._unchecked[id(t)] = -k - 1
         return Sym(self, t)
 
     # -- the vocabulary --------------------------------------------------------------------------
@@ -283,7 +294,9 @@ class EagerGradBuilder(GradBuilder):
         """`value` (a ref or list of refs) is about to be used for its values: verify saved inputs."""
         for t in (value if isinstance(value, (list, tuple)) else (value,)):
             k = self._unchecked.get(id(t)) if t is not None else None
-            if k is not None:
+            if k is not None and k < 0:  # a saved output (numbered -1, -2, ...): saved at version 0
+                self._check_version(self.node.out_boxes[-k - 1][0], 0)
+            elif k is not None:
                 self._checked(t, k)
                 if self.create_graph:
                     if self.value_used is None:

@@ -224,20 +224,31 @@ def alltoall(out_tensor_list, in_tensor_list, group=None, sync_op=True):
 
 
 def alltoall_single(out_tensor, in_tensor, in_split_sizes=None, out_split_sizes=None, group=None, sync_op=True):
-    _check(in_tensor, "alltoall_single", "in_tensor")
-    _check(out_tensor, "alltoall_single", "out_tensor")
-    group = _begin("alltoall_single", group)
+    """Rows in_split_sizes[p] of in_tensor go to rank p; out_tensor receives out_split_sizes[p] rows from rank
+    p, in rank order (equal parts of the first dim when not given)."""
+    group = _begin("alltoall_single", group, in_tensor, out_tensor)
     if group is None:
         return _DONE_TASK
-    n = group.nranks
-    for what, sizes in (("in_split_sizes", in_split_sizes), ("out_split_sizes", out_split_sizes)):
-        if sizes is not None and len(set(sizes)) > 1:
-            raise NotImplementedError(f"paddle.distributed.alltoall_single: unequal {what} {list(sizes)} are not "
-                                      "supported by paddlelite; split the first dim equally among the ranks")
-    if not in_tensor.shape or in_tensor.shape[0] % n:
-        raise ValueError(f"paddle.distributed.alltoall_single: the first dim of in_tensor ({in_tensor.shape}) must "
-                         f"be divisible by the group size {n}")
-    return _run("alltoall", out_tensor, group, sync_op, x=in_tensor)
+    sizes = [_split_sizes(t, s, what, group.nranks) for t, s, what in
+             ((in_tensor, in_split_sizes, "in_split_sizes"), (out_tensor, out_split_sizes, "out_split_sizes"))]
+    if list(in_tensor.shape[1:]) != list(out_tensor.shape[1:]) or in_tensor.dtype != out_tensor.dtype:
+        raise ValueError(f"paddle.distributed.alltoall_single: out_tensor ({out_tensor.shape}, {out_tensor.dtype}) "
+                         f"must match in_tensor ({in_tensor.shape}, {in_tensor.dtype}) beyond the first dim")
+    return _run("alltoall", out_tensor, group, sync_op, x=in_tensor, in_split_sizes=sizes[0], out_split_sizes=sizes[1])
+
+
+def _split_sizes(tensor, sizes, what, n):
+    rows = tensor.shape[0] if tensor.shape else 0
+    if sizes is None:
+        if not tensor.shape or rows % n:
+            raise ValueError(f"paddle.distributed.alltoall_single: without {what}, the first dim of the tensor "
+                             f"({tensor.shape}) must be divisible by the group size {n}")
+        return [rows // n] * n
+    sizes = [int(v) for v in sizes]
+    if len(sizes) != n or sum(sizes) != rows or min(sizes) < 0:
+        raise ValueError(f"paddle.distributed.alltoall_single: {what} must be {n} non-negative sizes (one per rank) "
+                         f"adding up to the first dim {rows}, received {sizes}")
+    return sizes
 
 
 # ---- point to point -------------------------------------------------------------------------------

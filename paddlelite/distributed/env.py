@@ -51,7 +51,14 @@ class Group:
 
     @property
     def backend(self):
-        return "NCCL" if self._nccl is not None else "MPI"
+        """'NCCL' where GPU tensors travel through NCCL (on a GPU, with NCCL installed), else 'MPI'."""
+        if self._nccl is not None:
+            return "NCCL"
+        from ..device import get_device
+        if get_device().startswith("gpu"):
+            from .nccl import nccl_available
+            return "NCCL" if nccl_available() else "MPI"
+        return "MPI"
 
     def is_member(self):
         return self.rank >= 0

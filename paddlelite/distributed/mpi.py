@@ -141,9 +141,13 @@ class MPICommunicator:
         dst, back = self._sink(out)
         return self._start("Reduce_scatter_block", blocking, src, dst, op=self._op(reduce, src.dtype), then=(back,))
 
-    def alltoall(self, x, out, blocking=False):
+    def alltoall(self, x, out, blocking=False, in_splits=None, out_splits=None):
+        """Rows in_splits[p] of x go to rank p, out_splits[p] rows of out come from it (None: equal parts)."""
         src, (dst, back) = self._host(x), self._sink(out)
-        return self._start("Alltoall", blocking, src, dst, then=(back,))
+        if in_splits is None and out_splits is None:
+            return self._start("Alltoall", blocking, src, dst, then=(back,))
+        return self._start("Alltoallv", blocking, [src, _counts(src, in_splits, self.nranks)],
+                           [dst, _counts(dst, out_splits, self.nranks)], then=(back,))
 
     def scatter(self, x, out, root, blocking=False):
         src, (dst, back) = self._host(x), self._sink(out)
@@ -178,6 +182,15 @@ class MPICommunicator:
     def free(self):
         if self.comm != mpi().COMM_WORLD:
             self.comm.Free()
+
+
+def _counts(a, splits, n):
+    """MPI's (counts, displacements) in elements for `a` cut along its first dim into `splits` rows
+    (equal parts when None)."""
+    rows = [a.shape[0] // n] * n if splits is None else list(splits)
+    per_row = a.size // a.shape[0] if a.shape[0] else 0
+    counts = [r * per_row for r in rows]
+    return counts, [sum(counts[:p]) for p in range(n)]
 
 
 def _store(out, host):

@@ -140,12 +140,16 @@ class NCCLCommunicator(MPICommunicator):
             nccl.groupEnd()
         return self._launch(call, (sends, recvs))
 
-    def _blocks(self, a):
-        """`a` cut into nranks equal contiguous blocks along its first dim."""
-        return self._contig(a).reshape(self.nranks, -1)
+    def _blocks(self, a, splits=None):
+        """`a` cut along its first dim into one contiguous block per rank: `splits` rows each (equal parts
+        when None)."""
+        a = self._contig(a)
+        rows = [a.shape[0] // self.nranks] * self.nranks if splits is None else list(splits)
+        starts = [sum(rows[:p]) for p in range(self.nranks)]
+        return [a[s:s + r] for s, r in zip(starts, rows)]
 
-    def alltoall(self, x, out, blocking=False):
-        xs, outs = self._blocks(x), out.reshape(self.nranks, -1)
+    def alltoall(self, x, out, blocking=False, in_splits=None, out_splits=None):
+        xs, outs = self._blocks(x, in_splits), self._blocks(out, out_splits)
         return self._exchange([(xs[p], p) for p in range(self.nranks)], [(outs[p], p) for p in range(self.nranks)])
 
     def scatter(self, x, out, root, blocking=False):

@@ -44,8 +44,10 @@ _ALIASES = {"float": "float32", "double": "float64", "half": "float16", "int": "
             "bool_": "bool"}
 
 
-def convert_dtype(dtype):
-    """Accepts a DType, a name ('float32', 'paddle.float32'), a NumPy dtype or scalar type."""
+def convert_dtype(dtype, api=None):
+    """Accepts a DType, a name ('float32', 'paddle.float32'), a NumPy dtype or scalar type; `api` (the
+    calling API) prefixes the error."""
+    where = f"{api}: dtype" if api else "dtype"
     if isinstance(dtype, DType):
         return dtype
     if isinstance(dtype, str):
@@ -53,13 +55,13 @@ def convert_dtype(dtype):
         name = _ALIASES.get(name, name)
         if name in DTYPES:
             return DTYPES[name]
-        raise TypeError(f"dtype: expected one of {sorted(DTYPES)}, received '{dtype}'")
+        raise TypeError(f"{where}: expected one of {sorted(DTYPES)}, received '{dtype}'")
     try:
         npd = np.dtype(dtype)
     except TypeError:
-        raise TypeError(f"dtype: expected a dtype name, paddle dtype or numpy dtype, received {dtype!r}") from None
+        raise TypeError(f"{where}: expected a dtype name, paddle dtype or numpy dtype, received {dtype!r}") from None
     if npd not in _BY_NP:
-        raise TypeError(f"dtype: {npd} is not supported; expected one of {sorted(DTYPES)}")
+        raise TypeError(f"{where}: {npd} is not supported; expected one of {sorted(DTYPES)}")
     return _BY_NP[npd]
 
 

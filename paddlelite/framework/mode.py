@@ -73,8 +73,9 @@ class set_grad_enabled(_GradMode):
     def __init__(self, mode):
         if not isinstance(mode, bool):
             raise TypeError(f"set_grad_enabled: mode must be a bool, received {type(mode).__name__}")
-        super().__init__(mode)
-        _GradMode.__enter__(self)
+        self.mode = mode
+        self.prev = grad_state.enabled  # _GradMode.__enter__, inlined: the backward engine uses this per pass
+        grad_state.enabled = mode
 
     def __enter__(self):  # the mode was set on construction
         return self

@@ -91,9 +91,7 @@ class Tensor(metaclass=PaddleNamedType):
         return 0 if self._vbox is None else self._vbox[0]
 
     def _bump_version(self):
-        if self._vbox is None:
-            self._vbox = [0]
-        self._vbox[0] += 1
+        (self._vbox or new_version_counter(self))[0] += 1
 
     def _write(self, array):
         """Write `array` (same shape and dtype) into this tensor's storage: every view of it sees the values."""
@@ -271,11 +269,18 @@ def storage_of(array):
     return root, _address(array) - _address(root)
 
 
+def new_version_counter(t):
+    """Give `t` its version counter (tensors get one when first modified or viewed). The grad node that
+    produced `t` keeps it too, so a backward reading the saved output sees a later in-place change."""
+    box = t._vbox = [0]
+    if t._node is not None:
+        t._node.watch_output(t._out_index, box)
+    return box
+
+
 def share_storage(base, views):
     """Make the tensors in `views` (Tensors or lists of them) aliases of `base`: one version counter."""
-    box = base._vbox
-    if box is None:
-        box = base._vbox = [0]
+    box = base._vbox or new_version_counter(base)
     for v in views:
         if isinstance(v, list):
             for e in v:
@@ -321,6 +326,7 @@ def to_array(data, dtype, place, api):
                 dtype = _dtype.default_float().np
             else:
                 dtype = arr.dtype
+                _dtype.convert_dtype(dtype, api)  # e.g. uint16/uint32 arrays: no Paddle dtype holds them
         else:
             probe = np.asarray(arr)
             if probe.dtype.kind == "f":
@@ -336,9 +342,12 @@ def to_array(data, dtype, place, api):
                                 f"(numpy dtype {probe.dtype})")
             arr = probe
     else:
-        dtype = _dtype.convert_dtype(dtype).np
+        dtype = _dtype.convert_dtype(dtype, api).np
     try:
         return xp.array(arr, dtype=dtype) if xp is np else xp.asarray(arr, dtype=dtype)
+    except OverflowError:  # e.g. -1 as uint8: Paddle casts like C (wraps), NumPy 2 refuses Python ints
+        with np.errstate(over="ignore", invalid="ignore"):
+            return xp.asarray(np.asarray(arr).astype(dtype))
     except (TypeError, ValueError) as e:
         raise TypeError(f"{api}: cannot convert data of type {type(data).__name__} to {np.dtype(dtype)}: {e}") from None
 

@@ -172,6 +172,8 @@ def _worker_loop(spec, worker_id, index_queue, result_queue, done_event, base_se
             except Exception:
                 payload = _WorkerError(worker_id)
             result_queue.put((epoch, idx, payload))
+        if os.getppid() != parent:  # the main process died: nobody will map the batches sent to it
+            shared_memory.remove_segments(shm_prefix)
     except KeyboardInterrupt:
         pass  # the main process handles the interrupt and shuts the workers down
     if done_event.is_set():

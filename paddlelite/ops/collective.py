@@ -94,9 +94,18 @@ def _reducescatter(xp, blocking, x, ring_id, nranks, reduce, use_calc_stream):
     return communicator(ring_id, xp).reduce_scatter(x, out, reduce, blocking), out
 
 
-def _alltoall(xp, blocking, x, ring_id, use_calc_stream):
-    out = xp.empty_like(x)
-    return communicator(ring_id, xp).alltoall(x, out, blocking), out
+def _alltoall(xp, blocking, x, ring_id, use_calc_stream, in_split_sizes, out_split_sizes):
+    """Part p of X's first dim goes to rank p; part p of Out comes from rank p. Split sizes (rows per
+    rank) default to equal parts."""
+    rows = sum(out_split_sizes) if out_split_sizes else x.shape[0]
+    out = xp.empty((rows, *x.shape[1:]), dtype=x.dtype)
+    return communicator(ring_id, xp).alltoall(x, out, blocking, in_split_sizes or None, out_split_sizes or None), out
+
+
+def _alltoall_infer(x, out_split_sizes, **attrs):
+    if not x.shape:
+        raise ValueError("op 'alltoall': X must have at least 1 dim, received a 0-D tensor")
+    return Meta((sum(out_split_sizes), *x.shape[1:]) if out_split_sizes else x.shape, x.dtype)
 
 
 def _scatter(xp, blocking, x, ring_id, root, nranks, use_calc_stream):
@@ -126,7 +135,7 @@ _collective("c_broadcast", _broadcast, _same, {"root": 0})
 _collective("c_allgather", _allgather, _resized("c_allgather", factor=True), {"nranks": 1})
 _collective("c_reducescatter", _reducescatter, _resized("c_reducescatter", divisor=True),
             {"nranks": 1, "reduce": "sum"})
-_collective("alltoall", _alltoall, _same, {})
+_collective("alltoall", _alltoall, _alltoall_infer, {"in_split_sizes": [], "out_split_sizes": []})
 _collective("c_scatter", _scatter, _resized("c_scatter", divisor=True), {"root": 0, "nranks": 1})
 _collective("send_v2", _send, lambda x, **a: (), {"peer": 0}, outputs=())
 _collective("recv_v2", _recv, lambda out_shape, dtype, **a: Meta(tuple(out_shape), np.dtype(dtype)),

@@ -11,9 +11,16 @@ def _dt(dtype):
     return np.dtype(dtype)
 
 
+def _fill_constant_forward(xp, shape, value, dtype, place):
+    dt = _dt(dtype)
+    with np.errstate(over="ignore", invalid="ignore"):  # out-of-range values cast like C (Paddle: -1 -> 255)
+        fill = np.asarray(value).astype(dt)[()]
+    return xp.full(tuple(shape), fill, dtype=dt)
+
+
 FILL_CONSTANT = register_op(
     "fill_constant", inputs=(), outputs=("Out",),
-    forward=lambda xp, shape, value, dtype, place: xp.full(tuple(shape), value, dtype=_dt(dtype)),
+    forward=_fill_constant_forward,
     infer=lambda shape, value, dtype, place: Meta(tuple(shape), _dt(dtype)),
     attrs={"shape": [], "value": 0.0, "dtype": "float32", "place": None})
 

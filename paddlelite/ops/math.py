@@ -152,11 +152,15 @@ def _mul_grad(g):
     xn, yn = g.attrs["x_num_col_dims"], g.attrs["y_num_col_dims"]
     xs, ys = g.shape(x), g.shape(y)
     k, n = _prod(xs[xn:]), _prod(ys[yn:])
-    d2, y2 = reshape(dout, shape=[-1, n]), reshape(y, shape=[k, n])
+    x_2d, y_2d = len(xs) == 2, len(ys) == 2  # (then the column dims are 1, and no reshape is needed)
+    d2 = dout if x_2d and y_2d else reshape(dout, shape=[-1, n])
+    y2 = y if y_2d else reshape(y, shape=[k, n])
     if g.needs("X"):
-        g.set_input_grad("X", reshape_as(matmul(d2, y2, transpose_y=True), x))
+        dx = matmul(d2, y2, transpose_y=True)
+        g.set_input_grad("X", dx if x_2d else reshape_as(dx, x))
     if g.needs("Y"):
-        g.set_input_grad("Y", reshape_as(matmul(reshape(x, shape=[-1, k]), d2, transpose_x=True), y))
+        dy = matmul(x if x_2d else reshape(x, shape=[-1, k]), d2, transpose_x=True)
+        g.set_input_grad("Y", dy if y_2d else reshape_as(dy, y))
 
 
 MUL = register_op("mul", inputs=("X", "Y"), outputs=("Out",), forward=_mul_forward, infer=_mul_infer,

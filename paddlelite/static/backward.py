@@ -93,6 +93,7 @@ class BackwardPass:
         self.available = set()              # forward var names whose gradient exists so far
         self.grad_to_var = {} if grad_to_var is None else grad_to_var
         self.ops = []
+        self.n_vars = len(grad_block.vars)  # the variables this pass adds are listed in name order
 
     def grad_name_of(self, fwd_name):
         n = self.grad_names.get(fwd_name)
@@ -147,6 +148,7 @@ class BackwardPass:
                 self.grad_to_var["__current_op_desc__"] = op.desc
                 for cb in self.callbacks:
                     cb(block=self.block, context=self.grad_to_var)
+        self.block._sort_vars_from(self.n_vars)
         return ops
 
 

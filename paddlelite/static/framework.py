@@ -328,8 +328,15 @@ class GradOperator(Operator):
             for n in op.output_arg_names:
                 writes[n] = writes.get(n, 0) + 1
         grad_of = {v: g for g, v in grad_to_var.items() if isinstance(v, str)}
+        # forward slots it reads; reading any differentiable input means taking them all, as Paddle's
+        # elementwise, matmul and mul grad ops do (relu_grad reads Out only, softmax_with_cross_entropy_grad Label)
+        all_inputs = any(n in reads for slot in opdef.inputs if slot not in opdef.nondiff_inputs
+                         for n in fwd_op._inputs.get(slot, []))
         inputs = {}
-        for slot, names in (*fwd_op._inputs.items(), *fwd_op._outputs.items()):
+        for slot, names in fwd_op._inputs.items():
+            if names and (all_inputs or any(n in reads for n in names)):
+                inputs[slot] = list(names)
+        for slot, names in fwd_op._outputs.items():
             if any(n in reads for n in names):
                 inputs[slot] = list(names)
         for slot, names in fwd_op._outputs.items():
@@ -479,6 +486,12 @@ class Block:
         self.vars[name] = p
         self.program._bump()
         return p
+
+    def _sort_vars_from(self, n):
+        """List the variables after the first `n` in name order (as Paddle lists those a backward adds)."""
+        items = list(self.vars.items())
+        self.vars.clear()
+        self.vars.update(items[:n] + sorted(items[n:]))
 
     def _remove_var(self, name):
         self.vars.pop(name, None)

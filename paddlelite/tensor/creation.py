@@ -47,8 +47,8 @@ def _shape_list(shape, api):
     return out
 
 
-def _float_dtype(dtype):
-    return _dtype.default_float().np if dtype is None else _dtype.convert_dtype(dtype).np
+def _float_dtype(dtype, api=None):
+    return _dtype.default_float().np if dtype is None else _dtype.convert_dtype(dtype, api).np
 
 
 FILL_CONSTANT = None
@@ -80,23 +80,23 @@ def _full(shape, fill_value, dtype, place, api):
         dtype = np.bool_ if isinstance(fill_value, bool) else (
             np.int64 if isinstance(fill_value, numbers.Integral) else _dtype.default_float().np)
     return dispatch.apply(get_op("fill_constant"), shape=_shape_list(shape, api),
-                          value=fill_value, dtype=_dtype.convert_dtype(dtype).name,
+                          value=fill_value, dtype=_dtype.convert_dtype(dtype, api).name,
                           place=None if place is None else str(_resolve_place(place, api)))
 
 
 def zeros(shape, dtype=None, name=None, place=None):
-    return _full(shape, 0.0 if dtype is None or _dtype.convert_dtype(dtype).is_floating_point else 0,
+    return _full(shape, 0.0 if dtype is None or _dtype.convert_dtype(dtype, "zeros").is_floating_point else 0,
                  _float_dtype(dtype) if dtype is None else dtype, place, "zeros")
 
 
 def ones(shape, dtype=None, name=None, place=None):
-    return _full(shape, 1.0 if dtype is None or _dtype.convert_dtype(dtype).is_floating_point else 1,
+    return _full(shape, 1.0 if dtype is None or _dtype.convert_dtype(dtype, "ones").is_floating_point else 1,
                  _float_dtype(dtype) if dtype is None else dtype, place, "ones")
 
 
 def full_like(x, fill_value, dtype=None, name=None):
     return dispatch.apply(get_op("fill_any_like"), x, value=fill_value,
-                          dtype=None if dtype is None else _dtype.convert_dtype(dtype).name)
+                          dtype=None if dtype is None else _dtype.convert_dtype(dtype, "full_like").name)
 
 
 def zeros_like(x, dtype=None, name=None):
@@ -124,20 +124,20 @@ def arange(start=0, end=None, step=1, dtype=None, name=None):
     if vals[2] == 0:
         raise ValueError("arange: step must not be 0")
     return dispatch.apply(get_op("range"), start=vals[0], end=vals[1], step=vals[2],
-                          dtype=_dtype.convert_dtype(dtype).name)
+                          dtype=_dtype.convert_dtype(dtype, "arange").name)
 
 
 def linspace(start, stop, num, dtype=None, name=None):
     if not isinstance(num, (int, np.integer)) or num < 0:
         raise ValueError(f"linspace: num must be a non-negative int, received {num!r}")
     return dispatch.apply(get_op("linspace"), start=float(start), stop=float(stop), num=int(num),
-                          dtype=_dtype.convert_dtype(dtype or _dtype.default_float()).name)
+                          dtype=_dtype.convert_dtype(dtype or _dtype.default_float(), "linspace").name)
 
 
 def eye(num_rows, num_columns=None, dtype=None, name=None):
     return dispatch.apply(get_op("eye"), num_rows=int(num_rows),
                           num_columns=int(num_rows if num_columns is None else num_columns),
-                          dtype=_dtype.convert_dtype(dtype or _dtype.default_float()).name)
+                          dtype=_dtype.convert_dtype(dtype or _dtype.default_float(), "eye").name)
 
 
 def seed(value):
@@ -146,7 +146,7 @@ def seed(value):
 
 def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):
     return dispatch.apply(get_op("uniform_random"), shape=_shape_list(shape, "uniform"),
-                          dtype=_dtype.convert_dtype(_float_dtype(dtype)).name, min=float(min),
+                          dtype=_dtype.convert_dtype(_float_dtype(dtype, "uniform")).name, min=float(min),
                           max=float(max), seed=int(seed))
 
 
@@ -162,8 +162,8 @@ def normal(mean=0.0, std=1.0, shape=None, name=None):
 def gaussian(shape, mean=0.0, std=1.0, seed=0, dtype=None, name=None):
     """Samples of N(mean, std^2) (a nonzero `seed` makes this call reproducible)."""
     return dispatch.apply(get_op("gaussian_random"), shape=_shape_list(shape, "gaussian"),
-                          dtype=_dtype.convert_dtype(_float_dtype(dtype)).name, mean=float(mean), std=float(std),
-                          seed=int(seed))
+                          dtype=_dtype.convert_dtype(_float_dtype(dtype, "gaussian")).name, mean=float(mean),
+                          std=float(std), seed=int(seed))
 
 
 def randn(shape, dtype=None, name=None):
@@ -179,11 +179,11 @@ def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
     if high <= low:
         raise ValueError(f"randint: high ({high}) must be greater than low ({low})")
     return dispatch.apply(get_op("randint"), shape=_shape_list(shape, "randint"), low=int(low), high=int(high),
-                          dtype=_dtype.convert_dtype(dtype or "int64").name, seed=0)
+                          dtype=_dtype.convert_dtype(dtype or "int64", "randint").name, seed=0)
 
 
 def randperm(n, dtype="int64", name=None):
-    return dispatch.apply(get_op("randperm"), n=int(n), dtype=_dtype.convert_dtype(dtype).name, seed=0)
+    return dispatch.apply(get_op("randperm"), n=int(n), dtype=_dtype.convert_dtype(dtype, "randperm").name, seed=0)
 
 
 def assign(x, output=None):
@@ -208,9 +208,12 @@ def assign(x, output=None):
         output.block.append_op("assign", inputs={"X": [x]}, outputs={"Out": [output]})
         return output
     out = dispatch.apply(get_op("assign"), x)
-    output._data, output._node, output._out_index = out._data, out._node, out._out_index
-    output.stop_gradient = out.stop_gradient
-    output._bump_version()
+    if out._data.shape == output._data.shape and out._data.dtype == output._data.dtype:
+        output._write(out._data)  # into output's storage: its views see the values
+    else:
+        output._data = out._data
+        output._bump_version()
+    output._node, output._out_index, output.stop_gradient = out._node, out._out_index, out.stop_gradient
     return output
 
 

@@ -18,7 +18,7 @@ apply = dispatch.apply
 
 def cast(x, dtype):
     _check_tensor(x, "cast")
-    dtype = _dtype.convert_dtype(dtype)
+    dtype = _dtype.convert_dtype(dtype, "cast")
     if isinstance(x, Tensor) and x.dtype == dtype:  # Paddle returns the tensor itself
         return x
     return apply(_mo.CAST, x, dtype=dtype.name)

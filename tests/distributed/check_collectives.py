@@ -134,6 +134,16 @@ def main():
                 task.wait()
                 assert task.is_completed()
             check(t, every[prv], f"isend/irecv {tag}")
+    # alltoall_single with unequal splits: rank r sends r + p + 1 rows to rank p, each row tagged (r, p, i)
+    def rows(src, dst):
+        return np.array([[src, dst, i] for i in range(src + dst + 1)], dtype="float32")
+    sends = [rank + p + 1 for p in range(n)]
+    out = paddle.to_tensor(np.zeros((sum(sends), 3), "float32"))
+    dist.alltoall_single(out, paddle.to_tensor(np.concatenate([rows(rank, p) for p in range(n)])), sends, sends)
+    check(out, np.concatenate([rows(p, rank) for p in range(n)]), "alltoall_single, unequal splits")
+    out = paddle.to_tensor(np.zeros((2 * n, 3), "float32"))
+    dist.alltoall_single(out, paddle.to_tensor(np.array([[rank, p, 0] for p in range(n) for _ in range(2)], "float32")))
+    check(out, np.array([[p, rank, 0] for p in range(n) for _ in range(2)], "float32"), "alltoall_single, equal")
     # a sub-group of the last rank only: collectives among its members, a no-op for the others
     sub = dist.new_group([n - 1])
     t = paddle.to_tensor(np.array([rank + 1.0]))

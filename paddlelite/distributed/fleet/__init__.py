@@ -16,23 +16,41 @@ __all__ = ["DistributedStrategy", "init", "distributed_model", "distributed_opti
 
 
 class DistributedStrategy:
-    """Options of the distributed run. Data parallelism needs none; what is set is kept and readable."""
+    """Options of the distributed run. Data parallelism honours find_unused_parameters,
+    fuse_all_reduce_ops and fuse_grad_size_in_MB (DataParallel's gradient buckets); the options of
+    features paddlelite does not implement read False and raise NotImplementedError when turned on,
+    so nothing is silently ignored."""
+
+    _HONOURED = {"find_unused_parameters": False, "fuse_all_reduce_ops": True, "fuse_grad_size_in_MB": 32}
+    _NOT_IMPLEMENTED = ("amp", "recompute", "sharding", "pipeline", "tensor_parallel", "gradient_merge", "lars",
+                        "lamb", "dgc", "localsgd", "adaptive_localsgd", "a_sync", "heter_ccl_mode", "asp", "qat",
+                        "without_graph_optimization", "semi_auto", "auto")
 
     def __init__(self):
-        self.__dict__["_options"] = {"amp": False, "recompute": False, "sharding": False, "pipeline": False,
-                                     "tensor_parallel": False, "hybrid_configs": {}, "find_unused_parameters": False,
-                                     "fuse_all_reduce_ops": True, "fuse_grad_size_in_MB": 32}
+        self.__dict__["_options"] = dict(self._HONOURED, hybrid_configs={"dp_degree": -1})
 
     def __getattr__(self, name):
+        if name in self._NOT_IMPLEMENTED:
+            return False
         try:
             return self._options[name]
         except KeyError:
             raise AttributeError(f"DistributedStrategy has no option '{name}'") from None
 
     def __setattr__(self, name, value):
-        if name in ("sharding", "pipeline", "tensor_parallel") and value:
-            raise NotImplementedError(f"DistributedStrategy.{name}: paddlelite implements data parallelism only "
-                                      "(see the README's paddle.distributed section)")
+        if name in self._NOT_IMPLEMENTED:
+            if value:
+                raise NotImplementedError(f"DistributedStrategy.{name}: paddlelite implements data parallelism only "
+                                          "(see the README's paddle.distributed section)")
+            return
+        if name == "hybrid_configs":
+            other = {k: v for k, v in dict(value).items() if k != "dp_degree" and v not in (None, 1, -1)}
+            if other:
+                raise NotImplementedError(f"DistributedStrategy.hybrid_configs: {other} -- only data parallelism "
+                                          "(dp_degree) is implemented in paddlelite")
+            value = {"dp_degree": dict(value).get("dp_degree", -1)}
+        elif name not in self._HONOURED:
+            raise AttributeError(f"DistributedStrategy has no option '{name}'")
         self._options[name] = value
 
 
@@ -86,8 +104,10 @@ def barrier_worker():
 
 def distributed_model(model):
     strategy = _state["strategy"] or DistributedStrategy()
-    return DataParallel(model, find_unused_parameters=strategy.find_unused_parameters,
-                        comm_buffer_size=strategy.fuse_grad_size_in_MB)
+    # without fusion every gradient is all-reduced on its own: buckets of one parameter
+    size = strategy.fuse_grad_size_in_MB if strategy.fuse_all_reduce_ops else 1e-9
+    return DataParallel(model, find_unused_parameters=strategy.find_unused_parameters, comm_buffer_size=size,
+                        last_comm_buffer_size=min(1, size))
 
 
 class _DistributedOptimizer:
