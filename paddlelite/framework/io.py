@@ -281,17 +281,11 @@ def load(path, **configs):
     """Load what `save` wrote, or a file real Paddle's paddle.save wrote. Tensors come back as Tensors on the
     current device (NumPy arrays with return_numpy=True). Paddle's pickles are read through a restricted
     unpickler: anything but arrays, plain values and containers is refused, so a pickle never runs code."""
-    return_numpy = bool(configs.get("return_numpy", False))
-    path = _existing_file(path, "paddle.load")
-    with open(path, "rb") as f:
-        head = f.read(4)
-    if head[:1] in _PICKLE_MAGIC and head[:2] != b"PK":
-        return _load_paddle_pickle(path, return_numpy, bool(configs.get("keep_name_table", False)))
-    return read_archive(path, "paddle.load", return_numpy)
+    return read_archive(path, "paddle.load", bool(configs.get("return_numpy", False)),
+                        bool(configs.get("keep_name_table", False)))
 
 
-def _load_paddle_pickle(path, return_numpy, keep_name_table):
-    api = "paddle.load"
+def _load_paddle_pickle(path, api, return_numpy, keep_name_table):
     from ..device import current_place
     place = current_place()
 
@@ -330,15 +324,15 @@ def _existing_file(path, api):
     return path
 
 
-def read_archive(path, api, return_numpy=False):
+def read_archive(path, api, return_numpy=False, keep_name_table=False):
     """Read and verify a file `write_archive` wrote (zip and CRC, manifest, SHA-256 of every array, no
-    unnamed arrays); `api` names the caller in errors, which are CheckpointErrors naming the file."""
+    unnamed arrays) or real Paddle's pickle (restricted unpickler); `api` names the caller in errors, which
+    are CheckpointErrors naming the file."""
     path = _existing_file(path, api)
     with open(path, "rb") as f:
         head = f.read(4)
     if head[:1] in _PICKLE_MAGIC and head[:2] != b"PK":
-        raise CheckpointError(f"{api}: '{path}' is a pickle file (real Paddle's format), not a paddlelite "
-                              "checkpoint; paddle.load reads it through a restricted unpickler")
+        return _load_paddle_pickle(path, api, return_numpy, keep_name_table)
     if head != b"PK\x03\x04":
         raise CheckpointError(f"{api}: '{path}' is not a paddlelite checkpoint (no zip header)")
     members = _read_members(path, api)
