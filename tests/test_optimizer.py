@@ -335,7 +335,15 @@ def _train(mode, make_opt, steps=5):
     lambda p: paddle.optimizer.Momentum(0.05, 0.9, parameters=p, weight_decay=0.01),
     lambda p: paddle.optimizer.Adam(0.01, parameters=p, grad_clip=nn.ClipGradByGlobalNorm(0.5)),
     lambda p: paddle.optimizer.AdamW(0.01, parameters=p, weight_decay=0.1),
-], ids=["sgd", "momentum", "adam_clip", "adamw"])
+    lambda p: paddle.optimizer.Adagrad(0.1, parameters=p, weight_decay=paddle.regularizer.L1Decay(0.01)),
+    lambda p: paddle.optimizer.RMSProp(0.01, parameters=p, momentum=0.5, centered=True),
+    lambda p: paddle.optimizer.Adamax(0.05, parameters=p),
+    lambda p: paddle.optimizer.Adadelta(1.0, parameters=p, grad_clip=nn.ClipGradByValue(0.5)),
+    lambda p: paddle.optimizer.Lamb(0.02, parameters=p),
+    lambda p: paddle.optimizer.NAdam(0.02, parameters=p),
+    lambda p: paddle.optimizer.RAdam(0.05, beta2=0.9, parameters=p),
+], ids=["sgd", "momentum", "adam_clip", "adamw", "adagrad_l1", "rmsprop", "adamax", "adadelta_clip", "lamb", "nadam",
+        "radam"])
 def test_static_matches_eager(make_opt):
     eager = _train("eager", make_opt)
     static = _train("static", make_opt)

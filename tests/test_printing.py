@@ -502,3 +502,52 @@ def test_gpu_tensor_prints_like_the_cpu_one():
     gpu = paddle.to_tensor(values, place="gpu:0")
     assert str(gpu) == str(cpu).replace("Place(cpu)", "Place(gpu:0)")
     assert str(gpu[0, :4]) == str(cpu[0, :4]).replace("Place(cpu)", "Place(gpu:0)")
+
+
+@differential(expected={'cast': ['cast'],
+ 'clip': ['clip'],
+ 'concat': ['concat'],
+ 'div': ['elementwise_div'],
+ 'expand': ['expand_v2'],
+ 'fdiv': ['elementwise_floordiv'],
+ 'flatten': ['flatten_contiguous_range'],
+ 'gather': ['gather'],
+ 'max': ['reduce_max'],
+ 'mean': ['reduce_mean'],
+ 'min': ['reduce_min'],
+ 'mod': ['elementwise_mod'],
+ 'mul': ['elementwise_mul'],
+ 'one_hot': ['one_hot_v2'],
+ 'pow': ['pow'],
+ 'prod': ['reduce_prod'],
+ 'scale': ['scale'],
+ 'softmax': ['softmax'],
+ 'squeeze': ['unsqueeze2', 'squeeze2'],
+ 'sub': ['elementwise_sub'],
+ 'transpose': ['transpose2']})
+def test_forward_op_types_are_paddles(paddle):
+    # (APIs Paddle 3.3.1 no longer builds in its legacy IR -- maximum, amax, argmax, all, ... -- are left out)
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    out = {}
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [2, 3], "float32")
+        y = paddle.static.data("y", [2, 3], "float32")
+        i = paddle.static.data("i", [2, 3], "int64")
+        calls = {
+            "sub": lambda: x - y, "mul": lambda: x * y, "div": lambda: x / y,
+            "mod": lambda: paddle.remainder(i, i), "fdiv": lambda: paddle.floor_divide(i, i),
+            "max": lambda: paddle.max(x), "min": lambda: paddle.min(x), "prod": lambda: paddle.prod(x),
+            "mean": lambda: paddle.mean(x, axis=1), "transpose": lambda: paddle.transpose(x, [1, 0]),
+            "squeeze": lambda: paddle.squeeze(paddle.unsqueeze(x, 0), 0), "flatten": lambda: paddle.flatten(x),
+            "expand": lambda: paddle.expand(x, [4, 2, 3]), "one_hot": lambda: paddle.nn.functional.one_hot(i, 4),
+            "softmax": lambda: paddle.nn.functional.softmax(x), "concat": lambda: paddle.concat([x, y]),
+            "cast": lambda: paddle.cast(x, "float64"), "scale": lambda: paddle.scale(x, 2.0),
+            "pow": lambda: paddle.pow(x, 2.0), "clip": lambda: paddle.clip(x, 0.0, 1.0),
+            "gather": lambda: paddle.gather(x, paddle.static.data("g", [2], "int64")),
+        }
+        for name, build in calls.items():
+            n = len(main.global_block().ops)
+            build()
+            out[name] = [op.type for op in main.global_block().ops[n:]]
+    return out

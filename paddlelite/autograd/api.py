@@ -16,7 +16,7 @@ def _check(ok, message):
         raise AssertionError(message)
 
 
-def _seed(t, g, api, arg, bad_shape):
+def _seed(t, g, api, i, bad_shape):
     """The starting gradient of output `t`: ones, or `g` in t's dtype and shape (Paddle casts it, and
     reshapes it when it has as many elements: a [1] seed for a 0-D output); `bad_shape` is the class
     Paddle's API raises otherwise."""
@@ -24,40 +24,51 @@ def _seed(t, g, api, arg, bad_shape):
         return _ones_like(t)
     if g.shape != t.shape:
         if g.size != t.size:
-            raise bad_shape(f"{api}: {arg} has shape {g.shape}, expected the output's shape {t.shape}")
+            arg = "grad_outputs" if api == "grad" else "grad_tensors"
+            raise bad_shape(f"{api}: {arg}[{i}] has shape {g.shape}, expected the output's shape {t.shape}")
         g = g.reshape(t.shape)
     if g.dtype != t.dtype:
         g = g.astype(t.dtype)
     return g
 
 
-def backward(tensors, grad_tensors=None, retain_graph=False, *, dump_backward_graph_path=None):
-    """Accumulate d(sum of tensors * grad_tensors)/d(leaf) into every leaf's `.grad`.
-    Tensors that do not require a gradient are skipped; with none left this does nothing, as in Paddle."""
-    _check(tensors is not None, "autograd.backward: tensors must not be None")
+def _check_backward_args(tensors, grad_tensors, retain_graph):
+    """(tensors, grad_tensors) as lists, checked (messages are formatted only on failure: this runs per step)."""
+    if tensors is None:
+        raise AssertionError("autograd.backward: tensors must not be None")
     tensors = _as_list(tensors)
-    _check(bool(tensors), "autograd.backward: tensors must not be empty")
+    if not tensors:
+        raise AssertionError("autograd.backward: tensors must not be empty")
     for i, t in enumerate(tensors):
-        _check(isinstance(t, Tensor), f"autograd.backward: tensors[{i}] must be a Tensor, received {type(t).__name__}")
-    _check(len({id(t) for t in tensors}) == len(tensors),
-           "autograd.backward: tensors must not contain the same tensor twice")
+        if not isinstance(t, Tensor):
+            raise AssertionError(f"autograd.backward: tensors[{i}] must be a Tensor, received {type(t).__name__}")
+    if len(tensors) > 1 and len({id(t) for t in tensors}) != len(tensors):
+        raise AssertionError("autograd.backward: tensors must not contain the same tensor twice")
     if grad_tensors is None:
         grad_tensors = [None] * len(tensors)
     else:
         grad_tensors = _as_list(grad_tensors)
         for i, g in enumerate(grad_tensors):
-            _check(g is None or isinstance(g, Tensor), f"autograd.backward: grad_tensors[{i}] must be a Tensor "
-                                                       f"or None, received {type(g).__name__}")
-        _check(len(grad_tensors) == len(tensors),
-               f"autograd.backward: grad_tensors has {len(grad_tensors)} elements but tensors has "
-               f"{len(tensors)}; they must have the same length")
-    _check(isinstance(retain_graph, bool),
-           f"autograd.backward: retain_graph must be a bool, received {type(retain_graph).__name__}")
+            if g is not None and not isinstance(g, Tensor):
+                raise AssertionError(f"autograd.backward: grad_tensors[{i}] must be a Tensor or None, received "
+                                     f"{type(g).__name__}")
+        if len(grad_tensors) != len(tensors):
+            raise AssertionError(f"autograd.backward: grad_tensors has {len(grad_tensors)} elements but tensors "
+                                 f"has {len(tensors)}; they must have the same length")
+    if not isinstance(retain_graph, bool):
+        raise AssertionError(f"autograd.backward: retain_graph must be a bool, received {type(retain_graph).__name__}")
+    return tensors, grad_tensors
+
+
+def backward(tensors, grad_tensors=None, retain_graph=False, *, dump_backward_graph_path=None):
+    """Accumulate d(sum of tensors * grad_tensors)/d(leaf) into every leaf's `.grad`.
+    Tensors that do not require a gradient are skipped; with none left this does nothing, as in Paddle."""
+    tensors, grad_tensors = _check_backward_args(tensors, grad_tensors, retain_graph)
     roots, seeds = [], []
     for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
         if not t.stop_gradient:
             roots.append(t)
-            seeds.append(_seed(t, g, "autograd.backward", f"grad_tensors[{i}]", AssertionError))
+            seeds.append(_seed(t, g, "autograd.backward", i, AssertionError))
     if not roots:
         return
     if dump_backward_graph_path is not None:
@@ -111,7 +122,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                                  "that requires a gradient, so there is no graph to differentiate")
             continue
         roots.append(t)
-        seeds.append(_seed(t, g, "grad", f"grad_outputs[{i}]", ValueError))
+        seeds.append(_seed(t, g, "grad", i, ValueError))
     capture = {}
     for i, t in enumerate(inputs):
         if t.stop_gradient:

@@ -198,7 +198,10 @@ def _run_nodes(p, starts):
 def _send(p, node, in_grads):
     """Pass a node's input gradients (None: it did not run) along its edges."""
     cut = p.cut
-    for k, e in enumerate(node.edges):
+    buffers, deps = p.buffers, p.deps
+    k = -1
+    for e in node.edges:
+        k += 1
         if e is None:
             continue
         g = None if in_grads is None else in_grads[k]
@@ -206,19 +209,32 @@ def _send(p, node, in_grads):
             g = None
         if e.__class__ is tuple:
             nxt = e[0]
-            if g is not None:
-                p.to_node(nxt, e[1], g)
-            left = p.deps[nxt] - 1  # _consumer_done(p, nxt), inlined: this is the hot path
-            p.deps[nxt] = left
+            if g is not None:  # p.to_node(nxt, e[1], g), inlined: this loop is the hot path
+                buf = buffers.get(nxt)
+                if buf is None:
+                    buf = buffers[nxt] = [None] * nxt.n_outputs
+                i = e[1]
+                buf[i] = g if buf[i] is None else _add(buf[i], g)
+            left = deps[nxt] - 1  # _consumer_done(p, nxt), inlined
+            deps[nxt] = left
             if not left:
-                if nxt in p.buffers:
+                if nxt in buffers:
                     heapq.heappush(p.ready, (-nxt.seq, nxt))
                 else:
                     _skip(p, nxt)
         else:
-            if g is not None:
-                p.to_leaf(e, g, node.grads_from_user)
-            _leaf_edge_done(p, e)
+            leaves, key = p.leaves, id(e)
+            if g is not None:  # p.to_leaf(e, g, ...), inlined
+                entry = leaves.get(key)
+                if entry is None:
+                    leaves[key] = [e, g, node.grads_from_user]
+                else:
+                    entry[1] = _add(entry[1], g)
+                    entry[2] = False
+            left = p.leaf_edges[key] - 1  # _leaf_edge_done(p, e), inlined
+            p.leaf_edges[key] = left
+            if not left and key in leaves:
+                _deliver(p, leaves.pop(key))
     if node.zero_edges:
         for e, like in node.zero_edges:
             zero = None if in_grads is None else _fill_like(like, 0.0)

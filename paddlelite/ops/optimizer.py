@@ -1,4 +1,5 @@
-"""Optimizer update ops, with Paddle's op types, slots and attrs: sgd, momentum, adam, adamw, merged_adam.
+"""Optimizer update ops, with Paddle's op types, slots and attrs: sgd, momentum, adam, adamw, merged_adam,
+adagrad, rmsprop, adamax, adadelta, lamb, nadam, radam.
 
 They have no grad makers. Forwards return new arrays (ParamOut, ...) and never write into their
 inputs; eager optimizers rebind the parameter's array, static programs write ParamOut back to the
@@ -216,3 +217,191 @@ MERGED_ADAM = register_op(
     attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "multi_precision": False,
            "use_global_beta_pow": False, "weight_decay": 0.0, "use_adamw": False},
     gpu=_merged_adam_kernel)
+
+
+# ---- the element-wise adaptive optimizers (Paddle's phi kernels' math, in the parameter's dtype) ------
+def _scalar(x, dt):
+    """A [1]-shaped (or parameter-shaped) accumulator as a value of dtype `dt`."""
+    return x.reshape(()).astype(dt, copy=False) if x.size == 1 else x.astype(dt, copy=False)
+
+
+def _like_infer(op, grad_slot_outputs):
+    """infer for an update op: ParamOut and each accumulator output take their input's meta."""
+    def infer(param, grad, *rest, **attrs):
+        _check_like(op, param, grad, "Grad")
+        return tuple(_meta(m) for m in (param,) + tuple(rest[i] for i in grad_slot_outputs))
+    return infer
+
+
+def _adagrad_forward(xp, param, grad, moment, lr, master_param, epsilon, multi_precision):
+    dt = param.dtype
+    g = grad.astype(dt, copy=False)
+    m_out = moment + g * g
+    return param - _lr(xp, lr, dt) * g / (xp.sqrt(m_out) + dt.type(epsilon)), m_out
+
+
+ADAGRAD = register_op("adagrad", inputs=("Param", "Grad", "Moment", "LearningRate", "MasterParam"),
+                      outputs=("ParamOut", "MomentOut"), forward=_adagrad_forward,
+                      infer=_like_infer("adagrad", (0,)), optional_inputs=("MasterParam",),
+                      attrs={"epsilon": 1e-6, "multi_precision": False})
+
+
+def _rmsprop_forward(xp, param, mean_square, grad, moment, lr, mean_grad, master_param, epsilon, decay, momentum,
+                     centered, multi_precision):
+    dt = param.dtype
+    g = grad.astype(dt, copy=False)
+    rho, eps, mu = dt.type(decay), dt.type(epsilon), dt.type(momentum)
+    ms_out = rho * mean_square + (1 - rho) * g * g
+    if centered:
+        mg_out = rho * mean_grad + (1 - rho) * g
+        denom = ms_out - mg_out * mg_out + eps
+    else:
+        mg_out = mean_grad
+        denom = ms_out + eps
+    mom_out = mu * moment + _lr(xp, lr, dt) * g / xp.sqrt(denom)
+    return param - mom_out, mom_out, ms_out, mg_out
+
+
+def _rmsprop_infer(param, mean_square, grad, moment, lr, mean_grad=None, master_param=None, **attrs):
+    _check_like("rmsprop", param, grad, "Grad")
+    return _meta(param), _meta(moment), _meta(mean_square), _meta(mean_grad if mean_grad is not None else param)
+
+
+RMSPROP = register_op("rmsprop", inputs=("Param", "MeanSquare", "Grad", "Moment", "LearningRate", "MeanGrad",
+                                         "MasterParam"),
+                      outputs=("ParamOut", "MomentOut", "MeanSquareOut", "MeanGradOut"), forward=_rmsprop_forward,
+                      infer=_rmsprop_infer, optional_inputs=("MeanGrad", "MasterParam"),
+                      attrs={"epsilon": 1e-10, "decay": 0.9, "momentum": 0.0, "centered": False,
+                             "multi_precision": False})
+
+
+def _adamax_forward(xp, param, grad, lr, moment, inf_norm, beta1_pow, master_param, beta1, beta2, epsilon,
+                    multi_precision):
+    """The beta1 power is advanced by a separate `scale` op, as Paddle's Adamax does."""
+    dt = param.dtype
+    g = grad.astype(dt, copy=False)
+    b1 = dt.type(beta1)
+    m_out = b1 * moment + (1 - b1) * g
+    inf_out = xp.maximum(dt.type(beta2) * inf_norm + dt.type(epsilon), xp.abs(g))
+    lr_t = _lr(xp, lr, dt) / (1 - _scalar(beta1_pow, dt))
+    return param - lr_t * (m_out / inf_out), m_out, inf_out
+
+
+ADAMAX = register_op("adamax", inputs=("Param", "Grad", "LearningRate", "Moment", "InfNorm", "Beta1Pow",
+                                       "MasterParam"),
+                     outputs=("ParamOut", "MomentOut", "InfNormOut"), forward=_adamax_forward,
+                     infer=lambda param, grad, lr, moment, inf_norm, *rest, **attrs: (
+                         _meta(param), _meta(moment), _meta(inf_norm)),
+                     optional_inputs=("MasterParam",),
+                     attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "multi_precision": False})
+
+
+def _adadelta_forward(xp, param, grad, avg_sq_grad, avg_sq_update, lr, master_param, rho, epsilon,
+                      multi_precision):
+    dt = param.dtype
+    g = grad.astype(dt, copy=False)
+    rho, eps = dt.type(rho), dt.type(epsilon)
+    asg_out = rho * avg_sq_grad + (1 - rho) * g * g
+    update = -xp.sqrt((avg_sq_update + eps) / (asg_out + eps)) * g
+    asu_out = rho * avg_sq_update + (1 - rho) * update * update
+    return param + _lr(xp, lr, dt) * update, asg_out, asu_out
+
+
+ADADELTA = register_op("adadelta", inputs=("Param", "Grad", "AvgSquaredGrad", "AvgSquaredUpdate", "LearningRate",
+                                           "MasterParam"),
+                       outputs=("ParamOut", "AvgSquaredGradOut", "AvgSquaredUpdateOut"), forward=_adadelta_forward,
+                       infer=_like_infer("adadelta", (0, 1)), optional_inputs=("MasterParam",),
+                       attrs={"rho": 0.95, "epsilon": 1e-6, "multi_precision": False})
+
+
+def _lamb_forward(xp, param, grad, lr, m1, m2, b1p, b2p, master_param, weight_decay, beta1, beta2, epsilon,
+                  always_adapt, multi_precision):
+    """Adam's moments, then a layer-wise trust ratio ||param|| / ||update|| scales the step."""
+    dt = param.dtype
+    g = grad.astype(dt, copy=False)
+    b1, b2 = dt.type(beta1), dt.type(beta2)
+    m1_out = b1 * m1 + (1 - b1) * g
+    m2_out = b2 * m2 + (1 - b2) * g * g
+    m1_hat = m1_out / (1 - _scalar(b1p, dt))
+    m2_hat = m2_out / (1 - _scalar(b2p, dt))
+    update = m1_hat / (xp.sqrt(m2_hat) + dt.type(epsilon)) + dt.type(weight_decay) * param
+    lr = _lr(xp, lr, dt)
+    if weight_decay > 0 or always_adapt:
+        p_norm = xp.sqrt(xp.sum(param * param))
+        u_norm = xp.sqrt(xp.sum(update * update))
+        ratio = xp.where((p_norm > 0) & (u_norm > 0), p_norm / xp.where(u_norm > 0, u_norm, 1), dt.type(1))
+        lr = lr * ratio.astype(dt, copy=False)
+    return (param - lr * update, m1_out, m2_out, b1p * b1p.dtype.type(beta1), b2p * b2p.dtype.type(beta2))
+
+
+LAMB = register_op("lamb", inputs=_ADAM_IN, outputs=_ADAM_OUT, forward=_lamb_forward,
+                   infer=_adam_infer, optional_inputs=("MasterParam",),
+                   attrs={"weight_decay": 0.01, "beta1": 0.9, "beta2": 0.999, "epsilon": 1e-6,
+                          "always_adapt": False, "multi_precision": False})
+
+
+def _nadam_forward(xp, param, grad, lr, decay_pow, b2p, mu_product, m1, m2, master_param, beta1, beta2, epsilon,
+                   momentum_decay, multi_precision):
+    """Nesterov Adam with Paddle's momentum schedule mu_t = beta1 (1 - 0.5 * 0.96^(t * momentum_decay))."""
+    dt = param.dtype
+    g = grad.astype(dt, copy=False)
+    b1, b2 = dt.type(beta1), dt.type(beta2)
+    psi, base = dt.type(momentum_decay), dt.type(0.96)
+    decay_pow_out = decay_pow * base  # 0.96^t
+    mu_t = b1 * (1 - dt.type(0.5) * decay_pow_out ** psi)
+    mu_t1 = b1 * (1 - dt.type(0.5) * (decay_pow_out * base) ** psi)
+    mu_product_out = mu_product * mu_t
+    b2p_out = b2p * b2
+    m1_out = b1 * m1 + (1 - b1) * g
+    m2_out = b2 * m2 + (1 - b2) * g * g
+    m1_hat = mu_t1 * m1_out / (1 - mu_product_out * mu_t1) + (1 - mu_t) * g / (1 - mu_product_out)
+    m2_hat = m2_out / (1 - b2p_out)
+    p_out = param - _lr(xp, lr, dt) * m1_hat / (xp.sqrt(m2_hat) + dt.type(epsilon))
+    return p_out, decay_pow_out, b2p_out, mu_product_out, m1_out, m2_out
+
+
+def _nadam_infer(param, grad, lr, decay_pow, b2p, mu_product, m1, m2, master_param=None, **attrs):
+    _check_like("nadam", param, grad, "Grad")
+    return tuple(_meta(m) for m in (param, decay_pow, b2p, mu_product, m1, m2))
+
+
+NADAM = register_op("nadam", inputs=("Param", "Grad", "LearningRate", "MomentumDecayPow", "Beta2Pow", "MuProduct",
+                                     "Moment1", "Moment2", "MasterParam"),
+                    outputs=("ParamOut", "MomentumDecayPowOut", "Beta2PowOut", "MuProductOut", "Moment1Out",
+                             "Moment2Out"),
+                    forward=_nadam_forward, infer=_nadam_infer, optional_inputs=("MasterParam",),
+                    attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "momentum_decay": 0.004,
+                           "multi_precision": False})
+
+
+def _radam_forward(xp, param, grad, lr, b1p, b2p, rho, m1, m2, master_param, beta1, beta2, epsilon,
+                   multi_precision):
+    """Rectified Adam. `Rho` holds t * beta2^t / (1 - beta2^t), advanced without a step counter."""
+    dt = param.dtype
+    g = grad.astype(dt, copy=False)
+    b1, b2 = dt.type(beta1), dt.type(beta2)
+    b1p_out, b2p_out = b1p * b1, b2p * b2
+    rho_out = (rho * (b2 - b2p_out) + b2p_out) / (1 - b2p_out)
+    m1_out = b1 * m1 + (1 - b1) * g
+    m2_out = b2 * m2 + (1 - b2) * g * g
+    m1_hat = m1_out / (1 - b1p_out)
+    rho_inf = 2 / (1 - b2) - 1
+    rho_t = rho_inf - 2 * rho_out
+    lr = _lr(xp, lr, dt)
+    # clamped: the rectifier is only used where rho_t > 5, and is NaN below 4
+    rect = xp.sqrt(xp.maximum((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t), 0))
+    adaptive = xp.sqrt(1 - b2p_out) / (xp.sqrt(m2_out) + dt.type(epsilon))
+    p_out = xp.where(rho_t > 5, param - lr * m1_hat * rect * adaptive, param - lr * m1_hat)
+    return p_out, b1p_out, b2p_out, rho_out, m1_out, m2_out
+
+
+def _radam_infer(param, grad, lr, b1p, b2p, rho, m1, m2, master_param=None, **attrs):
+    _check_like("radam", param, grad, "Grad")
+    return tuple(_meta(m) for m in (param, b1p, b2p, rho, m1, m2))
+
+
+RADAM = register_op("radam", inputs=("Param", "Grad", "LearningRate", "Beta1Pow", "Beta2Pow", "Rho", "Moment1",
+                                     "Moment2", "MasterParam"),
+                    outputs=("ParamOut", "Beta1PowOut", "Beta2PowOut", "RhoOut", "Moment1Out", "Moment2Out"),
+                    forward=_radam_forward, infer=_radam_infer, optional_inputs=("MasterParam",),
+                    attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "multi_precision": False})

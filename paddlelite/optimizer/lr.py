@@ -12,7 +12,8 @@ import numpy as np
 
 __all__ = ["LRScheduler", "StepDecay", "MultiStepDecay", "ExponentialDecay", "CosineAnnealingDecay",
            "LinearWarmup", "PiecewiseDecay", "PolynomialDecay", "NaturalExpDecay", "InverseTimeDecay",
-           "LambdaDecay", "MultiplicativeDecay", "NoamDecay", "ReduceOnPlateau"]
+           "LambdaDecay", "MultiplicativeDecay", "NoamDecay", "ReduceOnPlateau", "OneCycleLR", "CyclicLR",
+           "LinearLR", "CosineAnnealingWarmRestarts"]
 
 
 def _number(api, name, value):
@@ -334,3 +335,171 @@ class ReduceOnPlateau(LRScheduler):
             return current < bound
         bound = best + best * self.threshold if self.threshold_mode == "rel" else best + self.threshold
         return current > bound
+
+
+def _positive(api, name, value, kinds=(int, float), allow_zero=False):
+    if not isinstance(value, kinds) or isinstance(value, bool):
+        raise TypeError(f"{api}: {name} must be {' or '.join(k.__name__ for k in kinds)}, received "
+                        f"{type(value).__name__}")
+    if value < 0 or (value == 0 and not allow_zero):
+        raise ValueError(f"{api}: {name} must be positive, received {value}")
+    return value
+
+
+class OneCycleLR(LRScheduler):
+    """The one-cycle policy: warm up from max/divide_factor to max over phase_pct of total_steps, then
+    anneal ('cos' or 'linear') to end_learning_rate (three_phase: back to the initial rate first)."""
+
+    def __init__(self, max_learning_rate, total_steps, divide_factor=25.0, end_learning_rate=0.0001, phase_pct=0.3,
+                 anneal_strategy="cos", three_phase=False, last_epoch=-1, verbose=False):
+        api = "OneCycleLR"
+        _positive(api, "max_learning_rate", max_learning_rate, allow_zero=True)
+        _positive(api, "end_learning_rate", end_learning_rate, allow_zero=True)
+        self.total_steps = _positive(api, "total_steps", total_steps, (int,))
+        if not isinstance(phase_pct, float):
+            raise TypeError(f"{api}: phase_pct must be float, received {type(phase_pct).__name__}")
+        if not 0 <= phase_pct <= 1:
+            raise ValueError(f"{api}: phase_pct must be between 0 and 1, received {phase_pct}")
+        _number(api, "divide_factor", divide_factor)
+        initial_lr = max_learning_rate / float(divide_factor)
+        end = float(end_learning_rate)
+        up = phase_pct * total_steps - 1
+        last = total_steps - 1
+        if three_phase:
+            if phase_pct >= 0.5:
+                raise ValueError(f"{api}: with three_phase=True phase_pct must be less than 0.5, received {phase_pct}")
+            self._step_config = [0, up, 2 * phase_pct * total_steps - 2, last, last]
+            self._lr_config = [initial_lr, max_learning_rate, initial_lr, end]
+        else:
+            self._step_config = [0, up, last, last]
+            self._lr_config = [initial_lr, max_learning_rate, end]
+        bounds = self._step_config
+        # the last phase's size repeats for the final step, as in Paddle
+        self._steps_size = [b - a for a, b in zip(bounds[:-2], bounds[1:-1])]
+        self._steps_size.append(self._steps_size[-1])
+        if anneal_strategy not in ("cos", "linear"):
+            raise ValueError(f"{api}: anneal_strategy must be 'cos' or 'linear', received {anneal_strategy!r}")
+        self.anneal_strategy = anneal_strategy
+        super().__init__(initial_lr, last_epoch, verbose)
+
+    def _anneal(self, start, end, pct):
+        if self.anneal_strategy == "cos":
+            return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
+        return (end - start) * pct + start
+
+    def get_lr(self):
+        step = self.last_epoch
+        if step > self.total_steps:
+            raise ValueError(f"OneCycleLR: tried to step {step} times, but total_steps is {self.total_steps}")
+        for i, (end_step, size) in enumerate(zip(self._step_config[1:], self._steps_size)):
+            if step <= end_step or i == len(self._lr_config) - 2:
+                return self._anneal(self._lr_config[i], self._lr_config[i + 1], (step - self._step_config[i]) / size)
+
+
+class CyclicLR(LRScheduler):
+    """Cycle between base and max rate: up for step_size_up steps, down for step_size_down; the amplitude
+    scaled per cycle ('triangular', 'triangular2') or per iteration ('exp_range') or by scale_fn."""
+
+    def __init__(self, base_learning_rate, max_learning_rate, step_size_up, step_size_down=None, mode="triangular",
+                 exp_gamma=1.0, scale_fn=None, scale_mode="cycle", last_epoch=-1, verbose=False):
+        api = "CyclicLR"
+        _positive(api, "max_learning_rate", max_learning_rate, allow_zero=True)
+        _positive(api, "step_size_up", step_size_up, (int,))
+        if step_size_down is not None:
+            _positive(api, "step_size_down", step_size_down, (int,))
+        if not isinstance(exp_gamma, float):
+            raise TypeError(f"{api}: exp_gamma must be float, received {type(exp_gamma).__name__}")
+        up = float(step_size_up)
+        down = float(step_size_down) if step_size_down is not None else up
+        self.cycle_size = up + down
+        self.step_up_pct = up / self.cycle_size
+        self.max_lr = float(max_learning_rate)
+        self.amplitude = self.max_lr - base_learning_rate
+        if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
+            raise ValueError(f"{api}: mode must be 'triangular', 'triangular2' or 'exp_range' when scale_fn is "
+                             f"not given, received {mode!r}")
+        if scale_mode not in ("cycle", "iterations"):
+            raise ValueError(f"{api}: scale_mode must be 'cycle' or 'iterations', received {scale_mode!r}")
+        self.mode, self.gamma = mode, exp_gamma
+        if scale_fn is None:
+            scale_fn = {"triangular": lambda x: 1.0, "triangular2": lambda x: 1 / (2.0 ** (x - 1)),
+                        "exp_range": lambda x: self.gamma ** x}[mode]
+            scale_mode = "iterations" if mode == "exp_range" else "cycle"
+        self.scale_fn, self.scale_mode = scale_fn, scale_mode
+        super().__init__(base_learning_rate, last_epoch, verbose)
+
+    def get_lr(self):
+        iterations = self.last_epoch
+        cycle = 1 + iterations // self.cycle_size
+        pct = 1.0 + iterations / self.cycle_size - cycle
+        if pct <= self.step_up_pct:
+            scale = pct / self.step_up_pct
+        else:
+            scale = (1 - pct) / (1 - self.step_up_pct)
+        x = cycle if self.scale_mode == "cycle" else iterations
+        return self.base_lr + self.amplitude * scale * self.scale_fn(x)
+
+
+class LinearLR(LRScheduler):
+    """Scale the rate linearly from start_factor to end_factor over total_steps, then hold it."""
+
+    def __init__(self, learning_rate, total_steps, start_factor=1.0 / 3, end_factor=1.0, last_epoch=-1,
+                 verbose=False):
+        if not 0 < start_factor <= 1.0:
+            raise ValueError(f"LinearLR: start_factor must be in (0, 1], received {start_factor}")
+        if not 0 <= end_factor <= 1.0:
+            raise ValueError(f"LinearLR: end_factor must be in [0, 1], received {end_factor}")
+        if total_steps <= 0:
+            raise ValueError(f"LinearLR: total_steps must be positive, received {total_steps}")
+        self.start_factor, self.end_factor, self.total_steps = start_factor, end_factor, total_steps
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self):
+        if self.last_epoch == 0:
+            return self.base_lr * self.start_factor
+        if self.last_epoch > self.total_steps:
+            return self.last_lr
+        delta = self.end_factor - self.start_factor
+        # recursive, as Paddle: each step multiplies the previous rate
+        return self.last_lr * (1.0 + delta / (self.total_steps * self.start_factor + (self.last_epoch - 1) * delta))
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """Cosine annealing from the base rate to eta_min over T_i steps, restarting with T_i *= T_mult."""
+
+    def __init__(self, learning_rate, T_0, T_mult=1, eta_min=0, last_epoch=-1, verbose=False):
+        if not isinstance(T_0, int) or T_0 <= 0:
+            raise ValueError(f"CosineAnnealingWarmRestarts: T_0 must be a positive int, received {T_0}")
+        if not isinstance(T_mult, int) or T_mult < 1:
+            raise ValueError(f"CosineAnnealingWarmRestarts: T_mult must be an int >= 1, received {T_mult}")
+        self.T_0 = self.T_i = T_0
+        self.T_mult, self.eta_min, self.T_cur = T_mult, eta_min, last_epoch
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self):
+        return self.eta_min + (self.base_lr - self.eta_min) * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2
+
+    def step(self, epoch=None):
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur += 1
+            if self.T_cur >= self.T_i:
+                self.T_cur -= self.T_i
+                self.T_i *= self.T_mult
+        elif epoch < 0:
+            raise ValueError(f"CosineAnnealingWarmRestarts.step: epoch must be non-negative, received {epoch}")
+        elif epoch >= self.T_0:
+            if self.T_mult == 1:
+                self.T_cur = epoch % self.T_0
+            else:
+                n = int(math.log(epoch / self.T_0 * (self.T_mult - 1) + 1, self.T_mult))
+                self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
+                self.T_i = self.T_0 * self.T_mult ** n
+        else:
+            self.T_i, self.T_cur = self.T_0, epoch
+        self.last_epoch = math.floor(epoch)
+        self.last_lr = self.get_lr()
+        if self.verbose:
+            print(f"Epoch {self.last_epoch}: CosineAnnealingWarmRestarts set learning rate to {self.last_lr}.")

@@ -1,0 +1,34 @@
+"""Adamax: Adam with the infinity norm (op `adamax`; the beta1 power advances by a `scale` op, as in Paddle)."""
+from .adam import _float
+from .optimizer import Optimizer
+
+__all__ = ["Adamax"]
+
+
+class Adamax(Optimizer):
+    _op_type = "adamax"
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08, parameters=None,
+                 weight_decay=None, grad_clip=None, name=None):
+        api = "Adamax"
+        self._beta1 = _float(api, "beta1", beta1, 0.0, 1.0)
+        self._beta2 = _float(api, "beta2", beta2, 0.0, 1.0)
+        self._epsilon = _float(api, "epsilon", epsilon, 0.0)
+        super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+
+    def _append_updates(self, entries):
+        for p, g, lr, group in entries:
+            b1 = float(group.get("beta1", self._beta1))
+            moment, inf_norm = self._acc("moment", p), self._acc("inf_norm", p)
+            b1p = self._acc("beta1_pow_acc", p, b1, [1], _pow_dtype(p))
+            self._run("adamax", {"Param": p, "Grad": g, "LearningRate": lr, "Moment": moment, "InfNorm": inf_norm,
+                                 "Beta1Pow": b1p},
+                      {"ParamOut": p, "MomentOut": moment, "InfNormOut": inf_norm},
+                      {"beta1": b1, "beta2": float(group.get("beta2", self._beta2)),
+                       "epsilon": float(group.get("epsilon", self._epsilon))})
+            self._run("scale", {"X": b1p}, {"Out": b1p}, {"scale": b1})
+
+
+def _pow_dtype(param):
+    """Beta powers are float32 unless the parameter is float64 (as Paddle keeps them)."""
+    return "float64" if param.dtype.name == "float64" else "float32"
