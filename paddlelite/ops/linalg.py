@@ -269,7 +269,7 @@ def _qr_grad_forward(xp, x, q, r, dq, dr, mode):
     if m >= n:
         return _qr_square_adjoint(xp, q, r, dq, dr)
     # m < n: x = [X | Y], X = Q U, Y = Q V; Y's gradient reaches Q through V = Q^H Y
-    u, v, du, dv = r[..., :m], r[..., m:], dr[..., :m], dr[..., m:]
+    u, du, dv = r[..., :m], dr[..., :m], dr[..., m:]
     dx = _qr_square_adjoint(xp, q, u, dq + x[..., m:] @ _mH(dv), du)
     return xp.concatenate([dx, q @ dv], axis=-1)
 

@@ -8,7 +8,6 @@ import numpy as np
 
 from ..ops import dispatch
 from ..ops import linalg as _l
-from ..ops import manipulation as _mo
 from . import creation as _c
 from . import manipulation as _mn
 from . import math as _m
