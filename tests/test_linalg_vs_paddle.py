@@ -116,6 +116,33 @@ CASES = {
     "corrcoef": lambda p: _grad_of(p, p.linalg.corrcoef, _rand(3, 5)),
     "tensor-methods": lambda p: [p.to_tensor(_square(3, 3)).inverse(), p.to_tensor(_spd(3, 3)).cholesky(),
                                  p.to_tensor(_rand(2, 4, 3)).norm()],
+    "diagonal": lambda p: _grad_of(p, lambda a: p.diagonal(a, offset=1, axis1=-1, axis2=0), _rand(3, 2, 4)),
+    "diagonal-method": lambda p: p.to_tensor(_rand(3, 4)).diagonal(-1),
+    "lu": lambda p: _grad_of(p, lambda a: p.linalg.lu(a)[0], _square(2, 3, 3)),
+    "lu-tall-infos": lambda p: p.linalg.lu(p.to_tensor(_rand(2, 4, 3)), get_infos=True),
+    "lu_unpack": lambda p: p.linalg.lu_unpack(*p.linalg.lu(p.to_tensor(_rand(2, 4, 3)))),
+    "lu_unpack-wide": lambda p: p.linalg.lu_unpack(*p.linalg.lu(p.to_tensor(_rand(3, 5)))),
+    "lu_unpack-parts": lambda p: [[list(t.shape) for t in p.linalg.lu_unpack(*p.linalg.lu(p.to_tensor(_rand(3, 3))),
+                                                                              unpack_ludata=u, unpack_pivots=v)]
+                                  for u, v in ((False, True), (True, False))],
+    "lu_solve": lambda p: _grad_of(p, lambda b, a: p.linalg.lu_solve(b, *p.linalg.lu(a)), _rand(2, 3, 2, seed=1),
+                                   _square(2, 3, 3)),
+    "lu_solve-trans": lambda p: p.linalg.lu_solve(p.to_tensor(_rand(3, 2, seed=1)),
+                                                  *p.linalg.lu(p.to_tensor(_square(3, 3))), trans="T"),
+    "matrix_exp": lambda p: _grad_of(p, p.linalg.matrix_exp, _rand(2, 3, 3) * 2),
+    "matrix_exp-float32": lambda p: p.linalg.matrix_exp(p.to_tensor(_rand(4, 4, dtype="float32"))),
+    # (Paddle 3.3.1's householder_product gradient fails on an in-place version check: values only)
+    "householder_product": lambda p: p.linalg.householder_product(p.to_tensor(_rand(2, 4, 3)),
+                                                                   p.to_tensor(_rand(2, 2, seed=1))),
+    "ormqr": lambda p: [p.linalg.ormqr(p.to_tensor(_rand(4, 3)), p.to_tensor(_rand(3, seed=1)),
+                                       p.to_tensor(_rand(4 if tr else 3, 2, seed=2)), True, tr) for tr in (False, True)],
+    "lstsq": lambda p: [p.linalg.lstsq(p.to_tensor(_rand(2, 4, 3)), p.to_tensor(_rand(2, 4, 2, seed=1)), driver=d)
+                        for d in ("gels", "gelsy", "gelsd", "gelss")],
+    "lstsq-wide": lambda p: p.linalg.lstsq(p.to_tensor(_rand(3, 5)), p.to_tensor(_rand(3, 2, seed=1)), driver="gelsd"),
+    "eigvals": lambda p: np.sort_complex(p.linalg.eigvals(p.to_tensor(np.diag([3.0, -1.0, 2.0]) + np.triu(_rand(3, 3), 1))).numpy()),
+    "eig": lambda p: [t.dtype for t in p.linalg.eig(p.to_tensor(_rand(3, 3, dtype="float32")))],
+    "svd_lowrank": lambda p: p.linalg.svd_lowrank(p.to_tensor(_rand(6, 2) @ _rand(2, 5, seed=1)), q=3)[1][:2],
+    "pca_lowrank": lambda p: p.linalg.pca_lowrank(p.to_tensor(_rand(6, 2) @ _rand(2, 5, seed=1)), q=4)[1][:2],
     # errors
     "inv-not-square": lambda p: p.linalg.inv(p.ones([2, 3])),
     "inv-1d": lambda p: p.linalg.inv(p.ones([3])),
@@ -124,9 +151,11 @@ CASES = {
     "norm-nuc-3d": lambda p: p.linalg.norm(p.ones([2, 3, 4]), "nuc"),
     "cross-no-size-3": lambda p: p.cross(p.ones([2, 2]), p.ones([2, 2])),
     "qr-bad-mode": lambda p: p.linalg.qr(p.ones([3, 3]), mode="full"),
+    "diagonal-same-axes": lambda p: p.diagonal(p.ones([3, 3]), axis1=1, axis2=-1),
+    "lstsq-bad-driver": lambda p: p.linalg.lstsq(p.ones([3, 3]), p.ones([3, 1]), driver="gesv"),
 }
 ERRORS = {"inv-not-square": ValueError, "inv-1d": ValueError, "norm-nuc-3d": ValueError, "qr-r-no-gradient": ValueError,
-          "cross-no-size-3": ValueError, "qr-bad-mode": ValueError}
+          "cross-no-size-3": ValueError, "diagonal-same-axes": ValueError, "lstsq-bad-driver": ValueError, "qr-bad-mode": ValueError}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -166,3 +195,9 @@ def test_static_program_matches_paddle():
     if theirs is None:
         pytest.skip("real Paddle is not installed")
     assert_same(ours, theirs, rtol=1e-6, atol=1e-8)
+
+
+def test_fp8_gemm_is_a_gpu_runtime_only_name():
+    import paddlelite as paddle
+    with pytest.raises(NotImplementedError, match="FP8"):
+        paddle.linalg.fp8_fp8_half_gemm_fused(paddle.ones([2, 2]), paddle.ones([2, 2]))

@@ -9,9 +9,9 @@ symmetric one Paddle returns and finite differences agree with it.
 """
 import numpy as np
 
-from .formula import matmul, transpose, unsqueeze, unstack
+from .formula import concat, matmul, transpose, unsqueeze, unstack
 from .registry import Meta, register_op
-from .shape_rules import broadcast_shapes, check_float, check_same_dtype
+from .shape_rules import broadcast_shapes, check_float, check_same_dtype, normalize_axis
 
 
 def _mT(a):
@@ -414,3 +414,224 @@ def _cross_grad(g):
 CROSS = register_op("cross", inputs=("X", "Y"), outputs=("Out",),
                     forward=lambda xp, x, y, axis: xp.cross(x, y, axis=axis), infer=_cross_infer, grad=_cross_grad,
                     same_dtype=("X", "Y"), attrs={"axis": -1}, double_grad=True)
+
+
+# ---- diagonal: a view-like copy of one diagonal; the gradient scatters back onto zeros ---------------
+def _diagonal_infer(x, offset, axis1, axis2):
+    nd = len(x.shape)
+    a1, a2 = normalize_axis("diagonal", axis1, nd, "axis1"), normalize_axis("diagonal", axis2, nd, "axis2")
+    if a1 == a2:
+        raise ValueError(f"op 'diagonal': axis1 and axis2 must differ, both are {a1} for shape {list(x.shape)}")
+    n1, n2 = x.shape[a1], x.shape[a2]
+    size = -1 if -1 in (n1, n2) else max(0, min(n1 - max(-offset, 0), n2 - max(offset, 0)))
+    rest = tuple(d for i, d in enumerate(x.shape) if i not in (a1, a2))
+    return Meta(rest + (size,), x.dtype)
+
+
+def _diagonal_grad_forward(xp, x, dout, offset, axis1, axis2):
+    dx = xp.zeros(x.shape, dout.dtype)
+    view = xp.diagonal(dx, offset, axis1, axis2)
+    if xp is np:
+        view.flags.writeable = True  # NumPy's diagonal is a read-only view of dx's storage
+    view[...] = dout
+    return dx
+
+
+def _diagonal_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("diagonal_grad", g.input("X"), g.output_grad("Out"), **g.attrs))
+
+
+def _diagonal_grad_grad(g):
+    if g.needs("DOut"):
+        g.set_input_grad("DOut", g.op("diagonal", g.output_grad("DX"), **g.attrs))
+
+
+_DIAGONAL_ATTRS = {"offset": 0, "axis1": 0, "axis2": 1}
+DIAGONAL = register_op("diagonal", inputs=("X",), outputs=("Out",),
+                       forward=lambda xp, x, offset, axis1, axis2: xp.diagonal(x, offset, axis1, axis2).copy(),
+                       infer=_diagonal_infer, grad=_diagonal_grad, attrs=_DIAGONAL_ATTRS, double_grad=True)
+DIAGONAL_GRAD = register_op("diagonal_grad", inputs=("X", "DOut"), outputs=("DX",), meta_inputs=("X",),
+                            forward=_diagonal_grad_forward, infer=lambda x, dout, **a: Meta(tuple(x.shape), dout.dtype),
+                            grad=_diagonal_grad_grad, attrs=_DIAGONAL_ATTRS, double_grad=True)
+
+
+# ---- lu: partial-pivoting LU (LAPACK getrf's algorithm, batched in xp); pivots are 1-based int32 ----------
+def _lu_forward(xp, x, pivot):
+    if not pivot:
+        raise NotImplementedError("op 'lu': pivot=False (LU without pivoting) is only available on GPU in Paddle "
+                                  "and not implemented here")
+    shape = x.shape
+    m, n = shape[-2:]
+    k = min(m, n)
+    a = x.reshape((-1, m, n)).copy()
+    batch = xp.arange(a.shape[0])
+    piv = xp.zeros((a.shape[0], k), np.int32)
+    info = xp.zeros((a.shape[0],), np.int32)
+    for j in range(k):
+        p = xp.argmax(xp.abs(a[:, j:, j]), axis=1) + j
+        piv[:, j] = p + 1
+        row_j, row_p = a[batch, j].copy(), a[batch, p].copy()
+        a[batch, p], a[batch, j] = row_j, row_p
+        pivot_value = a[:, j, j]
+        singular = pivot_value == 0
+        info = xp.where(singular & (info == 0), j + 1, info).astype(np.int32)
+        safe = xp.where(singular, xp.ones((), a.dtype), pivot_value)
+        a[:, j + 1:, j] = a[:, j + 1:, j] / safe[:, None]
+        a[:, j + 1:, j + 1:] -= a[:, j + 1:, j, None] * a[:, j, None, j + 1:]
+    return a.reshape(shape), piv.reshape(shape[:-2] + (k,)), info.reshape(shape[:-2])
+
+
+def _lu_infer(x, pivot):
+    s = _matrix_check("lu", x)
+    k = min(s[-2:]) if -1 not in s[-2:] else -1
+    return Meta(s, x.dtype), Meta(s[:-2] + (k,), np.dtype(np.int32)), Meta(s[:-2], np.dtype(np.int32))
+
+
+def permutation_from_pivots(xp, pivots, m):
+    """The [..., m, m] permutation P with A = P L U from LAPACK's 1-based row swaps."""
+    flat = pivots.reshape((-1, pivots.shape[-1])).astype(np.int64) - 1
+    perm = xp.broadcast_to(xp.arange(m), (flat.shape[0], m)).copy()
+    batch = xp.arange(flat.shape[0])
+    for j in range(flat.shape[1]):
+        pj, pp = perm[batch, j].copy(), perm[batch, flat[:, j]].copy()
+        perm[batch, j], perm[batch, flat[:, j]] = pp, pj
+    eye = xp.eye(m, dtype=np.float64)
+    return xp.swapaxes(eye[perm], -1, -2).reshape(pivots.shape[:-1] + (m, m))
+
+
+def _lu_grad_forward(xp, lu, pivots, dlu):
+    """PyTorch's linalg_lu_backward (square and tall/wide via the square block): gA = P L^-H phi U^-H."""
+    m, n = lu.shape[-2:]
+    k = min(m, n)
+    p = permutation_from_pivots(xp, pivots, m).astype(lu.dtype)
+    lower = xp.tril(lu[..., :, :k], -1) + xp.eye(m, k, dtype=lu.dtype)
+    upper = xp.triu(lu[..., :k, :])
+    dl, du = xp.tril(dlu[..., :, :k], -1), xp.triu(dlu[..., :k, :])
+    if m == n:
+        phi = xp.tril(_mH(lower) @ dl, -1) + xp.triu(du @ _mH(upper))
+        ga = xp.linalg.solve(_mH(lower), phi)
+        return p @ _mH(xp.linalg.solve(upper, _mH(ga)))
+    if m < n:  # A = P L [U1 | U2]
+        u1, du1, du2 = upper[..., :, :k], du[..., :, :k], du[..., :, k:]
+        phi = xp.tril(_mH(lower) @ dl, -1) + xp.triu(du1 @ _mH(u1)) - xp.tril(du2 @ _mH(upper[..., :, k:]), -1)
+        ga1 = _mH(xp.linalg.solve(u1, _mH(xp.linalg.solve(_mH(lower), phi))))
+        ga2 = xp.linalg.solve(_mH(lower), du2)
+        return p @ xp.concatenate([ga1, ga2], axis=-1)
+    # m > n: A = P [L1; L2] U
+    l1, dl1, dl2 = lower[..., :k, :], dl[..., :k, :], dl[..., k:, :]
+    phi = xp.tril(_mH(l1) @ dl1, -1) + xp.triu(du @ _mH(upper)) - xp.triu(_mH(lower[..., k:, :]) @ dl2)
+    ga1 = xp.linalg.solve(_mH(l1), phi)
+    ga1 = _mH(xp.linalg.solve(upper, _mH(ga1)))
+    ga2 = _mH(xp.linalg.solve(upper, _mH(dl2)))
+    return p @ xp.concatenate([ga1, ga2], axis=-2)
+
+
+def _lu_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("lu_grad", g.output("Out"), g.output("Pivots"), g.output_grad("Out")))
+
+
+LU = register_op("lu", inputs=("X",), outputs=("Out", "Pivots", "Infos"), forward=_lu_forward, infer=_lu_infer,
+                 grad=_lu_grad, attrs={"pivot": True})
+LU_GRAD = register_op("lu_grad", inputs=("LU", "Pivots", "DLU"), outputs=("DX",), forward=_lu_grad_forward,
+                      nondiff_inputs=("Pivots",), infer=lambda lu, piv, dlu: Meta(tuple(lu.shape), lu.dtype))
+
+
+def _lu_permutation_infer(pivots, m):
+    return Meta(tuple(pivots.shape[:-1]) + (m, m), np.dtype(np.float64))
+
+
+LU_PERMUTATION = register_op(
+    "lu_permutation", inputs=("Pivots",), outputs=("Out",), attrs={"m": 1, "dtype": "float32"},
+    forward=lambda xp, piv, m, dtype: permutation_from_pivots(xp, piv, m).astype(dtype),
+    infer=lambda piv, m, dtype: Meta(tuple(piv.shape[:-1]) + (m, m), np.dtype(dtype)))
+
+
+# ---- matrix_exp: scaling and squaring of a Taylor series; the gradient is a block of exp([[X^T, G], [0, X^T]]) --
+def _matrix_exp_forward(xp, x):
+    norm = float(xp.abs(x).sum(axis=-2).max()) if x.size else 0.0
+    squarings = max(0, int(np.ceil(np.log2(norm / 0.5))) if norm > 0.5 else 0)
+    a = x / (2.0 ** squarings)
+    eye = xp.eye(x.shape[-1], dtype=x.dtype)
+    term, out = eye + xp.zeros_like(x), eye + xp.zeros_like(x)
+    for i in range(1, 20 if x.dtype == np.float64 else 12):
+        term = term @ a / i
+        out = out + term
+    for _ in range(squarings):
+        out = out @ out
+    return out
+
+
+_check_matrix_exp = square_infer("matrix_exp")
+
+
+def _matrix_exp_grad(g):
+    if g.needs("X"):
+        x, dout = g.input("X"), g.output_grad("Out")
+        nd, n = len(g.shape(x)), g.shape(x)[-1]
+        xt = _sym_T(g, x)
+        top = concat([xt, dout], axis=nd - 1)
+        bottom = concat([g.zeros_like(x), xt], axis=nd - 1)
+        big = g.op("matrix_exp", concat([top, bottom], axis=nd - 2))
+        g.set_input_grad("X", g.op("slice", big, axes=[nd - 2, nd - 1], starts=[0, n], ends=[n, 2 * n]))
+
+
+MATRIX_EXP = register_op("matrix_exp", inputs=("X",), outputs=("Out",), forward=_matrix_exp_forward,
+                         infer=lambda x: Meta(_check_matrix_exp(x), x.dtype), grad=_matrix_exp_grad, double_grad=True)
+
+
+# ---- lstsq: least squares per matrix (numpy.linalg.lstsq is not batched); not differentiable, as in Paddle ----
+def _lstsq_forward(xp, x, y, rcond, driver):
+    m, n = x.shape[-2:]
+    batch = tuple(np.broadcast_shapes(x.shape[:-2], y.shape[:-2]))
+    xs = xp.broadcast_to(x, batch + x.shape[-2:]).reshape((-1, m, n))
+    ys = xp.broadcast_to(y, batch + y.shape[-2:]).reshape((-1, m, y.shape[-1]))
+    results = [xp.linalg.lstsq(a, b, rcond=rcond) for a, b in zip(xs, ys)]
+    solution = xp.stack([r[0] for r in results]).reshape(batch + (n, y.shape[-1])).astype(x.dtype)
+    empty = xp.zeros((0,), x.dtype)
+    # Paddle's outputs per driver: residuals for tall systems except gelsy, ranks except gels (int64 empty),
+    # singular values for gelsd/gelss
+    residuals = (((x @ solution - y) ** 2).sum(axis=-2) if m > n and driver != "gelsy" else empty)
+    if driver == "gels":
+        rank = xp.zeros((0,), np.int64)
+    else:
+        rank = xp.asarray([int(r[2]) for r in results], dtype=np.int32).reshape(batch)
+    singular = (xp.stack([r[3] for r in results]).reshape(batch + (min(m, n),)).astype(x.dtype)
+                if driver in ("gelsd", "gelss") else empty)
+    return solution, residuals, rank, singular
+
+
+def _lstsq_infer(x, y, rcond, driver):
+    xs, ys = _matrix_check("lstsq", x), _matrix_check("lstsq", y, "Y")
+    check_same_dtype("lstsq", x, y)
+    batch = broadcast_shapes("lstsq", xs[:-2], ys[:-2])
+    return (Meta(batch + (xs[-1], ys[-1]), x.dtype), Meta((-1,), x.dtype), Meta((-1,), np.dtype(np.int32)),
+            Meta((-1,), x.dtype))
+
+
+LSTSQ = register_op("lstsq", inputs=("X", "Y"), outputs=("Solution", "Residuals", "Rank", "SingularValues"),
+                    forward=_lstsq_forward, infer=_lstsq_infer, attrs={"rcond": None, "driver": "gelsy"})
+
+
+# ---- eig / eigvals: general eigen decomposition, complex results (values only: no gradient yet) ----------
+def _complex_dtype(dtype):
+    return np.dtype(np.complex128 if np.dtype(dtype) in (np.float64, np.complex128) else np.complex64)
+
+
+_check_eig = square_infer("eig")
+
+
+def _eig_forward(xp, x):
+    if xp is not np:  # cuSOLVER has no general eigensolver: LAPACK on the host, as Paddle's GPU kernel does
+        w, v = np.linalg.eig(xp.asnumpy(x))
+        w, v = xp.asarray(w), xp.asarray(v)
+    else:
+        w, v = np.linalg.eig(x)
+    c = _complex_dtype(x.dtype)
+    return w.astype(c), v.astype(c)
+
+
+EIG = register_op("eig", inputs=("X",), outputs=("Eigenvalues", "Eigenvectors"), forward=_eig_forward,
+                  infer=lambda x: (Meta(_check_eig(x)[:-1], _complex_dtype(x.dtype)),
+                                   Meta(tuple(x.shape), _complex_dtype(x.dtype))))

@@ -12,7 +12,7 @@ from .manipulation import *  # noqa: F401,F403
 from .math import *  # noqa: F401,F403
 from .reduce import *  # noqa: F401,F403
 from .search import *  # noqa: F401,F403
-from .linalg import cross, dist, matrix_transpose, norm, vecdot  # noqa: F401  (paddle.norm is linalg.norm)
+from .linalg import cross, diagonal, dist, matrix_transpose, norm, vecdot  # noqa: F401  (paddle.norm is linalg.norm)
 
 __all__ = [*array.__all__, *creation.__all__, *inplace.__all__, *manipulation.__all__, *math.__all__,
-           *reduce.__all__, *search.__all__, "cross", "dist", "matrix_transpose", "vecdot"]
+           *reduce.__all__, *search.__all__, "cross", "diagonal", "dist", "matrix_transpose", "vecdot"]

@@ -353,6 +353,164 @@ def pinv(x, rcond=1e-15, hermitian=False, name=None):
     return matmul(_m.multiply(matrix_transpose(vh), _mn.unsqueeze(s_inv, -2)), u, transpose_y=True)
 
 
+
+# ---- diagonal, LU, matrix exponential, Householder products, least squares, general eigenproblems --------
+def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
+    """The diagonal of x over dims axis1, axis2 (shifted by offset), as the last dim."""
+    _m._check_tensor(x, "diagonal")
+    nd = len(x.shape)
+    if nd < 2:
+        raise ValueError(f"diagonal: x must be at least 2-D, received shape {list(x.shape)}")
+    for arg, a in (("axis1", axis1), ("axis2", axis2)):
+        if not -nd <= a < nd:
+            raise ValueError(f"diagonal: {arg}={a} is out of range for a {nd}-D tensor")
+    if axis1 % nd == axis2 % nd:
+        raise ValueError(f"diagonal: axis1 ({axis1}) and axis2 ({axis2}) must be different dims")
+    return apply(_l.DIAGONAL, x, offset=int(offset), axis1=axis1 % nd, axis2=axis2 % nd)
+
+
+def lu(x, pivot=True, get_infos=False, name=None):
+    """(LU, pivots) (and infos) of the partial-pivoting factorization x = P L U; pivots are 1-based int32."""
+    _check_matrix(x, "lu")
+    out, pivots, infos = apply(_l.LU, x, pivot=bool(pivot))
+    return (out, pivots, infos) if get_infos else (out, pivots)
+
+
+def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
+    """(P, L, U) from lu()'s packed factors x and pivots y (empty tensors for what is not unpacked)."""
+    _check_matrix(x, "lu_unpack")
+    m, n = x.shape[-2:]
+    k = builtins.min(m, n)
+    empty = _c.zeros([0], dtype=x.dtype.name)
+    p = apply(_l.LU_PERMUTATION, y, m=m, dtype=x.dtype.name) if unpack_pivots else empty
+    if not unpack_ludata:
+        return p, empty, empty
+    tril = _mn.tril(x[..., :, :k], -1)
+    lower = _m.add(tril, _c.eye(m, k, dtype=x.dtype.name))
+    upper = _mn.triu(x[..., :k, :])
+    return p, lower, upper
+
+
+def lu_solve(b, lu, pivots, trans="N", name=None):
+    """The solution of A x = b (A^T x = b for trans 'T'/'C') from A's LU factors."""
+    _check_matrix(b, "lu_solve", "b")
+    _check_matrix(lu, "lu_solve", "lu", square=True)
+    if trans not in ("N", "T", "C"):
+        raise ValueError(f"lu_solve: trans must be 'N', 'T' or 'C', received {trans!r}")
+    p, _, _ = lu_unpack(lu, pivots, unpack_ludata=False)
+    if trans == "N":
+        z = apply(_l.TRIANGULAR_SOLVE, lu, matmul(p, b, transpose_x=True), upper=False, transpose=False,
+                  unitriangular=True)
+        return apply(_l.TRIANGULAR_SOLVE, lu, z, upper=True, transpose=False, unitriangular=False)
+    z = apply(_l.TRIANGULAR_SOLVE, lu, b, upper=True, transpose=True, unitriangular=False)
+    z = apply(_l.TRIANGULAR_SOLVE, lu, z, upper=False, transpose=True, unitriangular=True)
+    return matmul(p, z)
+
+
+def matrix_exp(x, name=None):
+    _check_matrix(x, "matrix_exp", square=True)
+    return apply(_l.MATRIX_EXP, x)
+
+
+def _householder_q(x, tau, columns):
+    """H_0 H_1 ... H_{k-1} (H_i = I - tau_i v_i v_i^H, v_i the i-th column below the diagonal with a unit
+    head), its first `columns` columns."""
+    m = x.shape[-2]
+    k = tau.shape[-1]
+    v = _m.add(_mn.tril(x[..., :, :k], -1), _c.eye(m, k, dtype=x.dtype.name))
+    q = None
+    for i in range(k):
+        vi = v[..., :, i:i + 1]
+        h = _m.subtract(_c.eye(m, dtype=x.dtype.name),
+                        _m.multiply(_mn.unsqueeze(tau[..., i:i + 1], -1), matmul(vi, vi, transpose_y=True)))
+        q = h if q is None else matmul(q, h)
+    if q is None:
+        q = _m.add(_m.scale(x[..., :, :1], 0.0), _c.eye(m, dtype=x.dtype.name))
+    return q[..., :, :columns]
+
+
+def householder_product(x, tau, name=None):
+    """The first n columns of the product of the Householder reflectors stored in x and tau (LAPACK orgqr)."""
+    _check_matrix(x, "householder_product")
+    _m._check_tensor(tau, "householder_product", "tau")
+    m, n = x.shape[-2:]
+    if m < n:
+        raise ValueError(f"householder_product: x must have at least as many rows as columns, received shape "
+                         f"{list(x.shape)}")
+    if tau.shape[-1] > n or list(tau.shape[:-1]) != list(x.shape[:-2]):
+        raise ValueError(f"householder_product: tau must be [*, k] with k <= {n} and the batch dims of x "
+                         f"{list(x.shape[:-2])}, received shape {list(tau.shape)}")
+    return _householder_q(x, tau, n)
+
+
+def ormqr(x, tau, y, left=True, transpose=False, name=None):
+    """y multiplied by householder_product(x, tau) =: Q: Q y, Q^T y, y Q or y Q^T (Paddle's ormqr, reduced Q)."""
+    _check_matrix(y, "ormqr", "y")
+    q = householder_product(x, tau)
+    if left:
+        return matmul(q, y, transpose_x=bool(transpose))
+    return matmul(y, q, transpose_y=bool(transpose))
+
+
+def lstsq(x, y, rcond=None, driver=None, name=None):
+    """(solution, residuals, rank, singular_values) of min ||x s - y||, as Paddle's CPU drivers return them."""
+    _check_matrix(x, "lstsq")
+    _check_matrix(y, "lstsq", "y")
+    _check_same_dtype(x, y, "lstsq")
+    driver = "gelsy" if driver is None else driver
+    if driver not in ("gels", "gelsy", "gelsd", "gelss"):
+        raise ValueError(f"lstsq: driver must be one of 'gels', 'gelsy', 'gelsd', 'gelss' on CPU, received "
+                         f"{driver!r}")
+    if rcond is None:
+        rcond = float(np.finfo(x.dtype.np).eps) * builtins.max(x.shape[-2:])
+    return tuple(apply(_l.LSTSQ, x, y, rcond=float(rcond), driver=driver))
+
+
+def eig(x, name=None):
+    """(eigenvalues, eigenvectors) of a general square matrix, complex."""
+    _check_matrix(x, "eig", square=True)
+    return tuple(apply(_l.EIG, x))
+
+
+def eigvals(x, name=None):
+    _check_matrix(x, "eigvals", square=True)
+    return apply(_l.EIG, x)[0]
+
+
+def svd_lowrank(x, q=None, niter=2, M=None, name=None):
+    """(U, S, V) of a rank-q approximation of x - M by randomized subspace iteration (Halko et al. 2011)."""
+    _check_matrix(x, "svd_lowrank")
+    m, n = x.shape[-2:]
+    q = builtins.min(6, m, n) if q is None else q
+    if not isinstance(q, (int, np.integer)) or not 0 <= q <= builtins.min(m, n):
+        raise ValueError(f"svd_lowrank: q must be an int in [0, {builtins.min(m, n)}], received {q!r}")
+    a = x if M is None else _m.subtract(x, M)
+    from .creation import randn
+    omega = randn(list(a.shape[:-2]) + [n, q], dtype=x.dtype.name)
+    basis = qr(matmul(a, omega))[0]
+    for _ in range(int(niter)):
+        basis = qr(matmul(a, basis, transpose_x=True))[0]
+        basis = qr(matmul(a, basis))[0]
+    u, s, vh = svd(matmul(basis, a, transpose_x=True))
+    return matmul(basis, u), s, matrix_transpose(vh)
+
+
+def pca_lowrank(x, q=None, center=True, niter=2, name=None):
+    """svd_lowrank of x with its column means subtracted (if center)."""
+    _check_matrix(x, "pca_lowrank")
+    m, n = x.shape[-2:]
+    q = builtins.min(6, m, n) if q is None else q
+    if center:
+        x = _m.subtract(x, _r.mean(x, axis=-2, keepdim=True))
+    return svd_lowrank(x, q=q, niter=niter)
+
+
+def fp8_fp8_half_gemm_fused(x, y, transpose_x=False, transpose_y=False, bias=None, scale=1.0,
+                            output_dtype="float16", act="identity", name=None):
+    raise NotImplementedError("fp8_fp8_half_gemm_fused: Paddle runs it only as a fused CUTLASS kernel on "
+                              "NVIDIA GPUs with FP8 tensor cores (SM89+); paddlelite has no such kernel. Cast to "
+                              "float16/float32 and use paddle.matmul")
+
 # ---- statistics ----------------------------------------------------------------------------------------
 def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
     """The covariance of the variables in x's rows (columns if not rowvar), optionally weighted."""
@@ -404,9 +562,12 @@ def corrcoef(x, rowvar=True, name=None):
 
 
 __all__ = ["bmm", "cholesky", "cholesky_inverse", "cholesky_solve", "cond", "corrcoef", "cov", "cross", "det",
-           "dist", "dot", "eigh", "eigvalsh", "matmul", "matrix_norm", "matrix_power",
-           "matrix_rank", "matrix_transpose", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve", "svd",
-           "svdvals", "t", "transpose", "triangular_solve", "vecdot", "vector_norm"]
+           "diagonal", "dist", "dot", "eig", "eigh", "eigvals", "eigvalsh", "fp8_fp8_half_gemm_fused",
+           "householder_product", "lstsq", "lu", "lu_solve", "lu_unpack", "matmul", "matrix_exp", "matrix_norm",
+           "matrix_power", "matrix_rank", "matrix_transpose", "multi_dot", "norm", "ormqr", "pca_lowrank", "pinv",
+           "qr", "slogdet", "solve", "svd", "svd_lowrank", "svdvals", "t", "transpose", "triangular_solve",
+           "vecdot", "vector_norm"]
 TENSOR_METHODS = ["cholesky", "cholesky_inverse", "cholesky_solve", "cond", "corrcoef", "cov", "cross", "dist",
-                  "eigvalsh", "matrix_power", "matrix_transpose", "multi_dot", "norm", "pinv", "qr",
+                  "diagonal", "eig", "eigvals", "eigvalsh", "householder_product", "lstsq", "lu", "lu_unpack",
+                  "ormqr", "pca_lowrank", "svd_lowrank", "matrix_power", "matrix_transpose", "multi_dot", "norm", "pinv", "qr",
                   "slogdet", "solve"]
