@@ -161,3 +161,179 @@ __device__ __forceinline__ void adam_multi_k(const i64* __restrict__ table, i64 
   }
 
 INSTANTIATE_FLOAT_TYPES(OPT_KERNELS)
+
+// ---- element-wise adaptive updates: one thread per element, arguments (inputs, lr, outputs, n, attrs) ----
+// adagrad:  m' = m + g^2;  p' = p - lr g / (sqrt(m') + eps)
+// rmsprop:  ms' = rho ms + (1-rho) g^2;  [mg' = rho mg + (1-rho) g];  mom' = mu mom + lr g / sqrt(ms' [- mg'^2] + eps);
+//           p' = p - mom'
+// adadelta: asg' = rho asg + (1-rho) g^2;  u = -sqrt((asu + eps) / (asg' + eps)) g;  asu' = rho asu + (1-rho) u^2;
+//           p' = p + lr u
+// adamax:   m' = b1 m + (1-b1) g;  inf' = max(b2 inf + eps, |g|);  p' = p - lr / (1 - b1^t) m' / inf'
+// nadam:    Paddle's NAdam with element-wise powers (0.96^t, b2^t, prod mu); radam: rectified Adam with
+//           element-wise b1^t, b2^t and rho = t b2^t / (1 - b2^t); rprop: per-element step sizes
+template <class T>
+__device__ __forceinline__ void adagrad_k(const T* p, const T* g, const T* m, const float* lr_p, T* pout, T* mout,
+                                          i64 n, float eps) {
+  const float lr = *lr_p;
+  for (i64 i = GRID_TID; i < n; i += GRID_STRIDE) {
+    const float gi = ld(g, i), mi = ld(m, i) + gi * gi;
+    st(mout, i, mi);
+    st(pout, i, ld(p, i) - lr * gi / (sqrtf(mi) + eps));
+  }
+}
+
+template <class T>
+__device__ __forceinline__ void rmsprop_k(const T* p, const T* ms, const T* g, const T* mom, const T* mg,
+                                          const float* lr_p, T* pout, T* momout, T* msout, T* mgout, i64 n,
+                                          float eps, float rho, float mu, int centered) {
+  const float lr = *lr_p;
+  for (i64 i = GRID_TID; i < n; i += GRID_STRIDE) {
+    const float gi = ld(g, i), msi = rho * ld(ms, i) + (1.f - rho) * gi * gi;
+    float denom = msi + eps, mgi = ld(mg, i);
+    if (centered) {
+      mgi = rho * mgi + (1.f - rho) * gi;
+      denom = msi - mgi * mgi + eps;
+    }
+    const float momi = mu * ld(mom, i) + lr * gi / sqrtf(denom);
+    st(msout, i, msi);
+    st(mgout, i, mgi);
+    st(momout, i, momi);
+    st(pout, i, ld(p, i) - momi);
+  }
+}
+
+template <class T>
+__device__ __forceinline__ void adadelta_k(const T* p, const T* g, const T* asg, const T* asu, const float* lr_p,
+                                           T* pout, T* asgout, T* asuout, i64 n, float rho, float eps) {
+  const float lr = *lr_p;
+  for (i64 i = GRID_TID; i < n; i += GRID_STRIDE) {
+    const float gi = ld(g, i), asu_i = ld(asu, i);
+    const float asg_i = rho * ld(asg, i) + (1.f - rho) * gi * gi;
+    const float u = -sqrtf((asu_i + eps) / (asg_i + eps)) * gi;
+    st(asgout, i, asg_i);
+    st(asuout, i, rho * asu_i + (1.f - rho) * u * u);
+    st(pout, i, ld(p, i) + lr * u);
+  }
+}
+
+template <class T>
+__device__ __forceinline__ void adamax_k(const T* p, const T* g, const T* m, const T* inf, const float* lr_p,
+                                         const float* b1p_p, T* pout, T* mout, T* infout, i64 n, float b1, float b2,
+                                         float eps) {
+  const float lr_t = *lr_p / (1.f - *b1p_p);
+  for (i64 i = GRID_TID; i < n; i += GRID_STRIDE) {
+    const float gi = ld(g, i), mi = b1 * ld(m, i) + (1.f - b1) * gi;
+    const float inf_i = fmaxf(b2 * ld(inf, i) + eps, fabsf(gi));
+    st(mout, i, mi);
+    st(infout, i, inf_i);
+    st(pout, i, ld(p, i) - lr_t * (mi / inf_i));
+  }
+}
+
+template <class T>
+__device__ __forceinline__ void nadam_k(const T* p, const T* g, const T* dpow, const T* b2p, const T* mup,
+                                        const T* m1, const T* m2, const float* lr_p, T* pout, T* dpowout,
+                                        T* b2pout, T* mupout, T* m1out, T* m2out, i64 n, float b1, float b2,
+                                        float eps, float psi) {
+  const float lr = *lr_p;
+  for (i64 i = GRID_TID; i < n; i += GRID_STRIDE) {
+    const float gi = ld(g, i), d = ld(dpow, i) * 0.96f;
+    const float mu_t = b1 * (1.f - 0.5f * powf(d, psi)), mu_t1 = b1 * (1.f - 0.5f * powf(d * 0.96f, psi));
+    const float mp = ld(mup, i) * mu_t, bp2 = ld(b2p, i) * b2;
+    const float a = b1 * ld(m1, i) + (1.f - b1) * gi, b = b2 * ld(m2, i) + (1.f - b2) * gi * gi;
+    const float m_hat = mu_t1 * a / (1.f - mp * mu_t1) + (1.f - mu_t) * gi / (1.f - mp);
+    st(pout, i, ld(p, i) - lr * m_hat / (sqrtf(b / (1.f - bp2)) + eps));
+    st(dpowout, i, d);
+    st(b2pout, i, bp2);
+    st(mupout, i, mp);
+    st(m1out, i, a);
+    st(m2out, i, b);
+  }
+}
+
+template <class T>
+__device__ __forceinline__ void radam_k(const T* p, const T* g, const T* b1p, const T* b2p, const T* rho,
+                                        const T* m1, const T* m2, const float* lr_p, T* pout, T* b1pout,
+                                        T* b2pout, T* rhoout, T* m1out, T* m2out, i64 n, float b1, float b2,
+                                        float eps) {
+  const float lr = *lr_p, rho_inf = 2.f / (1.f - b2) - 1.f;
+  for (i64 i = GRID_TID; i < n; i += GRID_STRIDE) {
+    const float gi = ld(g, i), bp1 = ld(b1p, i) * b1, bp2 = ld(b2p, i) * b2;
+    const float r = (ld(rho, i) * (b2 - bp2) + bp2) / (1.f - bp2);
+    const float a = b1 * ld(m1, i) + (1.f - b1) * gi, b = b2 * ld(m2, i) + (1.f - b2) * gi * gi;
+    const float m_hat = a / (1.f - bp1), rho_t = rho_inf - 2.f * r;
+    float step = lr * m_hat;
+    if (rho_t > 5.f) {
+      const float rect = sqrtf((rho_t - 4.f) * (rho_t - 2.f) * rho_inf / ((rho_inf - 4.f) * (rho_inf - 2.f) * rho_t));
+      step = step * rect * (sqrtf(1.f - bp2) / (sqrtf(b) + eps));
+    }
+    st(pout, i, ld(p, i) - step);
+    st(b1pout, i, bp1);
+    st(b2pout, i, bp2);
+    st(rhoout, i, r);
+    st(m1out, i, a);
+    st(m2out, i, b);
+  }
+}
+
+template <class T>
+__device__ __forceinline__ void rprop_k(const T* p, const T* g, const T* prev, const T* rate, T* pout, T* prevout,
+                                        T* rateout, i64 n, float lr_min, float lr_max, float eta_neg,
+                                        float eta_pos) {
+  for (i64 i = GRID_TID; i < n; i += GRID_STRIDE) {
+    float gi = ld(g, i), r = ld(rate, i);
+    const float prod = gi * ld(prev, i);
+    if (prod > 0.f) {
+      r = fminf(r * eta_pos, lr_max);
+    } else if (prod < 0.f) {
+      r = fmaxf(r * eta_neg, lr_min);
+      gi = 0.f;
+    }
+    const float sign = (gi > 0.f) - (gi < 0.f);
+    st(pout, i, ld(p, i) - sign * r);
+    st(prevout, i, gi);
+    st(rateout, i, r);
+  }
+}
+
+#define ADAPTIVE_KERNELS(NAME, T)                                                                          \
+  extern "C" __global__ void adagrad_##NAME(const T* p, const T* g, const T* m, const float* lr, T* pout,   \
+                                            T* mout, i64 n, float eps) {                                   \
+    adagrad_k<T>(p, g, m, lr, pout, mout, n, eps);                                                         \
+  }                                                                                                        \
+  extern "C" __global__ void rmsprop_##NAME(const T* p, const T* ms, const T* g, const T* mom, const T* mg, \
+                                            const float* lr, T* pout, T* momout, T* msout, T* mgout, i64 n,  \
+                                            float eps, float rho, float mu, int centered) {                 \
+    rmsprop_k<T>(p, ms, g, mom, mg, lr, pout, momout, msout, mgout, n, eps, rho, mu, centered);            \
+  }                                                                                                        \
+  extern "C" __global__ void adadelta_##NAME(const T* p, const T* g, const T* asg, const T* asu,            \
+                                             const float* lr, T* pout, T* asgout, T* asuout, i64 n,         \
+                                             float rho, float eps) {                                       \
+    adadelta_k<T>(p, g, asg, asu, lr, pout, asgout, asuout, n, rho, eps);                                  \
+  }                                                                                                        \
+  extern "C" __global__ void adamax_##NAME(const T* p, const T* g, const T* m, const T* inf, const float* lr, \
+                                           const float* b1p, T* pout, T* mout, T* infout, i64 n, float b1,  \
+                                           float b2, float eps) {                                          \
+    adamax_k<T>(p, g, m, inf, lr, b1p, pout, mout, infout, n, b1, b2, eps);                                \
+  }                                                                                                        \
+  extern "C" __global__ void nadam_##NAME(const T* p, const T* g, const T* dpow, const T* b2p, const T* mup, \
+                                          const T* m1, const T* m2, const float* lr, T* pout, T* dpowout,   \
+                                          T* b2pout, T* mupout, T* m1out, T* m2out, i64 n, float b1,        \
+                                          float b2, float eps, float psi) {                                 \
+    nadam_k<T>(p, g, dpow, b2p, mup, m1, m2, lr, pout, dpowout, b2pout, mupout, m1out, m2out, n, b1, b2,   \
+               eps, psi);                                                                                  \
+  }                                                                                                        \
+  extern "C" __global__ void radam_##NAME(const T* p, const T* g, const T* b1p, const T* b2p, const T* rho,  \
+                                          const T* m1, const T* m2, const float* lr, T* pout, T* b1pout,    \
+                                          T* b2pout, T* rhoout, T* m1out, T* m2out, i64 n, float b1,        \
+                                          float b2, float eps) {                                            \
+    radam_k<T>(p, g, b1p, b2p, rho, m1, m2, lr, pout, b1pout, b2pout, rhoout, m1out, m2out, n, b1, b2,     \
+               eps);                                                                                       \
+  }                                                                                                        \
+  extern "C" __global__ void rprop_##NAME(const T* p, const T* g, const T* prev, const T* rate, T* pout,     \
+                                          T* prevout, T* rateout, i64 n, float lr_min, float lr_max,        \
+                                          float eta_neg, float eta_pos) {                                   \
+    rprop_k<T>(p, g, prev, rate, pout, prevout, rateout, n, lr_min, lr_max, eta_neg, eta_pos);              \
+  }
+
+INSTANTIATE_FLOAT_TYPES(ADAPTIVE_KERNELS)

@@ -40,6 +40,7 @@ __version__ = "0.1.0"
 from .framework.io import load, save  # noqa: E402
 from .nn.layer.param_attr import ParamAttr, create_parameter  # noqa: E402
 from . import distributed  # noqa: E402
+from . import jit  # noqa: E402
 from .distributed.parallel import DataParallel  # noqa: E402
 
 __all__ = [

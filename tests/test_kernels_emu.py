@@ -291,6 +291,37 @@ def test_adam(impls, dtype, op, extra, global_pow):
     check(impls, op, args, attrs, dtype)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("op,attrs", [
+    ("adagrad", {"epsilon": 1e-6}),
+    ("rmsprop", {"epsilon": 1e-6, "decay": 0.9, "momentum": 0.5, "centered": False}),
+    ("rmsprop", {"epsilon": 1e-6, "decay": 0.9, "momentum": 0.0, "centered": True}),
+    ("adadelta", {"rho": 0.9, "epsilon": 1e-6}),
+    ("adamax", {"beta1": 0.9, "beta2": 0.99, "epsilon": 1e-8}),
+    ("nadam", {"beta1": 0.9, "beta2": 0.99, "epsilon": 1e-8, "momentum_decay": 0.004}),
+    ("radam", {"beta1": 0.9, "beta2": 0.9, "epsilon": 1e-8}),
+    ("rprop", {"learning_rate_range": [1e-3, 0.05], "etas": [0.5, 1.2]}),
+])
+def test_adaptive_updates(impls, dtype, op, attrs):
+    shape = (7, 13)
+    p, g = randn(*shape, dtype=dtype), randn(*shape, dtype=dtype)
+    pos = [np.abs(randn(*shape, dtype=dtype)) * 0.1 + 0.5 for _ in range(3)]  # squares: positive, ms > mg^2
+    mg = randn(*shape, dtype=dtype) * 0.1
+    args = {"adagrad": (p, g, pos[0], _f1(0.1), None),
+            "rmsprop": (p, pos[0], g, pos[1], _f1(0.01), mg, None),
+            "adadelta": (p, g, pos[0], pos[1], _f1(1.0), None),
+            "adamax": (p, g, _f1(0.01), mg, pos[0], _f1(0.9 ** 3), None),
+            # element-wise powers after a few steps; radam's rho = t b2^t / (1 - b2^t) at t = 3 and 8 (both branches)
+            "nadam": (p, g, _f1(0.01), np.full(shape, 0.96 ** 3, dtype), np.full(shape, 0.99 ** 3, dtype),
+                      np.full(shape, 0.8, dtype), mg, pos[0], None),
+            "radam": (p, g, _f1(0.01), np.full(shape, 0.9 ** 3, dtype),
+                      (np.full(shape, 0.9, dtype) ** np.where(p > 0, 3, 8)).astype(dtype),
+                      np.where(p > 0, 3 * 0.9 ** 3 / (1 - 0.9 ** 3), 8 * 0.9 ** 8 / (1 - 0.9 ** 8)).astype(dtype),
+                      mg, pos[0], None),
+            "rprop": (p, g, np.where(pos[2] > 0.55, -g, g) * (mg > 0), pos[1] * 0.05, None)}[op]
+    check(impls, op, args, {**get_op(op).attrs, **attrs}, dtype)
+
+
 @pytest.mark.parametrize("use_adamw", [False, True])
 def test_merged_adam_one_launch(emu, use_adamw, monkeypatch):
     impls = device_impls("gpu")

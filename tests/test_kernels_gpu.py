@@ -163,6 +163,26 @@ def test_optimizers(cp, impls, dtype, n):
         run(cp, impls, op, (p, g, lr, m1, m2, b1, b2, None), get_op(op).attrs, dtype)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("n", [1, 1001, 1 << 20])
+def test_adaptive_optimizers(cp, impls, dtype, n):
+    p, g, mg = randn(n, dtype=dtype), randn(n, dtype=dtype), randn(n, dtype=dtype) * 0.1
+    a, b = (np.abs(randn(n, dtype=dtype)) * 0.1 + 0.5 for _ in range(2))
+    lr = np.array([1e-3], np.float32)
+    run(cp, impls, "adagrad", (p, g, a, lr, None), get_op("adagrad").attrs, dtype)
+    for centered in (False, True):
+        run(cp, impls, "rmsprop", (p, a, g, b, lr, mg, None), {**get_op("rmsprop").attrs, "centered": centered,
+                                                              "momentum": 0.5}, dtype)
+    run(cp, impls, "adadelta", (p, g, a, b, lr, None), get_op("adadelta").attrs, dtype)
+    run(cp, impls, "adamax", (p, g, lr, mg, a, np.array([0.9 ** 5], np.float32), None), get_op("adamax").attrs, dtype)
+    pows = [np.full(n, v, dtype) for v in (0.96 ** 3, 0.999 ** 3, 0.8)]
+    run(cp, impls, "nadam", (p, g, lr, *pows, mg, a, None), get_op("nadam").attrs, dtype)
+    b1p, b2p = np.full(n, 0.9 ** 8, dtype), np.full(n, 0.9 ** 8, dtype)
+    rho = np.full(n, 8 * 0.9 ** 8 / (1 - 0.9 ** 8), dtype)
+    run(cp, impls, "radam", (p, g, lr, b1p, b2p, rho, mg, a, None), {**get_op("radam").attrs, "beta2": 0.9}, dtype)
+    run(cp, impls, "rprop", (p, g, mg, a * 0.01, None), get_op("rprop").attrs, dtype)
+
+
 def test_merged_adam_many_params(cp, impls):
     shapes = [(R.integers(1, 300), R.integers(1, 300)) for _ in range(40)] + [(1,), (1 << 20,)]
     ps = [randn(*s) for s in shapes]

@@ -342,8 +342,10 @@ def _train(mode, make_opt, steps=5):
     lambda p: paddle.optimizer.Lamb(0.02, parameters=p),
     lambda p: paddle.optimizer.NAdam(0.02, parameters=p),
     lambda p: paddle.optimizer.RAdam(0.05, beta2=0.9, parameters=p),
+    lambda p: paddle.optimizer.Rprop(0.01, parameters=p),
+    lambda p: paddle.optimizer.ASGD(0.1, batch_num=3, parameters=p),
 ], ids=["sgd", "momentum", "adam_clip", "adamw", "adagrad_l1", "rmsprop", "adamax", "adadelta_clip", "lamb", "nadam",
-        "radam"])
+        "radam", "rprop", "asgd"])
 def test_static_matches_eager(make_opt):
     eager = _train("eager", make_opt)
     static = _train("static", make_opt)

@@ -59,6 +59,11 @@ CASES = {
     "nadam_decay": O("NAdam", learning_rate=0.02, beta1=0.8, momentum_decay=0.01),
     "radam": O("RAdam", learning_rate=0.02, beta2=0.9),  # beta2=0.9 reaches the rectified branch at step 5
     "radam_default": O("RAdam", learning_rate=0.02),
+    "rprop": O("Rprop", learning_rate=0.01),
+    "rprop_range": O("Rprop", learning_rate=0.01, learning_rate_range=(0.005, 0.02), etas=(0.3, 1.5)),
+    "asgd": O("ASGD", learning_rate=0.1),
+    "asgd_batches": O("ASGD", learning_rate=0.1, batch_num=3),
+    "asgd_l2": O("ASGD", learning_rate=0.1, batch_num=2, weight_decay=0.1),
     # weight decay forms, clipping, schedulers
     "rmsprop_l1": lambda p, ps: p.optimizer.RMSProp(0.01, parameters=ps, weight_decay=p.regularizer.L1Decay(0.05)),
     "adamax_l2": lambda p, ps: p.optimizer.Adamax(0.05, parameters=ps, weight_decay=p.regularizer.L2Decay(0.1)),
@@ -95,7 +100,7 @@ def test_parameter_groups_match_paddle(name):
 
 
 @pytest.mark.parametrize("name", ["adagrad", "rmsprop_centered_momentum", "adamax", "adadelta", "lamb", "nadam",
-                                  "radam"])
+                                  "radam", "rprop", "asgd_batches"])
 def test_state_dict_round_trip_resumes_exactly(name):
     import paddlelite as paddle
     first = _train(paddle, CASES[name], steps=3)
@@ -127,6 +132,7 @@ TORCH = {  # the optimizers whose update math PyTorch shares with Paddle
     "adadelta": lambda p: torch.optim.Adadelta(p, lr=1.0, rho=0.95, eps=1e-6),
     "nadam": lambda p: torch.optim.NAdam(p, lr=0.02),
     "radam": lambda p: torch.optim.RAdam(p, lr=0.02, betas=(0.9, 0.9)),
+    "rprop": lambda p: torch.optim.Rprop(p, lr=0.01, step_sizes=(1e-5, 50)),
 }
 
 

@@ -11,11 +11,6 @@ def _as_list(x):
     return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
-def _check(ok, message):
-    if not ok:
-        raise AssertionError(message)
-
-
 def _seed(t, g, api, i, bad_shape):
     """The starting gradient of output `t`: ones, or `g` in t's dtype and shape (Paddle casts it, and
     reshapes it when it has as many elements: a [1] seed for a 0-D output); `bad_shape` is the class
@@ -78,32 +73,38 @@ def backward(tensors, grad_tensors=None, retain_graph=False, *, dump_backward_gr
 
 
 def _check_grad_args(outputs, inputs, grad_outputs, retain_graph, create_graph, only_inputs, no_grad_vars):
+    """Paddle's checks of grad()'s arguments (messages are formatted only on failure)."""
     for name, value in (("outputs", outputs), ("inputs", inputs)):
-        _check(value is not None, f"grad: {name} should not be None")
+        if value is None:
+            raise AssertionError(f"grad: {name} should not be None")
         seq = _as_list(value)
-        _check(bool(seq), f"grad: {name} cannot be empty")
+        if not seq:
+            raise AssertionError(f"grad: {name} cannot be empty")
         for i, t in enumerate(seq):
-            _check(isinstance(t, Tensor), f"grad: {name}[{i}] must be a Tensor (outputs and inputs must be Tensor "
-                                          f"or list of Tensor), received {type(t).__name__}")
+            if not isinstance(t, Tensor):
+                raise AssertionError(f"grad: {name}[{i}] must be a Tensor (outputs and inputs must be Tensor or "
+                                     f"list of Tensor), received {type(t).__name__}")
         if len({id(t) for t in seq}) != len(seq):  # RuntimeError as Paddle
             raise RuntimeError(f"grad: {name} contain the same tensor twice, please check {name} carefully")
     if grad_outputs is not None:
         for i, g in enumerate(_as_list(grad_outputs)):
-            _check(g is None or isinstance(g, Tensor),
-                   f"grad: grad_outputs[{i}] must be None or a Tensor, received {type(g).__name__}")
-        _check(len(_as_list(grad_outputs)) == len(_as_list(outputs)),
-               f"grad: the length of grad_outputs ({len(_as_list(grad_outputs))}) must be equal to outputs "
-               f"({len(_as_list(outputs))})")
-    _check(retain_graph is None or isinstance(retain_graph, bool),
-           f"grad: retain_graph must be None, True or False, received {type(retain_graph).__name__}")
-    _check(isinstance(create_graph, bool), f"grad: create_graph must be True or False, received "
-                                           f"{type(create_graph).__name__}")
-    _check(only_inputs is True, "grad: only_inputs=False is not supported yet")
+            if g is not None and not isinstance(g, Tensor):
+                raise AssertionError(f"grad: grad_outputs[{i}] must be None or a Tensor, received {type(g).__name__}")
+        if len(_as_list(grad_outputs)) != len(_as_list(outputs)):
+            raise AssertionError(f"grad: the length of grad_outputs ({len(_as_list(grad_outputs))}) must be equal "
+                                 f"to outputs ({len(_as_list(outputs))})")
+    if retain_graph is not None and not isinstance(retain_graph, bool):
+        raise AssertionError(f"grad: retain_graph must be None, True or False, received {type(retain_graph).__name__}")
+    if not isinstance(create_graph, bool):
+        raise AssertionError(f"grad: create_graph must be True or False, received {type(create_graph).__name__}")
+    if only_inputs is not True:
+        raise AssertionError("grad: only_inputs=False is not supported yet")
     if no_grad_vars is not None:
         items = list(no_grad_vars) if isinstance(no_grad_vars, (list, tuple, set)) else [no_grad_vars]
         for v in items:
-            _check(isinstance(v, Tensor), f"grad: no_grad_vars must be None, a Tensor or a list/tuple/set of "
-                                          f"Tensors, received {type(v).__name__}")
+            if not isinstance(v, Tensor):
+                raise AssertionError(f"grad: no_grad_vars must be None, a Tensor or a list/tuple/set of Tensors, "
+                                     f"received {type(v).__name__}")
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,

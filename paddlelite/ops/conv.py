@@ -238,3 +238,73 @@ CONV2D = register_op("conv2d", inputs=("Input", "Filter"), outputs=("Output",), 
 CONV2D_GRAD = register_op("conv2d_grad", inputs=("Input", "Filter", "DOutput"), outputs=("DInput", "DFilter"),
                           forward=_conv2d_grad_forward, infer=_conv2d_grad_infer, grad=_conv2d_grad_grad,
                           attrs=_CONV_ATTRS, same_dtype=("Input", "Filter", "DOutput"), double_grad=True)
+
+
+# ---- conv2d_transpose: the adjoint of conv2d in its input ---------------------------------------------
+# Output [N, Cout, OH, OW] from Input [N, Cin, H, W] and Filter [Cin, Cout/groups, kh, kw] (Paddle's layout),
+# OH = (H - 1) * stride - pad_top - pad_bottom + dilation * (kh - 1) + 1 + output_padding. The forward is
+# conv2d's input gradient (fold the filter-weighted windows back); its gradients are conv2d and conv2d_grad.
+_CONV_T_ATTRS = {**_CONV_ATTRS, "output_padding": [0, 0]}
+
+
+def _conv_t_geometry(op, x_shape, w_shape, strides, paddings, padding_algorithm, dilations, groups, data_format,
+                     output_padding):
+    check_data_format(op, data_format)
+    if len(x_shape) != 4 or len(w_shape) != 4:
+        raise ValueError(f"op '{op}': Input and Filter must be 4-D, received shapes {list(x_shape)} and "
+                         f"{list(w_shape)}")
+    if padding_algorithm == "SAME":
+        raise ValueError(f"op '{op}': resolve 'SAME' padding to explicit paddings before building the op")
+    if not isinstance(groups, (int, np.integer)) or groups < 1:
+        raise ValueError(f"op '{op}': groups must be a positive int, received {groups!r}")
+    n, c, h, w = nchw_shape(x_shape, data_format)
+    cin, cout_g, kh, kw = w_shape
+    if c != -1 and c != cin:
+        raise ValueError(f"op '{op}': Input has {c} channels but Filter {list(w_shape)} expects {cin}")
+    if cin % groups:
+        raise ValueError(f"op '{op}': Filter's in_channels {cin} must be divisible by groups={groups}")
+    strides, dilations = pair(op, "strides", strides), pair(op, "dilations", dilations)
+    extra = pair(op, "output_padding", output_padding)
+    pads, dilations = resolve_pads(op, paddings, padding_algorithm, (h, w), (kh, kw), strides, dilations)
+    if any(not 0 <= e < max(s, d) for e, s, d in zip(extra, strides, dilations)):
+        raise ValueError(f"op '{op}': output_padding {extra} must be smaller than the stride {strides} or the "
+                         f"dilation {dilations}")
+    out_hw = [-1 if size == -1 else (size - 1) * s - p0 - p1 + d * (k - 1) + 1 + e
+              for size, s, (p0, p1), d, k, e in zip((h, w), strides, pads, dilations, (kh, kw), extra)]
+    if any(v != -1 and v < 1 for v in out_hw):
+        raise ValueError(f"op '{op}': the output would be empty ({out_hw}): paddings {pads} exceed the output")
+    return (n, c, h, w), (cin, cout_g, kh, kw), pads, strides, dilations, out_hw
+
+
+def _conv_t_infer(x, w, **attrs):
+    if x.dtype != w.dtype:
+        raise TypeError(f"op 'conv2d_transpose': Filter has dtype {w.dtype} but Input has {x.dtype}; cast one "
+                        f"explicitly")
+    (n, _, _, _), (_, cout_g, _, _), _, _, _, (oh, ow) = _conv_t_geometry("conv2d_transpose", x.shape, w.shape,
+                                                                         **attrs)
+    return Meta(nchw_out_shape(n, cout_g * attrs["groups"], oh, ow, attrs["data_format"]), x.dtype)
+
+
+def _conv_t_forward(xp, x, w, **attrs):
+    (n, c, h, wd), (cin, cout_g, kh, kw), pads, strides, dils, (oh, ow) = _conv_t_geometry(
+        "conv2d_transpose", x.shape, w.shape, **attrs)
+    g = attrs["groups"]
+    d = to_nchw(x, attrs["data_format"]).reshape(n, g, cin // g, h * wd)
+    cols = xp.matmul(w.reshape(g, cin // g, cout_g * kh * kw).swapaxes(-1, -2), d)   # [N, G, K, H*W]
+    padded = (oh + pads[0][0] + pads[0][1], ow + pads[1][0] + pads[1][1])
+    out = fold_windows(xp, cols.reshape(n, g * cout_g, kh, kw, h, wd), padded, strides, dils)
+    return from_nchw(xp, xp.ascontiguousarray(crop_hw(out, pads, (oh, ow))), attrs["data_format"])
+
+
+def _conv_t_grad(g):
+    conv = {k: g.attrs[k] for k in _CONV_ATTRS}  # the convolution this op is the adjoint of
+    x, w, dout = g.input("Input"), g.input("Filter"), g.output_grad("Output")
+    if g.needs("Input"):
+        g.set_input_grad("Input", g.op("conv2d", dout, w, **conv))
+    if g.needs("Filter"):
+        g.set_input_grad("Filter", g.op("conv2d_grad", dout, w, x, **conv)[1])
+
+
+CONV2D_TRANSPOSE = register_op("conv2d_transpose", inputs=("Input", "Filter"), outputs=("Output",),
+                               forward=_conv_t_forward, infer=_conv_t_infer, grad=_conv_t_grad, attrs=_CONV_T_ATTRS,
+                               same_dtype=("Input", "Filter"), double_grad=True)

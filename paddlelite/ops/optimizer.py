@@ -243,7 +243,9 @@ def _adagrad_forward(xp, param, grad, moment, lr, master_param, epsilon, multi_p
 ADAGRAD = register_op("adagrad", inputs=("Param", "Grad", "Moment", "LearningRate", "MasterParam"),
                       outputs=("ParamOut", "MomentOut"), forward=_adagrad_forward,
                       infer=_like_infer("adagrad", (0,)), optional_inputs=("MasterParam",),
-                      attrs={"epsilon": 1e-6, "multi_precision": False})
+                      attrs={"epsilon": 1e-6, "multi_precision": False},
+                      gpu=lambda xp, param, grad, moment, lr, master_param, epsilon, multi_precision:
+                      _launch.elementwise(xp, "adagrad", param, (param, grad, moment), (lr,), 2, (epsilon,)))
 
 
 def _rmsprop_forward(xp, param, mean_square, grad, moment, lr, mean_grad, master_param, epsilon, decay, momentum,
@@ -267,12 +269,20 @@ def _rmsprop_infer(param, mean_square, grad, moment, lr, mean_grad=None, master_
     return _meta(param), _meta(moment), _meta(mean_square), _meta(mean_grad if mean_grad is not None else param)
 
 
+def _rmsprop_kernel(xp, param, mean_square, grad, moment, lr, mean_grad, master_param, epsilon, decay, momentum,
+                    centered, multi_precision):
+    if mean_grad is None:
+        return None
+    return _launch.elementwise(xp, "rmsprop", param, (param, mean_square, grad, moment, mean_grad), (lr,), 4,
+                               (epsilon, decay, momentum, bool(centered)))
+
+
 RMSPROP = register_op("rmsprop", inputs=("Param", "MeanSquare", "Grad", "Moment", "LearningRate", "MeanGrad",
                                          "MasterParam"),
                       outputs=("ParamOut", "MomentOut", "MeanSquareOut", "MeanGradOut"), forward=_rmsprop_forward,
                       infer=_rmsprop_infer, optional_inputs=("MeanGrad", "MasterParam"),
                       attrs={"epsilon": 1e-10, "decay": 0.9, "momentum": 0.0, "centered": False,
-                             "multi_precision": False})
+                             "multi_precision": False}, gpu=_rmsprop_kernel)
 
 
 def _adamax_forward(xp, param, grad, lr, moment, inf_norm, beta1_pow, master_param, beta1, beta2, epsilon,
@@ -293,7 +303,10 @@ ADAMAX = register_op("adamax", inputs=("Param", "Grad", "LearningRate", "Moment"
                      infer=lambda param, grad, lr, moment, inf_norm, *rest, **attrs: (
                          _meta(param), _meta(moment), _meta(inf_norm)),
                      optional_inputs=("MasterParam",),
-                     attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "multi_precision": False})
+                     attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "multi_precision": False},
+                     gpu=lambda xp, param, grad, lr, moment, inf_norm, beta1_pow, master_param, beta1, beta2, epsilon,
+                     multi_precision: _launch.elementwise(xp, "adamax", param, (param, grad, moment, inf_norm),
+                                                          (lr, beta1_pow), 3, (beta1, beta2, epsilon)))
 
 
 def _adadelta_forward(xp, param, grad, avg_sq_grad, avg_sq_update, lr, master_param, rho, epsilon,
@@ -311,7 +324,9 @@ ADADELTA = register_op("adadelta", inputs=("Param", "Grad", "AvgSquaredGrad", "A
                                            "MasterParam"),
                        outputs=("ParamOut", "AvgSquaredGradOut", "AvgSquaredUpdateOut"), forward=_adadelta_forward,
                        infer=_like_infer("adadelta", (0, 1)), optional_inputs=("MasterParam",),
-                       attrs={"rho": 0.95, "epsilon": 1e-6, "multi_precision": False})
+                       attrs={"rho": 0.95, "epsilon": 1e-6, "multi_precision": False},
+                       gpu=lambda xp, param, grad, asg, asu, lr, master_param, rho, epsilon, multi_precision:
+                       _launch.elementwise(xp, "adadelta", param, (param, grad, asg, asu), (lr,), 3, (rho, epsilon)))
 
 
 def _lamb_forward(xp, param, grad, lr, m1, m2, b1p, b2p, master_param, weight_decay, beta1, beta2, epsilon,
@@ -371,7 +386,11 @@ NADAM = register_op("nadam", inputs=("Param", "Grad", "LearningRate", "MomentumD
                              "Moment2Out"),
                     forward=_nadam_forward, infer=_nadam_infer, optional_inputs=("MasterParam",),
                     attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "momentum_decay": 0.004,
-                           "multi_precision": False})
+                           "multi_precision": False},
+                    gpu=lambda xp, param, grad, lr, decay_pow, b2p, mu_product, m1, m2, master_param, beta1, beta2,
+                    epsilon, momentum_decay, multi_precision: _launch.elementwise(
+                        xp, "nadam", param, (param, grad, decay_pow, b2p, mu_product, m1, m2), (lr,), 6,
+                        (beta1, beta2, epsilon, momentum_decay)))
 
 
 def _radam_forward(xp, param, grad, lr, b1p, b2p, rho, m1, m2, master_param, beta1, beta2, epsilon,
@@ -404,4 +423,54 @@ RADAM = register_op("radam", inputs=("Param", "Grad", "LearningRate", "Beta1Pow"
                                      "Moment2", "MasterParam"),
                     outputs=("ParamOut", "Beta1PowOut", "Beta2PowOut", "RhoOut", "Moment1Out", "Moment2Out"),
                     forward=_radam_forward, infer=_radam_infer, optional_inputs=("MasterParam",),
-                    attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "multi_precision": False})
+                    attrs={"beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8, "multi_precision": False},
+                    gpu=lambda xp, param, grad, lr, b1p, b2p, rho, m1, m2, master_param, beta1, beta2, epsilon,
+                    multi_precision: _launch.elementwise(xp, "radam", param, (param, grad, b1p, b2p, rho, m1, m2),
+                                                         (lr,), 6, (beta1, beta2, epsilon)))
+
+
+def _rprop_forward(xp, param, grad, prev, learning_rate, master_param, learning_rate_range, etas,
+                   multi_precision):
+    """Resilient backprop: each element's own step grows by etas[1] while its gradient keeps its sign and
+    shrinks by etas[0] when it flips (that step is skipped and its gradient forgotten)."""
+    dt = param.dtype
+    g = grad.astype(dt, copy=False)
+    lr_min, lr_max = (dt.type(v) for v in learning_rate_range)
+    eta_neg, eta_pos = (dt.type(v) for v in etas)
+    product = g * prev
+    lr_out = xp.where(product > 0, xp.minimum(learning_rate * eta_pos, lr_max),
+                      xp.where(product < 0, xp.maximum(learning_rate * eta_neg, lr_min), learning_rate))
+    g = xp.where(product < 0, dt.type(0), g)
+    return param - xp.sign(g) * lr_out, g, lr_out
+
+
+RPROP = register_op("rprop", inputs=("param", "grad", "prev", "learning_rate", "master_param"),
+                    outputs=("param_out", "prev_out", "learning_rate_out"), forward=_rprop_forward,
+                    infer=_like_infer("rprop", (0, 1)), optional_inputs=("master_param",),
+                    attrs={"learning_rate_range": [1e-5, 50.0], "etas": [0.5, 1.2], "multi_precision": False},
+                    gpu=lambda xp, param, grad, prev, learning_rate, master_param, learning_rate_range, etas,
+                    multi_precision: _launch.elementwise(xp, "rprop", param, (param, grad, prev, learning_rate), (),
+                                                         3, (*map(float, learning_rate_range), *map(float, etas))))
+
+
+def _asgd_forward(xp, param, grad, lr, d, ys, m, master_param, batch_num, multi_precision):
+    """Stochastic average gradient over `batch_num` slots: d += g - ys[m % n]; ys[m % n] = g;
+    param -= lr * d / min(m + 1, n); m += 1."""
+    dt = param.dtype
+    g = grad.astype(dt, copy=False)
+    slot = (xp.arange(batch_num) == m.reshape(()) % batch_num).reshape((batch_num,) + (1,) * g.ndim)
+    y = xp.sum(xp.where(slot, ys, dt.type(0)), axis=0)
+    m_out = m + 1
+    d_out = d - y + g
+    n = xp.minimum(m_out, batch_num).reshape(()).astype(dt)
+    return param - _lr(xp, lr, dt) / n * d_out, d_out, xp.where(slot, g, ys), m_out
+
+
+def _asgd_infer(param, grad, lr, d, ys, m, master_param=None, **attrs):
+    _check_like("asgd", param, grad, "Grad")
+    return _meta(param), _meta(d), _meta(ys), _meta(m)
+
+
+ASGD = register_op("asgd", inputs=("param", "grad", "learning_rate", "d", "y", "m", "master_param"),
+                   outputs=("param_out", "d_out", "y_out", "m_out"), forward=_asgd_forward, infer=_asgd_infer,
+                   optional_inputs=("master_param",), attrs={"batch_num": 1, "multi_precision": False})

@@ -15,6 +15,32 @@ from ..utils import unique_name
 from .framework import Operator, Variable, default_main_program
 
 _layer_name = [None]
+_capture = [None]  # while paddle.jit traces: fn(Tensor) -> Variable standing for that eager Tensor
+
+
+@contextlib.contextmanager
+def tensor_capture(fn):
+    """Inside, an eager Tensor given to an op becomes the Variable `fn(tensor)` returns (paddle.jit's tracing
+    turns the Layer's parameters and other captured tensors into persistable variables this way)."""
+    prev = _capture[0]
+    _capture[0] = fn
+    try:
+        yield
+    finally:
+        _capture[0] = prev
+
+
+def as_variable(v):
+    """`v`, or the Variable standing for it when it is an eager Tensor captured by paddle.jit's tracing."""
+    return _capture[0](v) if _capture[0] is not None and isinstance(v, Tensor) else v
+
+
+def _captured(v, capture):
+    if isinstance(v, Tensor):
+        return capture(v)
+    if isinstance(v, (list, tuple)) and any(isinstance(e, Tensor) for e in v):
+        return [capture(e) if isinstance(e, Tensor) else e for e in v]
+    return v
 
 
 @contextlib.contextmanager
@@ -54,6 +80,8 @@ def build_op(block, op, inputs, attrs, new_name, role):
     """
     if len(inputs) != op.n_in:
         raise TypeError(f"op '{op.type}': expected {op.n_in} inputs {op.inputs}, received {len(inputs)}")
+    if _capture[0] is not None:
+        inputs = [_captured(v, _capture[0]) for v in inputs]
     program = block.program
     metas, in_names, diff_sg = [], {}, []
     for slot, v, diff in zip(op.inputs, inputs, op.diff_inputs_mask):

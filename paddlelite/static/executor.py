@@ -181,7 +181,7 @@ class Plan:
             frees = [[] for _ in steps]
             for n, k in last_use.items():
                 if n not in keep and not _persistable(block, n):
-                    frees[k].append(self.index[n])
+                    frees[k].append(self.slot(n))  # a sub-block may name it without a slot yet
             steps = [s + (tuple(f),) for s, f in zip(steps, frees)]
         else:
             steps = [s + ((),) for s in steps]

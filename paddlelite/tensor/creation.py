@@ -10,6 +10,7 @@ from ..framework.mode import _static
 from ..framework.tensor import Tensor, generated_name, to_array, wrap_array
 from ..ops import dispatch
 from ..ops.registry import get_op
+from ..static.appender import as_variable
 
 
 def _resolve_place(place, api):
@@ -205,6 +206,7 @@ def assign(x, output=None):
     elif output is None:
         return dispatch.apply(get_op("assign"), x)
     if _static[0]:
+        output = as_variable(output)  # an eager Tensor (a BatchNorm buffer) while paddle.jit traces
         output.block.append_op("assign", inputs={"X": [x]}, outputs={"Out": [output]})
         return output
     out = dispatch.apply(get_op("assign"), x)

@@ -1,4 +1,4 @@
-"""Gradient cases for conv2d and conv2d_grad (ops/conv.py)."""
+"""Gradient cases for conv2d, conv2d_grad and conv2d_transpose (ops/conv.py)."""
 from . import OpCase, rand
 
 CASES = [
@@ -17,4 +17,11 @@ CASES = [
     OpCase("conv2d_grad", {"Input": rand(1, 2, 3, 3, seed=14), "Filter": rand(2, 1, 2, 2, seed=15),
                            "DOutput": rand(1, 2, 2, 2, seed=16)}, {"groups": 2, "strides": [2, 2], "paddings": [1, 1]},
            id="conv2d_grad-groups-stride"),
+    # ---- conv2d_transpose: stride + output_padding / groups + dilation / NHWC + asymmetric pads
+    OpCase("conv2d_transpose", {"Input": rand(1, 2, 3, 3, seed=17), "Filter": rand(2, 3, 3, 3, seed=18)},
+           {"strides": [2, 2], "paddings": [1, 1], "output_padding": [1, 0]}, id="conv2d_transpose-stride"),
+    OpCase("conv2d_transpose", {"Input": rand(1, 4, 3, 2, seed=19), "Filter": rand(4, 1, 2, 2, seed=20)},
+           {"groups": 2, "dilations": [2, 1]}, id="conv2d_transpose-groups-dilation"),
+    OpCase("conv2d_transpose", {"Input": rand(2, 3, 2, 2, seed=21), "Filter": rand(2, 2, 2, 3, seed=22)},
+           {"data_format": "NHWC", "paddings": [1, 0, 0, 1], "strides": [1, 2]}, id="conv2d_transpose-nhwc"),
 ]

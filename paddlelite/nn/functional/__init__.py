@@ -1,12 +1,16 @@
-"""nn.functional: activation, common (dropout, linear, ...), conv, pooling, norm, input (embedding), loss."""
-from . import activation, common, conv, input, loss, norm, pooling
+"""nn.functional: activation, common (dropout, linear, ...), conv, pooling, norm, input (embedding), loss, distance,
+vision (pixel/channel shuffles), extension (sequence_mask)."""
+from . import activation, common, conv, distance, extension, input, loss, norm, pooling, vision
 from .activation import *  # noqa: F401,F403
 from .common import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403
+from .distance import *  # noqa: F401,F403
+from .extension import *  # noqa: F401,F403
 from .input import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .norm import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
+from .vision import *  # noqa: F401,F403
 
-__all__ = [*activation.__all__, *common.__all__, *conv.__all__, *input.__all__, *loss.__all__, *norm.__all__,
-           *pooling.__all__]
+__all__ = [*activation.__all__, *common.__all__, *conv.__all__, *distance.__all__, *extension.__all__, *input.__all__,
+           *loss.__all__, *norm.__all__, *pooling.__all__, *vision.__all__]

@@ -13,6 +13,7 @@ from ...ops import dispatch
 from ...ops import elementwise as _ew
 from ...ops import manipulation as _mo
 from ...ops import math as _m
+from ... import tensor as T
 from ...tensor.manipulation import inplace_apply
 from ...tensor.math import _check_tensor, _unary, check_float_tensor, sigmoid, tanh
 
@@ -20,7 +21,8 @@ apply = dispatch.apply
 
 __all__ = ["relu", "relu6", "leaky_relu", "elu", "selu", "gelu", "silu", "swish", "sigmoid", "tanh", "softplus",
            "hardswish", "hardsigmoid", "hardtanh", "mish", "softmax", "log_softmax", "softsign", "tanhshrink",
-           "log_sigmoid", "relu_", "elu_", "leaky_relu_", "hardtanh_", "softmax_", "tanh_"]
+           "log_sigmoid", "logsigmoid", "celu", "hardshrink", "softshrink", "thresholded_relu", "glu", "swiglu",
+           "maxout", "prelu", "rrelu", "relu_", "elu_", "leaky_relu_", "hardtanh_", "softmax_", "tanh_", "thresholded_relu_"]
 
 
 def _float(value, api, arg):
@@ -144,6 +146,120 @@ def log_sigmoid(x, name=None):
     return apply(_m.SCALE, apply(_act.SOFTPLUS, apply(_m.SCALE, x, scale=-1.0)), scale=-1.0)
 
 
+logsigmoid = log_sigmoid
+
+
+def celu(x, alpha=1.0, name=None):
+    """max(0, x) + min(0, alpha (exp(x / alpha) - 1)) = alpha elu(x / alpha)."""
+    _check_tensor(x, "celu")
+    alpha = _float(alpha, "celu", "alpha")
+    if alpha == 0:
+        raise ZeroDivisionError("celu: alpha cannot be 0")
+    return apply(_m.SCALE, apply(_act.ELU, apply(_m.SCALE, x, scale=1.0 / alpha), alpha=1.0), scale=alpha)
+
+
+def _threshold(value, api):
+    value = _float(value, api, "threshold")
+    if value < 0:
+        raise ValueError(f"{api}: threshold must be no less than zero, received {value}")
+    return value
+
+
+def hardshrink(x, threshold=0.5, name=None):
+    """x where |x| > threshold, else 0."""
+    check_float_tensor(x, "hardshrink")
+    threshold = _float(threshold, "hardshrink", "threshold")
+    return T.where(T.abs(x) > threshold, x, T.zeros_like(x))
+
+
+def softshrink(x, threshold=0.5, name=None):
+    """x - clip(x, -threshold, threshold): shrinks towards 0 by threshold, 0 inside [-threshold, threshold]."""
+    check_float_tensor(x, "softshrink")
+    threshold = _threshold(threshold, "softshrink")
+    return apply(_ew.SUBTRACT, x, apply(_m.CLIP, x, min=-threshold, max=threshold))
+
+
+def thresholded_relu(x, threshold=1.0, value=0.0, name=None):
+    """x where x > threshold, else value."""
+    check_float_tensor(x, "thresholded_relu")
+    threshold = _float(threshold, "thresholded_relu", "threshold")
+    value = _float(value, "thresholded_relu", "value")
+    return T.where(x > threshold, x, T.full_like(x, value))
+
+
+def glu(x, axis=-1, name=None):
+    """a * sigmoid(b), with a, b the two halves of x along axis."""
+    check_float_tensor(x, "glu")
+    axis = _axis(x, axis, "glu")
+    if x.shape[axis] % 2:
+        raise ValueError(f"glu: the size of x along axis {axis} must be even, received shape {x.shape}")
+    a, b = T.split(x, 2, axis=axis)
+    return apply(_ew.MULTIPLY, a, sigmoid(b))
+
+
+def swiglu(x, y=None, name=None):
+    """silu(x) * y; without y, x's last axis is split into halves (x, y)."""
+    check_float_tensor(x, "swiglu")
+    if y is None:
+        if x.shape[-1] % 2:
+            raise ValueError(f"swiglu: with y=None the last dim of x must be even, received shape {x.shape}")
+        x, y = T.split(x, 2, axis=-1)
+    else:
+        check_float_tensor(y, "swiglu", "y")
+    return apply(_ew.MULTIPLY, apply(_act.SILU, x), y)
+
+
+def maxout(x, groups, axis=1, name=None):
+    """Max over each run of `groups` consecutive channels: [N, C, ...] -> [N, C / groups, ...]."""
+    check_float_tensor(x, "maxout")
+    if isinstance(groups, bool) or not isinstance(groups, numbers.Integral) or groups <= 0:
+        raise ValueError(f"maxout: groups must be a positive int, received {groups!r}")
+    nd = len(x.shape)
+    if axis not in (1, -1, 3) or (axis == 3 and nd != 4) or nd != 4:
+        raise ValueError(f"maxout: axis must be 1, -1 or 3 on a 4-D input, received axis={axis!r} for shape "
+                         f"{x.shape}")
+    axis %= nd
+    channels = x.shape[axis]
+    if channels % groups:
+        raise ValueError(f"maxout: the number of channels ({channels}) must be divisible by groups ({groups})")
+    shape = list(x.shape[:axis]) + [channels // groups, groups] + list(x.shape[axis + 1:])
+    return T.max(T.reshape(x, [-1 if d is None or d < 0 else d for d in shape]), axis=axis + 1)
+
+
+def prelu(x, weight, data_format="NCHW", name=None):
+    """max(0, x) + weight * min(0, x); weight has 1 value or one per channel."""
+    check_float_tensor(x, "prelu")
+    check_float_tensor(weight, "prelu", "weight")
+    if data_format not in ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
+        raise ValueError(f"prelu: data_format must be one of NC, NCL, NCHW, NCDHW, NLC, NHWC, NDHWC, received "
+                         f"{data_format!r}")
+    if len(weight.shape) != 1:
+        raise ValueError(f"prelu: weight must be 1-D, received shape {weight.shape}")
+    count = weight.shape[0]
+    if count != 1:
+        if len(x.shape) < 2:
+            raise ValueError(f"prelu: x must be at least 2-D for a per-channel weight, received shape {x.shape}")
+        channel = 1 if data_format[1] == "C" else len(x.shape) - 1
+        if x.shape[channel] != count:
+            raise ValueError(f"prelu: weight has {count} values but x has {x.shape[channel]} channels")
+        weight = T.reshape(weight, [-1 if i == channel else 1 for i in range(len(x.shape))])
+    zero = T.zeros_like(x)
+    return apply(_ew.ADD, apply(_ew.MAXIMUM, x, zero), apply(_ew.MULTIPLY, weight, apply(_ew.MINIMUM, x, zero)))
+
+
+def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
+    """Leaky relu whose negative slope is drawn uniformly from [lower, upper] per element in training and is
+    (lower + upper) / 2 at inference."""
+    check_float_tensor(x, "rrelu")
+    lower, upper = _float(lower, "rrelu", "lower"), _float(upper, "rrelu", "upper")
+    if not 0 <= lower <= 1 or not 0 <= upper <= 1 or lower > upper:
+        raise ValueError(f"rrelu: need 0 <= lower <= upper <= 1, received lower={lower}, upper={upper}")
+    if not training:
+        return apply(_act.LEAKY_RELU, x, alpha=(lower + upper) / 2.0)
+    slope = T.uniform(T.shape(x) if -1 in list(x.shape) else x.shape, dtype=x.dtype, min=lower, max=upper)
+    return T.where(x >= 0, x, apply(_ew.MULTIPLY, slope, x))
+
+
 def _inplace_version(fn):
     """Paddle's F.<name>_: fn's result written into x's storage, x returned."""
     def inplace(x, *args, **kwargs):
@@ -153,5 +269,5 @@ def _inplace_version(fn):
     return inplace
 
 
-relu_, elu_, leaky_relu_, hardtanh_, softmax_, tanh_ = map(_inplace_version, (relu, elu, leaky_relu, hardtanh,
-                                                                               softmax, tanh))
+relu_, elu_, leaky_relu_, hardtanh_, softmax_, tanh_, thresholded_relu_ = map(
+    _inplace_version, (relu, elu, leaky_relu, hardtanh, softmax, tanh, thresholded_relu))

@@ -1,14 +1,16 @@
-"""Convolutions: conv2d (op 'conv2d'), conv1d (conv2d on an added unit height)."""
+"""Convolutions: conv2d (op 'conv2d'), conv2d_transpose (op 'conv2d_transpose'), and their 1-D forms (the 2-D
+ops on an added unit height)."""
 import numbers
 
 from ...ops import conv as _conv
+from ...ops.conv import resolve_pads
 from ...ops import dispatch
 from ...ops import elementwise as _ew
 from ...ops import manipulation as _mo
 from ...ops.registry import get_op
 from ...tensor.math import _check_tensor
 
-__all__ = ["conv1d", "conv2d"]
+__all__ = ["conv1d", "conv2d", "conv1d_transpose", "conv2d_transpose"]
 
 apply = dispatch.apply
 
@@ -113,4 +115,96 @@ def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data
     out = apply(get_op("squeeze"), out, axis=[2 if data_format == "NCL" else 1])
     if bias is not None:
         out = _bias_add(out, bias, 1 if data_format == "NCL" else 2, "conv1d")
+    return out
+
+
+def _transpose_extra(output_padding, output_size, x, weight, strides, pads, dilations, data_format, api):
+    """output_padding as a list of 2 ints, or derived from output_size (Paddle's two ways to pick among the
+    input sizes one transposed convolution can produce)."""
+    if output_size is None:
+        return int_list(output_padding, 2, api, "output_padding", minimum=0)
+    if output_padding not in (0, [0, 0], (0, 0)):
+        raise ValueError(f"{api}: output_padding option is mutually exclusive with output_size")
+    size = int_list(output_size, 2, api, "output_size", minimum=1)
+    hw = x.shape[2:] if data_format == "NCHW" else x.shape[1:3]
+    extra = []
+    for want, n, s, (p0, p1), d, k in zip(size, hw, strides, pads, dilations, weight.shape[2:]):
+        smallest = (n - 1) * s - p0 - p1 + d * (k - 1) + 1
+        if not smallest <= want < smallest + s:
+            raise ValueError(f"{api}: output_size {size} is not reachable: each entry must be in "
+                             f"[{smallest}, {smallest + s}) for this input, stride and padding")
+        extra.append(want - smallest)
+    return extra
+
+
+def int_list(value, n, api, arg, minimum):
+    """An int or n ints (each >= minimum) -> list of n ints."""
+    values = [value] * n if isinstance(value, numbers.Integral) and not isinstance(value, bool) else value
+    if not isinstance(values, (list, tuple)) or len(values) != n or not all(
+            isinstance(v, numbers.Integral) and not isinstance(v, bool) and v >= minimum for v in values):
+        raise ValueError(f"{api}: {arg} must be an int or a list of {n} ints >= {minimum}, received {value!r}")
+    return [int(v) for v in values]
+
+
+def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, dilation=1, groups=1,
+                     output_size=None, data_format="NCHW", name=None):
+    """The transposed 2-D convolution (conv2d's adjoint in its input); weight [in_channels,
+    out_channels/groups, kh, kw]."""
+    api = "conv2d_transpose"
+    _check_tensor(x, api, "x")
+    _check_tensor(weight, api, "weight")
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"{api}: data_format must be 'NCHW' or 'NHWC', received {data_format!r}")
+    if len(x.shape) != 4:
+        raise ValueError(f"{api}: x must be 4-D ({data_format}), received shape {x.shape}")
+    if len(weight.shape) != 4:
+        raise ValueError(f"{api}: weight must be 4-D [in_channels, out_channels/groups, kh, kw], received shape "
+                         f"{weight.shape}")
+    if isinstance(groups, bool) or not isinstance(groups, numbers.Integral) or groups < 1:
+        raise ValueError(f"{api}: groups must be a positive int, received {groups!r}")
+    strides = int_tuple(stride, 2, api, "stride")
+    dilations = int_tuple(dilation, 2, api, "dilation")
+    paddings, algo = padding_attrs(padding, 2, api, data_format == "NHWC")
+    if algo == "SAME":  # resolved here from the input size: the gradient convolutions need explicit pads
+        hw = x.shape[2:] if data_format == "NCHW" else x.shape[1:3]
+        if -1 in list(hw):
+            raise ValueError(f"{api}: padding='SAME' needs the input's spatial size, received shape {x.shape}")
+        pads, dilations = resolve_pads(api, paddings, algo, hw, weight.shape[2:], strides, dilations)
+        paddings, algo = [pads[0][0], pads[0][1], pads[1][0], pads[1][1]], "EXPLICIT"
+    pads = resolve_pads(api, paddings, algo, None, None, strides, dilations)[0] if algo != "VALID" else [(0, 0)] * 2
+    extra = _transpose_extra(output_padding, output_size, x, weight, strides, pads, dilations, data_format, api)
+    out = apply(_conv.CONV2D_TRANSPOSE, x, weight, strides=strides, paddings=paddings, padding_algorithm=algo,
+                dilations=dilations, groups=int(groups), data_format=data_format, output_padding=extra)
+    if bias is not None:
+        out = _bias_add(out, bias, 3 if data_format == "NHWC" else 1, api)
+    return out
+
+
+def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1,
+                     output_size=None, data_format="NCL", name=None):
+    """The transposed 1-D convolution (conv2d_transpose on a unit height); weight [in_channels,
+    out_channels/groups, k]."""
+    api = "conv1d_transpose"
+    _check_tensor(x, api, "x")
+    _check_tensor(weight, api, "weight")
+    if data_format not in ("NCL", "NLC"):
+        raise ValueError(f"{api}: data_format must be 'NCL' or 'NLC', received {data_format!r}")
+    if len(x.shape) != 3 or len(weight.shape) != 3:
+        raise ValueError(f"{api}: x and weight must be 3-D, received shapes {x.shape} and {weight.shape}")
+    if isinstance(padding, str):
+        pad2 = padding
+    else:
+        pad2 = [0, 0] + padding_attrs(padding, 1, api, data_format == "NLC")[0]
+    height = 2 if data_format == "NCL" else 1
+    unsq = get_op("unsqueeze")
+    out = conv2d_transpose(apply(unsq, x, axis=[height]), apply(unsq, weight, axis=[2]),
+                           stride=[1, int_tuple(stride, 1, api, "stride")[0]], padding=pad2,
+                           output_padding=[0, int_list(output_padding, 1, api, "output_padding", 0)[0]],
+                           dilation=[1, int_tuple(dilation, 1, api, "dilation")[0]], groups=groups,
+                           output_size=None if output_size is None else
+                           [1, int_list(output_size, 1, api, "output_size", 1)[0]],
+                           data_format="NCHW" if data_format == "NCL" else "NHWC")
+    out = apply(get_op("squeeze"), out, axis=[height])
+    if bias is not None:
+        out = _bias_add(out, bias, 1 if data_format == "NCL" else 2, api)
     return out

@@ -1,8 +1,10 @@
 """Losses. softmax_with_cross_entropy / cross_entropy run the fused 'softmax_with_cross_entropy' op; the others
 are composed from elementwise / reduce ops (so their gradients come from those ops' grad makers)."""
+import math
 import numbers
 
-from ...framework.mode import _static
+from ... import tensor as T
+from ...framework.mode import _static, no_grad
 from ...ops import creation as _creation
 from ...ops import dispatch
 from ...ops import elementwise as _ew
@@ -14,7 +16,9 @@ from ...ops.registry import get_op
 from ...tensor.math import _check_tensor, check_float_tensor
 
 __all__ = ["softmax_with_cross_entropy", "cross_entropy", "nll_loss", "mse_loss", "square_error_cost", "l1_loss",
-           "smooth_l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits"]
+           "smooth_l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss",
+           "multi_label_soft_margin_loss", "log_loss", "poisson_nll_loss", "gaussian_nll_loss", "cosine_embedding_loss",
+           "triplet_margin_loss", "triplet_margin_with_distance_loss", "sigmoid_focal_loss", "dice_loss", "label_smooth"]
 
 apply = dispatch.apply
 _REDUCTIONS = ("mean", "sum", "none")
@@ -299,3 +303,260 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
     term = softplus_neg if coef is None else apply(_ew.MULTIPLY, coef, softplus_neg)
     loss = apply(_ew.ADD, apply(_ew.MULTIPLY, _scale(label, -1.0, 1.0), logit), term)
     return _reduce(_apply_weight(loss, weight, api), reduction)
+
+
+# ---- margin, embedding and likelihood losses (compositions, as Paddle composes them) ---------------
+def _floats(api, **tensors):
+    for arg, t in tensors.items():
+        check_float_tensor(t, api, arg)
+
+
+def _clip_min(x, low):
+    return apply(_math.CLIP, x, min=float(low), max=float("inf"))
+
+
+def _log_sigmoid(x):  # log(sigmoid(x)) = -softplus(-x), without overflow
+    return -apply(get_op("softplus"), -x, beta=1.0, threshold=20.0)
+
+
+def _without_grad(x):
+    """x as a constant of the graph (Paddle's fused loss ops that these compositions stand for have no gradient
+    for it)."""
+    if _static[0]:
+        x = T.assign(x)
+        x.stop_gradient = True
+        return x
+    return x.detach()
+
+
+def kl_div(input, label, reduction="mean", log_target=False, name=None):
+    """label * (log(label) - input) (0 where label <= 0), or exp(label) * (label - input) with log_target;
+    reduction 'batchmean' divides the sum by the batch size. As Paddle's kldiv_loss op, no gradient for label."""
+    api = "kl_div"
+    _floats(api, input=input, label=label)
+    if reduction not in ("mean", "sum", "none", "batchmean"):
+        raise ValueError(f"{api}: reduction must be 'mean', 'sum', 'batchmean' or 'none', received {reduction!r}")
+    if input.dtype != label.dtype:  # Paddle computes in float64 when either is float64
+        input, label = T.cast(input, "float64"), T.cast(label, "float64")
+    label = _without_grad(label)
+    if log_target:
+        loss = T.exp(label) * (label - input)
+    else:
+        positive = label > 0
+        safe = T.where(positive, label, T.ones_like(label))
+        loss = T.where(positive, label * (T.log(safe) - input), T.zeros_like(input))
+    if reduction == "batchmean":
+        loss = _sum(loss)
+        return loss / float(input.shape[0]) if len(input.shape) else loss
+    return _reduce(loss, reduction)
+
+
+def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=None):
+    """relu(-label * (input - other) + margin)."""
+    api = "margin_ranking_loss"
+    _check_reduction(reduction, api)
+    _floats(api, input=input, other=other, label=label)
+    return _reduce(_op("relu", _scale(label * (other - input), 1.0, float(margin))), reduction)
+
+
+def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):
+    """input where label == 1, relu(margin - input) where label == -1, 0 elsewhere."""
+    api = "hinge_embedding_loss"
+    _check_reduction(reduction, api)
+    _floats(api, input=input, label=label)
+    zero = T.zeros_like(input)
+    loss = T.where(label == 1.0, input, zero) + \
+        T.where(label == -1.0, _op("relu", _scale(input, -1.0, float(margin))), zero)
+    return _reduce(loss, reduction)
+
+
+def soft_margin_loss(input, label, reduction="mean", name=None):
+    """log(1 + exp(-label * input))."""
+    api = "soft_margin_loss"
+    _check_reduction(reduction, api)
+    check_float_tensor(input, api, "input")
+    _check_tensor(label, api, "label")
+    if list(input.shape) != list(label.shape):
+        raise ValueError(f"{api}: input and label must have the same shape, received {input.shape} and "
+                         f"{label.shape}")
+    label = T.cast(label, input.dtype)
+    return _reduce(T.log(_scale(T.exp(-label * input), 1.0, 1.0)), reduction)
+
+
+def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", name=None):
+    """-(label log sigmoid(input) + (1 - label) log sigmoid(-input)), (weighted,) averaged over the last axis."""
+    api = "multi_label_soft_margin_loss"
+    _check_reduction(reduction, api)
+    _floats(api, input=input, label=label)
+    if list(input.shape) != list(label.shape):
+        raise ValueError(f"{api}: input and label must have the same shape, received {input.shape} and "
+                         f"{label.shape}")
+    loss = -(label * _log_sigmoid(input) + _scale(label, -1.0, 1.0) * _log_sigmoid(-input))
+    if weight is not None:
+        check_float_tensor(weight, api, "weight")
+        loss = loss * weight
+    return _reduce(T.mean(loss, axis=-1), reduction)
+
+
+def log_loss(input, label, epsilon=1e-4, name=None):
+    """-label log(input + epsilon) - (1 - label) log(1 - input + epsilon), elementwise, on [N, 1] predictions."""
+    _floats("log_loss", input=input, label=label)
+    if len(input.shape) != 2 or input.shape[1] != 1:
+        raise ValueError(f"log_loss: input must be [N, 1] (one predicted probability per row), received shape "
+                         f"{input.shape}")
+    eps = float(epsilon)
+    return -label * T.log(_scale(input, 1.0, eps)) - _scale(label, -1.0, 1.0) * T.log(_scale(input, -1.0, 1.0 + eps))
+
+
+def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-8, reduction="mean", name=None):
+    """exp(input) - label * input (log_input) or input - label * log(input + epsilon); full adds Stirling's
+    term label log(label) - label + log(2 pi label) / 2 where label > 1."""
+    api = "poisson_nll_loss"
+    if epsilon <= 0:
+        raise ValueError(f"{api}: epsilon must be positive, received {epsilon}")
+    _check_reduction(reduction, api)
+    _floats(api, input=input, label=label)
+    if list(input.shape) != list(label.shape):
+        raise ValueError(f"{api}: input and label must have the same shape, received {input.shape} and "
+                         f"{label.shape}")
+    if log_input:
+        loss = T.exp(input) - label * input
+    else:
+        loss = input - label * T.log(_scale(input, 1.0, float(epsilon)))
+    if full:
+        big = label > 1
+        safe = T.where(big, label, T.full_like(label, 2.0))
+        stirling = safe * T.log(safe) - safe + 0.5 * T.log(_scale(safe, 2 * math.pi))
+        loss = loss + T.where(big, stirling, T.zeros_like(stirling))
+    return _reduce(loss, reduction)
+
+
+def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-6, reduction="mean", name=None):
+    """(log(max(variance, epsilon)) + (input - label)^2 / max(variance, epsilon)) / 2 (+ log(2 pi) / 2 with
+    full). As in Paddle, the clamped variance is computed without gradient."""
+    api = "gaussian_nll_loss"
+    if list(variance.shape) != list(input.shape):
+        if list(input.shape[:-1]) == list(variance.shape):
+            variance = T.unsqueeze(variance, -1)
+        elif not (list(input.shape[:-1]) == list(variance.shape[:-1]) and variance.shape[-1] == 1):
+            raise ValueError(f"{api}: variance must have input's shape, or it without (or with 1 in) the last "
+                             f"dim; received {variance.shape} for input {input.shape}")
+    _check_reduction(reduction, api)
+    _floats(api, input=input, label=label, variance=variance)
+    if not _static[0] and bool(T.any(variance < 0)):
+        raise ValueError(f"{api}: variance has negative entries")
+    with no_grad():
+        variance = _clip_min(variance, epsilon)
+    loss = 0.5 * (T.log(variance) + T.square(input - label) / variance)
+    if full:
+        loss = _scale(loss, 1.0, 0.5 * math.log(2 * math.pi))
+    return _reduce(loss, reduction)
+
+
+def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", name=None):
+    """1 - cos(input1, input2) where label == 1, max(cos - margin, 0) where label == -1 (cos along the last axis)."""
+    api = "cosine_embedding_loss"
+    if len(label.shape) != 1:
+        raise ValueError(f"{api}: label must be 1-D, received shape {label.shape}")
+    if list(input1.shape) != list(input2.shape):
+        raise ValueError(f"{api}: input1 and input2 must have the same shape, received {input1.shape} and "
+                         f"{input2.shape}")
+    if len(input1.shape) > 2:
+        raise ValueError(f"{api}: inputs must be 1-D or 2-D, received shape {input1.shape}")
+    if input1.dtype.name not in ("float32", "float64"):
+        raise ValueError(f"{api}: input1 must be float32 or float64, received {input1.dtype.name}")
+    _check_reduction(reduction, api)
+    dot = T.sum(input1 * input2, axis=-1)
+    norms = _scale(T.sum(T.square(input1), axis=-1), 1.0, 1e-11) * _scale(T.sum(T.square(input2), axis=-1), 1.0, 1e-11)
+    cos = dot / T.sqrt(norms)
+    zero = T.zeros_like(cos)
+    loss = T.where(label == 1, _scale(cos, -1.0, 1.0), zero) + \
+        T.where(label == -1, _clip_min(_scale(cos, 1.0, -float(margin)), 0.0), zero)
+    return _reduce(loss, reduction)
+
+
+def _distance(x, y, p, epsilon, keepdim=False):
+    return T.norm(_scale(x - y, 1.0, float(epsilon)), p=p, axis=-1, keepdim=keepdim)
+
+
+def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-6, swap=False, reduction="mean",
+                        name=None):
+    """max(d(input, positive) - d(input, negative) + margin, 0), d the p-norm distance (with swap, the negative
+    distance is the smaller of d(input, negative) and d(positive, negative))."""
+    api = "triplet_margin_loss"
+    _check_reduction(reduction, api)
+    _floats(api, input=input, positive=positive, negative=negative)
+    if not list(input.shape) == list(positive.shape) == list(negative.shape):
+        raise ValueError(f"{api}: input, positive and negative must have the same shape, received {input.shape}, "
+                         f"{positive.shape} and {negative.shape}")
+    pos = _distance(input, positive, p, epsilon)
+    neg = _distance(input, negative, p, epsilon)
+    if swap:
+        neg = T.minimum(neg, _distance(positive, negative, p, epsilon))
+    return _reduce(_clip_min(_scale(pos - neg, 1.0, float(margin)), 0.0), reduction)
+
+
+def triplet_margin_with_distance_loss(input, positive, negative, distance_function=None, margin=1.0, swap=False,
+                                      reduction="mean", name=None):
+    """triplet_margin_loss with any distance (default: pairwise_distance with p=2); distances must be positive."""
+    api = "triplet_margin_with_distance_loss"
+    _check_reduction(reduction, api)
+    _floats(api, input=input, positive=positive, negative=negative)
+    dist = distance_function or (lambda a, b: _distance(a, b, 2.0, 1e-6))
+    pos, neg = dist(input, positive), dist(input, negative)
+    if swap:
+        neg = T.minimum(neg, dist(positive, negative))
+    if not _static[0] and not (bool(T.all(pos > 0)) and bool(T.all(neg > 0))):
+        raise ValueError(f"{api}: the distances must be positive")
+    return _reduce(_clip_min(_scale(pos - neg, 1.0, float(margin)), 0.0), reduction)
+
+
+def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, reduction="sum", name=None):
+    """alpha_t (1 - p_t)^gamma bce_with_logits(logit, label) (/ normalizer), p_t = p if label else 1 - p."""
+    api = "sigmoid_focal_loss"
+    _check_reduction(reduction, api)
+    _floats(api, logit=logit, label=label)
+    if normalizer is not None:
+        check_float_tensor(normalizer, api, "normalizer")
+        if len(normalizer.shape) > 1:
+            raise ValueError(f"{api}: normalizer must be 0-D or 1-D, received shape {normalizer.shape}")
+    loss = binary_cross_entropy_with_logits(logit, label, reduction="none")
+    pred = _op("sigmoid", logit)
+    p_t = pred * label + _scale(pred, -1.0, 1.0) * _scale(label, -1.0, 1.0)
+    alpha_t = _scale(label, float(alpha)) + _scale(_scale(label, -1.0, 1.0), 1.0 - float(alpha))
+    loss = alpha_t * loss * T.pow(_scale(p_t, -1.0, 1.0), float(gamma))
+    if normalizer is not None:
+        loss = loss / normalizer
+    return _reduce(loss, reduction)
+
+
+def dice_loss(input, label, epsilon=1e-5, name=None):
+    """mean over the batch of 1 - 2 |input * onehot(label)| / (|input| + |onehot(label)| + epsilon); input holds
+    probabilities [N, ..., C], label class ids [N, ..., 1]."""
+    api = "dice_loss"
+    check_float_tensor(input, api, "input")
+    _check_tensor(label, api, "label")
+    if label.dtype.np.kind not in "iu":
+        raise TypeError(f"{api}: label must hold int32/int64 class ids, received dtype {label.dtype.name}")
+    if len(input.shape) < 2 or len(input.shape) != len(label.shape) or label.shape[-1] != 1 or \
+            list(input.shape[:-1]) != list(label.shape[:-1]):
+        raise ValueError(f"{api}: input must be [N, ..., C] and label [N, ..., 1], received shapes {input.shape} "
+                         f"and {label.shape}")
+    onehot = _one_hot(T.squeeze(label, [-1]), input.shape[-1], input.dtype, -1)
+    dims = list(range(1, len(input.shape)))
+    inter = _sum(input * onehot, axis=dims)
+    denom = _scale(_sum(input, axis=dims) + _sum(onehot, axis=dims), 1.0, float(epsilon))
+    return apply(_red.MEAN, _scale(_scale(inter, 2.0) / denom, -1.0, 1.0))
+
+
+def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
+    """(1 - epsilon) label + epsilon prior_dist (uniform 1 / num_classes without prior_dist)."""
+    api = "label_smooth"
+    check_float_tensor(label, api, "label")
+    if not 0.0 <= float(epsilon) <= 1.0:
+        raise ValueError(f"{api}: epsilon must be in [0, 1], received {epsilon}")
+    eps = float(epsilon)
+    if prior_dist is None:
+        return _scale(label, 1.0 - eps, eps / label.shape[-1])
+    check_float_tensor(prior_dist, api, "prior_dist")
+    return _scale(label, 1.0 - eps) + _scale(prior_dist, eps)

@@ -1,13 +1,16 @@
-"""Normalisation: layer_norm (op 'layer_norm'), batch_norm (op 'batch_norm')."""
+"""Normalisation: layer_norm (op 'layer_norm'), batch_norm (op 'batch_norm'); group_norm and instance_norm run
+the layer_norm op on regrouped dims; local_response_norm is composed."""
 import numbers
 
+from ... import tensor as T
 from ...framework.mode import no_grad
 from ...ops import dispatch
 from ...ops import norm as _norm
 from ...tensor.creation import assign
+from ...tensor.manipulation import pad as _pad
 from ...tensor.math import _check_tensor
 
-__all__ = ["layer_norm", "batch_norm"]
+__all__ = ["layer_norm", "batch_norm", "group_norm", "instance_norm", "local_response_norm"]
 
 apply = dispatch.apply
 
@@ -74,3 +77,90 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
             for buf, new in ((running_mean, mean_out), (running_var, var_out)):
                 assign(new if new.dtype == buf.dtype else new.astype(buf.dtype), output=buf)
     return y
+
+
+def _channel_affine(y, weight, bias, channel_axis):
+    shape = [-1 if i == channel_axis else 1 for i in range(len(y.shape))]
+    if weight is not None:
+        y = y * T.reshape(weight, shape)
+    if bias is not None:
+        y = y + T.reshape(bias, shape)
+    return y
+
+
+def _normalize_groups(x, groups, epsilon, channel_last):
+    """(x - mean) / sqrt(var + epsilon) over each of `groups` channel groups (with all spatial positions), by the
+    layer_norm op on x viewed as [N, groups, rest]."""
+    nd = len(x.shape)
+    if channel_last:
+        x = T.transpose(x, [0, nd - 1] + list(range(1, nd - 1)))
+    shape = list(x.shape)
+    y = apply(_norm.LAYER_NORM, T.reshape(x, [shape[0] if shape[0] != -1 else -1, groups, -1]), None, None,
+              epsilon=float(epsilon), begin_norm_axis=2)[0]
+    y = T.reshape(y, [-1] + shape[1:])
+    return T.transpose(y, [0] + list(range(2, nd)) + [1]) if channel_last else y
+
+
+def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW", name=None):
+    """Normalise each group of num_groups channel groups over its channels and positions, then scale/shift per
+    channel."""
+    api = "group_norm"
+    _check_tensor(x, api)
+    if data_format not in ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
+        raise ValueError(f"{api}: data_format must be one of NC, NCL, NCHW, NCDHW, NLC, NHWC, NDHWC, received "
+                         f"{data_format!r}")
+    if len(x.shape) < 2:
+        raise ValueError(f"{api}: x must be at least 2-D [N, C, ...], received shape {x.shape}")
+    _check_eps(epsilon, api)
+    channel_last = data_format[-1] == "C" and data_format != "NC"
+    channels = x.shape[-1 if channel_last else 1]
+    if isinstance(num_groups, bool) or not isinstance(num_groups, numbers.Integral) or num_groups < 1 or \
+            channels % num_groups:
+        raise ValueError(f"{api}: num_groups must be a positive int dividing the {channels} channels, received "
+                         f"{num_groups!r}")
+    y = _normalize_groups(x, int(num_groups), epsilon, channel_last)
+    return _channel_affine(y, weight, bias, len(x.shape) - 1 if channel_last else 1)
+
+
+def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.9, eps=1e-05, data_format="NCHW", name=None):
+    """Normalise every channel of every sample over its positions (the input's statistics), then scale/shift
+    per channel; use_input_stats=False normalises with running_mean / running_var instead."""
+    api = "instance_norm"
+    _check_tensor(x, api)
+    if data_format not in ("NC", "NCL", "NCHW", "NCDHW"):
+        raise ValueError(f"{api}: data_format must be one of NC, NCL, NCHW, NCDHW, received {data_format!r}")
+    if len(x.shape) < 3:
+        raise ValueError(f"{api}: x must be at least 3-D [N, C, ...], received shape {x.shape}")
+    _check_eps(eps, api)
+    if use_input_stats:
+        y = _normalize_groups(x, x.shape[1], eps, False)
+    else:
+        if running_mean is None or running_var is None:
+            raise ValueError(f"{api}: use_input_stats=False needs running_mean and running_var")
+        shape = [-1 if i == 1 else 1 for i in range(len(x.shape))]
+        y = (x - T.reshape(running_mean, shape)) / T.sqrt(T.reshape(running_var, shape) + float(eps))
+    return _channel_affine(y, weight, bias, 1)
+
+
+def local_response_norm(x, size, alpha=1e-4, beta=0.75, k=1.0, data_format="NCHW", name=None):
+    """x / (k + alpha * mean of x^2 over `size` neighbouring channels (zero padded)) ** beta."""
+    api = "local_response_norm"
+    _check_tensor(x, api)
+    if data_format not in ("NCL", "NLC", "NCHW", "NHWC", "NCDHW", "NDHWC"):
+        raise ValueError(f"{api}: data_format must be one of NCL, NCHW, NCDHW, NLC, NHWC, NDHWC, received "
+                         f"{data_format!r}")
+    if len(x.shape) < 3:
+        raise ValueError(f"{api}: x must be at least 3-D, received {len(x.shape)} dims")
+    if isinstance(size, bool) or not isinstance(size, numbers.Integral) or size < 1:
+        raise ValueError(f"{api}: size must be a positive int, received {size!r}")
+    axis = len(x.shape) - 1 if data_format[-1] == "C" else 1
+    channels = x.shape[axis]
+    pad = [0, 0] * len(x.shape)
+    pad[2 * axis], pad[2 * axis + 1] = size // 2, (size - 1) // 2
+    sq = _pad(x * x, pad)
+    window = T.slice(sq, [axis], [0], [channels])
+    for j in range(1, size):
+        window = window + T.slice(sq, [axis], [j], [j + channels])
+    div = T.pow(T.scale(window, float(alpha) / size, float(k)), float(beta))
+    return x / div

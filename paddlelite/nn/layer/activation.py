@@ -1,9 +1,12 @@
 """Activation layers: thin wrappers over nn.functional."""
 from .. import functional as F
+from ..initializer import Constant
 from .layers import Layer
 
 __all__ = ["ReLU", "ReLU6", "GELU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "LeakyReLU", "ELU", "SiLU",
-           "Swish", "Hardswish", "Hardsigmoid", "Softplus", "Mish"]
+           "Swish", "Hardswish", "Hardsigmoid", "Softplus", "Mish", "Silu", "LogSigmoid", "Softsign", "Tanhshrink",
+           "Softmax2D", "CELU", "Hardshrink", "Softshrink", "ThresholdedReLU", "GLU", "Maxout", "Hardtanh", "SELU",
+           "PReLU", "RReLU"]
 
 
 class _Simple(Layer):
@@ -120,3 +123,121 @@ class Softplus(Layer):
 
     def extra_repr(self):
         return f"beta={self._beta}, threshold={self._threshold}" + self._name_suffix()
+
+
+LogSigmoid = _simple("LogSigmoid", "log_sigmoid")
+Softsign = _simple("Softsign", "softsign")
+Tanhshrink = _simple("Tanhshrink", "tanhshrink")
+
+
+class Softmax2D(_Simple):
+    """Softmax over the channel axis of a [C, H, W] or [N, C, H, W] input."""
+
+    def forward(self, x):
+        if len(x.shape) not in (3, 4):
+            raise AssertionError(f"Softmax2D requires a 3D or 4D tensor as input. Received: {len(x.shape)}D.")
+        return F.softmax(x, axis=-3)
+
+
+class _Configured(Layer):
+    """An activation with keyword settings: forward calls F.<_fn>(x, **settings); printed as Paddle prints it."""
+    _fn = None
+
+    def __init__(self, name=None, **settings):
+        super().__init__()
+        self._settings = settings
+        self._name = name
+
+    def forward(self, x):
+        return getattr(F, self._fn)(x, **self._settings)
+
+    def extra_repr(self):
+        return ", ".join(f"{k}={v}" for k, v in self._settings.items()) + self._name_suffix()
+
+
+class CELU(_Configured):
+    _fn = "celu"
+
+    def __init__(self, alpha=1.0, name=None):
+        super().__init__(name, alpha=alpha)
+
+
+class Hardshrink(_Configured):
+    _fn = "hardshrink"
+
+    def __init__(self, threshold=0.5, name=None):
+        super().__init__(name, threshold=threshold)
+
+
+class Softshrink(Hardshrink):
+    _fn = "softshrink"
+
+
+class ThresholdedReLU(_Configured):
+    _fn = "thresholded_relu"
+
+    def __init__(self, threshold=1.0, value=0.0, name=None):
+        super().__init__(name, threshold=threshold, value=value)
+
+
+class GLU(_Configured):
+    _fn = "glu"
+
+    def __init__(self, axis=-1, name=None):
+        super().__init__(name, axis=axis)
+
+
+class Maxout(_Configured):
+    _fn = "maxout"
+
+    def __init__(self, groups, axis=1, name=None):
+        super().__init__(name, groups=groups, axis=axis)
+
+
+class Hardtanh(_Configured):
+    _fn = "hardtanh"
+
+    def __init__(self, min=-1.0, max=1.0, name=None):
+        super().__init__(name, min=min, max=max)
+
+
+class SELU(_Configured):
+    _fn = "selu"
+
+    def __init__(self, scale=1.0507009873554804934193349852946, alpha=1.6732632423543772848170429916717, name=None):
+        super().__init__(name, scale=scale, alpha=alpha)
+
+
+class PReLU(Layer):
+    """prelu with a learnable slope: one value, or one per channel (num_parameters), initialised to init."""
+
+    def __init__(self, num_parameters=1, init=0.25, weight_attr=None, data_format="NCHW", name=None):
+        super().__init__()
+        self._num_parameters, self._init, self._data_format = num_parameters, init, data_format
+        self._name = name
+        self._weight_attr = weight_attr
+        self._weight = self.create_parameter([num_parameters], attr=weight_attr,
+                                             default_initializer=Constant(init))
+
+    def forward(self, x):
+        return F.prelu(x, self._weight, data_format=self._data_format)
+
+    def extra_repr(self):
+        return (f"num_parameters={self._num_parameters}, data_format={self._data_format}, init={self._init}, "
+                f"dtype={self._dtype}" + self._name_suffix())
+
+
+class RReLU(Layer):
+    """rrelu: random negative slopes in [lower, upper] while training, their mean in eval mode."""
+
+    def __init__(self, lower=1.0 / 8.0, upper=1.0 / 3.0, name=None):
+        super().__init__()
+        self._lower, self._upper = lower, upper
+        self._name = name
+
+    def forward(self, x):
+        return F.rrelu(x, lower=self._lower, upper=self._upper, training=self.training)
+
+    def extra_repr(self):
+        return (f"lower={self._lower}, upper={self._upper}, training={self.training}, dtype={self._dtype}"
+                + self._name_suffix())

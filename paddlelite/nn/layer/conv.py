@@ -1,11 +1,12 @@
-"""Conv1D / Conv2D layers (weights [out_channels, in_channels / groups, *kernel], Paddle's layout)."""
+"""Conv1D / Conv2D layers (weights [out_channels, in_channels / groups, *kernel], Paddle's layout) and their
+transposes (weights [in_channels, out_channels / groups, *kernel])."""
 import numpy as np
 
 from .. import functional as F
 from .. import initializer as _init
 from .layers import Layer
 
-__all__ = ["Conv1D", "Conv2D"]
+__all__ = ["Conv1D", "Conv2D", "Conv1DTranspose", "Conv2DTranspose", "Conv1d", "Conv2d"]
 
 _PAD_MODES = {"zeros": None, "reflect": "reflect", "replicate": "replicate", "circular": "circular"}
 
@@ -21,6 +22,8 @@ def _ntuple(value, n, api, arg):
 class _ConvNd(Layer):
     _nd = 2
     _fn = None
+    _transposed = False
+    _output_padding = 0
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
                  padding_mode="zeros", weight_attr=None, bias_attr=None, data_format="NCHW"):
@@ -44,9 +47,11 @@ class _ConvNd(Layer):
         if padding_mode != "zeros":  # padded by F.pad before the convolution
             self._pad = _ntuple(padding, self._nd, api, "padding")
         fan_in = self._in_channels // self._groups * int(np.prod(self._kernel_size))
-        self.weight = self.create_parameter(
-            [self._out_channels, self._in_channels // self._groups] + self._kernel_size, attr=weight_attr,
-            default_initializer=_init.Normal(0.0, (2.0 / fan_in) ** 0.5))
+        if self._transposed:  # Paddle's default (Xavier) initializer, weights [in, out / groups, *kernel]
+            shape, init = [self._in_channels, self._out_channels // self._groups], None
+        else:
+            shape, init = [self._out_channels, self._in_channels // self._groups], _init.Normal(0.0, (2.0 / fan_in) ** 0.5)
+        self.weight = self.create_parameter(shape + self._kernel_size, attr=weight_attr, default_initializer=init)
         self.bias = self.create_parameter([self._out_channels], attr=bias_attr, is_bias=True)
 
     def _padded(self, x):
@@ -73,6 +78,8 @@ class _ConvNd(Layer):
             text += f", padding={self._padding}"
         if self._padding_mode != "zeros":
             text += f", padding_mode={self._padding_mode}"
+        if self._output_padding != 0:
+            text += f", output_padding={self._output_padding}"
         if dilation != [1] * self._nd:
             text += f", dilation={dilation}"
         if self._groups != 1:
@@ -93,3 +100,41 @@ class Conv1D(_ConvNd):
                  padding_mode="zeros", weight_attr=None, bias_attr=None, data_format="NCL"):
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, padding_mode,
                          weight_attr, bias_attr, data_format)
+
+
+class _ConvTransposeNd(_ConvNd):
+    _transposed = True
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, output_padding, dilation, groups,
+                 weight_attr, bias_attr, data_format):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, "zeros",
+                         weight_attr, bias_attr, data_format)
+        self._output_padding = output_padding
+
+    def forward(self, x, output_size=None):
+        return getattr(F, self._fn)(x, self.weight, bias=self.bias, stride=self._stride, padding=self._padding,
+                                    output_padding=self._output_padding, dilation=self._dilation,
+                                    groups=self._groups, output_size=output_size, data_format=self._data_format)
+
+
+class Conv2DTranspose(_ConvTransposeNd):
+    _nd = 2
+    _fn = "conv2d_transpose"
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, dilation=1,
+                 groups=1, weight_attr=None, bias_attr=None, data_format="NCHW"):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, output_padding, dilation, groups,
+                         weight_attr, bias_attr, data_format)
+
+
+class Conv1DTranspose(_ConvTransposeNd):
+    _nd = 1
+    _fn = "conv1d_transpose"
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 dilation=1, weight_attr=None, bias_attr=None, data_format="NCL"):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, output_padding, dilation, groups,
+                         weight_attr, bias_attr, data_format)
+
+
+Conv1d, Conv2d = Conv1D, Conv2D  # Paddle's aliases

@@ -2,7 +2,9 @@
 from .. import functional as F
 from .layers import Layer
 
-__all__ = ["CrossEntropyLoss", "MSELoss", "L1Loss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss"]
+__all__ = ["CrossEntropyLoss", "MSELoss", "L1Loss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss", "KLDivLoss",
+           "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss", "PoissonNLLLoss",
+           "GaussianNLLLoss", "CosineEmbeddingLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -93,3 +95,98 @@ class SmoothL1Loss(Layer):
 
     def forward(self, input, label):
         return F.smooth_l1_loss(input, label, reduction=self.reduction, delta=self.delta)
+
+
+class KLDivLoss(Layer):
+    def __init__(self, reduction="mean", log_target=False):
+        super().__init__()
+        self.reduction, self.log_target = reduction, log_target
+
+    def forward(self, input, label):
+        return F.kl_div(input, label, self.reduction, self.log_target)
+
+
+class MarginRankingLoss(Layer):
+    def __init__(self, margin=0.0, reduction="mean", name=None):
+        super().__init__()
+        self.margin, self.reduction = margin, _check_reduction("MarginRankingLoss", reduction)
+
+    def forward(self, input, other, label):
+        return F.margin_ranking_loss(input, other, label, self.margin, self.reduction)
+
+
+class HingeEmbeddingLoss(Layer):
+    def __init__(self, margin=1.0, reduction="mean", name=None):
+        super().__init__()
+        self.margin, self.reduction = margin, reduction
+
+    def forward(self, input, label):
+        return F.hinge_embedding_loss(input, label, self.margin, self.reduction)
+
+
+class SoftMarginLoss(_Reduced):
+    _fn = "soft_margin_loss"
+
+
+class MultiLabelSoftMarginLoss(Layer):
+    def __init__(self, weight=None, reduction="mean", name=None):
+        super().__init__()
+        self.weight, self.reduction = weight, _check_reduction("MultiLabelSoftMarginLoss", reduction)
+
+    def forward(self, input, label):
+        return F.multi_label_soft_margin_loss(input, label, self.weight, self.reduction)
+
+
+class PoissonNLLLoss(Layer):
+    def __init__(self, log_input=True, full=False, epsilon=1e-8, reduction="mean", name=None):
+        super().__init__()
+        if epsilon <= 0:
+            raise ValueError(f"PoissonNLLLoss: epsilon must be positive, received {epsilon}")
+        self._log_input, self._full, self._epsilon = log_input, full, epsilon
+        self._reduction = _check_reduction("PoissonNLLLoss", reduction)
+
+    def forward(self, input, label):
+        return F.poisson_nll_loss(input, label, self._log_input, self._full, self._epsilon, self._reduction)
+
+
+class GaussianNLLLoss(Layer):
+    def __init__(self, full=False, epsilon=1e-6, reduction="mean", name=None):
+        super().__init__()
+        self.full, self.epsilon = full, epsilon
+        self.reduction = _check_reduction("GaussianNLLLoss", reduction)
+
+    def forward(self, input, label, variance):
+        return F.gaussian_nll_loss(input, label, variance, self.full, self.epsilon, self.reduction)
+
+
+class CosineEmbeddingLoss(Layer):
+    def __init__(self, margin=0, reduction="mean", name=None):
+        super().__init__()
+        if margin > 1 or margin < -1:
+            raise ValueError(f"CosineEmbeddingLoss: margin must be in [-1, 1], received {margin}")
+        self.margin, self.reduction = margin, _check_reduction("CosineEmbeddingLoss", reduction)
+
+    def forward(self, input1, input2, label):
+        return F.cosine_embedding_loss(input1, input2, label, self.margin, self.reduction)
+
+
+class TripletMarginLoss(Layer):
+    def __init__(self, margin=1.0, p=2.0, epsilon=1e-6, swap=False, reduction="mean", name=None):
+        super().__init__()
+        self.margin, self.p, self.epsilon, self.swap = margin, p, epsilon, swap
+        self.reduction = _check_reduction("TripletMarginLoss", reduction)
+
+    def forward(self, input, positive, negative):
+        return F.triplet_margin_loss(input, positive, negative, self.margin, self.p, self.epsilon, self.swap,
+                                     self.reduction)
+
+
+class TripletMarginWithDistanceLoss(Layer):
+    def __init__(self, distance_function=None, margin=1.0, swap=False, reduction="mean", name=None):
+        super().__init__()
+        self.distance_function, self.margin, self.swap = distance_function, margin, swap
+        self.reduction = _check_reduction("TripletMarginWithDistanceLoss", reduction)
+
+    def forward(self, input, positive, negative):
+        return F.triplet_margin_with_distance_loss(input, positive, negative, self.distance_function, self.margin,
+                                                   self.swap, self.reduction)

@@ -1,4 +1,4 @@
-"""BatchNorm1D/2D and LayerNorm.
+"""BatchNorm1D/2D, LayerNorm, GroupNorm, InstanceNorm1D/2D/3D and LocalResponseNorm.
 
 As in Paddle, the running statistics `_mean` / `_variance` are non-trainable parameters (so they are
 persistable static variables too, and appear in state_dict under those keys); F.batch_norm updates
@@ -11,7 +11,8 @@ from .. import initializer as _init
 from .layers import Layer
 from .param_attr import ParamAttr
 
-__all__ = ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "LayerNorm"]
+__all__ = ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "LayerNorm", "GroupNorm", "InstanceNorm1D",
+           "InstanceNorm2D", "InstanceNorm3D", "LocalResponseNorm"]
 
 
 class _BatchNormBase(Layer):
@@ -142,3 +143,88 @@ class LayerNorm(Layer):
 
     def extra_repr(self):
         return f"normalized_shape={self._normalized_shape}, epsilon={self._epsilon}"
+
+
+class GroupNorm(Layer):
+    """F.group_norm with a per-channel weight (ones) and bias (zeros); weight_attr / bias_attr False drop them."""
+
+    def __init__(self, num_groups, num_channels, epsilon=1e-05, *, affine=True, device=None, dtype=None,
+                 weight_attr=None, bias_attr=None, data_format="NCHW", name=None):
+        super().__init__(dtype=dtype)
+        if num_channels % num_groups:
+            raise ValueError(f"GroupNorm: num_channels ({num_channels}) must be divisible by num_groups "
+                             f"({num_groups})")
+        self._num_groups, self._num_channels, self._epsilon = num_groups, num_channels, epsilon
+        self._data_format = data_format
+        if not affine:
+            weight_attr = bias_attr = False
+        self.weight = self.create_parameter([num_channels], attr=weight_attr, default_initializer=_init.Constant(1.0))
+        self.bias = self.create_parameter([num_channels], attr=bias_attr, is_bias=True)
+
+    def forward(self, input):
+        return F.group_norm(input, self._num_groups, self._epsilon, self.weight, self.bias, self._data_format)
+
+    def extra_repr(self):
+        return f"num_groups={self._num_groups}, num_channels={self._num_channels}, epsilon={self._epsilon}"
+
+
+class _InstanceNormBase(Layer):
+    """F.instance_norm with a per-channel `scale` (ones) and `bias` (zeros), Paddle's parameter names."""
+    _ndim = None
+
+    def __init__(self, num_features, epsilon=1e-05, momentum=0.9, weight_attr=None, bias_attr=None,
+                 data_format="NCHW", name=None):
+        super().__init__()
+        self._num_features, self._epsilon, self._momentum = num_features, epsilon, momentum
+        self._data_format = data_format
+        if weight_attr is False or bias_attr is False:
+            self.scale = self.bias = None
+        else:
+            self.scale = self.create_parameter([num_features], attr=weight_attr,
+                                               default_initializer=_init.Constant(1.0))
+            self.bias = self.create_parameter([num_features], attr=bias_attr, is_bias=True)
+
+    def forward(self, input):
+        if len(input.shape) not in self._ndim:
+            raise ValueError(f"{type(self).__name__}: expected a {' or '.join(map(str, self._ndim))}-D input, "
+                             f"received shape {input.shape}")
+        return F.instance_norm(input, weight=self.scale, bias=self.bias, eps=self._epsilon)
+
+    def extra_repr(self):
+        return f"num_features={self._num_features}, epsilon={self._epsilon}"
+
+
+class InstanceNorm1D(_InstanceNormBase):
+    _ndim = (2, 3)
+
+    def __init__(self, num_features, epsilon=1e-05, momentum=0.9, weight_attr=None, bias_attr=None,
+                 data_format="NCL", name=None):
+        super().__init__(num_features, epsilon, momentum, weight_attr, bias_attr, data_format, name)
+
+
+class InstanceNorm2D(_InstanceNormBase):
+    _ndim = (4,)
+
+
+class InstanceNorm3D(_InstanceNormBase):
+    _ndim = (5,)
+
+    def __init__(self, num_features, epsilon=1e-05, momentum=0.9, weight_attr=None, bias_attr=None,
+                 data_format="NCDHW", name=None):
+        super().__init__(num_features, epsilon, momentum, weight_attr, bias_attr, data_format, name)
+
+
+class LocalResponseNorm(Layer):
+    def __init__(self, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NCHW", name=None):
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+        self.data_format, self.name = data_format, name
+
+    def forward(self, input):
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k, self.data_format)
+
+    def extra_repr(self):
+        text = f"size={self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+        if self.data_format != "NCHW":
+            text += f", data_format={self.data_format}"
+        return text + (f", name={self.name}" if self.name is not None else "")

@@ -1,4 +1,5 @@
-"""kernels/optimizer.cu: sgd, momentum, adam(w) per parameter, and adam over many parameters in one launch."""
+"""kernels/optimizer.cu: sgd, momentum, adam(w) per parameter, adam over many parameters in one launch, and the
+element-wise adaptive updates (adagrad, rmsprop, adadelta, adamax, nadam, radam, rprop)."""
 import numpy as np
 
 from ...device.kernels import kernel
@@ -110,3 +111,20 @@ def adam_multi(xp, params, grads, lrs, m1s, m2s, b1ps, b2ps, beta1, beta2, epsil
             outs[3].append(b1ps[i])
             outs[4].append(b2ps[i])
     return outs
+
+
+def elementwise(xp, name, param, arrays, scalars, n_out, attrs):
+    """Launch the one-thread-per-element update `name`: `arrays` (parameter-shaped, the parameter's dtype)
+    and the one-element float32 `scalars` (learning rate, powers) in, `n_out` parameter-shaped arrays out;
+    None (the reference runs) when a dtype or shape differs."""
+    sfx = suffix(param.dtype)
+    if sfx is None or any(a.dtype != param.dtype or a.shape != param.shape for a in arrays):
+        return None
+    ins = [xp.ascontiguousarray(a) for a in arrays]
+    outs = [xp.empty(param.shape, dtype=param.dtype) for _ in range(n_out)]
+    n = param.size
+    if n:
+        attrs = [i32(a) if isinstance(a, (bool, int)) else f32(a) for a in attrs]
+        kernel("optimizer", f"{name}_{sfx}")((blocks(n, THREADS),), (THREADS,),
+                                             (*ins, *(scalar_f32(xp, s) for s in scalars), *outs, i64(n), *attrs))
+    return tuple(outs)

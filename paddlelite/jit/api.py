@@ -1,0 +1,195 @@
+"""paddle.jit.to_static and its switches: functions and Layers traced once per input signature.
+
+The first call with a new signature (Tensor shapes/dtypes/stop_gradient, or the InputSpecs given,
+the other arguments' values and the Layer's training flag) converts the function's Python control
+flow (jit/convert.py) and traces it into a static program (jit/program.py); every call runs the
+cached program as one `run_program` op, reading the Layer's parameters' current storage (shared, never
+copied) and recording one grad node, so `loss.backward(); opt.step()` works as in eager mode.
+"""
+import functools
+import logging
+import weakref
+
+from ..framework import mode as _mode
+from ..framework.tensor import Tensor
+from ..ops import apply
+from ..ops.run_program import RUN_PROGRAM
+from ..static.input import InputSpec
+from .convert import convert_function, explain_untraceable, ignored_modules, mark_not_to_static
+from .program import trace
+from .structure import flatten
+
+_enabled = [True]
+_log = logging.getLogger("paddlelite.jit")
+
+
+def enable_to_static(enable_to_static_bool):
+    """Turn to_static on or off globally: off, decorated functions run eagerly as written."""
+    if not isinstance(enable_to_static_bool, bool):
+        raise TypeError("enable_to_static: enable_to_static_bool must be a bool, received "
+                        f"{type(enable_to_static_bool).__name__}")
+    _enabled[0] = enable_to_static_bool
+
+
+def not_to_static(func=None):
+    """Leave `func` as written: its Python control flow is not converted when a traced function calls it."""
+    if func is None:
+        return not_to_static
+    return mark_not_to_static(func)
+
+
+class StaticFunction:
+    """A function (or a Layer's forward) run through its traced static programs."""
+
+    def __init__(self, function, input_spec=None, build_strategy=None, backend=None, full_graph=True, **kwargs):
+        if input_spec is not None:
+            if not isinstance(input_spec, (list, tuple)):
+                raise TypeError(f"to_static: input_spec must be a list or tuple of InputSpec, received "
+                                f"{type(input_spec).__name__}")
+            for k, s in enumerate(flatten(list(input_spec), lambda v: not isinstance(v, (list, tuple, dict)))[0]):
+                if not isinstance(s, (InputSpec, Tensor)) and s is not None:
+                    raise TypeError(f"to_static: input_spec[{k}] must be an InputSpec, received {type(s).__name__}")
+        self._function = function
+        self._input_spec = None if input_spec is None else [
+            InputSpec.from_tensor(s) if isinstance(s, Tensor) else s for s in input_spec]
+        self._instance = None
+        self._programs = {}
+        self._bound = weakref.WeakKeyDictionary()
+        self.full_graph = full_graph
+        functools.update_wrapper(self, function)
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        bound = self._bound.get(instance)
+        if bound is None:
+            bound = StaticFunction(self._function, self._input_spec, full_graph=self.full_graph)
+            bound._instance = instance
+            self._bound[instance] = bound
+        return bound
+
+    @property
+    def dygraph_function(self):
+        return self._function if self._instance is None else self._function.__get__(self._instance)
+
+    @property
+    def input_spec(self):
+        return self._input_spec
+
+    def __call__(self, *args, **kwargs):
+        if not _enabled[0] or _mode._static[0]:  # in static mode the function builds its ops directly
+            return self.dygraph_function(*args, **kwargs)
+        tensors, _ = flatten((args, kwargs), lambda v: isinstance(v, Tensor))
+        specs = self._specs_for(args, tensors)
+        key = self._key(args, kwargs, tensors, specs)
+        entry = self._programs.get(key)
+        if entry is None:
+            entry = self._programs[key] = self._trace(args, kwargs, specs)
+        partial, rebuild = entry
+        params = [t for _, t in partial.captures]
+        outs, _saved = apply(RUN_PROGRAM, tensors, params, program=partial)
+        for t, value in partial.written:  # buffers the program updated (BatchNorm's running statistics)
+            t._write(value)
+        partial.written = []
+        return rebuild(outs)
+
+    def _specs_for(self, args, tensors):
+        if self._input_spec is None:
+            return [None] * len(tensors)
+        specs = flatten(list(self._input_spec), lambda v: isinstance(v, InputSpec))[0]
+        specs = specs + [None] * (len(tensors) - len(specs))
+        for k, (t, s) in enumerate(zip(tensors, specs)):
+            if s is None:
+                continue
+            shape = tuple(t._data.shape)
+            if len(shape) != len(s.shape) or any(d not in (-1, n) for d, n in zip(s.shape, shape)):
+                raise ValueError(f"to_static: Tensor argument {k} has shape {list(shape)}, which does not match "
+                                 f"input_spec[{k}] shape {list(s.shape)} (-1 = any size)")
+            if t.dtype != s.dtype:
+                raise ValueError(f"to_static: Tensor argument {k} has dtype {t.dtype.name}, but input_spec[{k}] "
+                                 f"says {s.dtype.name}")
+        return specs
+
+    def _key(self, args, kwargs, tensors, specs):
+        sig = tuple((s.shape if s is not None else tuple(t._data.shape), t.dtype.name, t.stop_gradient)
+                    for t, s in zip(tensors, specs))
+        others = flatten((args, kwargs), lambda v: isinstance(v, Tensor))[1]([None] * len(tensors))
+        layer = self._instance
+        # a Layer's mode and which parameters train change the program (dropout/BatchNorm; its backward)
+        state = (layer.training, tuple(p.stop_gradient for p in layer.parameters())) if hasattr(
+            layer, "parameters") else None
+        return sig, repr(others), state, tensors[0]._place if tensors else None
+
+    def _trace(self, args, kwargs, specs):
+        fn = convert_function(self._function)
+        if self._instance is not None:
+            fn = fn.__get__(self._instance)
+        place = args and isinstance(args[0], Tensor) and args[0]._place
+        _log.info("to_static: tracing %s", getattr(self._function, "__qualname__", self._function))
+        try:
+            return trace(fn, args, kwargs, specs, place or _current_place())
+        except TypeError as e:
+            if _from_truth_value(e.__traceback__):
+                raise explain_untraceable(e, e.__traceback__) from e
+            raise
+
+    @property
+    def concrete_program(self):
+        """The most recently traced program (Paddle's concrete_program.main_program)."""
+        if not self._programs:
+            raise RuntimeError("to_static: call the function once (or give input_spec and save it) before "
+                               "asking for its program")
+        return next(reversed(self._programs.values()))[0]
+
+    def rollback(self):
+        return self.dygraph_function
+
+
+def _from_truth_value(tb):
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb.tb_frame.f_code.co_name == "__bool__"
+
+
+def _current_place():
+    from ..device.place import current_place
+    return current_place()
+
+
+def to_static(function=None, input_spec=None, build_strategy=None, backend=None, full_graph=True, **kwargs):
+    """Trace `function` (a function, a method, or a Layer whose forward is replaced) into static programs."""
+    def decorate(fn):
+        from ..nn.layer.layers import Layer
+        if isinstance(fn, Layer):
+            forward = type(fn).forward
+            forward = getattr(forward, "_function", forward)
+            static = StaticFunction(forward, input_spec, build_strategy, backend, full_graph)
+            fn.forward = static.__get__(fn)
+            return fn
+        if isinstance(fn, StaticFunction):
+            return fn
+        if not callable(fn):
+            raise TypeError(f"to_static: expected a function or a Layer, received {type(fn).__name__}")
+        return StaticFunction(fn, input_spec, build_strategy, backend, full_graph)
+    return decorate if function is None else decorate(function)
+
+
+def ignore_module(modules):
+    """Functions of these modules are never converted (their Python control flow runs as written)."""
+    if not isinstance(modules, (list, tuple)):
+        raise TypeError(f"ignore_module: modules must be a list of modules, received {type(modules).__name__}")
+    ignored_modules.extend(modules)
+
+
+def set_code_level(level=100, also_to_stdout=False):
+    """Log the converted source of each function to_static transforms (level > 0), as Paddle."""
+    from . import convert
+    convert.code_level[0] = int(level)
+    convert.code_to_stdout[0] = bool(also_to_stdout)
+
+
+def set_verbosity(level=0, also_to_stdout=False):
+    """Log what to_static does (tracing, retracing) at `level` > 0."""
+    _log.setLevel(logging.INFO if level > 0 else logging.WARNING)
+    if also_to_stdout and not _log.handlers:
+        _log.addHandler(logging.StreamHandler())

@@ -1,0 +1,201 @@
+"""Tracing a Python function into a static Program, and running that program as one eager op.
+
+`trace` runs the function under static mode (every API builds program ops through the one dispatcher):
+its Tensor arguments become data Variables, and every eager Tensor an op receives (a Layer's
+parameters and buffers, a captured constant) becomes a persistable Variable named after it. The
+backward is appended once with `static.gradients`, seeded by one gradient-input variable per
+differentiable output. A `PartialProgram` then runs the forward ops and the backward ops as two
+executor plans; the `run_program` op (ops/run_program.py) calls them, so the traced forward is one
+eager grad node and `loss.backward()` reaches the Layer's parameters.
+"""
+import numpy as np
+
+from ..framework import mode as _mode
+from ..framework.tensor import Tensor
+from ..ops.registry import Meta
+from ..static import appender as _appender
+from ..static.backward import gradients
+from ..static.executor import Plan, Scope
+from ..static.framework import Program, Variable, program_guard
+from ..static.input import InputSpec, data
+from .structure import flatten
+
+
+class _OpsView:
+    """The part of a program's global block an executor plan runs (forward ops or backward ops)."""
+
+    def __init__(self, program, ops):
+        self._program = program
+        self._block = program.global_block()
+        self.ops = ops
+
+    # Plan reads program.global_block() and, from the block, .ops and _lookup
+    def global_block(self):
+        return self
+
+    def _lookup(self, name):
+        return self._block._lookup(name)
+
+
+class PartialProgram:
+    """A traced program: forward plan, backward plan, and the names binding them to eager values.
+
+    The backward plan is fed the output gradients, the inputs and captures it reads (`saved_x`,
+    `saved_params`: positions) and the forward's intermediates it reads (`saved`: names); it fetches
+    the gradients of the differentiated inputs and captures (`grad_x`, `grad_params`: positions).
+    """
+
+    def __init__(self, program, n_forward_ops, inputs, captures, outputs, grad_inputs, input_grads,
+                 capture_grads, place):
+        self.program = program
+        self.inputs = inputs            # data Variables, one per Tensor argument
+        self.captures = captures        # [(Variable, Tensor)]: parameters, buffers, constants
+        self.outputs = outputs          # output Variables
+        ops = program.global_block().ops
+        in_names = [v.name for v in inputs]
+        capture_names = [v.name for v, _ in captures]
+        self.grad_x = [k for k, g in enumerate(input_grads) if g is not None]
+        self.grad_params = [k for k, g in enumerate(capture_grads) if g is not None]
+        self._grad_vars = [g for g in input_grads + capture_grads if g is not None]
+        fetch = [g.name for g in self._grad_vars]
+        dout_names = [v.name for v in grad_inputs.values()]
+        self._dout_names = [(k, v.name) for k, v in grad_inputs.items()]
+        self.saved_x, self.saved_params, self.saved = [], [], []
+        if fetch:
+            backward_ops = _OpsView(program, ops[n_forward_ops:])
+            reads = [n for _, n in Plan(backward_ops, dout_names, fetch, place).external]
+            self.saved_x = [k for k, n in enumerate(in_names) if n in reads]
+            self.saved_params = [k for k, n in enumerate(capture_names) if n in reads]
+            known = set(in_names) | set(capture_names)
+            self.saved = [n for n in reads if n not in known]
+            self._saved_inputs = [in_names[k] for k in self.saved_x] + [capture_names[k] for k in self.saved_params]
+            self.backward = Plan(backward_ops, dout_names + self._saved_inputs + self.saved, fetch, place)
+        self.forward = Plan(_OpsView(program, ops[:n_forward_ops]), in_names + capture_names,
+                            [v.name for v in outputs] + self.saved, place)
+        self._in_names = in_names
+        self._capture_names = capture_names
+        self.written = []  # (Tensor, array): buffers the last forward updated (BatchNorm's running stats)
+        by_name = {v.name: t for v, t in captures}
+        self._write_back = [by_name[n] for _, n in self.forward.write_back if n in by_name]
+
+    # ---- the run_program op's callbacks -------------------------------------------------------
+    def run_forward(self, xp, xs, params):
+        feed = dict(zip(self._in_names, xs))
+        feed.update(zip(self._capture_names, params))
+        scope = Scope()
+        values = self.forward.run(scope, feed)
+        self.written = [(t, scope._values[t.name]) for t in self._write_back if t.name in scope._values]
+        n = len(self.outputs)
+        return values[:n], [v if hasattr(v, "dtype") else _box(_step_scopes_by_name(v, self.forward))
+                            for v in values[n:]]
+
+    def run_backward(self, xp, xs, params, saved, out_grads):
+        feed = {name: out_grads[k] for k, name in self._dout_names}
+        feed.update(zip(self._saved_inputs, list(xs) + list(params)))
+        feed.update((n, _step_scopes_by_slot(v[()], self.backward) if v.dtype == object else v)
+                    for n, v in zip(self.saved, saved))
+        grads = self.backward.run(Scope(), feed)
+        n = len(self.grad_x)
+        return grads[:n], grads[n:]
+
+    def out_metas(self):
+        block = self.program.global_block()
+        return ([Meta(tuple(v.shape), v.dtype.np) for v in self.outputs],
+                [_saved_meta(block._lookup(n)) for n in self.saved])
+
+    def grad_metas(self):
+        metas = [Meta(tuple(v.shape), v.dtype.np) for v in self._grad_vars]
+        n = len(self.grad_x)
+        return metas[:n], metas[n:]
+
+
+def _box(value):
+    """A 0-D object array holding a value that is no array (a while loop's per-step scopes), so it can travel
+    as an intermediate output."""
+    box = np.empty((), dtype=object)
+    box[()] = value
+    return box
+
+
+# A while loop's per-step scopes (static/control_flow.py) are {plan slot: value} dicts: between the forward
+# and the backward plan they travel keyed by variable name.
+def _step_scopes_by_name(snaps, plan):
+    return [{plan.names[i]: v for i, v in snap.items()} for snap in snaps]
+
+
+def _step_scopes_by_slot(snaps, plan):
+    return [{plan.index[n]: v for n, v in snap.items() if n in plan.index} for snap in snaps]
+
+
+def _saved_meta(v):
+    return Meta((), np.dtype(object)) if v is None else Meta(tuple(v.shape), v.dtype.np)
+
+
+def _is_float(v):
+    return np.issubdtype(v.dtype.np, np.floating)
+
+
+class _Capture:
+    """Maps each eager Tensor an op receives while tracing to one persistable Variable."""
+
+    def __init__(self, program):
+        self.block = program.global_block()
+        self.by_id = {}
+        self.pairs = []
+
+    def __call__(self, t):
+        entry = self.by_id.get(id(t))
+        if entry is None:
+            name = t.name if getattr(t, "name", None) else f"_jst.capture_{len(self.pairs)}"
+            while self.block.has_var(name):
+                name += "_"
+            v = self.block.create_var(name, tuple(t._data.shape), t.dtype, stop_gradient=t.stop_gradient,
+                                      persistable=True)
+            entry = self.by_id[id(t)] = (v, t)
+            self.pairs.append(entry)
+        return entry[0]
+
+
+def trace(fn, args, kwargs, specs, place):
+    """Trace `fn(*args, **kwargs)`; `specs` gives one InputSpec (or None) per Tensor leaf of args.
+
+    Returns (PartialProgram, the output structure with Variables in it).
+    """
+    program = Program()
+    capture = _Capture(program)
+    tensors, rebuild = flatten((args, kwargs), lambda v: isinstance(v, Tensor))
+    was_static = _mode._static[0]
+    _mode._static[0] = True
+    try:
+        with program_guard(program, Program()), _appender.tensor_capture(capture):
+            inputs = []
+            for k, (t, spec) in enumerate(zip(tensors, specs)):
+                shape = list(spec.shape) if spec is not None else list(t._data.shape)
+                v = data(f"_jst.input_{k}", shape, t.dtype)
+                v.stop_gradient = t.stop_gradient
+                inputs.append(v)
+            call_args, call_kwargs = rebuild(inputs)
+            result = fn(*call_args, **call_kwargs)
+            outputs, out_rebuild = flatten(result, lambda v: isinstance(v, Variable))
+            n_forward = len(program.global_block().ops)
+            grad_inputs, input_grads, capture_grads = _append_backward(program, inputs, capture.pairs, outputs)
+    finally:
+        _mode._static[0] = was_static
+    partial = PartialProgram(program, n_forward, inputs, capture.pairs, outputs, grad_inputs, input_grads,
+                             capture_grads, place)
+    return partial, out_rebuild
+
+
+def _append_backward(program, inputs, captures, outputs):
+    targets = {k: v for k, v in enumerate(outputs) if _is_float(v) and not v.stop_gradient}
+    wrt = [v for v in inputs if not v.stop_gradient] + [v for v, _ in captures if not v.stop_gradient]
+    if not targets or not wrt:
+        return {}, [None] * len(inputs), [None] * len(captures)
+    grad_inputs = {k: data(f"_jst.out_grad_{k}", list(v.shape), v.dtype) for k, v in targets.items()}
+    grads = iter(gradients([targets[k] for k in targets], wrt, target_gradients=list(grad_inputs.values())))
+    input_grads = [None if v.stop_gradient else next(grads) for v in inputs]
+    capture_grads = [None if v.stop_gradient else next(grads) for v, _ in captures]
+    return grad_inputs, input_grads, capture_grads
+
+
+__all__ = ["InputSpec", "PartialProgram", "trace"]

@@ -1,0 +1,215 @@
+"""paddle.jit.to_static: traced programs give eager mode's numbers, share the Layer's parameters, and train."""
+import numpy as np
+import pytest
+
+import paddlelite as paddle
+import paddlelite.nn.functional as F
+from paddlelite import nn
+from paddlelite.static import InputSpec
+
+
+class MLP(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.l1, self.l2 = nn.Linear(8, 16), nn.Linear(16, 3)
+
+    def forward(self, x):
+        return self.l2(F.relu(self.l1(x)))
+
+
+class CNN(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2D(2, 4, 3, padding=1)
+        self.bn = nn.BatchNorm2D(4)
+        self.pool = nn.MaxPool2D(2)
+        self.fc = nn.Linear(4 * 4 * 4, 3)
+
+    def forward(self, x):
+        h = self.pool(F.relu(self.bn(self.conv(x))))
+        return self.fc(paddle.flatten(h, 1))
+
+
+class Encoder(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        layer = nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0)
+        self.enc = nn.TransformerEncoder(layer, 2)
+        self.head = nn.Linear(16, 3)
+
+    def forward(self, x):
+        return self.head(self.enc(x).mean(axis=1))
+
+
+class CellLoop(nn.Layer):
+    """An Elman RNN written as a Python loop of cells (unrolled when traced)."""
+
+    def __init__(self):
+        super().__init__()
+        self.wx, self.wh, self.head = nn.Linear(8, 12), nn.Linear(12, 12), nn.Linear(12, 3)
+
+    def forward(self, x):
+        h = paddle.zeros([x.shape[0], 12])
+        for t in range(x.shape[1]):
+            h = paddle.tanh(self.wx(x[:, t]) + self.wh(h))
+        return self.head(h)
+
+
+def _data(model_cls, seed):
+    rng = np.random.default_rng(seed)
+    shape = {MLP: (6, 8), CNN: (6, 2, 8, 8), Encoder: (4, 5, 16), CellLoop: (4, 5, 8)}[model_cls]
+    return (paddle.to_tensor(rng.standard_normal(shape).astype("float32")),
+            paddle.to_tensor(rng.integers(0, 3, (shape[0], 1)).astype("int64")))
+
+
+@pytest.mark.parametrize("model_cls", [MLP, CNN, Encoder, CellLoop])
+def test_to_static_trains_like_eager(model_cls):
+    paddle.seed(1)
+    eager = model_cls()
+    static = model_cls()
+    static.set_state_dict(eager.state_dict())
+    static = paddle.jit.to_static(static)
+    opts = [paddle.optimizer.Adam(1e-2, parameters=m.parameters()) for m in (eager, static)]
+    for step in range(20):
+        x, y = _data(model_cls, step)
+        losses = []
+        for m, opt in zip((eager, static), opts):
+            loss = F.cross_entropy(m(x), y)
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            losses.append(loss.numpy())
+        np.testing.assert_allclose(losses[1], losses[0], rtol=1e-5, atol=1e-6, err_msg=f"step {step}")
+    for (name, p), q in zip(eager.named_parameters(), static.parameters()):
+        np.testing.assert_allclose(q.numpy(), p.numpy(), rtol=1e-5, atol=1e-6, err_msg=name)
+    for b, c in zip(eager.buffers(), static.buffers()):  # BatchNorm's running statistics, updated in place
+        np.testing.assert_allclose(c.numpy(), b.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_parameters_are_shared_not_copied():
+    m = paddle.jit.to_static(MLP())
+    x = paddle.ones([2, 8])
+    before = m(x).numpy()
+    with paddle.no_grad():
+        m.l2.bias.set_value(m.l2.bias.numpy() + 1.0)  # a change of the eager parameter reaches the program
+    np.testing.assert_allclose(m(x).numpy(), before + 1.0, rtol=1e-6)
+    assert len(m.forward._programs) == 1
+
+
+def test_function_with_input_spec_traces_once_for_every_batch_size():
+    calls = []
+
+    @paddle.jit.to_static(input_spec=[InputSpec([None, 3], "float32")])
+    def f(x):
+        calls.append(1)
+        return (x * x).sum(axis=1)
+
+    for n in (2, 5):
+        x = paddle.to_tensor(np.arange(3 * n, dtype="float32").reshape(n, 3), stop_gradient=False)
+        y = f(x)
+        y.sum().backward()
+        np.testing.assert_allclose(y.numpy(), (x.numpy() ** 2).sum(1))
+        np.testing.assert_allclose(x.grad.numpy(), 2 * x.numpy())
+    assert len(calls) == 1
+    with pytest.raises(ValueError, match="input_spec"):
+        f(paddle.ones([2, 4]))
+
+
+def test_if_and_while_on_tensors_are_converted():
+    @paddle.jit.to_static
+    def f(x):
+        if x.sum() > 0:
+            y = x * 2
+        else:
+            y = -x
+        i = paddle.zeros([1])
+        while i < 3:
+            y = y + 1
+            i = i + 1
+        return y
+
+    for sign in (1.0, -1.0):
+        x = paddle.to_tensor([sign, 2 * sign], stop_gradient=False)
+        y = f(x)
+        expect = (x.numpy() * 2 if sign > 0 else -x.numpy()) + 3
+        np.testing.assert_allclose(y.numpy(), expect)
+        y.sum().backward()
+        np.testing.assert_allclose(x.grad.numpy(), [2.0, 2.0] if sign > 0 else [-1.0, -1.0])
+    assert len(f._programs) == 1  # one program holds both branches: the condition is data, not Python
+    ops = {op.type for op in f.concrete_program.program.global_block().ops}
+    assert {"conditional_block", "while"} <= ops
+
+
+def test_python_conditions_stay_python():
+    @paddle.jit.to_static
+    def f(x, double):
+        if double:
+            x = x * 2
+        return x
+
+    x = paddle.ones([2])
+    np.testing.assert_allclose(f(x, True).numpy(), [2, 2])
+    np.testing.assert_allclose(f(x, False).numpy(), [1, 1])
+    assert len(f._programs) == 2
+
+
+def test_unconvertible_control_flow_names_the_line():
+    @paddle.jit.to_static
+    def f(x):
+        if x.sum() > 0:
+            return x
+        return -x
+
+    with pytest.raises(TypeError, match=r"test_jit\.py\", line \d+: `if x.sum\(\) > 0:`"):
+        f(paddle.ones([2]))
+
+
+def test_not_to_static_and_enable_to_static():
+    @paddle.jit.not_to_static
+    def helper(x):
+        return x + 1
+
+    f = paddle.jit.to_static(helper)
+    assert f(paddle.ones([1])).numpy()[0] == 2
+    paddle.jit.enable_to_static(False)
+    try:
+        g = paddle.jit.to_static(lambda x: x * 3)
+        assert g(paddle.ones([1])).numpy()[0] == 3 and not g._programs
+    finally:
+        paddle.jit.enable_to_static(True)
+    with pytest.raises(TypeError, match="enable_to_static"):
+        paddle.jit.enable_to_static(1)
+
+
+def test_eval_mode_and_no_grad_run_their_own_program():
+    m = paddle.jit.to_static(CNN())
+    x, _ = _data(CNN, 0)
+    m(x)
+    m.eval()
+    with paddle.no_grad():
+        y = m(x)
+    assert y.stop_gradient and len(m.forward._programs) == 2
+
+
+def test_frozen_parameters_retrace_and_inputs_modified_in_place_fail_backward():
+    m = paddle.jit.to_static(MLP())
+    x = paddle.ones([2, 8])
+    m(x).sum().backward()
+    assert m.l1.weight.grad is not None
+    m.clear_gradients()
+    m.l1.weight.stop_gradient = True
+    m(x).sum().backward()
+    assert not m.l1.weight.grad.numpy().any() and m.l2.weight.grad.numpy().any()
+    assert len(m.forward._programs) == 2
+
+    f = paddle.jit.to_static(lambda x: (x * x).sum())
+    x = paddle.ones([3])
+    x.stop_gradient = False
+    y = f(x * 1.0)
+    z = x * 1.0
+    out = f(z)
+    z.zero_()
+    with pytest.raises(RuntimeError, match="modified by an in-place operation"):
+        out.backward()
+    y.backward()
+    np.testing.assert_allclose(x.grad.numpy(), [2.0, 2.0, 2.0])
