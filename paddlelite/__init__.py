@@ -24,6 +24,7 @@ bool = _DTYPES["bool"]
 int8, uint8, int16 = _DTYPES["int8"], _DTYPES["uint8"], _DTYPES["int16"]
 int32, int64 = _DTYPES["int32"], _DTYPES["int64"]
 float16, float32, float64 = _DTYPES["float16"], _DTYPES["float32"], _DTYPES["float64"]
+bfloat16, float8_e4m3fn, float8_e5m2 = _DTYPES["bfloat16"], _DTYPES["float8_e4m3fn"], _DTYPES["float8_e5m2"]
 complex64, complex128 = _DTYPES["complex64"], _DTYPES["complex128"]
 
 # ---- subpackages (helpers append their exports below this line, and their names to __all__) ----
@@ -47,6 +48,7 @@ __all__ = [
     *tensor.__all__,
     "Tensor", "Size", "ParamAttr", "create_parameter", "load", "save", "set_printoptions", "DataParallel",
     "bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64", "complex128",
+    "bfloat16", "float8_e4m3fn", "float8_e5m2",
     "get_default_dtype", "set_default_dtype", "disable_static", "enable_static", "in_dynamic_mode",
     "grad", "no_grad", "enable_grad", "is_grad_enabled", "set_grad_enabled",
     "CPUPlace", "CUDAPlace", "get_device", "set_device", "is_compiled_with_cuda", "get_flags", "set_flags",

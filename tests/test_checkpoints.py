@@ -126,17 +126,21 @@ def _real_paddle():
     return ref
 
 
+def _checkpoint_objects(lib):
+    """A trained layer and {file name: object to save}: its state dict, its Adam state, a nested object."""
+    layer = lib.nn.Linear(2, 3)
+    opt = lib.optimizer.Adam(parameters=layer.parameters())
+    layer(lib.ones([1, 2])).sum().backward()
+    opt.step()
+    return layer, {"m.pdparams": layer.state_dict(), "m.pdopt": opt.state_dict(),
+                   "misc.pd": {"t": lib.to_tensor([1, 2]), "nested": [lib.to_tensor([[1.5]]), (1, "a")], "n": 7}}
+
+
 def test_what_real_paddle_writes_is_what_we_read(tmp_path):
     ref = _real_paddle()
-    layer = ref.nn.Linear(2, 3)
-    opt = ref.optimizer.Adam(parameters=layer.parameters())
-    layer(ref.ones([1, 2])).sum().backward()
-    opt.step()
-    ref.save(layer.state_dict(), str(tmp_path / "m.pdparams"))
-    ref.save(opt.state_dict(), str(tmp_path / "m.pdopt"))
-    ref.save({"t": ref.to_tensor([1, 2]), "nested": [ref.to_tensor([[1.5]]), (1, "a")], "n": 7},
-             str(tmp_path / "misc.pd"))
-    for name in ("m.pdparams", "m.pdopt", "misc.pd"):
+    layer, objects = _checkpoint_objects(ref)
+    for name, obj in objects.items():
+        ref.save(obj, str(tmp_path / name))
         theirs = ref.load(str(tmp_path / name))
         ours = paddle.load(str(tmp_path / name))
         _assert_same_tree(ours, theirs)
@@ -147,12 +151,7 @@ def test_what_real_paddle_writes_is_what_we_read(tmp_path):
 
 def test_real_paddle_reads_what_we_write(tmp_path):
     ref = _real_paddle()
-    layer = paddle.nn.Linear(2, 3)
-    opt = paddle.optimizer.Adam(parameters=layer.parameters())
-    layer(paddle.ones([1, 2])).sum().backward()
-    opt.step()
-    objects = {"m.pdparams": layer.state_dict(), "m.pdopt": opt.state_dict(),
-               "misc.pd": {"t": paddle.to_tensor([1, 2]), "nested": [paddle.to_tensor([[1.5]]), (1, "a")], "n": 7}}
+    layer, objects = _checkpoint_objects(paddle)
     for name, obj in objects.items():
         paddle.save(obj, str(tmp_path / name), format="paddle")
         _assert_same_tree(paddle.load(str(tmp_path / name)), ref.load(str(tmp_path / name)))

@@ -133,3 +133,24 @@ def test_inplace_on_input_whose_values_the_gradient_needs_still_raises():
     x.add_(paddle.to_tensor([10.0, 10.0]))
     with pytest.raises(RuntimeError, match="in-place"):
         y.backward()
+
+
+@pytest.mark.parametrize("case", ["constant", "tracked", "no_grad"])
+def test_assign_into_parameter_keeps_it_trainable(case):
+    """assign(x, output=param): an untracked source (a constant, or any x under no_grad) leaves the
+    parameter a trainable leaf, as Paddle does; a tracked source makes it a non-leaf that x's graph reaches."""
+    from tests.differential import differential
+
+    @differential()
+    def body(paddle):
+        w = paddle.create_parameter([2], "float32", default_initializer=paddle.nn.initializer.Constant(1.0))
+        x = paddle.to_tensor([3.0, 3.0], stop_gradient=case == "constant")
+        if case == "no_grad":
+            with paddle.no_grad():
+                paddle.assign(x * 2, w)
+        else:
+            paddle.assign(x * 2, w)
+        (w * w).sum().backward()
+        return {"stop_gradient": w.stop_gradient, "leaf": w.is_leaf, "w_grad": w.grad,
+                "x_grad": x.grad if case == "tracked" else None}
+    body()

@@ -213,3 +213,34 @@ def test_frozen_parameters_retrace_and_inputs_modified_in_place_fail_backward():
         out.backward()
     y.backward()
     np.testing.assert_allclose(x.grad.numpy(), [2.0, 2.0, 2.0])
+
+
+def test_save_and_load_give_a_translated_layer(tmp_path):
+    paddle.seed(3)
+    m = CNN()
+    m.eval()
+    x, _ = _data(CNN, 1)
+    expect = m(x).numpy()
+    path = str(tmp_path / "cnn")
+    paddle.jit.save(m, path, input_spec=[InputSpec([None, 2, 8, 8], "float32", name="image")])
+    loaded = paddle.jit.load(path)
+    assert isinstance(loaded, paddle.jit.TranslatedLayer)
+    np.testing.assert_allclose(loaded(x).numpy(), expect, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(loaded(x[:2]).numpy(), expect[:2], rtol=1e-5, atol=1e-6)  # any batch size
+    program, feeds, fetches = paddle.static.load_inference_model(path, paddle.static.Executor())
+    assert feeds == ["image"]
+    # the loaded layer trains: its parameters get gradients through the program's appended backward
+    loaded.train()
+    loss = loaded(x).sum()
+    loss.backward()
+    assert all(p.grad is not None for p in loaded.parameters()) and len(loaded.parameters()) == 6
+
+
+def test_save_needs_a_spec_or_a_traced_call(tmp_path):
+    with pytest.raises(ValueError, match="input_spec"):
+        paddle.jit.save(MLP(), str(tmp_path / "m"))
+    m = paddle.jit.to_static(MLP())
+    x = paddle.ones([2, 8])
+    y = m(x).numpy()
+    paddle.jit.save(m, str(tmp_path / "m"))
+    np.testing.assert_allclose(paddle.jit.load(str(tmp_path / "m"))(x).numpy(), y, rtol=1e-6)

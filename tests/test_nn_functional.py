@@ -139,8 +139,8 @@ def test_adaptive_1d_and_pool_errors(r):
         F.max_pool2d(x, 2, padding=2)
     with pytest.raises(ValueError, match="output_size"):
         F.adaptive_avg_pool2d(x, 0)
-    with pytest.raises(ValueError, match="return_mask"):
-        F.max_pool2d(x, 2, return_mask=True)
+    with pytest.raises(ValueError, match="return_mask"):  # the indices are given for NCHW only
+        F.max_pool2d(x, 2, return_mask=True, data_format="NHWC")
 
 
 # ---- norms ----------------------------------------------------------------------------------------

@@ -163,3 +163,53 @@ def test_errors_match(call):
     def body(paddle):
         return call(paddle.nn.functional, paddle, paddle.to_tensor(A))
     body()
+
+
+LABELS = np.array([1, 0, 5, 3], "int64")
+MULTI = np.array([[1, 2, -1, 0, 0, 0], [3, -1, 0, 0, 0, 0], [0, 1, 2, 3, 4, 5], [5, 5, 2, -1, 1, 1]], "int64")
+MARGIN_CASES = {
+    "multi_margin": lambda F, p, a: F.multi_margin_loss(a, p.to_tensor(LABELS)),
+    "multi_margin_p2_w": lambda F, p, a: F.multi_margin_loss(a, p.to_tensor(LABELS), p=2, margin=0.7,
+                                                            weight=p.to_tensor(PROB[0]), reduction="none"),
+    "multi_label_margin": lambda F, p, a: F.multi_label_margin_loss(a, p.to_tensor(MULTI)),
+    "multi_label_margin_none": lambda F, p, a: F.multi_label_margin_loss(a, p.to_tensor(MULTI), reduction="none"),
+    "npair": lambda F, p, a: F.npair_loss(a, p.to_tensor(B), p.to_tensor(np.array([1, 2, 1, 3], "int64"))),
+    "layers": lambda F, p, a: p.nn.MultiMarginLoss(margin=2.0)(a, p.to_tensor(LABELS)) +
+    p.nn.MultiLabelMarginLoss(reduction="sum")(a, p.to_tensor(MULTI)),
+}
+
+
+@pytest.mark.parametrize("name", list(MARGIN_CASES))
+def test_margin_losses(name):
+    @differential(rtol=2e-5, atol=2e-6)
+    def body(paddle):
+        a = paddle.to_tensor(A, stop_gradient=False)
+        out = MARGIN_CASES[name](paddle.nn.functional, paddle, a)
+        (out * out).sum().backward()
+        return {"out": out, "grad": a.grad}
+    body()
+
+
+@pytest.mark.parametrize("call", [
+    lambda F, p, a: F.multi_margin_loss(a, p.to_tensor(LABELS[:3])),
+    lambda F, p, a: F.multi_label_margin_loss(a, p.to_tensor(MULTI + 1)),
+    lambda F, p, a: F.multi_label_margin_loss(a, p.to_tensor(LABELS)),
+])
+def test_margin_loss_errors(call):
+    @differential()
+    def body(paddle):
+        return call(paddle.nn.functional, paddle, paddle.to_tensor(A))
+    body()
+
+
+@pytest.mark.parametrize("kwargs", [dict(seg_num=2), dict(seg_num=3, shift_ratio=0.2),
+                                    dict(seg_num=2, shift_ratio=0.4, data_format="NHWC"),
+                                    dict(seg_num=2, shift_ratio=0.5)])
+def test_temporal_shift(kwargs):
+    @differential()
+    def body(paddle):
+        x = paddle.to_tensor(np.arange(6 * 10 * 2 * 3, dtype="float32").reshape(6, 10, 2, 3), stop_gradient=False)
+        out = paddle.nn.functional.temporal_shift(x, **kwargs)
+        (out * out).sum().backward()
+        return {"out": out, "grad": x.grad}
+    body()

@@ -120,3 +120,40 @@ def test_group_norm_without_affine_has_the_numeric_gradient():
     (layer(x) * paddle.to_tensor(w)).sum().backward()
     assert layer.weight is None and layer.bias is None
     np.testing.assert_allclose(x.grad.numpy(), numeric, rtol=1e-6, atol=1e-7)
+
+
+def test_rms_norm_matches_its_formula():
+    """Paddle 3.3.1 has no CPU kernel for rms_norm, so it is checked against the formula (values, float64
+    gradients by finite differences, and both modes)."""
+    import paddlelite as paddle
+    x64 = X.astype("float64")
+    w = W[:4].astype("float64")
+
+    def reference(a):
+        inv = 1 / np.sqrt((a ** 2).mean(axis=-1, keepdims=True) + 1e-5)
+        return a * inv * w, inv.reshape(-1)
+    x = paddle.to_tensor(x64, stop_gradient=False)
+    out, invvar = paddle.nn.functional.rms_norm(x, [4], paddle.to_tensor(w))
+    np.testing.assert_allclose(out.numpy(), reference(x64)[0], rtol=1e-12)
+    np.testing.assert_allclose(invvar.numpy(), reference(x64)[1], rtol=1e-6)
+    assert invvar.dtype == paddle.float32 and invvar.shape == [36]
+    probe = np.linspace(-1, 1, X.size).reshape(X.shape)
+    (out * paddle.to_tensor(probe)).sum().backward()
+    numeric = np.zeros_like(x64)
+    for i in np.ndindex(x64.shape):
+        step = np.zeros_like(x64)
+        step[i] = 1e-6
+        numeric[i] = ((reference(x64 + step)[0] - reference(x64 - step)[0]) * probe).sum() / 2e-6
+    np.testing.assert_allclose(x.grad.numpy(), numeric, rtol=1e-6, atol=1e-8)
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            xs = paddle.static.data("x", [2, 6, 3, 4], "float64")
+            outs = paddle.nn.functional.rms_norm(xs, [3, 4], eps=1e-3)
+        (got, inv) = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": x64}, fetch_list=list(outs))
+    finally:
+        paddle.disable_static()
+    expect = 1 / np.sqrt((x64 ** 2).mean(axis=(2, 3), keepdims=True) + 1e-3)
+    np.testing.assert_allclose(got, x64 * expect, rtol=1e-12)
+    np.testing.assert_allclose(inv, expect.reshape(-1), rtol=1e-6)

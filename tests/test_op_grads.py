@@ -51,6 +51,8 @@ def _loss(op, outs, weights):
     total = None
     for o, w in zip(_diff_outputs(op, outs), weights):
         term = paddle.sum(o * paddle.to_tensor(w, dtype=o.dtype, place=o.place))
+        if term.dtype.is_complex:  # the loss is real: Re(sum(o * w))
+            term = paddle.real(term)
         total = term if total is None else total + term
     return total
 
@@ -68,16 +70,17 @@ def _eager(op, case, place="cpu", make=lambda a: a, create_graph=False):
 
 def _numeric_value(op, case, arrays, weights):
     outs = op.forward(np, *[arrays.get(s) for s in op.inputs], **op.fill_attrs(case.attrs))
-    return sum(float(np.sum(np.asarray(o) * w)) for o, w in zip(_diff_outputs(op, outs), weights))
+    return sum(float(np.real(np.sum(np.asarray(o) * w))) for o, w in zip(_diff_outputs(op, outs), weights))
 
 
 def _numeric_grads(op, case, weights, value_fn=None):
     slots = _grad_slots(op, case)
     def copy(v, differentiated):
-        dtype = np.float64 if differentiated else None  # only differentiated inputs become float64
+        def dtype(e):  # only differentiated inputs become float64 (complex128 when complex)
+            return (np.complex128 if np.iscomplexobj(e) else np.float64) if differentiated else None
         if isinstance(v, list):
-            return [np.array(e, dtype=dtype) for e in v]
-        return None if v is None else np.array(v, dtype=dtype)
+            return [np.array(e, dtype=dtype(e)) for e in v]
+        return None if v is None else np.array(v, dtype=dtype(v))
 
     arrays = {s: copy(v, s in slots) for s, v in case.inputs.items()}
     value_fn = value_fn or (lambda a: _numeric_value(op, case, a, weights))
@@ -87,14 +90,17 @@ def _numeric_grads(op, case, weights, value_fn=None):
         for arr in targets:
             grad = np.zeros_like(arr)
             flat, gflat = arr.reshape(-1), grad.reshape(-1)
+            # a complex input's gradient is dL/d(re) + i dL/d(im) (Paddle's convention)
+            steps = (case.eps, 1j * case.eps) if np.iscomplexobj(arr) else (case.eps,)
             for i in range(flat.size):
                 orig = flat[i]
-                flat[i] = orig + case.eps
-                up = value_fn(arrays)
-                flat[i] = orig - case.eps
-                down = value_fn(arrays)
-                flat[i] = orig
-                gflat[i] = (up - down) / (2 * case.eps)
+                for step in steps:
+                    flat[i] = orig + step
+                    up = value_fn(arrays)
+                    flat[i] = orig - step
+                    down = value_fn(arrays)
+                    flat[i] = orig
+                    gflat[i] += (up - down) / (2 * case.eps) * (step / case.eps)
             result.append(grad)
     return result
 
@@ -139,7 +145,7 @@ def test_gradient_matches_finite_differences(case):
     op = get_op(case.op)
     outs, _, grads, weights = _eager(op, case)
     for o in _diff_outputs(op, outs):
-        assert o.dtype == paddle.float64, f"{case.id}: float64 inputs must give float64 outputs"
+        assert o.dtype in (paddle.float64, paddle.complex128), f"{case.id}: float64 inputs must give float64 outputs"
     _check(grads, _numeric_grads(op, case, weights), case, "first-order gradient")
 
 
@@ -182,7 +188,9 @@ def test_double_backward_matches_finite_differences(case):
     for g, v in zip(grads, vs):
         if g is None or g.stop_gradient:
             continue  # first-order grad constant in the inputs
-        term = paddle.sum(g * paddle.to_tensor(v))
+        term = paddle.sum(g * paddle.to_tensor(v, dtype=g.dtype))
+        if term.dtype.is_complex:
+            term = paddle.real(term)
         second_loss = term if second_loss is None else second_loss + term
     if second_loss is None:
         pytest.skip("first-order gradients do not depend on the inputs (linear op)")
@@ -191,7 +199,7 @@ def test_double_backward_matches_finite_differences(case):
     def first_order_dot_v(arrays):
         sub = type(case)(op=case.op, inputs=arrays, attrs=case.attrs, grad_inputs=tuple(slots))
         _, _, gs, _ = _eager(op, sub)
-        return sum(float(np.sum(g.numpy() * v)) for g, v in zip(gs, vs) if g is not None)
+        return sum(float(np.real(np.sum(g.numpy() * v))) for g, v in zip(gs, vs) if g is not None)
 
     numeric = _numeric_grads(op, case, weights, value_fn=first_order_dot_v)
     _check(analytic, numeric, case, "second-order gradient")

@@ -1,5 +1,32 @@
-"""Paddle's dtype objects, backed by NumPy dtypes (CuPy uses the same ones)."""
+"""Paddle's dtype objects, backed by NumPy dtypes (CuPy uses the same ones).
+
+bfloat16 and the float8 types come from ml_dtypes: NumPy dtypes whose `kind` is 'V', so code asks
+`kind(dtype)` (here) instead of `dtype.kind` where a low-precision float must count as a float.
+"""
+import ml_dtypes
 import numpy as np
+
+# Paddle's dtypes that NumPy lacks, by name
+_ML_DTYPES = {name: np.dtype(getattr(ml_dtypes, name)) for name in ("bfloat16", "float8_e4m3fn", "float8_e5m2")}
+# float16/bfloat16 (and float8) compute through float32, as Paddle's CPU kernels accumulate
+LOW_PRECISION = frozenset([np.dtype(np.float16), *_ML_DTYPES.values()])
+
+
+def kind(npdtype):
+    """NumPy's kind letter of a dtype ('f' float, 'c' complex, 'i'/'u' int, 'b' bool), with the ml_dtypes
+    floats (bfloat16, float8) as 'f'."""
+    return "f" if npdtype in LOW_PRECISION else npdtype.kind
+
+
+def compute_dtype(npdtype):
+    """The dtype an accumulating kernel (sum, matmul) computes a `npdtype` tensor in: float32 for the
+    16/8-bit floats, the dtype itself otherwise."""
+    return _F32 if npdtype in LOW_PRECISION else npdtype
+
+
+_F32 = np.dtype(np.float32)
+FLOAT8_E4M3FN = _ML_DTYPES["float8_e4m3fn"]
+FLOAT8_MAX = {d: float(ml_dtypes.finfo(d).max) for d in (FLOAT8_E4M3FN, _ML_DTYPES["float8_e5m2"])}  # casts saturate
 
 
 class DType:
@@ -9,7 +36,7 @@ class DType:
 
     def __init__(self, name):
         self.name = name
-        self.np = np.dtype(name)
+        self.np = _ML_DTYPES[name] if name in _ML_DTYPES else np.dtype(name)
 
     def __eq__(self, other):
         if isinstance(other, DType):
@@ -29,15 +56,19 @@ class DType:
 
     @property
     def is_floating_point(self):
-        return self.np.kind == "f"
+        return kind(self.np) == "f"
+
+    @property
+    def is_complex(self):
+        return self.np.kind == "c"
 
     @property
     def itemsize(self):
         return self.np.itemsize
 
 
-_NAMES = ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64",
-          "complex64", "complex128")
+_NAMES = ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
+          "complex64", "complex128", "float8_e4m3fn", "float8_e5m2")
 DTYPES = {name: DType(name) for name in _NAMES}
 _BY_NP = {d.np: d for d in DTYPES.values()}
 _ALIASES = {"float": "float32", "double": "float64", "half": "float16", "int": "int64", "long": "int64",

@@ -12,6 +12,8 @@ their `__module__` stays paddlelite's, so pickling and introspection find the re
 """
 import numpy as np
 
+from .dtype import kind as dtype_kind
+
 
 class _PrintOptions:
     precision = 8
@@ -38,7 +40,7 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, sci_mode=No
 
 def _item_text(v):
     """One element (a NumPy scalar) as Paddle writes it."""
-    kind = v.dtype.kind
+    kind = dtype_kind(v.dtype)
     p = OPTIONS.precision
     style = "e" if OPTIONS.sci_mode else "f"
     if kind == "f":

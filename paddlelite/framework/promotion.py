@@ -12,6 +12,8 @@ import warnings
 
 import numpy as np
 
+from .dtype import kind as dtype_kind
+
 _C64, _C128, _F32, _F64 = (np.dtype(n) for n in ("complex64", "complex128", "float32", "float64"))
 WARNING = ("Got different data type, run type promotion automatically, this may cause data type been changed.")
 
@@ -22,7 +24,7 @@ def promote(a, b):
         return a
     if a.kind == "c" or b.kind == "c":
         return _C128 if _F64 in (a, b) or _C128 in (a, b) else _C64
-    if a.kind == "f" and b.kind == "f":
+    if dtype_kind(a) == "f" and dtype_kind(b) == "f":
         return _F32 if a.itemsize == b.itemsize else max(a, b, key=lambda d: d.itemsize)
     return None
 
@@ -47,7 +49,7 @@ def promote_pair(x, y, api):
 
 def scalar_dtype(tensor_dtype, value):
     """The NumPy dtype a tensor of `tensor_dtype` and a Python scalar `value` combine into (operators)."""
-    kind = tensor_dtype.kind
+    kind = dtype_kind(tensor_dtype)
     if isinstance(value, (bool, np.bool_)):
         return tensor_dtype
     if isinstance(value, (numbers.Integral, np.integer)):

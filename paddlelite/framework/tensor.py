@@ -322,7 +322,9 @@ def to_array(data, dtype, place, api):
         arr = data
     if dtype is None:
         if isinstance(arr, (np.ndarray,)) or (hasattr(arr, "dtype") and hasattr(arr, "shape")):
-            if arr.dtype == np.float64 and not isinstance(data, np.ndarray) and not hasattr(data, "__cuda_array_interface__"):
+            # a NumPy array or scalar (np.float64(0.0)) keeps its dtype, as in Paddle
+            if (arr.dtype == np.float64 and not isinstance(data, (np.ndarray, np.generic))
+                    and not hasattr(data, "__cuda_array_interface__")):
                 dtype = _dtype.default_float().np
             else:
                 dtype = arr.dtype

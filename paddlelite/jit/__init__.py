@@ -1,6 +1,7 @@
 """paddle.jit: dynamic-to-static (to_static), and saving/loading traced models for inference."""
 from .api import (StaticFunction, enable_to_static, ignore_module, not_to_static, set_code_level, set_verbosity,
                   to_static)
+from .io import TranslatedLayer, load, save
 
-__all__ = ["enable_to_static", "ignore_module", "not_to_static", "set_code_level",
+__all__ = ["TranslatedLayer", "load", "save", "enable_to_static", "ignore_module", "not_to_static", "set_code_level",
            "set_verbosity", "to_static", "StaticFunction"]

@@ -10,6 +10,7 @@ import functools
 import logging
 import weakref
 
+from ..device.place import current_place
 from ..framework import mode as _mode
 from ..framework.tensor import Tensor
 from ..ops import apply
@@ -127,7 +128,7 @@ class StaticFunction:
         place = args and isinstance(args[0], Tensor) and args[0]._place
         _log.info("to_static: tracing %s", getattr(self._function, "__qualname__", self._function))
         try:
-            return trace(fn, args, kwargs, specs, place or _current_place())
+            return trace(fn, args, kwargs, specs, place or current_place())
         except TypeError as e:
             if _from_truth_value(e.__traceback__):
                 raise explain_untraceable(e, e.__traceback__) from e
@@ -149,11 +150,6 @@ def _from_truth_value(tb):
     while tb.tb_next is not None:
         tb = tb.tb_next
     return tb.tb_frame.f_code.co_name == "__bool__"
-
-
-def _current_place():
-    from ..device.place import current_place
-    return current_place()
 
 
 def to_static(function=None, input_spec=None, build_strategy=None, backend=None, full_graph=True, **kwargs):

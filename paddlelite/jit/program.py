@@ -8,10 +8,12 @@ differentiable output. A `PartialProgram` then runs the forward ops and the back
 executor plans; the `run_program` op (ops/run_program.py) calls them, so the traced forward is one
 eager grad node and `loss.backward()` reaches the Layer's parameters.
 """
+import contextlib
+
 import numpy as np
 
 from ..framework import mode as _mode
-from ..framework.tensor import Tensor
+from ..framework.tensor import Parameter, Tensor
 from ..ops.registry import Meta
 from ..static import appender as _appender
 from ..static.backward import gradients
@@ -149,8 +151,12 @@ class _Capture:
             name = t.name if getattr(t, "name", None) else f"_jst.capture_{len(self.pairs)}"
             while self.block.has_var(name):
                 name += "_"
-            v = self.block.create_var(name, tuple(t._data.shape), t.dtype, stop_gradient=t.stop_gradient,
-                                      persistable=True)
+            shape = tuple(t._data.shape)
+            if isinstance(t, Parameter):  # stays a parameter in a saved inference model
+                v = self.block.create_parameter(name, shape, t.dtype, trainable=t.trainable)
+                v.stop_gradient = t.stop_gradient
+            else:
+                v = self.block.create_var(name, shape, t.dtype, stop_gradient=t.stop_gradient, persistable=True)
             entry = self.by_id[id(t)] = (v, t)
             self.pairs.append(entry)
         return entry[0]
@@ -159,31 +165,41 @@ class _Capture:
 def trace(fn, args, kwargs, specs, place):
     """Trace `fn(*args, **kwargs)`; `specs` gives one InputSpec (or None) per Tensor leaf of args.
 
-    Returns (PartialProgram, the output structure with Variables in it).
+    Returns (PartialProgram, rebuild): rebuild(output values) gives fn's result structure.
     """
     program = Program()
     capture = _Capture(program)
     tensors, rebuild = flatten((args, kwargs), lambda v: isinstance(v, Tensor))
+    with _static_mode(), program_guard(program, Program()), _appender.tensor_capture(capture):
+        inputs = []
+        for k, (t, spec) in enumerate(zip(tensors, specs)):
+            shape = list(spec.shape) if spec is not None else list(t._data.shape)
+            v = data(spec.name if spec is not None and spec.name else f"_jst.input_{k}", shape, t.dtype)
+            v.stop_gradient = t.stop_gradient
+            inputs.append(v)
+        call_args, call_kwargs = rebuild(inputs)
+        outputs, out_rebuild = flatten(fn(*call_args, **call_kwargs), lambda v: isinstance(v, Variable))
+    return partial_program(program, inputs, capture.pairs, outputs, place), out_rebuild
+
+
+def partial_program(program, inputs, captures, outputs, place):
+    """A PartialProgram of `program`'s forward ops (feeding `inputs`, reading `captures` [(Variable, Tensor)],
+    computing `outputs`), with their backward appended."""
+    n_forward = len(program.global_block().ops)
+    with _static_mode(), program_guard(program, Program()):
+        grad_inputs, input_grads, capture_grads = _append_backward(program, inputs, captures, outputs)
+    return PartialProgram(program, n_forward, inputs, captures, outputs, grad_inputs, input_grads, capture_grads,
+                          place)
+
+
+@contextlib.contextmanager
+def _static_mode():
     was_static = _mode._static[0]
     _mode._static[0] = True
     try:
-        with program_guard(program, Program()), _appender.tensor_capture(capture):
-            inputs = []
-            for k, (t, spec) in enumerate(zip(tensors, specs)):
-                shape = list(spec.shape) if spec is not None else list(t._data.shape)
-                v = data(f"_jst.input_{k}", shape, t.dtype)
-                v.stop_gradient = t.stop_gradient
-                inputs.append(v)
-            call_args, call_kwargs = rebuild(inputs)
-            result = fn(*call_args, **call_kwargs)
-            outputs, out_rebuild = flatten(result, lambda v: isinstance(v, Variable))
-            n_forward = len(program.global_block().ops)
-            grad_inputs, input_grads, capture_grads = _append_backward(program, inputs, capture.pairs, outputs)
+        yield
     finally:
         _mode._static[0] = was_static
-    partial = PartialProgram(program, n_forward, inputs, capture.pairs, outputs, grad_inputs, input_grads,
-                             capture_grads, place)
-    return partial, out_rebuild
 
 
 def _append_backward(program, inputs, captures, outputs):
@@ -198,4 +214,4 @@ def _append_backward(program, inputs, captures, outputs):
     return grad_inputs, input_grads, capture_grads
 
 
-__all__ = ["InputSpec", "PartialProgram", "trace"]
+__all__ = ["InputSpec", "PartialProgram", "partial_program", "trace"]

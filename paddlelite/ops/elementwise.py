@@ -1,5 +1,5 @@
 """Binary elementwise ops with NumPy broadcasting; their grads reduce to each input's shape."""
-from .formula import log, where, zeros_like
+from .formula import conj_if_complex, log, where, zeros_like
 from .registry import Meta, register_op
 from .shape_rules import broadcast_shapes, check_same_dtype
 
@@ -36,19 +36,21 @@ def _subtract_grad(g):
 
 def _multiply_grad(g):
     x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
-    _unbroadcast(g, x, y, dout * y if g.needs("X") else None, dout * x if g.needs("Y") else None)
+    _unbroadcast(g, x, y, dout * conj_if_complex(y) if g.needs("X") else None,
+                 dout * conj_if_complex(x) if g.needs("Y") else None)
 
 
-def _divide_grad(g):  # out = x / y: dx = dout / y, dy = -dx * out
+def _divide_grad(g):  # out = x / y: dx = dout / y, dy = -dx * out (conjugated for complex)
     x, y = g.input("X"), g.input("Y")
-    dx = g.output_grad("Out") / y
-    _unbroadcast(g, x, y, dx if g.needs("X") else None, -dx * g.output("Out") if g.needs("Y") else None)
+    dx = g.output_grad("Out") / conj_if_complex(y)
+    _unbroadcast(g, x, y, dx if g.needs("X") else None,
+                 -dx * conj_if_complex(g.output("Out")) if g.needs("Y") else None)
 
 
 def _elementwise_pow_grad(g):  # out = x ** y: dx = dout * y * x ** (y - 1), dy = dout * out * log(x)
     x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
-    _unbroadcast(g, x, y, dout * (y * x ** (y - 1)) if g.needs("X") else None,
-                 dout * (g.output("Out") * log(x)) if g.needs("Y") else None)
+    _unbroadcast(g, x, y, dout * conj_if_complex(y * x ** (y - 1)) if g.needs("X") else None,
+                 dout * conj_if_complex(g.output("Out") * log(x)) if g.needs("Y") else None)
 
 
 def _minmax_grad(x_wins):

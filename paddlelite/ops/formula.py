@@ -175,6 +175,12 @@ def where(cond, a, b):
     return cond.builder.record("where", (cond, a, b), _NO_ATTRS)
 
 
+def conj_if_complex(x):
+    """conj(x) for a complex x, else x itself: the grad of a holomorphic op multiplies by the conjugated
+    derivative (Paddle's convention: a complex tensor's gradient is dL/d(re) + i dL/d(im))."""
+    return x.builder.record("conj", (x,), _NO_ATTRS) if x.dtype.is_complex else x
+
+
 # The registered ops that grad makers use as math functions (names are op types).
 exp, log, sqrt, rsqrt, reciprocal, square = map(_op_function, ("exp", "log", "sqrt", "rsqrt", "reciprocal", "square"))
 sign, sin, cos, sinh, cosh, tanh, sigmoid, softplus = map(
@@ -185,3 +191,5 @@ assign, cast, reshape, reshape_as, unsqueeze, expand_as, transpose = map(
 reduce_sum, mean, cumsum, matmul = map(_op_function, ("reduce_sum", "mean", "cumsum", "matmul"))
 concat, stack, unstack, flip, roll, tile, gather = map(
     _op_function, ("concat", "stack", "unstack", "flip", "roll", "tile", "gather"))
+real, imag, conj, as_complex, as_real = map(_op_function, ("real", "imag", "conj", "as_complex", "as_real"))
+make_complex = _op_function("complex")  # complex(re, im); the name leaves Python's complex alone

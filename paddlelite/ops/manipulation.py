@@ -1,6 +1,7 @@
 """Shape and layout ops: cast, reshape, transpose, (un)squeeze, ..."""
 import numpy as np
 
+from ..framework.dtype import FLOAT8_E4M3FN, FLOAT8_MAX, convert_dtype
 from ..framework.tensor import storage_of
 from .formula import cast, concat, flip, reshape_as, roll, stack, tile, transpose, unstack
 from .registry import Meta, register_op
@@ -13,9 +14,21 @@ def _cast_grad(g):
         g.set_input_grad("X", cast(g.output_grad("Out"), dtype=g.input("X").dtype.name))
 
 
-CAST = register_op("cast", inputs=("X",), outputs=("Out",),
-                   forward=lambda xp, x, dtype: x.astype(np.dtype(dtype)),
-                   infer=lambda x, dtype: Meta(x.shape, np.dtype(dtype)), grad=_cast_grad,
+def _cast_forward(xp, x, dtype):
+    to = convert_dtype(dtype).np
+    if to in FLOAT8_MAX and x.dtype.kind != "b":
+        # Paddle's float8 casts saturate: out-of-range and infinite values become the largest finite
+        # value (e4m3fn, which has no infinity, maps NaN there too); ml_dtypes would give NaN/inf
+        top = FLOAT8_MAX[to]
+        wide = x.astype(np.float32) if x.dtype.kind != "c" else x.real.astype(np.float32)
+        if to == FLOAT8_E4M3FN:
+            wide = xp.where(xp.isnan(wide), np.float32(top), wide)
+        return xp.clip(wide, -top, top).astype(to)
+    return x.astype(to)
+
+
+CAST = register_op("cast", inputs=("X",), outputs=("Out",), forward=_cast_forward,
+                   infer=lambda x, dtype: Meta(x.shape, convert_dtype(dtype).np), grad=_cast_grad,
                    attrs={"dtype": "float32"}, double_grad=True)
 
 

@@ -1,8 +1,11 @@
 """Scale, matmul, and the unary math ops (exp, log, sqrt, ...)."""
 import numpy as np
 
-from .formula import (cos, cosh, exp, matmul, reciprocal, reshape, reshape_as, rsqrt, sign, sin, sinh, unsqueeze,
-                      where, zeros_like)
+from ..framework.dtype import compute_dtype
+from ..framework.dtype import kind as dtype_kind
+from .complex import REAL_OF
+from .formula import (conj, conj_if_complex, cos, cosh, exp, imag, make_complex, matmul, real, reciprocal, reshape,
+                      reshape_as, rsqrt, sign, sin, sinh, unsqueeze, where, zeros_like)
 from .registry import Meta, register_op
 from .shape_rules import broadcast_shapes, check_same_dtype, float_only, float_rule, same_as_first
 
@@ -31,12 +34,20 @@ def _mT(xp, a):
     return a.swapaxes(-1, -2) if a.ndim >= 2 else a  # the method skips NumPy's Python-level wrapper
 
 
+def matmul_array(xp, x, y):
+    """x @ y; float16/bfloat16 multiply-accumulate in float32 and round once, as Paddle's kernels."""
+    acc = compute_dtype(x.dtype)
+    if acc is not x.dtype:
+        return xp.matmul(x.astype(acc), y.astype(acc)).astype(x.dtype)
+    return xp.asarray(xp.matmul(x, y))
+
+
 def _matmul_forward(xp, x, y, transpose_x, transpose_y):
     if transpose_x:
         x = _mT(xp, x)
     if transpose_y:
         y = _mT(xp, y)
-    return xp.asarray(xp.matmul(x, y))
+    return matmul_array(xp, x, y)
 
 
 def _matmul_infer(x, y, transpose_x, transpose_y):
@@ -98,6 +109,7 @@ def _matmul_grad(g):
 
 def _matmul_grads_2d(g, x, y, dout, tx, ty):
     dx = dy = None
+    x, y = conj_if_complex(x), conj_if_complex(y)
     if g.needs("X"):
         # dA = dout @ B^T where B = y^T if ty; dx = dA (or dA^T if tx)
         if tx:
@@ -127,7 +139,7 @@ def _prod(dims):
 
 def _mul_forward(xp, x, y, x_num_col_dims, y_num_col_dims):
     xs, ys = x.shape, y.shape
-    out = xp.matmul(x.reshape(_prod(xs[:x_num_col_dims]), -1), y.reshape(_prod(ys[:y_num_col_dims]), -1))
+    out = matmul_array(xp, x.reshape(_prod(xs[:x_num_col_dims]), -1), y.reshape(_prod(ys[:y_num_col_dims]), -1))
     return out.reshape(xs[:x_num_col_dims] + ys[y_num_col_dims:])
 
 
@@ -170,7 +182,7 @@ MUL = register_op("mul", inputs=("X", "Y"), outputs=("Out",), forward=_mul_forwa
 
 # ---- linear: Out = X @ W (+ Bias), W is [in_features, out_features] ------------------------------------
 def _linear_forward(xp, x, w, bias=None):
-    out = xp.matmul(x, w)
+    out = matmul_array(xp, x, w)
     return out + bias if bias is not None else out
 
 
@@ -212,8 +224,13 @@ LINEAR = register_op("linear", inputs=("X", "W", "Bias"), outputs=("Out",), forw
 def unary_grad(dx):
     """Grad maker of out = f(x) from its formula dx(x, out, dout, **attrs)."""
     def grad(g):
-        if g.needs("X"):
-            g.set_input_grad("X", dx(g.input("X"), g.output("Out"), g.output_grad("Out"), **g.attrs))
+        if not g.needs("X"):
+            return
+        x = g.input("X")
+        if x.dtype.is_complex:  # holomorphic f: dx = dout * conj(f'(x)) = conj(formula(conj(dout)))
+            g.set_input_grad("X", conj(dx(x, g.output("Out"), conj(g.output_grad("Out")), **g.attrs)))
+        else:
+            g.set_input_grad("X", dx(x, g.output("Out"), g.output_grad("Out"), **g.attrs))
     return grad
 
 
@@ -310,7 +327,27 @@ SQRT = _unary("sqrt", FLOAT, lambda xp, x: xp.sqrt(x), lambda x, out, dout: dout
 RSQRT = _unary("rsqrt", FLOAT, lambda xp, x: (1 / xp.sqrt(x)).astype(x.dtype, copy=False),
                lambda x, out, dout: dout * (out * out ** 2 * -0.5))
 SIGN = _unary("sign", NUMERIC, lambda xp, x: xp.sign(x), _zero)
-ABS = _unary("abs", NUMERIC, lambda xp, x: xp.abs(x), lambda x, out, dout: dout * sign(x))
+
+
+def _abs_infer(x, **attrs):  # |complex| is real
+    dtype = np.dtype(x.dtype)
+    _numeric_rule("abs")(x)
+    return Meta(x.shape, REAL_OF.get(dtype, dtype))
+
+
+def _abs_grad(g):  # complex x: dout * x / |x| (the conjugate convention makes it x, not conj(x))
+    if not g.needs("X"):
+        return
+    x, dout = g.input("X"), g.output_grad("Out")
+    if x.dtype.is_complex:
+        s = dout / g.output("Out")
+        g.set_input_grad("X", make_complex(s * real(x), s * imag(x)))
+    else:
+        g.set_input_grad("X", dout * sign(x))
+
+
+ABS = register_op("abs", inputs=("X",), outputs=("Out",), forward=lambda xp, x: xp.abs(x), infer=_abs_infer,
+                  grad=_abs_grad, double_grad=True)
 SQUARE = _unary("square", NUMERIC, lambda xp, x: xp.square(x), lambda x, out, dout: dout * (x * 2.0))
 SIN = _unary("sin", FLOAT, lambda xp, x: xp.sin(x), lambda x, out, dout: dout * cos(x))
 COS = _unary("cos", FLOAT, lambda xp, x: xp.cos(x), lambda x, out, dout: dout * -sin(x))
@@ -339,9 +376,9 @@ def _predicate(name, fn):
                        infer=lambda x, **attrs: Meta(x.shape, np.dtype(bool)))
 
 
-ISNAN = _predicate("isnan", lambda xp, x: xp.isnan(x) if x.dtype.kind in "fc" else xp.zeros(x.shape, bool))
-ISINF = _predicate("isinf", lambda xp, x: xp.isinf(x) if x.dtype.kind in "fc" else xp.zeros(x.shape, bool))
-ISFINITE = _predicate("isfinite", lambda xp, x: xp.isfinite(x) if x.dtype.kind in "fc" else xp.ones(x.shape, bool))
+ISNAN = _predicate("isnan", lambda xp, x: xp.isnan(x) if dtype_kind(x.dtype) in "fc" else xp.zeros(x.shape, bool))
+ISINF = _predicate("isinf", lambda xp, x: xp.isinf(x) if dtype_kind(x.dtype) in "fc" else xp.zeros(x.shape, bool))
+ISFINITE = _predicate("isfinite", lambda xp, x: xp.isfinite(x) if dtype_kind(x.dtype) in "fc" else xp.ones(x.shape, bool))
 LOGICAL_NOT = _predicate("logical_not", lambda xp, x: xp.logical_not(x))
 
 

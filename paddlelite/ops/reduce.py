@@ -1,6 +1,7 @@
 """Reductions over axes: sum, mean, max/min, amax/amin, prod, logsumexp, var, all/any, argmax/argmin, cumsum."""
 import numpy as np
 
+from ..framework.dtype import compute_dtype
 from .formula import (cast, cumsum, equal, exp, expand_as, full_like, mean, reduce_sum, reshape_as, unsqueeze, where,
                       zeros_like)
 from .registry import Meta, register_op
@@ -52,9 +53,17 @@ def _mean_grad(g):
                                    keepdim=g.attrs["keepdim"]))
 
 
+def _sum_forward(xp, x, axis, keepdim):
+    # integers keep their dtype (wrapping, as Paddle; NumPy would widen to int64), bool counts in int64,
+    # float16/bfloat16 accumulate in float32
+    out = x.dtype if x.dtype.kind != "b" else np.dtype(np.int64)
+    acc = compute_dtype(x.dtype) if x.dtype.kind != "b" else out
+    return xp.asarray(x.sum(axis=_axes(x, axis), keepdims=keepdim, dtype=acc)).astype(out, copy=False)
+
+
 REDUCE_SUM = register_op(
     "reduce_sum", inputs=("X",), outputs=("Out",),
-    forward=lambda xp, x, axis, keepdim: xp.asarray(x.sum(axis=_axes(x, axis), keepdims=keepdim)),
+    forward=_sum_forward,
     infer=_reduce_infer("reduce_sum"), grad=_sum_grad, attrs={"axis": None, "keepdim": False}, double_grad=True)
 
 
@@ -64,7 +73,8 @@ def _mean_infer(x, axis, keepdim):
 
 
 MEAN = register_op("mean", inputs=("X",), outputs=("Out",),
-                   forward=lambda xp, x, axis, keepdim: xp.asarray(x.mean(axis=_axes(x, axis), keepdims=keepdim)),
+                   forward=lambda xp, x, axis, keepdim: xp.asarray(x.mean(
+                       axis=_axes(x, axis), keepdims=keepdim, dtype=compute_dtype(x.dtype))).astype(x.dtype, copy=False),
                    infer=_mean_infer, grad=_mean_grad, attrs={"axis": None, "keepdim": False},
                    double_grad=True)
 

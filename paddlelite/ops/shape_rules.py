@@ -4,6 +4,7 @@ A rule raises ValueError/TypeError naming the op and the argument when the input
 """
 import numpy as np
 
+from ..framework.dtype import kind as dtype_kind
 from .registry import Meta
 
 
@@ -59,7 +60,7 @@ def normalize_axes(op, axis, ndim, name="axis"):
 def check_float(op, x, slot="X", real=False):
     """The input must be a floating-point (`real`: not complex) tensor, no silent int -> float: THE
     float-dtype check of ops."""
-    if np.dtype(x.dtype).kind not in ("f" if real else "fc"):
+    if dtype_kind(np.dtype(x.dtype)) not in ("f" if real else "fc"):
         kind = "real floating-point" if real else "floating-point"
         raise TypeError(f"op '{op}': input '{slot}' must be a {kind} tensor, received {np.dtype(x.dtype)}; "
                         "cast it first (e.g. x.astype('float32'))")

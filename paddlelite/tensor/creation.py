@@ -215,7 +215,9 @@ def assign(x, output=None):
     else:
         output._data = out._data
         output._bump_version()
-    output._node, output._out_index, output.stop_gradient = out._node, out._out_index, out.stop_gradient
+    if out._node is not None:  # x's graph reaches output; an untracked copy (constant, no_grad) leaves it as it was
+        output._node, output._out_index = out._node, out._out_index
+    output.stop_gradient = output.stop_gradient and out.stop_gradient
     return output
 
 

@@ -50,7 +50,7 @@ def check_float_tensor(x, api, arg="x", real=True):
     """THE dtype check of the functional APIs: `arg` must be a floating-point Tensor (complex too unless
     `real`); integers are never converted silently."""
     _check_tensor(x, api, arg)
-    if x.dtype.np.kind not in ("f" if real else "fc"):
+    if not (x.dtype.is_floating_point or (not real and x.dtype.is_complex)):
         raise TypeError(f"{api}: {arg} must be a floating-point Tensor, received {x.dtype.name}; "
                         "cast it to a floating point dtype first, e.g. x.astype('float32')")
 

@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 
 from ..framework.promotion import with_scalar
-from . import creation, inplace, linalg, manipulation, math, reduce, search
+from . import complex_math, creation, inplace, linalg, manipulation, math, reduce, search
 from .math import operand
 
 _SCALARS = (numbers.Number, np.number, np.bool_)
@@ -158,7 +158,7 @@ OPERATOR_APIS = {
 
 def install(cls):
     """Attach every API listed in the functional modules' TENSOR_METHODS, plus the operators."""
-    for module in (math, manipulation, reduce, creation, search, inplace, linalg):
+    for module in (math, manipulation, reduce, creation, search, inplace, complex_math, linalg):
         for name in getattr(module, "TENSOR_METHODS", ()):
             setattr(cls, name, getattr(module, name))
     for name, fn in OPERATORS.items():

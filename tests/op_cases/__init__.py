@@ -15,7 +15,7 @@ import numpy as np
 
 # one module per op module of paddlelite/ops/, named alike (tests/test_op_grads.py checks the mirror)
 FAMILIES = ["elementwise", "math", "activation", "reduce", "manipulation", "indexing", "nn", "conv", "pooling",
-            "norm", "loss", "grad_support", "fused", "search", "run_program", "linalg"]
+            "norm", "loss", "grad_support", "fused", "search", "run_program", "complex", "linalg"]
 
 
 @dataclass
@@ -58,6 +58,11 @@ def away_from_zero(*shape, margin=0.1, seed=None):
     return a * signs
 
 
+def crand(*shape, seed=None):
+    """complex128 values with real and imaginary parts uniform in [-1, 1]."""
+    return rand(*shape, seed=seed) + 1j * rand(*shape, seed=(seed or 0) + 100)
+
+
 def distinct(*shape, seed=None):
     """A permutation of well separated values: no ties for max/min/sort-like ops."""
     n = int(np.prod(shape)) if shape else 1
@@ -92,8 +97,8 @@ def is_float(v):
     if v is None:
         return False
     if isinstance(v, list):
-        return all(np.asarray(e).dtype.kind == "f" for e in v)
-    return np.asarray(v).dtype.kind == "f"
+        return all(np.asarray(e).dtype.kind in "fc" for e in v)
+    return np.asarray(v).dtype.kind in "fc"  # complex counts: its gradient is dL/d(re) + i dL/d(im)
 
 
 def diff_outputs(op, outs):
@@ -107,6 +112,6 @@ def diff_outputs(op, outs):
             continue
         for e in (o if isinstance(o, list) else [o]):
             dt = e.dtype
-            if (dt.is_floating_point if hasattr(dt, "is_floating_point") else np.dtype(dt).kind == "f"):
+            if (dt.is_floating_point or dt.is_complex) if hasattr(dt, "is_complex") else np.dtype(dt).kind in "fc":
                 picked.append(e)
     return picked

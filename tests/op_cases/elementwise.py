@@ -1,4 +1,4 @@
-from . import OpCase, distinct, positive, rand
+from . import OpCase, crand, distinct, positive, rand
 
 CASES = []
 for op in ("add", "subtract", "multiply", "divide"):
@@ -17,3 +17,11 @@ CASES += [
     OpCase("elementwise_pow", {"X": positive(2, 3), "Y": rand(2, 3, seed=8)}, id="elementwise_pow"),
     OpCase("elementwise_pow", {"X": positive(2, 3), "Y": rand(3, seed=9)}, id="elementwise_pow-bcast"),
 ]
+
+# complex operands: gradients in Paddle's conjugate convention
+CASES += [
+    OpCase("multiply", {"X": crand(2, 3), "Y": crand(3, seed=1)}, id="multiply-complex"),
+    OpCase("divide", {"X": crand(2, 3), "Y": crand(2, 3, seed=1) + 2.0}, id="divide-complex"),
+    OpCase("add", {"X": crand(2, 3), "Y": crand(2, 3, seed=1)}, id="add-complex"),
+]
+CASES += [OpCase("elementwise_pow", {"X": crand(2, 3) + 2.0, "Y": crand(2, 3, seed=1)}, id="elementwise_pow-complex")]

@@ -1,6 +1,6 @@
 import numpy as np
 
-from . import OpCase, away_from_zero, positive, rand
+from . import OpCase, away_from_zero, crand, positive, rand
 
 CASES = [
     OpCase("scale", {"X": rand(2, 3)}, {"scale": 2.5, "bias": 0.5}, id="scale"),
@@ -62,4 +62,15 @@ CASES = [
     OpCase("where", {"Condition": rand(3, seed=5) > 0, "X": rand(2, 3), "Y": rand(1, seed=1)}, id="where-bcast"),
     OpCase("where", {"Condition": rand(2, 1, seed=6) > 0, "X": rand(3), "Y": rand(2, 3, seed=1)},
            id="where-bcast-cond"),
+]
+
+CASES += [
+    OpCase("matmul", {"X": crand(2, 3), "Y": crand(3, 4, seed=1)}, id="matmul-complex"),
+    OpCase("matmul", {"X": crand(3), "Y": crand(2, 3, 4, seed=1)}, {"transpose_y": False}, id="matmul-complex-vec"),
+    OpCase("abs", {"X": crand(2, 3) + 1.5}, id="abs-complex"),
+]
+CASES += [
+    OpCase("pow", {"X": crand(2, 3)}, {"factor": 3.0}, id="pow-complex"),
+    OpCase("exp", {"X": crand(2, 3)}, id="exp-complex"),
+    OpCase("square", {"X": crand(2, 3)}, id="square-complex"),
 ]

@@ -2,6 +2,9 @@
 import numbers
 import warnings
 
+import numpy as np
+
+from ... import tensor as T
 from ...framework.mode import _static
 from ...ops import dispatch
 from ...ops import creation as _creation
@@ -11,8 +14,11 @@ from ...ops import nn as _nn
 from ...ops.registry import get_op
 from ...tensor.manipulation import inplace_apply
 from ...tensor.math import _check_tensor, check_float_tensor, is_tensor_like
+from .conv import conv2d, conv2d_transpose, int_list
 
-__all__ = ["linear", "dropout", "dropout1d", "dropout2d", "dropout3d", "pad", "normalize", "cosine_similarity"]
+__all__ = ["linear", "dropout", "dropout1d", "dropout2d", "dropout3d", "pad", "zeropad2d", "normalize",
+           "cosine_similarity", "interpolate", "upsample", "unfold", "fold", "bilinear", "alpha_dropout",
+           "feature_alpha_dropout"]
 
 apply = dispatch.apply
 
@@ -98,18 +104,23 @@ dropout2d = _channel_dropout(4, "dropout2d")
 dropout3d = _channel_dropout(5, "dropout3d")
 
 
+_PAD_MODES = ("constant", "reflect", "replicate", "circular")
+
+
 def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None):
-    """Paddle's F.pad in constant mode. `pad` lists (before, after) for every dim of x (first dim first), or,
-    with 2 * (ndim - 2) entries, for the spatial dims LAST dim first ([left, right, top, bottom, ...])."""
+    """Paddle's F.pad. `pad` lists (before, after) for every dim of x (first dim first; constant mode only), or,
+    with 2 * (ndim - 2) entries, for the spatial dims LAST dim first ([left, right, top, bottom, ...]).
+    Modes: 'constant' (the pad op), 'reflect' (mirror without the edge), 'replicate' (repeat the edge),
+    'circular' (wrap around) -- the last three concatenate slices of x, so their gradients are those ops'."""
     _check_tensor(x, "pad")
-    if mode != "constant":
-        raise ValueError(f"pad: only mode='constant' is available, received mode={mode!r}")
+    if mode not in _PAD_MODES:
+        raise ValueError(f"pad: mode must be one of {list(_PAD_MODES)}, received mode={mode!r}")
     if is_tensor_like(pad):
         pad = [int(v) for v in pad.numpy().reshape(-1)]
     if not isinstance(pad, (list, tuple)) or not all(isinstance(v, int) and not isinstance(v, bool) for v in pad):
         raise TypeError(f"pad: pad must be a list of ints, received {pad!r}")
     nd = len(x.shape)
-    if len(pad) == 2 * nd:
+    if len(pad) == 2 * nd and mode == "constant":
         full = list(pad)
     elif len(pad) == 2 * (nd - 2) and nd >= 3:
         spatial = []
@@ -121,10 +132,52 @@ def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None):
             full = [0, 0] + spatial + [0, 0]
         else:
             raise ValueError(f"pad: unsupported data_format {data_format!r}")
+    elif mode != "constant":
+        raise ValueError(f"pad: mode {mode!r} pads the spatial dims: pad must have {2 * (nd - 2)} entries for a "
+                         f"{nd}-D x (3-D to 5-D), received {len(pad)}")
     else:
         raise ValueError(f"pad: pad must have {2 * nd} entries (every dim) or {2 * (nd - 2)} (spatial dims) for a "
                          f"{nd}-D x, received {len(pad)}")
-    return apply(get_op("pad"), x, paddings=full, pad_value=float(value))
+    if mode == "constant":
+        return apply(get_op("pad"), x, paddings=full, pad_value=float(value))
+    for axis in range(nd):
+        before, after = full[2 * axis], full[2 * axis + 1]
+        if before or after:
+            x = _pad_axis(x, axis, before, after, mode)
+    return x
+
+
+def _pad_axis(x, axis, before, after, mode):
+    n = x.shape[axis]
+    if before < 0 or after < 0 or (mode == "reflect" and max(before, after) > n - 1):
+        raise ValueError(f"pad: mode {mode!r} needs paddings in [0, {n - 1 if mode == 'reflect' else 'inf'}) for "
+                         f"a dim of size {n}, received ({before}, {after})")
+    if mode == "circular":  # x repeated enough times, then the window that wraps `before` and `after` around
+        head, tail = -(-before // n), -(-after // n)
+        tiled = T.concat([x] * (head + 1 + tail), axis=axis) if head + tail else x
+        return T.slice(tiled, [axis], [head * n - before], [head * n + n + after])
+
+    def part(start, stop):
+        return T.slice(x, [axis], [start], [stop])
+
+    def flip(t):
+        return T.flip(t, [axis])
+
+    def repeat(t, times):
+        return T.concat([t] * times, axis=axis) if times > 1 else t
+    reflect = mode == "reflect"
+    pieces = []
+    if before:
+        pieces.append(flip(part(1, before + 1)) if reflect else repeat(part(0, 1), before))
+    pieces.append(x)
+    if after:
+        pieces.append(flip(part(n - 1 - after, n - 1)) if reflect else repeat(part(n - 1, n), after))
+    return T.concat(pieces, axis=axis)
+
+
+def zeropad2d(x, padding, data_format="NCHW", name=None):
+    """F.pad in constant mode with zeros; padding [left, right, top, bottom]."""
+    return pad(x, padding, mode="constant", value=0.0, data_format=data_format)
 
 
 def normalize(x, p=2, axis=1, epsilon=1e-12, name=None):
@@ -148,3 +201,191 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8):
     w12 = apply(_ew.MULTIPLY, dot(x1, x1), dot(x2, x2))
     den = apply(_math.SQRT, apply(_math.CLIP, w12, min=float(eps) ** 2, max=float("inf")))
     return apply(_ew.DIVIDE, dot(x1, x2), den)
+
+
+# ---- interpolate: separable resampling by index_select (+ a weighted sum for the linear modes) ------------
+_INTERP_MODES = {"nearest": None, "linear": 1, "bilinear": 2, "trilinear": 3}
+_INTERP_FORMATS = {1: ("NCW", "NWC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
+
+
+def _interp_axis(x, axis, n_in, n_out, scale, mode, align_corners, align_mode):
+    """Resample x along axis from n_in to n_out positions (Paddle's coordinate rules)."""
+    dst = np.arange(n_out, dtype=np.float64)
+    if align_corners:
+        ratio = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+    else:
+        ratio = 1.0 / scale if scale else n_in / n_out
+    if mode == "nearest":
+        src = np.round(dst * ratio) if align_corners else np.floor(dst * ratio)
+        index = np.minimum(src.astype(np.int64), n_in - 1)
+        return T.index_select(x, T.assign(index), axis=axis)
+    src = dst * ratio if align_corners or align_mode == 1 else np.maximum((dst + 0.5) * ratio - 0.5, 0.0)
+    low = np.minimum(np.floor(src).astype(np.int64), n_in - 1)
+    high = np.minimum(low + 1, n_in - 1)
+    frac = (src - low).astype(x.dtype.np)
+    shape = [1] * len(x.shape)
+    shape[axis] = n_out
+    a = T.index_select(x, T.assign(low), axis=axis)
+    return a + (T.index_select(x, T.assign(high), axis=axis) - a) * T.assign(frac.reshape(shape))
+
+
+def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
+                data_format=None, recompute_scale_factor=None, antialias=False, name=None):
+    """Resize the spatial dims of a 3-D/4-D/5-D x to `size` (or by `scale_factor`): 'nearest', 'linear',
+    'bilinear', 'trilinear' (separable along each spatial dim)."""
+    api = "interpolate"
+    _check_tensor(x, api)
+    mode = mode.lower() if isinstance(mode, str) else mode
+    if mode not in _INTERP_MODES:
+        raise ValueError(f"{api}: mode must be one of {sorted(_INTERP_MODES)} (bicubic and area are not "
+                         f"implemented), received {mode!r}")
+    nd = len(x.shape) - 2
+    if nd not in _INTERP_FORMATS:
+        raise ValueError(f"{api}: x must be 3-D, 4-D or 5-D, received shape {x.shape}")
+    if mode == "nearest" and nd == 1:
+        raise ValueError(f"{api}: 'nearest' mode needs a 4-D or 5-D input, received shape {x.shape}")
+    if _INTERP_MODES[mode] not in (None, nd):
+        raise ValueError(f"{api}: mode {mode!r} needs a {_INTERP_MODES[mode] + 2}-D input, received shape {x.shape}")
+    if data_format is None:
+        data_format = _INTERP_FORMATS[nd][0]
+    if data_format == "NCL":
+        data_format = "NCW"
+    if data_format == "NLC":
+        data_format = "NWC"
+    if data_format not in _INTERP_FORMATS[nd]:
+        raise ValueError(f"{api}: data_format must be one of {_INTERP_FORMATS[nd]} for a {nd + 2}-D x, received "
+                         f"{data_format!r}")
+    if mode == "nearest" and align_corners:
+        raise ValueError(f"{api}: align_corners must be False in 'nearest' mode")
+    if align_mode not in (0, 1):
+        raise ValueError(f"{api}: align_mode must be 0 or 1, received {align_mode!r}")
+    if (size is None) == (scale_factor is None):
+        raise ValueError(f"{api}: exactly one of size and scale_factor must be given")
+    axes = list(range(1, nd + 1)) if data_format[-1] == "C" else list(range(2, nd + 2))
+    sizes_in = [x.shape[a] for a in axes]
+    if -1 in sizes_in:
+        raise ValueError(f"{api}: the spatial size of x must be known, received shape {x.shape}")
+    if size is not None:
+        if is_tensor_like(size):
+            size = [int(v) for v in size.numpy().reshape(-1)]
+        size = [int(v) for v in size] if isinstance(size, (list, tuple)) else None
+        if size is None or len(size) != nd or min(size) < 1:
+            raise ValueError(f"{api}: size must be a list of {nd} positive ints")
+        scales = [None] * nd
+    else:
+        scales = list(scale_factor) if isinstance(scale_factor, (list, tuple)) else [scale_factor] * nd
+        if len(scales) != nd or not all(isinstance(s, numbers.Real) and s > 0 for s in scales):
+            raise ValueError(f"{api}: scale_factor must be a positive number or a list of {nd}, received "
+                             f"{scale_factor!r}")
+        scales = [float(s) for s in scales]
+        size = [int(n * s) for n, s in zip(sizes_in, scales)]
+        if recompute_scale_factor:
+            scales = [None] * nd
+    for axis, n_in, n_out, scale in zip(axes, sizes_in, size, scales):
+        if n_in != n_out or mode != "nearest" or scale not in (None, 1.0):
+            x = _interp_axis(x, axis, n_in, n_out, scale, mode, align_corners, align_mode)
+    return x
+
+
+def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0, data_format=None,
+             name=None):
+    """The same as interpolate."""
+    return interpolate(x, size, scale_factor, mode, align_corners, align_mode, data_format)
+
+
+# ---- unfold / fold: im2col and col2im as conv2d / conv2d_transpose with a one-hot kernel per channel --------
+def _window_args(kernel_sizes, strides, paddings, dilations, api):
+    kernel = int_list(kernel_sizes, 2, api, "kernel_sizes", 1)
+    stride = int_list(strides, 2, api, "strides", 1)
+    dilation = int_list(dilations, 2, api, "dilations", 1)
+    pads = [paddings] * 4 if isinstance(paddings, numbers.Integral) else list(paddings)
+    if len(pads) == 2:
+        pads = pads * 2
+    if len(pads) != 4 or not all(isinstance(v, numbers.Integral) and v >= 0 for v in pads):
+        raise ValueError(f"{api}: paddings must be an int or 2 or 4 non-negative ints, received {paddings!r}")
+    top, left, bottom, right = (int(v) for v in pads)  # Paddle's order
+    return kernel, stride, [top, bottom, left, right], dilation
+
+
+def _one_hot_kernel(channels, kernel, dtype):
+    """[channels * kh * kw, 1, kh, kw]: output channel c * kh * kw + i * kw + j picks tap (i, j) of channel c."""
+    k = kernel[0] * kernel[1]
+    eye = np.eye(k, dtype=dtype.np).reshape(k, 1, kernel[0], kernel[1])
+    return T.assign(np.tile(eye, (channels, 1, 1, 1)))
+
+
+def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
+    """Every sliding window of a [N, C, H, W] x as a column: [N, C * kh * kw, L]."""
+    api = "unfold"
+    _check_tensor(x, api)
+    if len(x.shape) != 4:
+        raise ValueError(f"{api}: x must be 4-D [N, C, H, W], received shape {x.shape}")
+    kernel, stride, pads, dilation = _window_args(kernel_sizes, strides, paddings, dilations, api)
+    channels = x.shape[1]
+    cols = conv2d(x, _one_hot_kernel(channels, kernel, x.dtype), stride=stride, padding=pads, dilation=dilation,
+                  groups=channels)
+    return T.reshape(cols, [-1, channels * kernel[0] * kernel[1], cols.shape[2] * cols.shape[3]])
+
+
+def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
+    """The adjoint of unfold: sum the columns of [N, C * kh * kw, L] back into [N, C, H, W]."""
+    api = "fold"
+    _check_tensor(x, api)
+    if len(x.shape) != 3:
+        raise ValueError(f"{api}: x must be 3-D [N, C * kh * kw, L], received shape {x.shape}")
+    size = int_list(output_sizes, 2, api, "output_sizes", 1)
+    kernel, stride, pads, dilation = _window_args(kernel_sizes, strides, paddings, dilations, api)
+    k = kernel[0] * kernel[1]
+    if x.shape[1] % k:
+        raise ValueError(f"{api}: x.shape[1] ({x.shape[1]}) must be divisible by kh * kw ({k})")
+    blocks = [(n + p0 + p1 - d * (kk - 1) - 1) // s + 1
+              for n, p0, p1, d, kk, s in zip(size, pads[::2], pads[1::2], dilation, kernel, stride)]
+    if blocks[0] * blocks[1] != x.shape[2]:
+        raise ValueError(f"{api}: x.shape[2] ({x.shape[2]}) must be the number of blocks ({blocks[0]} * "
+                         f"{blocks[1]}) for output_sizes {size}")
+    channels = x.shape[1] // k
+    grid = T.reshape(x, [-1, x.shape[1]] + blocks)
+    return conv2d_transpose(grid, _one_hot_kernel(channels, kernel, x.dtype), stride=stride, padding=pads,
+                            dilation=dilation, groups=channels, output_size=size)
+
+
+def bilinear(x1, x2, weight, bias=None, name=None):
+    """out[n, o] = x1[n] @ weight[o] @ x2[n] (+ bias[0, o]); weight [out, in1, in2]."""
+    api = "bilinear"
+    for arg, t in (("x1", x1), ("x2", x2), ("weight", weight)):
+        check_float_tensor(t, api, arg)
+    if len(weight.shape) != 3 or len(x1.shape) != 2 or len(x2.shape) != 2:
+        raise ValueError(f"{api}: x1 [N, in1], x2 [N, in2] and weight [out, in1, in2] expected, received shapes "
+                         f"{x1.shape}, {x2.shape}, {weight.shape}")
+    left = T.matmul(T.unsqueeze(x1, 0), weight)                      # [out, N, in2]
+    out = T.transpose(T.sum(left * T.unsqueeze(x2, 0), axis=-1), [1, 0])
+    return out + bias if bias is not None else out
+
+
+# ---- alpha dropout: dropped units take SELU's negative saturation, then an affine map keeps mean/variance ---
+_SELU_ALPHA_P = -1.6732632423543772848170429916717 * 1.0507009873554804934193349852946
+
+
+def _alpha_dropout(x, p, training, mask_shape, api):
+    check_float_tensor(x, api)
+    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p <= 1:
+        raise ValueError(f"{api}: p must be a number in [0, 1], received {p!r}")
+    if not training or p == 0:
+        return x
+    a = ((1 - p) * (1 + p * _SELU_ALPHA_P ** 2)) ** -0.5
+    b = -a * _SELU_ALPHA_P * p
+    keep = T.cast(T.uniform(mask_shape, dtype="float32", min=0.0, max=1.0) >= p, x.dtype)
+    y = x * keep + T.scale(keep, -_SELU_ALPHA_P, _SELU_ALPHA_P)  # alpha_p where dropped
+    return T.scale(y, a, b)
+
+
+def alpha_dropout(x, p=0.5, training=True, name=None):
+    """Dropout for SELU networks (keeps zero mean and unit variance)."""
+    return _alpha_dropout(x, p, training, x.shape, "alpha_dropout")
+
+
+def feature_alpha_dropout(x, p=0.5, training=True, name=None):
+    """alpha_dropout dropping whole channels ([N, C, 1, ...] masks)."""
+    if len(x.shape) < 2:
+        raise ValueError(f"feature_alpha_dropout: x must be at least 2-D, received shape {x.shape}")
+    return _alpha_dropout(x, p, training, list(x.shape[:2]) + [1] * (len(x.shape) - 2), "feature_alpha_dropout")

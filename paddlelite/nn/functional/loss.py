@@ -18,7 +18,8 @@ from ...tensor.math import _check_tensor, check_float_tensor
 __all__ = ["softmax_with_cross_entropy", "cross_entropy", "nll_loss", "mse_loss", "square_error_cost", "l1_loss",
            "smooth_l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss",
            "multi_label_soft_margin_loss", "log_loss", "poisson_nll_loss", "gaussian_nll_loss", "cosine_embedding_loss",
-           "triplet_margin_loss", "triplet_margin_with_distance_loss", "sigmoid_focal_loss", "dice_loss", "label_smooth"]
+           "triplet_margin_loss", "triplet_margin_with_distance_loss", "sigmoid_focal_loss", "dice_loss", "label_smooth",
+           "multi_margin_loss", "multi_label_margin_loss", "npair_loss"]
 
 apply = dispatch.apply
 _REDUCTIONS = ("mean", "sum", "none")
@@ -560,3 +561,77 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
         return _scale(label, 1.0 - eps, eps / label.shape[-1])
     check_float_tensor(prior_dist, api, "prior_dist")
     return _scale(label, 1.0 - eps) + _scale(prior_dist, eps)
+
+
+def _class_ids(label, input, api):
+    _check_tensor(label, api, "label")
+    if label.dtype.np.kind not in "iu":
+        raise TypeError(f"{api}: label must hold int32/int64 class ids, received dtype {label.dtype.name}")
+
+
+def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mean", name=None):
+    """mean over classes i of (weight[y] *) max(0, margin - x[y] + x[i]) ** p, less the i = y term
+    (margin ** p / C)."""
+    api = "multi_margin_loss"
+    _check_reduction(reduction, api)
+    check_float_tensor(input, api, "input")
+    _class_ids(label, input, api)
+    if input.shape[0] != label.shape[0]:
+        raise ValueError(f"{api}: label's shape[0] ({label.shape[0]}) must equal input's shape[0] "
+                         f"({input.shape[0]})")
+    classes = input.shape[1]
+    onehot = _one_hot(T.reshape(label, [-1]), classes, input.dtype, -1)
+    target = _sum(input * onehot, axis=[1], keepdim=True)
+    terms = T.pow(_clip_min(_scale(input - target, 1.0, float(margin)), 0.0), float(p))
+    offset = float(margin) ** p / classes
+    if weight is not None:
+        check_float_tensor(weight, api, "weight")
+        if weight.shape[0] != classes:
+            raise ValueError(f"{api}: weight's shape[0] ({weight.shape[0]}) must equal input's shape[1] ({classes})")
+        w = _sum(onehot * weight, axis=[1], keepdim=True)
+        loss = T.mean(w * terms, axis=1) - _scale(T.reshape(w, [-1]), offset)
+    else:
+        loss = _scale(T.mean(terms, axis=1), 1.0, -offset)
+    return _reduce(loss, reduction)
+
+
+def multi_label_margin_loss(input, label, reduction="mean", name=None):
+    """sum over the targets j of each row (label entries before the first -1) and the non-target classes i of
+    max(0, 1 - (x[j] - x[i])), divided by the number of classes."""
+    api = "multi_label_margin_loss"
+    _check_reduction(reduction, api)
+    check_float_tensor(input, api, "input")
+    _class_ids(label, input, api)
+    if len(input.shape) != 2 or len(label.shape) != 2:
+        raise ValueError(f"{api}: input and label must be 2-D, received shapes {input.shape} and {label.shape}")
+    classes = input.shape[1]
+    if not _static[0] and label.size:
+        if int(T.min(label)) < -1 or int(T.max(label)) >= classes:
+            raise ValueError(f"{api}: label values must be in [-1, {classes}), received values outside")
+    ended = T.cumsum(T.cast(label == -1, "int64"), axis=1)
+    valid = T.cast(ended == 0, input.dtype)                                          # [N, J]
+    onehot = _one_hot(T.clip(label, min=0), classes, input.dtype, -1) * T.unsqueeze(valid, -1)   # [N, J, C]
+    is_target = T.max(onehot, axis=1)                                                # [N, C]
+    x = T.unsqueeze(input, 1)                                                        # [N, 1, C]
+    target = _sum(onehot * x, axis=[2], keepdim=True)                                # [N, J, 1]
+    hinge = _op("relu", _scale(x - target, 1.0, 1.0)) * T.unsqueeze(_scale(is_target, -1.0, 1.0), 1)
+    loss = _scale(_sum(hinge * T.unsqueeze(valid, -1), axis=[1, 2]), 1.0 / classes)
+    return _reduce(loss, reduction)
+
+
+def npair_loss(anchor, positive, labels, l2_reg=0.002):
+    """Soft-label cross entropy of anchor @ positive^T against same-label targets, plus an L2 term."""
+    api = "npair_loss"
+    check_float_tensor(anchor, api, "anchor")
+    check_float_tensor(positive, api, "positive")
+    _check_tensor(labels, api, "labels")
+    if not _static[0] and (anchor.size == 0 or positive.size == 0):
+        raise ValueError(f"{api}: anchor and positive must not be empty")
+    column = T.reshape(labels, [-1, 1])
+    same = T.cast(column == T.reshape(labels, [1, -1]), anchor.dtype)
+    targets = same / _sum(same, axis=[1], keepdim=True)
+    l2 = _scale(T.mean(_sum(T.square(anchor), axis=[1])) + T.mean(_sum(T.square(positive), axis=[1])),
+                0.25 * float(l2_reg))
+    similarity = T.matmul(anchor, positive, transpose_y=True)
+    ce = softmax_with_cross_entropy(similarity, targets, soft_label=True)
+    return l2 + T.mean(_sum(targets * ce, axis=[0]))

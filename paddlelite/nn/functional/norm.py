@@ -10,7 +10,7 @@ from ...tensor.creation import assign
 from ...tensor.manipulation import pad as _pad
 from ...tensor.math import _check_tensor
 
-__all__ = ["layer_norm", "batch_norm", "group_norm", "instance_norm", "local_response_norm"]
+__all__ = ["layer_norm", "batch_norm", "group_norm", "instance_norm", "local_response_norm", "rms_norm"]
 
 apply = dispatch.apply
 
@@ -164,3 +164,24 @@ def local_response_norm(x, size, alpha=1e-4, beta=0.75, k=1.0, data_format="NCHW
         window = window + T.slice(sq, [axis], [j], [j + channels])
     div = T.pow(T.scale(window, float(alpha) / size, float(k)), float(beta))
     return x / div
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=1e-5, name=None):
+    """(input / sqrt(mean(input^2 over the trailing normalized_shape dims) + eps) * weight, invvar), invvar the
+    float32 inverse root mean square of each of the flattened leading rows (Paddle's two outputs)."""
+    api = "rms_norm"
+    _check_tensor(input, api)
+    if isinstance(normalized_shape, numbers.Integral) and not isinstance(normalized_shape, bool):
+        normalized_shape = [int(normalized_shape)]
+    k = len(normalized_shape)
+    if not k or k >= len(input.shape) + 1 or list(input.shape[len(input.shape) - k:]) != list(normalized_shape):
+        raise ValueError(f"{api}: normalized_shape {list(normalized_shape)} must equal the trailing dims of input "
+                         f"{input.shape}")
+    _check_eps(eps, api)
+    axes = list(range(len(input.shape) - k, len(input.shape)))
+    inv = T.rsqrt(T.scale(T.mean(T.square(input), axis=axes, keepdim=True), 1.0, float(eps)))
+    out = input * inv
+    if weight is not None:
+        _check_tensor(weight, api, "weight")
+        out = out * weight
+    return out, T.cast(T.reshape(inv, [-1]), "float32")

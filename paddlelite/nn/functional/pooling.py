@@ -1,15 +1,20 @@
-"""Pooling: max/avg (2-D and 1-D), adaptive avg/max (2-D and 1-D), all through the 'pool2d' op."""
+"""Pooling: max/avg (2-D and 1-D), adaptive avg/max (2-D and 1-D), all through the 'pool2d' op; lp pools;
+max_pool2d's return_mask and max_unpool2d."""
 import numbers
 
+import numpy as np
+
+from ... import tensor as T
 from ...ops import dispatch
 from ...ops import math as _math
 from ...ops import pooling as _pool
 from ...ops.registry import get_op
 from ...tensor.math import _check_tensor, check_float_tensor
+from .common import pad, unfold
 from .conv import int_tuple, padding_attrs
 
 __all__ = ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
-           "adaptive_max_pool1d", "adaptive_max_pool2d"]
+           "adaptive_max_pool1d", "adaptive_max_pool2d", "lp_pool1d", "lp_pool2d", "max_unpool2d", "max_unpool1d"]
 
 apply = dispatch.apply
 
@@ -40,7 +45,8 @@ def _pool2d(x, pooling_type, kernel_size, stride, padding, ceil_mode, exclusive,
 def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, data_format="NCHW",
                name=None):
     _check_x(x, "max_pool2d", 4, data_format, ("NCHW", "NHWC"))
-    _no_mask(return_mask, "max_pool2d")
+    if return_mask:
+        return _max_pool2d_with_mask(x, kernel_size, stride, padding, ceil_mode, data_format, "max_pool2d")
     return _pool2d(x, "max", kernel_size, stride, padding, ceil_mode, True, data_format, "max_pool2d")
 
 
@@ -78,9 +84,12 @@ def _pad1d(padding, api):
 def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, data_format="NCL",
                name=None):
     x4, fmt = _to_2d(x, data_format, "max_pool1d")
-    _no_mask(return_mask, "max_pool1d")
     k = int_tuple(kernel_size, 1, "max_pool1d", "kernel_size")[0]
     s = k if stride is None else int_tuple(stride, 1, "max_pool1d", "stride")[0]
+    if return_mask:  # on the unit-height plane the flat index is the position along L
+        out, mask = _max_pool2d_with_mask(x4, [1, k], [1, s], _pad1d(padding, "max_pool1d"), ceil_mode, fmt,
+                                          "max_pool1d")
+        return _from_2d(out, data_format), _from_2d(mask, data_format)
     out = _pool2d(x4, "max", [1, k], [1, s], _pad1d(padding, "max_pool1d"), ceil_mode, True, fmt, "max_pool1d")
     return _from_2d(out, data_format)
 
@@ -138,3 +147,95 @@ def adaptive_avg_pool1d(x, output_size, name=None):
 def adaptive_max_pool1d(x, output_size, return_mask=False, name=None):
     _no_mask(return_mask, "adaptive_max_pool1d")
     return _adaptive1d(x, "max", output_size, "adaptive_max_pool1d")
+
+
+def _norm_type(norm_type, api):
+    if isinstance(norm_type, bool) or not isinstance(norm_type, numbers.Real) or norm_type == 0:
+        raise ValueError(f"{api}: norm_type must be a non-zero number, received {norm_type!r}")
+    return float(norm_type)
+
+
+def lp_pool2d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False, data_format="NCHW", name=None):
+    """(sum over each window of x ** norm_type) ** (1 / norm_type): window sums of x^p by the pooling op."""
+    p = _norm_type(norm_type, "lp_pool2d")
+    ksize = int_tuple(kernel_size, 2, "lp_pool2d", "kernel_size")
+    sums = avg_pool2d(apply(_math.POW, x, factor=p), ksize, ksize if stride is None else stride, padding, ceil_mode,
+                      divisor_override=1, data_format=data_format)
+    return apply(_math.POW, sums, factor=1.0 / p)
+
+
+def lp_pool1d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False, data_format="NCL", name=None):
+    """lp_pool2d over a unit height."""
+    p = _norm_type(norm_type, "lp_pool1d")
+    x4, fmt = _to_2d(x, data_format, "lp_pool1d")
+    k = int_tuple(kernel_size, 1, "lp_pool1d", "kernel_size")[0]
+    s = k if stride is None else int_tuple(stride, 1, "lp_pool1d", "stride")[0]
+    out = lp_pool2d(x4, p, [1, k], [1, s], _pad1d(padding, "lp_pool1d"), ceil_mode, fmt)
+    return _from_2d(out, data_format)
+
+
+def _max_pool2d_with_mask(x, kernel_size, stride, padding, ceil_mode, data_format, api):
+    """(max over each window, the int32 flat index h * W + w of that max in its [H, W] plane): the windows
+    come from unfold over x padded with the dtype's lowest value, the indices from a [kh * kw, L] position table."""
+    if data_format != "NCHW":
+        raise ValueError(f"{api}: return_mask=True needs data_format='NCHW', received {data_format!r}")
+    ksize = int_tuple(kernel_size, 2, api, "kernel_size")
+    strides = ksize if stride is None else int_tuple(stride, 2, api, "stride")
+    paddings, algo = padding_attrs(padding, 2, api, False)
+    if algo == "SAME":
+        raise ValueError(f"{api}: return_mask=True needs explicit (or 'VALID') padding")
+    pt, pb, pl, pr = paddings if len(paddings) == 4 else [paddings[0], paddings[0], paddings[1], paddings[1]]
+    n, c, h, w = x.shape
+    outs, extra = [], []
+    for size, p0, p1, k, s in ((h, pt, pb, ksize[0], strides[0]), (w, pl, pr, ksize[1], strides[1])):
+        span = size + p0 + p1 - k
+        count = (-(-span // s) if ceil_mode else span // s) + 1
+        outs.append(count)
+        extra.append(max((count - 1) * s + k - size - p0 - p1, 0))
+    low = float(np.finfo(x.dtype.np).min)
+    padded = pad(x, [pl, pr + extra[1], pt, pb + extra[0]], value=low)
+    cols = T.reshape(unfold(padded, ksize, strides), [n, c, ksize[0] * ksize[1], outs[0] * outs[1]])
+    values = T.reshape(T.max(cols, axis=2), [n, c] + outs)
+    rows = np.arange(outs[0])[None, :, None, None] * strides[0] + np.arange(ksize[0])[:, None, None, None] - pt
+    columns = np.arange(outs[1])[None, None, None, :] * strides[1] + np.arange(ksize[1])[None, None, :, None] - pl
+    table = (rows * w + columns).transpose(0, 2, 1, 3).reshape(1, 1, ksize[0] * ksize[1], -1)  # [1, 1, K, L]
+    where = T.unsqueeze(T.argmax(cols, axis=2), 2)
+    mask = T.take_along_axis(T.assign(table.astype(np.int64)), where, axis=2)
+    return values, T.cast(T.reshape(mask, [n, c] + outs), "int32")
+
+
+def max_unpool2d(x, indices, kernel_size, stride=None, padding=0, data_format="NCHW", output_size=None, name=None):
+    """The partial inverse of max_pool2d: each value of x written at its index (from return_mask) in a zero
+    [N, C, H, W] output (H = (h - 1) * stride - 2 * padding + kernel, or output_size)."""
+    api = "max_unpool2d"
+    _check_x(x, api, 4, data_format, ("NCHW",))
+    _check_tensor(indices, api, "indices")
+    if list(indices.shape) != list(x.shape):
+        raise ValueError(f"{api}: indices must have x's shape {x.shape}, received {indices.shape}")
+    ksize = int_tuple(kernel_size, 2, api, "kernel_size")
+    strides = ksize if stride is None else int_tuple(stride, 2, api, "stride")
+    pads = [int(padding)] * 2 if isinstance(padding, numbers.Integral) else [int(v) for v in padding][:2]
+    n, c, h, w = x.shape
+    if output_size is None:
+        out_hw = [(h - 1) * strides[0] - 2 * pads[0] + ksize[0], (w - 1) * strides[1] - 2 * pads[1] + ksize[1]]
+    else:
+        out_hw = [int(v) for v in list(output_size)[-2:]]
+    plane = out_hw[0] * out_hw[1]
+    offsets = T.assign((np.arange(n * c, dtype=np.int64) * plane).reshape(n, c, 1, 1))
+    flat_index = T.reshape(T.cast(indices, "int64") + offsets, [-1])
+    out = T.scatter(T.zeros([n * c * plane], x.dtype), flat_index, T.reshape(x, [-1]), overwrite=True)
+    return T.reshape(out, [n, c] + out_hw)
+
+
+def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="NCL", output_size=None, name=None):
+    """max_unpool2d over a unit height: [N, C, L] values at their positions of a zero [N, C, L_out]."""
+    api = "max_unpool1d"
+    _check_x(x, api, 3, data_format, ("NCL",))
+    k = int_tuple(kernel_size, 1, api, "kernel_size")[0]
+    s = k if stride is None else int_tuple(stride, 1, api, "stride")[0]
+    p = int(padding) if isinstance(padding, numbers.Integral) else int(list(padding)[0])
+    size = None if output_size is None else [1, int(list(output_size)[-1])]
+    unsq = get_op("unsqueeze")
+    out = max_unpool2d(apply(unsq, x, axis=[2]), apply(unsq, indices, axis=[2]), [1, k], [1, s], [0, p],
+                       output_size=size)
+    return apply(get_op("squeeze"), out, axis=[2])

@@ -45,6 +45,9 @@ class _ConvNd(Layer):
         self._data_format = data_format
         self._padding = padding
         if padding_mode != "zeros":  # padded by F.pad before the convolution
+            if not isinstance(padding, (int, np.integer)) or isinstance(padding, bool):
+                raise TypeError(f"{api}: with padding_mode={padding_mode!r} padding must be an int, received "
+                                f"{padding!r}")
             self._pad = _ntuple(padding, self._nd, api, "padding")
         fan_in = self._in_channels // self._groups * int(np.prod(self._kernel_size))
         if self._transposed:  # Paddle's default (Xavier) initializer, weights [in, out / groups, *kernel]

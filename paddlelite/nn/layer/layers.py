@@ -378,7 +378,7 @@ class Layer:
             return self
         place = None if device is None else _place_mod.parse_place(device, "Layer.to")
         np_dtype = None if dtype is None else _dtype.convert_dtype(dtype).np
-        if np_dtype is not None and np_dtype.kind != "f":
+        if np_dtype is not None and _dtype.kind(np_dtype) != "f":
             raise TypeError(f"Layer.to: dtype must be a floating point dtype, received {np.dtype(np_dtype)}")
         for t in list(self.parameters()) + list(self.buffers()):
             if not isinstance(t, Tensor):
@@ -390,7 +390,7 @@ class Layer:
                     with place.xp.cuda.Device(place.index):
                         data = place.xp.asarray(data)
                 t._place = place
-            if np_dtype is not None and data.dtype.kind == "f" and data.dtype != np_dtype:
+            if np_dtype is not None and _dtype.kind(data.dtype) == "f" and data.dtype != np_dtype:
                 data = data.astype(np_dtype)
             if data is not t._data:
                 t._data = data

@@ -4,7 +4,8 @@ from .layers import Layer
 
 __all__ = ["CrossEntropyLoss", "MSELoss", "L1Loss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss", "KLDivLoss",
            "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss", "PoissonNLLLoss",
-           "GaussianNLLLoss", "CosineEmbeddingLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss"]
+           "GaussianNLLLoss", "CosineEmbeddingLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
+           "MultiMarginLoss", "MultiLabelMarginLoss"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -190,3 +191,17 @@ class TripletMarginWithDistanceLoss(Layer):
     def forward(self, input, positive, negative):
         return F.triplet_margin_with_distance_loss(input, positive, negative, self.distance_function, self.margin,
                                                    self.swap, self.reduction)
+
+
+class MultiMarginLoss(Layer):
+    def __init__(self, p=1, margin=1.0, weight=None, reduction="mean", name=None):
+        super().__init__()
+        self.p, self.margin, self.weight = p, margin, weight
+        self.reduction = _check_reduction("MultiMarginLoss", reduction)
+
+    def forward(self, input, label):
+        return F.multi_margin_loss(input, label, self.p, self.margin, self.weight, self.reduction)
+
+
+class MultiLabelMarginLoss(_Reduced):
+    _fn = "multi_label_margin_loss"

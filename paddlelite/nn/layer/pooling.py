@@ -3,7 +3,7 @@ from .. import functional as F
 from .layers import Layer
 
 __all__ = ["MaxPool2D", "AvgPool2D", "AdaptiveAvgPool2D", "AdaptiveMaxPool2D", "MaxPool1D", "AvgPool1D",
-           "AdaptiveAvgPool1D", "AdaptiveMaxPool1D", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]
+           "AdaptiveAvgPool1D", "AdaptiveMaxPool1D", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1D", "LPPool2D", "LPPool1d", "LPPool2d", "MaxUnPool2D", "MaxUnPool1D"]
 
 
 class MaxPool2D(Layer):
@@ -113,3 +113,49 @@ class AdaptiveMaxPool1D(Layer):
 
 
 AdaptiveMaxPool1d, AdaptiveMaxPool2d = AdaptiveMaxPool1D, AdaptiveMaxPool2D  # Paddle's aliases
+
+
+class LPPool2D(Layer):
+    _fn, _format = "lp_pool2d", "NCHW"
+
+    def __init__(self, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False, data_format=None, name=None):
+        super().__init__()
+        self.norm_type, self.kernel_size = float(norm_type), kernel_size
+        self.stride = kernel_size if stride is None else stride
+        self.padding, self.ceil_mode, self.data_format = padding, ceil_mode, data_format or self._format
+
+    def forward(self, x):
+        return getattr(F, self._fn)(x, self.norm_type, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                                    self.data_format)
+
+    def extra_repr(self):
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, stride={self.stride}, "
+                f"padding={self.padding}")
+
+
+class LPPool1D(LPPool2D):
+    _fn, _format = "lp_pool1d", "NCL"
+
+
+LPPool1d, LPPool2d = LPPool1D, LPPool2D  # Paddle's aliases
+
+
+class MaxUnPool2D(Layer):
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCHW", output_size=None, name=None):
+        super().__init__()
+        self.ksize, self.stride, self.padding = kernel_size, stride, padding
+        self.data_format, self.output_size, self.name = data_format, output_size, name
+
+    def forward(self, x, indices):
+        return F.max_unpool2d(x, indices, self.ksize, self.stride, self.padding, self.data_format, self.output_size)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
+
+
+class MaxUnPool1D(MaxUnPool2D):
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCL", output_size=None, name=None):
+        super().__init__(kernel_size, stride, padding, data_format, output_size, name)
+
+    def forward(self, x, indices):
+        return F.max_unpool1d(x, indices, self.ksize, self.stride, self.padding, self.data_format, self.output_size)

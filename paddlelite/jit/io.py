@@ -1,0 +1,98 @@
+"""paddle.jit.save / load: a traced model as an inference model, and TranslatedLayer to run it eagerly.
+
+`save` writes the traced forward in paddle.static.save_inference_model's format (the program as JSON,
+parameters in the pickle-free archive); `load` reads it back into a TranslatedLayer, a Layer whose
+forward runs the loaded program as one run_program op -- so it also trains (its backward is appended
+on load, its parameters are ordinary eager Parameters).
+"""
+import numpy as np
+
+from ..device.place import current_place
+from ..framework.tensor import Parameter, Tensor
+from ..nn.layer.layers import Layer
+from ..ops import apply
+from ..ops.run_program import RUN_PROGRAM
+from ..static.executor import Executor, Scope, scope_guard
+from ..static.framework import Parameter as StaticParameter
+from ..static.input import InputSpec
+from ..static.io import load_inference_model, save_inference_model
+from .api import StaticFunction
+from .program import partial_program
+
+
+def save(layer, path, input_spec=None, **configs):
+    """Trace `layer` (a Layer or a to_static function) with `input_spec` (or its last traced program) and write
+    `<path>.pdmodel` / `<path>.pdiparams`."""
+    if isinstance(layer, Layer):
+        static = layer.forward if isinstance(layer.forward, StaticFunction) else \
+            StaticFunction(type(layer).forward).__get__(layer)
+    elif isinstance(layer, StaticFunction):
+        static = layer
+    else:
+        raise TypeError(f"paddle.jit.save: layer must be a Layer or a to_static function, received "
+                        f"{type(layer).__name__}")
+    specs = input_spec if input_spec is not None else static.input_spec
+    if specs is not None:
+        specs = [InputSpec.from_tensor(s) if isinstance(s, Tensor) else s for s in specs]
+        for k, s in enumerate(specs):
+            if not isinstance(s, InputSpec):
+                raise TypeError(f"paddle.jit.save: input_spec[{k}] must be an InputSpec or a Tensor, received "
+                                f"{type(s).__name__}")
+        examples = [Tensor(np.zeros([max(d, 1) for d in s.shape], dtype=s.dtype.np)) for s in specs]
+        partial = static._trace(examples, {}, specs)[0]
+    elif static._programs:
+        partial = static.concrete_program
+    else:
+        raise ValueError("paddle.jit.save: give input_spec (or call the model once) so there is a program to save")
+    scope = Scope()
+    for v, t in partial.captures:
+        scope._values[v.name] = np.asarray(t.numpy())
+    with scope_guard(scope):
+        save_inference_model(path, partial.inputs, partial.outputs, Executor("cpu"), program=partial.program)
+
+
+def load(path, **configs):
+    """The model `save` wrote, as a TranslatedLayer."""
+    scope = Scope()
+    with scope_guard(scope):
+        program, feed_names, fetch_vars = load_inference_model(path, Executor("cpu"))
+    return TranslatedLayer(program, feed_names, [v.name for v in fetch_vars], scope._values)
+
+
+class TranslatedLayer(Layer):
+    """A loaded inference program as a Layer: its persistable values are the Layer's parameters/buffers."""
+
+    def __init__(self, program, feed_names, fetch_names, values):
+        super().__init__()
+        block = program.global_block()
+        captures = []
+        for name, array in values.items():
+            var = block.var(name)
+            attr = name.replace(".", "_")
+            if isinstance(var, StaticParameter) and var.trainable:
+                t = self.add_parameter(attr, Parameter(array, name))
+            else:
+                t = Tensor(array)
+                t.name = name
+                self.register_buffer(attr, t)
+            captures.append((var, t))
+        outputs = [block.var(n) for n in fetch_names]
+        inputs = [block.var(n) for n in feed_names]
+        for v in inputs:
+            v.stop_gradient = False  # gradients reach the inputs that want them (program inputs: data vars)
+        self._program = partial_program(program, inputs, captures, outputs, current_place())
+        self._feed_names = list(feed_names)
+
+    def forward(self, *inputs):
+        if len(inputs) != len(self._feed_names):
+            raise TypeError(f"TranslatedLayer: expected {len(self._feed_names)} inputs {self._feed_names}, "
+                            f"received {len(inputs)}")
+        for name, t in zip(self._feed_names, inputs):
+            if not isinstance(t, Tensor):
+                raise TypeError(f"TranslatedLayer: input '{name}' must be a Tensor, received {type(t).__name__}")
+        params = [t for _, t in self._program.captures]
+        outs, _ = apply(RUN_PROGRAM, list(inputs), params, program=self._program)
+        return outs[0] if len(outs) == 1 else outs
+
+    def program(self, method_name="forward"):
+        return self._program.program

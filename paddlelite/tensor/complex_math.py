@@ -1,0 +1,38 @@
+"""Complex tensors: paddle.complex, as_complex, as_real, real, imag, conj, angle, is_complex."""
+from ..ops import complex as _c
+from ..ops.dispatch import apply
+from .math import _check_tensor
+
+
+def _unary(op, api, doc):
+    def fn(x, name=None):
+        _check_tensor(x, api)
+        return apply(op, x)
+    fn.__name__ = fn.__qualname__ = api
+    fn.__doc__ = f"{doc} (op '{op.type}')."
+    return fn
+
+
+real = _unary(_c.REAL, "real", "The real part of a complex tensor")
+imag = _unary(_c.IMAG, "imag", "The imaginary part of a complex tensor")
+conj = _unary(_c.CONJ, "conj", "Elementwise complex conjugate (a real tensor is returned unchanged in value)")
+angle = _unary(_c.ANGLE, "angle", "Elementwise argument of a complex (or real) tensor, in radians")
+as_complex = _unary(_c.AS_COMPLEX, "as_complex", "A [..., 2] float tensor read as complex numbers")
+as_real = _unary(_c.AS_REAL, "as_real", "A complex tensor as a [..., 2] float tensor of (real, imag)")
+
+
+def complex(real, imag, name=None):
+    """The complex tensor real + i * imag (broadcasting; both float32 or both float64)."""
+    _check_tensor(real, "complex", "real")
+    _check_tensor(imag, "complex", "imag")
+    return apply(_c.COMPLEX, real, imag)
+
+
+def is_complex(x):
+    """Whether x is a complex64/complex128 tensor."""
+    _check_tensor(x, "is_complex")
+    return x.dtype.is_complex
+
+
+__all__ = ["angle", "as_complex", "as_real", "complex", "conj", "imag", "is_complex", "real"]
+TENSOR_METHODS = ["angle", "as_complex", "as_real", "conj", "imag", "is_complex", "real"]
