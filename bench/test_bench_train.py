@@ -1,11 +1,12 @@
 """One training step (forward, backward, optimizer update, clear grads), single-threaded on the CPU:
-paddlelite eager, paddlelite static, PyTorch, and hand-written NumPy, in the same run.
+paddlelite eager, paddlelite.jit.to_static, paddlelite static, PyTorch, and hand-written NumPy, in the same run.
 
 * MLP 784-256-128-10, batch 128, cross-entropy, SGD(lr=0.01)
 * a small CNN: conv(1->8, 3x3) relu maxpool conv(8->16, 3x3) relu maxpool linear(16*7*7 -> 10), batch 32
+* a transformer encoder: 2 layers, d_model 256, 4 heads, ffn 512, seq 64, batch 16, mean-pooled to 10 classes
 
 Run: pytest bench/test_bench_train.py --benchmark-only --benchmark-group-by=group
-Aim: eager <= 1.0x PyTorch, static <= 0.9x.
+Aim: eager <= 1.0x PyTorch, static and to_static <= 0.9x.
 """
 import numpy as np
 import pytest
@@ -24,7 +25,8 @@ B, LR = 128, 0.01
 def data():
     rng = np.random.default_rng(0)
     return rng.random((B, 784), dtype=np.float32), rng.integers(0, 10, B), \
-        rng.random((32, 1, 28, 28), dtype=np.float32), rng.integers(0, 10, 32)
+        rng.random((32, 1, 28, 28), dtype=np.float32), rng.integers(0, 10, 32), \
+        rng.standard_normal((16, 64, 256), dtype=np.float32), rng.integers(0, 10, 16)
 
 
 def _mlp():
@@ -48,9 +50,32 @@ def _torch_cnn():
                                torch.nn.Flatten(), torch.nn.Linear(16 * 7 * 7, 10))
 
 
-def _eager_step(make, x, y):
+class _Encoder(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(256, 4, 512, dropout=0.0), 2)
+        self.head = nn.Linear(256, 10)
+
+    def forward(self, x):
+        return self.head(self.enc(x).mean(axis=1))
+
+
+class _TorchEncoder(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        layer = torch.nn.TransformerEncoderLayer(256, 4, 512, dropout=0.0, batch_first=True)
+        self.enc = torch.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+        self.head = torch.nn.Linear(256, 10)
+
+    def forward(self, x):
+        return self.head(self.enc(x).mean(dim=1))
+
+
+def _eager_step(make, x, y, to_static=False):
     with unique_name.guard():
         model = make()
+    if to_static:
+        model = paddle.jit.to_static(model)
     opt = paddle.optimizer.SGD(LR, parameters=model.parameters())
     loss_fn = nn.CrossEntropyLoss()
     xt, yt = paddle.to_tensor(x), paddle.to_tensor(y)
@@ -138,6 +163,11 @@ def test_mlp_paddlelite_eager(benchmark, data):
 
 
 @pytest.mark.benchmark(group="train step: MLP 784-256-128-10, batch 128, SGD")
+def test_mlp_paddlelite_to_static(benchmark, data):
+    benchmark(_eager_step(_mlp, data[0], data[1], to_static=True))
+
+
+@pytest.mark.benchmark(group="train step: MLP 784-256-128-10, batch 128, SGD")
 def test_mlp_paddlelite_static(benchmark, data):
     benchmark(_static_step(_mlp, data[0], data[1]))
 
@@ -158,6 +188,11 @@ def test_cnn_paddlelite_eager(benchmark, data):
 
 
 @pytest.mark.benchmark(group="train step: small CNN, batch 32, SGD")
+def test_cnn_paddlelite_to_static(benchmark, data):
+    benchmark(_eager_step(_cnn, data[2], data[3], to_static=True))
+
+
+@pytest.mark.benchmark(group="train step: small CNN, batch 32, SGD")
 def test_cnn_paddlelite_static(benchmark, data):
     benchmark(_static_step(_cnn, data[2], data[3]))
 
@@ -165,6 +200,21 @@ def test_cnn_paddlelite_static(benchmark, data):
 @pytest.mark.benchmark(group="train step: small CNN, batch 32, SGD")
 def test_cnn_torch(benchmark, data):
     benchmark(_torch_step(_torch_cnn, data[2], data[3]))
+
+
+@pytest.mark.benchmark(group="train step: transformer encoder d256 h4 seq64, batch 16, SGD")
+def test_encoder_paddlelite_eager(benchmark, data):
+    benchmark(_eager_step(_Encoder, data[4], data[5]))
+
+
+@pytest.mark.benchmark(group="train step: transformer encoder d256 h4 seq64, batch 16, SGD")
+def test_encoder_paddlelite_to_static(benchmark, data):
+    benchmark(_eager_step(_Encoder, data[4], data[5], to_static=True))
+
+
+@pytest.mark.benchmark(group="train step: transformer encoder d256 h4 seq64, batch 16, SGD")
+def test_encoder_torch(benchmark, data):
+    benchmark(_torch_step(_TorchEncoder, data[4], data[5]))
 
 
 def test_steps_agree_with_torch(data):

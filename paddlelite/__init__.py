@@ -4,6 +4,8 @@
 Paddle 3.3.1 names paddlelite implements (tests/test_public_api.py checks them against Paddle), and
 the subpackages are Paddle's namespaces. Helpers are imported under a leading underscore.
 """
+import math as _math
+
 from . import ops as _ops  # noqa: F401  (registers every op)
 from . import autograd, device
 from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled
@@ -17,6 +19,15 @@ from .framework.tensor import Tensor
 from . import tensor
 from .tensor import *  # noqa: F401,F403  (the functional API)
 from .tensor import methods as _methods
+from .tensor.aliases import cat, concatenate  # top-level only, as in Paddle
+from .framework.typeinfo import finfo, iinfo
+from .tensor.dlpack import from_dlpack, to_dlpack
+from .tensor.inplace import erf_, expm1_
+from .tensor.products import ger
+from .tensor.sampling import (bernoulli, get_cuda_rng_state, get_rng_state, manual_seed, set_cuda_rng_state,
+                              set_rng_state)
+
+pi, e, inf, nan, newaxis = _math.pi, _math.e, _math.inf, _math.nan, None
 
 _methods.install(Tensor)
 
@@ -46,7 +57,9 @@ from .distributed.parallel import DataParallel  # noqa: E402
 
 __all__ = [
     *tensor.__all__,
-    "Tensor", "Size", "ParamAttr", "create_parameter", "load", "save", "set_printoptions", "DataParallel",
+    "cat", "concatenate", "finfo", "iinfo", "pi", "e", "inf", "nan", "newaxis", "ger", "erf_", "expm1_", "bernoulli",
+    "from_dlpack", "to_dlpack", "get_cuda_rng_state", "get_rng_state", "manual_seed", "set_cuda_rng_state",
+    "set_rng_state", "Tensor", "Size", "ParamAttr", "create_parameter", "load", "save", "set_printoptions", "DataParallel",
     "bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64", "complex128",
     "bfloat16", "float8_e4m3fn", "float8_e5m2",
     "get_default_dtype", "set_default_dtype", "disable_static", "enable_static", "in_dynamic_mode",

@@ -44,3 +44,13 @@ def test_gradients(paddle):
     loss3 = (paddle.as_complex(a) ** 2).real().sum()
     (g_a,) = paddle.grad(loss3, [a])
     return {"gx": gx, "gy": gy, "g_re": g_re, "g_im": g_im, "g_a": g_a}
+
+
+@differential(rtol=1e-6, atol=1e-6)
+def test_real_complex_mix_and_abs_at_zero(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    z = paddle.to_tensor([1 + 1j, 2 - 3j], stop_gradient=False)
+    w = paddle.to_tensor([0j, 1 + 0j], stop_gradient=False)
+    out = (x * z).real().sum() + paddle.abs(w).sum() + (z * z).sum().real()
+    gx, gz, gw = paddle.grad(out, [x, z, w])
+    return {"gx": gx, "gz": gz, "gw": gw, "to_real": z.astype("float32"), "prod": z.prod()}

@@ -1,4 +1,6 @@
 """Global random state: one NumPy generator for the CPU, one CuPy generator per GPU, all seeded together."""
+import copy
+
 import numpy as np
 
 _state = {"seed": None, "cpu": np.random.default_rng(), "gpu": {}}
@@ -32,3 +34,32 @@ def rng_for(xp, op_seed):
     if op_seed:
         return xp.random.default_rng(int(op_seed))
     return get_rng(xp)
+
+
+class GeneratorState:
+    """A snapshot of one generator's state (Paddle's GeneratorState), restored by `set_state`."""
+
+    def __init__(self, device, state):
+        self.device, self.state = device, state
+
+    def __repr__(self):
+        return f"GeneratorState(device={self.device!r})"
+
+
+def get_state(device="cpu"):
+    """Snapshots of the generators of `device`: 'cpu', or 'gpu' (one per GPU used so far)."""
+    if device == "cpu":
+        return [GeneratorState("cpu", copy.deepcopy(_state["cpu"].bit_generator.state))]
+    return [GeneratorState(("gpu", idx), copy.deepcopy(gen)) for idx, gen in sorted(_state["gpu"].items())]
+
+
+def set_state(states):
+    """Restore generators from `get_state`'s snapshots."""
+    for s in states:
+        if not isinstance(s, GeneratorState):
+            raise TypeError(f"set_rng_state: expected the GeneratorStates get_rng_state returned, received "
+                            f"{type(s).__name__}")
+        if s.device == "cpu":
+            _state["cpu"].bit_generator.state = copy.deepcopy(s.state)
+        else:
+            _state["gpu"][s.device[1]] = copy.deepcopy(s.state)

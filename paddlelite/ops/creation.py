@@ -119,3 +119,36 @@ ASSIGN_VALUE = register_op(
     "assign_value", inputs=(), outputs=("Out",), forward=_assign_value,
     infer=lambda shape, dtype, values, place: Meta(tuple(shape), np.dtype(dtype)),
     attrs={"shape": [], "dtype": "float32", "values": [], "place": None})
+
+
+# ---- sampling from a tensor of parameters (no gradient, as in Paddle) ------------------------------
+def _poisson(xp, x, seed):
+    return rng_for(xp, seed).poisson(x).astype(x.dtype)
+
+
+def _multinomial(xp, x, num_samples, replacement, seed):
+    # rows of (unnormalised) probabilities -> num_samples category indices per row
+    rng = rng_for(xp, seed)
+    probs = x.reshape(-1, x.shape[-1]).astype(np.float64)
+    if bool((probs < 0).any()):
+        raise ValueError("op 'multinomial': the probabilities must be >= 0, received a negative one")
+    if not replacement and int((probs > 0).sum(-1).min()) < num_samples:
+        raise ValueError(f"op 'multinomial': without replacement, num_samples ({num_samples}) must not exceed the "
+                         "number of nonzero categories of each row")
+    if replacement:  # inverse CDF of uniform draws
+        cdf = xp.cumsum(probs, axis=-1)
+        u = rng.random((probs.shape[0], num_samples)) * cdf[:, -1:]
+        out = (cdf[:, None, :] <= u[:, :, None]).sum(-1)
+    else:  # Gumbel top-k: the k largest of log p + Gumbel noise are a draw without replacement
+        with np.errstate(divide="ignore"):
+            keys = xp.log(probs) - xp.log(-xp.log(rng.random(probs.shape)))
+        out = xp.argsort(-keys, axis=-1)[:, :num_samples]
+    return out.reshape(x.shape[:-1] + (num_samples,)).astype(np.int64)
+
+
+POISSON = register_op("poisson", inputs=("X",), outputs=("Out",), forward=_poisson,
+                      infer=lambda x, seed: Meta(x.shape, x.dtype), attrs={"seed": 0})
+MULTINOMIAL = register_op("multinomial", inputs=("X",), outputs=("Out",), forward=_multinomial,
+                          infer=lambda x, num_samples, replacement, seed: Meta(tuple(x.shape[:-1]) + (num_samples,),
+                                                                                np.dtype(np.int64)),
+                          attrs={"num_samples": 1, "replacement": False, "seed": 0})

@@ -1,5 +1,7 @@
 """Binary elementwise ops with NumPy broadcasting; their grads reduce to each input's shape."""
-from .formula import conj_if_complex, log, where, zeros_like
+import numpy as np
+
+from .formula import conj_if_complex, equal, isnan, log, sign, where, zeros_like
 from .registry import Meta, register_op
 from .shape_rules import broadcast_shapes, check_same_dtype
 
@@ -75,7 +77,6 @@ ELEMENTWISE_POW = _binary("elementwise_pow", lambda xp, x, y: xp.power(x, y), _e
 def _compare(name, fn):
     def infer(x, y, **attrs):
         check_same_dtype(name, x, y)
-        import numpy as np
         return Meta(broadcast_shapes(name, x.shape, y.shape), np.dtype(bool))
     return register_op(name, inputs=("X", "Y"), outputs=("Out",), forward=fn, infer=infer,
                        same_dtype=("X", "Y"))
@@ -90,3 +91,72 @@ GREATER_EQUAL = _compare("greater_equal", lambda xp, x, y: xp.greater_equal(x, y
 LOGICAL_AND = _compare("logical_and", lambda xp, x, y: xp.logical_and(x, y))
 LOGICAL_OR = _compare("logical_or", lambda xp, x, y: xp.logical_or(x, y))
 LOGICAL_XOR = _compare("logical_xor", lambda xp, x, y: xp.logical_xor(x, y))
+
+
+# ---- copysign, heaviside, fmax/fmin: differentiable binaries Paddle computes in the inputs' dtype ------
+def _copysign_grad(g):  # out = |x| with y's sign: dx = dout * sign(x) * sign(out) (0 at x = 0), dy = 0
+    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    _unbroadcast(g, x, y, dout * (sign(x) * sign(g.output("Out"))) if g.needs("X") else None,
+                 zeros_like(dout) if g.needs("Y") else None)
+
+
+def _heaviside_forward(xp, x, y):
+    return xp.where(x == 0, y, (x > 0).astype(x.dtype))
+
+
+def _heaviside_grad(g):  # piecewise constant in x; y is taken where x == 0
+    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    zeros = zeros_like(dout)
+    _unbroadcast(g, x, y, zeros if g.needs("X") else None, where(equal(x, zeros_like(x)), dout, zeros) if g.needs("Y") else None)
+
+
+COPYSIGN = _binary("copysign", lambda xp, x, y: xp.copysign(x, y).astype(x.dtype, copy=False), _copysign_grad)
+HEAVISIDE = _binary("heaviside", _heaviside_forward, _heaviside_grad)
+# fmax/fmin ignore a NaN operand: the gradient goes to x where x wins or y is NaN
+FMAX = _binary("fmax", lambda xp, x, y: xp.fmax(x, y), _minmax_grad(lambda x, y: (x >= y) | isnan(y)))
+FMIN = _binary("fmin", lambda xp, x, y: xp.fmin(x, y), _minmax_grad(lambda x, y: (x <= y) | isnan(y)))
+
+
+def _atan2_grad(g):  # out = atan2(x, y): dx = dout * y / (x^2 + y^2), dy = -dout * x / (x^2 + y^2)
+    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    scaled = dout / (x * x + y * y)
+    _unbroadcast(g, x, y, scaled * y if g.needs("X") else None, -scaled * x if g.needs("Y") else None)
+
+
+ATAN2 = _binary("atan2", lambda xp, x, y: xp.arctan2(x, y), _atan2_grad)
+
+
+# ---- integer binaries (no gradient): bitwise logic and shifts, gcd, lcm --------------------------------
+def _integer_binary(name, forward, kinds="iub", attrs=None):
+    def check(dtype):
+        if np.dtype(dtype).kind not in kinds:
+            allowed = "integer or bool" if "b" in kinds else "integer"
+            raise TypeError(f"op '{name}': inputs must be {allowed} tensors, received {dtype}")
+
+    def infer(x, y, **attrs):
+        check_same_dtype(name, x, y)
+        check(x.dtype)
+        return Meta(broadcast_shapes(name, x.shape, y.shape), x.dtype)
+
+    def checked_forward(xp, x, y, **attrs):
+        check(x.dtype)
+        return forward(xp, x, y, **attrs)
+    return register_op(name, inputs=("X", "Y"), outputs=("Out",), forward=checked_forward, infer=infer,
+                       same_dtype=("X", "Y"), attrs=attrs)
+
+
+def _right_shift(xp, x, y, is_arithmetic):
+    if is_arithmetic or x.dtype.kind == "u":
+        return xp.right_shift(x, y)
+    unsigned = np.dtype(f"u{x.dtype.itemsize}")  # a logical shift: the bits as unsigned, zeros shifted in
+    return xp.right_shift(x.view(unsigned), y.astype(unsigned)).view(x.dtype)
+
+
+BITWISE_AND = _integer_binary("bitwise_and", lambda xp, x, y: xp.bitwise_and(x, y))
+BITWISE_OR = _integer_binary("bitwise_or", lambda xp, x, y: xp.bitwise_or(x, y))
+BITWISE_XOR = _integer_binary("bitwise_xor", lambda xp, x, y: xp.bitwise_xor(x, y))
+BITWISE_LEFT_SHIFT = _integer_binary("bitwise_left_shift", lambda xp, x, y, is_arithmetic: xp.left_shift(x, y),
+                                     kinds="iu", attrs={"is_arithmetic": True})
+BITWISE_RIGHT_SHIFT = _integer_binary("bitwise_right_shift", _right_shift, kinds="iu", attrs={"is_arithmetic": True})
+GCD = _integer_binary("gcd", lambda xp, x, y: xp.gcd(x, y), kinds="iu")
+LCM = _integer_binary("lcm", lambda xp, x, y: xp.lcm(x, y), kinds="iu")

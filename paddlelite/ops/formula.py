@@ -185,7 +185,8 @@ def conj_if_complex(x):
 exp, log, sqrt, rsqrt, reciprocal, square = map(_op_function, ("exp", "log", "sqrt", "rsqrt", "reciprocal", "square"))
 sign, sin, cos, sinh, cosh, tanh, sigmoid, softplus = map(
     _op_function, ("sign", "sin", "cos", "sinh", "cosh", "tanh", "sigmoid", "softplus"))
-hardsigmoid, equal, maximum, minimum = map(_op_function, ("hardsigmoid", "equal", "maximum", "minimum"))
+hardsigmoid, equal, isfinite, isnan, maximum, minimum = map(
+    _op_function, ("hardsigmoid", "equal", "isfinite", "isnan", "maximum", "minimum"))
 assign, cast, reshape, reshape_as, unsqueeze, expand_as, transpose = map(
     _op_function, ("assign", "cast", "reshape", "reshape_as", "unsqueeze", "expand_as", "transpose"))
 reduce_sum, mean, cumsum, matmul = map(_op_function, ("reduce_sum", "mean", "cumsum", "matmul"))

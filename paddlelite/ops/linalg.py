@@ -11,7 +11,7 @@ import numpy as np
 
 from .formula import concat, matmul, transpose, unsqueeze, unstack
 from .registry import Meta, register_op
-from .shape_rules import broadcast_shapes, check_float, check_same_dtype, normalize_axis
+from .shape_rules import broadcast_shapes, check_float, check_same_dtype
 
 
 def _mT(a):
@@ -414,46 +414,6 @@ def _cross_grad(g):
 CROSS = register_op("cross", inputs=("X", "Y"), outputs=("Out",),
                     forward=lambda xp, x, y, axis: xp.cross(x, y, axis=axis), infer=_cross_infer, grad=_cross_grad,
                     same_dtype=("X", "Y"), attrs={"axis": -1}, double_grad=True)
-
-
-# ---- diagonal: a view-like copy of one diagonal; the gradient scatters back onto zeros ---------------
-def _diagonal_infer(x, offset, axis1, axis2):
-    nd = len(x.shape)
-    a1, a2 = normalize_axis("diagonal", axis1, nd, "axis1"), normalize_axis("diagonal", axis2, nd, "axis2")
-    if a1 == a2:
-        raise ValueError(f"op 'diagonal': axis1 and axis2 must differ, both are {a1} for shape {list(x.shape)}")
-    n1, n2 = x.shape[a1], x.shape[a2]
-    size = -1 if -1 in (n1, n2) else max(0, min(n1 - max(-offset, 0), n2 - max(offset, 0)))
-    rest = tuple(d for i, d in enumerate(x.shape) if i not in (a1, a2))
-    return Meta(rest + (size,), x.dtype)
-
-
-def _diagonal_grad_forward(xp, x, dout, offset, axis1, axis2):
-    dx = xp.zeros(x.shape, dout.dtype)
-    view = xp.diagonal(dx, offset, axis1, axis2)
-    if xp is np:
-        view.flags.writeable = True  # NumPy's diagonal is a read-only view of dx's storage
-    view[...] = dout
-    return dx
-
-
-def _diagonal_grad(g):
-    if g.needs("X"):
-        g.set_input_grad("X", g.op("diagonal_grad", g.input("X"), g.output_grad("Out"), **g.attrs))
-
-
-def _diagonal_grad_grad(g):
-    if g.needs("DOut"):
-        g.set_input_grad("DOut", g.op("diagonal", g.output_grad("DX"), **g.attrs))
-
-
-_DIAGONAL_ATTRS = {"offset": 0, "axis1": 0, "axis2": 1}
-DIAGONAL = register_op("diagonal", inputs=("X",), outputs=("Out",),
-                       forward=lambda xp, x, offset, axis1, axis2: xp.diagonal(x, offset, axis1, axis2).copy(),
-                       infer=_diagonal_infer, grad=_diagonal_grad, attrs=_DIAGONAL_ATTRS, double_grad=True)
-DIAGONAL_GRAD = register_op("diagonal_grad", inputs=("X", "DOut"), outputs=("DX",), meta_inputs=("X",),
-                            forward=_diagonal_grad_forward, infer=lambda x, dout, **a: Meta(tuple(x.shape), dout.dtype),
-                            grad=_diagonal_grad_grad, attrs=_DIAGONAL_ATTRS, double_grad=True)
 
 
 # ---- lu: partial-pivoting LU (LAPACK getrf's algorithm, batched in xp); pivots are 1-based int32 ----------

@@ -4,8 +4,8 @@ import numpy as np
 from ..framework.dtype import compute_dtype
 from ..framework.dtype import kind as dtype_kind
 from .complex import REAL_OF
-from .formula import (conj, conj_if_complex, cos, cosh, exp, imag, make_complex, matmul, real, reciprocal, reshape,
-                      reshape_as, rsqrt, sign, sin, sinh, unsqueeze, where, zeros_like)
+from .formula import (conj, conj_if_complex, cos, cosh, exp, imag, isfinite, make_complex, matmul, real, reciprocal,
+                      reshape, reshape_as, rsqrt, sign, sin, sinh, unsqueeze, where, zeros_like)
 from .registry import Meta, register_op
 from .shape_rules import broadcast_shapes, check_same_dtype, float_only, float_rule, same_as_first
 
@@ -340,7 +340,9 @@ def _abs_grad(g):  # complex x: dout * x / |x| (the conjugate convention makes i
         return
     x, dout = g.input("X"), g.output_grad("Out")
     if x.dtype.is_complex:
-        s = dout / g.output("Out")
+        out = g.output("Out")
+        nonzero = out > 0
+        s = where(nonzero, dout / where(nonzero, out, 1.0), 0.0)  # 0 at x = 0, as Paddle
         g.set_input_grad("X", make_complex(s * real(x), s * imag(x)))
     else:
         g.set_input_grad("X", dout * sign(x))
@@ -357,6 +359,9 @@ ACOS = _unary("acos", FLOAT, lambda xp, x: xp.arccos(x), lambda x, out, dout: do
 ATAN = _unary("atan", FLOAT, lambda xp, x: xp.arctan(x), lambda x, out, dout: dout * reciprocal(x ** 2 + 1.0))
 SINH = _unary("sinh", FLOAT, lambda xp, x: xp.sinh(x), lambda x, out, dout: dout * cosh(x))
 COSH = _unary("cosh", FLOAT, lambda xp, x: xp.cosh(x), lambda x, out, dout: dout * sinh(x))
+ACOSH = _unary("acosh", FLOAT, lambda xp, x: xp.arccosh(x), lambda x, out, dout: dout * rsqrt(x ** 2 - 1.0))
+ASINH = _unary("asinh", FLOAT, lambda xp, x: xp.arcsinh(x), lambda x, out, dout: dout * rsqrt(x ** 2 + 1.0))
+ATANH = _unary("atanh", FLOAT, lambda xp, x: xp.arctanh(x), lambda x, out, dout: dout / (1.0 - x ** 2))
 RECIPROCAL = _unary("reciprocal", FLOAT, lambda xp, x: (1 / x).astype(x.dtype, copy=False),
                     lambda x, out, dout: dout * -out ** 2)
 LOG1P = _unary("log1p", FLOAT, lambda xp, x: xp.log1p(x), lambda x, out, dout: dout / (x + 1.0))
@@ -368,6 +373,9 @@ FLOOR = _unary("floor", FLOAT, lambda xp, x: xp.floor(x), _zero)
 CEIL = _unary("ceil", FLOAT, lambda xp, x: xp.ceil(x), _zero)
 ROUND = _unary("round", FLOAT, lambda xp, x: xp.round(x), _zero)  # half to even, as Paddle's CPU kernel
 TRUNC = _unary("trunc", FLOAT, lambda xp, x: xp.trunc(x), _zero)
+NAN_TO_NUM = _unary("nan_to_num", FLOAT, lambda xp, x, nan, posinf, neginf: xp.nan_to_num(
+    x, nan=nan, posinf=posinf, neginf=neginf), lambda x, out, dout, **attrs: where(isfinite(x), dout, 0.0),
+    attrs={"nan": 0.0, "posinf": 3.4028234663852886e38, "neginf": -3.4028234663852886e38})
 
 
 # ---- non-differentiable predicates -----------------------------------------------------------------
@@ -380,6 +388,7 @@ ISNAN = _predicate("isnan", lambda xp, x: xp.isnan(x) if dtype_kind(x.dtype) in 
 ISINF = _predicate("isinf", lambda xp, x: xp.isinf(x) if dtype_kind(x.dtype) in "fc" else xp.zeros(x.shape, bool))
 ISFINITE = _predicate("isfinite", lambda xp, x: xp.isfinite(x) if dtype_kind(x.dtype) in "fc" else xp.ones(x.shape, bool))
 LOGICAL_NOT = _predicate("logical_not", lambda xp, x: xp.logical_not(x))
+SIGNBIT = _predicate("signbit", lambda xp, x: xp.signbit(x))
 
 
 def _bitwise_not_infer(x, **attrs):

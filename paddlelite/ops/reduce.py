@@ -393,3 +393,53 @@ def _cumsum_grad(g):
 
 CUMSUM = register_op("cumsum", inputs=("X",), outputs=("Out",), forward=_cumsum_forward, infer=_cumsum_infer,
                      grad=_cumsum_grad, attrs={"axis": None, "reverse": False}, double_grad=True)
+
+
+# ---- cumprod: dim=None flattens; the gradient is exact where x has zeros ----------------------------
+def _flat_or(x, dim):
+    return (x.reshape(-1), 0) if dim is None else (x, dim)
+
+
+def _cumprod_forward(xp, x, dim):
+    if x.dtype.kind == "b":
+        raise TypeError("op 'cumprod': input 'X' must be a numeric tensor, received bool")
+    if x.ndim == 0 and dim is not None:
+        return x.copy()
+    x, dim = _flat_or(x, dim)
+    return xp.cumprod(x, axis=dim).astype(x.dtype, copy=False)
+
+
+def _cumprod_infer(x, dim):
+    return _cumsum_infer(x, dim, False)
+
+
+def _cumprod_grad_forward(xp, x, dout, dim):
+    # dx_i = P_{i-1} * S_i with P the exclusive prefix product and S_i = dout_i + x_{i+1} * S_{i+1}:
+    # no division by x, so zeros in x get their exact gradient
+    if x.ndim == 0 and dim is not None:
+        return dout.copy()
+    shape = x.shape
+    x, dim = _flat_or(x, dim)
+    xm, dm = xp.moveaxis(x, dim, 0), xp.moveaxis(dout.reshape(x.shape), dim, 0)
+    n = xm.shape[0]
+    s = xp.empty_like(dm)
+    if n:
+        s[n - 1] = dm[n - 1]
+    for i in range(n - 2, -1, -1):
+        s[i] = dm[i] + xm[i + 1] * s[i + 1]
+    p = xp.ones_like(xm)
+    if n > 1:
+        p[1:] = xp.cumprod(xm[:-1], axis=0)
+    return xp.moveaxis(p * s, 0, dim).reshape(shape)
+
+
+def _cumprod_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("cumprod_grad", g.input("X"), g.output_grad("Out"), **g.attrs))
+
+
+CUMPROD = register_op("cumprod", inputs=("X",), outputs=("Out",), forward=_cumprod_forward, infer=_cumprod_infer,
+                      grad=_cumprod_grad, attrs={"dim": None})
+CUMPROD_GRAD = register_op("cumprod_grad", inputs=("X", "DOut"), outputs=("XGrad",), forward=_cumprod_grad_forward,
+                           infer=lambda x, dout, dim: Meta(x.shape, dout.dtype), same_dtype=("X", "DOut"),
+                           attrs={"dim": None})

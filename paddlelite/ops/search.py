@@ -195,3 +195,32 @@ def _accuracy_infer(indices, label):
 
 ACCURACY = register_op("accuracy", inputs=("Indices", "Label"), outputs=("Accuracy", "Correct", "Total"),
                        forward=_accuracy_forward, infer=_accuracy_infer)
+
+
+# ---- cummax / cummin: running extreme and the (latest) index it came from -------------------------
+def _running_extreme(name, better):
+    def forward(xp, x, axis):
+        if x.ndim == 0:
+            return x.copy(), xp.zeros((), dtype=np.int64)
+        ax = normalize_axis(name, axis, x.ndim)
+        xm = xp.moveaxis(x, ax, 0)
+        values, indices = xp.empty_like(xm), xp.zeros(xm.shape, dtype=np.int64)
+        if xm.shape[0]:
+            values[0] = xm[0]
+        for i in range(1, xm.shape[0]):
+            take = better(xm[i], values[i - 1])
+            if xm.dtype.kind in "fc":  # a NaN takes over and stays (comparisons with it are False)
+                take |= xp.isnan(xm[i])
+            values[i] = xp.where(take, xm[i], values[i - 1])
+            indices[i] = xp.where(take, i, indices[i - 1])
+        return xp.moveaxis(values, 0, ax), xp.moveaxis(indices, 0, ax)
+
+    def infer(x, axis):
+        normalize_axis(name, axis, max(len(x.shape), 1))
+        return Meta(tuple(x.shape), x.dtype), Meta(tuple(x.shape), np.dtype(np.int64))
+    return register_op(name, inputs=("X",), outputs=("Out", "Indices"), forward=forward, infer=infer,
+                       grad=_grad_through_indices, attrs={"axis": -1}, double_grad=True)
+
+
+CUMMAX = _running_extreme("cummax", lambda a, b: a >= b)
+CUMMIN = _running_extreme("cummin", lambda a, b: a <= b)

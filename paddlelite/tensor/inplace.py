@@ -7,7 +7,7 @@ counter, and refuse a leaf that needs a gradient (ValueError, as Paddle).
 """
 from ..ops import dispatch
 from ..ops.registry import get_op
-from . import manipulation, math, reduce, search
+from . import aliases, elementwise, manipulation, math, nanreduce, products, reduce, scattering, search
 from .manipulation import inplace_apply, inplace_layout
 
 # name_ -> the out-of-place API whose result is written into x
@@ -24,12 +24,27 @@ _VALUE_UPDATES = {
     "mod_": math.mod, "bitwise_not_": math.bitwise_not, "cumsum_": reduce.cumsum,
     "masked_fill_": search.masked_fill, "scatter_": manipulation.scatter, "tril_": manipulation.tril,
     "triu_": manipulation.triu,
+    "addmm_": products.addmm, "baddbmm_": products.baddbmm, "bitwise_and_": elementwise.bitwise_and,
+    "bitwise_or_": elementwise.bitwise_or, "bitwise_xor_": elementwise.bitwise_xor,
+    "bitwise_left_shift_": elementwise.bitwise_left_shift, "bitwise_right_shift_": elementwise.bitwise_right_shift,
+    "bitwise_invert_": elementwise.bitwise_invert, "copysign_": elementwise.copysign, "div_": aliases.div,
+    "sub_": aliases.sub, "mul_": aliases.mul, "clamp_": aliases.clamp, "erf_": math.erf, "expm1_": math.expm1,
+    "frac_": elementwise.frac, "gcd_": elementwise.gcd, "lcm_": elementwise.lcm, "hypot_": elementwise.hypot,
+    "lerp_": elementwise.lerp, "logit_": elementwise.logit, "nan_to_num_": elementwise.nan_to_num,
+    "sinc_": elementwise.sinc, "index_add_": scattering.index_add, "index_fill_": scattering.index_fill,
+    "scatter_add_": scattering.scatter_add, "cumprod_": nanreduce.cumprod,
+    "acosh_": elementwise.acosh, "asinh_": elementwise.asinh, "atanh_": elementwise.atanh,
 }
 # name_ -> the API whose result x becomes (shape or dtype change)
 _LAYOUT_UPDATES = {
     "reshape_": manipulation.reshape, "squeeze_": manipulation.squeeze, "unsqueeze_": manipulation.unsqueeze,
     "flatten_": manipulation.flatten, "transpose_": manipulation.transpose, "t_": math.t,
     "cast_": manipulation.cast,
+    # comparisons and logical ops make x their bool result, as in Paddle
+    "equal_": math.equal, "not_equal_": math.not_equal, "greater_equal_": math.greater_equal,
+    "greater_than_": math.greater_than, "less_": aliases.less, "less_equal_": math.less_equal,
+    "less_than_": math.less_than, "logical_and_": math.logical_and, "logical_or_": math.logical_or,
+    "logical_xor_": math.logical_xor, "logical_not_": math.logical_not,
 }
 
 
@@ -69,8 +84,11 @@ def normal_(x, mean=0.0, std=1.0, name=None):
         seed=0))
 
 
-TENSOR_METHODS = [*_VALUE_UPDATES, *_LAYOUT_UPDATES, "uniform_", "normal_"]
+# erf_ and expm1_ are Paddle top-level functions only (paddlelite/__init__.py exports them)
+_FUNCTIONS_ONLY = {"erf_", "expm1_"}
+TENSOR_METHODS = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, "uniform_", "normal_") if n not in _FUNCTIONS_ONLY]
 # Paddle's namespace has most of them, not all (there is no paddle.add_ or paddle.sigmoid_)
 _METHODS_ONLY = {"add_", "scale_", "exp_", "clip_", "sqrt_", "floor_", "ceil_", "reciprocal_", "round_", "rsqrt_",
-                 "sigmoid_", "uniform_"}
-__all__ = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, "normal_") if n not in _METHODS_ONLY]
+                 "sigmoid_", "uniform_", "mul_", "clamp_", "lerp_", "not_equal_", "logical_xor_",
+                 "acosh_", "asinh_", "atanh_"}
+__all__ = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, "normal_") if n not in _METHODS_ONLY | _FUNCTIONS_ONLY]

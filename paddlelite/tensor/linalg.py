@@ -354,21 +354,7 @@ def pinv(x, rcond=1e-15, hermitian=False, name=None):
 
 
 
-# ---- diagonal, LU, matrix exponential, Householder products, least squares, general eigenproblems --------
-def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
-    """The diagonal of x over dims axis1, axis2 (shifted by offset), as the last dim."""
-    _m._check_tensor(x, "diagonal")
-    nd = len(x.shape)
-    if nd < 2:
-        raise ValueError(f"diagonal: x must be at least 2-D, received shape {list(x.shape)}")
-    for arg, a in (("axis1", axis1), ("axis2", axis2)):
-        if not -nd <= a < nd:
-            raise ValueError(f"diagonal: {arg}={a} is out of range for a {nd}-D tensor")
-    if axis1 % nd == axis2 % nd:
-        raise ValueError(f"diagonal: axis1 ({axis1}) and axis2 ({axis2}) must be different dims")
-    return apply(_l.DIAGONAL, x, offset=int(offset), axis1=axis1 % nd, axis2=axis2 % nd)
-
-
+# ---- LU, matrix exponential, Householder products, least squares, general eigenproblems --------
 def lu(x, pivot=True, get_infos=False, name=None):
     """(LU, pivots) (and infos) of the partial-pivoting factorization x = P L U; pivots are 1-based int32."""
     _check_matrix(x, "lu")
@@ -562,12 +548,12 @@ def corrcoef(x, rowvar=True, name=None):
 
 
 __all__ = ["bmm", "cholesky", "cholesky_inverse", "cholesky_solve", "cond", "corrcoef", "cov", "cross", "det",
-           "diagonal", "dist", "dot", "eig", "eigh", "eigvals", "eigvalsh", "fp8_fp8_half_gemm_fused",
+           "dist", "dot", "eig", "eigh", "eigvals", "eigvalsh", "fp8_fp8_half_gemm_fused",
            "householder_product", "lstsq", "lu", "lu_solve", "lu_unpack", "matmul", "matrix_exp", "matrix_norm",
            "matrix_power", "matrix_rank", "matrix_transpose", "multi_dot", "norm", "ormqr", "pca_lowrank", "pinv",
            "qr", "slogdet", "solve", "svd", "svd_lowrank", "svdvals", "t", "transpose", "triangular_solve",
            "vecdot", "vector_norm"]
 TENSOR_METHODS = ["cholesky", "cholesky_inverse", "cholesky_solve", "cond", "corrcoef", "cov", "cross", "dist",
-                  "diagonal", "eig", "eigvals", "eigvalsh", "householder_product", "lstsq", "lu", "lu_unpack",
+                  "eig", "eigvals", "eigvalsh", "householder_product", "lstsq", "lu", "lu_unpack",
                   "ormqr", "pca_lowrank", "svd_lowrank", "matrix_power", "matrix_transpose", "multi_dot", "norm", "pinv", "qr",
                   "slogdet", "solve"]

@@ -8,7 +8,8 @@ import numbers
 import numpy as np
 
 from ..framework.promotion import with_scalar
-from . import complex_math, creation, inplace, linalg, manipulation, math, reduce, search
+from . import (aliases, attribute, complex_math, creation, diagonals, elementwise, inplace, linalg, manipulation,
+               math, nanreduce, order_stats, products, reduce, sampling, scattering, search, stacking, tensor_extras)
 from .math import operand
 
 _SCALARS = (numbers.Number, np.number, np.bool_)
@@ -132,7 +133,7 @@ COMPARISONS = {"__eq__": math.equal, "__ne__": math.not_equal, "__lt__": math.le
 
 def _api(qualname):
     module, name = qualname.split(".")
-    return getattr({"math": math, "manipulation": manipulation}[module], name)
+    return getattr({"math": math, "manipulation": manipulation, "elementwise": elementwise}[module], name)
 
 
 OPERATORS = {
@@ -150,7 +151,7 @@ OPERATORS = {
 # Operators that are plain functional APIs (looked up by name so each module owns its functions).
 OPERATOR_APIS = {
     "__abs__": "math.abs",
-    "__and__": "math.logical_and", "__or__": "math.logical_or", "__xor__": "math.logical_xor",
+    "__and__": "elementwise.bitwise_and", "__or__": "elementwise.bitwise_or", "__xor__": "elementwise.bitwise_xor",
     "__invert__": "math.bitwise_not",  # ~ is bitwise (logical for bool), as in Paddle
     "__getitem__": "manipulation.getitem", "__setitem__": "manipulation.setitem",
 }
@@ -158,7 +159,8 @@ OPERATOR_APIS = {
 
 def install(cls):
     """Attach every API listed in the functional modules' TENSOR_METHODS, plus the operators."""
-    for module in (math, manipulation, reduce, creation, search, inplace, complex_math, linalg):
+    for module in (math, manipulation, reduce, creation, search, inplace, complex_math, aliases, elementwise, attribute,
+                   diagonals, nanreduce, order_stats, products, stacking, scattering, tensor_extras, sampling, linalg):
         for name in getattr(module, "TENSOR_METHODS", ()):
             setattr(cls, name, getattr(module, name))
     for name, fn in OPERATORS.items():

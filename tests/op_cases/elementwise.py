@@ -1,4 +1,6 @@
-from . import OpCase, crand, distinct, positive, rand
+import numpy as np
+
+from . import OpCase, away_from_zero, crand, distinct, positive, rand
 
 CASES = []
 for op in ("add", "subtract", "multiply", "divide"):
@@ -16,6 +18,16 @@ CASES += [
     OpCase("minimum", {"X": distinct(2, 3), "Y": distinct(2, 3, seed=6) + 0.05}, id="minimum"),
     OpCase("elementwise_pow", {"X": positive(2, 3), "Y": rand(2, 3, seed=8)}, id="elementwise_pow"),
     OpCase("elementwise_pow", {"X": positive(2, 3), "Y": rand(3, seed=9)}, id="elementwise_pow-bcast"),
+]
+CASES += [
+    OpCase("copysign", {"X": away_from_zero(2, 3), "Y": away_from_zero(3, seed=1)}, id="copysign-bcast"),
+    # X holds exact zeros (where Y is taken): only Y is differentiated, X's jump defeats finite differences
+    OpCase("heaviside", {"X": np.array([[-1.0, 0.0, 2.0], [0.0, 3.0, -0.5]]), "Y": rand(3, seed=2)},
+           grad_inputs=("Y",), id="heaviside-bcast"),
+    OpCase("heaviside", {"X": away_from_zero(2, 3), "Y": rand(2, 3, seed=2)}, id="heaviside"),
+    OpCase("fmax", {"X": distinct(2, 3), "Y": distinct(3, seed=5) + 0.05}, id="fmax-bcast"),
+    OpCase("fmin", {"X": distinct(2, 3), "Y": distinct(2, 3, seed=6) + 0.05}, id="fmin"),
+    OpCase("atan2", {"X": rand(2, 3), "Y": away_from_zero(3, seed=1)}, id="atan2-bcast"),
 ]
 
 # complex operands: gradients in Paddle's conjugate convention

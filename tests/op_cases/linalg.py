@@ -56,10 +56,6 @@ CASES = [
     OpCase("cross", {"X": rand(3, 2), "Y": rand(3, 2, seed=1)}, {"axis": 0}, id="cross-axis0"),
 ]
 CASES += [
-    OpCase("diagonal", {"X": rand(3, 4)}, id="diagonal"),
-    OpCase("diagonal", {"X": rand(2, 3, 4)}, {"offset": -1, "axis1": 2, "axis2": 1}, id="diagonal-offset-axes"),
-    OpCase("diagonal_grad", {"X": rand(3, 4), "DOut": rand(3, seed=1)}, {"offset": 1}, grad_inputs=("DOut",),
-           id="diagonal_grad"),
     OpCase("lu", {"X": well_conditioned(2, 3, 3)}, grad_inputs=("X",), id="lu-square"),
     OpCase("lu", {"X": rand(4, 3, seed=1) + np.eye(4, 3) * 3}, grad_inputs=("X",), id="lu-tall"),
     OpCase("lu", {"X": rand(3, 4, seed=2) + np.eye(3, 4) * 3}, grad_inputs=("X",), id="lu-wide"),

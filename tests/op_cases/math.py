@@ -40,6 +40,9 @@ CASES = [
     OpCase("atan", {"X": rand(2, 3, low=-2, high=2)}, id="atan"),
     OpCase("sinh", {"X": rand(2, 3)}, id="sinh"),
     OpCase("cosh", {"X": rand(2, 3)}, id="cosh"),
+    OpCase("acosh", {"X": rand(2, 3, low=1.2, high=3)}, id="acosh"),
+    OpCase("asinh", {"X": rand(2, 3)}, id="asinh"),
+    OpCase("atanh", {"X": rand(2, 3, low=-0.8, high=0.8)}, id="atanh"),
     OpCase("reciprocal", {"X": away_from_zero(2, 3, margin=0.4)}, id="reciprocal"),
     OpCase("log1p", {"X": rand(2, 3, low=-0.5, high=2)}, id="log1p"),
     OpCase("log2", {"X": positive(2, 3)}, id="log2"),
@@ -52,6 +55,8 @@ CASES = [
     OpCase("ceil", {"X": rand(2, 3, low=-2, high=2).round(0) + 0.4}, id="ceil"),
     OpCase("round", {"X": rand(2, 3, low=-2, high=2).round(0) + 0.3}, id="round"),
     OpCase("trunc", {"X": rand(2, 3, low=-2, high=2).round(0) + 0.4}, id="trunc"),
+    OpCase("nan_to_num", {"X": np.array([[0.5, np.nan, -1.5], [np.inf, 2.0, -np.inf]])},
+           {"nan": 1.0, "posinf": 9.0, "neginf": -9.0}, id="nan_to_num"),
     # clip: values kept away from the bounds
     OpCase("clip", {"X": np.array([[-0.9, -0.3, 0.1], [0.45, 0.7, 0.95]])}, {"min": -0.5, "max": 0.6}, id="clip"),
     OpCase("clip", {"X": np.array([-2.0, -0.3, 0.1, 3.0])}, {"min": -1.0}, id="clip-min-only"),
@@ -74,3 +79,5 @@ CASES += [
     OpCase("exp", {"X": crand(2, 3)}, id="exp-complex"),
     OpCase("square", {"X": crand(2, 3)}, id="square-complex"),
 ]
+CASES += [OpCase("abs", {"X": np.array([0j, 1 - 2j, -0.5 + 0.3j])}, id="abs-complex-zero", double=False,
+                 noncontiguous=False)]

@@ -38,4 +38,7 @@ CASES = [
     OpCase("cumsum", {"X": rand(2, 3, 4)}, {"axis": 1}, id="cumsum-axis"),
     OpCase("cumsum", {"X": rand(2, 3)}, id="cumsum-flatten"),
     OpCase("cumsum", {"X": rand(2, 3)}, {"axis": -1, "reverse": True}, id="cumsum-reverse"),
+    OpCase("cumprod", {"X": rand(2, 4)}, {"dim": 1}, id="cumprod"),
+    OpCase("cumprod", {"X": np.array([[2.0, 0.0, 3.0], [1.5, -2.0, 0.0]])}, {"dim": -1}, id="cumprod-zeros"),
+    OpCase("cumprod", {"X": rand(2, 3)}, id="cumprod-flat"),
 ]

@@ -16,4 +16,6 @@ CASES = [
     OpCase("top_k_v2", {"X": distinct(4, 3, seed=3)}, {"k": 3, "axis": 0, "largest": False}, id="topk-smallest-axis0"),
     OpCase("argsort", {"X": distinct(2, 5)}, {"axis": -1, "descending": False}, id="argsort-asc"),
     OpCase("argsort", {"X": distinct(3, 2, 2, seed=5)}, {"axis": 0, "descending": True}, id="argsort-desc-axis0"),
+    OpCase("cummax", {"X": distinct(2, 5)}, {"axis": 1}, id="cummax"),
+    OpCase("cummin", {"X": distinct(3, 4)}, {"axis": -2}, id="cummin"),
 ]

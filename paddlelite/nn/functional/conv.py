@@ -71,19 +71,22 @@ def _bias_add(out, bias, channel_axis, api):
     return apply(_ew.ADD, out, apply(_mo.RESHAPE, bias, shape=shape))
 
 
+def _check_conv2d_args(x, weight, groups, data_format, api, weight_layout):
+    _check_tensor(x, api, "x")
+    _check_tensor(weight, api, "weight")
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"{api}: data_format must be 'NCHW' or 'NHWC', received {data_format!r}")
+    if len(x.shape) != 4:
+        raise ValueError(f"{api}: x must be 4-D ({data_format}), received shape {x.shape}")
+    if len(weight.shape) != 4:
+        raise ValueError(f"{api}: weight must be 4-D {weight_layout}, received shape {weight.shape}")
+    if isinstance(groups, bool) or not isinstance(groups, numbers.Integral) or groups < 1:
+        raise ValueError(f"{api}: groups must be a positive int, received {groups!r}")
+
+
 def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCHW", name=None):
     """2-D convolution; weight [out_channels, in_channels/groups, kh, kw]."""
-    _check_tensor(x, "conv2d", "x")
-    _check_tensor(weight, "conv2d", "weight")
-    if data_format not in ("NCHW", "NHWC"):
-        raise ValueError(f"conv2d: data_format must be 'NCHW' or 'NHWC', received {data_format!r}")
-    if len(x.shape) != 4:
-        raise ValueError(f"conv2d: x must be 4-D ({data_format}), received shape {x.shape}")
-    if len(weight.shape) != 4:
-        raise ValueError(f"conv2d: weight must be 4-D [out_channels, in_channels/groups, kh, kw], "
-                         f"received shape {weight.shape}")
-    if isinstance(groups, bool) or not isinstance(groups, numbers.Integral) or groups < 1:
-        raise ValueError(f"conv2d: groups must be a positive int, received {groups!r}")
+    _check_conv2d_args(x, weight, groups, data_format, "conv2d", "[out_channels, in_channels/groups, kh, kw]")
     paddings, algo = padding_attrs(padding, 2, "conv2d", data_format == "NHWC")
     out = apply(_conv.CONV2D, x, weight, strides=int_tuple(stride, 2, "conv2d", "stride"), paddings=paddings,
                 padding_algorithm=algo, dilations=int_tuple(dilation, 2, "conv2d", "dilation"), groups=int(groups),
@@ -151,17 +154,7 @@ def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
     """The transposed 2-D convolution (conv2d's adjoint in its input); weight [in_channels,
     out_channels/groups, kh, kw]."""
     api = "conv2d_transpose"
-    _check_tensor(x, api, "x")
-    _check_tensor(weight, api, "weight")
-    if data_format not in ("NCHW", "NHWC"):
-        raise ValueError(f"{api}: data_format must be 'NCHW' or 'NHWC', received {data_format!r}")
-    if len(x.shape) != 4:
-        raise ValueError(f"{api}: x must be 4-D ({data_format}), received shape {x.shape}")
-    if len(weight.shape) != 4:
-        raise ValueError(f"{api}: weight must be 4-D [in_channels, out_channels/groups, kh, kw], received shape "
-                         f"{weight.shape}")
-    if isinstance(groups, bool) or not isinstance(groups, numbers.Integral) or groups < 1:
-        raise ValueError(f"{api}: groups must be a positive int, received {groups!r}")
+    _check_conv2d_args(x, weight, groups, data_format, api, "[in_channels, out_channels/groups, kh, kw]")
     strides = int_tuple(stride, 2, api, "stride")
     dilations = int_tuple(dilation, 2, api, "dilation")
     paddings, algo = padding_attrs(padding, 2, api, data_format == "NHWC")

@@ -1,0 +1,83 @@
+"""Paddle's diagonal APIs -- diagonal, diag, diag_embed, diagflat -- as gathers from, and one-hot matmuls into,
+the flattened matrix dims (registered ops only, so gradients and static mode come with them)."""
+import numpy as np
+
+from . import creation as _creation
+from . import manipulation as _manip
+from . import math as _math
+from .manipulation import _check_tensor, _int
+from .stacking import moveaxis
+
+
+def _dim(value, ndim, api, arg):
+    value = _int(value, api, arg)
+    if not -ndim <= value < ndim:
+        raise ValueError(f"{api}: {arg} must be in [{-ndim}, {ndim}), received {value}")
+    return value % ndim
+
+
+def _diagonal_positions(rows, cols, offset):
+    """Flat positions (row * cols + col) of the `offset` diagonal of a rows x cols matrix."""
+    length = max(0, min(rows, cols - offset) if offset >= 0 else min(rows + offset, cols))
+    i = np.arange(length, dtype=np.int64)
+    return (i + max(-offset, 0)) * cols + i + max(offset, 0)
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
+    """The `offset` diagonal of the matrices in dims (axis1, axis2), as x's last dim."""
+    _check_tensor(x, "diagonal")
+    ndim = len(x.shape)
+    if ndim < 2:
+        raise ValueError(f"diagonal: x must be at least 2-D, received shape {list(x.shape)}")
+    a1, a2 = _dim(axis1, ndim, "diagonal", "axis1"), _dim(axis2, ndim, "diagonal", "axis2")
+    if a1 == a2:
+        raise ValueError(f"diagonal: axis1 and axis2 must differ, received {axis1} and {axis2}")
+    offset = _int(offset, "diagonal", "offset")
+    rows, cols = x.shape[a1], x.shape[a2]
+    others = [d for d in range(ndim) if d not in (a1, a2)]
+    flat = _manip.reshape(_manip.transpose(x, others + [a1, a2]), [x.shape[d] for d in others] + [rows * cols])
+    positions = _diagonal_positions(rows, cols, offset)
+    return _manip.gather(flat, _creation.assign(positions), axis=len(others))
+
+
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    """Matrices in dims (dim1, dim2) with input's last dim on their `offset` diagonal, zeros elsewhere."""
+    _check_tensor(input, "diag_embed", "input")
+    ndim = len(input.shape) + 1
+    d1, d2 = _dim(dim1, ndim, "diag_embed", "dim1"), _dim(dim2, ndim, "diag_embed", "dim2")
+    if d1 == d2:
+        raise ValueError(f"diag_embed: dim1 and dim2 must differ, received {dim1} and {dim2}")
+    offset = _int(offset, "diag_embed", "offset")
+    length = input.shape[-1] if input.shape else 1
+    n = length + abs(offset)
+    onehot = np.zeros((length, n * n), dtype=input.dtype.np)
+    onehot[np.arange(length), _diagonal_positions(n, n, offset)] = 1
+    x = input if input.shape else _manip.reshape(input, [1])
+    flat = _math.matmul(_manip.unsqueeze(x, [-2]), _creation.assign(onehot))
+    out = _manip.reshape(flat, list(x.shape[:-1]) + [n, n])
+    return moveaxis(out, [-2, -1], [d1, d2])
+
+
+def diag(x, offset=0, padding_value=0, name=None):
+    """1-D x: the square matrix with x on its `offset` diagonal (padding_value elsewhere); 2-D x: that diagonal."""
+    _check_tensor(x, "diag")
+    offset = _int(offset, "diag", "offset")
+    if len(x.shape) == 2:
+        return diagonal(x, offset)
+    if len(x.shape) > 1:
+        raise ValueError(f"diag: x must be 0-D, 1-D or 2-D, received shape {list(x.shape)}")
+    out = diag_embed(x, offset)
+    if padding_value == 0:
+        return out
+    off_diagonal = _math.logical_not(_manip.cast(diag_embed(_creation.ones_like(x), offset), "bool"))
+    return _math.where(off_diagonal, _creation.full_like(out, padding_value), out)
+
+
+def diagflat(x, offset=0, name=None):
+    """The square matrix with flattened x on its `offset` diagonal."""
+    _check_tensor(x, "diagflat")
+    return diag_embed(_manip.flatten(x), offset)
+
+
+__all__ = ["diag", "diag_embed", "diagflat", "diagonal"]
+TENSOR_METHODS = list(__all__)

@@ -1,0 +1,146 @@
+"""Order statistics and sorted-sequence search composed of registered ops (argsort, take_along_axis, ...):
+kthvalue, median, quantile, searchsorted, bucketize."""
+import math as _pymath
+
+from . import manipulation as _manip
+from . import math as _math
+from . import reduce as _reduce
+from .aliases import _deliver
+from .math import _check_tensor
+from .search import argsort, take_along_axis
+
+
+def _axis(x, axis, api):
+    ndim = max(len(x.shape), 1)
+    if not isinstance(axis, int) or isinstance(axis, bool) or not -ndim <= axis < ndim:
+        raise ValueError(f"{api}: axis must be an int in [{-ndim}, {ndim}), received {axis!r}")
+    return axis % ndim
+
+
+def _along(x, axis, api):
+    """(x, axis) with axis None meaning the flattened x."""
+    if axis is None:
+        return _manip.flatten(x), 0
+    if not x.shape:
+        return _manip.reshape(x, [1]), 0
+    return x, _axis(x, axis, api)
+
+
+def _pick(x, order, axis, k, keepdim):
+    """x's elements at sorted position k along axis (and their indices)."""
+    idx = _manip.slice(order, [axis], [k], [k + 1])
+    values = take_along_axis(x, idx, axis)
+    if not keepdim:
+        values, idx = _manip.squeeze(values, [axis]), _manip.squeeze(idx, [axis])
+    return values, idx
+
+
+def kthvalue(x, k, axis=None, keepdim=False, name=None):
+    """The k-th smallest element along axis (default the last) and its index."""
+    _check_tensor(x, "kthvalue")
+    x2, ax = _along(x, -1 if axis is None else axis, "kthvalue")
+    n = x2.shape[ax]
+    if not isinstance(k, int) or not 1 <= k <= n:
+        raise ValueError(f"kthvalue: k must be an int in [1, {n}], received {k!r}")
+    keep = keepdim and len(x.shape) > 0
+    return _pick(x2, argsort(x2, ax, stable=True), ax, k - 1, keep)
+
+
+def median(x, axis=None, keepdim=False, mode="avg", name=None, *, out=None):
+    """The median along axis (of all elements when None): mode 'avg' averages the two middle elements of an
+    even count; 'min' takes the lower one and also returns its index."""
+    _check_tensor(x, "median")
+    if mode not in ("avg", "min"):
+        raise ValueError(f"median: mode must be 'avg' or 'min', received {mode!r}")
+    x2, ax = _along(x, axis, "median")
+    n = x2.shape[ax]
+    if n == 0:
+        raise ValueError("median: x must not be empty along the reduced axis")
+    keep = keepdim and axis is not None and len(x.shape) > 0
+    order = argsort(x2, ax, stable=True)
+    low, low_idx = _pick(x2, order, ax, (n - 1) // 2, keep)
+    if axis is None and keepdim:
+        low, low_idx = (_manip.reshape(t, [1] * len(x.shape)) for t in (low, low_idx))
+    if mode == "min":
+        return _deliver(low, out), low_idx
+    if x.dtype.np.kind in "iu":
+        low = low.astype("float32")
+    if n % 2:
+        return _deliver(low, out)
+    high, _ = _pick(x2, order, ax, n // 2, keep)
+    if axis is None and keepdim:
+        high = _manip.reshape(high, [1] * len(x.shape))
+    return _deliver(_math.scale(_math.add(low, high.astype(low.dtype)), 0.5), out)
+
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def quantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None, *, out=None):
+    """The q-th quantile(s) along axis (list of axes, or all when None); a list of q stacks them first."""
+    _check_tensor(x, "quantile")
+    if interpolation not in _INTERPOLATIONS:
+        raise ValueError(f"quantile: interpolation must be one of {_INTERPOLATIONS}, received {interpolation!r}")
+    qs = q.numpy().reshape(-1).tolist() if hasattr(q, "numpy") else (list(q) if isinstance(q, (list, tuple)) else [q])
+    for v in qs:
+        if not 0 <= v <= 1:
+            raise ValueError(f"quantile: q must be in [0, 1], received {v}")
+    ndim = len(x.shape)
+    axes = list(range(ndim)) if axis is None else [axis] if isinstance(axis, int) else list(axis)
+    axes = [_axis(x, a, "quantile") for a in axes] if ndim else []
+    rest = [d for d in range(ndim) if d not in axes]
+    flat = _manip.reshape(_manip.transpose(x, rest + axes) if ndim else x, [x.shape[d] for d in rest] + [-1])
+    n = flat.shape[-1]
+    ordered = take_along_axis(flat, argsort(flat, -1, stable=True), -1)
+    results = []
+    for v in qs:
+        pos = v * (n - 1)
+        lo, hi = int(_pymath.floor(pos)), int(_pymath.ceil(pos))
+        if interpolation == "lower":
+            hi = lo
+        elif interpolation == "higher":
+            lo = hi
+        elif interpolation == "nearest":
+            lo = hi = int(round(pos))
+        a = _manip.slice(ordered, [len(rest)], [lo], [lo + 1])
+        if hi == lo:
+            value = a
+        else:
+            b = _manip.slice(ordered, [len(rest)], [hi], [hi + 1])
+            w = 0.5 if interpolation == "midpoint" else pos - lo
+            value = _math.add(a, _math.scale(_math.subtract(b, a), w))
+        shape = [1 if d in axes else x.shape[d] for d in range(ndim)] if keepdim else [x.shape[d] for d in rest]
+        results.append(_manip.reshape(value, shape))
+    result = results[0] if not isinstance(q, (list, tuple)) and not hasattr(q, "numpy") else _manip.stack(results)
+    return _deliver(result, out)
+
+
+def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=None, *, side=None, out=None,
+                 sorter=None):
+    """For each value, the index in the (last-dim) sorted sequence where it would be inserted keeping order:
+    before equal elements, or after them with right=True / side='right'."""
+    _check_tensor(sorted_sequence, "searchsorted", "sorted_sequence")
+    _check_tensor(values, "searchsorted", "values")
+    if side is not None:
+        if side not in ("left", "right"):
+            raise ValueError(f"searchsorted: side must be 'left' or 'right', received {side!r}")
+        right = side == "right"
+    if sorter is not None:
+        sorted_sequence = take_along_axis(sorted_sequence, sorter, -1)
+    seq = _manip.unsqueeze(sorted_sequence, [-2])   # [..., 1, N]
+    vals = _manip.unsqueeze(values, [-1])            # [..., M, 1]
+    before = _math.less_equal(seq, vals) if right else _math.less_than(seq, vals)
+    counts = _reduce.sum(_manip.cast(before, "int64"), axis=-1)
+    return _deliver(counts.astype("int32") if out_int32 else counts, out)
+
+
+def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None, *, out=None):
+    """searchsorted of x's elements in the 1-D sorted_sequence."""
+    _check_tensor(sorted_sequence, "bucketize", "sorted_sequence")
+    if len(sorted_sequence.shape) != 1:
+        raise ValueError(f"bucketize: sorted_sequence must be 1-D, received shape {list(sorted_sequence.shape)}")
+    return searchsorted(sorted_sequence, x, out_int32, right, out=out)
+
+
+__all__ = ["bucketize", "kthvalue", "median", "quantile", "searchsorted"]
+TENSOR_METHODS = ["bucketize", "kthvalue", "median", "quantile"]

@@ -1,0 +1,43 @@
+"""kthvalue, median, quantile, searchsorted and bucketize against real Paddle 3.3.1."""
+import numpy as np
+import pytest
+
+from tests.differential import assert_same, run_both
+from tests.test_tensor_api_vs_paddle import _grads, _ints, _rand, _values
+
+
+def _distinct(*shape, seed=0):
+    return np.random.default_rng(seed).permutation(int(np.prod(shape))).reshape(shape).astype("float32") * 0.5 - 3
+
+
+CASES = {
+    "kthvalue": _grads(lambda p, x: p.kthvalue(x, 2)[0] * 2.0, _distinct(3, 4)),
+    "kthvalue-args": _values(lambda p, x: [p.kthvalue(x, 1, 0), p.kthvalue(x, 3, -1, keepdim=True), x.kthvalue(4)],
+                             _distinct(2, 3, 4)),
+    "median": _grads(lambda p, x: p.median(x, 1), _distinct(3, 4)),
+    "median-odd": _grads(lambda p, x: p.median(x, -1, keepdim=True), _distinct(2, 5)),
+    "median-all": _values(lambda p, x: [p.median(x), p.median(x, keepdim=True), x.median(0)], _distinct(3, 4)),
+    "median-min": _values(lambda p, x: [p.median(x, 1, mode="min"), p.median(x, 0, True, mode="min")],
+                          _distinct(4, 3)),
+    "median-int": _values(lambda p, x: [p.median(x, 1), p.median(x)], _ints(3, 4)),
+    "quantile": _grads(lambda p, x: p.quantile(x, 0.3, axis=1), _distinct(3, 5)),
+    "quantile-list": _values(lambda p, x: [p.quantile(x, [0.1, 0.5, 1.0], axis=-1, keepdim=True),
+                                           p.quantile(x, 0.25), p.quantile(x, 0.7, axis=[0, 2])], _distinct(2, 3, 4)),
+    "quantile-modes": _values(lambda p, x: [p.quantile(x, 0.35, 1, interpolation=m)
+                                            for m in ("linear", "lower", "higher", "midpoint", "nearest")],
+                              _distinct(2, 6)),
+    "searchsorted": _values(lambda p, s, v: [p.searchsorted(s, v), p.searchsorted(s, v, right=True),
+                                             p.searchsorted(s, v, out_int32=True)],
+                            np.array([1, 3, 3, 5, 7], "int64"), _ints(2, 3, low=0, high=9)),
+    "searchsorted-batched": _values(lambda p, s, v: [p.searchsorted(s, v), p.searchsorted(s, v, side="right")],
+                                    np.sort(_rand(2, 5), -1), _rand(2, 3, seed=1)),
+    "bucketize": _values(lambda p, x, s: [p.bucketize(x, s), p.bucketize(x, s, right=True), x.bucketize(s)],
+                         _rand(2, 4), np.array([-1.0, 0.0, 1.5], "float32")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_matches_paddle(name):
+    pytest.importorskip("paddle")
+    ours, theirs = run_both(CASES[name])
+    assert_same(ours, theirs, rtol=1e-5, atol=1e-5)
