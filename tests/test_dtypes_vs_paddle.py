@@ -87,3 +87,17 @@ def test_low_precision_dtypes_exist():
     m = paddle.matmul(paddle.ones([2, 300], dtype="bfloat16"), paddle.ones([300, 2], dtype="bfloat16"))
     assert m.dtype == paddle.bfloat16 and m.astype("float32").tolist() == [[300.0, 300.0], [300.0, 300.0]]
     assert paddle.ones([3000], dtype="bfloat16").mean().astype("float32").item() == 1.0
+
+
+@differential()
+def test_casting_methods_and_predicates(paddle):
+    x = paddle.to_tensor([1.5, -2.0])
+    names = ["bool", "byte", "char", "short", "int", "long", "half", "float", "double", "cfloat", "cdouble", "uint8",
+             "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64", "complex64", "complex128"]
+    casts = {n: getattr(x, n)().dtype for n in names}
+    preds = {d: (paddle.is_floating_point(x.astype(d)), paddle.is_integer(x.astype(d)), x.astype(d).is_floating_point(),
+                 x.astype(d).is_integer()) for d in ("bool", "uint8", "int64", "bfloat16", "float64", "complex64")}
+    z = paddle.to_tensor([[1.0, 2.0], [3.0, -4.0]])
+    return {"casts": casts, "preds": preds, "view_as_complex": paddle.view_as_complex(z),
+            "view_as_real": paddle.view_as_real(paddle.view_as_complex(z)), "method": z.view_as_complex(),
+            "half_values": x.half().astype("float32")}

@@ -41,3 +41,23 @@ def test_matches_paddle(name):
     pytest.importorskip("paddle")
     ours, theirs = run_both(CASES[name])
     assert_same(ours, theirs, rtol=1e-5, atol=1e-5)
+
+
+MORE = {
+    "msort": _grads(lambda p, x: p.msort(x) * p.to_tensor(_rand(3, 2, seed=4)), _distinct(3, 2)),
+    "msort-method": _values(lambda p, x: [x.msort(), p.tolist(x)], _ints(3, 2)),
+    "unflatten": _grads(lambda p, x: p.unflatten(x, -1, [2, -1]) * 2.0, _rand(2, 6)),
+    "unflatten-method": _values(lambda p, x: [x.unflatten(0, [1, 2]), p.unflatten(x, 1, (3, 2))], _ints(2, 6)),
+    "reduce_as": _grads(lambda p, x, t: p.reduce_as(x, t), _rand(2, 3, 4), _rand(3, 1, seed=1)),
+    "reduce_as-method": _values(lambda p, x, t: x.reduce_as(t), _ints(2, 3), _ints(3)),
+    "masked_scatter_": _values(lambda p, x, v: [p.masked_scatter_(x, x > 0, v), x], _rand(2, 3), _rand(6, seed=1)),
+    "bernoulli_-shape": lambda p: (lambda t: [list(t.shape), str(t.dtype), bool(((t == 0) | (t == 1)).all())])(
+        p.bernoulli_(p.zeros([3, 4]), 0.5)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MORE))
+def test_more_match_paddle(name):
+    pytest.importorskip("paddle")
+    ours, theirs = run_both(MORE[name])
+    assert_same(ours, theirs, rtol=1e-5, atol=1e-5)

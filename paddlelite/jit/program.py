@@ -85,6 +85,8 @@ class PartialProgram:
         feed = dict(zip(self._in_names, xs))
         feed.update(zip(self._capture_names, params))
         scope = Scope()
+        # an intermediate of a branch not taken this time has no value: it travels as a boxed None
+        scope._values.update((n, _box(None)) for n in self.saved)
         values = self.forward.run(scope, feed)
         self.written = [(t, scope._values[t.name]) for t in self._write_back if t.name in scope._values]
         n = len(self.outputs)
@@ -94,7 +96,7 @@ class PartialProgram:
     def run_backward(self, xp, xs, params, saved, out_grads):
         feed = {name: out_grads[k] for k, name in self._dout_names}
         feed.update(zip(self._saved_inputs, list(xs) + list(params)))
-        feed.update((n, _step_scopes_by_slot(v[()], self.backward) if v.dtype == object else v)
+        feed.update((n, _unbox(v[()], self.backward) if v.dtype == object else v)
                     for n, v in zip(self.saved, saved))
         grads = self.backward.run(Scope(), feed)
         n = len(self.grad_x)
@@ -125,8 +127,11 @@ def _step_scopes_by_name(snaps, plan):
     return [{plan.names[i]: v for i, v in snap.items()} for snap in snaps]
 
 
-def _step_scopes_by_slot(snaps, plan):
-    return [{plan.index[n]: v for n, v in snap.items() if n in plan.index} for snap in snaps]
+def _unbox(value, plan):
+    """A boxed intermediate for the backward plan: None (not computed), or a while loop's step scopes."""
+    if value is None:
+        return None
+    return [{plan.index[n]: v for n, v in snap.items() if n in plan.index} for snap in value]
 
 
 def _saved_meta(v):

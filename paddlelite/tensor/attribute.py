@@ -1,5 +1,6 @@
 """paddle.tensor.attribute: tensor attributes -- shape (implemented in manipulation.py), real/imag/is_complex
 (complex_math.py), rank, and the dtype predicates."""
+from ..framework.dtype import kind as dtype_kind
 from . import creation as _creation
 from .complex_math import imag, is_complex, real
 from .manipulation import _check_tensor, shape
@@ -20,7 +21,7 @@ def is_empty(x, name=None):
 def _kind_test(kinds, api, doc):
     def fn(x):
         _check_tensor(x, api)
-        return x.dtype.np.kind in kinds or (kinds == "f" and x.dtype.name == "bfloat16")
+        return dtype_kind(x.dtype.np) in kinds  # bfloat16 and float8 count as floating
     fn.__name__ = fn.__qualname__ = api
     fn.__doc__ = doc
     return fn

@@ -21,6 +21,16 @@ as_complex = _unary(_c.AS_COMPLEX, "as_complex", "A [..., 2] float tensor read a
 as_real = _unary(_c.AS_REAL, "as_real", "A complex tensor as a [..., 2] float tensor of (real, imag)")
 
 
+def view_as_complex(input):
+    """as_complex under PyTorch's name (Paddle's alias)."""
+    return as_complex(input)
+
+
+def view_as_real(input):
+    """as_real under PyTorch's name (Paddle's alias)."""
+    return as_real(input)
+
+
 def complex(real, imag, name=None):
     """The complex tensor real + i * imag (broadcasting; both float32 or both float64)."""
     _check_tensor(real, "complex", "real")
@@ -34,5 +44,7 @@ def is_complex(x):
     return x.dtype.is_complex
 
 
-__all__ = ["angle", "as_complex", "as_real", "complex", "conj", "imag", "is_complex", "real"]
-TENSOR_METHODS = ["angle", "as_complex", "as_real", "conj", "imag", "is_complex", "real"]
+__all__ = ["angle", "as_complex", "as_real", "complex", "conj", "imag", "is_complex", "real", "view_as_complex",
+           "view_as_real"]
+TENSOR_METHODS = ["angle", "as_complex", "as_real", "conj", "imag", "is_complex", "real", "view_as_complex",
+                  "view_as_real"]

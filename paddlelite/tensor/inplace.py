@@ -7,7 +7,7 @@ counter, and refuse a leaf that needs a gradient (ValueError, as Paddle).
 """
 from ..ops import dispatch
 from ..ops.registry import get_op
-from . import aliases, elementwise, manipulation, math, nanreduce, products, reduce, scattering, search
+from . import aliases, creation, elementwise, manipulation, math, nanreduce, products, reduce, scattering, search
 from .manipulation import inplace_apply, inplace_layout
 
 # name_ -> the out-of-place API whose result is written into x
@@ -33,7 +33,7 @@ _VALUE_UPDATES = {
     "lerp_": elementwise.lerp, "logit_": elementwise.logit, "nan_to_num_": elementwise.nan_to_num,
     "sinc_": elementwise.sinc, "index_add_": scattering.index_add, "index_fill_": scattering.index_fill,
     "scatter_add_": scattering.scatter_add, "cumprod_": nanreduce.cumprod,
-    "acosh_": elementwise.acosh, "asinh_": elementwise.asinh, "atanh_": elementwise.atanh,
+    "masked_scatter_": scattering.masked_scatter, "acosh_": elementwise.acosh, "asinh_": elementwise.asinh, "atanh_": elementwise.atanh,
 }
 # name_ -> the API whose result x becomes (shape or dtype change)
 _LAYOUT_UPDATES = {
@@ -77,6 +77,16 @@ def uniform_(x, min=0.0, max=1.0, seed=0, name=None):
         seed=int(seed)))
 
 
+def bernoulli_(x, p=0.5, name=None):
+    """Fill x with 0/1 samples, 1 with probability p (a number or a Tensor broadcast to x)."""
+    def draw(a):
+        draws = dispatch.apply(get_op("uniform_random"), shape=list(a.shape), dtype=a.dtype.name, min=0.0, max=1.0,
+                               seed=0)
+        probs = p if math.is_tensor_like(p) else creation.full_like(a, float(p))
+        return math.less_than(draws, probs).astype(a.dtype)
+    return inplace_apply(x, "bernoulli_", draw)
+
+
 def normal_(x, mean=0.0, std=1.0, name=None):
     """Fill x with values drawn from N(mean, std^2)."""
     return inplace_apply(x, "normal_", lambda a: dispatch.apply(
@@ -86,9 +96,10 @@ def normal_(x, mean=0.0, std=1.0, name=None):
 
 # erf_ and expm1_ are Paddle top-level functions only (paddlelite/__init__.py exports them)
 _FUNCTIONS_ONLY = {"erf_", "expm1_"}
-TENSOR_METHODS = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, "uniform_", "normal_") if n not in _FUNCTIONS_ONLY]
+TENSOR_METHODS = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, "uniform_", "normal_", "bernoulli_")
+                  if n not in _FUNCTIONS_ONLY]
 # Paddle's namespace has most of them, not all (there is no paddle.add_ or paddle.sigmoid_)
 _METHODS_ONLY = {"add_", "scale_", "exp_", "clip_", "sqrt_", "floor_", "ceil_", "reciprocal_", "round_", "rsqrt_",
                  "sigmoid_", "uniform_", "mul_", "clamp_", "lerp_", "not_equal_", "logical_xor_",
                  "acosh_", "asinh_", "atanh_"}
-__all__ = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, "normal_") if n not in _METHODS_ONLY | _FUNCTIONS_ONLY]
+__all__ = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, "normal_", "bernoulli_") if n not in _METHODS_ONLY | _FUNCTIONS_ONLY]

@@ -7,7 +7,7 @@ from . import math as _math
 from . import reduce as _reduce
 from .aliases import _deliver
 from .math import _check_tensor
-from .search import argsort, take_along_axis
+from .search import argsort, sort, take_along_axis
 
 
 def _axis(x, axis, api):
@@ -115,6 +115,12 @@ def quantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None, 
     return _deliver(result, out)
 
 
+def msort(input, *, out=None):
+    """input sorted along its first axis."""
+    _check_tensor(input, "msort", "input")
+    return _deliver(sort(input, axis=0), out)
+
+
 def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=None, *, side=None, out=None,
                  sorter=None):
     """For each value, the index in the (last-dim) sorted sequence where it would be inserted keeping order:
@@ -142,5 +148,5 @@ def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None, *, ou
     return searchsorted(sorted_sequence, x, out_int32, right, out=out)
 
 
-__all__ = ["bucketize", "kthvalue", "median", "quantile", "searchsorted"]
-TENSOR_METHODS = ["bucketize", "kthvalue", "median", "quantile"]
+__all__ = ["bucketize", "kthvalue", "median", "msort", "quantile", "searchsorted"]
+TENSOR_METHODS = ["bucketize", "kthvalue", "median", "msort", "quantile"]

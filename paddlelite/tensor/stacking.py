@@ -1,6 +1,8 @@
-"""Paddle's NumPy-style shaping APIs composed of registered ops: moveaxis, narrow, rot90, atleast_*d,
+"""Paddle's NumPy-style shaping APIs composed of registered ops: moveaxis, narrow, rot90, unflatten, reduce_as, atleast_*d,
 h/v/d/column/row stacking, h/v/d/tensor splitting, meshgrid and broadcast_tensors/broadcast_shape(s)."""
 from ..ops.shape_rules import broadcast_shapes as _broadcast
+from ..ops import dispatch as _dispatch
+from ..ops.registry import get_op as _get_op
 from . import manipulation as _manip
 from .manipulation import _check_tensor, _int, _int_list, _tensor_list
 
@@ -152,6 +154,21 @@ vsplit = _split_along(lambda ndim: 0, 2, "vsplit")
 dsplit = _split_along(lambda ndim: 2, 3, "dsplit")
 
 
+def unflatten(x, axis, shape, name=None):
+    """x with dim `axis` split into `shape` (one -1 allowed)."""
+    _check_tensor(x, "unflatten")
+    axis = _axis(axis, len(x.shape), "unflatten")
+    shape = _int_list(shape, "unflatten", "shape")
+    return _manip.reshape(x, list(x.shape[:axis]) + shape + list(x.shape[axis + 1:]))
+
+
+def reduce_as(x, target, name=None):
+    """x summed over the dims that broadcasting `target` to x's shape would add or stretch."""
+    _check_tensor(x, "reduce_as")
+    _check_tensor(target, "reduce_as", "target")
+    return _dispatch.apply(_get_op("reduce_as"), x, target)
+
+
 def broadcast_shape(x_shape, y_shape):
     """The shape x_shape and y_shape broadcast to (a list)."""
     return list(_broadcast("broadcast_shape", tuple(x_shape), tuple(y_shape), names=("x_shape", "y_shape")))
@@ -190,6 +207,7 @@ def meshgrid(*args, **kwargs):
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shape", "broadcast_shapes", "broadcast_tensors",
            "column_stack", "dsplit", "dstack", "hsplit", "hstack", "meshgrid", "moveaxis", "narrow", "rot90",
-           "row_stack", "tensor_split", "vsplit", "vstack"]
+           "reduce_as", "row_stack", "tensor_split", "unflatten", "vsplit", "vstack"]
 TENSOR_METHODS = ["atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shape", "broadcast_shapes",
-                  "broadcast_tensors", "dsplit", "hsplit", "moveaxis", "narrow", "rot90", "tensor_split", "vsplit"]
+                  "broadcast_tensors", "dsplit", "hsplit", "moveaxis", "narrow", "reduce_as", "rot90", "tensor_split",
+                  "unflatten", "vsplit"]

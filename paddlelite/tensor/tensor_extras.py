@@ -9,7 +9,7 @@ from .manipulation import _check_tensor, _int_list, concat, slice, stack  # noqa
 _CONVERSIONS = {
     "float": "float32", "double": "float64", "half": "float16", "int": "int32", "long": "int64", "bool": "bool",
     "byte": "uint8", "char": "int8", "short": "int16", "cfloat": "complex64", "cdouble": "complex128",
-    **{name: name for name in ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
+    **{name: name for name in ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
                                "complex64", "complex128")},
 }
 
@@ -73,6 +73,12 @@ def repeat(input, *repeats):
 
 
 itemsize = property(element_size, doc="Bytes per element.")
+
+
+def tolist(x):
+    """x's values as nested Python lists (paddle.tolist; top-level only)."""
+    _check_tensor(x, "tolist")
+    return x.tolist()
 
 
 def split_with_sizes(self, split_sizes, dim=0):
