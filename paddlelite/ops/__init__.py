@@ -4,6 +4,7 @@ from . import indexing  # noqa: F401  (getitem, set_value, gather, gather_nd, sc
 from . import search  # noqa: F401  (take_along_axis, top_k_v2, argsort, where_index, unique, accuracy)
 from . import optimizer  # noqa: F401  (sgd, momentum, adam, adamw, merged_adam)
 from . import activation  # noqa: F401  (relu, gelu, softmax, ... and their grad ops)
+from . import linalg  # noqa: F401  (inverse, determinant, solve, cholesky, qr, svd, eigh, cross)
 from . import conv, loss, nn, norm, pooling  # noqa: F401  (conv2d, pool2d, layer/batch_norm, embedding, dropout, losses)
 from . import fused  # noqa: F401  (fused_bias_act, fused_bias_act_grad, fused_dropout_act_grad)
 from . import complex  # noqa: F401  (real, imag, conj, angle, complex, as_complex, as_real)

@@ -26,10 +26,11 @@ from .sampling import *  # noqa: F401,F403
 from .scattering import *  # noqa: F401,F403
 from .search import *  # noqa: F401,F403
 from .stacking import *  # noqa: F401,F403
+from .linalg import cross, dist, matrix_transpose, norm, vecdot  # noqa: F401  (paddle.norm is linalg.norm)
 
 # (dict.fromkeys: a name two module paths share, like attribute.shape, is listed once)
 __all__ = list(dict.fromkeys([
     *aliases.__all__, *array.__all__, *attribute.__all__, *complex_math.__all__, *creation.__all__,
     *diagonals.__all__, *elementwise.__all__, *inplace.__all__, *logic.__all__, *manipulation.__all__, *math.__all__,
     *nanreduce.__all__, *order_stats.__all__, *products.__all__, *reduce.__all__, *sampling.__all__,
-    *scattering.__all__, *search.__all__, *stacking.__all__]))
+    *scattering.__all__, *search.__all__, *stacking.__all__, "cross", "dist", "matrix_transpose", "vecdot"]))

@@ -13,6 +13,7 @@ from ..ops import dispatch
 from ..ops import creation as _creation_ops
 from ..ops import elementwise as _ew
 from ..ops import activation as _act
+from ..ops import linalg as _linalg_ops
 from ..ops import math as _m
 from ..ops.registry import get_op
 
@@ -152,6 +153,15 @@ def t(input, name=None):
         return input
     from ..ops import manipulation as _mo
     return apply(_mo.TRANSPOSE, input, perm=[1, 0])
+
+
+def inverse(x, name=None):
+    """The inverse of a (batch of) square matrices (paddle.linalg.inv)."""
+    check_float_tensor(x, "inverse", real=False)
+    if len(x.shape) < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"inverse: x must be a (batch of) square matrices [..., n, n], received shape "
+                         f"{list(x.shape)}")
+    return apply(_linalg_ops.INVERSE, x)
 
 
 def is_tensor(x):
@@ -333,7 +343,7 @@ mod = floor_mod = remainder
 
 
 # Tensor methods contributed by this module (attached in tensor/methods.py).
-TENSOR_METHODS = ["add", "subtract", "multiply", "divide", "maximum", "minimum", "equal", "not_equal",
+TENSOR_METHODS = ["inverse", "add", "subtract", "multiply", "divide", "maximum", "minimum", "equal", "not_equal",
                   "less_than", "less_equal", "greater_than", "greater_equal", "logical_and", "logical_or",
                   "logical_xor", "scale", "matmul", "mm", "exp", "log", "elementwise_pow",
                   "sqrt", "rsqrt", "abs", "square", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
@@ -345,7 +355,7 @@ TENSOR_METHODS = ["add", "subtract", "multiply", "divide", "maximum", "minimum",
 
 __all__ = ["abs", "acos", "add", "allclose", "asin", "atan", "bitwise_not", "bmm", "ceil", "clip", "cos",
            "cosh", "divide", "dot", "equal", "equal_all", "erf", "exp", "expm1", "floor", "floor_divide",
-           "floor_mod", "greater_equal", "greater_than", "is_tensor", "isclose", "isfinite", "isinf", "isnan",
+           "floor_mod", "greater_equal", "greater_than", "inverse", "is_tensor", "isclose", "isfinite", "isinf", "isnan",
            "less_equal", "less_than", "log", "log10", "log1p", "log2", "logical_and", "logical_not",
            "logical_or", "logical_xor", "matmul", "maximum", "minimum", "mm", "mod", "multiply", "neg",
            "not_equal", "pow", "reciprocal", "remainder", "round", "rsqrt", "scale", "sigmoid", "sign", "sin",
