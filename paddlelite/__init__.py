@@ -40,7 +40,7 @@ bfloat16, float8_e4m3fn, float8_e5m2 = _DTYPES["bfloat16"], _DTYPES["float8_e4m3
 complex64, complex128 = _DTYPES["complex64"], _DTYPES["complex128"]
 
 # ---- subpackages (helpers append their exports below this line, and their names to __all__) ----
-from . import fluid, io, linalg, metric, special, nn, optimizer, regularizer, static, utils  # noqa: E402
+from . import fft, fluid, io, linalg, metric, special, nn, optimizer, regularizer, static, utils  # noqa: E402
 from . import base  # noqa: E402  (Paddle 3's name for fluid)
 from .framework.flags import get_flags, set_flags  # noqa: E402
 
