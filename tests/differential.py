@@ -184,6 +184,18 @@ def assert_same(ours, theirs, rtol=1e-6, atol=1e-6, path="result", check_dtype=T
         pytest.fail(f"{path}: {ours!r} ({type(ours).__name__}) != expected {theirs!r} ({type(theirs).__name__})")
 
 
+def run_static(paddle, build, feed):
+    """Static mode under fresh Programs: `build()` adds the ops and returns the fetch list; the startup
+    and main programs then run once on the CPU. Returns the fetched arrays (the harness leaves static mode)."""
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        fetch_list = build()
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    return [np.asarray(r) for r in exe.run(main, feed=feed, fetch_list=fetch_list)]
+
+
 def run_both(body):
     """(paddlelite's snapshot, real Paddle's snapshot or None when Paddle is not installed)."""
     ours = _run(body, paddlelite_module())
@@ -213,4 +225,4 @@ def differential(expected=_MISSING, *, rtol=1e-6, atol=1e-6, check_dtype=True):
     return decorate
 
 
-__all__ = ["assert_same", "differential", "raises", "reference_paddle", "run_both", "snapshot"]
+__all__ = ["assert_same", "differential", "raises", "reference_paddle", "run_both", "run_static", "snapshot"]

@@ -3,7 +3,7 @@ Dropout2D/3D, AlphaDropout, FeatureAlphaDropout layers against real Paddle 3.3.1
 import numpy as np
 import pytest
 
-from tests.differential import differential
+from tests.differential import differential, run_static
 
 RNG = np.random.default_rng(31)
 X = RNG.uniform(-1, 1, (2, 3, 5, 6)).astype("float32")
@@ -55,21 +55,17 @@ def test_bilinear_and_layers(paddle):
 
 @differential(rtol=1e-5, atol=1e-5)
 def test_static_program(paddle):
-    paddle.enable_static()
-    try:
-        main, startup = paddle.static.Program(), paddle.static.Program()
-        with paddle.static.program_guard(main, startup):
-            x = paddle.static.data("x", [2, 3, 5, 6], "float32")
-            x.stop_gradient = False
-            F = paddle.nn.functional
-            cols = F.unfold(x, [2, 2], paddings=1)
-            outs = [cols, F.fold(cols, [5, 6], [2, 2], paddings=1), F.alpha_dropout(x, 0.3, training=False)]
-            (gx,) = paddle.static.gradients(outs[:2], [x])
-        exe = paddle.static.Executor(paddle.CPUPlace())
-        exe.run(startup)
-        return [np.asarray(r) for r in exe.run(main, feed={"x": X}, fetch_list=outs + [gx])]
-    finally:
-        paddle.disable_static()
+
+    def build():
+        x = paddle.static.data("x", [2, 3, 5, 6], "float32")
+        x.stop_gradient = False
+        F = paddle.nn.functional
+        cols = F.unfold(x, [2, 2], paddings=1)
+        outs = [cols, F.fold(cols, [5, 6], [2, 2], paddings=1), F.alpha_dropout(x, 0.3, training=False)]
+        (gx,) = paddle.static.gradients(outs[:2], [x])
+        return outs + [gx]
+
+    return run_static(paddle, build, {"x": X})
 
 
 @differential()

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tests.differential import differential
+from tests.differential import differential, run_static
 
 RNG = np.random.default_rng(29)
 X3 = RNG.uniform(-1, 1, (2, 3, 5)).astype("float32")
@@ -43,22 +43,18 @@ def test_value_and_grad(name):
 
 @differential(rtol=1e-5, atol=1e-5)
 def test_static_program(paddle):
-    paddle.enable_static()
-    try:
-        main, startup = paddle.static.Program(), paddle.static.Program()
-        with paddle.static.program_guard(main, startup):
-            x = paddle.static.data("x", [2, 3, 4, 5], "float32")
-            x.stop_gradient = False
-            F = paddle.nn.functional
-            outs = [F.interpolate(x, scale_factor=2), F.interpolate(x, size=[7, 9], mode="bilinear"),
-                    paddle.nn.UpsamplingBilinear2D(size=[5, 6])(x), F.upsample(x, size=[3, 3], mode="bilinear",
-                                                                             align_mode=1)]
-            (gx,) = paddle.static.gradients(outs, [x])
-        exe = paddle.static.Executor(paddle.CPUPlace())
-        exe.run(startup)
-        return [np.asarray(r) for r in exe.run(main, feed={"x": X4}, fetch_list=outs + [gx])]
-    finally:
-        paddle.disable_static()
+
+    def build():
+        x = paddle.static.data("x", [2, 3, 4, 5], "float32")
+        x.stop_gradient = False
+        F = paddle.nn.functional
+        outs = [F.interpolate(x, scale_factor=2), F.interpolate(x, size=[7, 9], mode="bilinear"),
+                paddle.nn.UpsamplingBilinear2D(size=[5, 6])(x), F.upsample(x, size=[3, 3], mode="bilinear",
+                                                                         align_mode=1)]
+        (gx,) = paddle.static.gradients(outs, [x])
+        return outs + [gx]
+
+    return run_static(paddle, build, {"x": X4})
 
 
 @differential(rtol=1e-5, atol=1e-5)

@@ -3,7 +3,7 @@ gradients (eager), a static program, layer printing and errors."""
 import numpy as np
 import pytest
 
-from tests.differential import differential
+from tests.differential import differential, run_static
 
 RNG = np.random.default_rng(17)
 X = RNG.uniform(-2, 2, (2, 6, 3, 4)).astype("float32")
@@ -43,21 +43,17 @@ def test_value_and_grad(name):
 
 @differential(rtol=1e-5, atol=1e-5)
 def test_static_program(paddle):
-    paddle.enable_static()
-    try:
-        main, startup = paddle.static.Program(), paddle.static.Program()
-        with paddle.static.program_guard(main, startup):
-            x = paddle.static.data("x", [2, 6, 3, 4], "float32")
-            x.stop_gradient = False
-            # (Paddle 3.3.1 cannot build local_response_norm on its legacy IR; it is checked in eager mode)
-            layers = [paddle.nn.GroupNorm(3, 6), paddle.nn.InstanceNorm2D(6)]
-            outs = [m(x) for m in layers]
-            grads = paddle.static.gradients(outs, [x, layers[0].weight, layers[1].scale])
-        exe = paddle.static.Executor(paddle.CPUPlace())
-        exe.run(startup)
-        return [np.asarray(r) for r in exe.run(main, feed={"x": X}, fetch_list=outs + grads)]
-    finally:
-        paddle.disable_static()
+
+    def build():
+        x = paddle.static.data("x", [2, 6, 3, 4], "float32")
+        x.stop_gradient = False
+        # (Paddle 3.3.1 cannot build local_response_norm on its legacy IR; it is checked in eager mode)
+        layers = [paddle.nn.GroupNorm(3, 6), paddle.nn.InstanceNorm2D(6)]
+        outs = [m(x) for m in layers]
+        grads = paddle.static.gradients(outs, [x, layers[0].weight, layers[1].scale])
+        return outs + grads
+
+    return run_static(paddle, build, {"x": X})
 
 
 @differential(rtol=1e-5, atol=1e-5)

@@ -3,7 +3,7 @@ values and gradients (eager), a static program, layer printing and errors."""
 import numpy as np
 import pytest
 
-from tests.differential import differential
+from tests.differential import differential, run_static
 
 RNG = np.random.default_rng(23)
 X3 = RNG.uniform(-1, 1, (2, 3, 5)).astype("float32")
@@ -46,21 +46,17 @@ def test_zeropad2d_and_layers(paddle):
 
 @differential()
 def test_static_program(paddle):
-    paddle.enable_static()
-    try:
-        main, startup = paddle.static.Program(), paddle.static.Program()
-        with paddle.static.program_guard(main, startup):
-            x = paddle.static.data("x", [2, 3, 4, 5], "float32")
-            x.stop_gradient = False
-            F = paddle.nn.functional
-            outs = [F.pad(x, [1, 2, 1, 0], mode=m) for m in ("reflect", "replicate", "circular")]
-            outs.append(paddle.nn.ZeroPad2D(1)(x))
-            (gx,) = paddle.static.gradients(outs, [x])
-        exe = paddle.static.Executor(paddle.CPUPlace())
-        exe.run(startup)
-        return [np.asarray(r) for r in exe.run(main, feed={"x": X4}, fetch_list=outs + [gx])]
-    finally:
-        paddle.disable_static()
+
+    def build():
+        x = paddle.static.data("x", [2, 3, 4, 5], "float32")
+        x.stop_gradient = False
+        F = paddle.nn.functional
+        outs = [F.pad(x, [1, 2, 1, 0], mode=m) for m in ("reflect", "replicate", "circular")]
+        outs.append(paddle.nn.ZeroPad2D(1)(x))
+        (gx,) = paddle.static.gradients(outs, [x])
+        return outs + [gx]
+
+    return run_static(paddle, build, {"x": X4})
 
 
 @pytest.mark.parametrize("call", [
