@@ -1,16 +1,7 @@
 """Complex tensors: paddle.complex, as_complex, as_real, real, imag, conj, angle, is_complex."""
 from ..ops import complex as _c
 from ..ops.dispatch import apply
-from .math import _check_tensor
-
-
-def _unary(op, api, doc):
-    def fn(x, name=None):
-        _check_tensor(x, api)
-        return apply(op, x)
-    fn.__name__ = fn.__qualname__ = api
-    fn.__doc__ = f"{doc} (op '{op.type}')."
-    return fn
+from .math import _check_tensor, _unary
 
 
 real = _unary(_c.REAL, "real", "The real part of a complex tensor")
