@@ -3,6 +3,7 @@
 As in Paddle, `n`/`s` crop or zero-pad the input along the transformed axes (slice/pad ops) before the
 transform; real input to a complex transform takes the r2c op with the full spectrum.
 """
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -11,7 +12,7 @@ from .framework import get_default_dtype
 from .ops import fft as _f
 from .ops import manipulation as _mo
 from .ops.dispatch import apply
-from .tensor.creation import arange
+from .tensor.creation import arange, assign
 from .tensor.manipulation import cast, roll
 from .tensor.math import _check_tensor
 
@@ -20,6 +21,13 @@ _COMPLEX_NAME = {"float32": "complex64", "float64": "complex128"}
 
 def _is_integer(x):
     return x.dtype.np.kind in "iu"
+
+
+def _deliver(result, out):
+    """Paddle's `out=` here: the result is also written into `out`, and the result itself returned."""
+    if out is not None:
+        assign(result, output=out)
+    return result
 
 
 def _check_norm(api, norm):
@@ -161,7 +169,24 @@ def _checked_nd(api, x, s, axes, rank=None):
     return s, axes
 
 
+def _paddle_signature(axis_name):
+    """Paddle's extras around a transform: keyword aliases `input` (for x) and `dim` (for axis/axes), and
+    the keyword-only `out=` that receives the result."""
+    def decorate(fn):
+        @functools.wraps(fn)
+        def api(*args, out=None, **kwargs):
+            for alias, name in (("input", "x"), ("dim", axis_name)):
+                if alias in kwargs:
+                    if name in kwargs:
+                        raise TypeError(f"{fn.__name__}() got both '{name}' and its alias '{alias}'")
+                    kwargs[name] = kwargs.pop(alias)
+            return _deliver(fn(*args, **kwargs), out)
+        return api
+    return decorate
+
+
 # ---- 1-D ---------------------------------------------------------------------------------------
+@_paddle_signature("axis")
 def fft(x, n=None, axis=-1, norm="backward", name=None):
     """1-D discrete Fourier transform along `axis` (cropped/zero-padded to `n`)."""
     s, axes = _one_dim("fft", x, n, axis)
@@ -170,6 +195,7 @@ def fft(x, n=None, axis=-1, norm="backward", name=None):
     return _c2c("fft", x, s, axes, norm, True)
 
 
+@_paddle_signature("axis")
 def ifft(x, n=None, axis=-1, norm="backward", name=None):
     """1-D inverse discrete Fourier transform."""
     s, axes = _one_dim("ifft", x, n, axis)
@@ -178,24 +204,28 @@ def ifft(x, n=None, axis=-1, norm="backward", name=None):
     return _c2c("ifft", x, s, axes, norm, False)
 
 
+@_paddle_signature("axis")
 def rfft(x, n=None, axis=-1, norm="backward", name=None):
     """1-D transform of a real signal: the n // 2 + 1 non-negative frequencies."""
     s, axes = _one_dim("rfft", x, n, axis)
     return _r2c("rfft", x, s, axes, norm, True, True)
 
 
+@_paddle_signature("axis")
 def irfft(x, n=None, axis=-1, norm="backward", name=None):
     """Inverse of rfft: a real signal of length n (default 2 * (m - 1)) from a half spectrum."""
     s, axes = _one_dim("irfft", x, n, axis)
     return _c2r("irfft", x, s, axes, norm, False)
 
 
+@_paddle_signature("axis")
 def hfft(x, n=None, axis=-1, norm="backward", name=None):
     """The (real) spectrum of a Hermitian-symmetric signal given by its first half."""
     s, axes = _one_dim("hfft", x, n, axis)
     return _c2r("hfft", x, s, axes, norm, True)
 
 
+@_paddle_signature("axis")
 def ihfft(x, n=None, axis=-1, norm="backward", name=None):
     """Inverse of hfft: the first half of the inverse transform of a real spectrum."""
     s, axes = _one_dim("ihfft", x, n, axis)
@@ -203,6 +233,7 @@ def ihfft(x, n=None, axis=-1, norm="backward", name=None):
 
 
 # ---- N-D and 2-D -------------------------------------------------------------------------------
+@_paddle_signature("axes")
 def fftn(x, s=None, axes=None, norm="backward", name=None):
     """N-D discrete Fourier transform over `axes` (default: the last len(s), or all)."""
     s, axes = _checked_nd("fftn", x, s, axes)
@@ -211,6 +242,7 @@ def fftn(x, s=None, axes=None, norm="backward", name=None):
     return _c2c("fftn", x, s, axes, norm, True)
 
 
+@_paddle_signature("axes")
 def ifftn(x, s=None, axes=None, norm="backward", name=None):
     """N-D inverse discrete Fourier transform."""
     s, axes = _checked_nd("ifftn", x, s, axes)
@@ -219,24 +251,28 @@ def ifftn(x, s=None, axes=None, norm="backward", name=None):
     return _c2c("ifftn", x, s, axes, norm, False)
 
 
+@_paddle_signature("axes")
 def rfftn(x, s=None, axes=None, norm="backward", name=None):
     """N-D transform of a real signal, the last axis halved."""
     s, axes = _checked_nd("rfftn", x, s, axes)
     return _r2c("rfftn", x, s, axes, norm, True, True)
 
 
+@_paddle_signature("axes")
 def irfftn(x, s=None, axes=None, norm="backward", name=None):
     """Inverse of rfftn."""
     s, axes = _checked_nd("irfftn", x, s, axes)
     return _c2r("irfftn", x, s, axes, norm, False)
 
 
+@_paddle_signature("axes")
 def hfftn(x, s=None, axes=None, norm="backward", name=None):
     """N-D spectrum of a Hermitian-symmetric signal given by its half along the last axis."""
     s, axes = _checked_nd("hfftn", x, s, axes)
     return _c2r("hfftn", x, s, axes, norm, True)
 
 
+@_paddle_signature("axes")
 def ihfftn(x, s=None, axes=None, norm="backward", name=None):
     """Inverse of hfftn."""
     s, axes = _checked_nd("ihfftn", x, s, axes)
@@ -249,7 +285,7 @@ def _two_dim(nd, api):
         return nd(x, s, axes, norm, name)
     fn.__name__ = fn.__qualname__ = api
     fn.__doc__ = f"{nd.__name__} over two axes (default the last two)."
-    return fn
+    return _paddle_signature("axes")(fn)
 
 
 fft2, ifft2 = _two_dim(fftn, "fft2"), _two_dim(ifftn, "ifft2")
@@ -258,19 +294,26 @@ hfft2, ihfft2 = _two_dim(hfftn, "hfft2"), _two_dim(ihfftn, "ihfft2")
 
 
 # ---- frequencies and shifts --------------------------------------------------------------------
-def fftfreq(n, d=1.0, dtype=None, name=None):
+def _frequencies(result, out, requires_grad):
+    result.stop_gradient = not requires_grad
+    return _deliver(result, out)
+
+
+def fftfreq(n, d=1.0, dtype=None, name=None, *, out=None, requires_grad=False):
     """The sample frequencies [0, 1, ..., -1] / (d * n) of an n-point transform."""
     if d * n == 0:
         raise ValueError("fftfreq: d or n should not be 0")
     neg = n // 2
-    return roll(arange(-neg, (n + 1) // 2, dtype=dtype or get_default_dtype()), -neg) * (1.0 / (n * d))
+    freq = roll(arange(-neg, (n + 1) // 2, dtype=dtype or get_default_dtype()), -neg) * (1.0 / (n * d))
+    return _frequencies(freq, out, requires_grad)
 
 
-def rfftfreq(n, d=1.0, dtype=None, name=None):
+def rfftfreq(n, d=1.0, dtype=None, name=None, *, out=None, requires_grad=False):
     """The non-negative sample frequencies [0, 1, ..., n // 2] / (d * n) of an n-point rfft."""
     if d * n == 0:
         raise ValueError("rfftfreq: d or n should not be 0")
-    return arange(0, n // 2 + 1, dtype=dtype or get_default_dtype()) * (1.0 / (n * d))
+    freq = arange(0, n // 2 + 1, dtype=dtype or get_default_dtype()) * (1.0 / (n * d))
+    return _frequencies(freq, out, requires_grad)
 
 
 def _shift(api, x, axes, extra):
@@ -284,11 +327,13 @@ def _shift(api, x, axes, extra):
     return roll(x, [(x.shape[a] + extra) // 2 for a in axes], axes)
 
 
+@_paddle_signature("axes")
 def fftshift(x, axes=None, name=None):
     """Move the zero-frequency term to the centre of `axes` (all by default)."""
     return _shift("fftshift", x, axes, 0)
 
 
+@_paddle_signature("axes")
 def ifftshift(x, axes=None, name=None):
     """The inverse of fftshift."""
     return _shift("ifftshift", x, axes, 1)

@@ -102,6 +102,31 @@ def test_shift_of_one_axis_matches_numpy():
     np.testing.assert_array_equal(paddlelite.fft.fftshift(paddlelite.arange(5)).numpy(), [3, 4, 0, 1, 2])
 
 
+def test_paddle_keyword_aliases_and_out():
+    @differential()
+    def body(paddle):
+        x = paddle.to_tensor(np.arange(12.0).reshape([3, 4]))
+        out = paddle.zeros([3, 3], "complex128")
+        returned = paddle.fft.rfft(input=x, dim=1, n=4, out=out)
+        freq = paddle.fft.rfftfreq(4, requires_grad=True)
+        return {"fft": paddle.fft.fft(input=x, dim=0), "fft2": paddle.fft.fft2(input=x, dim=[1, 0]),
+                "shift": paddle.fft.fftshift(input=x, dim=[0, 1]), "out": out, "same": returned is out,
+                "freq": freq, "freq_sg": freq.stop_gradient}
+    body()
+
+
+def test_complex_input_gradients():
+    @differential(rtol=1e-6, atol=1e-8)
+    def body(paddle):
+        r = np.random.default_rng(2)
+        x = paddle.to_tensor(r.uniform(-1, 1, [3, 4]) + 1j * r.uniform(-1, 1, [3, 4]), stop_gradient=False)
+        y = paddle.fft.ifft2(x, norm="ortho")
+        w = paddle.to_tensor(r.uniform(-1, 1, [3, 4]))
+        (paddle.real(y) * w + paddle.imag(y)).sum().backward()
+        return {"grad": x.grad}
+    body()
+
+
 def test_freq_dtypes_and_shift_axes():
     @differential()
     def body(paddle):
