@@ -6,10 +6,19 @@ gradient. Indexing follows Paddle: ints, negative ints and slices, no Ellipsis.
 """
 from collections.abc import Sequence
 
+from ..framework.mode import in_static_mode
 from ..ops import dispatch
 from ..ops.registry import get_op
 from .api import grad
 from .engine import _fill_like
+
+# paddle.static.gradients, for Jacobians of static Variables: autograd and static never import each
+# other, so the top-level package hands it over (set_static_gradients)
+_static_gradients = []
+
+
+def set_static_gradients(fn):
+    _static_gradients[:] = [fn]
 
 
 def _concat(tensors, axis):
@@ -19,7 +28,10 @@ def _concat(tensors, axis):
 def _grads_or_zeros(y, xs):
     """d(sum y)/d xs with the graph kept (for higher derivatives); zeros for an x that y does not reach."""
     seq = xs if isinstance(xs, Sequence) else [xs]
-    got = grad(y, list(seq), create_graph=True, allow_unused=True)
+    if in_static_mode():
+        got = _static_gradients[0]([y], list(seq))
+    else:
+        got = grad(y, list(seq), create_graph=True, allow_unused=True)
     out = []
     for g, x in zip(got, seq):
         if g is None:
@@ -203,12 +215,14 @@ def hessian(ys, xs, batch_axis=None):
         ys = ys.reshape([-1])
     else:
         raise ValueError(f"hessian: batch_axis should be None or int, but got {type(batch_axis)}.")
+    # as Paddle, the gradient's Jacobian object is the ys of the second: its `shape` is the flattened
+    # matrix's, and reading its values (reshape) evaluates it whole
     first = jacobian(ys, xs, batch_axis)
     if not isinstance(xs, Sequence):
-        result = jacobian(first._evaluate_all(), xs, batch_axis)
+        result = jacobian(first, xs, batch_axis)
         result.__class__ = Hessian
         return result
-    result = tuple(jacobian(j._evaluate_all(), xs, batch_axis) for j in first)
+    result = tuple(jacobian(j, xs, batch_axis) for j in first)
     for row in result:
         for h in row:
             h.__class__ = Hessian
