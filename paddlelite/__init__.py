@@ -48,6 +48,7 @@ from .static import layer_apis as _static_layer_apis  # noqa: E402
 
 _methods.install(static.Variable)
 _static_layer_apis.install(static)
+autograd.functional.set_static_gradients(static.gradients)
 
 __version__ = "0.1.0"
 from .framework.io import load, save  # noqa: E402

@@ -8,6 +8,7 @@ from ..framework.tensor import Tensor, wrap_array
 from ..ops import dispatch
 from ..ops.formula import Sym, unwrap, wrap
 from ..ops.registry import OPS as _OPS, GradBuilder, get_op
+from .saved_tensors_hooks import SavedTensor, _active as _packing, pack_all, pack_arrays
 
 _new_sym = object.__new__
 _ref_of = operator.attrgetter("ref")
@@ -157,6 +158,9 @@ class OpNode(GradNode):
             o._node = self
             o._out_index = i
             i += 1
+        if _packing:  # saved_tensors_hooks: what this node saves goes through pack_hook
+            self.inputs = pack_all(inputs)
+            self.outputs = pack_arrays(self.outputs, self.place)
 
     @property
     def name(self):
@@ -187,7 +191,7 @@ class OpNode(GradNode):
 
     def zeros_for_output(self, i):
         out = self.outputs[i]
-        return wrap_array(self.place.xp.zeros_like(out), self.place, True)
+        return wrap_array(self.place.xp.zeros(out.shape, out.dtype), self.place, True)
 
     def release(self):
         self.released = True
@@ -259,7 +263,10 @@ class EagerGradBuilder(GradBuilder):
 
     def _wrap_output(self, k):
         node = self.node
-        t = wrap_array(node.outputs[k], node.place, not self.create_graph)
+        out = node.outputs[k]
+        if out.__class__ is SavedTensor:
+            out = out.unpack(f"backward of '{node.op.type}'")._data
+        t = wrap_array(out, node.place, not self.create_graph)
         if self.create_graph:  # the saved output stays connected to this node for higher orders
             t._node = node
             t._out_index = k
@@ -284,7 +291,20 @@ class EagerGradBuilder(GradBuilder):
             return None if t is None else self._handed_out(t, k)
         return [self._handed_out(e, k + j) for j, e in enumerate(t)]
 
+    def _unpacked(self, saved, flat_k):
+        """A saved input packed by saved_tensors_hooks, unpacked. A new tensor with the saved values (not
+        sharing the saved one's version counter) is the baseline its later in-place changes are checked against."""
+        node = self.node
+        t = saved.unpack(f"backward of '{node.op.type}'")
+        if t._vbox is not saved.box:
+            if node.versions is None:
+                node.versions = [0] * len(node.edges)
+            node.versions[flat_k] = 0 if t._vbox is None else t._vbox[0]
+        return t
+
     def _handed_out(self, t, flat_k):
+        if t.__class__ is SavedTensor:
+            t = self._unpacked(t, flat_k)
         # A tensor never modified (nor detached) has no version box: nothing to check, unless higher
         # orders need to know whether it is used for its values.
         if t._vbox is not None or self.create_graph:

@@ -13,6 +13,7 @@ from .attribute import *  # noqa: F401,F403
 from .complex_math import *  # noqa: F401,F403
 from .creation import *  # noqa: F401,F403
 from .diagonals import *  # noqa: F401,F403
+from .einsum import *  # noqa: F401,F403
 from .elementwise import *  # noqa: F401,F403
 from .inplace import *  # noqa: F401,F403
 from .logic import *  # noqa: F401,F403
@@ -31,6 +32,6 @@ from .linalg import cross, dist, matrix_transpose, norm, vecdot  # noqa: F401  (
 # (dict.fromkeys: a name two module paths share, like attribute.shape, is listed once)
 __all__ = list(dict.fromkeys([
     *aliases.__all__, *array.__all__, *attribute.__all__, *complex_math.__all__, *creation.__all__,
-    *diagonals.__all__, *elementwise.__all__, *inplace.__all__, *logic.__all__, *manipulation.__all__, *math.__all__,
+    *diagonals.__all__, "einsum", *elementwise.__all__, *inplace.__all__, *logic.__all__, *manipulation.__all__, *math.__all__,
     *nanreduce.__all__, *order_stats.__all__, *products.__all__, *reduce.__all__, *sampling.__all__,
     *scattering.__all__, *search.__all__, *stacking.__all__, "cross", "dist", "matrix_transpose", "vecdot"]))
