@@ -1,7 +1,7 @@
 """Paddle 3.3.1's AMP op lists (python/paddle/amp/amp_lists.py), by Paddle's op names.
 
-An op here matches a list entry by its type, its legacy-IR type (ops/legacy.py) or the name Paddle's
-lists give it (ops/autocast.py: paddle_names)."""
+auto_cast resolves each name to an op type here (ops/autocast.py: op_type), so a list may name an op
+by its type, its legacy-IR type (ops/legacy.py) or the name Paddle's lists use."""
 
 # Numerically safe and performance-critical: computed in float16/bfloat16.
 WHITE_LIST = {

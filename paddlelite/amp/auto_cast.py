@@ -31,19 +31,21 @@ def _dtype_name(dtype):
 
 
 def _update_list(custom_white_list, custom_black_list, level, dtype):
-    """Paddle's lists for (dtype, level) with the custom lists applied; a name in both is an error."""
+    """Paddle's lists for (dtype, level) with the custom lists applied, as op types (a list may name an op by
+    Paddle's op type or legacy type: matmul or matmul_v2); an op in both custom lists is an error."""
     if level == "O0":
         return set(), set()
-    white = set(white_list()[dtype][level])
-    black = set(black_list()[dtype][level])
-    if custom_white_list and custom_black_list:
-        for name in custom_white_list:
-            if name in custom_black_list:
-                raise ValueError("Custom white list overlap custom black list")
-    for name in custom_white_list or ():
+    white = {_autocast.op_type(n) for n in white_list()[dtype][level]}
+    black = {_autocast.op_type(n) for n in black_list()[dtype][level]}
+    custom_white_list = [_autocast.op_type(n) for n in custom_white_list or ()]
+    custom_black_list = [_autocast.op_type(n) for n in custom_black_list or ()]
+    for name in custom_white_list:
+        if name in custom_black_list:
+            raise ValueError("Custom white list overlap custom black list")
+    for name in custom_white_list:
         black.discard(name)
         white.add(name)
-    for name in custom_black_list or ():
+    for name in custom_black_list:
         white.discard(name)
         black.add(name)
     return white, black
@@ -170,12 +172,16 @@ class _StateDictHook:
                 state_dict[key] = casted
 
 
-def _as_list(values, is_one, message):
+def _as_list(values, is_one, what, kind):
+    """([values], False) for one, (values, True) for a list; Paddle's errors otherwise."""
     if is_one(values):
         return [values], False
-    if isinstance(values, list) and all(is_one(v) for v in values):
-        return values, True
-    raise TypeError(message)
+    if not isinstance(values, list):
+        raise TypeError(f"{what} must be either a single {kind} or a list of {what}.")
+    for v in values:
+        if not is_one(v):
+            raise RuntimeError(f"Current train mode is pure fp16, {what} should be {kind}s, but receive {type(v)}.")
+    return values, True
 
 
 def decorate(models, optimizers=None, level="O1", dtype="float16", master_weight=None, save_dtype=None,
@@ -197,8 +203,7 @@ def decorate(models, optimizers=None, level="O1", dtype="float16", master_weight
     if master_grad:
         raise NotImplementedError("paddle.amp.decorate: master_grad=True (float32 gradients of low precision "
                                   "parameters) is not supported; use master_grad=False")
-    model_list, models_is_list = _as_list(models, lambda m: isinstance(m, Layer),
-                                          "models must be either a single model or a list of models.")
+    model_list, models_is_list = _as_list(models, lambda m: isinstance(m, Layer), "models", "model")
     for model in model_list:
         if isinstance(model, DataParallel):
             raise RuntimeError("For distributed AMP training, you should first use paddle.amp.decorate() to "
@@ -209,9 +214,8 @@ def decorate(models, optimizers=None, level="O1", dtype="float16", master_weight
             if not _need_keep_fp32(layer, dtype):
                 layer._to_impl(dtype=dtype, include_sublayers=False)
     if optimizers is not None:
-        opt_list, optimizers_is_list = _as_list(
-            optimizers, lambda o: isinstance(o, Optimizer),
-            "optimizers must be either a single optimizer or a list of optimizers.")
+        opt_list, optimizers_is_list = _as_list(optimizers, lambda o: isinstance(o, Optimizer), "optimizers",
+                                                "optimizer")
         for opt in opt_list:
             opt._multi_precision = master_weight is not False
     if save_dtype is not None:

@@ -61,9 +61,6 @@ class AmpScaler:
     def scale(self, var):
         """`var` times the loss scale (`var` itself when the scaler is disabled). Dynamic scaling is for
         float16: when the last auto_cast was not float16 the scaler disables itself, as Paddle's does."""
-        if not isinstance(var, Tensor):
-            raise TypeError(f"The type of 'var' in AmpScaler.scale() must be Tensor, but received "
-                            f"{type(var).__name__}.")
         if self._enable and amp_global_state.amp_dtype != "float16" and self._use_dynamic_loss_scaling:
             self._enable = False
             self._use_dynamic_loss_scaling = False
@@ -72,6 +69,8 @@ class AmpScaler:
                           "so GradScaler is disable by default.")
         if not self._enable:
             return var
+        if not isinstance(var, Tensor):  # Paddle's class for this mistake (it reads var._is_initialized)
+            raise AttributeError(f"GradScaler.scale: var must be a Tensor, received {type(var).__name__}")
         return var * self._scale
 
     def minimize(self, optimizer, *args, **kwargs):

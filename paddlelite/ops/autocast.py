@@ -24,7 +24,7 @@ from ..framework.dtype import DTYPES
 from ..framework.tensor import Tensor
 from . import dispatch
 from .legacy import LEGACY_TYPES
-from .registry import get_op
+from .registry import all_ops, get_op
 
 _F32 = np.dtype(np.float32)
 _CASTABLE = frozenset([_F32, DTYPES["float16"].np, DTYPES["bfloat16"].np])
@@ -39,14 +39,22 @@ _WHITE, _BLACK, _GREY, _SKIP = range(4)
 _CAST = get_op("cast")
 
 
-def paddle_names(op_type):
-    """The names Paddle's white/black lists may use for op `op_type`."""
-    return {op_type, LEGACY_TYPES.get(op_type, op_type), _PADDLE_NAMES.get(op_type, op_type)}
+_by_paddle_name = {}
+
+
+def op_type(name):
+    """The type of the registered op that Paddle's list name `name` (its op type, legacy type or the name its
+    lists use) stands for; `name` itself when no op here has that name."""
+    if not _by_paddle_name:
+        for t in all_ops():
+            for n in (t, _PADDLE_NAMES.get(t, t), LEGACY_TYPES.get(t, t)):
+                _by_paddle_name.setdefault(n, t)
+    return _by_paddle_name.get(name, name)
 
 
 class Autocast:
-    """One auto_cast context's rule: `low` (np.float16 or bfloat16), the white and black lists (Paddle op
-    names), the level ('O1', 'O2', 'OD') and use_promote."""
+    """One auto_cast context's rule: `low_name` ('float16' or 'bfloat16'), the white and black lists (op types,
+    see op_type), the level ('O1', 'O2', 'OD') and use_promote."""
 
     __slots__ = ("low", "low_name", "white", "black", "level", "promote", "_kinds")
 
@@ -61,12 +69,11 @@ class Autocast:
     def _kind(self, op):
         kind = self._kinds.get(op.type)
         if kind is None:
-            names = paddle_names(op.type)
             if op.type in _NO_AMP:
                 kind = _SKIP
-            elif names & self.white:
+            elif op.type in self.white:
                 kind = _WHITE
-            elif names & self.black:
+            elif op.type in self.black:
                 kind = _BLACK
             elif self.level == "OD":
                 kind = _BLACK

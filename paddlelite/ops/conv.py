@@ -6,6 +6,7 @@ not overlap, so a plain `+=` on the view accumulates correctly without a scatter
 """
 import numpy as np
 
+from .math import matmul_array
 from .registry import Meta, register_op
 
 
@@ -181,7 +182,7 @@ def _conv2d_forward(xp, x, w, **attrs):
     cols, (n, c, _, _), (o, cg, kh, kw), _, _, _, (oh, ow), _ = _conv_cols(xp, x, w.shape, attrs)
     g = attrs["groups"]
     cols = cols.reshape(n, g, cg * kh * kw, oh * ow)
-    out = xp.matmul(w.reshape(g, o // g, cg * kh * kw), cols)       # [N, G, O/G, OH*OW]
+    out = matmul_array(xp, w.reshape(g, o // g, cg * kh * kw), cols)       # [N, G, O/G, OH*OW]
     return from_nchw(xp, out.reshape(n, o, oh, ow), attrs["data_format"])
 
 
@@ -192,8 +193,8 @@ def _conv2d_grad_forward(xp, x, w, dout, **attrs):
     k = cg * kh * kw
     d = to_nchw(dout, attrs["data_format"]).reshape(n, g, o // g, oh * ow)
     cols = cols.reshape(n, g, k, oh * ow)
-    dw = xp.matmul(d, cols.swapaxes(-1, -2)).sum(axis=0).reshape(w.shape)          # [G, O/G, K] summed over N
-    dcols = xp.matmul(w.reshape(g, o // g, k).swapaxes(-1, -2), d)                # [N, G, K, OH*OW]
+    dw = matmul_array(xp, d, cols.swapaxes(-1, -2)).sum(axis=0).reshape(w.shape)   # [G, O/G, K] summed over N
+    dcols = matmul_array(xp, w.reshape(g, o // g, k).swapaxes(-1, -2), d)         # [N, G, K, OH*OW]
     dxpad = fold_windows(xp, dcols.reshape(n, c, kh, kw, oh, ow), padded_hw, strides, dils)
     dx = from_nchw(xp, crop_hw(dxpad, pads, (h, wd)), attrs["data_format"])
     return dx, xp.ascontiguousarray(dw)

@@ -399,8 +399,8 @@ class Optimizer:
             self._learning_rate.set_state_dict(lr_state)
         for name, value in state.pop("master_weights", {}).items():
             master = self._master_weights.get(name)
-            if master is None:
-                self._pending_masters[name] = value
+            if master is None:  # a copy: the master is created at the parameter's next update
+                self._pending_masters[name] = np.array(value.numpy() if isinstance(value, Tensor) else value)
             else:
                 master._write(master._place.xp.asarray(_state_array(value, name, master.shape, "float32")))
         for d in self._accumulators.values():

@@ -343,7 +343,7 @@ class Layer:
     def state_dict(self, destination=None, include_sublayers=True, structured_name_prefix="", use_hook=True):
         """OrderedDict of structured name -> parameter / persistable buffer (the objects themselves)."""
         dest = collections.OrderedDict() if destination is None else destination
-        layers = self.named_sublayers(prefix=structured_name_prefix.rstrip("."), include_self=True) \
+        layers = list(self.named_sublayers(prefix=structured_name_prefix.rstrip("."), include_self=True)) \
             if include_sublayers else [(structured_name_prefix.rstrip("."), self)]
         for lprefix, layer in layers:
             for name, p in layer._parameters.items():
