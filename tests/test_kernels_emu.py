@@ -17,6 +17,7 @@ from paddlelite.ops.launch import embedding as emb_launch
 from paddlelite.ops.launch import layer_norm as ln_launch
 from paddlelite.ops.launch import optimizer as opt_launch
 from paddlelite.ops.launch import reduce as red_launch
+from paddlelite.ops.launch import rnn as rnn_launch
 from paddlelite.ops.launch import softmax_ce as sce_launch
 from paddlelite.ops.registry import device_impls, get_op
 
@@ -391,6 +392,26 @@ def test_launch_checks_argument_count_and_sizes(emu):
         f((1,), (32,), (m, d, o, 4, np.float32(1), np.int32(0)))
 
 
+# ---- recurrent cell steps -------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("B,H", [(1, 1), (3, 5), (4, 33)])
+def test_lstm_cell(impls, dtype, B, H):
+    gates, cp = randn(B, 4 * H, dtype=dtype), randn(B, H, dtype=dtype)
+    h, c = check(impls, "lstm_cell", (gates, cp), {}, dtype)
+    dh, dc = randn(B, H, dtype=dtype), randn(B, H, dtype=dtype)
+    check(impls, "lstm_cell_grad", (gates, cp, c, dh, dc), {}, dtype)
+    check(impls, "lstm_cell_grad", (strided(gates), strided(cp), c, dh, strided(dc)), {}, dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("B,H", [(1, 1), (3, 5), (4, 33)])
+def test_gru_cell(impls, dtype, B, H):
+    xg, hg, hp = randn(B, 3 * H, dtype=dtype), randn(B, 3 * H, dtype=dtype), randn(B, H, dtype=dtype)
+    check(impls, "gru_cell", (xg, hg, hp), {}, dtype)
+    check(impls, "gru_cell", (strided(xg), hg, strided(hp)), {}, dtype)
+    check(impls, "gru_cell_grad", (xg, hg, hp, randn(B, H, dtype=dtype)), {}, dtype)
+
+
 def test_float64_falls_back_to_the_reference(impls):
     x = np.random.default_rng(1).standard_normal((4, 5))
     np.testing.assert_array_equal(impls["relu_grad"](np, x, x), get_op("relu_grad").forward(np, x, x))
@@ -406,6 +427,7 @@ MUTATIONS = [
      "for (int k = 2; k < TILE_Y; ++k) acc += red[k][threadIdx.x];"),
     ("common", "for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);",
      "for (int o = 8; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);"),
+    ("rnn", "st(dg, H, dct * ld(cp, e) * sf * (1.f - sf));", "st(dg, H, dct * ld(cp, e) * sf * (1.f + sf));"),
 ]
 
 
@@ -439,6 +461,11 @@ def test_planted_bug_is_detected(family, old, new):
             got = ln_launch.layer_norm_grad(np, x, randn(40), mean, var, d, 1e-5, 1)[0]
             ref = get_op("layer_norm_grad").forward(np, x, randn(40) * 0 + 1, mean, var, d, 1e-5, 1)[0]
             got = ln_launch.layer_norm_grad(np, x, None, mean, var, d, 1e-5, 1)[0]
+        elif fam == "rnn":
+            gates, cp, dh = randn(6, 160), randn(6, 40), randn(6, 40)
+            c = get_op("lstm_cell").forward(np, gates, cp)[1]
+            got = rnn_launch.lstm_cell_grad(np, gates, cp, c, dh, d)[0]
+            ref = get_op("lstm_cell_grad").forward(np, gates, cp, c, dh, d)[0]
         else:
             got, ref = red_launch.reduce_mid(np, x, 1, 6, 40, np.dtype(np.float32), grid_y=1)[0], x.sum(0)
     assert not np.allclose(got, ref, rtol=1e-3, atol=1e-4), "the planted bug went unnoticed"

@@ -151,6 +151,19 @@ def test_reduce_as(cp, impls, dtype, xshape, tshape):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("B,H", [(1, 1), (33, 65), (256, 1024)])
+def test_rnn_cells(cp, impls, dtype, B, H):
+    gates, c_prev, dh, dc = randn(B, 4 * H, dtype=dtype), randn(B, H, dtype=dtype), randn(B, H, dtype=dtype), \
+        randn(B, H, dtype=dtype)
+    run(cp, impls, "lstm_cell", (gates, c_prev), {}, dtype)
+    c = get_op("lstm_cell").forward(np, gates, c_prev)[1]
+    run(cp, impls, "lstm_cell_grad", (gates, c_prev, c, dh, dc), {}, dtype)
+    xg, hg = randn(B, 3 * H, dtype=dtype), randn(B, 3 * H, dtype=dtype)
+    run(cp, impls, "gru_cell", (xg, hg, c_prev), {}, dtype)
+    run(cp, impls, "gru_cell_grad", (xg, hg, c_prev, dh), {}, dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
 @pytest.mark.parametrize("n", [1, 1001, 1 << 20])
 def test_optimizers(cp, impls, dtype, n):
     p, g, v = randn(n, dtype=dtype), randn(n, dtype=dtype), randn(n, dtype=dtype)

@@ -42,4 +42,5 @@ def test_fused_kernels_are_bound_to_their_ops():
     assert bound == {"softmax_with_cross_entropy_grad", "layer_norm_grad", "relu_grad", "sigmoid_grad", "tanh_grad",
                      "gelu_grad", "silu_grad", "dropout_grad", "fused_dropout_act_grad", "embedding_grad",
                      "reduce_as", "sgd", "momentum", "adam", "adamw", "merged_adam", "adagrad", "rmsprop", "adadelta",
-                     "adamax", "nadam", "radam", "rprop", "fused_bias_act", "fused_bias_act_grad"}
+                     "adamax", "nadam", "radam", "rprop", "fused_bias_act", "fused_bias_act_grad", "lstm_cell",
+                     "lstm_cell_grad", "gru_cell", "gru_cell_grad"}

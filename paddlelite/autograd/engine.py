@@ -9,6 +9,7 @@
             captured (grad()) or accumulated into `.grad` (atomically per leaf: threads may share leaves).
 """
 import heapq
+import itertools
 import threading
 
 from ..framework.mode import is_grad_enabled, set_grad_enabled
@@ -17,6 +18,7 @@ from ..ops import autocast, dispatch
 from ..ops.registry import get_op
 
 _ADD = None
+_NO_GRADS = itertools.repeat(None)  # the gradients of a node that did not run: zip() stops at its edges
 _FILL = None
 
 
@@ -126,7 +128,7 @@ def _successors(node):
 
 def _count_dependencies(p, starts):
     """Count, for each node reachable from `starts`, the edges leading to it; returns the reachable set."""
-    deps = p.deps
+    deps, leaf_edges = p.deps, p.leaf_edges
     seen = set(starts)
     stack = list(starts)
     while stack:
@@ -145,7 +147,8 @@ def _count_dependencies(p, starts):
                     seen.add(nxt)
                     stack.append(nxt)
             elif e is not None:
-                p.leaf_edges[id(e)] = p.leaf_edges.get(id(e), 0) + 1
+                key = id(e)
+                leaf_edges[key] = leaf_edges.get(key, 0) + 1
     return seen
 
 
@@ -172,25 +175,26 @@ def _nodes_leading_to(nodes, capture):
 def _run_nodes(p, starts):
     """Run every node whose consumers are done; among the ready ones, the most recently created first:
     its output hooks fire, its grad maker runs, and _send passes the gradients on."""
-    ready = p.ready
+    ready, buffers, capture, needed = p.ready, p.buffers, p.capture, p.needed
+    create_graph, retain_graph = p.create_graph, p.retain_graph
     ready.extend((-n.seq, n) for n in starts if n not in p.deps)
     heapq.heapify(ready)
     while ready:
         node = heapq.heappop(ready)[1]
-        grads = p.buffers.pop(node)
+        grads = buffers.pop(node)
         if node.hooks:
             _output_hooks(p, node, grads)
-        if p.capture is not None:
+        if capture is not None:
             for i, g in enumerate(grads):
                 if g is not None:
                     p.capture_at((node, i), g)
         in_grads = None
-        if (p.needed is None or node in p.needed) and _any_grad(grads):
+        if (needed is None or node in needed) and (grads[0] is not None or _any_grad(grads)):
             try:
-                in_grads = node.apply(grads, p.create_graph)
+                in_grads = node.apply(grads, create_graph)
             except Exception as e:
                 raise _backward_error(node, e) from e
-        if not p.retain_graph:
+        if not retain_graph:
             node.release()
         _send(p, node, in_grads)
 
@@ -198,23 +202,20 @@ def _run_nodes(p, starts):
 def _send(p, node, in_grads):
     """Pass a node's input gradients (None: it did not run) along its edges."""
     cut = p.cut
-    buffers, deps = p.buffers, p.deps
-    k = -1
-    for e in node.edges:
-        k += 1
+    buffers, deps, leaves, leaf_edges = p.buffers, p.deps, p.leaves, p.leaf_edges
+    for e, g in zip(node.edges, _NO_GRADS if in_grads is None else in_grads):
         if e is None:
             continue
-        g = None if in_grads is None else in_grads[k]
         if g is not None and cut is not None and _edge_key(e) in cut:
             g = None
         if e.__class__ is tuple:
-            nxt = e[0]
-            if g is not None:  # p.to_node(nxt, e[1], g), inlined: this loop is the hot path
+            nxt, i = e
+            if g is not None:  # p.to_node(nxt, i, g), inlined: this loop is the hot path
                 buf = buffers.get(nxt)
                 if buf is None:
                     buf = buffers[nxt] = [None] * nxt.n_outputs
-                i = e[1]
-                buf[i] = g if buf[i] is None else _add(buf[i], g)
+                old = buf[i]
+                buf[i] = g if old is None else _add(old, g)
             left = deps[nxt] - 1  # _consumer_done(p, nxt), inlined
             deps[nxt] = left
             if not left:
@@ -223,7 +224,7 @@ def _send(p, node, in_grads):
                 else:
                     _skip(p, nxt)
         else:
-            leaves, key = p.leaves, id(e)
+            key = id(e)
             if g is not None:  # p.to_leaf(e, g, ...), inlined
                 entry = leaves.get(key)
                 if entry is None:
@@ -231,8 +232,8 @@ def _send(p, node, in_grads):
                 else:
                     entry[1] = _add(entry[1], g)
                     entry[2] = False
-            left = p.leaf_edges[key] - 1  # _leaf_edge_done(p, e), inlined
-            p.leaf_edges[key] = left
+            left = leaf_edges[key] - 1  # _leaf_edge_done(p, e), inlined
+            leaf_edges[key] = left
             if not left and key in leaves:
                 _deliver(p, leaves.pop(key))
     if node.zero_edges:

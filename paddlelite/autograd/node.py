@@ -1,5 +1,6 @@
 """Grad nodes of the eager graph, and the eager binding of the registry's grad makers."""
 import itertools
+import operator
 import os
 import sys
 
@@ -7,8 +8,10 @@ from ..framework.tensor import Tensor, wrap_array
 from ..ops import dispatch
 from ..ops.formula import Sym, unwrap, wrap
 from ..ops.registry import OPS as _OPS, GradBuilder, get_op
+from .saved_tensors_hooks import SavedTensor, _active as _packing, pack_all, pack_arrays
 
 _new_sym = object.__new__
+_ref_of = operator.attrgetter("ref")
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _record_stack = [True]
 _seq = itertools.count()  # creation order: the engine runs later nodes first among ready ones
@@ -22,9 +25,9 @@ def set_record_call_stack(flag):
 _in_package = {}  # filename -> whether it belongs to paddlelite (str hashes are cached: this runs per op)
 
 
-def _user_frame():
-    """(file, line, function) of the innermost caller outside paddlelite."""
-    f = sys._getframe(2)
+def _user_frame(depth):
+    """(file, line, function) of the innermost caller outside paddlelite, from frame `depth` outward."""
+    f = sys._getframe(depth)
     while f is not None:
         code = f.f_code
         name = code.co_filename
@@ -47,6 +50,9 @@ class GradNode:
     # Whether the gradients apply() returns are the user's own tensors (PyLayer: their stop_gradient is
     # kept) rather than the engine's (an op's gradient reads stop_gradient=False, as in Paddle).
     grads_from_user = False
+    # Frames of paddlelite code known to lie between GradNode.__init__ and the user's code (the subclass's
+    # __init__, ...): the call-stack walk that runs for every recorded op starts past them.
+    package_frames = 1
     name = "GradNode"  # subclasses (OpNode, PyLayerNode) define name, apply(grads, create_graph), zeros_for_output
 
     def __init__(self, edges, n_outputs):
@@ -55,7 +61,7 @@ class GradNode:
         self.hooks = None       # {output_index: {handle_id: fn}}: gradient hooks and retain_grads, in order
         self.zero_edges = None  # [(edge, tensor)]: inputs this node reaches with a zero gradient (see OpNode.apply)
         self.out_boxes = None   # {output_index: version counter} of outputs that got one after this node saved them
-        self.where = _user_frame() if _record_stack[0] else None
+        self.where = _user_frame(2 + self.package_frames) if _record_stack[0] else None
         self.released = False
         self.seq = next(_seq)
 
@@ -116,6 +122,7 @@ class OpNode(GradNode):
     """The grad node of a registry op: runs the op's grad maker with an EagerGradBuilder."""
 
     __slots__ = ("op", "inputs", "attrs", "outputs", "versions", "place", "out_layout")
+    package_frames = 2  # OpNode.__init__ and dispatch.apply
 
     def __init__(self, op, inputs, attrs, outs):
         if op.simple:  # the hot path: runs for every recorded op
@@ -151,6 +158,9 @@ class OpNode(GradNode):
             o._node = self
             o._out_index = i
             i += 1
+        if _packing:  # saved_tensors_hooks: what this node saves goes through pack_hook
+            self.inputs = pack_all(inputs)
+            self.outputs = pack_arrays(self.outputs, self.place)
 
     @property
     def name(self):
@@ -158,7 +168,7 @@ class OpNode(GradNode):
 
     def apply(self, grads, create_graph):
         builder = EagerGradBuilder(self, grads, create_graph)
-        first_new = next(_seq)
+        first_new = next(_seq) if create_graph else None  # only higher orders tie grads to saved inputs
         self.op.grad(builder)
         if builder.value_used:
             self._tie_to_saved_inputs(builder, first_new)
@@ -181,7 +191,7 @@ class OpNode(GradNode):
 
     def zeros_for_output(self, i):
         out = self.outputs[i]
-        return wrap_array(self.place.xp.zeros_like(out), self.place, True)
+        return wrap_array(self.place.xp.zeros(out.shape, out.dtype), self.place, True)
 
     def release(self):
         self.released = True
@@ -196,7 +206,7 @@ class EagerGradBuilder(GradBuilder):
     """Binds a grad maker's symbolic references (Syms) to Tensors and runs its ops eagerly."""
 
     __slots__ = ("node", "grads", "create_graph", "input_grads", "attrs", "_in_offsets", "_unchecked",
-                 "value_used")
+                 "value_used", "_simple_index")
 
     def __init__(self, node, grads, create_graph):
         self.node = node
@@ -204,6 +214,7 @@ class EagerGradBuilder(GradBuilder):
         self.create_graph = create_graph
         self.attrs = node.attrs
         self.input_grads = [None] * len(node.edges)
+        self._simple_index = node.op.input_index if node.op.simple else None
         self._in_offsets = None
         # Saved inputs handed out but not yet used for their values: id -> flat index. Their version is
         # checked when they reach an op slot that reads values (not a meta slot: shape only).
@@ -252,7 +263,10 @@ class EagerGradBuilder(GradBuilder):
 
     def _wrap_output(self, k):
         node = self.node
-        t = wrap_array(node.outputs[k], node.place, not self.create_graph)
+        out = node.outputs[k]
+        if out.__class__ is SavedTensor:
+            out = out.unpack(f"backward of '{node.op.type}'")._data
+        t = wrap_array(out, node.place, not self.create_graph)
         if self.create_graph:  # the saved output stays connected to this node for higher orders
             t._node = node
             t._out_index = k
@@ -266,11 +280,10 @@ class EagerGradBuilder(GradBuilder):
     # needs/input/set_input_grad run a few times per node in every backward: ops without variadic slots
     # (slot i is flat input i) skip the general slot plumbing
     def input(self, slot):
-        node = self.node
-        if node.op.simple:
-            i = node.op.input_index.get(slot)
+        if self._simple_index is not None:
+            i = self._simple_index.get(slot)
             if i is not None:
-                t = node.inputs[i]
+                t = self.node.inputs[i]
                 return None if t is None else self._handed_out(t, i)
         i, k, n = self._in_slot(slot)
         t = self.node.inputs[i]
@@ -278,7 +291,20 @@ class EagerGradBuilder(GradBuilder):
             return None if t is None else self._handed_out(t, k)
         return [self._handed_out(e, k + j) for j, e in enumerate(t)]
 
+    def _unpacked(self, saved, flat_k):
+        """A saved input packed by saved_tensors_hooks, unpacked. A new tensor with the saved values (not
+        sharing the saved one's version counter) is the baseline its later in-place changes are checked against."""
+        node = self.node
+        t = saved.unpack(f"backward of '{node.op.type}'")
+        if t._vbox is not saved.box:
+            if node.versions is None:
+                node.versions = [0] * len(node.edges)
+            node.versions[flat_k] = 0 if t._vbox is None else t._vbox[0]
+        return t
+
     def _handed_out(self, t, flat_k):
+        if t.__class__ is SavedTensor:
+            t = self._unpacked(t, flat_k)
         # A tensor never modified (nor detached) has no version box: nothing to check, unless higher
         # orders need to know whether it is used for its values.
         if t._vbox is not None or self.create_graph:
@@ -322,11 +348,10 @@ class EagerGradBuilder(GradBuilder):
         return wrap(self, self.grads[k:k + n])
 
     def needs(self, slot):
-        node = self.node
-        if node.op.simple:
-            i = node.op.input_index.get(slot)
+        if self._simple_index is not None:
+            i = self._simple_index.get(slot)
             if i is not None:
-                return node.edges[i] is not None
+                return self.node.edges[i] is not None
         i, k, n = self._in_slot(slot)
         edges = self.node.edges
         if n is None:
@@ -341,9 +366,8 @@ class EagerGradBuilder(GradBuilder):
         value = value.ref if value.__class__ is Sym else unwrap(value)
         if self._unchecked:
             self._check_values_used(value)
-        op = self.node.op
-        if op.simple:
-            i = op.input_index.get(slot)
+        if self._simple_index is not None:
+            i = self._simple_index.get(slot)
             if i is not None:
                 self.input_grads[i] = value
                 return
@@ -358,9 +382,10 @@ class EagerGradBuilder(GradBuilder):
 
     def record(self, type, inputs, attrs):
         opdef = _OPS.get(type) or get_op(type)
-        refs = []
-        for v in inputs:
-            refs.append(v.ref if v.__class__ is Sym else unwrap(v))
+        try:
+            refs = tuple(map(_ref_of, inputs))  # all Syms: the common case
+        except AttributeError:  # None, lists of Syms, Tensors
+            refs = [v.ref if v.__class__ is Sym else unwrap(v) for v in inputs]
         if self._unchecked:
             for slot, value in zip(opdef.inputs, refs):
                 if slot not in opdef.meta_inputs:
@@ -375,6 +400,9 @@ class EagerGradBuilder(GradBuilder):
 
     def shape(self, ref):
         return tuple(ref.ref._data.shape)
+
+    def is_complex(self, ref):  # every complex-aware grad rule asks, so skip the DType lookup
+        return ref.ref._data.dtype.kind == "c"
 
     def reduce_as(self, value, like):
         if value.ref._data.shape == like.ref._data.shape:  # eager shapes are concrete: nothing was broadcast

@@ -2,6 +2,7 @@
 from ..framework.mode import is_grad_enabled, no_grad
 from ..framework.tensor import Tensor, wrap_array
 from .node import GradNode, _edge_of
+from .saved_tensors_hooks import SavedTensor, pack_all, packing
 
 
 class PyLayerContext:
@@ -10,12 +11,15 @@ class PyLayerContext:
         self.not_inplace_tensors = ()
         self.non_differentiable = ()
         self.materialize_grads = True
+        self.grad_in_dtype_consistent = True
 
     def save_for_backward(self, *tensors):
-        self.container = tensors
+        """Keep `tensors` for backward (packed by saved_tensors_hooks when they are registered)."""
+        self.container = tuple(pack_all(tensors)) if packing() else tensors
 
     def saved_tensor(self):
-        return self.container
+        return tuple(t.unpack("PyLayerContext.saved_tensor") if t.__class__ is SavedTensor else t
+                     for t in self.container)
 
     saved_tensors = property(saved_tensor)
 
@@ -27,7 +31,13 @@ class PyLayerContext:
         self.non_differentiable = tensors
 
     def set_materialize_grads(self, value):
+        """False: backward receives None (not zeros) for an output no gradient reached."""
         self.materialize_grads = bool(value)
+
+    def set_grad_in_dtype_consistent(self, flag):
+        """True (the default): backward receives each output's gradient cast to that output's dtype;
+        False: as it arrives."""
+        self.grad_in_dtype_consistent = bool(flag)
 
 
 def _tensor_inputs(args, kwargs):
@@ -64,6 +74,9 @@ class PyLayerNode(GradNode):
     def apply(self, grads, create_graph):
         if self.ctx.materialize_grads:
             grads = [g if g is not None else self.zeros_for_output(i) for i, g in enumerate(grads)]
+        if self.ctx.grad_in_dtype_consistent:
+            grads = [g if g is None or g._data.dtype == self.out_templates[i][1] else g.astype(self.out_templates[i][1])
+                     for i, g in enumerate(grads)]
         result = self.layer.backward(self.ctx, *grads)
         # a tuple holds one gradient per input; anything else is one gradient (a list is refused, as in Paddle)
         return self._per_input(list(result) if isinstance(result, tuple) else [result])
@@ -97,8 +110,9 @@ class PyLayerNode(GradNode):
         self.ctx = None
 
 
-class PyLayer:
-    """Subclass with static `forward(ctx, *args)` and `backward(ctx, *grads)`; call `apply`."""
+class PyLayer(PyLayerContext):
+    """Subclass with static `forward(ctx, *args)` and `backward(ctx, *grads)`; call `apply`. (As in Paddle
+    it is a PyLayerContext too, and paddle.autograd.Function is another name for it.)"""
 
     @staticmethod
     def forward(ctx, *args, **kwargs):

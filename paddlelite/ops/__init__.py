@@ -7,8 +7,10 @@ from . import activation  # noqa: F401  (relu, gelu, softmax, ... and their grad
 from . import linalg  # noqa: F401  (inverse, determinant, solve, cholesky, qr, svd, eigh, cross)
 from . import conv, loss, nn, norm, pooling  # noqa: F401  (conv2d, pool2d, layer/batch_norm, embedding, dropout, losses)
 from . import fused  # noqa: F401  (fused_bias_act, fused_bias_act_grad, fused_dropout_act_grad)
+from . import rnn  # noqa: F401  (lstm_cell, gru_cell and their grad ops: the recurrent layers' cell steps)
 from . import complex  # noqa: F401  (real, imag, conj, angle, complex, as_complex, as_real)
 from . import fft  # noqa: F401  (fft_c2c, fft_r2c, fft_c2r: paddle.fft)
+from . import special  # noqa: F401  (lgamma, digamma, polygamma, i0, i1, erfinv, gammainc, kron, trace, ...)
 from . import collective  # noqa: F401  (c_allreduce_*, c_broadcast, ...: paddle.distributed's ops)
 from . import run_program  # noqa: F401  (run_program, run_program_grad: paddle.jit.to_static's traced programs)
 from .dispatch import apply

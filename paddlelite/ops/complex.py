@@ -68,7 +68,7 @@ def _angle_grad(g):  # angle = atan2(im, re): d/dre = -im / |z|^2, d/dim = re / 
     if not g.needs("X"):
         return
     x, dout = g.input("X"), g.output_grad("Out")
-    if not x.dtype.is_complex:
+    if not x.is_complex:
         g.set_input_grad("X", zeros_like(x))
         return
     re, im = real(x), imag(x)

@@ -31,7 +31,11 @@ def set_node_factory(fn):
 
 def apply(op, *inputs, **attrs):
     """Apply registered op `op` (an OpDef) to `inputs` (one per input slot) with `attrs`."""
-    attrs = op.fill_attrs(attrs) if attrs else op.attrs
+    if attrs:  # op.fill_attrs(attrs), inlined: defaults merged, unknown names an error
+        merged = {**op.attrs, **attrs}
+        attrs = merged if len(merged) == len(op.attrs) else op.fill_attrs(attrs)
+    else:
+        attrs = op.attrs
     if autocast[0] is not None:
         inputs = autocast[0].cast_inputs(op, inputs)
     if _static[0]:
@@ -58,8 +62,9 @@ def apply(op, *inputs, **attrs):
             arrays.append(group)
             place = place or group_place
             needs_grad = needs_grad or group_needs
-    if op.same_dtype:
-        _check_same_dtype(op, arrays)
+    same = op.same_dtype
+    if same and (len(same) != 2 or arrays[same[1]] is None or arrays[same[0]].dtype is not arrays[same[1]].dtype):
+        _check_same_dtype(op, arrays)  # builtin dtypes are singletons: two identical ones need no check
     if place is None:  # an op without tensor inputs: the 'place' attr, else the current device
         place = parse_place(attrs["place"]) if attrs.get("place") else current_place()
 

@@ -34,6 +34,10 @@ class Sym:
     def dtype(self):
         return self.ref.dtype
 
+    @property
+    def is_complex(self):
+        return self.builder.is_complex(self)
+
     # Each operator records one op through the builder (`record(type, inputs, attrs)`: the builders'
     # no-repacking entry, as these run for every formula term in every backward).
     def scale(self, scale=1.0, bias=0.0):
@@ -178,7 +182,7 @@ def where(cond, a, b):
 def conj_if_complex(x):
     """conj(x) for a complex x, else x itself: the grad of a holomorphic op multiplies by the conjugated
     derivative (Paddle's convention: a complex tensor's gradient is dL/d(re) + i dL/d(im))."""
-    return x.builder.record("conj", (x,), _NO_ATTRS) if x.dtype.is_complex else x
+    return x.builder.record("conj", (x,), _NO_ATTRS) if x.builder.is_complex(x) else x
 
 
 # The registered ops that grad makers use as math functions (names are op types).

@@ -1,7 +1,7 @@
 """Scale, matmul, and the unary math ops (exp, log, sqrt, ...)."""
 import numpy as np
 
-from ..framework.dtype import compute_dtype
+from ..framework.dtype import LOW_PRECISION, compute_dtype
 from ..framework.dtype import kind as dtype_kind
 from .complex import REAL_OF
 from .formula import (conj, conj_if_complex, cos, cosh, exp, imag, isfinite, make_complex, matmul, real, reciprocal,
@@ -36,9 +36,8 @@ def _mT(xp, a):
 
 def matmul_array(xp, x, y):
     """x @ y; float16/bfloat16 multiply-accumulate in float32 and round once, as Paddle's kernels."""
-    acc = compute_dtype(x.dtype)
-    if acc is not x.dtype:
-        return xp.matmul(x.astype(acc), y.astype(acc)).astype(x.dtype)
+    if x.dtype in LOW_PRECISION:  # compute_dtype(x.dtype) is float32, inlined: this runs for every matmul
+        return xp.matmul(x.astype(compute_dtype(x.dtype)), y.astype(compute_dtype(x.dtype))).astype(x.dtype)
     return xp.asarray(xp.matmul(x, y))
 
 
@@ -98,13 +97,11 @@ def _matmul_grad(g):
             g.set_input_grad("Y", dy)
         return
     dx, dy = _matmul_grads_2d(g, x, y, dout, tx, ty)
-    if len(xs) == len(ys) == 2:  # no batch dims, so nothing was broadcast
-        g.set_input_grads(("X", "Y"), (dx, dy))
-        return
+    batched = len(xs) > 2 or len(ys) > 2  # only batch dims can have been broadcast
     if dx is not None:
-        g.set_input_grad("X", g.reduce_as(dx, x))
+        g.set_input_grad("X", g.reduce_as(dx, x) if batched else dx)
     if dy is not None:
-        g.set_input_grad("Y", g.reduce_as(dy, y))
+        g.set_input_grad("Y", g.reduce_as(dy, y) if batched else dy)
 
 
 def _matmul_grads_2d(g, x, y, dout, tx, ty):
@@ -227,7 +224,7 @@ def unary_grad(dx):
         if not g.needs("X"):
             return
         x = g.input("X")
-        if x.dtype.is_complex:  # holomorphic f: dx = dout * conj(f'(x)) = conj(formula(conj(dout)))
+        if x.is_complex:  # holomorphic f: dx = dout * conj(f'(x)) = conj(formula(conj(dout)))
             g.set_input_grad("X", conj(dx(x, g.output("Out"), conj(g.output_grad("Out")), **g.attrs)))
         else:
             g.set_input_grad("X", dx(x, g.output("Out"), g.output_grad("Out"), **g.attrs))
@@ -303,12 +300,16 @@ def erf_array(xp, x):
         term *= (2.0 / (2 * n + 1)) * s2
         total += term
     small = (2.0 / _SQRT_PI) * xp.exp(-s2) * total
-    c = xp.maximum(a, 2.5)
+    large = 1.0 - erfc_fraction(xp, xp.maximum(a, 2.5))
+    return (xp.sign(x) * xp.where(a < 2.5, small, large)).astype(x.dtype, copy=False)
+
+
+def erfc_fraction(xp, c):
+    """erfc(c) of a float64 array c >= 2.5 by its continued fraction (full relative precision)."""
     frac = c.copy()
     for k in range(30, 0, -1):  # erfc(c) = exp(-c^2) / (sqrt(pi) (c + 1/2 / (c + 1 / (c + 3/2 / ...))))
         frac = c + (k / 2.0) / frac
-    large = 1.0 - xp.exp(-c * c) / (_SQRT_PI * frac)
-    return (xp.sign(x) * xp.where(a < 2.5, small, large)).astype(x.dtype, copy=False)
+    return xp.exp(-c * c) / (_SQRT_PI * frac)
 
 
 _LN2, _LN10, _ERF_SCALE = float(np.log(2.0)), float(np.log(10.0)), 2.0 / _SQRT_PI
@@ -339,7 +340,7 @@ def _abs_grad(g):  # complex x: dout * x / |x| (the conjugate convention makes i
     if not g.needs("X"):
         return
     x, dout = g.input("X"), g.output_grad("Out")
-    if x.dtype.is_complex:
+    if x.is_complex:
         out = g.output("Out")
         nonzero = out > 0
         s = where(nonzero, dout / where(nonzero, out, 1.0), 0.0)  # 0 at x = 0, as Paddle

@@ -188,6 +188,9 @@ class GradBuilder:
     def zeros_like(self, ref):
         return self.op("fill_any_like", ref, value=0.0)
 
+    def is_complex(self, ref):
+        return ref.ref.dtype.is_complex
+
     def reduce_as(self, value, like):
         """Sum `value` over the dims it was broadcast along, to `like`'s shape (the one unbroadcast)."""
         vs, ls = self.shape(value), self.shape(like)

@@ -224,3 +224,138 @@ def _running_extreme(name, better):
 
 CUMMAX = _running_extreme("cummax", lambda a, b: a >= b)
 CUMMIN = _running_extreme("cummin", lambda a, b: a <= b)
+
+
+# ---- put_along_axis: values reduced into arr at index along axis ----------------------------------
+_PUT_REDUCES = ("assign", "add", "mul", "mean", "amin", "amax")
+
+
+def _put_targets(xp, arr, index, axis):
+    """The flat position in arr each index element writes to (negative indices count from the end)."""
+    ax = normalize_axis("put_along_axis", axis, arr.ndim)
+    _check_bounds("put_along_axis", index, arr.shape[ax], axis)
+    n = arr.shape[ax]
+    idx = xp.broadcast_arrays(*_along_index(xp, index % n if n else index, ax))
+    return xp.ravel_multi_index(tuple(i.reshape(-1) for i in idx), arr.shape) if index.size else \
+        xp.zeros(0, dtype=np.int64)
+
+
+def _writer_passes(xp, targets):
+    """Source positions grouped so that no group writes a target twice; group r holds each target's r-th
+    writer in source order (plain fancy assignment per group is then exact on NumPy and CuPy alike)."""
+    order = _sort_indices(xp, targets, 0, False)
+    sorted_t = targets[order]
+    rank = xp.arange(targets.size) - xp.searchsorted(sorted_t, sorted_t, side="left")
+    return [order[rank == r] for r in range(int(rank.max()) + 1 if targets.size else 0)]
+
+
+def _identity(dtype, reduce):
+    if reduce in ("add", "mean", "assign"):
+        return 0
+    if reduce == "mul":
+        return 1
+    big = np.inf if dtype.kind == "f" else np.iinfo(dtype).max
+    return big if reduce == "amin" else -big
+
+
+def _put_along_forward(xp, arr, index, values, axis, reduce, include_self):
+    targets = _put_targets(xp, arr, index, axis)
+    vals = values.reshape(-1)
+    out = arr.copy().reshape(-1)
+    if not include_self:
+        out[targets] = _identity(arr.dtype, reduce)
+    for sel in _writer_passes(xp, targets):
+        t, v = targets[sel], vals[sel]
+        if reduce == "assign":
+            out[t] = v
+        elif reduce in ("add", "mean"):
+            out[t] += v
+        elif reduce == "mul":
+            out[t] *= v
+        else:
+            out[t] = (xp.minimum if reduce == "amin" else xp.maximum)(out[t], v)
+    if reduce == "mean":
+        count = xp.bincount(targets, minlength=out.size)[targets] + int(include_self)
+        out[targets] = out[targets] / count if out.dtype.kind in "fc" else out[targets] // count
+    return out.reshape(arr.shape)
+
+
+def _put_along_infer(arr, index, values, axis, reduce, include_self):
+    _check_int_index("put_along_axis", index)
+    if reduce not in _PUT_REDUCES:
+        raise ValueError(f"op 'put_along_axis': reduce must be one of {', '.join(_PUT_REDUCES)}, received {reduce!r}")
+    if len(index.shape) != len(arr.shape):
+        raise ValueError(f"op 'put_along_axis': Index must have the rank of Input ({len(arr.shape)}), received "
+                         f"shape {list(index.shape)}")
+    if tuple(values.shape) != tuple(index.shape):
+        raise ValueError(f"op 'put_along_axis': Value must have Index's shape {list(index.shape)}, received "
+                         f"{list(values.shape)}")
+    if values.dtype != arr.dtype:
+        raise TypeError(f"op 'put_along_axis': Value has dtype {values.dtype} but Input has {arr.dtype}")
+    normalize_axis("put_along_axis", axis, len(arr.shape))
+    return Meta(tuple(arr.shape), arr.dtype)
+
+
+def _put_along_grad(g):
+    if g.needs_any("Input", "Value"):
+        g.set_input_grads(("Input", "Value"), g.op("put_along_axis_grad", g.input("Input"), g.input("Index"),
+                                                   g.input("Value"), g.output("Out"), g.output_grad("Out"), **g.attrs))
+
+
+_PUT_ATTRS = {"axis": 0, "reduce": "assign", "include_self": True}
+PUT_ALONG_AXIS = register_op("put_along_axis", inputs=("Input", "Index", "Value"), outputs=("Out",),
+                             nondiff_inputs=("Index",), same_dtype=("Input", "Value"), forward=_put_along_forward,
+                             infer=_put_along_infer, grad=_put_along_grad, attrs=dict(_PUT_ATTRS))
+
+
+def _put_along_grad_forward(xp, arr, index, values, out, dout, axis, reduce, include_self):
+    """Paddle's gradients: assign -> the last writer; add/mean -> every writer (mean divides by the count);
+    mul -> dout times the other factors; amin/amax -> split evenly among the values equal to the result (arr's own
+    element counted when it equals the result)."""
+    targets = _put_targets(xp, arr, index, axis)
+    vals, flat_out, flat_dout = values.reshape(-1), out.reshape(-1), dout.reshape(-1)
+    darr = flat_dout.copy()
+    written = xp.zeros(arr.size, dtype=bool)
+    written[targets] = True
+    picked = flat_dout[targets]
+    if reduce == "assign":
+        last = xp.full(arr.size, -1, dtype=np.int64)
+        for sel in _writer_passes(xp, targets):
+            last[targets[sel]] = sel
+        dvals = xp.where(last[targets] == xp.arange(targets.size), picked, 0)
+        darr[written] = 0
+    elif reduce == "add":
+        dvals = picked
+        darr = darr if include_self else xp.where(written, 0, darr)
+    elif reduce == "mean":
+        count = xp.bincount(targets, minlength=arr.size) + int(include_self)
+        dvals = picked / count[targets]
+        darr = xp.where(written, flat_dout / count if include_self else 0, flat_dout)
+    elif reduce == "mul":  # each factor's gradient: the product of the other factors (no division by it)
+        passes = _writer_passes(xp, targets)
+        others = xp.ones(targets.size, dtype=vals.dtype)
+        running = arr.reshape(-1).copy() if include_self else xp.ones(arr.size, dtype=vals.dtype)
+        for sel in passes:  # the factors written before
+            others[sel] = running[targets[sel]]
+            running[targets[sel]] *= vals[sel]
+        running = xp.ones(arr.size, dtype=vals.dtype)
+        for sel in reversed(passes):  # times the factors written after
+            others[sel] *= running[targets[sel]]
+            running[targets[sel]] *= vals[sel]
+        dvals = picked * others
+        darr = xp.where(written, flat_dout * running if include_self else 0, flat_dout)
+    else:
+        hits = vals == flat_out[targets]
+        self_hit = arr.reshape(-1) == flat_out
+        count = xp.bincount(targets, weights=hits, minlength=arr.size) + self_hit
+        dvals = xp.where(hits, picked / count[targets], 0)
+        darr = xp.where(written, xp.where(self_hit, flat_dout / count, 0) if include_self else 0, flat_dout)
+    return darr.reshape(arr.shape).astype(dout.dtype), dvals.reshape(values.shape).astype(dout.dtype)
+
+
+PUT_ALONG_AXIS_GRAD = register_op(
+    "put_along_axis_grad", inputs=("Input", "Index", "Value", "Out", "OutGrad"), outputs=("InputGrad", "ValueGrad"),
+    nondiff_inputs=("Input", "Index", "Value", "Out", "OutGrad"), forward=_put_along_grad_forward,
+    infer=lambda arr, index, values, out, dout, axis, reduce, include_self: (
+        Meta(tuple(arr.shape), dout.dtype), Meta(tuple(values.shape), dout.dtype)),
+    attrs=dict(_PUT_ATTRS))

@@ -15,7 +15,7 @@ from .aliases import _deliver
 from .diagonals import _diagonal_positions, diagonal
 from .creation import _shape_list
 from .manipulation import _check_tensor, _int, _int_index, _int_list
-from .search import take_along_axis
+from .search import nonzero, take_along_axis
 
 apply = dispatch.apply
 
@@ -102,6 +102,176 @@ def take_along_dim(arr, indices, axis, broadcast=True, *, out=None):
     return _deliver(take_along_axis(arr, indices, axis, broadcast), out)
 
 
+_REDUCE_NAMES = {"assign": "assign", "add": "add", "mul": "mul", "multiply": "mul", "mean": "mean", "amin": "amin",
+                 "amax": "amax"}
+
+
+def _put_along(arr, indices, values, axis, reduce, include_self, broadcast, api):
+    _check_tensor(arr, api, "arr")
+    _check_tensor(indices, api, "indices")
+    if len(arr.shape) != len(indices.shape):
+        raise ValueError(f"{api}: indices must have the rank of arr ({len(arr.shape)}), received shape "
+                         f"{list(indices.shape)}")
+    if indices.dtype.name not in ("int32", "int64"):
+        raise TypeError(f"{api}: indices must be int32 or int64, received {indices.dtype.name}")
+    if reduce not in _REDUCE_NAMES:
+        raise ValueError(f"{api}: reduce must be one of {', '.join(_REDUCE_NAMES)}, received {reduce!r}")
+    if not isinstance(include_self, bool):
+        raise TypeError(f"{api}: include_self must be a bool, received {type(include_self).__name__}")
+    axis = _int(axis, api, "axis")
+    if not -len(arr.shape) <= axis < len(arr.shape):  # AssertionError, as Paddle raises
+        raise AssertionError(f"{api}: axis must be in [{-len(arr.shape)}, {len(arr.shape)}), received {axis}")
+    axis %= len(arr.shape)
+    if not _math.is_tensor_like(values):  # a number: Paddle's default dtype (with broadcast), else arr's
+        values = _creation.to_tensor(values, dtype=None if broadcast else arr.dtype)
+    if broadcast:
+        shape = list(arr.shape)
+        shape[axis] = indices.shape[axis]
+        if all(a >= i for a, i in zip(arr.shape, indices.shape)):  # Paddle broadcasts only a smaller index
+            indices = _manip.broadcast_to(indices, shape) if list(indices.shape) != shape else indices
+        if list(values.shape) != list(indices.shape):
+            values = _manip.broadcast_to(values, list(indices.shape))
+    else:
+        if len(values.shape) != len(indices.shape) and int(np.prod(values.shape)) == 1:
+            values = _manip.broadcast_to(values, list(indices.shape))
+        if len(values.shape) != len(indices.shape):
+            raise ValueError(f"{api}: indices and values must have the same rank, received shapes "
+                             f"{list(indices.shape)} and {list(values.shape)}")
+        for d, (a, i, v) in enumerate(zip(arr.shape, indices.shape, values.shape)):
+            if (d != axis and a < i) or i > v:
+                raise RuntimeError(f"{api}: indices {list(indices.shape)} must be no larger than arr "
+                                   f"{list(arr.shape)} apart from axis {axis}, and no larger than values "
+                                   f"{list(values.shape)} (dim {d})")
+        if list(values.shape) != list(indices.shape):  # only the part the index covers is read
+            values = _manip.slice(values, list(range(len(indices.shape))), [0] * len(indices.shape),
+                                  list(indices.shape))
+    if values.dtype != arr.dtype:
+        raise ValueError(f"{api}: values must have arr's dtype {arr.dtype.name}, received {values.dtype.name}")
+    return apply(_s.PUT_ALONG_AXIS, arr, indices, values, axis=axis, reduce=_REDUCE_NAMES[reduce],
+                 include_self=include_self)
+
+
+def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True, broadcast=True):
+    """arr with `values` put at `indices` along `axis`, combined by `reduce` ('assign' keeps the last writer;
+    'add', 'mul'/'multiply', 'mean', 'amin', 'amax' reduce every writer, with arr's own element when
+    include_self); with broadcast, indices and values broadcast over arr's other dims."""
+    return _put_along(arr, indices, values, axis, reduce, include_self, broadcast, "put_along_axis")
+
+
+def put_along_axis_(arr, indices, values, axis, reduce="assign", include_self=True, broadcast=True):
+    """In-place put_along_axis: arr's storage receives the result."""
+    return _manip.inplace_apply(arr, "put_along_axis_", lambda a: _put_along(
+        a, indices, values, axis, reduce, include_self, broadcast, "put_along_axis_"))
+
+
+_SCATTER_REDUCES = {"sum": "add", "prod": "mul", "mean": "mean", "amin": "amin", "amax": "amax"}
+
+
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    """input with src[i...] reduced into index[i...] along `dim` ('sum', 'prod', 'mean', 'amin', 'amax');
+    src is read over index's shape."""
+    return _put_along(input, index, src, dim, _SCATTER_REDUCES.get(reduce, reduce), include_self, False,
+                      "scatter_reduce")
+
+
+def _index_put(x, indices, value, accumulate, api):
+    _check_tensor(x, api)
+    _check_tensor(value, api, "value")
+    if not isinstance(indices, (list, tuple)) or not all(_math.is_tensor_like(i) for i in indices):
+        raise ValueError(f"{api}: indices must be a list or tuple of Tensors, received {type(indices).__name__}")
+    for k, i in enumerate(indices):
+        if i.dtype.name not in ("int32", "int64", "bool"):
+            raise ValueError(f"{api}: indices[{k}] must be an int32, int64 or bool Tensor, received {i.dtype.name}")
+    if value.dtype != x.dtype:
+        raise ValueError(f"{api}: value must have x's dtype {x.dtype.name}, received {value.dtype.name}")
+    entries, tensors = _manip.parse_index(tuple(indices), api)
+    if not accumulate:
+        return apply(_io.SET_VALUE, x, value, tensors, index=entries)
+    target = list(_io.index_shape(api, tuple(x.shape), entries, _manip._metas(tensors)))
+    value = _manip.broadcast_to(value, target) if list(value.shape) != target else value
+    return _math.add(x, apply(_io.GETITEM_GRAD, x, value, tensors, index=entries))
+
+
+def index_put(x, indices, value, accumulate=False, name=None):
+    """x with x[indices] (a tuple of int or bool Tensors, as in x[i, j]) set to value, or with value added
+    when accumulate (repeated positions then add up)."""
+    return _index_put(x, indices, value, accumulate, "index_put")
+
+
+def index_put_(x, indices, value, accumulate=False, name=None):
+    """In-place index_put."""
+    return _manip.inplace_apply(x, "index_put_", lambda a: _index_put(a, indices, value, accumulate, "index_put_"))
+
+
+def index_sample(x, index):
+    """out[i, j] = x[i, index[i, j]] for 2-D x [N, M] and index [N, K]."""
+    _check_tensor(x, "index_sample")
+    _check_tensor(index, "index_sample", "index")
+    for arg, t in (("x", x), ("index", index)):
+        if len(t.shape) != 2:
+            raise ValueError(f"index_sample: {arg} must be 2-D, received shape {list(t.shape)}")
+    if index.dtype.name not in ("int32", "int64"):
+        raise ValueError(f"index_sample: index must be int32 or int64, received {index.dtype.name}")
+    if x.shape[0] != index.shape[0]:
+        raise ValueError(f"index_sample: x and index must have as many rows, received shapes {list(x.shape)} and "
+                         f"{list(index.shape)}")
+    return take_along_axis(x, index, 1, broadcast=False)
+
+
+def multiplex(inputs, index, name=None):
+    """Row i of the result is row i of inputs[index[i, 0]] (inputs: at least two tensors of one shape)."""
+    if not isinstance(inputs, (list, tuple)):
+        raise ValueError(f"multiplex: inputs must be a list of Tensors, received {type(inputs).__name__}")
+    if len(inputs) < 2:
+        raise ValueError(f"multiplex: inputs must hold at least two candidate tensors, received {len(inputs)}")
+    for k, t in enumerate(inputs):
+        _check_tensor(t, "multiplex", f"inputs[{k}]")
+        if list(t.shape) != list(inputs[0].shape):
+            raise ValueError(f"multiplex: the inputs must share one shape, inputs[0] is {list(inputs[0].shape)} "
+                             f"and inputs[{k}] is {list(t.shape)}")
+    _int_index(index, "multiplex", ndims=(2,))
+    rows, rest = index.shape[0], list(inputs[0].shape[1:])
+    if index.shape[1] != 1 or rows > inputs[0].shape[0]:
+        raise ValueError(f"multiplex: index must have shape [N, 1] with N <= {inputs[0].shape[0]}, received "
+                         f"{list(index.shape)}")
+    stacked = _manip.stack(list(inputs), 0)
+    if rows != inputs[0].shape[0]:
+        stacked = _manip.slice(stacked, [1], [0], [rows])
+    picks = _manip.broadcast_to(_manip.reshape(index, [1, rows] + [1] * len(rest)), [1, rows] + rest)
+    return _manip.squeeze(take_along_axis(stacked, picks.astype("int64"), 0, broadcast=False), 0)
+
+
+def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
+    """Each index of [0, index_num) mapped into shard `shard_id` of `nshards` equal shards: its offset in the
+    shard when it falls there, else ignore_value."""
+    _check_tensor(input, "shard_index", "input")
+    if input.dtype.name not in ("int32", "int64"):
+        raise TypeError(f"shard_index: input must be int32 or int64, received {input.dtype.name}")
+    if len(input.shape) < 2:
+        raise ValueError(f"shard_index: input must have at least 2 dimensions, received shape {list(input.shape)}")
+    index_num, nshards, shard_id = (_int(v, "shard_index", a) for v, a in
+                                    ((index_num, "index_num"), (nshards, "nshards"), (shard_id, "shard_id")))
+    if nshards <= 0 or not 0 <= shard_id < nshards:
+        raise ValueError(f"shard_index: shard_id must be in [0, nshards) with nshards > 0, received shard_id "
+                         f"{shard_id} and nshards {nshards}")
+    if isinstance(input, Tensor) and input.size:
+        values = input.numpy()
+        if values.min() < 0 or values.max() >= index_num:
+            raise ValueError(f"shard_index: input values must be in [0, index_num={index_num}), received min "
+                             f"{values.min()} and max {values.max()}")
+    size = (index_num + nshards - 1) // nshards
+    in_shard = _math.equal(_math.floor_divide(input, _creation.full_like(input, size)),
+                           _creation.full_like(input, shard_id))
+    return _math.where(in_shard, _math.remainder(input, _creation.full_like(input, size)),
+                       _creation.full_like(input, ignore_value))
+
+
+def argwhere(input):
+    """int64 coordinates [count, rank] of input's non-zero elements (input of at least one dimension)."""
+    _check_tensor(input, "argwhere", "input")
+    if len(input.shape) == 0:
+        raise ValueError("argwhere: input must have at least 1 dimension, received a 0-D tensor")
+    return nonzero(input)
 
 
 def _set(x, index, value, api):
@@ -186,6 +356,7 @@ def where_(condition, x=None, y=None, name=None):
     return _manip.inplace_apply(x, "where_", lambda a: _math.where(condition, a, y))
 
 
-__all__ = ["diagonal_scatter", "index_add", "index_fill", "masked_scatter", "scatter_add", "scatter_nd",
-           "scatter_nd_add", "select_scatter", "slice_scatter", "take", "take_along_dim", "where_"]
-TENSOR_METHODS = list(__all__)
+__all__ = ["argwhere", "diagonal_scatter", "index_add", "index_fill", "index_put", "index_put_", "index_sample",
+           "masked_scatter", "multiplex", "put_along_axis", "scatter_add", "scatter_nd", "scatter_nd_add",
+           "scatter_reduce", "select_scatter", "shard_index", "slice_scatter", "take", "take_along_dim", "where_"]
+TENSOR_METHODS = [*__all__, "put_along_axis_"]  # paddle.put_along_axis_ is a Tensor method only

@@ -1,4 +1,4 @@
-"""Gradient cases for take_along_axis, top_k_v2, argsort and take_along_axis_grad."""
+"""Gradient cases for take_along_axis, top_k_v2, argsort, take_along_axis_grad and put_along_axis."""
 import numpy as np
 
 from . import OpCase, distinct, rand
@@ -18,4 +18,9 @@ CASES = [
     OpCase("argsort", {"X": distinct(3, 2, 2, seed=5)}, {"axis": 0, "descending": True}, id="argsort-desc-axis0"),
     OpCase("cummax", {"X": distinct(2, 5)}, {"axis": 1}, id="cummax"),
     OpCase("cummin", {"X": distinct(3, 4)}, {"axis": -2}, id="cummin"),
+] + [
+    OpCase("put_along_axis", {"Input": distinct(3, 4, seed=11), "Index": np.array([[0, 2, 2, 1], [0, 0, 1, 1]], dtype=I64),
+                              "Value": distinct(2, 4, seed=12)},
+           {"axis": 0, "reduce": reduce, "include_self": include_self}, id=f"put_along_axis-{reduce}-{include_self}")
+    for reduce in ("assign", "add", "mul", "mean", "amin", "amax") for include_self in (True, False)
 ]

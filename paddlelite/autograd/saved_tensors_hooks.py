@@ -1,0 +1,73 @@
+"""saved_tensors_hooks: user hooks that pack every tensor saved for backward and unpack it when used.
+
+Grad nodes save their inputs and outputs (OpNode) or what `save_for_backward` received (PyLayer). While
+a pair of hooks is registered, each saved tensor is replaced by a SavedTensor holding what pack_hook
+returned; the backward pass calls unpack_hook when the gradient reads it. As in Paddle, one pair is
+registered at a time, and nothing is packed for an op that records no grad node (no_grad, inputs
+that stop gradient).
+"""
+from ..framework.tensor import Tensor, wrap_array
+
+_active = []  # [] or [(pack_hook, unpack_hook)]: the registered pair
+
+
+class saved_tensors_hooks:
+    """Context manager: inside it, tensors saved for backward go through pack_hook(tensor) -> anything,
+    and come back through unpack_hook(packed) -> Tensor with the same values when backward uses them."""
+
+    def __init__(self, pack_hook, unpack_hook):
+        for name, fn in (("pack_hook", pack_hook), ("unpack_hook", unpack_hook)):
+            if not callable(fn):
+                raise TypeError(f"saved_tensors_hooks: {name} must be callable, received {type(fn).__name__}")
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        if _active:
+            raise ValueError("paddle.autograd.saved_tensors_hooks only one pair of hooks is allowed at a time; "
+                             "leave the registered saved_tensors_hooks before entering another")
+        _active.append((self.pack_hook, self.unpack_hook))
+
+    def __exit__(self, *exc):
+        _active.clear()
+
+
+class SavedTensor:
+    """A tensor saved for backward while hooks were registered: pack_hook's result, unpacked on use.
+    `shape` and `dtype` stay readable without unpacking (zero gradients, graph dumps)."""
+
+    __slots__ = ("packed", "unpack_hook", "box", "shape", "dtype")
+
+    def __init__(self, tensor):
+        pack_hook, self.unpack_hook = _active[0]
+        alias = tensor.detach()  # the same storage and version counter, a new Tensor (as Paddle hands over)
+        self.box = alias._vbox
+        self.shape, self.dtype = tensor._data.shape, tensor._data.dtype
+        self.packed = pack_hook(alias)
+
+    def unpack(self, api):
+        t = self.unpack_hook(self.packed)
+        if not isinstance(t, Tensor):
+            raise ValueError(f"{api}: saved_tensors_hooks' unpack_hook must return a Tensor, "
+                             f"received {type(t).__name__}")
+        if tuple(t._data.shape) != tuple(self.shape):
+            raise ValueError(f"{api}: saved_tensors_hooks' unpack_hook returned shape {list(t._data.shape)}, "
+                             f"but the saved tensor has shape {list(self.shape)}")
+        return t
+
+
+def packing():
+    """Whether tensors saved for backward are packed now."""
+    return bool(_active)
+
+
+def pack_all(values):
+    """`values` with each Tensor (also inside a list) replaced by its SavedTensor."""
+    return [SavedTensor(v) if isinstance(v, Tensor) else
+            [SavedTensor(e) if isinstance(e, Tensor) else e for e in v] if isinstance(v, (list, tuple)) else v
+            for v in values]
+
+
+def pack_arrays(arrays, place):
+    """Saved output arrays as SavedTensors."""
+    return [SavedTensor(wrap_array(a, place, True)) for a in arrays]
