@@ -10,6 +10,7 @@ from . import ops as _ops  # noqa: F401  (registers every op)
 from . import autograd, device
 from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled
 from .device import CPUPlace, CUDAPlace, get_device, is_compiled_with_cuda, set_device
+from .framework import random as _framework_random
 from .framework.dtype import DTYPES as _DTYPES
 from .framework.dtype import get_default_dtype, set_default_dtype
 from .framework.mode import disable_static, enable_static, in_dynamic_mode
@@ -50,6 +51,11 @@ from .static import layer_apis as _static_layer_apis  # noqa: E402
 _methods.install(static.Variable)
 _static_layer_apis.install(static)
 autograd.functional.set_static_gradients(static.gradients)
+# paddle.device's generator functions act on one device's generator (framework.random: above device)
+device.get_rng_state = _framework_random.device_get_rng_state
+device.set_rng_state = _framework_random.device_set_rng_state
+device.manual_seed = _framework_random.device_manual_seed
+device.__all__ += ["get_rng_state", "set_rng_state", "manual_seed"]
 
 __version__ = "0.1.0"
 from .framework.io import load, save  # noqa: E402
