@@ -10,6 +10,7 @@ from . import ops as _ops  # noqa: F401  (registers every op)
 from . import autograd, device
 from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled
 from .device import CPUPlace, CUDAPlace, get_device, is_compiled_with_cuda, set_device
+from .framework import random as _framework_random
 from .framework.dtype import DTYPES as _DTYPES
 from .framework.dtype import get_default_dtype, set_default_dtype
 from .framework.mode import disable_static, enable_static, in_dynamic_mode
@@ -50,6 +51,11 @@ from .static import layer_apis as _static_layer_apis  # noqa: E402
 _methods.install(static.Variable)
 _static_layer_apis.install(static)
 autograd.functional.set_static_gradients(static.gradients)
+# paddle.device's generator functions act on one device's generator (framework.random: above device)
+device.get_rng_state = _framework_random.device_get_rng_state
+device.set_rng_state = _framework_random.device_set_rng_state
+device.manual_seed = _framework_random.device_manual_seed
+device.__all__ += ["get_rng_state", "set_rng_state", "manual_seed"]
 
 __version__ = "0.1.0"
 from .framework.io import load, save  # noqa: E402
@@ -57,6 +63,9 @@ from .nn.layer.param_attr import ParamAttr, create_parameter  # noqa: E402
 from . import distributed  # noqa: E402
 from . import jit  # noqa: E402
 from .distributed.parallel import DataParallel  # noqa: E402
+from . import amp  # noqa: E402
+from .amp.auto_cast import autocast  # noqa: E402
+from .amp import get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype, is_autocast_enabled  # noqa: E402
 
 __all__ = [
     *tensor.__all__,
@@ -68,4 +77,5 @@ __all__ = [
     "get_default_dtype", "set_default_dtype", "disable_static", "enable_static", "in_dynamic_mode",
     "grad", "no_grad", "enable_grad", "is_grad_enabled", "set_grad_enabled",
     "CPUPlace", "CUDAPlace", "get_device", "set_device", "is_compiled_with_cuda", "get_flags", "set_flags",
+    "autocast", "get_autocast_cpu_dtype", "get_autocast_dtype", "get_autocast_gpu_dtype", "is_autocast_enabled",
 ]

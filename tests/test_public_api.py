@@ -12,7 +12,7 @@ import pytest
 
 # namespace -> the module that implements it; PACKAGES show nothing but __all__ and subpackages
 PACKAGES = ["", "nn", "nn.functional", "nn.utils", "static", "optimizer", "io", "metric", "autograd", "device",
-            "utils", "tensor", "framework", "regularizer", "fluid", "distributed", "base"]
+            "utils", "tensor", "framework", "regularizer", "fluid", "distributed", "base", "amp"]
 MODULES = ["nn.initializer", "static.nn", "optimizer.lr", "utils.unique_name", "autograd.py_layer",
            "autograd.backward_mode", "tensor.random", "tensor.logic", "tensor.linalg", "tensor.stat", "tensor.attribute"]
 
@@ -21,13 +21,15 @@ ADDITIONS = {
     # Paddle has these in paddle.tensor only; the top level re-exports paddle.tensor whole
     "": {"fill_constant", "array_length", "array_read", "array_write", "create_array"},
     "autograd": {"set_record_call_stack"},  # graph dumps name the user line that recorded each op
-    "device": {"CPUPlace", "CUDAPlace", "Place", "current_place", "parse_place", "place_of_array"},  # place objects
+    "device": {"CPUPlace", "CUDAPlace", "Place", "current_place", "parse_place", "place_of_array",  # place objects
+               "empty_cache", "memory_allocated", "memory_reserved"},  # in Paddle's GPU build (not its CPU one)
     "static": {"Block", "LoDTensor", "enable_static", "disable_static", "in_dynamic_mode", "in_static_mode"},
     "io": {"default_collate_fn", "default_convert_fn"},  # Paddle keeps them in paddle.io.dataloader.collate
     "fluid": {"CPUPlace", "CUDAPlace", "Executor", "Operator", "ParamAttr", "Parameter", "Program", "Scope",
               "Variable", "append_backward", "data", "default_main_program", "default_startup_program",
               "global_scope", "gradients", "program_guard", "scope_guard"},  # fluid's 1.x names (Paddle 3 has no fluid)
-    "tensor": {"assign", "clone", "seed"},
+    "tensor": {"assign", "clone", "seed",
+               "logspace", "tril_indices", "triu_indices"},  # Paddle files these under paddle.tensor.creation only
     "distributed": {"Group", "Task"},  # what new_group and async collectives return; Paddle keeps them deeper  # Paddle files them elsewhere; here they sit with the other creators
 }
 
