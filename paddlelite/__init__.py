@@ -10,6 +10,7 @@ from . import ops as _ops  # noqa: F401  (registers every op)
 from . import autograd, device
 from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled
 from .device import CPUPlace, CUDAPlace, get_device, is_compiled_with_cuda, set_device
+from .framework import random as _framework_random
 from .framework.dtype import DTYPES as _DTYPES
 from .framework.dtype import get_default_dtype, set_default_dtype
 from .framework.mode import disable_static, enable_static, in_dynamic_mode
@@ -25,6 +26,7 @@ from .tensor.dlpack import from_dlpack, to_dlpack
 from .tensor.tensor_extras import tolist
 from .tensor.inplace import erf_, expm1_
 from .tensor.products import ger
+from .tensor.matrix_functions import pdist
 from .tensor.sampling import (bernoulli, get_cuda_rng_state, get_rng_state, manual_seed, set_cuda_rng_state,
                               set_rng_state)
 
@@ -49,6 +51,11 @@ from .static import layer_apis as _static_layer_apis  # noqa: E402
 _methods.install(static.Variable)
 _static_layer_apis.install(static)
 autograd.functional.set_static_gradients(static.gradients)
+# paddle.device's generator functions act on one device's generator (framework.random: above device)
+device.get_rng_state = _framework_random.device_get_rng_state
+device.set_rng_state = _framework_random.device_set_rng_state
+device.manual_seed = _framework_random.device_manual_seed
+device.__all__ += ["get_rng_state", "set_rng_state", "manual_seed"]
 
 __version__ = "0.1.0"
 from .framework.io import load, save  # noqa: E402
@@ -59,7 +66,7 @@ from .distributed.parallel import DataParallel  # noqa: E402
 
 __all__ = [
     *tensor.__all__,
-    "cat", "concatenate", "finfo", "iinfo", "pi", "e", "inf", "nan", "newaxis", "ger", "erf_", "expm1_", "bernoulli",
+    "cat", "concatenate", "finfo", "iinfo", "pi", "e", "inf", "nan", "newaxis", "ger", "pdist", "erf_", "expm1_", "bernoulli",
     "from_dlpack", "to_dlpack", "tolist", "get_cuda_rng_state", "get_rng_state", "manual_seed", "set_cuda_rng_state",
     "set_rng_state", "Tensor", "Size", "ParamAttr", "create_parameter", "load", "save", "set_printoptions", "DataParallel",
     "bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64", "complex128",

@@ -21,7 +21,8 @@ ADDITIONS = {
     # Paddle has these in paddle.tensor only; the top level re-exports paddle.tensor whole
     "": {"fill_constant", "array_length", "array_read", "array_write", "create_array"},
     "autograd": {"set_record_call_stack"},  # graph dumps name the user line that recorded each op
-    "device": {"CPUPlace", "CUDAPlace", "Place", "current_place", "parse_place", "place_of_array"},  # place objects
+    "device": {"CPUPlace", "CUDAPlace", "Place", "current_place", "parse_place", "place_of_array",  # place objects
+               "empty_cache", "memory_allocated", "memory_reserved"},  # in Paddle's GPU build (not its CPU one)
     "static": {"Block", "LoDTensor", "enable_static", "disable_static", "in_dynamic_mode", "in_static_mode"},
     "io": {"default_collate_fn", "default_convert_fn"},  # Paddle keeps them in paddle.io.dataloader.collate
     "fluid": {"CPUPlace", "CUDAPlace", "Executor", "Operator", "ParamAttr", "Parameter", "Program", "Scope",

@@ -11,6 +11,9 @@ def cupy():
             _state["cupy"] = importlib.import_module("cupy")
         except Exception:  # ImportError, or a broken CUDA install raising at import
             _state["cupy"] = None
+        if _state["cupy"] is not None:
+            from . import memory
+            memory.track_peaks(_state["cupy"])
     return _state["cupy"]
 
 
@@ -32,6 +35,39 @@ def is_available():
 def is_cupy_array(a):
     cp = _state.get("cupy")
     return cp is not None and isinstance(a, cp.ndarray)
+
+
+def require_cuda(api):
+    """CuPy, for an API that only exists with a CUDA backend (ValueError, as Paddle's CPU build raises)."""
+    cp = cupy()
+    if cp is None:
+        raise ValueError(f"The API {api} is not supported in CPU-only paddlelite: CuPy is not installed. "
+                         "Install paddlelite[cuda12] or paddlelite[cuda13] on a CUDA machine to call this API.")
+    return cp
+
+
+def gpu_index(device, api):
+    """The CUDA device index `device` names: None (the current CUDA device), an int, 'gpu' / 'gpu:N' /
+    'cuda:N', or a GPU Place."""
+    cp = require_cuda(api)
+    if device is None:
+        index = cp.cuda.runtime.getDevice()
+    elif isinstance(device, int) and not isinstance(device, bool):
+        index = device
+    elif isinstance(device, str) and device.strip().lower() in ("gpu", "cuda"):
+        index = 0
+    elif isinstance(device, str) and device.strip().lower().startswith(("gpu:", "cuda:")):
+        index = device.strip().split(":", 1)[1]
+        if not index.isdigit():
+            raise ValueError(f"{api}: bad device index in '{device}'")
+        index = int(index)
+    elif getattr(device, "kind", None) == "gpu":
+        index = device.index
+    else:
+        raise ValueError(f"{api}: device must be an int, 'gpu', 'gpu:N' or a CUDAPlace, received {device!r}")
+    if not 0 <= index < device_count():
+        raise ValueError(f"{api}: device id {index} is out of range; {device_count()} CUDA device(s) are visible")
+    return index
 
 
 def synchronize(device=None):

@@ -116,14 +116,67 @@ def set_device(device):
     return place
 
 
-def get_device():
+def get_device(input=None):
+    """The current device as 'cpu' or 'gpu:N'; for a Tensor `input`, its GPU index (-1 on the CPU)."""
+    if input is not None:
+        place = input.place
+        return -1 if place.kind == "cpu" else place.index
     place = current_place()
     return "cpu" if place.kind == "cpu" else f"gpu:{place.index}"
 
 
-def is_compiled_with_cuda():
-    """True when the CUDA backend (CuPy) can be imported."""
-    return cuda.cupy() is not None
+def device_to_place(device=None, api="paddle.device.device"):
+    """Paddle's device spellings -> Place: None (the current device), an int (an index of the current
+    device's kind), 'cpu' / 'gpu' / 'gpu:N' / 'cuda:N', or a Place."""
+    if device is None:
+        return current_place()
+    if isinstance(device, int) and not isinstance(device, bool):
+        if device < 0:
+            raise ValueError(f"{api}: device index must be non-negative, got {device}")
+        if current_place().kind == "cpu":
+            if device != 0:
+                raise ValueError(f"{api}: CPU device only supports index 0, got {device}")
+            return Place("cpu")
+        return parse_place(f"gpu:{device}", api)
+    return parse_place(device.strip() if isinstance(device, str) else device, api)
+
+
+class device:
+    """Context manager: `with paddle.device.device('gpu:0'):` makes that the current device inside."""
+
+    def __init__(self, device=None):
+        self.place = device_to_place(device)
+        self.prev_place_str = "-1"
+
+    def __enter__(self):
+        self.prev_place_str = get_device()
+        set_device(self.place)
+
+    def __exit__(self, *exc):
+        set_device(self.prev_place_str)
+        return False
+
+
+class device_guard:
+    """Context manager: new tensors go to `device` (a str like 'cpu' / 'gpu:0', or a Place) inside."""
+
+    def __init__(self, device):
+        if isinstance(device, str):
+            self._target_place = parse_place(device, "device_guard")
+        elif isinstance(device, Place):
+            self._target_place = device
+        else:
+            raise ValueError("device_guard: 'device' must be a string or a Place, "
+                             f"but got {type(device)}")
+
+    def __enter__(self):
+        self._original_place = current_place()
+        if self._original_place is not self._target_place:
+            set_device(self._target_place)
+
+    def __exit__(self, *exc):
+        if self._original_place is not self._target_place:
+            set_device(self._original_place)
 
 
 def place_of_array(a):

@@ -3,6 +3,8 @@ import copy
 
 import numpy as np
 
+from ..device.place import current_place, device_to_place
+
 _state = {"seed": None, "cpu": np.random.default_rng(), "gpu": {}}
 
 
@@ -63,3 +65,30 @@ def set_state(states):
             _state["cpu"].bit_generator.state = copy.deepcopy(s.state)
         else:
             _state["gpu"][s.device[1]] = copy.deepcopy(s.state)
+
+
+# ---- paddle.device's generator functions: one device's generator (the top-level package files them
+# under paddle.device, which sits below framework) ----
+def device_get_rng_state(device=None):
+    """The state of the generator of `device` (default: the current device) as one GeneratorState."""
+    place = device_to_place(device, "paddle.device.get_rng_state")
+    if place.kind == "cpu":
+        return get_state("cpu")[0]
+    return GeneratorState(("gpu", place.index), copy.deepcopy(get_rng(place.xp, place)))
+
+
+def device_set_rng_state(new_state, device=None):
+    """Restore a generator from device_get_rng_state's GeneratorState (it names its device)."""
+    device_to_place(device, "paddle.device.set_rng_state")
+    set_state([new_state])
+
+
+def device_manual_seed(seed):
+    """Seed the generator of the current device only (paddle.seed seeds them all)."""
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+        raise TypeError(f"paddle.device.manual_seed: expected an int, received {type(seed).__name__}")
+    place = current_place()
+    if place.kind == "cpu":
+        _state["cpu"] = np.random.default_rng(int(seed))
+    else:
+        _state["gpu"][place.index] = place.xp.random.default_rng(int(seed))

@@ -1,54 +1,66 @@
-"""2-D convolution (conv2d / conv2d_grad) by im2col + matmul, plus the sliding-window helpers pooling shares.
+"""Convolution (conv2d / conv3d and their grads, conv2d_transpose / conv3d_transpose) by im2col + matmul, plus
+the sliding-window helpers pooling shares; every helper works for any number of spatial dims.
 
-Windows are gathered with one strided slice per kernel offset (kh * kw slices), which works unchanged on
-NumPy and CuPy; the adjoint (col2im) adds the same slices back. Within one kernel offset the slices do
-not overlap, so a plain `+=` on the view accumulates correctly without a scatter.
+Windows are gathered with one strided view, which works unchanged on NumPy and CuPy; the adjoint (col2im)
+adds one strided slice per kernel offset back. Within one kernel offset the slices do not overlap, so a plain
+`+=` on the view accumulates correctly without a scatter.
 """
+import itertools
+
 import numpy as np
 
 from .registry import Meta, register_op
 
 
-# ---- geometry -------------------------------------------------------------------------------------
-def pair(op, name, value):
-    """An int or a 2-sequence of ints -> [a, b]."""
+# ---- geometry (any number of spatial dims: 2 for conv2d/pool2d, 3 for conv3d/pool3d) ----------------------
+_FORMATS = {2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}  # channel-first, channel-last
+
+
+def ints(op, name, value, n):
+    """An int or an n-sequence of ints -> a list of n ints."""
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return [int(value), int(value)]
-    if isinstance(value, (list, tuple)) and len(value) == 2 and all(
+        return [int(value)] * n
+    if isinstance(value, (list, tuple)) and len(value) == n and all(
             isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in value):
         return [int(v) for v in value]
-    raise ValueError(f"op '{op}': {name} must be an int or a list of 2 ints, received {value!r}")
+    raise ValueError(f"op '{op}': {name} must be an int or a list of {n} ints, received {value!r}")
 
 
-def resolve_pads(op, paddings, padding_algorithm, in_hw, ksize, strides, dilations):
-    """Paddle's padding rule -> ([(top, bottom), (left, right)], effective dilations).
+def pair(op, name, value):
+    """An int or a 2-sequence of ints -> [a, b]."""
+    return ints(op, name, value, 2)
 
-    paddings: [ph, pw] or [top, bottom, left, right]; padding_algorithm 'EXPLICIT', 'SAME' (output =
-    ceil(in / stride), dilation reset to 1 as Paddle does) or 'VALID' (no padding).
+
+def resolve_pads(op, paddings, padding_algorithm, in_sizes, ksize, strides, dilations):
+    """Paddle's padding rule -> ([(before, after)] per spatial dim, effective dilations).
+
+    paddings: n entries (symmetric) or 2n ([before, after] per dim); padding_algorithm 'EXPLICIT', 'SAME'
+    (output = ceil(in / stride), dilation reset to 1 as Paddle does) or 'VALID' (no padding).
     """
+    nd = len(strides)
     if padding_algorithm == "VALID":
-        return [(0, 0), (0, 0)], list(dilations)
+        return [(0, 0)] * nd, list(dilations)
     if padding_algorithm == "SAME":
         pads = []
-        for n, k, s in zip(in_hw, ksize, strides):
+        for n, k, s in zip(in_sizes, ksize, strides):
             if n == -1:
                 pads.append((-1, -1))
                 continue
             out = -(-n // s)
             total = max((out - 1) * s + k - n, 0)
             pads.append((total // 2, total - total // 2))
-        return pads, [1, 1]
+        return pads, [1] * nd
     if padding_algorithm != "EXPLICIT":
         raise ValueError(f"op '{op}': padding_algorithm must be 'EXPLICIT', 'SAME' or 'VALID', "
                          f"received {padding_algorithm!r}")
     p = [int(v) for v in paddings]
-    if len(p) == 2:
-        pads = [(p[0], p[0]), (p[1], p[1])]
-    elif len(p) == 4:
-        pads = [(p[0], p[1]), (p[2], p[3])]
+    if len(p) == nd:
+        pads = [(v, v) for v in p]
+    elif len(p) == 2 * nd:
+        pads = [(p[2 * i], p[2 * i + 1]) for i in range(nd)]
     else:
-        raise ValueError(f"op '{op}': paddings must have 2 ([ph, pw]) or 4 ([top, bottom, left, right]) "
-                         f"entries, received {list(paddings)}")
+        raise ValueError(f"op '{op}': paddings must have {nd} (symmetric) or {2 * nd} ([before, after] per "
+                         f"spatial dim) entries, received {list(paddings)}")
     if any(v < 0 for v in p):
         raise ValueError(f"op '{op}': paddings must be non-negative, received {p}")
     return pads, list(dilations)
@@ -63,59 +75,64 @@ def out_size(n, pad, k, s, d, ceil_mode=False):
     return (extent + (s - 1 if ceil_mode else 0)) // s + 1
 
 
+def _channel_last(data_format):
+    return data_format in ("NHWC", "NDHWC")
+
+
 def to_nchw(x, data_format):
-    return x.transpose(0, 3, 1, 2) if data_format == "NHWC" else x
+    """A channel-last array viewed channel-first (NHWC -> NCHW, NDHWC -> NCDHW)."""
+    return x.transpose(0, x.ndim - 1, *range(1, x.ndim - 1)) if _channel_last(data_format) else x
 
 
 def from_nchw(xp, x, data_format):
-    return xp.ascontiguousarray(x.transpose(0, 2, 3, 1) if data_format == "NHWC" else x)
+    return xp.ascontiguousarray(x.transpose(0, *range(2, x.ndim), 1) if _channel_last(data_format) else x)
 
 
 def nchw_shape(shape, data_format):
-    return (shape[0], shape[3], shape[1], shape[2]) if data_format == "NHWC" else tuple(shape)
+    return (shape[0], shape[-1], *shape[1:-1]) if _channel_last(data_format) else tuple(shape)
 
 
-def nchw_out_shape(n, c, h, w, data_format):
-    return (n, h, w, c) if data_format == "NHWC" else (n, c, h, w)
+def nchw_out_shape(n, c, spatial, data_format):
+    return (n, *spatial, c) if _channel_last(data_format) else (n, c, *spatial)
 
 
-def check_data_format(op, data_format):
-    if data_format not in ("NCHW", "NHWC"):
-        raise ValueError(f"op '{op}': data_format must be 'NCHW' or 'NHWC', received {data_format!r}")
+def check_data_format(op, data_format, nd=2):
+    if data_format not in _FORMATS[nd]:
+        raise ValueError(f"op '{op}': data_format must be '{_FORMATS[nd][0]}' or '{_FORMATS[nd][1]}', "
+                         f"received {data_format!r}")
 
 
 # ---- window gather / scatter (im2col / col2im) ----------------------------------------------------
 def pad_hw(xp, x, pads, value=0.0):
-    (pt, pb), (pl, pr) = pads
-    if pt == pb == pl == pr == 0:
+    """Pad the spatial dims of a channel-first array by [(before, after)] per dim."""
+    if not any(a or b for a, b in pads):
         return x
-    return xp.pad(x, ((0, 0), (0, 0), (pt, pb), (pl, pr)), mode="constant", constant_values=value)
+    return xp.pad(x, ((0, 0), (0, 0), *pads), mode="constant", constant_values=value)
 
 
-def extract_windows(xp, x, ksize, strides, dilations, out_hw):
-    """x [N, C, Hp, Wp] (already padded) -> [N, C, kh, kw, OH, OW]: every window, gathered by one strided copy
-    (a view whose strides step by the dilation within a window and by the stride between windows)."""
-    (kh, kw), (sh, sw), (dh, dw), (oh, ow) = ksize, strides, dilations, out_hw
-    s0, s1, s2, s3 = x.strides
-    view = xp.lib.stride_tricks.as_strided(x, x.shape[:2] + (kh, kw, oh, ow),
-                                           (s0, s1, dh * s2, dw * s3, sh * s2, sw * s3))
+def extract_windows(xp, x, ksize, strides, dilations, out_sizes):
+    """x [N, C, *padded] -> [N, C, *ksize, *out_sizes]: every window, gathered by one strided copy (a view whose
+    strides step by the dilation within a window and by the stride between windows)."""
+    sp = x.strides[2:]
+    view = xp.lib.stride_tricks.as_strided(
+        x, x.shape[:2] + tuple(ksize) + tuple(out_sizes),
+        x.strides[:2] + tuple(d * st for d, st in zip(dilations, sp)) + tuple(s * st for s, st in zip(strides, sp)))
     return xp.ascontiguousarray(view)
 
 
-def fold_windows(xp, cols, padded_hw, strides, dilations):
-    """The adjoint of extract_windows: add every window back into a zero [N, C, Hp, Wp] array."""
-    n, c, kh, kw, oh, ow = cols.shape
-    (sh, sw), (dh, dw) = strides, dilations
-    out = xp.zeros((n, c) + tuple(padded_hw), dtype=cols.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            out[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw] += cols[:, :, i, j]
+def fold_windows(xp, cols, padded, strides, dilations):
+    """The adjoint of extract_windows: add every window back into a zero [N, C, *padded] array."""
+    nd = len(strides)
+    ksize, outs = cols.shape[2:2 + nd], cols.shape[2 + nd:]
+    out = xp.zeros(cols.shape[:2] + tuple(padded), dtype=cols.dtype)
+    for offset in itertools.product(*(range(k) for k in ksize)):
+        region = tuple(slice(i * d, i * d + s * (o - 1) + 1, s) for i, d, s, o in zip(offset, dilations, strides, outs))
+        out[(slice(None), slice(None), *region)] += cols[(slice(None), slice(None), *offset)]
     return out
 
 
-def crop_hw(x, pads, hw):
-    (pt, _), (pl, _) = pads
-    return x[:, :, pt:pt + hw[0], pl:pl + hw[1]]
+def crop_hw(x, pads, sizes):
+    return x[(slice(None), slice(None), *(slice(a, a + n) for (a, _), n in zip(pads, sizes)))]
 
 
 def scatter_add(xp, target, indices, values):
@@ -128,183 +145,186 @@ def scatter_add(xp, target, indices, values):
     return target
 
 
-# ---- conv2d ---------------------------------------------------------------------------------------
-_CONV_ATTRS = {"strides": [1, 1], "paddings": [0, 0], "padding_algorithm": "EXPLICIT", "dilations": [1, 1],
-               "groups": 1, "data_format": "NCHW"}
+# ---- conv2d / conv3d -----------------------------------------------------------------------------
+def _conv_attrs(nd):
+    return {"strides": [1] * nd, "paddings": [0] * nd, "padding_algorithm": "EXPLICIT", "dilations": [1] * nd,
+            "groups": 1, "data_format": _FORMATS[nd][0]}
 
 
-def _conv_geometry(op, x_shape, w_shape, strides, paddings, padding_algorithm, dilations, groups, data_format):
-    """Validate shapes/attrs -> (N, C, H, W), (O, Cg, kh, kw), pads, strides, dilations, (OH, OW)."""
-    check_data_format(op, data_format)
-    if len(x_shape) != 4:
-        raise ValueError(f"op '{op}': Input must be 4-D ({data_format}), received shape {list(x_shape)}")
-    if len(w_shape) != 4:
-        raise ValueError(f"op '{op}': Filter must be 4-D [out_channels, in_channels/groups, kh, kw], "
-                         f"received shape {list(w_shape)}")
-    if not isinstance(groups, (int, np.integer)) or groups < 1:
+def _check_groups(op, groups):
+    if not isinstance(groups, (int, np.integer)) or isinstance(groups, bool) or groups < 1:
         raise ValueError(f"op '{op}': groups must be a positive int, received {groups!r}")
-    n, c, h, w = nchw_shape(x_shape, data_format)
-    o, cg, kh, kw = w_shape
+
+
+def _conv_geometry(op, nd, x_shape, w_shape, strides, paddings, padding_algorithm, dilations, groups, data_format):
+    """Validate shapes/attrs -> (N, C, *sizes), (O, Cg, *ksize), pads, strides, dilations, out_sizes."""
+    check_data_format(op, data_format, nd)
+    if len(x_shape) != nd + 2:
+        raise ValueError(f"op '{op}': Input must be {nd + 2}-D ({data_format}), received shape {list(x_shape)}")
+    if len(w_shape) != nd + 2:
+        raise ValueError(f"op '{op}': Filter must be {nd + 2}-D [out_channels, in_channels/groups, *kernel], "
+                         f"received shape {list(w_shape)}")
+    _check_groups(op, groups)
+    n, c, *sizes = nchw_shape(x_shape, data_format)
+    o, cg, *ksize = w_shape
     if c != -1 and c != cg * groups:
         raise ValueError(f"op '{op}': Input has {c} channels but Filter {list(w_shape)} with groups={groups} "
                          f"expects {cg * groups} (in_channels/groups = {cg})")
     if o % groups:
         raise ValueError(f"op '{op}': Filter's out_channels {o} must be divisible by groups={groups}")
-    strides = pair(op, "strides", strides)
-    dilations = pair(op, "dilations", dilations)
+    strides = ints(op, "strides", strides, nd)
+    dilations = ints(op, "dilations", dilations, nd)
     if min(strides) < 1 or min(dilations) < 1:
         raise ValueError(f"op '{op}': strides and dilations must be >= 1, received {strides}, {dilations}")
-    pads, dilations = resolve_pads(op, paddings, padding_algorithm, (h, w), (kh, kw), strides, dilations)
-    oh = out_size(h, pads[0], kh, strides[0], dilations[0])
-    ow = out_size(w, pads[1], kw, strides[1], dilations[1])
-    if (oh != -1 and oh < 1) or (ow != -1 and ow < 1):
-        raise ValueError(f"op '{op}': the output would be empty ({oh}x{ow}): Input spatial size {[h, w]} with "
-                         f"paddings {pads} is smaller than the dilated kernel {[kh, kw]} (dilations {dilations})")
-    return (n, c, h, w), (o, cg, kh, kw), pads, strides, dilations, (oh, ow)
+    pads, dilations = resolve_pads(op, paddings, padding_algorithm, sizes, ksize, strides, dilations)
+    outs = [out_size(*a) for a in zip(sizes, pads, ksize, strides, dilations)]
+    if any(v != -1 and v < 1 for v in outs):
+        raise ValueError(f"op '{op}': the output would be empty ({outs}): Input spatial size {sizes} with "
+                         f"paddings {pads} is smaller than the dilated kernel {ksize} (dilations {dilations})")
+    return (n, c, *sizes), (o, cg, *ksize), pads, strides, dilations, outs
 
 
-def _conv2d_infer(x, w, **attrs):
-    if x.dtype != w.dtype:
-        raise TypeError(f"op 'conv2d': Filter has dtype {w.dtype} but Input has {x.dtype}; cast one explicitly")
-    (n, _, _, _), (o, _, _, _), _, _, _, (oh, ow) = _conv_geometry("conv2d", x.shape, w.shape, **attrs)
-    return Meta(nchw_out_shape(n, o, oh, ow, attrs["data_format"]), x.dtype)
+def _register_conv(nd):
+    """conv<nd>d and conv<nd>d_grad: the forward is one batched matmul of the filter with the windows."""
+    name, grad_name = f"conv{nd}d", f"conv{nd}d_grad"
+    attrs_default = _conv_attrs(nd)
+
+    def infer(x, w, **attrs):
+        if x.dtype != w.dtype:
+            raise TypeError(f"op '{name}': Filter has dtype {w.dtype} but Input has {x.dtype}; cast one explicitly")
+        (n, *_), (o, *_), _, _, _, outs = _conv_geometry(name, nd, x.shape, w.shape, **attrs)
+        return Meta(nchw_out_shape(n, o, outs, attrs["data_format"]), x.dtype)
+
+    def cols_of(xp, x, w_shape, attrs, op):
+        geo = _conv_geometry(op, nd, x.shape, w_shape, **attrs)
+        _, (_, _, *ksize), pads, strides, dils, outs = geo
+        xpad = pad_hw(xp, to_nchw(x, attrs["data_format"]), pads)
+        return extract_windows(xp, xpad, ksize, strides, dils, outs), geo, xpad.shape[2:]
+
+    def forward(xp, x, w, **attrs):
+        cols, ((n, *_), (o, cg, *ksize), _, _, _, outs), _ = cols_of(xp, x, w.shape, attrs, name)
+        g, k = attrs["groups"], cg * int(np.prod(ksize))
+        out = xp.matmul(w.reshape(g, o // g, k), cols.reshape(n, g, k, -1))      # [N, G, O/G, prod(outs)]
+        return from_nchw(xp, out.reshape(n, o, *outs), attrs["data_format"])
+
+    def grad_forward(xp, x, w, dout, **attrs):
+        cols, ((n, c, *sizes), (o, cg, *ksize), pads, strides, dils, outs), padded = cols_of(
+            xp, x, w.shape, attrs, grad_name)
+        g, k = attrs["groups"], cg * int(np.prod(ksize))
+        d = to_nchw(dout, attrs["data_format"]).reshape(n, g, o // g, -1)
+        cols = cols.reshape(n, g, k, -1)
+        dw = xp.matmul(d, cols.swapaxes(-1, -2)).sum(axis=0).reshape(w.shape)      # [G, O/G, K] summed over N
+        dcols = xp.matmul(w.reshape(g, o // g, k).swapaxes(-1, -2), d)            # [N, G, K, prod(outs)]
+        dxpad = fold_windows(xp, dcols.reshape(n, c, *ksize, *outs), padded, strides, dils)
+        dx = from_nchw(xp, crop_hw(dxpad, pads, sizes), attrs["data_format"])
+        return dx, xp.ascontiguousarray(dw)
+
+    def grad_infer(x, w, dout, **attrs):
+        expected = infer(x, w, **attrs).shape
+        if len(dout.shape) != len(expected) or any(a != b and -1 not in (a, b) for a, b in zip(dout.shape, expected)):
+            raise ValueError(f"op '{grad_name}': DOutput has shape {list(dout.shape)} but the convolution of Input "
+                             f"{list(x.shape)} by Filter {list(w.shape)} has shape {list(expected)}")
+        return Meta(x.shape, x.dtype), Meta(w.shape, w.dtype)
+
+    def grad(g):
+        if g.needs_any("Input", "Filter"):
+            g.set_input_grads(("Input", "Filter"), g.op(grad_name, g.input("Input"), g.input("Filter"),
+                                                        g.output_grad("Output"), **g.attrs))
+
+    def grad_grad(g):
+        # dInput = A_W^T dOut (linear in dOut, linear in W); dFilter = bilinear in (Input, dOut).
+        x, w, dout = g.input("Input"), g.input("Filter"), g.input("DOutput")
+        ddx, ddw = g.output_grad("DInput"), g.output_grad("DFilter")
+        if g.needs("Input") and ddw is not None:
+            g.set_input_grad("Input", g.op(grad_name, x, ddw, dout, **g.attrs)[0])
+        if g.needs("Filter") and ddx is not None:
+            g.set_input_grad("Filter", g.op(grad_name, ddx, w, dout, **g.attrs)[1])
+        if g.needs("DOutput"):
+            terms = []
+            if ddx is not None:
+                terms.append(g.op(name, ddx, w, **g.attrs))
+            if ddw is not None:
+                terms.append(g.op(name, x, ddw, **g.attrs))
+            if terms:
+                g.set_input_grad("DOutput", terms[0] if len(terms) == 1 else terms[0] + terms[1])
+
+    conv = register_op(name, inputs=("Input", "Filter"), outputs=("Output",), forward=forward, infer=infer,
+                       grad=grad, attrs=attrs_default, same_dtype=("Input", "Filter"), double_grad=True)
+    conv_grad = register_op(grad_name, inputs=("Input", "Filter", "DOutput"), outputs=("DInput", "DFilter"),
+                            forward=grad_forward, infer=grad_infer, grad=grad_grad, attrs=attrs_default,
+                            same_dtype=("Input", "Filter", "DOutput"), double_grad=True)
+    return conv, conv_grad
 
 
-def _conv_cols(xp, x, w_shape, attrs, op="conv2d"):
-    (n, c, h, wd), (o, cg, kh, kw), pads, strides, dils, (oh, ow) = _conv_geometry(op, x.shape, w_shape, **attrs)
-    xpad = pad_hw(xp, to_nchw(x, attrs["data_format"]), pads)
-    cols = extract_windows(xp, xpad, (kh, kw), strides, dils, (oh, ow))
-    return cols, (n, c, h, wd), (o, cg, kh, kw), pads, strides, dils, (oh, ow), xpad.shape[2:]
+CONV2D, CONV2D_GRAD = _register_conv(2)
+CONV3D, CONV3D_GRAD = _register_conv(3)
 
 
-def _conv2d_forward(xp, x, w, **attrs):
-    cols, (n, c, _, _), (o, cg, kh, kw), _, _, _, (oh, ow), _ = _conv_cols(xp, x, w.shape, attrs)
-    g = attrs["groups"]
-    cols = cols.reshape(n, g, cg * kh * kw, oh * ow)
-    out = xp.matmul(w.reshape(g, o // g, cg * kh * kw), cols)       # [N, G, O/G, OH*OW]
-    return from_nchw(xp, out.reshape(n, o, oh, ow), attrs["data_format"])
-
-
-def _conv2d_grad_forward(xp, x, w, dout, **attrs):
-    cols, (n, c, h, wd), (o, cg, kh, kw), pads, strides, dils, (oh, ow), padded_hw = _conv_cols(
-        xp, x, w.shape, attrs, "conv2d_grad")
-    g = attrs["groups"]
-    k = cg * kh * kw
-    d = to_nchw(dout, attrs["data_format"]).reshape(n, g, o // g, oh * ow)
-    cols = cols.reshape(n, g, k, oh * ow)
-    dw = xp.matmul(d, cols.swapaxes(-1, -2)).sum(axis=0).reshape(w.shape)          # [G, O/G, K] summed over N
-    dcols = xp.matmul(w.reshape(g, o // g, k).swapaxes(-1, -2), d)                # [N, G, K, OH*OW]
-    dxpad = fold_windows(xp, dcols.reshape(n, c, kh, kw, oh, ow), padded_hw, strides, dils)
-    dx = from_nchw(xp, crop_hw(dxpad, pads, (h, wd)), attrs["data_format"])
-    return dx, xp.ascontiguousarray(dw)
-
-
-def _conv2d_grad_infer(x, w, dout, **attrs):
-    expected = _conv2d_infer(x, w, **attrs).shape
-    if len(dout.shape) != len(expected) or any(a != b and -1 not in (a, b) for a, b in zip(dout.shape, expected)):
-        raise ValueError(f"op 'conv2d_grad': DOutput has shape {list(dout.shape)} but the convolution of Input "
-                         f"{list(x.shape)} by Filter {list(w.shape)} has shape {list(expected)}")
-    return Meta(x.shape, x.dtype), Meta(w.shape, w.dtype)
-
-
-def _conv2d_grad(g):
-    if g.needs_any("Input", "Filter"):
-        g.set_input_grads(("Input", "Filter"), g.op("conv2d_grad", g.input("Input"), g.input("Filter"),
-                                                    g.output_grad("Output"), **g.attrs))
-
-
-def _conv2d_grad_grad(g):
-    # dInput = A_W^T dOut (linear in dOut, linear in W); dFilter = bilinear in (Input, dOut).
-    x, w, dout = g.input("Input"), g.input("Filter"), g.input("DOutput")
-    ddx, ddw = g.output_grad("DInput"), g.output_grad("DFilter")
-    if g.needs("Input") and ddw is not None:
-        g.set_input_grad("Input", g.op("conv2d_grad", x, ddw, dout, **g.attrs)[0])
-    if g.needs("Filter") and ddx is not None:
-        g.set_input_grad("Filter", g.op("conv2d_grad", ddx, w, dout, **g.attrs)[1])
-    if g.needs("DOutput"):
-        terms = []
-        if ddx is not None:
-            terms.append(g.op("conv2d", ddx, w, **g.attrs))
-        if ddw is not None:
-            terms.append(g.op("conv2d", x, ddw, **g.attrs))
-        if terms:
-            g.set_input_grad("DOutput", terms[0] if len(terms) == 1 else terms[0] + terms[1])
-
-
-CONV2D = register_op("conv2d", inputs=("Input", "Filter"), outputs=("Output",), forward=_conv2d_forward,
-                     infer=_conv2d_infer, grad=_conv2d_grad, attrs=_CONV_ATTRS, same_dtype=("Input", "Filter"),
-                     double_grad=True)
-
-CONV2D_GRAD = register_op("conv2d_grad", inputs=("Input", "Filter", "DOutput"), outputs=("DInput", "DFilter"),
-                          forward=_conv2d_grad_forward, infer=_conv2d_grad_infer, grad=_conv2d_grad_grad,
-                          attrs=_CONV_ATTRS, same_dtype=("Input", "Filter", "DOutput"), double_grad=True)
-
-
-# ---- conv2d_transpose: the adjoint of conv2d in its input ---------------------------------------------
-# Output [N, Cout, OH, OW] from Input [N, Cin, H, W] and Filter [Cin, Cout/groups, kh, kw] (Paddle's layout),
-# OH = (H - 1) * stride - pad_top - pad_bottom + dilation * (kh - 1) + 1 + output_padding. The forward is
-# conv2d's input gradient (fold the filter-weighted windows back); its gradients are conv2d and conv2d_grad.
-_CONV_T_ATTRS = {**_CONV_ATTRS, "output_padding": [0, 0]}
-
-
-def _conv_t_geometry(op, x_shape, w_shape, strides, paddings, padding_algorithm, dilations, groups, data_format,
+# ---- conv2d_transpose / conv3d_transpose: the adjoint of the convolution in its input ---------------------
+# Output [N, Cout, *O] from Input [N, Cin, *S] and Filter [Cin, Cout/groups, *k] (Paddle's layout),
+# O = (S - 1) * stride - pad_before - pad_after + dilation * (k - 1) + 1 + output_padding. The forward is
+# the convolution's input gradient (fold the filter-weighted windows back); its gradients are the convolution
+# and its grad op.
+def _conv_t_geometry(op, nd, x_shape, w_shape, strides, paddings, padding_algorithm, dilations, groups, data_format,
                      output_padding):
-    check_data_format(op, data_format)
-    if len(x_shape) != 4 or len(w_shape) != 4:
-        raise ValueError(f"op '{op}': Input and Filter must be 4-D, received shapes {list(x_shape)} and "
+    check_data_format(op, data_format, nd)
+    if len(x_shape) != nd + 2 or len(w_shape) != nd + 2:
+        raise ValueError(f"op '{op}': Input and Filter must be {nd + 2}-D, received shapes {list(x_shape)} and "
                          f"{list(w_shape)}")
     if padding_algorithm == "SAME":
         raise ValueError(f"op '{op}': resolve 'SAME' padding to explicit paddings before building the op")
-    if not isinstance(groups, (int, np.integer)) or groups < 1:
-        raise ValueError(f"op '{op}': groups must be a positive int, received {groups!r}")
-    n, c, h, w = nchw_shape(x_shape, data_format)
-    cin, cout_g, kh, kw = w_shape
+    _check_groups(op, groups)
+    n, c, *sizes = nchw_shape(x_shape, data_format)
+    cin, cout_g, *ksize = w_shape
     if c != -1 and c != cin:
         raise ValueError(f"op '{op}': Input has {c} channels but Filter {list(w_shape)} expects {cin}")
     if cin % groups:
         raise ValueError(f"op '{op}': Filter's in_channels {cin} must be divisible by groups={groups}")
-    strides, dilations = pair(op, "strides", strides), pair(op, "dilations", dilations)
-    extra = pair(op, "output_padding", output_padding)
-    pads, dilations = resolve_pads(op, paddings, padding_algorithm, (h, w), (kh, kw), strides, dilations)
+    strides, dilations = ints(op, "strides", strides, nd), ints(op, "dilations", dilations, nd)
+    extra = ints(op, "output_padding", output_padding, nd)
+    pads, dilations = resolve_pads(op, paddings, padding_algorithm, sizes, ksize, strides, dilations)
     if any(not 0 <= e < max(s, d) for e, s, d in zip(extra, strides, dilations)):
         raise ValueError(f"op '{op}': output_padding {extra} must be smaller than the stride {strides} or the "
                          f"dilation {dilations}")
-    out_hw = [-1 if size == -1 else (size - 1) * s - p0 - p1 + d * (k - 1) + 1 + e
-              for size, s, (p0, p1), d, k, e in zip((h, w), strides, pads, dilations, (kh, kw), extra)]
-    if any(v != -1 and v < 1 for v in out_hw):
-        raise ValueError(f"op '{op}': the output would be empty ({out_hw}): paddings {pads} exceed the output")
-    return (n, c, h, w), (cin, cout_g, kh, kw), pads, strides, dilations, out_hw
+    outs = [-1 if size == -1 else (size - 1) * s - p0 - p1 + d * (k - 1) + 1 + e
+            for size, s, (p0, p1), d, k, e in zip(sizes, strides, pads, dilations, ksize, extra)]
+    if any(v != -1 and v < 1 for v in outs):
+        raise ValueError(f"op '{op}': the output would be empty ({outs}): paddings {pads} exceed the output")
+    return (n, c, *sizes), (cin, cout_g, *ksize), pads, strides, dilations, outs
 
 
-def _conv_t_infer(x, w, **attrs):
-    if x.dtype != w.dtype:
-        raise TypeError(f"op 'conv2d_transpose': Filter has dtype {w.dtype} but Input has {x.dtype}; cast one "
-                        f"explicitly")
-    (n, _, _, _), (_, cout_g, _, _), _, _, _, (oh, ow) = _conv_t_geometry("conv2d_transpose", x.shape, w.shape,
-                                                                         **attrs)
-    return Meta(nchw_out_shape(n, cout_g * attrs["groups"], oh, ow, attrs["data_format"]), x.dtype)
+def _register_conv_transpose(nd):
+    name, conv_name, conv_grad_name = f"conv{nd}d_transpose", f"conv{nd}d", f"conv{nd}d_grad"
+    conv_keys = tuple(_conv_attrs(nd))
+
+    def infer(x, w, **attrs):
+        if x.dtype != w.dtype:
+            raise TypeError(f"op '{name}': Filter has dtype {w.dtype} but Input has {x.dtype}; cast one explicitly")
+        (n, *_), (_, cout_g, *_), _, _, _, outs = _conv_t_geometry(name, nd, x.shape, w.shape, **attrs)
+        return Meta(nchw_out_shape(n, cout_g * attrs["groups"], outs, attrs["data_format"]), x.dtype)
+
+    def forward(xp, x, w, **attrs):
+        (n, c, *sizes), (cin, cout_g, *ksize), pads, strides, dils, outs = _conv_t_geometry(
+            name, nd, x.shape, w.shape, **attrs)
+        g = attrs["groups"]
+        d = to_nchw(x, attrs["data_format"]).reshape(n, g, cin // g, -1)
+        cols = xp.matmul(w.reshape(g, cin // g, -1).swapaxes(-1, -2), d)   # [N, G, K, prod(sizes)]
+        padded = [o + a + b for o, (a, b) in zip(outs, pads)]
+        out = fold_windows(xp, cols.reshape(n, g * cout_g, *ksize, *sizes), padded, strides, dils)
+        return from_nchw(xp, xp.ascontiguousarray(crop_hw(out, pads, outs)), attrs["data_format"])
+
+    def grad(g):
+        conv = {k: g.attrs[k] for k in conv_keys}  # the convolution this op is the adjoint of
+        x, w, dout = g.input("Input"), g.input("Filter"), g.output_grad("Output")
+        if g.needs("Input"):
+            g.set_input_grad("Input", g.op(conv_name, dout, w, **conv))
+        if g.needs("Filter"):
+            g.set_input_grad("Filter", g.op(conv_grad_name, dout, w, x, **conv)[1])
+
+    return register_op(name, inputs=("Input", "Filter"), outputs=("Output",), forward=forward, infer=infer,
+                       grad=grad, attrs={**_conv_attrs(nd), "output_padding": [0] * nd},
+                       same_dtype=("Input", "Filter"), double_grad=True)
 
 
-def _conv_t_forward(xp, x, w, **attrs):
-    (n, c, h, wd), (cin, cout_g, kh, kw), pads, strides, dils, (oh, ow) = _conv_t_geometry(
-        "conv2d_transpose", x.shape, w.shape, **attrs)
-    g = attrs["groups"]
-    d = to_nchw(x, attrs["data_format"]).reshape(n, g, cin // g, h * wd)
-    cols = xp.matmul(w.reshape(g, cin // g, cout_g * kh * kw).swapaxes(-1, -2), d)   # [N, G, K, H*W]
-    padded = (oh + pads[0][0] + pads[0][1], ow + pads[1][0] + pads[1][1])
-    out = fold_windows(xp, cols.reshape(n, g * cout_g, kh, kw, h, wd), padded, strides, dils)
-    return from_nchw(xp, xp.ascontiguousarray(crop_hw(out, pads, (oh, ow))), attrs["data_format"])
-
-
-def _conv_t_grad(g):
-    conv = {k: g.attrs[k] for k in _CONV_ATTRS}  # the convolution this op is the adjoint of
-    x, w, dout = g.input("Input"), g.input("Filter"), g.output_grad("Output")
-    if g.needs("Input"):
-        g.set_input_grad("Input", g.op("conv2d", dout, w, **conv))
-    if g.needs("Filter"):
-        g.set_input_grad("Filter", g.op("conv2d_grad", dout, w, x, **conv)[1])
-
-
-CONV2D_TRANSPOSE = register_op("conv2d_transpose", inputs=("Input", "Filter"), outputs=("Output",),
-                               forward=_conv_t_forward, infer=_conv_t_infer, grad=_conv_t_grad, attrs=_CONV_T_ATTRS,
-                               same_dtype=("Input", "Filter"), double_grad=True)
+CONV2D_TRANSPOSE = _register_conv_transpose(2)
+CONV3D_TRANSPOSE = _register_conv_transpose(3)

@@ -300,12 +300,16 @@ def erf_array(xp, x):
         term *= (2.0 / (2 * n + 1)) * s2
         total += term
     small = (2.0 / _SQRT_PI) * xp.exp(-s2) * total
-    c = xp.maximum(a, 2.5)
+    large = 1.0 - erfc_fraction(xp, xp.maximum(a, 2.5))
+    return (xp.sign(x) * xp.where(a < 2.5, small, large)).astype(x.dtype, copy=False)
+
+
+def erfc_fraction(xp, c):
+    """erfc(c) of a float64 array c >= 2.5 by its continued fraction (full relative precision)."""
     frac = c.copy()
     for k in range(30, 0, -1):  # erfc(c) = exp(-c^2) / (sqrt(pi) (c + 1/2 / (c + 1 / (c + 3/2 / ...))))
         frac = c + (k / 2.0) / frac
-    large = 1.0 - xp.exp(-c * c) / (_SQRT_PI * frac)
-    return (xp.sign(x) * xp.where(a < 2.5, small, large)).astype(x.dtype, copy=False)
+    return xp.exp(-c * c) / (_SQRT_PI * frac)
 
 
 _LN2, _LN10, _ERF_SCALE = float(np.log(2.0)), float(np.log(10.0)), 2.0 / _SQRT_PI

@@ -7,7 +7,8 @@ counter, and refuse a leaf that needs a gradient (ValueError, as Paddle).
 """
 from ..ops import dispatch
 from ..ops.registry import get_op
-from . import aliases, creation, elementwise, manipulation, math, nanreduce, products, reduce, scattering, search
+from . import (aliases, creation, elementwise, manipulation, math, matrix_functions, nanreduce, products, reduce,
+               scattering, search, special_math)
 from .manipulation import inplace_apply, inplace_layout
 
 # name_ -> the out-of-place API whose result is written into x
@@ -34,6 +35,10 @@ _VALUE_UPDATES = {
     "sinc_": elementwise.sinc, "index_add_": scattering.index_add, "index_fill_": scattering.index_fill,
     "scatter_add_": scattering.scatter_add, "cumprod_": nanreduce.cumprod,
     "masked_scatter_": scattering.masked_scatter, "acosh_": elementwise.acosh, "asinh_": elementwise.asinh, "atanh_": elementwise.atanh,
+    "digamma_": special_math.digamma, "lgamma_": special_math.lgamma, "gammaln_": special_math.gammaln,
+    "gammainc_": special_math.gammainc, "gammaincc_": special_math.gammaincc, "i0_": special_math.i0,
+    "polygamma_": special_math.polygamma, "multigammaln_": special_math.multigammaln, "erfinv_": special_math.erfinv,
+    "ldexp_": special_math.ldexp, "renorm_": matrix_functions.renorm,
 }
 # name_ -> the API whose result x becomes (shape or dtype change)
 _LAYOUT_UPDATES = {
@@ -101,5 +106,5 @@ TENSOR_METHODS = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, "uniform_", "no
 # Paddle's namespace has most of them, not all (there is no paddle.add_ or paddle.sigmoid_)
 _METHODS_ONLY = {"add_", "scale_", "exp_", "clip_", "sqrt_", "floor_", "ceil_", "reciprocal_", "round_", "rsqrt_",
                  "sigmoid_", "uniform_", "mul_", "clamp_", "lerp_", "not_equal_", "logical_xor_",
-                 "acosh_", "asinh_", "atanh_"}
+                 "acosh_", "asinh_", "atanh_", "erfinv_"}
 __all__ = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, "normal_", "bernoulli_") if n not in _METHODS_ONLY | _FUNCTIONS_ONLY]

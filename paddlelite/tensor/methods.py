@@ -9,7 +9,8 @@ import numpy as np
 
 from ..framework.promotion import with_scalar
 from . import (aliases, attribute, complex_math, creation, diagonals, elementwise, inplace, linalg, manipulation,
-               math, nanreduce, order_stats, products, reduce, sampling, scattering, search, stacking, tensor_extras)
+               math, matrix_functions, nanreduce, order_stats, products, reduce, sampling, scattering, search,
+               special_math, stacking, tensor_extras)
 from .math import operand
 
 _SCALARS = (numbers.Number, np.number, np.bool_)
@@ -160,7 +161,8 @@ OPERATOR_APIS = {
 def install(cls):
     """Attach every API listed in the functional modules' TENSOR_METHODS, plus the operators."""
     for module in (math, manipulation, reduce, creation, search, inplace, complex_math, aliases, elementwise, attribute,
-                   diagonals, nanreduce, order_stats, products, stacking, scattering, tensor_extras, sampling, linalg):
+                   diagonals, nanreduce, order_stats, products, stacking, scattering, tensor_extras, sampling, linalg,
+                   special_math, matrix_functions):
         for name in getattr(module, "TENSOR_METHODS", ()):
             setattr(cls, name, getattr(module, name))
     for name, fn in OPERATORS.items():

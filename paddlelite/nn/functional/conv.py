@@ -1,5 +1,5 @@
-"""Convolutions: conv2d (op 'conv2d'), conv2d_transpose (op 'conv2d_transpose'), and their 1-D forms (the 2-D
-ops on an added unit height)."""
+"""Convolutions: conv2d / conv3d (ops 'conv2d', 'conv3d'), conv2d_transpose / conv3d_transpose, and the 1-D forms
+(the 2-D ops on an added unit height)."""
 import numbers
 
 from ...ops import conv as _conv
@@ -10,7 +10,10 @@ from ...ops import manipulation as _mo
 from ...ops.registry import get_op
 from ...tensor.math import _check_tensor
 
-__all__ = ["conv1d", "conv2d", "conv1d_transpose", "conv2d_transpose"]
+__all__ = ["conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose", "conv3d_transpose"]
+
+_FORMATS = {2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}  # channel-first, channel-last
+_OPS = {2: (_conv.CONV2D, _conv.CONV2D_TRANSPOSE), 3: (_conv.CONV3D, _conv.CONV3D_TRANSPOSE)}
 
 apply = dispatch.apply
 
@@ -71,29 +74,47 @@ def _bias_add(out, bias, channel_axis, api):
     return apply(_ew.ADD, out, apply(_mo.RESHAPE, bias, shape=shape))
 
 
-def _check_conv2d_args(x, weight, groups, data_format, api, weight_layout):
+def _check_conv_args(x, weight, groups, data_format, api, weight_layout, nd):
     _check_tensor(x, api, "x")
     _check_tensor(weight, api, "weight")
-    if data_format not in ("NCHW", "NHWC"):
-        raise ValueError(f"{api}: data_format must be 'NCHW' or 'NHWC', received {data_format!r}")
-    if len(x.shape) != 4:
-        raise ValueError(f"{api}: x must be 4-D ({data_format}), received shape {x.shape}")
-    if len(weight.shape) != 4:
-        raise ValueError(f"{api}: weight must be 4-D {weight_layout}, received shape {weight.shape}")
+    if data_format not in _FORMATS[nd]:
+        raise ValueError(f"{api}: data_format must be '{_FORMATS[nd][0]}' or '{_FORMATS[nd][1]}', received "
+                         f"{data_format!r}")
+    if len(x.shape) != nd + 2:
+        raise ValueError(f"{api}: x must be {nd + 2}-D ({data_format}), received shape {x.shape}")
+    if len(weight.shape) != nd + 2:
+        raise ValueError(f"{api}: weight must be {nd + 2}-D {weight_layout}, received shape {weight.shape}")
     if isinstance(groups, bool) or not isinstance(groups, numbers.Integral) or groups < 1:
         raise ValueError(f"{api}: groups must be a positive int, received {groups!r}")
 
 
-def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCHW", name=None):
-    """2-D convolution; weight [out_channels, in_channels/groups, kh, kw]."""
-    _check_conv2d_args(x, weight, groups, data_format, "conv2d", "[out_channels, in_channels/groups, kh, kw]")
-    paddings, algo = padding_attrs(padding, 2, "conv2d", data_format == "NHWC")
-    out = apply(_conv.CONV2D, x, weight, strides=int_tuple(stride, 2, "conv2d", "stride"), paddings=paddings,
-                padding_algorithm=algo, dilations=int_tuple(dilation, 2, "conv2d", "dilation"), groups=int(groups),
+def _channel_axis(data_format, nd):
+    return nd + 1 if data_format == _FORMATS[nd][1] else 1
+
+
+def _spatial(x, data_format, nd):
+    return list(x.shape[1:-1] if data_format == _FORMATS[nd][1] else x.shape[2:])
+
+
+def _conv(nd, api, x, weight, bias, stride, padding, dilation, groups, data_format):
+    _check_conv_args(x, weight, groups, data_format, api, "[out_channels, in_channels/groups, *kernel]", nd)
+    paddings, algo = padding_attrs(padding, nd, api, data_format == _FORMATS[nd][1])
+    out = apply(_OPS[nd][0], x, weight, strides=int_tuple(stride, nd, api, "stride"), paddings=paddings,
+                padding_algorithm=algo, dilations=int_tuple(dilation, nd, api, "dilation"), groups=int(groups),
                 data_format=data_format)
     if bias is not None:
-        out = _bias_add(out, bias, 3 if data_format == "NHWC" else 1, "conv2d")
+        out = _bias_add(out, bias, _channel_axis(data_format, nd), api)
     return out
+
+
+def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCHW", name=None):
+    """2-D convolution; weight [out_channels, in_channels/groups, kh, kw]."""
+    return _conv(2, "conv2d", x, weight, bias, stride, padding, dilation, groups, data_format)
+
+
+def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCDHW", name=None):
+    """3-D convolution; weight [out_channels, in_channels/groups, kd, kh, kw]."""
+    return _conv(3, "conv3d", x, weight, bias, stride, padding, dilation, groups, data_format)
 
 
 def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCL", name=None):
@@ -121,17 +142,17 @@ def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data
     return out
 
 
-def _transpose_extra(output_padding, output_size, x, weight, strides, pads, dilations, data_format, api):
-    """output_padding as a list of 2 ints, or derived from output_size (Paddle's two ways to pick among the
+def _transpose_extra(output_padding, output_size, x, weight, strides, pads, dilations, data_format, api, nd):
+    """output_padding as a list of nd ints, or derived from output_size (Paddle's two ways to pick among the
     input sizes one transposed convolution can produce)."""
     if output_size is None:
-        return int_list(output_padding, 2, api, "output_padding", minimum=0)
-    if output_padding not in (0, [0, 0], (0, 0)):
+        return int_list(output_padding, nd, api, "output_padding", minimum=0)
+    if output_padding not in (0, [0] * nd, (0,) * nd):
         raise ValueError(f"{api}: output_padding option is mutually exclusive with output_size")
-    size = int_list(output_size, 2, api, "output_size", minimum=1)
-    hw = x.shape[2:] if data_format == "NCHW" else x.shape[1:3]
+    size = int_list(output_size, nd, api, "output_size", minimum=1)
     extra = []
-    for want, n, s, (p0, p1), d, k in zip(size, hw, strides, pads, dilations, weight.shape[2:]):
+    for want, n, s, (p0, p1), d, k in zip(size, _spatial(x, data_format, nd), strides, pads, dilations,
+                                          weight.shape[2:]):
         smallest = (n - 1) * s - p0 - p1 + d * (k - 1) + 1
         if not smallest <= want < smallest + s:
             raise ValueError(f"{api}: output_size {size} is not reachable: each entry must be in "
@@ -149,28 +170,41 @@ def int_list(value, n, api, arg, minimum):
     return [int(v) for v in values]
 
 
+def _conv_transpose(nd, api, x, weight, bias, stride, padding, output_padding, dilation, groups, output_size,
+                    data_format):
+    _check_conv_args(x, weight, groups, data_format, api, "[in_channels, out_channels/groups, *kernel]", nd)
+    strides = int_tuple(stride, nd, api, "stride")
+    dilations = int_tuple(dilation, nd, api, "dilation")
+    paddings, algo = padding_attrs(padding, nd, api, data_format == _FORMATS[nd][1])
+    if algo == "SAME":  # resolved here from the input size: the gradient convolutions need explicit pads
+        sizes = _spatial(x, data_format, nd)
+        if -1 in sizes:
+            raise ValueError(f"{api}: padding='SAME' needs the input's spatial size, received shape {x.shape}")
+        pads, dilations = resolve_pads(api, paddings, algo, sizes, weight.shape[2:], strides, dilations)
+        paddings, algo = [v for pair in pads for v in pair], "EXPLICIT"
+    pads = resolve_pads(api, paddings, algo, None, None, strides, dilations)[0] if algo != "VALID" else [(0, 0)] * nd
+    extra = _transpose_extra(output_padding, output_size, x, weight, strides, pads, dilations, data_format, api, nd)
+    out = apply(_OPS[nd][1], x, weight, strides=strides, paddings=paddings, padding_algorithm=algo,
+                dilations=dilations, groups=int(groups), data_format=data_format, output_padding=extra)
+    if bias is not None:
+        out = _bias_add(out, bias, _channel_axis(data_format, nd), api)
+    return out
+
+
 def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, dilation=1, groups=1,
                      output_size=None, data_format="NCHW", name=None):
     """The transposed 2-D convolution (conv2d's adjoint in its input); weight [in_channels,
     out_channels/groups, kh, kw]."""
-    api = "conv2d_transpose"
-    _check_conv2d_args(x, weight, groups, data_format, api, "[in_channels, out_channels/groups, kh, kw]")
-    strides = int_tuple(stride, 2, api, "stride")
-    dilations = int_tuple(dilation, 2, api, "dilation")
-    paddings, algo = padding_attrs(padding, 2, api, data_format == "NHWC")
-    if algo == "SAME":  # resolved here from the input size: the gradient convolutions need explicit pads
-        hw = x.shape[2:] if data_format == "NCHW" else x.shape[1:3]
-        if -1 in list(hw):
-            raise ValueError(f"{api}: padding='SAME' needs the input's spatial size, received shape {x.shape}")
-        pads, dilations = resolve_pads(api, paddings, algo, hw, weight.shape[2:], strides, dilations)
-        paddings, algo = [pads[0][0], pads[0][1], pads[1][0], pads[1][1]], "EXPLICIT"
-    pads = resolve_pads(api, paddings, algo, None, None, strides, dilations)[0] if algo != "VALID" else [(0, 0)] * 2
-    extra = _transpose_extra(output_padding, output_size, x, weight, strides, pads, dilations, data_format, api)
-    out = apply(_conv.CONV2D_TRANSPOSE, x, weight, strides=strides, paddings=paddings, padding_algorithm=algo,
-                dilations=dilations, groups=int(groups), data_format=data_format, output_padding=extra)
-    if bias is not None:
-        out = _bias_add(out, bias, 3 if data_format == "NHWC" else 1, api)
-    return out
+    return _conv_transpose(2, "conv2d_transpose", x, weight, bias, stride, padding, output_padding, dilation, groups,
+                           output_size, data_format)
+
+
+def conv3d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1,
+                     output_size=None, data_format="NCDHW", name=None):
+    """The transposed 3-D convolution (conv3d's adjoint in its input); weight [in_channels,
+    out_channels/groups, kd, kh, kw]."""
+    return _conv_transpose(3, "conv3d_transpose", x, weight, bias, stride, padding, output_padding, dilation, groups,
+                           output_size, data_format)
 
 
 def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1,

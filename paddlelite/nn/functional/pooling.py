@@ -1,5 +1,5 @@
-"""Pooling: max/avg (2-D and 1-D), adaptive avg/max (2-D and 1-D), all through the 'pool2d' op; lp pools;
-max_pool2d's return_mask and max_unpool2d."""
+"""Pooling: max/avg and adaptive avg/max (3-D through the 'pool3d' op; 2-D and 1-D through 'pool2d'); lp pools;
+max pooling's return_mask and max_unpool (1-D, 2-D, 3-D)."""
 import numbers
 
 import numpy as np
@@ -10,11 +10,14 @@ from ...ops import math as _math
 from ...ops import pooling as _pool
 from ...ops.registry import get_op
 from ...tensor.math import _check_tensor, check_float_tensor
-from .common import pad, unfold
+from ...ops.conv import out_size, resolve_pads
 from .conv import int_tuple, padding_attrs
 
-__all__ = ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
-           "adaptive_max_pool1d", "adaptive_max_pool2d", "lp_pool1d", "lp_pool2d", "max_unpool2d", "max_unpool1d"]
+__all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d",
+           "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d",
+           "adaptive_max_pool3d", "lp_pool1d", "lp_pool2d", "max_unpool1d", "max_unpool2d", "max_unpool3d"]
+
+_FORMATS = {2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}  # channel-first, channel-last
 
 apply = dispatch.apply
 
@@ -34,33 +37,54 @@ def _no_mask(return_mask, api):
                          "return_mask=False")
 
 
-def _pool2d(x, pooling_type, kernel_size, stride, padding, ceil_mode, exclusive, data_format, api):
-    ksize = int_tuple(kernel_size, 2, api, "kernel_size")
-    strides = ksize if stride is None else int_tuple(stride, 2, api, "stride")
-    paddings, algo = padding_attrs(padding, 2, api, data_format == "NHWC")
-    return apply(_pool.POOL2D, x, pooling_type=pooling_type, ksize=ksize, strides=strides, paddings=paddings,
-                 padding_algorithm=algo, ceil_mode=bool(ceil_mode), exclusive=bool(exclusive), data_format=data_format)
+def _pool_nd(x, nd, pooling_type, kernel_size, stride, padding, ceil_mode, exclusive, data_format, api):
+    ksize = int_tuple(kernel_size, nd, api, "kernel_size")
+    strides = ksize if stride is None else int_tuple(stride, nd, api, "stride")
+    paddings, algo = padding_attrs(padding, nd, api, data_format == _FORMATS[nd][1])
+    return apply(_pool.POOL2D if nd == 2 else _pool.POOL3D, x, pooling_type=pooling_type, ksize=ksize,
+                 strides=strides, paddings=paddings, padding_algorithm=algo, ceil_mode=bool(ceil_mode),
+                 exclusive=bool(exclusive), data_format=data_format)
+
+
+def _max_pool(x, nd, kernel_size, stride, padding, return_mask, ceil_mode, data_format, api):
+    _check_x(x, api, nd + 2, data_format, _FORMATS[nd])
+    if return_mask:
+        return _max_pool_with_mask(x, nd, kernel_size, stride, padding, ceil_mode, data_format, api)
+    return _pool_nd(x, nd, "max", kernel_size, stride, padding, ceil_mode, True, data_format, api)
 
 
 def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, data_format="NCHW",
                name=None):
-    _check_x(x, "max_pool2d", 4, data_format, ("NCHW", "NHWC"))
-    if return_mask:
-        return _max_pool2d_with_mask(x, kernel_size, stride, padding, ceil_mode, data_format, "max_pool2d")
-    return _pool2d(x, "max", kernel_size, stride, padding, ceil_mode, True, data_format, "max_pool2d")
+    return _max_pool(x, 2, kernel_size, stride, padding, return_mask, ceil_mode, data_format, "max_pool2d")
+
+
+def max_pool3d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False, data_format="NCDHW",
+               name=None):
+    return _max_pool(x, 3, kernel_size, stride, padding, return_mask, ceil_mode, data_format, "max_pool3d")
+
+
+def _avg_pool(x, nd, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override, data_format, api):
+    _check_x(x, api, nd + 2, data_format, _FORMATS[nd])
+    if divisor_override is None:
+        return _pool_nd(x, nd, "avg", kernel_size, stride, padding, ceil_mode, exclusive, data_format, api)
+    if isinstance(divisor_override, bool) or not isinstance(divisor_override, numbers.Real) or divisor_override <= 0:
+        raise ValueError(f"{api}: divisor_override must be a positive number, received {divisor_override!r}")
+    # window sums divided by the given divisor: the inclusive average times prod(kernel) / divisor
+    ksize = int_tuple(kernel_size, nd, api, "kernel_size")
+    out = _pool_nd(x, nd, "avg", ksize, stride, padding, ceil_mode, False, data_format, api)
+    return apply(_math.SCALE, out, scale=float(np.prod(ksize)) / float(divisor_override))
 
 
 def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True, divisor_override=None,
                data_format="NCHW", name=None):
-    _check_x(x, "avg_pool2d", 4, data_format, ("NCHW", "NHWC"))
-    if divisor_override is None:
-        return _pool2d(x, "avg", kernel_size, stride, padding, ceil_mode, exclusive, data_format, "avg_pool2d")
-    if isinstance(divisor_override, bool) or not isinstance(divisor_override, numbers.Real) or divisor_override <= 0:
-        raise ValueError(f"avg_pool2d: divisor_override must be a positive number, received {divisor_override!r}")
-    # window sums divided by the given divisor: the inclusive average times kh*kw / divisor
-    ksize = int_tuple(kernel_size, 2, "avg_pool2d", "kernel_size")
-    out = _pool2d(x, "avg", ksize, stride, padding, ceil_mode, False, data_format, "avg_pool2d")
-    return apply(_math.SCALE, out, scale=ksize[0] * ksize[1] / float(divisor_override))
+    return _avg_pool(x, 2, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override, data_format,
+                     "avg_pool2d")
+
+
+def avg_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True, divisor_override=None,
+               data_format="NCDHW", name=None):
+    return _avg_pool(x, 3, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override, data_format,
+                     "avg_pool3d")
 
 
 def _to_2d(x, data_format, api):
@@ -87,10 +111,10 @@ def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_m
     k = int_tuple(kernel_size, 1, "max_pool1d", "kernel_size")[0]
     s = k if stride is None else int_tuple(stride, 1, "max_pool1d", "stride")[0]
     if return_mask:  # on the unit-height plane the flat index is the position along L
-        out, mask = _max_pool2d_with_mask(x4, [1, k], [1, s], _pad1d(padding, "max_pool1d"), ceil_mode, fmt,
-                                          "max_pool1d")
+        out, mask = _max_pool_with_mask(x4, 2, [1, k], [1, s], _pad1d(padding, "max_pool1d"), ceil_mode, fmt,
+                                        "max_pool1d")
         return _from_2d(out, data_format), _from_2d(mask, data_format)
-    out = _pool2d(x4, "max", [1, k], [1, s], _pad1d(padding, "max_pool1d"), ceil_mode, True, fmt, "max_pool1d")
+    out = _pool_nd(x4, 2, "max", [1, k], [1, s], _pad1d(padding, "max_pool1d"), ceil_mode, True, fmt, "max_pool1d")
     return _from_2d(out, data_format)
 
 
@@ -99,7 +123,7 @@ def avg_pool1d(x, kernel_size, stride=None, padding=0, exclusive=True, ceil_mode
     x4, fmt = _to_2d(x, data_format, "avg_pool1d")
     k = int_tuple(kernel_size, 1, "avg_pool1d", "kernel_size")[0]
     s = k if stride is None else int_tuple(stride, 1, "avg_pool1d", "stride")[0]
-    out = _pool2d(x4, "avg", [1, k], [1, s], _pad1d(padding, "avg_pool1d"), ceil_mode, exclusive, fmt, "avg_pool1d")
+    out = _pool_nd(x4, 2, "avg", [1, k], [1, s], _pad1d(padding, "avg_pool1d"), ceil_mode, exclusive, fmt, "avg_pool1d")
     return _from_2d(out, data_format)
 
 
@@ -117,20 +141,29 @@ def _output_size(output_size, in_hw, api):
     return out
 
 
-def _adaptive2d(x, pooling_type, output_size, data_format, api):
-    _check_x(x, api, 4, data_format, ("NCHW", "NHWC"))
-    hw = x.shape[2:] if data_format == "NCHW" else x.shape[1:3]
-    return apply(_pool.POOL2D, x, pooling_type=pooling_type, ksize=_output_size(output_size, hw, api),
-                 adaptive=True, data_format=data_format)
+def _adaptive(x, nd, pooling_type, output_size, data_format, api):
+    _check_x(x, api, nd + 2, data_format, _FORMATS[nd])
+    sizes = x.shape[2:] if data_format == _FORMATS[nd][0] else x.shape[1:-1]
+    return apply(_pool.POOL2D if nd == 2 else _pool.POOL3D, x, pooling_type=pooling_type,
+                 ksize=_output_size(output_size, sizes, api), adaptive=True, data_format=data_format)
 
 
 def adaptive_avg_pool2d(x, output_size, data_format="NCHW", name=None):
-    return _adaptive2d(x, "avg", output_size, data_format, "adaptive_avg_pool2d")
+    return _adaptive(x, 2, "avg", output_size, data_format, "adaptive_avg_pool2d")
+
+
+def adaptive_avg_pool3d(x, output_size, data_format="NCDHW", name=None):
+    return _adaptive(x, 3, "avg", output_size, data_format, "adaptive_avg_pool3d")
 
 
 def adaptive_max_pool2d(x, output_size, return_mask=False, name=None):
     _no_mask(return_mask, "adaptive_max_pool2d")
-    return _adaptive2d(x, "max", output_size, "NCHW", "adaptive_max_pool2d")
+    return _adaptive(x, 2, "max", output_size, "NCHW", "adaptive_max_pool2d")
+
+
+def adaptive_max_pool3d(x, output_size, return_mask=False, name=None):
+    _no_mask(return_mask, "adaptive_max_pool3d")
+    return _adaptive(x, 3, "max", output_size, "NCDHW", "adaptive_max_pool3d")
 
 
 def _adaptive1d(x, pooling_type, output_size, api):
@@ -174,57 +207,64 @@ def lp_pool1d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False
     return _from_2d(out, data_format)
 
 
-def _max_pool2d_with_mask(x, kernel_size, stride, padding, ceil_mode, data_format, api):
-    """(max over each window, the int32 flat index h * W + w of that max in its [H, W] plane): the windows
-    come from unfold over x padded with the dtype's lowest value, the indices from a [kh * kw, L] position table."""
-    if data_format != "NCHW":
-        raise ValueError(f"{api}: return_mask=True needs data_format='NCHW', received {data_format!r}")
-    ksize = int_tuple(kernel_size, 2, api, "kernel_size")
-    strides = ksize if stride is None else int_tuple(stride, 2, api, "stride")
-    paddings, algo = padding_attrs(padding, 2, api, False)
+def _max_pool_with_mask(x, nd, kernel_size, stride, padding, ceil_mode, data_format, api):
+    """(max over each window, the int32 flat index of that max in its [*sizes] volume, h * W + w in 2-D): every
+    window element is gathered from the flattened volume by a position table (padding points one past the end,
+    at the dtype's lowest value), the indices are that table read at the argmax."""
+    if data_format != _FORMATS[nd][0]:
+        raise ValueError(f"{api}: return_mask=True needs data_format='{_FORMATS[nd][0]}', received {data_format!r}")
+    ksize = int_tuple(kernel_size, nd, api, "kernel_size")
+    strides = ksize if stride is None else int_tuple(stride, nd, api, "stride")
+    paddings, algo = padding_attrs(padding, nd, api, False)
     if algo == "SAME":
         raise ValueError(f"{api}: return_mask=True needs explicit (or 'VALID') padding")
-    pt, pb, pl, pr = paddings if len(paddings) == 4 else [paddings[0], paddings[0], paddings[1], paddings[1]]
-    n, c, h, w = x.shape
-    outs, extra = [], []
-    for size, p0, p1, k, s in ((h, pt, pb, ksize[0], strides[0]), (w, pl, pr, ksize[1], strides[1])):
-        span = size + p0 + p1 - k
-        count = (-(-span // s) if ceil_mode else span // s) + 1
-        outs.append(count)
-        extra.append(max((count - 1) * s + k - size - p0 - p1, 0))
-    low = float(np.finfo(x.dtype.np).min)
-    padded = pad(x, [pl, pr + extra[1], pt, pb + extra[0]], value=low)
-    cols = T.reshape(unfold(padded, ksize, strides), [n, c, ksize[0] * ksize[1], outs[0] * outs[1]])
-    values = T.reshape(T.max(cols, axis=2), [n, c] + outs)
-    rows = np.arange(outs[0])[None, :, None, None] * strides[0] + np.arange(ksize[0])[:, None, None, None] - pt
-    columns = np.arange(outs[1])[None, None, None, :] * strides[1] + np.arange(ksize[1])[None, None, :, None] - pl
-    table = (rows * w + columns).transpose(0, 2, 1, 3).reshape(1, 1, ksize[0] * ksize[1], -1)  # [1, 1, K, L]
+    pads = resolve_pads(api, paddings, algo, None, None, strides, [1] * nd)[0]
+    n, c, *sizes = x.shape
+    outs = [out_size(size, p, k, st, 1, ceil_mode) for size, p, k, st in zip(sizes, pads, ksize, strides)]
+    volume = int(np.prod(sizes))
+    # coords[d][k..., o...]: the input coordinate along dim d of kernel offset k at output position o
+    grids = np.meshgrid(*[np.arange(k) for k in ksize], *[np.arange(o) for o in outs], indexing="ij")
+    coords = [grids[d + nd] * strides[d] + grids[d] - pads[d][0] for d in range(nd)]
+    inside = np.logical_and.reduce([(cd >= 0) & (cd < size) for cd, size in zip(coords, sizes)])
+    flat = np.ravel_multi_index([np.clip(cd, 0, size - 1) for cd, size in zip(coords, sizes)], sizes)
+    table = np.where(inside, flat, volume).reshape(int(np.prod(ksize)), -1)           # [K, L]
+    low = T.full([n, c, 1], float(np.finfo(x.dtype.np).min), x.dtype)
+    flat_x = T.concat([T.reshape(x, [n, c, volume]), low], axis=2)
+    cols = T.reshape(T.index_select(flat_x, T.assign(table.reshape(-1)), axis=2), [n, c, *table.shape])
+    values = T.reshape(T.max(cols, axis=2), [n, c, *outs])
     where = T.unsqueeze(T.argmax(cols, axis=2), 2)
-    mask = T.take_along_axis(T.assign(table.astype(np.int64)), where, axis=2)
-    return values, T.cast(T.reshape(mask, [n, c] + outs), "int32")
+    mask = T.take_along_axis(T.assign(table[None, None].astype(np.int64)), where, axis=2)
+    return values, T.cast(T.reshape(mask, [n, c, *outs]), "int32")
 
 
-def max_unpool2d(x, indices, kernel_size, stride=None, padding=0, data_format="NCHW", output_size=None, name=None):
-    """The partial inverse of max_pool2d: each value of x written at its index (from return_mask) in a zero
-    [N, C, H, W] output (H = (h - 1) * stride - 2 * padding + kernel, or output_size)."""
-    api = "max_unpool2d"
-    _check_x(x, api, 4, data_format, ("NCHW",))
+def _max_unpool(x, indices, nd, kernel_size, stride, padding, data_format, output_size, api):
+    """The partial inverse of max pooling: each value of x written at its index (from return_mask) in a zero
+    [N, C, *sizes] output (size = (in - 1) * stride - 2 * padding + kernel, or output_size)."""
+    _check_x(x, api, nd + 2, data_format, (_FORMATS[nd][0],))
     _check_tensor(indices, api, "indices")
     if list(indices.shape) != list(x.shape):
         raise ValueError(f"{api}: indices must have x's shape {x.shape}, received {indices.shape}")
-    ksize = int_tuple(kernel_size, 2, api, "kernel_size")
-    strides = ksize if stride is None else int_tuple(stride, 2, api, "stride")
-    pads = [int(padding)] * 2 if isinstance(padding, numbers.Integral) else [int(v) for v in padding][:2]
-    n, c, h, w = x.shape
+    ksize = int_tuple(kernel_size, nd, api, "kernel_size")
+    strides = ksize if stride is None else int_tuple(stride, nd, api, "stride")
+    pads = [int(padding)] * nd if isinstance(padding, numbers.Integral) else [int(v) for v in padding][:nd]
+    n, c, *sizes = x.shape
     if output_size is None:
-        out_hw = [(h - 1) * strides[0] - 2 * pads[0] + ksize[0], (w - 1) * strides[1] - 2 * pads[1] + ksize[1]]
+        out_sizes = [(size - 1) * s - 2 * p + k for size, s, p, k in zip(sizes, strides, pads, ksize)]
     else:
-        out_hw = [int(v) for v in list(output_size)[-2:]]
-    plane = out_hw[0] * out_hw[1]
-    offsets = T.assign((np.arange(n * c, dtype=np.int64) * plane).reshape(n, c, 1, 1))
+        out_sizes = [int(v) for v in list(output_size)[-nd:]]
+    volume = int(np.prod(out_sizes))
+    offsets = T.assign((np.arange(n * c, dtype=np.int64) * volume).reshape(n, c, *[1] * nd))
     flat_index = T.reshape(T.cast(indices, "int64") + offsets, [-1])
-    out = T.scatter(T.zeros([n * c * plane], x.dtype), flat_index, T.reshape(x, [-1]), overwrite=True)
-    return T.reshape(out, [n, c] + out_hw)
+    out = T.scatter(T.zeros([n * c * volume], x.dtype), flat_index, T.reshape(x, [-1]), overwrite=True)
+    return T.reshape(out, [n, c, *out_sizes])
+
+
+def max_unpool2d(x, indices, kernel_size, stride=None, padding=0, data_format="NCHW", output_size=None, name=None):
+    return _max_unpool(x, indices, 2, kernel_size, stride, padding, data_format, output_size, "max_unpool2d")
+
+
+def max_unpool3d(x, indices, kernel_size, stride=None, padding=0, data_format="NCDHW", output_size=None, name=None):
+    return _max_unpool(x, indices, 3, kernel_size, stride, padding, data_format, output_size, "max_unpool3d")
 
 
 def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="NCL", output_size=None, name=None):

@@ -1,4 +1,4 @@
-"""Conv1D / Conv2D layers (weights [out_channels, in_channels / groups, *kernel], Paddle's layout) and their
+"""Conv1D / Conv2D / Conv3D layers (weights [out_channels, in_channels / groups, *kernel], Paddle's layout) and their
 transposes (weights [in_channels, out_channels / groups, *kernel])."""
 import numpy as np
 
@@ -6,7 +6,8 @@ from .. import functional as F
 from .. import initializer as _init
 from .layers import Layer
 
-__all__ = ["Conv1D", "Conv2D", "Conv1DTranspose", "Conv2DTranspose", "Conv1d", "Conv2d"]
+__all__ = ["Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose", "Conv3DTranspose", "Conv1d", "Conv2d",
+           "Conv3d"]
 
 _PAD_MODES = {"zeros": None, "reflect": "reflect", "replicate": "replicate", "circular": "circular"}
 
@@ -95,6 +96,16 @@ class Conv2D(_ConvNd):
     _fn = "conv2d"
 
 
+class Conv3D(_ConvNd):
+    _nd = 3
+    _fn = "conv3d"
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 padding_mode="zeros", weight_attr=None, bias_attr=None, data_format="NCDHW"):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, padding_mode,
+                         weight_attr, bias_attr, data_format)
+
+
 class Conv1D(_ConvNd):
     _nd = 1
     _fn = "conv1d"
@@ -130,6 +141,16 @@ class Conv2DTranspose(_ConvTransposeNd):
                          weight_attr, bias_attr, data_format)
 
 
+class Conv3DTranspose(_ConvTransposeNd):
+    _nd = 3
+    _fn = "conv3d_transpose"
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, dilation=1,
+                 groups=1, weight_attr=None, bias_attr=None, data_format="NCDHW"):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, output_padding, dilation, groups,
+                         weight_attr, bias_attr, data_format)
+
+
 class Conv1DTranspose(_ConvTransposeNd):
     _nd = 1
     _fn = "conv1d_transpose"
@@ -140,4 +161,4 @@ class Conv1DTranspose(_ConvTransposeNd):
                          weight_attr, bias_attr, data_format)
 
 
-Conv1d, Conv2d = Conv1D, Conv2D  # Paddle's aliases
+Conv1d, Conv2d, Conv3d = Conv1D, Conv2D, Conv3D  # Paddle's aliases
