@@ -63,6 +63,9 @@ from .nn.layer.param_attr import ParamAttr, create_parameter  # noqa: E402
 from . import distributed  # noqa: E402
 from . import jit  # noqa: E402
 from .distributed.parallel import DataParallel  # noqa: E402
+from . import amp  # noqa: E402
+from .amp.auto_cast import autocast  # noqa: E402
+from .amp import get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype, is_autocast_enabled  # noqa: E402
 
 __all__ = [
     *tensor.__all__,
@@ -74,4 +77,5 @@ __all__ = [
     "get_default_dtype", "set_default_dtype", "disable_static", "enable_static", "in_dynamic_mode",
     "grad", "no_grad", "enable_grad", "is_grad_enabled", "set_grad_enabled",
     "CPUPlace", "CUDAPlace", "get_device", "set_device", "is_compiled_with_cuda", "get_flags", "set_flags",
+    "autocast", "get_autocast_cpu_dtype", "get_autocast_dtype", "get_autocast_gpu_dtype", "is_autocast_enabled",
 ]

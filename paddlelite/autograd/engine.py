@@ -14,7 +14,7 @@ import threading
 
 from ..framework.mode import is_grad_enabled, set_grad_enabled
 from ..framework.tensor import Tensor, wrap_array
-from ..ops import dispatch
+from ..ops import autocast, dispatch
 from ..ops.registry import get_op
 
 _ADD = None
@@ -95,7 +95,7 @@ def run_backward(roots, seeds, retain_graph, create_graph, capture=None, cut=Non
     reachable = _count_dependencies(p, starts)
     if capture is not None:
         p.needed = _nodes_leading_to(reachable, capture)
-    with set_grad_enabled(create_graph):
+    with set_grad_enabled(create_graph), autocast.suspended():  # grad ops run in the dtypes they are given
         _run_nodes(p, starts)
     for entry in list(p.leaves.values()):  # leaves seeded directly, or behind skipped nodes
         _deliver(p, entry)

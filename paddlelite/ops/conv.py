@@ -9,6 +9,7 @@ import itertools
 
 import numpy as np
 
+from .math import matmul_array
 from .registry import Meta, register_op
 
 
@@ -204,7 +205,7 @@ def _register_conv(nd):
     def forward(xp, x, w, **attrs):
         cols, ((n, *_), (o, cg, *ksize), _, _, _, outs), _ = cols_of(xp, x, w.shape, attrs, name)
         g, k = attrs["groups"], cg * int(np.prod(ksize))
-        out = xp.matmul(w.reshape(g, o // g, k), cols.reshape(n, g, k, -1))      # [N, G, O/G, prod(outs)]
+        out = matmul_array(xp, w.reshape(g, o // g, k), cols.reshape(n, g, k, -1))      # [N, G, O/G, prod(outs)]
         return from_nchw(xp, out.reshape(n, o, *outs), attrs["data_format"])
 
     def grad_forward(xp, x, w, dout, **attrs):
@@ -213,8 +214,8 @@ def _register_conv(nd):
         g, k = attrs["groups"], cg * int(np.prod(ksize))
         d = to_nchw(dout, attrs["data_format"]).reshape(n, g, o // g, -1)
         cols = cols.reshape(n, g, k, -1)
-        dw = xp.matmul(d, cols.swapaxes(-1, -2)).sum(axis=0).reshape(w.shape)      # [G, O/G, K] summed over N
-        dcols = xp.matmul(w.reshape(g, o // g, k).swapaxes(-1, -2), d)            # [N, G, K, prod(outs)]
+        dw = matmul_array(xp, d, cols.swapaxes(-1, -2)).sum(axis=0).reshape(w.shape)      # [G, O/G, K] summed over N
+        dcols = matmul_array(xp, w.reshape(g, o // g, k).swapaxes(-1, -2), d)            # [N, G, K, prod(outs)]
         dxpad = fold_windows(xp, dcols.reshape(n, c, *ksize, *outs), padded, strides, dils)
         dx = from_nchw(xp, crop_hw(dxpad, pads, sizes), attrs["data_format"])
         return dx, xp.ascontiguousarray(dw)
@@ -308,7 +309,7 @@ def _register_conv_transpose(nd):
             name, nd, x.shape, w.shape, **attrs)
         g = attrs["groups"]
         d = to_nchw(x, attrs["data_format"]).reshape(n, g, cin // g, -1)
-        cols = xp.matmul(w.reshape(g, cin // g, -1).swapaxes(-1, -2), d)   # [N, G, K, prod(sizes)]
+        cols = matmul_array(xp, w.reshape(g, cin // g, -1).swapaxes(-1, -2), d)   # [N, G, K, prod(sizes)]
         padded = [o + a + b for o, (a, b) in zip(outs, pads)]
         out = fold_windows(xp, cols.reshape(n, g * cout_g, *ksize, *sizes), padded, strides, dils)
         return from_nchw(xp, xp.ascontiguousarray(crop_hw(out, pads, outs)), attrs["data_format"])

@@ -17,6 +17,7 @@ _grad_state = _mode.grad_state
 _static = _mode._static
 _hooks = {}  # 'static': the static-mode appender
 _make_node = None  # the eager grad-node class, OpNode(op, inputs, attrs, outs); set by autograd.node
+autocast = [None]  # the active paddle.amp.auto_cast rule (ops/autocast.py: Autocast), or None
 
 
 def set_static_appender(fn):
@@ -35,6 +36,8 @@ def apply(op, *inputs, **attrs):
         attrs = merged if len(merged) == len(op.attrs) else op.fill_attrs(attrs)
     else:
         attrs = op.attrs
+    if autocast[0] is not None:
+        inputs = autocast[0].cast_inputs(op, inputs)
     if _static[0]:
         return _hooks["static"](op, inputs, attrs)
     if len(inputs) != op.n_in:

@@ -31,6 +31,7 @@ class Adam(Optimizer):
         if amsgrad:
             raise ValueError(f"{api}: amsgrad=True is not supported by the adam ops; use amsgrad=False")
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._multi_precision = bool(multi_precision)
         self._lazy_mode = lazy_mode
 
     def _decay_coeff(self, param):

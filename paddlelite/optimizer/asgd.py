@@ -21,6 +21,7 @@ class ASGD(Optimizer):
         if batch_num <= 0:
             raise ValueError(f"ASGD: batch_num must be greater than 0, received {batch_num}")
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._multi_precision = bool(multi_precision)
         self._n = int(batch_num)
 
     def _append_updates(self, entries):

@@ -25,6 +25,7 @@ class Lamb(Optimizer):
         self._exclude_fn = exclude_from_weight_decay_fn
         self._always_adapt = bool(always_adapt)
         super().__init__(learning_rate, parameters, None, grad_clip, name)
+        self._multi_precision = bool(multi_precision)
 
     def _append_updates(self, entries):
         for p, g, lr, group in entries:

@@ -18,6 +18,7 @@ class Momentum(Optimizer):
         if not isinstance(momentum, numbers.Real) or isinstance(momentum, bool):
             raise TypeError(f"Momentum: momentum must be a float, received {type(momentum).__name__}")
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
+        self._multi_precision = bool(multi_precision)
         self._momentum = float(momentum)
         self._use_nesterov = bool(use_nesterov)
         self._rescale_grad = float(rescale_grad)

@@ -18,13 +18,15 @@ from ..autograd import no_grad
 from ..framework import dtype as _dtype
 from ..framework.mode import _static
 from ..framework.tensor import Tensor, wrap_array
-from ..ops import dispatch
+from ..ops import autocast, dispatch
 from ..ops.registry import get_op
 from ..utils import unique_name
 from .lr import LRScheduler
 from .regularizer import L2Decay, WeightDecayRegularizer
 
 __all__ = ["Optimizer"]
+
+_CAST = get_op("cast")
 
 
 def _to_regularizer(api, weight_decay):
@@ -84,6 +86,8 @@ class Optimizer:
         self._pending_state = {}
         self._lr_cache = {}
         self._static_lr = {}
+        self._master_weights = {}  # param name -> float32 master weight (multi_precision)
+        self._pending_masters = {}  # loaded by set_state_dict before the parameter's first update
 
     # ---- parameters -----------------------------------------------------------------------------
     def _add_param_group(self, group):
@@ -196,7 +200,8 @@ class Optimizer:
             return self._block.append_op(type=op_type, inputs={k: v for k, v in inputs.items() if v is not None},
                                          outputs=outputs, attrs=attrs)
         op = get_op(op_type)
-        result = dispatch.apply(op, *[inputs.get(slot) for slot in op.inputs], **(attrs or {}))
+        with autocast.suspended():  # updates are in place: Paddle never autocasts them
+            result = dispatch.apply(op, *[inputs.get(slot) for slot in op.inputs], **(attrs or {}))
         if op.n_out == 1:
             result = (result,)
         for slot, res in zip(op.outputs, result):
@@ -258,6 +263,41 @@ class Optimizer:
     def _lr_ratio(self, param):
         return 1.0
 
+    _multi_precision = False  # float16/bfloat16 parameters are updated through float32 master weights
+
+    def _update(self, triples):
+        """Append or run the updates for [(param, grad, group)]. With multi_precision (dynamic mode), a
+        float16/bfloat16 parameter's update runs on its float32 master weight (gradient cast to float32,
+        accumulators float32 under the parameter's names, as Paddle's), then the master is cast into it."""
+        if not self._multi_precision or _static[0]:
+            return self._append_updates(self._prepare(triples))
+        low = [(p, self._master_weight(p)) for p, _, _ in triples if p._data.dtype in _dtype.LOW_PRECISION]
+        master_of = {id(p): m for p, m in low}
+        triples = [(master_of[id(p)], dispatch.apply(_CAST, g, dtype="float32"), group) if id(p) in master_of
+                   else (p, g, group) for p, g, group in triples]
+        self._append_updates(self._prepare(triples))
+        for p, m in low:
+            p._write(dispatch.apply(_CAST, m, dtype=p.dtype.name)._data)
+
+    def _master_weight(self, param):
+        """The float32 master weight of `param`, created from it (or from a loaded state) on first use. It
+        carries the parameter's name, so accumulators are named after the parameter."""
+        master = self._master_weights.get(param.name)
+        if master is None:
+            pending = self._pending_masters.pop(param.name, None)
+            if pending is not None:
+                arr = _state_array(pending, param.name, param.shape, "float32")
+                master = wrap_array(param._place.xp.asarray(arr).copy(), param._place, True)
+            else:
+                master = dispatch.apply(_CAST, param.detach(), dtype="float32")
+            master.name = param.name
+            master.persistable = True
+            for attr in ("optimize_attr", "regularizer", "need_clip"):  # what updates read off the parameter
+                if hasattr(param, attr):
+                    setattr(master, attr, getattr(param, attr))
+            self._master_weights[param.name] = master
+        return master
+
     def _append_updates(self, entries):
         raise TypeError(f"{type(self).__name__} does not define its update")
 
@@ -269,7 +309,7 @@ class Optimizer:
         with no_grad():
             triples = self._collect()
             if triples:
-                self._append_updates(self._prepare(triples))
+                self._update(triples)
 
     def apply_gradients(self, params_grads):
         """Append (static: to the default programs) or run (dynamic) the updates for `params_grads`."""
@@ -280,7 +320,7 @@ class Optimizer:
         with no_grad():
             triples = self._collect(params_grads)
             if triples:
-                self._append_updates(self._prepare(triples))
+                self._update(triples)
 
     def backward(self, loss, startup_program=None, parameters=None, no_grad_set=None, callbacks=None):
         """Static: append the backward pass; dynamic: the current (param, grad) pairs."""
@@ -303,7 +343,7 @@ class Optimizer:
             with no_grad():
                 triples = self._collect()
                 if triples:
-                    self._append_updates(self._prepare(triples))
+                    self._update(triples)
             return None, params_grads
         return self._minimize_static(loss, startup_program, parameters, no_grad_set)
 
@@ -326,7 +366,7 @@ class Optimizer:
         with static.program_guard(program, startup), program._optimized_guard(params_grads):
             triples = self._collect(params_grads)
             if triples:
-                self._append_updates(self._prepare(triples))
+                self._update(triples)
         return self._block.ops[n_before:]
 
     def clear_grad(self, set_to_zero=True):
@@ -343,6 +383,8 @@ class Optimizer:
         for d in self._accumulators.values():
             for t in d.values():
                 state[t.name] = t
+        if self._master_weights:
+            state["master_weights"] = dict(self._master_weights)
         if isinstance(self._learning_rate, LRScheduler):
             state["LR_Scheduler"] = self._learning_rate.state_dict()
         return state
@@ -355,7 +397,12 @@ class Optimizer:
         lr_state = state.pop("LR_Scheduler", None)
         if lr_state is not None and isinstance(self._learning_rate, LRScheduler):
             self._learning_rate.set_state_dict(lr_state)
-        state.pop("master_weights", None)
+        for name, value in state.pop("master_weights", {}).items():
+            master = self._master_weights.get(name)
+            if master is None:  # a copy: the master is created at the parameter's next update
+                self._pending_masters[name] = np.array(value.numpy() if isinstance(value, Tensor) else value)
+            else:
+                master._write(master._place.xp.asarray(_state_array(value, name, master.shape, "float32")))
         for d in self._accumulators.values():
             for t in d.values():
                 if t.name in state:

@@ -21,6 +21,7 @@ class Rprop(Optimizer):
         if not 0.0 < etas[0] < 1.0 < etas[1]:
             raise ValueError(f"Rprop: 0 < etas[0] < 1 < etas[1] must hold, received etas={etas}")
         super().__init__(learning_rate, parameters, None, grad_clip, name)
+        self._multi_precision = bool(multi_precision)
         self._learning_rate_range = [float(v) for v in learning_rate_range]
         self._etas = [float(v) for v in etas]
 

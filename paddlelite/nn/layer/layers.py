@@ -65,6 +65,8 @@ class Layer:
         d["_hooks_with_kwargs"] = set()  # ids of hooks registered with_kwargs=True
         d["_hooks_always_called"] = set()  # ids of post hooks registered always_call=True
         d["_casted_by_pure_fp16"] = False
+        d["_cast_to_low_precision"] = True  # False: paddle.amp.decorate(level='O2') keeps this layer float32
+        d["_state_dict_hooks"] = collections.OrderedDict()
 
     # ---- calling --------------------------------------------------------------------------------
     def __call__(self, *inputs, **kwargs):
@@ -134,6 +136,10 @@ class Layer:
                               always_call)
 
     register_forward_hook = register_forward_post_hook
+
+    def register_state_dict_hook(self, hook):
+        """hook(state_dict) -> None or a new state_dict, run on what state_dict() returns (use_hook=True)."""
+        return self._add_hook(self._state_dict_hooks, hook, "register_state_dict_hook", False, False)
 
     # ---- names ----------------------------------------------------------------------------------
     def full_name(self):
@@ -337,7 +343,7 @@ class Layer:
     def state_dict(self, destination=None, include_sublayers=True, structured_name_prefix="", use_hook=True):
         """OrderedDict of structured name -> parameter / persistable buffer (the objects themselves)."""
         dest = collections.OrderedDict() if destination is None else destination
-        layers = self.named_sublayers(prefix=structured_name_prefix.rstrip("."), include_self=True) \
+        layers = list(self.named_sublayers(prefix=structured_name_prefix.rstrip("."), include_self=True)) \
             if include_sublayers else [(structured_name_prefix.rstrip("."), self)]
         for lprefix, layer in layers:
             for name, p in layer._parameters.items():
@@ -346,6 +352,11 @@ class Layer:
             for name, b in layer._buffers.items():
                 if b is not None and name not in layer._non_persistable_buffer_names_set:
                     dest[(lprefix + "." if lprefix else "") + name] = b
+        if use_hook:
+            for _, layer in layers:
+                for hook in layer._state_dict_hooks.values():
+                    result = hook(dest)
+                    dest = dest if result is None else result
         return dest
 
     to_static_state_dict = state_dict
@@ -374,13 +385,16 @@ class Layer:
     # ---- devices and dtypes ---------------------------------------------------------------------
     def to(self, device=None, dtype=None, blocking=None):
         """Move (and/or cast floating point) parameters and buffers in place; returns self."""
+        return self._to_impl(device, dtype)
+
+    def _to_impl(self, device=None, dtype=None, include_sublayers=True):
         if device is None and dtype is None:
             return self
         place = None if device is None else _place_mod.parse_place(device, "Layer.to")
         np_dtype = None if dtype is None else _dtype.convert_dtype(dtype).np
         if np_dtype is not None and _dtype.kind(np_dtype) != "f":
             raise TypeError(f"Layer.to: dtype must be a floating point dtype, received {np.dtype(np_dtype)}")
-        for t in list(self.parameters()) + list(self.buffers()):
+        for t in self.parameters(include_sublayers) + self.buffers(include_sublayers):
             if not isinstance(t, Tensor):
                 raise RuntimeError("Layer.to: only available in dynamic mode")
             data = t._data
@@ -397,7 +411,7 @@ class Layer:
                 t._bump_version()
                 t._grad = None
         if np_dtype is not None:
-            for layer in self.sublayers(include_self=True):
+            for layer in self.sublayers(include_self=True) if include_sublayers else [self]:
                 layer.__dict__["_dtype"] = np.dtype(np_dtype).name
         return self
 

@@ -1,0 +1,12 @@
+"""paddle.amp: automatic mixed precision (auto_cast, decorate, GradScaler). The casting itself happens in
+the dispatcher (ops/autocast.py), for eager ops and static programs alike."""
+from . import amp_lists, grad_scaler  # noqa: F401
+from .auto_cast import (auto_cast, decorate, get_autocast_dtype, is_autocast_enabled, is_bfloat16_supported,
+                        is_float16_supported)
+from .grad_scaler import GradScaler
+
+get_autocast_cpu_dtype = get_autocast_dtype
+get_autocast_gpu_dtype = get_autocast_dtype
+
+__all__ = ["auto_cast", "GradScaler", "decorate", "is_float16_supported", "is_bfloat16_supported",
+           "is_autocast_enabled", "get_autocast_dtype", "get_autocast_cpu_dtype", "get_autocast_gpu_dtype"]
