@@ -28,7 +28,8 @@ ADDITIONS = {
     "fluid": {"CPUPlace", "CUDAPlace", "Executor", "Operator", "ParamAttr", "Parameter", "Program", "Scope",
               "Variable", "append_backward", "data", "default_main_program", "default_startup_program",
               "global_scope", "gradients", "program_guard", "scope_guard"},  # fluid's 1.x names (Paddle 3 has no fluid)
-    "tensor": {"assign", "clone", "seed"},
+    "tensor": {"assign", "clone", "seed",
+               "logspace", "tril_indices", "triu_indices"},  # Paddle files these under paddle.tensor.creation only
     "distributed": {"Group", "Task"},  # what new_group and async collectives return; Paddle keeps them deeper  # Paddle files them elsewhere; here they sit with the other creators
 }
 

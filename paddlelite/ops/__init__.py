@@ -10,6 +10,7 @@ from . import fused  # noqa: F401  (fused_bias_act, fused_bias_act_grad, fused_d
 from . import rnn  # noqa: F401  (lstm_cell, gru_cell and their grad ops: the recurrent layers' cell steps)
 from . import complex  # noqa: F401  (real, imag, conj, angle, complex, as_complex, as_real)
 from . import fft  # noqa: F401  (fft_c2c, fft_r2c, fft_c2r: paddle.fft)
+from . import histogram  # noqa: F401  (bincount, histogram, histogramdd)
 from . import special  # noqa: F401  (lgamma, digamma, polygamma, i0, i1, erfinv, gammainc, kron, trace, ...)
 from . import collective  # noqa: F401  (c_allreduce_*, c_broadcast, ...: paddle.distributed's ops)
 from . import run_program  # noqa: F401  (run_program, run_program_grad: paddle.jit.to_static's traced programs)

@@ -359,3 +359,78 @@ PUT_ALONG_AXIS_GRAD = register_op(
     infer=lambda arr, index, values, out, dout, axis, reduce, include_self: (
         Meta(tuple(arr.shape), dout.dtype), Meta(tuple(values.shape), dout.dtype)),
     attrs=dict(_PUT_ATTRS))
+
+
+# ---- mode: the most frequent value along axis (the smallest of equally frequent ones) ---------------
+def _mode_forward(xp, x, axis):
+    if x.ndim == 0:
+        return x.copy(), xp.zeros((), dtype=np.int64)
+    ax = normalize_axis("mode", axis, x.ndim)
+    xm = xp.moveaxis(x, ax, -1)
+    rows, n = int(np.prod(xm.shape[:-1])), xm.shape[-1]
+    if n == 0:
+        raise ValueError(f"op 'mode': X must not be empty along axis {axis}")
+    flat = xm.reshape(rows, n)
+    order = _sort_indices(xp, flat, 1, False)
+    ordered = xp.take_along_axis(flat, order, axis=1)
+    new_run = xp.ones((rows, n), dtype=bool)
+    new_run[:, 1:] = ordered[:, 1:] != ordered[:, :-1]  # NaN != NaN: each NaN is a run of its own
+    run = xp.cumsum(new_run, axis=1) - 1
+    ids = run + xp.arange(rows).reshape(-1, 1) * n
+    length = xp.bincount(ids.reshape(-1), minlength=rows * n).reshape(rows, n)
+    count = xp.take_along_axis(length, run, axis=1)
+    first = xp.argmax(count == count.max(axis=1, keepdims=True), axis=1).reshape(-1, 1)  # the smallest value
+    last = first + xp.take_along_axis(count, first, axis=1) - 1  # its last occurrence (the sort is stable)
+    values = xp.take_along_axis(ordered, first, axis=1)
+    indices = xp.take_along_axis(order, last, axis=1).astype(np.int64)
+    shape = xm.shape[:-1] + (1,)
+    return (xp.moveaxis(values.reshape(shape), -1, ax), xp.moveaxis(indices.reshape(shape), -1, ax))
+
+
+def _mode_infer(x, axis):
+    if len(x.shape) == 0:
+        return Meta((), x.dtype), Meta((), np.dtype(np.int64))
+    ax = normalize_axis("mode", axis, len(x.shape))
+    shape = tuple(1 if d == ax else s for d, s in enumerate(x.shape))
+    return Meta(shape, x.dtype), Meta(shape, np.dtype(np.int64))
+
+
+# Out and Indices keep the reduced axis (size 1), so the gradient goes through Indices like argsort's.
+MODE = register_op("mode", inputs=("X",), outputs=("Out", "Indices"), forward=_mode_forward, infer=_mode_infer,
+                   grad=_grad_through_indices, attrs={"axis": -1}, double_grad=True)
+
+
+# ---- unique_consecutive: runs of equal elements (or slices along axis) collapsed to one ------------
+def _unique_consecutive_forward(xp, x, axis, dtype):
+    it = np.dtype(dtype)
+    if axis is None:
+        moved, ax = x.reshape(-1, 1), None
+    else:
+        ax = normalize_axis("unique_consecutive", axis, x.ndim)
+        moved = xp.moveaxis(x, ax, 0)
+    n = moved.shape[0]
+    rows = moved.reshape(n, -1)
+    new_run = xp.ones(n, dtype=bool)
+    if n > 1:
+        new_run[1:] = (rows[1:] != rows[:-1]).any(axis=1)
+    inverse = xp.cumsum(new_run) - 1
+    counts = xp.bincount(inverse, minlength=int(new_run.sum())) if n else xp.zeros(0, dtype=np.int64)
+    out = moved[new_run]
+    out = out.reshape(-1) if ax is None else xp.moveaxis(out, 0, ax)
+    return out, inverse.astype(it), counts.astype(it)
+
+
+def _unique_consecutive_infer(x, axis, dtype):
+    it = np.dtype(dtype)
+    if it not in (np.dtype(np.int32), np.dtype(np.int64)):
+        raise TypeError(f"op 'unique_consecutive': dtype must be int32 or int64, received {dtype}")
+    if axis is None:
+        return Meta((-1,), x.dtype), Meta((-1 if -1 in x.shape else int(np.prod(x.shape)),), it), Meta((-1,), it)
+    ax = normalize_axis("unique_consecutive", axis, len(x.shape))
+    out_shape = tuple(-1 if d == ax else s for d, s in enumerate(x.shape))
+    return Meta(out_shape, x.dtype), Meta((x.shape[ax],), it), Meta((-1,), it)
+
+
+UNIQUE_CONSECUTIVE = register_op("unique_consecutive", inputs=("X",), outputs=("Out", "Index", "Counts"),
+                                 forward=_unique_consecutive_forward, infer=_unique_consecutive_infer,
+                                 attrs={"axis": None, "dtype": "int64"})

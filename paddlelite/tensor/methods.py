@@ -8,9 +8,9 @@ import numbers
 import numpy as np
 
 from ..framework.promotion import with_scalar
-from . import (aliases, attribute, complex_math, creation, diagonals, elementwise, inplace, linalg, manipulation,
-               math, matrix_functions, nanreduce, order_stats, products, reduce, sampling, scattering, search,
-               special_math, stacking, tensor_extras)
+from . import (aliases, attribute, complex_math, counting, creation, diagonals, elementwise, inplace, integrate, linalg,
+               manipulation, math, matrix_functions, nanreduce, order_stats, products, reduce, sampling, scattering,
+               search, series, special_math, stacking, tensor_extras)
 from .math import operand
 
 _SCALARS = (numbers.Number, np.number, np.bool_)
@@ -162,7 +162,7 @@ def install(cls):
     """Attach every API listed in the functional modules' TENSOR_METHODS, plus the operators."""
     for module in (math, manipulation, reduce, creation, search, inplace, complex_math, aliases, elementwise, attribute,
                    diagonals, nanreduce, order_stats, products, stacking, scattering, tensor_extras, sampling, linalg,
-                   special_math, matrix_functions):
+                   counting, integrate, series, special_math, matrix_functions):
         for name in getattr(module, "TENSOR_METHODS", ()):
             setattr(cls, name, getattr(module, name))
     for name, fn in OPERATORS.items():

@@ -2,10 +2,14 @@
 kthvalue, median, quantile, searchsorted, bucketize."""
 import math as _pymath
 
+from ..ops import dispatch
+from ..ops import search as _s
+from . import creation as _creation
 from . import manipulation as _manip
 from . import math as _math
 from . import reduce as _reduce
 from .aliases import _deliver
+from .elementwise import lerp
 from .math import _check_tensor
 from .search import argsort, sort, take_along_axis
 
@@ -115,6 +119,93 @@ def quantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None, 
     return _deliver(result, out)
 
 
+def mode(x, axis=-1, keepdim=False, name=None):
+    """The most frequent value along axis (the smallest of equally frequent ones) and the index of its last
+    occurrence."""
+    _check_tensor(x, "mode")
+    if len(x.shape):
+        axis = _axis(x, axis, "mode")
+    values, indices = dispatch.apply(_s.MODE, x, axis=axis)
+    if not keepdim and len(x.shape):
+        values, indices = _manip.squeeze(values, [axis]), _manip.squeeze(indices, [axis])
+    return values, indices
+
+
+def _nan_last(x, axis, keepdim, api):
+    """(x with the reduced axes moved last and merged, sorted with NaNs last; the sort order; the number of
+    non-NaN elements per row, [..., 1]; the result's shape)."""
+    ndim = len(x.shape)
+    axes = list(range(ndim)) if axis is None else [axis] if isinstance(axis, int) else list(axis)
+    if isinstance(axis, (list, tuple)) and not axes:
+        raise ValueError(f"{api}: axis list must not be empty")
+    axes = [_axis(x, a, api) for a in axes] if ndim else []
+    rest = [d for d in range(ndim) if d not in axes]
+    flat = _manip.reshape(_manip.transpose(x, rest + axes) if ndim else x, [x.shape[d] for d in rest] + [-1])
+    order = argsort(flat, -1, stable=True)  # NaN sorts last
+    valid = _reduce.sum(_manip.cast(_math.logical_not(_math.isnan(flat)), "int64"), -1, keepdim=True)
+    shape = [1 if d in axes else x.shape[d] for d in range(ndim)] if keepdim else [x.shape[d] for d in rest]
+    return take_along_axis(flat, order, -1), order, valid, shape
+
+
+def nanmedian(x, axis=None, keepdim=False, mode="avg", name=None):
+    """The median of the non-NaN elements along axis (an int, a list, or all when None); NaN where all are NaN.
+    mode 'avg' averages the two middle elements of an even count; 'min' takes the lower one and, for an int
+    axis, also returns its index."""
+    _check_tensor(x, "nanmedian")
+    if mode not in ("avg", "min"):
+        raise ValueError(f"nanmedian: mode must be 'avg' or 'min', received {mode!r}")
+    ordered, order, valid, shape = _nan_last(x, axis, keepdim, "nanmedian")
+    two = _creation.full_like(valid, 2)
+    low = _math.clip(_math.floor_divide(_math.subtract(valid, _creation.ones_like(valid)), two), 0)
+    value = take_along_axis(ordered, low, -1)
+    if mode == "avg":
+        high = _math.clip(_math.floor_divide(valid, two), 0, max(ordered.shape[-1] - 1, 0))
+        both = _math.add(value.astype("float64"), take_along_axis(ordered, high, -1).astype("float64"))
+        value = _math.scale(both, 0.5).astype(x.dtype)
+    value = _manip.reshape(value, shape)
+    if mode == "min" and isinstance(axis, int):  # index -1 where all are NaN, as Paddle
+        index = _math.where(_math.equal(valid, _creation.zeros_like(valid)), _creation.full_like(valid, -1),
+                            take_along_axis(order, low, -1))
+        return value, _manip.reshape(index, shape)
+    return value
+
+
+def nanquantile(x, q, axis=None, keepdim=False, interpolation="linear"):
+    """The q-th quantile(s) of the non-NaN elements along axis (NaN where all are NaN); a list of q stacks them
+    first."""
+    _check_tensor(x, "nanquantile")
+    if interpolation not in _INTERPOLATIONS:
+        raise ValueError(f"nanquantile: interpolation must be one of {_INTERPOLATIONS}, received {interpolation!r}")
+    if isinstance(q, (list, tuple)) and not q:
+        raise ValueError("nanquantile: q must not be empty")
+    qs = q.numpy().reshape(-1).tolist() if hasattr(q, "numpy") else (list(q) if isinstance(q, (list, tuple)) else [q])
+    for v in qs:
+        if not 0 <= v <= 1:
+            raise ValueError(f"nanquantile: q must be in [0, 1], received {v}")
+    ordered, _, valid, shape = _nan_last(x, axis, keepdim, "nanquantile")
+    last = _math.subtract(valid, _creation.ones_like(valid)).astype(x.dtype)
+    results = []
+    for v in qs:
+        pos = _math.scale(last, float(v))
+        lo, hi = _math.floor(pos), _math.ceil(pos)
+        if interpolation == "nearest":
+            lo = hi = _math.round(pos)
+        elif interpolation == "lower":
+            hi = lo
+        elif interpolation == "higher":
+            lo = hi
+        below = take_along_axis(ordered, _math.clip(lo, 0).astype("int64"), -1)
+        above = take_along_axis(ordered, _math.clip(hi, 0).astype("int64"), -1)
+        if interpolation == "midpoint":
+            value = _math.scale(_math.add(below, above), 0.5)
+        elif interpolation == "linear":
+            value = lerp(below, above, _math.subtract(pos, lo))
+        else:
+            value = below
+        results.append(_manip.reshape(value, shape))
+    return results[0] if not isinstance(q, (list, tuple)) and not hasattr(q, "numpy") else _manip.stack(results)
+
+
 def msort(input, *, out=None):
     """input sorted along its first axis."""
     _check_tensor(input, "msort", "input")
@@ -148,5 +239,5 @@ def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None, *, ou
     return searchsorted(sorted_sequence, x, out_int32, right, out=out)
 
 
-__all__ = ["bucketize", "kthvalue", "median", "msort", "quantile", "searchsorted"]
-TENSOR_METHODS = ["bucketize", "kthvalue", "median", "msort", "quantile"]
+__all__ = ["bucketize", "kthvalue", "median", "mode", "msort", "nanmedian", "nanquantile", "quantile", "searchsorted"]
+TENSOR_METHODS = ["bucketize", "kthvalue", "median", "mode", "msort", "nanmedian", "nanquantile", "quantile"]

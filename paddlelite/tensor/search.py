@@ -95,6 +95,20 @@ def unique(x, return_index=False, return_inverse=False, return_counts=False, axi
     return tuple([out] + extras) if extras else out
 
 
+def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, dtype="int64", name=None):
+    """x with each run of equal consecutive elements (of the flattened x when axis is None; of equal slices
+    along axis otherwise) collapsed to one, optionally with the inverse mapping and the run lengths."""
+    _check_tensor(x, "unique_consecutive")
+    if axis is not None:
+        axis = _axis(x, axis, "unique_consecutive")
+    dt = _dtype.convert_dtype(dtype).name
+    if dt not in ("int32", "int64"):
+        raise TypeError(f"unique_consecutive: dtype must be int32 or int64, received {dt}")
+    out, inverse, counts = apply(_s.UNIQUE_CONSECUTIVE, x, axis=axis, dtype=dt)
+    extras = [t for t, want in ((inverse, return_inverse), (counts, return_counts)) if want]
+    return tuple([out] + extras) if extras else out
+
+
 def masked_fill(x, mask, value, name=None):
     """x with `value` where the (broadcast) bool mask is True."""
     from .math import where
@@ -110,5 +124,5 @@ def masked_fill(x, mask, value, name=None):
     return where(mask, fill, x)
 
 
-__all__ = ["topk", "argsort", "sort", "take_along_axis", "nonzero", "unique", "masked_fill"]
+__all__ = ["topk", "argsort", "sort", "take_along_axis", "nonzero", "unique", "unique_consecutive", "masked_fill"]
 TENSOR_METHODS = list(__all__)

@@ -18,6 +18,10 @@ CASES = [
     OpCase("argsort", {"X": distinct(3, 2, 2, seed=5)}, {"axis": 0, "descending": True}, id="argsort-desc-axis0"),
     OpCase("cummax", {"X": distinct(2, 5)}, {"axis": 1}, id="cummax"),
     OpCase("cummin", {"X": distinct(3, 4)}, {"axis": -2}, id="cummin"),
+    # distinct values: a tie would move under the finite differences (tests/test_counting_series_vs_paddle.py
+    # checks the gradient with ties against Paddle)
+    OpCase("mode", {"X": distinct(2, 4, seed=4)}, {"axis": 1}, id="mode"),
+    OpCase("mode", {"X": distinct(3, 2, seed=6)}, {"axis": 0}, id="mode-axis0"),
 ] + [
     OpCase("put_along_axis", {"Input": distinct(3, 4, seed=11), "Index": np.array([[0, 2, 2, 1], [0, 0, 1, 1]], dtype=I64),
                               "Value": distinct(2, 4, seed=12)},
