@@ -229,9 +229,22 @@ def test_decorate_o2_rejects_what_is_not_a_layer_or_optimizer(models, optimizers
         paddle.amp.decorate(models, optimizers, level="O2")
 
 
-def test_decorate_o2_rejects_master_grad():
-    with pytest.raises(NotImplementedError, match="master_grad"):
-        paddle.amp.decorate(_Net(), level="O2", master_grad=True)
+def test_decorate_master_grad_gives_float32_gradients():
+    net = _Net()
+    opt = paddle.optimizer.Adam(parameters=net.parameters())
+    net, opt = paddle.amp.decorate(net, opt, level="O2", master_grad=True)
+    x = _x(5, 3)
+    grads = []
+    for _ in range(2):  # the second pass accumulates into the float32 gradient
+        with paddle.amp.auto_cast(level="O2"):
+            loss = net(x).astype("float32").mean()
+        loss.backward()
+        grads.append(net.fc.weight.grad.numpy().copy())
+    assert net.fc.weight.dtype.name == "float16" and net.fc.weight.grad.dtype.name == "float32"
+    assert net.ln.weight.grad.dtype.name == "float32"
+    np.testing.assert_allclose(grads[1], 2 * grads[0], rtol=1e-3)
+    opt.step()
+    assert net.fc.weight.dtype.name == "float16"
 
 
 # ---- master weights -----------------------------------------------------------------------------------
