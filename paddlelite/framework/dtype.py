@@ -25,6 +25,7 @@ def compute_dtype(npdtype):
 
 
 _F32 = np.dtype(np.float32)
+BFLOAT16 = _ML_DTYPES["bfloat16"]
 FLOAT8_E4M3FN = _ML_DTYPES["float8_e4m3fn"]
 FLOAT8_MAX = {d: float(ml_dtypes.finfo(d).max) for d in (FLOAT8_E4M3FN, _ML_DTYPES["float8_e5m2"])}  # casts saturate
 

@@ -189,7 +189,7 @@ class Assign(Initializer):
 
     def __init__(self, value, name=None):
         if isinstance(value, Tensor):
-            value = value.numpy()
+            value = value._host()
         self.value = np.asarray(value)
         if self.value.dtype.kind not in "biuf":
             raise TypeError(f"Assign: value must be numeric, received dtype {self.value.dtype}")

@@ -1,15 +1,18 @@
-"""MultiHeadAttention, TransformerEncoderLayer, TransformerEncoder (Paddle's signatures and layouts)."""
+"""MultiHeadAttention, the Transformer encoder and decoder layers and stacks, and Transformer (Paddle's signatures,
+layouts and parameter order)."""
 import collections
 import copy
 
 from ... import tensor as _t
+from ...framework import dtype as _dtype
 from .. import functional as F
 from .common import Dropout, Linear
 from .container import LayerList
 from .layers import Layer
 from .norm import LayerNorm
 
-__all__ = ["MultiHeadAttention", "TransformerEncoderLayer", "TransformerEncoder"]
+__all__ = ["MultiHeadAttention", "TransformerEncoderLayer", "TransformerEncoder", "TransformerDecoderLayer",
+           "TransformerDecoder", "Transformer"]
 
 
 def _attn_bias(attn_mask, dtype):
@@ -117,7 +120,7 @@ class MultiHeadAttention(Layer):
         outs = [out]
         if self.need_weights:
             outs.append(weights)
-        if isinstance(cache, self.Cache):
+        if cache is not None:  # a StaticCache comes back unchanged, as in Paddle
             outs.append(cache)
         return out if len(outs) == 1 else tuple(outs)
 
@@ -206,3 +209,148 @@ class TransformerEncoder(Layer):
 
     def gen_cache(self, src):
         return [layer.gen_cache(src) for layer in self.layers]
+
+
+class TransformerDecoderLayer(Layer):
+    """Self-attention, cross-attention over `memory`, then a feed-forward block, each with residual + LayerNorm
+    (post-norm by default). weight_attr/bias_attr: one attr, or 3 (self-attention, cross-attention, FFN)."""
+
+    def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu", attn_dropout=None,
+                 act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None, layer_norm_eps=1e-5):
+        self._config = dict(d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward, dropout=dropout,
+                            activation=activation, attn_dropout=attn_dropout, act_dropout=act_dropout,
+                            normalize_before=normalize_before, weight_attr=weight_attr, bias_attr=bias_attr,
+                            layer_norm_eps=layer_norm_eps)
+        super().__init__()
+        if activation not in ("relu", "gelu"):
+            raise ValueError(f"TransformerDecoderLayer: activation must be 'relu' or 'gelu', received {activation!r}")
+        attn_dropout = dropout if attn_dropout is None else attn_dropout
+        act_dropout = dropout if act_dropout is None else act_dropout
+        self.normalize_before = normalize_before
+        w = _param_attrs(weight_attr, 3, "TransformerDecoderLayer", "weight_attr")
+        b = _param_attrs(bias_attr, 3, "TransformerDecoderLayer", "bias_attr")
+        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0], bias_attr=b[0])
+        self.cross_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[1], bias_attr=b[1])
+        self.linear1 = Linear(d_model, dim_feedforward, w[2], bias_attr=b[2])
+        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
+        self.linear2 = Linear(dim_feedforward, d_model, w[2], bias_attr=b[2])
+        self.norm1 = LayerNorm(d_model, layer_norm_eps)
+        self.norm2 = LayerNorm(d_model, layer_norm_eps)
+        self.norm3 = LayerNorm(d_model, layer_norm_eps)
+        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
+        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
+        self.dropout3 = Dropout(dropout, mode="upscale_in_train")
+        self.activation = getattr(F, activation)
+
+    def _sublayer(self, x, norm, dropout, fn):
+        """residual + dropout(fn(x)), normalised before fn (pre-norm) or after the sum (post-norm)."""
+        out = fn(norm(x) if self.normalize_before else x)
+        out = x + dropout(out)
+        return out if self.normalize_before else norm(out)
+
+    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
+        """cache: (incremental Cache of the self-attention, StaticCache of the cross-attention) from gen_cache;
+        with a cache the updated one is returned too."""
+        caches = []
+
+        def attend(attn, key, mask, index):
+            def run(q):
+                if cache is None:
+                    return attn(q, key(q), key(q), mask, None)
+                out, new = attn(q, key(q), key(q), mask, cache[index])
+                caches.append(new)
+                return out
+            return run
+
+        tgt = self._sublayer(tgt, self.norm1, self.dropout1, attend(self.self_attn, lambda q: q, tgt_mask, 0))
+        tgt = self._sublayer(tgt, self.norm2, self.dropout2,
+                             attend(self.cross_attn, lambda q: memory, memory_mask, 1))
+        tgt = self._sublayer(tgt, self.norm3, self.dropout3,
+                             lambda x: self.linear2(self.dropout(self.activation(self.linear1(x)))))
+        return tgt if cache is None else (tgt, tuple(caches))
+
+    def gen_cache(self, memory):
+        """(an empty incremental Cache for the self-attention, the cross-attention's StaticCache of memory)."""
+        return (self.self_attn.gen_cache(memory, type=MultiHeadAttention.Cache),
+                self.cross_attn.gen_cache(memory, memory, type=MultiHeadAttention.StaticCache))
+
+
+class TransformerDecoder(Layer):
+    """`num_layers` decoder layers: the given one, then fresh copies of it (same config, new parameters)."""
+
+    def __init__(self, decoder_layer, num_layers, norm=None):
+        super().__init__()
+        if not isinstance(decoder_layer, TransformerDecoderLayer):
+            raise TypeError(f"TransformerDecoder: decoder_layer must be a TransformerDecoderLayer, received "
+                            f"{type(decoder_layer).__name__}")
+        if not isinstance(num_layers, int) or num_layers <= 0:
+            raise ValueError(f"TransformerDecoder: num_layers must be a positive int, received {num_layers!r}")
+        self.layers = LayerList([decoder_layer] + [type(decoder_layer)(**copy.copy(decoder_layer._config))
+                                                   for _ in range(num_layers - 1)])
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
+        output = tgt
+        new_caches = []
+        for i, layer in enumerate(self.layers):
+            if cache is None:
+                output = layer(output, memory, tgt_mask=tgt_mask, memory_mask=memory_mask)
+            else:
+                output, c = layer(output, memory, tgt_mask=tgt_mask, memory_mask=memory_mask, cache=cache[i])
+                new_caches.append(c)
+        if self.norm is not None:
+            output = self.norm(output)
+        return output if cache is None else (output, new_caches)
+
+    def gen_cache(self, memory, do_zip=False):
+        cache = [layer.gen_cache(memory) for layer in self.layers]
+        return list(zip(*cache)) if do_zip else cache
+
+
+def _split_attrs(attr, api, arg):
+    """Transformer's weight_attr/bias_attr -> (the encoder layers' 2, the decoder layers' 3), as Paddle splits
+    a list of 1, 2 or 3."""
+    if not isinstance(attr, (list, tuple)):
+        return attr, attr
+    if len(attr) == 1:
+        return [attr[0]] * 2, [attr[0]] * 3
+    if len(attr) == 2:
+        return list(attr), [attr[0], attr[0], attr[-1]]
+    if len(attr) == 3:
+        return [attr[0], attr[-1]], list(attr)
+    # AssertionError, as Paddle raises
+    raise AssertionError(f"{api}: {arg} must hold 1, 2 or 3 attrs when it is a list/tuple, received {len(attr)}")
+
+
+class Transformer(Layer):
+    """Encoder-decoder Transformer (each stack ends in a LayerNorm); custom_encoder/custom_decoder replace them."""
+
+    def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6, dim_feedforward=2048,
+                 dropout=0.1, activation="relu", attn_dropout=None, act_dropout=None, normalize_before=False,
+                 weight_attr=None, bias_attr=None, custom_encoder=None, custom_decoder=None):
+        super().__init__()
+        enc_w, dec_w = _split_attrs(weight_attr, "Transformer", "weight_attr")
+        enc_b, dec_b = _split_attrs(bias_attr, "Transformer", "bias_attr")
+        args = (d_model, nhead, dim_feedforward, dropout, activation, attn_dropout, act_dropout, normalize_before)
+        if custom_encoder is not None:
+            self.encoder = custom_encoder
+        else:
+            self.encoder = TransformerEncoder(TransformerEncoderLayer(*args, enc_w, enc_b), num_encoder_layers,
+                                              LayerNorm(d_model))
+        if custom_decoder is not None:
+            self.decoder = custom_decoder
+        else:
+            self.decoder = TransformerDecoder(TransformerDecoderLayer(*args, dec_w, dec_b), num_decoder_layers,
+                                              LayerNorm(d_model))
+        self.d_model = d_model
+        self.nhead = nhead
+
+    def forward(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None):
+        memory = self.encoder(src, src_mask=src_mask)
+        return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask)
+
+    def generate_square_subsequent_mask(self, length):
+        """[length, length]: 0 on and below the diagonal, -inf above (a position sees itself and earlier ones)."""
+        n = int(length.item()) if hasattr(length, "item") else int(length)
+        return _t.triu(_t.full([n, n], float("-inf"), dtype=_dtype.get_default_dtype()), 1)
