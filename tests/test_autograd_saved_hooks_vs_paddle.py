@@ -39,6 +39,51 @@ def test_hooks_offload_saved_tensors_and_gradients_stay_the_same(paddle):
             "order": log[0][0] if log else None}
 
 
+@pytest.mark.parametrize("hooks", ["identity", "numpy"])
+def test_higher_order_gradients_flow_through_unpacked_tensors(hooks):
+    """create_graph=True differentiates through the unpacked tensors as through the saved ones (leaves
+    and non-leaves), and a graph kept with retain_graph unpacks again."""
+    @differential()
+    def body(paddle):
+        pair = ((lambda t: t, lambda t: t) if hooks == "identity"
+                else (lambda t: t.numpy(), lambda a: paddle.to_tensor(a)))
+        x = _x(paddle, [3.0, 0.5])
+        with paddle.autograd.saved_tensors_hooks(*pair):
+            y = paddle.sin(x) * x
+        (g,) = paddle.grad(y.sum(), x, create_graph=True)
+        g.sum().backward()
+        x2 = _x(paddle, [3.0])
+        with paddle.autograd.saved_tensors_hooks(*pair):
+            y2 = paddle.sin(x2) * x2
+        y2.backward(retain_graph=True)
+        y2.backward()
+        return {"g": g, "second": x.grad, "twice": x2.grad}
+    body()
+
+
+def test_pylayer_double_backward_through_packed_tensors():
+    """Unlike Paddle 3.3.1 (whose x.grad stays None here: the unpacked tensor is cut from the graph),
+    the second derivative through a PyLayer's packed tensors is kept, as it is for ops."""
+    import paddlelite as paddle
+
+    class Square(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, dy):
+            (x,) = ctx.saved_tensor()
+            return dy * 2 * x
+    x = _x(paddle, [3.0])
+    with paddle.autograd.saved_tensors_hooks(lambda t: t.numpy(), lambda a: paddle.to_tensor(a)):
+        y = Square.apply(x)
+    (g,) = paddle.grad(y, x, create_graph=True)
+    g.backward()
+    assert g.numpy().tolist() == [6.0] and x.grad.numpy().tolist() == [2.0]
+
+
 @differential(expected={"packs": 0, "grad": None})
 def test_nothing_is_packed_without_a_grad_node(paddle):
     log = []
@@ -226,3 +271,41 @@ def test_set_grad_in_dtype_consistent(paddle):
         Half.apply(Outer.apply(x)).sum().backward()
         out[str(flag)] = seen
     return out
+
+
+def _identity_layer(paddle, mark):
+    class Ident(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            if mark:
+                ctx.mark_not_inplace(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, dy):
+            return dy * 3
+    return Ident
+
+
+@differential(expected={"False": {"same": True, "y_sg": False}, "True": {"same": False, "y_sg": False}})
+def test_mark_not_inplace_returns_a_new_tensor(paddle):
+    out = {}
+    for mark in (False, True):
+        x = _x(paddle, [1.0, 2.0]) * 2.0
+        y = _identity_layer(paddle, mark).apply(x)
+        out[str(mark)] = {"same": y is x, "y_sg": y.stop_gradient}
+    return out
+
+
+def test_mark_not_inplace_keeps_the_inputs_place_in_the_graph():
+    """x keeps its own node, so x.sum() bypasses the layer (Paddle 3.3.1 loses gradients here: [6, 6],
+    and None for a leaf input)."""
+    import paddlelite as paddle
+    a = _x(paddle, [1.0, 2.0])
+    x = a * 2.0
+    y = _identity_layer(paddle, True).apply(x)
+    ((y * y).sum() + x.sum()).backward()
+    assert a.grad.numpy().tolist() == [26.0, 50.0]  # 2 * (3 * 2y + 1)
+    leaf = _x(paddle, [1.0, 2.0])
+    (_identity_layer(paddle, True).apply(leaf) * 1.0).sum().backward()
+    assert leaf.grad.numpy().tolist() == [3.0, 3.0]

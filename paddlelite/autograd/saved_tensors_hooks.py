@@ -6,6 +6,9 @@ returned; the backward pass calls unpack_hook when the gradient reads it. As in 
 registered at a time, and nothing is packed for an op that records no grad node (no_grad, inputs
 that stop gradient).
 """
+import weakref
+
+from ..framework.mode import is_grad_enabled
 from ..framework.tensor import Tensor, wrap_array
 
 _active = []  # [] or [(pack_hook, unpack_hook)]: the registered pair
@@ -34,15 +37,20 @@ class saved_tensors_hooks:
 
 class SavedTensor:
     """A tensor saved for backward while hooks were registered: pack_hook's result, unpacked on use.
-    `shape` and `dtype` stay readable without unpacking (zero gradients, graph dumps)."""
+    `shape` and `dtype` stay readable without unpacking (zero gradients, graph dumps). It remembers the
+    saved tensor's place in the graph (its node, or a weak reference to a leaf), so that a backward
+    that builds a graph (create_graph=True) differentiates through the unpacked tensor as through the
+    saved one."""
 
-    __slots__ = ("packed", "unpack_hook", "box", "shape", "dtype")
+    __slots__ = ("packed", "unpack_hook", "box", "shape", "dtype", "node", "out_index", "leaf")
 
     def __init__(self, tensor):
         pack_hook, self.unpack_hook = _active[0]
         alias = tensor.detach()  # the same storage and version counter, a new Tensor (as Paddle hands over)
         self.box = alias._vbox
         self.shape, self.dtype = tensor._data.shape, tensor._data.dtype
+        self.node, self.out_index = (None, 0) if tensor.stop_gradient else (tensor._node, tensor._out_index)
+        self.leaf = weakref.ref(tensor) if self.node is None and not tensor.stop_gradient else None
         self.packed = pack_hook(alias)
 
     def unpack(self, api):
@@ -53,7 +61,15 @@ class SavedTensor:
         if tuple(t._data.shape) != tuple(self.shape):
             raise ValueError(f"{api}: saved_tensors_hooks' unpack_hook returned shape {list(t._data.shape)}, "
                              f"but the saved tensor has shape {list(self.shape)}")
-        return t
+        if not is_grad_enabled():  # a backward that records nothing: the values are all it needs
+            return t
+        if self.node is not None:  # the unpacked values, at the saved tensor's place in the graph
+            t = t.detach()
+            t._node, t._out_index, t.stop_gradient = self.node, self.out_index, False
+            return t
+        leaf = None if self.leaf is None else self.leaf()
+        # a leaf's gradient must reach the leaf itself (its values are the unpacked ones, by contract)
+        return leaf if leaf is not None else t
 
 
 def packing():
