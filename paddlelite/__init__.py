@@ -28,7 +28,7 @@ from .tensor.inplace import erf_, expm1_
 from .tensor.products import ger
 from .tensor.matrix_functions import pdist
 from .tensor.sampling import (bernoulli, get_cuda_rng_state, get_rng_state, manual_seed, set_cuda_rng_state,
-                              set_rng_state)
+                              set_rng_state, standard_gamma)
 
 pi, e, inf, nan, newaxis = _math.pi, _math.e, _math.inf, _math.nan, None
 
@@ -69,7 +69,7 @@ from .amp import get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dt
 
 __all__ = [
     *tensor.__all__,
-    "cat", "concatenate", "finfo", "iinfo", "pi", "e", "inf", "nan", "newaxis", "ger", "pdist", "erf_", "expm1_", "bernoulli",
+    "cat", "concatenate", "finfo", "iinfo", "pi", "e", "inf", "nan", "newaxis", "ger", "pdist", "standard_gamma", "erf_", "expm1_", "bernoulli",
     "from_dlpack", "to_dlpack", "tolist", "get_cuda_rng_state", "get_rng_state", "manual_seed", "set_cuda_rng_state",
     "set_rng_state", "Tensor", "Size", "ParamAttr", "create_parameter", "load", "save", "set_printoptions", "DataParallel",
     "bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64", "complex128",
