@@ -67,9 +67,29 @@ from . import amp  # noqa: E402
 from .amp.auto_cast import autocast  # noqa: E402
 from .amp import get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype, is_autocast_enabled  # noqa: E402
 
+from .framework.dtype import DType as dtype, UNSUPPORTED as _UNSUPPORTED_DTYPES  # noqa: E402
+from .framework.random import Generator  # noqa: E402
+from .device.place import CUDAPinnedPlace, XPUPinnedPlace  # noqa: E402
+from .tensor.constructors import *  # noqa: E402,F401,F403  (as_tensor, asarray, from_numpy, FloatTensor, ...)
+from .tensor.constructors import __all__ as _constructors  # noqa: E402
+from .tensor.windows import crop  # noqa: E402  (top level only, as in Paddle)
+from .tensor.tensor_attrs import softmax  # noqa: E402  (PyTorch's spelling; nn.functional.softmax is Paddle's)
+from .nn.functional import adaptive_avg_pool1d, conv1d, conv2d, group_norm, layer_norm  # noqa: E402
+from .nn.initializer import LazyGuard  # noqa: E402
+from .io.reader import batch  # noqa: E402
+
+uint16, uint32, uint64 = _UNSUPPORTED_DTYPES["uint16"], _UNSUPPORTED_DTYPES["uint32"], _UNSUPPORTED_DTYPES["uint64"]
+pstring, raw = _UNSUPPORTED_DTYPES["pstring"], _UNSUPPORTED_DTYPES["raw"]
+cfloat, cdouble, double, half = complex64, complex128, float64, float16
+float = float32  # noqa: A001  (Paddle's name; the builtin is not used below)
+
 __all__ = [
-    *tensor.__all__,
-    "cat", "concatenate", "finfo", "iinfo", "pi", "e", "inf", "nan", "newaxis", "ger", "pdist", "standard_gamma", "erf_", "expm1_", "bernoulli",
+    *tensor.__all__, *_constructors,
+    "dtype", "Generator", "CUDAPinnedPlace", "XPUPinnedPlace", "crop", "softmax", "adaptive_avg_pool1d", "conv1d",
+    "conv2d", "group_norm", "layer_norm", "LazyGuard", "batch", "uint16", "uint32", "uint64", "pstring", "raw",
+    "cfloat", "cdouble", "double", "half", "float",
+    "cat", "concatenate", "finfo", "iinfo", "pi", "e", "inf", "nan", "newaxis", "ger", "pdist", "standard_gamma", "erf_",
+    "expm1_", "bernoulli",
     "from_dlpack", "to_dlpack", "tolist", "get_cuda_rng_state", "get_rng_state", "manual_seed", "set_cuda_rng_state",
     "set_rng_state", "Tensor", "Size", "ParamAttr", "create_parameter", "load", "save", "set_printoptions", "DataParallel",
     "bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64", "complex128",

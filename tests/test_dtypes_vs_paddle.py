@@ -101,3 +101,20 @@ def test_casting_methods_and_predicates(paddle):
     return {"casts": casts, "preds": preds, "view_as_complex": paddle.view_as_complex(z),
             "view_as_real": paddle.view_as_real(paddle.view_as_complex(z)), "method": z.view_as_complex(),
             "half_values": x.half().astype("float32")}
+
+
+@differential(expected={"numpy": np.array([16320, 16384, 49216], np.uint16), "array_dtype": "uint16",
+                        "tolist": [16320, 16384, 49216], "item": 1.5, "float": 2.0,
+                        "from_bits_dtype": "paddle.bfloat16", "from_bits": [1.5, 2.0, -3.0],
+                        "round_trip": [1.5, 2.0, -3.0], "bits_as_values": [16320.0]}, rtol=0, atol=0)
+def test_bfloat16_leaves_numpy_as_raw_uint16_bits(paddle):
+    """Paddle hands bfloat16 to NumPy as its raw bits (uint16), and reads a uint16 array back as bfloat16
+    (without a dtype; with one, uint16 values are converted as numbers)."""
+    x = paddle.to_tensor([1.5, 2.0, -3.0], dtype="bfloat16")
+    bits = np.array([16320, 16384, 49216], np.uint16)
+    return {"numpy": x.numpy(), "array_dtype": str(np.asarray(x).dtype), "tolist": x.tolist(),
+            "item": x[0].item(), "float": float(x[1]),
+            "from_bits_dtype": str(paddle.to_tensor(bits).dtype),
+            "from_bits": paddle.to_tensor(bits).astype("float32").tolist(),
+            "round_trip": paddle.to_tensor(x.numpy()).astype("float32").tolist(),
+            "bits_as_values": paddle.to_tensor(bits[:1], dtype="float32").tolist()}

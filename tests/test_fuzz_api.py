@@ -16,7 +16,8 @@ FUZZ = settings(max_examples=60, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 USER_ERRORS = (ValueError, TypeError, IndexError)
 DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64"]
-UNSUPPORTED = ["uint16", "uint32"]  # no Paddle dtype holds these NumPy dtypes: TypeError naming the API
+UNSUPPORTED = ["uint16", "uint32"]  # no Paddle dtype has these names: TypeError naming the API
+UNSUPPORTED_ARRAYS = ["uint32"]  # (a uint16 array is read as bfloat16 bits, as Paddle reads it)
 
 dims = st.integers(0, 3)
 shapes = st.lists(dims, min_size=0, max_size=4)
@@ -107,11 +108,11 @@ def test_eye(rows, cols, dtype):
 
 
 @FUZZ
-@given(st.one_of(arrays, st.builds(_array, shapes, st.sampled_from(UNSUPPORTED), st.just(0))),
+@given(st.one_of(arrays, st.builds(_array, shapes, st.sampled_from(UNSUPPORTED_ARRAYS + ["uint16"]), st.just(0))),
        st.sampled_from(DTYPES + UNSUPPORTED + [None]))
 def test_to_tensor_and_zeros_like(a, dtype):
     def oracle():
-        if a.dtype.name in UNSUPPORTED and dtype is None or dtype in UNSUPPORTED:
+        if a.dtype.name in UNSUPPORTED_ARRAYS and dtype is None or dtype in UNSUPPORTED:
             raise TypeError("unsupported dtype")
         with np.errstate(over="ignore", invalid="ignore"):
             return a.astype(dtype) if dtype else a

@@ -172,6 +172,20 @@ class _StateDictHook:
                 state_dict[key] = casted
 
 
+class _MasterGrad:
+    """After each backward, the parameter's gradient in float32 (decorate's master_grad): later passes add
+    into it in float32, and clipping, decay and the update read float32."""
+
+    def __init__(self, param):
+        self._param = param
+
+    def __call__(self):
+        from ..tensor.manipulation import cast
+        grad = self._param._grad
+        if grad is not None and grad.dtype.name != "float32":
+            self._param._grad = cast(grad, "float32")
+
+
 def _as_list(values, is_one, what, kind):
     """([values], False) for one, (values, True) for a list; Paddle's errors otherwise."""
     if is_one(values):
@@ -190,7 +204,8 @@ def decorate(models, optimizers=None, level="O1", dtype="float16", master_weight
     floating point parameters and buffers of every layer to `dtype` except batch norms (and, for float16,
     layer/instance norms) and `excluded_layers`, and gives the optimizers float32 master weights unless
     master_weight=False. save_dtype: the dtype state_dict() gives floating point entries (the parameters
-    themselves keep theirs). Returns what it was given: models, or (models, optimizers)."""
+    themselves keep theirs). master_grad=True: the low precision parameters' gradients are float32 after each
+backward. Returns what it was given: models, or (models, optimizers)."""
     from ..distributed.parallel import DataParallel
     from ..nn import Layer
     from ..optimizer import Optimizer
@@ -200,9 +215,6 @@ def decorate(models, optimizers=None, level="O1", dtype="float16", master_weight
         raise ValueError("dtype only support float16 or bfloat16.")
     if level == "O1":
         return models if optimizers is None else (models, optimizers)
-    if master_grad:
-        raise NotImplementedError("paddle.amp.decorate: master_grad=True (float32 gradients of low precision "
-                                  "parameters) is not supported; use master_grad=False")
     model_list, models_is_list = _as_list(models, lambda m: isinstance(m, Layer), "models", "model")
     for model in model_list:
         if isinstance(model, DataParallel):
@@ -218,6 +230,11 @@ def decorate(models, optimizers=None, level="O1", dtype="float16", master_weight
                                                 "optimizer")
         for opt in opt_list:
             opt._multi_precision = master_weight is not False
+    if master_grad:
+        for model in model_list:
+            for p in model.parameters():
+                if p._data.dtype in _dtype.LOW_PRECISION:
+                    p._register_backward_hook(_MasterGrad(p))
     if save_dtype is not None:
         if save_dtype not in ("float16", "bfloat16", "float32", "float64"):
             raise ValueError(f"save_dtype can only be float16 float32 or float64, but your input save_dtype is "

@@ -372,6 +372,8 @@ def _accumulate_into_leaf(t, g, create_graph, stop_gradient):
             t._grad = g
             t._grad_is_zeros = False
             return
+        if g._data.dtype != old._data.dtype:  # a float32 master gradient (amp master_grad) keeps its dtype
+            g = wrap_array(g._data.astype(old._data.dtype), g._place, g.stop_gradient)
         with set_grad_enabled(create_graph):
             new = _add(old, g)
         if not create_graph:  # Paddle adds into the existing gradient tensor: it keeps its flags

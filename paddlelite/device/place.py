@@ -186,3 +186,17 @@ def place_of_array(a):
     if cuda.is_cupy_array(a):
         return Place("gpu", a.device.id)
     raise TypeError(f"expected a numpy or cupy array, received {type(a).__name__}")
+
+
+def CUDAPinnedPlace():
+    """Page-locked host memory: not modelled (host arrays are copied to the GPU directly); RuntimeError without
+    CUDA, as Paddle's CPU build raises."""
+    if not cuda.is_available():
+        raise RuntimeError("CUDAPinnedPlace: pinned host memory needs CUDA, and no CUDA device is available")
+    raise NotImplementedError("CUDAPinnedPlace: paddlelite keeps host tensors in ordinary memory and copies them "
+                              "to the GPU directly; use CPUPlace or CUDAPlace")
+
+
+def XPUPinnedPlace():
+    """Kunlun XPU memory: paddlelite runs on CPUs and NVIDIA GPUs only."""
+    raise RuntimeError("XPUPinnedPlace: paddlelite supports no XPU (it runs on CPUs and NVIDIA GPUs)")

@@ -120,7 +120,13 @@ class Tensor(metaclass=PaddleNamedType):
 
     # ---- conversion -----------------------------------------------------------------------------
     def numpy(self):
-        """A NumPy copy of the values (copied from the GPU when the tensor lives there)."""
+        """A NumPy copy of the values (copied from the GPU when the tensor lives there). bfloat16 comes out
+        as its raw bits in uint16, as Paddle gives it (`to_tensor` of a uint16 array reads them back)."""
+        a = self._host()
+        return a.view(np.uint16) if a.dtype == _dtype.BFLOAT16 else a
+
+    def _host(self):
+        """A host (NumPy) copy of the values in their own dtype."""
         if self._place.kind == "cpu":
             return self._data.copy()
         return self._data.get()
@@ -316,8 +322,8 @@ def to_array(data, dtype, place, api):
         if data._place is not place:
             arr = arr.get() if data._place.kind == "gpu" else arr
     elif isinstance(data, (list, tuple)) and any(isinstance(e, Tensor) for e in _flatten(data)):
-        arr = np.array([[e.numpy() if isinstance(e, Tensor) else e] for e in data]).reshape(
-            len(data), *np.shape(data[0].numpy() if isinstance(data[0], Tensor) else data[0]))
+        arr = np.array([[e._host() if isinstance(e, Tensor) else e] for e in data]).reshape(
+            len(data), *np.shape(data[0]._host() if isinstance(data[0], Tensor) else data[0]))
     else:
         arr = data
     if dtype is None:
@@ -328,7 +334,12 @@ def to_array(data, dtype, place, api):
                 dtype = _dtype.default_float().np
             else:
                 dtype = arr.dtype
-                _dtype.convert_dtype(dtype, api)  # e.g. uint16/uint32 arrays: no Paddle dtype holds them
+                if dtype == np.uint16:  # Paddle's bfloat16 bits (what numpy() of a bfloat16 tensor gives)
+                    arr, dtype = arr.view(_dtype.BFLOAT16), _dtype.BFLOAT16
+                try:
+                    _dtype.convert_dtype(dtype, api)
+                except TypeError as e:  # e.g. uint32 arrays: Paddle's tensor.set() refuses them with a ValueError
+                    raise ValueError(str(e)) from None
         else:
             probe = np.asarray(arr)
             if probe.dtype.kind == "f":

@@ -46,7 +46,7 @@ def save(layer, path, input_spec=None, **configs):
         raise ValueError("paddle.jit.save: give input_spec (or call the model once) so there is a program to save")
     scope = Scope()
     for v, t in partial.captures:
-        scope._values[v.name] = np.asarray(t.numpy())
+        scope._values[v.name] = t._host()
     with scope_guard(scope):
         save_inference_model(path, partial.inputs, partial.outputs, Executor("cpu"), program=partial.program)
 

@@ -415,7 +415,7 @@ class Optimizer:
 
 
 def _state_array(value, name, shape, dtype):
-    arr = value.numpy() if isinstance(value, Tensor) else np.asarray(value)
+    arr = value._host() if isinstance(value, Tensor) else np.asarray(value)
     if list(arr.shape) != list(shape):
         raise ValueError(f"optimizer set_state_dict: '{name}' has shape {list(arr.shape)}, expected {list(shape)}")
     if arr.dtype != np.dtype(dtype):

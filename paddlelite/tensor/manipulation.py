@@ -463,7 +463,7 @@ def set_value(x, value):
     if not isinstance(x, Tensor):
         raise TypeError(f"Tensor.set_value: needs an eager Tensor, received {type(x).__name__}")
     if isinstance(value, Tensor):
-        value = value.numpy()
+        value = value._host()
     if not isinstance(value, np.ndarray):
         raise TypeError(f"Tensor.set_value: value must be a numpy.ndarray or Tensor, received "
                         f"{type(value).__name__}")

@@ -461,7 +461,7 @@ class Layer:
 def _assign_value(target, value, key):
     """Rebind `target`'s array to a copy of `value` (a Tensor or array-like) after checking shape/dtype."""
     if isinstance(value, Tensor):
-        arr = value.numpy() if value._place is not getattr(target, "_place", None) else value._data
+        arr = value._host() if value._place is not getattr(target, "_place", None) else value._data
     elif getattr(value, "_is_variable", False):
         raise TypeError(f"set_state_dict: '{key}' holds a static Variable, not values")
     else:
