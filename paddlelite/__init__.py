@@ -55,7 +55,8 @@ autograd.functional.set_static_gradients(static.gradients)
 device.get_rng_state = _framework_random.device_get_rng_state
 device.set_rng_state = _framework_random.device_set_rng_state
 device.manual_seed = _framework_random.device_manual_seed
-device.__all__ += ["get_rng_state", "set_rng_state", "manual_seed"]
+device.manual_seed_all = _framework_random.device_manual_seed_all
+device.__all__ += ["get_rng_state", "set_rng_state", "manual_seed", "manual_seed_all"]
 
 __version__ = "0.1.0"
 from .framework.io import load, save  # noqa: E402
