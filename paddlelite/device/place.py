@@ -125,6 +125,16 @@ def get_device(input=None):
     return "cpu" if place.kind == "cpu" else f"gpu:{place.index}"
 
 
+def current_device():
+    """The index of the current device (0 on the CPU)."""
+    return current_place().index
+
+
+def set_default_device(device):
+    """set_device, returning nothing."""
+    set_device(device)
+
+
 def device_to_place(device=None, api="paddle.device.device"):
     """Paddle's device spellings -> Place: None (the current device), an int (an index of the current
     device's kind), 'cpu' / 'gpu' / 'gpu:N' / 'cuda:N', or a Place."""

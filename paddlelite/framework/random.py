@@ -131,3 +131,10 @@ class Generator:
             raise TypeError(f"Generator.set_state: expected a GeneratorState, received {type(state).__name__}")
         self._rng.bit_generator.state = copy.deepcopy(state.state)
         return self
+
+def device_manual_seed_all(seed):
+    """Seed every device's generator (paddle.seed, returning nothing)."""
+    _seed_every_generator(seed)
+
+
+_seed_every_generator = seed  # device_manual_seed_all's parameter has Paddle's name, `seed`
