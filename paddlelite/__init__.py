@@ -42,7 +42,7 @@ bfloat16, float8_e4m3fn, float8_e5m2 = _DTYPES["bfloat16"], _DTYPES["float8_e4m3
 complex64, complex128 = _DTYPES["complex64"], _DTYPES["complex128"]
 
 # ---- subpackages (helpers append their exports below this line, and their names to __all__) ----
-from . import fft, fluid, io, linalg, metric, special, nn, optimizer, regularizer, static, utils  # noqa: E402
+from . import fft, fluid, io, linalg, metric, signal, special, nn, optimizer, regularizer, static, utils  # noqa: E402
 from . import base  # noqa: E402  (Paddle 3's name for fluid)
 from .framework.flags import get_flags, set_flags  # noqa: E402
 
@@ -55,7 +55,8 @@ autograd.functional.set_static_gradients(static.gradients)
 device.get_rng_state = _framework_random.device_get_rng_state
 device.set_rng_state = _framework_random.device_set_rng_state
 device.manual_seed = _framework_random.device_manual_seed
-device.__all__ += ["get_rng_state", "set_rng_state", "manual_seed"]
+device.manual_seed_all = _framework_random.device_manual_seed_all
+device.__all__ += ["get_rng_state", "set_rng_state", "manual_seed", "manual_seed_all"]
 
 __version__ = "0.1.0"
 from .framework.io import load, save  # noqa: E402
@@ -68,8 +69,30 @@ from .amp.auto_cast import autocast  # noqa: E402
 from .amp import get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype, is_autocast_enabled  # noqa: E402
 from . import vision  # noqa: E402
 
+from .framework.dtype import DType as dtype, UNSUPPORTED as _UNSUPPORTED_DTYPES  # noqa: E402
+from .framework.random import Generator  # noqa: E402
+from .device.place import CUDAPinnedPlace, XPUPinnedPlace  # noqa: E402
+from .tensor.constructors import *  # noqa: E402,F401,F403  (as_tensor, asarray, from_numpy, FloatTensor, ...)
+from .tensor.constructors import __all__ as _constructors  # noqa: E402
+from .tensor.windows import crop  # noqa: E402  (top level only, as in Paddle)
+from .tensor.tensor_attrs import softmax  # noqa: E402  (PyTorch's spelling; nn.functional.softmax is Paddle's)
+from .nn.functional import adaptive_avg_pool1d, conv1d, conv2d, conv3d, group_norm, layer_norm  # noqa: E402
+from .nn.initializer import LazyGuard  # noqa: E402
+from .io.reader import batch  # noqa: E402
+
+Tensor.stft, Tensor.istft = signal.stft, signal.istft  # Tensor methods from the nn floor: installed here
+Tensor.create_tensor, Tensor.create_parameter = tensor.create_tensor, create_parameter
+
+uint16, uint32, uint64 = _UNSUPPORTED_DTYPES["uint16"], _UNSUPPORTED_DTYPES["uint32"], _UNSUPPORTED_DTYPES["uint64"]
+pstring, raw = _UNSUPPORTED_DTYPES["pstring"], _UNSUPPORTED_DTYPES["raw"]
+cfloat, cdouble, double, half = complex64, complex128, float64, float16
+float = float32  # noqa: A001  (Paddle's name; the builtin is not used below)
+
 __all__ = [
-    *tensor.__all__,
+    *tensor.__all__, *_constructors,
+    "dtype", "Generator", "CUDAPinnedPlace", "XPUPinnedPlace", "crop", "softmax", "adaptive_avg_pool1d", "conv1d",
+    "conv2d", "conv3d", "group_norm", "layer_norm", "LazyGuard", "batch", "uint16", "uint32", "uint64", "pstring", "raw",
+    "cfloat", "cdouble", "double", "half", "float",
     "cat", "concatenate", "finfo", "iinfo", "pi", "e", "inf", "nan", "newaxis", "ger", "pdist", "erf_", "expm1_", "bernoulli",
     "from_dlpack", "to_dlpack", "tolist", "get_cuda_rng_state", "get_rng_state", "manual_seed", "set_cuda_rng_state",
     "set_rng_state", "Tensor", "Size", "ParamAttr", "create_parameter", "load", "save", "set_printoptions", "DataParallel",

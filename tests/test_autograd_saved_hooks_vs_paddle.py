@@ -271,3 +271,41 @@ def test_set_grad_in_dtype_consistent(paddle):
         Half.apply(Outer.apply(x)).sum().backward()
         out[str(flag)] = seen
     return out
+
+
+def _identity_layer(paddle, mark):
+    class Ident(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            if mark:
+                ctx.mark_not_inplace(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, dy):
+            return dy * 3
+    return Ident
+
+
+@differential(expected={"False": {"same": True, "y_sg": False}, "True": {"same": False, "y_sg": False}})
+def test_mark_not_inplace_returns_a_new_tensor(paddle):
+    out = {}
+    for mark in (False, True):
+        x = _x(paddle, [1.0, 2.0]) * 2.0
+        y = _identity_layer(paddle, mark).apply(x)
+        out[str(mark)] = {"same": y is x, "y_sg": y.stop_gradient}
+    return out
+
+
+def test_mark_not_inplace_keeps_the_inputs_place_in_the_graph():
+    """x keeps its own node, so x.sum() bypasses the layer (Paddle 3.3.1 loses gradients here: [6, 6],
+    and None for a leaf input)."""
+    import paddlelite as paddle
+    a = _x(paddle, [1.0, 2.0])
+    x = a * 2.0
+    y = _identity_layer(paddle, True).apply(x)
+    ((y * y).sum() + x.sum()).backward()
+    assert a.grad.numpy().tolist() == [26.0, 50.0]  # 2 * (3 * 2y + 1)
+    leaf = _x(paddle, [1.0, 2.0])
+    (_identity_layer(paddle, True).apply(leaf) * 1.0).sum().backward()
+    assert leaf.grad.numpy().tolist() == [3.0, 3.0]

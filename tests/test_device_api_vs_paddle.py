@@ -229,3 +229,15 @@ def test_gpu_rng_state_round_trips():
     b = paddle.rand([8]).numpy()
     paddle.device.manual_seed(3)
     np.testing.assert_array_equal(b, paddle.rand([8]).numpy())
+
+
+@differential(expected={"index": 0, "set": None, "place": "Place(cpu)", "none": "Place(cpu)", "zero": "Place(cpu)",
+                        "seeded": True, "returned": None})
+def test_current_device_and_default_device_on_the_cpu(paddle):
+    d = paddle.device
+    d.manual_seed_all(5)
+    a = paddle.rand([3]).numpy()
+    returned = d.manual_seed_all(5)
+    return {"index": d.current_device(), "set": d.set_default_device("cpu"), "place": repr(d.device_to_place("cpu")),
+            "none": repr(d.device_to_place(None)), "zero": repr(d.device_to_place(0)),
+            "seeded": bool(np.array_equal(a, paddle.rand([3]).numpy())), "returned": returned}

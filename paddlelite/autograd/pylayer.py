@@ -24,6 +24,8 @@ class PyLayerContext:
     saved_tensors = property(saved_tensor)
 
     def mark_not_inplace(self, *tensors):
+        """Inputs that forward may return: the output is then a new Tensor (the same storage), and the
+        input keeps its own place in the graph."""
         self.not_inplace_tensors = tensors
 
     def mark_non_differentiable(self, *tensors):
@@ -129,10 +131,21 @@ class PyLayer(PyLayerContext):
         with no_grad():
             out = cls.forward(ctx, *args, **kwargs)
         inputs = _tensor_inputs(args, kwargs)
+        if ctx.not_inplace_tensors:
+            out = _new_for_not_inplace(out, ctx.not_inplace_tensors, inputs)
         outs = [o for o in (out if isinstance(out, (list, tuple)) else [out]) if isinstance(o, Tensor)]
         if recording and outs and any(not t.stop_gradient for t in inputs):
             _attach(cls, PyLayerNode(cls, ctx, inputs, outs), inputs, outs)
         return out
+
+
+def _new_for_not_inplace(out, marked, inputs):
+    """`out` with each returned input that mark_not_inplace named replaced by a new Tensor viewing it."""
+    ids = {id(t) for t in marked if any(t is i for i in inputs)}
+
+    def new(o):
+        return o.detach() if isinstance(o, Tensor) and id(o) in ids else o
+    return type(out)(new(o) for o in out) if isinstance(out, (list, tuple)) else new(out)
 
 
 def _attach(cls, node, inputs, outs):

@@ -8,13 +8,13 @@ from .info import (IPUPlace, XPUPlace, device_count, get_all_custom_device_type,
                    is_compiled_with_ipu, is_compiled_with_rocm, is_compiled_with_xpu)
 from .memory import (empty_cache, ipc_collect, max_memory_allocated, max_memory_reserved, memory_allocated,
                      memory_reserved, reset_max_memory_allocated, reset_max_memory_reserved, reset_peak_memory_stats)
-from .place import (CPUPlace, CUDAPlace, Place, current_place, device, device_guard, get_device, parse_place,
-                    place_of_array, set_device)
+from .place import (CPUPlace, CUDAPlace, Place, current_device, current_place, device, device_guard, device_to_place,
+                    get_device, parse_place, place_of_array, set_default_device, set_device)
 from .streams import (Event, Stream, StreamContext, current_stream, get_stream_from_external,
                       is_current_stream_capturing, set_stream, stream_guard, synchronize)
 
 __all__ = ["cuda", "CPUPlace", "CUDAPlace", "Place", "current_place", "get_device", "parse_place", "place_of_array",
-           "set_device", "device", "device_guard",
+           "set_device", "device", "device_guard", "current_device", "device_to_place", "set_default_device",
            "IPUPlace", "XPUPlace", "device_count", "get_all_custom_device_type", "get_all_device_type",
            "get_available_custom_device", "get_available_device", "get_cudnn_version", "get_device_capability",
            "get_device_name", "get_device_properties", "is_available", "is_bf16_supported", "is_compiled_with_cinn",

@@ -125,6 +125,16 @@ def get_device(input=None):
     return "cpu" if place.kind == "cpu" else f"gpu:{place.index}"
 
 
+def current_device():
+    """The index of the current device (0 on the CPU)."""
+    return current_place().index
+
+
+def set_default_device(device):
+    """set_device, returning nothing."""
+    set_device(device)
+
+
 def device_to_place(device=None, api="paddle.device.device"):
     """Paddle's device spellings -> Place: None (the current device), an int (an index of the current
     device's kind), 'cpu' / 'gpu' / 'gpu:N' / 'cuda:N', or a Place."""
@@ -186,3 +196,17 @@ def place_of_array(a):
     if cuda.is_cupy_array(a):
         return Place("gpu", a.device.id)
     raise TypeError(f"expected a numpy or cupy array, received {type(a).__name__}")
+
+
+def CUDAPinnedPlace():
+    """Page-locked host memory: not modelled (host arrays are copied to the GPU directly); RuntimeError without
+    CUDA, as Paddle's CPU build raises."""
+    if not cuda.is_available():
+        raise RuntimeError("CUDAPinnedPlace: pinned host memory needs CUDA, and no CUDA device is available")
+    raise NotImplementedError("CUDAPinnedPlace: paddlelite keeps host tensors in ordinary memory and copies them "
+                              "to the GPU directly; use CPUPlace or CUDAPlace")
+
+
+def XPUPinnedPlace():
+    """Kunlun XPU memory: paddlelite runs on CPUs and NVIDIA GPUs only."""
+    raise RuntimeError("XPUPinnedPlace: paddlelite supports no XPU (it runs on CPUs and NVIDIA GPUs)")

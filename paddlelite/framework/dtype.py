@@ -76,10 +76,31 @@ _ALIASES = {"float": "float32", "double": "float64", "half": "float16", "int": "
             "bool_": "bool"}
 
 
+class UnsupportedDType(DType):
+    """A dtype Paddle names but no tensor holds (paddle.uint16/uint32/uint64, the string and raw types: Paddle
+    3.3.1's to_tensor rejects them too): usable as a name, TypeError where a tensor would get it."""
+
+    __slots__ = ()
+
+    def __init__(self, name):
+        self.name, self.np = name, None
+
+    def __eq__(self, other):
+        return self is other
+
+    def __hash__(self):
+        return hash(self.name)
+
+
+UNSUPPORTED = {name: UnsupportedDType(name) for name in ("uint16", "uint32", "uint64", "pstring", "raw")}
+
+
 def convert_dtype(dtype, api=None):
     """Accepts a DType, a name ('float32', 'paddle.float32'), a NumPy dtype or scalar type; `api` (the
     calling API) prefixes the error."""
     where = f"{api}: dtype" if api else "dtype"
+    if isinstance(dtype, UnsupportedDType):
+        raise TypeError(f"{where}: {dtype!r} is a Paddle dtype no tensor can hold; expected one of {sorted(DTYPES)}")
     if isinstance(dtype, DType):
         return dtype
     if isinstance(dtype, str):

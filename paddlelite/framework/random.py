@@ -92,3 +92,49 @@ def device_manual_seed(seed):
         _state["cpu"] = np.random.default_rng(int(seed))
     else:
         _state["gpu"][place.index] = place.xp.random.default_rng(int(seed))
+
+
+class Generator:
+    """A random generator of its own (Paddle's paddle.Generator): seeded, stepped and snapshotted
+    independently of the global generators paddle.seed drives."""
+
+    def __init__(self, device=None):
+        self.device = device
+        self._seed = int(np.random.SeedSequence().entropy % (2 ** 63))
+        self._rng = np.random.default_rng(self._seed)
+
+    def manual_seed(self, seed):
+        """Restart the stream from `seed`; returns the generator."""
+        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+            raise TypeError(f"Generator.manual_seed: expected an int, received {type(seed).__name__}")
+        self._seed = int(seed)
+        self._rng = np.random.default_rng(self._seed)
+        return self
+
+    def seed(self):
+        """Reseed from fresh entropy; returns the new seed."""
+        self.manual_seed(int(np.random.SeedSequence().entropy % (2 ** 63)))
+        return self._seed
+
+    def initial_seed(self):
+        return self._seed
+
+    def random(self):
+        """The next raw 64-bit random number."""
+        return int(self._rng.integers(0, 2 ** 63, dtype=np.int64))
+
+    def get_state(self):
+        return GeneratorState(self.device or "cpu", copy.deepcopy(self._rng.bit_generator.state))
+
+    def set_state(self, state):
+        if not isinstance(state, GeneratorState):
+            raise TypeError(f"Generator.set_state: expected a GeneratorState, received {type(state).__name__}")
+        self._rng.bit_generator.state = copy.deepcopy(state.state)
+        return self
+
+def device_manual_seed_all(seed):
+    """Seed every device's generator (paddle.seed, returning nothing)."""
+    _seed_every_generator(seed)
+
+
+_seed_every_generator = seed  # device_manual_seed_all's parameter has Paddle's name, `seed`

@@ -1,6 +1,8 @@
 """nn: layers and the functional API (mode-agnostic: the same code builds static programs)."""
-from . import functional, initializer, layer, utils
+from . import decode, functional, initializer, layer, utils
+from .decode import BeamSearchDecoder, dynamic_decode
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .layer import *  # noqa: F401,F403
 
-__all__ = [*layer.__all__, "ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue"]
+__all__ = [*layer.__all__, "ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue", "BeamSearchDecoder",
+           "dynamic_decode"]

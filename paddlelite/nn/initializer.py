@@ -268,3 +268,16 @@ def XavierInitializer(uniform=True, fan_in=None, fan_out=None, seed=0):
 def MSRAInitializer(uniform=True, fan_in=None, seed=0, negative_slope=0.0, nonlinearity="relu"):
     cls = KaimingUniform if uniform else KaimingNormal
     return cls(fan_in, negative_slope, nonlinearity)
+
+
+class LazyGuard:
+    """Paddle's lazy-initialisation scope for building huge models. Parameters created inside it are
+    initialised at once here: paddlelite allocates them as NumPy/CuPy arrays on creation (README.md,
+    "Compatibility")."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+

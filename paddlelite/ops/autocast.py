@@ -67,33 +67,40 @@ class Autocast:
         self._kinds = {}  # op type -> _WHITE | _BLACK | _GREY | _SKIP
 
     def _kind(self, op):
-        kind = self._kinds.get(op.type)
-        if kind is None:
-            if op.type in _NO_AMP:
-                kind = _SKIP
-            elif op.type in self.white:
-                kind = _WHITE
-            elif op.type in self.black:
-                kind = _BLACK
-            elif self.level == "OD":
-                kind = _BLACK
-            else:
-                kind = _GREY if self.promote else _SKIP
-            self._kinds[op.type] = kind
+        """How `op` is cast (first use in this context; cast_inputs caches it)."""
+        if op.type in _NO_AMP:
+            kind = _SKIP
+        elif op.type in self.white:
+            kind = _WHITE
+        elif op.type in self.black or self.level == "OD":
+            kind = _BLACK
+        else:
+            kind = _GREY if self.promote else _SKIP
+        self._kinds[op.type] = kind
         return kind
 
     def cast_inputs(self, op, inputs):
         """`inputs` with each float input cast to the dtype `op` computes in."""
-        kind = self._kind(op)
+        kind = self._kinds.get(op.type)
+        if kind is None:
+            kind = self._kind(op)
         if kind == _SKIP:
             return inputs
         n = 1 if op.type in _X_ONLY else len(inputs)
+        dtypes = []
+        for t in inputs[:n]:
+            if isinstance(t, (list, tuple)):
+                dtypes.extend(_dtype_of(e) for e in t)
+            elif t is not None:
+                dtypes.append(_dtype_of(t))
         if kind == _WHITE:
             dst = self.low
         elif kind == _BLACK:
             dst = _F32
         else:
-            dst = _F32 if any(d == _F32 for d in _dtypes(inputs[:n])) else self.low
+            dst = _F32 if _F32 in dtypes else self.low
+        if not any(d in _CASTABLE and d != dst for d in dtypes):
+            return inputs
         name = "float32" if dst is _F32 else self.low_name
         out = list(inputs)
         for i in range(n):
@@ -110,14 +117,6 @@ def _dtype_of(t):
         return t._data.dtype
     d = getattr(t, "_dtype", None)  # a static Variable's DType
     return None if d is None else d.np
-
-
-def _dtypes(inputs):
-    for t in inputs:
-        if isinstance(t, (list, tuple)):
-            yield from (_dtype_of(e) for e in t)
-        elif t is not None:
-            yield _dtype_of(t)
 
 
 def _cast(t, dst, name):

@@ -8,9 +8,10 @@ import numbers
 import numpy as np
 
 from ..framework.promotion import with_scalar
+from ..framework.tensor import Tensor
 from . import (aliases, attribute, complex_math, counting, creation, diagonals, elementwise, inplace, integrate, linalg,
                manipulation, math, matrix_functions, nanreduce, order_stats, products, reduce, sampling, scattering,
-               search, series, special_math, stacking, tensor_extras)
+               search, series, special_math, stacking, tensor_attrs, tensor_extras, windows)
 from .math import operand
 
 _SCALARS = (numbers.Number, np.number, np.bool_)
@@ -162,9 +163,12 @@ def install(cls):
     """Attach every API listed in the functional modules' TENSOR_METHODS, plus the operators."""
     for module in (math, manipulation, reduce, creation, search, inplace, complex_math, aliases, elementwise, attribute,
                    diagonals, nanreduce, order_stats, products, stacking, scattering, tensor_extras, sampling, linalg,
-                   counting, integrate, series, special_math, matrix_functions):
+                   counting, integrate, series, special_math, matrix_functions, tensor_attrs, windows):
         for name in getattr(module, "TENSOR_METHODS", ()):
             setattr(cls, name, getattr(module, name))
+    if issubclass(cls, Tensor):
+        for name in tensor_attrs.EAGER_METHODS:
+            setattr(cls, name, getattr(tensor_attrs, name))
     for name, fn in OPERATORS.items():
         setattr(cls, name, fn)
     for name, qual in OPERATOR_APIS.items():

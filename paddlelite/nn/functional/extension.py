@@ -1,9 +1,9 @@
-"""sequence_mask (mask[..., j] = j < x[...]) and temporal_shift."""
+"""sequence_mask (mask[..., j] = j < x[...]), temporal_shift and gather_tree (beam search's backtrace)."""
 from ... import tensor as T
 from ...framework.mode import _static
 from ...tensor.math import _check_tensor
 
-__all__ = ["sequence_mask", "temporal_shift"]
+__all__ = ["sequence_mask", "temporal_shift", "gather_tree"]
 
 
 def sequence_mask(x, maxlen=None, dtype="int64", name=None):
@@ -46,3 +46,29 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):
     out = T.concat([channels(later, 0, c1), channels(earlier, c1, c2), channels(v, c2, c)], axis=2)
     out = T.reshape(out, [-1, c, h, w])
     return T.transpose(out, [0, 2, 3, 1]) if data_format == "NHWC" else out
+
+
+def gather_tree(ids, parents):
+    """Beam search's backtrace: ids and parents are [max_time, batch, beam] (the token and parent beam each
+    step chose); out[t, b, k] is the token at step t of the beam that ends as beam k at the last step."""
+    api = "gather_tree"
+    _check_tensor(ids, api, "ids")
+    _check_tensor(parents, api, "parents")
+    if len(ids.shape) != 3:
+        raise ValueError("The input ids must be a 3D tensor with shape [length, batch_size, beam_size]")
+    if list(ids.shape) != list(parents.shape):
+        raise ValueError(f"{api}: parents must have ids' shape {list(ids.shape)}, received {list(parents.shape)}")
+    for arg, t in (("ids", ids), ("parents", parents)):
+        if t.dtype.name not in ("int32", "int64"):
+            raise TypeError(f"{api}: {arg} must be an int32 or int64 tensor, received {t.dtype.name}")
+    steps = ids.shape[0]
+    if steps < 0:
+        raise ValueError(f"{api}: the number of steps must be known, ids has shape {list(ids.shape)}")
+    if steps == 0:
+        return T.assign(ids)
+    parent = parents[steps - 1]
+    out = [ids[steps - 1]]
+    for t in range(steps - 2, -1, -1):
+        out.append(T.take_along_axis(ids[t], parent, axis=1))
+        parent = T.take_along_axis(parents[t], parent, axis=1)
+    return T.stack(out[::-1], axis=0)

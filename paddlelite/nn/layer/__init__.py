@@ -13,5 +13,8 @@ from .rnn import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
 from .vision import *  # noqa: F401,F403
 
-__all__ = ["Layer", *activation.__all__, *common.__all__, *container.__all__, *conv.__all__, *distance.__all__,
+Module = Layer  # Paddle's alias (paddle.nn.modules)
+
+__all__ = ["Layer", "Module", *activation.__all__, *common.__all__, *container.__all__, *conv.__all__,
+           *distance.__all__,
            *loss.__all__, *norm.__all__, *pooling.__all__, *rnn.__all__, *transformer.__all__, *vision.__all__]

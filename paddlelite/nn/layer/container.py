@@ -4,7 +4,7 @@ import collections
 from .layers import Layer
 from .param_attr import is_parameter
 
-__all__ = ["Sequential", "LayerList", "LayerDict", "ParameterList"]
+__all__ = ["Sequential", "LayerList", "LayerDict", "ParameterList", "ParameterDict", "ModuleList", "ModuleDict"]
 
 
 def _index(i, n, api):
@@ -196,6 +196,41 @@ class LayerDict(Layer):
             self.add_sublayer(key, layer)
 
 
+class ParameterDict(Layer):
+    """A dict of parameters, registered under their keys (a mapping or (key, parameter) pairs, in order)."""
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key):
+        return self._parameters[key]
+
+    def __setitem__(self, key, param):
+        if not is_parameter(param):
+            raise TypeError(f"ParameterDict: values must be Parameters, received {type(param).__name__}")
+        setattr(self, key, param)
+
+    def __len__(self):
+        return len(self._parameters)
+
+    def __iter__(self):
+        return iter(self._parameters)
+
+    def update(self, parameters):
+        if isinstance(parameters, (dict, ParameterDict)):
+            items = parameters.items() if isinstance(parameters, dict) else parameters._parameters.items()
+        else:
+            items = list(parameters)
+            for i, kv in enumerate(items):
+                if not isinstance(kv, (list, tuple)) or len(kv) != 2:
+                    raise ValueError(f"ParameterDict.update: the {i}'s element of parameters must be a (key, "
+                                     f"parameter) pair, received {kv!r}")
+        for key, param in items:
+            self.add_parameter(key, param)
+
+
 class ParameterList(Layer):
     """A list of parameters, registered under the names '0', '1', ..."""
 
@@ -223,3 +258,6 @@ class ParameterList(Layer):
             raise TypeError(f"ParameterList: items must be Parameters, received {type(parameter).__name__}")
         self.add_parameter(str(len(self)), parameter)
         return self
+
+
+ModuleList, ModuleDict = LayerList, LayerDict  # Paddle's aliases (paddle.nn.modules)

@@ -1,0 +1,30 @@
+"""paddle.nn's torch-style aliases (Module, ModuleList, ModuleDict) and ParameterDict against real Paddle 3.3.1."""
+import numpy as np
+
+from tests.differential import differential, raises
+
+
+@differential()
+def test_aliases_and_parameter_dict(paddle):
+    nn = paddle.nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.blocks = nn.ModuleList([nn.Linear(2, 3), nn.Linear(3, 1)])
+            self.heads = nn.ModuleDict({"a": nn.Linear(1, 1)})
+            self.extra = nn.ParameterDict([("w", paddle.create_parameter([2], "float32")),
+                                           ("b", paddle.create_parameter([1], "float32"))])
+            self.extra.update({"c": paddle.create_parameter([3], "float32")})
+    net = Net()
+    for _, p in net.named_parameters():
+        p.set_value(np.full(p.shape, 0.5, "float32"))
+    out = net.heads["a"](net.blocks[1](net.blocks[0](paddle.ones([1, 2])))) * net.extra["b"]
+    return {"aliases": [nn.Module is nn.Layer, nn.ModuleList is nn.LayerList, nn.ModuleDict is nn.LayerDict],
+            "names": [n for n, _ in net.named_parameters()], "keys": list(net.extra), "len": len(net.extra),
+            "out": out, "repr": repr(net.extra)}
+
+
+@differential(expected=raises(ValueError))
+def test_parameter_dict_rejects_bad_pairs(paddle):
+    paddle.nn.ParameterDict([("w", paddle.create_parameter([2], "float32"), 1)])
