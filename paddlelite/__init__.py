@@ -28,7 +28,7 @@ from .tensor.inplace import erf_, expm1_
 from .tensor.products import ger
 from .tensor.matrix_functions import pdist
 from .tensor.sampling import (bernoulli, get_cuda_rng_state, get_rng_state, manual_seed, set_cuda_rng_state,
-                              set_rng_state)
+                              set_rng_state, standard_gamma)
 
 pi, e, inf, nan, newaxis = _math.pi, _math.e, _math.inf, _math.nan, None
 
@@ -42,7 +42,7 @@ bfloat16, float8_e4m3fn, float8_e5m2 = _DTYPES["bfloat16"], _DTYPES["float8_e4m3
 complex64, complex128 = _DTYPES["complex64"], _DTYPES["complex128"]
 
 # ---- subpackages (helpers append their exports below this line, and their names to __all__) ----
-from . import fft, fluid, io, linalg, metric, special, nn, optimizer, regularizer, static, utils  # noqa: E402
+from . import fft, fluid, io, linalg, metric, signal, special, nn, optimizer, regularizer, static, utils  # noqa: E402
 from . import base  # noqa: E402  (Paddle 3's name for fluid)
 from .framework.flags import get_flags, set_flags  # noqa: E402
 
@@ -82,9 +82,12 @@ for _name in _TYPED_TENSORS:  # paddle.device re-exports the typed factories, as
 device.__all__ += _TYPED_TENSORS
 from .tensor.windows import crop  # noqa: E402  (top level only, as in Paddle)
 from .tensor.tensor_attrs import softmax  # noqa: E402  (PyTorch's spelling; nn.functional.softmax is Paddle's)
-from .nn.functional import adaptive_avg_pool1d, conv1d, conv2d, group_norm, layer_norm  # noqa: E402
+from .nn.functional import adaptive_avg_pool1d, conv1d, conv2d, conv3d, group_norm, layer_norm  # noqa: E402
 from .nn.initializer import LazyGuard  # noqa: E402
 from .io.reader import batch  # noqa: E402
+
+Tensor.stft, Tensor.istft = signal.stft, signal.istft  # Tensor methods from the nn floor: installed here
+Tensor.create_tensor, Tensor.create_parameter = tensor.create_tensor, create_parameter
 
 uint16, uint32, uint64 = _UNSUPPORTED_DTYPES["uint16"], _UNSUPPORTED_DTYPES["uint32"], _UNSUPPORTED_DTYPES["uint64"]
 pstring, raw = _UNSUPPORTED_DTYPES["pstring"], _UNSUPPORTED_DTYPES["raw"]
@@ -94,9 +97,10 @@ float = float32  # noqa: A001  (Paddle's name; the builtin is not used below)
 __all__ = [
     *tensor.__all__, *_constructors,
     "dtype", "Generator", "CUDAPinnedPlace", "XPUPinnedPlace", "crop", "softmax", "adaptive_avg_pool1d", "conv1d",
-    "conv2d", "group_norm", "layer_norm", "LazyGuard", "batch", "uint16", "uint32", "uint64", "pstring", "raw",
+    "conv2d", "conv3d", "group_norm", "layer_norm", "LazyGuard", "batch", "uint16", "uint32", "uint64", "pstring", "raw",
     "cfloat", "cdouble", "double", "half", "float",
-    "cat", "concatenate", "finfo", "iinfo", "pi", "e", "inf", "nan", "newaxis", "ger", "pdist", "erf_", "expm1_", "bernoulli",
+    "cat", "concatenate", "finfo", "iinfo", "pi", "e", "inf", "nan", "newaxis", "ger", "pdist", "standard_gamma", "erf_",
+    "expm1_", "bernoulli",
     "from_dlpack", "to_dlpack", "tolist", "get_cuda_rng_state", "get_rng_state", "manual_seed", "set_cuda_rng_state",
     "set_rng_state", "Tensor", "Size", "ParamAttr", "create_parameter", "load", "save", "set_printoptions", "DataParallel",
     "bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64", "complex128",

@@ -14,12 +14,13 @@ import pytest
 PACKAGES = ["", "nn", "nn.functional", "nn.utils", "static", "optimizer", "io", "metric", "autograd", "device",
             "utils", "tensor", "framework", "regularizer", "fluid", "distributed", "base", "amp"]
 MODULES = ["nn.initializer", "static.nn", "optimizer.lr", "utils.unique_name", "autograd.py_layer",
-           "autograd.backward_mode", "tensor.random", "tensor.logic", "tensor.linalg", "tensor.stat", "tensor.attribute"]
+           "autograd.backward_mode", "signal", "tensor.random", "tensor.logic", "tensor.linalg", "tensor.stat", "tensor.attribute"]
 
 # Names paddlelite adds to a Paddle namespace, and why.
 ADDITIONS = {
     # Paddle has these in paddle.tensor only; the top level re-exports paddle.tensor whole
-    "": {"fill_constant", "array_length", "array_read", "array_write", "create_array"},
+    "": {"fill_constant", "array_length", "array_read", "array_write", "create_array", "create_tensor",
+         "top_p_sampling"},
     "autograd": {"set_record_call_stack"},  # graph dumps name the user line that recorded each op
     "device": {"CPUPlace", "CUDAPlace", "Place", "current_place", "parse_place", "place_of_array",  # place objects
                "empty_cache", "memory_allocated", "memory_reserved"},  # in Paddle's GPU build (not its CPU one)

@@ -211,3 +211,32 @@ def test_unsupported_names_say_why(name):
     import paddlelite as paddle
     with pytest.raises(NotImplementedError, match=name):
         getattr(paddle.ones([2]), name)()
+
+
+@differential()
+def test_create_tensor_and_class_attributes(paddle):
+    t = paddle.Tensor.create_tensor("float32", persistable=True)
+    paddle.assign(paddle.to_tensor([1.0, 2.0]), output=t)
+    return [t, t.persistable, paddle.tensor.create_tensor("int64").dtype, hasattr(paddle.Tensor, "stop_gradient"),
+            paddle.Tensor.create_parameter is paddle.create_parameter]
+
+
+def test_top_p_sampling_draws_from_the_nucleus():  # Paddle 3.3.1 has only a GPU kernel for it
+    import paddlelite as paddle
+    probs = np.array([[0.1, 0.5, 0.3, 0.1], [0.7, 0.1, 0.1, 0.1], [0.25, 0.25, 0.25, 0.25]], np.float32)
+    x, ps = paddle.to_tensor(probs), paddle.to_tensor([[0.6], [0.0], [0.6]], "float32")
+    seen = set()
+    for seed in range(1, 40):
+        value, ids = paddle.tensor.top_p_sampling(x, ps, seed=seed)
+        assert ids.dtype == paddle.int64 and list(ids.shape) == [3, 1]
+        row0, row1, row2 = ids.numpy()[:, 0]
+        assert row0 in (1, 2) and row1 == 0 and row2 in (0, 1, 2)  # mass before each kept token < p
+        np.testing.assert_allclose(value.numpy()[:, 0], probs[np.arange(3), ids.numpy()[:, 0]])
+        seen.add(int(row0))
+    assert seen == {1, 2}
+    again = [x.top_p_sampling(ps, seed=7)[1].numpy().tolist() for _ in range(2)]
+    assert again[0] == again[1]
+    _, _, scores, top = x.top_p_sampling(ps, k=2, return_top=True, threshold=paddle.to_tensor([0.2, 0.2, 0.2]))
+    assert top.numpy().tolist()[:2] == [[1, 2], [0, 1]] and list(scores.shape) == [3, 2]
+    _, ids = x.top_p_sampling(paddle.to_tensor([[0.0], [0.0], [0.0]]), threshold=paddle.to_tensor([0.6, 0.6, 0.6]))
+    assert ids.numpy()[:2, 0].tolist() == [1, 0]

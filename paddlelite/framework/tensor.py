@@ -36,6 +36,7 @@ class Tensor(metaclass=PaddleNamedType):
     _name = None
     persistable = False
     trainable = False
+    stop_gradient = True  # every instance sets its own; here so Tensor.stop_gradient exists, as in Paddle
 
     def __init__(self, data=None, dtype=None, place=None, stop_gradient=True, name=None):
         if data is None:

@@ -2,6 +2,7 @@
 where_index (nonzero), unique and accuracy (not differentiable)."""
 import numpy as np
 
+from ..framework.random import rng_for
 from .indexing import _check_bounds, _check_int_index, _scatter_add
 from .registry import Meta, register_op
 from .shape_rules import normalize_axis
@@ -434,3 +435,45 @@ def _unique_consecutive_infer(x, axis, dtype):
 UNIQUE_CONSECUTIVE = register_op("unique_consecutive", inputs=("X",), outputs=("Out", "Index", "Counts"),
                                  forward=_unique_consecutive_forward, infer=_unique_consecutive_infer,
                                  attrs={"axis": None, "dtype": "int64"})
+
+
+# ---- top_p_sampling: one token per row from the smallest top-probability set reaching p -------------
+def _top_p_forward(xp, x, ps, threshold, topp_seed, seed, k, mode, return_top):
+    rows, vocab = x.shape
+    order = _sort_indices(xp, x, 1, True)
+    ordered = xp.take_along_axis(x, order, axis=1).astype(np.float64)
+    before = xp.cumsum(ordered, axis=1) - ordered  # probability mass ahead of each token
+    keep = xp.ones(ordered.shape, dtype=bool)
+    if mode == "truncated":
+        keep &= before < ps.reshape(-1, 1).astype(np.float64)
+    if threshold is not None:
+        keep &= ordered >= threshold.reshape(-1, 1).astype(np.float64)
+    keep[:, 0] = True  # the most probable token is always a candidate
+    weights = xp.where(keep, xp.maximum(ordered, 0), 0)
+    total = weights.sum(axis=1, keepdims=True)
+    weights = xp.where(total > 0, weights / xp.where(total > 0, total, 1), keep / keep.sum(axis=1, keepdims=True))
+    if topp_seed is not None:
+        draws = xp.asarray([rng_for(xp, int(s)).random() for s in topp_seed.reshape(-1).tolist()])
+    else:
+        draws = rng_for(xp, max(seed, 0)).random(rows)  # seed -1: the global generator
+    pick = (xp.cumsum(weights, axis=1) < draws.reshape(-1, 1)).sum(axis=1).clip(0, vocab - 1).reshape(-1, 1)
+    ids = xp.take_along_axis(order, pick, axis=1).astype(np.int64)
+    top = max(k, 0)
+    return (xp.take_along_axis(x, ids, axis=1), ids, xp.take_along_axis(x, order[:, :top], axis=1),
+            order[:, :top].astype(np.int64))
+
+
+def _top_p_infer(x, ps, threshold, topp_seed, seed, k, mode, return_top):
+    if len(x.shape) != 2:
+        raise ValueError(f"op 'top_p_sampling': X must be 2-D [batch, vocab], received shape {list(x.shape)}")
+    if mode not in ("truncated", "non-truncated"):
+        raise ValueError(f"op 'top_p_sampling': mode must be 'truncated' or 'non-truncated', received {mode!r}")
+    rows, top = x.shape[0], max(k, 0)
+    return (Meta((rows, 1), x.dtype), Meta((rows, 1), np.dtype(np.int64)), Meta((rows, top), x.dtype),
+            Meta((rows, top), np.dtype(np.int64)))
+
+
+TOP_P_SAMPLING = register_op("top_p_sampling", inputs=("X", "PS", "Threshold", "TopPSeed"),
+                             outputs=("Out", "Ids", "TopkScores", "TopkIds"),
+                             optional_inputs=("Threshold", "TopPSeed"), forward=_top_p_forward, infer=_top_p_infer,
+                             attrs={"seed": -1, "k": 0, "mode": "truncated", "return_top": False})

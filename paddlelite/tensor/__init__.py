@@ -34,6 +34,7 @@ from .special_math import *  # noqa: F401,F403
 from .stacking import *  # noqa: F401,F403
 from .windows import *  # noqa: F401,F403
 from .linalg import cross, dist, matrix_transpose, norm, vecdot  # noqa: F401  (paddle.norm is linalg.norm)
+from .constructors import create_tensor  # noqa: F401  (paddle.tensor and Tensor only, as in Paddle)
 
 # (dict.fromkeys: a name two module paths share, like attribute.shape, is listed once)
 __all__ = list(dict.fromkeys([
@@ -41,5 +42,5 @@ __all__ = list(dict.fromkeys([
     *diagonals.__all__, "einsum", *elementwise.__all__, *inplace.__all__, *integrate.__all__, *logic.__all__,
     *manipulation.__all__, *math.__all__, *matrix_functions.__all__, *special_math.__all__,
     *nanreduce.__all__, *order_stats.__all__, *products.__all__, *reduce.__all__, *sampling.__all__,
-    *scattering.__all__, *search.__all__, *series.__all__, *stacking.__all__, *windows.__all__, "cross", "dist", "matrix_transpose",
+    *scattering.__all__, *search.__all__, *series.__all__, *stacking.__all__, *windows.__all__, "create_tensor", "cross", "dist", "matrix_transpose",
     "vecdot"]))

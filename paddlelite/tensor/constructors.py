@@ -50,6 +50,21 @@ def check_shape(shape, op_name, expected_shape_type=None, expected_element_type=
                             f"{item.dtype.name}")
 
 
+def create_tensor(dtype, name=None, persistable=False):
+    """A tensor of `dtype` to assign into later (paddle.assign(x, output=t)): a 0-D zero in dynamic mode (Paddle
+    leaves its memory uninitialised), a variable of the main program's global block in static mode."""
+    from ..framework.mode import _static
+    from ..static import default_main_program
+    from ..utils import unique_name
+    dt = _dtype.convert_dtype(dtype, "create_tensor")
+    name = unique_name.generate("create_tensor") if name is None else name
+    if _static[0]:
+        return default_main_program().global_block().create_var(name=name, dtype=dt.name, persistable=persistable)
+    t = _creation.zeros([], dt)
+    t.name, t.persistable = name, bool(persistable)
+    return t
+
+
 class _TypedFactory(type):
     def __repr__(cls):
         return f"<class 'paddle.{cls.__name__}'>"

@@ -81,15 +81,21 @@ def nonzero(x, as_tuple=False):
     return tuple(apply(_mo.UNSTACK, out, axis=1, num=rank))
 
 
+def _unique_args(x, axis, dtype, api):
+    """(the normalised axis or None, the index dtype's name: int32 or int64)."""
+    _check_tensor(x, api)
+    if axis is not None:
+        axis = _axis(x, axis, api)
+    dt = _dtype.convert_dtype(dtype).name
+    if dt not in ("int32", "int64"):
+        raise TypeError(f"{api}: dtype must be int32 or int64, received {dt}")
+    return axis, dt
+
+
 def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None, dtype="int64", name=None):
     """Sorted distinct values (of the flattened x when axis is None), optionally with the first index of each,
     the inverse mapping (x = out[inverse]) and the counts."""
-    _check_tensor(x, "unique")
-    if axis is not None:
-        axis = _axis(x, axis, "unique")
-    dt = _dtype.convert_dtype(dtype).name
-    if dt not in ("int32", "int64"):
-        raise TypeError(f"unique: dtype must be int32 or int64, received {dt}")
+    axis, dt = _unique_args(x, axis, dtype, "unique")
     out, index, inverse, counts = apply(_s.UNIQUE, x, axis=axis, dtype=dt)
     extras = [t for t, want in ((index, return_index), (inverse, return_inverse), (counts, return_counts)) if want]
     return tuple([out] + extras) if extras else out
@@ -98,15 +104,22 @@ def unique(x, return_index=False, return_inverse=False, return_counts=False, axi
 def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, dtype="int64", name=None):
     """x with each run of equal consecutive elements (of the flattened x when axis is None; of equal slices
     along axis otherwise) collapsed to one, optionally with the inverse mapping and the run lengths."""
-    _check_tensor(x, "unique_consecutive")
-    if axis is not None:
-        axis = _axis(x, axis, "unique_consecutive")
-    dt = _dtype.convert_dtype(dtype).name
-    if dt not in ("int32", "int64"):
-        raise TypeError(f"unique_consecutive: dtype must be int32 or int64, received {dt}")
+    axis, dt = _unique_args(x, axis, dtype, "unique_consecutive")
     out, inverse, counts = apply(_s.UNIQUE_CONSECUTIVE, x, axis=axis, dtype=dt)
     extras = [t for t, want in ((inverse, return_inverse), (counts, return_counts)) if want]
     return tuple([out] + extras) if extras else out
+
+
+def top_p_sampling(x, ps, threshold=None, topp_seed=None, seed=-1, k=0, mode="truncated", return_top=False,
+                   name=None):
+    """One token id per row of the probabilities x [batch, vocab], drawn from the most probable tokens whose mass
+    before them stays under ps (all tokens with mode 'non-truncated'; none below `threshold`): (its probability,
+    its id), plus the top-k probabilities and ids when return_top."""
+    _check_tensor(x, "top_p_sampling")
+    _check_tensor(ps, "top_p_sampling", "ps")
+    out, ids, top_scores, top_ids = apply(_s.TOP_P_SAMPLING, x, ps, threshold, topp_seed, seed=int(seed), k=int(k),
+                                          mode=mode, return_top=bool(return_top))
+    return (out, ids, top_scores, top_ids) if return_top else (out, ids)
 
 
 def masked_fill(x, mask, value, name=None):
@@ -124,5 +137,5 @@ def masked_fill(x, mask, value, name=None):
     return where(mask, fill, x)
 
 
-__all__ = ["topk", "argsort", "sort", "take_along_axis", "nonzero", "unique", "unique_consecutive", "masked_fill"]
+__all__ = ["topk", "argsort", "sort", "take_along_axis", "nonzero", "unique", "unique_consecutive", "masked_fill", "top_p_sampling"]
 TENSOR_METHODS = list(__all__)
