@@ -28,7 +28,7 @@ from .tensor.inplace import erf_, expm1_
 from .tensor.products import ger
 from .tensor.matrix_functions import pdist
 from .tensor.sampling import (bernoulli, get_cuda_rng_state, get_rng_state, manual_seed, set_cuda_rng_state,
-                              set_rng_state)
+                              set_rng_state, standard_gamma)
 
 pi, e, inf, nan, newaxis = _math.pi, _math.e, _math.inf, _math.nan, None
 
@@ -74,6 +74,13 @@ from .framework.random import Generator  # noqa: E402
 from .device.place import CUDAPinnedPlace, XPUPinnedPlace  # noqa: E402
 from .tensor.constructors import *  # noqa: E402,F401,F403  (as_tensor, asarray, from_numpy, FloatTensor, ...)
 from .tensor.constructors import __all__ as _constructors  # noqa: E402
+from .tensor import constructors as _constructor_module  # noqa: E402
+
+_TYPED_TENSORS = ["BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor",
+                  "HalfTensor", "IntTensor", "LongTensor", "ShortTensor"]
+for _name in _TYPED_TENSORS:  # paddle.device re-exports the typed factories, as Paddle does
+    setattr(device, _name, getattr(_constructor_module, _name))
+device.__all__ += _TYPED_TENSORS
 from .tensor.windows import crop  # noqa: E402  (top level only, as in Paddle)
 from .tensor.tensor_attrs import softmax  # noqa: E402  (PyTorch's spelling; nn.functional.softmax is Paddle's)
 from .nn.functional import adaptive_avg_pool1d, conv1d, conv2d, conv3d, group_norm, layer_norm  # noqa: E402
@@ -93,7 +100,8 @@ __all__ = [
     "dtype", "Generator", "CUDAPinnedPlace", "XPUPinnedPlace", "crop", "softmax", "adaptive_avg_pool1d", "conv1d",
     "conv2d", "conv3d", "group_norm", "layer_norm", "LazyGuard", "batch", "uint16", "uint32", "uint64", "pstring", "raw",
     "cfloat", "cdouble", "double", "half", "float",
-    "cat", "concatenate", "finfo", "iinfo", "pi", "e", "inf", "nan", "newaxis", "ger", "pdist", "erf_", "expm1_", "bernoulli",
+    "cat", "concatenate", "finfo", "iinfo", "pi", "e", "inf", "nan", "newaxis", "ger", "pdist", "standard_gamma", "erf_",
+    "expm1_", "bernoulli",
     "from_dlpack", "to_dlpack", "tolist", "get_cuda_rng_state", "get_rng_state", "manual_seed", "set_cuda_rng_state",
     "set_rng_state", "Tensor", "Size", "ParamAttr", "create_parameter", "load", "save", "set_printoptions", "DataParallel",
     "bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64", "complex128",

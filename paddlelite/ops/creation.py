@@ -3,6 +3,7 @@ import numpy as np
 
 from ..framework.random import rng_for
 from .registry import Meta, register_op
+from .shape_rules import broadcast_shapes, float_only, float_rule
 
 # Ops without inputs take their place from the 'place' attr when given, else the current device.
 
@@ -146,9 +147,33 @@ def _multinomial(xp, x, num_samples, replacement, seed):
     return out.reshape(x.shape[:-1] + (num_samples,)).astype(np.int64)
 
 
+def _binomial(xp, count, prob, seed):
+    n = count.astype(np.int64)
+    if n.size and bool((n < 0).any() | ~((prob >= 0) & (prob <= 1)).all()):
+        raise ValueError("op 'binomial': count must be >= 0 and prob in [0, 1] (not NaN) in every element")
+    return xp.asarray(rng_for(xp, seed).binomial(n, prob.astype(np.float64))).astype(np.int64)
+
+
+def _binomial_infer(count, prob, seed):
+    if np.dtype(prob.dtype).kind != "f":
+        raise TypeError(f"op 'binomial': input 'Prob' must be a floating-point tensor, received {np.dtype(prob.dtype)}")
+    return Meta(broadcast_shapes("binomial", count.shape, prob.shape), np.dtype(np.int64))
+
+
+def _standard_gamma(xp, x, seed):
+    # shapes <= 0 give the smallest normal float, as Paddle's kernel (which clamps every sample to it)
+    tiny = np.finfo(x.dtype).tiny
+    samples = rng_for(xp, seed).standard_gamma(xp.maximum(x, tiny).astype(np.float64)).astype(x.dtype)
+    return xp.maximum(samples, x.dtype.type(tiny))
+
+
 POISSON = register_op("poisson", inputs=("X",), outputs=("Out",), forward=_poisson,
                       infer=lambda x, seed: Meta(x.shape, x.dtype), attrs={"seed": 0})
 MULTINOMIAL = register_op("multinomial", inputs=("X",), outputs=("Out",), forward=_multinomial,
                           infer=lambda x, num_samples, replacement, seed: Meta(tuple(x.shape[:-1]) + (num_samples,),
                                                                                 np.dtype(np.int64)),
                           attrs={"num_samples": 1, "replacement": False, "seed": 0})
+BINOMIAL = register_op("binomial", inputs=("Count", "Prob"), outputs=("Out",), forward=_binomial,
+                       infer=_binomial_infer, attrs={"seed": 0}, same_dtype=("Count", "Prob"))
+STANDARD_GAMMA = register_op("standard_gamma", inputs=("X",), outputs=("Out",), forward=float_only(
+    "standard_gamma", _standard_gamma), infer=float_rule("standard_gamma"), attrs={"seed": 0})

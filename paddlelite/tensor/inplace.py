@@ -5,6 +5,8 @@ sees it); layout updates (reshape_, squeeze_, transpose_, cast_, ...) make x its
 of the same storage for view ops. Both move x to the result's place in the graph and bump the version
 counter, and refuse a leaf that needs a gradient (ValueError, as Paddle).
 """
+import numpy as np
+
 from ..ops import dispatch
 from ..ops.registry import get_op
 from . import (aliases, creation, elementwise, manipulation, math, matrix_functions, nanreduce, products, reduce,
@@ -99,12 +101,75 @@ def normal_(x, mean=0.0, std=1.0, name=None):
         seed=0))
 
 
+def _uniform_like(a, low=0.0, high=1.0):
+    return dispatch.apply(get_op("uniform_random"), shape=list(a.shape), dtype=a.dtype.name, min=float(low),
+                          max=float(high), seed=0)
+
+
+def log_normal_(x, mean=1.0, std=2.0, name=None):
+    """Fill x with exp of N(mean, std^2) samples."""
+    math.check_float_tensor(x, "log_normal_")
+    return inplace_apply(x, "log_normal_", lambda a: math.exp(dispatch.apply(
+        get_op("gaussian_random"), shape=list(a.shape), dtype=a.dtype.name, mean=float(mean), std=float(std),
+        seed=0)))
+
+
+def cauchy_(x, loc=0, scale=1, name=None):
+    """Fill x with Cauchy(loc, scale) samples: loc + scale tan(pi (u - 1/2)), u uniform in [0, 1)."""
+    math.check_float_tensor(x, "cauchy_")
+    return inplace_apply(x, "cauchy_", lambda a: math.scale(
+        math.tan(math.scale(_uniform_like(a), scale=float(np.pi), bias=-0.5, bias_after_scale=False)),
+        scale=float(scale), bias=float(loc)))
+
+
+def geometric_(x, probs, name=None):
+    """Fill x with log(u) / log1p(-probs), u uniform in [tiny, 1) (Paddle's formula: the continuous
+    counterpart of the number of trials to the first success)."""
+    math.check_float_tensor(x, "geometric_")
+
+    def draw(a):
+        p = probs.astype(a.dtype) if math.is_tensor_like(probs) else creation.full_like(a, float(probs))
+        return math.divide(math.log(_uniform_like(a, np.finfo(a.dtype.np).tiny)), math.log1p(math.neg(p)))
+    return inplace_apply(x, "geometric_", draw)
+
+
+def exponential_(x, lam=1.0, name=None):
+    """Fill x with Exponential(rate lam) samples: -log(1 - u) / lam."""
+    math.check_float_tensor(x, "exponential_")
+    return inplace_apply(x, "exponential_", lambda a: math.scale(
+        math.log1p(math.neg(_uniform_like(a))), scale=-1.0 / float(lam)))
+
+
+_MANTISSA_BITS = {"float16": 11, "bfloat16": 8, "float32": 24, "float64": 53}
+
+
+def random_(x, from_=0, to=None, *, generator=None):
+    """Fill x with integers uniform in [from_, to): to=None draws [0, from_), or with from_=0 too every integer
+    x's dtype holds exactly (2**mantissa bits for floats, the type's max for integers)."""
+    math._check_tensor(x, "random_")
+    dtype = x.dtype.name
+    if to is None:
+        if from_ == 0:
+            if dtype in _MANTISSA_BITS:
+                to = 2 ** _MANTISSA_BITS[dtype]
+            elif x.dtype.np.kind in "iu":
+                to = int(np.iinfo(x.dtype.np).max)
+            else:
+                raise ValueError(f"random_: x must hold integers or floats, received {dtype}")
+        else:
+            from_, to = 0, from_
+    if from_ >= to:
+        raise ValueError(f"random_: 'from' must be less than 'to', received from={from_} >= to={to}")
+    return inplace_apply(x, "random_", lambda a: dispatch.apply(
+        get_op("randint"), shape=list(a.shape), low=int(from_), high=int(to), dtype="int64", seed=0).astype(dtype))
+
+
 # erf_ and expm1_ are Paddle top-level functions only (paddlelite/__init__.py exports them)
 _FUNCTIONS_ONLY = {"erf_", "expm1_"}
-TENSOR_METHODS = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, "uniform_", "normal_", "bernoulli_")
-                  if n not in _FUNCTIONS_ONLY]
+_FILLS = ("uniform_", "normal_", "bernoulli_", "log_normal_", "cauchy_", "geometric_", "exponential_", "random_")
+TENSOR_METHODS = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, *_FILLS) if n not in _FUNCTIONS_ONLY]
 # Paddle's namespace has most of them, not all (there is no paddle.add_ or paddle.sigmoid_)
 _METHODS_ONLY = {"add_", "scale_", "exp_", "clip_", "sqrt_", "floor_", "ceil_", "reciprocal_", "round_", "rsqrt_",
                  "sigmoid_", "uniform_", "mul_", "clamp_", "lerp_", "not_equal_", "logical_xor_",
-                 "acosh_", "asinh_", "atanh_", "erfinv_"}
-__all__ = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, "normal_", "bernoulli_") if n not in _METHODS_ONLY | _FUNCTIONS_ONLY]
+                 "acosh_", "asinh_", "atanh_", "erfinv_", "exponential_", "random_"}
+__all__ = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, *_FILLS) if n not in _METHODS_ONLY | _FUNCTIONS_ONLY]

@@ -53,6 +53,29 @@ def poisson(x, name=None):
     return dispatch.apply(_creation_ops.POISSON, x, seed=0)
 
 
+def binomial(count, prob, name=None):
+    """Samples (int64) of Binomial(count, prob), count and prob broadcast together."""
+    _check_tensor(count, "binomial", "count")
+    check_float_tensor(prob, "binomial", "prob")
+    return dispatch.apply(_creation_ops.BINOMIAL, count.astype(prob.dtype), prob, seed=0)
+
+
+def standard_gamma(x, name=None):
+    """Samples of Gamma(shape x, scale 1), in x's dtype (float32/float64)."""
+    check_float_tensor(x, "standard_gamma")
+    return dispatch.apply(_creation_ops.STANDARD_GAMMA, x, seed=0)
+
+
+def log_normal(mean=1.0, std=2.0, shape=None, name=None):
+    """exp of Normal(mean, std^2) samples: shaped `shape`, or like mean/std when either is a Tensor."""
+    like = mean if _math.is_tensor_like(mean) else std if _math.is_tensor_like(std) else None
+    if like is None:
+        return _math.exp(_creation.normal(float(mean), float(std), shape))
+    check_float_tensor(like, "log_normal", "mean" if like is mean else "std")
+    normal = _math.add(_math.multiply(_creation.gaussian(like.shape, dtype=like.dtype), std), mean)
+    return _math.exp(normal)
+
+
 def multinomial(x, num_samples=1, replacement=False, name=None, *, out=None):
     """num_samples category indices (int64) per row of x's (unnormalised, non-negative) probabilities."""
     check_float_tensor(x, "multinomial")
@@ -92,5 +115,6 @@ def set_cuda_rng_state(state_list):
 
 
 # the generator-state functions are top-level only in Paddle (paddlelite/__init__.py exports them)
-__all__ = ["multinomial", "poisson", "rand_like", "randint_like", "randn_like"]  # bernoulli: top-level only
+# bernoulli, standard_gamma: top-level only
+__all__ = ["binomial", "log_normal", "multinomial", "poisson", "rand_like", "randint_like", "randn_like"]
 TENSOR_METHODS = ["multinomial"]
