@@ -59,9 +59,9 @@ def _param(paddle, values):
 _BAD = [False, False, True, False, False, False, "nan", True, False, False]
 
 
-def _train(paddle, scaler, apply, bad_steps=_BAD):
+def _train(paddle, scaler, apply, bad_steps=_BAD, optimizer="SGD"):
     w = _param(paddle, [0.5, -1.0, 2.0])
-    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=[w])
+    opt = getattr(paddle.optimizer, optimizer)(learning_rate=0.1, parameters=[w])
     states = []
     for bad in bad_steps:
         x = paddle.to_tensor([1.0, {False: 2.0, True: np.inf, "nan": np.nan}[bad], 3.0])
@@ -82,6 +82,14 @@ def _step_update(scaler, scaled, opt):
 def test_scaler_step_update_sequence_with_inf_and_nan(paddle):
     scaler = _scaler(paddle, init_loss_scaling=1024.0, incr_every_n_steps=2)
     return _train(paddle, scaler, _step_update)
+
+
+@differential()
+def test_scaler_skips_adam_steps_whole(paddle):
+    """A skipped step leaves Adam's moments and beta powers as they were, too."""
+    scaler = _scaler(paddle, init_loss_scaling=4.0, incr_every_n_steps=3)
+    states = _train(paddle, scaler, _step_update, optimizer="Adam")
+    return states
 
 
 @differential()
