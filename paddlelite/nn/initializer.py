@@ -19,7 +19,7 @@ __all__ = ["Initializer", "Constant", "Normal", "Uniform", "XavierUniform", "Xav
            "KaimingUniform", "TruncatedNormal", "Assign", "calculate_gain", "set_global_initializer",
            "ConstantInitializer", "NormalInitializer", "UniformInitializer", "XavierInitializer",
            "MSRAInitializer", "TruncatedNormalInitializer", "NumpyArrayInitializer", "Bilinear",
-           "Orthogonal"]
+           "Orthogonal", "Dirac"]
 
 
 def _fans(shape):
@@ -236,6 +236,29 @@ class Orthogonal(Initializer):
         if rows < cols:
             q = q.T
         return Assign(self.gain * q[:rows, :cols].reshape(shape))._op(shape, dtype)
+
+
+class Dirac(Initializer):
+    """Identity-preserving convolution weights [out, in, *kernel] (3-, 4- or 5-D): in each of `groups` groups of
+    output channels, channel j gets a 1 at input channel j in the kernel's centre, zeros elsewhere."""
+
+    def __init__(self, groups=1, name=None):
+        if not isinstance(groups, int) or isinstance(groups, bool) or groups <= 0:
+            raise AssertionError(" 'groups' must be a positive integer. ")  # Paddle's class and message
+        self._groups = groups
+
+    def _op(self, shape, dtype):
+        if len(shape) not in (3, 4, 5):
+            raise AssertionError("Only Tensor with 3/4/5 dimensions can be initialized by Dirac")
+        if shape[0] % self._groups:
+            raise AssertionError("Tensor 0-dimension must be divisible by groups")
+        per_group = shape[0] // self._groups
+        w = np.zeros(shape)
+        centre = tuple(k // 2 for k in shape[2:])
+        for i in range(self._groups):
+            for j in range(min(per_group, shape[1])):
+                w[(i * per_group + j, j, *centre)] = 1.0
+        return Assign(w)._op(shape, dtype)
 
 
 _global = {"weight": None, "bias": None}

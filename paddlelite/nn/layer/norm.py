@@ -6,13 +6,15 @@ them in training mode.
 """
 import numpy as np
 
+from ... import tensor as _t
+from ...autograd import no_grad
 from .. import functional as F
 from .. import initializer as _init
 from .layers import Layer
 from .param_attr import ParamAttr
 
 __all__ = ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "LayerNorm", "GroupNorm", "InstanceNorm1D",
-           "InstanceNorm2D", "InstanceNorm3D", "LocalResponseNorm"]
+           "InstanceNorm2D", "InstanceNorm3D", "LocalResponseNorm", "SpectralNorm"]
 
 
 class _BatchNormBase(Layer):
@@ -228,3 +230,44 @@ class LocalResponseNorm(Layer):
         if self.data_format != "NCHW":
             text += f", data_format={self.data_format}"
         return text + (f", name={self.name}" if self.name is not None else "")
+
+
+class SpectralNorm(Layer):
+    """forward(weight) = weight / sigma, sigma its largest singular value as a [shape[dim], -1] matrix, estimated
+    by `power_iters` power-iteration steps from the non-trainable parameters weight_u, weight_v (normal draws);
+    the gradient treats the estimated singular vectors as constants (Paddle's spectral_norm op)."""
+
+    def __init__(self, weight_shape, dim=0, power_iters=1, eps=1e-12, dtype="float32"):
+        super().__init__()
+        self._power_iters = power_iters
+        self._eps = eps
+        self._dim = dim
+        self._dtype = dtype
+        self._weight_shape = list(weight_shape)
+        # AssertionError, as Paddle raises
+        if np.prod(self._weight_shape) <= 0:
+            raise AssertionError("Any dimension of `weight_shape` cannot be equal to 0.")
+        if dim >= len(self._weight_shape):
+            raise AssertionError(f"The input `dim` should be less than the length of `weight_shape`, but received "
+                                 f"dim={dim}")
+        h = self._weight_shape[dim]
+        w = int(np.prod(self._weight_shape)) // h
+        self.weight_u = self.create_parameter([h], attr=ParamAttr(), dtype=dtype,
+                                              default_initializer=_init.Normal(0.0, 1.0))
+        self.weight_u.stop_gradient = True
+        self.weight_v = self.create_parameter([w], attr=ParamAttr(), dtype=dtype,
+                                              default_initializer=_init.Normal(0.0, 1.0))
+        self.weight_v.stop_gradient = True
+
+    def forward(self, x):
+        dim = self._dim % len(x.shape)
+        mat = _t.transpose(x, [dim] + [d for d in range(len(x.shape)) if d != dim]) if dim else x
+        mat = _t.reshape(mat, [mat.shape[0], -1])
+        u, v = self.weight_u, self.weight_v
+        with no_grad():
+            for _ in range(self._power_iters):
+                v = _t.matmul(mat, u, transpose_x=True)
+                v = v / (_t.sqrt(_t.sum(v * v)) + self._eps)
+                u = _t.mv(mat, v)
+                u = u / (_t.sqrt(_t.sum(u * u)) + self._eps)
+        return x / _t.sum(u * _t.mv(mat, v))
