@@ -16,7 +16,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .legacy import LEGACY_TYPES
+from .legacy import REGISTRY_TYPES as _BY_LEGACY_TYPE
 
 
 Meta = namedtuple("Meta", ["shape", "dtype"])  # shape: tuple of int, -1 = unknown; dtype: numpy dtype
@@ -99,7 +99,6 @@ class OpDef:
 
 _REGISTRY = {}
 OPS = _REGISTRY  # type -> OpDef, for lookups on hot paths (read only: register_op writes it)
-_BY_LEGACY_TYPE = {legacy: ours for ours, legacy in LEGACY_TYPES.items()}
 
 
 def register_op(type, gpu=None, **spec):

@@ -54,8 +54,27 @@ def layer_name_guard(name):
         _layer_name[0] = prev
 
 
+_OPERATOR_TEMPORARY = object()  # _layer_name while a Python operator builds its op: outputs are `tmp_<n>`
+
+
+def operator_temporaries(fn):
+    """`fn` (a Variable's Python operator: +, *, astype, ...) naming its outputs `tmp_<n>`, as Paddle's
+    operator overloads on Variables do."""
+    def named(*args, **kwargs):
+        prev = _layer_name[0]
+        _layer_name[0] = _OPERATOR_TEMPORARY
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _layer_name[0] = prev
+    named.__name__ = getattr(fn, "__name__", "operator")
+    return named
+
+
 def forward_name_fn(op_type):
-    """Names for one forward op's outputs: `<layer or op key>.tmp_<k>`."""
+    """Names for one forward op's outputs: `<layer or op key>.tmp_<k>` (`tmp_<n>` for operators)."""
+    if _layer_name[0] is _OPERATOR_TEMPORARY:
+        return lambda: unique_name.generate("tmp")
     helper = _layer_name[0] or unique_name.generate(op_type)
     return lambda: unique_name.generate(helper + ".tmp")
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..framework import dtype as _dtype
 from ..framework.mode import in_static_mode
-from ..ops.legacy import grad_type
+from ..ops.legacy import REGISTRY_TYPES, grad_type, legacy_desc
 from ..ops.registry import get_op
 from ..utils import unique_name
 from .dot import program_to_dot
@@ -223,7 +223,17 @@ class Operator:
 
     @property
     def input_names(self):
-        return sorted(self._inputs)  # Paddle's OpDesc keeps slots sorted by name
+        return sorted({**self._inputs, **dict.fromkeys(self._desc()[1], [])})  # OpDesc keeps slots sorted
+
+    def _desc(self):
+        """(attrs, optional input slots listed empty) as Paddle's legacy op desc of this op shows them; a
+        grad op shows its forward op's attributes (see ops/legacy.py)."""
+        fwd = self._fwd_op if self._fwd_op is not None else self
+        first = next((n for v in fwd._inputs.values() for n in v), None)
+        var = None if first is None else fwd.block._lookup(first)
+        attrs, empty = legacy_desc(REGISTRY_TYPES.get(fwd.type, fwd.type), self._attrs,
+                                   None if var is None else var.dtype.name)
+        return attrs, (empty if fwd is self else ())
 
     @property
     def output_names(self):
@@ -239,11 +249,10 @@ class Operator:
 
     @property
     def attr_names(self):
-        return list(self._attrs)
+        return list(self._desc()[0])
 
-    @property
-    def all_attrs(self):
-        return dict(self._attrs)
+    def all_attrs(self):  # a method in Paddle (attr_names is a property)
+        return dict(self._desc()[0])
 
     @property
     def attrs(self):
@@ -257,13 +266,17 @@ class Operator:
         raise ValueError(f"op '{self.type}' is not in its block any more")
 
     def attr(self, name):
+        """The attribute by Paddle's name (or by the registry op's own, which the executor reads)."""
+        attrs = self._desc()[0]
+        if name in attrs:
+            return attrs[name]
         try:
             return self._attrs[name]
         except KeyError:
-            raise ValueError(f"op '{self.type}' has no attribute '{name}'; it has {sorted(self._attrs)}") from None
+            raise ValueError(f"op '{self.type}' has no attribute '{name}'; it has {sorted(attrs)}") from None
 
     def has_attr(self, name):
-        return name in self._attrs
+        return name in self._desc()[0] or name in self._attrs
 
     def _set_attr(self, name, value):
         self._attrs[name] = value
@@ -306,14 +319,21 @@ class Operator:
 
     # ---- printing (Paddle's legacy-IR text: slots and attributes sorted by name) ---------------
     def to_string(self, throw_on_error=False, with_details=False):
+        desc_attrs, empty = self._desc()
+        inputs = {**dict.fromkeys(empty, []), **self._inputs}
         outs = ", ".join(f"{k}={self._outputs[k]}" for k in sorted(self._outputs))
-        ins = ", ".join(f"{k}={self._inputs[k]}" for k in sorted(self._inputs))
-        attrs = ", ".join(f"{k} = {f'block[{v.idx}]' if isinstance(v, Block) else v}"
-                          for k, v in sorted(self._attrs.items()))
+        ins = ", ".join(f"{k}={inputs[k]}" for k in sorted(inputs))
+        attrs = ", ".join(f"{k} = {_attr_text(v)}" for k, v in sorted(desc_attrs.items()))
         call = f"{self.type}(inputs={{{ins}}}, {attrs})"
         return f"{{{outs}}} = {call}" if outs else call
 
     __str__ = __repr__ = to_string
+
+
+def _attr_text(v):
+    if isinstance(v, Block):
+        return f"block[{v.idx}]"
+    return str(v)
 
 
 class GradOperator(Operator):

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..framework.promotion import with_scalar
 from ..framework.tensor import Tensor
+from ..static.appender import operator_temporaries
 from . import (aliases, attribute, complex_math, counting, creation, diagonals, elementwise, inplace, integrate, linalg,
                manipulation, math, matrix_functions, nanreduce, order_stats, products, reduce, sampling, scattering,
                search, series, special_math, stacking, tensor_attrs, tensor_extras, windows)
@@ -169,10 +170,14 @@ def install(cls):
     if issubclass(cls, Tensor):
         for name in tensor_attrs.EAGER_METHODS:
             setattr(cls, name, getattr(tensor_attrs, name))
+    static_variable = not issubclass(cls, Tensor)
     for name, fn in OPERATORS.items():
+        if static_variable and not isinstance(fn, property) and name != "__pos__":
+            fn = operator_temporaries(fn)  # Paddle names what a Variable's operator makes `tmp_<n>`
         setattr(cls, name, fn)
     for name, qual in OPERATOR_APIS.items():
         setattr(cls, name, _api(qual))
     for name, fn in COMPARISONS.items():
-        setattr(cls, name, _comparison(fn, name))
+        compare = _comparison(fn, name)
+        setattr(cls, name, operator_temporaries(compare) if static_variable else compare)
     cls.__hash__ = object.__hash__  # identity, as the operators above make __eq__ elementwise

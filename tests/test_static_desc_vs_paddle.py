@@ -1,0 +1,53 @@
+"""Static op descs as Paddle's legacy IR shows them (ops/legacy.py): for each API, the last op it appends has
+Paddle's type, input/output slot names (optional slots listed empty), and attributes by Paddle's names
+and values (dtype enums, float32-rounded floats, reduce_all/dim/keep_dim, trans_x/trans_y, ...)."""
+import pytest
+
+from tests.differential import differential
+
+# API -> fn(paddle, x): x is a float32 [2, 4] data Variable
+APIS = {
+    "mean": lambda p, x: p.mean(x), "mean_axis": lambda p, x: p.mean(x, axis=1, keepdim=True),
+    "cast": lambda p, x: p.cast(x, "float64"), "scale": lambda p, x: p.scale(x, 2.0, 1.0),
+    "concat": lambda p, x: p.concat([x, x], 1), "softmax": lambda p, x: p.nn.functional.softmax(x),
+    "relu": lambda p, x: p.nn.functional.relu(x), "log_softmax": lambda p, x: p.nn.functional.log_softmax(x),
+    "full": lambda p, x: p.full([2], 1.5), "add": lambda p, x: p.add(x, x),
+    "layer_norm": lambda p, x: p.nn.LayerNorm(4)(x), "dropout": lambda p, x: p.nn.functional.dropout(x, 0.5),
+    "embedding": lambda p, x: p.nn.Embedding(10, 3)(p.zeros([2], "int64")),
+    "expand": lambda p, x: p.expand(x, [3, 2, 4]), "clip": lambda p, x: p.clip(x, 0.0, 1.0),
+    "one_hot": lambda p, x: p.nn.functional.one_hot(p.zeros([2], "int64"), 5),
+    "split": lambda p, x: p.split(x, 2, axis=1)[0], "gather": lambda p, x: p.gather(x, p.zeros([1], "int64")),
+    "cumsum": lambda p, x: p.cumsum(x, 1), "tile": lambda p, x: p.tile(x, [2, 1]),
+    "where": lambda p, x: p.where(x > 0, x, x),
+}
+
+
+@pytest.mark.parametrize("api", sorted(APIS))
+def test_op_desc_is_paddles(api):
+    @differential()
+    def body(paddle):
+        paddle.enable_static()
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            APIS[api](paddle, paddle.static.data("x", [2, 4], "float32"))
+        op = main.global_block().ops[-1]
+        attrs = {k: repr(v) for k, v in op.all_attrs().items() if k not in ("op_callstack", "op_role_var")}
+        return {"type": op.type, "inputs": sorted(op.input_names), "outputs": sorted(op.output_names),
+                "attrs": dict(sorted(attrs.items())), "attr": repr(op.attr(sorted(attrs)[0]))}
+    body()
+
+
+@differential(expected={"names": ["tmp_0", "tmp_1", "tmp_2", "tmp_3", "tmp_5", "tmp_6", "tmp_7"],
+                        "text_has": [True, True]})
+def test_operators_name_temporaries_and_the_program_prints_paddles_attrs(paddle):
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [3, 2], "float32")
+        outs = [x + x, x * 2.0, x + 1.0, 2.0 - x, x > 0, x.astype("float64"), -x]
+        paddle.nn.LayerNorm(2)(x)
+        paddle.mean(x)
+    text = str(main)
+    return {"names": [v.name for v in outs],
+            "text_has": ["epsilon = 9.999999747378752e-06" in text,
+                         "dim = [], in_dtype = -1, keep_dim = False" in text]}
