@@ -67,12 +67,20 @@ from .distributed.parallel import DataParallel  # noqa: E402
 from . import amp  # noqa: E402
 from .amp.auto_cast import autocast  # noqa: E402
 from .amp import get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype, is_autocast_enabled  # noqa: E402
+from . import vision  # noqa: E402
 
 from .framework.dtype import DType as dtype, UNSUPPORTED as _UNSUPPORTED_DTYPES  # noqa: E402
 from .framework.random import Generator  # noqa: E402
 from .device.place import CUDAPinnedPlace, XPUPinnedPlace  # noqa: E402
 from .tensor.constructors import *  # noqa: E402,F401,F403  (as_tensor, asarray, from_numpy, FloatTensor, ...)
 from .tensor.constructors import __all__ as _constructors  # noqa: E402
+from .tensor import constructors as _constructor_module  # noqa: E402
+
+_TYPED_TENSORS = ["BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor",
+                  "HalfTensor", "IntTensor", "LongTensor", "ShortTensor"]
+for _name in _TYPED_TENSORS:  # paddle.device re-exports the typed factories, as Paddle does
+    setattr(device, _name, getattr(_constructor_module, _name))
+device.__all__ += _TYPED_TENSORS
 from .tensor.windows import crop  # noqa: E402  (top level only, as in Paddle)
 from .tensor.tensor_attrs import softmax  # noqa: E402  (PyTorch's spelling; nn.functional.softmax is Paddle's)
 from .nn.functional import adaptive_avg_pool1d, conv1d, conv2d, conv3d, group_norm, layer_norm  # noqa: E402

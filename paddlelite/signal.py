@@ -15,7 +15,7 @@ from .tensor.scattering import index_add
 def _frame_index(frame_length, count, hop_length, frames_first):
     """The positions each frame reads: [frame_length, count] (or [count, frame_length] when frames_first)."""
     index = np.arange(frame_length)[:, None] + np.arange(count)[None, :] * hop_length
-    return _creation.to_tensor((index.T if frames_first else index).reshape(-1))
+    return _creation.assign((index.T if frames_first else index).reshape(-1))
 
 
 def _axis_end(x, axis, api):
@@ -80,7 +80,7 @@ def _reflect(x, pad):
     """x [B, T] padded by `pad` samples mirrored at both ends (the edge samples not repeated)."""
     n = x.shape[-1]
     index = np.concatenate([np.arange(pad, 0, -1), np.arange(n), np.arange(n - 2, n - 2 - pad, -1)])
-    return _manip.gather(x, _creation.to_tensor(index), 1)
+    return _manip.gather(x, _creation.assign(index), 1)
 
 
 def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="reflect",

@@ -241,3 +241,13 @@ def test_current_device_and_default_device_on_the_cpu(paddle):
     return {"index": d.current_device(), "set": d.set_default_device("cpu"), "place": repr(d.device_to_place("cpu")),
             "none": repr(d.device_to_place(None)), "zero": repr(d.device_to_place(0)),
             "seeded": bool(np.array_equal(a, paddle.rand([3]).numpy())), "returned": returned}
+
+
+@differential()
+def test_typed_tensor_factories_are_paddles(paddle):
+    d = paddle.device
+    names = ["BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
+             "IntTensor", "LongTensor", "ShortTensor"]
+    return {"same": [getattr(d, n) is getattr(paddle, n) for n in names],
+            "made": [str(getattr(d, n)([1, 0, 2]).dtype) for n in names],
+            "values": d.DoubleTensor([[1.5, 2.0]]), "shape": d.LongTensor(2, 3).shape}

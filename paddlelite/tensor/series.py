@@ -100,7 +100,7 @@ def combinations(x, r=2, with_replacement=False, name=None):
         return _creation.zeros([0], x.dtype)
     pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
     index = np.array(list(pick(np.arange(x.shape[0]), r)), dtype=np.int64).reshape(-1, r)
-    return _manip.reshape(_manip.gather(x, _creation.to_tensor(index.reshape(-1))), [-1, r])
+    return _manip.reshape(_manip.gather(x, _creation.assign(index.reshape(-1))), [-1, r])
 
 
 def _same_dtype_list(tensors, api, arg):

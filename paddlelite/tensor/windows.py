@@ -46,7 +46,7 @@ def unfold(x, axis, size, step, name=None):
         raise ValueError(f"unfold: size must be in [0, {n}] (the size of axis {axis}), received {size}")
     count = (n - size) // step + 1
     index = (np.arange(count)[:, None] * step + np.arange(size)[None, :]).reshape(-1)
-    picked = _manip.gather(x, _creation.to_tensor(index), axis)  # [..., count * size, ...]
+    picked = _manip.gather(x, _creation.assign(index), axis)  # [..., count * size, ...]
     shape = list(x.shape[:axis]) + [count, size] + list(x.shape[axis + 1:])
     perm = [d for d in range(len(shape)) if d != axis + 1] + [axis + 1]
     return _manip.transpose(_manip.reshape(picked, shape), perm)
