@@ -178,3 +178,15 @@ def test_early_stopping_and_reduce_lr(capsys):
               callbacks=[stop, reduce])
     out = capsys.readouterr().out
     assert "Early stopping." in out and "ReduceLROnPlateau reducing learning rate to 0.1." in out
+
+
+def test_inference_export(tmp_path):
+    import paddlelite as paddle
+    model = _model(paddle)
+    with pytest.raises(RuntimeError, match="Saving inference model needs 'inputs'"):
+        model.save(str(tmp_path / "never_run"), training=False)
+    expected = model.predict_batch([_X])[0]
+    with pytest.warns(UserWarning, match="derived from the user's actual inputs"):
+        model.save(str(tmp_path / "infer"), training=False)
+    loaded = paddle.jit.load(str(tmp_path / "infer"))
+    np.testing.assert_allclose(loaded(paddle.to_tensor(_X)).numpy(), expected, rtol=1e-6)

@@ -12,6 +12,7 @@ from ..framework.io import save as _save
 from ..framework.mode import in_dynamic_mode
 from ..framework.tensor import Tensor
 from ..io import DataLoader, Dataset, DistributedBatchSampler
+from ..jit import save as _jit_save
 from ..metric import Metric
 from ..nn import Layer
 from ..static import InputSpec
@@ -57,6 +58,8 @@ class Model:
         self._metrics = []
         self._test_dataloader = None
         self.stop_training = False
+        self._inputs_given = inputs is not None
+        self._seen_input_specs = None  # the shapes of the last inputs, for an inference export without `inputs`
         self._inputs = self._verify_spec(inputs, is_input=True)
         self._labels = self._verify_spec(labels)
 
@@ -97,7 +100,10 @@ class Model:
 
     # ---- one batch -----------------------------------------------------------------------------
     def _forward(self, inputs):
-        return self.network(*[T.to_tensor(x) if not isinstance(x, Tensor) else x for x in _to_list(inputs)])
+        inputs = [T.to_tensor(x) if not isinstance(x, Tensor) else x for x in _to_list(inputs)]
+        self._seen_input_specs = [InputSpec(list(x.shape), x.dtype, spec.name)
+                                  for x, spec in zip(inputs, self._inputs)]
+        return self.network(*inputs)
 
     def _update_metrics(self, outputs, labels):
         results = []
@@ -267,10 +273,21 @@ class Model:
 
     # ---- persistence ---------------------------------------------------------------------------
     def save(self, path, training=True):
-        """training=True: path.pdparams (+ path.pdopt with the optimizer's state)."""
+        """training=True: path.pdparams (+ path.pdopt with the optimizer's state); False: the inference model
+        (paddle.jit.save) for the `inputs` specs, or for the shapes of the last inputs run."""
         if not training:
-            raise NotImplementedError("paddle.Model.save(training=False): inference-model export is not supported "
-                                      "by paddlelite's Model; use paddle.jit.save")
+            specs = self._inputs if self._inputs_given else self._seen_input_specs
+            if specs is None:
+                raise RuntimeError("Saving inference model needs 'inputs' or running before saving. Please specify "
+                                   "'inputs' in Model initialization or input training data and perform a training "
+                                   "for shape derivation.")
+            if not self._inputs_given:
+                warnings.warn("'inputs' was not specified when Model initialization, so the input shape to be saved "
+                              f"will be the shape derived from the user's actual inputs. The input shape to be saved "
+                              f"is {[s.shape for s in specs]}. For saving correct input shapes, please provide "
+                              "'inputs' for Model initialization.")
+            _jit_save(self.network, path, input_spec=specs)
+            return
         dirname = os.path.dirname(path)
         if dirname:
             os.makedirs(dirname, exist_ok=True)
