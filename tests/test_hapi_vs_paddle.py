@@ -190,3 +190,12 @@ def test_inference_export(tmp_path):
         model.save(str(tmp_path / "infer"), training=False)
     loaded = paddle.jit.load(str(tmp_path / "infer"))
     np.testing.assert_allclose(loaded(paddle.to_tensor(_X)).numpy(), expected, rtol=1e-6)
+
+
+@differential(rtol=1e-5, atol=1e-6)
+def test_fit_shuffled_drop_last_two_batch_sizes(paddle):
+    model = _model(paddle)
+    record = _recorder(paddle)
+    model.fit(_dataset(paddle), _dataset(paddle), batch_size=[3, 4], epochs=2, shuffle=True, drop_last=True,
+              eval_freq=2, verbose=0, callbacks=[record])
+    return {"steps": record.seen, "weight": model.network.weight}
