@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from tests.differential import differential
+from tests.differential import differential, raises
 
 _X = np.random.RandomState(0).normal(size=(10, 4)).astype("float32")
 _Y = np.random.RandomState(1).randint(0, 3, size=(10, 1)).astype("int64")
@@ -199,3 +199,42 @@ def test_fit_shuffled_drop_last_two_batch_sizes(paddle):
     model.fit(_dataset(paddle), _dataset(paddle), batch_size=[3, 4], epochs=2, shuffle=True, drop_last=True,
               eval_freq=2, verbose=0, callbacks=[record])
     return {"steps": record.seen, "weight": model.network.weight}
+
+
+def test_amp_configs_train_as_auto_cast_and_grad_scaler():
+    # Paddle's CPU build switches auto_cast off (it only casts on GPU/XPU), paddlelite's casts on CPU too; so
+    # Model's amp path is checked against the same steps written by hand with paddle.amp
+    import paddlelite as paddle
+
+    def linear():
+        net = paddle.nn.Linear(4, 3)
+        net.weight.set_value(_W)
+        return net
+
+    model = paddle.Model(linear())
+    model.prepare(paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters()), paddle.nn.CrossEntropyLoss(),
+                  amp_configs={"level": "O1", "init_loss_scaling": 128.0, "custom_black_list": ["softmax"]})
+    losses = [model.train_batch([_X], [_Y])[0] for _ in range(3)]
+    net = linear()
+    optimizer = paddle.optimizer.SGD(learning_rate=0.1, parameters=net.parameters())
+    scaler = paddle.amp.GradScaler(init_loss_scaling=128.0)
+    expected = []
+    for _ in range(3):
+        with paddle.amp.auto_cast(level="O1", custom_black_list=["softmax"]):
+            out = net(paddle.to_tensor(_X))
+        loss = paddle.nn.CrossEntropyLoss()(out, paddle.to_tensor(_Y))
+        scaled = scaler.scale(loss)
+        scaled.backward()
+        scaler.minimize(optimizer, scaled)
+        net.clear_gradients()
+        expected.append(loss.numpy())
+    np.testing.assert_array_equal(np.array(losses), np.array(expected))
+    np.testing.assert_array_equal(model.network.weight.numpy(), net.weight.numpy())
+    assert str(losses[0].dtype) == "float16"
+
+
+@differential(expected=raises(ValueError))
+def test_amp_configs_unknown_key(paddle):
+    model = paddle.Model(paddle.nn.Linear(4, 3))
+    model.prepare(paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters()), paddle.nn.CrossEntropyLoss(),
+                  amp_configs={"level": "O1", "loss_scale": 2.0})

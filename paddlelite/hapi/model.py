@@ -6,6 +6,7 @@ import warnings
 import numpy as np
 
 from .. import tensor as T
+from ..amp import GradScaler, auto_cast
 from ..autograd import no_grad
 from ..framework.io import load as _load
 from ..framework.io import save as _save
@@ -56,6 +57,7 @@ class Model:
         self.network = network
         self._loss = self._optimizer = None
         self._metrics = []
+        self._amp_level, self._amp_configs, self._amp_custom_lists, self._scaler = "O0", {}, {}, None
         self._test_dataloader = None
         self.stop_training = False
         self._inputs_given = inputs is not None
@@ -83,9 +85,6 @@ class Model:
 
     # ---- preparation ---------------------------------------------------------------------------
     def prepare(self, optimizer=None, loss=None, metrics=None, amp_configs=None):
-        if amp_configs:
-            raise NotImplementedError("paddle.Model.prepare: amp_configs is not supported by paddlelite's Model; "
-                                      "wrap the network's forward in paddle.amp.auto_cast instead")
         self._optimizer = optimizer
         if loss is not None and not isinstance(loss, Layer) and not callable(loss):
             raise TypeError("'loss' must be sub classes of `paddle.nn.Layer` or any callable function.")
@@ -94,6 +93,41 @@ class Model:
         for metric in metrics:
             assert isinstance(metric, Metric), f"{metric.__class__.__name__} is not sub class of Metric"
         self._metrics = metrics
+        self._prepare_amp(amp_configs)
+
+    _AMP_SCALER_KEYS = {"init_loss_scaling", "incr_ratio", "decr_ratio", "incr_every_n_steps",
+                        "decr_every_n_nan_or_inf", "use_dynamic_loss_scaling"}
+    _AMP_LIST_KEYS = ("custom_white_list", "custom_black_list", "custom_black_varnames")
+
+    def _prepare_amp(self, amp_configs):
+        """amp_configs: 'O0'/'O1'/'O2', or a dict of level, auto_cast's custom lists and GradScaler's options."""
+        self._amp_configs, self._amp_custom_lists, self._scaler = {}, {}, None
+        if not amp_configs:
+            self._amp_level = "O0"
+            return
+        if isinstance(amp_configs, str):
+            if amp_configs not in ("O0", "O1", "O2"):
+                raise ValueError("The level of amp_configs should be 'O0', 'O1' or 'O2'.")
+            self._amp_level = amp_configs
+            return
+        level = amp_configs.get("level", "O1")
+        if level not in ("O0", "O1", "O2"):
+            raise ValueError("amp_configs['level'] should be 'O0', 'O1' or 'O2'.")
+        self._amp_level = level
+        keys = set(amp_configs) - {"level"}
+        if not keys or level == "O0":
+            return
+        if "use_pure_fp16" in amp_configs:
+            raise ValueError("'use_pure_fp16' is an invalid parameter, the level of mixed precision training only "
+                             "depends on 'O1' or 'O2'.")
+        for name in self._AMP_LIST_KEYS:
+            if name in keys:
+                self._amp_custom_lists[name] = amp_configs[name]
+                keys.discard(name)
+        if keys - self._AMP_SCALER_KEYS:
+            raise ValueError("Except for 'level', the keys of 'amp_configs' must be accepted by mixed precision APIs, "
+                             f"but {tuple(keys - self._AMP_SCALER_KEYS)} could not be recognized.")
+        self._amp_configs = {k: amp_configs[k] for k in keys}
 
     def parameters(self, *args, **kwargs):
         return self.network.parameters(*args, **kwargs)
@@ -117,12 +151,24 @@ class Model:
         self.network.train()
         self.mode = "train"
         labels = [T.to_tensor(label) for label in _to_list(labels)]
-        outputs = self._forward(inputs)
+        amp = self._amp_level != "O0"
+        if amp and self._scaler is None:
+            self._scaler = GradScaler(**self._amp_configs)
+        lists = {k: v for k, v in self._amp_custom_lists.items() if k != "custom_black_varnames"}
+        with auto_cast(enable=amp, level=self._amp_level, **lists):
+            outputs = self._forward(inputs)
         losses = _to_list(self._loss(*(_to_list(outputs) + labels)))
         final_loss = T.add_n(losses)
-        final_loss.backward()
+        if amp:
+            scaled = self._scaler.scale(final_loss)
+            scaled.backward()
+            if update:
+                self._scaler.minimize(self._optimizer, scaled)
+        else:
+            final_loss.backward()
+            if update:
+                self._optimizer.minimize(final_loss)
         if update:
-            self._optimizer.minimize(final_loss)
             self.network.clear_gradients()
         metrics = self._update_metrics(outputs, labels)
         losses = [_to_numpy(loss) for loss in losses]
