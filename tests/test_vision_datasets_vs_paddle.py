@@ -176,3 +176,21 @@ def test_no_path_and_no_download(paddle):
 def test_bad_backend(paddle):
     paddle.vision.datasets.MNIST(image_path=_sample("train", "images"), label_path=_sample("train", "labels"),
                                  backend="opencv")
+
+
+def test_image_backend_and_load(image_tree):
+    import paddlelite as paddle
+    from PIL import Image
+    path = os.path.join(image_tree, "cat", "a.png")
+    rgb = np.asarray(Image.open(path).convert("RGB"))
+    assert paddle.vision.get_image_backend() == "pil"
+    assert isinstance(paddle.vision.image_load(path), Image.Image)
+    np.testing.assert_array_equal(paddle.vision.image_load(path, "cv2"), rgb[..., ::-1])  # OpenCV's BGR
+    np.testing.assert_array_equal(paddle.vision.image_load(path, "tensor").numpy(), rgb)
+    paddle.vision.set_image_backend("cv2")
+    try:
+        np.testing.assert_array_equal(paddle.vision.datasets.DatasetFolder(image_tree)[0][0], rgb)
+    finally:
+        paddle.vision.set_image_backend("pil")
+    with pytest.raises(ValueError, match="Expected backend are one of"):
+        paddle.vision.set_image_backend("opencv")

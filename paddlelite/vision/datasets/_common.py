@@ -3,7 +3,7 @@ import os
 
 import numpy as np
 
-from ..image import get_image_backend
+from ..image import get_image_backend, pil_image_module
 
 
 def local_file(path, url, name, what, download):
@@ -26,10 +26,5 @@ def check_backend(backend):
 
 
 def to_pil(array, mode=None):
-    try:
-        from PIL import Image
-    except ImportError as error:
-        raise ImportError("paddle.vision.datasets: backend='pil' needs Pillow (pip install Pillow); "
-                          "backend='cv2' returns NumPy arrays without it") from error
-    return Image.fromarray(np.asarray(array).astype("uint8"), mode=mode) if mode else \
-        Image.fromarray(np.asarray(array).astype("uint8"))
+    array = np.asarray(array).astype("uint8")
+    return pil_image_module().fromarray(array, mode=mode) if mode else pil_image_module().fromarray(array)

@@ -6,7 +6,7 @@ import numpy as np
 
 from ...framework.dtype import get_default_dtype
 from ...io import Dataset
-from ..image import image_load
+from ..image import open_image
 from ._common import check_backend, local_file
 
 __all__ = ["Flowers"]
@@ -43,7 +43,9 @@ class Flowers(Dataset):
     def __getitem__(self, idx):
         index = self.indexes[idx]
         label = np.array([self.labels[index - 1]])
-        image = image_load(os.path.join(self.data_path, f"jpg/image_{index:05}.jpg"), self.backend)
+        image = open_image(os.path.join(self.data_path, f"jpg/image_{index:05}.jpg"))
+        if self.backend == "cv2":
+            image = np.array(image)
         if self.transform is not None:
             image = self.transform(image)
         if self.backend == "pil":

@@ -1,9 +1,11 @@
 """DatasetFolder (root/class_x/xxx.png, labelled by folder) and ImageFolder (every image under root)."""
 import os
 
+import numpy as np
+
 from ...framework.dtype import get_default_dtype
 from ...io import Dataset
-from ..image import get_image_backend, image_load
+from ..image import get_image_backend, open_image
 
 __all__ = ["DatasetFolder", "ImageFolder"]
 
@@ -30,9 +32,9 @@ def _validator(extensions, is_valid_file):
 
 
 def default_loader(path):
-    """The image at path as the current image backend gives it (PIL image, or RGB array for 'cv2')."""
-    image = image_load(path, "cv2" if get_image_backend() == "cv2" else "pil")
-    return image if get_image_backend() == "cv2" else image.convert("RGB")
+    """The image at path in RGB: a HWC uint8 array for the 'cv2' backend, else a PIL image."""
+    image = open_image(path).convert("RGB")
+    return np.asarray(image) if get_image_backend() == "cv2" else image
 
 
 class DatasetFolder(Dataset):

@@ -6,6 +6,7 @@ import numpy as np
 
 from ...framework.dtype import get_default_dtype
 from ...io import Dataset
+from ..image import open_image
 from ._common import check_backend, local_file
 
 __all__ = ["VOC2012"]
@@ -36,8 +37,7 @@ class VOC2012(Dataset):
         self.dtype = get_default_dtype()
 
     def _read(self, name):
-        from PIL import Image  # the archive's JPEG/PNG files are decoded with Pillow
-        return Image.open(io.BytesIO(self.data_tar.extractfile(self.name2mem[name]).read()))
+        return open_image(io.BytesIO(self.data_tar.extractfile(self.name2mem[name]).read()))
 
     def __getitem__(self, idx):
         data, label = self._read(self.data[idx]), self._read(self.labels[idx])
