@@ -67,6 +67,7 @@ from .distributed.parallel import DataParallel  # noqa: E402
 from . import amp  # noqa: E402
 from .amp.auto_cast import autocast  # noqa: E402
 from .amp import get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype, is_autocast_enabled  # noqa: E402
+from . import vision  # noqa: E402
 
 from .framework.dtype import DType as dtype, UNSUPPORTED as _UNSUPPORTED_DTYPES  # noqa: E402
 from .framework.random import Generator  # noqa: E402

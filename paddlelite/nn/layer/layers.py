@@ -282,13 +282,13 @@ class Layer:
             if params is None:
                 raise ValueError(f"{type(self).__name__}: call super().__init__() before assigning parameter "
                                  f"'{name}'")
-            self._drop(name)
+            Layer._forget_member(self, name)
             params[name] = value
         elif isinstance(value, Layer):
             if params is None:
                 raise ValueError(f"{type(self).__name__}: call super().__init__() before assigning sublayer "
                                  f"'{name}'")
-            self._drop(name)
+            Layer._forget_member(self, name)
             d["_sub_layers"][name] = value
         elif params is not None and name in params:
             if value is not None:
@@ -314,7 +314,8 @@ class Layer:
             d["_buffers"][name] = value
         object.__setattr__(self, name, value)
 
-    def _drop(self, name):
+    def _forget_member(self, name):
+        # called through the class: a sublayer may take any name (Paddle's SqueezeNet has one called `_drop`)
         d = self.__dict__
         for key in ("_parameters", "_sub_layers", "_buffers"):
             d[key].pop(name, None)
@@ -322,7 +323,7 @@ class Layer:
 
     def __delattr__(self, name):
         if "_parameters" in self.__dict__:
-            self._drop(name)
+            Layer._forget_member(self, name)
         object.__delattr__(self, name)
 
     def __dir__(self):
