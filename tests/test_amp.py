@@ -356,3 +356,39 @@ def test_state_dict_hooks():
     assert list(net.state_dict()) == ["weight"] and list(net.state_dict(use_hook=False)) == ["weight", "bias"]
     handle.remove()
     assert list(net.state_dict()) == ["weight", "bias"]
+
+
+@pytest.mark.parametrize("opt_name", ["SGD", "Momentum", "Adam", "AdamW"])
+def test_static_multi_precision_matches_eager(opt_name):
+    """A static program keeps '<param>_fp32_master_0' (cast from the parameter by the startup program),
+    updates it, casts it into the parameter: the same numbers as eager mode, accumulators named as Paddle's."""
+    grads = [np.random.RandomState(i).randn(3).astype(np.float16) for i in range(3)]
+
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            w = paddle.static.create_parameter([3], "float16", name="w",
+                                               default_initializer=paddle.nn.initializer.Constant(0.5))
+            g = paddle.static.data("g", [3], "float16")
+            opt = getattr(paddle.optimizer, opt_name)(learning_rate=0.1, multi_precision=True)
+            opt.minimize((w * g).astype("float32").sum())
+        assert [op.type for op in startup.global_block().ops][:2] == ["fill_constant", "cast"]
+        assert [op.type for op in main.global_block().ops][-1] == "cast"
+        persistable = [v.name for v in main.global_block().vars.values() if v.persistable]
+        assert "w_fp32_master_0" in persistable and not [n for n in persistable if "master_0_" in n]
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        for gr in grads:
+            static_w, static_master = exe.run(main, feed={"g": gr}, fetch_list=[w, "w_fp32_master_0"])
+    finally:
+        paddle.disable_static()
+    w = paddle.create_parameter([3], "float16", name="w", default_initializer=paddle.nn.initializer.Constant(0.5))
+    opt = getattr(paddle.optimizer, opt_name)(learning_rate=0.1, parameters=[w], multi_precision=True)
+    for gr in grads:
+        (w * paddle.to_tensor(gr)).astype("float32").sum().backward()
+        opt.step()
+        opt.clear_grad()
+    assert static_w.dtype == np.float16 and static_master.dtype == np.float32
+    np.testing.assert_array_equal(static_w, w.numpy())
+    np.testing.assert_allclose(static_master, opt.state_dict()["master_weights"]["w"].numpy(), rtol=1e-6)

@@ -151,7 +151,8 @@ def _binomial(xp, count, prob, seed):
     n = count.astype(np.int64)
     if n.size and bool((n < 0).any() | ~((prob >= 0) & (prob <= 1)).all()):
         raise ValueError("op 'binomial': count must be >= 0 and prob in [0, 1] (not NaN) in every element")
-    return xp.asarray(rng_for(xp, seed).binomial(n, prob.astype(np.float64))).astype(np.int64)
+    n, prob = xp.broadcast_arrays(n, prob.astype(np.float64))
+    return xp.asarray(rng_for(xp, seed).binomial(n, prob, size=n.shape)).astype(np.int64)
 
 
 def _binomial_infer(count, prob, seed):

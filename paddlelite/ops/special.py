@@ -16,16 +16,20 @@ digamma, polygamma, lgamma, i0, i0e, i1, i1e = map(
     _op_function, ("digamma", "polygamma", "lgamma", "i0", "i0e", "i1", "i1e"))
 
 
-def _special(series, on_cupy):
-    """A forward: `series(xp, *float64 arrays, **attrs)` (result in the first input's dtype), or on CuPy arrays
-    `on_cupy(cupyx.scipy.special, *arrays, **attrs)`."""
+def _special(series, on_cupy, paddle_edges=None):
+    """A forward: `series(xp, *float64 arrays, **attrs)`, or on CuPy arrays `on_cupy(cupyx.scipy.special, *arrays,
+    **attrs)` (both SciPy's conventions), then `paddle_edges(xp, *arrays, out, **attrs)` where Paddle's values at
+    the domain's edges differ from SciPy's; the result in the first input's dtype."""
     def forward(xp, x, *rest, **attrs):
         if xp is not np:
             from cupyx.scipy import special
-            return on_cupy(special, x, *rest, **attrs).astype(x.dtype, copy=False)
-        with np.errstate(all="ignore"):
-            out = series(xp, x.astype(np.float64), *[r.astype(np.float64) for r in rest], **attrs)
-        return xp.asarray(out).astype(x.dtype, copy=False)
+            out = on_cupy(special, x, *rest, **attrs)
+        else:
+            with np.errstate(all="ignore"):
+                out = xp.asarray(series(xp, x.astype(np.float64), *[r.astype(np.float64) for r in rest], **attrs))
+        if paddle_edges is not None:
+            out = paddle_edges(xp, x, *rest, out, **attrs)
+        return out.astype(x.dtype, copy=False)
     forward.__name__ = series.__name__
     return forward
 
@@ -56,8 +60,7 @@ def lgamma_series(xp, x):
     right = _lgamma_positive(xp, xp.where(small, 1.0 - x, x))
     reflected = np.log(np.pi) - xp.log(xp.abs(xp.sin(_pi_frac(xp, x)))) - right
     out = xp.where(small, reflected, right)
-    out = xp.where((x == 1.0) | (x == 2.0), 0.0, out)  # exact, as the C library's
-    return xp.where(xp.isinf(x), np.inf, out)
+    return xp.where((x == 1.0) | (x == 2.0), 0.0, out)  # exact, as the C library's
 
 
 # ---- digamma: shift up to x >= 10, then the asymptotic series; reflection below 1/2 ------------------
@@ -119,8 +122,7 @@ def polygamma_series(xp, x, n):
     factorial = float(np.prod(np.arange(1, n + 1, dtype=np.float64)))
     out = (-1.0) ** (n + 1) * factorial * _hurwitz_zeta(xp, n + 1, x)
     pole = (x <= 0) & (x == xp.floor(x))
-    out = xp.where(pole, (-1.0) ** (n + 1) * np.inf, out)
-    return xp.where(x == np.inf, np.nan, xp.where(x == -np.inf, (-1.0) ** (n + 1) * np.inf, out))
+    return xp.where(pole, (-1.0) ** (n + 1) * np.inf, out)  # (-inf too)
 
 
 # ---- I0, I1: the power series up to |x| = 30, the asymptotic expansion of I_nu(x) e^-x beyond ---------
@@ -190,7 +192,7 @@ def erfinv_series(xp, x):
                      erf_array(xp, y) - t)
         u = f / (2.0 / np.sqrt(np.pi) * xp.exp(-y * y))
         y = y - u / (1.0 + y * u)
-    return xp.where(inside, y, xp.where(xp.isnan(x), np.nan, xp.sign(x) * np.inf))  # +-inf beyond [-1, 1]
+    return xp.where(inside, y, xp.where(xp.abs(x) == 1.0, xp.sign(x) * np.inf, np.nan))
 
 
 # ---- the regularized incomplete gammas P(a, y), Q(a, y): series for y < a + 1, continued fraction above ----
@@ -231,7 +233,7 @@ def _upper_fraction(xp, a, y):
         d = 1.0 / d
         delta = d * c
         h = h * delta
-        if i % 8 == 0 and not bool(xp.any(xp.abs(delta - 1.0) > 1e-16)):
+        if i % 8 == 0 and not bool(xp.any(xp.abs(delta - 1.0) > 1e-15)):
             break
     return xp.exp(_log_prefactor(xp, a, y)) * h
 
@@ -241,9 +243,7 @@ def _regularized_gamma(xp, a, y, upper):
     a, y = xp.broadcast_arrays(a, y)
     a, y = a.ravel(), y.ravel()
     out = xp.full(a.shape, np.nan)
-    edge = (a == 0) | (y == 0)
-    out[edge] = 1.0 if upper else 0.0  # Paddle's Q at a = 0 or y = 0 is 1
-    body = ~edge & (a > 0) & (y > 0) & xp.isfinite(a) & xp.isfinite(y)
+    body = (a > 0) & (y > 0) & xp.isfinite(a) & xp.isfinite(y)
     use_series = body & (y < a + 1.0)
     use_fraction = body & ~use_series
     if bool(use_series.any()):
@@ -263,9 +263,30 @@ def gammaincc_series(xp, a, y):
     return _regularized_gamma(xp, a, y, upper=True).reshape(np.broadcast_shapes(a.shape, y.shape))
 
 
+# ---- Paddle's values where SciPy's differ ----------------------------------------------------------------
+def _lgamma_edges(xp, x, out):  # +inf at -inf (SciPy: -inf)
+    return xp.where(xp.isinf(x), np.inf, out)
+
+
+def _polygamma_edges(xp, x, out, n):  # NaN at +inf (SciPy: 0)
+    return xp.where(x == np.inf, np.nan, out)
+
+
+def _erfinv_edges(xp, x, out):  # +-inf beyond [-1, 1] (SciPy: NaN)
+    return xp.where(xp.abs(x) > 1.0, xp.sign(x) * np.inf, out)
+
+
+def _gamma_pair_edges(upper):
+    def edges(xp, a, y, out):  # Q = 1 where a = 0 or y = 0; NaN at infinities (SciPy: limits)
+        out = xp.where((a == 0) | (y == 0), 1.0 if upper else 0.0, out)
+        return xp.where(xp.isinf(a) | xp.isinf(y), np.nan, out)
+    return edges
+
+
 # ---- the unary ops: forward and dx as a formula of x, out, dout (as ops/math.py's table) ----------------
-def _special_unary(name, series, on_cupy, dx, attrs=None):
-    return register_op(name, inputs=("X",), outputs=("Out",), forward=float_only(name, _special(series, on_cupy)),
+def _special_unary(name, series, on_cupy, dx, attrs=None, paddle_edges=None):
+    return register_op(name, inputs=("X",), outputs=("Out",),
+                       forward=float_only(name, _special(series, on_cupy, paddle_edges)),
                        infer=float_rule(name), grad=unary_grad(dx), attrs=attrs, double_grad=True)
 
 
@@ -275,17 +296,21 @@ def _safe(x):  # x with its zeros replaced by ones (for formulas with a removabl
 
 _SQRT_PI_2 = float(np.sqrt(np.pi)) / 2.0
 
-LGAMMA = _special_unary("lgamma", lgamma_series, lambda s, x: s.gammaln(x), lambda x, out, dout: dout * digamma(x))
-DIGAMMA = _special_unary("digamma", digamma_series, lambda s, x: s.digamma(x), lambda x, out, dout: dout * polygamma(x, n=1))
+LGAMMA = _special_unary("lgamma", lgamma_series, lambda s, x: s.gammaln(x), lambda x, out, dout: dout * digamma(x),
+                        paddle_edges=_lgamma_edges)
+DIGAMMA = _special_unary("digamma", digamma_series, lambda s, x: s.digamma(x),
+                         lambda x, out, dout: dout * polygamma(x, n=1))
 POLYGAMMA = _special_unary("polygamma", polygamma_series, lambda s, x, n: s.polygamma(n, x),
-                           lambda x, out, dout, n: dout * polygamma(x, n=n + 1), attrs={"n": 1})
+                           lambda x, out, dout, n: dout * polygamma(x, n=n + 1), attrs={"n": 1},
+                           paddle_edges=_polygamma_edges)
 I0 = _special_unary("i0", i0_series, lambda s, x: s.i0(x), lambda x, out, dout: dout * i1(x))
 I0E = _special_unary("i0e", i0e_series, lambda s, x: s.i0e(x), lambda x, out, dout: dout * (i1e(x) - sign(x) * out))
 I1 = _special_unary("i1", i1_series, lambda s, x: s.i1(x),  # I1' = I0 - I1 / x (1/2 at 0)
                     lambda x, out, dout: dout * where(equal(x, zeros_like(x)), 0.5, i0(x) - out / _safe(x)))
 I1E = _special_unary("i1e", i1e_series, lambda s, x: s.i1e(x), lambda x, out, dout: dout * where(
     equal(x, zeros_like(x)), 0.5, i0e(x) - out * (sign(x) + 1.0 / _safe(x))))
-ERFINV = _special_unary("erfinv", erfinv_series, lambda s, x: s.erfinv(x), lambda x, out, dout: dout * (exp(out ** 2) * _SQRT_PI_2))
+ERFINV = _special_unary("erfinv", erfinv_series, lambda s, x: s.erfinv(x),
+                        lambda x, out, dout: dout * (exp(out ** 2) * _SQRT_PI_2), paddle_edges=_erfinv_edges)
 
 
 # ---- gammainc / gammaincc (X = a, Y = the point): differentiable in Y only, as Paddle -------------------
@@ -307,7 +332,8 @@ def _gamma_pair_grad(sign_):
 
 
 def _gamma_pair(name, series, sign_):
-    return register_op(name, inputs=("X", "Y"), outputs=("Out",), forward=_special(series, lambda s, a, y: getattr(s, name)(a, y)),
+    forward = _special(series, lambda s, a, y: getattr(s, name)(a, y), _gamma_pair_edges(upper=sign_ < 0))
+    return register_op(name, inputs=("X", "Y"), outputs=("Out",), forward=forward,
                        infer=_gamma_pair_infer(name), grad=_gamma_pair_grad(sign_), nondiff_inputs=("X",),
                        same_dtype=("X", "Y"), double_grad=True)
 

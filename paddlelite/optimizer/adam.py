@@ -90,7 +90,7 @@ class AdamW(Adam):
         return 1.0 if self._lr_ratio_fn is None else float(self._lr_ratio_fn(param))
 
     def _decay_coeff(self, param):
-        if self._apply_decay_param_fun is not None and not self._apply_decay_param_fun(param.name):
+        if self._apply_decay_param_fun is not None and not self._apply_decay_param_fun(self._param_name(param)):
             return 0.0
         return self._coeff
 

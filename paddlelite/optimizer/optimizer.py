@@ -86,7 +86,8 @@ class Optimizer:
         self._pending_state = {}
         self._lr_cache = {}
         self._static_lr = {}
-        self._master_weights = {}  # param name -> float32 master weight (multi_precision)
+        self._master_weights = {}  # param name -> float32 master weight (multi_precision, dynamic mode)
+        self._master_names = {}  # static master weight's name -> its parameter's name
         self._pending_masters = {}  # loaded by set_state_dict before the parameter's first update
 
     # ---- parameters -----------------------------------------------------------------------------
@@ -170,12 +171,13 @@ class Optimizer:
     def _acc(self, name, param, fill_value=0.0, shape=None, dtype=None):
         """The accumulator `name` of `param` ('<param>_<name>_0'), created filled with fill_value."""
         d = self._accumulators.setdefault(name, {})
-        t = d.get(param.name)
+        pname = self._param_name(param)
+        t = d.get(pname)
         if t is not None:
             return t
         shape = list(param.shape) if shape is None else list(shape)
         dtype = _dtype.convert_dtype(dtype or param.dtype).name
-        var_name = f"{param.name}_{name}_0"
+        var_name = f"{pname}_{name}_0"
         if _static[0]:
             t = _persistable_var(self._program, self._startup, var_name, shape, dtype, fill_value)
         else:
@@ -189,7 +191,7 @@ class Optimizer:
             t = wrap_array(data, param._place, True)
             t.name = var_name
             t.persistable = True
-        d[param.name] = t
+        d[pname] = t
         return t
 
     # ---- running update ops ---------------------------------------------------------------------
@@ -266,18 +268,44 @@ class Optimizer:
     _multi_precision = False  # float16/bfloat16 parameters are updated through float32 master weights
 
     def _update(self, triples):
-        """Append or run the updates for [(param, grad, group)]. With multi_precision (dynamic mode), a
-        float16/bfloat16 parameter's update runs on its float32 master weight (gradient cast to float32,
-        accumulators float32 under the parameter's names, as Paddle's), then the master is cast into it."""
-        if not self._multi_precision or _static[0]:
+        """Append or run the updates for [(param, grad, group)]. With multi_precision, a float16/bfloat16
+        parameter's update runs on its float32 master weight (gradient cast to float32, accumulators float32
+        under the parameter's names, as Paddle's), then the master is cast into the parameter."""
+        if not self._multi_precision:
             return self._append_updates(self._prepare(triples))
-        low = [(p, self._master_weight(p)) for p, _, _ in triples if p._data.dtype in _dtype.LOW_PRECISION]
-        master_of = {id(p): m for p, m in low}
-        triples = [(master_of[id(p)], dispatch.apply(_CAST, g, dtype="float32"), group) if id(p) in master_of
+        master_of = self._static_master if _static[0] else self._master_weight
+        low = [(p, master_of(p)) for p, _, _ in triples if p.dtype.np in _dtype.LOW_PRECISION]
+        masters = {id(p): m for p, m in low}
+        triples = [(masters[id(p)], dispatch.apply(_CAST, g, dtype="float32"), group) if id(p) in masters
                    else (p, g, group) for p, g, group in triples]
         self._append_updates(self._prepare(triples))
         for p, m in low:
-            p._write(dispatch.apply(_CAST, m, dtype=p.dtype.name)._data)
+            if _static[0]:
+                self._block.append_op(type="cast", inputs={"X": m}, outputs={"Out": p}, attrs={"dtype": p.dtype.name})
+            else:
+                p._write(dispatch.apply(_CAST, m, dtype=p.dtype.name)._data)
+
+    def _param_name(self, t):
+        """The name of the parameter `t` is (or, for a static master weight, stands for)."""
+        return self._master_names.get(t.name, t.name)
+
+    def _static_master(self, param):
+        """The persistable float32 master weight '<param>_fp32_master_0' of static parameter `param`, which
+        the startup program initialises by casting the parameter."""
+        name = param.name + "_fp32_master_0"
+        block = self._program.global_block()
+        if block.has_var(name):
+            return block.var(name)
+        master = block.create_var(name=name, shape=list(param.shape), dtype="float32", persistable=True,
+                                  stop_gradient=True)
+        startup = self._startup.global_block()
+        target = startup.create_var(name=name, shape=list(param.shape), dtype="float32", persistable=True,
+                                    stop_gradient=True)
+        startup.append_op(type="cast", inputs={"X": startup.var(param.name)}, outputs={"Out": target},
+                          attrs={"dtype": "float32"})
+        _copy_update_attrs(param, master)
+        self._master_names[name] = param.name
+        return master
 
     def _master_weight(self, param):
         """The float32 master weight of `param`, created from it (or from a loaded state) on first use. It
@@ -292,9 +320,7 @@ class Optimizer:
                 master = dispatch.apply(_CAST, param.detach(), dtype="float32")
             master.name = param.name
             master.persistable = True
-            for attr in ("optimize_attr", "regularizer", "need_clip"):  # what updates read off the parameter
-                if hasattr(param, attr):
-                    setattr(master, attr, getattr(param, attr))
+            _copy_update_attrs(param, master)
             self._master_weights[param.name] = master
         return master
 
@@ -412,6 +438,13 @@ class Optimizer:
         self._pending_state.update(state)  # accumulators not created yet take these when they are
 
     set_dict = set_state_dict
+
+
+def _copy_update_attrs(param, master):
+    """What updates read off a parameter (its learning rate, regularizer, clipping), onto its master weight."""
+    for attr in ("optimize_attr", "regularizer", "need_clip"):
+        if hasattr(param, attr):
+            setattr(master, attr, getattr(param, attr))
 
 
 def _state_array(value, name, shape, dtype):
