@@ -125,53 +125,71 @@ class MultiHeadAttention(Layer):
         return out if len(outs) == 1 else tuple(outs)
 
 
-class TransformerEncoderLayer(Layer):
-    """Self-attention then a feed-forward block, each with residual + LayerNorm (post-norm by default)."""
+class _TransformerBlock(Layer):
+    """What the encoder and decoder layers share: attention sublayers (`attentions` names them, in order), then
+    a feed-forward block, each with residual + dropout + LayerNorm. weight_attr/bias_attr: one attr, or one per
+    attention plus one for the feed-forward block. `_config` keeps the arguments (stacks copy layers with it)."""
 
-    def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu", attn_dropout=None,
-                 act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None, layer_norm_eps=1e-5):
+    def __init__(self, attentions, d_model, nhead, dim_feedforward, dropout, activation, attn_dropout, act_dropout,
+                 normalize_before, weight_attr, bias_attr, layer_norm_eps):
         self._config = dict(d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward, dropout=dropout,
                             activation=activation, attn_dropout=attn_dropout, act_dropout=act_dropout,
                             normalize_before=normalize_before, weight_attr=weight_attr, bias_attr=bias_attr,
                             layer_norm_eps=layer_norm_eps)
         super().__init__()
+        api = type(self).__name__
         if activation not in ("relu", "gelu"):
-            raise ValueError(f"TransformerEncoderLayer: activation must be 'relu' or 'gelu', received {activation!r}")
+            raise ValueError(f"{api}: activation must be 'relu' or 'gelu', received {activation!r}")
         attn_dropout = dropout if attn_dropout is None else attn_dropout
         act_dropout = dropout if act_dropout is None else act_dropout
         self.normalize_before = normalize_before
-        w = _param_attrs(weight_attr, 2, "TransformerEncoderLayer", "weight_attr")
-        b = _param_attrs(bias_attr, 2, "TransformerEncoderLayer", "bias_attr")
-        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0],
-                                            bias_attr=b[0])
-        self.linear1 = Linear(d_model, dim_feedforward, w[1], bias_attr=b[1])
+        n = len(attentions)
+        w = _param_attrs(weight_attr, n + 1, api, "weight_attr")
+        b = _param_attrs(bias_attr, n + 1, api, "bias_attr")
+        for i, name in enumerate(attentions):
+            setattr(self, name, MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[i],
+                                                   bias_attr=b[i]))
+        self.linear1 = Linear(d_model, dim_feedforward, w[n], bias_attr=b[n])
         self.dropout = Dropout(act_dropout, mode="upscale_in_train")
-        self.linear2 = Linear(dim_feedforward, d_model, w[1], bias_attr=b[1])
-        self.norm1 = LayerNorm(d_model, layer_norm_eps)
-        self.norm2 = LayerNorm(d_model, layer_norm_eps)
-        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
-        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
+        self.linear2 = Linear(dim_feedforward, d_model, w[n], bias_attr=b[n])
+        for i in range(1, n + 2):
+            setattr(self, f"norm{i}", LayerNorm(d_model, layer_norm_eps))
+        for i in range(1, n + 2):
+            setattr(self, f"dropout{i}", Dropout(dropout, mode="upscale_in_train"))
         self.activation = getattr(F, activation)
 
+    def _sublayer(self, x, norm, dropout, fn):
+        """residual + dropout(fn(x)), normalised before fn (pre-norm) or after the sum (post-norm)."""
+        out = fn(norm(x) if self.normalize_before else x)
+        out = x + dropout(out)
+        return out if self.normalize_before else norm(out)
+
+    def _feed_forward(self, x):
+        return self.linear2(self.dropout(self.activation(self.linear1(x))))
+
+
+class TransformerEncoderLayer(_TransformerBlock):
+    """Self-attention then a feed-forward block, each with residual + LayerNorm (post-norm by default)."""
+
+    def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu", attn_dropout=None,
+                 act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None, layer_norm_eps=1e-5):
+        super().__init__(("self_attn",), d_model, nhead, dim_feedforward, dropout, activation, attn_dropout,
+                         act_dropout, normalize_before, weight_attr, bias_attr, layer_norm_eps)
+
     def forward(self, src, src_mask=None, cache=None):
-        residual = src
-        if self.normalize_before:
-            src = self.norm1(src)
-        if cache is None:
-            src = self.self_attn(src, src, src, src_mask)
-        else:
-            src, cache = self.self_attn(src, src, src, src_mask, cache)
-        src = residual + self.dropout1(src)
-        if not self.normalize_before:
-            src = self.norm1(src)
-        residual = src
-        if self.normalize_before:
-            src = self.norm2(src)
-        src = self.linear2(self.dropout(self.activation(self.linear1(src))))
-        src = residual + self.dropout2(src)
-        if not self.normalize_before:
-            src = self.norm2(src)
-        return src if cache is None else (src, cache)
+        """cache: the self-attention's incremental Cache (gen_cache); with it the updated one is returned too."""
+        caches = []
+
+        def attend(x):
+            if cache is None:
+                return self.self_attn(x, x, x, src_mask)
+            out, new = self.self_attn(x, x, x, src_mask, cache)
+            caches.append(new)
+            return out
+
+        src = self._sublayer(src, self.norm1, self.dropout1, attend)
+        src = self._sublayer(src, self.norm2, self.dropout2, self._feed_forward)
+        return src if cache is None else (src, caches[0])
 
     def gen_cache(self, src):
         return self.self_attn.gen_cache(src, type=MultiHeadAttention.Cache)
@@ -211,42 +229,14 @@ class TransformerEncoder(Layer):
         return [layer.gen_cache(src) for layer in self.layers]
 
 
-class TransformerDecoderLayer(Layer):
+class TransformerDecoderLayer(_TransformerBlock):
     """Self-attention, cross-attention over `memory`, then a feed-forward block, each with residual + LayerNorm
     (post-norm by default). weight_attr/bias_attr: one attr, or 3 (self-attention, cross-attention, FFN)."""
 
     def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu", attn_dropout=None,
                  act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None, layer_norm_eps=1e-5):
-        self._config = dict(d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward, dropout=dropout,
-                            activation=activation, attn_dropout=attn_dropout, act_dropout=act_dropout,
-                            normalize_before=normalize_before, weight_attr=weight_attr, bias_attr=bias_attr,
-                            layer_norm_eps=layer_norm_eps)
-        super().__init__()
-        if activation not in ("relu", "gelu"):
-            raise ValueError(f"TransformerDecoderLayer: activation must be 'relu' or 'gelu', received {activation!r}")
-        attn_dropout = dropout if attn_dropout is None else attn_dropout
-        act_dropout = dropout if act_dropout is None else act_dropout
-        self.normalize_before = normalize_before
-        w = _param_attrs(weight_attr, 3, "TransformerDecoderLayer", "weight_attr")
-        b = _param_attrs(bias_attr, 3, "TransformerDecoderLayer", "bias_attr")
-        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0], bias_attr=b[0])
-        self.cross_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[1], bias_attr=b[1])
-        self.linear1 = Linear(d_model, dim_feedforward, w[2], bias_attr=b[2])
-        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
-        self.linear2 = Linear(dim_feedforward, d_model, w[2], bias_attr=b[2])
-        self.norm1 = LayerNorm(d_model, layer_norm_eps)
-        self.norm2 = LayerNorm(d_model, layer_norm_eps)
-        self.norm3 = LayerNorm(d_model, layer_norm_eps)
-        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
-        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
-        self.dropout3 = Dropout(dropout, mode="upscale_in_train")
-        self.activation = getattr(F, activation)
-
-    def _sublayer(self, x, norm, dropout, fn):
-        """residual + dropout(fn(x)), normalised before fn (pre-norm) or after the sum (post-norm)."""
-        out = fn(norm(x) if self.normalize_before else x)
-        out = x + dropout(out)
-        return out if self.normalize_before else norm(out)
+        super().__init__(("self_attn", "cross_attn"), d_model, nhead, dim_feedforward, dropout, activation,
+                         attn_dropout, act_dropout, normalize_before, weight_attr, bias_attr, layer_norm_eps)
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
         """cache: (incremental Cache of the self-attention, StaticCache of the cross-attention) from gen_cache;
@@ -265,8 +255,7 @@ class TransformerDecoderLayer(Layer):
         tgt = self._sublayer(tgt, self.norm1, self.dropout1, attend(self.self_attn, lambda q: q, tgt_mask, 0))
         tgt = self._sublayer(tgt, self.norm2, self.dropout2,
                              attend(self.cross_attn, lambda q: memory, memory_mask, 1))
-        tgt = self._sublayer(tgt, self.norm3, self.dropout3,
-                             lambda x: self.linear2(self.dropout(self.activation(self.linear1(x)))))
+        tgt = self._sublayer(tgt, self.norm3, self.dropout3, self._feed_forward)
         return tgt if cache is None else (tgt, tuple(caches))
 
     def gen_cache(self, memory):
