@@ -140,6 +140,56 @@ def test_if_and_while_on_tensors_are_converted():
     assert {"conditional_block", "while"} <= ops
 
 
+def _flip_if_negative(x):  # a plain helper the decorated code calls: converted too, as Paddle's convert_call
+    if x.sum() < 0:
+        x = -x
+    return x
+
+
+class Gate(nn.Layer):  # a user sublayer whose forward branches on a tensor
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(2, 2)
+
+    def forward(self, x):
+        if x.mean() > 0:
+            out = self.fc(x)
+        else:
+            out = x * 0.5
+        return out
+
+
+class Net(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.gate = Gate()
+
+    def forward(self, x):
+        return self.gate(_flip_if_negative(x) - 1.5)
+
+
+def test_calls_into_user_functions_and_sublayers_are_converted():
+    paddle.seed(0)
+    net = Net()
+    static_net = paddle.jit.to_static(Net())
+    static_net.set_state_dict(net.state_dict())
+    hooked = []
+    static_net.gate.register_forward_post_hook(lambda layer, inputs, out: hooked.append(out.shape))
+    for values in ([3.0, 4.0], [-3.0, -4.0], [0.5, 1.0]):  # gate branches: fc, fc, halve
+        x = paddle.to_tensor(values, stop_gradient=False)
+        xs = paddle.to_tensor(values, stop_gradient=False)
+        y, ys = net(x), static_net(xs)
+        np.testing.assert_allclose(ys.numpy(), y.numpy(), rtol=1e-6)
+        y.sum().backward()
+        ys.sum().backward()
+        np.testing.assert_allclose(xs.grad.numpy(), x.grad.numpy(), rtol=1e-6)
+    assert len(static_net.forward._programs) == 1  # both helpers' conditions are data in one program
+    assert hooked  # the sublayer's hooks ran around its converted forward
+    assert "forward" not in vars(static_net.gate)  # the converted forward was only lent for the call
+    ops = [op.type for op in static_net.forward.concrete_program.program.global_block().ops]
+    assert ops.count("conditional_block") >= 2
+
+
 def test_python_conditions_stay_python():
     @paddle.jit.to_static
     def f(x, double):

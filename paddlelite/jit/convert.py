@@ -5,12 +5,19 @@ to `convert_ifelse` / `convert_while` with the branch and loop bodies as nested 
 names they assign. At trace time a Variable condition builds `static.nn.cond` / `while_loop`; a Python
 value runs the plain statement's semantics. A statement left unconverted that meets a Variable
 condition fails with a TypeError naming the file and line (see `explain_untraceable`).
+
+As in Paddle, conversion follows calls: every call `f(...)` in converted code becomes
+`convert_call(f)(...)`, which converts the user's own functions and the `forward` of the user's Layers
+(never paddlelite's, the standard library's or installed packages', nor `not_to_static` ones).
 """
 import ast
+import functools
 import inspect
 import linecache
 import logging
+import os
 import sys
+import sysconfig
 import textwrap
 import traceback
 
@@ -50,6 +57,53 @@ def convert_ifelse(pred, true_fn, false_fn, names, values, where):
                                                                                          names, where))
         return tuple(outs) if isinstance(outs, (list, tuple)) else (outs,) if names else ()
     return true_fn(*values) if pred else false_fn(*values)
+
+
+def convert_call(fn):
+    """`fn` converted when it is the user's code: a plain function or method is converted like the decorated
+    one; a Layer (anything with a `forward` method, called through __call__) runs its converted forward,
+    with its hooks as usual. Anything else is returned as is."""
+    if inspect.isclass(fn):
+        return fn
+    target = fn if inspect.isroutine(fn) else getattr(fn, "forward", None)
+    if target is None or not _users_code(target):
+        return fn
+    if target is fn:
+        return convert_function(fn)
+    return functools.partial(_call_converted_forward, fn)
+
+
+def _call_converted_forward(layer, *args, **kwargs):
+    """layer(*args, **kwargs) with its forward converted (an instance attribute shadows the class's for the
+    call; Layer.__call__ looks `forward` up on the instance)."""
+    had = "forward" in vars(layer)
+    saved = vars(layer).get("forward")
+    layer.forward = convert_function(type(layer).forward).__get__(layer) if not had else convert_function(saved)
+    try:
+        return layer(*args, **kwargs)
+    finally:
+        if had:
+            layer.forward = saved
+        else:
+            del layer.forward
+
+
+_LIBRARY_DIRS = tuple({os.path.realpath(sysconfig.get_paths()[k]) + os.sep for k in ("stdlib", "platstdlib",
+                                                                                     "purelib", "platlib")})
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__))) + os.sep
+
+
+@functools.lru_cache(maxsize=4096)
+def _users_file(filename):
+    path = os.path.realpath(filename)
+    return not (path.startswith(_PACKAGE_DIR) or path.startswith(_LIBRARY_DIRS))
+
+
+def _users_code(fn):
+    func = getattr(fn, "__func__", fn)
+    code = getattr(func, "__code__", None)
+    return (code is not None and inspect.isfunction(func) and not getattr(func, _NOT_TO_STATIC, False)
+            and _users_file(code.co_filename))
 
 
 def convert_while(cond_fn, body_fn, names, values, where):
@@ -189,6 +243,14 @@ class _Transformer(ast.NodeTransformer):
         out.append(self._nested_def(b, names, node.body, node))
         out.append(self._call("convert_while", [ast.Name(c, ast.Load()), ast.Name(b, ast.Load())], names, node))
         return [ast.fix_missing_locations(s) for s in out]
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+                and node.func.value.id == "__jst":  # a helper call this transformer made
+            return node
+        converted = ast.Call(_helper("convert_call"), [node.func], [])
+        return ast.copy_location(ast.Call(ast.copy_location(converted, node), node.args, node.keywords), node)
 
     def visit_FunctionDef(self, node):  # nested functions keep their own control flow
         if getattr(self, "_top", None) is None:
