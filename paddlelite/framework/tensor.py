@@ -12,6 +12,7 @@ import itertools
 import numpy as np
 
 from ..device import place as _place_mod
+from ..utils import unique_name
 from . import dtype as _dtype
 from .printing import PaddleNamedType, tensor_to_string
 from .size import Size
@@ -311,10 +312,33 @@ class Parameter(Tensor):
     _paddle_name = "paddle.base.framework.EagerParamBase"
     persistable = True
 
-    def __init__(self, data, name, trainable=True):
+    def __init__(self, data=None, *args, **kwargs):
+        """Parameter(array, name, trainable=True) inside paddlelite, and Paddle's two public forms:
+        Parameter(tensor, requires_grad=True, name=None) shares the tensor's storage;
+        Parameter(shape, dtype, name=None, trainable=True) starts as zeros on the current device."""
+        if isinstance(data, (list, tuple)) or "shape" in kwargs:
+            shape = list(kwargs.pop("shape", data))
+            dtype = args[0] if args else kwargs.pop("dtype", None)
+            if dtype is None or any(d < 0 for d in shape):
+                raise ValueError(f"Parameter: needs a dtype and a shape of non-negative dims, received {shape}, "
+                                 f"{dtype}")
+            data = _place_mod.current_place().xp.zeros(shape, dtype=_dtype.convert_dtype(dtype).np)
+            trainable = kwargs.get("trainable", True)
+        elif data is None or isinstance(data, Tensor):
+            source = data
+            if source is None:
+                data = np.zeros((0,), dtype=_dtype.convert_dtype(_dtype.get_default_dtype()).np)
+            else:
+                data = source._data
+                share_storage(source, [self])
+            trainable = args[0] if args else kwargs.get("requires_grad", True)
+        else:  # the internal form
+            if args:
+                kwargs["name"] = args[0]
+            trainable = kwargs.get("trainable", True)
         self._data = data
         self._place = _place_mod.place_of_array(data)
-        self.name = name
+        self.name = kwargs.get("name") or unique_name.generate("_eager_param_base")
         self.trainable = trainable
         self.stop_gradient = not trainable
 
