@@ -274,3 +274,16 @@ def test_two_inputs_topk_metric_and_early_stopping_checkpoints(paddle):
                                                                             else [float(x) for x in v]
                                                                             for k, v in evaluated.items()},
             "predicted": model.predict(Data(), batch_size=5, stack_outputs=True, verbose=0)}
+
+
+def test_flops_custom_ops_use_paddles_protocol():
+    import paddlelite as paddle
+
+    def count_maxpool(m, x, y):  # written for Paddle: adds to m.total_ops
+        m.total_ops += int(np.prod(y.shape)) * 4
+
+    net = paddle.vision.models.LeNet()
+    text, total = _printed(lambda: paddle.flops(net, [1, 1, 28, 28], custom_ops={paddle.nn.MaxPool2D: count_maxpool}))
+    assert total == 347560 + (6 * 14 * 14 + 16 * 5 * 5) * 4
+    assert "Customize Function has been applied to" in text
+    assert not any(k.endswith("total_ops") for k in net.state_dict()) and not hasattr(net.features[0], "total_ops")
