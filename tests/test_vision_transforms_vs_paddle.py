@@ -227,6 +227,9 @@ def test_random_flips_in_static_mode(prob):
         x = paddle.static.data("x", [3, 7, 9], "float32")
         return [T.RandomHorizontalFlip(prob)(x), T.RandomVerticalFlip(prob)(x)]
     image = _image()
-    hflipped, vflipped = run_static(paddle, build, {"x": image})
+    try:
+        hflipped, vflipped = run_static(paddle, build, {"x": image})
+    finally:
+        paddle.disable_static()
     np.testing.assert_array_equal(hflipped, image[:, :, ::-1] if prob else image)
     np.testing.assert_array_equal(vflipped, image[:, ::-1] if prob else image)
