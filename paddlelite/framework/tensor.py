@@ -221,10 +221,19 @@ class Tensor(metaclass=PaddleNamedType):
         self._grad_is_zeros = False
 
     def clear_gradient(self, set_to_zero=True):
-        """Gradient to zeros (materialised when read: the next backward just replaces it), or to None."""
-        if self._grad is not None or self._grad_is_zeros:
+        """Gradient to zeros, or to None. As in Paddle, zeroing writes into the gradient tensor (a reference
+        to it reads zeros) and the next backward replaces it rather than adding to it; with no gradient
+        tensor yet, the zeros are materialised when `.grad` is read."""
+        if self._grad is None and not self._grad_is_zeros:
+            return
+        if set_to_zero and self._grad is not None:
+            # a read-only zero view, not a write into the array: one gradient array can reach several leaves
+            g, xp = self._grad, self._place.xp
+            g._data = xp.broadcast_to(xp.zeros((), g._data.dtype), g._data.shape)
+            g._bump_version()
+        else:
             self._grad = None
-            self._grad_is_zeros = bool(set_to_zero)
+        self._grad_is_zeros = bool(set_to_zero)
 
     def clear_grad(self):
         self.clear_gradient(True)
