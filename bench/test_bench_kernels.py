@@ -150,6 +150,23 @@ def test_bench_reduce_as(cp, benchmark, impls):
            lambda torch: (lambda t=torch.as_tensor(x, device="cuda"): t.sum(0)))
 
 
+@pytest.mark.parametrize("op", ["lstm_cell", "lstm_cell_grad", "gru_cell", "gru_cell_grad"])
+def test_bench_rnn_cells(cp, benchmark, impls, op):
+    """One LSTM / GRU step's elementwise part, batch 256 x hidden 2048 (the gate matmuls are cuBLAS's)."""
+    B, H = 256, 2048
+    c_prev, dh, dc = (R.standard_normal((B, H)).astype(np.float32) for _ in range(3))
+    if op.startswith("lstm"):
+        gates = R.standard_normal((B, 4 * H)).astype(np.float32)
+        c = get_op("lstm_cell").forward(np, gates, c_prev)[1]
+        arrays = (gates, c_prev) if op == "lstm_cell" else (gates, c_prev, c, dh, dc)
+        out_bytes = 2 * c.nbytes if op == "lstm_cell" else gates.nbytes + c.nbytes
+    else:
+        xg, hg = (R.standard_normal((B, 3 * H)).astype(np.float32) for _ in range(2))
+        arrays = (xg, hg, c_prev) if op == "gru_cell" else (xg, hg, c_prev, dh)
+        out_bytes = c_prev.nbytes if op == "gru_cell" else 2 * xg.nbytes + c_prev.nbytes
+    _bench(cp, benchmark, impls, op, op, arrays, {}, out_bytes)
+
+
 def test_bench_merged_adam(cp, benchmark, impls):
     shapes = [(1024, 1024)] * 24 + [(1024,)] * 48
     ps = [R.standard_normal(s).astype(np.float32) for s in shapes]

@@ -392,3 +392,21 @@ def test_static_multi_precision_matches_eager(opt_name):
     assert static_w.dtype == np.float16 and static_master.dtype == np.float32
     np.testing.assert_array_equal(static_w, w.numpy())
     np.testing.assert_allclose(static_master, opt.state_dict()["master_weights"]["w"].numpy(), rtol=1e-6)
+
+
+def test_to_static_traces_one_program_per_autocast_rule():
+    lin = paddle.nn.Linear(3, 2)
+
+    @paddle.jit.to_static
+    def f(x):
+        return F.relu(lin(x))
+
+    x = _x(4, 3)
+    plain = f(x)
+    with paddle.amp.auto_cast():
+        low = f(x)
+    with paddle.amp.auto_cast(dtype="bfloat16"):
+        bf = f(x)
+    assert _names(plain, low, bf, f(x)) == ["float32", "float16", "bfloat16", "float32"]
+    low.astype("float32").sum().backward()
+    assert lin.weight.grad.dtype.name == "float32"

@@ -603,3 +603,28 @@ def test_concurrent_backward_into_a_shared_leaf_loses_no_update():
     for th in threads:
         th.join()
     np.testing.assert_array_equal(w.grad.numpy(), np.full(1 << 18, 200.0))
+
+
+@differential(expected={"held_after_second": [5.0, 7.0], "after_clear": [0.0, 0.0], "held_after_clear": [0.0, 0.0],
+                        "after_third": [2.0, 4.0], "held_after_third": [0.0, 0.0], "shared_a": [6.0],
+                        "shared_b": [1.0], "cleared_a": [0.0], "kept_b": [1.0]})
+def test_grad_accumulates_into_the_tensor_a_reference_holds(paddle):
+    """Paddle adds a later backward's gradient into the existing `.grad` tensor, and clear_gradient() zeroes
+    it in place; the backward after a clear gives a new tensor. Leaves fed by one gradient array stay apart."""
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (x * x).sum().backward()
+    held = x.grad
+    (x * 3).sum().backward()
+    out = {"held_after_second": held.numpy().tolist()}
+    x.clear_gradient(True)
+    out.update(after_clear=x.grad.numpy().tolist(), held_after_clear=held.numpy().tolist())
+    (x * x).sum().backward()
+    out.update(after_third=x.grad.numpy().tolist(), held_after_third=held.numpy().tolist())
+    a = paddle.to_tensor([1.0], stop_gradient=False)
+    b = paddle.to_tensor([2.0], stop_gradient=False)
+    (a + b).sum().backward()
+    (a * 5).sum().backward()
+    out.update(shared_a=a.grad.numpy().tolist(), shared_b=b.grad.numpy().tolist())
+    a.clear_gradient()
+    out.update(cleared_a=a.grad.numpy().tolist(), kept_b=b.grad.numpy().tolist())
+    return out

@@ -10,7 +10,8 @@ The floors, lowest first (docs/ARCHITECTURE.md, "Layers"):
   5 nn, optimizer, io, metric, amp, distributed, regularizer, linalg, special, and paddle.static's layer-level APIs
                        (static/nn.py, static/layer_apis.py; the top-level package files them under paddle.static)
   6 fluid, base, jit   the fluid-era spellings (base: Paddle 3's name for fluid); paddle.jit (to_static)
-    vision, hapi       paddle.vision (transforms, models, datasets) and the high-level API (Model, callbacks)
+    vision, hapi       paddle.vision (transforms, models, datasets); the high-level API (Model, summary, flops)
+    callbacks          paddle.callbacks: re-exports hapi's callbacks
   7 paddlelite         the top-level package: re-exports every floor
   8 examples           programs written against `import paddlelite as paddle`
 
@@ -32,7 +33,7 @@ FLOORS = {
     "autograd": 3, "static": 3,
     "tensor": 4,
     "nn": 5, "optimizer": 5, "io": 5, "metric": 5, "distributed": 5, "regularizer": 5, "linalg": 5, "special": 5, "fft": 5, "signal": 5, "amp": 5,
-    "fluid": 6, "base": 6, "jit": 6, "vision": 6, "hapi": 6,
+    "fluid": 6, "base": 6, "jit": 6, "vision": 6, "hapi": 6, "callbacks": 6,
     "": 7,
     "examples": 8,
 }

@@ -28,3 +28,19 @@ def test_aliases_and_parameter_dict(paddle):
 @differential(expected=raises(ValueError))
 def test_parameter_dict_rejects_bad_pairs(paddle):
     paddle.nn.ParameterDict([("w", paddle.create_parameter([2], "float32"), 1)])
+
+
+@differential()
+def test_parameter_constructors(paddle):
+    t = paddle.ones([2])
+    shared = paddle.nn.Parameter(t, requires_grad=False)
+    t[0] = 5.0
+    trained = paddle.nn.Parameter(paddle.to_tensor([1.0, 2.0]))
+    by_shape = paddle.nn.Parameter([2, 3], "float32")
+    layer = paddle.nn.Linear(2, 2)
+    layer.extra = trained
+    (layer.extra * 3.0).sum().backward()
+    return {"shared": shared, "flags": [shared.trainable, shared.stop_gradient, trained.trainable,
+                                        trained.stop_gradient, by_shape.trainable, shared.persistable],
+            "shape": [by_shape.shape, by_shape.dtype], "is_param": isinstance(layer.weight, paddle.nn.Parameter),
+            "names": [n for n, _ in layer.named_parameters()], "grad": trained.grad, "repr": repr(trained)}

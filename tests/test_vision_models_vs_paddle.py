@@ -8,7 +8,7 @@ import paddlelite.vision.models as models
 
 # one constructor per family and configuration branch (the deeper variants differ only in their tables)
 STRUCTURES = [("LeNet", {}), ("resnet18", {}), ("resnet50", {"num_classes": 10}), ("resnext50_32x4d", {"num_classes": 0}),
-              ("vgg11", {"batch_norm": True, "num_classes": 10}), ("mobilenet_v1", {"scale": 0.5}),
+              ("vgg11", {"batch_norm": True, "num_classes": 0}), ("mobilenet_v1", {"scale": 0.5}),
               ("mobilenet_v2", {}), ("mobilenet_v3_small", {}), ("mobilenet_v3_large", {"scale": 0.75}),
               ("densenet121", {"with_pool": False, "num_classes": 0}), ("alexnet", {"num_classes": 10}),
               ("inception_v3", {}), ("squeezenet1_0", {}), ("squeezenet1_1", {"num_classes": 10}),

@@ -186,3 +186,15 @@ def test_numpy_images_color():
     np.testing.assert_allclose(F.adjust_hue(img, 0.0).astype(int), img.astype(int), atol=1)
     tensor = F.to_tensor(img)
     assert tensor.shape == [3, 7, 9] and str(tensor.dtype) == "paddle.float32"
+
+
+@differential(atol=1e-5)
+def test_geometry_in_static_mode(paddle):
+    from tests.differential import run_static
+    F = paddle.vision.transforms.functional
+
+    def build():
+        x = paddle.static.data("x", [3, 7, 9], "float32")
+        return [F.hflip(x), F.vflip(x), F.crop(x, 1, 2, 3, 4), F.center_crop(x, 4), F.pad(x, [1, 2]),
+                F.resize(x, (5, 4)), F.to_tensor(x)]
+    return run_static(paddle, build, {"x": _image()})

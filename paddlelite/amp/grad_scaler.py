@@ -101,7 +101,7 @@ class AmpScaler:
         if state["state"] is OptimizerState.STEPPED:
             raise RuntimeError("unscale_() is being called after step().")
         from ..tensor.math import isfinite
-        from ..tensor.manipulation import cast
+        from ..tensor.manipulation import cast, stack
         from ..tensor.reduce import all as all_
         finite = []
         with no_grad(), _autocast.suspended():
@@ -113,7 +113,7 @@ class AmpScaler:
                 finite.append(all_(isfinite(g)))
                 wide = g if g.dtype.name in ("float32", "float64") else cast(g, "float32")
                 g._write(cast(wide * inv_scale, g.dtype)._data)
-        self._found_inf = not all(bool(f) for f in finite)
+        self._found_inf = bool(finite) and not bool(all_(stack(finite)))  # one device sync for all gradients
         state["state"] = OptimizerState.UNSCALED
 
     def _update(self):

@@ -374,9 +374,15 @@ def _accumulate_into_leaf(t, g, create_graph, stop_gradient):
             return
         if g._data.dtype != old._data.dtype:  # a float32 master gradient (amp master_grad) keeps its dtype
             g = wrap_array(g._data.astype(old._data.dtype), g._place, g.stop_gradient)
+        if not create_graph and old._node is None:
+            # Paddle adds into the existing gradient tensor, so a reference to `.grad` sees the sum; the tensor
+            # takes a new array rather than writing into its own, which other leaves' gradients may share
+            old._data = old._data + g._data
+            old._bump_version()
+            return
         with set_grad_enabled(create_graph):
             new = _add(old, g)
-        if not create_graph:  # Paddle adds into the existing gradient tensor: it keeps its flags
+        if not create_graph:
             new.stop_gradient = old.stop_gradient
         t._grad = new
 

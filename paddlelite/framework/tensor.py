@@ -12,6 +12,7 @@ import itertools
 import numpy as np
 
 from ..device import place as _place_mod
+from ..utils import unique_name
 from . import dtype as _dtype
 from .printing import PaddleNamedType, tensor_to_string
 from .size import Size
@@ -220,10 +221,19 @@ class Tensor(metaclass=PaddleNamedType):
         self._grad_is_zeros = False
 
     def clear_gradient(self, set_to_zero=True):
-        """Gradient to zeros (materialised when read: the next backward just replaces it), or to None."""
-        if self._grad is not None or self._grad_is_zeros:
+        """Gradient to zeros, or to None. As in Paddle, zeroing writes into the gradient tensor (a reference
+        to it reads zeros) and the next backward replaces it rather than adding to it; with no gradient
+        tensor yet, the zeros are materialised when `.grad` is read."""
+        if self._grad is None and not self._grad_is_zeros:
+            return
+        if set_to_zero and self._grad is not None:
+            # a read-only zero view, not a write into the array: one gradient array can reach several leaves
+            g, xp = self._grad, self._place.xp
+            g._data = xp.broadcast_to(xp.zeros((), g._data.dtype), g._data.shape)
+            g._bump_version()
+        else:
             self._grad = None
-            self._grad_is_zeros = bool(set_to_zero)
+        self._grad_is_zeros = bool(set_to_zero)
 
     def clear_grad(self):
         self.clear_gradient(True)
@@ -302,10 +312,33 @@ class Parameter(Tensor):
     _paddle_name = "paddle.base.framework.EagerParamBase"
     persistable = True
 
-    def __init__(self, data, name, trainable=True):
+    def __init__(self, data=None, *args, **kwargs):
+        """Parameter(array, name, trainable=True) inside paddlelite, and Paddle's two public forms:
+        Parameter(tensor, requires_grad=True, name=None) shares the tensor's storage;
+        Parameter(shape, dtype, name=None, trainable=True) starts as zeros on the current device."""
+        if isinstance(data, (list, tuple)) or "shape" in kwargs:
+            shape = list(kwargs.pop("shape", data))
+            dtype = args[0] if args else kwargs.pop("dtype", None)
+            if dtype is None or any(d < 0 for d in shape):
+                raise ValueError(f"Parameter: needs a dtype and a shape of non-negative dims, received {shape}, "
+                                 f"{dtype}")
+            data = _place_mod.current_place().xp.zeros(shape, dtype=_dtype.convert_dtype(dtype).np)
+            trainable = kwargs.get("trainable", True)
+        elif data is None or isinstance(data, Tensor):
+            source = data
+            if source is None:
+                data = np.zeros((0,), dtype=_dtype.convert_dtype(_dtype.get_default_dtype()).np)
+            else:
+                data = source._data
+                share_storage(source, [self])
+            trainable = args[0] if args else kwargs.get("requires_grad", True)
+        else:  # the internal form
+            if args:
+                kwargs["name"] = args[0]
+            trainable = kwargs.get("trainable", True)
         self._data = data
         self._place = _place_mod.place_of_array(data)
-        self.name = name
+        self.name = kwargs.get("name") or unique_name.generate("_eager_param_base")
         self.trainable = trainable
         self.stop_gradient = not trainable
 

@@ -14,6 +14,7 @@ from ..device.place import current_place
 from ..framework import mode as _mode
 from ..framework.tensor import Tensor
 from ..ops import apply
+from ..ops import autocast as _autocast
 from ..ops.run_program import RUN_PROGRAM
 from ..static.input import InputSpec
 from .convert import convert_function, explain_untraceable, ignored_modules, mark_not_to_static
@@ -119,7 +120,8 @@ class StaticFunction:
         # a Layer's mode and which parameters train change the program (dropout/BatchNorm; its backward)
         state = (layer.training, tuple(p.stop_gradient for p in layer.parameters())) if hasattr(
             layer, "parameters") else None
-        return sig, repr(others), state, tensors[0]._place if tensors else None
+        # a program traced under auto_cast holds its casts: one program per autocast rule
+        return sig, repr(others), state, tensors[0]._place if tensors else None, _autocast.active_key()
 
     def _trace(self, args, kwargs, specs):
         fn = convert_function(self._function)

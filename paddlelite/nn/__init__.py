@@ -1,8 +1,9 @@
 """nn: layers and the functional API (mode-agnostic: the same code builds static programs)."""
 from . import decode, functional, initializer, layer, utils
 from .decode import BeamSearchDecoder, dynamic_decode
+from ..framework.tensor import Parameter  # Paddle's EagerParamBase
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .layer import *  # noqa: F401,F403
 
 __all__ = [*layer.__all__, "ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue", "BeamSearchDecoder",
-           "dynamic_decode"]
+           "dynamic_decode", "Parameter"]

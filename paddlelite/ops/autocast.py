@@ -66,6 +66,11 @@ class Autocast:
         self.promote = use_promote or level != "O2"  # Paddle reads use_promote at O2 only
         self._kinds = {}  # op type -> _WHITE | _BLACK | _GREY | _SKIP
 
+    @property
+    def key(self):
+        """What the casts depend on: equal keys, equal casts (to_static caches a program per key)."""
+        return self.low_name, self.level, self.white, self.black, self.promote
+
     def _kind(self, op):
         """How `op` is cast (first use in this context; cast_inputs caches it)."""
         if op.type in _NO_AMP:
@@ -129,6 +134,12 @@ def _cast(t, dst, name):
 def active():
     """The active Autocast rule, or None."""
     return dispatch.autocast[0]
+
+
+def active_key():
+    """The active rule's key (None without autocast)."""
+    rule = dispatch.autocast[0]
+    return None if rule is None else rule.key
 
 
 @contextlib.contextmanager

@@ -259,22 +259,39 @@ def _identity(dtype, reduce):
     return big if reduce == "amin" else -big
 
 
+_UFUNCS = {"add": "add", "min": "minimum", "max": "maximum", "mul": "multiply"}
+
+
+def _scatter_at(xp, target, idx, values, how):
+    """target[idx] combined with values by `how` ('add', 'min', 'max', 'mul'), every repeated index included."""
+    if xp is np:
+        getattr(np, _UFUNCS[how]).at(target, idx, values)
+    elif how == "mul":  # CuPy has no scatter-multiply: one fancy update per repeat
+        for sel in _writer_passes(xp, idx):
+            target[idx[sel]] *= values[sel]
+    else:
+        import cupyx
+        getattr(cupyx, f"scatter_{how}")(target, idx, values)
+
+
+def _last_writer(xp, targets, size):
+    """For each element of arr (flat), the position in targets of the last index element writing it (-1: none)."""
+    last = xp.full(size, -1, dtype=np.int64)
+    _scatter_at(xp, last, targets, xp.arange(targets.size, dtype=np.int64), "max")
+    return last
+
+
 def _put_along_forward(xp, arr, index, values, axis, reduce, include_self):
     targets = _put_targets(xp, arr, index, axis)
     vals = values.reshape(-1)
     out = arr.copy().reshape(-1)
+    if reduce == "assign":
+        winners = _last_writer(xp, targets, out.size)[targets] == xp.arange(targets.size)
+        out[targets[winners]] = vals[winners]
+        return out.reshape(arr.shape)
     if not include_self:
         out[targets] = _identity(arr.dtype, reduce)
-    for sel in _writer_passes(xp, targets):
-        t, v = targets[sel], vals[sel]
-        if reduce == "assign":
-            out[t] = v
-        elif reduce in ("add", "mean"):
-            out[t] += v
-        elif reduce == "mul":
-            out[t] *= v
-        else:
-            out[t] = (xp.minimum if reduce == "amin" else xp.maximum)(out[t], v)
+    _scatter_at(xp, out, targets, vals, {"add": "add", "mean": "add", "mul": "mul", "amin": "min", "amax": "max"}[reduce])
     if reduce == "mean":
         count = xp.bincount(targets, minlength=out.size)[targets] + int(include_self)
         out[targets] = out[targets] / count if out.dtype.kind in "fc" else out[targets] // count
@@ -320,10 +337,7 @@ def _put_along_grad_forward(xp, arr, index, values, out, dout, axis, reduce, inc
     written[targets] = True
     picked = flat_dout[targets]
     if reduce == "assign":
-        last = xp.full(arr.size, -1, dtype=np.int64)
-        for sel in _writer_passes(xp, targets):
-            last[targets[sel]] = sel
-        dvals = xp.where(last[targets] == xp.arange(targets.size), picked, 0)
+        dvals = xp.where(_last_writer(xp, targets, arr.size)[targets] == xp.arange(targets.size), picked, 0)
         darr[written] = 0
     elif reduce == "add":
         dvals = picked

@@ -233,7 +233,7 @@ def _upper_fraction(xp, a, y):
         d = 1.0 / d
         delta = d * c
         h = h * delta
-        if i % 8 == 0 and not bool(xp.any(xp.abs(delta - 1.0) > 1e-16)):
+        if i % 8 == 0 and not bool(xp.any(xp.abs(delta - 1.0) > 1e-15)):
             break
     return xp.exp(_log_prefactor(xp, a, y)) * h
 

@@ -6,6 +6,7 @@ import numbers
 import numpy as np
 
 from ...framework.tensor import Tensor
+from ...static import Variable
 from . import functional_numpy as F_np
 from . import functional_pil as F_pil
 from . import functional_tensor as F_t
@@ -19,7 +20,7 @@ def _is_pil_image(img):
 
 
 def _is_tensor_image(img):
-    return isinstance(img, Tensor)
+    return isinstance(img, (Tensor, Variable))  # static mode: a Program's Variable
 
 
 def _is_numpy_image(img):

@@ -1,12 +1,14 @@
 """The transforms' Tensor backend: images are Tensors laid out CHW (or HWC), batched NCHW for the samplers.
 
-Written with the functional API only, so it runs on whatever device holds the image.
+Written with the functional API only, so it runs on whatever device holds the image, and the geometric
+transforms (flips, crops, pad, resize) also build static Programs, as Paddle's do.
 """
 import math
 import numbers
 
 from ... import tensor as T
 from ...framework.tensor import Tensor
+from ...static import Variable
 from ...nn import functional as F
 
 _AXES = {"chw": (-3, -2, -1), "hwc": (-1, -3, -2)}  # (channel, height, width)
@@ -17,7 +19,7 @@ def _axes(data_format):
 
 
 def _check_image(img, data_format):
-    if not isinstance(img, Tensor) or img.ndim not in (3, 4) or data_format.lower() not in _AXES:
+    if not isinstance(img, (Tensor, Variable)) or img.ndim not in (3, 4) or data_format.lower() not in _AXES:
         raise RuntimeError(f"not support [type={type(img)}, ndim={getattr(img, 'ndim', None)}, "
                            f"data_format={data_format}] paddle image")
 

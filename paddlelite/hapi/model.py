@@ -1,0 +1,370 @@
+"""paddle.Model: training, evaluation and prediction loops around a network (dynamic graph mode)."""
+import inspect
+import os
+import warnings
+
+import numpy as np
+
+from .. import tensor as T
+from ..amp import GradScaler, auto_cast
+from ..autograd import no_grad
+from ..framework.io import load as _load
+from ..framework.io import save as _save
+from ..framework.mode import in_dynamic_mode
+from ..framework.tensor import Tensor
+from ..io import DataLoader, Dataset, DistributedBatchSampler
+from ..jit import save as _jit_save
+from ..metric import Metric
+from ..nn import Layer
+from ..static import InputSpec
+from .callbacks import EarlyStopping, config_callbacks
+from .model_summary import summary
+
+__all__ = ["Model"]
+
+
+def _to_list(value):
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _to_numpy(value):
+    return value.numpy() if isinstance(value, Tensor) else np.asarray(value)
+
+
+def _flatten(data):
+    """The leaves of nested lists/tuples/dicts, in order (a batch from a DataLoader)."""
+    if isinstance(data, (list, tuple)):
+        return [leaf for item in data for leaf in _flatten(item)]
+    if isinstance(data, dict):
+        return [leaf for key in sorted(data) for leaf in _flatten(data[key])]
+    return [data]
+
+
+class Model:
+    """Wraps `network` with prepare/fit/evaluate/predict, the batch-level steps and save/load.
+
+    `inputs`/`labels` are InputSpecs (optional in dynamic mode: the forward's argument names are used)."""
+
+    def __init__(self, network, inputs=None, labels=None):
+        if not isinstance(network, Layer):
+            raise TypeError(f"paddle.Model: network must be a paddle.nn.Layer, got {type(network).__name__}")
+        if not in_dynamic_mode():
+            raise NotImplementedError("paddle.Model: paddlelite runs Model in dynamic graph mode only; call "
+                                      "paddle.disable_static() first")
+        self.mode = "train"
+        self.network = network
+        self._loss = self._optimizer = None
+        self._metrics = []
+        self._amp_level, self._amp_configs, self._amp_custom_lists, self._scaler = "O0", {}, {}, None
+        self._test_dataloader = None
+        self.stop_training = False
+        self._inputs_given = inputs is not None
+        self._seen_input_specs = None  # the shapes of the last inputs, for an inference export without `inputs`
+        self._inputs = self._verify_spec(inputs, is_input=True)
+        self._labels = self._verify_spec(labels)
+
+    def _verify_spec(self, specs, is_input=False):
+        if specs is None:
+            if not is_input:
+                return []
+            names = [n for n in inspect.signature(self.network.forward).parameters]
+            return [InputSpec(name=n, shape=[None]) for n in names]
+        if isinstance(specs, dict):
+            assert not is_input
+            specs = [specs[n] for n in inspect.signature(self.network.forward).parameters]
+        specs = _to_list(specs)
+        for i, spec in enumerate(specs):
+            if not isinstance(spec, InputSpec):
+                raise TypeError(f"paddle.Model: inputs/labels must be paddle.static.InputSpec, item {i} is "
+                                f"{type(spec).__name__}")
+            if spec.name is None:
+                raise ValueError(f"Requires Input[{i}].name != None, but receive `None` with {spec}.")
+        return specs
+
+    # ---- preparation ---------------------------------------------------------------------------
+    def prepare(self, optimizer=None, loss=None, metrics=None, amp_configs=None):
+        self._optimizer = optimizer
+        if loss is not None and not isinstance(loss, Layer) and not callable(loss):
+            raise TypeError("'loss' must be sub classes of `paddle.nn.Layer` or any callable function.")
+        self._loss = loss
+        metrics = _to_list(metrics)
+        for metric in metrics:
+            assert isinstance(metric, Metric), f"{metric.__class__.__name__} is not sub class of Metric"
+        self._metrics = metrics
+        self._prepare_amp(amp_configs)
+
+    _AMP_SCALER_KEYS = {"init_loss_scaling", "incr_ratio", "decr_ratio", "incr_every_n_steps",
+                        "decr_every_n_nan_or_inf", "use_dynamic_loss_scaling"}
+    _AMP_LIST_KEYS = ("custom_white_list", "custom_black_list", "custom_black_varnames")
+
+    def _prepare_amp(self, amp_configs):
+        """amp_configs: 'O0'/'O1'/'O2', or a dict of level, auto_cast's custom lists and GradScaler's options."""
+        self._amp_configs, self._amp_custom_lists, self._scaler = {}, {}, None
+        if not amp_configs:
+            self._amp_level = "O0"
+            return
+        if isinstance(amp_configs, str):
+            if amp_configs not in ("O0", "O1", "O2"):
+                raise ValueError("The level of amp_configs should be 'O0', 'O1' or 'O2'.")
+            self._amp_level = amp_configs
+            return
+        level = amp_configs.get("level", "O1")
+        if level not in ("O0", "O1", "O2"):
+            raise ValueError("amp_configs['level'] should be 'O0', 'O1' or 'O2'.")
+        self._amp_level = level
+        keys = set(amp_configs) - {"level"}
+        if not keys or level == "O0":
+            return
+        if "use_pure_fp16" in amp_configs:
+            raise ValueError("'use_pure_fp16' is an invalid parameter, the level of mixed precision training only "
+                             "depends on 'O1' or 'O2'.")
+        for name in self._AMP_LIST_KEYS:
+            if name in keys:
+                self._amp_custom_lists[name] = amp_configs[name]
+                keys.discard(name)
+        if keys - self._AMP_SCALER_KEYS:
+            raise ValueError("Except for 'level', the keys of 'amp_configs' must be accepted by mixed precision APIs, "
+                             f"but {tuple(keys - self._AMP_SCALER_KEYS)} could not be recognized.")
+        self._amp_configs = {k: amp_configs[k] for k in keys}
+
+    def parameters(self, *args, **kwargs):
+        return self.network.parameters(*args, **kwargs)
+
+    # ---- one batch -----------------------------------------------------------------------------
+    def _forward(self, inputs):
+        inputs = [T.to_tensor(x) if not isinstance(x, Tensor) else x for x in _to_list(inputs)]
+        self._seen_input_specs = [InputSpec(list(x.shape), x.dtype, spec.name)
+                                  for x, spec in zip(inputs, self._inputs)]
+        return self.network(*inputs)
+
+    def _update_metrics(self, outputs, labels):
+        results = []
+        for metric in self._metrics:
+            computed = metric.compute(*(_to_list(outputs) + labels))
+            results.append(metric.update(*[_to_numpy(m) for m in _to_list(computed)]))
+        return results
+
+    def train_batch(self, inputs, labels=None, update=True):
+        assert self._optimizer, "model not ready, please call `model.prepare()` first"
+        self.network.train()
+        self.mode = "train"
+        labels = [T.to_tensor(label) for label in _to_list(labels)]
+        amp = self._amp_level != "O0"
+        if amp and self._scaler is None:
+            self._scaler = GradScaler(**self._amp_configs)
+        lists = {k: v for k, v in self._amp_custom_lists.items() if k != "custom_black_varnames"}
+        with auto_cast(enable=amp, level=self._amp_level, **lists):
+            outputs = self._forward(inputs)
+        losses = _to_list(self._loss(*(_to_list(outputs) + labels)))
+        final_loss = T.add_n(losses)
+        if amp:
+            scaled = self._scaler.scale(final_loss)
+            scaled.backward()
+            if update:
+                self._scaler.minimize(self._optimizer, scaled)
+        else:
+            final_loss.backward()
+            if update:
+                self._optimizer.minimize(final_loss)
+        if update:
+            self.network.clear_gradients()
+        metrics = self._update_metrics(outputs, labels)
+        losses = [_to_numpy(loss) for loss in losses]
+        return (losses, metrics) if metrics else losses
+
+    @no_grad()
+    def eval_batch(self, inputs, labels=None):
+        self.network.eval()
+        self.mode = "eval"
+        labels = [T.to_tensor(label) for label in _to_list(labels)]
+        outputs = self._forward(inputs)
+        losses = _to_list(self._loss(*(_to_list(outputs) + labels))) if self._loss else []
+        metrics = self._update_metrics(outputs, labels)
+        losses = [_to_numpy(loss) for loss in losses]
+        if self._loss:
+            return (losses, metrics) if metrics else losses
+        return metrics
+
+    @no_grad()
+    def predict_batch(self, inputs):
+        self.network.eval()
+        self.mode = "test"
+        return [_to_numpy(o) for o in _to_list(self._forward(inputs))]
+
+    # ---- loops ---------------------------------------------------------------------------------
+    def _loader(self, data, batch_size, shuffle=False, drop_last=False, num_workers=0):
+        if isinstance(data, Dataset):
+            sampler = DistributedBatchSampler(data, batch_size=batch_size, shuffle=shuffle, drop_last=drop_last)
+            return DataLoader(data, batch_sampler=sampler, num_workers=num_workers, return_list=True)
+        return data
+
+    @staticmethod
+    def _len_data_loader(loader):
+        try:
+            return len(loader)
+        except Exception:
+            return None
+
+    def fit(self, train_data=None, eval_data=None, batch_size=1, epochs=1, eval_freq=1, log_freq=10, save_dir=None,
+            save_freq=1, verbose=2, drop_last=False, shuffle=True, num_workers=0, callbacks=None,
+            accumulate_grad_batches=1, num_iters=None):
+        assert train_data is not None, "train_data must be given!"
+        if isinstance(batch_size, (tuple, list)) and all(isinstance(x, int) for x in batch_size):
+            assert len(batch_size) == 2, "batch_size length error, expected train_batch_size and eval_batch_size."
+            train_batch_size, eval_batch_size = batch_size
+        elif isinstance(batch_size, int):
+            train_batch_size = eval_batch_size = batch_size
+        else:
+            raise TypeError(f"paddle.Model.fit: batch_size must be an int or a pair of ints, got {batch_size!r}")
+        train_loader = self._loader(train_data, train_batch_size, shuffle, drop_last, num_workers)
+        eval_loader = None if eval_data is None else self._loader(eval_data, eval_batch_size, num_workers=num_workers)
+        do_eval = eval_loader is not None
+        self._test_dataloader = eval_loader
+        self._accumulate = accumulate_grad_batches
+        steps = self._len_data_loader(train_loader)
+        self.num_iters = num_iters
+        if isinstance(num_iters, int) and isinstance(steps, int):
+            assert num_iters > 0, "num_iters must be greater than 0!"
+            epochs = num_iters // steps + 1
+            steps = min(num_iters, steps)
+        cbks = config_callbacks(callbacks, model=self, epochs=epochs, steps=steps, log_freq=log_freq,
+                                save_freq=save_freq, save_dir=save_dir, verbose=verbose, metrics=self._metrics_name())
+        if any(isinstance(k, EarlyStopping) for k in cbks) and not do_eval:
+            warnings.warn("EarlyStopping needs validation data.")
+        cbks.on_begin("train")
+        logs = {}
+        for epoch in range(epochs):
+            cbks.on_epoch_begin(epoch)
+            logs = self._run_one_epoch(train_loader, cbks, "train")
+            cbks.on_epoch_end(epoch, logs)
+            if do_eval and epoch % eval_freq == 0:
+                cbks.on_begin("eval", {"steps": self._len_data_loader(eval_loader), "metrics": self._metrics_name()})
+                cbks.on_end("eval", self._run_one_epoch(eval_loader, cbks, "eval"))
+            if self.stop_training:
+                break
+        cbks.on_end("train", logs)
+        self._test_dataloader = None
+
+    def evaluate(self, eval_data, batch_size=1, log_freq=10, verbose=2, num_workers=0, callbacks=None,
+                 num_iters=None):
+        eval_loader = self._loader(eval_data, batch_size, num_workers=num_workers)
+        self._test_dataloader = eval_loader
+        cbks = config_callbacks(callbacks, model=self, log_freq=log_freq, verbose=verbose,
+                                metrics=self._metrics_name())
+        eval_steps = self._len_data_loader(eval_loader)
+        self.num_iters = num_iters
+        if isinstance(num_iters, int) and isinstance(eval_steps, int):
+            assert num_iters > 0, "num_iters must be greater than 0!"
+            eval_steps = self.num_iters = min(num_iters, eval_steps)
+        cbks.on_begin("eval", {"steps": eval_steps, "metrics": self._metrics_name()})
+        logs = self._run_one_epoch(eval_loader, cbks, "eval")
+        cbks.on_end("eval", logs)
+        self._test_dataloader = None
+        return {k: logs[k] for k in self._metrics_name()}
+
+    def predict(self, test_data, batch_size=1, num_workers=0, stack_outputs=False, verbose=1, callbacks=None):
+        test_loader = self._loader(test_data, batch_size, num_workers=num_workers)
+        self._test_dataloader = test_loader
+        cbks = config_callbacks(callbacks, model=self, verbose=verbose)
+        cbks.on_begin("predict", {"steps": self._len_data_loader(test_loader)})
+        logs, outputs = self._run_one_epoch(test_loader, cbks, "predict")
+        outputs = list(zip(*outputs))
+        if stack_outputs:
+            outputs = [np.vstack(outs) for outs in outputs]
+        self._test_dataloader = None
+        cbks.on_end("predict", logs)
+        return outputs
+
+    def _run_one_epoch(self, data_loader, callbacks, mode):
+        logs, outputs = {}, []
+        n_inputs = len(self._inputs)
+        for step, data in enumerate(data_loader):
+            data = _flatten(data)
+            batch_size = data[0].shape[0]
+            callbacks.on_batch_begin(mode, step, logs)
+            if mode == "predict":
+                outputs.append(self.predict_batch(data[:n_inputs] if self._inputs else data))
+            else:
+                args = [data[:n_inputs], data[n_inputs:]]
+                if mode == "train":
+                    args.append((step + 1) % self._accumulate == 0 or step + 1 == len(data_loader))
+                outs = getattr(self, mode + "_batch")(*args)
+                if self._loss:
+                    values = [[float(loss) for loss in (outs[0] if self._metrics else outs)]]
+                else:
+                    values = []
+                for metric in self._metrics:
+                    values.extend(_to_list(metric.accumulate()))
+                logs.update(zip(self._metrics_name(), values))
+            logs["step"] = step
+            logs["batch_size"] = batch_size
+            callbacks.on_batch_end(mode, step, logs)
+            if getattr(self, "num_iters", None) is not None:
+                self.num_iters -= 1
+                if self.num_iters <= 0:
+                    self.stop_training = True
+                    del self.num_iters
+                    break
+        for metric in self._metrics:
+            metric.reset()
+        return (logs, outputs) if mode == "predict" else logs
+
+    def _metrics_name(self):
+        names = ["loss"] if self._loss else []
+        for metric in self._metrics:
+            names.extend(_to_list(metric.name()))
+        return names
+
+    # ---- persistence ---------------------------------------------------------------------------
+    def save(self, path, training=True):
+        """training=True: path.pdparams (+ path.pdopt with the optimizer's state); False: the inference model
+        (paddle.jit.save) for the `inputs` specs, or for the shapes of the last inputs run."""
+        if not training:
+            specs = self._inputs if self._inputs_given else self._seen_input_specs
+            if specs is None:
+                raise RuntimeError("Saving inference model needs 'inputs' or running before saving. Please specify "
+                                   "'inputs' in Model initialization or input training data and perform a training "
+                                   "for shape derivation.")
+            if not self._inputs_given:
+                warnings.warn("'inputs' was not specified when Model initialization, so the input shape to be saved "
+                              f"will be the shape derived from the user's actual inputs. The input shape to be saved "
+                              f"is {[s.shape for s in specs]}. For saving correct input shapes, please provide "
+                              "'inputs' for Model initialization.")
+            _jit_save(self.network, path, input_spec=specs)
+            return
+        dirname = os.path.dirname(path)
+        if dirname:
+            os.makedirs(dirname, exist_ok=True)
+        _save(self.network.state_dict(), path + ".pdparams")
+        if self._optimizer is not None and self._optimizer.state_dict():
+            _save(self._optimizer.state_dict(), path + ".pdopt")
+
+    def load(self, path, skip_mismatch=False, reset_optimizer=False):
+        path, ext = os.path.splitext(path)
+        if ext not in ("", ".pdparams", ".pdopt", ".pdmodel"):
+            path += ext
+        if not os.path.exists(path + ".pdparams"):
+            raise ValueError(f"paddle.Model.load: no parameters at {path + '.pdparams'}")
+        state = _load(path + ".pdparams")
+        matched = {}
+        for key, param in self.network.state_dict().items():
+            value = state.get(key)
+            problem = (f"{key} is not found in the providing file." if value is None else
+                       f"{key} receives a shape {list(value.shape)}, but the expected shape is {list(param.shape)}."
+                       if list(value.shape) != list(param.shape) else None)
+            if problem is None:
+                matched[key] = value
+            elif skip_mismatch:
+                warnings.warn(f"Skip loading for {key}. " + problem)
+                reset_optimizer = True
+            else:
+                raise ValueError(problem)
+        self.network.set_state_dict(matched)
+        if self._optimizer is not None and not reset_optimizer and os.path.exists(path + ".pdopt"):
+            self._optimizer.set_state_dict(_load(path + ".pdopt"))
+
+    def summary(self, input_size=None, dtype=None):
+        assert input_size is not None or self._inputs, "'input_size' or 'self._input' must be set"
+        return summary(self.network, input_size if input_size is not None else self._inputs, dtypes=dtype)
