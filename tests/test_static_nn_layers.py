@@ -77,6 +77,26 @@ def test_bilinear_tensor_product(paddle):
     return _run_layers(paddle, build, {"x": rng.rand(3, 4).astype("float32"), "y": rng.rand(3, 5).astype("float32")})
 
 
+@differential(rtol=1e-5, atol=1e-6)
+def test_spectral_norm_and_its_gradient(paddle):
+    def build():
+        w = paddle.static.data("w", [3, 4, 2], "float32")
+        w.stop_gradient = False
+        a = paddle.static.nn.spectral_norm(w, dim=0, power_iters=2)
+        b = paddle.static.nn.spectral_norm(w, dim=1, power_iters=1, eps=1e-6)
+        loss = paddle.mean(paddle.add(paddle.scale(a, 2.0), paddle.reshape(b, [3, 4, 2])))
+        return [a, b, paddle.static.gradients([loss], [w])[0]]
+    return _run_layers(paddle, build, {"w": np.random.RandomState(4).uniform(-1, 1, [3, 4, 2]).astype("float32")})
+
+
+@differential(rtol=1e-5, atol=1e-6)
+def test_row_conv(paddle):
+    def build():
+        x = paddle.static.data("x", [2, 5, 3], "float32")
+        return [paddle.static.nn.row_conv(x, 2, act="tanh"), paddle.static.nn.row_conv(x, 0)]
+    return _run_layers(paddle, build, {"x": np.random.RandomState(9).uniform(-1, 1, [2, 5, 3]).astype("float32")})
+
+
 def test_sparse_embedding_is_a_local_lookup_table():
     # Real Paddle runs it only against a parameter server, so the reference is the lookup itself.
     import paddlelite as paddle

@@ -16,6 +16,8 @@ from ..utils import unique_name
 from .appender import layer_name_guard
 from .control_flow import cond, while_loop  # noqa: F401  (part of paddle.static.nn)
 from .framework import Variable, require_static
+from .py_func import py_func  # noqa: F401  (part of paddle.static.nn)
+from .pylayer import static_pylayer  # noqa: F401  (part of paddle.static.nn)
 
 
 def _F():
@@ -208,16 +210,21 @@ def _tuple_error(what, arg, api, right, received):
     return f"{what} of '{arg}' in {api} must be {right}, but received: {received}."
 
 
+def _check_pair(pair, arg, api, shown):
+    """A (key, fn) element of pred_fn_pairs / branch_fns; `shown` is what Paddle's message names."""
+    if not isinstance(pair, tuple):
+        raise TypeError(_tuple_error("The elements' type", arg, api, tuple, type(shown)))
+    if len(pair) != 2:
+        raise TypeError(_tuple_error("The tuple's size", arg, api, "2", f"{len(pair)}-tuple"))
+    return pair
+
+
 def case(pred_fn_pairs, default=None, name=None):
     """if pred_0: fn_0() elif pred_1: fn_1() ... else default() (the last fn when default is None)."""
     if not isinstance(pred_fn_pairs, (list, tuple)):
         raise TypeError(f"case: pred_fn_pairs must be a list or tuple, received {type(pred_fn_pairs).__name__}")
     for pair in pred_fn_pairs:
-        if not isinstance(pair, tuple):
-            raise TypeError(_tuple_error("The elements' type", "pred_fn_pairs", "case", tuple, type(pair)))
-        if len(pair) != 2:
-            raise TypeError(_tuple_error("The tuple's size", "pred_fn_pairs", "case", "2", f"{len(pair)}-tuple"))
-        pred, fn = pair
+        pred, fn = _check_pair(pair, "pred_fn_pairs", "case", pair)
         if not isinstance(pred, Variable) and not in_dynamic_mode():
             raise TypeError(f"paddle.static.nn.case: pred must be a boolean Variable, received {type(pred).__name__}")
         if pred.dtype.name != "bool":
@@ -256,11 +263,7 @@ def switch_case(branch_index, branch_fns, default=None, name=None):
         pairs = list(enumerate(pairs))
     keys = []
     for pair in pairs:
-        if not isinstance(pair, tuple):
-            raise TypeError(_tuple_error("The elements' type", "branch_fns", "switch_case", tuple, type(branch_fns)))
-        if len(pair) != 2:
-            raise TypeError(_tuple_error("The tuple's size", "branch_fns", "switch_case", "2", f"{len(pair)}-tuple"))
-        key, fn = pair
+        key, fn = _check_pair(pair, "branch_fns", "switch_case", branch_fns)
         if not isinstance(key, int):
             raise TypeError(_tuple_error("The key's type", "branch_fns", "switch_case", int, type(key)))
         if key in keys:
@@ -504,6 +507,58 @@ def sparse_embedding(input, size, padding_idx=None, is_test=False, entry=None, t
         return _F().embedding(paddle.squeeze(input, -1), w, padding_idx=padding_idx, sparse=True)
 
 
+def spectral_norm(weight, dim=0, power_iters=1, eps=1e-12, name=None):
+    """weight / sigma (its largest singular value as a [shape[dim], -1] matrix) from power_iters steps starting
+    at the non-trainable parameters `<name>.w_0` (u, [shape[dim]]) and `<name>.w_1` (v), both Normal(0, 1)."""
+    require_static("paddle.static.nn.spectral_norm")
+    api = "spectral_norm"
+    _check_var(weight, api, "weight")
+    if weight.dtype.name not in ("float32", "float64"):
+        raise TypeError(f"The data type of 'weight' in {api} must be ['float32', 'float64'], but received "
+                        f"{weight.dtype.name}. ")
+    for arg, value, kind in (("dim", dim, int), ("power_iters", power_iters, int), ("eps", eps, float)):
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise TypeError(f"The type of '{arg}' in {api} must be {kind}, but received {type(value)}. ")
+    if 0 in weight.shape:
+        raise AssertionError("Any dimension of input cannot be equal to 0.")
+    if dim not in (0, 1):
+        raise ValueError(f"The input `dim` must be 0 (if weight in fc) or 1 (if weight in conv), but received dim={dim}")
+    from ..nn import initializer as init
+    from ..nn.layer.norm import spectral_normalize
+    h = weight.shape[dim]
+    w = int(np.prod(weight.shape)) // h
+    helper = name or unique_name.generate(api)
+    with layer_name_guard(helper):
+        u = _param(helper, "w", [h], weight.dtype.name, None, default_initializer=init.Normal(0.0, 1.0))
+        v = _param(helper, "w", [w], weight.dtype.name, None, default_initializer=init.Normal(0.0, 1.0))
+        u.stop_gradient = v.stop_gradient = True
+        return spectral_normalize(weight, u, v, dim, power_iters, eps)
+
+
+def row_conv(input, future_context_size, param_attr=None, act=None):
+    """Lookahead convolution over time of a [B, T, D] input: out[:, t] = sum_j x[:, t + j] * filter[j] for
+    j = 0 .. future_context_size (zeros past the end); filter `<name>.w_0` is [future_context_size + 1, D]."""
+    require_static("paddle.static.nn.row_conv")
+    _check_var(input, "row_conv", "input")
+    if input.dtype.name != "float32":
+        raise TypeError(f"The data type of 'input' in row_conv must be ['float32'], but received {input.dtype.name}. ")
+    if input.ndim != 3:
+        raise NotImplementedError(f"row_conv: only a dense [batch, time, dim] input is supported (paddlelite has no "
+                                  f"LoD sequences), received shape {list(input.shape)}")
+    from .. import tensor as paddle
+    k = int(future_context_size)
+    helper = unique_name.generate("row_conv")
+    with layer_name_guard(helper):
+        w = _param(helper, "w", [k + 1, input.shape[-1]], input.dtype.name, param_attr)
+        padded = _F().pad(input, [0, k], data_format="NLC")
+        out = None
+        for j in range(k + 1):
+            window = paddle.slice(padded, [1], [j], [j - k if j < k else 2 ** 31 - 1])
+            term = paddle.multiply(window, w[j])
+            out = term if out is None else paddle.add(out, term)
+        return _activation(out, act, "row_conv")
+
+
 def _lod_only(api):
     def unsupported(*args, **kwargs):
         raise NotImplementedError(
@@ -525,4 +580,5 @@ sequence_softmax = _lod_only("sequence_softmax")
 __all__ = ["fc", "embedding", "conv2d", "layer_norm", "batch_norm", "cond", "while_loop", "case", "switch_case",
            "group_norm", "instance_norm", "prelu", "conv3d", "conv2d_transpose", "conv3d_transpose",
            "bilinear_tensor_product", "sparse_embedding", "sequence_conv", "sequence_expand", "sequence_first_step",
-           "sequence_last_step", "sequence_pool", "sequence_softmax"]
+           "sequence_last_step", "sequence_pool", "sequence_softmax", "py_func", "spectral_norm", "row_conv",
+           "static_pylayer"]
