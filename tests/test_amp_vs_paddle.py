@@ -147,32 +147,32 @@ def test_scaler_constructor_checks_decr_ratio(paddle):
     _scaler(paddle, decr_ratio=1.5)
 
 
-@differential(expected=raises(RuntimeError))
-def test_scaler_unscale_twice_raises(paddle):
+def _after_backward(paddle):
+    """A scaler and an optimizer whose parameter holds a scaled gradient."""
     scaler = _scaler(paddle)
     w = _param(paddle, [1.0])
     opt = paddle.optimizer.SGD(parameters=[w])
     scaler.scale(w.sum()).backward()
+    return scaler, opt
+
+
+@differential(expected=raises(RuntimeError))
+def test_scaler_unscale_twice_raises(paddle):
+    scaler, opt = _after_backward(paddle)
     scaler.unscale_(opt)
     scaler.unscale_(opt)
 
 
 @differential(expected=raises(RuntimeError))
 def test_scaler_step_twice_before_update_raises(paddle):
-    scaler = _scaler(paddle)
-    w = _param(paddle, [1.0])
-    opt = paddle.optimizer.SGD(parameters=[w])
-    scaler.scale(w.sum()).backward()
+    scaler, opt = _after_backward(paddle)
     scaler.step(opt)
     scaler.step(opt)
 
 
 @differential(expected=raises(RuntimeError))
 def test_scaler_unscale_after_step_raises(paddle):
-    scaler = _scaler(paddle)
-    w = _param(paddle, [1.0])
-    opt = paddle.optimizer.SGD(parameters=[w])
-    scaler.scale(w.sum()).backward()
+    scaler, opt = _after_backward(paddle)
     scaler.step(opt)
     scaler.unscale_(opt)
 

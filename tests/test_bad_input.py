@@ -142,6 +142,6 @@ def test_unsupported_numpy_dtypes_are_type_errors_naming_the_api():
     with pytest.raises(ValueError, match="to_tensor: dtype: uint32 is not supported"):  # Paddle: ValueError
         paddle.to_tensor(np.zeros(2, np.uint32))
     with pytest.raises(TypeError, match="eye: dtype"):
-        paddle.eye(2, dtype="uint16")
+        paddle.eye(2, dtype="uint64")
     with pytest.raises(TypeError, match="zeros: dtype"):
         paddle.zeros([2], dtype="uint32")

@@ -118,3 +118,12 @@ def test_bfloat16_leaves_numpy_as_raw_uint16_bits(paddle):
             "from_bits": paddle.to_tensor(bits).astype("float32").tolist(),
             "round_trip": paddle.to_tensor(x.numpy()).astype("float32").tolist(),
             "bits_as_values": paddle.to_tensor(bits[:1], dtype="float32").tolist()}
+
+
+@differential(expected={"string": "paddle.bfloat16", "numpy": "paddle.bfloat16", "cast": "paddle.bfloat16",
+                        "values": [1.0, 2.0]}, rtol=0, atol=0)
+def test_uint16_as_a_dtype_is_bfloat16(paddle):
+    """The legacy IR keeps bfloat16 as uint16: the name 'uint16' and NumPy's uint16 make bfloat16 tensors."""
+    x = paddle.to_tensor([1, 2], dtype="uint16")
+    return {"string": str(x.dtype), "numpy": str(paddle.to_tensor([1, 2], dtype=np.uint16).dtype),
+            "cast": str(paddle.to_tensor([1.0]).astype("uint16").dtype), "values": x.astype("float32").tolist()}

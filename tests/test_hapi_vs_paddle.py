@@ -238,3 +238,52 @@ def test_amp_configs_unknown_key(paddle):
     model = paddle.Model(paddle.nn.Linear(4, 3))
     model.prepare(paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters()), paddle.nn.CrossEntropyLoss(),
                   amp_configs={"level": "O1", "loss_scale": 2.0})
+
+
+@differential(rtol=1e-5, atol=1e-6)
+def test_two_inputs_topk_metric_and_early_stopping_checkpoints(paddle):
+    import os
+    import tempfile
+
+    class TwoInputs(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b = paddle.nn.Linear(4, 3), paddle.nn.Linear(4, 3)
+            self.a.weight.set_value(_W)
+            self.b.weight.set_value(_W[::-1].copy())
+
+        def forward(self, x, y):
+            return self.a(x) + self.b(y)
+
+    class Data(paddle.io.Dataset):
+        def __len__(self):
+            return len(_X)
+
+        def __getitem__(self, i):
+            return _X[i], _X[::-1][i], _Y[i]
+
+    model = paddle.Model(TwoInputs())
+    model.prepare(paddle.optimizer.Adam(learning_rate=0.05, parameters=model.parameters()),
+                  paddle.nn.CrossEntropyLoss(), paddle.metric.Accuracy(topk=(1, 2)))
+    with tempfile.TemporaryDirectory() as d:
+        stop = paddle.callbacks.EarlyStopping("acc_top2", mode="max", patience=1, verbose=0, min_delta=0.5)
+        model.fit(Data(), Data(), batch_size=4, epochs=4, shuffle=False, verbose=0, save_dir=d, callbacks=[stop])
+        saved = sorted(os.listdir(d))
+    evaluated = model.evaluate(Data(), batch_size=4, verbose=0)
+    return {"saved": saved, "stopped_at": stop.stopped_epoch, "evaluated": {k: float(v) if not isinstance(v, list)
+                                                                            else [float(x) for x in v]
+                                                                            for k, v in evaluated.items()},
+            "predicted": model.predict(Data(), batch_size=5, stack_outputs=True, verbose=0)}
+
+
+def test_flops_custom_ops_use_paddles_protocol():
+    import paddlelite as paddle
+
+    def count_maxpool(m, x, y):  # written for Paddle: adds to m.total_ops
+        m.total_ops += int(np.prod(y.shape)) * 4
+
+    net = paddle.vision.models.LeNet()
+    text, total = _printed(lambda: paddle.flops(net, [1, 1, 28, 28], custom_ops={paddle.nn.MaxPool2D: count_maxpool}))
+    assert total == 347560 + (6 * 14 * 14 + 16 * 5 * 5) * 4
+    assert "Customize Function has been applied to" in text
+    assert not any(k.endswith("total_ops") for k in net.state_dict()) and not hasattr(net.features[0], "total_ops")

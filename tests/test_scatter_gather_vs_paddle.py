@@ -143,13 +143,14 @@ def test_index_sample(paddle):
             "empty": paddle.index_sample(x, paddle.zeros([3, 0], "int64"))}
 
 
-@pytest.mark.parametrize("kind", ["rows", "index_1d", "x_1d", "float_index"])
+@pytest.mark.parametrize("kind", ["rows", "index_1d", "x_1d", "float_index", "out_of_range", "negative"])
 def test_index_sample_errors(kind):
     @differential(expected=raises(ValueError))
     def body(paddle):
         x = paddle.ones([3, 4])
         index = {"rows": paddle.to_tensor([[0], [1]]), "index_1d": paddle.to_tensor([0, 1, 2]),
-                 "float_index": paddle.to_tensor([[0.0], [1.0], [2.0]])}.get(kind)
+                 "float_index": paddle.to_tensor([[0.0], [1.0], [2.0]]),
+                 "out_of_range": paddle.to_tensor([[0], [4], [0]]), "negative": paddle.to_tensor([[0], [-1], [0]])}.get(kind)
         if kind == "x_1d":
             paddle.index_sample(paddle.ones([3]), paddle.to_tensor([0, 1]))
         paddle.index_sample(x, index)
@@ -166,6 +167,18 @@ def test_multiplex(paddle):
     c = paddle.ones([2, 2, 2])
     return {"out": out, "short": short, "da": a.grad, "db": b.grad,
             "3d": paddle.multiplex([c, paddle.zeros([2, 2, 2])], paddle.to_tensor([[1], [0]], "int32"))}
+
+
+@pytest.mark.parametrize("kind", ["index_1d", "out_of_range", "shapes"])
+def test_multiplex_shape_errors(kind):
+    @differential(expected=raises(RuntimeError))
+    def body(paddle):
+        x = paddle.ones([3, 4])
+        if kind == "shapes":
+            paddle.multiplex([x, paddle.ones([2, 4])], paddle.to_tensor([[1], [0], [1]], "int32"))
+        index = paddle.to_tensor([1, 0, 1] if kind == "index_1d" else [[2], [0], [1]], "int32")
+        paddle.multiplex([x, x * 2], index)
+    body()
 
 
 @pytest.mark.parametrize("kind", ["one_input", "not_list"])

@@ -397,3 +397,17 @@ def test_static_programs():
                     paddle.diff(x, axis=0), paddle.stanh(x)]
         return run_static(paddle, build, feed)
     body()
+
+
+@pytest.mark.parametrize("p", [2.0, 3.0, 1.0])
+def test_zero_distances_have_zero_gradients(p):  # (Paddle's p_norm grad is 0 at a zero norm, not NaN)
+    @differential(rtol=1e-6, atol=1e-7)
+    def body(paddle):
+        x = paddle.to_tensor([[1.0, 2.0], [1.0, 2.0], [0.0, -1.0]], "float64", stop_gradient=False)
+        z = paddle.to_tensor([[0.0, 0.0], [3.0, 4.0]], "float64", stop_gradient=False)
+        v = paddle.zeros([3], "float64")
+        v.stop_gradient = False
+        grads = paddle.grad([paddle.cdist(x, x, p=p).sum(), paddle.renorm(z, p, 0, 2.5).sum(),
+                             paddle.linalg.norm(v, p=p)], [x, z, v])
+        return {"grads": grads, "pdist": paddle.grad(paddle.pdist(x, p).sum(), [x])}
+    body()

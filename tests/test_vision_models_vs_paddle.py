@@ -31,7 +31,10 @@ OUTPUTS = [("LeNet", {}, [2, 1, 28, 28]), ("resnet18", {"num_classes": 7}, [2, 3
            ("mobilenet_v2", {"scale": 0.5, "num_classes": 5}, [1, 3, 32, 32]),
            ("mobilenet_v3_small", {"num_classes": 5}, [1, 3, 32, 32]), ("squeezenet1_1", {"num_classes": 4}, [1, 3, 40, 40]),
            ("shufflenet_v2_x0_25", {"num_classes": 3}, [1, 3, 32, 32]), ("vgg11", {"with_pool": False, "num_classes": 0},
-                                                                     [1, 3, 32, 32])]
+                                                                     [1, 3, 32, 32]),
+           ("densenet121", {"num_classes": 5}, [1, 3, 32, 32]), ("mobilenet_v1", {"scale": 0.25, "num_classes": 5},
+                                                                 [1, 3, 32, 32]),
+           ("squeezenet1_0", {"num_classes": 5}, [1, 3, 64, 64]), ("shufflenet_v2_swish", {"num_classes": 5}, [1, 3, 32, 32])]
 
 
 @pytest.mark.parametrize("name,kwargs,shape", OUTPUTS, ids=[o[0] for o in OUTPUTS])

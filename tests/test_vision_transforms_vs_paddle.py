@@ -198,3 +198,18 @@ def test_geometry_in_static_mode(paddle):
         return [F.hflip(x), F.vflip(x), F.crop(x, 1, 2, 3, 4), F.center_crop(x, 4), F.pad(x, [1, 2]),
                 F.resize(x, (5, 4)), F.to_tensor(x)]
     return run_static(paddle, build, {"x": _image()})
+
+
+def test_uint8_tensors_compute_in_float32():
+    # Paddle's CPU kernels reject uint8 for these; paddlelite computes the float path and truncates to uint8
+    import paddlelite as paddle
+    F = paddle.vision.transforms.functional
+    arr = _uint8_hwc(3).transpose(2, 0, 1).copy()
+    x = paddle.to_tensor(arr)
+    as_float = arr.astype(np.float32)
+    gray = (as_float * np.array([0.2989, 0.5870, 0.1140], np.float32).reshape(3, 1, 1)).sum(0, keepdims=True)
+    np.testing.assert_array_equal(F.to_grayscale(x).numpy(), gray.astype(np.uint8))
+    np.testing.assert_array_equal(F.adjust_brightness(x, 1.3).numpy(), np.clip(as_float * 1.3, 0, 255).astype(np.uint8))
+    rotated = F.rotate(x, 30).numpy()
+    assert rotated.dtype == np.uint8
+    np.testing.assert_array_equal(rotated, F.rotate(paddle.to_tensor(as_float), 30).numpy().astype(np.uint8))

@@ -73,12 +73,14 @@ _NAMES = ("bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat
 DTYPES = {name: DType(name) for name in _NAMES}
 _BY_NP = {d.np: d for d in DTYPES.values()}
 _ALIASES = {"float": "float32", "double": "float64", "half": "float16", "int": "int64", "long": "int64",
-            "bool_": "bool"}
+            "bool_": "bool",
+            "uint16": "bfloat16"}  # Paddle's legacy IR stores bfloat16 as uint16: dtype='uint16' makes bfloat16
 
 
 class UnsupportedDType(DType):
-    """A dtype Paddle names but no tensor holds (paddle.uint16/uint32/uint64, the string and raw types: Paddle
-    3.3.1's to_tensor rejects them too): usable as a name, TypeError where a tensor would get it."""
+    """A dtype Paddle names but no tensor holds (paddle.uint16/uint32/uint64, the string and raw types: Paddle 3.3.1's
+    to_tensor rejects them too): usable as a name, TypeError where a tensor would get it. (The string
+    'uint16' and NumPy's uint16 are the legacy IR's bfloat16 storage: as a dtype they make bfloat16.)"""
 
     __slots__ = ()
 
@@ -113,6 +115,8 @@ def convert_dtype(dtype, api=None):
         npd = np.dtype(dtype)
     except TypeError:
         raise TypeError(f"{where}: expected a dtype name, paddle dtype or numpy dtype, received {dtype!r}") from None
+    if npd == np.uint16:
+        return DTYPES["bfloat16"]
     if npd not in _BY_NP:
         raise TypeError(f"{where}: {npd} is not supported; expected one of {sorted(DTYPES)}")
     return _BY_NP[npd]

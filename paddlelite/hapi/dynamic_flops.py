@@ -12,35 +12,38 @@ def _numel(x):
     return int(np.prod(x.shape))
 
 
+# Paddle's counting protocol: fn(layer, inputs, output) adds the layer's FLOPs to `layer.total_ops` (a buffer
+# flops() gives each counted layer), so user `custom_ops` written for Paddle count here too.
 def count_convNd(m, x, y):
     kernel_ops = np.prod(m.weight.shape[2:])
     bias_ops = 1 if m.bias is not None else 0
-    return abs(int(_numel(y) * (x[0].shape[1] / m._groups * kernel_ops + bias_ops)))
+    m.total_ops += abs(int(_numel(y) * (x[0].shape[1] / m._groups * kernel_ops + bias_ops)))
 
 
 def count_leaky_relu(m, x, y):
-    return _numel(x[0])
+    m.total_ops += _numel(x[0])
 
 
 def count_bn(m, x, y):
-    return 0 if m.training else abs(2 * _numel(x[0]))
+    if not m.training:
+        m.total_ops += abs(2 * _numel(x[0]))
 
 
 def count_linear(m, x, y):
-    return abs(m.weight.shape[0] * _numel(y))
+    m.total_ops += abs(m.weight.shape[0] * _numel(y))
 
 
 def count_avgpool(m, x, y):
-    return _numel(y)
+    m.total_ops += _numel(y)
 
 
 def count_adap_avgpool(m, x, y):
     kernel = np.array(x[0].shape[2:]) // np.array(y.shape[2:])
-    return abs(int((np.prod(kernel) + 1) * _numel(y)))
+    m.total_ops += abs(int((np.prod(kernel) + 1) * _numel(y)))
 
 
 def count_zero_ops(m, x, y):
-    return 0
+    m.total_ops += 0
 
 
 register_hooks = {
@@ -66,8 +69,8 @@ def _table(rows):
 def flops(net, input_size, custom_ops=None, print_detail=False):
     """Count the forward's FLOPs for an input of `input_size` (random normal); returns the total.
 
-    Leaf layers of the types in `register_hooks` (or `custom_ops`: {Layer type: fn(layer, inputs, output) ->
-    count}) are counted; others count as zero, with a note."""
+    Leaf layers of the types in `register_hooks` (or `custom_ops`: {Layer type: fn(layer, inputs, output)}
+    adding to layer.total_ops, as in Paddle) are counted; others count as zero, with a note."""
     if not isinstance(net, nn.Layer):
         raise TypeError(f"paddle.flops: net must be a paddle.nn.Layer, got {type(net).__name__}")
     custom_ops = custom_ops or {}
@@ -84,16 +87,17 @@ def flops(net, input_size, custom_ops=None, print_detail=False):
                 print(f"{kind}'s flops has been counted")
             else:
                 print(f"Cannot find suitable count function for {kind}. Treat it as zero FLOPs.")
+        layer.register_buffer("total_ops", T.zeros([1], dtype="int64"))
 
         def hook(m, x, y):
+            if count is not None:
+                count(m, x, y)
             out = y[0] if isinstance(y, (list, tuple)) else y
-            ops = int(count(m, x, y) or 0) if count is not None else 0
-            params = sum(_numel(p) for p in m.parameters())
-            counted[id(m)] = (list(x[0].shape), list(out.shape), params, ops)
+            counted[id(m)] = [list(x[0].shape), list(out.shape), sum(_numel(p) for p in m.parameters())]
         hooks.append(layer.register_forward_post_hook(hook))
 
-    leaves = [(name, m) for name, m in net.named_sublayers() if not list(m.children())] or [("", net)]
-    for _, m in leaves:
+    leaves = [m for _, m in net.named_sublayers() if not list(m.children())] or [net]
+    for m in leaves:
         watch(m)
     training = net.training
     net.eval()
@@ -103,9 +107,12 @@ def flops(net, input_size, custom_ops=None, print_detail=False):
     finally:
         for h in hooks:
             h.remove()
+        ops = {id(m): int(m.total_ops.numpy().sum()) for m in leaves}
+        for m in leaves:
+            delattr(m, "total_ops")
         if training:
             net.train()
-    rows = [[m.full_name(), *counted[id(m)]] for _, m in leaves if id(m) in counted]
+    rows = [[m.full_name(), *counted[id(m)], ops[id(m)]] for m in leaves if id(m) in counted]
     total_ops = sum(r[4] for r in rows)
     total_params = sum(r[3] for r in rows)
     if print_detail:

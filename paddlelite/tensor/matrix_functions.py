@@ -77,8 +77,7 @@ def renorm(x, p, axis, max_norm):
     axis %= ndim
     others = [d for d in range(ndim) if d != axis]
     p = float(p)
-    norms = _math.pow(_reduce.sum(_math.pow(_math.abs(x), p), axis=others, keepdim=True), 1.0 / p) if others \
-        else _math.abs(x)
+    norms = _reduce.norm(x, p, axis=others, keepdim=True) if others else _math.abs(x)
     limit = _creation.full_like(norms, float(max_norm))
     factor = _math.where(_math.greater_than(norms, limit),
                          _math.divide(limit, _math.scale(norms, bias=1e-7)), _creation.ones_like(norms))

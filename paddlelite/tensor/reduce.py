@@ -7,6 +7,8 @@ import numpy as np
 
 from ..framework import dtype as _dtype
 from ..ops import dispatch
+from ..ops import elementwise as _ew
+from ..ops import grad_support as _gs
 from ..ops import manipulation as _mo
 from ..ops import math as _m
 from ..ops import reduce as _r
@@ -143,7 +145,7 @@ def norm(x, p="fro", axis=None, keepdim=False, name=None):
         raise TypeError(f"norm: p must be 'fro' or a number, received {type(p).__name__}")
     p = float(p)
     if p == 2.0:
-        return apply(_m.SQRT, apply(_r.REDUCE_SUM, apply(_m.SQUARE, x), axis=axis, keepdim=keepdim))
+        return _zero_safe_root(apply(_r.REDUCE_SUM, apply(_m.SQUARE, x), axis=axis, keepdim=keepdim), p)
     a = apply(_m.ABS, x)
     if p == 1.0:
         return apply(_r.REDUCE_SUM, a, axis=axis, keepdim=keepdim)
@@ -154,7 +156,17 @@ def norm(x, p="fro", axis=None, keepdim=False, name=None):
     if p == 0.0:
         nonzero = apply(_m.LOGICAL_NOT, apply(_m.LOGICAL_NOT, x))
         return apply(_r.REDUCE_SUM, apply(_mo.CAST, nonzero, dtype=x.dtype.name), axis=axis, keepdim=keepdim)
-    return apply(_m.POW, apply(_r.REDUCE_SUM, apply(_m.POW, a, factor=p), axis=axis, keepdim=keepdim), factor=1.0 / p)
+    return _zero_safe_root(apply(_r.REDUCE_SUM, apply(_m.POW, a, factor=p), axis=axis, keepdim=keepdim), p)
+
+
+def _zero_safe_root(total, p):
+    """total ** (1/p), whose gradient is 0 (not NaN) where total is 0, as Paddle's p_norm grad: the root is
+    taken of 1 there and its result not selected."""
+    zeros = apply(_gs.FILL_ANY_LIKE, total, value=0.0)
+    positive = apply(_ew.GREATER_THAN, total, zeros)
+    safe = apply(_m.WHERE, positive, total, apply(_gs.FILL_ANY_LIKE, total, value=1.0))
+    root = apply(_m.SQRT, safe) if p == 2.0 else apply(_m.POW, safe, factor=1.0 / p)
+    return apply(_m.WHERE, positive, root, apply(_m.SCALE, total, scale=1.0))  # (total: 0, or NaN kept)
 
 
 def cumsum(x, axis=None, dtype=None, name=None):

@@ -215,6 +215,11 @@ def index_sample(x, index):
     if x.shape[0] != index.shape[0]:
         raise ValueError(f"index_sample: x and index must have as many rows, received shapes {list(x.shape)} and "
                          f"{list(index.shape)}")
+    if isinstance(index, Tensor) and index.size:  # Paddle takes no negative index here
+        low, high = int(index.numpy().min()), int(index.numpy().max())
+        if low < 0 or high >= x.shape[1]:
+            raise ValueError(f"index_sample: index values must be in [0, {x.shape[1]}), received min {low} and "
+                             f"max {high}")
     return take_along_axis(x, index, 1, broadcast=False)
 
 
@@ -224,16 +229,21 @@ def multiplex(inputs, index, name=None):
         raise ValueError(f"multiplex: inputs must be a list of Tensors, received {type(inputs).__name__}")
     if len(inputs) < 2:
         raise ValueError(f"multiplex: inputs must hold at least two candidate tensors, received {len(inputs)}")
-    for k, t in enumerate(inputs):
+    for k, t in enumerate(inputs):  # (shape errors: RuntimeError, as Paddle's kernel raises)
         _check_tensor(t, "multiplex", f"inputs[{k}]")
         if list(t.shape) != list(inputs[0].shape):
-            raise ValueError(f"multiplex: the inputs must share one shape, inputs[0] is {list(inputs[0].shape)} "
-                             f"and inputs[{k}] is {list(t.shape)}")
-    _int_index(index, "multiplex", ndims=(2,))
-    rows, rest = index.shape[0], list(inputs[0].shape[1:])
-    if index.shape[1] != 1 or rows > inputs[0].shape[0]:
-        raise ValueError(f"multiplex: index must have shape [N, 1] with N <= {inputs[0].shape[0]}, received "
-                         f"{list(index.shape)}")
+            raise RuntimeError(f"multiplex: the inputs must share one shape, inputs[0] is {list(inputs[0].shape)} "
+                               f"and inputs[{k}] is {list(t.shape)}")
+    _int_index(index, "multiplex", ndims=None)
+    rows, rest = index.shape[0] if index.shape else 0, list(inputs[0].shape[1:])
+    if len(index.shape) != 2 or index.shape[1] != 1 or rows > inputs[0].shape[0]:
+        raise RuntimeError(f"multiplex: index must have shape [N, 1] with N <= {inputs[0].shape[0]}, received "
+                           f"{list(index.shape)}")
+    if isinstance(index, Tensor) and index.size:
+        low, high = int(index.numpy().min()), int(index.numpy().max())
+        if low < 0 or high >= len(inputs):
+            raise RuntimeError(f"multiplex: index values must be in [0, {len(inputs)}) (the number of candidates), "
+                               f"received min {low} and max {high}")
     stacked = _manip.stack(list(inputs), 0)
     if rows != inputs[0].shape[0]:
         stacked = _manip.slice(stacked, [1], [0], [rows])

@@ -57,10 +57,16 @@ def _unroll(cell, inputs, states, sequence_length, time_major, is_reverse, zero_
     mask = None
     if sequence_length is not None:
         mask = F.sequence_mask(sequence_length, maxlen=steps, dtype=inputs.dtype)  # [B, T]
+    # the built-in cells' input projection is one matmul over every step (cuBLAS-sized), not one per step
+    own_step = not kwargs and type(cell).forward is RNNCellBase.forward and not cell._forward_pre_hooks \
+        and not cell._forward_post_hooks
+    if own_step:
+        inputs = cell._input_gates(inputs)
+    step_inputs = _t.unstack(inputs, axis=0 if time_major else 1)  # one op (its gradient one stack)
     outputs = [None] * steps
     for t in (reversed(range(steps)) if is_reverse else range(steps)):
-        step_in = inputs[t] if time_major else inputs[:, t]
-        out, new_states = cell(step_in, states, **kwargs)
+        step_in = step_inputs[t]
+        out, new_states = cell._step(step_in, states) if own_step else cell(step_in, states, **kwargs)
         if mask is not None:
             keep = _t.unsqueeze(mask[:, t], 1)
             new_states = _map(lambda new, old: new * keep + old * (1.0 - keep), new_states, states)
@@ -137,15 +143,23 @@ class RNNCellBase(Layer):
         self.hidden_size = hidden_size
         return std
 
-    def _gates(self, inputs, pre_hidden):
-        """(x W_ih^T + b_ih, h W_hh^T + b_hh)."""
-        x_gates = _t.matmul(inputs, self.weight_ih, transpose_y=True)
+    def _input_gates(self, inputs):
+        """x W_ih^T + b_ih: for one step, or for every step at once (one 2-D matmul over all rows of [..., input])."""
+        lead = list(inputs.shape[:-1])
+        x_gates = _t.matmul(_t.reshape(inputs, [-1, inputs.shape[-1]]) if len(lead) > 1 else inputs, self.weight_ih,
+                            transpose_y=True)
         if self.bias_ih is not None:
             x_gates = x_gates + self.bias_ih
+        return _t.reshape(x_gates, [*lead, -1]) if len(lead) > 1 else x_gates
+
+    def _hidden_gates(self, pre_hidden):
         h_gates = _t.matmul(pre_hidden, self.weight_hh, transpose_y=True)
-        if self.bias_hh is not None:
-            h_gates = h_gates + self.bias_hh
-        return x_gates, h_gates
+        return h_gates + self.bias_hh if self.bias_hh is not None else h_gates
+
+    def forward(self, inputs, states=None):
+        if states is None:
+            states = self.get_initial_states(inputs, self.state_shape)
+        return self._step(self._input_gates(inputs), states)
 
 
 class SimpleRNNCell(RNNCellBase):
@@ -160,11 +174,8 @@ class SimpleRNNCell(RNNCellBase):
         self.activation = activation
         self._activation_fn = _t.tanh if activation == "tanh" else F.relu
 
-    def forward(self, inputs, states=None):
-        if states is None:
-            states = self.get_initial_states(inputs, self.state_shape)
-        x_gates, h_gates = self._gates(inputs, states)
-        h = self._activation_fn(x_gates + h_gates)
+    def _step(self, x_gates, states):
+        h = self._activation_fn(x_gates + self._hidden_gates(states))
         return h, h
 
     @property
@@ -196,12 +207,9 @@ class LSTMCell(RNNCellBase):
             self.weight_ho = self.create_parameter((hidden_size, proj_size), weight_hh_attr,
                                                    default_initializer=I.Uniform(-std, std))
 
-    def forward(self, inputs, states=None):
-        if states is None:
-            states = self.get_initial_states(inputs, self.state_shape)
+    def _step(self, x_gates, states):
         pre_hidden, pre_cell = states
-        x_gates, h_gates = self._gates(inputs, pre_hidden)
-        h, c = apply(_rnn_ops.LSTM_CELL, x_gates + h_gates, pre_cell)
+        h, c = apply(_rnn_ops.LSTM_CELL, x_gates + self._hidden_gates(pre_hidden), pre_cell)
         if self.proj_size > 0:
             h = _t.matmul(h, self.weight_ho)
         return h, (h, c)
@@ -223,11 +231,8 @@ class GRUCell(RNNCellBase):
         super().__init__()
         self._init_params(input_size, hidden_size, 3, weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr)
 
-    def forward(self, inputs, states=None):
-        if states is None:
-            states = self.get_initial_states(inputs, self.state_shape)
-        x_gates, h_gates = self._gates(inputs, states)
-        h = apply(_rnn_ops.GRU_CELL, x_gates, h_gates, states)
+    def _step(self, x_gates, states):
+        h = apply(_rnn_ops.GRU_CELL, x_gates, self._hidden_gates(states), states)
         return h, h
 
     @property

@@ -30,10 +30,16 @@ def image_size(img, data_format="CHW"):
     return img.shape[w], img.shape[h]
 
 
+def _float(img):
+    """img in a floating dtype: integer images (uint8) are computed in float32 and cast back by the caller
+    (Paddle's kernels reject uint8 here; paddlelite computes what the float path would and truncates)."""
+    return img if T.is_floating_point(img) else img.astype("float32")
+
+
 def _blend(img1, img2, ratio):
     """img2 + ratio * (img1 - img2), clipped to the image's range, in img1's dtype."""
     top = 1.0 if T.is_floating_point(img1) else 255.0
-    return T.lerp(img2, img1.astype(img2.dtype), float(ratio)).clip(0, top).astype(img1.dtype)
+    return T.lerp(_float(img2), _float(img1), float(ratio)).clip(0, top).astype(img1.dtype)
 
 
 def normalize(img, mean, std, data_format="CHW"):
@@ -48,11 +54,11 @@ def to_grayscale(img, num_output_channels=1, data_format="CHW"):
     _check_image(img, data_format)
     if num_output_channels not in (1, 3):
         raise ValueError("num_output_channels should be either 1 or 3")
-    weights = T.to_tensor([0.2989, 0.5870, 0.1140]).astype(img.dtype)
+    weights = T.to_tensor([0.2989, 0.5870, 0.1140]).astype(_float(img).dtype)
     c = _axes(data_format)[0]
     if c == -3:
         weights = weights.reshape([-1, 1, 1])
-    gray = (img * weights).sum(axis=c, keepdim=True)
+    gray = (_float(img) * weights).sum(axis=c, keepdim=True).astype(img.dtype)
     shape = list(gray.shape)
     shape[c] = num_output_channels
     return gray.expand(shape)
@@ -104,6 +110,8 @@ def _base_grid(ow, oh, x0, y0, dtype):
 
 def _sample(img, grid, mode, fill):
     """Sample `img` (N, C, H, W) at `grid`; pixels from outside the image take `fill` when it is given."""
+    if not T.is_floating_point(img):
+        return _sample(_float(img), grid, mode, fill).astype(img.dtype)
     grid = grid.expand([img.shape[0]] + list(grid.shape[1:]))
     if fill is not None:
         img = T.concat([img, T.ones([img.shape[0], 1] + list(img.shape[2:]), dtype=img.dtype)], axis=1)
