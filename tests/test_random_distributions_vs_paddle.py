@@ -69,8 +69,9 @@ def test_exponential_inplace(lam):
     def body(paddle):
         x = paddle.zeros([N], "float64")
         y = x.exponential_(lam)
+        alias = paddle.zeros([N], "float64").exponential_(lambd=lam)
         return {"same": y is x, "x": _moments(paddle, x), "min>=0": bool((x >= 0).all()),
-                "f32": x.astype("float32").exponential_().dtype}
+                "alias": _moments(paddle, alias), "f32": x.astype("float32").exponential_().dtype}
     body()
 
 
@@ -163,4 +164,15 @@ def test_static_programs():
             return [paddle.binomial(n, p), paddle.standard_gamma(p - 2.0)]
         counts, gamma = run_static(paddle, build, feed)
         return {"counts": counts, "gamma": gamma, "tiny": math.isclose(float(gamma[0]), 1.1754943508222875e-38)}
+    body()
+
+
+@pytest.mark.parametrize("name, args", [("log_normal_", ()), ("cauchy_", ()), ("geometric_", (0.5,)),
+                                        ("random_", ()), ("uniform_", ()), ("normal_", ())])
+def test_fills_refuse_a_leaf_that_needs_a_gradient(name, args):
+    @differential(expected=raises(ValueError))
+    def body(paddle):
+        x = paddle.zeros([3])
+        x.stop_gradient = False
+        getattr(x, name)(*args)
     body()

@@ -133,9 +133,10 @@ def geometric_(x, probs, name=None):
     return inplace_apply(x, "geometric_", draw)
 
 
-def exponential_(x, lam=1.0, name=None):
-    """Fill x with Exponential(rate lam) samples: -log(1 - u) / lam."""
+def exponential_(x, lam=1.0, name=None, *, lambd=None):
+    """Fill x with Exponential(rate lam) samples: -log(1 - u) / lam (`lambd`: Paddle's alias of lam)."""
     math.check_float_tensor(x, "exponential_")
+    lam = lam if lambd is None else lambd
     return inplace_apply(x, "exponential_", lambda a: math.scale(
         math.log1p(math.neg(_uniform_like(a))), scale=-1.0 / float(lam)))
 
