@@ -240,3 +240,36 @@ def test_top_p_sampling_draws_from_the_nucleus():  # Paddle 3.3.1 has only a GPU
     assert top.numpy().tolist()[:2] == [[1, 2], [0, 1]] and list(scores.shape) == [3, 2]
     _, ids = x.top_p_sampling(paddle.to_tensor([[0.0], [0.0], [0.0]]), threshold=paddle.to_tensor([0.6, 0.6, 0.6]))
     assert ids.numpy()[:2, 0].tolist() == [1, 0]
+
+
+@pytest.mark.parametrize("case", ["ints", "text", "floats", "int_variable", "float_variable", "dynamic"])
+def test_check_shape(case):
+    expected = raises(TypeError) if case in ("text", "floats", "float_variable") else None
+
+    @differential(**({} if expected is None else {"expected": expected}))
+    def body(paddle):
+        if case == "dynamic":  # dynamic mode checks nothing, as in Paddle
+            return [paddle.check_shape("anything", "op")]  # (a list: a bare None reads as "no result")
+        paddle.enable_static()
+        with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+            shape = {"ints": [2, 3], "text": "a", "floats": [2.0, 3],
+                     "int_variable": lambda: (2, paddle.static.data("n", [1], "int64")),
+                     "float_variable": lambda: paddle.static.data("f", [2], "float32")}[case]
+            return [paddle.check_shape(shape() if callable(shape) else shape, "op")]
+    body()
+
+
+@differential(expected=raises(RuntimeError))
+def test_pinned_place_needs_cuda(paddle):
+    paddle.CUDAPinnedPlace()
+
+
+@differential(expected=raises(RuntimeError))
+def test_pin_memory_needs_cuda(paddle):
+    paddle.ones([2]).pin_memory()
+
+
+@differential()
+def test_conv3d_alias(paddle):
+    x = paddle.to_tensor(np.arange(2 * 27, dtype=np.float32).reshape(1, 2, 3, 3, 3))
+    return paddle.conv3d(x, paddle.ones([1, 2, 2, 2, 2]), stride=1)

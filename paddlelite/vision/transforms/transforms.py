@@ -9,6 +9,8 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from ... import tensor as T
+from ...framework.mode import in_dynamic_mode
+from ...static.nn import cond
 from . import functional as F
 
 __all__ = ["BaseTransform", "Compose", "Resize", "RandomResizedCrop", "CenterCrop", "RandomHorizontalFlip",
@@ -43,6 +45,14 @@ def _check_input(value, name, center=1, bound=(0, float("inf")), clip_first_on_z
     else:
         raise TypeError(f"{name} should be a single number or a list/tuple with length 2.")
     return None if value[0] == value[1] == center else value
+
+
+def _maybe(prob, transform, img):
+    """transform(img) with probability prob: drawn from Python's random in dynamic mode; in a static Program
+    a cond on paddle.rand, as Paddle builds it."""
+    if in_dynamic_mode():
+        return transform(img) if random.random() < prob else img
+    return cond(T.rand(shape=(1,)) < prob, lambda: transform(img), lambda: img)
 
 
 class Compose:
@@ -171,7 +181,7 @@ class RandomHorizontalFlip(BaseTransform):
         self.prob = prob
 
     def _apply_image(self, img):
-        return F.hflip(img) if random.random() < self.prob else img
+        return _maybe(self.prob, F.hflip, img)
 
 
 class RandomVerticalFlip(BaseTransform):
@@ -181,7 +191,7 @@ class RandomVerticalFlip(BaseTransform):
         self.prob = prob
 
     def _apply_image(self, img):
-        return F.vflip(img) if random.random() < self.prob else img
+        return _maybe(self.prob, F.vflip, img)
 
 
 class Normalize(BaseTransform):
