@@ -328,3 +328,21 @@ def test_converted_control_flow_values_and_gradients():
     np.testing.assert_allclose(got["pos"]["grad"].numpy(), (1 - np.tanh(pos) ** 2) / 4, rtol=1e-6)
     np.testing.assert_allclose(got["neg"]["loss"].numpy(), (neg ** 2).sum() / 8 + 5.25, rtol=1e-6)
     np.testing.assert_allclose(got["neg"]["grad"].numpy(), neg / 4, rtol=1e-6)
+
+
+def test_boxed_loop_scopes_stay_host_objects_on_a_device_without_object_arrays():
+    """A to_static while loop hands its per-step scopes from forward to backward in a NumPy object array;
+    the dispatcher keeps that box on the host (CuPy, like this stand-in, has no object dtype)."""
+    from paddlelite.ops.dispatch import device_array
+
+    class NoObjects:  # CuPy's asarray refuses object arrays
+        @staticmethod
+        def asarray(a):
+            if np.asarray(a).dtype.hasobject:
+                raise TypeError("Unsupported dtype object")
+            return np.asarray(a)
+
+    box = np.empty((), dtype=object)
+    box[()] = [{"step": 1}]
+    assert device_array(NoObjects, box) is box
+    assert device_array(NoObjects, [1.0, 2.0]).dtype == np.float64

@@ -89,9 +89,9 @@ def apply(op, *inputs, **attrs):
         outs = []
         for o in out:
             if isinstance(o, list):
-                outs.append([wrap_array(xp.asarray(a), place, not record) for a in o])
+                outs.append([wrap_array(device_array(xp, a), place, not record) for a in o])
             else:
-                outs.append(wrap_array(xp.asarray(o), place, not record))
+                outs.append(wrap_array(device_array(xp, o), place, not record))
         result = outs[0] if op.n_out == 1 else tuple(outs)
     if record:
         _make_node(op, inputs, attrs, outs)
@@ -99,6 +99,14 @@ def apply(op, *inputs, **attrs):
     if view and (view is True or view(**attrs)):
         share_storage(inputs[0], outs)
     return result
+
+
+def device_array(xp, a):
+    """`a` as an array of `xp`. A NumPy object array (a while loop's step scopes boxed by paddle.jit) stays on
+    the host: CuPy has no object dtype."""
+    if a.__class__ is _ndarray and a.dtype.hasobject:
+        return a
+    return xp.asarray(a)
 
 
 def _other_input(op, slot_i, t, place):

@@ -192,6 +192,8 @@ def erfinv_series(xp, x):
                      erf_array(xp, y) - t)
         u = f / (2.0 / np.sqrt(np.pi) * xp.exp(-y * y))
         y = y - u / (1.0 + y * u)
+        if not bool(xp.any(xp.abs(u) > 1e-12 * xp.abs(y))):  # converged (cubically): the deep tails take longer
+            break
     return xp.where(inside, y, xp.where(xp.abs(x) == 1.0, xp.sign(x) * np.inf, np.nan))
 
 
