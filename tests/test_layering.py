@@ -8,7 +8,7 @@ The floors, lowest first (docs/ARCHITECTURE.md, "Layers"):
   3 autograd | static the eager engine and the static Program/backward/Executor; they never import each other
   4 tensor             the functional API
   5 nn, optimizer, io, metric, amp, distributed, regularizer, linalg, special, and paddle.static's layer-level APIs
-                       (static/nn.py, static/layer_apis.py; the top-level package files them under paddle.static)
+                       (static/nn.py, static/layer_apis.py, static/ema.py, static/metric.py; the top-level package files them under paddle.static)
   6 fluid, base, jit   the fluid-era spellings (base: Paddle 3's name for fluid); paddle.jit (to_static)
     vision, hapi       paddle.vision (transforms, models, datasets); the high-level API (Model, summary, flops)
     callbacks          paddle.callbacks: re-exports hapi's callbacks
@@ -38,7 +38,7 @@ FLOORS = {
     "examples": 8,
 }
 # modules on another floor than their package: paddle.static's layer-level APIs
-MODULE_FLOORS = {"static.nn": 5, "static.layer_apis": 5}
+MODULE_FLOORS = {"static.nn": 5, "static.layer_apis": 5, "static.ema": 5, "static.metric": 5}
 NEVER = {("autograd", "static"), ("static", "autograd")}
 
 

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from ..framework.random import rng_for
 from .formula import exp, hardsigmoid, minimum, reduce_sum, sigmoid, softplus, tanh, where, zeros_like
 from .launch import activation as _launch
 from .math import erf_array, unary_grad
@@ -317,3 +318,33 @@ LOG_SOFTMAX = register_op("log_softmax", inputs=("X",), outputs=("Out",), forwar
                           attrs={"axis": -1}, double_grad=True)
 LOG_SOFTMAX_GRAD = _grad_op("log_softmax_grad", "Out", _log_softmax_grad_forward, _log_softmax_grad_grad,
                             attrs={"axis": -1})
+
+
+# ---- gumbel_softmax: softmax((x + Gumbel noise) / temperature), one-hot of its argmax when hard ----------
+def _gumbel_softmax_infer(x, temperature, hard, axis, seed):
+    if not temperature > 0:
+        raise ValueError(f"op 'gumbel_softmax': temperature must be greater than 0, received {temperature}")
+    return _softmax_rule("gumbel_softmax")(x, axis)
+
+
+def _gumbel_softmax(xp, x, temperature, hard, axis, seed):
+    uniform = rng_for(xp, seed).random(x.shape).astype(x.dtype)
+    tiny = np.finfo(x.dtype).tiny
+    noise = -xp.log(-xp.log(xp.maximum(uniform, tiny)) + tiny)
+    out = _softmax(xp, (x + noise) / x.dtype.type(temperature), axis)
+    if not hard or out.ndim == 0:
+        return out
+    winner = xp.expand_dims(out.argmax(axis=axis), axis)
+    positions = xp.arange(out.shape[axis]).reshape([-1] + [1] * (out.ndim - 1 - axis % out.ndim))
+    return (positions == winner).astype(out.dtype)
+
+
+def _gumbel_softmax_grad(g):
+    # Paddle's rule: softmax_grad of the output, without the 1/temperature factor, and so 0 when hard
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("softmax_grad", g.output("Out"), g.output_grad("Out"), axis=g.attrs["axis"]))
+
+
+GUMBEL_SOFTMAX = register_op("gumbel_softmax", inputs=("X",), outputs=("Out",), forward=_gumbel_softmax,
+                             infer=_gumbel_softmax_infer, grad=_gumbel_softmax_grad,
+                             attrs={"temperature": 1.0, "hard": False, "axis": -1, "seed": 0}, double_grad=True)

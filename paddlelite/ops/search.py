@@ -198,6 +198,66 @@ ACCURACY = register_op("accuracy", inputs=("Indices", "Label"), outputs=("Accura
                        forward=_accuracy_forward, infer=_accuracy_infer)
 
 
+# ---- auc: ROC area from bucketed positive/negative counts (Paddle's streaming auc op) -----------------
+def _trapezoid_auc(xp, pos, neg):
+    """The trapezoid sum over thresholds from high to low, divided by #pos * #neg (0 when either is 0)."""
+    tot_pos = xp.cumsum(pos[::-1].astype(np.float64))
+    tot_neg = xp.cumsum(neg[::-1].astype(np.float64))
+    prev_pos = xp.concatenate([xp.zeros(1), tot_pos[:-1]])
+    prev_neg = xp.concatenate([xp.zeros(1), tot_neg[:-1]])
+    area = float(((tot_neg - prev_neg) * (tot_pos + prev_pos) / 2.0).sum())
+    p, n = float(tot_pos[-1]), float(tot_neg[-1])
+    return area / p / n if p > 0 and n > 0 else area
+
+
+def _auc_forward(xp, predict, label, stat_pos, stat_neg, curve, num_thresholds, slide_steps):
+    """Counts this batch's predictions (the last column: the positive probability) into num_thresholds + 1
+    buckets. slide_steps = 0: added to the running [1, buckets] counts. slide_steps = k > 0: the counts hold k
+    step rows, then their sum row, then a step counter; this batch replaces the oldest step row."""
+    buckets = num_thresholds + 1
+    prob = predict.reshape(predict.shape[0], -1)[:, -1]
+    if prob.size and (float(prob.min()) < 0 or float(prob.max()) > 1):
+        raise ValueError("op 'auc': the predict data must be in [0, 1]")
+    index = (prob * num_thresholds).astype(np.int64)
+    lab = label.reshape(-1)
+    batch_pos = xp.bincount(index[lab > 0], minlength=buckets)
+    batch_neg = xp.bincount(index[lab == 0], minlength=buckets)
+    pos, neg = stat_pos.reshape(-1).copy(), stat_neg.reshape(-1).copy()
+    if slide_steps == 0:
+        pos[:buckets] += batch_pos
+        neg[:buckets] += batch_neg
+        total = slice(0, buckets)
+    else:
+        counter = (slide_steps + 1) * buckets
+        cur = slice(int(pos[counter]) % slide_steps * buckets, (int(pos[counter]) % slide_steps + 1) * buckets)
+        total = slice(slide_steps * buckets, (slide_steps + 1) * buckets)
+        pos[total] += batch_pos - pos[cur]
+        neg[total] += batch_neg - neg[cur]
+        pos[cur], neg[cur] = batch_pos, batch_neg
+    auc = _trapezoid_auc(xp, pos[total], neg[total])
+    if slide_steps:
+        pos[counter] += 1
+        neg[counter] += 1
+    return xp.asarray(auc, dtype=np.float64), pos.reshape(stat_pos.shape), neg.reshape(stat_neg.shape)
+
+
+def _auc_infer(predict, label, stat_pos, stat_neg, curve, num_thresholds, slide_steps):
+    _check_int_index("auc", label, "Label")
+    if len(predict.shape) != 2:
+        raise ValueError(f"op 'auc': Predict must be 2-D [N, 1 or 2], received shape {list(predict.shape)}")
+    if curve != "ROC":
+        raise ValueError(f"op 'auc': only curve='ROC' is computed, received {curve!r}")
+    if num_thresholds < 1 or slide_steps < 0:
+        raise ValueError(f"op 'auc': num_thresholds must be >= 1 and slide_steps >= 0, received {num_thresholds}, "
+                         f"{slide_steps}")
+    return Meta((), np.dtype(np.float64)), Meta(stat_pos.shape, stat_pos.dtype), Meta(stat_neg.shape, stat_neg.dtype)
+
+
+AUC = register_op("auc", inputs=("Predict", "Label", "StatPos", "StatNeg"), outputs=("AUC", "StatPosOut", "StatNegOut"),
+                  forward=_auc_forward, infer=_auc_infer,
+                  attrs={"curve": "ROC", "num_thresholds": 4095, "slide_steps": 1})
+
+
 # ---- cummax / cummin: running extreme and the (latest) index it came from -------------------------
 def _running_extreme(name, better):
     def forward(xp, x, axis):

@@ -7,13 +7,18 @@ from ..framework.mode import disable_static, enable_static, in_dynamic_mode, in_
 from . import appender as _appender  # noqa: F401  (binds the dispatcher's static hook)
 from . import control_flow as _control_flow  # noqa: F401  (registers cond/while runners and grads)
 from .backward import append_backward, gradients
-from .executor import Executor, LoDTensor, Scope, cpu_places, cuda_places, global_scope, scope_guard
+from .compiled import (BuildStrategy, CompiledProgram, IpuCompiledProgram, IpuStrategy, ipu_shard_guard,
+                       set_ipu_shard)
+from .print_op import Print
+from .py_func import py_func
+from .executor import Executor, LoDTensor, Scope, cpu_places, cuda_places, global_scope, scope_guard, xpu_places
 from .framework import (Block, Operator, Parameter, Program, Variable, default_main_program,
-                        default_startup_program, program_guard)
+                        default_startup_program, device_guard, program_guard)
 from . import io
 from .input import InputSpec, data
-from .io import (load, load_inference_model, load_program_state, normalize_program, save, save_inference_model,
-                 set_program_state)
+from .io import (deserialize_persistables, deserialize_program, load, load_from_file, load_inference_model,
+                 load_program_state, normalize_program, save, save_inference_model, save_to_file,
+                 serialize_persistables, serialize_program, set_program_state)
 
 
 def name_scope(prefix=None):
@@ -26,4 +31,9 @@ __all__ = ["Block", "Executor", "InputSpec", "LoDTensor", "Operator", "Parameter
            "default_main_program", "default_startup_program", "global_scope", "gradients", "nn",
            "program_guard", "scope_guard", "enable_static", "disable_static", "in_dynamic_mode",
            "in_static_mode", "name_scope", "io", "save_inference_model", "load_inference_model",
-           "normalize_program", "save", "load", "load_program_state", "set_program_state", "accuracy"]
+           "normalize_program", "save", "load", "load_program_state", "set_program_state", "accuracy",
+           "BuildStrategy", "CompiledProgram", "IpuCompiledProgram", "IpuStrategy", "ipu_shard_guard",
+           "set_ipu_shard", "xpu_places", "device_guard", "serialize_program", "deserialize_program",
+           "serialize_persistables", "deserialize_persistables", "save_to_file", "load_from_file",
+           "create_global_var", "WeightNormParamAttr", "Print", "py_func",
+           "ExponentialMovingAverage", "auc", "ctr_metric_bundle"]

@@ -414,6 +414,11 @@ def cpu_places(device_count=None):
     return [Place("cpu")] * n
 
 
+def xpu_places(device_ids=None):
+    """Paddle's CPU build has no XPU: an AssertionError, as there."""
+    raise AssertionError("Not compiled with XPU")
+
+
 def cuda_places(device_ids=None):
     from ..device import cuda
     ids = range(cuda.device_count()) if device_ids is None else device_ids

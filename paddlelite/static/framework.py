@@ -206,7 +206,7 @@ class Operator:
         self.type = type
         self._inputs = {k: list(v) for k, v in (inputs or {}).items()}
         self._outputs = {k: list(v) for k, v in (outputs or {}).items()}
-        self._attrs = {**_COMMON_ATTRS, OP_ROLE_VAR_ATTR: [], **(attrs or {})}
+        self._attrs = {**_COMMON_ATTRS, "op_device": _device[0] or "", OP_ROLE_VAR_ATTR: [], **(attrs or {})}
         self._where = user_frame()
         self._fwd_op = None      # for a grad op: the forward op whose gradient it belongs to
 
@@ -776,6 +776,29 @@ def program_guard(main_program, startup_program=None):
         switch_main_program(old_main)
         if startup_program is not None:
             switch_startup_program(old_startup)
+
+
+_device = [None]  # the device device_guard names for the ops built inside it
+
+
+@contextlib.contextmanager
+def device_guard(device=None):
+    """Ops built inside carry `op_device` = device ('cpu', 'gpu', 'gpu:<i>'; None/'' leave it unset), as
+    Paddle's device_guard records it; the executor runs every op on its own place."""
+    name, index = device, None
+    if device and ":" in device:
+        name, index = device.split(":", 1)
+        if name == "cpu":
+            raise ValueError("Should not set device id for cpu.")
+    if name not in ("cpu", "gpu", "dcu", "xpu", "", None):
+        raise ValueError("The Attr(device) should be 'cpu', 'xpu', 'dcu', 'gpu' or custom device, and it can also "
+                         f"be empty string or None when there is no need to specify device. But received {device}")
+    previous = _device[0]
+    _device[0] = device
+    try:
+        yield
+    finally:
+        _device[0] = previous
 
 
 def require_static(api):

@@ -10,6 +10,7 @@ import hashlib
 import json
 import math
 import os
+import tempfile
 
 import numpy as np
 
@@ -20,7 +21,9 @@ from ..ops.registry import all_ops
 from .executor import Executor, global_scope, op_io
 from .framework import Block, Operator, Parameter, Program, Variable, default_main_program
 
-__all__ = ["save_inference_model", "load_inference_model", "normalize_program", "InferenceModelError"]
+__all__ = ["save_inference_model", "load_inference_model", "normalize_program", "InferenceModelError",
+           "serialize_program", "deserialize_program", "serialize_persistables", "deserialize_persistables",
+           "save_to_file", "load_from_file"]
 
 MODEL_FORMAT = "paddlelite-inference-program"
 MODEL_VERSION = 1
@@ -257,6 +260,57 @@ def _check_prefix(path_prefix, api, arg="path_prefix", example="./infer/model"):
     return path_prefix
 
 
+def _program_arg(program, api):
+    if program is None:
+        program = default_main_program()
+    program = getattr(program, "_program", program)  # a CompiledProgram
+    if not isinstance(program, Program):
+        raise TypeError(f"{api}: program must be a Program, received {type(program).__name__}")
+    return program
+
+
+def _pruned(program, feed_vars, fetch_vars, api):
+    """Check the arguments; the part of `program` that computes fetch_vars from feed_vars."""
+    feed_vars = _var_list(feed_vars, "feed_vars", api)
+    fetch_vars = _var_list(fetch_vars, "fetch_vars", api)
+    program = _program_arg(program, api)
+    for v in feed_vars + fetch_vars:  # matched by name, like Paddle: vars of the program a clone came from work
+        if program.global_block()._lookup(v.name) is None:
+            raise ValueError(f"{api}: variable '{v.name}' is not in the program being saved")
+    return normalize_program(program, feed_vars, fetch_vars), feed_vars, fetch_vars
+
+
+def _model_bytes(pruned, feed_vars, fetch_vars, api):
+    """The .pdmodel document of a pruned program."""
+    body = _program_to_doc(pruned)
+    body["feed"] = [v.name for v in feed_vars]
+    body["fetch"] = [v.name for v in fetch_vars]
+    doc = {"format": MODEL_FORMAT, "version": MODEL_VERSION, "sha256": _canonical_sha(body), "program": body}
+    try:
+        return json.dumps(doc, allow_nan=False).encode("utf-8")
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"{api}: the program cannot be written as JSON ({e})") from None
+
+
+def _persistable_values(program, api):
+    """name -> array of the program's persistable dense variables, read from the global scope."""
+    scope = global_scope()
+    params = {}
+    for v in program.list_vars():
+        if v.persistable and v.type == "DENSE_TENSOR":
+            slot = scope.find_var(v.name)
+            if slot is None or not slot.is_initialized():
+                raise RuntimeError(f"{api}: persistable variable '{v.name}' has no value in the scope; run the "
+                                   "startup program (and train) with this executor before saving")
+            params[v.name] = np.array(slot.get_tensor())
+    return params
+
+
+def _check_executor(executor, api):
+    if not isinstance(executor, Executor):
+        raise TypeError(f"{api}: executor must be a paddle.static.Executor, received {type(executor).__name__}")
+
+
 def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, program=None, **kwargs):
     """Save the part of `program` (default: the main program) that computes `fetch_vars` from
     `feed_vars` to `<path_prefix>.pdmodel`, and the persistable values it reads (from the global scope,
@@ -265,51 +319,30 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, program=N
     path_prefix = _check_prefix(path_prefix, api)
     feed_vars = _var_list(feed_vars, "feed_vars", api)
     fetch_vars = _var_list(fetch_vars, "fetch_vars", api)
-    if not isinstance(executor, Executor):
-        raise TypeError(f"{api}: executor must be a paddle.static.Executor, received {type(executor).__name__}")
-    program = kwargs.get("main_program", program)
-    if program is None:
-        program = default_main_program()
-    program = getattr(program, "_program", program)
-    if not isinstance(program, Program):
-        raise TypeError(f"{api}: program must be a Program, received {type(program).__name__}")
-    for v in feed_vars + fetch_vars:  # matched by name, like Paddle: vars of the program a clone came from work
-        if program.global_block()._lookup(v.name) is None:
-            raise ValueError(f"{api}: variable '{v.name}' is not in the program being saved")
-    pruned = normalize_program(program, feed_vars, fetch_vars)
-    body = _program_to_doc(pruned)
-    body["feed"] = [v.name for v in feed_vars]
-    body["fetch"] = [v.name for v in fetch_vars]
-    scope = global_scope()
-    params = {}
-    for v in pruned.list_vars():
-        if v.persistable and v.type == "DENSE_TENSOR":
-            slot = scope.find_var(v.name)
-            if slot is None or not slot.is_initialized():
-                raise RuntimeError(f"{api}: persistable variable '{v.name}' has no value in the scope; run the "
-                                   "startup program (and train) with this executor before saving")
-            params[v.name] = np.array(slot.get_tensor())
-    doc = {"format": MODEL_FORMAT, "version": MODEL_VERSION, "sha256": _canonical_sha(body), "program": body}
-    try:
-        text = json.dumps(doc, allow_nan=False)
-    except (TypeError, ValueError) as e:
-        raise TypeError(f"{api}: the program cannot be written as JSON ({e})") from None
+    _check_executor(executor, api)
+    pruned, feed_vars, fetch_vars = _pruned(kwargs.get("main_program", program), feed_vars, fetch_vars, api)
+    text = _model_bytes(pruned, feed_vars, fetch_vars, api)
+    params = _persistable_values(pruned, api)
     d = os.path.dirname(path_prefix)
     if d:
         os.makedirs(d, exist_ok=True)
     write_archive(params, path_prefix + ".pdiparams", api)
     with atomic_file(path_prefix + ".pdmodel") as f:
-        f.write(text.encode("utf-8"))
+        f.write(text)
 
 
 def _read_model(path, api):
-    def fail(msg):
-        raise InferenceModelError(f"{api}: '{path}' {msg}")
-
     if not os.path.isfile(path):
         raise FileNotFoundError(f"{api}: no such file '{path}'")
     with open(path, "rb") as f:
-        raw = f.read()
+        return _parse_model(f.read(), f"'{path}'", api)
+
+
+def _parse_model(raw, where, api):
+    """(program, feed names, fetch names) of a .pdmodel document; `where` names its source in errors."""
+    def fail(msg):
+        raise InferenceModelError(f"{api}: {where} {msg}")
+
     if raw[:1] in _PICKLE_MAGIC:
         fail("looks like a pickle file; paddlelite never unpickles (it can run arbitrary code)")
     try:
@@ -343,33 +376,100 @@ def load_inference_model(path_prefix, executor, **kwargs):
     fetch_targets]; the parameters go into the global scope (the one `executor.run` uses by default)."""
     api = "paddle.static.load_inference_model"
     path_prefix = _check_prefix(path_prefix, api)
-    if not isinstance(executor, Executor):
-        raise TypeError(f"{api}: executor must be a paddle.static.Executor, received {type(executor).__name__}")
+    _check_executor(executor, api)
     model_path = path_prefix + ".pdmodel"
     params_path = path_prefix + ".pdiparams"
     program, feed_names, fetch_names = _read_model(model_path, api)
     values = read_archive(params_path, api, return_numpy=True)
+    _load_persistables(program, values, executor, f"'{params_path}'", f"'{model_path}'", api)
+    block = program.global_block()
+    return [program, list(feed_names), [block.var(n) for n in fetch_names]]
+
+
+def _load_persistables(program, values, executor, source, model, api):
+    """Check that `values` holds exactly the program's persistables with their declared dtypes and shapes,
+    then put them into the global scope."""
     if not isinstance(values, dict) or not all(isinstance(k, str) and isinstance(a, np.ndarray)
                                                for k, a in values.items()):
-        raise InferenceModelError(f"{api}: '{params_path}' does not hold a name -> array mapping")
+        raise InferenceModelError(f"{api}: {source} does not hold a name -> array mapping")
     wanted = {v.name: v for v in program.list_vars() if v.persistable and v.type == "DENSE_TENSOR"}
     missing = sorted(set(wanted) - set(values))
     extra = sorted(set(values) - set(wanted))
     if missing or extra:
-        raise InferenceModelError(f"{api}: '{params_path}' does not match '{model_path}': missing {missing}, "
-                                  f"unexpected {extra}")
+        raise InferenceModelError(f"{api}: {source} does not match {model}: missing {missing}, unexpected {extra}")
     for name, arr in values.items():
         v = wanted[name]
         shape_ok = len(v._shape) == arr.ndim and all(d in (-1, s) for d, s in zip(v._shape, arr.shape))
         if arr.dtype != v.dtype.np or not shape_ok:
-            raise InferenceModelError(f"{api}: '{params_path}' holds '{name}' as {arr.dtype}{list(arr.shape)}, but "
-                                      f"'{model_path}' declares {v.dtype.name}{list(v.shape)}")
+            raise InferenceModelError(f"{api}: {source} holds '{name}' as {arr.dtype}{list(arr.shape)}, but "
+                                      f"{model} declares {v.dtype.name}{list(v.shape)}")
     scope = global_scope()
     xp = executor.place.xp
     for name, arr in values.items():
         scope._values[name] = arr if xp is np else xp.asarray(arr)
-    block = program.global_block()
-    return [program, list(feed_names), [block.var(n) for n in fetch_names]]
+
+
+# ---- in-memory models: serialize_* / deserialize_*, save_to_file / load_from_file -----------------
+def serialize_program(feed_vars, fetch_vars, **kwargs):
+    """The bytes of the .pdmodel document save_inference_model writes (the program pruned to what fetch_vars
+    need from feed_vars; kwargs: program)."""
+    api = "paddle.static.serialize_program"
+    pruned, feed_vars, fetch_vars = _pruned(kwargs.get("program"), feed_vars, fetch_vars, api)
+    return _model_bytes(pruned, feed_vars, fetch_vars, api)
+
+
+def deserialize_program(data):
+    """The Program serialize_program's bytes describe (checked as load_inference_model checks a file)."""
+    api = "paddle.static.deserialize_program"
+    if not isinstance(data, bytes):
+        raise TypeError(f"{api}: data must be bytes, received {type(data).__name__}")
+    return _parse_model(data, "data", api)[0]
+
+
+def serialize_persistables(feed_vars, fetch_vars, executor, **kwargs):
+    """The bytes of the .pdiparams archive save_inference_model writes: the persistable values the pruned
+    program reads, from the global scope."""
+    api = "paddle.static.serialize_persistables"
+    _check_executor(executor, api)
+    pruned = _pruned(kwargs.get("program"), feed_vars, fetch_vars, api)[0]
+    params = _persistable_values(pruned, api)
+    with tempfile.TemporaryDirectory() as d:  # the archive writer's verified format, kept in memory
+        path = os.path.join(d, "persistables.pdiparams")
+        write_archive(params, path, api)
+        with open(path, "rb") as f:
+            return f.read()
+
+
+def deserialize_persistables(program, data, executor):
+    """Load serialize_persistables' bytes into the global scope; they must hold exactly `program`'s
+    persistables with its dtypes and shapes."""
+    api = "paddle.static.deserialize_persistables"
+    if not isinstance(program, Program):
+        raise TypeError(f"program type must be `base.Program`, but received `{type(program)}`")
+    if not isinstance(data, bytes):
+        raise TypeError(f"{api}: data must be bytes, received {type(data).__name__}")
+    _check_executor(executor, api)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "persistables.pdiparams")
+        with open(path, "wb") as f:
+            f.write(data)
+        values = read_archive(path, api, return_numpy=True)
+    _load_persistables(program, values, executor, "data", "the program", api)
+    return program
+
+
+def save_to_file(path, content):
+    """Write bytes (serialize_program's / serialize_persistables') to `path`."""
+    if not isinstance(content, bytes):
+        raise ValueError("'content' type should be bytes.")
+    with atomic_file(os.fspath(path)) as f:
+        f.write(content)
+
+
+def load_from_file(path):
+    """The bytes save_to_file wrote."""
+    with open(path, "rb") as f:
+        return f.read()
 
 
 # ---- paddle.static.save / load: a program's persistable values ------------------------------------

@@ -4,15 +4,20 @@ Each helper takes a name (`name` or the next `fc_<n>`, `embedding_<n>` ...), cre
 `<name>.w_<k>` / `<name>.b_<k>` (initialised by ops of the startup program), and builds its ops with
 the functional layer; their temporaries are named `<name>.tmp_<k>` as Paddle's LayerHelper does.
 """
+import functools
 import math
 
 import numpy as np
 
 from ..framework import dtype as _dtype
+from ..framework.mode import in_dynamic_mode
+from ..framework.tensor import Tensor
 from ..utils import unique_name
 from .appender import layer_name_guard
 from .control_flow import cond, while_loop  # noqa: F401  (part of paddle.static.nn)
 from .framework import Variable, require_static
+from .py_func import py_func  # noqa: F401  (part of paddle.static.nn)
+from .pylayer import static_pylayer  # noqa: F401  (part of paddle.static.nn)
 
 
 def _F():
@@ -198,4 +203,382 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
         return _activation(y, act, "batch_norm")
 
 
-__all__ = ["fc", "embedding", "conv2d", "layer_norm", "batch_norm", "cond", "while_loop"]
+
+
+# ---- case / switch_case: chains of cond, built as Paddle builds them ----------------------------------------
+def _tuple_error(what, arg, api, right, received):
+    return f"{what} of '{arg}' in {api} must be {right}, but received: {received}."
+
+
+def _check_pair(pair, arg, api, shown):
+    """A (key, fn) element of pred_fn_pairs / branch_fns; `shown` is what Paddle's message names."""
+    if not isinstance(pair, tuple):
+        raise TypeError(_tuple_error("The elements' type", arg, api, tuple, type(shown)))
+    if len(pair) != 2:
+        raise TypeError(_tuple_error("The tuple's size", arg, api, "2", f"{len(pair)}-tuple"))
+    return pair
+
+
+def case(pred_fn_pairs, default=None, name=None):
+    """if pred_0: fn_0() elif pred_1: fn_1() ... else default() (the last fn when default is None)."""
+    if not isinstance(pred_fn_pairs, (list, tuple)):
+        raise TypeError(f"case: pred_fn_pairs must be a list or tuple, received {type(pred_fn_pairs).__name__}")
+    for pair in pred_fn_pairs:
+        pred, fn = _check_pair(pair, "pred_fn_pairs", "case", pair)
+        if not isinstance(pred, Variable) and not in_dynamic_mode():
+            raise TypeError(f"paddle.static.nn.case: pred must be a boolean Variable, received {type(pred).__name__}")
+        if pred.dtype.name != "bool":
+            raise TypeError(f"paddle.static.nn.case: pred must have dtype bool, received {pred.dtype.name}")
+        if not callable(fn):
+            raise TypeError("The fn of pred_fn_pairs in Op(case) must be callable.")
+    if default is None:
+        pred_fn_pairs, default = pred_fn_pairs[:-1], pred_fn_pairs[-1][1]
+    elif not callable(default):
+        raise TypeError("The default in Op(case) must be callable.")
+    return _chain(pred_fn_pairs, default)
+
+
+def _chain(pred_fn_pairs, default):
+    false_fn = default
+    for pred, true_fn in reversed(pred_fn_pairs):
+        false_fn = functools.partial(cond, pred=pred, true_fn=true_fn, false_fn=false_fn)
+    return false_fn()
+
+
+def switch_case(branch_index, branch_fns, default=None, name=None):
+    """Run the fn whose key equals branch_index (default, else the largest key's fn, when none matches)."""
+    from .. import tensor as paddle
+    api = "static.nn.switch_case"
+    if not isinstance(branch_index, (Variable, Tensor)):
+        raise TypeError(f"{api}: branch_index must be a Variable, received {type(branch_index).__name__}")
+    if branch_index.dtype.name not in ("uint8", "int32", "int64"):
+        raise TypeError(f"{api}: branch_index must be uint8, int32 or int64, received {branch_index.dtype.name}")
+    if branch_index.dtype.name != "int64":
+        branch_index = paddle.cast(branch_index, "int64")
+    if not isinstance(branch_fns, (list, tuple, dict)):
+        raise TypeError(f"switch_case: branch_fns must be a list, tuple or dict, received "
+                        f"{type(branch_fns).__name__}")
+    pairs = list(branch_fns.items()) if isinstance(branch_fns, dict) else list(branch_fns)
+    if all(callable(fn) for fn in pairs):
+        pairs = list(enumerate(pairs))
+    keys = []
+    for pair in pairs:
+        key, fn = _check_pair(pair, "branch_fns", "switch_case", branch_fns)
+        if not isinstance(key, int):
+            raise TypeError(_tuple_error("The key's type", "branch_fns", "switch_case", int, type(key)))
+        if key in keys:
+            raise ValueError(f"The key in 'branch_fns' must be unique, but '{key}' appears more than once.")
+        keys.append(key)
+        if not callable(fn):
+            raise TypeError(_tuple_error(f"The type of function for key {key}", "branch_fns", "switch_case",
+                                         "callable", type(fn)))
+    pairs = sorted(pairs, key=lambda p: p[0])
+    if default is None:
+        pairs, default = pairs[:-1], pairs[-1][1]
+    elif not callable(default):
+        raise TypeError("The default in Op(case) must be callable.")
+    preds = [(paddle.equal(branch_index, paddle.full([1], key, "int64")), fn) for key, fn in pairs]
+    return _chain(preds, default)
+
+
+# ---- normalisation, activation and convolution layers ------------------------------------------------------
+def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, act=None, data_layout="NCHW",
+               name=None):
+    """Group normalisation; as Paddle's, a per-channel scale `<name>.w_0` (ones) / shift `<name>.b_0` (zeros)
+    exists only when param_attr / bias_attr is given (truthy): by default there is none."""
+    require_static("paddle.static.nn.group_norm")
+    _check_var(input, "group_norm", "input")
+    if input.ndim < 2:
+        raise ValueError(f"The dimensions of Op(static.nn.group_norm)'s input should be more than 1. But received "
+                         f"{input.ndim}")
+    if data_layout not in ("NCHW", "NHWC"):
+        raise ValueError(f"Param(data_layout) of Op(static.nn.group_norm) got wrong value: received {data_layout} "
+                         f"but only NCHW or NHWC supported.")
+    channels = input.shape[1] if data_layout == "NCHW" else input.shape[-1]
+    helper = name or unique_name.generate("group_norm")
+    dtype = input.dtype.name
+    from ..nn import initializer as init
+    with layer_name_guard(helper):
+        w = _param(helper, "w", [channels], dtype, param_attr, default_initializer=init.Constant(1.0)) \
+            if param_attr else None
+        b = _param(helper, "b", [channels], dtype, bias_attr, is_bias=True) if bias_attr else None
+        out = _F().group_norm(input, groups, epsilon=epsilon, weight=w, bias=b, data_format=data_layout)
+        return _activation(out, act, "group_norm")
+
+
+def instance_norm(input, epsilon=1e-05, param_attr=None, bias_attr=None, name=None):
+    """Instance normalisation; as Paddle's, the per-channel scale `<name>.w_0` (ones) and shift `<name>.b_0`
+    (zeros) exist only when both param_attr and bias_attr are given (truthy): by default there are none."""
+    require_static("paddle.static.nn.instance_norm")
+    _check_var(input, "instance_norm", "input")
+    if param_attr is False and bias_attr is not False:  # AssertionError as Paddle
+        raise AssertionError("param_attr and bias_attr must be set to False at the same time in instance_norm")
+    if not 2 <= input.ndim <= 5:
+        raise ValueError(f"expected 2D or 3D or 4D or 5D input (got {input.ndim}D input, input shape is: "
+                         f"{input.shape})")
+    helper = name or unique_name.generate("instance_norm")
+    dtype = "float32" if input.dtype.name == "float16" else input.dtype.name
+    from ..nn import initializer as init
+    with layer_name_guard(helper):
+        w = b = None
+        if param_attr and bias_attr:
+            w = _param(helper, "w", [input.shape[1]], dtype, param_attr, default_initializer=init.Constant(1.0))
+            b = _param(helper, "b", [input.shape[1]], dtype, bias_attr, is_bias=True,
+                       default_initializer=init.Constant(0.0))
+        return _F().instance_norm(input, weight=w, bias=b, eps=epsilon,
+                                  data_format={3: "NCL", 4: "NCHW", 5: "NCDHW"}.get(input.ndim, "NCHW"))
+
+
+def prelu(x, mode, param_attr=None, data_format="NCHW", name=None):
+    """max(0, x) + alpha * min(0, x) with alpha (0.25) shared ('all'), per channel or per element."""
+    require_static("paddle.static.nn.prelu")
+    _check_var(x, "prelu", "x")
+    if mode not in ("all", "channel", "element"):
+        raise ValueError("mode should be one of all, channel, element.")
+    from .. import tensor as paddle
+    from ..nn import initializer as init
+    shape = [1]
+    if mode == "channel":
+        if data_format not in ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
+            raise ValueError(f"data_format must be one of 'NC', 'NCL', 'NCHW', 'NCDHW', 'NLC', 'NHWC', 'NDHWC' but "
+                             f"receive {data_format}")
+        if x.ndim < 2:
+            raise AssertionError("The size of input shape should be equal or larger than 2 in prelu() when mode is "
+                                 "'channel'")
+        channel_first = data_format[1] == "C"
+        shape = [1, x.shape[1], 1, 1] if channel_first else [1, 1, 1, x.shape[-1]]
+    elif mode == "element":
+        shape = [1] + list(x.shape[1:])
+    helper = name or unique_name.generate("prelu")
+    with layer_name_guard(helper):
+        alpha = _param(helper, "w", shape, x.dtype.name, param_attr, default_initializer=init.Constant(0.25))
+        if mode == "element":
+            zero = paddle.zeros_like(x)
+            return paddle.add(paddle.maximum(x, zero), paddle.multiply(alpha, paddle.minimum(x, zero)))
+        fmt = data_format if mode == "channel" else "NCHW"
+        return _F().prelu(x, paddle.reshape(alpha, [-1]), data_format=fmt)
+
+
+def _conv_nd(nd, api, input, num_filters, filter_size, stride, padding, dilation, groups, param_attr, bias_attr,
+             act, name, data_format):
+    """conv2d / conv3d: weight [num_filters, C/groups, *kernel] ~ Normal(0, sqrt(2 / (prod(kernel) * C)))."""
+    require_static(f"paddle.static.nn.{api}")
+    _check_var(input, api, "input")
+    formats = {2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}[nd]
+    if data_format not in formats:
+        raise ValueError(f"Attr(data_format) should be {formats[0]!r} or {formats[1]!r}. Received "
+                         f"Attr(data_format): {data_format}.")
+    if input.ndim != nd + 2:
+        raise ValueError(f"Input should be {nd + 2}D tensor, but received input with the shape of {input.shape}")
+    channels = input.shape[1] if data_format == formats[0] else input.shape[-1]
+    if channels < 0:
+        raise ValueError(f"The channel dimension of the input({input.shape}) should be defined. Received: "
+                         f"{channels}.")
+    groups = 1 if groups is None else groups
+    if groups <= 0:
+        raise ValueError(f"the groups of {api} should be greater than 0. Received groups: {groups}")
+    if channels % groups:
+        raise ValueError(f"The number of input channels must be divisible by Attr(groups). Received: number of "
+                         f"channels({channels}), groups({groups}).")
+    ks = [filter_size] * nd if isinstance(filter_size, int) else list(filter_size)
+    helper = name or unique_name.generate(api)
+    from ..nn import initializer as init
+    std = math.sqrt(2.0 / (int(np.prod(ks)) * channels))
+    with layer_name_guard(helper):
+        w = _param(helper, "w", [int(num_filters), channels // groups] + ks, input.dtype.name, param_attr,
+                   default_initializer=init.Normal(0.0, std))
+        b = _param(helper, "b", [int(num_filters)], input.dtype.name, bias_attr, is_bias=True) \
+            if bias_attr is not False else None
+        conv = getattr(_F(), api)
+        out = conv(input, w, b, stride=stride, padding=padding, dilation=dilation, groups=groups,
+                   data_format=data_format)
+        return _activation(out, act, api)
+
+
+def conv3d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=None, param_attr=None,
+           bias_attr=None, use_cudnn=True, act=None, name=None, data_format="NCDHW"):
+    """3-D convolution with a [num_filters, C/groups, kd, kh, kw] weight and a [num_filters] bias."""
+    return _conv_nd(3, "conv3d", input, num_filters, filter_size, stride, padding, dilation, groups, param_attr,
+                    bias_attr, act, name, data_format)
+
+
+def _conv_transpose_nd(nd, api, input, num_filters, output_size, filter_size, padding, stride, dilation, groups,
+                       param_attr, bias_attr, act, name, data_format):
+    """conv2d_transpose / conv3d_transpose: weight [C, num_filters/groups, *kernel] (Xavier), bias
+    [num_filters]; filter_size None derives the kernel from output_size as Paddle does."""
+    require_static(f"paddle.static.nn.{api}")
+    if param_attr is False:
+        raise AssertionError(f"param_attr should not be False in {api}.")
+    formats = {2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}[nd]
+    if data_format not in formats:
+        raise ValueError(f"Attr(data_format) of Op(paddle.static.nn.{api}) got wrong value: received {data_format} "
+                         f"but only {formats[0]} or {formats[1]} supported.")
+    if not isinstance(input, Variable):
+        raise TypeError(f"Input of {api} must be Tensor")
+    if input.ndim != nd + 2:
+        raise ValueError(f"Input should be {nd + 2}D tensor, but received input with the shape of {input.shape}")
+    if num_filters == 0:
+        raise ValueError("num of filters should not be 0.")
+    channel_first = data_format == formats[0]
+    channels = input.shape[1] if channel_first else input.shape[-1]
+    groups = 1 if groups is None else groups
+    if groups <= 0:
+        raise ValueError(f"the groups of {api} should be greater than 0. Received groups: {groups}")
+    if num_filters % groups:
+        raise ValueError(f"Attr(num_filters) must be divisible by groups,Received: Attr(num_filters) is "
+                         f"{num_filters}, the groups is {groups}")
+    if isinstance(output_size, int):
+        output_size = [output_size] * nd
+    if filter_size is None:
+        if not output_size:
+            raise ValueError("output_size must be set when filter_size is None")
+        if isinstance(padding, str) or not isinstance(padding, int) and len(padding) != nd:
+            raise ValueError(f"{api}: filter_size=None needs padding as an int or {nd} ints, received {padding!r}")
+        pads = [padding] * nd if isinstance(padding, int) else list(padding)
+        strides = [stride] * nd if isinstance(stride, int) else list(stride)
+        dilations = [dilation] * nd if isinstance(dilation, int) else list(dilation)
+        spatial = input.shape[2:] if channel_first else input.shape[1:-1]
+        filter_size = [(o - (i - 1) * s + 2 * p - 1) // d + 1
+                       for o, i, s, p, d in zip(output_size, spatial, strides, pads, dilations)]
+    ks = [filter_size] * nd if isinstance(filter_size, int) else list(filter_size)
+    helper = name or unique_name.generate(api)
+    with layer_name_guard(helper):
+        w = _param(helper, "w", [channels, int(num_filters) // groups] + ks, input.dtype.name, param_attr)
+        b = _param(helper, "b", [int(num_filters)], input.dtype.name, bias_attr, is_bias=True) \
+            if bias_attr is not False else None
+        out = getattr(_F(), api)(input, w, b, stride=stride, padding=padding, dilation=dilation, groups=groups,
+                                 output_size=output_size or None, data_format=data_format)
+        return _activation(out, act, api)
+
+
+def conv2d_transpose(input, num_filters, output_size=None, filter_size=None, padding=0, stride=1, dilation=1,
+                     groups=None, param_attr=None, bias_attr=None, use_cudnn=True, act=None, name=None,
+                     data_format="NCHW"):
+    """Transposed 2-D convolution with a [C, num_filters/groups, kh, kw] weight and a [num_filters] bias."""
+    return _conv_transpose_nd(2, "conv2d_transpose", input, num_filters, output_size, filter_size, padding, stride,
+                              dilation, groups, param_attr, bias_attr, act, name, data_format)
+
+
+def conv3d_transpose(input, num_filters, output_size=None, filter_size=None, padding=0, stride=1, dilation=1,
+                     groups=None, param_attr=None, bias_attr=None, use_cudnn=True, act=None, name=None,
+                     data_format="NCDHW"):
+    """Transposed 3-D convolution with a [C, num_filters/groups, kd, kh, kw] weight and a [num_filters] bias."""
+    return _conv_transpose_nd(3, "conv3d_transpose", input, num_filters, output_size, filter_size, padding, stride,
+                              dilation, groups, param_attr, bias_attr, act, name, data_format)
+
+
+def bilinear_tensor_product(x, y, size, act=None, name=None, param_attr=None, bias_attr=None):
+    """out[n, k] = x[n] @ W[k] @ y[n] + b[k]: weight [size, M, N] (Xavier), bias [1, size] (zeros)."""
+    require_static("paddle.static.nn.bilinear_tensor_product")
+    _check_var(x, "bilinear_tensor_product", "x")
+    _check_var(y, "bilinear_tensor_product", "y")
+    if x.ndim != 2 or y.ndim != 2:
+        raise ValueError(f"Input x and y should be 2D tensor, but received x with the shape of {x.shape}, y with "
+                         f"the shape of {y.shape}")
+    helper = name or unique_name.generate("bilinear_tensor_product")
+    with layer_name_guard(helper):
+        w = _param(helper, "w", [int(size), x.shape[1], y.shape[1]], x.dtype.name, param_attr)
+        b = _param(helper, "b", [1, int(size)], x.dtype.name, bias_attr, is_bias=True) \
+            if bias_attr is not False else None
+        return _activation(_F().bilinear(x, y, w, b), act, "bilinear_tensor_product")
+
+
+def sparse_embedding(input, size, padding_idx=None, is_test=False, entry=None, table_class="MemorySparseTable",
+                     param_attr=None, dtype="float32", slot=None):
+    """The embedding lookup of a parameter-server sparse table; here the table is an ordinary (local)
+    [vocab, dim] parameter, so it is embedding with is_sparse=True. As Paddle's lookup_table (v1) op, the ids'
+    last dim must be 1 and the output is input.shape[:-1] + [dim]."""
+    require_static("paddle.static.nn.sparse_embedding")
+    _check_var(input, "paddle.incubate.layers.sparse_embedding", "input")
+    if input.dtype.name != "int64":
+        raise TypeError(f"paddle.incubate.layers.sparse_embedding: input must be int64, received "
+                        f"{input.dtype.name}")
+    if _dtype.convert_dtype(dtype).name not in ("float32", "float64"):
+        raise TypeError(f"paddle.static.nn.sparse_embedding: dtype must be float32 or float64, received {dtype}")
+    if table_class not in ("CommonSparseTable", "SSDSparseTable", "MemorySparseTable"):
+        raise ValueError("table_class must be in [CommonSparseTable, SSDSparseTable, MemorySparseTable]")
+    if input.ndim < 1 or input.shape[-1] != 1:
+        raise ValueError(f"sparse_embedding: the last dimension of input (the ids) must be 1, received shape "
+                         f"{list(input.shape)}")
+    from .. import tensor as paddle
+    helper = unique_name.generate("sparse_embedding")
+    with layer_name_guard(helper):
+        w = _param(helper, "w", [int(size[0]), int(size[1])], _dtype.convert_dtype(dtype).name, param_attr)
+        return _F().embedding(paddle.squeeze(input, -1), w, padding_idx=padding_idx, sparse=True)
+
+
+def spectral_norm(weight, dim=0, power_iters=1, eps=1e-12, name=None):
+    """weight / sigma (its largest singular value as a [shape[dim], -1] matrix) from power_iters steps starting
+    at the non-trainable parameters `<name>.w_0` (u, [shape[dim]]) and `<name>.w_1` (v), both Normal(0, 1)."""
+    require_static("paddle.static.nn.spectral_norm")
+    api = "spectral_norm"
+    _check_var(weight, api, "weight")
+    if weight.dtype.name not in ("float32", "float64"):
+        raise TypeError(f"The data type of 'weight' in {api} must be ['float32', 'float64'], but received "
+                        f"{weight.dtype.name}. ")
+    for arg, value, kind in (("dim", dim, int), ("power_iters", power_iters, int), ("eps", eps, float)):
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise TypeError(f"The type of '{arg}' in {api} must be {kind}, but received {type(value)}. ")
+    if 0 in weight.shape:
+        raise AssertionError("Any dimension of input cannot be equal to 0.")
+    if dim not in (0, 1):
+        raise ValueError(f"The input `dim` must be 0 (if weight in fc) or 1 (if weight in conv), but received dim={dim}")
+    from ..nn import initializer as init
+    from ..nn.layer.norm import spectral_normalize
+    h = weight.shape[dim]
+    w = int(np.prod(weight.shape)) // h
+    helper = name or unique_name.generate(api)
+    with layer_name_guard(helper):
+        u = _param(helper, "w", [h], weight.dtype.name, None, default_initializer=init.Normal(0.0, 1.0))
+        v = _param(helper, "w", [w], weight.dtype.name, None, default_initializer=init.Normal(0.0, 1.0))
+        u.stop_gradient = v.stop_gradient = True
+        return spectral_normalize(weight, u, v, dim, power_iters, eps)
+
+
+def row_conv(input, future_context_size, param_attr=None, act=None):
+    """Lookahead convolution over time of a [B, T, D] input: out[:, t] = sum_j x[:, t + j] * filter[j] for
+    j = 0 .. future_context_size (zeros past the end); filter `<name>.w_0` is [future_context_size + 1, D]."""
+    require_static("paddle.static.nn.row_conv")
+    _check_var(input, "row_conv", "input")
+    if input.dtype.name != "float32":
+        raise TypeError(f"The data type of 'input' in row_conv must be ['float32'], but received {input.dtype.name}. ")
+    if input.ndim != 3:
+        raise NotImplementedError(f"row_conv: only a dense [batch, time, dim] input is supported (paddlelite has no "
+                                  f"LoD sequences), received shape {list(input.shape)}")
+    from .. import tensor as paddle
+    k = int(future_context_size)
+    helper = unique_name.generate("row_conv")
+    with layer_name_guard(helper):
+        w = _param(helper, "w", [k + 1, input.shape[-1]], input.dtype.name, param_attr)
+        padded = _F().pad(input, [0, k], data_format="NLC")
+        out = None
+        for j in range(k + 1):
+            window = paddle.slice(padded, [1], [j], [j - k if j < k else 2 ** 31 - 1])
+            term = paddle.multiply(window, w[j])
+            out = term if out is None else paddle.add(out, term)
+        return _activation(out, act, "row_conv")
+
+
+def _lod_only(api):
+    def unsupported(*args, **kwargs):
+        raise NotImplementedError(
+            f"paddle.static.nn.{api} works on LoD (variable-length sequence) tensors, which paddlelite does not "
+            f"have; pad the sequences and use the dense APIs (e.g. paddle.nn.functional, masks) instead")
+    unsupported.__name__ = unsupported.__qualname__ = api
+    unsupported.__doc__ = f"paddle.static.nn.{api}: needs LoD tensors (not supported; raises NotImplementedError)."
+    return unsupported
+
+
+sequence_conv = _lod_only("sequence_conv")
+sequence_expand = _lod_only("sequence_expand")
+sequence_first_step = _lod_only("sequence_first_step")
+sequence_last_step = _lod_only("sequence_last_step")
+sequence_pool = _lod_only("sequence_pool")
+sequence_softmax = _lod_only("sequence_softmax")
+
+
+__all__ = ["fc", "embedding", "conv2d", "layer_norm", "batch_norm", "cond", "while_loop", "case", "switch_case",
+           "group_norm", "instance_norm", "prelu", "conv3d", "conv2d_transpose", "conv3d_transpose",
+           "bilinear_tensor_product", "sparse_embedding", "sequence_conv", "sequence_expand", "sequence_first_step",
+           "sequence_last_step", "sequence_pool", "sequence_softmax", "py_func", "spectral_norm", "row_conv",
+           "static_pylayer"]

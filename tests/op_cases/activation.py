@@ -36,6 +36,10 @@ CASES = [
     OpCase("softmax_grad", {"Out": rand(2, 4, low=0.1, high=0.5), "DOut": rand(2, 4, seed=2)}, id="softmax_grad"),
     OpCase("softmax_grad", {"Out": rand(3, 2, low=0.1, high=0.5), "DOut": rand(3, 2, seed=2)}, {"axis": 0},
            id="softmax_grad-axis0"),
+    # fixed seed: the same noise on every forward; temperature 1, where Paddle's rule is the exact gradient
+    OpCase("gumbel_softmax", {"X": rand(2, 4)}, {"seed": 5}, id="gumbel_softmax"),
+    OpCase("gumbel_softmax", {"X": rand(3, 2, 2)}, {"seed": 5, "axis": 1}, id="gumbel_softmax-axis1"),
+    OpCase("gumbel_softmax", {"X": rand(2, 4)}, {"seed": 5, "hard": True}, id="gumbel_softmax-hard"),
     OpCase("log_softmax", {"X": rand(2, 4)}, id="log_softmax"),
     OpCase("log_softmax", {"X": rand(3, 2, 2)}, {"axis": 1}, id="log_softmax-axis1"),
     OpCase("log_softmax_grad", {"Out": rand(2, 4, low=-2, high=-0.5), "DOut": rand(2, 4, seed=2)},

@@ -19,7 +19,7 @@ from ...tensor.math import _check_tensor, _unary, check_float_tensor, sigmoid, t
 
 apply = dispatch.apply
 
-__all__ = ["relu", "relu6", "leaky_relu", "elu", "selu", "gelu", "silu", "swish", "sigmoid", "tanh", "softplus",
+__all__ = ["gumbel_softmax", "relu", "relu6", "leaky_relu", "elu", "selu", "gelu", "silu", "swish", "sigmoid", "tanh", "softplus",
            "hardswish", "hardsigmoid", "hardtanh", "mish", "softmax", "log_softmax", "softsign", "tanhshrink",
            "log_sigmoid", "logsigmoid", "celu", "hardshrink", "softshrink", "thresholded_relu", "glu", "swiglu",
            "maxout", "prelu", "rrelu", "relu_", "elu_", "leaky_relu_", "hardtanh_", "softmax_", "tanh_", "thresholded_relu_"]
@@ -126,6 +126,14 @@ def softmax(x, axis=-1, dtype=None, name=None):
 
 def log_softmax(x, axis=-1, dtype=None, name=None):
     return _softmax_like(_act.LOG_SOFTMAX, "log_softmax", x, axis, dtype)
+
+
+def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
+    """softmax((x + g) / temperature) with g Gumbel(0, 1) noise; hard=True returns the one-hot of its argmax.
+    As in Paddle, the gradient is softmax's at the output without the 1 / temperature factor (so 0 when hard)."""
+    check_float_tensor(x, "gumbel_softmax")
+    return apply(_act.GUMBEL_SOFTMAX, x, temperature=float(temperature), hard=bool(hard),
+                 axis=_axis(x, axis, "gumbel_softmax"))
 
 
 def softsign(x, name=None):

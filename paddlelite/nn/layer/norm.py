@@ -260,14 +260,20 @@ class SpectralNorm(Layer):
         self.weight_v.stop_gradient = True
 
     def forward(self, x):
-        dim = self._dim % len(x.shape)
-        mat = _t.transpose(x, [dim] + [d for d in range(len(x.shape)) if d != dim]) if dim else x
-        mat = _t.reshape(mat, [mat.shape[0], -1])
-        u, v = self.weight_u, self.weight_v
-        with no_grad():
-            for _ in range(self._power_iters):
-                v = _t.matmul(mat, u, transpose_x=True)
-                v = v / (_t.sqrt(_t.sum(v * v)) + self._eps)
-                u = _t.mv(mat, v)
-                u = u / (_t.sqrt(_t.sum(u * u)) + self._eps)
-        return x / _t.sum(u * _t.mv(mat, v))
+        return spectral_normalize(x, self.weight_u, self.weight_v, self._dim, self._power_iters, self._eps)
+
+
+def spectral_normalize(x, u, v, dim, power_iters, eps):
+    """x / sigma, sigma estimated by power_iters power-iteration steps from u, v on x as a [shape[dim], -1]
+    matrix; the iteration is a constant for the gradient (Paddle's spectral_norm op). Both modes."""
+    dim = dim % len(x.shape)
+    mat = _t.transpose(x, [dim] + [d for d in range(len(x.shape)) if d != dim]) if dim else x
+    mat = _t.reshape(mat, [mat.shape[0], -1])
+    with no_grad():
+        for _ in range(power_iters):
+            v = _t.matmul(mat, u, transpose_x=True)
+            v = v / (_t.sqrt(_t.sum(v * v)) + eps)
+            u = _t.mv(mat, v)
+            u = u / (_t.sqrt(_t.sum(u * u)) + eps)
+    u.stop_gradient = v.stop_gradient = True  # static mode: the backward pass stops at the estimates
+    return x / _t.sum(u * _t.mv(mat, v))
