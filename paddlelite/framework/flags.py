@@ -49,4 +49,9 @@ def in_dynamic_or_pir_mode():
     return in_dynamic_mode() or in_pir_mode()
 
 
-__all__ = ["get_flags", "in_dynamic_or_pir_mode", "in_pir_mode", "set_flags", "use_pir_api"]
+__all__ = ["disable_signal_handler", "get_flags", "in_dynamic_or_pir_mode", "in_pir_mode", "set_flags", "use_pir_api"]
+
+
+def disable_signal_handler():
+    """Paddle resets the C++ fault-signal handlers it installs (they clash with TVM and others). paddlelite
+    installs no signal handlers (Python's own, e.g. faulthandler, stay the user's), so nothing is reset."""

@@ -133,10 +133,14 @@ def _bessel_scaled(xp, x, nu):
     q = s * s / 4.0
     term = xp.ones_like(s) if nu == 0 else s / 2.0
     total = term
-    for k in range(1, 80):  # sum (s/2)^(2k + nu) / (k! (k + nu)!)
+    for k in range(1, 80):  # sum (s/2)^(2k + nu) / (k! (k + nu)!), positive terms: stop once negligible
         term = term * q / (k * (k + nu))
         total = total + term
+        if k % 8 == 0 and not bool(xp.any(term > 1e-17 * total)):
+            break
     small = total * xp.exp(-s)
+    if not bool(xp.any(a > 30.0)):
+        return small
     c = xp.maximum(a, 30.0)
     mu = 4.0 * nu * nu
     term = xp.ones_like(c)

@@ -98,5 +98,31 @@ IntTensor = _typed_factory("IntTensor", "int32")
 LongTensor = _typed_factory("LongTensor", "int64")
 BoolTensor = _typed_factory("BoolTensor", "bool")
 
-__all__ = ["BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
+class MmapStorage:
+    """A file mapped into memory (read-only), read as tensors: MmapStorage(filename, nbytes).get_slice(dtype,
+    start, stop, step) is elements start:stop:step of the first `nbytes` bytes viewed as `dtype`."""
+
+    def __init__(self, filename, nbytes):
+        if not isinstance(filename, str):
+            raise TypeError(f"MmapStorage: filename must be a str, received {type(filename).__name__}")
+        if not isinstance(nbytes, int) or isinstance(nbytes, bool) or nbytes <= 0:
+            raise ValueError(f"MmapStorage: nbytes must be a positive int, received {nbytes!r}")
+        try:
+            self._map = np.memmap(filename, dtype=np.uint8, mode="r", shape=(nbytes,))
+        except (OSError, ValueError) as e:  # missing file, or shorter than nbytes
+            raise RuntimeError(f"MmapStorage: unable to open file <{filename}> in read-only mode for {nbytes} "
+                               f"bytes: {e}") from None
+
+    def get_slice(self, dtype="uint8", start=0, stop=-1, step=1):
+        np_dtype = _dtype.convert_dtype(dtype, "MmapStorage.get_slice").np
+        n = self._map.size // np_dtype.itemsize
+        stop = n if stop == -1 else stop
+        if not 0 <= start <= stop <= n:
+            raise ValueError(f"MmapStorage.get_slice: [start, stop) = [{start}, {stop}) is outside the "
+                             f"{n} {np.dtype(np_dtype).name} elements the mapping holds")
+        values = self._map[:n * np_dtype.itemsize].view(np_dtype)[start:stop:step]
+        return _creation.to_tensor(np.array(values))  # a copy: the mapping is read-only
+
+
+__all__ = ["MmapStorage", "BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
            "IntTensor", "LongTensor", "ShortTensor", "as_tensor", "asarray", "check_shape", "from_numpy"]
