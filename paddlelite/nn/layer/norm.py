@@ -4,6 +4,8 @@ As in Paddle, the running statistics `_mean` / `_variance` are non-trainable par
 persistable static variables too, and appear in state_dict under those keys); F.batch_norm updates
 them in training mode.
 """
+import sys
+
 import numpy as np
 
 from ... import tensor as _t
@@ -14,7 +16,7 @@ from .layers import Layer
 from .param_attr import ParamAttr
 
 __all__ = ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "LayerNorm", "GroupNorm", "InstanceNorm1D",
-           "InstanceNorm2D", "InstanceNorm3D", "LocalResponseNorm", "SpectralNorm"]
+           "InstanceNorm2D", "InstanceNorm3D", "LocalResponseNorm", "SpectralNorm", "SyncBatchNorm"]
 
 
 class _BatchNormBase(Layer):
@@ -91,6 +93,50 @@ class BatchNorm3D(_BatchNormBase):
                  data_format="NCDHW", use_global_stats=None, name=None):
         super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
                          use_global_stats, name)
+
+
+def _parallel_world_size():
+    """The ranks of an initialised parallel environment (1 without one); nn sits below distributed, and a
+    parallel environment exists only once paddle.distributed is imported and initialised."""
+    env = sys.modules.get("paddlelite.distributed.env")
+    return env.get_world_size() if env is not None and env.is_initialized() else 1
+
+
+class SyncBatchNorm(_BatchNormBase):
+    """Batch normalisation over the whole data-parallel batch. In one process (or at inference) it is
+    BatchNorm over the input's rank (2-D to 5-D; data_format names the channel position)."""
+    _formats = ("NCHW", "NHWC", "NC", "NCL", "NLC", "NCDHW", "NDHWC")
+    _ndims = (2, 3, 4, 5)
+    _channel_last = ("NHWC", "NLC", "NDHWC")
+
+    def __init__(self, num_features, momentum=0.9, epsilon=1e-05, weight_attr=None, bias_attr=None,
+                 data_format="NCHW", name=None):
+        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format, None, name)
+
+    def forward(self, x):
+        self._check_input(x)
+        if self.training and _parallel_world_size() > 1:
+            raise NotImplementedError("SyncBatchNorm: training across several processes needs all-reduced batch "
+                                      "statistics with their gradient, which paddlelite does not have yet")
+        last = self._data_format in self._channel_last
+        fmt = {2: "NC", 3: "NLC" if last else "NCL", 4: "NHWC" if last else "NCHW",
+               5: "NDHWC" if last else "NCDHW"}[len(x.shape)]
+        return F.batch_norm(x, self._mean, self._variance, weight=self.weight, bias=self.bias,
+                            training=self.training, momentum=self._momentum, epsilon=self._epsilon, data_format=fmt)
+
+    @classmethod
+    def convert_sync_batchnorm(cls, layer):
+        """`layer` with every BatchNorm1D/2D/3D in it (itself included) replaced by a SyncBatchNorm sharing
+        its parameters and running statistics."""
+        out = layer
+        if isinstance(layer, _BatchNormBase) and not isinstance(layer, (BatchNorm, SyncBatchNorm)):
+            out = cls(layer._num_features, layer._momentum, layer._epsilon, data_format=layer._data_format,
+                      name=layer._name)
+            out.weight, out.bias = layer.weight, layer.bias
+            out._mean, out._variance = layer._mean, layer._variance
+        for name, sublayer in layer.named_children():
+            out.add_sublayer(name, cls.convert_sync_batchnorm(sublayer))
+        return out
 
 
 class BatchNorm(_BatchNormBase):
