@@ -1,13 +1,14 @@
 """nn.functional: activation, attention (scaled_dot_product_attention), common (dropout, linear, pad, interpolate,
 ...), conv, pooling, norm, input (embedding), loss, distance, sampling (affine_grid, grid_sample), vision (pixel/channel shuffles), extension
-(sequence_mask)."""
-from . import activation, attention, common, conv, distance, extension, input, loss, norm, pooling, sampling, vision
+(sequence_mask), gpu_kernels (Paddle's GPU-only APIs, which raise as in its CPU build)."""
+from . import activation, attention, common, conv, distance, extension, gpu_kernels, input, loss, norm, pooling, sampling, vision
 from .activation import *  # noqa: F401,F403
 from .attention import *  # noqa: F401,F403
 from .common import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403
 from .distance import *  # noqa: F401,F403
 from .extension import *  # noqa: F401,F403
+from .gpu_kernels import *  # noqa: F401,F403
 from .input import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .norm import *  # noqa: F401,F403
@@ -15,5 +16,5 @@ from .pooling import *  # noqa: F401,F403
 from .sampling import *  # noqa: F401,F403
 from .vision import *  # noqa: F401,F403
 
-__all__ = [*activation.__all__, *attention.__all__, *common.__all__, *conv.__all__, *distance.__all__, *extension.__all__, *input.__all__,
+__all__ = [*activation.__all__, *attention.__all__, *common.__all__, *conv.__all__, *distance.__all__, *extension.__all__, *gpu_kernels.__all__, *input.__all__,
            *loss.__all__, *norm.__all__, *pooling.__all__, *sampling.__all__, *vision.__all__]
