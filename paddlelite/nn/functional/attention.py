@@ -1,4 +1,5 @@
-"""scaled_dot_product_attention: Paddle's 'math' backend, composed of matmul / softmax / dropout ops."""
+"""scaled_dot_product_attention (Paddle's 'math' backend, composed of matmul / softmax / dropout ops) and
+flash_attn_qkvpacked, the same on a packed query/key/value tensor."""
 import numpy as np
 
 from ... import tensor as T
@@ -6,7 +7,7 @@ from ...tensor.math import check_float_tensor
 from .activation import softmax
 from .common import dropout
 
-__all__ = ["scaled_dot_product_attention"]
+__all__ = ["flash_attn_qkvpacked", "scaled_dot_product_attention"]
 
 
 def _repeat_heads(t, repeats):
@@ -58,3 +59,18 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         weights = dropout(weights, dropout_p, training=training, mode="upscale_in_train")
     out = T.transpose(T.matmul(weights, v), [0, 2, 1, 3])
     return out if batched else T.squeeze(out, 0)
+
+
+def flash_attn_qkvpacked(qkv, dropout=0.0, causal=False, return_softmax=False, *, fixed_seed_offset=None,
+                         rng_name="", training=True, name=None):
+    """Attention on qkv [batch, seq, groups + 2, kv_heads, head_dim]: the first `groups` slots are the query
+    heads (groups * kv_heads of them), then key and value. Returns (out, None), as Paddle's CPU build."""
+    check_float_tensor(qkv, "flash_attn_qkvpacked", "qkv")
+    if len(qkv.shape) != 5 or qkv.shape[2] < 3:
+        raise ValueError(f"flash_attn_qkvpacked: qkv must be 5-D [batch, seq, groups + 2, kv_heads, head_dim] "
+                         f"with groups >= 1, received shape {list(qkv.shape)}")
+    b, s, slots, kv_heads, d = qkv.shape
+    query = T.reshape(T.transpose(qkv[:, :, :slots - 2], [0, 1, 3, 2, 4]), [b, s, (slots - 2) * kv_heads, d])
+    out = scaled_dot_product_attention(query, qkv[:, :, slots - 2], qkv[:, :, slots - 1], dropout_p=dropout,
+                                       is_causal=causal, training=training)
+    return out, None
