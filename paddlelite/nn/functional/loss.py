@@ -19,7 +19,8 @@ __all__ = ["softmax_with_cross_entropy", "cross_entropy", "nll_loss", "mse_loss"
            "smooth_l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss",
            "multi_label_soft_margin_loss", "log_loss", "poisson_nll_loss", "gaussian_nll_loss", "cosine_embedding_loss",
            "triplet_margin_loss", "triplet_margin_with_distance_loss", "sigmoid_focal_loss", "dice_loss", "label_smooth",
-           "multi_margin_loss", "multi_label_margin_loss", "npair_loss", "margin_cross_entropy"]
+           "multi_margin_loss", "multi_label_margin_loss", "npair_loss", "margin_cross_entropy",
+           "class_center_sample"]
 
 apply = dispatch.apply
 _REDUCTIONS = ("mean", "sum", "none")
@@ -663,3 +664,21 @@ def margin_cross_entropy(logits, label, margin1=1.0, margin2=0.5, margin3=0.0, s
     elif reduction == "sum":
         loss = T.sum(loss)
     return (loss, softmax) if return_softmax else loss
+
+
+def class_center_sample(label, num_classes, num_samples, group=None):
+    """(label remapped to its index among the sampled class centres, the sampled centres): every class in
+    label (sorted), then randomly drawn other classes up to num_samples. One process."""
+    api = "class_center_sample"
+    _check_tensor(label, api, "label")
+    if not 0 < num_samples <= num_classes:
+        raise ValueError(f"Expected num_samples less than or equal to {num_classes}, got num_samples {num_samples}")
+    if group is not None and getattr(group, "nranks", 1) > 1:
+        raise NotImplementedError(f"{api}: class-parallel groups (nranks > 1) are not supported")
+    positives, remapped = T.unique(label, return_inverse=True)
+    extra = num_samples - positives.shape[0]
+    if extra <= 0:
+        return T.cast(remapped, label.dtype), T.cast(positives, label.dtype)
+    perm = T.randperm(num_classes, dtype=label.dtype)
+    negatives = T.masked_select(perm, T.logical_not(T.isin(perm, positives)))[:extra]
+    return T.cast(remapped, label.dtype), T.concat([T.cast(positives, label.dtype), negatives])
