@@ -19,7 +19,7 @@ __all__ = ["softmax_with_cross_entropy", "cross_entropy", "nll_loss", "mse_loss"
            "smooth_l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss",
            "multi_label_soft_margin_loss", "log_loss", "poisson_nll_loss", "gaussian_nll_loss", "cosine_embedding_loss",
            "triplet_margin_loss", "triplet_margin_with_distance_loss", "sigmoid_focal_loss", "dice_loss", "label_smooth",
-           "multi_margin_loss", "multi_label_margin_loss", "npair_loss"]
+           "multi_margin_loss", "multi_label_margin_loss", "npair_loss", "margin_cross_entropy"]
 
 apply = dispatch.apply
 _REDUCTIONS = ("mean", "sum", "none")
@@ -635,3 +635,31 @@ def npair_loss(anchor, positive, labels, l2_reg=0.002):
     similarity = T.matmul(anchor, positive, transpose_y=True)
     ce = softmax_with_cross_entropy(similarity, targets, soft_label=True)
     return l2 + T.mean(_sum(targets * ce, axis=[0]))
+
+
+def margin_cross_entropy(logits, label, margin1=1.0, margin2=0.5, margin3=0.0, scale=64.0, group=None,
+                         return_softmax=False, reduction="mean"):
+    """ArcFace/CosFace loss on cosine logits [N, C]: the target class's cos(t) becomes cos(margin1 t + margin2)
+    - margin3, all logits are multiplied by scale, then softmax cross entropy. One process (the class
+    dimension is not split across ranks); reduction None gives [N, 1]. Paddle's CPU build has no kernel."""
+    api = "margin_cross_entropy"
+    check_float_tensor(logits, api, "logits")
+    _check_tensor(label, api, "label")
+    if len(logits.shape) != 2:
+        raise ValueError(f"{api}: logits must be 2-D [N, C], received shape {list(logits.shape)}")
+    if reduction not in ("mean", "sum", None):
+        raise ValueError(f"{api}: reduction must be 'mean', 'sum' or None, received {reduction!r}")
+    if group is not None and getattr(group, "nranks", 1) > 1:
+        raise NotImplementedError(f"{api}: class-parallel groups (nranks > 1) are not supported")
+    n, c = logits.shape
+    label = T.reshape(label, [n])
+    target = _one_hot(label, c, logits.dtype, 1)
+    cos_t = T.sum(logits * target, axis=1, keepdim=True)
+    margined = T.cos(T.acos(T.clip(cos_t, -1.0, 1.0)) * float(margin1) + float(margin2)) - float(margin3)
+    z = (logits + target * (margined - cos_t)) * float(scale)
+    loss, softmax = softmax_with_cross_entropy(z, T.reshape(label, [n, 1]), return_softmax=True)
+    if reduction == "mean":
+        loss = T.mean(loss)
+    elif reduction == "sum":
+        loss = T.sum(loss)
+    return (loss, softmax) if return_softmax else loss
