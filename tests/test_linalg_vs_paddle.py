@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from tests.differential import assert_same, raises, run_both
+from tests.differential import assert_same, differential, raises, run_both
 
 
 def _rand(*shape, seed=0, dtype="float64"):
@@ -201,3 +201,41 @@ def test_fp8_gemm_is_a_gpu_runtime_only_name():
     import paddlelite as paddle
     with pytest.raises(NotImplementedError, match="FP8"):
         paddle.linalg.fp8_fp8_half_gemm_fused(paddle.ones([2, 2]), paddle.ones([2, 2]))
+
+
+@differential(rtol=1e-6, atol=1e-8)
+def test_eig_gradient(paddle):
+    """eig's gradient (V^-H (diag(gW) + (V^H gV - V^H V diag(Re diag V^H gV)) / conj(E)) V^H) for real and complex
+    input, through a loss that does not depend on the eigenvectors' phases."""
+    out = {}
+    for name, a in (("real", _rand(4, 4, seed=3)),
+                    ("complex", _rand(3, 3, seed=4) + 1j * _rand(3, 3, seed=5))):
+        x = paddle.to_tensor(a, stop_gradient=False)
+        w, v = paddle.linalg.eig(x)
+        loss = (paddle.real(w) ** 2).sum() + (paddle.imag(w) * 0.3).sum() + paddle.abs(v).sum()
+        loss.backward()
+        out[name] = x.grad
+    return out
+
+
+def test_eig_gradient_is_the_numeric_one():
+    """Without Paddle too: central differences of the same phase-free loss (float64)."""
+    import paddlelite as paddle
+    a = _rand(4, 4, seed=6)
+
+    def loss(m, grad=False):
+        x = paddle.to_tensor(m, stop_gradient=not grad)
+        w, v = paddle.linalg.eig(x)
+        out = (paddle.real(w) ** 2).sum() + (paddle.imag(w) * 0.3).sum() + paddle.abs(v).sum()
+        if grad:
+            out.backward()
+            return x.grad.numpy()
+        return out.item()
+
+    eps, numeric = 1e-6, np.zeros_like(a)
+    for idx in np.ndindex(*a.shape):
+        up, down = a.copy(), a.copy()
+        up[idx] += eps
+        down[idx] -= eps
+        numeric[idx] = (loss(up) - loss(down)) / (2 * eps)
+    np.testing.assert_allclose(loss(a, grad=True), numeric, rtol=1e-5, atol=1e-7)

@@ -574,7 +574,7 @@ LSTSQ = register_op("lstsq", inputs=("X", "Y"), outputs=("Solution", "Residuals"
                     forward=_lstsq_forward, infer=_lstsq_infer, attrs={"rcond": None, "driver": "gelsy"})
 
 
-# ---- eig / eigvals: general eigen decomposition, complex results (values only: no gradient yet) ----------
+# ---- eig / eigvals: general eigen decomposition, complex results ------------------------------------------
 def _complex_dtype(dtype):
     return np.dtype(np.complex128 if np.dtype(dtype) in (np.float64, np.complex128) else np.complex64)
 
@@ -592,6 +592,32 @@ def _eig_forward(xp, x):
     return w.astype(c), v.astype(c)
 
 
+def _eig_grad_forward(xp, x, w, v, dw, dv):
+    """gA = V^-H (diag(gW) + (V^H gV - V^H V diag(Re diag(V^H gV))) / conj(E)) V^H with E_ij = w_j - w_i (unit-norm
+    eigenvectors, distinct eigenvalues); a real A takes the real part."""
+    vh = _mH(v)
+    off = ~xp.eye(w.shape[-1], dtype=bool)
+    inner = xp.zeros(v.shape, v.dtype)
+    if dv is not None:
+        vhgv = vh @ dv
+        re_diag = xp.real(xp.diagonal(vhgv, axis1=-2, axis2=-1))
+        e = xp.conj(w[..., None, :] - w[..., :, None])
+        inner = xp.where(off, (vhgv - vh @ (v * re_diag[..., None, :])) / xp.where(off, e, 1), 0)
+    if dw is not None:
+        inner = inner + ~off * dw[..., None, :]
+    ga = xp.linalg.solve(vh, inner @ vh)
+    return (ga if x.dtype.kind == "c" else ga.real).astype(x.dtype)
+
+
+def _eig_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("eig_grad", g.input("X"), g.output("Eigenvalues"), g.output("Eigenvectors"),
+                                   g.output_grad("Eigenvalues"), g.output_grad("Eigenvectors")))
+
+
 EIG = register_op("eig", inputs=("X",), outputs=("Eigenvalues", "Eigenvectors"), forward=_eig_forward,
                   infer=lambda x: (Meta(_check_eig(x)[:-1], _complex_dtype(x.dtype)),
-                                   Meta(tuple(x.shape), _complex_dtype(x.dtype))))
+                                   Meta(tuple(x.shape), _complex_dtype(x.dtype))), grad=_eig_grad)
+EIG_GRAD = register_op("eig_grad", inputs=("X", "W", "V", "DW", "DV"), outputs=("DX",), forward=_eig_grad_forward,
+                       meta_inputs=("X",), optional_inputs=("DW", "DV"),
+                       infer=lambda x, w, v, dw, dv: Meta(tuple(x.shape), x.dtype))

@@ -52,6 +52,8 @@ CASES = [
     OpCase("svd", {"X": np.stack([with_singular_values(3, 3, seed=s) for s in (2, 3)])}, id="svd-batched"),
     OpCase("eigh", {"X": with_eigenvalues(3)}, id="eigh"),
     OpCase("eigh", {"X": np.stack([with_eigenvalues(3, seed=s) for s in (1, 2)])}, {"UPLO": "U"}, id="eigh-batched"),
+    # a non-symmetric matrix with distinct real eigenvalues (LAPACK's eigenvector phases move continuously)
+    OpCase("eig", {"X": with_eigenvalues(3) + np.triu(rand(3, 3, seed=5), 1)}, id="eig"),
     OpCase("cross", {"X": rand(2, 3), "Y": rand(2, 3, seed=1)}, {"axis": 1}, id="cross"),
     OpCase("cross", {"X": rand(3, 2), "Y": rand(3, 2, seed=1)}, {"axis": 0}, id="cross-axis0"),
 ]
