@@ -20,7 +20,7 @@ __all__ = ["softmax_with_cross_entropy", "cross_entropy", "nll_loss", "mse_loss"
            "multi_label_soft_margin_loss", "log_loss", "poisson_nll_loss", "gaussian_nll_loss", "cosine_embedding_loss",
            "triplet_margin_loss", "triplet_margin_with_distance_loss", "sigmoid_focal_loss", "dice_loss", "label_smooth",
            "multi_margin_loss", "multi_label_margin_loss", "npair_loss", "margin_cross_entropy",
-           "class_center_sample"]
+           "class_center_sample", "ctc_loss"]
 
 apply = dispatch.apply
 _REDUCTIONS = ("mean", "sum", "none")
@@ -682,3 +682,25 @@ def class_center_sample(label, num_classes, num_samples, group=None):
     perm = T.randperm(num_classes, dtype=label.dtype)
     negatives = T.masked_select(perm, T.logical_not(T.isin(perm, positives)))[:extra]
     return T.cast(remapped, label.dtype), T.concat([T.cast(positives, label.dtype), negatives])
+
+
+# ---- CTC ------------------------------------------------------------------------------------------
+def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean", norm_by_times=False,
+             zero_infinity=False):
+    """CTC loss of [max_logit_length, batch, num_classes] scores (softmax-normalised inside, as Paddle's warpctc
+    does) against [batch, max_label_length] labels; 'mean' divides each loss by its label length first."""
+    api = "ctc_loss"
+    check_float_tensor(log_probs, api, "log_probs")
+    for name, t in (("labels", labels), ("input_lengths", input_lengths), ("label_lengths", label_lengths)):
+        _check_tensor(t, api, name)
+    _check_reduction(reduction, api)
+    if isinstance(blank, bool) or not isinstance(blank, numbers.Integral):
+        raise TypeError(f"{api}: blank must be an int, received {type(blank).__name__}")
+    _, loss = apply(_loss.WARPCTC, log_probs, labels, input_lengths, label_lengths, blank=int(blank),
+                    norm_by_times=bool(norm_by_times))
+    loss = apply(_mo.SQUEEZE, loss, axis=[-1])
+    if zero_infinity:
+        loss = T.where(T.isinf(loss), T.zeros_like(loss), loss)
+    if reduction == "mean":
+        loss = apply(_ew.DIVIDE, loss, apply(_mo.CAST, label_lengths, dtype=loss.dtype.name))
+    return _reduce(loss, reduction)

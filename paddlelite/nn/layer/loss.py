@@ -5,7 +5,7 @@ from .layers import Layer
 __all__ = ["CrossEntropyLoss", "MSELoss", "L1Loss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss", "KLDivLoss",
            "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss", "PoissonNLLLoss",
            "GaussianNLLLoss", "CosineEmbeddingLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
-           "MultiMarginLoss", "MultiLabelMarginLoss"]
+           "MultiMarginLoss", "MultiLabelMarginLoss", "CTCLoss"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -205,3 +205,13 @@ class MultiMarginLoss(Layer):
 
 class MultiLabelMarginLoss(_Reduced):
     _fn = "multi_label_margin_loss"
+
+
+class CTCLoss(Layer):
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__()
+        self.blank, self.reduction, self.zero_infinity = blank, _check_reduction("CTCLoss", reduction), zero_infinity
+
+    def forward(self, log_probs, labels, input_lengths, label_lengths, norm_by_times=False):
+        return F.ctc_loss(log_probs, labels, input_lengths, label_lengths, self.blank, self.reduction, norm_by_times,
+                          self.zero_infinity)
