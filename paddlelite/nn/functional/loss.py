@@ -20,7 +20,7 @@ __all__ = ["softmax_with_cross_entropy", "cross_entropy", "nll_loss", "mse_loss"
            "multi_label_soft_margin_loss", "log_loss", "poisson_nll_loss", "gaussian_nll_loss", "cosine_embedding_loss",
            "triplet_margin_loss", "triplet_margin_with_distance_loss", "sigmoid_focal_loss", "dice_loss", "label_smooth",
            "multi_margin_loss", "multi_label_margin_loss", "npair_loss", "margin_cross_entropy",
-           "class_center_sample", "ctc_loss"]
+           "class_center_sample", "ctc_loss", "hsigmoid_loss"]
 
 apply = dispatch.apply
 _REDUCTIONS = ("mean", "sum", "none")
@@ -704,3 +704,47 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
     if reduction == "mean":
         loss = apply(_ew.DIVIDE, loss, apply(_mo.CAST, label_lengths, dtype=loss.dtype.name))
     return _reduce(loss, reduction)
+
+
+# ---- hierarchical sigmoid -------------------------------------------------------------------------
+def _default_tree_path(label, num_classes):
+    """Paddle's default (complete binary) tree: class c is leaf c + num_classes; bit j of that code says which
+    child is taken below classifier (code >> (j + 1)) - 1. Paths are (num_classes - 1).bit_length() long,
+    padded with classifier -1."""
+    depth = (int(num_classes) - 1).bit_length()
+    code = T.reshape(label, [-1, 1]) + int(num_classes)
+    shifts = T.arange(1, depth + 1, dtype=code.dtype)
+    parents = T.bitwise_right_shift(code, shifts) - 1
+    bits = T.bitwise_and(T.bitwise_right_shift(code, shifts - 1), T.ones_like(shifts))
+    return parents, bits
+
+
+def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None, path_code=None, is_sparse=False,
+                  name=None):
+    """[N, 1] costs: the sum of binary logistic losses of the classifiers on each label's tree path (default tree,
+    or the custom path_table/path_code with -1 padding)."""
+    api = "hsigmoid_loss"
+    if num_classes < 2:
+        raise ValueError(f"{api}: num_classes must be >= 2, received {num_classes}")
+    check_float_tensor(input, api, "input")
+    check_float_tensor(weight, api, "weight")
+    _check_tensor(label, api, "label")
+    if (path_table is None) != (path_code is None):
+        raise ValueError(f"{api}: path_table and path_code must be given together (custom tree) or both be None")
+    if len(input.shape) != 2 or len(weight.shape) != 2:
+        raise ValueError(f"{api}: input must be [N, D] and weight [num_classes - 1, D], received shapes "
+                         f"{list(input.shape)} and {list(weight.shape)}")
+    if path_table is None:
+        parents, bits = _default_tree_path(label, num_classes)
+    else:
+        parents, bits = path_table, path_code
+    depth, features = parents.shape[1], weight.shape[1]
+    on_path = parents >= 0
+    flat = T.reshape(T.where(on_path, parents, T.zeros_like(parents)), [-1])
+    pre = T.sum(T.reshape(T.gather(weight, flat), [-1, depth, features]) * T.unsqueeze(input, 1), axis=-1)
+    if bias is not None:
+        pre = pre + T.reshape(T.gather(bias, flat), [-1, depth])
+    # off-path slots score 0 yet, as in Paddle's kernel, still add their log 2 to the cost
+    pre = pre * T.cast(on_path, pre.dtype)
+    sign = _scale(T.cast(bits, pre.dtype), 2.0, -1.0)
+    return -_sum(_log_sigmoid(pre * sign), axis=1, keepdim=True)

@@ -5,7 +5,7 @@ from .layers import Layer
 __all__ = ["CrossEntropyLoss", "MSELoss", "L1Loss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss", "KLDivLoss",
            "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss", "PoissonNLLLoss",
            "GaussianNLLLoss", "CosineEmbeddingLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
-           "MultiMarginLoss", "MultiLabelMarginLoss", "CTCLoss"]
+           "MultiMarginLoss", "MultiLabelMarginLoss", "CTCLoss", "HSigmoidLoss"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -215,3 +215,23 @@ class CTCLoss(Layer):
     def forward(self, log_probs, labels, input_lengths, label_lengths, norm_by_times=False):
         return F.ctc_loss(log_probs, labels, input_lengths, label_lengths, self.blank, self.reduction, norm_by_times,
                           self.zero_infinity)
+
+
+class HSigmoidLoss(Layer):
+    """F.hsigmoid_loss with its own weight [C, feature_size] and bias [C, 1] (C = num_classes - 1, or num_classes
+    for a custom tree)."""
+
+    def __init__(self, feature_size, num_classes, weight_attr=None, bias_attr=None, is_custom=False, is_sparse=False,
+                 name=None):
+        super().__init__()
+        if num_classes < 2 and not is_custom:
+            raise ValueError("HSigmoidLoss: num_classes must not be less than 2 with default tree, "
+                             f"received {num_classes}")
+        self._num_classes, self._is_sparse = num_classes, bool(is_sparse and is_custom)
+        rows = num_classes if is_custom else num_classes - 1
+        self.weight = self.create_parameter([rows, feature_size], attr=weight_attr)
+        self.bias = self.create_parameter([rows, 1], attr=bias_attr, is_bias=True)
+
+    def forward(self, input, label, path_table=None, path_code=None):
+        return F.hsigmoid_loss(input, label, self._num_classes, self.weight, self.bias, path_table, path_code,
+                               self._is_sparse)
