@@ -60,3 +60,13 @@ def test_static_program(paddle):
 @differential(expected=raises(ValueError))
 def test_too_few_classes(paddle):
     paddle.nn.functional.hsigmoid_loss(paddle.ones([2, 3]), paddle.to_tensor([0, 0]), 1, paddle.ones([1, 3]))
+
+
+@differential()
+def test_layer_takes_default_dtype(paddle):
+    paddle.set_default_dtype("float64")
+    try:
+        layer = paddle.nn.HSigmoidLoss(3, 5)
+    finally:
+        paddle.set_default_dtype("float32")
+    return {"weight": layer.weight.dtype, "bias": layer.bias.dtype, "shapes": [layer.weight.shape, layer.bias.shape]}
