@@ -51,3 +51,18 @@ def test_operators_name_temporaries_and_the_program_prints_paddles_attrs(paddle)
     return {"names": [v.name for v in outs],
             "text_has": ["epsilon = 9.999999747378752e-06" in text,
                          "dim = [], in_dtype = -1, keep_dim = False" in text]}
+
+
+@differential()
+def test_sgd_update_ops_are_paddles(paddle):
+    """The update ops of a static minimize: parameters in name order, each op with its (param, grad) pair, a
+    name scope of its own, Paddle's empty MasterParam slot and multi_precision attr; a 0-D learning rate."""
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 4], "float32")
+        loss = paddle.mean(paddle.static.nn.fc(x, 3))
+        paddle.optimizer.SGD(0.1).minimize(loss)
+    ops = [op for op in main.global_block().ops if op.type == "sgd"]
+    lr = main.global_block().var(ops[0].input("LearningRate")[0])
+    return {"ops": [str(op) for op in ops], "lr_shape": list(lr.shape)}

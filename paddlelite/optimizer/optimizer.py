@@ -198,10 +198,10 @@ class Optimizer:
     def _run(self, op_type, inputs, outputs, attrs):
         """Apply optimizer op `op_type`: eagerly (its results written into the parameters' and accumulators'
         storage, so views and detached aliases see the update) or appended to the program."""
-        if _static[0]:
-            return self._block.append_op(type=op_type, inputs={k: v for k, v in inputs.items() if v is not None},
-                                         outputs=outputs, attrs=attrs)
         op = get_op(op_type)
+        if _static[0]:
+            return self._block.append_op(type=op_type, inputs=self._static_inputs(op, inputs), outputs=outputs,
+                                         attrs={**op.fill_attrs(attrs or {}), **self._static_update_attrs(inputs)})
         with autocast.suspended():  # updates are in place: Paddle never autocasts them
             result = dispatch.apply(op, *[inputs.get(slot) for slot in op.inputs], **(attrs or {}))
         if op.n_out == 1:
@@ -216,6 +216,23 @@ class Optimizer:
             else:
                 targets._write(res._data)
         return None
+
+    @staticmethod
+    def _static_inputs(op, inputs):
+        """The update op's inputs as Paddle's desc lists them: optional slots without a value are empty."""
+        return {slot: [] if inputs.get(slot) is None else inputs[slot] for slot in op.inputs
+                if slot in inputs or slot in op.optional_inputs}
+
+    def _static_update_attrs(self, inputs):
+        """What Paddle's optimizer records on each parameter's update op: the (param, grad) pair it updates, and
+        a name scope of its own ('/optimizer/', '/optimizer_1/', ... in the program)."""
+        param, grad = inputs.get("Param"), inputs.get("Grad")
+        if not hasattr(param, "name") or not hasattr(grad, "name"):  # none, or a merged update of many
+            return {}
+        program = self._block.program
+        k = program.__dict__.setdefault("_optimizer_scopes", 0)
+        program._optimizer_scopes = k + 1
+        return {"op_role_var": [param.name, grad.name], "op_namescope": f"/optimizer{'' if k == 0 else f'_{k}'}/"}
 
     # ---- the update -----------------------------------------------------------------------------
     def _collect(self, params_grads=None):
@@ -389,6 +406,7 @@ class Optimizer:
         self._program, self._startup = program, startup
         self._block = program.global_block()
         n_before = len(self._block.ops)
+        params_grads = sorted(params_grads, key=lambda pg: pg[0].name)  # Paddle updates parameters by name
         with static.program_guard(program, startup), program._optimized_guard(params_grads):
             triples = self._collect(params_grads)
             if triples:
