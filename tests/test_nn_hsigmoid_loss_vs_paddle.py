@@ -70,3 +70,13 @@ def test_layer_takes_default_dtype(paddle):
     finally:
         paddle.set_default_dtype("float32")
     return {"weight": layer.weight.dtype, "bias": layer.bias.dtype, "shapes": [layer.weight.shape, layer.bias.shape]}
+
+
+@differential(rtol=1e-5, atol=1e-5)
+def test_scores_beyond_the_clip(paddle):
+    # scores of +-60: Paddle clips them to +-40 for the cost and still passes gradient through
+    x = paddle.to_tensor([[3.0, -3.0], [2.0, 1.0]], stop_gradient=False)
+    w = paddle.to_tensor([[10.0, -10.0], [-20.0, 20.0], [0.5, 0.25]], stop_gradient=False)
+    out = paddle.nn.functional.hsigmoid_loss(x, paddle.to_tensor([1, 3]), 4, w)
+    out.sum().backward()
+    return {"out": out, "dx": x.grad, "dw": w.grad}

@@ -749,6 +749,9 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
         pre = pre + T.reshape(T.gather(bias, flat), [-1, depth])
     # off-path slots score 0 yet, as in Paddle's kernel, still add their log 2 to the cost
     pre = pre * T.cast(on_path, pre.dtype)
+    # Paddle's kernel clips scores to [-40, 40] and differentiates at the clipped value without zeroing the
+    # gradient outside: a straight-through clip
+    pre = pre + _without_grad(apply(_math.CLIP, pre, min=-40.0, max=40.0) - pre)
     sign = _scale(T.cast(bits, pre.dtype), 2.0, -1.0)
     return -_sum(_log_sigmoid(pre * sign), axis=1, keepdim=True)
 
