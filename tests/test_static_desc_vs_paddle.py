@@ -65,4 +65,10 @@ def test_sgd_update_ops_are_paddles(paddle):
         paddle.optimizer.SGD(0.1).minimize(loss)
     ops = [op for op in main.global_block().ops if op.type == "sgd"]
     lr = main.global_block().var(ops[0].input("LearningRate")[0])
-    return {"ops": [str(op) for op in ops], "lr_shape": list(lr.shape)}
+    params = [op.input("Param")[0] for op in ops]
+    return {"in_name_order": params == sorted(params), "bias_first": [p.endswith(".b_0") for p in params],
+            "slots": [sorted(op.input_names) for op in ops],
+            "role_var": [op.attr("op_role_var") == [op.input("Param")[0], op.input("Grad")[0]] for op in ops],
+            "scopes": [op.attr("op_namescope") for op in ops], "multi_precision": [op.attr("multi_precision")
+                                                                               for op in ops],
+            "lr_shape": list(lr.shape)}
