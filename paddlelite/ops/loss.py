@@ -293,3 +293,107 @@ WARPCTC = register_op(
 WARPCTC_GRAD = register_op(
     "warpctc_grad", inputs=("WarpCTCGrad", "LogitsLength", "DLoss"), outputs=("DLogits",),
     forward=_ctc_grad_forward, infer=_ctc_grad_infer, attrs={"norm_by_times": False})
+
+
+# ---- RNN-T (Paddle's CPU warprnnt: Input holds log-probabilities as given, no softmax) ------------
+def _rnnt_infer(input, label, input_lengths, label_lengths, blank, fastemit_lambda):
+    op = "warprnnt"
+    check_float(op, input, "input", real=True)
+    if len(input.shape) != 4:
+        raise ValueError(f"op '{op}': input must be 4-D [batch_size, max_logit_length, max_label_length + 1, "
+                         f"num_classes], received shape {list(input.shape)}")
+    if len(label.shape) != 2 or label.dtype.kind not in "iu":
+        raise ValueError(f"op '{op}': label must be a 2-D int32 tensor [batch_size, max_label_length], received "
+                         f"shape {list(label.shape)} and dtype {label.dtype}")
+    for name, m in (("input_lengths", input_lengths), ("label_lengths", label_lengths)):
+        if len(m.shape) != 1 or m.dtype.kind not in "iu":
+            raise ValueError(f"op '{op}': {name} must be a 1-D int32 tensor [batch_size], received shape "
+                             f"{list(m.shape)} and dtype {m.dtype}")
+    if -1 not in (input.shape[3],) and not 0 <= blank < input.shape[3]:
+        raise ValueError(f"op '{op}': blank must lie in [0, {input.shape[3]}), received {blank}")
+    return Meta(input.shape, input.dtype), Meta((input.shape[0],), input.dtype)
+
+
+def _rnnt_forward(xp, input, label, input_lengths, label_lengths, blank, fastemit_lambda):
+    """Loss [B] = -log sum over lattice paths of the given log-probabilities, and its gradient (FastEmit
+    scales the label emissions' part by 1 + fastemit_lambda, leaving the loss as is)."""
+    B, T, U1, D = input.shape
+    U = U1 - 1
+    lengths, label_lengths = input_lengths.astype(np.int64), label_lengths.astype(np.int64)
+    if bool((lengths < 1).any()) or bool((lengths > T).any()):
+        raise ValueError(f"op 'warprnnt': input_lengths values must lie in [1, {T}], received {lengths.tolist()}")
+    if label.shape[1] < U or bool((label_lengths < 0).any()) or bool((label_lengths > U).any()):
+        raise ValueError(f"op 'warprnnt': label_lengths values must lie in [0, {U}] (input's dim 2 minus 1) "
+                         f"within label's {label.shape[1]} columns, received {label_lengths.tolist()}")
+    used = xp.arange(U)[None, :] < label_lengths[:, None]
+    labels = label[:, :U].astype(np.int64)
+    if bool((used & ((labels < 0) | (labels >= D) | (labels == blank))).any()):
+        raise ValueError(f"op 'warprnnt': label values must lie in [0, {D}) and differ from blank={blank}")
+    dtype = input.dtype
+    neg_inf = dtype.type(-np.inf)
+    labels = xp.where(used, labels, 0)
+    blank_lp = input[..., blank]                                                                    # [B, T, U+1]
+    emit_lp = xp.take_along_axis(input[:, :, :U, :], xp.broadcast_to(labels[:, None, :, None], (B, T, U, 1)),
+                                 axis=3)[..., 0]                                                    # [B, T, U]
+
+    def lse(a, b):
+        top = xp.maximum(a, b)
+        base = xp.where(xp.isfinite(top), top, dtype.type(0))
+        with np.errstate(divide="ignore"):
+            return base + xp.log(xp.exp(a - base) + xp.exp(b - base))
+
+    none = xp.full((B,), neg_inf, dtype=dtype)
+    alpha = xp.full((B, T, U1), neg_inf, dtype=dtype)
+    alpha[:, 0, 0] = 0
+    for t in range(T):
+        for u in range(U1):
+            if t or u:
+                alpha[:, t, u] = lse(alpha[:, t - 1, u] + blank_lp[:, t - 1, u] if t else none,
+                                     alpha[:, t, u - 1] + emit_lp[:, t, u - 1] if u else none)
+    rows = xp.arange(B)
+    last_t = lengths - 1
+    log_likelihood = alpha[rows, last_t, label_lengths] + blank_lp[rows, last_t, label_lengths]
+    beta = xp.full((B, T, U1), neg_inf, dtype=dtype)
+    for t in range(T - 1, -1, -1):
+        for u in range(U, -1, -1):
+            step = lse(beta[:, t + 1, u] + blank_lp[:, t, u] if t + 1 < T else none,
+                       beta[:, t, u + 1] + emit_lp[:, t, u] if u < U else none)
+            end = (t == last_t) & (u == label_lengths)
+            valid = (t < lengths) & (u <= label_lengths)
+            beta[:, t, u] = xp.where(end, blank_lp[:, t, u], xp.where(valid, step, neg_inf))
+    # after a blank at (t, u) the path goes on from (t+1, u), or ends at the last cell
+    after_blank = xp.full((B, T, U1), neg_inf, dtype=dtype)
+    after_blank[:, :-1] = beta[:, 1:]
+    after_blank[rows, last_t, label_lengths] = 0
+    finite = xp.isfinite(log_likelihood)
+    norm = xp.where(finite, log_likelihood, dtype.type(0))[:, None, None]
+    with np.errstate(invalid="ignore"):
+        g_blank = -xp.exp(alpha + blank_lp + after_blank - norm)
+        g_emit = -(1 + fastemit_lambda) * xp.exp(alpha[:, :, :U] + emit_lp + beta[:, :, 1:] - norm)
+    grad = xp.zeros_like(input)
+    grad[..., blank] = g_blank
+    onehot = (labels[:, None, :, None] == xp.arange(D)).astype(dtype)                               # [B, 1, U, D]
+    grad[:, :, :U, :] += g_emit[..., None] * onehot
+    grad = xp.where(finite[:, None, None, None], grad, dtype.type(0))
+    return grad.astype(dtype, copy=False), (-log_likelihood).astype(dtype, copy=False)
+
+
+def _rnnt_grad_forward(xp, rnnt_grad, dloss):
+    return (rnnt_grad * dloss.reshape(-1, 1, 1, 1)).astype(rnnt_grad.dtype, copy=False)
+
+
+def _rnnt_grad(g):
+    dloss = g.output_grad("loss")
+    if g.needs("input") and dloss is not None:
+        g.set_input_grad("input", g.op("warprnnt_grad", g.output("warprnntgrad"), dloss))
+
+
+WARPRNNT = register_op(
+    "warprnnt", inputs=("input", "label", "input_lengths", "label_lengths"), outputs=("warprnntgrad", "loss"),
+    forward=_rnnt_forward, infer=_rnnt_infer, grad=_rnnt_grad, attrs={"blank": 0, "fastemit_lambda": 0.001},
+    nondiff_inputs=("label", "input_lengths", "label_lengths"), intermediate_outputs=("warprnntgrad",))
+
+# No grad maker: double backward through RNN-T is not supported (nor is it in Paddle).
+WARPRNNT_GRAD = register_op(
+    "warprnnt_grad", inputs=("warprnntgrad", "dloss"), outputs=("dinput",), forward=_rnnt_grad_forward,
+    infer=lambda rnnt_grad, dloss: Meta(rnnt_grad.shape, rnnt_grad.dtype))

@@ -37,3 +37,9 @@ CASES += [
                        "LogitsLength": np.array([4, 4], dtype=np.int64),
                        "LabelLength": np.array([2, 1], dtype=np.int64)}, {"blank": 3}, id="warpctc-blank-last"),
 ]
+# (fastemit_lambda 0: FastEmit scales part of the gradient but not the loss, so only then is it a derivative)
+CASES += [
+    OpCase("warprnnt", {"input": rand(2, 4, 3, 4, seed=12), "label": np.array([[1, 3], [2, 0]], dtype=np.int32),
+                        "input_lengths": np.array([4, 3], dtype=np.int32),
+                        "label_lengths": np.array([2, 1], dtype=np.int32)}, {"fastemit_lambda": 0.0}, id="warprnnt"),
+]

@@ -23,7 +23,7 @@ __all__ = ["softmax_with_cross_entropy", "cross_entropy", "nll_loss", "mse_loss"
            "triplet_margin_loss", "triplet_margin_with_distance_loss", "sigmoid_focal_loss", "dice_loss", "label_smooth",
            "multi_margin_loss", "multi_label_margin_loss", "npair_loss", "margin_cross_entropy",
            "class_center_sample", "ctc_loss", "hsigmoid_loss",
-           "adaptive_log_softmax_with_loss"]
+           "adaptive_log_softmax_with_loss", "rnnt_loss"]
 
 apply = dispatch.apply
 _REDUCTIONS = ("mean", "sum", "none")
@@ -800,3 +800,20 @@ def adaptive_log_softmax_with_loss(input, label, head_weight, tail_weights, cuto
     output = head if output is None else head + output
     loss = apply(_red.MEAN, -output)
     return (output if batched else T.squeeze(output, 0)), loss
+
+
+# ---- RNN-T ----------------------------------------------------------------------------------------
+def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lambda=0.001, reduction="mean",
+              name=None):
+    """RNN-T loss of [batch, max_logit_length, max_label_length + 1, num_classes] log-probabilities (used as given,
+    as Paddle's CPU kernel does); 'mean' is the sum over the batch divided by the batch size."""
+    api = "rnnt_loss"
+    check_float_tensor(input, api, "input")
+    for arg, t in (("label", label), ("input_lengths", input_lengths), ("label_lengths", label_lengths)):
+        _check_tensor(t, api, arg)
+    _check_reduction(reduction, api)
+    _, loss = apply(_loss.WARPRNNT, input, label, input_lengths, label_lengths, blank=int(blank),
+                    fastemit_lambda=float(fastemit_lambda))
+    if reduction == "mean":
+        return _scale(_sum(loss), 1.0 / input.shape[0])
+    return _reduce(loss, reduction)

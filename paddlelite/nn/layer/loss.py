@@ -8,7 +8,7 @@ __all__ = ["CrossEntropyLoss", "MSELoss", "L1Loss", "NLLLoss", "BCELoss", "BCEWi
            "MarginRankingLoss", "HingeEmbeddingLoss", "SoftMarginLoss", "MultiLabelSoftMarginLoss", "PoissonNLLLoss",
            "GaussianNLLLoss", "CosineEmbeddingLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
            "MultiMarginLoss", "MultiLabelMarginLoss", "CTCLoss", "HSigmoidLoss",
-           "AdaptiveLogSoftmaxWithLoss"]
+           "AdaptiveLogSoftmaxWithLoss", "RNNTLoss"]
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -296,3 +296,14 @@ class AdaptiveLogSoftmaxWithLoss(Layer):
         if bool(not_in_shortlist.all()):
             return full
         return T.where(not_in_shortlist, T.cast(full, "float32"), output)
+
+
+class RNNTLoss(Layer):
+    def __init__(self, blank=0, fastemit_lambda=0.001, reduction="mean", name=None):
+        super().__init__()
+        self.blank, self.fastemit_lambda = blank, fastemit_lambda
+        self.reduction = _check_reduction("RNNTLoss", reduction)
+
+    def forward(self, input, label, input_lengths, label_lengths):
+        return F.rnnt_loss(input, label, input_lengths, label_lengths, self.blank, self.fastemit_lambda,
+                           self.reduction)
