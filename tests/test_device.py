@@ -27,7 +27,7 @@ def test_set_and_get_device():
     with pytest.raises(TypeError, match="set_device"):
         paddle.set_device(3)
     if not paddle.device.cuda.is_available():
-        with pytest.raises(RuntimeError, match="GPU"):
+        with pytest.raises(ValueError, match="GPU"):  # Paddle's CPU build raises ValueError too
             paddle.set_device("gpu:0")
         assert paddle.device.cuda.device_count() == 0
 
@@ -65,3 +65,11 @@ def test_environment_variable_overrides_default():
 def test_gpu_default_when_available():
     r = _run("import paddlelite as p; print(p.get_device())")
     assert r.stdout.strip() == "gpu:0"
+
+
+def test_asking_for_a_gpu_without_one_is_paddles_value_error():
+    from tests.differential import differential, raises
+    if paddle.device.cuda.is_available():
+        pytest.skip("a GPU is present")
+    for ask in (lambda p: p.set_device("gpu"), lambda p: p.to_tensor([1.0]).cuda()):
+        differential(expected=raises(ValueError))(ask)()

@@ -63,7 +63,7 @@ def _require_gpu(index, api):
     n = cuda.device_count()
     if n == 0:
         why = "CuPy is not installed" if cuda.cupy() is None else "CuPy sees no CUDA device"
-        raise RuntimeError(f"{api}: a GPU place was requested but {why}; "
+        raise ValueError(f"{api}: a GPU place was requested but {why}; "  # ValueError, as Paddle's CPU build
                            "install paddlelite[cuda12] or paddlelite[cuda13] on a CUDA machine, or use 'cpu'")
     if index >= n:
         raise ValueError(f"{api}: gpu:{index} requested but only {n} CUDA device(s) are visible")

@@ -155,3 +155,245 @@ VALID_LABEL_COUNT = register_op(
     "valid_label_count", inputs=("Label",), outputs=("Out",), forward=_valid_label_count_forward,
     infer=lambda label, ignore_index, dtype: Meta((), np.dtype(dtype)),
     attrs={"ignore_index": -100, "dtype": "float32"})
+
+
+# ---- CTC (Paddle's warpctc: softmax over the classes, then the CTC alignment sum) ------------------
+_CTC_ATTRS = {"blank": 0, "norm_by_times": False}
+
+
+def _ctc_infer(logits, label, logits_length, label_length, blank, norm_by_times):
+    op = "warpctc"
+    check_float(op, logits, "Logits", real=True)
+    if len(logits.shape) != 3:
+        raise ValueError(f"op '{op}': Logits must be 3-D [max_logit_length, batch_size, num_classes], "
+                         f"received shape {list(logits.shape)}")
+    if len(label.shape) != 2 or label.dtype.kind not in "iu":
+        raise ValueError(f"op '{op}': Label must be a 2-D int32/int64 tensor [batch_size, max_label_length], "
+                         f"received shape {list(label.shape)} and dtype {label.dtype}")
+    batch, classes = logits.shape[1], logits.shape[2]
+    for name, m in (("LogitsLength", logits_length), ("LabelLength", label_length)):
+        if len(m.shape) != 1 or m.dtype.kind not in "iu":
+            raise ValueError(f"op '{op}': {name} must be a 1-D int64 tensor [batch_size], received shape "
+                             f"{list(m.shape)} and dtype {m.dtype}")
+    if -1 not in (classes,) and not 0 <= blank < classes:
+        raise ValueError(f"op '{op}': blank must lie in [0, {classes}) (num_classes of Logits), received {blank}")
+    return Meta(logits.shape, logits.dtype), Meta((batch, 1), logits.dtype)
+
+
+def _ctc_forward(xp, logits, label, logits_length, label_length, blank, norm_by_times):
+    """Loss [B, 1] = -log sum over alignments, and its gradient w.r.t. the logits (zero past each length)."""
+    T, B, C = logits.shape
+    lengths, label_lengths = logits_length.astype(np.int64), label_length.astype(np.int64)
+    if bool((lengths < 0).any()) or bool((lengths > T).any()):
+        raise ValueError(f"op 'warpctc': LogitsLength values must lie in [0, {T}], received {lengths.tolist()}")
+    if bool((label_lengths < 0).any()) or bool((label_lengths > label.shape[1]).any()):
+        raise ValueError(f"op 'warpctc': LabelLength values must lie in [0, {label.shape[1]}], "
+                         f"received {label_lengths.tolist()}")
+    used = xp.arange(label.shape[1])[None, :] < label_lengths[:, None]
+    if bool((used & ((label < 0) | (label >= C) | (label == blank))).any()):
+        raise ValueError(f"op 'warpctc': Label values must lie in [0, {C}) and differ from blank={blank}")
+    dtype = logits.dtype
+    neg_inf = dtype.type(-np.inf)
+    shifted = logits - logits.max(axis=2, keepdims=True)
+    log_probs = shifted - xp.log(xp.exp(shifted).sum(axis=2, keepdims=True))
+    # extended label: blank, l1, blank, l2, ..., blank; S_b = 2 L_b + 1 live states
+    S = 2 * label.shape[1] + 1
+    ext = xp.full((B, S), blank, dtype=np.int64)
+    ext[:, 1::2] = xp.where(used, label, blank)
+    states = 2 * label_lengths + 1
+    s_idx = xp.arange(S)[None, :]
+    live = s_idx < states[:, None]
+    # a skip s-2 -> s is allowed onto a label that differs from the one two states back
+    skip = xp.zeros((B, S), dtype=bool)
+    skip[:, 2:] = (ext[:, 2:] != blank) & (ext[:, 2:] != ext[:, :-2])
+    emit = xp.take_along_axis(log_probs, xp.broadcast_to(ext[None], (T, B, S)), axis=2)  # [T, B, S]
+    emit = xp.where(live[None], emit, neg_inf)
+
+    def lse(*terms):
+        top = terms[0]
+        for term in terms[1:]:
+            top = xp.maximum(top, term)
+        base = xp.where(xp.isfinite(top), top, dtype.type(0))
+        with np.errstate(divide="ignore"):
+            return base + xp.log(sum(xp.exp(term - base) for term in terms))
+
+    def shift(a, k):  # state s takes the value of state s-k (k < 0: of s+|k|)
+        out = xp.full_like(a, neg_inf)
+        if k > 0:
+            out[:, k:] = a[:, :-k]
+        else:
+            out[:, :k] = a[:, -k:]
+        return out
+
+    alpha = xp.full((T, B, S), neg_inf, dtype=dtype)
+    alpha[0, :, :2] = emit[0, :, :2]
+    for t in range(1, T):
+        prev = alpha[t - 1]
+        alpha[t] = lse(prev, shift(prev, 1), xp.where(skip, shift(prev, 2), neg_inf)) + emit[t]
+    beta = xp.full((T, B, S), neg_inf, dtype=dtype)
+    last = lengths - 1
+    ends = live & (s_idx >= states[:, None] - 2)
+    nxt = xp.full((B, S), neg_inf, dtype=dtype)
+    skip_back = xp.zeros((B, S), dtype=bool)  # s -> s+2 allowed when s+2 may be skipped onto
+    skip_back[:, :-2] = skip[:, 2:]
+    for t in range(T - 1, -1, -1):
+        back = lse(nxt, shift(nxt, -1), xp.where(skip_back, shift(nxt, -2), neg_inf))
+        start = xp.where(ends, dtype.type(0), neg_inf)
+        step = xp.where((t == last)[:, None], start, xp.where((t < last)[:, None], back, neg_inf))
+        beta[t] = step + emit[t]
+        nxt = beta[t]
+    final = xp.where(ends, alpha[xp.clip(last, 0, None), xp.arange(B)], neg_inf)  # [B, S]
+    top = final.max(axis=1)
+    top = xp.where(xp.isfinite(top), top, dtype.type(0))
+    with np.errstate(divide="ignore"):
+        log_likelihood = top + xp.log(xp.exp(final - top[:, None]).sum(axis=1))
+    log_likelihood = xp.where(lengths > 0, log_likelihood, neg_inf)
+    loss = -log_likelihood
+    # occupancy of each state: alpha beta / (p * emission); gradient = softmax - per-class occupancy
+    finite = xp.isfinite(log_likelihood)[None, :, None]
+    with np.errstate(invalid="ignore"):
+        occupancy = xp.where(finite, xp.exp(alpha + beta - emit - xp.where(finite, log_likelihood[None, :, None], 0)),
+                             dtype.type(0))
+    occupancy = xp.where(xp.isnan(occupancy), dtype.type(0), occupancy)
+    onehot = (ext[:, :, None] == xp.arange(C)[None, None, :]).astype(dtype)
+    grad = xp.exp(log_probs) - xp.einsum("tbs,bsc->tbc", occupancy, onehot)
+    in_time = xp.arange(T)[:, None, None] < lengths[None, :, None]
+    grad = xp.where(in_time, grad, dtype.type(0))
+    return grad.astype(dtype, copy=False), loss.reshape(B, 1).astype(dtype, copy=False)
+
+
+def _ctc_grad_forward(xp, ctc_grad, logits_length, dloss, norm_by_times):
+    """DLogits = WarpCTCGrad * DLoss[b] (divided by the sequence's length with norm_by_times)."""
+    scale = dloss.reshape(1, -1, 1)
+    if norm_by_times:
+        scale = scale / xp.maximum(logits_length, 1).astype(ctc_grad.dtype).reshape(1, -1, 1)
+    return (ctc_grad * scale).astype(ctc_grad.dtype, copy=False)
+
+
+def _ctc_grad_infer(ctc_grad, logits_length, dloss, norm_by_times):
+    if tuple(dloss.shape) not in ((ctc_grad.shape[1], 1), (-1, 1)):
+        raise ValueError(f"op 'warpctc_grad': DLoss must have shape [{ctc_grad.shape[1]}, 1], "
+                         f"received {list(dloss.shape)}")
+    return Meta(ctc_grad.shape, ctc_grad.dtype)
+
+
+def _ctc_grad(g):
+    dloss = g.output_grad("Loss")
+    if g.needs("Logits") and dloss is not None:
+        g.set_input_grad("Logits", g.op("warpctc_grad", g.output("WarpCTCGrad"), g.input("LogitsLength"), dloss,
+                                        norm_by_times=g.attrs["norm_by_times"]))
+
+
+WARPCTC = register_op(
+    "warpctc", inputs=("Logits", "Label", "LogitsLength", "LabelLength"), outputs=("WarpCTCGrad", "Loss"),
+    forward=_ctc_forward, infer=_ctc_infer, grad=_ctc_grad, attrs=_CTC_ATTRS,
+    nondiff_inputs=("Label", "LogitsLength", "LabelLength"), intermediate_outputs=("WarpCTCGrad",))
+
+# No grad maker: double backward through CTC is not supported (nor is it in Paddle).
+WARPCTC_GRAD = register_op(
+    "warpctc_grad", inputs=("WarpCTCGrad", "LogitsLength", "DLoss"), outputs=("DLogits",),
+    forward=_ctc_grad_forward, infer=_ctc_grad_infer, attrs={"norm_by_times": False})
+
+
+# ---- RNN-T (Paddle's CPU warprnnt: Input holds log-probabilities as given, no softmax) ------------
+def _rnnt_infer(input, label, input_lengths, label_lengths, blank, fastemit_lambda):
+    op = "warprnnt"
+    check_float(op, input, "input", real=True)
+    if len(input.shape) != 4:
+        raise ValueError(f"op '{op}': input must be 4-D [batch_size, max_logit_length, max_label_length + 1, "
+                         f"num_classes], received shape {list(input.shape)}")
+    if len(label.shape) != 2 or label.dtype.kind not in "iu":
+        raise ValueError(f"op '{op}': label must be a 2-D int32 tensor [batch_size, max_label_length], received "
+                         f"shape {list(label.shape)} and dtype {label.dtype}")
+    for name, m in (("input_lengths", input_lengths), ("label_lengths", label_lengths)):
+        if len(m.shape) != 1 or m.dtype.kind not in "iu":
+            raise ValueError(f"op '{op}': {name} must be a 1-D int32 tensor [batch_size], received shape "
+                             f"{list(m.shape)} and dtype {m.dtype}")
+    if -1 not in (input.shape[3],) and not 0 <= blank < input.shape[3]:
+        raise ValueError(f"op '{op}': blank must lie in [0, {input.shape[3]}), received {blank}")
+    return Meta(input.shape, input.dtype), Meta((input.shape[0],), input.dtype)
+
+
+def _rnnt_forward(xp, input, label, input_lengths, label_lengths, blank, fastemit_lambda):
+    """Loss [B] = -log sum over lattice paths of the given log-probabilities, and its gradient (FastEmit
+    scales the label emissions' part by 1 + fastemit_lambda, leaving the loss as is)."""
+    B, T, U1, D = input.shape
+    U = U1 - 1
+    lengths, label_lengths = input_lengths.astype(np.int64), label_lengths.astype(np.int64)
+    if bool((lengths < 1).any()) or bool((lengths > T).any()):
+        raise ValueError(f"op 'warprnnt': input_lengths values must lie in [1, {T}], received {lengths.tolist()}")
+    if label.shape[1] < U or bool((label_lengths < 0).any()) or bool((label_lengths > U).any()):
+        raise ValueError(f"op 'warprnnt': label_lengths values must lie in [0, {U}] (input's dim 2 minus 1) "
+                         f"within label's {label.shape[1]} columns, received {label_lengths.tolist()}")
+    used = xp.arange(U)[None, :] < label_lengths[:, None]
+    labels = label[:, :U].astype(np.int64)
+    if bool((used & ((labels < 0) | (labels >= D) | (labels == blank))).any()):
+        raise ValueError(f"op 'warprnnt': label values must lie in [0, {D}) and differ from blank={blank}")
+    dtype = input.dtype
+    neg_inf = dtype.type(-np.inf)
+    labels = xp.where(used, labels, 0)
+    blank_lp = input[..., blank]                                                                    # [B, T, U+1]
+    emit_lp = xp.take_along_axis(input[:, :, :U, :], xp.broadcast_to(labels[:, None, :, None], (B, T, U, 1)),
+                                 axis=3)[..., 0]                                                    # [B, T, U]
+
+    def lse(a, b):
+        top = xp.maximum(a, b)
+        base = xp.where(xp.isfinite(top), top, dtype.type(0))
+        with np.errstate(divide="ignore"):
+            return base + xp.log(xp.exp(a - base) + xp.exp(b - base))
+
+    none = xp.full((B,), neg_inf, dtype=dtype)
+    alpha = xp.full((B, T, U1), neg_inf, dtype=dtype)
+    alpha[:, 0, 0] = 0
+    for t in range(T):
+        for u in range(U1):
+            if t or u:
+                alpha[:, t, u] = lse(alpha[:, t - 1, u] + blank_lp[:, t - 1, u] if t else none,
+                                     alpha[:, t, u - 1] + emit_lp[:, t, u - 1] if u else none)
+    rows = xp.arange(B)
+    last_t = lengths - 1
+    log_likelihood = alpha[rows, last_t, label_lengths] + blank_lp[rows, last_t, label_lengths]
+    beta = xp.full((B, T, U1), neg_inf, dtype=dtype)
+    for t in range(T - 1, -1, -1):
+        for u in range(U, -1, -1):
+            step = lse(beta[:, t + 1, u] + blank_lp[:, t, u] if t + 1 < T else none,
+                       beta[:, t, u + 1] + emit_lp[:, t, u] if u < U else none)
+            end = (t == last_t) & (u == label_lengths)
+            valid = (t < lengths) & (u <= label_lengths)
+            beta[:, t, u] = xp.where(end, blank_lp[:, t, u], xp.where(valid, step, neg_inf))
+    # after a blank at (t, u) the path goes on from (t+1, u), or ends at the last cell
+    after_blank = xp.full((B, T, U1), neg_inf, dtype=dtype)
+    after_blank[:, :-1] = beta[:, 1:]
+    after_blank[rows, last_t, label_lengths] = 0
+    finite = xp.isfinite(log_likelihood)
+    norm = xp.where(finite, log_likelihood, dtype.type(0))[:, None, None]
+    with np.errstate(invalid="ignore"):
+        g_blank = -xp.exp(alpha + blank_lp + after_blank - norm)
+        g_emit = -(1 + fastemit_lambda) * xp.exp(alpha[:, :, :U] + emit_lp + beta[:, :, 1:] - norm)
+    grad = xp.zeros_like(input)
+    grad[..., blank] = g_blank
+    onehot = (labels[:, None, :, None] == xp.arange(D)).astype(dtype)                               # [B, 1, U, D]
+    grad[:, :, :U, :] += g_emit[..., None] * onehot
+    grad = xp.where(finite[:, None, None, None], grad, dtype.type(0))
+    return grad.astype(dtype, copy=False), (-log_likelihood).astype(dtype, copy=False)
+
+
+def _rnnt_grad_forward(xp, rnnt_grad, dloss):
+    return (rnnt_grad * dloss.reshape(-1, 1, 1, 1)).astype(rnnt_grad.dtype, copy=False)
+
+
+def _rnnt_grad(g):
+    dloss = g.output_grad("loss")
+    if g.needs("input") and dloss is not None:
+        g.set_input_grad("input", g.op("warprnnt_grad", g.output("warprnntgrad"), dloss))
+
+
+WARPRNNT = register_op(
+    "warprnnt", inputs=("input", "label", "input_lengths", "label_lengths"), outputs=("warprnntgrad", "loss"),
+    forward=_rnnt_forward, infer=_rnnt_infer, grad=_rnnt_grad, attrs={"blank": 0, "fastemit_lambda": 0.001},
+    nondiff_inputs=("label", "input_lengths", "label_lengths"), intermediate_outputs=("warprnntgrad",))
+
+# No grad maker: double backward through RNN-T is not supported (nor is it in Paddle).
+WARPRNNT_GRAD = register_op(
+    "warprnnt_grad", inputs=("warprnntgrad", "dloss"), outputs=("dinput",), forward=_rnnt_grad_forward,
+    infer=lambda rnnt_grad, dloss: Meta(rnnt_grad.shape, rnnt_grad.dtype))

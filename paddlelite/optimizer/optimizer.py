@@ -151,7 +151,7 @@ class Optimizer:
         base = self._static_lr.get(program._uid)
         if base is None:
             name = unique_name.generate("learning_rate")
-            base = _persistable_var(program, startup, name, [1], "float32", self.get_lr())
+            base = _persistable_var(program, startup, name, [], "float32", self.get_lr())  # 0-D, as Paddle 3.3.1
             self._static_lr[program._uid] = base
             if isinstance(self._learning_rate, LRScheduler):
                 self._learning_rate._var_name = name

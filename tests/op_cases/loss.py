@@ -26,3 +26,20 @@ CASES = [
     OpCase("softmax_with_cross_entropy", {"Logits": rand(2, 3, 2, seed=7), "Label": _soft(2, 3, 2, axis=1, seed=8)},
            {"soft_label": True, "axis": 1}, id="swce-soft-axis1"),
 ]
+
+# (norm_by_times is not a case: it scales the gradient but not the loss, as in Paddle, so it is no derivative)
+_CTC_LABEL = np.array([[1, 2, 2], [3, 1, 0], [4, 0, 0]], dtype=np.int32)
+CASES += [
+    OpCase("warpctc", {"Logits": rand(6, 3, 5, seed=9), "Label": _CTC_LABEL,
+                       "LogitsLength": np.array([6, 4, 5], dtype=np.int64),
+                       "LabelLength": np.array([3, 2, 0], dtype=np.int64)}, id="warpctc"),
+    OpCase("warpctc", {"Logits": rand(4, 2, 4, seed=11), "Label": np.array([[0, 1], [2, 2]], dtype=np.int32),
+                       "LogitsLength": np.array([4, 4], dtype=np.int64),
+                       "LabelLength": np.array([2, 1], dtype=np.int64)}, {"blank": 3}, id="warpctc-blank-last"),
+]
+# (fastemit_lambda 0: FastEmit scales part of the gradient but not the loss, so only then is it a derivative)
+CASES += [
+    OpCase("warprnnt", {"input": rand(2, 4, 3, 4, seed=12), "label": np.array([[1, 3], [2, 0]], dtype=np.int32),
+                        "input_lengths": np.array([4, 3], dtype=np.int32),
+                        "label_lengths": np.array([2, 1], dtype=np.int32)}, {"fastemit_lambda": 0.0}, id="warprnnt"),
+]

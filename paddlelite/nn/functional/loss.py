@@ -14,13 +14,16 @@ from ...ops import math as _math
 from ...ops import reduce as _red
 from ...ops.registry import get_op
 from ...tensor.math import _check_tensor, check_float_tensor
+from .activation import log_softmax
+from .common import linear
 
 __all__ = ["softmax_with_cross_entropy", "cross_entropy", "nll_loss", "mse_loss", "square_error_cost", "l1_loss",
            "smooth_l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss",
            "multi_label_soft_margin_loss", "log_loss", "poisson_nll_loss", "gaussian_nll_loss", "cosine_embedding_loss",
            "triplet_margin_loss", "triplet_margin_with_distance_loss", "sigmoid_focal_loss", "dice_loss", "label_smooth",
            "multi_margin_loss", "multi_label_margin_loss", "npair_loss", "margin_cross_entropy",
-           "class_center_sample"]
+           "class_center_sample", "ctc_loss", "hsigmoid_loss",
+           "adaptive_log_softmax_with_loss", "rnnt_loss"]
 
 apply = dispatch.apply
 _REDUCTIONS = ("mean", "sum", "none")
@@ -682,3 +685,135 @@ def class_center_sample(label, num_classes, num_samples, group=None):
     perm = T.randperm(num_classes, dtype=label.dtype)
     negatives = T.masked_select(perm, T.logical_not(T.isin(perm, positives)))[:extra]
     return T.cast(remapped, label.dtype), T.concat([T.cast(positives, label.dtype), negatives])
+
+
+# ---- CTC ------------------------------------------------------------------------------------------
+def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean", norm_by_times=False,
+             zero_infinity=False):
+    """CTC loss of [max_logit_length, batch, num_classes] scores (softmax-normalised inside, as Paddle's warpctc
+    does) against [batch, max_label_length] labels; 'mean' divides each loss by its label length first."""
+    api = "ctc_loss"
+    check_float_tensor(log_probs, api, "log_probs")
+    for name, t in (("labels", labels), ("input_lengths", input_lengths), ("label_lengths", label_lengths)):
+        _check_tensor(t, api, name)
+    _check_reduction(reduction, api)
+    if isinstance(blank, bool) or not isinstance(blank, numbers.Integral):
+        raise TypeError(f"{api}: blank must be an int, received {type(blank).__name__}")
+    _, loss = apply(_loss.WARPCTC, log_probs, labels, input_lengths, label_lengths, blank=int(blank),
+                    norm_by_times=bool(norm_by_times))
+    loss = apply(_mo.SQUEEZE, loss, axis=[-1])
+    if zero_infinity:
+        loss = T.where(T.isinf(loss), T.zeros_like(loss), loss)
+    if reduction == "mean":
+        loss = apply(_ew.DIVIDE, loss, apply(_mo.CAST, label_lengths, dtype=loss.dtype.name))
+    return _reduce(loss, reduction)
+
+
+# ---- hierarchical sigmoid -------------------------------------------------------------------------
+def _default_tree_path(label, num_classes):
+    """Paddle's default (complete binary) tree: class c is leaf c + num_classes; bit j of that code says which
+    child is taken below classifier (code >> (j + 1)) - 1. Paths are (num_classes - 1).bit_length() long,
+    padded with classifier -1."""
+    depth = (int(num_classes) - 1).bit_length()
+    code = T.reshape(label, [-1, 1]) + int(num_classes)
+    shifts = T.arange(1, depth + 1, dtype=code.dtype)
+    parents = T.bitwise_right_shift(code, shifts) - 1
+    bits = T.bitwise_and(T.bitwise_right_shift(code, shifts - 1), T.ones_like(shifts))
+    return parents, bits
+
+
+def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None, path_code=None, is_sparse=False,
+                  name=None):
+    """[N, 1] costs: the sum of binary logistic losses of the classifiers on each label's tree path (default tree,
+    or the custom path_table/path_code with -1 padding)."""
+    api = "hsigmoid_loss"
+    if num_classes < 2:
+        raise ValueError(f"{api}: num_classes must be >= 2, received {num_classes}")
+    check_float_tensor(input, api, "input")
+    check_float_tensor(weight, api, "weight")
+    _check_tensor(label, api, "label")
+    if (path_table is None) != (path_code is None):
+        raise ValueError(f"{api}: path_table and path_code must be given together (custom tree) or both be None")
+    if len(input.shape) != 2 or len(weight.shape) != 2:
+        raise ValueError(f"{api}: input must be [N, D] and weight [num_classes - 1, D], received shapes "
+                         f"{list(input.shape)} and {list(weight.shape)}")
+    if path_table is None:
+        parents, bits = _default_tree_path(label, num_classes)
+    else:
+        parents, bits = path_table, path_code
+    depth, features = parents.shape[1], weight.shape[1]
+    on_path = parents >= 0
+    flat = T.reshape(T.where(on_path, parents, T.zeros_like(parents)), [-1])
+    pre = T.sum(T.reshape(T.gather(weight, flat), [-1, depth, features]) * T.unsqueeze(input, 1), axis=-1)
+    if bias is not None:
+        pre = pre + T.reshape(T.gather(bias, flat), [-1, depth])
+    # off-path slots score 0 yet, as in Paddle's kernel, still add their log 2 to the cost
+    pre = pre * T.cast(on_path, pre.dtype)
+    # Paddle's kernel clips scores to [-40, 40] and differentiates at the clipped value without zeroing the
+    # gradient outside: a straight-through clip
+    pre = pre + _without_grad(apply(_math.CLIP, pre, min=-40.0, max=40.0) - pre)
+    sign = _scale(T.cast(bits, pre.dtype), 2.0, -1.0)
+    return -_sum(_log_sigmoid(pre * sign), axis=1, keepdim=True)
+
+
+# ---- adaptive log softmax -------------------------------------------------------------------------
+def adaptive_log_softmax_tail(input, projection):
+    """log_softmax of one tail cluster: input -> [in, hsz] -> [hsz, osz] (no biases, as in Paddle)."""
+    return log_softmax(linear(linear(input, projection[0]), projection[1]), axis=1)
+
+
+def adaptive_log_softmax_with_loss(input, label, head_weight, tail_weights, cutoffs, head_bias=None, name=None):
+    """(log-probability of each label [N] (or [] for a single 1-D input), mean negative log-likelihood).
+    Labels below cutoffs[0] are scored by the head; a label in cluster i (cutoffs[i] <= label < cutoffs[i+1])
+    by the head's entry cutoffs[0] + i plus its place in tail i's log_softmax. Every tail runs on every row and
+    a 0/1 mask keeps the rows of its cluster, so the graph is the same in eager and static mode."""
+    api = "adaptive_log_softmax_with_loss"
+    check_float_tensor(input, api, "input")
+    _check_tensor(label, api, "label")
+    if len(label.shape) == 1:
+        if input.shape[0] != label.shape[0] and label.shape[0] != 0:
+            raise ValueError(f"{api}: input and label should have the same size in the batch dimension, received "
+                             f"{list(input.shape)} and {list(label.shape)}")
+        if len(input.shape) != 2:
+            raise ValueError(f"{api}: a 1-D label expects a 2-D input, received input of shape {list(input.shape)}")
+    elif len(label.shape) == 0:
+        if len(input.shape) != 1:
+            raise ValueError(f"{api}: a 0-D label expects a 1-D input, received input of shape {list(input.shape)}")
+    else:
+        raise ValueError(f"{api}: label must be 0-D or 1-D (multi-label is not supported), received shape "
+                         f"{list(label.shape)}")
+    batched = len(label.shape) == 1
+    if not batched:
+        input, label = T.unsqueeze(input, 0), T.unsqueeze(label, 0)
+    cutoffs = [int(c) for c in cutoffs]
+    head_logprob = log_softmax(linear(input, head_weight, head_bias), axis=1)
+    shortlist = cutoffs[0]
+    head_index, output = label, None
+    for i, (low, high) in enumerate(zip(cutoffs, cutoffs[1:])):
+        in_cluster = (label >= low) & (label < high)
+        head_index = T.where(in_cluster, T.full_like(label, shortlist + i), head_index)
+        local = T.clip(label - low, 0, high - low - 1)
+        tail = T.take_along_axis(adaptive_log_softmax_tail(input, tail_weights[i]), T.unsqueeze(local, 1), axis=1)
+        tail = T.squeeze(tail, 1) * T.cast(in_cluster, input.dtype)
+        output = tail if output is None else output + tail
+    head = T.squeeze(T.take_along_axis(head_logprob, T.unsqueeze(head_index, 1), axis=1), 1)
+    output = head if output is None else head + output
+    loss = apply(_red.MEAN, -output)
+    return (output if batched else T.squeeze(output, 0)), loss
+
+
+# ---- RNN-T ----------------------------------------------------------------------------------------
+def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lambda=0.001, reduction="mean",
+              name=None):
+    """RNN-T loss of [batch, max_logit_length, max_label_length + 1, num_classes] log-probabilities (used as given,
+    as Paddle's CPU kernel does); 'mean' is the sum over the batch divided by the batch size."""
+    api = "rnnt_loss"
+    check_float_tensor(input, api, "input")
+    for arg, t in (("label", label), ("input_lengths", input_lengths), ("label_lengths", label_lengths)):
+        _check_tensor(t, api, arg)
+    _check_reduction(reduction, api)
+    _, loss = apply(_loss.WARPRNNT, input, label, input_lengths, label_lengths, blank=int(blank),
+                    fastemit_lambda=float(fastemit_lambda))
+    if reduction == "mean":
+        return _scale(_sum(loss), 1.0 / input.shape[0])
+    return _reduce(loss, reduction)
