@@ -6,8 +6,9 @@ import itertools
 
 import numpy as np
 
+from ..framework.random import get_rng
 from .conv import (_FORMATS, check_data_format, crop_hw, extract_windows, fold_windows, from_nchw, ints,
-                   nchw_out_shape, nchw_shape, out_size, pad_hw, resolve_pads, to_nchw)
+                   nchw_out_shape, nchw_shape, out_size, pad_hw, resolve_pads, scatter_add, to_nchw)
 from .registry import Meta, register_op
 from .shape_rules import check_float
 
@@ -163,3 +164,123 @@ def _register_pool(nd):
 
 POOL2D, POOL2D_GRAD = _register_pool(2)
 POOL3D, POOL3D_GRAD = _register_pool(3)
+
+
+# ---- fractional max pooling (Graham 2015) with Paddle's pseudo-random windows -----------------------
+def fractional_bounds(size, out, kernel, u):
+    """(starts, ends) of the `out` windows over `size` for random_u `u`, in float32 as Paddle's kernel computes
+    them: alpha = (size - kernel) / (out - 1) (overlapping, kernel > 0) or size / out with u rescaled so the
+    windows stay inside (disjoint, kernel 0); start_i = int((i + u) alpha) - int(u alpha)."""
+    f = np.float32
+    i = np.arange(out, dtype=f)
+    if kernel > 0:
+        if out == 1:  # alpha is infinite: Paddle's one window starts at 0
+            return np.zeros(1, np.int64), np.full(1, min(kernel, size), np.int64)
+        alpha, u = f(size - kernel) / f(out - 1), f(u)
+        starts = ((i + u) * alpha).astype(np.int64) - int(u * alpha)
+        ends = starts + kernel
+    else:
+        alpha = f(size) / f(out)
+        base = size // out
+        u = f(u) * min(f(base + 2) / alpha - f(1), f(size + 1 - base) / alpha - f(out - 1))
+        starts = ((i + u) * alpha).astype(np.int64) - int(u * alpha)
+        ends = ((i + f(1) + u) * alpha).astype(np.int64) - int(u * alpha)
+    return np.maximum(starts, 0), np.minimum(ends, size)
+
+
+def _fractional_table(sizes, outs, kernels, u):
+    """[K, L] flat input positions of each output cell's window (L cells, K window slots); unused slots hold
+    prod(sizes), one past the end. Slots run in row-major window order, so the first maximum is Paddle's."""
+    volume = int(np.prod(sizes))
+    coords, inside = [], []
+    for d, (size, out, k) in enumerate(zip(sizes, outs, kernels)):
+        starts, ends = fractional_bounds(size, out, k, u)
+        width = max(1, int((ends - starts).max()))
+        c = starts[None, :] + np.arange(width)[:, None]                       # [width, out]
+        shape = [1] * (2 * len(sizes))
+        shape[d], shape[len(sizes) + d] = width, out
+        coords.append(np.clip(c, 0, size - 1).reshape(shape))
+        inside.append((c < ends[None, :]).reshape(shape))
+    coords = np.broadcast_arrays(*coords)
+    flat = np.ravel_multi_index(coords, sizes)
+    ok = np.logical_and.reduce(np.broadcast_arrays(*inside))
+    table = np.where(ok, flat, volume)
+    nd = len(sizes)
+    return table.reshape(int(np.prod(table.shape[:nd])), -1)
+
+
+def _fractional_attrs(nd):
+    return {"output_size": [1] * nd, "kernel_size": [0] * nd, "random_u": 0.0}
+
+
+def _register_fractional(nd):
+    name, grad_name = f"fractional_max_pool{nd}d", f"fractional_max_pool{nd}d_grad"
+
+    def geometry(x_shape, output_size, kernel_size, random_u):
+        if len(x_shape) != nd + 2:
+            raise ValueError(f"op '{name}': X must be {nd + 2}-D (N, C, *spatial), received shape {list(x_shape)}")
+        outs, kernels = ints(name, "output_size", output_size, nd), ints(name, "kernel_size", kernel_size, nd)
+        if min(outs) < 1 or min(kernels) < 0:
+            raise ValueError(f"op '{name}': output_size must be positive and kernel_size non-negative, received "
+                             f"output_size={outs}, kernel_size={kernels}")
+        if not 0.0 <= random_u < 1.0:
+            raise ValueError(f"op '{name}': random_u must lie in (0, 1) (0 draws one), received {random_u}")
+        sizes = list(x_shape[2:])
+        for size, out, k in zip(sizes, outs, kernels):
+            if size != -1 and size < out + k - 1:
+                raise ValueError(f"op '{name}': the input size {size} is less than output_size + kernel_size - 1 "
+                                 f"= {out + k - 1} (output_size={outs}, kernel_size={kernels})")
+        return sizes, outs, kernels
+
+    def infer(x, **attrs):
+        check_float(name, x, real=True)
+        _, outs, _ = geometry(x.shape, **attrs)
+        shape = tuple(x.shape[:2]) + tuple(outs)
+        return Meta(shape, x.dtype), Meta(shape, np.dtype(np.int32))
+
+    def forward(xp, x, output_size, kernel_size, random_u):
+        sizes, outs, kernels = geometry(x.shape, output_size, kernel_size, random_u)
+        u = random_u or float(get_rng(np).random())
+        table = _fractional_table(sizes, outs, kernels, u)
+        n, c = x.shape[:2]
+        volume = int(np.prod(sizes))
+        # Paddle starts each window at -FLT_MAX (whatever the dtype): an empty window yields it, with mask -1
+        low = xp.full((n, c, 1), -np.finfo(np.float32).max, dtype=x.dtype)
+        cols = xp.concatenate([x.reshape(n, c, volume), low], axis=2)[:, :, xp.asarray(table)]   # [N, C, K, L]
+        where = cols.argmax(axis=2)[:, :, None]
+        out = xp.take_along_axis(cols, where, axis=2)[:, :, 0]
+        mask = xp.asarray(table)[where[:, :, 0], xp.arange(table.shape[1])]
+        mask = xp.where(mask == volume, -1, mask).astype(np.int32)
+        shape = (n, c) + tuple(outs)
+        return out.reshape(shape), mask.reshape(shape)
+
+    def grad_forward(xp, x, mask, dout, output_size, kernel_size, random_u):
+        n, c = x.shape[:2]
+        volume = int(np.prod(x.shape[2:]))
+        flat = mask.reshape(n * c, -1).astype(np.int64)
+        rows = xp.broadcast_to(xp.arange(n * c)[:, None], flat.shape)
+        # an empty window (mask -1) routes its gradient into a spare last column, dropped after
+        dx = xp.zeros((n * c, volume + 1), dtype=dout.dtype)
+        scatter_add(xp, dx, (rows, xp.where(flat < 0, volume, flat)), dout.reshape(n * c, -1))
+        return dx[:, :volume].reshape(x.shape)
+
+    def grad_infer(x, mask, dout, **attrs):
+        expected = infer(x, **attrs)[0].shape
+        if len(dout.shape) != nd + 2 or any(a != b and -1 not in (a, b) for a, b in zip(dout.shape, expected)):
+            raise ValueError(f"op '{grad_name}': DOut has shape {list(dout.shape)} but X {list(x.shape)} "
+                             f"gives {list(expected)}")
+        return Meta(x.shape, x.dtype)
+
+    def grad(g):
+        if g.needs("X"):
+            g.set_input_grad("X", g.op(grad_name, g.input("X"), g.output("Mask"), g.output_grad("Out"), **g.attrs))
+
+    pool = register_op(name, inputs=("X",), outputs=("Out", "Mask"), forward=forward, infer=infer, grad=grad,
+                       attrs=_fractional_attrs(nd))
+    pool_grad = register_op(grad_name, inputs=("X", "Mask", "DOut"), outputs=("DX",), forward=grad_forward,
+                            infer=grad_infer, attrs=_fractional_attrs(nd), nondiff_inputs=("X", "Mask"))
+    return pool, pool_grad
+
+
+FRACTIONAL_MAX_POOL2D, FRACTIONAL_MAX_POOL2D_GRAD = _register_fractional(2)
+FRACTIONAL_MAX_POOL3D, FRACTIONAL_MAX_POOL3D_GRAD = _register_fractional(3)

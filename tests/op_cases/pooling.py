@@ -1,4 +1,4 @@
-"""Gradient cases for pool2d and pool3d (ops/pooling.py)."""
+"""Gradient cases for pool2d, pool3d and fractional_max_pool2d/3d (ops/pooling.py)."""
 from . import OpCase, distinct, rand
 
 CASES = [
@@ -27,4 +27,11 @@ CASES = [
            id="maxpool3d-adaptive"),
     OpCase("pool3d", {"X": rand(2, 3, 3, 2, 2, seed=11)}, {"pooling_type": "avg", "ksize": [2, 1, 2], "adaptive": True,
                                                            "data_format": "NDHWC"}, id="avgpool3d-adaptive-ndhwc"),
+    # ---- fractional max pooling (fixed random_u; grads are the output grads at the masked argmax)
+    OpCase("fractional_max_pool2d", {"X": distinct(1, 2, 7, 6, seed=12)},
+           {"output_size": [4, 3], "kernel_size": [0, 0], "random_u": 0.3}, id="fracpool2d-disjoint"),
+    OpCase("fractional_max_pool2d", {"X": distinct(2, 1, 6, 7, seed=13)},
+           {"output_size": [3, 4], "kernel_size": [2, 3], "random_u": 0.7}, id="fracpool2d-overlap"),
+    OpCase("fractional_max_pool3d", {"X": distinct(1, 2, 5, 4, 6, seed=14)},
+           {"output_size": [3, 2, 4], "kernel_size": [0, 0, 0], "random_u": 0.45}, id="fracpool3d"),
 ]

@@ -15,7 +15,8 @@ from .conv import int_tuple, padding_attrs
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d",
            "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d",
-           "adaptive_max_pool3d", "lp_pool1d", "lp_pool2d", "max_unpool1d", "max_unpool2d", "max_unpool3d"]
+           "adaptive_max_pool3d", "lp_pool1d", "lp_pool2d", "max_unpool1d", "max_unpool2d", "max_unpool3d",
+           "fractional_max_pool2d", "fractional_max_pool3d"]
 
 _FORMATS = {2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}  # channel-first, channel-last
 
@@ -279,3 +280,23 @@ def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="N
     out = max_unpool2d(apply(unsq, x, axis=[2]), apply(unsq, indices, axis=[2]), [1, k], [1, s], [0, p],
                        output_size=size)
     return apply(get_op("squeeze"), out, axis=[2])
+
+
+def _fractional_max_pool(x, nd, output_size, kernel_size, random_u, return_mask, api):
+    """Max over pseudo-random windows fixed by random_u (drawn from the global generator when None)."""
+    _check_x(x, api, nd + 2, _FORMATS[nd][0], _FORMATS[nd])
+    if random_u is not None and not 0 < random_u < 1:
+        raise ValueError(f"{api}: random_u must be a float in (0, 1), received {random_u!r}")
+    kernels = [0] * nd if kernel_size is None else int_tuple(kernel_size, nd, api, "kernel_size")
+    out, mask = apply(_pool.FRACTIONAL_MAX_POOL2D if nd == 2 else _pool.FRACTIONAL_MAX_POOL3D, x,
+                      output_size=_output_size(output_size, x.shape[2:], api), kernel_size=kernels,
+                      random_u=0.0 if random_u is None else float(random_u))
+    return (out, mask) if return_mask else out
+
+
+def fractional_max_pool2d(x, output_size, kernel_size=None, random_u=None, return_mask=False, name=None):
+    return _fractional_max_pool(x, 2, output_size, kernel_size, random_u, return_mask, "fractional_max_pool2d")
+
+
+def fractional_max_pool3d(x, output_size, kernel_size=None, random_u=None, return_mask=False, name=None):
+    return _fractional_max_pool(x, 3, output_size, kernel_size, random_u, return_mask, "fractional_max_pool3d")

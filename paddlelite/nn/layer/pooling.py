@@ -5,7 +5,7 @@ from .layers import Layer
 __all__ = ["MaxPool2D", "AvgPool2D", "AdaptiveAvgPool2D", "AdaptiveMaxPool2D", "MaxPool1D", "AvgPool1D",
            "AdaptiveAvgPool1D", "AdaptiveMaxPool1D", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1D", "LPPool2D",
            "LPPool1d", "LPPool2d", "MaxUnPool2D", "MaxUnPool1D", "MaxPool3D", "AvgPool3D", "AdaptiveAvgPool3D",
-           "AdaptiveMaxPool3D", "AdaptiveMaxPool3d", "MaxUnPool3D"]
+           "AdaptiveMaxPool3D", "AdaptiveMaxPool3d", "MaxUnPool3D", "FractionalMaxPool2D", "FractionalMaxPool3D"]
 
 
 class MaxPool2D(Layer):
@@ -210,3 +210,22 @@ class MaxUnPool3D(MaxUnPool2D):
 
 
 AdaptiveMaxPool3d = AdaptiveMaxPool3D  # Paddle's alias
+
+
+class FractionalMaxPool2D(Layer):
+    _fn = "fractional_max_pool2d"
+
+    def __init__(self, output_size, kernel_size=None, random_u=None, return_mask=False, name=None):
+        super().__init__()
+        self.output_size, self.kernel_size, self.random_u = output_size, kernel_size, random_u
+        self.return_mask, self.name = return_mask, name
+
+    def forward(self, x):
+        return getattr(F, self._fn)(x, self.output_size, self.kernel_size, self.random_u, self.return_mask)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}, return_mask={self.return_mask}"
+
+
+class FractionalMaxPool3D(FractionalMaxPool2D):
+    _fn = "fractional_max_pool3d"
