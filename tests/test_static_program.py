@@ -98,7 +98,7 @@ def test_multi_output_op_returns_like_eager(prog):
 def test_python_scalar_becomes_fill_constant(prog):
     main, _ = prog
     x = static.data("x", [2], "float32")
-    y = paddle.maximum(x, 0.5) if hasattr(paddle, "maximum") else None
+    y = x > 0.5  # an operator's Python number becomes a constant (paddle.maximum(x, 0.5) raises, as Paddle's)
     types = [op.type for op in main.global_block().ops]
     assert "fill_constant" in types and y.shape == (2,)
 

@@ -273,3 +273,12 @@ def test_pin_memory_needs_cuda(paddle):
 def test_conv3d_alias(paddle):
     x = paddle.to_tensor(np.arange(2 * 27, dtype=np.float32).reshape(1, 2, 3, 3, 3))
     return paddle.conv3d(x, paddle.ones([1, 2, 2, 2, 2]), stride=1)
+
+
+@pytest.mark.parametrize("api", ["add", "subtract", "multiply", "divide", "maximum", "minimum"])
+def test_functional_binary_apis_take_tensors_only(api):
+    """paddle.add(x, 2) raises ValueError in Paddle (x + 2 is the operator's job, and works)."""
+    @differential(expected=raises(ValueError))
+    def body(paddle):
+        getattr(paddle, api)(paddle.to_tensor([1.0, 2.0]), 2)
+    body()

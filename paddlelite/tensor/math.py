@@ -62,10 +62,11 @@ def _binary(op, api):
                 x, y = promote_pair(x, y, api)
             return apply(op, x, y)
         _check_tensor(x, api)
-        if is_tensor_like(y):
-            x, y = promote_pair(x, y, api)
-            return apply(op, x, y)
-        return apply(op, x, operand(y, x, api))
+        if not is_tensor_like(y):  # Paddle's functional form takes tensors only (x + 2 is the operator's job)
+            raise ValueError(f"(InvalidArgument) {api}(): argument 'y' (position 1) must be Tensor, but got "
+                             f"{type(y).__name__}")
+        x, y = promote_pair(x, y, api)
+        return apply(op, x, y)
     fn.__name__ = api
     fn.__doc__ = f"Elementwise {api} with broadcasting (op '{op.type}')."
     return fn

@@ -72,7 +72,7 @@ def log_normal(mean=1.0, std=2.0, shape=None, name=None):
     if like is None:
         return _math.exp(_creation.normal(float(mean), float(std), shape))
     check_float_tensor(like, "log_normal", "mean" if like is mean else "std")
-    normal = _math.add(_math.multiply(_creation.gaussian(like.shape, dtype=like.dtype), std), mean)
+    normal = _creation.gaussian(like.shape, dtype=like.dtype) * std + mean  # operators: std/mean may be numbers
     return _math.exp(normal)
 
 

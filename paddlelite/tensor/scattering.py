@@ -92,7 +92,7 @@ def take(x, index, mode="raise", name=None):
     elif mode == "clip":
         index = _math.clip(index, 0, n - 1)
     else:
-        index = _math.where(_math.less_than(index, _creation.zeros_like(index)), _math.add(index, n), index)
+        index = _math.where(_math.less_than(index, _creation.zeros_like(index)), index + n, index)
     flat = _manip.gather(_manip.flatten(x), _manip.flatten(index))
     return _manip.reshape(flat, list(index.shape))
 
