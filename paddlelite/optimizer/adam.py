@@ -18,6 +18,14 @@ def _float(api, name, value, low=None, high=None):
     return value
 
 
+def set_moment_coefficients(opt, beta1, beta2, epsilon):
+    """The checked beta1/beta2/epsilon of an Adam-family optimizer, set on it (errors name its class)."""
+    api = type(opt).__name__
+    opt._beta1 = _float(api, "beta1", beta1, 0.0, 1.0)
+    opt._beta2 = _float(api, "beta2", beta2, 0.0, 1.0)
+    opt._epsilon = _float(api, "epsilon", epsilon, 0.0)
+
+
 class Adam(Optimizer):
     _op_type = "merged_adam"
 
@@ -25,9 +33,7 @@ class Adam(Optimizer):
                  weight_decay=None, grad_clip=None, lazy_mode=False, multi_precision=False, use_multi_tensor=False,
                  amsgrad=False, name=None):
         api = type(self).__name__
-        self._beta1 = _float(api, "beta1", beta1, 0.0, 1.0)
-        self._beta2 = _float(api, "beta2", beta2, 0.0, 1.0)
-        self._epsilon = _float(api, "epsilon", epsilon, 0.0)
+        set_moment_coefficients(self, beta1, beta2, epsilon)
         if amsgrad:
             raise ValueError(f"{api}: amsgrad=True is not supported by the adam ops; use amsgrad=False")
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)

@@ -1,5 +1,5 @@
 """Adamax: Adam with the infinity norm (op `adamax`; the beta1 power advances by a `scale` op, as in Paddle)."""
-from .adam import _float
+from .adam import set_moment_coefficients
 from .optimizer import Optimizer
 
 __all__ = ["Adamax"]
@@ -10,10 +10,7 @@ class Adamax(Optimizer):
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08, parameters=None,
                  weight_decay=None, grad_clip=None, name=None):
-        api = "Adamax"
-        self._beta1 = _float(api, "beta1", beta1, 0.0, 1.0)
-        self._beta2 = _float(api, "beta2", beta2, 0.0, 1.0)
-        self._epsilon = _float(api, "epsilon", epsilon, 0.0)
+        set_moment_coefficients(self, beta1, beta2, epsilon)
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
 
     def _append_updates(self, entries):

@@ -1,6 +1,6 @@
 """Lamb: Adam moments with a layer-wise trust ratio ||param|| / ||update|| (op `lamb`); the decay
 `lamb_weight_decay` is part of the update, skipped for parameters exclude_from_weight_decay_fn selects."""
-from .adam import _float
+from .adam import _float, set_moment_coefficients
 from .adamax import _pow_dtype
 from .optimizer import Optimizer
 
@@ -15,9 +15,7 @@ class Lamb(Optimizer):
                  parameters=None, grad_clip=None, exclude_from_weight_decay_fn=None, multi_precision=False,
                  always_adapt=False, name=None):
         api = "Lamb"
-        self._beta1 = _float(api, "beta1", beta1, 0.0, 1.0)
-        self._beta2 = _float(api, "beta2", beta2, 0.0, 1.0)
-        self._epsilon = _float(api, "epsilon", epsilon, 0.0)
+        set_moment_coefficients(self, beta1, beta2, epsilon)
         self._lamb_weight_decay = _float(api, "lamb_weight_decay", lamb_weight_decay)
         if exclude_from_weight_decay_fn is not None and not callable(exclude_from_weight_decay_fn):
             raise TypeError(f"Lamb: exclude_from_weight_decay_fn must be callable, received "

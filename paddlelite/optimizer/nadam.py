@@ -1,6 +1,6 @@
 """NAdam (op `nadam`): Adam with Nesterov momentum on Paddle's schedule
 mu_t = beta1 * (1 - 0.5 * 0.96^(t * momentum_decay))."""
-from .adam import _float
+from .adam import _float, set_moment_coefficients
 from .optimizer import Optimizer
 
 __all__ = ["NAdam"]
@@ -12,9 +12,7 @@ class NAdam(Optimizer):
     def __init__(self, learning_rate=0.002, beta1=0.9, beta2=0.999, epsilon=1e-08, momentum_decay=0.004,
                  parameters=None, weight_decay=None, grad_clip=None, name=None):
         api = "NAdam"
-        self._beta1 = _float(api, "beta1", beta1, 0.0, 1.0)
-        self._beta2 = _float(api, "beta2", beta2, 0.0, 1.0)
-        self._epsilon = _float(api, "epsilon", epsilon, 0.0)
+        set_moment_coefficients(self, beta1, beta2, epsilon)
         self._momentum_decay = _float(api, "momentum_decay", momentum_decay, 0.0)
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
 
