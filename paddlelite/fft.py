@@ -185,23 +185,26 @@ def _paddle_signature(axis_name):
     return decorate
 
 
+def _full_spectrum(api, x, s, axes, norm, forward):
+    """The full (two-sided) transform: a real input through the r2c op, a complex one through c2c."""
+    if _is_real(x):
+        return _r2c(api, x, s, axes, norm, forward, False)
+    return _c2c(api, x, s, axes, norm, forward)
+
+
 # ---- 1-D ---------------------------------------------------------------------------------------
 @_paddle_signature("axis")
 def fft(x, n=None, axis=-1, norm="backward", name=None):
     """1-D discrete Fourier transform along `axis` (cropped/zero-padded to `n`)."""
     s, axes = _one_dim("fft", x, n, axis)
-    if _is_real(x):
-        return _r2c("fft", x, s, axes, norm, True, False)
-    return _c2c("fft", x, s, axes, norm, True)
+    return _full_spectrum("fft", x, s, axes, norm, True)
 
 
 @_paddle_signature("axis")
 def ifft(x, n=None, axis=-1, norm="backward", name=None):
     """1-D inverse discrete Fourier transform."""
     s, axes = _one_dim("ifft", x, n, axis)
-    if _is_real(x):
-        return _r2c("ifft", x, s, axes, norm, False, False)
-    return _c2c("ifft", x, s, axes, norm, False)
+    return _full_spectrum("ifft", x, s, axes, norm, False)
 
 
 @_paddle_signature("axis")
@@ -237,18 +240,14 @@ def ihfft(x, n=None, axis=-1, norm="backward", name=None):
 def fftn(x, s=None, axes=None, norm="backward", name=None):
     """N-D discrete Fourier transform over `axes` (default: the last len(s), or all)."""
     s, axes = _checked_nd("fftn", x, s, axes)
-    if _is_real(x):
-        return _r2c("fftn", x, s, axes, norm, True, False)
-    return _c2c("fftn", x, s, axes, norm, True)
+    return _full_spectrum("fftn", x, s, axes, norm, True)
 
 
 @_paddle_signature("axes")
 def ifftn(x, s=None, axes=None, norm="backward", name=None):
     """N-D inverse discrete Fourier transform."""
     s, axes = _checked_nd("ifftn", x, s, axes)
-    if _is_real(x):
-        return _r2c("ifftn", x, s, axes, norm, False, False)
-    return _c2c("ifftn", x, s, axes, norm, False)
+    return _full_spectrum("ifftn", x, s, axes, norm, False)
 
 
 @_paddle_signature("axes")
