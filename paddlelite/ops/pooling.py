@@ -13,6 +13,14 @@ from .registry import Meta, register_op
 from .shape_rules import check_float
 
 
+def _grad_meta(grad_name, x, dout, expected):
+    """X's meta, for a pooling grad op whose DOut must have the pooled shape `expected` (-1: any size)."""
+    if len(dout.shape) != len(expected) or any(a != b and -1 not in (a, b) for a, b in zip(dout.shape, expected)):
+        raise ValueError(f"op '{grad_name}': DOut has shape {list(dout.shape)} but pooling X {list(x.shape)} "
+                         f"gives {list(expected)}")
+    return Meta(x.shape, x.dtype)
+
+
 def _pool_attrs(nd):
     return {"pooling_type": "max", "ksize": [1] * nd, "strides": [1] * nd, "paddings": [0] * nd,
             "padding_algorithm": "EXPLICIT", "ceil_mode": False, "exclusive": True, "global_pooling": False,
@@ -144,11 +152,7 @@ def _register_pool(nd):
         return from_nchw(xp, crop_hw(dx, pads, sizes), fmt)
 
     def grad_infer(x, out, dout, **attrs):
-        expected = infer(x, **attrs).shape
-        if len(dout.shape) != nd + 2 or any(a != b and -1 not in (a, b) for a, b in zip(dout.shape, expected)):
-            raise ValueError(f"op '{grad_name}': DOut has shape {list(dout.shape)} but pooling X {list(x.shape)} "
-                             f"gives {list(expected)}")
-        return Meta(x.shape, x.dtype)
+        return _grad_meta(grad_name, x, dout, infer(x, **attrs).shape)
 
     def grad(g):
         if g.needs("X"):
@@ -265,11 +269,7 @@ def _register_fractional(nd):
         return dx[:, :volume].reshape(x.shape)
 
     def grad_infer(x, mask, dout, **attrs):
-        expected = infer(x, **attrs)[0].shape
-        if len(dout.shape) != nd + 2 or any(a != b and -1 not in (a, b) for a, b in zip(dout.shape, expected)):
-            raise ValueError(f"op '{grad_name}': DOut has shape {list(dout.shape)} but X {list(x.shape)} "
-                             f"gives {list(expected)}")
-        return Meta(x.shape, x.dtype)
+        return _grad_meta(grad_name, x, dout, infer(x, **attrs)[0].shape)
 
     def grad(g):
         if g.needs("X"):
