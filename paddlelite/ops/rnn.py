@@ -120,7 +120,7 @@ LSTM_CELL = register_op("lstm_cell", inputs=("Gates", "CPrev"), outputs=("H", "C
                         gpu=_launch.lstm_cell, double_grad=True)
 LSTM_CELL_GRAD = register_op("lstm_cell_grad", inputs=("Gates", "CPrev", "C", "DH", "DC"),
                              outputs=("DGates", "DCPrev"), forward=_lstm_cell_grad_forward,
-                             infer=_lstm_cell_grad_infer, grad=_lstm_cell_grad_grad,
+                             infer=_lstm_cell_grad_infer, grad=_lstm_cell_grad_grad, double_grad=True,
                              same_dtype=("Gates", "CPrev", "C", "DH", "DC"), gpu=_launch.lstm_cell_grad)
 
 
@@ -201,5 +201,5 @@ GRU_CELL = register_op("gru_cell", inputs=("XGates", "HGates", "HPrev"), outputs
                        same_dtype=("XGates", "HGates", "HPrev"), gpu=_launch.gru_cell, double_grad=True)
 GRU_CELL_GRAD = register_op("gru_cell_grad", inputs=("XGates", "HGates", "HPrev", "DH"),
                             outputs=("DXGates", "DHGates", "DHPrev"), forward=_gru_cell_grad_forward,
-                            infer=_gru_cell_grad_infer, grad=_gru_cell_grad_grad,
+                            infer=_gru_cell_grad_infer, grad=_gru_cell_grad_grad, double_grad=True,
                             same_dtype=("XGates", "HGates", "HPrev", "DH"), gpu=_launch.gru_cell_grad)
