@@ -111,14 +111,18 @@ def pad_hw(xp, x, pads, value=0.0):
     return xp.pad(x, ((0, 0), (0, 0), *pads), mode="constant", constant_values=value)
 
 
-def extract_windows(xp, x, ksize, strides, dilations, out_sizes):
-    """x [N, C, *padded] -> [N, C, *ksize, *out_sizes]: every window, gathered by one strided copy (a view whose
-    strides step by the dilation within a window and by the stride between windows)."""
+def window_view(xp, x, ksize, strides, dilations, out_sizes):
+    """x [N, C, *padded] viewed as [N, C, *ksize, *out_sizes]: every window, without a copy (strides step by the
+    dilation within a window and by the stride between windows)."""
     sp = x.strides[2:]
-    view = xp.lib.stride_tricks.as_strided(
+    return xp.lib.stride_tricks.as_strided(
         x, x.shape[:2] + tuple(ksize) + tuple(out_sizes),
         x.strides[:2] + tuple(d * st for d, st in zip(dilations, sp)) + tuple(s * st for s, st in zip(strides, sp)))
-    return xp.ascontiguousarray(view)
+
+
+def extract_windows(xp, x, ksize, strides, dilations, out_sizes):
+    """x [N, C, *padded] -> [N, C, *ksize, *out_sizes]: every window, gathered by one strided copy."""
+    return xp.ascontiguousarray(window_view(xp, x, ksize, strides, dilations, out_sizes))
 
 
 def fold_windows(xp, cols, padded, strides, dilations):
@@ -126,9 +130,16 @@ def fold_windows(xp, cols, padded, strides, dilations):
     nd = len(strides)
     ksize, outs = cols.shape[2:2 + nd], cols.shape[2 + nd:]
     out = xp.zeros(cols.shape[:2] + tuple(padded), dtype=cols.dtype)
+    # windows that do not overlap write each element once: assign instead of adding
+    disjoint = all(s >= d * (k - 1) + 1 for k, s, d in zip(ksize, strides, dilations))
     for offset in itertools.product(*(range(k) for k in ksize)):
-        region = tuple(slice(i * d, i * d + s * (o - 1) + 1, s) for i, d, s, o in zip(offset, dilations, strides, outs))
-        out[(slice(None), slice(None), *region)] += cols[(slice(None), slice(None), *offset)]
+        region = (slice(None), slice(None), *(slice(i * d, i * d + s * (o - 1) + 1, s)
+                                              for i, d, s, o in zip(offset, dilations, strides, outs)))
+        window_slot = cols[(slice(None), slice(None), *offset)]
+        if disjoint:
+            out[region] = window_slot
+        else:
+            out[region] += window_slot
     return out
 
 
