@@ -153,6 +153,9 @@ def using(rule):
         dispatch.autocast[0] = prev
 
 
+_NOT_ACTIVE = contextlib.nullcontext()
+
+
 def suspended():
     """No autocast in the block: backward passes and in-place updates run the ops as they are given."""
-    return using(None)
+    return _NOT_ACTIVE if dispatch.autocast[0] is None else using(None)  # the common case stays cheap
