@@ -56,6 +56,7 @@ class Variable:
     op = None            # the op that last wrote it (None for data / parameters)
     is_data = False
     trainable = False
+    belong_to_optimizer = False  # an optimizer's state (accumulator, learning rate): what Model.save puts in .pdopt
 
     def __init__(self, block, name, shape=(), dtype="float32", stop_gradient=False, persistable=False,
                  type="DENSE_TENSOR"):
