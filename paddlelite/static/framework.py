@@ -802,9 +802,14 @@ def device_guard(device=None):
         _device[0] = previous
 
 
+class StaticModeRequired(AssertionError, RuntimeError):
+    """A static-only API called in dynamic mode: Paddle's @static_only raises AssertionError (RuntimeError kept
+    for callers that catch it)."""
+
+
 def require_static(api):
     if not in_static_mode():
-        raise RuntimeError(f"{api}: only available in static graph mode; call paddle.enable_static() first")
+        raise StaticModeRequired(f"{api}: only available in static graph mode; call paddle.enable_static() first")
 
 
 def names_of(values, api, arg):
