@@ -1,3 +1,4 @@
+import contextlib
 import os
 import sys
 
@@ -33,6 +34,15 @@ def _eager_cpu_fresh_names():
     with unique_name.guard():
         yield
     paddle.disable_static()
+
+
+@pytest.fixture(autouse=True)
+def _op_case_context(request):
+    """A registry case (tests/op_cases) that needs a context -- the collective ops a process group -- runs in it."""
+    callspec = getattr(request.node, "callspec", None)
+    case = callspec.params.get("case") if callspec is not None else None
+    with (case.context() if getattr(case, "context", None) else contextlib.nullcontext()):
+        yield
 
 
 @pytest.fixture

@@ -53,6 +53,11 @@ def test_data_parallel_matches_one_process_with_the_doubled_batch_eager_and_stat
     assert "rank 0: data parallel OK" in out and "rank 1: data parallel OK" in out
 
 
+def test_sync_batch_norm_across_ranks_is_batch_norm_of_the_whole_batch_and_collective_grads():
+    out = ok(mpirun("check_sync_batch_norm.py"))
+    assert "rank 0: sync batch norm OK" in out and "rank 1: sync batch norm OK" in out
+
+
 # ---- the same checks over NCCL (one GPU: a world of 1 still runs every collective through NCCL) -----
 def _gpu_count():
     from paddlelite.device import cuda
@@ -67,11 +72,13 @@ def test_collectives_match_numpy_over_nccl():
 
 
 @pytest.mark.gpu
-def test_data_parallel_over_nccl_matches_one_process():
+@pytest.mark.parametrize("worker, done", [("check_data_parallel.py", "data parallel OK"),
+                                          ("check_sync_batch_norm.py", "sync batch norm OK")])
+def test_two_ranks_over_nccl_match_one_process(worker, done):
     if _gpu_count() < 2:
-        pytest.skip("2-way data parallel over NCCL needs 2 GPUs (NCCL puts one rank on each)")
-    out = ok(mpirun("check_data_parallel.py", device="gpu"))
-    assert "rank 1: data parallel OK" in out
+        pytest.skip("2 ranks over NCCL need 2 GPUs (NCCL puts one rank on each)")
+    out = ok(mpirun(worker, device="gpu"))
+    assert f"rank 1: {done}" in out
 
 
 # ---- DistributedBatchSampler: Paddle's sharding, checked against real Paddle ----------------------

@@ -153,3 +153,27 @@ def test_rms_norm_matches_its_formula():
     expect = 1 / np.sqrt((x64 ** 2).mean(axis=(2, 3), keepdims=True) + 1e-3)
     np.testing.assert_allclose(got, x64 * expect, rtol=1e-12)
     np.testing.assert_allclose(inv, expect.reshape(-1), rtol=1e-6)
+
+
+@pytest.mark.parametrize("default", ["float64", "float16"])
+def test_norm_layers_take_the_default_dtype(default):
+    """Parameters and running statistics in the default dtype (batch norms: float32 under a float16 default);
+    the fluid-era BatchNorm in its `dtype` argument."""
+    @differential(expected={"float64": {"BatchNorm2D": ["float64"] * 4, "SyncBatchNorm": ["float64"] * 4,
+                                        "LayerNorm": ["float64"] * 2, "GroupNorm": ["float64"] * 2,
+                                        "InstanceNorm2D": ["float64"] * 2, "BatchNorm": ["float64"] * 4},
+                            "float16": {"BatchNorm2D": ["float32"] * 4, "SyncBatchNorm": ["float32"] * 4,
+                                        "LayerNorm": ["float16"] * 2, "GroupNorm": ["float16"] * 2,
+                                        "InstanceNorm2D": ["float16"] * 2, "BatchNorm": ["float64"] * 4}}[default])
+    def body(paddle):
+        previous = paddle.get_default_dtype()
+        paddle.set_default_dtype(default)
+        try:
+            n = paddle.nn
+            layers = [n.BatchNorm2D(3), n.SyncBatchNorm(3), n.LayerNorm(3), n.GroupNorm(1, 3), n.InstanceNorm2D(3),
+                      n.BatchNorm(3, dtype="float64")]
+            return {type(m).__name__: [str(v.dtype).split(".")[-1].lower() for v in m.state_dict().values()]
+                    for m in layers}
+        finally:
+            paddle.set_default_dtype(previous)
+    body()

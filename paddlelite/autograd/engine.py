@@ -95,12 +95,8 @@ def run_backward(roots, seeds, retain_graph, create_graph, capture=None, cut=Non
     reachable = _count_dependencies(p, starts)
     if capture is not None:
         p.needed = _nodes_leading_to(reachable, capture)
-    with set_grad_enabled(create_graph):
-        if dispatch.autocast[0] is None:
-            _run_nodes(p, starts)
-        else:
-            with autocast.suspended():  # grad ops run in the dtypes they are given
-                _run_nodes(p, starts)
+    with set_grad_enabled(create_graph), autocast.suspended():  # grad ops run in the dtypes they are given
+        _run_nodes(p, starts)
     for entry in list(p.leaves.values()):  # leaves seeded directly, or behind skipped nodes
         _deliver(p, entry)
     return p.captured

@@ -7,6 +7,7 @@ detach, ...) return tensors whose arrays are NumPy/CuPy views of the input's and
 counter `_vbox`; in-place ops write into `_data` (never rebind it), so every alias sees the new values and
 the one shared counter tells a backward that a tensor it saved has changed.
 """
+import functools
 import itertools
 
 import numpy as np
@@ -23,6 +24,14 @@ _tmp_ids = itertools.count()         # ... and op results eager_tmp_N (ours: whe
 
 def generated_name():
     return f"generated_tensor_{next(_generated_ids)}"
+
+
+@functools.lru_cache(maxsize=256)
+def _zeros_view(place, shape, dtype):
+    """Read-only zeros of `shape` on `place` that take no memory; shared by the cleared gradients of that
+    shape and dtype (broadcast_to is slow, and clear_grad runs for every parameter in every step)."""
+    xp = place.xp
+    return xp.broadcast_to(xp.zeros((), dtype), shape)
 
 
 class Tensor(metaclass=PaddleNamedType):
@@ -228,8 +237,8 @@ class Tensor(metaclass=PaddleNamedType):
             return
         if set_to_zero and self._grad is not None:
             # a read-only zero view, not a write into the array: one gradient array can reach several leaves
-            g, xp = self._grad, self._place.xp
-            g._data = xp.broadcast_to(xp.zeros((), g._data.dtype), g._data.shape)
+            g = self._grad
+            g._data = _zeros_view(self._place, g._data.shape, g._data.dtype)
             g._bump_version()
         else:
             self._grad = None

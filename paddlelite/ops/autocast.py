@@ -31,7 +31,7 @@ _CASTABLE = frozenset([_F32, DTYPES["float16"].np, DTYPES["bfloat16"].np])
 # Ops Paddle never autocasts: cast itself and a to_static program (its traced ops were cast when traced).
 # In-place updates (the optimizers') are not autocast either: Optimizer._run suspends autocast.
 _NO_AMP = frozenset(["cast", "run_program"])
-_X_ONLY = frozenset(["batch_norm", "layer_norm"])  # Paddle casts (and promotes by) input X alone
+_X_ONLY = frozenset(["batch_norm", "sync_batch_norm", "layer_norm"])  # Paddle casts (and promotes by) input X alone
 # Paddle's list names of ops whose type here is neither Paddle's op type nor its legacy type
 _PADDLE_NAMES = {"linear": "linear_v2"}
 
@@ -153,6 +153,9 @@ def using(rule):
         dispatch.autocast[0] = prev
 
 
+_NOT_ACTIVE = contextlib.nullcontext()
+
+
 def suspended():
     """No autocast in the block: backward passes and in-place updates run the ops as they are given."""
-    return using(None)
+    return _NOT_ACTIVE if dispatch.autocast[0] is None else using(None)  # the common case stays cheap

@@ -1,9 +1,12 @@
 """Collective communication ops (Paddle's legacy names: c_allreduce_sum, c_broadcast, ...).
 
 They are registered like any other op, so static programs get them from the same registry (the
-data-parallel pass appends c_allreduce_sum after the backward) and the Executor runs them. They carry
-no gradient. The forward hands its array to the communicator of the op's ring (a process group):
-MPI for NumPy arrays, NCCL for CuPy arrays. Communicators live on a higher floor
+data-parallel pass appends c_allreduce_sum after the backward) and the Executor runs them. The forward
+hands its array to the communicator of the op's ring (a process group): MPI for NumPy arrays, NCCL for
+CuPy arrays. Gradients are Paddle's legacy grad makers: c_allreduce_sum's is c_allreduce_sum (each
+rank's input reaches every rank's output), or c_identity under model parallelism; the model-parallel
+pair c_identity (forward a copy, backward an all-reduce) and mp_allreduce_sum (forward an all-reduce,
+backward a copy) are each other's gradient; the other collectives have none. Communicators live on a higher floor
 (paddlelite.distributed), which installs the lookup with `set_communicator_lookup`; this module never
 imports upward.
 """
@@ -17,8 +20,10 @@ _lookup = [None]
 
 
 def set_communicator_lookup(fn):
-    """fn(ring_id, xp) -> the communicator of that ring for arrays of module xp."""
-    _lookup[0] = fn
+    """fn(ring_id, xp) -> the communicator of that ring for arrays of module xp. Returns the lookup it
+    replaces (None at first)."""
+    previous, _lookup[0] = _lookup[0], fn
+    return previous
 
 
 def communicator(ring_id, xp):
@@ -26,6 +31,12 @@ def communicator(ring_id, xp):
         raise RuntimeError("collective op: no process group exists yet; call "
                            "paddle.distributed.init_parallel_env() first")
     return _lookup[0](ring_id, xp)
+
+
+def ring_communicator(ring_id, xp):
+    """The communicator of ring_id, or None before any process group exists: ops that only synchronise
+    (sync_batch_norm) then compute on this process's data alone, as Paddle's kernels do without one."""
+    return None if _lookup[0] is None else _lookup[0](ring_id, xp)
 
 
 def _same(x, **attrs):
@@ -50,21 +61,36 @@ def _first_dim(op, shape, factor=None, divisor=None):
 STARTS = {}
 
 
-def _collective(type, start, infer, attrs, inputs=("X",), outputs=("Out",)):
+def _collective(type, start, infer, attrs, inputs=("X",), outputs=("Out",), grad=None):
     def forward(xp, *args, **kw):
         req, out = start(xp, True, *args, **kw)
         req.wait()
         return () if out is None else out
     STARTS[type] = start
-    return register_op(type, inputs=inputs, outputs=outputs, forward=forward, infer=infer,
+    return register_op(type, inputs=inputs, outputs=outputs, forward=forward, infer=infer, grad=grad,
                        attrs={"ring_id": 0, "use_calc_stream": False, **attrs})
 
 
 def _allreduce_start(reduce):
-    def start(xp, blocking, x, ring_id, use_calc_stream):
+    def start(xp, blocking, x, ring_id, **flags):  # use_calc_stream, use_model_parallel: same result
         out = xp.empty_like(x)
         return communicator(ring_id, xp).all_reduce(x, out, reduce, blocking), out
     return start
+
+
+def _grad_by(type):
+    """Grad maker: dX is op `type` (a collective of the same ring) applied to dOut."""
+    def grad(g):
+        dout = g.output_grad("Out")
+        if dout is not None and g.needs("X"):
+            g.set_input_grad("X", g.op(type, dout, ring_id=g.attrs["ring_id"]))
+    return grad
+
+
+def _allreduce_sum_grad(g):
+    """Paddle's: every rank's X reaches every rank's Out, so dX is the all-reduced dOut -- unless the op
+    sums a model-parallel partial result, whose gradient each rank already holds whole (c_identity)."""
+    _grad_by("c_identity" if g.attrs["use_model_parallel"] else "c_allreduce_sum")(g)
 
 
 def _reduce_start(reduce):
@@ -74,8 +100,11 @@ def _reduce_start(reduce):
     return start
 
 
+C_ALLREDUCE_SUM = _collective("c_allreduce_sum", _allreduce_start("sum"), _same, {"use_model_parallel": False},
+                              grad=_allreduce_sum_grad)
 for _name in REDUCE_OPS:
-    _collective(f"c_allreduce_{_name}", _allreduce_start(_name), _same, {})
+    if _name != "sum":
+        _collective(f"c_allreduce_{_name}", _allreduce_start(_name), _same, {"use_model_parallel": False})
     _collective(f"c_reduce_{_name}", _reduce_start(_name), _same, {"root_id": 0})
 
 
@@ -141,3 +170,9 @@ _collective("send_v2", _send, lambda x, **a: (), {"peer": 0}, outputs=())
 _collective("recv_v2", _recv, lambda out_shape, dtype, **a: Meta(tuple(out_shape), np.dtype(dtype)),
             {"peer": 0, "out_shape": [], "dtype": "float32", "place": None}, inputs=())
 _collective("barrier", _barrier, lambda **a: (), {"place": None}, inputs=(), outputs=())
+
+
+MP_ALLREDUCE_SUM = _collective("mp_allreduce_sum", _allreduce_start("sum"), _same, {}, grad=_grad_by("c_identity"))
+C_IDENTITY = register_op("c_identity", inputs=("X",), outputs=("Out",), forward=lambda xp, x, **attrs: x.copy(),
+                         infer=_same, grad=_grad_by("c_allreduce_sum"),
+                         attrs={"ring_id": 0, "use_calc_stream": False, "use_model_parallel": True})

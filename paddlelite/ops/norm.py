@@ -1,4 +1,4 @@
-"""Normalisation ops: layer_norm / layer_norm_grad and batch_norm / batch_norm_grad.
+"""Normalisation ops: layer_norm, batch_norm and sync_batch_norm, each with its grad op.
 
 Each backward is ONE dedicated op computing every input gradient in a pass (a fused GPU kernel replaces it
 by op type). Statistics are computed in float32 for float16 inputs, else in the input's dtype.
@@ -6,6 +6,7 @@ by op type). Statistics are computed in float32 for float16 inputs, else in the 
 import numpy as np
 
 from .formula import reshape_as
+from .collective import ring_communicator
 from .launch import layer_norm as _launch
 from .registry import Meta, register_op
 from .shape_rules import check_float
@@ -137,17 +138,19 @@ def _uses_batch_stats(attrs):
     return not (attrs["is_test"] or attrs["use_global_stats"]) or attrs["trainable_statistics"]
 
 
-def _batch_norm_infer(x, scale, bias, mean, var, **attrs):
-    check_float("batch_norm", x, real=True)
-    c = x.shape[_bn_channel_axis("batch_norm", x.shape, attrs["data_layout"])]
-    for slot, m in (("Scale", scale), ("Bias", bias), ("Mean", mean), ("Variance", var)):
-        if m is None:
-            continue
-        if len(m.shape) != 1 or (c != -1 and m.shape[0] != c):
-            raise ValueError(f"op 'batch_norm': {slot} must have shape [{c}] (X's channels), received "
-                             f"{list(m.shape)}")
-    stat = Meta((c,), _compute_dtype(x.dtype))
-    return Meta(x.shape, x.dtype), stat, stat, stat, stat
+def _batch_norm_infer(op):
+    def infer(x, scale, bias, mean, var, **attrs):
+        check_float(op, x, real=True)
+        c = x.shape[_bn_channel_axis(op, x.shape, attrs["data_layout"])]
+        for slot, m in (("Scale", scale), ("Bias", bias), ("Mean", mean), ("Variance", var)):
+            if m is None:
+                continue
+            if len(m.shape) != 1 or (c != -1 and m.shape[0] != c):
+                raise ValueError(f"op '{op}': {slot} must have shape [{c}] (X's channels), received "
+                                 f"{list(m.shape)}")
+        stat = Meta((c,), _compute_dtype(x.dtype))
+        return Meta(x.shape, x.dtype), stat, stat, stat, stat
+    return infer
 
 
 def _bcast(v, ndim, axis):
@@ -156,69 +159,123 @@ def _bcast(v, ndim, axis):
     return v.reshape(shape)
 
 
-def _batch_norm_forward(xp, x, scale, bias, mean, var, **attrs):
-    axis = _bn_channel_axis("batch_norm", x.shape, attrs["data_layout"])
-    cdt = _compute_dtype(x.dtype)
-    xc = x.astype(cdt, copy=False)
-    eps, mom = cdt.type(attrs["epsilon"]), cdt.type(attrs["momentum"])
-    if _uses_batch_stats(attrs):
+def _local_stats(xp, xc, axis, axes):
+    """(mean, biased variance, xc - mean) per channel of this process's batch."""
+    m = xc.mean(axis=axes)
+    centered = xc - _bcast(m, xc.ndim, axis)
+    return m, (centered * centered).mean(axis=axes), centered
+
+
+def _global_stats(xp, xc, axis, axes):
+    """_local_stats over the batches of every rank of the world: each rank's count, mean and centred sum of
+    squares are all-gathered and combined (Chan et al.), so the result is the global batch's, whatever
+    each rank's batch size, without the cancellation of sum(x^2)/n - mean^2."""
+    comm = ring_communicator(0, xp)
+    if comm is None:
+        return _local_stats(xp, xc, axis, axes)
+    m, v, _ = _local_stats(xp, xc, axis, axes)
+    n = xc.size // xc.shape[axis]
+    local = xp.concatenate([xp.full((1,), n, dtype=xc.dtype), m, v * n])[None]
+    every = xp.empty((comm.nranks, local.shape[1]), dtype=xc.dtype)
+    comm.all_gather(local, every, True).wait()
+    counts, means, m2s = every[:, :1], every[:, 1:1 + m.size], every[:, 1 + m.size:]
+    total = counts.sum()
+    mean = (counts * means).sum(axis=0) / total
+    var = (m2s + counts * (means - mean) ** 2).sum(axis=0) / total
+    return mean, var, xc - _bcast(mean, xc.ndim, axis)
+
+
+def _bn_forward(op, stats):
+    """The forward of batch_norm-like `op` with batch statistics from `stats(xp, xc, axis, axes)`."""
+    def forward(xp, x, scale, bias, mean, var, **attrs):
+        axis = _bn_channel_axis(op, x.shape, attrs["data_layout"])
+        cdt = _compute_dtype(x.dtype)
+        xc = x.astype(cdt, copy=False)
+        eps, mom = cdt.type(attrs["epsilon"]), cdt.type(attrs["momentum"])
+        if _uses_batch_stats(attrs):
+            m, v, centered = stats(xp, xc, axis, tuple(i for i in range(x.ndim) if i != axis))
+            mean_out = mean.astype(cdt) * mom + m * (1 - mom)
+            var_out = var.astype(cdt) * mom + v * (1 - mom)
+        else:
+            m, v = mean.astype(cdt), var.astype(cdt)
+            centered = xc - _bcast(m, x.ndim, axis)
+            mean_out, var_out = m.copy(), v.copy()
+        inv_std = 1.0 / xp.sqrt(v + eps)
+        y = centered * _bcast(inv_std, x.ndim, axis)
+        if scale is not None:
+            y = y * _bcast(scale.astype(cdt, copy=False), x.ndim, axis)
+        if bias is not None:
+            y = y + _bcast(bias.astype(cdt, copy=False), x.ndim, axis)
+        return y.astype(x.dtype, copy=False), mean_out, var_out, m, inv_std
+    return forward
+
+
+def _local_sums(xp, dbias, dscale, count):
+    return dbias, dscale, count
+
+
+def _global_sums(xp, dbias, dscale, count):
+    """The per-channel sums of dy and dy * x_hat, and the count, over every rank of the world."""
+    comm = ring_communicator(0, xp)
+    if comm is None:
+        return dbias, dscale, count
+    local = xp.concatenate([dbias, dscale, xp.full((1,), count, dtype=dbias.dtype)])
+    total = xp.empty_like(local)
+    comm.all_reduce(local, total, "sum", True).wait()
+    c = dbias.size
+    return total[:c], total[c:2 * c], total[2 * c]
+
+
+def _bn_grad_forward(op, sums):
+    """The backward of batch_norm-like `op`; in batch-statistics mode the sums dX needs come from `sums` (DScale and DBias
+    stay this process's own: the data-parallel all-reduce of parameter gradients adds them up)."""
+    def forward(xp, x, scale, saved_mean, saved_inv_std, dy, **attrs):
+        """SavedVariance holds 1/sqrt(var + eps) (as Paddle's does); in global-stats mode, of the running var."""
+        axis = _bn_channel_axis(op, x.shape, attrs["data_layout"])
+        cdt = _compute_dtype(x.dtype)
         axes = tuple(i for i in range(x.ndim) if i != axis)
-        m = xc.mean(axis=axes)
-        centered = xc - _bcast(m, x.ndim, axis)
-        v = (centered * centered).mean(axis=axes)
-        mean_out = mean.astype(cdt) * mom + m * (1 - mom)
-        var_out = var.astype(cdt) * mom + v * (1 - mom)
-    else:
-        m, v = mean.astype(cdt), var.astype(cdt)
-        centered = xc - _bcast(m, x.ndim, axis)
-        mean_out, var_out = m.copy(), v.copy()
-    inv_std = 1.0 / xp.sqrt(v + eps)
-    y = centered * _bcast(inv_std, x.ndim, axis)
-    if scale is not None:
-        y = y * _bcast(scale.astype(cdt, copy=False), x.ndim, axis)
-    if bias is not None:
-        y = y + _bcast(bias.astype(cdt, copy=False), x.ndim, axis)
-    return y.astype(x.dtype, copy=False), mean_out, var_out, m, inv_std
+        xc, d = x.astype(cdt, copy=False), dy.astype(cdt, copy=False)
+        inv = _bcast(saved_inv_std.astype(cdt), x.ndim, axis)
+        xhat = (xc - _bcast(saved_mean.astype(cdt), x.ndim, axis)) * inv
+        dbias = d.sum(axis=axes)
+        dscale = (d * xhat).sum(axis=axes)
+        s = _bcast(scale.astype(cdt), x.ndim, axis) if scale is not None else cdt.type(1)
+        if _uses_batch_stats(attrs):
+            sum_dy, sum_dy_xhat, count = sums(xp, dbias, dscale, x.size // x.shape[axis])
+            dx = s * inv / count * (count * d - _bcast(sum_dy, x.ndim, axis) -
+                                    xhat * _bcast(sum_dy_xhat, x.ndim, axis))
+        else:
+            dx = d * s * inv
+        pdt = scale.dtype if scale is not None else x.dtype
+        return dx.astype(x.dtype, copy=False), dscale.astype(pdt, copy=False), dbias.astype(pdt, copy=False)
+    return forward
 
 
-def _batch_norm_grad_forward(xp, x, scale, saved_mean, saved_inv_std, dy, **attrs):
-    """SavedVariance holds 1/sqrt(var + eps) (as Paddle's does); in global-stats mode, of the running var."""
-    axis = _bn_channel_axis("batch_norm_grad", x.shape, attrs["data_layout"])
-    cdt = _compute_dtype(x.dtype)
-    axes = tuple(i for i in range(x.ndim) if i != axis)
-    xc, d = x.astype(cdt, copy=False), dy.astype(cdt, copy=False)
-    inv = _bcast(saved_inv_std.astype(cdt), x.ndim, axis)
-    xhat = (xc - _bcast(saved_mean.astype(cdt), x.ndim, axis)) * inv
-    dbias = d.sum(axis=axes)
-    dscale = (d * xhat).sum(axis=axes)
-    s = _bcast(scale.astype(cdt), x.ndim, axis) if scale is not None else cdt.type(1)
-    if _uses_batch_stats(attrs):
-        count = x.size // x.shape[axis]
-        dx = s * inv / count * (count * d - _bcast(dbias, x.ndim, axis) - xhat * _bcast(dscale, x.ndim, axis))
-    else:
-        dx = d * s * inv
-    pdt = scale.dtype if scale is not None else x.dtype
-    return dx.astype(x.dtype, copy=False), dscale.astype(pdt, copy=False), dbias.astype(pdt, copy=False)
+def _batch_norm_grad_infer(op):
+    def infer(x, scale, saved_mean, saved_var, dy, **attrs):
+        c = x.shape[_bn_channel_axis(op, x.shape, attrs["data_layout"])]
+        if tuple(dy.shape) != tuple(x.shape) and -1 not in x.shape + dy.shape:
+            raise ValueError(f"op '{op}': DY has shape {list(dy.shape)} but X has {list(x.shape)}")
+        p = Meta((c,), scale.dtype if scale is not None else x.dtype)
+        return Meta(x.shape, x.dtype), p, p
+    return infer
 
 
-def _batch_norm_grad_infer(x, scale, saved_mean, saved_var, dy, **attrs):
-    c = x.shape[_bn_channel_axis("batch_norm_grad", x.shape, attrs["data_layout"])]
-    if tuple(dy.shape) != tuple(x.shape) and -1 not in x.shape + dy.shape:
-        raise ValueError(f"op 'batch_norm_grad': DY has shape {list(dy.shape)} but X has {list(x.shape)}")
-    p = Meta((c,), scale.dtype if scale is not None else x.dtype)
-    return Meta(x.shape, x.dtype), p, p
+def _batch_norm_ops(type, stats, sums):
+    """batch_norm-like op `type` and its grad op (no grad maker: double backward is not supported)."""
+    forward = register_op(type, inputs=("X", "Scale", "Bias", "Mean", "Variance"),
+                          outputs=("Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"),
+                          forward=_bn_forward(type, stats), infer=_batch_norm_infer(type),
+                          grad=_fused_norm_grad(f"{type}_grad", ("SavedMean", "SavedVariance")),
+                          attrs=_BN_ATTRS, optional_inputs=("Scale", "Bias"), nondiff_inputs=("Mean", "Variance"),
+                          intermediate_outputs=("MeanOut", "VarianceOut", "SavedMean", "SavedVariance"))
+    grad = register_op(f"{type}_grad", inputs=("X", "Scale", "SavedMean", "SavedVariance", "DY"),
+                       outputs=("DX", "DScale", "DBias"), forward=_bn_grad_forward(f"{type}_grad", sums),
+                       infer=_batch_norm_grad_infer(f"{type}_grad"), attrs=_BN_ATTRS, optional_inputs=("Scale",))
+    return forward, grad
 
 
-_batch_norm_grad = _fused_norm_grad("batch_norm_grad", ("SavedMean", "SavedVariance"))
-
-
-BATCH_NORM = register_op("batch_norm", inputs=("X", "Scale", "Bias", "Mean", "Variance"),
-                         outputs=("Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"),
-                         forward=_batch_norm_forward, infer=_batch_norm_infer, grad=_batch_norm_grad,
-                         attrs=_BN_ATTRS, optional_inputs=("Scale", "Bias"), nondiff_inputs=("Mean", "Variance"),
-                         intermediate_outputs=("MeanOut", "VarianceOut", "SavedMean", "SavedVariance"))
-
-# No grad maker: double backward through batch_norm is not supported.
-BATCH_NORM_GRAD = register_op("batch_norm_grad", inputs=("X", "Scale", "SavedMean", "SavedVariance", "DY"),
-                              outputs=("DX", "DScale", "DBias"), forward=_batch_norm_grad_forward,
-                              infer=_batch_norm_grad_infer, attrs=_BN_ATTRS, optional_inputs=("Scale",))
+BATCH_NORM, BATCH_NORM_GRAD = _batch_norm_ops("batch_norm", _local_stats, _local_sums)
+# Paddle's sync_batch_norm: the statistics (and in backward the sums dX needs) of the batch of every rank of
+# the world; before a process group exists, batch_norm's numbers.
+SYNC_BATCH_NORM, SYNC_BATCH_NORM_GRAD = _batch_norm_ops("sync_batch_norm", _global_stats, _global_sums)

@@ -7,8 +7,10 @@
   H = (HPrev - c) * z + c (the reset gate is applied after the matmul, as Paddle's GRUCell does).
 
 Each forward and each backward is one elementwise pass: the backward is a dedicated grad op
-(lstm_cell_grad, gru_cell_grad), and on the GPU fused kernels (kernels/rnn.cu) replace all four.
+(lstm_cell_grad, gru_cell_grad), and on the GPU fused kernels (kernels/rnn.cu) replace all four. The grad
+ops' own gradients (double backward) are formulas of registered ops, so every higher order works too.
 """
+from .formula import concat, sigmoid, tanh
 from .launch import rnn as _launch
 from .registry import Meta, register_op
 from .shape_rules import check_float
@@ -81,13 +83,44 @@ def _lstm_cell_grad_infer(gates, c_prev, c, dh, dc):
     return Meta(tuple(gates.shape), gates.dtype), Meta(tuple(c_prev.shape), c_prev.dtype)
 
 
+def _split(g, x, n):
+    return g.op("split", x, num=n, axis=1)
+
+
+def _lstm_cell_grad_grad(g):
+    # lstm_cell_grad computes, from gates (i, f, g, o), CPrev cp, C c and the grads dh, dc:
+    #   dct = dc + dh so tc', DGates = dct [tg si', cp sf', si tg', 0] + [0, 0, 0, dh tc so'], DCPrev = dct sf
+    # (s = sigmoid, t = tanh, ' their derivatives: s' = s (1 - s), s'' = s' (1 - 2 s), t' = 1 - t^2,
+    # t'' = -2 t t'). With u = the grad of DGates and w that of DCPrev, G = dL/d dct:
+    gi, gf, gg, go = _split(g, g.input("Gates"), 4)
+    cp, c, dh, dc = g.input("CPrev"), g.input("C"), g.input("DH"), g.input("DC")
+    ui, uf, ug, uo = _split(g, g.output_grad_or_zeros("DGates"), 4)
+    w = g.output_grad_or_zeros("DCPrev")
+    si, sf, so, tg, tc = sigmoid(gi), sigmoid(gf), sigmoid(go), tanh(gg), tanh(c)
+    dsi, dsf, dso, dtg, dtc = si * (1 - si), sf * (1 - sf), so * (1 - so), 1 - tg * tg, 1 - tc * tc
+    dct = dc + dh * so * dtc
+    big_g = ui * tg * dsi + uf * cp * dsf + ug * si * dtg + w * sf
+    if g.needs("Gates"):
+        g.set_input_grad("Gates", concat([dct * dsi * (ui * tg * (1 - 2 * si) + ug * dtg),
+                                          dct * dsf * (uf * cp * (1 - 2 * sf) + w),
+                                          dct * dtg * (ui * dsi - 2 * ug * si * tg),
+                                          dh * dso * (big_g * dtc + uo * tc * (1 - 2 * so))], axis=1))
+    if g.needs("CPrev"):
+        g.set_input_grad("CPrev", uf * dct * dsf)
+    if g.needs("C"):
+        g.set_input_grad("C", dh * dtc * (uo * dso - 2 * big_g * so * tc))
+    if g.needs("DH"):
+        g.set_input_grad("DH", big_g * so * dtc + uo * tc * dso)
+    if g.needs("DC"):
+        g.set_input_grad("DC", big_g)
+
+
 LSTM_CELL = register_op("lstm_cell", inputs=("Gates", "CPrev"), outputs=("H", "C"), forward=_lstm_cell_forward,
                         infer=_lstm_cell_infer, grad=_lstm_cell_grad, same_dtype=("Gates", "CPrev"),
-                        gpu=_launch.lstm_cell)
-# No grad makers on the grad ops: double backward through a recurrent cell is not supported.
+                        gpu=_launch.lstm_cell, double_grad=True)
 LSTM_CELL_GRAD = register_op("lstm_cell_grad", inputs=("Gates", "CPrev", "C", "DH", "DC"),
                              outputs=("DGates", "DCPrev"), forward=_lstm_cell_grad_forward,
-                             infer=_lstm_cell_grad_infer,
+                             infer=_lstm_cell_grad_infer, grad=_lstm_cell_grad_grad, double_grad=True,
                              same_dtype=("Gates", "CPrev", "C", "DH", "DC"), gpu=_launch.lstm_cell_grad)
 
 
@@ -133,10 +166,40 @@ def _gru_cell_grad_infer(x_gates, h_gates, h_prev, dh):
     return Meta(tuple(x_gates.shape), x_gates.dtype), Meta(tuple(h_gates.shape), h_gates.dtype), meta
 
 
+def _gru_cell_grad_grad(g):
+    # gru_cell_grad computes, with r, z = sigmoid(xr + hr), sigmoid(xz + hz), c = tanh(xc + r hc):
+    #   dcp = dh (1 - z) c', drp = dcp hc r', dzp = dh (hp - c) z',
+    #   DXGates = [drp, dzp, dcp], DHGates = [drp, dzp, dcp r], DHPrev = dh z
+    # (' as in _lstm_cell_grad_grad). With ux, uh, w the grads of the three, k = dL/d dcp:
+    xr, xz, xc = _split(g, g.input("XGates"), 3)
+    hr, hz, hc = _split(g, g.input("HGates"), 3)
+    hp, dh = g.input("HPrev"), g.input("DH")
+    uxr, uxz, uxc = _split(g, g.output_grad_or_zeros("DXGates"), 3)
+    uhr, uhz, uhc = _split(g, g.output_grad_or_zeros("DHGates"), 3)
+    w = g.output_grad_or_zeros("DHPrev")
+    r, z = sigmoid(xr + hr), sigmoid(xz + hz)
+    c = tanh(xc + r * hc)
+    dr, dz, dc = r * (1 - r), z * (1 - z), 1 - c * c
+    ur, uz = uxr + uhr, uxz + uhz
+    dcp = dh * (1 - z) * dc
+    k = ur * hc * dr + uxc + uhc * r
+    d_c_pre = dh * dc * (-2 * k * (1 - z) * c - uz * dz)     # dL/d(xc + r hc)
+    d_z_pre = dh * dz * (uz * (hp - c) * (1 - 2 * z) + w - k * dc)
+    d_r_pre = dr * (dcp * (ur * hc * (1 - 2 * r) + uhc) + d_c_pre * hc)
+    if g.needs("XGates"):
+        g.set_input_grad("XGates", concat([d_r_pre, d_z_pre, d_c_pre], axis=1))
+    if g.needs("HGates"):
+        g.set_input_grad("HGates", concat([d_r_pre, d_z_pre, dcp * ur * dr + d_c_pre * r], axis=1))
+    if g.needs("HPrev"):
+        g.set_input_grad("HPrev", uz * dh * dz)
+    if g.needs("DH"):
+        g.set_input_grad("DH", k * (1 - z) * dc + uz * (hp - c) * dz + w * z)
+
+
 GRU_CELL = register_op("gru_cell", inputs=("XGates", "HGates", "HPrev"), outputs=("H",),
                        forward=_gru_cell_forward, infer=_gru_cell_infer, grad=_gru_cell_grad,
-                       same_dtype=("XGates", "HGates", "HPrev"), gpu=_launch.gru_cell)
+                       same_dtype=("XGates", "HGates", "HPrev"), gpu=_launch.gru_cell, double_grad=True)
 GRU_CELL_GRAD = register_op("gru_cell_grad", inputs=("XGates", "HGates", "HPrev", "DH"),
                             outputs=("DXGates", "DHGates", "DHPrev"), forward=_gru_cell_grad_forward,
-                            infer=_gru_cell_grad_infer,
+                            infer=_gru_cell_grad_infer, grad=_gru_cell_grad_grad, double_grad=True,
                             same_dtype=("XGates", "HGates", "HPrev", "DH"), gpu=_launch.gru_cell_grad)

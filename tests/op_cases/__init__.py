@@ -16,7 +16,7 @@ import numpy as np
 # one module per op module of paddlelite/ops/, named alike (tests/test_op_grads.py checks the mirror)
 FAMILIES = ["elementwise", "math", "activation", "reduce", "manipulation", "indexing", "nn", "conv", "pooling",
             "norm", "loss", "grad_support", "fused", "search", "run_program", "complex", "linalg", "fft", "rnn",
-            "special"]
+            "special", "collective"]
 
 
 @dataclass
@@ -32,6 +32,7 @@ class OpCase:
     noncontiguous: bool = True        # also run with non-contiguous (strided) inputs
     id: str = ""
     family: str = ""                  # the op_cases module it is declared in (set by load_cases)
+    context: object = None            # a context manager factory the case runs inside (tests/conftest.py)
 
     def __post_init__(self):
         if not self.id:

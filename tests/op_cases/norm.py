@@ -1,5 +1,6 @@
-"""Gradient cases for layer_norm and batch_norm (ops/norm.py)."""
+"""Gradient cases for layer_norm, batch_norm and sync_batch_norm (ops/norm.py)."""
 from . import OpCase, positive, rand
+from .collective import one_rank_world
 
 CASES = [
     # ---- layer_norm
@@ -18,4 +19,11 @@ CASES = [
     OpCase("batch_norm", {"X": rand(2, 2, 3, 2, seed=11), "Scale": rand(2, seed=12), "Bias": rand(2, seed=13),
                           "Mean": rand(2, seed=14), "Variance": positive(2, seed=15)}, {"data_layout": "NHWC"},
            id="batch_norm-nhwc"),
+    # ---- sync_batch_norm: without a process group batch_norm's numbers; in a world of one, through the
+    # gathered statistics and all-reduced sums (tests/distributed/check_sync_batch_norm.py: 2 ranks)
+    OpCase("sync_batch_norm", {"X": rand(3, 2, 2, 2, seed=21), "Scale": rand(2, seed=22), "Bias": rand(2, seed=23),
+                               "Mean": rand(2, seed=24), "Variance": positive(2, seed=25)}, id="sync_batch_norm-alone"),
+    OpCase("sync_batch_norm", {"X": rand(2, 2, 3, 2, seed=26), "Scale": rand(2, seed=27), "Bias": rand(2, seed=28),
+                               "Mean": rand(2, seed=29), "Variance": positive(2, seed=30)}, {"data_layout": "NHWC"},
+           context=one_rank_world, id="sync_batch_norm-one-rank-nhwc"),
 ]

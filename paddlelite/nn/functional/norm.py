@@ -64,11 +64,19 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     if isinstance(momentum, bool) or not isinstance(momentum, numbers.Real):
         raise TypeError(f"batch_norm: momentum must be a number, received {momentum!r}")
     _check_eps(epsilon, "batch_norm")
+    return _apply_batch_norm(_norm.BATCH_NORM, x, running_mean, running_var, weight, bias, training, momentum,
+                             epsilon, data_format, use_global_stats)
+
+
+def _apply_batch_norm(op, x, running_mean, running_var, weight, bias, training, momentum, epsilon, data_format,
+                      use_global_stats=None):
+    """Apply batch_norm-like `op` (batch_norm, sync_batch_norm: nn.SyncBatchNorm) to checked arguments and write
+    the running statistics back when it updates them."""
     if use_global_stats is None:
         use_global_stats, trainable_statistics = not training, False
     else:
         use_global_stats, trainable_statistics = bool(use_global_stats), not use_global_stats
-    outs = apply(_norm.BATCH_NORM, x, weight, bias, running_mean, running_var, momentum=float(momentum),
+    outs = apply(op, x, weight, bias, running_mean, running_var, momentum=float(momentum),
                  epsilon=float(epsilon), is_test=not training, data_layout=data_format,
                  use_global_stats=use_global_stats, trainable_statistics=trainable_statistics)
     y, mean_out, var_out = outs[0], outs[1], outs[2]

@@ -4,14 +4,15 @@ As in Paddle, the running statistics `_mean` / `_variance` are non-trainable par
 persistable static variables too, and appear in state_dict under those keys); F.batch_norm updates
 them in training mode.
 """
-import sys
-
 import numpy as np
 
 from ... import tensor as _t
 from ...autograd import no_grad
+from ...framework import dtype as _dtype
+from ...ops import norm as _norm_ops
 from .. import functional as F
 from .. import initializer as _init
+from ..functional.norm import _apply_batch_norm
 from .layers import Layer
 from .param_attr import ParamAttr
 
@@ -24,8 +25,9 @@ class _BatchNormBase(Layer):
     _ndims = (4,)
 
     def __init__(self, num_features, momentum=0.9, epsilon=1e-05, weight_attr=None, bias_attr=None,
-                 data_format="NCHW", use_global_stats=None, name=None):
-        super().__init__()
+                 data_format="NCHW", use_global_stats=None, name=None, dtype=None):
+        # Paddle's: the default dtype, but float32 statistics and affine parameters under a float16 default
+        super().__init__(dtype=dtype or ("float32" if _dtype.get_default_dtype() == "float16" else None))
         api = type(self).__name__
         if not isinstance(num_features, (int, np.integer)) or num_features <= 0:
             raise ValueError(f"{api}: num_features must be a positive int, received {num_features!r}")
@@ -95,16 +97,11 @@ class BatchNorm3D(_BatchNormBase):
                          use_global_stats, name)
 
 
-def _parallel_world_size():
-    """The ranks of an initialised parallel environment (1 without one); nn sits below distributed, and a
-    parallel environment exists only once paddle.distributed is imported and initialised."""
-    env = sys.modules.get("paddlelite.distributed.env")
-    return env.get_world_size() if env is not None and env.is_initialized() else 1
-
-
 class SyncBatchNorm(_BatchNormBase):
-    """Batch normalisation over the whole data-parallel batch. In one process (or at inference) it is
-    BatchNorm over the input's rank (2-D to 5-D; data_format names the channel position)."""
+    """Batch normalisation over the whole data-parallel batch (Paddle's sync_batch_norm op): in training the
+    statistics are those of the batches of every rank of the world together, and backward gives each rank
+    the gradient of that global-batch normalisation. In one process (or at inference) it is BatchNorm over
+    the input's rank (2-D to 5-D; data_format names the channel position)."""
     _formats = ("NCHW", "NHWC", "NC", "NCL", "NLC", "NCDHW", "NDHWC")
     _ndims = (2, 3, 4, 5)
     _channel_last = ("NHWC", "NLC", "NDHWC")
@@ -115,14 +112,11 @@ class SyncBatchNorm(_BatchNormBase):
 
     def forward(self, x):
         self._check_input(x)
-        if self.training and _parallel_world_size() > 1:
-            raise NotImplementedError("SyncBatchNorm: training across several processes needs all-reduced batch "
-                                      "statistics with their gradient, which paddlelite does not have yet")
         last = self._data_format in self._channel_last
         fmt = {2: "NC", 3: "NLC" if last else "NCL", 4: "NHWC" if last else "NCHW",
                5: "NDHWC" if last else "NCDHW"}[len(x.shape)]
-        return F.batch_norm(x, self._mean, self._variance, weight=self.weight, bias=self.bias,
-                            training=self.training, momentum=self._momentum, epsilon=self._epsilon, data_format=fmt)
+        return _apply_batch_norm(_norm_ops.SYNC_BATCH_NORM, x, self._mean, self._variance, self.weight, self.bias,
+                                 self.training, self._momentum, self._epsilon, fmt)
 
     @classmethod
     def convert_sync_batchnorm(cls, layer):
@@ -149,7 +143,7 @@ class BatchNorm(_BatchNormBase):
                  moving_variance_name=None, do_model_average_for_mean_and_var=True, use_global_stats=False,
                  trainable_statistics=False):
         super().__init__(num_channels, momentum, epsilon, param_attr, bias_attr, data_layout,
-                         use_global_stats or None)
+                         use_global_stats or None, dtype=dtype)
         self._act = act
         if is_test:
             self.eval()
@@ -172,7 +166,7 @@ class LayerNorm(Layer):
     """Normalise over the trailing `normalized_shape` dims; weight/bias have prod(normalized_shape) elements."""
 
     def __init__(self, normalized_shape, epsilon=1e-05, weight_attr=None, bias_attr=None, name=None):
-        super().__init__()
+        super().__init__(dtype=None)  # the default dtype
         if isinstance(normalized_shape, (int, np.integer)):
             normalized_shape = [int(normalized_shape)]
         if not isinstance(normalized_shape, (list, tuple)) or not normalized_shape or \
@@ -222,7 +216,7 @@ class _InstanceNormBase(Layer):
 
     def __init__(self, num_features, epsilon=1e-05, momentum=0.9, weight_attr=None, bias_attr=None,
                  data_format="NCHW", name=None):
-        super().__init__()
+        super().__init__(dtype=None)  # the default dtype
         self._num_features, self._epsilon, self._momentum = num_features, epsilon, momentum
         self._data_format = data_format
         if weight_attr is False or bias_attr is False:
