@@ -32,7 +32,9 @@ def linear(x, weight, bias=None, name=None):
         raise ValueError(f"linear: weight must be 2-D [in_features, out_features], received shape {weight.shape}")
     if bias is not None:
         _check_tensor(bias, "linear", "bias")
-    if _static[0]:  # Paddle's static linear is two ops, matmul_v2 then elementwise_add, under one name
+    # Paddle's static linear is two ops, matmul_v2 then elementwise_add, under one name; under auto_cast
+    # (which Paddle's legacy static mode lacks) it stays one white-list op, computing in the low dtype as eager
+    if _static[0] and dispatch.autocast[0] is None:
         with layer_helper("linear"):
             out = apply(_math.MATMUL, x, weight)
             return out if bias is None else apply(_ew.ADD, out, bias)
