@@ -34,35 +34,46 @@ def _model(paddle, lr=0.1, metrics=True):
     return model
 
 
+def _numbers(logs, names=None):
+    """The losses and metrics `names` (default: all) of a step's or an evaluation's logs, as floats. (Paddle's logs
+    dict is a mutable default argument: it keeps the keys of earlier models' runs too.)"""
+    return {k: [float(x) for x in v] if isinstance(v, (list, tuple)) else float(v) for k, v in logs.items()
+            if k in (names or logs)}
+
+
 def _recorder(paddle):
+    """A callback recording the losses and metrics of each train step and evaluation, and the epoch ends."""
     class Record(paddle.callbacks.Callback):
         def __init__(self):
             super().__init__()
             self.seen = []
 
         def on_train_batch_end(self, step, logs=None):
-            self.seen.append(("train", step, logs["loss"][0], float(logs["acc"]), logs["batch_size"]))
+            self.seen.append(("train", step, _numbers(logs, self.model._metrics_name()), logs["batch_size"]))
 
         def on_epoch_end(self, epoch, logs=None):
             self.seen.append(("epoch", epoch))
 
         def on_eval_end(self, logs=None):
-            self.seen.append(("eval", logs["loss"][0], float(logs["acc"])))
+            self.seen.append(("eval", _numbers(logs, self.model._metrics_name())))
     return Record()
+
+
+def fit_evaluate_predict(paddle, model, labelled, unlabelled):
+    """Fit 2 epochs with evaluation, evaluate, predict (stacked and per batch): what each step and call gave."""
+    record = _recorder(paddle)
+    model.fit(labelled, labelled, batch_size=4, epochs=2, shuffle=False, verbose=0, callbacks=[record])
+    evaluated = model.evaluate(labelled, batch_size=3, verbose=0)
+    predicted = model.predict(unlabelled, batch_size=4, stack_outputs=True, verbose=0)
+    batches = model.predict(unlabelled, batch_size=4, verbose=0)
+    return {"steps": record.seen, "evaluated": _numbers(evaluated), "predicted": predicted, "batches": batches}
 
 
 @differential(rtol=1e-5, atol=1e-6)
 def test_fit_evaluate_predict(paddle):
     model = _model(paddle)
-    record = _recorder(paddle)
-    model.fit(_dataset(paddle), _dataset(paddle), batch_size=4, epochs=2, shuffle=False, verbose=0,
-              callbacks=[record])
-    evaluated = model.evaluate(_dataset(paddle), batch_size=3, verbose=0)
-    predicted = model.predict(_dataset(paddle, with_labels=False), batch_size=4, stack_outputs=True, verbose=0)
-    batches = model.predict(_dataset(paddle, with_labels=False), batch_size=4, verbose=0)
-    evaluated = {k: [float(x) for x in v] if isinstance(v, list) else float(v) for k, v in evaluated.items()}
-    return {"steps": record.seen, "evaluated": evaluated, "predicted": predicted, "batches": batches,
-            "weight": model.network.weight}
+    result = fit_evaluate_predict(paddle, model, _dataset(paddle), _dataset(paddle, with_labels=False))
+    return {**result, "weight": model.network.weight}
 
 
 @differential(rtol=1e-5, atol=1e-6)

@@ -299,7 +299,7 @@ def test_lr_scheduler_reaches_a_non_global_scope(prog, how):
     rates = []
     for _ in range(3):
         run(main, feed=feed)
-        rates.append(float(np.array(scope.find_var(lr_name).get_tensor())[0]))
+        rates.append(float(np.array(scope.find_var(lr_name).get_tensor())))  # 0-D, as Paddle
         sched.step()
     assert rates == [1.0, 0.5, 0.25]
     w = np.array(scope.find_var(wname).get_tensor())

@@ -364,7 +364,7 @@ class EagerGradBuilder(GradBuilder):
 
     def set_input_grad(self, slot, value):
         value = value.ref if value.__class__ is Sym else unwrap(value)
-        if self._unchecked:
+        if self._unchecked and (id(value) in self._unchecked or value.__class__ is list):
             self._check_values_used(value)
         if self._simple_index is not None:
             i = self._simple_index.get(slot)
@@ -386,9 +386,10 @@ class EagerGradBuilder(GradBuilder):
             refs = tuple(map(_ref_of, inputs))  # all Syms: the common case
         except AttributeError:  # None, lists of Syms, Tensors
             refs = [v.ref if v.__class__ is Sym else unwrap(v) for v in inputs]
-        if self._unchecked:
+        unchecked = self._unchecked
+        if unchecked:
             for slot, value in zip(opdef.inputs, refs):
-                if slot not in opdef.meta_inputs:
+                if (id(value) in unchecked or value.__class__ is list) and slot not in opdef.meta_inputs:
                     self._check_values_used(value)
         out = dispatch.apply(opdef, *refs, **attrs)
         if out.__class__ is not Tensor:

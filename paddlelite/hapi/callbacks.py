@@ -573,7 +573,7 @@ class ReduceLROnPlateau(Callback):
                 old_lr = self.model._optimizer.get_lr()
                 if old_lr > np.float32(self.min_lr):
                     new_lr = max(old_lr * self.factor, self.min_lr)
-                    self.model._optimizer._learning_rate = new_lr
+                    self.model._optimizer.set_lr(new_lr)  # also writes a static program's learning-rate variable
                     if self.verbose > 0 and _is_rank0():
                         print(f"\nEpoch {self.epoch + 1}: ReduceLROnPlateau reducing learning rate to {new_lr}.")
                     self.cooldown_counter = self.cooldown

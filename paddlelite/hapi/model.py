@@ -1,36 +1,26 @@
-"""paddle.Model: training, evaluation and prediction loops around a network (dynamic graph mode)."""
+"""paddle.Model: training, evaluation and prediction loops around a network, in either graph mode.
+
+The loops, callbacks and checks live here; the batch steps and the persistence of each mode live in its
+adapter (dynamic_adapter.py: the network runs eagerly; static_adapter.py: Programs an Executor runs)."""
 import inspect
 import os
 import warnings
 
 import numpy as np
 
-from .. import tensor as T
-from ..amp import GradScaler, auto_cast
-from ..autograd import no_grad
 from ..framework.io import load as _load
-from ..framework.io import save as _save
 from ..framework.mode import in_dynamic_mode
-from ..framework.tensor import Tensor
 from ..io import DataLoader, Dataset, DistributedBatchSampler
-from ..jit import save as _jit_save
 from ..metric import Metric
 from ..nn import Layer
 from ..static import InputSpec
+from .batch import to_list as _to_list
 from .callbacks import EarlyStopping, config_callbacks
+from .dynamic_adapter import DynamicGraphAdapter
 from .model_summary import summary
+from .static_adapter import StaticGraphAdapter
 
 __all__ = ["Model"]
-
-
-def _to_list(value):
-    if value is None:
-        return []
-    return list(value) if isinstance(value, (list, tuple)) else [value]
-
-
-def _to_numpy(value):
-    return value.numpy() if isinstance(value, Tensor) else np.asarray(value)
 
 
 def _flatten(data):
@@ -45,25 +35,25 @@ def _flatten(data):
 class Model:
     """Wraps `network` with prepare/fit/evaluate/predict, the batch-level steps and save/load.
 
-    `inputs`/`labels` are InputSpecs (optional in dynamic mode: the forward's argument names are used)."""
+    `inputs`/`labels` are InputSpecs (optional in dynamic mode: the forward's argument names are used; static
+    mode builds its programs from them)."""
 
     def __init__(self, network, inputs=None, labels=None):
         if not isinstance(network, Layer):
             raise TypeError(f"paddle.Model: network must be a paddle.nn.Layer, got {type(network).__name__}")
-        if not in_dynamic_mode():
-            raise NotImplementedError("paddle.Model: paddlelite runs Model in dynamic graph mode only; call "
-                                      "paddle.disable_static() first")
+        if not in_dynamic_mode() and not isinstance(inputs, (list, tuple, dict, InputSpec)):
+            raise TypeError("'inputs' must be list or tuple or dict, and couldn't be None.")
         self.mode = "train"
         self.network = network
         self._loss = self._optimizer = None
         self._metrics = []
-        self._amp_level, self._amp_configs, self._amp_custom_lists, self._scaler = "O0", {}, {}, None
+        self._amp_level, self._amp_configs, self._amp_custom_lists = "O0", {}, {}
         self._test_dataloader = None
         self.stop_training = False
         self._inputs_given = inputs is not None
-        self._seen_input_specs = None  # the shapes of the last inputs, for an inference export without `inputs`
         self._inputs = self._verify_spec(inputs, is_input=True)
         self._labels = self._verify_spec(labels)
+        self._adapter = DynamicGraphAdapter(self) if in_dynamic_mode() else StaticGraphAdapter(self)
 
     def _verify_spec(self, specs, is_input=False):
         if specs is None:
@@ -94,6 +84,7 @@ class Model:
             assert isinstance(metric, Metric), f"{metric.__class__.__name__} is not sub class of Metric"
         self._metrics = metrics
         self._prepare_amp(amp_configs)
+        self._adapter.prepare()
 
     _AMP_SCALER_KEYS = {"init_loss_scaling", "incr_ratio", "decr_ratio", "incr_every_n_steps",
                         "decr_every_n_nan_or_inf", "use_dynamic_loss_scaling"}
@@ -101,7 +92,7 @@ class Model:
 
     def _prepare_amp(self, amp_configs):
         """amp_configs: 'O0'/'O1'/'O2', or a dict of level, auto_cast's custom lists and GradScaler's options."""
-        self._amp_configs, self._amp_custom_lists, self._scaler = {}, {}, None
+        self._amp_configs, self._amp_custom_lists = {}, {}
         if not amp_configs:
             self._amp_level = "O0"
             return
@@ -133,65 +124,18 @@ class Model:
         return self.network.parameters(*args, **kwargs)
 
     # ---- one batch -----------------------------------------------------------------------------
-    def _forward(self, inputs):
-        inputs = [T.to_tensor(x) if not isinstance(x, Tensor) else x for x in _to_list(inputs)]
-        self._seen_input_specs = [InputSpec(list(x.shape), x.dtype, spec.name)
-                                  for x, spec in zip(inputs, self._inputs)]
-        return self.network(*inputs)
-
-    def _update_metrics(self, outputs, labels):
-        results = []
-        for metric in self._metrics:
-            computed = metric.compute(*(_to_list(outputs) + labels))
-            results.append(metric.update(*[_to_numpy(m) for m in _to_list(computed)]))
-        return results
-
     def train_batch(self, inputs, labels=None, update=True):
         assert self._optimizer, "model not ready, please call `model.prepare()` first"
-        self.network.train()
         self.mode = "train"
-        labels = [T.to_tensor(label) for label in _to_list(labels)]
-        amp = self._amp_level != "O0"
-        if amp and self._scaler is None:
-            self._scaler = GradScaler(**self._amp_configs)
-        lists = {k: v for k, v in self._amp_custom_lists.items() if k != "custom_black_varnames"}
-        with auto_cast(enable=amp, level=self._amp_level, **lists):
-            outputs = self._forward(inputs)
-        losses = _to_list(self._loss(*(_to_list(outputs) + labels)))
-        final_loss = T.add_n(losses)
-        if amp:
-            scaled = self._scaler.scale(final_loss)
-            scaled.backward()
-            if update:
-                self._scaler.minimize(self._optimizer, scaled)
-        else:
-            final_loss.backward()
-            if update:
-                self._optimizer.minimize(final_loss)
-        if update:
-            self.network.clear_gradients()
-        metrics = self._update_metrics(outputs, labels)
-        losses = [_to_numpy(loss) for loss in losses]
-        return (losses, metrics) if metrics else losses
+        return self._adapter.train_batch(inputs, labels, update)
 
-    @no_grad()
     def eval_batch(self, inputs, labels=None):
-        self.network.eval()
         self.mode = "eval"
-        labels = [T.to_tensor(label) for label in _to_list(labels)]
-        outputs = self._forward(inputs)
-        losses = _to_list(self._loss(*(_to_list(outputs) + labels))) if self._loss else []
-        metrics = self._update_metrics(outputs, labels)
-        losses = [_to_numpy(loss) for loss in losses]
-        if self._loss:
-            return (losses, metrics) if metrics else losses
-        return metrics
+        return self._adapter.eval_batch(inputs, labels)
 
-    @no_grad()
     def predict_batch(self, inputs):
-        self.network.eval()
         self.mode = "test"
-        return [_to_numpy(o) for o in _to_list(self._forward(inputs))]
+        return self._adapter.predict_batch(inputs)
 
     # ---- loops ---------------------------------------------------------------------------------
     def _loader(self, data, batch_size, shuffle=False, drop_last=False, num_workers=0):
@@ -320,26 +264,11 @@ class Model:
     # ---- persistence ---------------------------------------------------------------------------
     def save(self, path, training=True):
         """training=True: path.pdparams (+ path.pdopt with the optimizer's state); False: the inference model
-        (paddle.jit.save) for the `inputs` specs, or for the shapes of the last inputs run."""
-        if not training:
-            specs = self._inputs if self._inputs_given else self._seen_input_specs
-            if specs is None:
-                raise RuntimeError("Saving inference model needs 'inputs' or running before saving. Please specify "
-                                   "'inputs' in Model initialization or input training data and perform a training "
-                                   "for shape derivation.")
-            if not self._inputs_given:
-                warnings.warn("'inputs' was not specified when Model initialization, so the input shape to be saved "
-                              f"will be the shape derived from the user's actual inputs. The input shape to be saved "
-                              f"is {[s.shape for s in specs]}. For saving correct input shapes, please provide "
-                              "'inputs' for Model initialization.")
-            _jit_save(self.network, path, input_spec=specs)
-            return
-        dirname = os.path.dirname(path)
-        if dirname:
-            os.makedirs(dirname, exist_ok=True)
-        _save(self.network.state_dict(), path + ".pdparams")
-        if self._optimizer is not None and self._optimizer.state_dict():
-            _save(self._optimizer.state_dict(), path + ".pdopt")
+        (path.pdmodel + path.pdiparams)."""
+        if training:
+            self._adapter.save(path)
+        else:
+            self._adapter.save_inference_model(path)
 
     def load(self, path, skip_mismatch=False, reset_optimizer=False):
         path, ext = os.path.splitext(path)
@@ -362,8 +291,8 @@ class Model:
             else:
                 raise ValueError(problem)
         self.network.set_state_dict(matched)
-        if self._optimizer is not None and not reset_optimizer and os.path.exists(path + ".pdopt"):
-            self._optimizer.set_state_dict(_load(path + ".pdopt"))
+        has_optim = not reset_optimizer and os.path.exists(path + ".pdopt")
+        self._adapter.load(_load(path + ".pdopt") if has_optim else None)
 
     def summary(self, input_size=None, dtype=None):
         assert input_size is not None or self._inputs, "'input_size' or 'self._input' must be set"

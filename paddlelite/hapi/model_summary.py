@@ -1,11 +1,13 @@
 """paddle.summary: a table of the network's layers with their input/output shapes and parameter counts."""
 import numbers
+import warnings
 from collections import OrderedDict
 
 import numpy as np
 
 from .. import tensor as T
 from ..autograd import no_grad
+from ..framework.mode import in_dynamic_mode
 from ..framework.tensor import Tensor
 from ..nn import LayerList, Sequential
 from ..static import InputSpec
@@ -69,7 +71,11 @@ def summary(net, input_size=None, dtypes=None, input=None):
     if input_size is None:
         input_size = _sizes_of(input)
     input_size = _check_input(_normalize_sizes(input_size))
-    was_training = net.training
+    if in_dynamic_mode():
+        was_training = net.training
+    else:  # the table comes from ops appended to the main program; a static network has no train/eval switch
+        warnings.warn("Your model was created in static graph mode, this may not get correct summary information!")
+        was_training = False
     if was_training:
         net.eval()
     try:

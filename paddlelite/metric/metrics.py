@@ -7,9 +7,11 @@ import numpy as np
 from ..framework.tensor import Tensor
 from ..ops import dispatch
 from ..ops import search as _s
-from ..tensor.manipulation import _int
+from ..tensor.manipulation import _int, reshape, slice
 from ..tensor.creation import assign
 from ..tensor.math import _check_tensor, is_tensor_like
+from ..tensor.reduce import argmax
+from ..tensor.search import argsort
 
 apply = dispatch.apply
 
@@ -83,21 +85,21 @@ class Accuracy(Metric):
         self.reset()
 
     def compute(self, pred, label, *args):
-        """[N, maxk] 0/1 float32: whether the j-th best prediction of each row is its label."""
-        from ..tensor.search import topk as _topk
+        """[N, ..., maxk] 0/1 float32: whether the j-th best prediction of each row is its label (ops, so it
+        runs in a static program too)."""
         _check_tensor(pred, "Accuracy.compute", "pred")
         _check_tensor(label, "Accuracy.compute", "label")
-        _, idx = _topk(pred, self.maxk, axis=-1)
-        lab = label.numpy()
-        if lab.ndim == idx.ndim and lab.shape[-1] != 1:  # one-hot / soft labels
-            lab = lab.argmax(-1)[..., None]
-        elif lab.ndim == idx.ndim - 1:
-            lab = lab[..., None]
-        return Tensor((idx.numpy() == lab).astype(np.float32))
+        pred = argsort(pred, descending=True)
+        pred = slice(pred, axes=[len(pred.shape) - 1], starts=[0], ends=[self.maxk])
+        if len(label.shape) == 1 or (len(label.shape) == 2 and label.shape[-1] == 1):
+            label = reshape(label, (-1, 1))  # a static label's fed shape may differ from its InputSpec's
+        elif label.shape[-1] != 1:  # one-hot / soft labels
+            label = argmax(label, axis=-1, keepdim=True)
+        return (pred == label.astype(pred.dtype)).astype("float32")
 
     def update(self, correct, *args):
         c = _as_numpy(correct, "Accuracy.update", "correct")
-        n = int(np.prod(c.shape[:-1]))
+        n = np.prod(np.array(c.shape[:-1]))  # an int64 scalar, as Paddle: the accuracies come out as float64
         accs = []
         for i, k in enumerate(self.topk):
             num = float(c[..., :k].sum())

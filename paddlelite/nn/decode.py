@@ -1,6 +1,8 @@
 """Decoding with a recurrent cell: Decoder (the interface), BeamSearchDecoder and dynamic_decode, as Paddle's
-paddle.nn.decode. dynamic_decode runs eagerly (the loop stops when every sequence has finished); a static
-program has no loop of unknown length here, so static mode reports that clearly."""
+paddle.nn.decode. Dynamic mode runs a Python loop that stops when every sequence has finished; static mode
+builds one static.nn.while_loop whose loop vars carry the step counter, inputs, states, finished flags,
+lengths and the outputs so far (each grown by one step per iteration), as Paddle's While block with tensor
+arrays does."""
 import warnings
 from typing import NamedTuple
 
@@ -9,6 +11,8 @@ import numpy as np
 from .. import tensor as _t
 from ..framework import dtype as _dtype
 from ..framework.mode import _static
+from ..static.control_flow import while_loop
+from ..static.framework import Variable
 from . import functional as F
 from .layer.rnn import _flatten, _map
 
@@ -85,24 +89,26 @@ class BeamSearchDecoder(Decoder):
         return _t.multiply(_t.tile(_t.unsqueeze(finished, [2]), [1, 1, self.vocab_size]), self.noend_mask_tensor) \
             - _t.multiply(probs, _t.unsqueeze(finished - 1, [2]))
 
-    def _gather(self, x, indices, batch_size):
+    def _gather(self, x, indices):
         """x[b, indices[b, k]] for every batch entry b."""
-        batch_pos = _t.tile(_t.unsqueeze(_t.arange(0, batch_size, 1, dtype=indices.dtype), [1]), [1, self.beam_size])
+        # the row numbers b from the indices themselves: a static program may not know the batch size
+        batch_pos = _t.cumsum(_t.ones_like(indices), axis=0) - 1
         coordinates = _t.stack([batch_pos, indices], axis=2)
         coordinates.stop_gradient = True
         return _t.gather_nd(x, coordinates)
 
     def initialize(self, initial_cell_states):
         self.kinf = 1e9
-        state = _flatten(initial_cell_states)[0]
-        self.batch_size = state.shape[0]
         init_cell_states = _map(self._expand_to_beam_size, initial_cell_states)
-        init_inputs = _t.full([self.batch_size, self.beam_size], self.start_token, dtype="int64")
-        log_probs = _t.tile(_t.assign(np.array([[0.0] + [-self.kinf] * (self.beam_size - 1)], "float32")),
-                            [self.batch_size, 1])
+        # [batch, beam] zeros shaped by a tiled state, so the batch size need not be known when building
+        state = _flatten(init_cell_states)[0]
+        zeros = _t.zeros_like(_t.cast(_t.sum(state, axis=list(range(2, len(state.shape)))), "int64"))
+        init_inputs = _t.full_like(zeros, self.start_token)
+        log_probs = _t.cast(zeros, "float32") + _t.assign(
+            np.array([[0.0] + [-self.kinf] * (self.beam_size - 1)], "float32"))
         if _dtype.get_default_dtype() == "float64":
             log_probs = _t.cast(log_probs, "float64")
-        init_finished = _t.full([self.batch_size, self.beam_size], False, dtype="bool")
+        init_finished = _t.cast(zeros, "bool")
         init_lengths = _t.zeros_like(init_inputs)
         init_inputs = self.embedding_fn(init_inputs) if self.embedding_fn else init_inputs
         return init_inputs, self.StateWrapper(init_cell_states, log_probs, init_finished, init_lengths), init_finished
@@ -121,10 +127,10 @@ class BeamSearchDecoder(Decoder):
         vocab = _t.full([1], self.vocab_size, dtype="int64")
         beam_indices = _t.floor_divide(topk_indices, vocab)
         token_indices = _t.remainder(topk_indices, vocab)
-        next_log_probs = self._gather(scores, topk_indices, self.batch_size)
-        next_cell_states = _map(lambda x: self._gather(x, beam_indices, self.batch_size), next_cell_states)
-        next_finished = self._gather(beam_state.finished, beam_indices, self.batch_size)
-        next_lengths = self._gather(beam_state.lengths, beam_indices, self.batch_size)
+        next_log_probs = self._gather(scores, topk_indices)
+        next_cell_states = _map(lambda x: self._gather(x, beam_indices), next_cell_states)
+        next_finished = self._gather(beam_state.finished, beam_indices)
+        next_lengths = self._gather(beam_state.lengths, beam_indices)
         next_lengths = next_lengths + _t.cast(_t.logical_not(next_finished), beam_state.lengths.dtype)
         next_finished = _t.logical_or(next_finished, _t.equal(token_indices, _t.full([1], self.end_token, "int64")))
         return (self.OutputWrapper(topk_scores, token_indices, beam_indices),
@@ -154,30 +160,30 @@ class BeamSearchDecoder(Decoder):
         return True
 
 
-def _stack_outputs(steps):
-    """Per-step output structures -> one structure of [time, ...] tensors."""
-    first = steps[0]
-    if isinstance(first, tuple) and hasattr(first, "_fields"):
-        return type(first)(*(_stack_outputs([s[i] for s in steps]) for i in range(len(first))))
-    if isinstance(first, (list, tuple)):
-        return type(first)(_stack_outputs([s[i] for s in steps]) for i in range(len(first)))
-    return _t.stack(steps, axis=0)
+def _is_structure(tree):
+    return isinstance(tree, (list, tuple))
 
 
 def _map_outputs(fn, tree):
     if isinstance(tree, tuple) and hasattr(tree, "_fields"):
         return type(tree)(*(_map_outputs(fn, x) for x in tree))
-    if isinstance(tree, (list, tuple)):
+    if _is_structure(tree):
         return type(tree)(_map_outputs(fn, x) for x in tree)
     return fn(tree)
 
 
+def _leaves(tree):
+    return [x for sub in tree for x in _leaves(sub)] if _is_structure(tree) else [tree]
+
+
+def _map_leaves(fn, *trees):
+    """fn over the matching leaves of equally nested structures (named tuples included)."""
+    columns = iter(zip(*map(_leaves, trees)))
+    return _map_outputs(lambda _: fn(*next(columns)), trees[0])
+
+
 def _keep_finished(state, new_state, finished):
     """new_state where the sequence is still running, the old state where it had finished."""
-    if isinstance(state, tuple) and hasattr(state, "_fields"):
-        return type(state)(*(_keep_finished(a, b, finished) for a, b in zip(state, new_state)))
-    if isinstance(state, (list, tuple)):
-        return type(state)(_keep_finished(a, b, finished) for a, b in zip(state, new_state))
     dtype = state.dtype
     is_bool = dtype.name == "bool"
     old, new = (_t.cast(state, "float32"), _t.cast(new_state, "float32")) if is_bool else (state, new_state)
@@ -187,41 +193,97 @@ def _keep_finished(state, new_state, finished):
     return _t.cast(out, dtype) if is_bool else out
 
 
-def dynamic_decode(decoder, inits=None, max_step_num=None, output_time_major=False, impute_finished=False,
-                   is_test=False, return_length=False, **kwargs):
-    """Run decoder.step until every sequence has finished (or past max_step_num steps); returns (outputs,
-    final_states) -- plus sequence_lengths with return_length -- outputs stacked along time (batch first
-    unless output_time_major)."""
-    if _static[0]:
-        raise NotImplementedError("dynamic_decode: static mode is not supported (the number of steps is only "
-                                  "known while decoding); run it in dynamic mode")
-    if not isinstance(decoder, Decoder):
-        raise TypeError(f"dynamic_decode: decoder must be a Decoder, received {type(decoder).__name__}")
-    inputs, states, finished = decoder.initialize(inits)
+def _decode_step(decoder, time, inputs, states, finished, lengths, impute_finished, counted_after_step, kwargs):
+    """One decoder step with dynamic_decode's bookkeeping; returns (outputs, inputs, states, finished, lengths).
+    Where dynamic_decode tracks the finished flags, Paddle counts a step into the lengths and imputes the
+    states by the flags after the step in dynamic mode but by those before it in static mode (its While
+    block updates the flags after both): `counted_after_step` picks."""
+    outputs, next_states, next_inputs, next_finished = decoder.step(time, inputs, states, **kwargs)
+    if decoder.tracks_own_finished:
+        if not hasattr(next_states, "lengths"):
+            warnings.warn("`next_states` has no `lengths` attribute, the returned `sequence_lengths` would be "
+                          "all zeros.")
+        return outputs, next_inputs, next_states, next_finished, getattr(next_states, "lengths", lengths)
+    next_finished = _t.logical_or(next_finished, finished)
+    seen = next_finished if counted_after_step else finished
+    next_lengths = lengths + _t.cast(_t.logical_not(seen), lengths.dtype)
+    if impute_finished:
+        next_states = _map_leaves(lambda a, b: _keep_finished(a, b, seen), states, next_states)
+    return outputs, next_inputs, next_states, next_finished, next_lengths
+
+
+def _decode_eager(decoder, inputs, states, finished, max_step_num, impute_finished, kwargs):
     sequence_lengths = _t.cast(_t.zeros_like(finished), "int64")
     steps = []
     step = 0
     while not bool(_t.all(finished)):
         time = _t.full([1], step, dtype="int64")
-        outputs, next_states, next_inputs, next_finished = decoder.step(time, inputs, states, **kwargs)
-        if not decoder.tracks_own_finished:
-            # Paddle assigns the new flags into `finished` here, so the lengths and the imputation below
-            # already see this step's finishes
-            finished = next_finished = _t.logical_or(next_finished, finished)
-            next_lengths = sequence_lengths + _t.cast(_t.logical_not(finished), sequence_lengths.dtype)
-            if impute_finished:
-                next_states = _keep_finished(states, next_states, finished)
-        else:
-            if not hasattr(next_states, "lengths"):
-                warnings.warn("`next_states` has no `lengths` attribute, the returned `sequence_lengths` would be "
-                              "all zeros.")
-            next_lengths = getattr(next_states, "lengths", sequence_lengths)
+        outputs, inputs, states, finished, sequence_lengths = _decode_step(
+            decoder, time, inputs, states, finished, sequence_lengths, impute_finished, True, kwargs)
         steps.append(outputs)
-        inputs, states, finished, sequence_lengths = next_inputs, next_states, next_finished, next_lengths
         step += 1
         if max_step_num is not None and step > max_step_num:
             break
-    final_outputs, final_states = _stack_outputs(steps), states
+    return _map_leaves(lambda *xs: _t.stack(list(xs), axis=0), *steps), states, sequence_lengths
+
+
+def _decode_static(decoder, inputs, states, finished, max_step_num, impute_finished, is_test, kwargs):
+    """One while_loop. Its first step is built before the loop: that gives the structure, dtypes and shapes
+    of the outputs the loop then extends by one step per iteration (Paddle learns them inside its While
+    block and creates the tensor arrays outside it afterwards)."""
+    finished.stop_gradient = True
+    lengths = _t.cast(_t.zeros_like(finished), "int64")
+    lengths.stop_gradient = True
+    limit = None if max_step_num is None else _t.full([1], max_step_num, dtype="int64")
+
+    def step(time, inputs, states, finished, lengths):
+        return (_t.increment(time, 1.0),) + _decode_step(decoder, time, inputs, states, finished, lengths,
+                                                         impute_finished, False, kwargs)
+
+    time, outputs, inputs, states, finished, lengths = step(_t.full([1], 0, dtype="int64"), inputs, states,
+                                                           finished, lengths)
+    carried = (time, inputs, states, finished, lengths, _map_outputs(lambda x: _t.unsqueeze(x, [0]), outputs))
+    # the Variables are the loop vars; anything else (a Python value in a decoder's structure) stays as is
+    flat = _leaves(carried)
+    at = [k for k, v in enumerate(flat) if isinstance(v, Variable)]
+
+    def unpack(loop_vars):
+        now = list(flat)
+        for k, v in zip(at, loop_vars):
+            now[k] = v
+        leaves = iter(now)
+        return _map_outputs(lambda _: next(leaves), carried)
+
+    def cond(*loop_vars):
+        time, _, _, finished, _, _ = unpack(loop_vars)
+        running = _t.logical_not(_t.all(finished))
+        return running if limit is None else _t.logical_and(running, _t.less_equal(time, limit))
+
+    def body(*loop_vars):
+        time, inputs, states, finished, lengths, so_far = unpack(loop_vars)
+        time, outputs, inputs, states, finished, lengths = step(time, inputs, states, finished, lengths)
+        so_far = _map_leaves(lambda acc, x: _t.concat([acc, _t.unsqueeze(x, [0])], axis=0), so_far, outputs)
+        now = _leaves((time, inputs, states, finished, lengths, so_far))
+        return [now[k] for k in at]
+
+    _, _, states, _, lengths, outputs = unpack(while_loop(cond, body, [flat[k] for k in at], is_test=is_test))
+    return outputs, states, lengths
+
+
+def dynamic_decode(decoder, inits=None, max_step_num=None, output_time_major=False, impute_finished=False,
+                   is_test=False, return_length=False, **kwargs):
+    """Run decoder.step until every sequence has finished (or past max_step_num steps); returns (outputs,
+    final_states) -- plus sequence_lengths with return_length -- outputs stacked along time (batch first
+    unless output_time_major)."""
+    if not isinstance(decoder, Decoder):
+        raise TypeError(f"dynamic_decode: decoder must be a Decoder, received {type(decoder).__name__}")
+    inputs, states, finished = decoder.initialize(inits)
+    if _static[0]:
+        final_outputs, final_states, sequence_lengths = _decode_static(
+            decoder, inputs, states, finished, max_step_num, impute_finished, is_test, kwargs)
+    else:
+        final_outputs, final_states, sequence_lengths = _decode_eager(
+            decoder, inputs, states, finished, max_step_num, impute_finished, kwargs)
     try:
         final_outputs, final_states = decoder.finalize(final_outputs, final_states, sequence_lengths)
     except NotImplementedError:

@@ -14,6 +14,8 @@ from . import histogram  # noqa: F401  (bincount, histogram, histogramdd)
 from . import special  # noqa: F401  (lgamma, digamma, polygamma, i0, i1, erfinv, gammainc, kron, trace, ...)
 from . import collective  # noqa: F401  (c_allreduce_*, c_broadcast, ...: paddle.distributed's ops)
 from . import run_program  # noqa: F401  (run_program, run_program_grad: paddle.jit.to_static's traced programs)
+from . import deform_conv  # noqa: F401  (deformable_conv, deformable_conv_v1: paddle.static.nn.deform_conv2d)
+from . import nce  # noqa: F401  (nce: paddle.static.nn.nce)
 from .dispatch import apply
 from .registry import GradBuilder, Meta, OpDef, all_ops, device_impls, get_op, register_impl, register_op
 

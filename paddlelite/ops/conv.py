@@ -3,7 +3,8 @@ the sliding-window helpers pooling shares; every helper works for any number of 
 
 Windows are gathered with one strided view, which works unchanged on NumPy and CuPy; the adjoint (col2im)
 adds one strided slice per kernel offset back. Within one kernel offset the slices do not overlap, so a plain
-`+=` on the view accumulates correctly without a scatter.
+`+=` on the view accumulates correctly without a scatter. Stride-1 convolutions (the common case) gather and
+fold over the flattened padded input instead (GemmWindows), so every copy and add runs along long rows.
 """
 import itertools
 
@@ -111,14 +112,18 @@ def pad_hw(xp, x, pads, value=0.0):
     return xp.pad(x, ((0, 0), (0, 0), *pads), mode="constant", constant_values=value)
 
 
-def extract_windows(xp, x, ksize, strides, dilations, out_sizes):
-    """x [N, C, *padded] -> [N, C, *ksize, *out_sizes]: every window, gathered by one strided copy (a view whose
-    strides step by the dilation within a window and by the stride between windows)."""
+def window_view(xp, x, ksize, strides, dilations, out_sizes):
+    """x [N, C, *padded] viewed as [N, C, *ksize, *out_sizes]: every window, without a copy (strides step by the
+    dilation within a window and by the stride between windows)."""
     sp = x.strides[2:]
-    view = xp.lib.stride_tricks.as_strided(
+    return xp.lib.stride_tricks.as_strided(
         x, x.shape[:2] + tuple(ksize) + tuple(out_sizes),
         x.strides[:2] + tuple(d * st for d, st in zip(dilations, sp)) + tuple(s * st for s, st in zip(strides, sp)))
-    return xp.ascontiguousarray(view)
+
+
+def extract_windows(xp, x, ksize, strides, dilations, out_sizes):
+    """x [N, C, *padded] -> [N, C, *ksize, *out_sizes]: every window, gathered by one strided copy."""
+    return xp.ascontiguousarray(window_view(xp, x, ksize, strides, dilations, out_sizes))
 
 
 def fold_windows(xp, cols, padded, strides, dilations):
@@ -126,14 +131,93 @@ def fold_windows(xp, cols, padded, strides, dilations):
     nd = len(strides)
     ksize, outs = cols.shape[2:2 + nd], cols.shape[2 + nd:]
     out = xp.zeros(cols.shape[:2] + tuple(padded), dtype=cols.dtype)
+    # windows that do not overlap write each element once: assign instead of adding
+    disjoint = all(s >= d * (k - 1) + 1 for k, s, d in zip(ksize, strides, dilations))
     for offset in itertools.product(*(range(k) for k in ksize)):
-        region = tuple(slice(i * d, i * d + s * (o - 1) + 1, s) for i, d, s, o in zip(offset, dilations, strides, outs))
-        out[(slice(None), slice(None), *region)] += cols[(slice(None), slice(None), *offset)]
+        region = (slice(None), slice(None), *(slice(i * d, i * d + s * (o - 1) + 1, s)
+                                              for i, d, s, o in zip(offset, dilations, strides, outs)))
+        window_slot = cols[(slice(None), slice(None), *offset)]
+        if disjoint:
+            out[region] = window_slot
+        else:
+            out[region] += window_slot
     return out
 
 
+class GemmWindows:
+    """The windows of a convolution as GEMM columns, and their adjoint.
+
+    `columns(x)` gives [N, C, *ksize, L]: for every kernel offset, the input under it at each of the L output
+    positions. With stride 1 in every dim the positions run over `grid`: the output sizes with every dim after
+    the first widened to the padded input's size, so that each kernel offset reads one contiguous run of the
+    flattened padded input (one copy with long rows, and the adjoint adds long runs); the extra positions are
+    junk that `from_grid` cuts off and `to_grid` fills with zeros. Otherwise `grid` is the output sizes and the
+    windows come from extract_windows.
+    """
+
+    def __init__(self, n, c, sizes, ksize, strides, dilations, pads, outs):
+        self.n, self.c, self.sizes, self.ksize = n, c, list(sizes), list(ksize)
+        self.strides, self.dilations, self.pads, self.outs = strides, dilations, pads, list(outs)
+        self.padded = [size + a + b for size, (a, b) in zip(sizes, pads)]
+        self.flat = all(s == 1 for s in strides)
+        self.grid = [self.outs[0], *self.padded[1:]] if self.flat else self.outs
+        self.length = int(np.prod(self.grid))
+        self.volume = int(np.prod(self.padded))
+        rows = [int(np.prod(self.padded[t + 1:])) for t in range(len(sizes))]
+        self.offset_steps = [d * r for d, r in zip(dilations, rows)]
+        # the junk positions of the last kernel offset run past the last image by this much
+        self.tail = max(0, sum(st * (k - 1) for st, k in zip(self.offset_steps, ksize)) + self.length - self.volume)
+
+    def _padded_buffer(self, xp, dtype):
+        buf = xp.zeros(self.n * self.c * self.volume + self.tail, dtype=dtype)
+        return buf, buf[:self.n * self.c * self.volume].reshape(self.n, self.c, *self.padded)
+
+    def _runs(self, xp, buf, shape, steps, start=0):
+        e = buf.itemsize
+        return xp.lib.stride_tricks.as_strided(buf[start:], (self.n, self.c, *shape),
+                                               (self.c * self.volume * e, self.volume * e, *(st * e for st in steps)))
+
+    def columns(self, xp, x):
+        """x [N, C, *sizes] -> [N, C, *ksize, L]."""
+        if not self.flat:
+            cols = extract_windows(xp, pad_hw(xp, x, self.pads), self.ksize, self.strides, self.dilations, self.outs)
+            return cols.reshape(self.n, self.c, *self.ksize, self.length)
+        buf, padded = self._padded_buffer(xp, x.dtype)
+        padded[crop_index(self.pads, self.sizes)] = x
+        return xp.ascontiguousarray(self._runs(xp, buf, (*self.ksize, self.length), (*self.offset_steps, 1)))
+
+    def fold(self, xp, cols):
+        """The adjoint of columns: [N, C, *ksize, L] -> [N, C, *sizes] (the junk positions of cols must be zero)."""
+        if not self.flat:
+            out = fold_windows(xp, cols.reshape(self.n, self.c, *self.ksize, *self.outs), self.padded, self.strides,
+                               self.dilations)
+            return crop_hw(out, self.pads, self.sizes)
+        buf, padded = self._padded_buffer(xp, cols.dtype)
+        for offset in itertools.product(*(range(k) for k in self.ksize)):
+            start = sum(i * st for i, st in zip(offset, self.offset_steps))
+            run = self._runs(xp, buf, (self.length,), (1,), start)
+            run += cols[(slice(None), slice(None), *offset)]
+        return padded[crop_index(self.pads, self.sizes)]
+
+    def to_grid(self, xp, y):
+        """[N, O, *outs] -> [N, O, L], zeros at the junk positions."""
+        if not self.flat:
+            return y.reshape(*y.shape[:2], self.length)
+        out = xp.zeros((*y.shape[:2], *self.grid), dtype=y.dtype)
+        out[(slice(None), slice(None), *(slice(o) for o in self.outs))] = y
+        return out.reshape(*y.shape[:2], self.length)
+
+    def from_grid(self, y):
+        """[N, O, L] -> [N, O, *outs] (a view)."""
+        return y.reshape(*y.shape[:2], *self.grid)[(slice(None), slice(None), *(slice(o) for o in self.outs))]
+
+
+def crop_index(pads, sizes):
+    return (slice(None), slice(None), *(slice(a, a + n) for (a, _), n in zip(pads, sizes)))
+
+
 def crop_hw(x, pads, sizes):
-    return x[(slice(None), slice(None), *(slice(a, a + n) for (a, _), n in zip(pads, sizes)))]
+    return x[crop_index(pads, sizes)]
 
 
 def scatter_add(xp, target, indices, values):
@@ -196,29 +280,26 @@ def _register_conv(nd):
         (n, *_), (o, *_), _, _, _, outs = _conv_geometry(name, nd, x.shape, w.shape, **attrs)
         return Meta(nchw_out_shape(n, o, outs, attrs["data_format"]), x.dtype)
 
-    def cols_of(xp, x, w_shape, attrs, op):
-        geo = _conv_geometry(op, nd, x.shape, w_shape, **attrs)
-        _, (_, _, *ksize), pads, strides, dils, outs = geo
-        xpad = pad_hw(xp, to_nchw(x, attrs["data_format"]), pads)
-        return extract_windows(xp, xpad, ksize, strides, dils, outs), geo, xpad.shape[2:]
+    def windows_of(xp, x, w_shape, attrs, op):
+        (n, c, *sizes), (o, cg, *ksize), pads, strides, dils, outs = _conv_geometry(op, nd, x.shape, w_shape, **attrs)
+        windows = GemmWindows(n, c, sizes, ksize, strides, dils, pads, outs)
+        return windows, windows.columns(xp, to_nchw(x, attrs["data_format"])), o, cg * int(np.prod(ksize))
 
     def forward(xp, x, w, **attrs):
-        cols, ((n, *_), (o, cg, *ksize), _, _, _, outs), _ = cols_of(xp, x, w.shape, attrs, name)
-        g, k = attrs["groups"], cg * int(np.prod(ksize))
-        out = matmul_array(xp, w.reshape(g, o // g, k), cols.reshape(n, g, k, -1))      # [N, G, O/G, prod(outs)]
-        return from_nchw(xp, out.reshape(n, o, *outs), attrs["data_format"])
+        windows, cols, o, k = windows_of(xp, x, w.shape, attrs, name)
+        g, n = attrs["groups"], windows.n
+        out = matmul_array(xp, w.reshape(g, o // g, k), cols.reshape(n, g, k, -1))      # [N, G, O/G, L]
+        return from_nchw(xp, windows.from_grid(out.reshape(n, o, -1)), attrs["data_format"])
 
     def grad_forward(xp, x, w, dout, **attrs):
-        cols, ((n, c, *sizes), (o, cg, *ksize), pads, strides, dils, outs), padded = cols_of(
-            xp, x, w.shape, attrs, grad_name)
-        g, k = attrs["groups"], cg * int(np.prod(ksize))
-        d = to_nchw(dout, attrs["data_format"]).reshape(n, g, o // g, -1)
+        windows, cols, o, k = windows_of(xp, x, w.shape, attrs, grad_name)
+        g, n = attrs["groups"], windows.n
+        d = windows.to_grid(xp, to_nchw(dout, attrs["data_format"])).reshape(n, g, o // g, -1)
         cols = cols.reshape(n, g, k, -1)
         dw = matmul_array(xp, d, cols.swapaxes(-1, -2)).sum(axis=0).reshape(w.shape)      # [G, O/G, K] summed over N
-        dcols = matmul_array(xp, w.reshape(g, o // g, k).swapaxes(-1, -2), d)            # [N, G, K, prod(outs)]
-        dxpad = fold_windows(xp, dcols.reshape(n, c, *ksize, *outs), padded, strides, dils)
-        dx = from_nchw(xp, crop_hw(dxpad, pads, sizes), attrs["data_format"])
-        return dx, xp.ascontiguousarray(dw)
+        dcols = matmul_array(xp, w.reshape(g, o // g, k).swapaxes(-1, -2), d)            # [N, G, K, L]
+        dx = windows.fold(xp, dcols.reshape(n, windows.c, *windows.ksize, -1))
+        return from_nchw(xp, dx, attrs["data_format"]), xp.ascontiguousarray(dw)
 
     def grad_infer(x, w, dout, **attrs):
         expected = infer(x, w, **attrs).shape

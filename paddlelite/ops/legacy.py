@@ -127,6 +127,10 @@ def _without(*names):
     return lambda attrs, x: {k: v for k, v in attrs.items() if k not in names}
 
 
+def _nce_desc(attrs, x):  # custom_neg_classes is an extra (test-only) attr Paddle's desc hides
+    return {"is_test": False, **_without("custom_neg_classes")(attrs, x)}
+
+
 _ELEMENTWISE = ("add", "subtract", "multiply", "divide", "maximum", "minimum", "remainder", "floor_divide",
                 "elementwise_pow")
 _REDUCE = ("reduce_sum", "mean", "max", "min", "amax", "amin", "prod", "all", "any")
@@ -153,6 +157,7 @@ LEGACY_DESC = {
     "top_k_v2": (None, ("K",)),
     "cumsum": (_with(flatten=False, exclusive=False), ()),
     "flatten": (_flatten_desc, ()),
+    "nce": (_nce_desc, ()),
     **{t: (_with(axis=-1), ()) for t in _ELEMENTWISE},
     **{t: (_reduce_desc, ()) for t in _REDUCE},
 }

@@ -1,14 +1,15 @@
 """Pooling (pool2d / pool3d and their grads): max or average, explicit/SAME/VALID padding, ceil mode, global and
-adaptive windows, channel-first or channel-last. Fixed windows reuse conv's window gather; adaptive windows
-loop over cells. Every helper works for any number of spatial dims."""
+adaptive windows, channel-first or channel-last. Fixed windows are gathered by conv's window view, position in
+the window first, so max/sum and the max routing of the grad run over contiguous slices; adaptive windows loop over
+cells. Every helper works for any number of spatial dims."""
 import functools
 import itertools
 
 import numpy as np
 
 from ..framework.random import get_rng
-from .conv import (_FORMATS, check_data_format, crop_hw, extract_windows, fold_windows, from_nchw, ints,
-                   nchw_out_shape, nchw_shape, out_size, pad_hw, resolve_pads, scatter_add, to_nchw)
+from .conv import (_FORMATS, check_data_format, crop_hw, fold_windows, from_nchw, ints, nchw_out_shape, nchw_shape,
+                   out_size, pad_hw, resolve_pads, scatter_add, to_nchw, window_view)
 from .registry import Meta, register_op
 from .shape_rules import check_float
 
@@ -63,7 +64,7 @@ def _adaptive_bounds(n, out):
 
 
 def _windows(xp, nd, x, attrs, op):
-    """x channel-first -> (cols [N, C, *ksize, *outs], sizes, ksize, strides, pads, outs, padded sizes)."""
+    """x channel-first -> (cols [prod(ksize), N, C, *outs], sizes, ksize, strides, pads, outs, padded sizes)."""
     (n, c, *sizes), ksize, strides, pads, outs = _geometry(op, nd, x.shape, **{**attrs,
                                                                               "data_format": _FORMATS[nd][0]})
     # extend the after-padding so ceil-mode windows that run past the edge still fit
@@ -71,8 +72,9 @@ def _windows(xp, nd, x, attrs, op):
     pads = [(a, max(b, m - a - size)) for (a, b), m, size in zip(pads, need, sizes)]
     fill = -np.inf if attrs["pooling_type"] == "max" else 0.0
     xpad = pad_hw(xp, x, pads, fill)
-    cols = extract_windows(xp, xpad, ksize, strides, [1] * nd, outs)
-    return cols, sizes, ksize, strides, pads, outs, xpad.shape[2:]
+    view = window_view(xp, xpad, ksize, strides, [1] * nd, outs)
+    cols = xp.ascontiguousarray(xp.moveaxis(view, tuple(range(2, 2 + nd)), tuple(range(nd))))
+    return cols.reshape((-1, n, c, *outs)), sizes, ksize, strides, pads, outs, xpad.shape[2:]
 
 
 def _avg_divisor(xp, attrs, sizes, ksize, strides, pads, outs):
@@ -102,6 +104,12 @@ def _register_pool(nd):
     axes = tuple(range(2, 2 + nd))
     _ALL = (slice(None), slice(None))
 
+    def cell_grid(attrs):
+        """Output cells of adaptive pooling (global pooling: one cell), or None for fixed windows."""
+        if attrs["global_pooling"]:
+            return [1] * nd
+        return ints(name, "ksize", attrs["ksize"], nd) if attrs["adaptive"] else None
+
     def infer(x, **attrs):
         check_float(name, x, real=True)
         (n, c, *_), _, _, _, outs = _geometry(name, nd, x.shape, **attrs)
@@ -110,8 +118,8 @@ def _register_pool(nd):
     def forward(xp, x, **attrs):
         fmt = attrs["data_format"]
         x = to_nchw(x, fmt)
-        if attrs["adaptive"] and not attrs["global_pooling"]:
-            outs = ints(name, "ksize", attrs["ksize"], nd)
+        outs = cell_grid(attrs)
+        if outs is not None:
             out = xp.empty(x.shape[:2] + tuple(outs), dtype=x.dtype)
             for index, region in _adaptive_cells(x.shape[2:], outs):
                 block = x[_ALL + region]
@@ -119,17 +127,17 @@ def _register_pool(nd):
             return from_nchw(xp, out, fmt)
         cols, sizes, ksize, strides, pads, outs, _ = _windows(xp, nd, x, attrs, name)
         if attrs["pooling_type"] == "max":
-            out = cols.max(axis=axes)
+            out = cols.max(axis=0)
         else:
-            out = (cols.sum(axis=axes) / _avg_divisor(xp, attrs, sizes, ksize, strides, pads, outs)).astype(x.dtype)
+            out = (cols.sum(axis=0) / _avg_divisor(xp, attrs, sizes, ksize, strides, pads, outs)).astype(x.dtype)
         return from_nchw(xp, out, fmt)
 
     def grad_forward(xp, x, out, dout, **attrs):
         fmt = attrs["data_format"]
         x, dout = to_nchw(x, fmt), to_nchw(dout, fmt)
         n, c = x.shape[:2]
-        if attrs["adaptive"] and not attrs["global_pooling"]:
-            outs = ints(name, "ksize", attrs["ksize"], nd)
+        outs = cell_grid(attrs)
+        if outs is not None:
             dx = xp.zeros(x.shape, dtype=x.dtype)
             for index, region in _adaptive_cells(x.shape[2:], outs):
                 d = dout[_ALL + index].reshape((n, c) + (1,) * nd)
@@ -141,14 +149,27 @@ def _register_pool(nd):
                     dx[_ALL + region] += d / block[0, 0].size
             return from_nchw(xp, dx, fmt)
         cols, sizes, ksize, strides, pads, outs, padded = _windows(xp, nd, x, attrs, grad_name)
-        k = int(np.prod(ksize))
         if attrs["pooling_type"] == "max":
-            mask = _first_max_mask(xp, cols.reshape(n, c, k, *outs), 2)
-            dcols = xp.where(mask, dout[:, :, None], 0).astype(x.dtype)
+            # Paddle's rule: the gradient goes to the first element of the window equal to the maximum
+            out = to_nchw(out, fmt)
+            dcols = xp.empty(cols.shape, dtype=x.dtype)
+            routed = None
+            for j, window_slot in enumerate(cols):
+                hit = window_slot == out
+                if routed is None:
+                    routed = hit
+                else:
+                    xp.greater(hit, routed, out=hit)  # hit and not routed yet
+                    routed |= hit
+                # dout where hit else +0, by masking the bits: inf/NaN in dout stay where they belong (0 * inf
+                # would leak NaN) and there is no branch per element
+                bits = np.dtype(f"i{dout.dtype.itemsize}")
+                xp.bitwise_and(dout.view(bits), xp.negative(hit, dtype=bits), out=dcols[j].view(bits))
+            dcols = xp.moveaxis(dcols.reshape(*ksize, n, c, *outs), tuple(range(nd)), tuple(range(2, 2 + nd)))
         else:
             d = (dout / _avg_divisor(xp, attrs, sizes, ksize, strides, pads, outs)).astype(x.dtype)
-            dcols = xp.broadcast_to(d[:, :, None], (n, c, k) + tuple(outs))
-        dx = fold_windows(xp, dcols.reshape(n, c, *ksize, *outs), padded, strides, [1] * nd)
+            dcols = xp.broadcast_to(d.reshape(n, c, *[1] * nd, *outs), (n, c, *ksize, *outs))
+        dx = fold_windows(xp, dcols, padded, strides, [1] * nd)
         return from_nchw(xp, crop_hw(dx, pads, sizes), fmt)
 
     def grad_infer(x, out, dout, **attrs):

@@ -86,7 +86,9 @@ def _mean_grad_forward(xp, x, dout, axis, keepdim):
         count *= x.shape[a]
     if not keepdim:
         dout = dout.reshape(reduced_shape("mean", x.shape, axis, True))
-    return xp.broadcast_to(dout / x.dtype.type(max(count, 1)), x.shape).astype(x.dtype, copy=False)
+    out = xp.empty(x.shape, x.dtype)  # filled by assignment: broadcast_to is NumPy's slow Python-level path
+    out[...] = dout / x.dtype.type(max(count, 1))
+    return out
 
 
 def _mean_grad_grad(g):

@@ -1,4 +1,5 @@
-"""Recurrent cell steps: the elementwise part of one LSTM / GRU step after the gate matmuls.
+"""Recurrent cell steps: the elementwise part of one LSTM / GRU step after the gate matmuls; and gather_tree,
+beam search's backtrace over the steps of a decoder.
 
 - lstm_cell(Gates, CPrev) -> (H, C): Gates = x W_ih^T + b_ih + h W_hh^T + b_hh, [B, 4H] in Paddle's
   gate order (i, f, g, o); C = sigmoid(f) * CPrev + sigmoid(i) * tanh(g), H = sigmoid(o) * tanh(C).
@@ -203,3 +204,25 @@ GRU_CELL_GRAD = register_op("gru_cell_grad", inputs=("XGates", "HGates", "HPrev"
                             outputs=("DXGates", "DHGates", "DHPrev"), forward=_gru_cell_grad_forward,
                             infer=_gru_cell_grad_infer, grad=_gru_cell_grad_grad, double_grad=True,
                             same_dtype=("XGates", "HGates", "HPrev", "DH"), gpu=_launch.gru_cell_grad)
+
+
+# ---- gather_tree: beam search's backtrace (integer ids, no gradient) ------------------------------
+def _gather_tree_forward(xp, ids, parents):
+    # out[T-1] = ids[T-1]; going back, each step's token is that of the parent the later step points at
+    out = xp.empty_like(ids)
+    if ids.shape[0] == 0:
+        return out
+    parent = parents[-1]
+    out[-1] = ids[-1]
+    for t in range(ids.shape[0] - 2, -1, -1):
+        out[t] = xp.take_along_axis(ids[t], parent, axis=1)
+        parent = xp.take_along_axis(parents[t], parent, axis=1)
+    return out
+
+
+def _gather_tree_infer(ids, parents):
+    return Meta(tuple(ids.shape), ids.dtype)
+
+
+GATHER_TREE = register_op("gather_tree", inputs=("Ids", "Parents"), outputs=("Out",), forward=_gather_tree_forward,
+                          infer=_gather_tree_infer)

@@ -128,7 +128,7 @@ class Optimizer:
         for var in self._static_lr.values():
             slot = global_scope().find_var(var.name)
             if slot is not None:
-                slot.get_tensor().set(np.array([value], dtype=np.float32), None)
+                slot.get_tensor().set(np.full(var._shape, value, dtype=np.float32), None)
 
     def set_lr_scheduler(self, scheduler):
         if not isinstance(scheduler, LRScheduler):
@@ -479,6 +479,7 @@ def _persistable_var(program, startup, name, shape, dtype, value):
     """A persistable optimizer variable of `program`, filled with `value` by an op of `startup`."""
     var = program.global_block().create_var(name=name, shape=shape, dtype=dtype, persistable=True,
                                             stop_gradient=True)
+    var.belong_to_optimizer = True
     target = startup.global_block().create_var(name=name, shape=shape, dtype=dtype, persistable=True,
                                                stop_gradient=True)
     startup.global_block().append_op(type="fill_constant", outputs={"Out": [target]},

@@ -93,9 +93,16 @@ def forward_name_fn(op_type, program):
     return lambda: generate(helper + ".tmp")
 
 
+def _shared_by_name(v, program):
+    """Whether `program` holds its own copy of persistable `v` (a parameter of a network built before
+    `program` was cloned from its program): ops name their inputs, so they read the copy, as in Paddle."""
+    own = program.global_block().vars.get(v.name)
+    return v.persistable and own is not None and own.persistable and own._shape == v._shape
+
+
 def _meta_of(op, slot, v, program):
     if isinstance(v, Variable):
-        if v.block.program is not program:
+        if v.block.program is not program and not _shared_by_name(v, program):
             raise ValueError(f"op '{op.type}': input '{slot}' is Variable '{v.name}' of another Program; "
                              "build all ops of a network inside one program_guard")
         return Meta(v._shape, v._dtype.np)

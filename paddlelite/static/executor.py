@@ -338,7 +338,7 @@ def _feed_lr(program, scheduler, scope, place):
     if var is None:
         raise ValueError(f"Executor.run: program.lr_scheduler's learning-rate variable '{name}' is not in the "
                          "program")
-    scope._values[name] = place.xp.asarray(np.array([scheduler()], dtype=var.dtype.np))
+    scope._values[name] = place.xp.asarray(np.full(var._shape, scheduler(), dtype=var.dtype.np))
 
 
 def _flatten_fetch(fetch_list):

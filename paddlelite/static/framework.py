@@ -56,6 +56,7 @@ class Variable:
     op = None            # the op that last wrote it (None for data / parameters)
     is_data = False
     trainable = False
+    belong_to_optimizer = False  # an optimizer's state (accumulator, learning rate): what Model.save puts in .pdopt
 
     def __init__(self, block, name, shape=(), dtype="float32", stop_gradient=False, persistable=False,
                  type="DENSE_TENSOR"):
@@ -812,9 +813,14 @@ def device_guard(device=None):
         _device[0] = previous
 
 
+class StaticModeRequired(AssertionError, RuntimeError):
+    """A static-only API called in dynamic mode: Paddle's @static_only raises AssertionError (RuntimeError kept
+    for callers that catch it)."""
+
+
 def require_static(api):
     if not in_static_mode():
-        raise RuntimeError(f"{api}: only available in static graph mode; call paddle.enable_static() first")
+        raise StaticModeRequired(f"{api}: only available in static graph mode; call paddle.enable_static() first")
 
 
 def names_of(values, api, arg):

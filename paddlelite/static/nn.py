@@ -559,6 +559,137 @@ def row_conv(input, future_context_size, param_attr=None, act=None):
         return _activation(out, act, "row_conv")
 
 
+def _pair_arg(value, arg, api):
+    """An int or a list/tuple of 2 ints (Paddle's convert_to_list(value, 2, arg))."""
+    values = [value] * 2 if isinstance(value, (int, np.integer)) and not isinstance(value, bool) else value
+    if not isinstance(values, (list, tuple)) or len(values) != 2:
+        raise ValueError(f"{api}: {arg} must be an int or a list/tuple of 2 ints, received {value!r}")
+    if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
+        raise TypeError(f"{api}: {arg} must hold ints, received {value!r}")
+    return [int(v) for v in values]
+
+
+def _check_float_var(x, api, arg):
+    _check_var(x, api, arg)
+    if x.dtype.name not in ("float32", "float64"):
+        raise TypeError(f"{api}: {arg} must be float32 or float64, received {x.dtype.name}")
+
+
+def deform_conv2d(x, offset, mask, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=1,
+                  deformable_groups=1, im2col_step=1, weight_attr=None, bias_attr=None, name=None):
+    """Deformable convolution (v2 with `mask`, v1 without: ops `deformable_conv` / `deformable_conv_v1`) with a
+    [num_filters, C/groups, kh, kw] weight ~ Normal(0, sqrt(2 / (kh * kw * C))) and a [num_filters] bias."""
+    api = "deform_conv2d"
+    require_static(f"paddle.static.nn.{api}")
+    _check_float_var(x, api, "x")
+    _check_float_var(offset, api, "offset")
+    if mask is not None:
+        _check_var(mask, api, "mask")
+    if x.ndim != 4:
+        raise ValueError(f"{api}: x must be 4-D [N, C, H, W], received shape {list(x.shape)}")
+    channels = x.shape[1]
+    if channels < 0:
+        raise ValueError(f"{api}: the channel dim of x must be known, received shape {list(x.shape)}")
+    groups = 1 if groups is None else groups
+    if groups == 0 or channels % groups:
+        raise ValueError(f"{api}: groups must be a nonzero divisor of x's {channels} channels, received {groups}")
+    ks = _pair_arg(filter_size, "filter_size", api)
+    attrs = {"strides": _pair_arg(stride, "stride", api), "paddings": _pair_arg(padding, "padding", api),
+             "dilations": _pair_arg(dilation, "dilation", api), "groups": groups,
+             "deformable_groups": 1 if deformable_groups is None else deformable_groups,
+             "im2col_step": 64 if im2col_step is None else im2col_step}
+    helper = name or unique_name.generate("deformable_conv")
+    from .. import tensor as paddle
+    from ..nn import initializer as init
+    from ..ops import dispatch
+    from ..ops.registry import get_op
+    with layer_name_guard(helper):
+        w = _param(helper, "w", [int(num_filters), channels // groups] + ks, x.dtype.name, weight_attr,
+                   default_initializer=init.Normal(0.0, math.sqrt(2.0 / (ks[0] * ks[1] * channels))))
+        if mask is None:
+            out = dispatch.apply(get_op("deformable_conv_v1"), x, offset, w, **attrs)
+        else:
+            out = dispatch.apply(get_op("deformable_conv"), x, offset, w, mask, **attrs)
+        if bias_attr is False:
+            return out
+        b = _param(helper, "b", [int(num_filters)], x.dtype.name, bias_attr, is_bias=True)
+        return paddle.add(out, paddle.reshape(b, [1, int(num_filters), 1, 1]))
+
+
+_NCE_SAMPLERS = {"uniform": 0, "log_uniform": 1, "custom_dist": 2}
+
+
+def _alias_tables(probs):
+    """Walker's alias tables of a distribution (Paddle's construction, so the tables are the same):
+    (alias (-1: none), alias probabilities)."""
+    n = len(probs)
+    alias, alias_probs = [0] * n, [0.0] * n
+    bigs, littles = [], []
+
+    def file(i, scaled):  # above 1: gives mass away; below 1: takes an alias; 1: complete
+        if scaled > 1.0:
+            bigs.append((i, scaled))
+        elif scaled < 1.0:
+            littles.append((i, scaled))
+        else:
+            alias_probs[i], alias[i] = scaled, -1
+
+    for i, p in enumerate(probs):
+        file(i, p * n)
+    while bigs and littles:
+        (big, big_p), (little, little_p) = bigs.pop(0), littles.pop(0)
+        alias_probs[little], alias[little] = little_p, big
+        file(big, big_p + little_p - 1)
+    for rest in (bigs, littles):
+        if rest:
+            alias_probs[rest[0][0]], alias[rest[0][0]] = 1.0, -1
+    return np.array(alias, dtype=np.int32), np.array(alias_probs, dtype=np.float32)
+
+
+def nce(input, label, num_total_classes, sample_weight=None, param_attr=None, bias_attr=None, num_neg_samples=None,
+        name=None, sampler="uniform", custom_dist=None, seed=0, is_sparse=False):
+    """Noise-contrastive estimation loss per row, [batch_size, 1] (op `nce`, divided by num_neg_samples + 1 as
+    Paddle does): weight [num_total_classes, dim], bias [num_total_classes, 1]; `sampler` draws the negatives."""
+    api = "nce"
+    require_static(f"paddle.static.nn.{api}")
+    _check_float_var(input, api, "input")
+    _check_var(label, api, "label")
+    if label.dtype.name != "int64":
+        raise TypeError(f"{api}: label must be int64, received {label.dtype.name}")
+    if input.ndim != 2:
+        raise ValueError(f"{api}: input must be 2-D [batch_size, dim], received shape {list(input.shape)}")
+    if label.ndim != 2:  # Paddle reads label.shape[1]
+        raise IndexError(f"{api}: label must be 2-D [batch_size, num_true_class], received shape {list(label.shape)}")
+    if sampler not in _NCE_SAMPLERS:
+        raise ValueError(f"{api}: sampler must be one of {list(_NCE_SAMPLERS)}, received {sampler!r}")
+    if sampler == "custom_dist" and custom_dist is None:
+        raise AssertionError(f"{api}: sampler='custom_dist' needs custom_dist, the probability of each class")
+    num_neg_samples = 10 if num_neg_samples is None else int(num_neg_samples)
+    helper = name or unique_name.generate("nce")
+    dtype = input.dtype.name
+    from .. import tensor as paddle
+    from ..nn import initializer as init
+    from ..ops import dispatch
+    from ..ops.registry import get_op
+    with layer_name_guard(helper):
+        w = _param(helper, "w", [int(num_total_classes), input.shape[1]], dtype, param_attr)
+        b = _param(helper, "b", [int(num_total_classes), 1], dtype, bias_attr, is_bias=True) \
+            if bias_attr is not False else None
+        tables = [None] * 3
+        if sampler == "custom_dist":
+            probs = [float(custom_dist[i]) for i in range(int(num_total_classes))]
+            tables = [np.array(probs, dtype=np.float32), *_alias_tables(probs)]
+            tables = [_param(helper, "w", list(t.shape), t.dtype.name, None, default_initializer=init.Assign(t))
+                      for t in tables]
+            for t in tables:
+                t.stop_gradient = True
+        cost, _, _ = dispatch.apply(get_op("nce"), input, label, w, b, sample_weight, *tables,
+                                    num_total_classes=int(num_total_classes), num_neg_samples=num_neg_samples,
+                                    sampler=_NCE_SAMPLERS[sampler], seed=seed, is_sparse=is_sparse,
+                                    remote_prefetch=is_sparse)
+        return paddle.scale(cost, 1.0 / (num_neg_samples + 1))
+
+
 def _lod_only(api):
     def unsupported(*args, **kwargs):
         raise NotImplementedError(
@@ -581,4 +712,4 @@ __all__ = ["fc", "embedding", "conv2d", "layer_norm", "batch_norm", "cond", "whi
            "group_norm", "instance_norm", "prelu", "conv3d", "conv2d_transpose", "conv3d_transpose",
            "bilinear_tensor_product", "sparse_embedding", "sequence_conv", "sequence_expand", "sequence_first_step",
            "sequence_last_step", "sequence_pool", "sequence_softmax", "py_func", "spectral_norm", "row_conv",
-           "static_pylayer"]
+           "static_pylayer", "deform_conv2d", "nce"]

@@ -25,7 +25,7 @@ def _complex(s):
 def _arith(fn, name, scale_args):
     """A binary operator; with a Python number (not bool or complex) it is one `scale` op."""
     def op(self, other):
-        if not isinstance(other, _SCALARS):
+        if isinstance(other, Tensor) or not isinstance(other, _SCALARS):  # Tensor first: Number is an ABC (slow)
             return fn(self, other)
         x = with_scalar(self, other)
         if isinstance(other, (bool, np.bool_)) or _complex(other):

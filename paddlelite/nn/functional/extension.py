@@ -1,6 +1,8 @@
 """sequence_mask (mask[..., j] = j < x[...]), temporal_shift and gather_tree (beam search's backtrace)."""
 from ... import tensor as T
 from ...framework.mode import _static
+from ...ops import dispatch
+from ...ops.registry import get_op
 from ...tensor.math import _check_tensor
 
 __all__ = ["sequence_mask", "temporal_shift", "gather_tree"]
@@ -61,14 +63,4 @@ def gather_tree(ids, parents):
     for arg, t in (("ids", ids), ("parents", parents)):
         if t.dtype.name not in ("int32", "int64"):
             raise TypeError(f"{api}: {arg} must be an int32 or int64 tensor, received {t.dtype.name}")
-    steps = ids.shape[0]
-    if steps < 0:
-        raise ValueError(f"{api}: the number of steps must be known, ids has shape {list(ids.shape)}")
-    if steps == 0:
-        return T.assign(ids)
-    parent = parents[steps - 1]
-    out = [ids[steps - 1]]
-    for t in range(steps - 2, -1, -1):
-        out.append(T.take_along_axis(ids[t], parent, axis=1))
-        parent = T.take_along_axis(parents[t], parent, axis=1)
-    return T.stack(out[::-1], axis=0)
+    return dispatch.apply(get_op("gather_tree"), ids, parents)
