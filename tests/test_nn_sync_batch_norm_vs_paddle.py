@@ -34,3 +34,35 @@ def test_convert_sync_batchnorm():
         out = paddle.nn.SyncBatchNorm.convert_sync_batchnorm(net)
         return {"repr": repr(out), "keys": list(out.state_dict()), "shared": out[1].weight is bn.weight,
                 "types": [type(m).__name__ for m in out.sublayers()]}
+
+
+def test_build_strategy_sync_batch_norm_runs_sync_batch_norm_ops_with_one_process_numbers():
+    """BuildStrategy.sync_batch_norm (Paddle's sync_batch_norm_pass): the CompiledProgram runs a copy whose
+    batch_norm ops and grad ops are sync_batch_norm -- without a process group, batch_norm's numbers; the
+    user's program is left as built. tests/distributed/check_sync_batch_norm.py checks 2 ranks."""
+    import paddlelite as paddle
+    x = np.linspace(-2, 3, 48).reshape(4, 3, 2, 2) ** 2
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            xv = paddle.static.data("x", [4, 3, 2, 2], "float64")
+            xv.stop_gradient = False
+            layer = paddle.nn.BatchNorm2D(3)
+            y = layer(xv)
+            (dx,) = paddle.static.gradients([(y * y).sum()], [xv])
+        strategy = paddle.static.BuildStrategy()
+        strategy.sync_batch_norm = True
+        compiled = paddle.static.CompiledProgram(main, build_strategy=strategy)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        plain = exe.run(main, feed={"x": x}, fetch_list=[y, dx])
+        synced = exe.run(compiled, feed={"x": x}, fetch_list=[y, dx])
+        types = [op.type for op in main.global_block().ops]
+        run_types = [op.type for op in compiled._runnable().global_block().ops]
+    finally:
+        paddle.disable_static()
+    assert "batch_norm" in types and "batch_norm_grad" in types and "sync_batch_norm" not in types
+    assert "sync_batch_norm" in run_types and "sync_batch_norm_grad" in run_types and "batch_norm" not in run_types
+    for a, b in zip(plain, synced):
+        np.testing.assert_allclose(b, a, rtol=1e-13, atol=1e-13)

@@ -284,7 +284,12 @@ class EagerGradBuilder(GradBuilder):
             i = self._simple_index.get(slot)
             if i is not None:
                 t = self.node.inputs[i]
-                return None if t is None else self._handed_out(t, i)
+                if t is None or t.__class__ is SavedTensor or t._vbox is not None or self.create_graph:
+                    return None if t is None else self._handed_out(t, i)
+                s = _new_sym(Sym)  # never modified, no higher order: nothing to unpack or check later
+                s.builder = self
+                s.ref = t
+                return s
         i, k, n = self._in_slot(slot)
         t = self.node.inputs[i]
         if n is None:
@@ -336,7 +341,10 @@ class EagerGradBuilder(GradBuilder):
         return [self._wrap_output(k + j) for j in range(n)]
 
     def output_grad(self, slot):
-        k, n = self._out_slot(slot)
+        k = self.node.op.output_index.get(slot) if self.node.out_layout is None else None  # slot i is output i
+        n = None
+        if k is None:
+            k, n = self._out_slot(slot)
         if n is None:
             g = self.grads[k]
             if g is None:

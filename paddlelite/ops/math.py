@@ -180,7 +180,9 @@ MUL = register_op("mul", inputs=("X", "Y"), outputs=("Out",), forward=_mul_forwa
 # ---- linear: Out = X @ W (+ Bias), W is [in_features, out_features] ------------------------------------
 def _linear_forward(xp, x, w, bias=None):
     out = matmul_array(xp, x, w)
-    return out + bias if bias is not None else out
+    if bias is not None:
+        out += bias  # out is a fresh array
+    return out
 
 
 def _linear_infer(x, w, bias=None):
@@ -201,10 +203,14 @@ def _linear_grad(g):
     if g.needs("X"):
         g.set_input_grad("X", matmul(dout, w, transpose_y=True))
     if g.needs("W"):
-        if len(g.shape(x)) == 1:  # a single sample: the outer product x dOut^T
+        xs, in_features = g.shape(x), g.shape(w)[0]
+        if len(xs) == 1:  # a single sample: the outer product x dOut^T
             dw = matmul(unsqueeze(x, axis=[-1]), unsqueeze(dout, axis=[0]))
-        else:
+        elif len(xs) == 2 or in_features == -1:
             dw = g.reduce_as(matmul(x, dout, transpose_x=True), w)
+        else:  # batch dims flattened into the rows: one GEMM, no batched products to sum
+            dw = matmul(reshape(x, shape=[-1, in_features]), reshape(dout, shape=[-1, g.shape(w)[1]]),
+                        transpose_x=True)
         g.set_input_grad("W", dw)
     if g.needs("Bias"):
         g.set_input_grad("Bias", g.reduce_as(dout, g.input("Bias")))

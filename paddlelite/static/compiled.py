@@ -3,7 +3,9 @@
 Paddle's CompiledProgram hands a Program to its graph compiler with a BuildStrategy's fusion and memory
 switches. paddlelite's Executor already compiles every program into a cached plan (and frees each
 temporary at its last use), so a CompiledProgram is the Program plus the strategy it was given: the
-Executor runs its `_program`, and the switches are kept as the user set them.
+Executor runs its `_runnable()`, the program itself, and the switches are kept as the user set them --
+except `sync_batch_norm`, which changes the numbers: as Paddle's sync_batch_norm_pass it runs a copy of the
+program whose batch_norm ops (and their grad ops) are sync_batch_norm.
 """
 import contextlib
 import enum
@@ -87,9 +89,31 @@ class CompiledProgram:
         self._program = program_or_graph
         self._build_strategy = build_strategy if build_strategy is not None else BuildStrategy()
         self._is_inference = False
+        self._synced = None  # ((program uid, version), the copy with sync_batch_norm ops)
+
+    def _runnable(self):
+        """The program the Executor runs (the user's program stays as built)."""
+        if not self._build_strategy.sync_batch_norm:
+            return self._program
+        key = (self._program._uid, self._program._version)
+        if self._synced is None or self._synced[0] != key:
+            self._synced = key, _sync_batch_norm_pass(self._program.clone())
+        return self._synced[1]
 
     def __repr__(self):
         return f"CompiledProgram({self._program!r})"
+
+
+def _sync_batch_norm_pass(program):
+    """Paddle's sync_batch_norm_pass: every batch_norm op and batch_norm grad op becomes its sync_batch_norm
+    counterpart (same slots and attrs; statistics over every rank of the world)."""
+    for block in program.blocks:
+        for op in block.ops:
+            for o in (op, *getattr(op, "_body", ())):
+                if o.type in ("batch_norm", "batch_norm_grad"):
+                    o.type = "sync_" + o.type
+    program._bump()
+    return program
 
 
 _NO_IPU = "Can not use this function since PaddlePaddle is not compiled with IPU"

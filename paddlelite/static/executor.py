@@ -11,6 +11,7 @@ from ..device.place import Place, current_place, parse_place
 from ..framework import dtype as _dtype
 from ..framework.tensor import Tensor
 from ..ops.registry import get_op
+from .compiled import CompiledProgram
 from .framework import Program, Variable, default_main_program, executable_ops, names_of
 
 
@@ -368,7 +369,8 @@ class Executor:
             scope=None, return_numpy=True, use_program_cache=False, use_prune=False):
         if program is None:
             program = default_main_program()
-        program = getattr(program, "_program", program)  # CompiledProgram
+        if isinstance(program, CompiledProgram):
+            program = program._runnable()
         if not isinstance(program, Program):
             raise TypeError(f"Executor.run: program must be a Program, received {type(program).__name__}")
         if feed is None:

@@ -1,7 +1,7 @@
 """Run under `mpiexec -n 2`: nn.SyncBatchNorm with each rank holding part of a batch gives what one process's
 BatchNorm gives on the whole batch -- outputs, running statistics, and the gradients of x (each rank its
 rows), weight and bias (summed over the ranks: each rank's own part, as the data-parallel all-reduce adds
-them) -- eager and static (op sync_batch_norm); a DataParallel training step keeps both ranks' parameters
+them) -- eager and static (op sync_batch_norm, also from BuildStrategy.sync_batch_norm); a DataParallel training step keeps both ranks' parameters
 identical and equal to one process's; and the collectives' gradient rules (c_allreduce_sum, c_identity,
 mp_allreduce_sum) give Paddle's gradients, eager and static."""
 import sys
@@ -84,7 +84,9 @@ def _bc(v, fmt, ndim):
     return v.reshape(shape)
 
 
-def check_static(rank):
+def check_static(rank, layer_type, compiled):
+    """A static SyncBatchNorm (op sync_batch_norm), or a BatchNorm2D program run through a CompiledProgram
+    whose BuildStrategy has sync_batch_norm (Paddle's sync_batch_norm_pass)."""
     shape, fmt, B = (8, C, 2, 3), "NCHW", 4
     x, cot = data(shape, 40), data(shape, 41)
     w, b = bn_params(42)
@@ -96,26 +98,36 @@ def check_static(rank):
         xv = paddle.static.data("x", [None, C, 2, 3], "float64")
         xv.stop_gradient = False
         gv = paddle.static.data("g", [None, C, 2, 3], "float64")
-        layer = nn.SyncBatchNorm(C)
+        layer = getattr(nn, layer_type)(C)
         y = layer(xv)
         grads = paddle.static.gradients([(y * gv).sum()], [xv, layer.weight, layer.bias])
-    types = [op.type for op in main.global_block().ops]
+    program = main
+    if compiled:
+        strategy = paddle.static.BuildStrategy()
+        strategy.sync_batch_norm = True
+        program = paddle.static.CompiledProgram(main, build_strategy=strategy)
+        ran = program._runnable()
+        assert "batch_norm" in [op.type for op in main.global_block().ops], "the user's program stays as built"
+    else:
+        ran = main
+    types = [op.type for op in ran.global_block().ops]
     assert "sync_batch_norm" in types and "sync_batch_norm_grad" in types and "batch_norm" not in types, types
     exe = paddle.static.Executor()
     exe.run(startup)
     scope = paddle.static.global_scope()
     scope.find_var(layer.weight.name).get_tensor().set(w)
     scope.find_var(layer.bias.name).get_tensor().set(b)
-    out, dx, dw, db = exe.run(main, feed={"x": x[mine], "g": cot[mine]}, fetch_list=[y, *grads])
+    out, dx, dw, db = exe.run(program, feed={"x": x[mine], "g": cot[mine]}, fetch_list=[y, *grads])
     mean = np.array(scope.find_var(layer._mean.name).get_tensor())
     var = np.array(scope.find_var(layer._variance.name).get_tensor())
     paddle.disable_static()
-    close(out, ref["y"][mine], "static SyncBatchNorm: output")
-    close(dx, ref["dx"][mine], "static SyncBatchNorm: x gradient")
-    close(summed(dw), ref["dw"], "static SyncBatchNorm: weight gradient summed over the ranks")
-    close(summed(db), ref["db"], "static SyncBatchNorm: bias gradient summed over the ranks")
-    close(mean, ref["mean"], "static SyncBatchNorm: running mean")
-    close(var, ref["var"], "static SyncBatchNorm: running variance")
+    what = f"static {layer_type}{' compiled with sync_batch_norm' if compiled else ''}"
+    close(out, ref["y"][mine], f"{what}: output")
+    close(dx, ref["dx"][mine], f"{what}: x gradient")
+    close(summed(dw), ref["dw"], f"{what}: weight gradient summed over the ranks")
+    close(summed(db), ref["db"], f"{what}: bias gradient summed over the ranks")
+    close(mean, ref["mean"], f"{what}: running mean")
+    close(var, ref["var"], f"{what}: running variance")
 
 
 class Net(nn.Layer):
@@ -202,7 +214,8 @@ def main():
     check_eager(rank, (8, C, 2, 3), "NCHW", [4, 4], 10)
     check_eager(rank, (6, 4, C), "NLC", [3, 3], 20)
     check_eager(rank, (7, C), "NC", [2, 5], 30)  # unequal shares: the statistics weigh each rank by its rows
-    check_static(rank)
+    check_static(rank, "SyncBatchNorm", compiled=False)
+    check_static(rank, "BatchNorm2D", compiled=True)
     check_data_parallel(rank)
     print(f"rank {rank}: sync batch norm OK", flush=True)
 
