@@ -255,3 +255,87 @@ def test_static_summary(paddle):
         with pytest.warns(UserWarning, match="static graph mode"):
             text, info = _printed(model.summary)
         return {"text": text, "info": {k: int(v) for k, v in info.items()}}
+
+
+def _two_input_net(paddle, p):
+    class Net(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc, self.bn = paddle.nn.Linear(6, 8), paddle.nn.BatchNorm1D(8)
+            self.drop, self.out = paddle.nn.Dropout(p), paddle.nn.Linear(8, 3)
+
+        def forward(self, a, b):
+            h = paddle.nn.functional.relu(self.bn(self.fc(paddle.concat([a, b], axis=1))))
+            return self.out(self.drop(h))
+    return Net()
+
+
+@differential(rtol=1e-5, atol=1e-6)
+def test_static_two_inputs_batch_norm_dropout(paddle):
+    """Weights loaded before `prepare` survive the startup program; the eval/test programs run dropout and batch
+    norm in test mode; training updates batch norm's running statistics; a model without loss predicts."""
+    z = np.random.RandomState(2).normal(size=(10, 2)).astype("float32")
+
+    class Triples(paddle.io.Dataset):
+        def __len__(self):
+            return len(_X)
+
+        def __getitem__(self, i):
+            return _X[i], z[i], _Y[i]
+
+    specs = [paddle.static.InputSpec([None, 4], "float32", "a"), paddle.static.InputSpec([None, 2], "float32", "b")]
+    with _static(paddle), tempfile.TemporaryDirectory() as d:
+        results = {}
+        for name, p in (("dropped", 0.5), ("kept", 0.0)):  # 0.5: only test-mode runs (dropout is random)
+            net = _two_input_net(paddle, p)
+            rs = np.random.RandomState(5)
+            paddle.save({k: (rs.normal(size=v.shape) * 0.5 + ("variance" in k)).astype("float32")
+                         for k, v in net.state_dict().items()}, f"{d}/{name}.pdparams")
+            model = paddle.Model(net, specs, paddle.static.InputSpec([None, 1], "int64", "y"))
+            model.load(f"{d}/{name}")
+            model.prepare(paddle.optimizer.Momentum(0.05, parameters=model.parameters()),
+                          paddle.nn.CrossEntropyLoss(), paddle.metric.Accuracy())
+            results[name] = {"predicted": model.predict_batch([_X[:3], z[:3]]), "eval": model.eval_batch([_X, z], [_Y])}
+        model.fit(Triples(), batch_size=5, epochs=1, shuffle=False, verbose=0)
+        stats = {k: v for k, v in _weights(paddle, model.network).items() if k.startswith("bn._")}
+        predictor = paddle.Model(_two_input_net(paddle, 0.5), specs)
+        predictor.prepare()
+        shapes = [o.shape for o in predictor.predict(Triples(), batch_size=4, verbose=0, stack_outputs=True)]
+        return {"before": results, "stats": stats, "evaluated": _numbers(model.evaluate(Triples(), verbose=0)),
+                "predictor": shapes}
+
+
+def test_checkpoints_cross_graph_modes(tmp_path):
+    """A dynamic-mode checkpoint (parameters and Adam's moments) resumes in static mode and the reverse: the next
+    steps match the run that never stopped."""
+    import paddlelite as paddle
+
+    def build():
+        with paddle.utils.unique_name.guard():  # the same parameter (and so accumulator) names in both modes
+            return _model(paddle)
+
+    def steps(model):
+        return [model.train_batch([_X[i:i + 5]], [_Y[i:i + 5]]) for i in (0, 5)]
+
+    for first_static in (False, True):
+        path = str(tmp_path / f"from_static_{first_static}")
+        try:
+            with contextlib.ExitStack() as stack:
+                if first_static:
+                    stack.enter_context(_static(paddle))
+                model = build()
+                steps(model)
+                model.save(path)
+                expected = steps(model) + [model.predict_batch([_X])]
+        finally:
+            paddle.disable_static()
+        try:
+            with contextlib.ExitStack() as stack:
+                if not first_static:
+                    stack.enter_context(_static(paddle))
+                resumed = build()
+                resumed.load(path)
+                assert_same(snapshot(steps(resumed) + [resumed.predict_batch([_X])]), snapshot(expected),
+                            rtol=1e-5, atol=1e-6)
+        finally:
+            paddle.disable_static()

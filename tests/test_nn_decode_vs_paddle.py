@@ -71,6 +71,19 @@ def test_custom_decoder_with_imputed_states():
     body()
 
 
+def test_nothing_to_decode():
+    """Every sequence finished before the first step: a ValueError naming the cause (Paddle's eager loop then
+    fails on its empty outputs with an AttributeError, its static one with a ValueError)."""
+    import paddlelite as paddle
+
+    class Finished(paddle.nn.decode.Decoder):
+        def initialize(self, inits):
+            return inits, inits, paddle.full([3], True, dtype="bool")
+
+    with pytest.raises(ValueError, match="every sequence finished"):
+        paddle.nn.dynamic_decode(Finished(), inits=paddle.ones([3, 5]), max_step_num=4)
+
+
 GREEDY_INIT = np.random.default_rng(2).uniform(-1, 1, (3, 5)).astype("float32")
 
 

@@ -45,7 +45,7 @@ class _Pass:
     """The state of one backward pass."""
 
     __slots__ = ("retain_graph", "create_graph", "accumulate", "capture", "captured", "cut", "needed", "buffers",
-                 "leaves", "deps", "leaf_edges", "ready", "hook_mode")
+                 "leaves", "deps", "ready", "hook_mode")
 
     def __init__(self, retain_graph, create_graph, accumulate, capture, cut):
         self.retain_graph = retain_graph
@@ -57,9 +57,10 @@ class _Pass:
         self.cut = cut            # grad(): edge keys whose gradient is dropped (no_grad_vars)
         self.needed = None        # grad(): the nodes leading to a captured edge; no others run
         self.buffers = {}         # node -> [gradient per output]
-        self.leaves = {}          # id(leaf) -> [leaf, gradient, whether it is the user's tensor as returned]
-        self.deps = {}            # node -> consumers not yet done
-        self.leaf_edges = {}      # id(leaf) -> edges not yet run; at 0 its gradient is final and delivered
+        self.leaves = {}          # leaf -> [leaf, gradient, whether it is the user's tensor as returned]
+        # node -> consumers not yet done; leaf -> edges into it not yet run (at 0 its gradient is final and
+        # delivered). Tensors hash by identity, so leaves key these dicts themselves.
+        self.deps = {}
         self.ready = []           # heap of (-seq, node)
 
     def to_node(self, node, i, g):
@@ -69,9 +70,9 @@ class _Pass:
         buf[i] = g if buf[i] is None else _add(buf[i], g)
 
     def to_leaf(self, leaf, g, from_user):
-        entry = self.leaves.get(id(leaf))
+        entry = self.leaves.get(leaf)
         if entry is None:
-            self.leaves[id(leaf)] = [leaf, g, from_user]
+            self.leaves[leaf] = [leaf, g, from_user]
         else:
             entry[1] = _add(entry[1], g)
             entry[2] = False
@@ -128,7 +129,7 @@ def _successors(node):
 
 def _count_dependencies(p, starts):
     """Count, for each node reachable from `starts`, the edges leading to it; returns the reachable set."""
-    deps, leaf_edges = p.deps, p.leaf_edges
+    deps = p.deps
     seen = set(starts)
     stack = list(starts)
     while stack:
@@ -140,15 +141,14 @@ def _count_dependencies(p, starts):
                 "need to backward through the graph again")
         edges = node.edges if not node.zero_edges else node.edges + [e for e, _ in node.zero_edges]
         for e in edges:  # _successors(node), inlined: this loop is the hot path
-            if e is not None and e.__class__ is tuple:
-                nxt = e[0]
-                deps[nxt] = deps.get(nxt, 0) + 1
-                if nxt not in seen:
-                    seen.add(nxt)
-                    stack.append(nxt)
-            elif e is not None:
-                key = id(e)
-                leaf_edges[key] = leaf_edges.get(key, 0) + 1
+            if e is None:
+                continue
+            if e.__class__ is tuple:
+                e = e[0]
+                if e not in seen:
+                    seen.add(e)
+                    stack.append(e)
+            deps[e] = deps.get(e, 0) + 1  # a node, or a leaf
     return seen
 
 
@@ -202,7 +202,7 @@ def _run_nodes(p, starts):
 def _send(p, node, in_grads):
     """Pass a node's input gradients (None: it did not run) along its edges."""
     cut = p.cut
-    buffers, deps, leaves, leaf_edges = p.buffers, p.deps, p.leaves, p.leaf_edges
+    buffers, deps, leaves = p.buffers, p.deps, p.leaves
     for e, g in zip(node.edges, _NO_GRADS if in_grads is None else in_grads):
         if e is None:
             continue
@@ -223,19 +223,16 @@ def _send(p, node, in_grads):
                     heapq.heappush(p.ready, (-nxt.seq, nxt))
                 else:
                     _skip(p, nxt)
-        else:
-            key = id(e)
-            if g is not None:  # p.to_leaf(e, g, ...), inlined
-                entry = leaves.get(key)
-                if entry is None:
-                    leaves[key] = [e, g, node.grads_from_user]
-                else:
-                    entry[1] = _add(entry[1], g)
-                    entry[2] = False
-            left = leaf_edges[key] - 1  # _leaf_edge_done(p, e), inlined
-            leaf_edges[key] = left
-            if not left and key in leaves:
-                _deliver(p, leaves.pop(key))
+        else:  # a leaf: after its last edge its gradient is final and is delivered
+            left = deps[e] - 1  # _leaf_edge_done(p, e), inlined
+            deps[e] = left
+            if g is not None:
+                if not left and e not in leaves:  # its only gradient (the usual case): no buffering
+                    _deliver(p, [e, g, node.grads_from_user])
+                    continue
+                p.to_leaf(e, g, node.grads_from_user)
+            if not left and e in leaves:
+                _deliver(p, leaves.pop(e))
     if node.zero_edges:
         for e, like in node.zero_edges:
             zero = None if in_grads is None else _fill_like(like, 0.0)
@@ -310,10 +307,10 @@ def _leaf_targets(node):
 def _leaf_edge_done(p, leaf):
     """One edge into `leaf` has run: after its last one the leaf's gradient is final and is delivered now,
     so its post-accumulation hooks (DataParallel's gradient buckets) run while backward goes on."""
-    left = p.leaf_edges[id(leaf)] - 1
-    p.leaf_edges[id(leaf)] = left
-    if not left and id(leaf) in p.leaves:
-        _deliver(p, p.leaves.pop(id(leaf)))
+    left = p.deps[leaf] - 1
+    p.deps[leaf] = left
+    if not left and leaf in p.leaves:
+        _deliver(p, p.leaves.pop(leaf))
 
 
 def _deliver(p, entry):

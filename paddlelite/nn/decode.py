@@ -224,6 +224,9 @@ def _decode_eager(decoder, inputs, states, finished, max_step_num, impute_finish
         step += 1
         if max_step_num is not None and step > max_step_num:
             break
+    if not steps:  # Paddle fails here too (AttributeError eagerly, ValueError in its static loop)
+        raise ValueError("dynamic_decode: decoder.initialize returned every sequence finished, so no step ran "
+                         "and there are no outputs")
     return _map_leaves(lambda *xs: _t.stack(list(xs), axis=0), *steps), states, sequence_lengths
 
 

@@ -202,8 +202,7 @@ class Optimizer:
         if _static[0]:
             return self._block.append_op(type=op_type, inputs=self._static_inputs(op, inputs), outputs=outputs,
                                          attrs={**op.fill_attrs(attrs or {}), **self._static_update_attrs(inputs)})
-        with autocast.suspended():  # updates are in place: Paddle never autocasts them
-            result = dispatch.apply(op, *[inputs.get(slot) for slot in op.inputs], **(attrs or {}))
+        result = dispatch.apply(op, *[inputs.get(slot) for slot in op.inputs], **(attrs or {}))
         if op.n_out == 1:
             result = (result,)
         for slot, res in zip(op.outputs, result):
@@ -289,13 +288,13 @@ class Optimizer:
         parameter's update runs on its float32 master weight (gradient cast to float32, accumulators float32
         under the parameter's names, as Paddle's), then the master is cast into the parameter."""
         if not self._multi_precision:
-            return self._append_updates(self._prepare(triples))
+            return self._apply_updates(self._prepare(triples))
         master_of = self._static_master if _static[0] else self._master_weight
         low = [(p, master_of(p)) for p, _, _ in triples if p.dtype.np in _dtype.LOW_PRECISION]
         masters = {id(p): m for p, m in low}
         triples = [(masters[id(p)], dispatch.apply(_CAST, g, dtype="float32"), group) if id(p) in masters
                    else (p, g, group) for p, g, group in triples]
-        self._append_updates(self._prepare(triples))
+        self._apply_updates(self._prepare(triples))
         for p, m in low:
             if _static[0]:
                 self._block.append_op(type="cast", inputs={"X": m}, outputs={"Out": p}, attrs={"dtype": p.dtype.name})
@@ -340,6 +339,10 @@ class Optimizer:
             _copy_update_attrs(param, master)
             self._master_weights[param.name] = master
         return master
+
+    def _apply_updates(self, entries):
+        with autocast.suspended():  # the updates run (or are appended) in place: Paddle never autocasts them
+            self._append_updates(entries)
 
     def _append_updates(self, entries):
         raise TypeError(f"{type(self).__name__} does not define its update")

@@ -30,9 +30,23 @@ def tensor_capture(fn):
         _capture[0] = prev
 
 
+def program_copy(v, program):
+    """`program`'s own copy of persistable Variable `v` of another program (a parameter or buffer of a network
+    built before `program` was cloned from its program, as paddle.Model does), or None. Ops name their
+    variables, so they read and write the copy, as in Paddle."""
+    if v.block.program is program or not v.persistable:
+        return None
+    own = program.global_block().vars.get(v.name)
+    return own if own is not None and own.persistable and own._shape == v._shape else None
+
+
 def as_variable(v):
-    """`v`, or the Variable standing for it when it is an eager Tensor captured by paddle.jit's tracing."""
-    return _capture[0](v) if _capture[0] is not None and isinstance(v, Tensor) else v
+    """`v`, or the Variable standing for it: the one paddle.jit's tracing captured for an eager Tensor, or the
+    current program's copy of a persistable Variable of the program it was cloned from (`program_copy`)."""
+    if _capture[0] is not None and isinstance(v, Tensor):
+        return _capture[0](v)
+    own = program_copy(v, default_main_program()) if isinstance(v, Variable) else None
+    return v if own is None else own
 
 
 def _captured(v, capture):
@@ -79,16 +93,9 @@ def forward_name_fn(op_type):
     return lambda: unique_name.generate(helper + ".tmp")
 
 
-def _shared_by_name(v, program):
-    """Whether `program` holds its own copy of persistable `v` (a parameter of a network built before
-    `program` was cloned from its program): ops name their inputs, so they read the copy, as in Paddle."""
-    own = program.global_block().vars.get(v.name)
-    return v.persistable and own is not None and own.persistable and own._shape == v._shape
-
-
 def _meta_of(op, slot, v, program):
     if isinstance(v, Variable):
-        if v.block.program is not program and not _shared_by_name(v, program):
+        if v.block.program is not program and program_copy(v, program) is None:
             raise ValueError(f"op '{op.type}': input '{slot}' is Variable '{v.name}' of another Program; "
                              "build all ops of a network inside one program_guard")
         return Meta(v._shape, v._dtype.np)

@@ -206,7 +206,7 @@ def assign(x, output=None):
     elif output is None:
         return dispatch.apply(get_op("assign"), x)
     if _static[0]:
-        output = as_variable(output)  # an eager Tensor (a BatchNorm buffer) while paddle.jit traces
+        output = as_variable(output)  # a BatchNorm buffer: an eager Tensor paddle.jit traces, a cloned program's copy
         output.block.append_op("assign", inputs={"X": [x]}, outputs={"Out": [output]})
         return output
     out = dispatch.apply(get_op("assign"), x)
