@@ -507,6 +507,7 @@ def _int_binary(name, fn):
             raise ZeroDivisionError(f"op '{name}': integer division by zero (input 'Y' holds a 0)")
         return fn(xp, x, y)
     return register_op(name, inputs=("X", "Y"), outputs=("Out",), forward=forward, infer=infer,
+                       host_sync="checks an integer divisor for zeros on the host",
                        same_dtype=("X", "Y"))
 
 
