@@ -303,3 +303,39 @@ def test_static_two_inputs_batch_norm_dropout(paddle):
         shapes = [o.shape for o in predictor.predict(Triples(), batch_size=4, verbose=0, stack_outputs=True)]
         return {"before": results, "stats": stats, "evaluated": _numbers(model.evaluate(Triples(), verbose=0)),
                 "predictor": shapes}
+
+
+def test_checkpoints_cross_graph_modes(tmp_path):
+    """A dynamic-mode checkpoint (parameters and Adam's moments) resumes in static mode and the reverse: the next
+    steps match the run that never stopped."""
+    import paddlelite as paddle
+
+    def build():
+        with paddle.utils.unique_name.guard():  # the same parameter (and so accumulator) names in both modes
+            return _model(paddle)
+
+    def steps(model):
+        return [model.train_batch([_X[i:i + 5]], [_Y[i:i + 5]]) for i in (0, 5)]
+
+    for first_static in (False, True):
+        path = str(tmp_path / f"from_static_{first_static}")
+        try:
+            with contextlib.ExitStack() as stack:
+                if first_static:
+                    stack.enter_context(_static(paddle))
+                model = build()
+                steps(model)
+                model.save(path)
+                expected = steps(model) + [model.predict_batch([_X])]
+        finally:
+            paddle.disable_static()
+        try:
+            with contextlib.ExitStack() as stack:
+                if not first_static:
+                    stack.enter_context(_static(paddle))
+                resumed = build()
+                resumed.load(path)
+                assert_same(snapshot(steps(resumed) + [resumed.predict_batch([_X])]), snapshot(expected),
+                            rtol=1e-5, atol=1e-6)
+        finally:
+            paddle.disable_static()

@@ -26,7 +26,8 @@ _in_package = {}  # filename -> whether it belongs to paddlelite (str hashes are
 
 
 def _user_frame(depth):
-    """(file, line, function) of the innermost caller outside paddlelite, from frame `depth` outward."""
+    """(code, instruction offset) of the innermost caller outside paddlelite, from frame `depth` outward. Its line
+    is looked up when asked for (GradNode.where): f_lineno would walk the code's line table for every op."""
     f = sys._getframe(depth)
     while f is not None:
         code = f.f_code
@@ -35,8 +36,15 @@ def _user_frame(depth):
         if inside is None:
             inside = _in_package[name] = name.startswith(_PKG_DIR)
         if not inside:
-            return (code.co_filename, f.f_lineno, code.co_name)
+            return (code, f.f_lasti)
         f = f.f_back
+    return None
+
+
+def _line_at(code, offset):
+    for start, end, line in code.co_lines():
+        if start <= offset < end:
+            return line
     return None
 
 
@@ -44,7 +52,7 @@ class GradNode:
     """One backward step. `edges[k]` says where the gradient for flat input k goes:
     None (not needed), a leaf Tensor, or (node, output_index)."""
 
-    __slots__ = ("edges", "n_outputs", "hooks", "zero_edges", "out_boxes", "where", "released", "seq",
+    __slots__ = ("edges", "n_outputs", "hooks", "zero_edges", "out_boxes", "site", "released", "seq",
                  "__weakref__")
 
     # Whether the gradients apply() returns are the user's own tensors (PyLayer: their stop_gradient is
@@ -61,9 +69,17 @@ class GradNode:
         self.hooks = None       # {output_index: {handle_id: fn}}: gradient hooks and retain_grads, in order
         self.zero_edges = None  # [(edge, tensor)]: inputs this node reaches with a zero gradient (see OpNode.apply)
         self.out_boxes = None   # {output_index: version counter} of outputs that got one after this node saved them
-        self.where = _user_frame(2 + self.package_frames) if _record_stack[0] else None
+        self.site = _user_frame(2 + self.package_frames) if _record_stack[0] else None
         self.released = False
         self.seq = next(_seq)
+
+    @property
+    def where(self):
+        """(file, line, function) of the user code that created this node; None while recording is off."""
+        if self.site is None:
+            return None
+        code, offset = self.site
+        return (code.co_filename, _line_at(code, offset), code.co_name)
 
     @property
     def forward_name(self):
@@ -82,7 +98,8 @@ class GradNode:
         self.released = True
 
     def location(self):
-        return "" if self.where is None else f" (created at {self.where[0]}:{self.where[1]} in {self.where[2]})"
+        where = self.where
+        return "" if where is None else f" (created at {where[0]}:{where[1]} in {where[2]})"
 
 
 def _edge_of(t):
@@ -152,9 +169,10 @@ class OpNode(GradNode):
         self.attrs = attrs
         self.versions = versions
         self.place = flat_outs[0]._place
-        self.outputs = [o._data for o in flat_outs]
+        outputs = self.outputs = []  # filled in a loop: a comprehension's own frame costs more per op
         i = 0
         for o in flat_outs:
+            outputs.append(o._data)
             o._node = self
             o._out_index = i
             i += 1
@@ -390,8 +408,9 @@ class EagerGradBuilder(GradBuilder):
 
     def record(self, type, inputs, attrs):
         opdef = _OPS.get(type) or get_op(type)
-        try:
-            refs = tuple(map(_ref_of, inputs))  # all Syms: the common case
+        n = len(inputs)
+        try:  # all Syms, the common case: one or two spelled out, as tuple(map(...)) costs more than the op's glue
+            refs = (inputs[0].ref, inputs[1].ref) if n == 2 else (inputs[0].ref,) if n == 1 else tuple(map(_ref_of, inputs))
         except AttributeError:  # None, lists of Syms, Tensors
             refs = [v.ref if v.__class__ is Sym else unwrap(v) for v in inputs]
         unchecked = self._unchecked

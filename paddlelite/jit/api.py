@@ -144,6 +144,12 @@ class StaticFunction:
                                "asking for its program")
         return next(reversed(self._programs.values()))[0]
 
+    def host_syncs(self):
+        """A paddlelite extension (Paddle has no such inspection): the ops of the most recently traced program's
+        forward and backward steps that read device values on the host, as [HostSync(op_type, reason, where)].
+        Empty means a call runs its steps with no host synchronisation: each can be captured as a CUDA graph."""
+        return self.concrete_program.host_syncs()
+
     def rollback(self):
         return self.dygraph_function
 

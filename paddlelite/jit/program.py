@@ -17,7 +17,7 @@ from ..framework.tensor import Parameter, Tensor
 from ..ops.registry import Meta
 from ..static import appender as _appender
 from ..static.backward import gradients
-from ..static.executor import Plan, Scope
+from ..static.executor import FixedStep, Plan
 from ..static.framework import Program, Variable, program_guard
 from ..static.input import InputSpec, data
 from .structure import flatten
@@ -74,33 +74,39 @@ class PartialProgram:
             self.backward = Plan(backward_ops, dout_names + self._saved_inputs + self.saved, fetch, place)
         self.forward = Plan(_OpsView(program, ops[:n_forward_ops]), in_names + capture_names,
                             [v.name for v in outputs] + self.saved, place)
-        self._in_names = in_names
-        self._capture_names = capture_names
+        # each step owns its input and output arrays (FixedStep): the inputs and output gradients are copied
+        # in; captures (parameters and buffers, updated in place) and saved intermediates' boxes are read as given
+        self._forward_step = FixedStep(self.forward, [True] * len(in_names) + [False] * len(capture_names))
+        # an intermediate of a branch not taken this time has no value: it travels as a boxed None
+        self._forward_step.scope._values.update((n, _box(None)) for n in self.saved)
+        self._backward_step = None
+        if fetch:
+            self._backward_step = FixedStep(self.backward, [True] * (len(dout_names) + len(self.saved_x)) +
+                                            [False] * len(self.saved_params) + [True] * len(self.saved))
         self.written = []  # (Tensor, array): buffers the last forward updated (BatchNorm's running stats)
         by_name = {v.name: t for v, t in captures}
         self._write_back = [by_name[n] for _, n in self.forward.write_back if n in by_name]
 
     # ---- the run_program op's callbacks -------------------------------------------------------
     def run_forward(self, xp, xs, params):
-        feed = dict(zip(self._in_names, xs))
-        feed.update(zip(self._capture_names, params))
-        scope = Scope()
-        # an intermediate of a branch not taken this time has no value: it travels as a boxed None
-        scope._values.update((n, _box(None)) for n in self.saved)
-        values = self.forward.run(scope, feed)
-        self.written = [(t, scope._values[t.name]) for t in self._write_back if t.name in scope._values]
+        values = self._forward_step.run(list(xs) + list(params))
+        scope = self._forward_step.scope._values
+        self.written = [(t, scope.pop(t.name)) for t in self._write_back if t.name in scope]
         n = len(self.outputs)
         return values[:n], [v if hasattr(v, "dtype") else _box(_step_scopes_by_name(v, self.forward))
                             for v in values[n:]]
 
     def run_backward(self, xp, xs, params, saved, out_grads):
-        feed = {name: out_grads[k] for k, name in self._dout_names}
-        feed.update(zip(self._saved_inputs, list(xs) + list(params)))
-        feed.update((n, _unbox(v[()], self.backward) if v.dtype == object else v)
-                    for n, v in zip(self.saved, saved))
-        grads = self.backward.run(Scope(), feed)
+        feeds = [out_grads[k] for k, _ in self._dout_names] + list(xs) + list(params)
+        feeds += [_unbox(v[()], self.backward) if v.dtype == object else v for v in saved]
+        grads = self._backward_step.run(feeds)
         n = len(self.grad_x)
         return grads[:n], grads[n:]
+
+    def host_syncs(self):
+        """The ops of the forward and backward steps that read device values on the host (Plan.host_syncs): a
+        paddlelite extension, for making sure a step can be captured as one CUDA graph."""
+        return self.forward.host_syncs() + (self.backward.host_syncs() if self._backward_step else [])
 
     def out_metas(self):
         block = self.program.global_block()

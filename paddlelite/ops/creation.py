@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..framework.random import rng_for
-from .registry import Meta, register_op
+from .registry import Meta, VALUE_CHECK, register_op
 from .shape_rules import broadcast_shapes, float_only, float_rule
 
 # Ops without inputs take their place from the 'place' attr when given, else the current device.
@@ -104,7 +104,8 @@ TRUNCATED_GAUSSIAN_RANDOM = register_op(
     "truncated_gaussian_random", inputs=(), outputs=("Out",), forward=_truncated_gaussian,
     infer=lambda shape, dtype, **attrs: Meta(tuple(shape), np.dtype(dtype)),
     attrs={"shape": [], "dtype": "float32", "mean": 0.0, "std": 1.0, "a": -2.0, "b": 2.0, "seed": 0,
-           "place": None})
+           "place": None},
+    host_sync="counts the samples to redraw on the host")
 
 
 def _assign_value(xp, shape, dtype, values, place):
@@ -173,8 +174,10 @@ POISSON = register_op("poisson", inputs=("X",), outputs=("Out",), forward=_poiss
 MULTINOMIAL = register_op("multinomial", inputs=("X",), outputs=("Out",), forward=_multinomial,
                           infer=lambda x, num_samples, replacement, seed: Meta(tuple(x.shape[:-1]) + (num_samples,),
                                                                                 np.dtype(np.int64)),
-                          attrs={"num_samples": 1, "replacement": False, "seed": 0})
+                          attrs={"num_samples": 1, "replacement": False, "seed": 0},
+                          host_sync=VALUE_CHECK)
 BINOMIAL = register_op("binomial", inputs=("Count", "Prob"), outputs=("Out",), forward=_binomial,
-                       infer=_binomial_infer, attrs={"seed": 0}, same_dtype=("Count", "Prob"))
+                       infer=_binomial_infer, attrs={"seed": 0}, same_dtype=("Count", "Prob"),
+                       host_sync=VALUE_CHECK)
 STANDARD_GAMMA = register_op("standard_gamma", inputs=("X",), outputs=("Out",), forward=float_only(
     "standard_gamma", _standard_gamma), infer=float_rule("standard_gamma"), attrs={"seed": 0})

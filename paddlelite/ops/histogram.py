@@ -1,7 +1,7 @@
 """Counting ops: bincount, histogram, histogramdd (not differentiable: their outputs are counts)."""
 import numpy as np
 
-from .registry import Meta, register_op
+from .registry import DATA_DEPENDENT_SHAPE, Meta, register_op
 
 
 # ---- bincount: occurrences (or summed weights) of each non-negative int -----------------------------
@@ -30,7 +30,8 @@ def _bincount_infer(x, weights, minlength):
 
 
 BINCOUNT = register_op("bincount", inputs=("X", "Weights"), outputs=("Out",), optional_inputs=("Weights",),
-                       forward=_bincount_forward, infer=_bincount_infer, attrs={"minlength": 0})
+                       forward=_bincount_forward, infer=_bincount_infer, attrs={"minlength": 0},
+                       host_sync=DATA_DEPENDENT_SHAPE)
 
 
 # ---- histogram: counts over `bins` equal bins of [min, max] (the data's range when both are 0) ------
@@ -68,9 +69,14 @@ def _histogram_infer(x, weight, bins, min, max, density):
     return Meta((bins,), np.dtype(dtype))
 
 
+def _reads_range(attrs):
+    return "reads the data's range on the host" if attrs["min"] == attrs["max"] == 0 else None
+
+
 HISTOGRAM = register_op("histogram", inputs=("X", "Weight"), outputs=("Out",), optional_inputs=("Weight",),
                         forward=_histogram_forward, infer=_histogram_infer,
-                        attrs={"bins": 100, "min": 0.0, "max": 0.0, "density": False})
+                        attrs={"bins": 100, "min": 0.0, "max": 0.0, "density": False},
+                        host_sync=_reads_range)
 
 
 # ---- histogramdd: counts over the cells the per-dimension edges make ------------------------------

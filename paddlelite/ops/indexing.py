@@ -14,7 +14,7 @@ index is when they are adjacent, else to the front).
 import numpy as np
 
 from .formula import gather
-from .registry import Meta, register_op
+from .registry import DATA_DEPENDENT_SHAPE, Meta, VALUE_CHECK, register_op
 from .shape_rules import broadcast_shapes, normalize_axis
 
 _BASIC = ("int", "slice", "none", "ellipsis")
@@ -170,10 +170,16 @@ def _getitem_grad(g):
                                    index=g.attrs["index"]))
 
 
+def _mask_size(attrs):
+    # a tensor index may be a boolean mask (its dtype is not in the attrs): its result size is data-dependent
+    return None if is_basic(attrs["index"]) else DATA_DEPENDENT_SHAPE
+
+
 GETITEM = register_op("getitem", inputs=("X", "Index"), outputs=("Out",), variadic_inputs=("Index",),
                       nondiff_inputs=("Index",), forward=_getitem_forward, infer=_getitem_infer,
                       grad=_getitem_grad, attrs={"index": []}, double_grad=True,
-                      view=lambda index: is_basic(index))  # basic indexing views x, advanced copies
+                      view=lambda index: is_basic(index),  # basic indexing views x, advanced copies
+                      host_sync=_mask_size)
 
 
 def _getitem_grad_forward(xp, x, dout, index_arrays, index):
@@ -269,7 +275,8 @@ def _gather_grad(g):
 
 GATHER = register_op("gather", inputs=("X", "Index"), outputs=("Out",), nondiff_inputs=("Index",),
                      forward=_gather_forward, infer=_gather_infer, grad=_gather_grad, attrs={"axis": 0},
-                     double_grad=True)
+                     double_grad=True,
+                     host_sync=VALUE_CHECK)
 
 
 def _gather_grad_forward(xp, x, index, dout, axis):

@@ -538,7 +538,8 @@ def _matrix_exp_grad(g):
 
 
 MATRIX_EXP = register_op("matrix_exp", inputs=("X",), outputs=("Out",), forward=_matrix_exp_forward,
-                         infer=lambda x: Meta(_check_matrix_exp(x), x.dtype), grad=_matrix_exp_grad, double_grad=True)
+                         infer=lambda x: Meta(_check_matrix_exp(x), x.dtype), grad=_matrix_exp_grad, double_grad=True,
+                         host_sync="reads the norm on the host to choose the squarings")
 
 
 # ---- lstsq: least squares per matrix (numpy.linalg.lstsq is not batched); not differentiable, as in Paddle ----
@@ -571,7 +572,8 @@ def _lstsq_infer(x, y, rcond, driver):
 
 
 LSTSQ = register_op("lstsq", inputs=("X", "Y"), outputs=("Solution", "Residuals", "Rank", "SingularValues"),
-                    forward=_lstsq_forward, infer=_lstsq_infer, attrs={"rcond": None, "driver": "gelsy"})
+                    forward=_lstsq_forward, infer=_lstsq_infer, attrs={"rcond": None, "driver": "gelsy"},
+                    host_sync="reads each system's rank on the host")
 
 
 # ---- eig / eigvals: general eigen decomposition, complex results ------------------------------------------
@@ -617,7 +619,8 @@ def _eig_grad(g):
 
 EIG = register_op("eig", inputs=("X",), outputs=("Eigenvalues", "Eigenvectors"), forward=_eig_forward,
                   infer=lambda x: (Meta(_check_eig(x)[:-1], _complex_dtype(x.dtype)),
-                                   Meta(tuple(x.shape), _complex_dtype(x.dtype))), grad=_eig_grad)
+                                   Meta(tuple(x.shape), _complex_dtype(x.dtype))), grad=_eig_grad,
+                  host_sync="runs LAPACK on the host")
 EIG_GRAD = register_op("eig_grad", inputs=("X", "W", "V", "DW", "DV"), outputs=("DX",), forward=_eig_grad_forward,
                        meta_inputs=("X",), optional_inputs=("DW", "DV"),
                        infer=lambda x, w, v, dw, dv: Meta(tuple(x.shape), x.dtype))

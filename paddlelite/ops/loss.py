@@ -6,7 +6,7 @@ nn/functional/loss.py, so they need no ops of their own.)
 import numpy as np
 
 from .launch import softmax_ce as _launch
-from .registry import Meta, register_op
+from .registry import Meta, VALUE_CHECK, register_op
 from .shape_rules import check_float, normalize_axis
 
 _SWCE_ATTRS = {"soft_label": False, "ignore_index": -100, "axis": -1, "numeric_stable_mode": True}
@@ -41,6 +41,10 @@ def _swce_infer(logits, label, soft_label, ignore_index, axis, numeric_stable_mo
     ax = _check_label("softmax_with_cross_entropy", logits, label, soft_label, axis)
     loss_shape = tuple(1 if i == ax else d for i, d in enumerate(logits.shape))
     return Meta(logits.shape, logits.dtype), Meta(loss_shape, logits.dtype)
+
+
+def _hard_label_check(attrs):
+    return None if attrs["soft_label"] else VALUE_CHECK
 
 
 def _hard_index(xp, label, num_classes, ignore_index, op):
@@ -106,12 +110,14 @@ def _swce_grad(g):
 SOFTMAX_WITH_CROSS_ENTROPY = register_op(
     "softmax_with_cross_entropy", inputs=("Logits", "Label"), outputs=("Softmax", "Loss"), forward=_swce_forward,
     infer=_swce_infer, grad=_swce_grad, attrs=_SWCE_ATTRS, nondiff_inputs=("Label",),
-    intermediate_outputs=("Softmax",))
+    intermediate_outputs=("Softmax",),
+    host_sync=_hard_label_check)
 
 # No grad maker: double backward through softmax_with_cross_entropy is not supported.
 SOFTMAX_WITH_CROSS_ENTROPY_GRAD = register_op(
     "softmax_with_cross_entropy_grad", inputs=("Label", "Softmax", "DLoss"), outputs=("DLogits",),
-    forward=_swce_grad_forward, infer=_swce_grad_infer, attrs=_SWCE_ATTRS, gpu=_swce_grad_kernel)
+    forward=_swce_grad_forward, infer=_swce_grad_infer, attrs=_SWCE_ATTRS, gpu=_swce_grad_kernel,
+    host_sync=_hard_label_check)
 
 
 # ---- class-id labels of the losses composed from one-hot products ----------------------------------
@@ -141,7 +147,8 @@ def _check_labels_infer(label, input, axis, ignore_index, api, error):
 
 CHECK_LABELS = register_op(
     "check_labels", inputs=("Label", "Input"), outputs=("Out",), forward=_check_labels_forward,
-    infer=_check_labels_infer, attrs={"axis": -1, "ignore_index": -100, "api": "", "error": "IndexError"})
+    infer=_check_labels_infer, attrs={"axis": -1, "ignore_index": -100, "api": "", "error": "IndexError"},
+    host_sync=VALUE_CHECK)
 
 
 # ---- the denominator of a mean over non-ignored hard labels ---------------------------------------
@@ -287,7 +294,8 @@ def _ctc_grad(g):
 WARPCTC = register_op(
     "warpctc", inputs=("Logits", "Label", "LogitsLength", "LabelLength"), outputs=("WarpCTCGrad", "Loss"),
     forward=_ctc_forward, infer=_ctc_infer, grad=_ctc_grad, attrs=_CTC_ATTRS,
-    nondiff_inputs=("Label", "LogitsLength", "LabelLength"), intermediate_outputs=("WarpCTCGrad",))
+    nondiff_inputs=("Label", "LogitsLength", "LabelLength"), intermediate_outputs=("WarpCTCGrad",),
+    host_sync=VALUE_CHECK)
 
 # No grad maker: double backward through CTC is not supported (nor is it in Paddle).
 WARPCTC_GRAD = register_op(
@@ -391,7 +399,8 @@ def _rnnt_grad(g):
 WARPRNNT = register_op(
     "warprnnt", inputs=("input", "label", "input_lengths", "label_lengths"), outputs=("warprnntgrad", "loss"),
     forward=_rnnt_forward, infer=_rnnt_infer, grad=_rnnt_grad, attrs={"blank": 0, "fastemit_lambda": 0.001},
-    nondiff_inputs=("label", "input_lengths", "label_lengths"), intermediate_outputs=("warprnntgrad",))
+    nondiff_inputs=("label", "input_lengths", "label_lengths"), intermediate_outputs=("warprnntgrad",),
+    host_sync=VALUE_CHECK)
 
 # No grad maker: double backward through RNN-T is not supported (nor is it in Paddle).
 WARPRNNT_GRAD = register_op(

@@ -4,7 +4,7 @@ import numpy as np
 from ..framework.dtype import FLOAT8_E4M3FN, FLOAT8_MAX, convert_dtype
 from ..framework.tensor import storage_of
 from .formula import cast, concat, flip, reshape_as, roll, stack, tile, transpose, unstack
-from .registry import Meta, register_op
+from .registry import Meta, VALUE_CHECK, register_op
 from .shape_rules import normalize_axis
 
 
@@ -748,7 +748,8 @@ def _one_hot_infer(x, depth):
 
 
 ONE_HOT = register_op("one_hot", inputs=("X",), outputs=("Out",), forward=_one_hot_forward,
-                      infer=_one_hot_infer, attrs={"depth": 1})
+                      infer=_one_hot_infer, attrs={"depth": 1},
+                      host_sync=VALUE_CHECK)
 
 
 # ---- tril_triu: the lower (or upper) triangle of the last two dims, the rest zeroed ----------------

@@ -96,7 +96,16 @@ def _matmul_grad(g):
             dy = reshape(g.reduce_as(dy, y2), shape=list(ys)) if len(ys) == 1 else g.reduce_as(dy, y)
             g.set_input_grad("Y", dy)
         return
-    dx, dy = _matmul_grads_2d(g, x, y, dout, tx, ty)
+    # a 2-D y shared by a batch of x rows: its gradient is one GEMM over the flattened rows (no batch of
+    # products summed afterwards)
+    shared_y = len(ys) == 2 and len(xs) > 2 and not tx and -1 not in ys
+    dx, dy = _matmul_grads_2d(g, x, y, dout, tx, ty, slots=("X",) if shared_y else ("X", "Y"))
+    if shared_y and g.needs("Y"):
+        k, n = (ys[1], ys[0]) if ty else ys
+        _, dy = _matmul_grads_2d(g, reshape(x, shape=[-1, k]), y, reshape(dout, shape=[-1, n]), False, ty,
+                                 slots=("Y",))
+        g.set_input_grad("Y", dy)
+        dy = None
     batched = len(xs) > 2 or len(ys) > 2  # only batch dims can have been broadcast
     if dx is not None:
         g.set_input_grad("X", g.reduce_as(dx, x) if batched else dx)
@@ -104,16 +113,16 @@ def _matmul_grad(g):
         g.set_input_grad("Y", g.reduce_as(dy, y) if batched else dy)
 
 
-def _matmul_grads_2d(g, x, y, dout, tx, ty):
+def _matmul_grads_2d(g, x, y, dout, tx, ty, slots=("X", "Y")):
     dx = dy = None
     x, y = conj_if_complex(x), conj_if_complex(y)
-    if g.needs("X"):
+    if "X" in slots and g.needs("X"):
         # dA = dout @ B^T where B = y^T if ty; dx = dA (or dA^T if tx)
         if tx:
             dx = matmul(y, dout, transpose_x=ty, transpose_y=True)
         else:
             dx = matmul(dout, y, transpose_x=False, transpose_y=not ty)
-    if g.needs("Y"):
+    if "Y" in slots and g.needs("Y"):
         if ty:
             dy = matmul(dout, x, transpose_x=True, transpose_y=tx)
         else:
@@ -497,6 +506,7 @@ def _int_binary(name, fn):
             raise ZeroDivisionError(f"op '{name}': integer division by zero (input 'Y' holds a 0)")
         return fn(xp, x, y)
     return register_op(name, inputs=("X", "Y"), outputs=("Out",), forward=forward, infer=infer,
+                       host_sync="checks an integer divisor for zeros on the host",
                        same_dtype=("X", "Y"))
 
 

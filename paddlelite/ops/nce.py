@@ -16,7 +16,7 @@ import numpy as np
 
 from ..framework.random import rng_for
 from .formula import cast, concat, log, reduce_sum, reshape, reshape_as, unsqueeze
-from .registry import Meta, register_op
+from .registry import Meta, VALUE_CHECK, register_op
 from .shape_rules import check_float
 
 _INPUTS = ("Input", "Label", "Weight", "Bias", "SampleWeight", "CustomDistProbs", "CustomDistAlias",
@@ -169,4 +169,5 @@ NCE = register_op("nce", inputs=_INPUTS, outputs=("Cost", "SampleLogits", "Sampl
                   infer=_infer, grad=_grad, attrs=_ATTRS, optional_inputs=_INPUTS[3:],
                   nondiff_inputs=("Label", "SampleWeight", "CustomDistProbs", "CustomDistAlias",
                                   "CustomDistAliasProbs"),
-                  intermediate_outputs=("SampleLogits", "SampleLabels"))
+                  intermediate_outputs=("SampleLogits", "SampleLabels"),
+                  host_sync=VALUE_CHECK)

@@ -5,7 +5,7 @@ from ..framework.random import rng_for
 from .conv import scatter_add
 from .launch import dropout as _launch_dropout
 from .launch import embedding as _launch_embedding
-from .registry import Meta, register_op
+from .registry import Meta, VALUE_CHECK, register_op
 from .shape_rules import check_float
 
 
@@ -80,12 +80,14 @@ def _embedding_grad_grad(g):
 
 EMBEDDING = register_op("embedding", inputs=("Ids", "W"), outputs=("Out",), forward=_embedding_forward,
                         infer=_embedding_infer, grad=_embedding_grad, attrs={"padding_idx": -1},
-                        nondiff_inputs=("Ids",), double_grad=True)
+                        nondiff_inputs=("Ids",), double_grad=True,
+                        host_sync=VALUE_CHECK)
 
 EMBEDDING_GRAD = register_op("embedding_grad", inputs=("Ids", "W", "DOut"), meta_inputs=("W",), outputs=("DW",),
                              forward=_embedding_grad_forward, infer=_embedding_grad_infer, grad=_embedding_grad_grad,
                              attrs={"padding_idx": -1}, nondiff_inputs=("Ids", "W"), double_grad=True,
-                             gpu=_embedding_grad_kernel)
+                             gpu=_embedding_grad_kernel,
+                             host_sync=VALUE_CHECK)
 
 
 # ---- dropout --------------------------------------------------------------------------------------

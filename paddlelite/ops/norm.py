@@ -169,13 +169,14 @@ def _local_stats(xp, xc, axis, axes):
 def _global_stats(xp, xc, axis, axes):
     """_local_stats over the batches of every rank of the world: each rank's count, mean and centred sum of
     squares are all-gathered and combined (Chan et al.), so the result is the global batch's, whatever
-    each rank's batch size, without the cancellation of sum(x^2)/n - mean^2."""
+    each rank's batch size (an empty one included), without the cancellation of sum(x^2)/n - mean^2."""
     comm = ring_communicator(0, xp)
     if comm is None:
         return _local_stats(xp, xc, axis, axes)
-    m, v, _ = _local_stats(xp, xc, axis, axes)
     n = xc.size // xc.shape[axis]
-    local = xp.concatenate([xp.full((1,), n, dtype=xc.dtype), m, v * n])[None]
+    m = xc.sum(axis=axes) / max(n, 1)
+    centered = xc - _bcast(m, xc.ndim, axis)
+    local = xp.concatenate([xp.full((1,), n, dtype=xc.dtype), m, (centered * centered).sum(axis=axes)])[None]
     every = xp.empty((comm.nranks, local.shape[1]), dtype=xc.dtype)
     comm.all_gather(local, every, True).wait()
     counts, means, m2s = every[:, :1], every[:, 1:1 + m.size], every[:, 1 + m.size:]

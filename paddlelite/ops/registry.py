@@ -21,17 +21,22 @@ from .legacy import REGISTRY_TYPES as _BY_LEGACY_TYPE
 
 Meta = namedtuple("Meta", ["shape", "dtype"])  # shape: tuple of int, -1 = unknown; dtype: numpy dtype
 
+# the usual reasons an op's forward reads device values on the host (OpDef.host_sync)
+DATA_DEPENDENT_SHAPE = "its output shape depends on the input values"
+VALUE_CHECK = "checks its input values on the host"
+
 
 class OpDef:
     __slots__ = ("type", "inputs", "outputs", "attrs", "forward", "infer", "grad", "impls",
                  "variadic_inputs", "optional_inputs", "variadic_outputs", "intermediate_outputs",
                  "nondiff_inputs", "meta_inputs", "same_dtype", "double_grad", "diff_inputs_mask", "n_in",
-                 "n_out", "simple", "input_index", "output_index", "view", "block_runner", "block_grad")
+                 "n_out", "simple", "input_index", "output_index", "view", "block_runner", "block_grad",
+                 "host_sync")
 
     def __init__(self, type, inputs, outputs, forward=None, infer=None, grad=None, attrs=None,
                  variadic_inputs=(), optional_inputs=(), variadic_outputs=(), intermediate_outputs=(),
                  nondiff_inputs=(), meta_inputs=(), same_dtype=(), double_grad=False, view=False,
-                 block_runner=None, block_grad=None):
+                 block_runner=None, block_grad=None, host_sync=None):
         self.type = type
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
@@ -58,6 +63,10 @@ class OpDef:
         # ops with block_grad(backward_pass, op) -> ([grad Operators], [names whose grads they write]).
         self.block_runner = block_runner
         self.block_grad = block_grad
+        # host_sync: the forward reads device values on the host (a data-dependent output shape, a value
+        # check, a predicate), so a step holding it cannot be one CUDA graph: a short reason, or a
+        # predicate on the attrs giving the reason or None (plans report these: Plan.host_syncs)
+        self.host_sync = host_sync
         self.diff_inputs_mask = tuple(s not in self.nondiff_inputs for s in self.inputs)
         self.n_in = len(self.inputs)
         self.n_out = len(self.outputs)
@@ -75,6 +84,10 @@ class OpDef:
     @property
     def differentiable(self):
         return self.grad is not None
+
+    def host_sync_reason(self, attrs):
+        """Why this op, with `attrs`, reads device values on the host; None when it does not."""
+        return self.host_sync(attrs) if callable(self.host_sync) else self.host_sync
 
     def forward_for(self, xp):
         """The forward to run for arrays of module `xp` (a device kernel when one is registered)."""

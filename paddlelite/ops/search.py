@@ -4,7 +4,7 @@ import numpy as np
 
 from ..framework.random import rng_for
 from .indexing import _check_bounds, _check_int_index, _scatter_add
-from .registry import Meta, register_op
+from .registry import DATA_DEPENDENT_SHAPE, Meta, VALUE_CHECK, register_op
 from .shape_rules import normalize_axis
 
 
@@ -49,7 +49,8 @@ def _take_along_grad(g):
 
 TAKE_ALONG_AXIS = register_op("take_along_axis", inputs=("X", "Index"), outputs=("Out",), nondiff_inputs=("Index",),
                               forward=_take_along_forward, infer=_take_along_infer, grad=_take_along_grad,
-                              attrs={"axis": 0}, double_grad=True)
+                              attrs={"axis": 0}, double_grad=True,
+                              host_sync=VALUE_CHECK)
 
 
 def _take_along_grad_forward(xp, x, index, dout, axis):
@@ -141,7 +142,8 @@ TOP_K = register_op("top_k_v2", inputs=("X",), outputs=("Out", "Indices"), forwa
 WHERE_INDEX = register_op(
     "where_index", inputs=("Condition",), outputs=("Out",),
     forward=lambda xp, c: xp.stack(xp.nonzero(c), axis=1).astype(np.int64).reshape(-1, c.ndim),
-    infer=lambda c: Meta((-1, len(c.shape)), np.dtype(np.int64)))
+    infer=lambda c: Meta((-1, len(c.shape)), np.dtype(np.int64)),
+    host_sync=DATA_DEPENDENT_SHAPE)
 
 
 # ---- unique: sorted distinct values (+ first indices, inverse, counts); sizes are data-dependent -----
@@ -170,7 +172,8 @@ def _unique_infer(x, axis, dtype):
 
 
 UNIQUE = register_op("unique", inputs=("X",), outputs=("Out", "Indices", "Index", "Counts"),
-                     forward=_unique_forward, infer=_unique_infer, attrs={"axis": None, "dtype": "int64"})
+                     forward=_unique_forward, infer=_unique_infer, attrs={"axis": None, "dtype": "int64"},
+                     host_sync=DATA_DEPENDENT_SHAPE)
 
 
 # ---- accuracy: fraction of rows whose label is among the top-k indices ------------------------------
@@ -255,7 +258,8 @@ def _auc_infer(predict, label, stat_pos, stat_neg, curve, num_thresholds, slide_
 
 AUC = register_op("auc", inputs=("Predict", "Label", "StatPos", "StatNeg"), outputs=("AUC", "StatPosOut", "StatNegOut"),
                   forward=_auc_forward, infer=_auc_infer,
-                  attrs={"curve": "ROC", "num_thresholds": 4095, "slide_steps": 1})
+                  attrs={"curve": "ROC", "num_thresholds": 4095, "slide_steps": 1},
+                  host_sync="reads its statistics on the host")
 
 
 # ---- cummax / cummin: running extreme and the (latest) index it came from -------------------------
@@ -383,7 +387,8 @@ def _put_along_grad(g):
 _PUT_ATTRS = {"axis": 0, "reduce": "assign", "include_self": True}
 PUT_ALONG_AXIS = register_op("put_along_axis", inputs=("Input", "Index", "Value"), outputs=("Out",),
                              nondiff_inputs=("Index",), same_dtype=("Input", "Value"), forward=_put_along_forward,
-                             infer=_put_along_infer, grad=_put_along_grad, attrs=dict(_PUT_ATTRS))
+                             infer=_put_along_infer, grad=_put_along_grad, attrs=dict(_PUT_ATTRS),
+                             host_sync=VALUE_CHECK)
 
 
 def _put_along_grad_forward(xp, arr, index, values, out, dout, axis, reduce, include_self):
@@ -433,7 +438,8 @@ PUT_ALONG_AXIS_GRAD = register_op(
     nondiff_inputs=("Input", "Index", "Value", "Out", "OutGrad"), forward=_put_along_grad_forward,
     infer=lambda arr, index, values, out, dout, axis, reduce, include_self: (
         Meta(tuple(arr.shape), dout.dtype), Meta(tuple(values.shape), dout.dtype)),
-    attrs=dict(_PUT_ATTRS))
+    attrs=dict(_PUT_ATTRS),
+    host_sync="counts the writers of each target on the host")
 
 
 # ---- mode: the most frequent value along axis (the smallest of equally frequent ones) ---------------
@@ -508,7 +514,8 @@ def _unique_consecutive_infer(x, axis, dtype):
 
 UNIQUE_CONSECUTIVE = register_op("unique_consecutive", inputs=("X",), outputs=("Out", "Index", "Counts"),
                                  forward=_unique_consecutive_forward, infer=_unique_consecutive_infer,
-                                 attrs={"axis": None, "dtype": "int64"})
+                                 attrs={"axis": None, "dtype": "int64"},
+                                 host_sync=DATA_DEPENDENT_SHAPE)
 
 
 # ---- top_p_sampling: one token per row from the smallest top-probability set reaching p -------------
@@ -550,4 +557,5 @@ def _top_p_infer(x, ps, threshold, topp_seed, seed, k, mode, return_top):
 TOP_P_SAMPLING = register_op("top_p_sampling", inputs=("X", "PS", "Threshold", "TopPSeed"),
                              outputs=("Out", "Ids", "TopkScores", "TopkIds"),
                              optional_inputs=("Threshold", "TopPSeed"), forward=_top_p_forward, infer=_top_p_infer,
-                             attrs={"seed": -1, "k": 0, "mode": "truncated", "return_top": False})
+                             attrs={"seed": -1, "k": 0, "mode": "truncated", "return_top": False},
+                             host_sync="reads TopPSeed on the host (when given)")

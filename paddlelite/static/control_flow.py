@@ -386,16 +386,20 @@ def _run_while_grad(plan, op):
 # ---- the ops, registered like every op: the executor and backward look them up by type ------------
 register_op("conditional_block", inputs=["Cond", "Input"], outputs=["Out", "Scope"], variadic_inputs=["Input"],
             variadic_outputs=["Out", "Scope"], nondiff_inputs=["Cond"], attrs={"sub_block": None,
-            "is_scalar_condition": True}, block_runner=_run_conditional_block, block_grad=_conditional_block_grad)
+            "is_scalar_condition": True}, block_runner=_run_conditional_block, block_grad=_conditional_block_grad,
+            host_sync="reads Cond on the host")
 register_op("conditional_block_grad", inputs=["Cond", "Input", "Out", "Out@GRAD"], outputs=["Input@GRAD"],
             variadic_inputs=["Input", "Out", "Out@GRAD"], variadic_outputs=["Input@GRAD"],
             attrs={"sub_block": None, "inner_grads": [], "is_scalar_condition": True},
-            block_runner=_run_conditional_block_grad)
+            block_runner=_run_conditional_block_grad,
+            host_sync="reads Cond on the host")
 register_op("while", inputs=["X", "Condition"], outputs=["Out", "StepScopes"], variadic_inputs=["X"], variadic_outputs=["Out"],
             nondiff_inputs=["Condition"], attrs={"sub_block": None, "is_test": False},
-            block_runner=_run_while, block_grad=_while_grad)
+            block_runner=_run_while, block_grad=_while_grad,
+            host_sync="reads Condition on the host each step")
 register_op("while_grad", inputs=["X", "Out", "Out@GRAD", "StepScopes"], outputs=["X@GRAD"],
             variadic_inputs=["X", "Out", "Out@GRAD"], variadic_outputs=["X@GRAD"],
             attrs={"sub_block": None, "loop_vars": [], "loop_grads": [], "ext_vars": [], "ext_grads": [],
                    "inner_grads": [], "carried": [], "is_test": False},
-            block_runner=_run_while_grad)
+            block_runner=_run_while_grad,
+            host_sync="replays the forward's steps, counted on the host")

@@ -5,6 +5,8 @@ forward resolved for the place's array module, its attrs filled, its slots turne
 flat value list, and each temporary given the step after which it is dead (it is dropped there).
 Running a step is then a tight loop. Parameters and other persistable variables live in a Scope.
 """
+from collections import namedtuple
+
 import numpy as np
 
 from ..device.place import Place, current_place, parse_place
@@ -139,6 +141,9 @@ def op_error(op, e):
     return err
 
 
+HostSync = namedtuple("HostSync", ["op_type", "reason", "where"])
+
+
 class Plan:
     def __init__(self, program, feed_names, fetch_names, place):
         self.program = program
@@ -146,8 +151,10 @@ class Plan:
         self.xp = place.xp
         self.index = {}
         self.names = []
+        self._host_syncs = []
         self.fetch_idx = [self.slot(n) for n in fetch_names]
         self.feed_idx = {n: self.slot(n) for n in feed_names}
+        self.feed_slots = [self.feed_idx[n] for n in feed_names]
         block = program.global_block()
         self.steps, reads, writes = self.compile_block(block, free=True, keep=set(fetch_names))
         fed = set(feed_names)
@@ -188,11 +195,20 @@ class Plan:
             steps = [s + ((),) for s in steps]
         return steps, reads, writes
 
+    def host_syncs(self):
+        """[HostSync(op_type, reason, where)]: the ops of this plan (sub-blocks included) whose forward reads
+        device values on the host. A plan without them runs a step the device can queue whole (one CUDA
+        graph); each of them waits for the device."""
+        return list(self._host_syncs)
+
     def compile_op(self, op):
         opdef = get_op(op.type)
+        attrs = opdef.fill_attrs({k: v for k, v in op._attrs.items() if k in opdef.attrs})
+        reason = opdef.host_sync_reason(attrs)
+        if reason:
+            self._host_syncs.append(HostSync(op.type, reason, op.where))
         if opdef.block_runner is not None:  # a structural op (control flow)
             return (2, opdef.block_runner(self, op), None, None, None, op)
-        attrs = opdef.fill_attrs({k: v for k, v in op._attrs.items() if k in opdef.attrs})
         fn = opdef.forward_for(self.xp)
         ins = []
         for slot in opdef.inputs:
@@ -248,7 +264,10 @@ class Plan:
         env = [None] * len(self.names)
         for name, value in feed.items():
             env[self.feed_idx[name]] = value
-        values = scope._values
+        return self.run_env(env, scope._values)
+
+    def run_env(self, env, values):
+        """Run on `env` (the feeds in their slots), reading and writing back the scope's `values`; the fetches."""
         block = self.program.global_block()
         for i, name in self.external:
             v = values.get(name)
@@ -269,6 +288,50 @@ class Plan:
                                      "and holds no value in the scope")
             out.append(v)
         return out
+
+
+class FixedStep:
+    """A plan run as a step with input and output arrays it owns: the addresses a CUDA graph replay needs.
+
+    Each call copies the feeds marked `copied` into arrays it keeps (`xp.copyto`; a new one only when a
+    feed's shape or dtype changes), so the plan reads its inputs at the same addresses every call; the
+    others (parameters, which the optimizers update in place) are read where they are. The fetched
+    values are copied into fetch arrays it keeps, and the caller receives copies of those: a result it
+    holds keeps its value when the next call overwrites the fetch arrays. One environment and one scope
+    serve every call. Values that are not arrays (a while loop's boxed step scopes, None) pass as they are.
+    """
+
+    def __init__(self, plan, copied):
+        self.plan = plan
+        self.copied = list(copied)
+        self.feed_buffers = [None] * len(plan.feed_slots)
+        self.fetch_buffers = [None] * len(plan.fetch_idx)
+        self.env = [None] * len(plan.names)
+        self.scope = Scope()
+
+    def run(self, feeds):
+        xp, env = self.plan.xp, self.env
+        for k, (slot, value, copied) in enumerate(zip(self.plan.feed_slots, feeds, self.copied)):
+            if copied and _is_array(value):
+                value = _copy_into(xp, self.feed_buffers, k, value)
+            env[slot] = value
+        outs = self.plan.run_env(env, self.scope._values)
+        for i in self.plan.fetch_idx:  # the values live on in the fetch arrays (copies), not in the env
+            env[i] = None
+        return [_copy_into(xp, self.fetch_buffers, k, v).copy() if _is_array(v) else v for k, v in enumerate(outs)]
+
+
+def _is_array(value):
+    return hasattr(value, "dtype") and value.dtype != object
+
+
+def _copy_into(xp, buffers, k, value):
+    """`value` copied into buffers[k] (allocated anew only for a new shape or dtype)."""
+    buf = buffers[k]
+    if buf is None or buf.shape != value.shape or buf.dtype != value.dtype:
+        buf = buffers[k] = xp.empty(value.shape, value.dtype)
+    xp.copyto(buf, value)
+    return buf
 
 
 def op_io(op):

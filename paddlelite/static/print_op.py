@@ -102,4 +102,5 @@ PRINT = register_op("print", inputs=["In"], outputs=["Out"],
                     attrs={"first_n": -1, "summarize": 20, "message": "", "print_tensor_name": True,
                            "print_tensor_type": True, "print_tensor_shape": True, "print_tensor_layout": True,
                            "print_tensor_lod": True, "print_phase": "BOTH", "is_forward": True},
-                    block_runner=_run_print, block_grad=_print_grad)
+                    block_runner=_run_print, block_grad=_print_grad,
+                    host_sync="prints the values")

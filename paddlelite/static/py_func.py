@@ -111,4 +111,5 @@ def _py_func_grad(bp, op):
 
 register_op("py_func", inputs=["X"], outputs=["Out"], variadic_inputs=["X"], variadic_outputs=["Out"],
             attrs={"forward_callable_id": -1, "backward_callable_id": -1, "backward_skip_vars": []},
-            block_runner=_run_py_func, block_grad=_py_func_grad)
+            block_runner=_run_py_func, block_grad=_py_func_grad,
+            host_sync="runs a Python function on host copies")

@@ -214,6 +214,7 @@ def main():
     check_eager(rank, (8, C, 2, 3), "NCHW", [4, 4], 10)
     check_eager(rank, (6, 4, C), "NLC", [3, 3], 20)
     check_eager(rank, (7, C), "NC", [2, 5], 30)  # unequal shares: the statistics weigh each rank by its rows
+    check_eager(rank, (5, C, 2), "NCL", [0, 5], 35)  # an empty share
     check_static(rank, "SyncBatchNorm", compiled=False)
     check_static(rank, "BatchNorm2D", compiled=True)
     check_data_parallel(rank)

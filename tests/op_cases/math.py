@@ -12,6 +12,8 @@ CASES = [
            id="matmul-txty"),
     OpCase("matmul", {"X": rand(2, 2, 3), "Y": rand(2, 3, 2, seed=1)}, id="matmul-batched"),
     OpCase("matmul", {"X": rand(2, 2, 3), "Y": rand(3, 2, seed=1)}, id="matmul-bcast"),
+    OpCase("matmul", {"X": rand(2, 3, 2, 3), "Y": rand(4, 3, seed=1)}, {"transpose_y": True}, id="matmul-bcast-ty"),
+    OpCase("matmul", {"X": crand(2, 2, 3), "Y": crand(3, 2, seed=1)}, id="matmul-complex-bcast"),
     OpCase("matmul", {"X": rand(3), "Y": rand(3, 2, seed=1)}, id="matmul-vec-mat"),
     OpCase("matmul", {"X": rand(2, 3), "Y": rand(3, seed=1)}, id="matmul-mat-vec"),
     OpCase("matmul", {"X": rand(3), "Y": rand(3, seed=1)}, id="matmul-dot"),

@@ -1,0 +1,195 @@
+"""to_static steps ready for CUDA-graph capture: no host synchronisation inside a step (ops that read device
+values on the host declare it: OpDef.host_sync, reported by Plan.host_syncs), and fixed input/output arrays
+(static/executor.FixedStep) whose results the caller may keep."""
+import numpy as np
+import pytest
+
+import paddlelite as paddle
+from paddlelite import nn
+from paddlelite.ops.registry import DATA_DEPENDENT_SHAPE
+from paddlelite.static.executor import FixedStep, Plan
+from paddlelite.utils import unique_name
+
+
+def _mlp():
+    return nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 10))
+
+
+def _cnn():
+    return nn.Sequential(nn.Conv2D(1, 4, 3, padding=1), nn.ReLU(), nn.MaxPool2D(2), nn.Conv2D(4, 8, 3, padding=1),
+                         nn.ReLU(), nn.MaxPool2D(2), nn.Flatten(), nn.Linear(8 * 2 * 2, 10))
+
+
+class _Encoder(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0), 2)
+        self.head = nn.Linear(16, 10)
+
+    def forward(self, x):
+        return self.head(self.enc(x).mean(axis=1))
+
+
+def _train_step(make, x):
+    with unique_name.guard():
+        model = paddle.jit.to_static(make())
+    opt = paddle.optimizer.SGD(0.01, parameters=model.parameters())
+    xt = paddle.to_tensor(x)
+    y = paddle.to_tensor(np.arange(len(x)) % 10)
+
+    def step():
+        loss = nn.CrossEntropyLoss()(model(xt), y)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+    return model, step
+
+
+_MODELS = {"mlp": (_mlp, (4, 16)), "cnn": (_cnn, (2, 1, 8, 8)), "encoder": (_Encoder, (2, 5, 16))}
+
+
+@pytest.mark.parametrize("name", sorted(_MODELS))
+def test_training_models_steps_have_no_host_syncs(name):
+    make, shape = _MODELS[name]
+    model, step = _train_step(make, np.random.default_rng(0).random(shape, dtype=np.float32))
+    step()
+    assert model.forward.host_syncs() == []
+    assert model.forward.concrete_program.backward is not None  # the backward step was checked too
+
+
+def test_nonzero_and_tensor_while_report_their_syncs():
+    @paddle.jit.to_static
+    def f(x):
+        idx = paddle.nonzero(x > 0)
+        i = paddle.zeros([1], "float32")
+        while i < x.sum():  # a tensor predicate: the loop's condition is read on the host each step
+            i = i + 1
+        return idx, i
+
+    f(paddle.to_tensor(np.array([1.0, -1.0, 2.0], dtype=np.float32)))
+    syncs = {s.op_type: s for s in f.host_syncs()}
+    assert set(syncs) == {"where_index", "while"}
+    assert syncs["where_index"].reason == DATA_DEPENDENT_SHAPE
+    assert "test_jit_capture.py" in syncs["where_index"].where  # the user's line
+
+
+def test_attr_dependent_declarations():
+    @paddle.jit.to_static
+    def f(x, label, soft):
+        hard = paddle.nn.functional.cross_entropy(x, label)
+        return hard + paddle.nn.functional.cross_entropy(x, soft, soft_label=True) + x[:, 1:].sum() + x[x > 0].sum()
+
+    x = paddle.to_tensor(np.random.default_rng(0).random((3, 4), dtype=np.float32), stop_gradient=False)
+    f(x, paddle.to_tensor(np.array([0, 3, 1])), paddle.full([3, 4], 0.25))
+    types = sorted(s.op_type for s in f.host_syncs())
+    # hard labels are checked on the host, forward and backward; soft ones are not; x[mask] has a
+    # data-dependent size, x[:, 1:] is basic indexing
+    assert types == ["getitem", "softmax_with_cross_entropy", "softmax_with_cross_entropy_grad"]
+
+
+def test_executor_plan_reports_sub_block_syncs():
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main, paddle.static.Program()):
+            x = paddle.static.data("x", [3], "float32")
+            out = paddle.static.nn.cond(x.sum() > 0, lambda: paddle.unique(x), lambda: x)
+    finally:
+        paddle.disable_static()
+    plan = Plan(main, ["x"], [out.name], paddle.CPUPlace())
+    # both branches' conditional blocks, and the unique inside the true branch's sub-block
+    assert [s.op_type for s in plan.host_syncs()] == ["conditional_block", "unique", "conditional_block"]
+
+
+def _linear_step():
+    """A plan computing (x @ w, x * 2) with x fed by copy and w read in place."""
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main, paddle.static.Program()):
+            x = paddle.static.data("x", [2, 2], "float32")
+            w = paddle.static.data("w", [2, 2], "float32")
+            outs = [paddle.matmul(x, w), x * 2.0]
+    finally:
+        paddle.disable_static()
+    plan = Plan(main, ["x", "w"], [o.name for o in outs], paddle.CPUPlace())
+    return FixedStep(plan, [True, False])
+
+
+def test_fixed_step_keeps_its_addresses_and_results_do_not_alias():
+    step = _linear_step()
+    w = np.eye(2, dtype=np.float32)
+    x1 = np.ones((2, 2), np.float32)
+    first = step.run([x1, w])
+    feed_buf, fetch_bufs = step.feed_buffers[0], list(step.fetch_buffers)
+    assert feed_buf is not x1 and not np.shares_memory(feed_buf, x1)
+    second = step.run([np.full((2, 2), 3.0, np.float32), w])
+    # same arrays, same addresses: what a captured graph reads and writes
+    assert step.feed_buffers[0] is feed_buf
+    assert all(a is b for a, b in zip(step.fetch_buffers, fetch_bufs))
+    np.testing.assert_array_equal(first[0], x1)  # the first results kept their values
+    np.testing.assert_array_equal(first[1], 2 * x1)
+    np.testing.assert_array_equal(second[1], np.full((2, 2), 6.0))
+    for r in first + second:
+        assert not any(np.shares_memory(r, b) for b in step.fetch_buffers + step.feed_buffers)
+    x1[...] = 7  # the caller's input is not read after the call
+    np.testing.assert_array_equal(step.feed_buffers[0], np.full((2, 2), 3.0))
+
+
+def test_fixed_step_new_shape_gets_new_buffers():
+    step = _linear_step()
+    step.run([np.ones((2, 2), np.float32), np.eye(2, dtype=np.float32)])
+    buf = step.feed_buffers[0]
+    out = step.run([np.ones((3, 2), np.float32), np.eye(2, dtype=np.float32)])
+    assert step.feed_buffers[0] is not buf and step.feed_buffers[0].shape == (3, 2)
+    assert out[0].shape == (3, 2)
+
+
+def test_to_static_results_survive_the_next_call():
+    layer = paddle.jit.to_static(_mlp())
+    a = paddle.to_tensor(np.ones((2, 16), np.float32), stop_gradient=False)
+    b = paddle.to_tensor(np.zeros((2, 16), np.float32), stop_gradient=False)
+    out_a = layer(a)
+    kept = out_a.numpy().copy()
+    out_b = layer(b)
+    np.testing.assert_array_equal(out_a.numpy(), kept)
+    # both graphs' saved intermediates are intact: each backward gives its own eager gradient
+    (out_a.sum() + 2 * out_b.sum()).backward()
+    ga, gb = a.grad.numpy(), b.grad.numpy()
+    eager = _mlp()
+    eager.set_state_dict(layer.state_dict())
+    a2 = paddle.to_tensor(np.ones((2, 16), np.float32), stop_gradient=False)
+    b2 = paddle.to_tensor(np.zeros((2, 16), np.float32), stop_gradient=False)
+    (eager(a2).sum() + 2 * eager(b2).sum()).backward()
+    np.testing.assert_allclose(ga, a2.grad.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(gb, b2.grad.numpy(), rtol=1e-6)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", sorted(_MODELS))
+def test_to_static_step_runs_without_host_sync_on_gpu(name):
+    """The whole model step (forward, backward, SGD update) queues work without waiting for the device;
+    the loss itself (hard labels, checked on the host) is computed outside the guarded region."""
+    cupyx = pytest.importorskip("cupyx")
+    make, shape = _MODELS[name]
+    paddle.set_device("gpu")
+    try:
+        with unique_name.guard():
+            model = paddle.jit.to_static(make())
+        opt = paddle.optimizer.SGD(0.01, parameters=model.parameters())
+        x = paddle.to_tensor(np.random.default_rng(0).random(shape, dtype=np.float32))
+        for k in range(3):  # the first call traces (host work allowed); the later ones must not synchronise
+            if k:
+                with cupyx.allow_synchronize(False):
+                    out = model(x)
+                    out.sum().backward()
+                    opt.step()
+                    opt.clear_grad()
+            else:
+                model(x).sum().backward()
+                opt.step()
+                opt.clear_grad()
+        assert np.isfinite(out.numpy()).all()
+    finally:
+        paddle.set_device("cpu")
