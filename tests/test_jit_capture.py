@@ -193,3 +193,20 @@ def test_to_static_step_runs_without_host_sync_on_gpu(name):
         assert np.isfinite(out.numpy()).all()
     finally:
         paddle.set_device("cpu")
+
+
+def test_learning_rate_is_fed_in_place():
+    """A scheduler's new rate is written into the one learning-rate array a step reads (a fixed address)."""
+    layer = nn.Linear(2, 2)
+    sched = paddle.optimizer.lr.StepDecay(0.1, step_size=1, gamma=0.5)
+    opt = paddle.optimizer.SGD(sched, parameters=layer.parameters())
+    rates = []
+    for _ in range(2):
+        layer(paddle.ones([1, 2])).sum().backward()
+        opt.step()
+        opt.clear_grad()
+        (lr,) = [t for _, t in opt._lr_cache.values()]
+        rates.append((lr, float(lr.numpy()[0])))
+        sched.step()
+    assert rates[0][0] is rates[1][0] and rates[0][0].data_ptr() == rates[1][0].data_ptr()
+    np.testing.assert_allclose([r for _, r in rates], [0.1, 0.05], rtol=1e-6)
