@@ -668,7 +668,10 @@ def margin_cross_entropy(logits, label, margin1=1.0, margin2=0.5, margin3=0.0, s
     cos_t = T.sum(logits * target, axis=1, keepdim=True)
     margined = T.cos(T.acos(T.clip(cos_t, -1.0, 1.0)) * float(margin1) + float(margin2)) - float(margin3)
     z = (logits + target * (margined - cos_t)) * float(scale)
-    loss, softmax = softmax_with_cross_entropy(z, T.reshape(label, [n, 1]), return_softmax=True)
+    # Paddle's margin_cross_entropy kernel does not clip z - max(z) at -64 as its softmax kernels do
+    log_norm = T.logsumexp(z, axis=1, keepdim=True)
+    loss = log_norm - T.sum(z * target, axis=1, keepdim=True)
+    softmax = T.exp(z - log_norm)
     if reduction == "mean":
         loss = T.mean(loss)
     elif reduction == "sum":
