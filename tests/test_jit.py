@@ -81,6 +81,8 @@ def test_to_static_trains_like_eager(model_cls):
             losses.append(loss.numpy())
         np.testing.assert_allclose(losses[1], losses[0], rtol=1e-5, atol=1e-6, err_msg=f"step {step}")
     for (name, p), q in zip(eager.named_parameters(), static.parameters()):
+        if name.endswith("k_proj.bias"):  # its gradient is zero up to rounding (softmax ignores a shift of all
+            continue                       # keys), which Adam turns into steps of +-lr: no value to compare
         np.testing.assert_allclose(q.numpy(), p.numpy(), rtol=1e-5, atol=1e-6, err_msg=name)
     for b, c in zip(eager.buffers(), static.buffers()):  # BatchNorm's running statistics, updated in place
         np.testing.assert_allclose(c.numpy(), b.numpy(), rtol=1e-5, atol=1e-6)

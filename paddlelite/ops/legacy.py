@@ -44,6 +44,26 @@ LEGACY_TYPES = {
 REGISTRY_TYPES = {legacy: ours for ours, legacy in LEGACY_TYPES.items()}  # and back
 
 
+# The key Paddle's API names an op's temporaries by (LayerHelper(key): `<key>_<n>.tmp_<k>`) where it is not
+# our op type, with how many counters of that key one call takes (paddle.full's fill_constant takes two).
+NAME_KEYS = {
+    "add": ("elementwise_add", 1),
+    "subtract": ("elementwise_sub", 1),
+    "multiply": ("elementwise_mul", 1),
+    "divide": ("elementwise_div", 1),
+    "reshape": ("reshape2", 1),
+    "unsqueeze": ("unsqueeze2", 1),
+    "one_hot": ("one_hot_v2", 1),
+    "fill_any_like": ("full_like", 1),
+    "fill_constant": ("fill_constant", 2),
+}
+
+
+def name_key(type):
+    """(key, counters taken) Paddle's API names the outputs of registry op `type` by."""
+    return NAME_KEYS.get(type, (type, 1))
+
+
 def legacy_type(type):
     """The op type Paddle's legacy IR shows for our registry type `type`."""
     return LEGACY_TYPES.get(type, type)
@@ -65,14 +85,14 @@ VAR_TYPE = {"bool": 0, "int16": 1, "int32": 2, "int64": 3, "float16": 4, "float3
 
 
 def _renamed(**names):
-    return lambda attrs, in_dtype: {names.get(k, k): v for k, v in attrs.items()}
+    return lambda attrs, x: {names.get(k, k): v for k, v in attrs.items()}
 
 
 def _as_list(axis):
     return list(axis) if isinstance(axis, (list, tuple)) else [axis]
 
 
-def _reduce_desc(attrs, in_dtype):
+def _reduce_desc(attrs, x):
     out = {k: v for k, v in attrs.items() if k not in ("axis", "keepdim")}
     axis = attrs["axis"]
     out.update(dim=[] if axis is None else _as_list(axis), keep_dim=attrs["keepdim"], in_dtype=-1, out_dtype=-1,
@@ -80,37 +100,42 @@ def _reduce_desc(attrs, in_dtype):
     return out
 
 
-def _cast_desc(attrs, in_dtype):
+def _cast_desc(attrs, x):
     out = {k: v for k, v in attrs.items() if k != "dtype"}
-    out.update(in_dtype=VAR_TYPE.get(in_dtype, -1), out_dtype=VAR_TYPE.get(str(attrs["dtype"]), -1))
+    out.update(in_dtype=VAR_TYPE.get(x.dtype.name, -1), out_dtype=VAR_TYPE.get(str(attrs["dtype"]), -1))
     return out
 
 
-def _fill_constant_desc(attrs, in_dtype):
+def _fill_constant_desc(attrs, x):
     out = {k: v for k, v in attrs.items() if k not in ("dtype", "place")}
     value = attrs["value"]
     out.update(dtype=VAR_TYPE.get(str(attrs["dtype"]), -1), force_cpu=False, place_type=-1,
-               str_value=str(float(value)) if isinstance(value, (int, float)) else str(value))
+               str_value=attrs.get("str_value", str(float(value)) if isinstance(value, (int, float)) else str(value)))
     return out
 
 
+def _flatten_desc(attrs, x):
+    ndim = max(len(x.shape), 1)
+    return {**attrs, "start_axis": attrs["start_axis"] % ndim, "stop_axis": attrs["stop_axis"] % ndim}
+
+
 def _with(**extra):
-    return lambda attrs, in_dtype: {**extra, **attrs}
+    return lambda attrs, x: {**extra, **attrs}
 
 
 def _without(*names):
-    return lambda attrs, in_dtype: {k: v for k, v in attrs.items() if k not in names}
+    return lambda attrs, x: {k: v for k, v in attrs.items() if k not in names}
 
 
-def _nce_desc(attrs, in_dtype):  # custom_neg_classes is an extra (test-only) attr Paddle's desc hides
-    return {"is_test": False, **_without("custom_neg_classes")(attrs, in_dtype)}
+def _nce_desc(attrs, x):  # custom_neg_classes is an extra (test-only) attr Paddle's desc hides
+    return {"is_test": False, **_without("custom_neg_classes")(attrs, x)}
 
 
 _ELEMENTWISE = ("add", "subtract", "multiply", "divide", "maximum", "minimum", "remainder", "floor_divide",
                 "elementwise_pow")
 _REDUCE = ("reduce_sum", "mean", "max", "min", "amax", "amin", "prod", "all", "any")
 
-# our type -> (fn(attrs, dtype name of the first input) -> Paddle's attrs, optional input slots Paddle lists empty)
+# our type -> (fn(attrs, the first input Variable) -> Paddle's attrs, optional input slots Paddle lists empty)
 LEGACY_DESC = {
     "matmul": (_renamed(transpose_x="trans_x", transpose_y="trans_y"), ()),
     "transpose": (_renamed(perm="axis"), ()),
@@ -131,15 +156,37 @@ LEGACY_DESC = {
     "tile": (None, ("RepeatTimes", "repeat_times_tensor")),
     "top_k_v2": (None, ("K",)),
     "cumsum": (_with(flatten=False, exclusive=False), ()),
+    "flatten": (_flatten_desc, ()),
     "nce": (_nce_desc, ()),
     **{t: (_with(axis=-1), ()) for t in _ELEMENTWISE},
     **{t: (_reduce_desc, ()) for t in _REDUCE},
 }
 
 
-def legacy_desc(type, attrs, in_dtype):
-    """(attrs, empty input slots) of registry op `type` as Paddle's legacy op desc shows them."""
+# Outputs Paddle's op has beyond ours: the view ops' XShape, a variable of shape (0, *x.shape) that carries
+# x's shape to the grad op (it holds no data; nothing reads it but the grad op's desc)
+_XSHAPE_OPS = ("reshape", "transpose", "squeeze", "unsqueeze", "flatten")
+
+
+def extra_outputs(type, x):
+    """{slot: shape} of the outputs Paddle's legacy op `type` has that the registry op lacks (`x`: the
+    meta of its first input)."""
+    return {"XShape": (0, *x.shape)} if type in _XSHAPE_OPS else {}
+
+
+# The forward slots Paddle's grad op of these ops lists as inputs (empty ones too), where that is not just the
+# slots our grad maker reads: the view ops' grad ops read XShape, elementwise grad ops always read X and Y.
+GRAD_INPUTS = {
+    **{t: ("XShape",) for t in _XSHAPE_OPS},
+    "unsqueeze": ("AxesTensor", "AxesTensorList", "XShape"),
+    **{t: ("X", "Y") for t in _ELEMENTWISE},
+}
+
+
+def legacy_desc(type, attrs, x):
+    """(attrs, empty input slots) of registry op `type` as Paddle's legacy op desc shows them (`x`: the op's
+    first input Variable)."""
     fn, empty_slots = LEGACY_DESC.get(type, (None, ()))
-    attrs = attrs if fn is None else fn(attrs, in_dtype)
+    attrs = attrs if fn is None else fn(attrs, x)
     # a legacy op desc keeps float attributes in float32 (epsilon 1e-5 reads back as 9.999999747378752e-06)
     return {k: float(np.float32(v)) if v.__class__ is float else v for k, v in attrs.items()}, empty_slots

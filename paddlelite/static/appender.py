@@ -7,9 +7,10 @@ it into a gradient group first. Temporaries are named like Paddle's LayerHelper 
 """
 import contextlib
 
+from ..framework.mode import _static
 from ..framework.tensor import Tensor
 from ..ops import dispatch
-from ..ops.legacy import legacy_type
+from ..ops.legacy import extra_outputs, legacy_type, name_key
 from ..ops.registry import Meta
 from ..utils import unique_name
 from .framework import Operator, Variable, default_main_program
@@ -68,6 +69,18 @@ def layer_name_guard(name):
         _layer_name[0] = prev
 
 
+@contextlib.contextmanager
+def layer_helper(key):
+    """As Paddle's LayerHelper(key) in a static API that appends several ops (F.linear's matmul_v2 and
+    elementwise_add): their outputs are `<key>_<n>.tmp_<k>`, n counted by the current program. Eager mode
+    names nothing."""
+    if not _static[0]:
+        yield
+        return
+    with layer_name_guard(default_main_program()._name_generator(key)):
+        yield
+
+
 _OPERATOR_TEMPORARY = object()  # _layer_name while a Python operator builds its op: outputs are `tmp_<n>`
 
 
@@ -85,12 +98,18 @@ def operator_temporaries(fn):
     return named
 
 
-def forward_name_fn(op_type):
-    """Names for one forward op's outputs: `<layer or op key>.tmp_<k>` (`tmp_<n>` for operators)."""
+def forward_name_fn(op_type, program):
+    """Names for one forward op's outputs: `<layer or op key>.tmp_<k>` counted by the program, as Paddle's
+    LayerHelper names them (`tmp_<n>`, counted globally, for operators)."""
     if _layer_name[0] is _OPERATOR_TEMPORARY:
         return lambda: unique_name.generate("tmp")
-    helper = _layer_name[0] or unique_name.generate(op_type)
-    return lambda: unique_name.generate(helper + ".tmp")
+    generate = program._name_generator
+    helper = _layer_name[0]
+    if helper is None:
+        key, counters = name_key(op_type)
+        for _ in range(counters):
+            helper = generate(key)
+    return lambda: generate(helper + ".tmp")
 
 
 def _meta_of(op, slot, v, program):
@@ -106,8 +125,9 @@ def _meta_of(op, slot, v, program):
     raise TypeError(f"op '{op.type}': input '{slot}' must be a Variable, received {type(v).__name__}")
 
 
-def build_op(block, op, inputs, attrs, new_name, role):
-    """An Operator for registry op `op` (not yet appended) and its output Variables (created in block).
+def build_op(block, op, inputs, attrs, new_name, role, legacy_outputs=False):
+    """An Operator for registry op `op` (not yet appended) and its output Variables (created in block);
+    with `legacy_outputs` (a forward op of a program) also the outputs only Paddle's op has (XShape).
 
     Returns (Operator, result) where result is what the eager dispatcher would return.
     """
@@ -154,6 +174,8 @@ def build_op(block, op, inputs, attrs, new_name, role):
             v = block.create_var(new_name(), m.shape, m.dtype, stop_gradient=stop)
             out_names[slot] = [v.name]
             outs.append(v)
+    for slot, shape in (extra_outputs(op.type, metas[0]) if legacy_outputs and metas else {}).items():
+        out_names[slot] = [block.create_var(new_name(), shape, metas[0].dtype, stop_gradient=stop).name]
     full_attrs = dict(attrs)
     full_attrs["op_role"] = role
     operator = Operator(block, legacy_type(op.type), in_names, out_names, full_attrs)
@@ -165,7 +187,8 @@ def static_append(op, inputs, attrs):
     """The dispatcher's static hook: append `op` to the current block of the default main program."""
     program = default_main_program()
     block = program.current_block()
-    operator, result = build_op(block, op, inputs, attrs, forward_name_fn(op.type), program._op_role)
+    operator, result = build_op(block, op, inputs, attrs, forward_name_fn(op.type, program), program._op_role,
+                                legacy_outputs=True)
     block._append_operator(operator)
     return result
 

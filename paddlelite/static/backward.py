@@ -340,7 +340,9 @@ def _rename_args(ops, old, new):
 
 
 def _sum_op(block, parts, out, reader):
-    op = Operator(block, ACCUMULATE_OP, {"X": list(parts)}, {"Out": [out]}, {OP_ROLE_ATTR: OP_ROLE_BACKWARD})
+    op = Operator(block, ACCUMULATE_OP, {"X": list(parts)}, {"Out": [out]},
+                  {OP_ROLE_ATTR: OP_ROLE_BACKWARD, "op_namescope": ""})
+    op._bare_desc = True
     op._fwd_op = reader._fwd_op if reader is not None else None
     return op
 
@@ -414,9 +416,11 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
 
     bp = BackwardPass(program, block, block, no_grad, callbacks)
     seed = bp.grad_var(loss.name)
-    block.append_op("fill_constant", outputs={"Out": [seed]},
-                    attrs={"shape": [] if not loss._shape else [1], "value": 1.0, "dtype": loss.dtype.name,
-                           "place": None, OP_ROLE_ATTR: OP_ROLE_BACKWARD | OP_ROLE_LOSS})
+    seed_op = block.append_op("fill_constant", outputs={"Out": [seed]},
+                              attrs={"shape": [] if not loss._shape else [1], "value": 1.0, "dtype": loss.dtype.name,
+                                     "place": None, OP_ROLE_ATTR: OP_ROLE_BACKWARD | OP_ROLE_LOSS,
+                                     "op_namescope": "", "str_value": ""})
+    seed_op._bare_desc = True
     if loss._shape:
         seed._shape = (1,)
     bp.available.add(loss.name)

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..framework import dtype as _dtype
 from ..framework.mode import in_static_mode
-from ..ops.legacy import REGISTRY_TYPES, grad_type, legacy_desc
+from ..ops.legacy import GRAD_INPUTS, REGISTRY_TYPES, grad_type, legacy_desc
 from ..ops.registry import get_op
 from ..utils import unique_name
 from .dot import program_to_dot
@@ -210,6 +210,9 @@ class Operator:
         self._attrs = {**_COMMON_ATTRS, "op_device": _device[0] or "", OP_ROLE_VAR_ATTR: [], **(attrs or {})}
         self._where = user_frame()
         self._fwd_op = None      # for a grad op: the forward op whose gradient it belongs to
+        # built as a bare OpDesc (backward's loss seed and gradient sums, as Paddle's _create_op_desc_): no name
+        # scope, no empty optional slots listed
+        self._bare_desc = False
 
     # ---- Paddle's Operator API ------------------------------------------------------------------
     def input(self, name):
@@ -232,9 +235,8 @@ class Operator:
         fwd = self._fwd_op if self._fwd_op is not None else self
         first = next((n for v in fwd._inputs.values() for n in v), None)
         var = None if first is None else fwd.block._lookup(first)
-        attrs, empty = legacy_desc(REGISTRY_TYPES.get(fwd.type, fwd.type), self._attrs,
-                                   None if var is None else var.dtype.name)
-        return attrs, (empty if fwd is self else ())
+        attrs, empty = legacy_desc(REGISTRY_TYPES.get(fwd.type, fwd.type), self._attrs, var)
+        return attrs, (empty if fwd is self and not self._bare_desc else ())
 
     @property
     def output_names(self):
@@ -354,12 +356,17 @@ class GradOperator(Operator):
         all_inputs = any(n in reads for slot in opdef.inputs if slot not in opdef.nondiff_inputs
                          for n in fwd_op._inputs.get(slot, []))
         inputs = {}
-        for slot, names in fwd_op._inputs.items():
-            if names and (all_inputs or any(n in reads for n in names)):
-                inputs[slot] = list(names)
-        for slot, names in fwd_op._outputs.items():
-            if any(n in reads for n in names):
-                inputs[slot] = list(names)
+        listed = GRAD_INPUTS.get(opdef.type)
+        if listed is not None:  # Paddle's grad op reads these slots whatever ours reads (ops/legacy.py)
+            for slot in listed:
+                inputs[slot] = list(fwd_op._inputs.get(slot, fwd_op._outputs.get(slot, [])))
+        else:
+            for slot, names in fwd_op._inputs.items():
+                if names and (all_inputs or any(n in reads for n in names)):
+                    inputs[slot] = list(names)
+            for slot, names in fwd_op._outputs.items():
+                if any(n in reads for n in names):
+                    inputs[slot] = list(names)
         for slot, names in fwd_op._outputs.items():
             grads = [grad_of[n] for n in names if grad_of.get(n) in reads]
             if grads:
@@ -407,6 +414,14 @@ class GradOperator(Operator):
         op = super()._copy_to(block, attrs)
         op._body = [o._copy_to(block, o._attrs) for o in self.body()]
         return op
+
+
+def _grad_body_temporaries(ops):
+    """Names that only ops inside GradOperators use: our grad makers' intermediates, which Paddle's grad ops
+    (one kernel each) do not have, so its printed programs do not list them."""
+    shown = {n for op in ops for n in (*op.input_arg_names, *op.output_arg_names)}
+    return {n for op in ops if isinstance(op, GradOperator) for inner in op.body()
+            for n in (*inner.input_arg_names, *inner.output_arg_names)} - shown
 
 
 def grad_ops_of(fwd_op, opdef, ops, grad_to_var):
@@ -577,7 +592,8 @@ class Block:
     def to_string(self, throw_on_error=False, with_details=False):
         lines = [f"{{ // block_idx:{self.idx}  parent_idx:{self.parent_idx}  "
                  f"forward_idx:{self.forward_block_idx}  backward_idx:{self.backward_block_idx}"]
-        lines += ["    " + v.to_string() for v in self.vars.values()]
+        internal = _grad_body_temporaries(self.ops)
+        lines += ["    " + v.to_string() for v in self.vars.values() if v.name not in internal]
         lines.append("")
         lines += ["    " + op.to_string() for op in self.ops]
         lines.append("}")
@@ -619,6 +635,9 @@ class Program:
         self._op_role = OP_ROLE_FORWARD
         self._grad_group_counter = 0
         self._seed = 0
+        # names of the ops' temporaries (`mean_0.tmp_0`), counted per program as Paddle's LayerHelper does:
+        # a new program starts again at `_0` whatever unique_name.guard is active
+        self._name_generator = unique_name.UniqueNameGenerator()
         Program._next_id[0] += 1
         self._uid = Program._next_id[0]
 
@@ -700,6 +719,7 @@ class Program:
         """A deep copy (new Variables/Operators). for_test=True keeps only forward ops and sets test attrs."""
         p = Program()
         p.random_seed = self.random_seed
+        p._name_generator = self._name_generator.clone()
         p._appending_grad_times = self._appending_grad_times
         if not for_test and getattr(self, "lr_scheduler", None) is not None:
             p.lr_scheduler = self.lr_scheduler  # a training copy keeps its learning-rate schedule

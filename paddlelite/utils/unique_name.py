@@ -14,6 +14,11 @@ class UniqueNameGenerator:
         self.ids[key] = n + 1
         return f"{self.prefix}{key}_{n}"
 
+    def clone(self):
+        copy = UniqueNameGenerator(self.prefix)
+        copy.ids = dict(self.ids)
+        return copy
+
 
 _generator = [UniqueNameGenerator()]
 

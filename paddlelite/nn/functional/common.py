@@ -12,6 +12,7 @@ from ...ops import elementwise as _ew
 from ...ops import math as _math
 from ...ops import nn as _nn
 from ...ops.registry import get_op
+from ...static.appender import layer_helper
 from ...tensor.manipulation import inplace_apply
 from ...tensor.math import _check_tensor, check_float_tensor, is_tensor_like
 from .conv import conv2d, conv2d_transpose, int_list
@@ -31,6 +32,12 @@ def linear(x, weight, bias=None, name=None):
         raise ValueError(f"linear: weight must be 2-D [in_features, out_features], received shape {weight.shape}")
     if bias is not None:
         _check_tensor(bias, "linear", "bias")
+    # Paddle's static linear is two ops, matmul_v2 then elementwise_add, under one name; under auto_cast
+    # (which Paddle's legacy static mode lacks) it stays one white-list op, computing in the low dtype as eager
+    if _static[0] and dispatch.autocast[0] is None:
+        with layer_helper("linear"):
+            out = apply(_math.MATMUL, x, weight)
+            return out if bias is None else apply(_ew.ADD, out, bias)
     return apply(_math.LINEAR, x, weight, bias)
 
 

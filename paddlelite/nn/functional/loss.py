@@ -13,6 +13,7 @@ from ...ops import manipulation as _mo
 from ...ops import math as _math
 from ...ops import reduce as _red
 from ...ops.registry import get_op
+from ...static.appender import layer_helper
 from ...tensor.math import _check_tensor, check_float_tensor
 from .activation import log_softmax
 from .common import linear
@@ -103,14 +104,15 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
 def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean", soft_label=False, axis=-1,
                   use_softmax=True, label_smoothing=0.0, name=None):
     """Paddle's cross_entropy. Hard labels: class ids of shape input.shape without `axis` (or with 1 there);
-    'mean' averages over the non-ignored samples, weighted by weight[label] when weight is given.
+    'mean' averages over the samples (over the non-ignored ones when ignore_index >= 0 or weight is given,
+    as Paddle), weighted by weight[label] when weight is given.
     Soft labels (or label_smoothing > 0): distributions along `axis`; 'mean' averages over samples."""
     api = "cross_entropy"
     check_float_tensor(input, api, "input")
     _check_tensor(label, api, "label")
     _check_reduction(reduction, api)
     nd = len(input.shape)
-    axis = _norm_axis(axis, nd, api)
+    axis, op_axis = _norm_axis(axis, nd, api), int(axis)  # the ops get it as given (their descs show -1)
     num_classes = input.shape[axis]
     if isinstance(label_smoothing, bool) or not isinstance(label_smoothing, numbers.Real) or \
             not 0.0 <= label_smoothing <= 1.0:
@@ -127,7 +129,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
                             f"{label.dtype.name} (pass soft_label=True for probabilities)")
         if len(label.shape) == nd - 1:
             squeeze_out = True
-            label = apply(_mo.UNSQUEEZE, label, axis=[axis])
+            label = apply(_mo.UNSQUEEZE, label, axis=[op_axis])
         elif len(label.shape) != nd:
             raise ValueError(f"{api}: label must have rank {nd - 1} or {nd} for input of shape {input.shape}, "
                              f"received shape {label.shape}")
@@ -143,7 +145,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
 
     if use_softmax:
         loss = apply(_loss.SOFTMAX_WITH_CROSS_ENTROPY, input, label, soft_label=not hard,
-                     ignore_index=int(ignore_index), axis=axis)[1]
+                     ignore_index=int(ignore_index), axis=op_axis)[1]
     else:
         logp = apply(_math.LOG, input)
         if hard:
@@ -173,16 +175,17 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     if reduction == "sum":
         return _sum(loss)
     if reduction == "mean":
-        if hard_label is not None and sample_w is None:
+        # as Paddle: a negative ignore_index (the default -100) averages over all samples, ignored ones too
+        if hard_label is not None and sample_w is None and ignore_index >= 0:
             count = apply(_loss.VALID_LABEL_COUNT, hard_label, ignore_index=int(ignore_index),
                           dtype=input.dtype.name)
             return apply(_ew.DIVIDE, _sum(loss), count)
-        if hard_label is not None:
+        if hard_label is not None and sample_w is not None:
             return _safe_div(loss, _sum(apply(_ew.MULTIPLY, sample_w, _not_ignored(hard_label, ignore_index,
                                                                                   input.dtype))))
         return apply(_red.MEAN, loss)
     if squeeze_out:
-        loss = apply(get_op("squeeze"), loss, axis=[axis])
+        loss = apply(get_op("squeeze"), loss, axis=[op_axis])
     return loss
 
 
@@ -227,12 +230,16 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
 
 
 # ---- regression losses ----------------------------------------------------------------------------
+def _squared_difference(input, label):
+    return apply(_math.SQUARE, apply(_ew.SUBTRACT, input, label))
+
+
 def square_error_cost(input, label):
     """(input - label) ** 2, elementwise."""
     check_float_tensor(input, "square_error_cost", "input")
     check_float_tensor(label, "square_error_cost", "label")
-    d = apply(_ew.SUBTRACT, input, label)
-    return apply(_ew.MULTIPLY, d, d)
+    with layer_helper("square_error_cost"):  # Paddle's static API names both ops so
+        return _squared_difference(input, label)
 
 
 def mse_loss(input, label, reduction="mean", name=None):
@@ -240,7 +247,7 @@ def mse_loss(input, label, reduction="mean", name=None):
     check_float_tensor(input, "mse_loss", "input")
     check_float_tensor(label, "mse_loss", "label")
     _check_same_shape(input, label, "mse_loss")
-    return _reduce(square_error_cost(input, label), reduction)
+    return _reduce(_squared_difference(input, label), reduction)
 
 
 def l1_loss(input, label, reduction="mean", name=None):
@@ -661,7 +668,10 @@ def margin_cross_entropy(logits, label, margin1=1.0, margin2=0.5, margin3=0.0, s
     cos_t = T.sum(logits * target, axis=1, keepdim=True)
     margined = T.cos(T.acos(T.clip(cos_t, -1.0, 1.0)) * float(margin1) + float(margin2)) - float(margin3)
     z = (logits + target * (margined - cos_t)) * float(scale)
-    loss, softmax = softmax_with_cross_entropy(z, T.reshape(label, [n, 1]), return_softmax=True)
+    # Paddle's margin_cross_entropy kernel does not clip z - max(z) at -64 as its softmax kernels do
+    log_norm = T.logsumexp(z, axis=1, keepdim=True)
+    loss = log_norm - T.sum(z * target, axis=1, keepdim=True)
+    softmax = T.exp(z - log_norm)
     if reduction == "mean":
         loss = T.mean(loss)
     elif reduction == "sum":
