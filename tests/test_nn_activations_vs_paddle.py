@@ -109,3 +109,21 @@ def test_errors_match(call):
     def body(paddle):
         return call(paddle.nn.functional, paddle.to_tensor(X[:, :, :, :1]))
     body()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_softmax_family_clips_shifted_logits_at_minus_64(dtype):
+    # Paddle's softmax kernels clip x - max(x) below at -64: a logit 300 below the maximum (or -inf) still
+    # gets probability exp(-64), and cross_entropy's loss for it is 64
+    @differential(expected={"softmax": [[1.0, 1.6038109e-28, 1.6038109e-28]], "log_softmax": [[0.0, -64.0, -64.0]],
+                            "loss": 64.0, "grad": [[1.0, 1.6038109e-28, -1.0]],
+                            "masked": [[4.7425874e-02, 1.5277489e-28, 9.5257413e-01]]}, rtol=1e-6)
+    def body(paddle):
+        F = paddle.nn.functional
+        x = paddle.to_tensor(np.array([[100.0, 0.0, -200.0]], dtype), stop_gradient=False)
+        loss = F.cross_entropy(x, paddle.to_tensor([2]))
+        loss.backward()
+        masked = paddle.to_tensor(np.array([[0.0, -np.inf, 3.0]], dtype))
+        return {"softmax": F.softmax(x), "log_softmax": F.log_softmax(x), "loss": loss, "grad": x.grad,
+                "masked": F.softmax(masked)}
+    body()

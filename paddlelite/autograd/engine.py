@@ -33,8 +33,7 @@ def _fill_like(t, value):
     global _FILL
     if _FILL is None:
         _FILL = get_op("fill_any_like")
-    with set_grad_enabled(False):
-        return dispatch.apply(_FILL, t, value=value)
+    return dispatch.apply(_FILL, t, value=value)  # fill_any_like has no grad op: never recorded, in any grad mode
 
 
 def _ones_like(t):

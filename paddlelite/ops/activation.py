@@ -256,12 +256,19 @@ def _softmax_rule(name):
     return infer
 
 
+def shifted_logits(xp, x, axis):
+    """x minus its maximum along `axis`, clipped below at -64 as Paddle's softmax kernels do (so a logit far
+    below the maximum, or -inf, still gets probability exp(-64) / sum)."""
+    shifted = x - x.max(axis=axis, keepdims=True)
+    return xp.maximum(shifted, x.dtype.type(-64), out=shifted)
+
+
 def _softmax(xp, x, axis):
     if x.dtype.kind != "f":
         check_float("softmax", x)
     if x.ndim == 0:
         return xp.ones_like(x)
-    e = xp.exp(x - x.max(axis=axis, keepdims=True))
+    e = xp.exp(shifted_logits(xp, x, axis))
     return e / e.sum(axis=axis, keepdims=True)
 
 
@@ -270,7 +277,7 @@ def _log_softmax(xp, x, axis):
         check_float("log_softmax", x)
     if x.ndim == 0:
         return xp.zeros_like(x)
-    shifted = x - x.max(axis=axis, keepdims=True)
+    shifted = shifted_logits(xp, x, axis)
     return shifted - xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))
 
 

@@ -12,8 +12,9 @@ def _reduce_as_forward(xp, x, target):
     if x.shape == target.shape:
         return x.copy()  # a fresh array: gradients of two inputs must not share storage (in-place writes)
     lead = x.ndim - target.ndim
-    axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(target.shape)
-                                      if d == 1 and x.shape[i + lead] != 1)
+    axes = tuple(range(lead))
+    if 1 in target.shape:  # and the dims where target has 1 (a bias gradient has none: no generator to run)
+        axes += tuple(i + lead for i, d in enumerate(target.shape) if d == 1 and x.shape[i + lead] != 1)
     out = x.sum(axis=axes, keepdims=True) if axes else x
     return out.reshape(target.shape)
 
@@ -44,7 +45,9 @@ EXPAND_AS = register_op("expand_as", inputs=("X", "Target"), meta_inputs=("Targe
 
 
 def _fill_any_like_forward(xp, x, value, dtype):
-    return xp.full(x.shape, value, dtype=x.dtype if dtype is None else np.dtype(dtype))
+    out = xp.empty(x.shape, x.dtype if dtype is None else np.dtype(dtype))
+    xp.copyto(out, value, casting="unsafe")  # xp.full without NumPy's Python-level wrapper: every backward seeds with it
+    return out
 
 
 def _fill_any_like_infer(x, value, dtype):

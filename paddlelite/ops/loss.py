@@ -5,6 +5,7 @@ nn/functional/loss.py, so they need no ops of their own.)
 """
 import numpy as np
 
+from .activation import shifted_logits
 from .launch import softmax_ce as _launch
 from .registry import Meta, VALUE_CHECK, register_op
 from .shape_rules import check_float, normalize_axis
@@ -63,7 +64,7 @@ def _meta(a):
 
 def _swce_forward(xp, logits, label, soft_label, ignore_index, axis, numeric_stable_mode):
     axis = _check_label("softmax_with_cross_entropy", _meta(logits), _meta(label), soft_label, axis)
-    shifted = logits - logits.max(axis=axis, keepdims=True)
+    shifted = shifted_logits(xp, logits, axis)
     log_sum = xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))
     log_softmax = shifted - log_sum
     softmax = xp.exp(log_softmax)

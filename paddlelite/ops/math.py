@@ -38,7 +38,8 @@ def matmul_array(xp, x, y):
     """x @ y; float16/bfloat16 multiply-accumulate in float32 and round once, as Paddle's kernels."""
     if x.dtype in LOW_PRECISION:  # compute_dtype(x.dtype) is float32, inlined: this runs for every matmul
         return xp.matmul(x.astype(compute_dtype(x.dtype)), y.astype(compute_dtype(x.dtype))).astype(x.dtype)
-    return xp.asarray(xp.matmul(x, y))
+    out = xp.matmul(x, y)
+    return out if out.ndim else xp.asarray(out)  # 1-D @ 1-D gives NumPy a scalar
 
 
 def _matmul_forward(xp, x, y, transpose_x, transpose_y):

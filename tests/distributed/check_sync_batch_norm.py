@@ -3,7 +3,8 @@ BatchNorm gives on the whole batch -- outputs, running statistics, and the gradi
 rows), weight and bias (summed over the ranks: each rank's own part, as the data-parallel all-reduce adds
 them) -- eager and static (op sync_batch_norm, also from BuildStrategy.sync_batch_norm); a DataParallel training step keeps both ranks' parameters
 identical and equal to one process's; and the collectives' gradient rules (c_allreduce_sum, c_identity,
-mp_allreduce_sum) give Paddle's gradients, eager and static."""
+mp_allreduce_sum, and fleet.layers.mpu.mp_ops's _c_identity / _mp_allreduce over them) give Paddle's
+gradients, eager and static."""
 import sys
 
 import numpy as np
@@ -12,6 +13,7 @@ import paddlelite as paddle
 import paddlelite.distributed as dist
 import paddlelite.nn.functional as F
 from paddlelite import nn
+from paddlelite.distributed.fleet.layers.mpu import mp_ops
 from paddlelite.ops import apply, get_op
 
 C = 3
@@ -185,13 +187,16 @@ def check_collective_grads(rank):
     x = data((2, 3), 80 + rank)
     cases = [("c_allreduce_sum", {}, sum(ws)), ("c_allreduce_sum", {"use_model_parallel": True}, ws[rank]),
              ("c_identity", {}, sum(ws)), ("mp_allreduce_sum", {}, ws[rank])]
-    for type, attrs, want in cases:
-        op = get_op(type)
+    calls = [(f"{type}{attrs}", lambda t, type=type, attrs=attrs: apply(get_op(type), t, **attrs), type != "c_identity",
+              want) for type, attrs, want in cases]
+    calls += [("mp_ops._c_identity", mp_ops._c_identity, False, sum(ws)),
+              ("mp_ops._mp_allreduce", mp_ops._mp_allreduce, True, ws[rank])]
+    for what, call, sums, want in calls:
         xt = paddle.to_tensor(x, stop_gradient=False)
-        y = apply(op, xt, **attrs)
-        close(y.numpy(), summed(x) if type != "c_identity" else x, f"eager {type}{attrs}: forward")
+        y = call(xt)
+        close(y.numpy(), summed(x) if sums else x, f"eager {what}: forward")
         (y * paddle.to_tensor(ws[rank])).sum().backward()
-        close(xt.grad.numpy(), want, f"eager {type}{attrs}: gradient")
+        close(xt.grad.numpy(), want, f"eager {what}: gradient")
 
         paddle.enable_static()
         main, startup = paddle.static.Program(), paddle.static.Program()
@@ -199,10 +204,10 @@ def check_collective_grads(rank):
             xv = paddle.static.data("x", [2, 3], "float64")
             xv.stop_gradient = False
             wv = paddle.static.data("w", [2, 3], "float64")
-            (dx,) = paddle.static.gradients([(apply(op, xv, **attrs) * wv).sum()], [xv])
+            (dx,) = paddle.static.gradients([(call(xv) * wv).sum()], [xv])
         got = paddle.static.Executor().run(main, feed={"x": x, "w": ws[rank]}, fetch_list=[dx])[0]
         paddle.disable_static()
-        close(got, want, f"static {type}{attrs}: gradient")
+        close(got, want, f"static {what}: gradient")
 
 
 def main():
