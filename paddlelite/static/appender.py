@@ -7,6 +7,7 @@ it into a gradient group first. Temporaries are named like Paddle's LayerHelper 
 """
 import contextlib
 
+from ..framework.mode import _static
 from ..framework.tensor import Tensor
 from ..ops import dispatch
 from ..ops.legacy import extra_outputs, legacy_type, name_key
@@ -71,7 +72,11 @@ def layer_name_guard(name):
 @contextlib.contextmanager
 def layer_helper(key):
     """As Paddle's LayerHelper(key) in a static API that appends several ops (F.linear's matmul_v2 and
-    elementwise_add): their outputs are `<key>_<n>.tmp_<k>`, n counted by the current program."""
+    elementwise_add): their outputs are `<key>_<n>.tmp_<k>`, n counted by the current program. Eager mode
+    names nothing."""
+    if not _static[0]:
+        yield
+        return
     with layer_name_guard(default_main_program()._name_generator(key)):
         yield
 

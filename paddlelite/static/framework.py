@@ -416,6 +416,14 @@ class GradOperator(Operator):
         return op
 
 
+def _grad_body_temporaries(ops):
+    """Names that only ops inside GradOperators use: our grad makers' intermediates, which Paddle's grad ops
+    (one kernel each) do not have, so its printed programs do not list them."""
+    shown = {n for op in ops for n in (*op.input_arg_names, *op.output_arg_names)}
+    return {n for op in ops if isinstance(op, GradOperator) for inner in op.body()
+            for n in (*inner.input_arg_names, *inner.output_arg_names)} - shown
+
+
 def grad_ops_of(fwd_op, opdef, ops, grad_to_var):
     """The ops a grad maker built for `fwd_op`, as Paddle shows them: the fill_any_like ops that make up
     missing output gradients stay ops of their own; the rest become one GradOperator."""
@@ -584,7 +592,8 @@ class Block:
     def to_string(self, throw_on_error=False, with_details=False):
         lines = [f"{{ // block_idx:{self.idx}  parent_idx:{self.parent_idx}  "
                  f"forward_idx:{self.forward_block_idx}  backward_idx:{self.backward_block_idx}"]
-        lines += ["    " + v.to_string() for v in self.vars.values()]
+        internal = _grad_body_temporaries(self.ops)
+        lines += ["    " + v.to_string() for v in self.vars.values() if v.name not in internal]
         lines.append("")
         lines += ["    " + op.to_string() for op in self.ops]
         lines.append("}")

@@ -83,6 +83,7 @@ def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation
         if bias_attr is not False:
             b = _param(helper, "b", [int(size)], dtype.name, bias_attr, is_bias=True)
             out = paddle.add(out, b)
+            out.block.ops[-1]._set_attr("axis", num_flatten_dims)  # as Paddle's desc shows (the same broadcast)
         return _activation(out, activation, "fc")
 
 

@@ -13,6 +13,7 @@ from ...ops import manipulation as _mo
 from ...ops import math as _math
 from ...ops import reduce as _red
 from ...ops.registry import get_op
+from ...static.appender import layer_helper
 from ...tensor.math import _check_tensor, check_float_tensor
 from .activation import log_softmax
 from .common import linear
@@ -229,12 +230,16 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
 
 
 # ---- regression losses ----------------------------------------------------------------------------
+def _squared_difference(input, label):
+    return apply(_math.SQUARE, apply(_ew.SUBTRACT, input, label))
+
+
 def square_error_cost(input, label):
     """(input - label) ** 2, elementwise."""
     check_float_tensor(input, "square_error_cost", "input")
     check_float_tensor(label, "square_error_cost", "label")
-    d = apply(_ew.SUBTRACT, input, label)
-    return apply(_ew.MULTIPLY, d, d)
+    with layer_helper("square_error_cost"):  # Paddle's static API names both ops so
+        return _squared_difference(input, label)
 
 
 def mse_loss(input, label, reduction="mean", name=None):
@@ -242,7 +247,7 @@ def mse_loss(input, label, reduction="mean", name=None):
     check_float_tensor(input, "mse_loss", "input")
     check_float_tensor(label, "mse_loss", "label")
     _check_same_shape(input, label, "mse_loss")
-    return _reduce(square_error_cost(input, label), reduction)
+    return _reduce(_squared_difference(input, label), reduction)
 
 
 def l1_loss(input, label, reduction="mean", name=None):
