@@ -114,7 +114,7 @@ def _linear_step():
     finally:
         paddle.disable_static()
     plan = Plan(main, ["x", "w"], [o.name for o in outs], paddle.CPUPlace())
-    return FixedStep(plan, [True, False])
+    return FixedStep(plan, [True, False], fixed=True)
 
 
 def test_fixed_step_keeps_its_addresses_and_results_do_not_alias():
@@ -146,15 +146,33 @@ def test_fixed_step_new_shape_gets_new_buffers():
     assert out[0].shape == (3, 2)
 
 
-def test_to_static_results_survive_the_next_call():
+@pytest.fixture(params=[True, False], ids=["fixed_io", "cpu_default"])
+def fixed_io(request, monkeypatch):
+    """to_static steps traced with owned input/output arrays (as on a GPU), and with the CPU's default."""
+    from paddlelite.jit import program
+    monkeypatch.setattr(program, "fixed_io", [request.param])
+    return request.param
+
+
+def test_cpu_default_step_returns_the_fresh_results():
+    step = _linear_step()
+    step.fixed = False
+    x = np.ones((2, 2), np.float32)
+    out = step.run([x, np.eye(2, dtype=np.float32)])
+    assert step.feed_buffers == [None, None] and step.fetch_buffers == [None, None]
+    np.testing.assert_array_equal(out[1], 2 * x)
+
+
+def test_to_static_results_survive_the_next_call(fixed_io):
     layer = paddle.jit.to_static(_mlp())
     a = paddle.to_tensor(np.ones((2, 16), np.float32), stop_gradient=False)
     b = paddle.to_tensor(np.zeros((2, 16), np.float32), stop_gradient=False)
     out_a = layer(a)
     kept = out_a.numpy().copy()
     out_b = layer(b)
+    assert layer.forward.concrete_program._forward_step.fixed is fixed_io
     np.testing.assert_array_equal(out_a.numpy(), kept)
-    # both graphs' saved intermediates are intact: each backward gives its own eager gradient
+    # both calls' saved intermediates are intact: each backward gives its own eager gradient
     (out_a.sum() + 2 * out_b.sum()).backward()
     ga, gb = a.grad.numpy(), b.grad.numpy()
     eager = _mlp()
@@ -164,6 +182,24 @@ def test_to_static_results_survive_the_next_call():
     (eager(a2).sum() + 2 * eager(b2).sum()).backward()
     np.testing.assert_allclose(ga, a2.grad.numpy(), rtol=1e-6)
     np.testing.assert_allclose(gb, b2.grad.numpy(), rtol=1e-6)
+
+
+def test_views_of_inputs_survive_the_next_call(fixed_io):
+    """A result or saved intermediate that is a view of an input must not see the next call's input."""
+    w = paddle.to_tensor(np.arange(4, dtype=np.float32).reshape(2, 2), stop_gradient=False)
+
+    @paddle.jit.to_static
+    def f(x):
+        flat = x.reshape([2, 2])  # a view of x, saved for matmul's backward
+        return x.reshape([-1]), paddle.matmul(flat, w)
+
+    x1 = paddle.to_tensor(np.ones(4, np.float32), stop_gradient=False)
+    x2 = paddle.to_tensor(np.full(4, 5.0, np.float32), stop_gradient=False)
+    r1, m1 = f(x1)
+    f(x2)
+    np.testing.assert_array_equal(r1.numpy(), np.ones(4))
+    m1.sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), np.full((2, 2), 2.0))  # x1's rows, not x2's
 
 
 @pytest.mark.gpu
@@ -193,3 +229,20 @@ def test_to_static_step_runs_without_host_sync_on_gpu(name):
         assert np.isfinite(out.numpy()).all()
     finally:
         paddle.set_device("cpu")
+
+
+def test_learning_rate_is_fed_in_place():
+    """A scheduler's new rate is written into the one learning-rate array a step reads (a fixed address)."""
+    layer = nn.Linear(2, 2)
+    sched = paddle.optimizer.lr.StepDecay(0.1, step_size=1, gamma=0.5)
+    opt = paddle.optimizer.SGD(sched, parameters=layer.parameters())
+    rates = []
+    for _ in range(2):
+        layer(paddle.ones([1, 2])).sum().backward()
+        opt.step()
+        opt.clear_grad()
+        (lr,) = [t for _, t in opt._lr_cache.values()]
+        rates.append((lr, float(lr.numpy()[0])))
+        sched.step()
+    assert rates[0][0] is rates[1][0] and rates[0][0].data_ptr() == rates[1][0].data_ptr()
+    np.testing.assert_allclose([r for _, r in rates], [0.1, 0.05], rtol=1e-6)

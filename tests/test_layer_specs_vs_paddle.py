@@ -78,3 +78,21 @@ def test_noam_decay_is_zero_at_epoch_0(paddle):
         sched.step()
     return {"lrs": lrs, "resumed": lr.NoamDecay(d_model=512, warmup_steps=10, learning_rate=2.0, last_epoch=5)(),
             "state": lr.NoamDecay(d_model=512, warmup_steps=10).state_dict()["last_lr"]}
+
+
+_DEFAULT_DTYPE_LAYERS = {
+    "Conv1D": lambda nn: nn.Conv1D(2, 3, 3), "Conv2D": lambda nn: nn.Conv2D(2, 3, 3),
+    "Conv3D": lambda nn: nn.Conv3D(2, 3, 3), "Conv2DTranspose": lambda nn: nn.Conv2DTranspose(2, 3, 3),
+    "Embedding": lambda nn: nn.Embedding(5, 3), "Linear": lambda nn: nn.Linear(2, 3),
+    "Bilinear": lambda nn: nn.Bilinear(2, 2, 3), "PReLU": lambda nn: nn.PReLU(), "LayerNorm": lambda nn: nn.LayerNorm(3),
+    "BatchNorm2D": lambda nn: nn.BatchNorm2D(3), "LSTM": lambda nn: nn.LSTM(2, 3),
+}
+
+
+@differential(expected={name: "paddle.float64" for name in _DEFAULT_DTYPE_LAYERS})
+def test_layer_parameters_take_the_default_dtype(paddle):
+    paddle.set_default_dtype("float64")
+    try:
+        return {name: str(make(paddle.nn).parameters()[0].dtype) for name, make in _DEFAULT_DTYPE_LAYERS.items()}
+    finally:
+        paddle.set_default_dtype("float32")

@@ -81,9 +81,12 @@ class StaticFunction:
     def __call__(self, *args, **kwargs):
         if not _enabled[0] or _mode._static[0]:  # in static mode the function builds its ops directly
             return self.dygraph_function(*args, **kwargs)
-        tensors, _ = flatten((args, kwargs), lambda v: isinstance(v, Tensor))
+        if not kwargs and all(isinstance(a, Tensor) for a in args):  # the usual call: no structure to flatten
+            tensors, rebuild_args = list(args), None
+        else:
+            tensors, rebuild_args = flatten((args, kwargs), lambda v: isinstance(v, Tensor))
         specs = self._specs_for(args, tensors)
-        key = self._key(args, kwargs, tensors, specs)
+        key = self._key(rebuild_args, tensors, specs)
         entry = self._programs.get(key)
         if entry is None:
             entry = self._programs[key] = self._trace(args, kwargs, specs)
@@ -112,16 +115,17 @@ class StaticFunction:
                                  f"says {s.dtype.name}")
         return specs
 
-    def _key(self, args, kwargs, tensors, specs):
+    def _key(self, rebuild_args, tensors, specs):
         sig = tuple((s.shape if s is not None else tuple(t._data.shape), t.dtype.name, t.stop_gradient)
                     for t, s in zip(tensors, specs))
-        others = flatten((args, kwargs), lambda v: isinstance(v, Tensor))[1]([None] * len(tensors))
+        # the arguments that are no Tensors (None: Tensors only, a different key from any structure's)
+        others = None if rebuild_args is None else repr(rebuild_args([None] * len(tensors)))
         layer = self._instance
         # a Layer's mode and which parameters train change the program (dropout/BatchNorm; its backward)
         state = (layer.training, tuple(p.stop_gradient for p in layer.parameters())) if hasattr(
             layer, "parameters") else None
         # a program traced under auto_cast holds its casts: one program per autocast rule
-        return sig, repr(others), state, tensors[0]._place if tensors else None, _autocast.active_key()
+        return sig, others, state, tensors[0]._place if tensors else None, _autocast.active_key()
 
     def _trace(self, args, kwargs, specs):
         fn = convert_function(self._function)

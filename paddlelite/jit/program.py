@@ -23,6 +23,11 @@ from ..static.input import InputSpec, data
 from .structure import flatten
 
 
+# Whether a traced step owns fixed input and output arrays (FixedStep): None -- on a GPU, where a CUDA graph
+# can replay the step (on the CPU the copies would buy nothing); True/False -- always/never.
+fixed_io = [None]
+
+
 class _OpsView:
     """The part of a program's global block an executor plan runs (forward ops or backward ops)."""
 
@@ -74,15 +79,16 @@ class PartialProgram:
             self.backward = Plan(backward_ops, dout_names + self._saved_inputs + self.saved, fetch, place)
         self.forward = Plan(_OpsView(program, ops[:n_forward_ops]), in_names + capture_names,
                             [v.name for v in outputs] + self.saved, place)
-        # each step owns its input and output arrays (FixedStep): the inputs and output gradients are copied
-        # in; captures (parameters and buffers, updated in place) and saved intermediates' boxes are read as given
-        self._forward_step = FixedStep(self.forward, [True] * len(in_names) + [False] * len(capture_names))
+        # each step runs as a FixedStep: with fixed_io, the inputs, output gradients and saved intermediates are
+        # copied into its own arrays; captures (parameters and buffers, updated in place) are read as given
+        fixed = fixed_io[0]
+        self._forward_step = FixedStep(self.forward, [True] * len(in_names) + [False] * len(capture_names), fixed)
         # an intermediate of a branch not taken this time has no value: it travels as a boxed None
         self._forward_step.scope._values.update((n, _box(None)) for n in self.saved)
         self._backward_step = None
         if fetch:
             self._backward_step = FixedStep(self.backward, [True] * (len(dout_names) + len(self.saved_x)) +
-                                            [False] * len(self.saved_params) + [True] * len(self.saved))
+                                            [False] * len(self.saved_params) + [True] * len(self.saved), fixed)
         self.written = []  # (Tensor, array): buffers the last forward updated (BatchNorm's running stats)
         by_name = {v.name: t for v, t in captures}
         self._write_back = [by_name[n] for _, n in self.forward.write_back if n in by_name]

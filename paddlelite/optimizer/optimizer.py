@@ -141,9 +141,11 @@ class Optimizer:
         value = self.get_lr() * ratio
         key = (place, ratio, lr_dtype)
         cached = self._lr_cache.get(key)
-        if cached is None or cached[0] != value:
-            cached = (value, wrap_array(place.xp.asarray([value], dtype=lr_dtype), place, True))
-            self._lr_cache[key] = cached
+        if cached is None:
+            cached = self._lr_cache[key] = [value, wrap_array(place.xp.full((1,), value, dtype=lr_dtype), place, True)]
+        elif cached[0] != value:  # written in place: a captured step reads its learning rate at a fixed address
+            cached[1]._data.fill(value)
+            cached[0] = value
         return cached[1]
 
     def _static_lr_var(self, program, startup, ratio):

@@ -291,33 +291,39 @@ class Plan:
 
 
 class FixedStep:
-    """A plan run as a step with input and output arrays it owns: the addresses a CUDA graph replay needs.
+    """A plan run as a repeated step: one environment and one scope serve every call, and with `fixed` the
+    step owns its input and output arrays -- the fixed addresses a CUDA graph replay of it needs.
 
-    Each call copies the feeds marked `copied` into arrays it keeps (`xp.copyto`; a new one only when a
-    feed's shape or dtype changes), so the plan reads its inputs at the same addresses every call; the
-    others (parameters, which the optimizers update in place) are read where they are. The fetched
-    values are copied into fetch arrays it keeps, and the caller receives copies of those: a result it
-    holds keeps its value when the next call overwrites the fetch arrays. One environment and one scope
-    serve every call. Values that are not arrays (a while loop's boxed step scopes, None) pass as they are.
+    With `fixed`, each call copies the feeds marked `copied` into arrays it keeps (`xp.copyto`; a new one
+    only when a feed's shape or dtype changes), so the plan reads its inputs at the same addresses every
+    call; the others (parameters, which the optimizers update in place) are read where they are. The
+    fetched values are copied into fetch arrays it keeps, and the caller receives copies of those: a
+    result it holds (even a view of an input) keeps its value when the next call overwrites the step's
+    arrays. Without `fixed` (default: on the CPU, where no graph replays) the feeds are read where they
+    are and the fetched values, fresh arrays of each call, are returned as they are. Values that are not
+    arrays (a while loop's boxed step scopes, None) pass as they are.
     """
 
-    def __init__(self, plan, copied):
+    def __init__(self, plan, copied, fixed=None):
         self.plan = plan
         self.copied = list(copied)
+        self.fixed = plan.xp is not np if fixed is None else fixed
         self.feed_buffers = [None] * len(plan.feed_slots)
         self.fetch_buffers = [None] * len(plan.fetch_idx)
         self.env = [None] * len(plan.names)
         self.scope = Scope()
 
     def run(self, feeds):
-        xp, env = self.plan.xp, self.env
+        xp, env, fixed = self.plan.xp, self.env, self.fixed
         for k, (slot, value, copied) in enumerate(zip(self.plan.feed_slots, feeds, self.copied)):
-            if copied and _is_array(value):
+            if fixed and copied and _is_array(value):
                 value = _copy_into(xp, self.feed_buffers, k, value)
             env[slot] = value
         outs = self.plan.run_env(env, self.scope._values)
-        for i in self.plan.fetch_idx:  # the values live on in the fetch arrays (copies), not in the env
+        for i in self.plan.fetch_idx:  # the env does not keep the results alive until the next call
             env[i] = None
+        if not fixed:
+            return outs
         return [_copy_into(xp, self.fetch_buffers, k, v).copy() if _is_array(v) else v for k, v in enumerate(outs)]
 
 

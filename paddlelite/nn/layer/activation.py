@@ -212,7 +212,7 @@ class PReLU(Layer):
     """prelu with a learnable slope: one value, or one per channel (num_parameters), initialised to init."""
 
     def __init__(self, num_parameters=1, init=0.25, weight_attr=None, data_format="NCHW", name=None):
-        super().__init__()
+        super().__init__(dtype=None)  # the slope takes the default dtype, as in Paddle
         self._num_parameters, self._init, self._data_format = num_parameters, init, data_format
         self._name = name
         self._weight_attr = weight_attr

@@ -42,7 +42,7 @@ class Embedding(Layer):
 
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None, sparse=False, weight_attr=None,
                  name=None):
-        super().__init__()
+        super().__init__(dtype=None)  # the table takes the default dtype, as in Paddle
         self._num_embeddings = _positive_int(num_embeddings, "Embedding", "num_embeddings")
         self._embedding_dim = _positive_int(embedding_dim, "Embedding", "embedding_dim")
         if padding_idx is not None:
@@ -247,7 +247,7 @@ class Bilinear(Layer):
     """out = x1 W x2 + b with W [out_features, in1_features, in2_features] and b [1, out_features]."""
 
     def __init__(self, in1_features, in2_features, out_features, weight_attr=None, bias_attr=None, name=None):
-        super().__init__()
+        super().__init__(dtype=None)  # the parameters take the default dtype, as in Paddle
         self._in1_features, self._in2_features, self._out_features = in1_features, in2_features, out_features
         self._name = name
         self.weight = self.create_parameter([out_features, in1_features, in2_features], attr=weight_attr)

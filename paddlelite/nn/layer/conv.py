@@ -28,7 +28,7 @@ class _ConvNd(Layer):
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
                  padding_mode="zeros", weight_attr=None, bias_attr=None, data_format="NCHW"):
-        super().__init__()
+        super().__init__(dtype=None)  # the parameters take the default dtype, as in Paddle
         api = type(self).__name__
         for arg, v in (("in_channels", in_channels), ("out_channels", out_channels), ("groups", groups)):
             if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v <= 0:
