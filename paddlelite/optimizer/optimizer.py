@@ -204,7 +204,7 @@ class Optimizer:
         if _static[0]:
             return self._block.append_op(type=op_type, inputs=self._static_inputs(op, inputs), outputs=outputs,
                                          attrs={**op.fill_attrs(attrs or {}), **self._static_update_attrs(inputs)})
-        result = dispatch.apply(op, *[inputs.get(slot) for slot in op.inputs], **(attrs or {}))
+        result = dispatch.apply(op, *map(inputs.get, op.inputs), **(attrs or {}))
         if op.n_out == 1:
             result = (result,)
         for slot, res in zip(op.outputs, result):
