@@ -306,3 +306,16 @@ def test_while_loop_errors(mode, bad):
         with paddle.static.program_guard(main, start):
             build()
     body()
+
+
+@differential(expected=raises(ValueError))
+def test_while_loop_built_for_test_has_no_gradient(paddle):
+    """is_test=True keeps no iteration values: running its backward raises (it used to return wrong values)."""
+    main, start = _programs(paddle)
+    with paddle.static.program_guard(main, start):
+        x = paddle.static.data("x", [2], "float32")
+        x.stop_gradient = False
+        i = paddle.full([1], 0, "int64")
+        _, y = paddle.static.nn.while_loop(lambda i, y: i < 3, lambda i, y: [i + 1, y * x], [i, x], is_test=True)
+        grad = paddle.static.gradients([paddle.mean(y)], [x])
+    return _run(paddle, main, start, {"x": np.array([1.0, 2.0], "float32")}, grad)

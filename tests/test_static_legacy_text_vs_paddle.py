@@ -66,6 +66,19 @@ def _cross_entropy_none(paddle):
     paddle.static.append_backward(loss)
 
 
+def _mlp_adam(paddle):
+    x = paddle.static.data("x", [None, 4], "float32")
+    y = paddle.static.data("y", [None, 1], "int64")
+    net = paddle.nn.Sequential(paddle.nn.Linear(4, 8), paddle.nn.ReLU(), paddle.nn.Linear(8, 3))
+    loss = paddle.mean(paddle.nn.functional.cross_entropy(net(x), y, reduction="none"))
+    paddle.optimizer.Adam(0.01).minimize(loss)
+
+
+def _linear_adamw(paddle):
+    x = paddle.static.data("x", [None, 4], "float32")
+    paddle.optimizer.AdamW(0.01).minimize(paddle.mean(paddle.nn.Linear(4, 2)(x)))
+
+
 _SGD = ["sgd"] * 4
 # the op types of each program (what the test checks without Paddle installed)
 PROGRAMS = {
@@ -89,6 +102,14 @@ PROGRAMS = {
     "fc_softmax_sgd": (_fc_softmax_sgd, [
         "mul", "elementwise_add", "relu", "softmax", "reduce_mean", "fill_constant", "reduce_mean_grad",
         "softmax_grad", "relu_grad", "elementwise_add_grad", "mul_grad", "sgd", "sgd"]),
+    "mlp_adam": (_mlp_adam, [
+        "matmul_v2", "elementwise_add", "relu", "matmul_v2", "elementwise_add", "softmax_with_cross_entropy",
+        "reduce_mean", "fill_constant", "reduce_mean_grad", "softmax_with_cross_entropy_grad",
+        "elementwise_add_grad", "matmul_v2_grad", "relu_grad", "elementwise_add_grad", "matmul_v2_grad",
+        *["adam"] * 4]),
+    "linear_adamw": (_linear_adamw, [
+        "matmul_v2", "elementwise_add", "reduce_mean", "fill_constant", "reduce_mean_grad", "elementwise_add_grad",
+        "matmul_v2_grad", "adamw", "adamw"]),
     "cross_entropy_none": (_cross_entropy_none, [
         "matmul_v2", "unsqueeze2", "softmax_with_cross_entropy", "squeeze2", "reduce_mean", "fill_constant",
         "reduce_mean_grad", "squeeze2_grad", "softmax_with_cross_entropy_grad", "matmul_v2_grad"]),

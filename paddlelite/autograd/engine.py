@@ -312,20 +312,49 @@ def _leaf_edge_done(p, leaf):
         _deliver(p, p.leaves.pop(leaf))
 
 
+# Accumulation into `.grad` is a read-add-write: one lock per leaf (striped by id, so no global lock and
+# no per-tensor state) keeps concurrent backward() calls into a shared leaf from losing updates.
+_LEAF_LOCKS = tuple(threading.Lock() for _ in range(64))  # indexed by id(leaf) >> 4 & 63 (ids are 16-aligned)
+
+
 def _deliver(p, entry):
-    """A leaf's total gradient of this pass: its hooks, then capture or accumulate, then the hooks that
-    run after accumulation (Tensor._register_backward_hook)."""
+    """A leaf's total gradient of this pass: its hooks, then capture, or accumulation into `.grad` (without touching
+    arrays other code may hold), then the hooks that run after accumulation (Tensor._register_backward_hook)."""
     leaf, g, from_user = entry
     if p.capture is not None:  # grad() returns the gradient before the leaf's hooks, as Paddle does
         p.capture_at(id(leaf), g)
-    if p.accumulate:
-        if leaf._hooks:
-            g = _run_hooks(p, leaf._hooks, g, "a leaf tensor")
-            from_user = True  # an op's gradient reads stop_gradient=False, as in Paddle; a user's keeps its own
-        _accumulate_into_leaf(leaf, g, p.create_graph, g.stop_gradient if from_user else False)
-        if leaf._post_accumulate_hooks:
-            for fn in list(leaf._post_accumulate_hooks.values()):
-                fn()
+    if not p.accumulate:
+        return
+    if leaf._hooks:
+        g = _run_hooks(p, leaf._hooks, g, "a leaf tensor")
+        from_user = True  # an op's gradient reads stop_gradient=False, as in Paddle; a user's keeps its own
+    create_graph = p.create_graph
+    if not create_graph:  # `.grad` is a tensor of its own
+        g = wrap_array(g._data, g._place, g.stop_gradient if from_user else False)
+    with _LEAF_LOCKS[id(leaf) >> 4 & 63]:
+        old = leaf._grad
+        if old is None or leaf._grad_is_zeros:
+            if g._data.dtype != leaf._data.dtype:
+                g = wrap_array(g._data.astype(leaf._data.dtype), g._place, g.stop_gradient)
+            leaf._grad = g
+            leaf._grad_is_zeros = False
+        else:
+            if g._data.dtype != old._data.dtype:  # a float32 master gradient (amp master_grad) keeps its dtype
+                g = wrap_array(g._data.astype(old._data.dtype), g._place, g.stop_gradient)
+            if not create_graph and old._node is None:
+                # Paddle adds into the existing gradient tensor, so a reference to `.grad` sees the sum; the tensor
+                # takes a new array rather than writing into its own, which other leaves' gradients may share
+                old._data = old._data + g._data
+                old._bump_version()
+            else:
+                with set_grad_enabled(create_graph):
+                    new = _add(old, g)
+                if not create_graph:
+                    new.stop_gradient = old.stop_gradient
+                leaf._grad = new
+    if leaf._post_accumulate_hooks:
+        for fn in list(leaf._post_accumulate_hooks.values()):
+            fn()
 
 
 def _as_engine_grad(g):
@@ -349,38 +378,6 @@ def _run_hooks(p, hooks, grad, what, as_engine_grad=True):
                     raise ValueError(f"gradient hook on {what} returned shape {out.shape}, expected {grad.shape}")
                 grad = out
     return grad
-
-
-# Accumulation into `.grad` is a read-add-write: one lock per leaf (striped by id, so no global lock and
-# no per-tensor state) keeps concurrent backward() calls into a shared leaf from losing updates.
-_LEAF_LOCKS = tuple(threading.Lock() for _ in range(64))
-
-
-def _accumulate_into_leaf(t, g, create_graph, stop_gradient):
-    """`.grad += g` without touching arrays other code may hold."""
-    if not create_graph:
-        g = wrap_array(g._data, g._place, stop_gradient)
-    with _LEAF_LOCKS[(id(t) >> 4) % len(_LEAF_LOCKS)]:
-        old = t._grad
-        if old is None or t._grad_is_zeros:
-            if g._data.dtype != t._data.dtype:
-                g = wrap_array(g._data.astype(t._data.dtype), g._place, g.stop_gradient)
-            t._grad = g
-            t._grad_is_zeros = False
-            return
-        if g._data.dtype != old._data.dtype:  # a float32 master gradient (amp master_grad) keeps its dtype
-            g = wrap_array(g._data.astype(old._data.dtype), g._place, g.stop_gradient)
-        if not create_graph and old._node is None:
-            # Paddle adds into the existing gradient tensor, so a reference to `.grad` sees the sum; the tensor
-            # takes a new array rather than writing into its own, which other leaves' gradients may share
-            old._data = old._data + g._data
-            old._bump_version()
-            return
-        with set_grad_enabled(create_graph):
-            new = _add(old, g)
-        if not create_graph:
-            new.stop_gradient = old.stop_gradient
-        t._grad = new
 
 
 def _edge_key(e):

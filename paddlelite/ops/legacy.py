@@ -158,6 +158,8 @@ LEGACY_DESC = {
     "cumsum": (_with(flatten=False, exclusive=False), ()),
     "flatten": (_flatten_desc, ()),
     "nce": (_nce_desc, ()),
+    **{t: (_with(amsgrad=False), ("Beta1Tensor", "Beta2Tensor", "EpsilonTensor", "Moment2Max", "SkipUpdate"))
+       for t in ("adam", "adamw")},
     **{t: (_with(axis=-1), ()) for t in _ELEMENTWISE},
     **{t: (_reduce_desc, ()) for t in _REDUCE},
 }

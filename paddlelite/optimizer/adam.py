@@ -2,6 +2,7 @@
 (and, for AdamW, a decay coefficient), so a GPU kernel can do them all in one launch."""
 import numbers
 
+from ..framework.mode import _static
 from .optimizer import Optimizer
 
 __all__ = ["Adam", "AdamW"]
@@ -53,17 +54,34 @@ class Adam(Optimizer):
             groups.setdefault(key, (lr, []))[1].append((p, g))
         for (_, b1, b2, eps, coeff), (lr, pgs) in groups.items():
             params = [p for p, _ in pgs]
-            pow_dtype = [("float64" if p.dtype.name == "float64" else "float32") for p in params]
-            m1 = [self._acc("moment1", p) for p in params]
-            m2 = [self._acc("moment2", p) for p in params]
-            b1p = [self._acc("beta1_pow_acc", p, b1, [1], dt) for p, dt in zip(params, pow_dtype)]
-            b2p = [self._acc("beta2_pow_acc", p, b2, [1], dt) for p, dt in zip(params, pow_dtype)]
+            m1, m2, b1p, b2p = map(list, zip(*[self._moments(p, b1, b2) for p in params]))
+            if _static[0]:  # a program shows Paddle's static update: one adam (adamw) op per parameter
+                for (p, g), acc in zip(pgs, zip(m1, m2, b1p, b2p)):
+                    self._update_one(p, g, lr, acc, {"beta1": b1, "beta2": b2, "epsilon": eps}, coeff)
+                continue
             self._run("merged_adam",
                       {"Param": params, "Grad": [g for _, g in pgs], "LearningRate": [lr] * len(params),
                        "Moment1": m1, "Moment2": m2, "Beta1Pow": b1p, "Beta2Pow": b2p, "MasterParam": None},
                       {"ParamOut": params, "Moment1Out": m1, "Moment2Out": m2, "Beta1PowOut": b1p,
                        "Beta2PowOut": b2p},
                       {"beta1": b1, "beta2": b2, "epsilon": eps, "weight_decay": coeff, "use_adamw": coeff != 0.0})
+
+
+    def _moments(self, p, b1, b2):
+        """p's moment1, moment2, beta1_pow_acc, beta2_pow_acc (created in that order, parameter by parameter,
+        as Paddle creates them)."""
+        pow_dtype = "float64" if p.dtype.name == "float64" else "float32"
+        return (self._acc("moment1", p), self._acc("moment2", p), self._acc("beta1_pow_acc", p, b1, [1], pow_dtype),
+                self._acc("beta2_pow_acc", p, b2, [1], pow_dtype))
+
+    def _update_one(self, p, g, lr, acc, attrs, coeff):
+        m1, m2, b1p, b2p = acc
+        op, extra = ("adam", {}) if not self._decoupled_decay else \
+            ("adamw", {"coeff": self._coeff, "lr_ratio": 1.0, "with_decay": coeff != 0.0})  # lr is scaled already
+        self._run(op, {"Param": p, "Grad": g, "LearningRate": lr, "Moment1": m1, "Moment2": m2, "Beta1Pow": b1p,
+                       "Beta2Pow": b2p, "MasterParam": None},
+                  {"ParamOut": p, "Moment1Out": m1, "Moment2Out": m2, "Beta1PowOut": b1p, "Beta2PowOut": b2p},
+                  {**attrs, "lazy_mode": self._lazy_mode, "multi_precision": self._multi_precision, **extra})
 
 
 class AdamW(Adam):

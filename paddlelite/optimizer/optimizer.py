@@ -181,7 +181,7 @@ class Optimizer:
         dtype = _dtype.convert_dtype(dtype or param.dtype).name
         var_name = f"{pname}_{name}_0"
         if _static[0]:
-            t = _persistable_var(self._program, self._startup, var_name, shape, dtype, fill_value)
+            t = _persistable_var(self._program, self._startup, var_name, shape, dtype, fill_value, False)
         else:
             xp = param._place.xp
             pending = self._pending_state.pop(var_name, None)
@@ -204,7 +204,7 @@ class Optimizer:
         if _static[0]:
             return self._block.append_op(type=op_type, inputs=self._static_inputs(op, inputs), outputs=outputs,
                                          attrs={**op.fill_attrs(attrs or {}), **self._static_update_attrs(inputs)})
-        result = dispatch.apply(op, *[inputs.get(slot) for slot in op.inputs], **(attrs or {}))
+        result = dispatch.apply(op, *map(inputs.get, op.inputs), **(attrs or {}))
         if op.n_out == 1:
             result = (result,)
         for slot, res in zip(op.outputs, result):
@@ -480,10 +480,11 @@ def _state_array(value, name, shape, dtype):
 
 
 
-def _persistable_var(program, startup, name, shape, dtype, value):
-    """A persistable optimizer variable of `program`, filled with `value` by an op of `startup`."""
+def _persistable_var(program, startup, name, shape, dtype, value, stop_gradient=True):
+    """A persistable optimizer variable of `program`, filled with `value` by an op of `startup` (Paddle's
+    accumulators show stop_gradient=False in the main program, its learning rate True)."""
     var = program.global_block().create_var(name=name, shape=shape, dtype=dtype, persistable=True,
-                                            stop_gradient=True)
+                                            stop_gradient=stop_gradient)
     var.belong_to_optimizer = True
     target = startup.global_block().create_var(name=name, shape=shape, dtype=dtype, persistable=True,
                                                stop_gradient=True)

@@ -280,8 +280,8 @@ def _while_grad(bp, op):
                    {"X": loop + ext, "Out": loop, "Out@GRAD": loop_grads, "StepScopes": op.output("StepScopes")},
                    {"X@GRAD": loop_grads + ext_grads},
                    {"sub_block": g, "loop_vars": loop, "loop_grads": loop_grads, "ext_vars": ext,
-                    "ext_grads": ext_grads, "inner_grads": local,
-                    "carried": [n in written for n in loop], OP_ROLE_ATTR: OP_ROLE_BACKWARD})
+                    "ext_grads": ext_grads, "inner_grads": local, "carried": [n in written for n in loop],
+                    "is_test": op.attr("is_test"), OP_ROLE_ATTR: OP_ROLE_BACKWARD})
     gop._fwd_op = op
     return [gop], loop + ext
 
@@ -352,9 +352,13 @@ def _run_while_grad(plan, op):
     outs = [plan.slot(n) for n in op.output("X@GRAD")]   # renamed by the backward pass where repeated
     loop_out, ext_g = outs[:len(loop)], outs[len(loop):]
     local = [plan.slot(n) for n in op.attr("inner_grads")]
+    is_test = op.attr("is_test")
     xp = plan.xp
 
     def run(env):
+        if is_test:  # ValueError as Paddle's WhileGradOp
+            raise ValueError("the gradient of a while_loop built with is_test=True is not available (its "
+                             "iterations' values are not kept); build the loop with is_test=False")
         snaps = env[scopes_i]
         for v, gv in zip(loop, loop_g):
             if env[gv] is None:
@@ -396,6 +400,6 @@ register_op("while", inputs=["X", "Condition"], outputs=["Out", "StepScopes"], v
 register_op("while_grad", inputs=["X", "Out", "Out@GRAD", "StepScopes"], outputs=["X@GRAD"],
             variadic_inputs=["X", "Out", "Out@GRAD"], variadic_outputs=["X@GRAD"],
             attrs={"sub_block": None, "loop_vars": [], "loop_grads": [], "ext_vars": [], "ext_grads": [],
-                   "inner_grads": [], "carried": []},
+                   "inner_grads": [], "carried": [], "is_test": False},
             block_runner=_run_while_grad,
             host_sync="replays the forward's steps, counted on the host")

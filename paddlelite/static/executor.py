@@ -230,14 +230,19 @@ class Plan:
             else:
                 outs.append(self.slot(names[0]) if names else None)
         if all(type(i) is int for i in ins) and len(outs) == 1 and type(outs[0]) is int:
-            return (0, fn, tuple(ins), outs[0], attrs, op)
+            # one or two inputs (most ops) are passed without building an argument list
+            return ({1: 3, 2: 4}.get(len(ins), 0), fn, tuple(ins), outs[0], attrs, op)
         return (1, fn, ins, outs, attrs, op)
 
     def run_steps(self, steps, env):
         xp = self.xp
         for kind, fn, ins, outs, attrs, op, frees in steps:
             try:
-                if kind == 0:
+                if kind == 4:
+                    env[outs] = fn(xp, env[ins[0]], env[ins[1]], **attrs)
+                elif kind == 3:
+                    env[outs] = fn(xp, env[ins[0]], **attrs)
+                elif kind == 0:
                     env[outs] = fn(xp, *[env[i] for i in ins], **attrs)
                 elif kind == 1:
                     args = [env[i] if type(i) is int else (None if i is None else [env[j] for j in i])
