@@ -1,6 +1,7 @@
 """Manipulation APIs: cast, reshape, transpose, squeeze/unsqueeze, concat/split, indexing, ..."""
 import builtins
 import numbers
+import warnings
 
 import numpy as np
 
@@ -412,10 +413,22 @@ def _take_graph_position(x, out):
         x._node, x._out_index, x.stop_gradient = out._node, out._out_index, out.stop_gradient
 
 
+def _static_out_of_place(x, api):
+    """A static Variable has no storage to write: like Paddle (`inplace_apis_in_dygraph_only`), the in-place
+    API is then its out-of-place version, with Paddle's warning."""
+    if not getattr(x, "_is_variable", False):
+        return False
+    warnings.warn(f"In static graph mode, {api}() is the same as {api.rstrip('_')}() and does not perform "
+                  "inplace operation.")
+    return True
+
+
 def inplace_apply(x, api, compute):
     """Run `compute(alias)` on x's values, write the result into x's storage (every view of it sees the
     values) and make x the result in the graph; the shared version counter is bumped, so a backward that
     saved x or any alias of it detects the change."""
+    if _static_out_of_place(x, api):
+        return compute(x)
     alias = _inplace_alias(x, api)
     out = compute(alias)
     if out._data.shape != x._data.shape or out._data.dtype != x._data.dtype:
@@ -431,6 +444,8 @@ def inplace_apply(x, api, compute):
 def inplace_layout(x, api, compute):
     """x becomes `compute(alias)`'s result, whose shape or dtype may differ (reshape_, cast_, ...): for a
     view op it views the same storage; the version counter is bumped."""
+    if _static_out_of_place(x, api):
+        return compute(x)
     alias = _inplace_alias(x, api)
     share_storage(x, (alias,))  # a view op's result then shares x's version counter with x's other views
     out = compute(alias)

@@ -5,6 +5,7 @@ import itertools
 import math
 
 from ... import tensor as T
+from ...framework.tensor import Tensor
 from ...tensor.math import _check_tensor
 
 __all__ = ["affine_grid", "grid_sample"]
@@ -117,7 +118,7 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
     """Sampling grid [N, H, W, 2] (or [N, D, H, W, 3]) of theta [N, 2, 3] (or [N, 3, 4]) applied to the
     normalised (x, y(, z), 1) coordinates of an output of shape out_shape [N, C, H, W] (or [N, C, D, H, W])."""
     _check_tensor(theta, "affine_grid", "theta")
-    if isinstance(out_shape, T.Tensor):
+    if isinstance(out_shape, Tensor):
         out_shape = [int(v) for v in out_shape.numpy().tolist()]
     if not isinstance(out_shape, (list, tuple)) or len(out_shape) not in (4, 5):
         raise ValueError(f"affine_grid: out_shape must be a list of 4 or 5 ints, received {out_shape!r}")
