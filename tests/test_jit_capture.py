@@ -85,7 +85,7 @@ def test_attr_dependent_declarations():
     types = sorted(s.op_type for s in f.host_syncs())
     # hard labels are checked on the host, forward and backward; soft ones are not; x[mask] has a
     # data-dependent size, x[:, 1:] is basic indexing
-    assert types == ["getitem", "softmax_with_cross_entropy", "softmax_with_cross_entropy_grad"]
+    assert types == ["getitem", "getitem_grad", "softmax_with_cross_entropy", "softmax_with_cross_entropy_grad"]
 
 
 def test_executor_plan_reports_sub_block_syncs():

@@ -202,7 +202,8 @@ GETITEM_GRAD = register_op("getitem_grad", inputs=("X", "OutGrad", "Index"), met
                            variadic_inputs=("Index",), nondiff_inputs=("X", "Index"),
                            forward=_getitem_grad_forward,
                            infer=lambda x, dout, idx, index: Meta(x.shape, dout.dtype),
-                           grad=_getitem_grad_grad, attrs={"index": []}, double_grad=True)
+                           grad=_getitem_grad_grad, attrs={"index": []}, double_grad=True,
+                           host_sync=_mask_size)  # a boolean mask becomes its nonzero positions
 
 
 # ---- set_value (out of place: Out = X with Out[index] = ValueTensor) -------------------------------
