@@ -628,3 +628,12 @@ def test_grad_accumulates_into_the_tensor_a_reference_holds(paddle):
     a.clear_gradient()
     out.update(cleared_a=a.grad.numpy().tolist(), kept_b=b.grad.numpy().tolist())
     return out
+
+
+@differential(expected=raises(RuntimeError))
+def test_create_graph_through_a_grad_op_without_a_grad_raises(paddle):
+    # layer_norm_grad has no grad op: a higher-order gradient through it fails where the graph is created,
+    # instead of coming out silently zero
+    x = paddle.to_tensor(np.arange(8.0).reshape(2, 4) / 7, stop_gradient=False)
+    y = paddle.nn.functional.layer_norm(x, 4)
+    return paddle.grad((y * y * y).sum(), x, create_graph=True)

@@ -74,7 +74,7 @@ def apply(op, *inputs, **attrs):
     except Exception as e:
         _explain_failure(op, arrays, attrs, e)
 
-    record = needs_grad and op.grad is not None and _grad_state.enabled
+    record = needs_grad and _grad_state.enabled and (op.grad is not None or _has_no_grad(op))
     if op.n_out == 1 and op.simple:
         if out.__class__ is not _ndarray and xp is _np:  # NumPy ufuncs give scalars for 0-D inputs
             out = _np.asarray(out)
@@ -99,6 +99,15 @@ def apply(op, *inputs, **attrs):
     if view and (view is True or view(**attrs)):
         share_storage(inputs[0], outs)
     return result
+
+
+def _has_no_grad(op):
+    """False for an op without a gradient; raises for a grad op without one (a higher-order gradient through it
+    must fail where create_graph asks for it, not come out silently zero)."""
+    if op.lacks_higher_grad:
+        raise RuntimeError(f"The Op {op.type} doesn't have any grad op. If you don't intend calculating higher "
+                           "order derivatives, please set `create_graph` to False.")
+    return False
 
 
 def device_array(xp, a):

@@ -35,7 +35,9 @@ def _l2(xp, grad, param, regularization_method, regularization_coeff):
 
 # ---- sgd: ParamOut = Param - lr * Grad --------------------------------------------------------------
 def _sgd_forward(xp, param, lr, grad, master_param, multi_precision):
-    return param - _lr(xp, lr, param.dtype) * grad.astype(param.dtype, copy=False)
+    step = _lr(xp, lr, param.dtype) * grad.astype(param.dtype, copy=False)
+    # the difference goes into the step's own array: one temporary per update, not two (a 0-D step is a scalar)
+    return param - step if step.ndim == 0 else xp.subtract(param, step, out=step)
 
 
 def _sgd_infer(param, lr, grad, master_param=None, **attrs):

@@ -31,7 +31,7 @@ class OpDef:
                  "variadic_inputs", "optional_inputs", "variadic_outputs", "intermediate_outputs",
                  "nondiff_inputs", "meta_inputs", "same_dtype", "double_grad", "diff_inputs_mask", "n_in",
                  "n_out", "simple", "input_index", "output_index", "view", "block_runner", "block_grad",
-                 "host_sync")
+                 "host_sync", "lacks_higher_grad")
 
     def __init__(self, type, inputs, outputs, forward=None, infer=None, grad=None, attrs=None,
                  variadic_inputs=(), optional_inputs=(), variadic_outputs=(), intermediate_outputs=(),
@@ -55,6 +55,9 @@ class OpDef:
         self.nondiff_inputs = frozenset(nondiff_inputs) | self.meta_inputs
         self.same_dtype = tuple(self.inputs.index(s) for s in same_dtype)
         self.double_grad = double_grad
+        # a gradient op (Paddle's `<type>_grad` naming) without a grad maker of its own: a higher-order
+        # gradient through it must fail where it is asked for, not come out silently zero
+        self.lacks_higher_grad = grad is None and type.endswith("_grad")
         # view: the outputs are views of the first input's storage (Paddle's view ops): True, or a
         # predicate on the attrs for ops that are views for some attrs only (basic vs advanced indexing)
         self.view = view
