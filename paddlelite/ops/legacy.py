@@ -119,6 +119,16 @@ def _flatten_desc(attrs, x):
     return {**attrs, "start_axis": attrs["start_axis"] % ndim, "stop_axis": attrs["stop_axis"] % ndim}
 
 
+def _paired_paddings(attrs, x):
+    """Paddle's conv/pool APIs store paddings [before, after, ...] as one value per dim when each pair is equal."""
+    p = attrs["paddings"]
+    return {**attrs, "paddings": list(p[::2])} if list(p[::2]) == list(p[1::2]) else attrs
+
+
+def _pool_desc(attrs, x):
+    return {"use_cudnn": True, **_paired_paddings(attrs, x)}
+
+
 def _with(**extra):
     return lambda attrs, x: {**extra, **attrs}
 
@@ -158,6 +168,8 @@ LEGACY_DESC = {
     "cumsum": (_with(flatten=False, exclusive=False), ()),
     "flatten": (_flatten_desc, ()),
     "nce": (_nce_desc, ()),
+    **{f"conv{n}d": (_paired_paddings, ()) for n in (1, 2, 3)},
+    **{f"pool{n}d": (_pool_desc, ()) for n in (1, 2, 3)},
     **{t: (_with(amsgrad=False), ("Beta1Tensor", "Beta2Tensor", "EpsilonTensor", "Moment2Max", "SkipUpdate"))
        for t in ("adam", "adamw")},
     **{t: (_with(axis=-1), ()) for t in _ELEMENTWISE},

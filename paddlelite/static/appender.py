@@ -73,12 +73,13 @@ def layer_name_guard(name):
 def layer_helper(key):
     """As Paddle's LayerHelper(key) in a static API that appends several ops (F.linear's matmul_v2 and
     elementwise_add): their outputs are `<key>_<n>.tmp_<k>`, n counted by the current program. Eager mode
-    names nothing."""
+    names nothing. Yields the name (None in eager mode), for ops appended later under layer_name_guard."""
     if not _static[0]:
-        yield
+        yield None
         return
-    with layer_name_guard(default_main_program()._name_generator(key)):
-        yield
+    name = default_main_program()._name_generator(key)
+    with layer_name_guard(name):
+        yield name
 
 
 _OPERATOR_TEMPORARY = object()  # _layer_name while a Python operator builds its op: outputs are `tmp_<n>`

@@ -8,6 +8,7 @@ from ...ops import dispatch
 from ...ops import elementwise as _ew
 from ...ops import manipulation as _mo
 from ...ops.registry import get_op
+from ...static.appender import layer_helper, layer_name_guard
 from ...tensor.math import _check_tensor
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose", "conv3d_transpose"]
@@ -63,15 +64,18 @@ def padding_attrs(padding, n, api, channel_last):
     return p, "EXPLICIT"
 
 
-def _bias_add(out, bias, channel_axis, api):
+def _bias_add(out, bias, channel_axis, api, helper=None):
+    """out + bias along the channel axis; the add is named by the conv's `helper` name (static mode), as
+    Paddle's conv APIs name it (the reshape of the bias keeps its own name)."""
     _check_tensor(bias, api, "bias")
     if len(bias.shape) != 1:
         raise ValueError(f"{api}: bias must be 1-D [out_channels], received shape {bias.shape}")
-    if channel_axis == len(out.shape) - 1:
+    if channel_axis != len(out.shape) - 1:
+        shape = [1] * len(out.shape)
+        shape[channel_axis] = bias.shape[0]
+        bias = apply(_mo.RESHAPE, bias, shape=shape)
+    with layer_name_guard(helper):
         return apply(_ew.ADD, out, bias)
-    shape = [1] * len(out.shape)
-    shape[channel_axis] = -1
-    return apply(_ew.ADD, out, apply(_mo.RESHAPE, bias, shape=shape))
 
 
 def _check_conv_args(x, weight, groups, data_format, api, weight_layout, nd):
@@ -99,11 +103,12 @@ def _spatial(x, data_format, nd):
 def _conv(nd, api, x, weight, bias, stride, padding, dilation, groups, data_format):
     _check_conv_args(x, weight, groups, data_format, api, "[out_channels, in_channels/groups, *kernel]", nd)
     paddings, algo = padding_attrs(padding, nd, api, data_format == _FORMATS[nd][1])
-    out = apply(_OPS[nd][0], x, weight, strides=int_tuple(stride, nd, api, "stride"), paddings=paddings,
-                padding_algorithm=algo, dilations=int_tuple(dilation, nd, api, "dilation"), groups=int(groups),
-                data_format=data_format)
+    with layer_helper(api) as helper:
+        out = apply(_OPS[nd][0], x, weight, strides=int_tuple(stride, nd, api, "stride"), paddings=paddings,
+                    padding_algorithm=algo, dilations=int_tuple(dilation, nd, api, "dilation"), groups=int(groups),
+                    data_format=data_format)
     if bias is not None:
-        out = _bias_add(out, bias, _channel_axis(data_format, nd), api)
+        out = _bias_add(out, bias, _channel_axis(data_format, nd), api, helper)
     return out
 
 
