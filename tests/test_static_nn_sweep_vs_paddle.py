@@ -56,3 +56,88 @@ def test_inplace_api_in_static_mode_warns_as_paddle():
 def test_affine_grid_takes_out_shape_as_a_tensor(paddle):
     theta = paddle.to_tensor([[[1.0, 0.0, 0.5], [0.0, 1.0, 0.0]]])
     return paddle.nn.functional.affine_grid(theta, paddle.to_tensor([1, 1, 2, 3]))
+
+
+# interpolate: 'bicubic' (Keys' cubic, A = -0.75, taps clamped at the border), 'area' (adaptive average
+# pooling to `size`), and a single output position reading the first source position (Paddle's ratio 0)
+IMAGE = np.array([[[[0.0, 0.1, 0.283, 0.52], [0.8, 1.118, 1.47, 1.852], [2.263, 2.7, 3.162, 3.648]]]], "float32")
+INTERPOLATE = {
+    "bicubic": (dict(size=[2, 5], mode="bicubic"),
+                [[[[0.121, 0.21054, 0.37239, 0.59068, 0.77481], [1.93429, 2.21199, 2.59421, 2.99967, 3.31632]]]],
+                [[[[0.00648, 0.02946, 0.07405, 0.11832], [0.13494, 0.17035, 0.22143, 0.26503],
+                   [0.37416, 0.45108, 0.55058, 0.6293]]]]),
+    "bicubic_align_corners": (dict(size=[4, 3], mode="bicubic", align_corners=True),
+                              [[[[0.0, 0.17866, 0.52], [0.38559, 0.75672, 1.23311], [1.34946, 1.92705, 2.56541],
+                                 [2.263, 2.92641, 3.648]]]],
+                              [[[[-0.00793, 0.02007, 0.02007, 0.10069], [0.19688, 0.21148, 0.21148, 0.47073],
+                                 [0.38694, 0.34131, 0.34131, 0.66588]]]]),
+    "area": (dict(size=[2, 3], mode="area"),
+             [[[[0.5045, 0.74275, 1.03125], [1.72025, 2.1125, 2.533]]]],
+             [[[[0.04204, 0.10394, 0.14783, 0.08594], [0.1854, 0.42333, 0.53496, 0.29702],
+                [0.14335, 0.3194, 0.38713, 0.21108]]]]),
+    "single_row": (dict(size=[1, 6], mode="bilinear"),
+                   [[[[0.0, 0.05, 0.1305, 0.2525, 0.4015, 0.52]]]],
+                   [[[[0.00833, 0.05861, 0.14431, 0.24025], [0.0] * 4, [0.0] * 4]]]),
+}
+
+
+def _interpolate_static(kwargs):
+    def body(paddle):
+        def build():
+            x = paddle.static.data("x", [1, 1, 3, 4], "float32")
+            x.stop_gradient = False
+            y = paddle.nn.functional.interpolate(x, **kwargs)
+            paddle.static.append_backward(paddle.mean(y * y))
+            return [y, "x@GRAD"]
+        return run_static(paddle, build, {"x": IMAGE})
+    return body
+
+
+@pytest.mark.parametrize("case", sorted(INTERPOLATE))
+def test_interpolate_static_program_with_gradient(case):
+    kwargs, out, grad = INTERPOLATE[case]
+    differential(expected=[out, grad], rtol=1e-4, atol=2e-5)(_interpolate_static(kwargs))()
+
+
+@differential(expected=[[[[3.0, 2.0, 1.5]]], [[[5, 2, 4]]],
+                        [[[[0.0, 0.0, 1 / 3, 0.0, 1 / 3], [1 / 3, 0.0, 0.0, 0.0, 0.0]]]]])
+def test_adaptive_max_pool2d_return_mask_static(paddle):
+    def build():
+        x = paddle.static.data("x", [1, 1, 2, 5], "float32")
+        x.stop_gradient = False
+        out, mask = paddle.nn.functional.adaptive_max_pool2d(x, [1, 3], return_mask=True)
+        paddle.static.append_backward(paddle.mean(out))
+        return [out, mask, "x@GRAD"]
+    rows = [[0.5, -1.0, 2.0, 0.1, 1.5], [3.0, 0.2, -0.4, 0.9, -2.0]]
+    out, mask, grad = run_static(paddle, build, {"x": np.array([[rows]], "float32")})
+    return [out[0], mask[0], grad]
+
+
+@differential(expected={"out": [[[0.5, 2.0, 1.5], [3.0, 0.9, 0.9]]], "mask": [[[0, 2, 4], [0, 3, 3]]],
+                        "dtype": "int32"})
+def test_adaptive_max_pool1d_return_mask(paddle):
+    x = paddle.to_tensor([[[0.5, -1.0, 2.0, 0.1, 1.5], [3.0, 0.2, -0.4, 0.9, -2.0]]])
+    out, mask = paddle.nn.functional.adaptive_max_pool1d(x, 3, return_mask=True)
+    return {"out": out, "mask": mask, "dtype": mask.dtype}
+
+
+@pytest.mark.parametrize("num_samples, size", [(5, 5), (2, 4)])
+def test_class_center_sample_static_sizes_by_the_fed_labels(num_samples, size):
+    """The number of sampled centres, max(#classes in label, num_samples), is only known when the program runs."""
+    def body(paddle):
+        def build():
+            label = paddle.static.data("label", [8], "int64")
+            return list(paddle.nn.functional.class_center_sample(label, 10, num_samples))
+        remapped, sampled = run_static(paddle, build, {"label": np.array([0, 1, 2, 1, 0, 2, 3, 3], "int64")})
+        return {"remapped": remapped, "positives": sampled[:4], "size": len(sampled),
+                "distinct": len(set(sampled.tolist()))}
+    differential(expected={"remapped": [0, 1, 2, 1, 0, 2, 3, 3], "positives": [0, 1, 2, 3], "size": size,
+                           "distinct": size})(body)()
+
+
+@differential(expected=[[[1, 0, 0, 0], [1, 1, 1, 1], [0, 0, 0, 0]], [[1, 1, 0, 0], [1, 1, 1, 0], [1, 0, 0, 0]]])
+def test_sequence_mask_static_without_maxlen_sizes_by_the_largest_length(paddle):
+    def build():
+        lengths = paddle.static.data("lengths", [2, 3], "int64")
+        return [paddle.nn.functional.sequence_mask(lengths)]
+    return run_static(paddle, build, {"lengths": np.array([[1, 4, 0], [2, 3, 1]], "int64")})[0]

@@ -146,6 +146,22 @@ WHERE_INDEX = register_op(
     host_sync=DATA_DEPENDENT_SHAPE)
 
 
+# ---- sequence_mask: row i of the last axis is 1 below length x[i]; maxlen -1 means x's largest value -----
+def _sequence_mask_forward(xp, x, maxlen, out_dtype):
+    if maxlen < 0:
+        maxlen = int(x.max()) if x.size else 0
+    return (xp.arange(maxlen, dtype=x.dtype) < x[..., None]).astype(np.dtype(out_dtype))
+
+
+def _sequence_mask_infer(x, maxlen, out_dtype):
+    return Meta(tuple(x.shape) + (maxlen if maxlen >= 0 else -1,), np.dtype(out_dtype))
+
+
+SEQUENCE_MASK = register_op("sequence_mask", inputs=("X",), outputs=("Y",), forward=_sequence_mask_forward,
+                            infer=_sequence_mask_infer, attrs={"maxlen": -1, "out_dtype": "int64"},
+                            host_sync="reads the largest length on the host when maxlen is not given")
+
+
 # ---- unique: sorted distinct values (+ first indices, inverse, counts); sizes are data-dependent -----
 def _unique_forward(xp, x, axis, dtype):
     if axis is None:

@@ -16,6 +16,7 @@ from ...static.appender import layer_helper
 from ...tensor.manipulation import inplace_apply
 from ...tensor.math import _check_tensor, check_float_tensor, is_tensor_like
 from .conv import conv2d, conv2d_transpose, int_list
+from .pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 
 __all__ = ["linear", "dropout", "dropout1d", "dropout2d", "dropout3d", "pad", "zeropad2d", "normalize",
            "cosine_similarity", "interpolate", "upsample", "unfold", "fold", "bilinear", "alpha_dropout",
@@ -211,41 +212,57 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8):
 
 
 # ---- interpolate: separable resampling by index_select (+ a weighted sum for the linear modes) ------------
-_INTERP_MODES = {"nearest": None, "linear": 1, "bilinear": 2, "trilinear": 3}
+_INTERP_MODES = {"nearest": None, "linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3, "area": None}
+_AREA_POOLS = {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d, 3: adaptive_avg_pool3d}
+_CUBIC_A = -0.75  # Paddle's (and OpenCV's) cubic convolution constant
+
+
+def _cubic_weights(t):
+    """The four taps' weights at offsets -1, 0, 1, 2 from floor(src), t = src - floor(src) (Keys' kernel)."""
+    def near(d):  # |d| <= 1
+        return ((_CUBIC_A + 2) * d - (_CUBIC_A + 3)) * d * d + 1
+    def far(d):  # 1 < |d| < 2
+        return ((_CUBIC_A * d - 5 * _CUBIC_A) * d + 8 * _CUBIC_A) * d - 4 * _CUBIC_A
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
 _INTERP_FORMATS = {1: ("NCW", "NWC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
 
 
 def _interp_axis(x, axis, n_in, n_out, scale, mode, align_corners, align_mode):
     """Resample x along axis from n_in to n_out positions (Paddle's coordinate rules)."""
     dst = np.arange(n_out, dtype=np.float64)
-    if align_corners:
-        ratio = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+    if n_out == 1:  # Paddle's kernels read the first source position for a single output
+        ratio = 0.0
+    elif align_corners:
+        ratio = (n_in - 1) / (n_out - 1)
     else:
         ratio = 1.0 / scale if scale else n_in / n_out
     if mode == "nearest":
         src = np.round(dst * ratio) if align_corners else np.floor(dst * ratio)
         index = np.minimum(src.astype(np.int64), n_in - 1)
         return T.index_select(x, T.assign(index), axis=axis)
+    shape = [1] * len(x.shape)
+    shape[axis] = n_out
+    if mode == "bicubic":  # unclamped source coordinate; the taps are clamped into [0, n_in - 1]
+        src = dst * ratio if align_corners else (dst + 0.5) * ratio - 0.5
+        base = np.floor(src).astype(np.int64)
+        out = None
+        for offset, weight in zip(range(-1, 3), _cubic_weights(src - base)):
+            tap = T.index_select(x, T.assign(np.clip(base + offset, 0, n_in - 1)), axis=axis)
+            term = tap * T.assign(weight.astype(x.dtype.np).reshape(shape))
+            out = term if out is None else out + term
+        return out
     src = dst * ratio if align_corners or align_mode == 1 else np.maximum((dst + 0.5) * ratio - 0.5, 0.0)
     low = np.minimum(np.floor(src).astype(np.int64), n_in - 1)
     high = np.minimum(low + 1, n_in - 1)
     frac = (src - low).astype(x.dtype.np)
-    shape = [1] * len(x.shape)
-    shape[axis] = n_out
     a = T.index_select(x, T.assign(low), axis=axis)
     return a + (T.index_select(x, T.assign(high), axis=axis) - a) * T.assign(frac.reshape(shape))
 
 
-def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
-                data_format=None, recompute_scale_factor=None, antialias=False, name=None):
-    """Resize the spatial dims of a 3-D/4-D/5-D x to `size` (or by `scale_factor`): 'nearest', 'linear',
-    'bilinear', 'trilinear' (separable along each spatial dim)."""
-    api = "interpolate"
-    _check_tensor(x, api)
-    mode = mode.lower() if isinstance(mode, str) else mode
+def _interp_layout(x, mode, data_format, api):
+    """(number of spatial dims, data_format) after checking mode and data_format against x's rank."""
     if mode not in _INTERP_MODES:
-        raise ValueError(f"{api}: mode must be one of {sorted(_INTERP_MODES)} (bicubic and area are not "
-                         f"implemented), received {mode!r}")
+        raise ValueError(f"{api}: mode must be one of {sorted(_INTERP_MODES)}, received {mode!r}")
     nd = len(x.shape) - 2
     if nd not in _INTERP_FORMATS:
         raise ValueError(f"{api}: x must be 3-D, 4-D or 5-D, received shape {x.shape}")
@@ -262,12 +279,28 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     if data_format not in _INTERP_FORMATS[nd]:
         raise ValueError(f"{api}: data_format must be one of {_INTERP_FORMATS[nd]} for a {nd + 2}-D x, received "
                          f"{data_format!r}")
+    return nd, data_format
+
+
+def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
+                data_format=None, recompute_scale_factor=None, antialias=False, name=None):
+    """Resize the spatial dims of a 3-D/4-D/5-D x to `size` (or by `scale_factor`): 'nearest', 'linear',
+    'bilinear', 'bicubic', 'trilinear' (separable along each spatial dim); 'area' is adaptive average
+    pooling to `size`, as in Paddle."""
+    api = "interpolate"
+    _check_tensor(x, api)
+    mode = mode.lower() if isinstance(mode, str) else mode
+    nd, data_format = _interp_layout(x, mode, data_format, api)
     if mode == "nearest" and align_corners:
         raise ValueError(f"{api}: align_corners must be False in 'nearest' mode")
     if align_mode not in (0, 1):
         raise ValueError(f"{api}: align_mode must be 0 or 1, received {align_mode!r}")
     if (size is None) == (scale_factor is None):
         raise ValueError(f"{api}: exactly one of size and scale_factor must be given")
+    if mode == "area":  # Paddle pools to `size` directly (data_format is not consulted)
+        if size is None:
+            raise ValueError(f"{api}: output size can not be None in 'area' mode")
+        return _AREA_POOLS[nd](x, size)
     axes = list(range(1, nd + 1)) if data_format[-1] == "C" else list(range(2, nd + 2))
     sizes_in = [x.shape[a] for a in axes]
     if -1 in sizes_in:

@@ -1,6 +1,6 @@
 """sequence_mask (mask[..., j] = j < x[...]), temporal_shift and gather_tree (beam search's backtrace)."""
 from ... import tensor as T
-from ...framework.mode import _static
+from ...framework import dtype as _dtype
 from ...ops import dispatch
 from ...ops.registry import get_op
 from ...tensor.math import _check_tensor
@@ -11,14 +11,10 @@ __all__ = ["sequence_mask", "temporal_shift", "gather_tree"]
 def sequence_mask(x, maxlen=None, dtype="int64", name=None):
     """x holds lengths; the result has a new last dim of size maxlen (x's largest value when None)."""
     _check_tensor(x, "sequence_mask")
-    if maxlen is None:
-        if _static[0]:
-            raise ValueError("sequence_mask: in static mode maxlen must be given (the output shape depends on it)")
-        maxlen = int(T.max(x)) if x.size else 0
-    elif not isinstance(maxlen, int) and hasattr(maxlen, "shape"):
+    if maxlen is not None and not isinstance(maxlen, int) and hasattr(maxlen, "shape"):
         maxlen = int(maxlen)
-    steps = T.arange(0, int(maxlen), dtype=x.dtype)
-    return T.cast(steps < T.unsqueeze(x, -1), dtype)
+    return dispatch.apply(get_op("sequence_mask"), x, maxlen=-1 if maxlen is None else int(maxlen),
+                          out_dtype=_dtype.convert_dtype(dtype, "sequence_mask").name)
 
 
 def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):

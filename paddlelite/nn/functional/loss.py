@@ -689,12 +689,16 @@ def class_center_sample(label, num_classes, num_samples, group=None):
     if group is not None and getattr(group, "nranks", 1) > 1:
         raise NotImplementedError(f"{api}: class-parallel groups (nranks > 1) are not supported")
     positives, remapped = T.unique(label, return_inverse=True)
-    extra = num_samples - positives.shape[0]
-    if extra <= 0:
-        return T.cast(remapped, label.dtype), T.cast(positives, label.dtype)
+    positives, remapped = T.cast(positives, label.dtype), T.cast(remapped, label.dtype)
+    if positives.shape[0] >= num_samples:  # known (eager) and enough: no negatives drawn
+        return remapped, positives
     perm = T.randperm(num_classes, dtype=label.dtype)
-    negatives = T.masked_select(perm, T.logical_not(T.isin(perm, positives)))[:extra]
-    return T.cast(remapped, label.dtype), T.concat([T.cast(positives, label.dtype), negatives])
+    negatives = T.masked_select(perm, T.logical_not(T.isin(perm, positives)))
+    # every class once, the label's first; keep max(#positives, num_samples) of them (a count a static
+    # program only knows when it runs)
+    count = T.maximum(T.numel(positives), T.full([], num_samples, "int64"))
+    keep = T.arange(num_classes, dtype="int64") < count
+    return remapped, T.masked_select(T.concat([positives, negatives]), keep)
 
 
 # ---- CTC ------------------------------------------------------------------------------------------

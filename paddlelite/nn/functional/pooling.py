@@ -32,12 +32,6 @@ def _check_x(x, api, nd, data_format, formats):
     check_float_tensor(x, api)
 
 
-def _no_mask(return_mask, api):
-    if return_mask:
-        raise ValueError(f"{api}: return_mask=True (max indices) is not available; call it with "
-                         "return_mask=False")
-
-
 def _pool_nd(x, nd, pooling_type, kernel_size, stride, padding, ceil_mode, exclusive, data_format, api):
     ksize = int_tuple(kernel_size, nd, api, "kernel_size")
     strides = ksize if stride is None else int_tuple(stride, nd, api, "stride")
@@ -157,13 +151,32 @@ def adaptive_avg_pool3d(x, output_size, data_format="NCDHW", name=None):
     return _adaptive(x, 3, "avg", output_size, data_format, "adaptive_avg_pool3d")
 
 
+def _adaptive_max_with_mask(x, nd, output_size, api):
+    """(adaptive max pool, int32 flat index of each max): output o along a dim of size s covers
+    [floor(o * s / out), ceil((o + 1) * s / out)); windows are padded to the widest one."""
+    _check_x(x, api, nd + 2, _FORMATS[nd][0], _FORMATS[nd])
+    sizes = list(x.shape[2:])
+    outs = _output_size(output_size, sizes, api)
+    starts = [np.arange(o) * s // o for s, o in zip(sizes, outs)]
+    ends = [-(-(np.arange(o) + 1) * s // o) for s, o in zip(sizes, outs)]
+    widths = [int((e - b).max()) for b, e in zip(starts, ends)]
+    grids = np.meshgrid(*[np.arange(w) for w in widths], *[np.arange(o) for o in outs], indexing="ij")
+    coords = [starts[d][grids[d + nd]] + grids[d] for d in range(nd)]
+    inside = np.logical_and.reduce([cd < ends[d][grids[d + nd]] for d, cd in enumerate(coords)])
+    flat = np.ravel_multi_index([np.minimum(cd, size - 1) for cd, size in zip(coords, sizes)], sizes)
+    table = np.where(inside, flat, int(np.prod(sizes))).reshape(int(np.prod(widths)), -1)
+    return _max_by_table(x, table, outs)
+
+
 def adaptive_max_pool2d(x, output_size, return_mask=False, name=None):
-    _no_mask(return_mask, "adaptive_max_pool2d")
+    if return_mask:
+        return _adaptive_max_with_mask(x, 2, output_size, "adaptive_max_pool2d")
     return _adaptive(x, 2, "max", output_size, "NCHW", "adaptive_max_pool2d")
 
 
 def adaptive_max_pool3d(x, output_size, return_mask=False, name=None):
-    _no_mask(return_mask, "adaptive_max_pool3d")
+    if return_mask:
+        return _adaptive_max_with_mask(x, 3, output_size, "adaptive_max_pool3d")
     return _adaptive(x, 3, "max", output_size, "NCDHW", "adaptive_max_pool3d")
 
 
@@ -179,7 +192,11 @@ def adaptive_avg_pool1d(x, output_size, name=None):
 
 
 def adaptive_max_pool1d(x, output_size, return_mask=False, name=None):
-    _no_mask(return_mask, "adaptive_max_pool1d")
+    if return_mask:  # on the unit-height plane the flat index is the position along L
+        x4, _ = _to_2d(x, "NCL", "adaptive_max_pool1d")
+        size = _output_size(output_size, [x.shape[2]], "adaptive_max_pool1d")[0]
+        out, mask = _adaptive_max_with_mask(x4, 2, [1, size], "adaptive_max_pool1d")
+        return _from_2d(out, "NCL"), _from_2d(mask, "NCL")
     return _adaptive1d(x, "max", output_size, "adaptive_max_pool1d")
 
 
@@ -229,6 +246,14 @@ def _max_pool_with_mask(x, nd, kernel_size, stride, padding, ceil_mode, data_for
     inside = np.logical_and.reduce([(cd >= 0) & (cd < size) for cd, size in zip(coords, sizes)])
     flat = np.ravel_multi_index([np.clip(cd, 0, size - 1) for cd, size in zip(coords, sizes)], sizes)
     table = np.where(inside, flat, volume).reshape(int(np.prod(ksize)), -1)           # [K, L]
+    return _max_by_table(x, table, outs)
+
+
+def _max_by_table(x, table, outs):
+    """(max of x's flattened spatial volume over each column of the position table [K, L], int32 flat index
+    of that max): entries equal to the volume size are padding, read as the dtype's lowest value."""
+    n, c, *sizes = x.shape
+    volume = int(np.prod(sizes))
     low = T.full([n, c, 1], float(np.finfo(x.dtype.np).min), x.dtype)
     flat_x = T.concat([T.reshape(x, [n, c, volume]), low], axis=2)
     cols = T.reshape(T.index_select(flat_x, T.assign(table.reshape(-1)), axis=2), [n, c, *table.shape])
