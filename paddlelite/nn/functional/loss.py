@@ -299,15 +299,15 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None)
 
 
 def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean", pos_weight=None, name=None):
-    """Stable sigmoid + BCE: (1 - y) x + (1 + (pw - 1) y) (log(1 + exp(-|x|)) + max(-x, 0))."""
+    """Stable sigmoid + BCE: (1 - y) x + (1 + (pw - 1) y) softplus(-x)."""
     api = "binary_cross_entropy_with_logits"
     _check_reduction(reduction, api)
     check_float_tensor(logit, api, "logit")
     check_float_tensor(label, api, "label")
     _check_same_shape(logit, label, api, ("logit", "label"))
-    neg_x = _scale(logit, -1.0)
-    softplus_neg = apply(_ew.ADD, _op("log1p", apply(_math.EXP, _scale(_op("abs", logit), -1.0))),
-                         apply(_ew.MAXIMUM, neg_x, apply(_gs_ones(), logit, value=0.0)))
+    # softplus(-x) as one op (stable for every x): composed of |x| and max(-x, 0) its gradient at x = 0
+    # took kinks' subgradients instead of -sigmoid(0)
+    softplus_neg = _op("softplus", _scale(logit, -1.0), beta=1.0, threshold=float("inf"))
     coef = None
     if pos_weight is not None:
         check_float_tensor(pos_weight, api, "pos_weight")
