@@ -234,3 +234,13 @@ def test_bce_with_logits_gradient_at_zero_without_pos_weight():
     loss.backward()
     np.testing.assert_allclose(loss.numpy(), 3 * np.log(2.0), rtol=1e-6)
     np.testing.assert_allclose(x.grad.numpy(), [-0.5, -0.5, 0.5], rtol=1e-6)
+
+
+@differential(expected={"loss": [np.inf, np.inf, 0.125, 0.0, 2.0], "grad": [2.0, -2.0, 0.5, 0.0, 2.0]})
+def test_smooth_l1_gradient_at_infinite_differences(paddle):
+    # outside [-delta, delta] the gradient is delta * sign(d), also for d = +-inf (not NaN from the quadratic branch)
+    x = paddle.to_tensor([np.inf, -np.inf, 0.5, 0.0, 3.0], stop_gradient=False)
+    loss = paddle.nn.functional.smooth_l1_loss(x, paddle.to_tensor([0.0, 0.0, 0.0, 0.0, 1.0]), reduction="none",
+                                               delta=2.0)
+    loss.sum().backward()
+    return {"loss": loss, "grad": x.grad}

@@ -268,7 +268,10 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, name=None):
         raise ValueError(f"smooth_l1_loss: delta must be a positive number, received {delta!r}")
     d = apply(_ew.SUBTRACT, input, label)
     ad = _op("abs", d)
-    quad = _scale(apply(_ew.MULTIPLY, d, d), 0.5)
+    # the quadratic branch squares d clipped to [-delta, delta]: where() sends it a zero gradient, and
+    # 0 * d would be NaN at an infinite d
+    inner = apply(_math.CLIP, d, min=-float(delta), max=float(delta))
+    quad = _scale(apply(_ew.MULTIPLY, inner, inner), 0.5)
     lin = _scale(ad, float(delta), -0.5 * float(delta) ** 2)
     small = apply(_ew.LESS_THAN, ad, _scale(apply(_gs_ones(), ad, value=1.0), float(delta)))
     return _reduce(_op("where", small, quad, lin), reduction)
