@@ -127,3 +127,28 @@ def test_softmax_family_clips_shifted_logits_at_minus_64(dtype):
         return {"softmax": F.softmax(x), "log_softmax": F.log_softmax(x), "loss": loss, "grad": x.grad,
                 "masked": F.softmax(masked)}
     body()
+
+
+
+EDGES = [0.5, -0.5, 0.4999, float("nan"), 0.0, -0.0, -1.0, float("inf"), -float("inf")]
+
+
+@differential(expected={
+    "relu": [0.5, 0.0, 0.4999, 0.0, 0.0, 0.0, 0.0, float("inf"), 0.0],
+    "hardshrink": [0.5, -0.5, 0.0, float("nan"), 0.0, -0.0, -1.0, float("inf"), -float("inf")],
+    "hardshrink_grad": [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0],
+    "leaky_relu_grad": [1.0, 0.01, 1.0, 0.0, 1.0, 1.0, 0.01, 1.0, 0.01],
+    "softshrink_grad": [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0]}, rtol=1e-6)
+def test_activations_at_edges(paddle):
+    # Paddle's masks: relu maps NaN to 0; hardshrink keeps |x| == threshold and NaN (gradient 0 there);
+    # leaky_relu's slope is 1 from x >= 0 and 0 at NaN; softshrink's gradient is 0 on the threshold
+    F = paddle.nn.functional
+    grads = {}
+    for name in ("hardshrink", "leaky_relu"):
+        x = paddle.to_tensor(EDGES, stop_gradient=False)
+        getattr(F, name)(x).sum().backward()
+        grads[name + "_grad"] = x.grad
+    x = paddle.to_tensor([0.5, -0.5, 0.4999, 0.0, -0.0, -1.0, 2.0], stop_gradient=False)
+    F.softshrink(x).sum().backward()
+    return {"relu": F.relu(paddle.to_tensor(EDGES)), "hardshrink": F.hardshrink(paddle.to_tensor(EDGES)),
+            "softshrink_grad": x.grad, **grads}

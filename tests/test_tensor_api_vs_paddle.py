@@ -3,7 +3,7 @@ values, dtypes, shapes, gradients and exception classes over random inputs (broa
 import numpy as np
 import pytest
 
-from tests.differential import Raised, assert_same, raises, run_both
+from tests.differential import Raised, assert_same, differential, raises, run_both
 
 
 def _rand(*shape, seed=0, low=-3.0, high=3.0, dtype="float32"):
@@ -130,3 +130,15 @@ def test_matches_paddle(name):
     pytest.importorskip("paddle")
     ours, theirs = run_both(CASES[name])
     assert_same(ours, theirs, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_clip_gradient_passes_at_the_bounds(dtype):
+    # Paddle's clip_grad mask is min <= x <= max: values sitting on a bound (clip(x, 0, 1) of a 0 or 1) get gradient
+    @differential(expected={"out": [np.nan, -1.0, 0.5, 1.0, 1.0, -1.0], "grad": [0.0, 0.0, 1.0, 1.0, 0.0, 1.0]})
+    def body(paddle):
+        x = paddle.to_tensor(np.array([np.nan, -np.inf, 0.5, 1.0, 2.0, -1.0], dtype), stop_gradient=False)
+        out = paddle.clip(x, -1.0, 1.0)
+        out.sum().backward()
+        return {"out": out, "grad": x.grad}
+    body()

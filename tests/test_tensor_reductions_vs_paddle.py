@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from tests.differential import assert_same, run_both
+from tests.differential import assert_same, differential, run_both
 from tests.test_tensor_api_vs_paddle import _grads, _ints, _rand, _values
 
 
@@ -85,3 +85,11 @@ def test_diag_embed_grad():
     w = paddle.to_tensor(_rand(4, 2, 4, seed=1))
     (paddle.diag_embed(x, -1, 0, 2) * w).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), np.stack([np.diagonal(w.numpy()[:, b], -1) for b in range(2)]))
+
+
+@differential(expected={"embed": [[[np.inf, 0.0], [0.0, np.nan]]], "flat": [[0.0, 0.0, 0.0], [-np.inf, 0.0, 0.0],
+                                                                           [0.0, 2.0, 0.0]]})
+def test_diag_embed_keeps_inf_and_nan_on_the_diagonal(paddle):
+    # placed, not multiplied in: inf * 0 would turn the whole matrix NaN
+    return {"embed": paddle.diag_embed(paddle.to_tensor([[np.inf, np.nan]])),
+            "flat": paddle.diagflat(paddle.to_tensor([-np.inf, 2.0]), offset=-1)}

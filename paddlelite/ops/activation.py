@@ -68,7 +68,8 @@ def _zero(xp, like):
 
 
 # ---- relu / relu6 / leaky_relu: piecewise linear, masks only --------------------------------------
-RELU = _activation("relu", lambda xp, x: xp.maximum(x, _zero(xp, x)), _via("relu_grad", "Out"))
+# a select, not maximum: Paddle's relu maps NaN to 0
+RELU = _activation("relu", lambda xp, x: xp.where(x > 0, x, _zero(xp, x)), _via("relu_grad", "Out"))
 # dOut * (Out > 0), Paddle's formula: one multiply is cheaper than a select
 RELU_GRAD = _grad_op("relu_grad", "Out", lambda xp, out, dout: dout * (out > 0),
                      _grad_op_grad("relu_grad", "Out"), nondiff_first=True, gpu=_act_kernel("relu"))
@@ -86,7 +87,8 @@ def _leaky_relu(xp, x, alpha):
 
 
 def _leaky_relu_grad(xp, x, dout, alpha):
-    return xp.where(x > 0, dout, dout * dout.dtype.type(alpha))
+    # Paddle's masks: slope 1 from x >= 0 (so at 0), alpha below, and 0 where x is NaN
+    return dout * ((x >= 0) + (x < 0) * dout.dtype.type(alpha)).astype(dout.dtype, copy=False)
 
 
 LEAKY_RELU = _activation("leaky_relu", _leaky_relu, _via("leaky_relu_grad", "X"), attrs={"alpha": 0.01})

@@ -418,7 +418,7 @@ BITWISE_NOT = register_op("bitwise_not", inputs=("X",), outputs=("Out",), forwar
                           infer=_bitwise_not_infer)
 
 
-# ---- clip: out = min(max(x, min), max); the gradient passes where min < x < max (Paddle's rule) -------
+# ---- clip: out = min(max(x, min), max); the gradient passes where min <= x <= max (Paddle's rule) -----
 def _clip_forward(xp, x, min, max):
     if x.dtype.kind == "b":
         raise TypeError("op 'clip': input 'X' must be a numeric tensor, received bool")
@@ -445,7 +445,7 @@ def _clip_grad(g):
 
 
 def _clip_grad_forward(xp, x, dout, min, max):
-    inside = (x > min) & (x < max)
+    inside = (x >= min) & (x <= max)
     return xp.where(inside, dout, xp.zeros((), dout.dtype))
 
 

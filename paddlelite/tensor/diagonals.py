@@ -1,4 +1,4 @@
-"""Paddle's diagonal APIs -- diagonal, diag, diag_embed, diagflat -- as gathers from, and one-hot matmuls into,
+"""Paddle's diagonal APIs -- diagonal, diag, diag_embed, diagflat -- as gathers from, and into,
 the flattened matrix dims (registered ops only, so gradients and static mode come with them)."""
 import numpy as np
 
@@ -50,10 +50,12 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     offset = _int(offset, "diag_embed", "offset")
     length = input.shape[-1] if input.shape else 1
     n = length + abs(offset)
-    onehot = np.zeros((length, n * n), dtype=input.dtype.np)
-    onehot[np.arange(length), _diagonal_positions(n, n, offset)] = 1
     x = input if input.shape else _manip.reshape(input, [1])
-    flat = _math.matmul(_manip.unsqueeze(x, [-2]), _creation.assign(onehot))
+    # a gather from x with a zero appended, not a one-hot matmul: inf and NaN stay on the diagonal
+    padded = _manip.concat([x, _creation.zeros(list(x.shape[:-1]) + [1], x.dtype)], axis=-1)
+    index = np.full(n * n, length, dtype=np.int64)
+    index[_diagonal_positions(n, n, offset)] = np.arange(length)
+    flat = _manip.gather(padded, _creation.assign(index), axis=len(x.shape) - 1)
     out = _manip.reshape(flat, list(x.shape[:-1]) + [n, n])
     return moveaxis(out, [-2, -1], [d1, d2])
 

@@ -174,10 +174,11 @@ def _threshold(value, api):
 
 
 def hardshrink(x, threshold=0.5, name=None):
-    """x where |x| > threshold, else 0."""
+    """x where |x| >= threshold, else 0."""
     check_float_tensor(x, "hardshrink")
     threshold = _float(threshold, "hardshrink", "threshold")
-    return T.where(T.abs(x) > threshold, x, T.zeros_like(x))
+    # Paddle's x * mask: keeps the threshold itself, NaN stays NaN (with gradient 0), -0.0 stays -0.0
+    return apply(_ew.MULTIPLY, x, T.cast(T.abs(x) >= threshold, x.dtype))
 
 
 def softshrink(x, threshold=0.5, name=None):
