@@ -246,3 +246,78 @@ def test_learning_rate_is_fed_in_place():
         sched.step()
     assert rates[0][0] is rates[1][0] and rates[0][0].data_ptr() == rates[1][0].data_ptr()
     np.testing.assert_allclose([r for _, r in rates], [0.1, 0.05], rtol=1e-6)
+
+
+class _HostReadSpy(np.ndarray):
+    """A NumPy array that records every read of its values by the host (bool(), int(), float(), an index,
+    .item(), .tolist()); results of NumPy functions on it (0-D reductions included) are spies too."""
+
+    reads = []
+
+    def __array_wrap__(self, arr, context=None, return_scalar=False):
+        return np.asarray(arr).view(_HostReadSpy)
+
+    def _read(self, how):
+        _HostReadSpy.reads.append(how)
+        return np.asarray(self)
+
+    def __bool__(self):
+        return bool(self._read("bool"))
+
+    def __int__(self):
+        return int(self._read("int"))
+
+    def __float__(self):
+        return float(self._read("float"))
+
+    def __index__(self):
+        return self._read("index").__index__()
+
+    def item(self, *args):
+        return self._read("item").item(*args)
+
+    def tolist(self):
+        return self._read("tolist").tolist()
+
+
+def _spy(v):
+    if v is None:
+        return None
+    return [_spy(e) for e in v] if isinstance(v, list) else np.asarray(v).view(_HostReadSpy)
+
+
+# their NumPy series loop until converged (reading a flag each round); on CuPy cupyx.scipy.special runs
+_READS_ON_NUMPY_ONLY = {"i0", "i0e", "i1", "i1e"}
+
+
+def test_ops_that_read_values_on_the_host_declare_it():
+    """Every op case's forward, run on arrays that record host reads: an op that reads declares host_sync."""
+    from paddlelite.ops.registry import get_op
+    from tests.op_cases import load_cases
+    undeclared, ran = {}, 0
+    for op_type, cases in load_cases().items():
+        op = get_op(op_type)
+        if op.forward is None or op_type in _READS_ON_NUMPY_ONLY:
+            continue
+        for case in cases:
+            attrs = op.fill_attrs(case.attrs)
+            _HostReadSpy.reads = []
+            try:
+                op.forward(np, *[_spy(case.inputs.get(s)) for s in op.inputs], **attrs)
+            except RuntimeError:  # collective ops without a process group
+                continue
+            ran += 1
+            if _HostReadSpy.reads and not op.host_sync_reason(attrs):
+                undeclared.setdefault(op_type, set()).update(_HostReadSpy.reads)
+    assert ran > 300
+    assert undeclared == {}
+
+
+def test_host_read_spy_sees_the_reads():
+    x = _spy(np.array([1.0, -2.0]))
+    _HostReadSpy.reads = []
+    bool((x < 0).any()), float(x.sum()), int(x.max())
+    assert _HostReadSpy.reads == ["bool", "float", "int"]
+    _HostReadSpy.reads = []
+    (x * 2 + np.exp(x)).reshape(2, 1) @ x.reshape(1, 2)
+    assert _HostReadSpy.reads == []

@@ -39,6 +39,13 @@ def _sum(x, axis=None, keepdim=False):
     return apply(_red.REDUCE_SUM, x, axis=axis, keepdim=keepdim)
 
 
+def _per_sample(total, x):
+    """total / x's batch size (shape[0]), read when the program runs if a static x leaves it open (-1)."""
+    if x.shape[0] != -1:
+        return _scale(total, 1.0 / x.shape[0])
+    return apply(_ew.DIVIDE, total, T.cast(T.shape(x)[0], total.dtype))
+
+
 def _op(type, *inputs, **attrs):
     return apply(get_op(type), *inputs, **attrs)
 
@@ -361,8 +368,7 @@ def kl_div(input, label, reduction="mean", log_target=False, name=None):
         safe = T.where(positive, label, T.ones_like(label))
         loss = T.where(positive, label * (T.log(safe) - input), T.zeros_like(input))
     if reduction == "batchmean":
-        loss = _sum(loss)
-        return loss / float(input.shape[0]) if len(input.shape) else loss
+        return _per_sample(_sum(loss), input) if len(input.shape) else _sum(loss)
     return _reduce(loss, reduction)
 
 
@@ -832,5 +838,5 @@ def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lamb
     _, loss = apply(_loss.WARPRNNT, input, label, input_lengths, label_lengths, blank=int(blank),
                     fastemit_lambda=float(fastemit_lambda))
     if reduction == "mean":
-        return _scale(_sum(loss), 1.0 / input.shape[0])
+        return _per_sample(_sum(loss), input)
     return _reduce(loss, reduction)
