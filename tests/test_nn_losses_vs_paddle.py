@@ -213,3 +213,34 @@ def test_temporal_shift(kwargs):
         (out * out).sum().backward()
         return {"out": out, "grad": x.grad}
     body()
+
+
+@differential(expected={"loss": [1.3862944, 1e4, 2e4, 0.9698925], "grad": [-1.0, 1.0, -2.0, 0.0965879]}, rtol=1e-5)
+def test_bce_with_logits_gradient_at_zero_and_large_logits(paddle):
+    # a zero logit (a zero-initialised head) gets the true gradient -pw * sigmoid(0) for label 1
+    x = paddle.to_tensor([0.0, 1e4, -1e4, 1.0], stop_gradient=False)
+    loss = paddle.nn.functional.binary_cross_entropy_with_logits(
+        x, paddle.to_tensor([1.0, 0.0, 1.0, 0.5]), pos_weight=paddle.to_tensor([2.0, 2.0, 2.0, 2.0]), reduction="none")
+    loss.sum().backward()
+    return {"loss": loss, "grad": x.grad}
+
+
+def test_bce_with_logits_gradient_at_zero_without_pos_weight():
+    # sigmoid(0) - 1 = -0.5; Paddle 3.3.1's composed eager path gives -1.5 here (it differentiates |x| and
+    # max(-x, 0) at their kinks), its pos_weight path the true value -- we give the true value in both
+    import paddlelite as paddle
+    x = paddle.to_tensor([0.0, -0.0, 0.0], stop_gradient=False)
+    loss = paddle.nn.functional.binary_cross_entropy_with_logits(x, paddle.to_tensor([1.0, 1.0, 0.0]), reduction="sum")
+    loss.backward()
+    np.testing.assert_allclose(loss.numpy(), 3 * np.log(2.0), rtol=1e-6)
+    np.testing.assert_allclose(x.grad.numpy(), [-0.5, -0.5, 0.5], rtol=1e-6)
+
+
+@differential(expected={"loss": [np.inf, np.inf, 0.125, 0.0, 2.0], "grad": [2.0, -2.0, 0.5, 0.0, 2.0]})
+def test_smooth_l1_gradient_at_infinite_differences(paddle):
+    # outside [-delta, delta] the gradient is delta * sign(d), also for d = +-inf (not NaN from the quadratic branch)
+    x = paddle.to_tensor([np.inf, -np.inf, 0.5, 0.0, 3.0], stop_gradient=False)
+    loss = paddle.nn.functional.smooth_l1_loss(x, paddle.to_tensor([0.0, 0.0, 0.0, 0.0, 1.0]), reduction="none",
+                                               delta=2.0)
+    loss.sum().backward()
+    return {"loss": loss, "grad": x.grad}

@@ -79,6 +79,14 @@ def _linear_adamw(paddle):
     paddle.optimizer.AdamW(0.01).minimize(paddle.mean(paddle.nn.Linear(4, 2)(x)))
 
 
+def _layer_norm_dropout(paddle):
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 4], "float32")
+    y = paddle.static.data("y", [None, 1], "int64")
+    h = F.dropout(paddle.nn.LayerNorm(8)(F.relu(paddle.nn.Linear(4, 8)(x))), 0.1)
+    paddle.static.append_backward(F.cross_entropy(paddle.nn.Linear(8, 3)(h), y))
+
+
 _SGD = ["sgd"] * 4
 # the op types of each program (what the test checks without Paddle installed)
 PROGRAMS = {
@@ -110,6 +118,11 @@ PROGRAMS = {
     "linear_adamw": (_linear_adamw, [
         "matmul_v2", "elementwise_add", "reduce_mean", "fill_constant", "reduce_mean_grad", "elementwise_add_grad",
         "matmul_v2_grad", "adamw", "adamw"]),
+    "layer_norm_dropout": (_layer_norm_dropout, [
+        "matmul_v2", "elementwise_add", "relu", "layer_norm", "dropout", "matmul_v2", "elementwise_add",
+        "softmax_with_cross_entropy", "reduce_mean", "fill_constant", "reduce_mean_grad",
+        "softmax_with_cross_entropy_grad", "elementwise_add_grad", "matmul_v2_grad", "dropout_grad",
+        "layer_norm_grad", "relu_grad", "elementwise_add_grad", "matmul_v2_grad"]),
     "cross_entropy_none": (_cross_entropy_none, [
         "matmul_v2", "unsqueeze2", "softmax_with_cross_entropy", "squeeze2", "reduce_mean", "fill_constant",
         "reduce_mean_grad", "squeeze2_grad", "softmax_with_cross_entropy_grad", "matmul_v2_grad"]),

@@ -188,6 +188,12 @@ def extra_outputs(type, x):
     return {"XShape": (0, *x.shape)} if type in _XSHAPE_OPS else {}
 
 
+# Outputs Paddle's API creates in another order than the op's slots (so its temporaries are numbered so), and
+# outputs it marks stop_gradient=True
+OUTPUT_ORDER = {"layer_norm": ("Mean", "Variance", "Y")}
+STOP_GRADIENT_OUTPUTS = {"layer_norm": ("Mean", "Variance"), "dropout": ("Mask",)}
+
+
 # The forward slots Paddle's grad op of these ops lists as inputs (empty ones too), where that is not just the
 # slots our grad maker reads: the view ops' grad ops read XShape, elementwise grad ops always read X and Y.
 GRAD_INPUTS = {

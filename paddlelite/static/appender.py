@@ -10,7 +10,7 @@ import contextlib
 from ..framework.mode import _static
 from ..framework.tensor import Tensor
 from ..ops import dispatch
-from ..ops.legacy import extra_outputs, legacy_type, name_key
+from ..ops.legacy import OUTPUT_ORDER, STOP_GRADIENT_OUTPUTS, extra_outputs, legacy_type, name_key
 from ..ops.registry import Meta
 from ..utils import unique_name
 from .framework import Operator, Variable, default_main_program
@@ -165,16 +165,18 @@ def build_op(block, op, inputs, attrs, new_name, role, legacy_outputs=False):
     if op.n_out == 1 and isinstance(out_metas, Meta):
         out_metas = (out_metas,)
     stop = op.grad is None or all(diff_sg)
-    out_names, outs = {}, []
-    for slot, m in zip(op.outputs, out_metas):
+    metas_of = dict(zip(op.outputs, out_metas))
+    no_grad = STOP_GRADIENT_OUTPUTS.get(op.type, ()) if legacy_outputs else ()
+    made = {}
+    for slot in OUTPUT_ORDER.get(op.type, op.outputs) if legacy_outputs else op.outputs:  # Paddle's numbering
+        m, sg = metas_of[slot], stop or slot in no_grad
         if isinstance(m, (list, tuple)) and not isinstance(m, Meta):
-            group = [block.create_var(new_name(), e.shape, e.dtype, stop_gradient=stop) for e in m]
-            out_names[slot] = [v.name for v in group]
-            outs.append(group)
+            made[slot] = [block.create_var(new_name(), e.shape, e.dtype, stop_gradient=sg) for e in m]
         else:
-            v = block.create_var(new_name(), m.shape, m.dtype, stop_gradient=stop)
-            out_names[slot] = [v.name]
-            outs.append(v)
+            made[slot] = block.create_var(new_name(), m.shape, m.dtype, stop_gradient=sg)
+    outs = [made[slot] for slot in op.outputs]
+    out_names = {slot: [v.name for v in out] if isinstance(out, list) else [out.name]
+                 for slot, out in zip(op.outputs, outs)}
     for slot, shape in (extra_outputs(op.type, metas[0]) if legacy_outputs and metas else {}).items():
         out_names[slot] = [block.create_var(new_name(), shape, metas[0].dtype, stop_gradient=stop).name]
     full_attrs = dict(attrs)

@@ -39,6 +39,13 @@ def _sum(x, axis=None, keepdim=False):
     return apply(_red.REDUCE_SUM, x, axis=axis, keepdim=keepdim)
 
 
+def _per_sample(total, x):
+    """total / x's batch size (shape[0]), read when the program runs if a static x leaves it open (-1)."""
+    if x.shape[0] != -1:
+        return _scale(total, 1.0 / x.shape[0])
+    return apply(_ew.DIVIDE, total, T.cast(T.shape(x)[0], total.dtype))
+
+
 def _op(type, *inputs, **attrs):
     return apply(get_op(type), *inputs, **attrs)
 
@@ -268,7 +275,10 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, name=None):
         raise ValueError(f"smooth_l1_loss: delta must be a positive number, received {delta!r}")
     d = apply(_ew.SUBTRACT, input, label)
     ad = _op("abs", d)
-    quad = _scale(apply(_ew.MULTIPLY, d, d), 0.5)
+    # the quadratic branch squares d clipped to [-delta, delta]: where() sends it a zero gradient, and
+    # 0 * d would be NaN at an infinite d
+    inner = apply(_math.CLIP, d, min=-float(delta), max=float(delta))
+    quad = _scale(apply(_ew.MULTIPLY, inner, inner), 0.5)
     lin = _scale(ad, float(delta), -0.5 * float(delta) ** 2)
     small = apply(_ew.LESS_THAN, ad, _scale(apply(_gs_ones(), ad, value=1.0), float(delta)))
     return _reduce(_op("where", small, quad, lin), reduction)
@@ -299,15 +309,15 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None)
 
 
 def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean", pos_weight=None, name=None):
-    """Stable sigmoid + BCE: (1 - y) x + (1 + (pw - 1) y) (log(1 + exp(-|x|)) + max(-x, 0))."""
+    """Stable sigmoid + BCE: (1 - y) x + (1 + (pw - 1) y) softplus(-x)."""
     api = "binary_cross_entropy_with_logits"
     _check_reduction(reduction, api)
     check_float_tensor(logit, api, "logit")
     check_float_tensor(label, api, "label")
     _check_same_shape(logit, label, api, ("logit", "label"))
-    neg_x = _scale(logit, -1.0)
-    softplus_neg = apply(_ew.ADD, _op("log1p", apply(_math.EXP, _scale(_op("abs", logit), -1.0))),
-                         apply(_ew.MAXIMUM, neg_x, apply(_gs_ones(), logit, value=0.0)))
+    # softplus(-x) as one op (stable for every x): composed of |x| and max(-x, 0) its gradient at x = 0
+    # took kinks' subgradients instead of -sigmoid(0)
+    softplus_neg = _op("softplus", _scale(logit, -1.0), beta=1.0, threshold=float("inf"))
     coef = None
     if pos_weight is not None:
         check_float_tensor(pos_weight, api, "pos_weight")
@@ -358,8 +368,7 @@ def kl_div(input, label, reduction="mean", log_target=False, name=None):
         safe = T.where(positive, label, T.ones_like(label))
         loss = T.where(positive, label * (T.log(safe) - input), T.zeros_like(input))
     if reduction == "batchmean":
-        loss = _sum(loss)
-        return loss / float(input.shape[0]) if len(input.shape) else loss
+        return _per_sample(_sum(loss), input) if len(input.shape) else _sum(loss)
     return _reduce(loss, reduction)
 
 
@@ -829,5 +838,5 @@ def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lamb
     _, loss = apply(_loss.WARPRNNT, input, label, input_lengths, label_lengths, blank=int(blank),
                     fastemit_lambda=float(fastemit_lambda))
     if reduction == "mean":
-        return _scale(_sum(loss), 1.0 / input.shape[0])
+        return _per_sample(_sum(loss), input)
     return _reduce(loss, reduction)

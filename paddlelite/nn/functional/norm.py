@@ -1,5 +1,6 @@
 """Normalisation: layer_norm (op 'layer_norm'), batch_norm (op 'batch_norm'); group_norm and instance_norm run
 the layer_norm op on regrouped dims; local_response_norm is composed."""
+import math
 import numbers
 
 from ... import tensor as T
@@ -103,7 +104,8 @@ def _normalize_groups(x, groups, epsilon, channel_last):
     if channel_last:
         x = T.transpose(x, [0, nd - 1] + list(range(1, nd - 1)))
     shape = list(x.shape)
-    y = apply(_norm.LAYER_NORM, T.reshape(x, [shape[0] if shape[0] != -1 else -1, groups, -1]), None, None,
+    rest = -1 if -1 in shape[1:] else math.prod(shape[1:]) // groups  # known: the batch may be left open (-1)
+    y = apply(_norm.LAYER_NORM, T.reshape(x, [shape[0], groups, rest]), None, None,
               epsilon=float(epsilon), begin_norm_axis=2)[0]
     y = T.reshape(y, [-1] + shape[1:])
     return T.transpose(y, [0] + list(range(2, nd)) + [1]) if channel_last else y

@@ -253,9 +253,9 @@ def _max_by_table(x, table, outs):
     """(max of x's flattened spatial volume over each column of the position table [K, L], int32 flat index
     of that max): entries equal to the volume size are padding, read as the dtype's lowest value."""
     n, c, *sizes = x.shape
-    volume = int(np.prod(sizes))
-    low = T.full([n, c, 1], float(np.finfo(x.dtype.np).min), x.dtype)
-    flat_x = T.concat([T.reshape(x, [n, c, volume]), low], axis=2)
+    flat_x = T.reshape(x, [n, c, int(np.prod(sizes))])  # n may be -1 (a static batch left open)
+    low = T.full_like(flat_x[:, :, :1], float(np.finfo(x.dtype.np).min))
+    flat_x = T.concat([flat_x, low], axis=2)
     cols = T.reshape(T.index_select(flat_x, T.assign(table.reshape(-1)), axis=2), [n, c, *table.shape])
     values = T.reshape(T.max(cols, axis=2), [n, c, *outs])
     where = T.unsqueeze(T.argmax(cols, axis=2), 2)
@@ -279,9 +279,13 @@ def _max_unpool(x, indices, nd, kernel_size, stride, padding, data_format, outpu
     else:
         out_sizes = [int(v) for v in list(output_size)[-nd:]]
     volume = int(np.prod(out_sizes))
-    offsets = T.assign((np.arange(n * c, dtype=np.int64) * volume).reshape(n, c, *[1] * nd))
-    flat_index = T.reshape(T.cast(indices, "int64") + offsets, [-1])
-    out = T.scatter(T.zeros([n * c * volume], x.dtype), flat_index, T.reshape(x, [-1]), overwrite=True)
+    # each [n, c] plane's indices offset by its row number times the volume; n may be -1 (a static batch left
+    # open), so the row numbers and the zero output are built from x rather than from its shape
+    index = T.reshape(T.cast(indices, "int64"), [n, c, int(np.prod(sizes))])
+    rows = T.cumsum(T.ones_like(index[:, :, :1]), axis=None) - 1
+    flat_index = T.reshape(index + T.reshape(rows, [n, c, 1]) * volume, [-1])
+    zeros = T.reshape(T.zeros_like(T.reshape(x, index.shape)[:, :, :1]) + T.zeros([volume], x.dtype), [-1])
+    out = T.scatter(zeros, flat_index, T.reshape(x, [-1]), overwrite=True)
     return T.reshape(out, [n, c, *out_sizes])
 
 

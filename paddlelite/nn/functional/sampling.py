@@ -126,7 +126,7 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
     if list(theta.shape[1:]) != [nd, nd + 1]:
         raise ValueError(f"affine_grid: theta must have shape [N, {nd}, {nd + 1}] for out_shape {list(out_shape)}, "
                          f"received {list(theta.shape)}")
-    if theta.shape[0] != out_shape[0]:
+    if theta.shape[0] not in (-1, out_shape[0]):  # -1: a static batch left open
         raise ValueError(f"affine_grid: theta's batch size {theta.shape[0]} differs from out_shape[0] "
                          f"{out_shape[0]}")
     n, spatial = out_shape[0], [int(s) for s in out_shape[2:]]

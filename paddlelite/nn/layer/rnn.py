@@ -78,6 +78,20 @@ def _unroll(cell, inputs, states, sequence_length, time_major, is_reverse, zero_
 
 
 # ---- cells ----------------------------------------------------------------------------------------
+def _batch_filled(batch_ref, batch_dim_idx, dims, batch_axis, value, dtype):
+    """A tensor of `value` shaped `dims` with batch_ref's batch size inserted at batch_axis. A static batch_ref
+    may leave that size open (-1): the tensor is then built from batch_ref itself, sized when the program runs."""
+    batch = batch_ref.shape[batch_dim_idx]
+    dims = list(dims)
+    if batch >= 0:
+        return _t.full(dims[:batch_axis] + [batch] + dims[batch_axis:], value, dtype=dtype)
+    column = _t.moveaxis(batch_ref, batch_dim_idx, 0)
+    column = _t.reshape(column, [-1, math.prod(column.shape[1:])])[:, :1]  # [batch, 1]
+    filled = _t.reshape(_t.full_like(_t.cast(column, dtype), value), [-1] + [1] * len(dims)) + \
+        _t.zeros(dims, dtype=dtype)
+    return _t.moveaxis(filled, 0, batch_axis)
+
+
 class RNNCellBase(Layer):
     """Base class of the cells: a cell maps (inputs, states) to (outputs, new states)."""
 
@@ -90,10 +104,6 @@ class RNNCellBase(Layer):
         for each shape of `shape` (default: the cell's state_shape); dtype: the cell's state_dtype, else
         the default dtype."""
         batch_ref = _flatten(batch_ref)[0]
-        batch = batch_ref.shape[batch_dim_idx]
-        if batch < 0:
-            raise ValueError(f"{type(self).__name__}.get_initial_states: the batch size must be known, "
-                             f"batch_ref has shape {list(batch_ref.shape)}")
         shapes = self.state_shape if shape is None else shape
         try:
             dtypes = self.state_dtype if dtype is None else dtype
@@ -103,7 +113,8 @@ class RNNCellBase(Layer):
         def build(shp, dt):
             if isinstance(shp, (list, tuple)) and all(isinstance(d, int) for d in shp):
                 shp = list(shp)
-                return _t.full([batch, *(shp[1:] if shp and shp[0] == -1 else shp)], init_value, dtype=dt)
+                return _batch_filled(batch_ref, batch_dim_idx, shp[1:] if shp and shp[0] == -1 else shp, 0,
+                                     init_value, dt)
             if isinstance(dt, (list, tuple)):
                 return type(shp)(build(s, d) for s, d in zip(shp, dt))
             return type(shp)(build(s, dt) for s in shp)
@@ -150,7 +161,7 @@ class RNNCellBase(Layer):
                             transpose_y=True)
         if self.bias_ih is not None:
             x_gates = x_gates + self.bias_ih
-        return _t.reshape(x_gates, [*lead, -1]) if len(lead) > 1 else x_gates
+        return _t.reshape(x_gates, [*lead, x_gates.shape[-1]]) if len(lead) > 1 else x_gates
 
     def _hidden_gates(self, pre_hidden):
         h_gates = _t.matmul(pre_hidden, self.weight_hh, transpose_y=True)
@@ -384,10 +395,10 @@ class _RNNBase(LayerList):
 
     def forward(self, inputs, initial_states=None, sequence_length=None):
         if initial_states is None:
-            batch = inputs.shape[1 if self.time_major else 0]
             dims = ([self.proj_size or self.hidden_size], [self.hidden_size])
             initial_states = tuple(
-                _t.full([self.num_layers * self.num_directions, batch, *dims[i]], 0, dtype=inputs.dtype)
+                _batch_filled(inputs, 1 if self.time_major else 0, [self.num_layers * self.num_directions, *dims[i]],
+                              1, 0.0, inputs.dtype)
                 for i in range(self.state_components))
         elif self.state_components == 1 and not isinstance(initial_states, (list, tuple)):
             initial_states = [initial_states]
