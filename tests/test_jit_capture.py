@@ -321,3 +321,50 @@ def test_host_read_spy_sees_the_reads():
     _HostReadSpy.reads = []
     (x * 2 + np.exp(x)).reshape(2, 1) @ x.reshape(1, 2)
     assert _HostReadSpy.reads == []
+
+
+
+class _SpyExecutor:
+    """An Executor stand-in: runs a program's plan one op at a time on recording arrays, and collects the
+    op types that read values on the host without declaring it."""
+
+    undeclared = set()
+
+    def __init__(self, place=None):
+        self.place = paddle.CPUPlace()
+
+    def run(self, program, feed=None, fetch_list=None, scope=None, **kwargs):
+        plan = Plan(program, sorted(feed), [v.name for v in fetch_list], self.place)
+        declared = {s.op_type for s in plan.host_syncs()}
+        env = [None] * len(plan.names)
+        for name, value in feed.items():
+            env[plan.feed_idx[name]] = _spy(value)
+        for step in plan.steps:
+            _HostReadSpy.reads = []
+            plan.run_steps([step], env)
+            if _HostReadSpy.reads and step[5].type not in declared:
+                _SpyExecutor.undeclared.add(step[5].type)
+        return [np.asarray(env[i]) for i in plan.fetch_idx]
+
+
+def test_grad_ops_that_read_values_on_the_host_declare_it(monkeypatch):
+    """Each op case's static forward and backward program, run op by op on recording arrays: every op that
+    reads values on the host (grad ops included) declares host_sync."""
+    from paddlelite import static
+    from paddlelite.ops.registry import get_op
+    from tests import test_static_vs_eager as both_modes
+    monkeypatch.setattr(static, "Executor", _SpyExecutor)
+    monkeypatch.setattr(_SpyExecutor, "undeclared", set())
+    ran = 0
+    for case in both_modes.ALL:
+        if case.op in _READS_ON_NUMPY_ONLY:
+            continue
+        try:
+            both_modes._static(get_op(case.op), case, double=False)
+            ran += 1
+        except RuntimeError:  # collective ops without a process group
+            continue
+        finally:
+            paddle.disable_static()
+    assert ran > 300
+    assert _SpyExecutor.undeclared == set()
