@@ -333,7 +333,7 @@ def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=Fals
     return interpolate(x, size, scale_factor, mode, align_corners, align_mode, data_format)
 
 
-# ---- unfold / fold: im2col and col2im as conv2d / conv2d_transpose with a one-hot kernel per channel --------
+# ---- unfold / fold: im2col as a gather of window taps; col2im as conv2d_transpose with a one-hot kernel per channel
 def _window_args(kernel_sizes, strides, paddings, dilations, api):
     kernel = int_list(kernel_sizes, 2, api, "kernel_sizes", 1)
     stride = int_list(strides, 2, api, "strides", 1)
