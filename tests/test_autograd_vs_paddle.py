@@ -637,3 +637,21 @@ def test_create_graph_through_a_grad_op_without_a_grad_raises(paddle):
     x = paddle.to_tensor(np.arange(8.0).reshape(2, 4) / 7, stop_gradient=False)
     y = paddle.nn.functional.layer_norm(x, 4)
     return paddle.grad((y * y * y).sum(), x, create_graph=True)
+
+
+@differential(expected={"written": [5.0, 1.0, 1.0], "other": [0.0, 0.0, 0.0], "after_backward": [2.0, 2.0, 2.0]})
+def test_in_place_write_into_a_cleared_gradient(paddle):
+    # clear_grad leaves zeros that several parameters' gradients may share: a write into one of them changes
+    # that gradient only; the next backward still replaces a cleared gradient rather than adding to it
+    p = paddle.create_parameter([3], "float32")
+    q = paddle.create_parameter([3], "float32")
+    (p * 2).sum().backward()
+    (q * 3).sum().backward()
+    p.clear_grad()
+    q.clear_grad()
+    with paddle.no_grad():
+        p.grad.add_(paddle.ones([3]))
+        p.grad[0] = 5
+    written = p.grad.numpy().copy()
+    (p * 2).sum().backward()
+    return {"written": written, "other": q.grad, "after_backward": p.grad}

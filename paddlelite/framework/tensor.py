@@ -26,12 +26,24 @@ def generated_name():
     return f"generated_tensor_{next(_generated_ids)}"
 
 
+def _cleared_zeros(place, shape, dtype):
+    """The zeros a cleared gradient holds. On NumPy a read-only view that takes no memory, shared by the
+    cleared gradients of that shape and dtype (broadcast_to is slow, and clear_grad runs for every parameter
+    in every step); a write into it first gives the tensor storage of its own (Tensor._write). CuPy has no
+    read-only arrays, so there each gradient gets zeros of its own."""
+    if place.xp is np:
+        return _shared_zeros(shape, dtype)
+    return place.xp.zeros(shape, dtype)
+
+
 @functools.lru_cache(maxsize=256)
-def _zeros_view(place, shape, dtype):
-    """Read-only zeros of `shape` on `place` that take no memory; shared by the cleared gradients of that
-    shape and dtype (broadcast_to is slow, and clear_grad runs for every parameter in every step)."""
-    xp = place.xp
-    return xp.broadcast_to(xp.zeros((), dtype), shape)
+def _shared_zeros(shape, dtype):
+    return np.broadcast_to(np.zeros((), dtype), shape)
+
+
+def _holds_shared_zeros(array):
+    """Whether `array` is the shared read-only zeros of a cleared gradient (NumPy only)."""
+    return array.__class__ is np.ndarray and not array.flags.writeable
 
 
 class Tensor(metaclass=PaddleNamedType):
@@ -106,7 +118,10 @@ class Tensor(metaclass=PaddleNamedType):
 
     def _write(self, array):
         """Write `array` (same shape and dtype) into this tensor's storage: every view of it sees the values."""
-        self._data[...] = array
+        data = self._data
+        if _holds_shared_zeros(data):  # a cleared gradient: storage of its own first
+            data = self._data = np.empty(data.shape, data.dtype)
+        data[...] = array
         self._bump_version()
 
     # ---- storage layout (Paddle's Tensor.strides / offset / is_contiguous) ------------------------
@@ -238,7 +253,7 @@ class Tensor(metaclass=PaddleNamedType):
         if set_to_zero and self._grad is not None:
             # a read-only zero view, not a write into the array: one gradient array can reach several leaves
             g = self._grad
-            g._data = _zeros_view(self._place, g._data.shape, g._data.dtype)
+            g._data = _cleared_zeros(self._place, g._data.shape, g._data.dtype)
             g._bump_version()
         else:
             self._grad = None
