@@ -209,3 +209,20 @@ def test_max_pool1d_mask_and_unpool(kwargs):
         (out.sum() + (unpooled * unpooled).sum() + layer(out, mask).sum()).backward()
         return {"out": out, "mask": mask, "unpooled": unpooled, "grad": x.grad}
     body()
+
+
+@differential(expected={"cols": [[[np.inf, 1.0, 3.0, 4.0], [1.0, 2.0, 4.0, np.nan], [3.0, 4.0, 6.0, 7.0],
+                                  [4.0, np.nan, 7.0, 8.0]]],
+                        "grad": [[[[1.0, 2.0, 1.0], [2.0, 4.0, 2.0], [1.0, 2.0, 1.0]]]],
+                        "too_big": "ValueError"})
+def test_unfold_keeps_inf_and_nan_in_their_windows(paddle):
+    # a gathered tap, not a one-hot conv: an inf or NaN appears only in the windows that contain it
+    x = paddle.to_tensor(np.array([[[[np.inf, 1.0, 2.0], [3.0, 4.0, np.nan], [6.0, 7.0, 8.0]]]]), stop_gradient=False)
+    cols = paddle.nn.functional.unfold(x, 2)
+    cols.sum().backward()
+    try:
+        paddle.nn.functional.unfold(x, 4)
+        too_big = None
+    except ValueError as error:
+        too_big = type(error).__name__
+    return {"cols": cols, "grad": x.grad, "too_big": too_big}

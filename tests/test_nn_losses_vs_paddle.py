@@ -244,3 +244,16 @@ def test_smooth_l1_gradient_at_infinite_differences(paddle):
                                                delta=2.0)
     loss.sum().backward()
     return {"loss": loss, "grad": x.grad}
+
+
+@differential(expected={"grad": [[-10.0, 0.0, 0.0], [0.0, -np.inf, 0.0], [0.0, 0.0, -2.0], [0.0, 0.0, 0.0]],
+                        "loss": [2.3025851, 0.6931472, 0.0], "zero_probability_loss_huge": True})
+def test_cross_entropy_without_softmax_zero_probabilities(paddle):
+    # -log(p[label]) picked, not summed over a one-hot product: zero probabilities of other classes give no
+    # NaN, in the loss or the gradient; an ignored row gives 0. (Paddle reports -log(0) as 1e20, we as inf.)
+    x = paddle.to_tensor([[0.1, 0.6, 0.3], [0.0, 0.0, 1.0], [0.0, 0.5, 0.5], [0.0, 0.0, 1.0]], stop_gradient=False)
+    loss = paddle.nn.functional.cross_entropy(x, paddle.to_tensor([0, 1, 2, -100]), use_softmax=False,
+                                              reduction="none")
+    loss.sum().backward()
+    return {"grad": x.grad, "loss": paddle.concat([loss[0:1], loss[2:]]),
+            "zero_probability_loss_huge": bool(float(loss[1]) > 1e19)}

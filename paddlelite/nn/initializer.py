@@ -52,6 +52,8 @@ def calculate_gain(nonlinearity, param=None):
 class Initializer:
     """Base: subclasses give `_op(shape, dtype)` -> (op type, attrs)."""
 
+    _bare_desc = False  # Paddle's Constant appends a bare fill_constant desc (no empty input slots listed)
+
     def _op(self, shape, dtype):
         raise TypeError(f"{type(self).__name__} does not define how to initialise a parameter")
 
@@ -71,7 +73,9 @@ class Initializer:
         if block is None:
             from .. import static
             block = static.default_startup_program().global_block()
-        return block.append_op(type=op_type, outputs={"Out": [param]}, attrs=attrs)
+        op = block.append_op(type=op_type, outputs={"Out": [param]}, attrs=attrs)
+        op._bare_desc = self._bare_desc
+        return op
 
     def array(self, shape, dtype, place=None):
         """The initial values as an array (NumPy/CuPy) on `place` (default: the current device)."""
@@ -87,6 +91,7 @@ class Initializer:
 
 
 class Constant(Initializer):
+    _bare_desc = True
     def __init__(self, value=0.0):
         if not isinstance(value, (int, float, np.number, bool)):
             raise TypeError(f"Constant: value must be a number, received {type(value).__name__}")

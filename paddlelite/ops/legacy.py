@@ -114,6 +114,10 @@ def _fill_constant_desc(attrs, x):
     return out
 
 
+def _random_desc(**extra):  # the initializers' random ops: dtype as a VarType number
+    return lambda attrs, x: {**extra, **attrs, "dtype": VAR_TYPE.get(str(attrs["dtype"]), -1)}
+
+
 def _flatten_desc(attrs, x):
     ndim = max(len(x.shape), 1)
     return {**attrs, "start_axis": attrs["start_axis"] % ndim, "stop_axis": attrs["stop_axis"] % ndim}
@@ -170,6 +174,8 @@ LEGACY_DESC = {
     "cumsum": (_with(flatten=False, exclusive=False), ()),
     "flatten": (_flatten_desc, ()),
     "nce": (_nce_desc, ()),
+    "uniform_random": (_random_desc(diag_num=0, diag_step=0, diag_val=1.0), ("ShapeTensor", "ShapeTensorList")),
+    "gaussian_random": (_random_desc(), ()),
     **{f"conv{n}d": (_paired_paddings, ()) for n in (1, 2, 3)},
     **{f"pool{n}d": (_pool_desc, ()) for n in (1, 2, 3)},
     **{t: (_with(amsgrad=False), ("Beta1Tensor", "Beta2Tensor", "EpsilonTensor", "Moment2Max", "SkipUpdate"))

@@ -488,6 +488,7 @@ def _persistable_var(program, startup, name, shape, dtype, value, stop_gradient=
     var.belong_to_optimizer = True
     target = startup.global_block().create_var(name=name, shape=shape, dtype=dtype, persistable=True,
                                                stop_gradient=True)
-    startup.global_block().append_op(type="fill_constant", outputs={"Out": [target]},
-                                     attrs={"shape": shape, "value": float(value), "dtype": dtype})
+    op = startup.global_block().append_op(type="fill_constant", outputs={"Out": [target]},
+                                          attrs={"shape": shape, "value": float(value), "dtype": dtype})
+    op._bare_desc = True  # as Paddle's: no empty input slots listed
     return var

@@ -50,6 +50,16 @@ def kthvalue(x, k, axis=None, keepdim=False, name=None):
     return _pick(x2, argsort(x2, ax, stable=True), ax, k - 1, keep)
 
 
+def _nan_first_order(x, order, axis):
+    """Paddle's median of a slice holding NaN is its first NaN (value, index and gradient): every sorted
+    position of such a slice points at that NaN."""
+    if x.dtype.np.kind not in "fc":
+        return order
+    nan = _math.isnan(x)
+    first_nan = _reduce.argmax(_manip.cast(nan, "int32"), axis=axis, keepdim=True)
+    return _math.where(_reduce.any(nan, axis=axis, keepdim=True), first_nan, order)
+
+
 def median(x, axis=None, keepdim=False, mode="avg", name=None, *, out=None):
     """The median along axis (of all elements when None): mode 'avg' averages the two middle elements of an
     even count; 'min' takes the lower one and also returns its index."""
@@ -61,7 +71,7 @@ def median(x, axis=None, keepdim=False, mode="avg", name=None, *, out=None):
     if n == 0:
         raise ValueError("median: x must not be empty along the reduced axis")
     keep = keepdim and axis is not None and len(x.shape) > 0
-    order = argsort(x2, ax, stable=True)
+    order = _nan_first_order(x2, argsort(x2, ax, stable=True), ax)
     low, low_idx = _pick(x2, order, ax, (n - 1) // 2, keep)
     if axis is None and keepdim:
         low, low_idx = (_manip.reshape(t, [1] * len(x.shape)) for t in (low, low_idx))

@@ -15,7 +15,7 @@ from ...ops.registry import get_op
 from ...static.appender import layer_helper
 from ...tensor.manipulation import inplace_apply
 from ...tensor.math import _check_tensor, check_float_tensor, is_tensor_like
-from .conv import conv2d, conv2d_transpose, int_list
+from .conv import conv2d_transpose, int_list
 from .pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 
 __all__ = ["linear", "dropout", "dropout1d", "dropout2d", "dropout3d", "pad", "zeropad2d", "normalize",
@@ -333,7 +333,7 @@ def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=Fals
     return interpolate(x, size, scale_factor, mode, align_corners, align_mode, data_format)
 
 
-# ---- unfold / fold: im2col and col2im as conv2d / conv2d_transpose with a one-hot kernel per channel --------
+# ---- unfold / fold: im2col as a gather of window taps; col2im as conv2d_transpose with a one-hot kernel per channel
 def _window_args(kernel_sizes, strides, paddings, dilations, api):
     kernel = int_list(kernel_sizes, 2, api, "kernel_sizes", 1)
     stride = int_list(strides, 2, api, "strides", 1)
@@ -361,10 +361,21 @@ def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
     if len(x.shape) != 4:
         raise ValueError(f"{api}: x must be 4-D [N, C, H, W], received shape {x.shape}")
     kernel, stride, pads, dilation = _window_args(kernel_sizes, strides, paddings, dilations, api)
-    channels = x.shape[1]
-    cols = conv2d(x, _one_hot_kernel(channels, kernel, x.dtype), stride=stride, padding=pads, dilation=dilation,
-                  groups=channels)
-    return T.reshape(cols, [-1, channels * kernel[0] * kernel[1], cols.shape[2] * cols.shape[3]])
+    channels, height, width = x.shape[1], x.shape[2] + pads[0] + pads[1], x.shape[3] + pads[2] + pads[3]
+    blocks = [(n - d * (kk - 1) - 1) // s + 1 for n, d, kk, s in zip((height, width), dilation, kernel, stride)]
+    if min(blocks) <= 0:
+        raise ValueError(f"{api}: the sliding blocks of kernel {kernel} (dilations {dilation}) do not fit the padded "
+                         f"input of spatial size {[height, width]}")
+    # a gather of every tap of every window from the zero-padded x (not a conv with a one-hot kernel, whose
+    # zero taps would turn one inf or NaN of x into NaN across its whole neighbourhood)
+    rows = (np.arange(kernel[0])[:, None] * dilation[0])[:, None, :, None] + \
+        (np.arange(blocks[0]) * stride[0])[None, None, :, None]
+    cols = (np.arange(kernel[1]) * dilation[1])[None, :, None, None] + (np.arange(blocks[1]) * stride[1])[None, None, None, :]
+    positions = (rows * width + cols).reshape(-1).astype(np.int64)  # [kh, kw, bh, bw] flattened
+    padded = pad(x, [pads[2], pads[3], pads[0], pads[1]]) if any(pads) else x
+    flat = T.reshape(padded, [-1, channels, height * width])
+    taps = T.gather(flat, T.assign(positions), axis=2)
+    return T.reshape(taps, [-1, channels * kernel[0] * kernel[1], blocks[0] * blocks[1]])
 
 
 def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):

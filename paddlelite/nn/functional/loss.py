@@ -154,14 +154,19 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         loss = apply(_loss.SOFTMAX_WITH_CROSS_ENTROPY, input, label, soft_label=not hard,
                      ignore_index=int(ignore_index), axis=op_axis)[1]
     else:
-        logp = apply(_math.LOG, input)
         if hard:
             label = apply(_loss.CHECK_LABELS, label, input, axis=axis, ignore_index=int(ignore_index), api=api,
                           error="IndexError")
             hard_label = label
-            onehot = _one_hot(apply(get_op("squeeze"), label, axis=[axis]), num_classes, input.dtype, axis)
-            loss = _scale(_sum(apply(_ew.MULTIPLY, onehot, logp), axis=[axis], keepdim=True), -1.0)
+            # -log of the picked probability (a one-hot product would make 0 * log(0) = NaN of a zero
+            # probability of another class); an ignored row picks class 0 and then the probability 1
+            kept = _not_ignored(label, ignore_index, input.dtype)
+            safe = apply(_ew.MULTIPLY, label, apply(_mo.CAST, kept, dtype=label.dtype.name))
+            picked = apply(get_op("take_along_axis"), input, safe, axis=axis)
+            picked = apply(_ew.ADD, apply(_ew.MULTIPLY, picked, kept), _scale(kept, -1.0, 1.0))
+            loss = _scale(apply(_math.LOG, picked), -1.0)
         else:
+            logp = apply(_math.LOG, input)
             loss = _scale(_sum(apply(_ew.MULTIPLY, label, logp), axis=[axis], keepdim=True), -1.0)
 
     # per-sample weights (shape of loss): weight[label] for hard labels, sum_c label_c weight_c for soft ones
