@@ -142,3 +142,14 @@ def test_clip_gradient_passes_at_the_bounds(dtype):
         out.sum().backward()
         return {"out": out, "grad": x.grad}
     body()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_clip_missing_bound_is_the_dtypes_finite_extreme(dtype):
+    # Paddle fills a missing min/max with finfo(dtype).min/max: an infinite value clips to the largest float
+    big = float(np.finfo(dtype).max)
+    @differential(expected={"min_only": [big, 0.0, 1.0], "max_only": [0.0, -big, 0.0], "neither": [big, -big, 1.0]})
+    def body(paddle):
+        x = paddle.to_tensor(np.array([np.inf, -np.inf, 1.0], dtype))
+        return {"min_only": paddle.clip(x, min=0.0), "max_only": x.clip(max=0.0), "neither": paddle.clip(x)}
+    body()

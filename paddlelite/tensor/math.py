@@ -290,10 +290,14 @@ def pow(x, y, name=None):
 
 
 def clip(x, min=None, max=None, name=None):
-    """Clamp to [min, max] (either may be None); the gradient passes where min < x < max."""
+    """Clamp to [min, max] (either may be None); the gradient passes where min <= x <= max."""
     _check_tensor(x, "clip")
-    lo = float("-inf") if min is None else _number(min, "clip", "min")
-    hi = float("inf") if max is None else _number(max, "clip", "max")
+    # as Paddle: a missing bound of a float x is its dtype's finite extreme (float32's unless float16/64),
+    # so clip(x, min=0) maps +inf to the largest float
+    kind = np.dtype(x.dtype.np)
+    extreme = np.finfo(kind if kind in (np.float16, np.float64) else np.float32) if kind.kind == "f" else None
+    lo = (float(extreme.min) if extreme else float("-inf")) if min is None else _number(min, "clip", "min")
+    hi = (float(extreme.max) if extreme else float("inf")) if max is None else _number(max, "clip", "max")
     if lo > hi:
         raise ValueError(f"clip: min ({lo}) must not exceed max ({hi})")
     if isinstance(x, Tensor) and x.dtype.np.kind in "iu" and any(isinstance(b, (float, np.floating))
