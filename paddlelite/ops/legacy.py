@@ -153,6 +153,8 @@ _REDUCE = ("reduce_sum", "mean", "max", "min", "amax", "amin", "prod", "all", "a
 LEGACY_DESC = {
     "matmul": (_renamed(transpose_x="trans_x", transpose_y="trans_y"), ()),
     "transpose": (_renamed(perm="axis"), ()),
+    # Paddle shows a frequency-scaled lookup as its own op type, whose desc has only padding_idx too
+    "embedding": (lambda attrs, x: {k: v for k, v in attrs.items() if k != "scale_grad_by_freq"}, ()),
     "unsqueeze": (_renamed(axis="axes"), ("AxesTensor", "AxesTensorList")),
     "squeeze": (_renamed(axis="axes"), ()),
     "reshape": (_with(mkldnn_data_type="float32", use_quantizer=False), ("Shape", "ShapeTensor")),

@@ -17,7 +17,7 @@ def padding_row(padding_idx, vocab):
     return int(padding_idx) + vocab if padding_idx < 0 else int(padding_idx)
 
 
-def _embedding_infer(ids, w, padding_idx):
+def _embedding_infer(ids, w, padding_idx, scale_grad_by_freq):
     if ids.dtype.kind not in "iu":
         raise TypeError(f"op 'embedding': Ids must be an integer tensor (int64 or int32), received dtype {ids.dtype}")
     if len(w.shape) != 2:
@@ -35,7 +35,7 @@ def _check_ids(op, ids, vocab):
                          f"[{int(ids.min())}, {int(ids.max())}]")
 
 
-def _embedding_forward(xp, ids, w, padding_idx):
+def _embedding_forward(xp, ids, w, padding_idx, scale_grad_by_freq):
     _check_ids("embedding", ids, w.shape[0])
     out = w[ids]
     row = padding_row(padding_idx, w.shape[0])
@@ -44,26 +44,33 @@ def _embedding_forward(xp, ids, w, padding_idx):
     return out
 
 
-def _embedding_grad_forward(xp, ids, w, dout, padding_idx):
+def _scaled_by_freq(xp, dw, ids):
+    """scale_grad_by_freq: each row's gradient divided by how often its id occurs in the batch."""
+    counts = xp.bincount(ids.reshape(-1).astype(np.int64), minlength=dw.shape[0])
+    return dw / xp.maximum(counts, 1).astype(dw.dtype)[:, None]
+
+
+def _embedding_grad_forward(xp, ids, w, dout, padding_idx, scale_grad_by_freq):
     _check_ids("embedding_grad", ids, w.shape[0])
     dw = xp.zeros(w.shape, dtype=dout.dtype)
     scatter_add(xp, dw, ids.reshape(-1), dout.reshape(-1, w.shape[1]))
     row = padding_row(padding_idx, w.shape[0])
     if row is not None:
         dw[row] = 0
-    return dw
+    return _scaled_by_freq(xp, dw, ids) if scale_grad_by_freq else dw
 
 
-def _embedding_grad_infer(ids, w, dout, padding_idx):
-    expected = _embedding_infer(ids, w, padding_idx).shape
+def _embedding_grad_infer(ids, w, dout, padding_idx, scale_grad_by_freq):
+    expected = _embedding_infer(ids, w, padding_idx, scale_grad_by_freq).shape
     if tuple(dout.shape) != expected and -1 not in expected + tuple(dout.shape):
         raise ValueError(f"op 'embedding_grad': DOut must have shape {list(expected)} (Ids' shape + [dim]), "
                          f"received {list(dout.shape)}")
     return Meta(w.shape, dout.dtype)
 
 
-def _embedding_grad_kernel(xp, ids, w, dout, padding_idx):
-    return _launch_embedding.embedding_grad(xp, ids, w, dout, padding_row(padding_idx, w.shape[0]))
+def _embedding_grad_kernel(xp, ids, w, dout, padding_idx, scale_grad_by_freq):
+    dw = _launch_embedding.embedding_grad(xp, ids, w, dout, padding_row(padding_idx, w.shape[0]))
+    return _scaled_by_freq(xp, dw, ids) if scale_grad_by_freq and dw is not None else dw
 
 
 def _embedding_grad(g):
@@ -75,17 +82,20 @@ def _embedding_grad(g):
 def _embedding_grad_grad(g):
     # embedding_grad is linear in DOut; its adjoint is the lookup itself (padding row gives zeros).
     if g.needs("DOut"):
+        if g.attrs["scale_grad_by_freq"]:  # as in Paddle, whose embedding_with_scaled_gradient_grad has none
+            raise NotImplementedError("op 'embedding_grad': no double grad with scale_grad_by_freq=True")
         g.set_input_grad("DOut", g.op("embedding", g.input("Ids"), g.output_grad("DW"), **g.attrs))
 
 
 EMBEDDING = register_op("embedding", inputs=("Ids", "W"), outputs=("Out",), forward=_embedding_forward,
-                        infer=_embedding_infer, grad=_embedding_grad, attrs={"padding_idx": -1},
-                        nondiff_inputs=("Ids",), double_grad=True,
+                        infer=_embedding_infer, grad=_embedding_grad,
+                        attrs={"padding_idx": -1, "scale_grad_by_freq": False}, nondiff_inputs=("Ids",), double_grad=True,
                         host_sync=VALUE_CHECK)
 
 EMBEDDING_GRAD = register_op("embedding_grad", inputs=("Ids", "W", "DOut"), meta_inputs=("W",), outputs=("DW",),
                              forward=_embedding_grad_forward, infer=_embedding_grad_infer, grad=_embedding_grad_grad,
-                             attrs={"padding_idx": -1}, nondiff_inputs=("Ids", "W"), double_grad=True,
+                             attrs={"padding_idx": -1, "scale_grad_by_freq": False}, nondiff_inputs=("Ids", "W"),
+                             double_grad=True,
                              gpu=_embedding_grad_kernel,
                              host_sync=VALUE_CHECK)
 

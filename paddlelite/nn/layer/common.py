@@ -38,36 +38,50 @@ class Linear(Layer):
 
 class Embedding(Layer):
     """A lookup table [num_embeddings, embedding_dim]; the padding_idx row starts at zero and gets no
-    gradient. `sparse` is accepted and ignored (gradients are dense)."""
+    gradient. `_weight` is used as the table (its padding row zeroed in place, as Paddle does); `_freeze` stops
+    its gradient. `sparse` is accepted and ignored (gradients are dense); `device` is accepted and the table
+    lives on the default place."""
 
-    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, sparse=False, weight_attr=None,
-                 name=None):
-        super().__init__(dtype=None)  # the table takes the default dtype, as in Paddle
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0, *,
+                 scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None, dtype=None,
+                 weight_attr=None, name=None):
+        super().__init__(dtype=dtype)  # None: the table takes the default dtype, as in Paddle
         self._num_embeddings = _positive_int(num_embeddings, "Embedding", "num_embeddings")
         self._embedding_dim = _positive_int(embedding_dim, "Embedding", "embedding_dim")
-        if padding_idx is not None:
-            if not isinstance(padding_idx, (int, np.integer)) or not \
-                    -num_embeddings <= padding_idx < num_embeddings:
-                raise ValueError(f"Embedding: padding_idx must be an int in [-{num_embeddings}, "
-                                 f"{num_embeddings}), received {padding_idx!r}")
-            padding_idx = int(padding_idx) % num_embeddings
-        self._padding_idx = padding_idx
+        if padding_idx is not None and (not isinstance(padding_idx, (int, np.integer)) or
+                                        not -num_embeddings <= padding_idx < num_embeddings):
+            raise ValueError(f"Embedding: padding_idx must be an int in [-{num_embeddings}, "
+                             f"{num_embeddings}), received {padding_idx!r}")
+        self._padding_idx = padding_idx  # as given (negative counts from the end), as Paddle keeps it
+        self._max_norm = max_norm
+        self._norm_type = norm_type
+        self._scale_grad_by_freq = bool(scale_grad_by_freq)
         self._sparse = bool(sparse)
+        self._device = device
         self._name = name
-        self.weight = self.create_parameter([self._num_embeddings, self._embedding_dim], attr=weight_attr)
+        if _weight is not None:
+            if list(_weight.shape) != [self._num_embeddings, self._embedding_dim]:
+                raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
+            self.weight = _weight
+            self.weight.stop_gradient = _freeze
+        else:
+            self.weight = self.create_parameter([self._num_embeddings, self._embedding_dim], attr=weight_attr)
+            if weight_attr is None:
+                self.weight.stop_gradient = _freeze
         if padding_idx is not None and not _static[0]:
             data = self.weight._data.copy()
-            data[padding_idx] = 0
-            self.weight._data = data
-            self.weight._bump_version()
+            data[int(padding_idx) % num_embeddings] = 0
+            self.weight._write(data)
 
     def forward(self, x):
-        return F.embedding(x, weight=self.weight, padding_idx=self._padding_idx, sparse=self._sparse)
+        return F.embedding(x, weight=self.weight, padding_idx=self._padding_idx, max_norm=self._max_norm,
+                           norm_type=self._norm_type, sparse=self._sparse,
+                           scale_grad_by_freq=self._scale_grad_by_freq)
 
     def extra_repr(self):
         s = f"{self._num_embeddings}, {self._embedding_dim}"
         s += f", padding_idx={self._padding_idx}" if self._padding_idx is not None else ""
-        return s + f", sparse={self._sparse}, scale_grad_by_freq=False" + self._name_suffix()
+        return s + f", sparse={self._sparse}, scale_grad_by_freq={self._scale_grad_by_freq}" + self._name_suffix()
 
 
 class Dropout(Layer):
