@@ -3,7 +3,7 @@ program, layer printing and errors."""
 import numpy as np
 import pytest
 
-from tests.differential import differential
+from tests.differential import differential, raises
 
 X = np.random.default_rng(13).uniform(-3, 3, (2, 4, 3, 2)).astype("float32")
 X[0, 0, 0, :] = [0.25, -0.7]  # near the shrink thresholds, not on them
@@ -152,3 +152,11 @@ def test_activations_at_edges(paddle):
     F.softshrink(x).sum().backward()
     return {"relu": F.relu(paddle.to_tensor(EDGES)), "hardshrink": F.hardshrink(paddle.to_tensor(EDGES)),
             "softshrink_grad": x.grad, **grads}
+
+
+@pytest.mark.parametrize("name", ["glu", "swiglu"])
+def test_halving_activations_reject_0d_input(name):
+    @differential(expected=raises(ValueError))
+    def body(paddle):
+        getattr(paddle.nn.functional, name)(paddle.to_tensor(1.0))
+    body()

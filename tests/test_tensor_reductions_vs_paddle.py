@@ -93,3 +93,17 @@ def test_diag_embed_keeps_inf_and_nan_on_the_diagonal(paddle):
     # placed, not multiplied in: inf * 0 would turn the whole matrix NaN
     return {"embed": paddle.diag_embed(paddle.to_tensor([[np.inf, np.nan]])),
             "flat": paddle.diagflat(paddle.to_tensor([-np.inf, 2.0]), offset=-1)}
+
+
+@pytest.mark.parametrize("p", ["fro", 3.0])
+def test_norm_gradient_of_a_nan_row_is_nan(p):
+    # a NaN norm is differentiated (NaN over its row, as Paddle), not passed through as if it were 0; a zero row
+    # still gets gradient 0
+    @differential(expected={"norm": [np.nan, 0.0, 5.0 if p == "fro" else 4.4979415],
+                            "grad_rows_0_1": [np.nan] * 3 + [0.0] * 3})
+    def body(paddle):
+        x = paddle.to_tensor([[3.0, np.nan, 4.0], [0.0, 0.0, 0.0], [3.0, 4.0, 0.0]], stop_gradient=False)
+        y = paddle.norm(x, p=p, axis=1)
+        y.sum().backward()
+        return {"norm": y, "grad_rows_0_1": x.grad[:2].flatten()}
+    body()

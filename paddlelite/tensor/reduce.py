@@ -163,10 +163,11 @@ def _zero_safe_root(total, p):
     """total ** (1/p), whose gradient is 0 (not NaN) where total is 0, as Paddle's p_norm grad: the root is
     taken of 1 there and its result not selected."""
     zeros = apply(_gs.FILL_ANY_LIKE, total, value=0.0)
-    positive = apply(_ew.GREATER_THAN, total, zeros)
+    # "not 0" rather than "> 0": a NaN total takes the root too, so its gradient is NaN as Paddle's
+    positive = apply(_ew.NOT_EQUAL, total, zeros)
     safe = apply(_m.WHERE, positive, total, apply(_gs.FILL_ANY_LIKE, total, value=1.0))
     root = apply(_m.SQRT, safe) if p == 2.0 else apply(_m.POW, safe, factor=1.0 / p)
-    return apply(_m.WHERE, positive, root, apply(_m.SCALE, total, scale=1.0))  # (total: 0, or NaN kept)
+    return apply(_m.WHERE, positive, root, apply(_m.SCALE, total, scale=1.0))  # (total: 0)
 
 
 def cumsum(x, axis=None, dtype=None, name=None):

@@ -199,6 +199,8 @@ def thresholded_relu(x, threshold=1.0, value=0.0, name=None):
 def glu(x, axis=-1, name=None):
     """a * sigmoid(b), with a, b the two halves of x along axis."""
     check_float_tensor(x, "glu")
+    if not x.shape:
+        raise ValueError("glu: x must be at least 1-D (it is split in halves along axis), received a 0-D tensor")
     axis = _axis(x, axis, "glu")
     if x.shape[axis] % 2:
         raise ValueError(f"glu: the size of x along axis {axis} must be even, received shape {x.shape}")
@@ -210,6 +212,9 @@ def swiglu(x, y=None, name=None):
     """silu(x) * y; without y, x's last axis is split into halves (x, y)."""
     check_float_tensor(x, "swiglu")
     if y is None:
+        if not x.shape:
+            raise ValueError("swiglu: with y=None x must be at least 1-D (its last dim is split in halves), "
+                             "received a 0-D tensor")
         if x.shape[-1] % 2:
             raise ValueError(f"swiglu: with y=None the last dim of x must be even, received shape {x.shape}")
         x, y = T.split(x, 2, axis=-1)
