@@ -358,5 +358,4 @@ def test_batch_norm_running_statistics_after_several_runs(paddle):
     for _ in range(3):
         feed = {"x": rng.randn(5, 1, 8, 8).astype("float32"), "y": rng.randint(0, 3, (5, 1)).astype("int64")}
         runs.append(exe.run(main, feed=feed, fetch_list=[loss, bn._mean, bn._variance]))
-    paddle.disable_static()
     return {"runs": runs, "assigns": sum(op.type == "assign" for op in main.global_block().ops)}
