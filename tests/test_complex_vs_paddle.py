@@ -2,7 +2,7 @@
 (Paddle's convention: a complex tensor's gradient is dL/d(re) + i dL/d(im))."""
 import numpy as np
 
-from tests.differential import differential
+from tests.differential import differential, raises
 
 X = [[1 + 2j, 3 - 1j, -0.5 + 0.25j], [2j, -1.5 - 2j, 4 + 0j]]
 Y = [[2 - 1j, 1 + 1j, 0.5j], [1.5 + 0j, -1 + 1j, 2 - 2j]]
@@ -54,3 +54,8 @@ def test_real_complex_mix_and_abs_at_zero(paddle):
     out = (x * z).real().sum() + paddle.abs(w).sum() + (z * z).sum().real()
     gx, gz, gw = paddle.grad(out, [x, z, w])
     return {"gx": gx, "gz": gz, "gw": gw, "to_real": z.astype("float32"), "prod": z.prod()}
+
+
+@differential(expected=raises(ValueError))
+def test_as_complex_requires_a_last_dim_of_2(paddle):
+    paddle.as_complex(paddle.ones([2, 3]))

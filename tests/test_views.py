@@ -312,6 +312,23 @@ def test_optimizer_update_writes_into_the_parameter_storage(paddle):
     return {"alias": alias, "version_shared": alias.inplace_version == w.inplace_version}
 
 
+@differential(expected={"view": [0.5, 0.5], "param": [0.5, 0.5, 0.5], "second": [0.0, 0.0, 0.0]})
+def test_optimizer_update_reaches_a_view_and_a_parameter_nothing_else_sees(paddle):
+    # with a view of it, the update is written into the parameter's storage; with none, the parameter may take
+    # the update's array instead (no copy): either way the values are the update's
+    w = paddle.create_parameter([3], "float32", default_initializer=paddle.nn.initializer.Constant(1.0))
+    view = w[0:2]
+    w.grad = paddle.ones([3])
+    opt = paddle.optimizer.SGD(0.5, parameters=[w])
+    opt.step()
+    out = {"view": view.numpy().copy(), "param": w.numpy().copy()}
+    del view
+    w.grad = paddle.ones([3])
+    opt.step()
+    out["second"] = w
+    return out
+
+
 # ---- the in-place API family (paddle.<name>_ and Tensor.<name>_) ---------------------------------
 @pytest.mark.parametrize("name,args", [("cos_", ()), ("sigmoid_", ()), ("square_", ()), ("round_", ()),
                                        ("cumsum_", (0,)), ("tril_", ()), ("tanh_", ()),

@@ -123,6 +123,8 @@ def _as_complex_infer(x):
 
 
 def _as_complex_forward(xp, x):
+    if x.ndim == 0 or x.shape[-1] != 2:  # eager runs skip the shape rule: [..., 3] must not pair up silently
+        raise ValueError(f"op 'as_complex': the last dimension of 'X' must be 2, received shape {list(x.shape)}")
     return _complex_forward(xp, x[..., 0], x[..., 1])
 
 

@@ -213,9 +213,9 @@ class Optimizer:
                 continue
             if isinstance(targets, (list, tuple)):
                 for t, r in zip(targets, res):
-                    t._write(r._data)
+                    t._take(r._data)
             else:
-                targets._write(res._data)
+                targets._take(res._data)
         return None
 
     @staticmethod
