@@ -5,6 +5,7 @@ import pytest
 import paddlelite as paddle
 from paddlelite import static
 from paddlelite.static.executor import Plan
+from tests.differential import differential
 
 
 def _mlp(hidden=4):
@@ -329,3 +330,32 @@ def test_bad_lr_scheduler_attribute_is_refused(prog):
     with pytest.raises(TypeError, match="lr_scheduler"):
         static.Executor().run(main, feed={"x": np.ones((1, 3), np.float32), "y": np.ones((1, 1), np.float32)},
                               scope=static.Scope())
+
+
+@differential(rtol=1e-5, atol=1e-5)
+def test_batch_norm_running_statistics_after_several_runs(paddle):
+    """batch_norm writes MeanOut/VarianceOut in place into the running statistics (no assign ops); after three
+    training steps the statistics and losses are Paddle's."""
+    paddle.enable_static()
+    rng = np.random.RandomState(0)
+    main, startup = paddle.static.Program(), paddle.static.Program()
+
+    def init(a):
+        return paddle.ParamAttr(initializer=paddle.nn.initializer.Assign(a.astype("float32")))
+    with paddle.static.program_guard(main, startup):
+        F = paddle.nn.functional
+        x = paddle.static.data("x", [None, 1, 8, 8], "float32")
+        y = paddle.static.data("y", [None, 1], "int64")
+        conv = paddle.nn.Conv2D(1, 4, 3, padding=1, weight_attr=init(rng.randn(4, 1, 3, 3)),
+                                bias_attr=init(rng.randn(4)))
+        bn = paddle.nn.BatchNorm2D(4)
+        h = paddle.flatten(F.max_pool2d(F.relu(bn(conv(x))), 2), 1)
+        loss = F.cross_entropy(paddle.nn.Linear(64, 3, weight_attr=init(rng.randn(64, 3) * 0.1))(h), y)
+        paddle.optimizer.SGD(0.1).minimize(loss)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    runs = []
+    for _ in range(3):
+        feed = {"x": rng.randn(5, 1, 8, 8).astype("float32"), "y": rng.randint(0, 3, (5, 1)).astype("int64")}
+        runs.append(exe.run(main, feed=feed, fetch_list=[loss, bn._mean, bn._variance]))
+    return {"runs": runs, "assigns": sum(op.type == "assign" for op in main.global_block().ops)}

@@ -87,6 +87,15 @@ def _layer_norm_dropout(paddle):
     paddle.static.append_backward(F.cross_entropy(paddle.nn.Linear(8, 3)(h), y))
 
 
+def _cnn_batch_norm_sgd(paddle):  # batch_norm writes its running statistics in place (MeanOut = Mean)
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 1, 8, 8], "float32")
+    y = paddle.static.data("y", [None, 1], "int64")
+    h = F.relu(paddle.nn.BatchNorm2D(4)(paddle.nn.Conv2D(1, 4, 3, padding=1)(x)))
+    logits = paddle.nn.Linear(64, 3)(paddle.flatten(F.max_pool2d(h, 2), 1))
+    paddle.optimizer.SGD(0.1).minimize(F.cross_entropy(logits, y))
+
+
 _SGD = ["sgd"] * 4
 # the op types of each program (what the test checks without Paddle installed)
 PROGRAMS = {
@@ -123,6 +132,12 @@ PROGRAMS = {
         "softmax_with_cross_entropy", "reduce_mean", "fill_constant", "reduce_mean_grad",
         "softmax_with_cross_entropy_grad", "elementwise_add_grad", "matmul_v2_grad", "dropout_grad",
         "layer_norm_grad", "relu_grad", "elementwise_add_grad", "matmul_v2_grad"]),
+    "cnn_batch_norm_sgd": (_cnn_batch_norm_sgd, [
+        "conv2d", "reshape2", "elementwise_add", "batch_norm", "relu", "pool2d", "flatten_contiguous_range",
+        "matmul_v2", "elementwise_add", "softmax_with_cross_entropy", "reduce_mean", "fill_constant",
+        "reduce_mean_grad", "softmax_with_cross_entropy_grad", "elementwise_add_grad", "matmul_v2_grad",
+        "flatten_contiguous_range_grad", "pool2d_grad", "relu_grad", "batch_norm_grad", "elementwise_add_grad",
+        "reshape2_grad", "conv2d_grad", *["sgd"] * 6]),
     "cross_entropy_none": (_cross_entropy_none, [
         "matmul_v2", "unsqueeze2", "softmax_with_cross_entropy", "squeeze2", "reduce_mean", "fill_constant",
         "reduce_mean_grad", "squeeze2_grad", "softmax_with_cross_entropy_grad", "matmul_v2_grad"]),

@@ -174,6 +174,7 @@ LEGACY_DESC = {
     "cumsum": (_with(flatten=False, exclusive=False), ()),
     "flatten": (_flatten_desc, ()),
     "nce": (_nce_desc, ()),
+    "batch_norm": (None, ("MomentumTensor",)),
     "uniform_random": (_random_desc(diag_num=0, diag_step=0, diag_val=1.0), ("ShapeTensor", "ShapeTensorList")),
     "gaussian_random": (_random_desc(), ()),
     **{f"conv{n}d": (_paired_paddings, ()) for n in (1, 2, 3)},
@@ -192,14 +193,26 @@ _XSHAPE_OPS = ("reshape", "transpose", "squeeze", "unsqueeze", "flatten")
 
 def extra_outputs(type, x):
     """{slot: shape} of the outputs Paddle's legacy op `type` has that the registry op lacks (`x`: the
-    meta of its first input)."""
+    meta of its first input); batch_norm's ReserveSpace is cuDNN's workspace, which no kernel of ours needs."""
+    if type == "batch_norm":
+        return {"ReserveSpace": (-1,)}
     return {"XShape": (0, *x.shape)} if type in _XSHAPE_OPS else {}
+
+
+# Outputs Paddle's static op writes in place into the variable of an input (output slot: input slot): batch_norm's
+# running statistics, as an optimizer's ParamOut is its Param. The op's value is the same either way; a program
+# then has no temporaries and assign ops for them.
+_RUNNING_STATS = {"MeanOut": "Mean", "VarianceOut": "Variance"}
+INPLACE_OUTPUTS = {"batch_norm": _RUNNING_STATS, "sync_batch_norm": _RUNNING_STATS}
 
 
 # Outputs Paddle's API creates in another order than the op's slots (so its temporaries are numbered so), and
 # outputs it marks stop_gradient=True
-OUTPUT_ORDER = {"layer_norm": ("Mean", "Variance", "Y")}
-STOP_GRADIENT_OUTPUTS = {"layer_norm": ("Mean", "Variance"), "dropout": ("Mask",)}
+_BN_ORDER = ("MeanOut", "VarianceOut", "SavedMean", "SavedVariance", "Y")
+OUTPUT_ORDER = {"layer_norm": ("Mean", "Variance", "Y"), "batch_norm": _BN_ORDER, "sync_batch_norm": _BN_ORDER}
+STOP_GRADIENT_OUTPUTS = {"layer_norm": ("Mean", "Variance"), "dropout": ("Mask",),
+                         "batch_norm": ("SavedMean", "SavedVariance", "ReserveSpace"),
+                         "sync_batch_norm": ("SavedMean", "SavedVariance")}
 
 
 # The forward slots Paddle's grad op of these ops lists as inputs (empty ones too), where that is not just the
@@ -208,6 +221,7 @@ GRAD_INPUTS = {
     **{t: ("XShape",) for t in _XSHAPE_OPS},
     "unsqueeze": ("AxesTensor", "AxesTensorList", "XShape"),
     **{t: ("X", "Y") for t in _ELEMENTWISE},
+    "batch_norm": ("Bias", "MeanOut", "ReserveSpace", "SavedMean", "SavedVariance", "Scale", "VarianceOut", "X"),
 }
 
 

@@ -10,7 +10,8 @@ import contextlib
 from ..framework.mode import _static
 from ..framework.tensor import Tensor
 from ..ops import dispatch
-from ..ops.legacy import OUTPUT_ORDER, STOP_GRADIENT_OUTPUTS, extra_outputs, legacy_type, name_key
+from ..ops.legacy import (INPLACE_OUTPUTS, OUTPUT_ORDER, STOP_GRADIENT_OUTPUTS, extra_outputs, legacy_type,
+                          name_key)
 from ..ops.registry import Meta
 from ..utils import unique_name
 from .framework import Operator, Variable, default_main_program
@@ -82,6 +83,25 @@ def layer_helper(key):
         yield name
 
 
+class _Reserved(str):
+    """_layer_name while the op the variable of this name was reserved for builds: its output is that variable."""
+
+
+def reserve_output(key, shape, dtype, stop_gradient):
+    """Create the variable `<key>.tmp_<k>` now (static mode; None in eager mode), as Paddle's APIs that create an
+    op's output before the ops making its inputs (conv's bias add, before the bias reshape): the op built inside
+    `reserved_output_guard(it)` then writes it."""
+    if not _static[0] or key is None:
+        return None
+    program = default_main_program()
+    return program.current_block().create_var(program._name_generator(key + ".tmp"), shape, dtype,
+                                              stop_gradient=stop_gradient)
+
+
+def reserved_output_guard(var):
+    return layer_name_guard(None if var is None else _Reserved(var.name))
+
+
 _OPERATOR_TEMPORARY = object()  # _layer_name while a Python operator builds its op: outputs are `tmp_<n>`
 
 
@@ -104,6 +124,8 @@ def forward_name_fn(op_type, program):
     LayerHelper names them (`tmp_<n>`, counted globally, for operators)."""
     if _layer_name[0] is _OPERATOR_TEMPORARY:
         return lambda: unique_name.generate("tmp")
+    if isinstance(_layer_name[0], _Reserved):
+        return lambda: str(_layer_name[0])
     generate = program._name_generator
     helper = _layer_name[0]
     if helper is None:
@@ -167,10 +189,13 @@ def build_op(block, op, inputs, attrs, new_name, role, legacy_outputs=False):
     stop = op.grad is None or all(diff_sg)
     metas_of = dict(zip(op.outputs, out_metas))
     no_grad = STOP_GRADIENT_OUTPUTS.get(op.type, ()) if legacy_outputs else ()
+    in_place = _in_place_outputs(op, inputs, metas_of, program) if legacy_outputs else {}
     made = {}
     for slot in OUTPUT_ORDER.get(op.type, op.outputs) if legacy_outputs else op.outputs:  # Paddle's numbering
         m, sg = metas_of[slot], stop or slot in no_grad
-        if isinstance(m, (list, tuple)) and not isinstance(m, Meta):
+        if slot in in_place:
+            made[slot] = in_place[slot]
+        elif isinstance(m, (list, tuple)) and not isinstance(m, Meta):
             made[slot] = [block.create_var(new_name(), e.shape, e.dtype, stop_gradient=sg) for e in m]
         else:
             made[slot] = block.create_var(new_name(), m.shape, m.dtype, stop_gradient=sg)
@@ -178,12 +203,28 @@ def build_op(block, op, inputs, attrs, new_name, role, legacy_outputs=False):
     out_names = {slot: [v.name for v in out] if isinstance(out, list) else [out.name]
                  for slot, out in zip(op.outputs, outs)}
     for slot, shape in (extra_outputs(op.type, metas[0]) if legacy_outputs and metas else {}).items():
-        out_names[slot] = [block.create_var(new_name(), shape, metas[0].dtype, stop_gradient=stop).name]
+        out_names[slot] = [block.create_var(new_name(), shape, metas[0].dtype,
+                                            stop_gradient=stop or slot in no_grad).name]
     full_attrs = dict(attrs)
     full_attrs["op_role"] = role
     operator = Operator(block, legacy_type(op.type), in_names, out_names, full_attrs)
     result = outs[0] if op.n_out == 1 else tuple(outs)
     return operator, result
+
+
+def _in_place_outputs(op, inputs, metas_of, program):
+    """{output slot: the input Variable it is written into} for the outputs Paddle's op writes in place
+    (ops/legacy.py INPLACE_OUTPUTS), where the input has the output's shape and dtype."""
+    pairs = INPLACE_OUTPUTS.get(op.type, {})
+    given = dict(zip(op.inputs, inputs))
+    found = {}
+    for out_slot, in_slot in pairs.items():
+        v, m = given.get(in_slot), metas_of[out_slot]
+        own = program_copy(v, program) if isinstance(v, Variable) else None
+        v = v if own is None else own
+        if isinstance(v, Variable) and tuple(v._shape) == tuple(m.shape) and v._dtype.np == m.dtype:
+            found[out_slot] = v
+    return found
 
 
 def static_append(op, inputs, attrs):

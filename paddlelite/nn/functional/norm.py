@@ -4,9 +4,10 @@ import math
 import numbers
 
 from ... import tensor as T
-from ...framework.mode import no_grad
+from ...framework.mode import _static, no_grad
 from ...ops import dispatch
 from ...ops import norm as _norm
+from ...static.appender import as_variable
 from ...tensor.creation import assign
 from ...tensor.manipulation import pad as _pad
 from ...tensor.math import _check_tensor
@@ -84,6 +85,8 @@ def _apply_batch_norm(op, x, running_mean, running_var, weight, bias, training, 
     if training and not use_global_stats:  # running statistics are written back, in either mode
         with no_grad():
             for buf, new in ((running_mean, mean_out), (running_var, var_out)):
+                if _static[0] and new is as_variable(buf):  # the static op wrote them in place
+                    continue
                 assign(new if new.dtype == buf.dtype else new.astype(buf.dtype), output=buf)
     return y
 
