@@ -68,8 +68,13 @@ def _zero(xp, like):
 
 
 # ---- relu / relu6 / leaky_relu: piecewise linear, masks only --------------------------------------
-# a select, not maximum: Paddle's relu maps NaN to 0
-RELU = _activation("relu", lambda xp, x: xp.where(x > 0, x, _zero(xp, x)), _via("relu_grad", "Out"))
+def _relu(xp, x):
+    out = xp.fmax(x, x.dtype.type(0))  # fmax, not maximum: Paddle's relu maps NaN to 0
+    out += 0  # and -0.0 to +0.0 (fmax may return either zero); two passes cost less than a select
+    return out
+
+
+RELU = _activation("relu", _relu, _via("relu_grad", "Out"))
 # dOut * (Out > 0), Paddle's formula: one multiply is cheaper than a select
 RELU_GRAD = _grad_op("relu_grad", "Out", lambda xp, out, dout: dout * (out > 0),
                      _grad_op_grad("relu_grad", "Out"), nondiff_first=True, gpu=_act_kernel("relu"))
