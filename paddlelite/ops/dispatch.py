@@ -9,7 +9,7 @@ import numpy as _np
 from ..device.place import current_place, parse_place
 from ..framework import mode as _mode
 from ..framework.tensor import Tensor, share_storage, wrap_array
-from .registry import Meta
+from .registry import Meta, no_grad_op_error
 
 _ndarray = _np.ndarray
 _new = object.__new__
@@ -105,8 +105,7 @@ def _has_no_grad(op):
     """False for an op without a gradient; raises for a grad op without one (a higher-order gradient through it
     must fail where create_graph asks for it, not come out silently zero)."""
     if op.lacks_higher_grad:
-        raise RuntimeError(f"The Op {op.type} doesn't have any grad op. If you don't intend calculating higher "
-                           "order derivatives, please set `create_graph` to False.")
+        raise no_grad_op_error(op.type)
     return False
 
 

@@ -97,33 +97,36 @@ def _matmul_grad(g):
             dy = reshape(g.reduce_as(dy, y2), shape=list(ys)) if len(ys) == 1 else g.reduce_as(dy, y)
             g.set_input_grad("Y", dy)
         return
-    # a 2-D y shared by a batch of x rows: its gradient is one GEMM over the flattened rows (no batch of
-    # products summed afterwards)
+    # a 2-D y shared by a batch of x rows: its gradient is one GEMM over the flattened rows
     shared_y = len(ys) == 2 and len(xs) > 2 and not tx and -1 not in ys
-    dx, dy = _matmul_grads_2d(g, x, y, dout, tx, ty, slots=("X",) if shared_y else ("X", "Y"))
+    dx, dy = _matmul_grads_2d(g, x, y, dout, tx, ty, need_y=not shared_y)
     if shared_y and g.needs("Y"):
         k, n = (ys[1], ys[0]) if ty else ys
-        _, dy = _matmul_grads_2d(g, reshape(x, shape=[-1, k]), y, reshape(dout, shape=[-1, n]), False, ty,
-                                 slots=("Y",))
-        g.set_input_grad("Y", dy)
-        dy = None
+        xc = conj_if_complex(x)
+        dy = _rows_product(dout, xc, n, k) if ty else _rows_product(xc, dout, k, n)
     batched = len(xs) > 2 or len(ys) > 2  # only batch dims can have been broadcast
     if dx is not None:
         g.set_input_grad("X", g.reduce_as(dx, x) if batched else dx)
     if dy is not None:
-        g.set_input_grad("Y", g.reduce_as(dy, y) if batched else dy)
+        g.set_input_grad("Y", g.reduce_as(dy, y) if batched and not shared_y else dy)
 
 
-def _matmul_grads_2d(g, x, y, dout, tx, ty, slots=("X", "Y")):
+def _rows_product(a, b, a_cols, b_cols):
+    """a^T b with the batch dims of a and b flattened into rows: the gradient of a weight that every row of a
+    batch shares, as one GEMM (no batch of products summed afterwards)."""
+    return matmul(reshape(a, shape=[-1, a_cols]), reshape(b, shape=[-1, b_cols]), transpose_x=True)
+
+
+def _matmul_grads_2d(g, x, y, dout, tx, ty, need_y=True):
     dx = dy = None
     x, y = conj_if_complex(x), conj_if_complex(y)
-    if "X" in slots and g.needs("X"):
+    if g.needs("X"):
         # dA = dout @ B^T where B = y^T if ty; dx = dA (or dA^T if tx)
         if tx:
             dx = matmul(y, dout, transpose_x=ty, transpose_y=True)
         else:
             dx = matmul(dout, y, transpose_x=False, transpose_y=not ty)
-    if "Y" in slots and g.needs("Y"):
+    if need_y and g.needs("Y"):
         if ty:
             dy = matmul(dout, x, transpose_x=True, transpose_y=tx)
         else:
@@ -218,9 +221,8 @@ def _linear_grad(g):
             dw = matmul(unsqueeze(x, axis=[-1]), unsqueeze(dout, axis=[0]))
         elif len(xs) == 2 or in_features == -1:
             dw = g.reduce_as(matmul(x, dout, transpose_x=True), w)
-        else:  # batch dims flattened into the rows: one GEMM, no batched products to sum
-            dw = matmul(reshape(x, shape=[-1, in_features]), reshape(dout, shape=[-1, g.shape(w)[1]]),
-                        transpose_x=True)
+        else:
+            dw = _rows_product(x, dout, in_features, g.shape(w)[1])
         g.set_input_grad("W", dw)
     if g.needs("Bias"):
         g.set_input_grad("Bias", g.reduce_as(dout, g.input("Bias")))

@@ -5,7 +5,7 @@ from ..framework.random import rng_for
 from .conv import scatter_add
 from .launch import dropout as _launch_dropout
 from .launch import embedding as _launch_embedding
-from .registry import Meta, VALUE_CHECK, register_op
+from .registry import Meta, VALUE_CHECK, no_grad_op_error, register_op
 from .shape_rules import check_float
 
 
@@ -83,7 +83,7 @@ def _embedding_grad_grad(g):
     # embedding_grad is linear in DOut; its adjoint is the lookup itself (padding row gives zeros).
     if g.needs("DOut"):
         if g.attrs["scale_grad_by_freq"]:  # as in Paddle, whose embedding_with_scaled_gradient_grad has none
-            raise NotImplementedError("op 'embedding_grad': no double grad with scale_grad_by_freq=True")
+            raise no_grad_op_error("embedding_with_scaled_gradient_grad")
         g.set_input_grad("DOut", g.op("embedding", g.input("Ids"), g.output_grad("DW"), **g.attrs))
 
 

@@ -155,6 +155,12 @@ def device_impls(device):
     return {type: op.impls[device] for type, op in _REGISTRY.items() if device in op.impls}
 
 
+def no_grad_op_error(op_type):
+    """Paddle's error for a higher-order gradient through grad op `op_type`, which has no grad op of its own."""
+    return RuntimeError(f"The Op {op_type} doesn't have any grad op. If you don't intend calculating higher "
+                        "order derivatives, please set `create_graph` to False.")
+
+
 def get_op(type):
     """The op registered as `type`, or the one Paddle's legacy IR calls `type` (ops/legacy.py)."""
     op = _REGISTRY.get(type)
