@@ -149,6 +149,10 @@ _ELEMENTWISE = ("add", "subtract", "multiply", "divide", "maximum", "minimum", "
                 "elementwise_pow")
 _REDUCE = ("reduce_sum", "mean", "max", "min", "amax", "amin", "prod", "all", "any")
 
+# the slice ops' bounds given as tensors (x[i:j] with Variable bounds), empty for constant bounds
+_SLICE_TENSORS = ("EndsTensor", "EndsTensorList", "StartsTensor", "StartsTensorList")
+_STRIDED_SLICE_TENSORS = (*_SLICE_TENSORS, "StridesTensor", "StridesTensorList")
+
 # our type -> (fn(attrs, the first input Variable) -> Paddle's attrs, optional input slots Paddle lists empty)
 LEGACY_DESC = {
     "matmul": (_renamed(transpose_x="trans_x", transpose_y="trans_y"), ()),
@@ -175,6 +179,8 @@ LEGACY_DESC = {
     "flatten": (_flatten_desc, ()),
     "nce": (_nce_desc, ()),
     "batch_norm": (None, ("MomentumTensor",)),
+    "slice": (None, _SLICE_TENSORS),
+    "strided_slice": (None, _STRIDED_SLICE_TENSORS),
     "uniform_random": (_random_desc(diag_num=0, diag_step=0, diag_val=1.0), ("ShapeTensor", "ShapeTensorList")),
     "gaussian_random": (_random_desc(), ()),
     **{f"conv{n}d": (_paired_paddings, ()) for n in (1, 2, 3)},
@@ -221,6 +227,8 @@ GRAD_INPUTS = {
     **{t: ("XShape",) for t in _XSHAPE_OPS},
     "unsqueeze": ("AxesTensor", "AxesTensorList", "XShape"),
     **{t: ("X", "Y") for t in _ELEMENTWISE},
+    "slice": ("Input", *_SLICE_TENSORS),
+    "strided_slice": ("Input", *_STRIDED_SLICE_TENSORS),
     "batch_norm": ("Bias", "MeanOut", "ReserveSpace", "SavedMean", "SavedVariance", "Scale", "VarianceOut", "X"),
 }
 

@@ -102,6 +102,12 @@ def reserved_output_guard(var):
     return layer_name_guard(None if var is None else _Reserved(var.name))
 
 
+def output_name_guard(name):
+    """The op built inside writes a new variable called `name` (Paddle APIs that append an op themselves and
+    name its output, as x[1:]'s `x_slice_0`)."""
+    return layer_name_guard(_Reserved(name))
+
+
 _OPERATOR_TEMPORARY = object()  # _layer_name while a Python operator builds its op: outputs are `tmp_<n>`
 
 
