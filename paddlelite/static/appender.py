@@ -10,7 +10,7 @@ import contextlib
 from ..framework.mode import _static
 from ..framework.tensor import Tensor
 from ..ops import dispatch
-from ..ops.legacy import (INPLACE_OUTPUTS, OUTPUT_ORDER, STOP_GRADIENT_OUTPUTS, extra_outputs, legacy_type,
+from ..ops.legacy import (HELPER_NAMED_OUTPUTS, INPLACE_OUTPUTS, OUTPUT_ORDER, STOP_GRADIENT_OUTPUTS, extra_outputs, legacy_type,
                           name_key)
 from ..ops.registry import Meta
 from ..utils import unique_name
@@ -138,6 +138,8 @@ def forward_name_fn(op_type, program):
         key, counters = name_key(op_type)
         for _ in range(counters):
             helper = generate(key)
+        if op_type in HELPER_NAMED_OUTPUTS:
+            return lambda: helper
     return lambda: generate(helper + ".tmp")
 
 
