@@ -122,7 +122,94 @@ def _linear_adam_cosine_lr(paddle):
     opt.minimize(paddle.mean(paddle.nn.Linear(4, 2)(x)))
 
 
+def _arange(paddle):  # fill_constant bounds kept on the CPU, read by a range op
+    paddle.arange(10), paddle.arange(0, 5, 0.5, dtype="float32")
+
+
+def _arange_variable_bound(paddle):  # a Variable bound is the range op's input itself
+    n = paddle.static.data("n", [1], "int64")
+    paddle.arange(n), paddle.arange(2, n)
+
+
+def _creation(paddle):
+    paddle.zeros([2, 3]), paddle.ones([3], dtype="int64"), paddle.full([2], 5.0)
+    x = paddle.static.data("x", [None, 4], "float32")
+    paddle.zeros_like(x), paddle.ones_like(x), paddle.full_like(x, 2.0)
+
+
+def _cross_entropy_probabilities(paddle):  # use_softmax=False: softmax_with_cross_entropy with that attr
+    x = paddle.static.data("x", [None, 5], "float32")
+    y = paddle.static.data("y", [None, 1], "int64")
+    p = paddle.nn.functional.softmax(paddle.nn.Linear(5, 4)(x))
+    paddle.static.append_backward(paddle.nn.functional.cross_entropy(p, y, use_softmax=False))
+
+
+def _cross_entropy_soft_label(paddle):
+    x = paddle.static.data("x", [None, 4], "float32")
+    y = paddle.static.data("y", [None, 4], "float32")
+    x.stop_gradient = False
+    paddle.static.append_backward(paddle.nn.functional.cross_entropy(x, y, soft_label=True))
+
+
+def _cnn_pools_momentum(paddle):
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 3, 8, 8], "float32")
+    y = paddle.static.data("y", [None, 1], "int64")
+    h = F.relu(paddle.nn.BatchNorm2D(4)(paddle.nn.Conv2D(3, 4, 3, padding=1)(x)))
+    h = paddle.nn.AdaptiveAvgPool2D(1)(paddle.nn.AvgPool2D(2)(paddle.nn.MaxPool2D(2, 2)(h)))
+    logits = paddle.nn.Linear(4, 3)(paddle.flatten(h, 1))
+    paddle.optimizer.Momentum(0.1, momentum=0.9).minimize(F.cross_entropy(logits, y))
+
+
+def _batch_norm_1d(paddle):  # BatchNorm1D's layout shows as NCHW
+    x = paddle.static.data("x", [None, 4], "float32")
+    h = paddle.nn.BatchNorm1D(4)(paddle.nn.Linear(4, 4)(x))
+    paddle.optimizer.SGD(0.1).minimize(paddle.mean(h))
+
+
+def _concat_split_stack(paddle):  # stack's output slot Y; split's gradient a concat op
+    x = paddle.static.data("x", [None, 4], "float32")
+    x.stop_gradient = False
+    a, b = paddle.split(x, 2, axis=1)
+    loss = paddle.mean(paddle.concat([a, b, a], axis=1)) + paddle.mean(paddle.stack([a, b], axis=0))
+    paddle.static.append_backward(loss)
+
+
+def _view_ops(paddle):
+    x = paddle.static.data("x", [None, 4], "float32")
+    a = paddle.unsqueeze(x, 1)
+    paddle.squeeze(a, 1), paddle.expand(paddle.unsqueeze(x, 0), [3, -1, 4]), paddle.tile(x, [2, 1])
+
+
+def _linear(paddle):
+    x = paddle.static.data("x", [None, 4], "float32")
+    return paddle.mean(paddle.nn.Linear(4, 2)(x))
+
+
+def _momentum_weight_decay(paddle):
+    paddle.optimizer.Momentum(0.1, momentum=0.9, weight_decay=0.01).minimize(_linear(paddle))
+
+
+def _momentum_l2_decay(paddle):
+    decay = paddle.regularizer.L2Decay(0.01)
+    paddle.optimizer.Momentum(0.1, momentum=0.9, weight_decay=decay).minimize(_linear(paddle))
+
+
+def _rmsprop(paddle):
+    paddle.optimizer.RMSProp(0.01).minimize(_linear(paddle))
+
+
+def _adagrad(paddle):
+    paddle.optimizer.Adagrad(0.01).minimize(_linear(paddle))
+
+
+def _sgd_step_decay(paddle):
+    paddle.optimizer.SGD(paddle.optimizer.lr.StepDecay(0.1, 10)).minimize(_linear(paddle))
+
+
 _SGD = ["sgd"] * 4
+_LINEAR_BACKWARD = ["matmul_v2", "elementwise_add", "reduce_mean", "fill_constant", "reduce_mean_grad",
+                    "elementwise_add_grad", "matmul_v2_grad"]
 # the op types of each program (what the test checks without Paddle installed)
 PROGRAMS = {
     "mlp_sgd": (_mlp_sgd, [
@@ -176,6 +263,34 @@ PROGRAMS = {
     "linear_adam_cosine_lr": (_linear_adam_cosine_lr, [
         "matmul_v2", "elementwise_add", "reduce_mean", "fill_constant", "reduce_mean_grad", "elementwise_add_grad",
         "matmul_v2_grad", "adam", "adam"]),
+    "arange": (_arange, ["fill_constant", "fill_constant", "fill_constant", "range"] * 2),
+    "arange_variable_bound": (_arange_variable_bound, ["fill_constant", "fill_constant", "range"] * 2),
+    "creation": (_creation, ["fill_constant"] * 3 + ["fill_any_like"] * 3),
+    "cross_entropy_probabilities": (_cross_entropy_probabilities, [
+        "matmul_v2", "elementwise_add", "softmax", "softmax_with_cross_entropy", "reduce_mean", "fill_constant",
+        "reduce_mean_grad", "softmax_with_cross_entropy_grad", "softmax_grad", "elementwise_add_grad",
+        "matmul_v2_grad"]),
+    "cross_entropy_soft_label": (_cross_entropy_soft_label, [
+        "softmax_with_cross_entropy", "reduce_mean", "fill_constant", "reduce_mean_grad",
+        "softmax_with_cross_entropy_grad"]),
+    "cnn_pools_momentum": (_cnn_pools_momentum, [
+        "conv2d", "reshape2", "elementwise_add", "batch_norm", "relu", "pool2d", "pool2d", "pool2d",
+        "flatten_contiguous_range", "matmul_v2", "elementwise_add", "softmax_with_cross_entropy", "reduce_mean",
+        "fill_constant", "reduce_mean_grad", "softmax_with_cross_entropy_grad", "elementwise_add_grad",
+        "matmul_v2_grad", "flatten_contiguous_range_grad", "pool2d_grad", "pool2d_grad", "pool2d_grad", "relu_grad",
+        "batch_norm_grad", "elementwise_add_grad", "reshape2_grad", "conv2d_grad", *["momentum"] * 6]),
+    "batch_norm_1d": (_batch_norm_1d, [
+        "matmul_v2", "elementwise_add", "batch_norm", "reduce_mean", "fill_constant", "reduce_mean_grad",
+        "batch_norm_grad", "elementwise_add_grad", "matmul_v2_grad", *_SGD]),
+    "concat_split_stack": (_concat_split_stack, [
+        "split", "concat", "reduce_mean", "stack", "reduce_mean", "elementwise_add", "fill_constant",
+        "elementwise_add_grad", "reduce_mean_grad", "stack_grad", "reduce_mean_grad", "concat_grad", "sum", "sum",
+        "concat"]),
+    "view_ops": (_view_ops, ["unsqueeze2", "squeeze2", "unsqueeze2", "expand_v2", "tile"]),
+    **{name: (build, [*_LINEAR_BACKWARD, op, op]) for name, build, op in [
+        ("momentum_weight_decay", _momentum_weight_decay, "momentum"),
+        ("momentum_l2_decay", _momentum_l2_decay, "momentum"), ("rmsprop", _rmsprop, "rmsprop"),
+        ("adagrad", _adagrad, "adagrad"), ("sgd_step_decay", _sgd_step_decay, "sgd")]},
     "cross_entropy_none": (_cross_entropy_none, [
         "matmul_v2", "unsqueeze2", "softmax_with_cross_entropy", "squeeze2", "reduce_mean", "fill_constant",
         "reduce_mean_grad", "squeeze2_grad", "softmax_with_cross_entropy_grad", "matmul_v2_grad"]),

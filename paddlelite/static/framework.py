@@ -12,7 +12,7 @@ import numpy as np
 
 from ..framework import dtype as _dtype
 from ..framework.mode import in_static_mode
-from ..ops.legacy import GRAD_INPUTS, REGISTRY_TYPES, grad_type, legacy_desc
+from ..ops.legacy import GRAD_INPUTS, REGISTRY_TYPES, grad_op, legacy_desc
 from ..ops.registry import get_op
 from ..utils import unique_name
 from .dot import program_to_dot
@@ -382,7 +382,7 @@ class GradOperator(Operator):
                     writes[g] -= 1
                     grads.append(g)
         attrs = {k: v for k, v in fwd_op._attrs.items() if k != OP_ROLE_VAR_ATTR}
-        super().__init__(block, grad_type(fwd_op.type), inputs, outputs, attrs)
+        super().__init__(block, *grad_op(fwd_op.type, inputs, outputs), attrs)
         self._fwd_op = fwd_op
         self._body = body
         self._seen = self._arg_names()
