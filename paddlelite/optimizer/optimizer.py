@@ -20,6 +20,7 @@ from ..framework.mode import _static
 from ..framework.tensor import Tensor, wrap_array
 from ..ops import autocast, dispatch
 from ..ops.registry import get_op
+from ..static.framework import device_guard
 from ..utils import unique_name
 from .lr import LRScheduler
 from .regularizer import L2Decay, WeightDecayRegularizer
@@ -136,9 +137,9 @@ class Optimizer:
                             f"{type(scheduler).__name__}")
         self._learning_rate = scheduler
 
-    def _eager_lr(self, place, ratio, dtype):
+    def _eager_lr(self, place, value, ratio, dtype):
+        """The [1] learning-rate tensor holding `value` (the current rate times the parameter's `ratio`)."""
         lr_dtype = np.float64 if dtype == np.float64 else np.float32
-        value = self.get_lr() * ratio
         key = (place, ratio, lr_dtype)
         cached = self._lr_cache.get(key)
         if cached is None:
@@ -170,8 +171,9 @@ class Optimizer:
         return scaled
 
     # ---- accumulators ---------------------------------------------------------------------------
-    def _acc(self, name, param, fill_value=0.0, shape=None, dtype=None):
-        """The accumulator `name` of `param` ('<param>_<name>_0'), created filled with fill_value."""
+    def _acc(self, name, param, fill_value=0.0, shape=None, dtype=None, device=None):
+        """The accumulator `name` of `param` ('<param>_<name>_0'), created filled with fill_value (in static
+        mode by a startup op on `device`, as Paddle's device_guard records it: its beta powers are 'cpu')."""
         d = self._accumulators.setdefault(name, {})
         pname = self._param_name(param)
         t = d.get(pname)
@@ -181,7 +183,8 @@ class Optimizer:
         dtype = _dtype.convert_dtype(dtype or param.dtype).name
         var_name = f"{pname}_{name}_0"
         if _static[0]:
-            t = _persistable_var(self._program, self._startup, var_name, shape, dtype, fill_value, False)
+            with device_guard(device):
+                t = _persistable_var(self._program, self._startup, var_name, shape, dtype, fill_value, False)
         else:
             xp = param._place.xp
             pending = self._pending_state.pop(var_name, None)
@@ -264,6 +267,7 @@ class Optimizer:
             clipped = self._grad_clip([(p, g) for p, g, _ in triples])
             triples = [(p, g, grp) for (p, g), (_, _, grp) in zip(clipped, triples)]
         entries = []
+        base_lr = None if _static[0] else self.get_lr()  # a scheduler computes it once per update, not per parameter
         for p, g, group in triples:
             if not self._decoupled_decay:
                 reg = self._regularizer_of(p, group)
@@ -276,7 +280,7 @@ class Optimizer:
             if _static[0]:
                 lr = self._static_lr_var(self._program, self._startup, ratio)
             else:
-                lr = self._eager_lr(p._place, ratio, p._data.dtype)
+                lr = self._eager_lr(p._place, base_lr * ratio, ratio, p._data.dtype)
             entries.append((p, g, lr, group))
         return entries
 
