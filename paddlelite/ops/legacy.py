@@ -82,17 +82,26 @@ def legacy_type(type):
     return LEGACY_TYPES.get(type, type)
 
 
-# Gradients Paddle builds as a forward op of another type: split's is the concat of its outputs' gradients
-# (forward type -> (grad op type, {our grad op's slot: Paddle's}))
-GRAD_OPS = {"split": ("concat", {"Out@GRAD": "X", "X@GRAD": "Out"})}
+# Gradients Paddle builds as a forward op (split's is the concat of its outputs' gradients, cast's a cast back,
+# scale's a scale without the bias): forward type -> (grad op type, {our grad op's slot: Paddle's},
+# fn(desc attrs) -> the grad op's desc attrs or None for the forward op's)
+_AS_FORWARD = {"Out@GRAD": "X", "X@GRAD": "Out"}
+GRAD_OPS = {
+    "split": ("concat", _AS_FORWARD, None),
+    # built as bare descs by Paddle's grad makers: no name scope
+    "cast": ("cast", _AS_FORWARD,
+             lambda a: {**a, "in_dtype": a["out_dtype"], "out_dtype": a["in_dtype"], "op_namescope": ""}),
+    "scale": ("scale", _AS_FORWARD, lambda a: {**a, "bias": 0.0, "op_namescope": ""}),
+}
 
 
 def grad_op(forward_type, inputs, outputs):
-    """(type, inputs, outputs) Paddle gives the gradient of a forward op (whose type is already the legacy one):
-    `<type>_grad` reading `<output slot>@GRAD`, writing `<input slot>@GRAD`, unless GRAD_OPS says otherwise."""
-    type, slots = GRAD_OPS.get(forward_type, (forward_type + "_grad", {}))
+    """(type, inputs, outputs, desc attrs fn or None) Paddle gives the gradient of a forward op (whose type is
+    already the legacy one): `<type>_grad` reading `<output slot>@GRAD`, writing `<input slot>@GRAD` and showing
+    the forward op's attributes, unless GRAD_OPS says otherwise."""
+    type, slots, desc = GRAD_OPS.get(forward_type, (forward_type + "_grad", {}, None))
     return (type, {slots.get(k, k): v for k, v in inputs.items()},
-            {slots.get(k, k): v for k, v in outputs.items()})
+            {slots.get(k, k): v for k, v in outputs.items()}, desc)
 
 
 # ---- op descs as Paddle shows them -------------------------------------------------------------------
@@ -187,6 +196,7 @@ def _nce_desc(attrs, x):  # custom_neg_classes is an extra (test-only) attr Padd
 _ELEMENTWISE = ("add", "subtract", "multiply", "divide", "maximum", "minimum", "remainder", "floor_divide",
                 "elementwise_pow")
 _ELEMENTWISE_WITHOUT_AXIS = ("fmax", "fmin", "heaviside")  # newer ops: no axis attribute
+_COMPARE = ("equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal")
 _REDUCE = ("reduce_sum", "mean", "max", "min", "amax", "amin", "prod", "all", "any")
 
 # the slice ops' bounds given as tensors (x[i:j] with Variable bounds), empty for constant bounds
@@ -219,6 +229,7 @@ LEGACY_DESC = {
     "flatten": (_flatten_desc, ()),
     "nce": (_nce_desc, ()),
     "batch_norm": (_batch_norm_desc, ("MomentumTensor",)),
+    "lamb": (None, ("SkipUpdate",)),
     "range": (_without("start", "end", "step", "dtype", "place"), ()),  # the bounds are its inputs
     "slice": (None, _SLICE_TENSORS),
     "strided_slice": (None, _STRIDED_SLICE_TENSORS),
@@ -229,6 +240,7 @@ LEGACY_DESC = {
     **{t: (_with(amsgrad=False), ("Beta1Tensor", "Beta2Tensor", "EpsilonTensor", "Moment2Max", "SkipUpdate"))
        for t in ("adam", "adamw")},
     **{t: (_with(axis=-1), ()) for t in _ELEMENTWISE},
+    **{t: (_with(axis=-1, force_cpu=False), ()) for t in _COMPARE},
     **{t: (_reduce_desc, ()) for t in _REDUCE},
 }
 
@@ -270,6 +282,10 @@ GRAD_INPUTS = {
     **{t: ("X", "Y") for t in _ELEMENTWISE + _ELEMENTWISE_WITHOUT_AXIS},
     "divide": ("Out", "X", "Y"),
     "split": ("AxisTensor",),
+    "gather": ("Axis", "Index", "X"),
+    "layer_norm": ("Bias", "Mean", "Scale", "Variance", "X"),
+    "clip": ("Max", "Min", "X"),
+    "scale": ("BiasTensor", "ScaleTensor"),  # its grad op is a scale op, which lists them empty
     "stack": ("X",),
     "concat": ("AxisTensor", "X"),
     "slice": ("Input", *_SLICE_TENSORS),
