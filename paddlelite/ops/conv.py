@@ -291,17 +291,19 @@ def _register_conv(nd):
         out = matmul_array(xp, w.reshape(g, o // g, k), cols.reshape(n, g, k, -1))      # [N, G, O/G, L]
         return from_nchw(xp, windows.from_grid(out.reshape(n, o, -1)), attrs["data_format"])
 
-    def grad_forward(xp, x, w, dout, **attrs):
+    def grad_forward(xp, x, w, dout, input_grad, **attrs):
         windows, cols, o, k = windows_of(xp, x, w.shape, attrs, grad_name)
         g, n = attrs["groups"], windows.n
         d = windows.to_grid(xp, to_nchw(dout, attrs["data_format"])).reshape(n, g, o // g, -1)
         cols = cols.reshape(n, g, k, -1)
         dw = matmul_array(xp, d, cols.swapaxes(-1, -2)).sum(axis=0).reshape(w.shape)      # [G, O/G, K] summed over N
+        if not input_grad:  # nothing reads DInput: zeros without storage
+            return xp.broadcast_to(xp.zeros((), dtype=x.dtype), x.shape), xp.ascontiguousarray(dw)
         dcols = matmul_array(xp, w.reshape(g, o // g, k).swapaxes(-1, -2), d)            # [N, G, K, L]
         dx = windows.fold(xp, dcols.reshape(n, windows.c, *windows.ksize, -1))
         return from_nchw(xp, dx, attrs["data_format"]), xp.ascontiguousarray(dw)
 
-    def grad_infer(x, w, dout, **attrs):
+    def grad_infer(x, w, dout, input_grad, **attrs):
         expected = infer(x, w, **attrs).shape
         if len(dout.shape) != len(expected) or any(a != b and -1 not in (a, b) for a, b in zip(dout.shape, expected)):
             raise ValueError(f"op '{grad_name}': DOutput has shape {list(dout.shape)} but the convolution of Input "
@@ -311,29 +313,33 @@ def _register_conv(nd):
     def grad(g):
         if g.needs_any("Input", "Filter"):
             g.set_input_grads(("Input", "Filter"), g.op(grad_name, g.input("Input"), g.input("Filter"),
-                                                        g.output_grad("Output"), **g.attrs))
+                                                        g.output_grad("Output"), input_grad=g.needs("Input"),
+                                                        **g.attrs))
 
     def grad_grad(g):
         # dInput = A_W^T dOut (linear in dOut, linear in W); dFilter = bilinear in (Input, dOut).
         x, w, dout = g.input("Input"), g.input("Filter"), g.input("DOutput")
         ddx, ddw = g.output_grad("DInput"), g.output_grad("DFilter")
+        attrs = {k: v for k, v in g.attrs.items() if k != "input_grad"}  # the convolution's
         if g.needs("Input") and ddw is not None:
-            g.set_input_grad("Input", g.op(grad_name, x, ddw, dout, **g.attrs)[0])
+            g.set_input_grad("Input", g.op(grad_name, x, ddw, dout, **attrs)[0])
         if g.needs("Filter") and ddx is not None:
-            g.set_input_grad("Filter", g.op(grad_name, ddx, w, dout, **g.attrs)[1])
+            g.set_input_grad("Filter", g.op(grad_name, ddx, w, dout, input_grad=False, **attrs)[1])
         if g.needs("DOutput"):
             terms = []
             if ddx is not None:
-                terms.append(g.op(name, ddx, w, **g.attrs))
+                terms.append(g.op(name, ddx, w, **attrs))
             if ddw is not None:
-                terms.append(g.op(name, x, ddw, **g.attrs))
+                terms.append(g.op(name, x, ddw, **attrs))
             if terms:
                 g.set_input_grad("DOutput", terms[0] if len(terms) == 1 else terms[0] + terms[1])
 
     conv = register_op(name, inputs=("Input", "Filter"), outputs=("Output",), forward=forward, infer=infer,
                        grad=grad, attrs=attrs_default, same_dtype=("Input", "Filter"), double_grad=True)
+    # input_grad=False: the caller takes DFilter only (the data Input of a first layer needs no gradient)
     conv_grad = register_op(grad_name, inputs=("Input", "Filter", "DOutput"), outputs=("DInput", "DFilter"),
-                            forward=grad_forward, infer=grad_infer, grad=grad_grad, attrs=attrs_default,
+                            forward=grad_forward, infer=grad_infer, grad=grad_grad,
+                            attrs={**attrs_default, "input_grad": True},
                             same_dtype=("Input", "Filter", "DOutput"), double_grad=True)
     return conv, conv_grad
 
@@ -401,7 +407,7 @@ def _register_conv_transpose(nd):
         if g.needs("Input"):
             g.set_input_grad("Input", g.op(conv_name, dout, w, **conv))
         if g.needs("Filter"):
-            g.set_input_grad("Filter", g.op(conv_grad_name, dout, w, x, **conv)[1])
+            g.set_input_grad("Filter", g.op(conv_grad_name, dout, w, x, input_grad=False, **conv)[1])
 
     return register_op(name, inputs=("Input", "Filter"), outputs=("Output",), forward=forward, infer=infer,
                        grad=grad, attrs={**_conv_attrs(nd), "output_padding": [0] * nd},
