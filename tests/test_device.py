@@ -73,28 +73,3 @@ def test_asking_for_a_gpu_without_one_is_paddles_value_error():
         pytest.skip("a GPU is present")
     for ask in (lambda p: p.set_device("gpu"), lambda p: p.to_tensor([1.0]).cuda()):
         differential(expected=raises(ValueError))(ask)()
-
-
-def test_freed_host_memory_serves_the_next_allocation():
-    """With the host allocator's policy (device/host_memory.py) a step that frees and allocates the same
-    buffers again faults no fresh pages in: with glibc's defaults the heap's top goes back to the system and
-    every step faults its 4 MiB arrays in again, page by page."""
-    import platform
-    import resource
-
-    import numpy as np
-
-    from paddlelite.device import host_memory
-    if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc" or not host_memory.keep_freed_memory():
-        pytest.skip("glibc's malloc only, left as the environment configures it")
-
-    def step():  # three 4 MiB arrays alive at once, as activations and their gradients are
-        a, b = np.ones(1 << 20, np.float32), np.ones(1 << 20, np.float32)
-        return float((a + b)[0])
-
-    step()
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-    for _ in range(20):
-        step()
-    assert resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before < 1024  # glibc's default: ~30000
-    assert not host_memory.keep_freed_memory({"MALLOC_TRIM_THRESHOLD_": "131072"})

@@ -1,7 +1,7 @@
 """paddle.device: places and the current device, streams and events, memory statistics, what devices
-exist; underneath, lazy CuPy (cuda.py), fused-kernel loading (kernels.py) and the host allocator's policy
-(host_memory.py)."""
-from . import cuda, host_memory
+exist; underneath, lazy CuPy (cuda.py) and fused-kernel loading (kernels.py)."""
+from . import cuda
+from .host_memory import keep_freed_memory as _keep_freed_memory
 from .info import (IPUPlace, XPUPlace, device_count, get_all_custom_device_type, get_all_device_type,
                    get_available_custom_device, get_available_device, get_cudnn_version, get_device_capability,
                    get_device_name, get_device_properties, is_available, is_bf16_supported, is_compiled_with_cinn,
@@ -14,7 +14,7 @@ from .place import (CPUPlace, CUDAPlace, Place, current_device, current_place, d
 from .streams import (Event, Stream, StreamContext, current_stream, get_stream_from_external,
                       is_current_stream_capturing, set_stream, stream_guard, synchronize)
 
-host_memory.keep_freed_memory()
+_keep_freed_memory()
 
 __all__ = ["cuda", "CPUPlace", "CUDAPlace", "Place", "current_place", "get_device", "parse_place", "place_of_array",
            "set_device", "device", "device_guard", "current_device", "device_to_place", "set_default_device",

@@ -7,7 +7,6 @@ detach, ...) return tensors whose arrays are NumPy/CuPy views of the input's and
 counter `_vbox`; in-place ops write into `_data` (never rebind it), so every alias sees the new values and
 the one shared counter tells a backward that a tensor it saved has changed.
 """
-import functools
 import itertools
 import sys
 
@@ -27,19 +26,21 @@ def generated_name():
     return f"generated_tensor_{next(_generated_ids)}"
 
 
-def _cleared_zeros(place, shape, dtype):
-    """The zeros a cleared gradient holds. On NumPy a read-only view that takes no memory, shared by the
-    cleared gradients of that shape and dtype (broadcast_to is slow, and clear_grad runs for every parameter
-    in every step); a write into it first gives the tensor storage of its own (Tensor._write). CuPy has no
-    read-only arrays, so there each gradient gets zeros of its own."""
-    if place.xp is np:
-        return _shared_zeros(shape, dtype)
-    return place.xp.zeros(shape, dtype)
+_shared_zeros = {}  # (shape, dtype) -> read-only zeros shared by cleared NumPy gradients
 
 
-@functools.lru_cache(maxsize=256)
-def _shared_zeros(shape, dtype):
-    return np.broadcast_to(np.zeros((), dtype), shape)
+def _cleared_zeros(array, place):
+    """The zeros a cleared gradient of `array`'s shape and dtype (on `place`) holds. On NumPy a read-only view that takes no
+    memory, shared by the cleared gradients of that shape and dtype (broadcast_to is slow, and clear_grad runs
+    for every parameter in every step); a write into it first gives the tensor storage of its own
+    (Tensor._write). CuPy has no read-only arrays, so there each gradient gets zeros of its own."""
+    if array.__class__ is not np.ndarray:
+        return place.xp.zeros(array.shape, array.dtype)
+    key = (array.shape, array.dtype)
+    zeros = _shared_zeros.get(key)
+    if zeros is None:
+        zeros = _shared_zeros[key] = np.broadcast_to(np.zeros((), array.dtype), array.shape)
+    return zeros
 
 
 def _holds_shared_zeros(array):
@@ -133,11 +134,10 @@ class Tensor(metaclass=PaddleNamedType):
         only: a CUDA graph replaying a step reads a parameter at a fixed device address."""
         data = self._data
         # references to `data`: this tensor, the local name and getrefcount's argument
-        if (data.__class__ is np.ndarray and data.base is None and sys.getrefcount(data) <= 3
-                and array.flags.c_contiguous
-                and data.flags.c_contiguous and array.shape == data.shape and array.dtype == data.dtype):
+        if data.__class__ is np.ndarray and data.base is None and sys.getrefcount(data) <= 3 \
+                and array.dtype is data.dtype and array.shape == data.shape and array.flags.c_contiguous:
             self._data = array
-            self._bump_version()
+            (self._vbox or new_version_counter(self))[0] += 1
         else:
             self._write(array)
 
@@ -264,14 +264,16 @@ class Tensor(metaclass=PaddleNamedType):
     def clear_gradient(self, set_to_zero=True):
         """Gradient to zeros, or to None. As in Paddle, zeroing writes into the gradient tensor (a reference
         to it reads zeros) and the next backward replaces it rather than adding to it; with no gradient
-        tensor yet, the zeros are materialised when `.grad` is read."""
-        if self._grad is None and not self._grad_is_zeros:
+        tensor yet, or one nobody else holds, the zeros are materialised when `.grad` is read."""
+        g = self._grad
+        if g is None and not self._grad_is_zeros:
             return
-        if set_to_zero and self._grad is not None:
-            # a read-only zero view, not a write into the array: one gradient array can reach several leaves
-            g = self._grad
-            g._data = _cleared_zeros(self._place, g._data.shape, g._data.dtype)
-            g._bump_version()
+        if set_to_zero and g is not None and (g._vbox is not None or sys.getrefcount(g) > 3):
+            # someone holds the gradient tensor (besides self._grad, `g` and getrefcount's argument) or a view of
+            # it: it reads zeros from now on. A read-only zero view, not a write into the array: one gradient
+            # array can reach several leaves. Held by nobody, it is dropped and the zeros come when read.
+            g._data = _cleared_zeros(g._data, self._place)
+            (g._vbox or new_version_counter(g))[0] += 1
         else:
             self._grad = None
         self._grad_is_zeros = bool(set_to_zero)

@@ -136,9 +136,9 @@ class Optimizer:
                             f"{type(scheduler).__name__}")
         self._learning_rate = scheduler
 
-    def _eager_lr(self, place, ratio, dtype):
+    def _eager_lr(self, place, value, ratio, dtype):
+        """The [1] learning-rate tensor holding `value` (the current rate times the parameter's `ratio`)."""
         lr_dtype = np.float64 if dtype == np.float64 else np.float32
-        value = self.get_lr() * ratio
         key = (place, ratio, lr_dtype)
         cached = self._lr_cache.get(key)
         if cached is None:
@@ -264,6 +264,7 @@ class Optimizer:
             clipped = self._grad_clip([(p, g) for p, g, _ in triples])
             triples = [(p, g, grp) for (p, g), (_, _, grp) in zip(clipped, triples)]
         entries = []
+        base_lr = None if _static[0] else self.get_lr()  # a scheduler computes it once per update, not per parameter
         for p, g, group in triples:
             if not self._decoupled_decay:
                 reg = self._regularizer_of(p, group)
@@ -276,7 +277,7 @@ class Optimizer:
             if _static[0]:
                 lr = self._static_lr_var(self._program, self._startup, ratio)
             else:
-                lr = self._eager_lr(p._place, ratio, p._data.dtype)
+                lr = self._eager_lr(p._place, base_lr * ratio, ratio, p._data.dtype)
             entries.append((p, g, lr, group))
         return entries
 
