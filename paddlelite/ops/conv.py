@@ -150,9 +150,10 @@ class GemmWindows:
     `columns(x)` gives [N, C, *ksize, L]: for every kernel offset, the input under it at each of the L output
     positions. With stride 1 in every dim the positions run over `grid`: the output sizes with every dim after
     the first widened to the padded input's size, so that each kernel offset reads one contiguous run of the
-    flattened padded input (one copy with long rows, and the adjoint adds long runs); the extra positions are
-    junk that `from_grid` cuts off and `to_grid` fills with zeros. Otherwise `grid` is the output sizes and the
-    windows come from extract_windows.
+    flattened padded input (one copy with long rows); the extra positions are junk that `from_grid` cuts off.
+    `fold` takes columns over the whole padded input (`to_grid` gives output gradients there, zeros at the junk
+    positions; their first L positions are `grid`'s), so it adds each kernel offset's columns of all images and
+    channels as one run. Otherwise `grid` is the output sizes and the windows come from extract_windows.
     """
 
     def __init__(self, n, c, sizes, ksize, strides, dilations, pads, outs):
@@ -163,10 +164,11 @@ class GemmWindows:
         self.grid = [self.outs[0], *self.padded[1:]] if self.flat else self.outs
         self.length = int(np.prod(self.grid))
         self.volume = int(np.prod(self.padded))
+        self.fold_length = self.volume if self.flat else self.length
         rows = [int(np.prod(self.padded[t + 1:])) for t in range(len(sizes))]
         self.offset_steps = [d * r for d, r in zip(dilations, rows)]
         # the junk positions of the last kernel offset run past the last image by this much
-        self.tail = max(0, sum(st * (k - 1) for st, k in zip(self.offset_steps, ksize)) + self.length - self.volume)
+        self.tail = sum(st * (k - 1) for st, k in zip(self.offset_steps, ksize))
 
     def _padded_buffer(self, xp, dtype):
         buf = xp.zeros(self.n * self.c * self.volume + self.tail, dtype=dtype)
@@ -187,25 +189,27 @@ class GemmWindows:
         return xp.ascontiguousarray(self._runs(xp, buf, (*self.ksize, self.length), (*self.offset_steps, 1)))
 
     def fold(self, xp, cols):
-        """The adjoint of columns: [N, C, *ksize, L] -> [N, C, *sizes] (the junk positions of cols must be zero)."""
+        """The adjoint of columns, from columns over `fold_length` positions, kernel offset first:
+        [N, prod(ksize), C, fold_length] -> [N, C, *sizes] (the junk positions of cols must be zero)."""
         if not self.flat:
-            out = fold_windows(xp, cols.reshape(self.n, self.c, *self.ksize, *self.outs), self.padded, self.strides,
-                               self.dilations)
-            return crop_hw(out, self.pads, self.sizes)
+            nd = len(self.ksize)
+            cols = xp.moveaxis(cols.reshape(self.n, *self.ksize, self.c, *self.outs), 1 + nd, 1)
+            return crop_hw(fold_windows(xp, cols, self.padded, self.strides, self.dilations), self.pads, self.sizes)
         buf, padded = self._padded_buffer(xp, cols.dtype)
-        for offset in itertools.product(*(range(k) for k in self.ksize)):
+        size = self.n * self.c * self.volume
+        for j, offset in enumerate(itertools.product(*(range(k) for k in self.ksize))):
             start = sum(i * st for i, st in zip(offset, self.offset_steps))
-            run = self._runs(xp, buf, (self.length,), (1,), start)
-            run += cols[(slice(None), slice(None), *offset)]
+            run = buf[start:start + size].reshape(self.n, self.c, self.volume)
+            run += cols[:, j]
         return padded[crop_index(self.pads, self.sizes)]
 
     def to_grid(self, xp, y):
-        """[N, O, *outs] -> [N, O, L], zeros at the junk positions."""
+        """[N, O, *outs] -> [N, O, fold_length], zeros at the junk positions."""
         if not self.flat:
             return y.reshape(*y.shape[:2], self.length)
-        out = xp.zeros((*y.shape[:2], *self.grid), dtype=y.dtype)
+        out = xp.zeros((*y.shape[:2], *self.padded), dtype=y.dtype)
         out[(slice(None), slice(None), *(slice(o) for o in self.outs))] = y
-        return out.reshape(*y.shape[:2], self.length)
+        return out.reshape(*y.shape[:2], self.volume)
 
     def from_grid(self, y):
         """[N, O, L] -> [N, O, *outs] (a view)."""
@@ -296,11 +300,14 @@ def _register_conv(nd):
         g, n = attrs["groups"], windows.n
         d = windows.to_grid(xp, to_nchw(dout, attrs["data_format"])).reshape(n, g, o // g, -1)
         cols = cols.reshape(n, g, k, -1)
-        dw = matmul_array(xp, d, cols.swapaxes(-1, -2)).sum(axis=0).reshape(w.shape)      # [G, O/G, K] summed over N
+        dw = matmul_array(xp, d[..., :windows.length], cols.swapaxes(-1, -2)).sum(axis=0).reshape(w.shape)
         if not input_grad:  # nothing reads DInput: zeros without storage
             return xp.broadcast_to(xp.zeros((), dtype=x.dtype), x.shape), xp.ascontiguousarray(dw)
-        dcols = matmul_array(xp, w.reshape(g, o // g, k).swapaxes(-1, -2), d)            # [N, G, K, L]
-        dx = windows.fold(xp, dcols.reshape(n, windows.c, *windows.ksize, -1))
+        # the filter's rows kernel offset first, so fold adds each offset's [C, L] block as one run
+        cg, taps = w.shape[1], k // w.shape[1]
+        wt = w.reshape(g, o // g, cg, taps).transpose(0, 3, 2, 1).reshape(g, k, o // g)
+        dcols = matmul_array(xp, wt, d).reshape(n, g, taps, cg, -1)                      # [N, G, taps, Cg, L]
+        dx = windows.fold(xp, dcols.swapaxes(1, 2).reshape(n, taps, windows.c, -1))
         return from_nchw(xp, dx, attrs["data_format"]), xp.ascontiguousarray(dw)
 
     def grad_infer(x, w, dout, input_grad, **attrs):
