@@ -275,8 +275,10 @@ def _softmax(xp, x, axis):
         check_float("softmax", x)
     if x.ndim == 0:
         return xp.ones_like(x)
-    e = xp.exp(shifted_logits(xp, x, axis))
-    return e / e.sum(axis=axis, keepdims=True)
+    e = shifted_logits(xp, x, axis)
+    xp.exp(e, out=e)
+    e /= e.sum(axis=axis, keepdims=True)
+    return e
 
 
 def _log_softmax(xp, x, axis):
@@ -291,7 +293,10 @@ def _log_softmax(xp, x, axis):
 def _softmax_grad_forward(xp, out, dout, axis):
     if out.ndim == 0:
         return xp.zeros_like(dout)
-    return out * (dout - (dout * out).sum(axis=axis, keepdims=True))
+    dx = dout * out  # one full-size array: the products, then dout - their sum, then times out
+    xp.subtract(dout, dx.sum(axis=axis, keepdims=True), out=dx)
+    dx *= out
+    return dx
 
 
 def _log_softmax_grad_forward(xp, out, dout, axis):

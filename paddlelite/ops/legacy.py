@@ -18,6 +18,9 @@ LEGACY_TYPES = {
     "minimum": "elementwise_min",
     "remainder": "elementwise_mod",
     "floor_divide": "elementwise_floordiv",
+    "fmax": "elementwise_fmax",
+    "fmin": "elementwise_fmin",
+    "heaviside": "elementwise_heaviside",
     "matmul": "matmul_v2",
     "mean": "reduce_mean",
     "max": "reduce_max",
@@ -51,12 +54,22 @@ NAME_KEYS = {
     "subtract": ("elementwise_sub", 1),
     "multiply": ("elementwise_mul", 1),
     "divide": ("elementwise_div", 1),
+    "floor_divide": ("elementwise_floordiv", 1),
+    "remainder": ("elementwise_mod", 1),
+    "fmax": ("elementwise_fmax", 1),
+    "fmin": ("elementwise_fmin", 1),
+    "heaviside": ("elementwise_heaviside", 1),
     "reshape": ("reshape2", 1),
     "unsqueeze": ("unsqueeze2", 1),
     "one_hot": ("one_hot_v2", 1),
     "fill_any_like": ("full_like", 1),
     "fill_constant": ("fill_constant", 2),
 }
+
+
+# Ops whose output Paddle's API names by the LayerHelper's own name (`elementwise_div_0`, no `.tmp_0`): the
+# API hands its `name=None` argument to the helper, which fills it in before the output is created
+HELPER_NAMED_OUTPUTS = {"divide", "floor_divide", "remainder", "fmax", "fmin", "heaviside"}
 
 
 def name_key(type):
@@ -147,7 +160,12 @@ def _nce_desc(attrs, x):  # custom_neg_classes is an extra (test-only) attr Padd
 
 _ELEMENTWISE = ("add", "subtract", "multiply", "divide", "maximum", "minimum", "remainder", "floor_divide",
                 "elementwise_pow")
+_ELEMENTWISE_WITHOUT_AXIS = ("fmax", "fmin", "heaviside")  # newer ops: no axis attribute
 _REDUCE = ("reduce_sum", "mean", "max", "min", "amax", "amin", "prod", "all", "any")
+
+# the slice ops' bounds given as tensors (x[i:j] with Variable bounds), empty for constant bounds
+_SLICE_TENSORS = ("EndsTensor", "EndsTensorList", "StartsTensor", "StartsTensorList")
+_STRIDED_SLICE_TENSORS = (*_SLICE_TENSORS, "StridesTensor", "StridesTensorList")
 
 # our type -> (fn(attrs, the first input Variable) -> Paddle's attrs, optional input slots Paddle lists empty)
 LEGACY_DESC = {
@@ -175,6 +193,8 @@ LEGACY_DESC = {
     "flatten": (_flatten_desc, ()),
     "nce": (_nce_desc, ()),
     "batch_norm": (None, ("MomentumTensor",)),
+    "slice": (None, _SLICE_TENSORS),
+    "strided_slice": (None, _STRIDED_SLICE_TENSORS),
     "uniform_random": (_random_desc(diag_num=0, diag_step=0, diag_val=1.0), ("ShapeTensor", "ShapeTensorList")),
     "gaussian_random": (_random_desc(), ()),
     **{f"conv{n}d": (_paired_paddings, ()) for n in (1, 2, 3)},
@@ -220,7 +240,10 @@ STOP_GRADIENT_OUTPUTS = {"layer_norm": ("Mean", "Variance"), "dropout": ("Mask",
 GRAD_INPUTS = {
     **{t: ("XShape",) for t in _XSHAPE_OPS},
     "unsqueeze": ("AxesTensor", "AxesTensorList", "XShape"),
-    **{t: ("X", "Y") for t in _ELEMENTWISE},
+    **{t: ("X", "Y") for t in _ELEMENTWISE + _ELEMENTWISE_WITHOUT_AXIS},
+    "divide": ("Out", "X", "Y"),
+    "slice": ("Input", *_SLICE_TENSORS),
+    "strided_slice": ("Input", *_STRIDED_SLICE_TENSORS),
     "batch_norm": ("Bias", "MeanOut", "ReserveSpace", "SavedMean", "SavedVariance", "Scale", "VarianceOut", "X"),
 }
 

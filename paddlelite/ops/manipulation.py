@@ -472,7 +472,9 @@ VIEW_DTYPE = register_op("view_dtype", inputs=("X",), outputs=("Out",), forward=
 
 
 # ---- slice / strided_slice ------------------------------------------------------------------------
-def _slices(op, ndim, axes, starts, ends, strides=None):
+# Paddle's slots and attrs: Input, and decrease_axis (sliced axes of length 1 that the result drops, as x[0]
+# does); infer_flags (1 per axis) only tells Paddle's shape inference the bounds are constants.
+def _slices(op, ndim, axes, starts, ends, strides=None, decrease_axis=()):
     strides = strides or [1] * len(axes)
     if not len(axes) == len(starts) == len(ends) == len(strides):
         raise ValueError(f"op '{op}': axes, starts, ends{', strides' if op == 'strided_slice' else ''} must "
@@ -483,41 +485,55 @@ def _slices(op, ndim, axes, starts, ends, strides=None):
         if st == 0:
             raise ValueError(f"op '{op}': strides must not be 0, received {list(strides)}")
         idx[normalize_axis(op, a, ndim, "axes")] = slice(s, e, st)
-    return tuple(idx)
+    for a in decrease_axis:  # an int index drops the axis (its slice must hold exactly one element)
+        a = normalize_axis(op, a, ndim, "decrease_axis")
+        if not isinstance(idx[a], slice) or idx[a].step != 1:
+            raise ValueError(f"op '{op}': decrease_axis {list(decrease_axis)} must name sliced axes of step 1")
+        idx[a] = idx[a].start
+    return tuple(idx) + (Ellipsis,)  # Ellipsis: an all-int index still views a 0-D array
 
 
-def _strided_shape(op, shape, axes, starts, ends, strides=None):
-    idx = _slices(op, len(shape), axes, starts, ends, strides)
-    return tuple(d if s == slice(None) else _slice_len(d, s.start, s.stop, s.step) for d, s in zip(shape, idx))
+def _strided_shape(op, shape, axes, starts, ends, strides=None, decrease_axis=()):
+    idx = _slices(op, len(shape), axes, starts, ends, strides, decrease_axis)
+    out = []
+    for d, s in zip(shape, idx):
+        if isinstance(s, slice):
+            out.append(d if s == slice(None) else _slice_len(d, s.start, s.stop, s.step))
+        elif d != -1 and not -d <= s < d:
+            raise IndexError(f"op '{op}': index {s} is out of bounds for an axis of size {d}")
+    return tuple(out)
 
 
 def _strided_slice_grad(g):
-    if g.needs("X"):
+    if g.needs("Input"):
         a = g.attrs
-        g.set_input_grad("X", g.op("strided_slice_grad", g.input("X"), g.output_grad("Out"), axes=a["axes"],
-                                   starts=a["starts"], ends=a["ends"], strides=a.get("strides") or
-                                   [1] * len(a["axes"])))
+        g.set_input_grad("Input", g.op("strided_slice_grad", g.input("Input"), g.output_grad("Out"),
+                                       axes=a["axes"], starts=a["starts"], ends=a["ends"],
+                                       strides=a.get("strides") or [1] * len(a["axes"]),
+                                       decrease_axis=a["decrease_axis"]))
 
 
-SLICE = register_op("slice", inputs=("X",), outputs=("Out",),
-                    forward=lambda xp, x, axes, starts, ends: x[_slices("slice", x.ndim, axes, starts, ends)],
-                    infer=lambda x, axes, starts, ends: Meta(_strided_shape("slice", x.shape, axes, starts, ends),
-                                                            x.dtype),
-                    grad=_strided_slice_grad, attrs={"axes": [], "starts": [], "ends": []}, double_grad=True, view=True)
+_SLICE_ATTRS = {"axes": [], "starts": [], "ends": [], "infer_flags": [], "decrease_axis": []}
+
+SLICE = register_op("slice", inputs=("Input",), outputs=("Out",),
+                    forward=lambda xp, x, axes, starts, ends, infer_flags, decrease_axis:
+                        x[_slices("slice", x.ndim, axes, starts, ends, None, decrease_axis)],
+                    infer=lambda x, axes, starts, ends, infer_flags, decrease_axis: Meta(
+                        _strided_shape("slice", x.shape, axes, starts, ends, None, decrease_axis), x.dtype),
+                    grad=_strided_slice_grad, attrs=_SLICE_ATTRS, double_grad=True, view=True)
 
 STRIDED_SLICE = register_op(
-    "strided_slice", inputs=("X",), outputs=("Out",),
-    forward=lambda xp, x, axes, starts, ends, strides: x[_slices("strided_slice", x.ndim, axes, starts, ends,
-                                                                 strides)],
-    infer=lambda x, axes, starts, ends, strides: Meta(
-        _strided_shape("strided_slice", x.shape, axes, starts, ends, strides), x.dtype),
-    grad=_strided_slice_grad, attrs={"axes": [], "starts": [], "ends": [], "strides": []}, double_grad=True,
-    view=True)
+    "strided_slice", inputs=("Input",), outputs=("Out",),
+    forward=lambda xp, x, axes, starts, ends, strides, infer_flags, decrease_axis: x[_slices(
+        "strided_slice", x.ndim, axes, starts, ends, strides, decrease_axis)],
+    infer=lambda x, axes, starts, ends, strides, infer_flags, decrease_axis: Meta(
+        _strided_shape("strided_slice", x.shape, axes, starts, ends, strides, decrease_axis), x.dtype),
+    grad=_strided_slice_grad, attrs={**_SLICE_ATTRS, "strides": []}, double_grad=True, view=True)
 
 
-def _strided_slice_grad_forward(xp, x, dout, axes, starts, ends, strides):
+def _strided_slice_grad_forward(xp, x, dout, axes, starts, ends, strides, decrease_axis):
     dx = xp.zeros(x.shape, dtype=dout.dtype)
-    dx[_slices("strided_slice", x.ndim, axes, starts, ends, strides)] = dout
+    dx[_slices("strided_slice", x.ndim, axes, starts, ends, strides, decrease_axis)] = dout
     return dx
 
 
@@ -525,14 +541,16 @@ def _strided_slice_grad_grad(g):
     if g.needs("OutGrad"):
         a = g.attrs
         g.set_input_grad("OutGrad", g.op("strided_slice", g.output_grad("XGrad"), axes=a["axes"],
-                                         starts=a["starts"], ends=a["ends"], strides=a["strides"]))
+                                         starts=a["starts"], ends=a["ends"], strides=a["strides"],
+                                         decrease_axis=a["decrease_axis"]))
 
 
 # dOut written into zeros shaped like X at the sliced positions.
 STRIDED_SLICE_GRAD = register_op(
     "strided_slice_grad", inputs=("X", "OutGrad"), meta_inputs=("X",), outputs=("XGrad",), nondiff_inputs=("X",),
     forward=_strided_slice_grad_forward, infer=lambda x, dout, **a: Meta(x.shape, dout.dtype),
-    grad=_strided_slice_grad_grad, attrs={"axes": [], "starts": [], "ends": [], "strides": []}, double_grad=True)
+    grad=_strided_slice_grad_grad, attrs={"axes": [], "starts": [], "ends": [], "strides": [], "decrease_axis": []},
+    double_grad=True)
 
 
 # ---- expand / tile --------------------------------------------------------------------------------

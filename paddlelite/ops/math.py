@@ -36,6 +36,11 @@ def _mT(xp, a):
 
 def matmul_array(xp, x, y):
     """x @ y; float16/bfloat16 multiply-accumulate in float32 and round once, as Paddle's kernels."""
+    if x.ndim > 2 and y.ndim == 2 and x.flags.c_contiguous:
+        # a batch of rows times one matrix is one GEMM over the flattened rows: NumPy would run a GEMM per
+        # batch entry (10-40% slower at [16, 64, 256] @ [256, 256], most with a transposed y)
+        rows = x.reshape(_prod(x.shape[:-1]), x.shape[-1])
+        return matmul_array(xp, rows, y).reshape(x.shape[:-1] + y.shape[-1:])
     if x.dtype in LOW_PRECISION:  # compute_dtype(x.dtype) is float32, inlined: this runs for every matmul
         return xp.matmul(x.astype(compute_dtype(x.dtype)), y.astype(compute_dtype(x.dtype))).astype(x.dtype)
     out = xp.matmul(x, y)

@@ -51,31 +51,47 @@ def _layer_norm_infer(x, scale, bias, epsilon, begin_norm_axis):
 
 
 def _layer_norm_forward(xp, x, scale, bias, epsilon, begin_norm_axis):
+    # Paddle's order, (x - mean) / sqrt(var + eps) * scale + bias, worked in place on one fresh array
     left, right = _ln_split("layer_norm", x.shape, begin_norm_axis)
     cdt = _compute_dtype(x.dtype)
     x2 = x.reshape(left, right).astype(cdt, copy=False)
-    mean = x2.mean(axis=1)
-    centered = x2 - mean[:, None]
-    var = (centered * centered).mean(axis=1)
-    y = centered / xp.sqrt(var[:, None] + cdt.type(epsilon))
+    mean = x2 @ xp.ones(right, cdt)  # row sums as a GEMV: a few times faster than NumPy's sum over short rows
+    mean /= right
+    y = x2 - mean[:, None]
+    var = xp.einsum("ij,ij->i", y, y)  # the row sums of squares without a squared copy
+    var /= right
+    y /= xp.sqrt(var + cdt.type(epsilon))[:, None]
     if scale is not None:
-        y = y * scale.reshape(1, right)
+        y *= scale.reshape(1, right)
     if bias is not None:
-        y = y + bias.reshape(1, right)
+        y += bias.reshape(1, right)
     return y.astype(x.dtype, copy=False).reshape(x.shape), mean, var
 
 
 def _layer_norm_grad_forward(xp, x, scale, mean, var, dy, epsilon, begin_norm_axis):
+    # dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)) with dxhat = dy scale; the row means of dxhat
+    # and dxhat xhat are GEMVs with scale, so only xhat, dy xhat and dx are full-size arrays
     left, right = _ln_split("layer_norm_grad", x.shape, begin_norm_axis)
     cdt = _compute_dtype(x.dtype)
     x2 = x.reshape(left, right).astype(cdt, copy=False)
     d2 = dy.reshape(left, right).astype(cdt, copy=False)
     rstd = (1.0 / xp.sqrt(var.astype(cdt) + cdt.type(epsilon)))[:, None]
-    xhat = (x2 - mean.astype(cdt)[:, None]) * rstd
-    dbias = d2.sum(axis=0)
-    dscale = (d2 * xhat).sum(axis=0)
-    dxhat = d2 * scale.reshape(1, right).astype(cdt) if scale is not None else d2
-    dx = rstd * (dxhat - dxhat.mean(axis=1, keepdims=True) - xhat * (dxhat * xhat).mean(axis=1, keepdims=True))
+    xhat = x2 - mean.astype(cdt)[:, None]
+    xhat *= rstd
+    d_xhat = d2 * xhat
+    ones = xp.ones(left, cdt)
+    dbias = ones @ d2  # column sums as GEMVs
+    dscale = ones @ d_xhat
+    s = scale.reshape(right).astype(cdt, copy=False) if scale is not None else xp.ones(right, cdt)
+    mean_dxhat = d2 @ s
+    mean_dxhat_xhat = d_xhat @ s
+    dx = d2 * s
+    mean_dxhat /= right
+    mean_dxhat_xhat /= right
+    xhat *= mean_dxhat_xhat[:, None]
+    dx -= mean_dxhat[:, None]
+    dx -= xhat
+    dx *= rstd
     pshape = scale.shape if scale is not None else (right,)
     pdt = scale.dtype if scale is not None else x.dtype
     return (dx.astype(x.dtype, copy=False).reshape(x.shape), dscale.astype(pdt, copy=False).reshape(pshape),

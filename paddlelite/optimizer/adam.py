@@ -71,8 +71,8 @@ class Adam(Optimizer):
         """p's moment1, moment2, beta1_pow_acc, beta2_pow_acc (created in that order, parameter by parameter,
         as Paddle creates them)."""
         pow_dtype = "float64" if p.dtype.name == "float64" else "float32"
-        return (self._acc("moment1", p), self._acc("moment2", p), self._acc("beta1_pow_acc", p, b1, [1], pow_dtype),
-                self._acc("beta2_pow_acc", p, b2, [1], pow_dtype))
+        return (self._acc("moment1", p), self._acc("moment2", p), self._acc("beta1_pow_acc", p, b1, [1], pow_dtype, "cpu"),
+                self._acc("beta2_pow_acc", p, b2, [1], pow_dtype, "cpu"))
 
     def _update_one(self, p, g, lr, acc, attrs, coeff):
         m1, m2, b1p, b2p = acc

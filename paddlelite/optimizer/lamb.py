@@ -33,8 +33,8 @@ class Lamb(Optimizer):
             if self._exclude_fn is not None and self._exclude_fn(p):
                 decay = 0.0
             m1, m2 = self._acc("moment1", p), self._acc("moment2", p)
-            b1p = self._acc("beta1_pow_acc", p, b1, [1], _pow_dtype(p))
-            b2p = self._acc("beta2_pow_acc", p, b2, [1], _pow_dtype(p))
+            b1p = self._acc("beta1_pow_acc", p, b1, [1], _pow_dtype(p), "cpu")
+            b2p = self._acc("beta2_pow_acc", p, b2, [1], _pow_dtype(p), "cpu")
             self._run("lamb", {"Param": p, "Grad": g, "LearningRate": lr, "Moment1": m1, "Moment2": m2,
                                "Beta1Pow": b1p, "Beta2Pow": b2p},
                       {"ParamOut": p, "Moment1Out": m1, "Moment2Out": m2, "Beta1PowOut": b1p, "Beta2PowOut": b2p},

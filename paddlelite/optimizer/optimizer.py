@@ -20,6 +20,7 @@ from ..framework.mode import _static
 from ..framework.tensor import Tensor, wrap_array
 from ..ops import autocast, dispatch
 from ..ops.registry import get_op
+from ..static.framework import device_guard
 from ..utils import unique_name
 from .lr import LRScheduler
 from .regularizer import L2Decay, WeightDecayRegularizer
@@ -170,8 +171,9 @@ class Optimizer:
         return scaled
 
     # ---- accumulators ---------------------------------------------------------------------------
-    def _acc(self, name, param, fill_value=0.0, shape=None, dtype=None):
-        """The accumulator `name` of `param` ('<param>_<name>_0'), created filled with fill_value."""
+    def _acc(self, name, param, fill_value=0.0, shape=None, dtype=None, device=None):
+        """The accumulator `name` of `param` ('<param>_<name>_0'), created filled with fill_value (in static
+        mode by a startup op on `device`, as Paddle's device_guard records it: its beta powers are 'cpu')."""
         d = self._accumulators.setdefault(name, {})
         pname = self._param_name(param)
         t = d.get(pname)
@@ -181,7 +183,8 @@ class Optimizer:
         dtype = _dtype.convert_dtype(dtype or param.dtype).name
         var_name = f"{pname}_{name}_0"
         if _static[0]:
-            t = _persistable_var(self._program, self._startup, var_name, shape, dtype, fill_value, False)
+            with device_guard(device):
+                t = _persistable_var(self._program, self._startup, var_name, shape, dtype, fill_value, False)
         else:
             xp = param._place.xp
             pending = self._pending_state.pop(var_name, None)

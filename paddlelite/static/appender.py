@@ -10,7 +10,7 @@ import contextlib
 from ..framework.mode import _static
 from ..framework.tensor import Tensor
 from ..ops import dispatch
-from ..ops.legacy import (INPLACE_OUTPUTS, OUTPUT_ORDER, STOP_GRADIENT_OUTPUTS, extra_outputs, legacy_type,
+from ..ops.legacy import (HELPER_NAMED_OUTPUTS, INPLACE_OUTPUTS, OUTPUT_ORDER, STOP_GRADIENT_OUTPUTS, extra_outputs, legacy_type,
                           name_key)
 from ..ops.registry import Meta
 from ..utils import unique_name
@@ -102,6 +102,12 @@ def reserved_output_guard(var):
     return layer_name_guard(None if var is None else _Reserved(var.name))
 
 
+def output_name_guard(name):
+    """The op built inside writes a new variable called `name` (Paddle APIs that append an op themselves and
+    name its output, as x[1:]'s `x_slice_0`)."""
+    return layer_name_guard(_Reserved(name))
+
+
 _OPERATOR_TEMPORARY = object()  # _layer_name while a Python operator builds its op: outputs are `tmp_<n>`
 
 
@@ -132,6 +138,8 @@ def forward_name_fn(op_type, program):
         key, counters = name_key(op_type)
         for _ in range(counters):
             helper = generate(key)
+        if op_type in HELPER_NAMED_OUTPUTS:
+            return lambda: helper
     return lambda: generate(helper + ".tmp")
 
 

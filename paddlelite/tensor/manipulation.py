@@ -353,7 +353,55 @@ def parse_index(index, api="Tensor.__getitem__"):
 
 def getitem(x, index):
     entries, tensors = parse_index(index)
+    if getattr(x, "_is_variable", False) and _io.is_basic(entries):
+        return _static_basic_getitem(x, entries)
     return apply(_io.GETITEM, x, tensors, index=entries)
+
+
+_INT_MAX, _INT_MIN = 2 ** 31 - 1, -2 ** 31  # Paddle's open slice bounds
+
+
+def _static_basic_getitem(x, entries):
+    """x[ints, slices, None, ...] of a static Variable as Paddle's legacy IR builds it (variable_index.py): one
+    slice op (strided_slice when a step is not 1) whose output is `<x>_slice_<n>`, then an unsqueeze for the
+    None entries."""
+    from ..static.appender import output_name_guard
+    from ..utils import unique_name
+    _io.index_shape("getitem", tuple(x.shape), entries, [])  # IndexError for impossible indices, first
+    if any(e[0] == "ellipsis" for e in entries):
+        at = next(i for i, e in enumerate(entries) if e[0] == "ellipsis")
+        used = sum(e[0] != "none" for e in entries) - 1
+        entries = entries[:at] + [["slice", None, None, None]] * (len(x.shape) - used) + entries[at + 1:]
+    none_axes = [i for i, e in enumerate(entries) if e[0] == "none"]
+    axes, starts, ends, steps, decrease = [], [], [], [], []
+    for dim, e in enumerate(e for e in entries if e[0] != "none"):
+        if e[0] == "int":
+            start, end, step = e[1], (e[1] + 1 if e[1] != -1 else _INT_MAX), 1
+            decrease.append(dim)
+        else:
+            start, end, step = e[1:]
+            if start is None and end is None and step is None:
+                continue
+            step = 1 if step is None else step
+            start = (0 if step > 0 else _INT_MAX) if start is None else start
+            end = (_INT_MAX if step > 0 else _INT_MIN) if end is None else end
+            if x.shape[dim] != -1 and end >= x.shape[dim]:
+                end = _INT_MAX if step > 0 else x.shape[dim]
+            if (start, end, step) == (0, _INT_MAX, 1):
+                continue
+        axes.append(dim)
+        starts.append(start)
+        ends.append(end)
+        steps.append(step)
+    out = x
+    if axes:
+        op, extra = (_mo.STRIDED_SLICE, {"strides": steps}) if any(s != 1 for s in steps) else (_mo.SLICE, {})
+        with output_name_guard(unique_name.generate(f"{x.name}_{op.type}")):
+            out = apply(op, x, axes=axes, starts=starts, ends=ends, infer_flags=[1] * len(axes),
+                        decrease_axis=decrease, **extra)
+    if none_axes:
+        out = unsqueeze(out, [a - sum(d < a for d in decrease) for a in none_axes])
+    return out
 
 
 def _metas(tensors):

@@ -28,8 +28,10 @@ CASES = [
     OpCase("as_strided", {"X": rand(3, 4)}, {"dims": [3, 3], "stride": [3, 1], "offset": 8},
            noncontiguous=False, id="as_strided-overlap"),
     # slicing
-    OpCase("slice", {"X": rand(4, 5, 3)}, {"axes": [0, 2], "starts": [1, -2], "ends": [3, 100]}, id="slice"),
-    OpCase("strided_slice", {"X": rand(5, 6)}, {"axes": [0, 1], "starts": [4, 0], "ends": [-10, 6],
+    OpCase("slice", {"Input": rand(4, 5, 3)}, {"axes": [0, 2], "starts": [1, -2], "ends": [3, 100]}, id="slice"),
+    OpCase("slice", {"Input": rand(4, 5, 3)}, {"axes": [0, 2], "starts": [1, -1], "ends": [2, 2147483647],
+                                               "decrease_axis": [0, 2]}, id="slice-decrease-axis"),
+    OpCase("strided_slice", {"Input": rand(5, 6)}, {"axes": [0, 1], "starts": [4, 0], "ends": [-10, 6],
                                                "strides": [-2, 3]}, id="strided_slice-neg-stride"),
     OpCase("strided_slice_grad", {"X": rand(5, 6), "OutGrad": rand(3, 2)},
            {"axes": [0, 1], "starts": [0, 5], "ends": [5, 0], "strides": [2, -3]}, id="strided_slice_grad"),
