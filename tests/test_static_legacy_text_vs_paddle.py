@@ -53,6 +53,37 @@ def _seed_append_backward(paddle):  # the example of seeds/002 (append_backward'
     paddle.static.append_backward(loss=paddle.mean(loss))
 
 
+def _seed_append_backward_repeated(paddle):  # the whole example of seeds/002: six backwards of one loss
+    x = paddle.static.data(name="x", shape=[None, 13], dtype="int64")
+    y = paddle.static.data(name="y", shape=[None, 1], dtype="float32")
+    x_emb = paddle.static.nn.embedding(x, size=[100, 256])
+    y_predict = paddle.static.nn.fc(x=x_emb, size=1, activation=None, name="my_fc")
+    avg_loss = paddle.mean(paddle.nn.functional.square_error_cost(input=y_predict, label=y))
+    all_weights = [p for p in paddle.static.default_main_program().block(0).all_parameters() if "w_" in p.name]
+    append_backward = paddle.static.append_backward
+    append_backward(loss=avg_loss)
+    append_backward(loss=avg_loss, parameter_list=all_weights)
+    append_backward(loss=avg_loss, parameter_list=[w.name for w in all_weights])
+    append_backward(loss=avg_loss, no_grad_set={x_emb})
+    append_backward(loss=avg_loss, no_grad_set={"my_fc.b_0"})
+    append_backward(loss=avg_loss, parameter_list=all_weights, no_grad_set=set(all_weights))
+
+
+def _gradients_twice(paddle):  # paddle.static.gradients' seed: a bare fill_any_like, written again on a rerun
+    x = paddle.static.data("x", [None, 4], "float32")
+    x.stop_gradient = False
+    y = paddle.nn.functional.softmax(paddle.nn.functional.relu(paddle.nn.Linear(4, 4)(x)))
+    loss = paddle.mean(y * y)
+    paddle.static.gradients([loss], [x]), paddle.static.gradients([loss], [x])
+
+
+def _append_backward_parameter_list(paddle):
+    x = paddle.static.data("x", [None, 4], "float32")
+    l1, l2 = paddle.nn.Linear(4, 3), paddle.nn.Linear(3, 2)
+    loss = paddle.mean(l2(paddle.nn.functional.relu(l1(x))))
+    paddle.static.append_backward(loss, parameter_list=[l1.weight.name], no_grad_set={l2.bias.name})
+
+
 def _fc_softmax_sgd(paddle):
     x = paddle.static.data("x", [None, 4], "float32")
     h = paddle.static.nn.fc(x, 8, activation="relu")
@@ -210,6 +241,12 @@ def _grouped_conv_avg_pool(paddle):  # the default weight init's std counts all 
 def _conv_transpose(paddle):  # the bias add is named by the conv's LayerHelper
     x = paddle.static.data("x", [None, 2, 5, 5], "float32")
     paddle.static.append_backward(paddle.mean(paddle.nn.Conv2DTranspose(2, 3, 3, stride=2)(x)))
+
+
+def _conv_max_pool_nhwc(paddle):  # a channel-last bias is reshaped to [1, 1, 1, C] too
+    x = paddle.static.data("x", [None, 8, 8, 3], "float32")
+    h = paddle.nn.Conv2D(3, 4, 3, data_format="NHWC")(x)
+    paddle.static.append_backward(paddle.mean(paddle.nn.functional.max_pool2d(h, 2, data_format="NHWC")))
 
 
 def _batch_norm_1d(paddle):  # BatchNorm1D's layout shows as NCHW
@@ -417,6 +454,8 @@ def _activation_layers(paddle):  # hardswish is Paddle's hard_swish op; relu6 sh
 
 
 _SGD = ["sgd"] * 4
+_SEED_BACKWARD = ["fill_constant", "reduce_mean_grad", "square_grad", "elementwise_sub_grad", "elementwise_add_grad",
+                  "mul_grad"]
 _LINEAR_BACKWARD = ["matmul_v2", "elementwise_add", "reduce_mean", "fill_constant", "reduce_mean_grad",
                     "elementwise_add_grad", "matmul_v2_grad"]
 # the op types of each program (what the test checks without Paddle installed)
@@ -438,6 +477,18 @@ PROGRAMS = {
         "lookup_table_v2", "mul", "elementwise_add", "elementwise_sub", "square", "reduce_mean", "fill_constant",
         "reduce_mean_grad", "square_grad", "elementwise_sub_grad", "elementwise_add_grad", "mul_grad",
         "lookup_table_v2_grad"]),
+    "seed_append_backward_repeated": (_seed_append_backward_repeated, [
+        "lookup_table_v2", "mul", "elementwise_add", "elementwise_sub", "square", "reduce_mean",
+        *[*_SEED_BACKWARD, "lookup_table_v2_grad"] * 3, *_SEED_BACKWARD, *_SEED_BACKWARD, "lookup_table_v2_grad",
+        *_SEED_BACKWARD]),
+    "gradients_twice": (_gradients_twice, [
+        "matmul_v2", "elementwise_add", "relu", "softmax", "elementwise_mul", "reduce_mean",
+        *["fill_any_like", "reduce_mean_grad", "elementwise_mul_grad", "sum", "softmax_grad", "relu_grad",
+          "elementwise_add_grad", "matmul_v2_grad"] * 2]),
+    "append_backward_parameter_list": (_append_backward_parameter_list, [
+        "matmul_v2", "elementwise_add", "relu", "matmul_v2", "elementwise_add", "reduce_mean", "fill_constant",
+        "reduce_mean_grad", "elementwise_add_grad", "matmul_v2_grad", "relu_grad", "elementwise_add_grad",
+        "matmul_v2_grad"]),
     "fc_softmax_sgd": (_fc_softmax_sgd, [
         "mul", "elementwise_add", "relu", "softmax", "reduce_mean", "fill_constant", "reduce_mean_grad",
         "softmax_grad", "relu_grad", "elementwise_add_grad", "mul_grad", "sgd", "sgd"]),
@@ -505,6 +556,9 @@ PROGRAMS = {
     "conv_transpose": (_conv_transpose, [
         "conv2d_transpose", "reshape2", "elementwise_add", "reduce_mean", "fill_constant", "reduce_mean_grad",
         "elementwise_add_grad", "reshape2_grad", "conv2d_transpose_grad"]),
+    "conv_max_pool_nhwc": (_conv_max_pool_nhwc, [
+        "conv2d", "reshape2", "elementwise_add", "pool2d", "reduce_mean", "fill_constant", "reduce_mean_grad",
+        "pool2d_grad", "elementwise_add_grad", "reshape2_grad", "conv2d_grad"]),
     "batch_norm_1d": (_batch_norm_1d, [
         "matmul_v2", "elementwise_add", "batch_norm", "reduce_mean", "fill_constant", "reduce_mean_grad",
         "batch_norm_grad", "elementwise_add_grad", "matmul_v2_grad", *_SGD]),
