@@ -8,6 +8,7 @@ import numpy as np
 from .formula import reshape_as
 from .collective import ring_communicator
 from .launch import layer_norm as _launch
+from .reduce import sum_last, sum_leading
 from .registry import Meta, register_op
 from .shape_rules import check_float
 
@@ -55,7 +56,7 @@ def _layer_norm_forward(xp, x, scale, bias, epsilon, begin_norm_axis):
     left, right = _ln_split("layer_norm", x.shape, begin_norm_axis)
     cdt = _compute_dtype(x.dtype)
     x2 = x.reshape(left, right).astype(cdt, copy=False)
-    mean = x2 @ xp.ones(right, cdt)  # row sums as a GEMV: a few times faster than NumPy's sum over short rows
+    mean = sum_last(xp, x2)
     mean /= right
     y = x2 - mean[:, None]
     var = xp.einsum("ij,ij->i", y, y)  # the row sums of squares without a squared copy
@@ -79,9 +80,8 @@ def _layer_norm_grad_forward(xp, x, scale, mean, var, dy, epsilon, begin_norm_ax
     xhat = x2 - mean.astype(cdt)[:, None]
     xhat *= rstd
     d_xhat = d2 * xhat
-    ones = xp.ones(left, cdt)
-    dbias = ones @ d2  # column sums as GEMVs
-    dscale = ones @ d_xhat
+    dbias = sum_leading(xp, d2, 1)
+    dscale = sum_leading(xp, d_xhat, 1)
     s = scale.reshape(right).astype(cdt, copy=False) if scale is not None else xp.ones(right, cdt)
     mean_dxhat = d2 @ s
     mean_dxhat_xhat = d_xhat @ s
