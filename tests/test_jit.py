@@ -243,6 +243,20 @@ def test_eval_mode_and_no_grad_run_their_own_program():
     assert y.stop_gradient and len(m.forward._programs) == 2
 
 
+def test_a_captured_tensor_that_starts_training_gets_its_gradient_and_each_variant_is_traced_once():
+    w = paddle.ones([3])
+    f = paddle.jit.to_static(lambda x: (x * w).sum())
+    x = paddle.to_tensor([1.0, 2.0, 3.0])
+    f(x)
+    w.stop_gradient = False
+    f(x).backward()
+    assert w.grad.numpy().tolist() == [1.0, 2.0, 3.0]
+    for frozen in (True, False, True):  # freezing and unfreezing again reuse the programs traced for each
+        w.stop_gradient = frozen
+        f(x)
+    assert len(f._programs) == 2
+
+
 def test_frozen_parameters_retrace_and_inputs_modified_in_place_fail_backward():
     m = paddle.jit.to_static(MLP())
     x = paddle.ones([2, 8])

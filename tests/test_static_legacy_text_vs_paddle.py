@@ -3,9 +3,9 @@ slots, attributes, variable names (LayerHelper keys counted per program, XShape 
 the same backward and optimizer ops.
 
 Each program is built under paddlelite and, when it is installed, under real Paddle (FLAGS_enable_pir_api=0);
-the texts must be equal. Without Paddle the recorded op types (below) are still checked. The optimizer ops'
-name scope (`/optimizer_<n>/`) counts every optimizer op Paddle's process ever built, so it is compared
-without its number.
+the texts must be equal. Without Paddle the recorded op types (below) are still checked. The optimizer,
+regularization and gradient-clip name scopes (`/optimizer_<n>/`, ...) count every scope Paddle's process ever
+opened, so they are compared without their numbers.
 """
 import difflib
 import re
@@ -122,7 +122,194 @@ def _linear_adam_cosine_lr(paddle):
     opt.minimize(paddle.mean(paddle.nn.Linear(4, 2)(x)))
 
 
+def _arange(paddle):  # fill_constant bounds kept on the CPU, read by a range op
+    paddle.arange(10), paddle.arange(0, 5, 0.5, dtype="float32")
+
+
+def _arange_variable_bound(paddle):  # a Variable bound is the range op's input itself
+    n = paddle.static.data("n", [1], "int64")
+    paddle.arange(n), paddle.arange(2, n)
+
+
+def _creation(paddle):
+    paddle.zeros([2, 3]), paddle.ones([3], dtype="int64"), paddle.full([2], 5.0)
+    x = paddle.static.data("x", [None, 4], "float32")
+    paddle.zeros_like(x), paddle.ones_like(x), paddle.full_like(x, 2.0)
+
+
+def _cross_entropy_probabilities(paddle):  # use_softmax=False: softmax_with_cross_entropy with that attr
+    x = paddle.static.data("x", [None, 5], "float32")
+    y = paddle.static.data("y", [None, 1], "int64")
+    p = paddle.nn.functional.softmax(paddle.nn.Linear(5, 4)(x))
+    paddle.static.append_backward(paddle.nn.functional.cross_entropy(p, y, use_softmax=False))
+
+
+def _cross_entropy_soft_label(paddle):
+    x = paddle.static.data("x", [None, 4], "float32")
+    y = paddle.static.data("y", [None, 4], "float32")
+    x.stop_gradient = False
+    paddle.static.append_backward(paddle.nn.functional.cross_entropy(x, y, soft_label=True))
+
+
+def _cnn_pools_momentum(paddle):
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 3, 8, 8], "float32")
+    y = paddle.static.data("y", [None, 1], "int64")
+    h = F.relu(paddle.nn.BatchNorm2D(4)(paddle.nn.Conv2D(3, 4, 3, padding=1)(x)))
+    h = paddle.nn.AdaptiveAvgPool2D(1)(paddle.nn.AvgPool2D(2)(paddle.nn.MaxPool2D(2, 2)(h)))
+    logits = paddle.nn.Linear(4, 3)(paddle.flatten(h, 1))
+    paddle.optimizer.Momentum(0.1, momentum=0.9).minimize(F.cross_entropy(logits, y))
+
+
+def _grouped_conv_avg_pool(paddle):  # the default weight init's std counts all input channels, as Paddle's
+    x = paddle.static.data("x", [None, 4, 9, 9], "float32")
+    h = paddle.nn.Conv2D(4, 4, 3, stride=2, padding=1, groups=2, bias_attr=False)(x)
+    paddle.static.append_backward(paddle.mean(paddle.nn.functional.avg_pool2d(h, 3, stride=2, padding=1)))
+
+
+def _batch_norm_1d(paddle):  # BatchNorm1D's layout shows as NCHW
+    x = paddle.static.data("x", [None, 4], "float32")
+    h = paddle.nn.BatchNorm1D(4)(paddle.nn.Linear(4, 4)(x))
+    paddle.optimizer.SGD(0.1).minimize(paddle.mean(h))
+
+
+def _concat_split_stack(paddle):  # stack's output slot Y; split's gradient a concat op
+    x = paddle.static.data("x", [None, 4], "float32")
+    x.stop_gradient = False
+    a, b = paddle.split(x, 2, axis=1)
+    loss = paddle.mean(paddle.concat([a, b, a], axis=1)) + paddle.mean(paddle.stack([a, b], axis=0))
+    paddle.static.append_backward(loss)
+
+
+def _view_ops(paddle):
+    x = paddle.static.data("x", [None, 4], "float32")
+    a = paddle.unsqueeze(x, 1)
+    paddle.squeeze(a, 1), paddle.expand(paddle.unsqueeze(x, 0), [3, -1, 4]), paddle.tile(x, [2, 1])
+
+
+def _linear(paddle):
+    x = paddle.static.data("x", [None, 4], "float32")
+    return paddle.mean(paddle.nn.Linear(4, 2)(x))
+
+
+def _momentum_weight_decay(paddle):
+    paddle.optimizer.Momentum(0.1, momentum=0.9, weight_decay=0.01).minimize(_linear(paddle))
+
+
+def _momentum_l2_decay(paddle):
+    decay = paddle.regularizer.L2Decay(0.01)
+    paddle.optimizer.Momentum(0.1, momentum=0.9, weight_decay=decay).minimize(_linear(paddle))
+
+
+def _rmsprop(paddle):
+    paddle.optimizer.RMSProp(0.01).minimize(_linear(paddle))
+
+
+def _adagrad(paddle):
+    paddle.optimizer.Adagrad(0.01).minimize(_linear(paddle))
+
+
+def _sgd_step_decay(paddle):
+    paddle.optimizer.SGD(paddle.optimizer.lr.StepDecay(0.1, 10)).minimize(_linear(paddle))
+
+
+def _sgd_piecewise_decay(paddle):
+    paddle.optimizer.SGD(paddle.optimizer.lr.PiecewiseDecay([3, 6], [0.1, 0.01, 0.001])).minimize(_linear(paddle))
+
+
+def _sgd_linear_warmup(paddle):
+    paddle.optimizer.SGD(paddle.optimizer.lr.LinearWarmup(0.1, 5, 0.0, 0.1)).minimize(_linear(paddle))
+
+
+def _adamw_exponential_decay(paddle):
+    paddle.optimizer.AdamW(paddle.optimizer.lr.ExponentialDecay(0.1, 0.9)).minimize(_linear(paddle))
+
+
+def _momentum_nesterov(paddle):
+    paddle.optimizer.Momentum(0.1, momentum=0.9, use_nesterov=True).minimize(_linear(paddle))
+
+
+def _adadelta(paddle):
+    paddle.optimizer.Adadelta(0.01).minimize(_linear(paddle))
+
+
+def _lamb(paddle):
+    paddle.optimizer.Lamb(0.01).minimize(_linear(paddle))
+
+
+# regularization: a scale (and sign) op per parameter writing _generated_var_<n>, summed into its gradient in place
+def _adam_l2_decay(paddle):
+    paddle.optimizer.Adam(0.01, weight_decay=paddle.regularizer.L2Decay(0.01)).minimize(_linear(paddle))
+
+
+def _adam_float_weight_decay(paddle):
+    paddle.optimizer.Adam(0.01, weight_decay=0.01).minimize(_linear(paddle))
+
+
+def _adamax(paddle):  # the beta1 powers advance by scale ops after all the updates, under name scope adamax
+    paddle.optimizer.Adamax(0.01).minimize(_linear(paddle))
+
+
+def _sgd_clip_by_value(paddle):  # clip ops under name scope gradient_clip, recording (param, clipped grad)
+    paddle.optimizer.SGD(0.01, grad_clip=paddle.nn.ClipGradByValue(1.0)).minimize(_linear(paddle))
+
+
+def _sgd_l1_decay(paddle):
+    paddle.optimizer.SGD(0.01, weight_decay=paddle.regularizer.L1Decay(0.01)).minimize(_linear(paddle))
+
+
+def _scalar_operands(paddle):  # a Variable's operator with a Python number: a bare fill_constant `tmp_<n>`
+    x = paddle.static.data("x", [None, 4], "float32")
+    y = paddle.static.data("y", [None, 4], "float32")
+    i = paddle.static.data("i", [3], "int64")
+    g = paddle.gather(x, i)
+    paddle.cast(paddle.where(g > 0, g, paddle.zeros_like(g)), "float64"), paddle.clip(x, -1.0, 1.0)
+    x + y, x - y, x * y, x / y, x + 1.0, x * 2.0, -x, x ** 2
+
+
+def _scale_clip_cast_backward(paddle):  # cast's and scale's gradients are cast and scale ops
+    x = paddle.static.data("x", [None, 4], "float32")
+    x.stop_gradient = False
+    y = paddle.cast(paddle.clip(paddle.scale(x, 2.0, 1.0), -1.0, 1.0), "float64")
+    paddle.static.append_backward(paddle.mean(y))
+
+
+def _gather_backward(paddle):
+    x = paddle.static.data("x", [None, 4], "float32")
+    i = paddle.static.data("i", [3], "int64")
+    x.stop_gradient = False
+    paddle.static.append_backward(paddle.mean(paddle.gather(x, i)))
+
+
+def _transpose_reshape_flatten(paddle):
+    x = paddle.static.data("x", [None, 2, 3, 4], "float32")
+    x.stop_gradient = False
+    b = paddle.reshape(paddle.transpose(x, [0, 3, 1, 2]), [-1, 12])
+    paddle.static.append_backward(paddle.mean(b) + paddle.mean(paddle.flatten(x, 1, 2)))
+
+
+def _softmax_log_softmax(paddle):
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 4], "float32")
+    x.stop_gradient = False
+    paddle.static.append_backward(paddle.mean(F.log_softmax(x)) + paddle.mean(F.softmax(x, -1)))
+
+
+def _linear_dropouts(paddle):
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 4], "float32")
+    h = paddle.nn.Dropout(0.2)(F.dropout(paddle.nn.Linear(4, 8, bias_attr=False)(x), 0.5, mode="downscale_in_infer"))
+    paddle.static.append_backward(paddle.mean(F.softmax(h, axis=0)))
+
+
+def _embedding_adam(paddle):
+    ids = paddle.static.data("ids", [None, 5], "int64")
+    paddle.optimizer.Adam(0.01).minimize(paddle.mean(paddle.nn.Embedding(10, 3)(ids)))
+
+
 _SGD = ["sgd"] * 4
+_LINEAR_BACKWARD = ["matmul_v2", "elementwise_add", "reduce_mean", "fill_constant", "reduce_mean_grad",
+                    "elementwise_add_grad", "matmul_v2_grad"]
 # the op types of each program (what the test checks without Paddle installed)
 PROGRAMS = {
     "mlp_sgd": (_mlp_sgd, [
@@ -176,6 +363,66 @@ PROGRAMS = {
     "linear_adam_cosine_lr": (_linear_adam_cosine_lr, [
         "matmul_v2", "elementwise_add", "reduce_mean", "fill_constant", "reduce_mean_grad", "elementwise_add_grad",
         "matmul_v2_grad", "adam", "adam"]),
+    "arange": (_arange, ["fill_constant", "fill_constant", "fill_constant", "range"] * 2),
+    "arange_variable_bound": (_arange_variable_bound, ["fill_constant", "fill_constant", "range"] * 2),
+    "creation": (_creation, ["fill_constant"] * 3 + ["fill_any_like"] * 3),
+    "cross_entropy_probabilities": (_cross_entropy_probabilities, [
+        "matmul_v2", "elementwise_add", "softmax", "softmax_with_cross_entropy", "reduce_mean", "fill_constant",
+        "reduce_mean_grad", "softmax_with_cross_entropy_grad", "softmax_grad", "elementwise_add_grad",
+        "matmul_v2_grad"]),
+    "cross_entropy_soft_label": (_cross_entropy_soft_label, [
+        "softmax_with_cross_entropy", "reduce_mean", "fill_constant", "reduce_mean_grad",
+        "softmax_with_cross_entropy_grad"]),
+    "cnn_pools_momentum": (_cnn_pools_momentum, [
+        "conv2d", "reshape2", "elementwise_add", "batch_norm", "relu", "pool2d", "pool2d", "pool2d",
+        "flatten_contiguous_range", "matmul_v2", "elementwise_add", "softmax_with_cross_entropy", "reduce_mean",
+        "fill_constant", "reduce_mean_grad", "softmax_with_cross_entropy_grad", "elementwise_add_grad",
+        "matmul_v2_grad", "flatten_contiguous_range_grad", "pool2d_grad", "pool2d_grad", "pool2d_grad", "relu_grad",
+        "batch_norm_grad", "elementwise_add_grad", "reshape2_grad", "conv2d_grad", *["momentum"] * 6]),
+    "grouped_conv_avg_pool": (_grouped_conv_avg_pool, [
+        "conv2d", "pool2d", "reduce_mean", "fill_constant", "reduce_mean_grad", "pool2d_grad", "conv2d_grad"]),
+    "batch_norm_1d": (_batch_norm_1d, [
+        "matmul_v2", "elementwise_add", "batch_norm", "reduce_mean", "fill_constant", "reduce_mean_grad",
+        "batch_norm_grad", "elementwise_add_grad", "matmul_v2_grad", *_SGD]),
+    "concat_split_stack": (_concat_split_stack, [
+        "split", "concat", "reduce_mean", "stack", "reduce_mean", "elementwise_add", "fill_constant",
+        "elementwise_add_grad", "reduce_mean_grad", "stack_grad", "reduce_mean_grad", "concat_grad", "sum", "sum",
+        "concat"]),
+    "view_ops": (_view_ops, ["unsqueeze2", "squeeze2", "unsqueeze2", "expand_v2", "tile"]),
+    **{name: (build, [*_LINEAR_BACKWARD, op, op]) for name, build, op in [
+        ("momentum_weight_decay", _momentum_weight_decay, "momentum"),
+        ("momentum_l2_decay", _momentum_l2_decay, "momentum"), ("rmsprop", _rmsprop, "rmsprop"),
+        ("adagrad", _adagrad, "adagrad"), ("sgd_step_decay", _sgd_step_decay, "sgd"),
+        ("sgd_piecewise_decay", _sgd_piecewise_decay, "sgd"), ("sgd_linear_warmup", _sgd_linear_warmup, "sgd"),
+        ("adamw_exponential_decay", _adamw_exponential_decay, "adamw"),
+        ("momentum_nesterov", _momentum_nesterov, "momentum"), ("adadelta", _adadelta, "adadelta"),
+        ("lamb", _lamb, "lamb")]},
+    **{name: (build, [*_LINEAR_BACKWARD, *regularization, op, op]) for name, build, regularization, op in [
+        ("adam_l2_decay", _adam_l2_decay, ["scale", "sum"] * 2, "adam"),
+        ("adam_float_weight_decay", _adam_float_weight_decay, ["scale", "sum"] * 2, "adam"),
+        ("sgd_l1_decay", _sgd_l1_decay, ["sign", "scale", "sum"] * 2, "sgd"),
+        ("sgd_clip_by_value", _sgd_clip_by_value, ["clip"] * 2, "sgd")]},
+    "adamax": (_adamax, [*_LINEAR_BACKWARD, "adamax", "adamax", "scale", "scale"]),
+    "scalar_operands": (_scalar_operands, [
+        "gather", "fill_constant", "greater_than", "fill_any_like", "where", "cast", "clip", "elementwise_add",
+        "elementwise_sub", "elementwise_mul", "elementwise_div", "scale", "scale", "scale", "fill_constant",
+        "elementwise_pow"]),
+    "scale_clip_cast_backward": (_scale_clip_cast_backward, [
+        "scale", "clip", "cast", "reduce_mean", "fill_constant", "reduce_mean_grad", "cast", "clip_grad", "scale"]),
+    "gather_backward": (_gather_backward, ["gather", "reduce_mean", "fill_constant", "reduce_mean_grad",
+                                           "gather_grad"]),
+    "transpose_reshape_flatten": (_transpose_reshape_flatten, [
+        "transpose2", "reshape2", "reduce_mean", "flatten_contiguous_range", "reduce_mean", "elementwise_add",
+        "fill_constant", "elementwise_add_grad", "reduce_mean_grad", "flatten_contiguous_range_grad",
+        "reduce_mean_grad", "reshape2_grad", "transpose2_grad", "sum"]),
+    "softmax_log_softmax": (_softmax_log_softmax, [
+        "log_softmax", "reduce_mean", "softmax", "reduce_mean", "elementwise_add", "fill_constant",
+        "elementwise_add_grad", "reduce_mean_grad", "softmax_grad", "reduce_mean_grad", "log_softmax_grad", "sum"]),
+    "linear_dropouts": (_linear_dropouts, [
+        "matmul_v2", "dropout", "dropout", "softmax", "reduce_mean", "fill_constant", "reduce_mean_grad",
+        "softmax_grad", "dropout_grad", "dropout_grad", "matmul_v2_grad"]),
+    "embedding_adam": (_embedding_adam, [
+        "lookup_table_v2", "reduce_mean", "fill_constant", "reduce_mean_grad", "lookup_table_v2_grad", "adam"]),
     "cross_entropy_none": (_cross_entropy_none, [
         "matmul_v2", "unsqueeze2", "softmax_with_cross_entropy", "squeeze2", "reduce_mean", "fill_constant",
         "reduce_mean_grad", "squeeze2_grad", "softmax_with_cross_entropy_grad", "matmul_v2_grad"]),
@@ -188,7 +435,8 @@ def _printed(build):
         main, startup = paddle.static.Program(), paddle.static.Program()
         with paddle.static.program_guard(main, startup):
             build(paddle)
-        text = re.sub(r"op_namescope = /optimizer(_\d+)?/", "op_namescope = /optimizer/", str(main))
+        text = re.sub(r"op_namescope = /(optimizer|regularization|gradient_clip|adamax)(_\d+)?/", r"op_namescope = /\1/",
+                      str(main))
         return {"text": text, "startup": str(startup), "types": [op.type for op in main.global_block().ops]}
     return body
 
@@ -218,3 +466,19 @@ def test_static_slicing_runs_as_paddles(paddle):  # the slice ops Paddle's index
         return [v[1, None, ::2, 1:3] * 2.0 - v[-1, :, ::-1][None, :2, 1:3]]
     out, = run_static(paddle, build, {"x": x})
     return {"out": out}
+
+
+@differential(expected={"w": [[0.99, -0.99], [1.98, 0.99]], "b": [-0.5, 0.0]}, rtol=1e-5, atol=1e-6)
+def test_static_regularized_step_runs_as_paddles(paddle):  # the sum op writes the decayed gradient in place
+    import numpy as np
+
+    def build():
+        x = paddle.static.data("x", [None, 2], "float32")
+        w = paddle.ParamAttr(initializer=paddle.nn.initializer.Assign(np.array([[1.0, -1.0], [2.0, 1.0]])))
+        b = paddle.ParamAttr(initializer=paddle.nn.initializer.Constant(0.0))
+        linear = paddle.nn.Linear(2, 2, weight_attr=w, bias_attr=b)
+        opt = paddle.optimizer.SGD(0.5, weight_decay=paddle.regularizer.L2Decay(0.02))
+        opt.minimize(paddle.mean(linear(x)[:, 0]))
+        return [linear.weight, linear.bias]
+    w, b = run_static(paddle, build, {"x": np.zeros([3, 2], "float32")})
+    return {"w": w, "b": b}

@@ -55,7 +55,8 @@ class StaticFunction:
         self._input_spec = None if input_spec is None else [
             InputSpec.from_tensor(s) if isinstance(s, Tensor) else s for s in input_spec]
         self._instance = None
-        self._programs = {}
+        self._programs = {}  # (signature key, n): (PartialProgram, rebuild), in the order traced
+        self._recent = {}    # signature key: the entry its last call ran
         self._bound = weakref.WeakKeyDictionary()
         self.full_graph = full_graph
         functools.update_wrapper(self, function)
@@ -87,16 +88,24 @@ class StaticFunction:
             tensors, rebuild_args = flatten((args, kwargs), lambda v: isinstance(v, Tensor))
         specs = self._specs_for(args, tensors)
         key = self._key(rebuild_args, tensors, specs)
-        entry = self._programs.get(key)
-        if entry is None:
-            entry = self._programs[key] = self._trace(args, kwargs, specs)
+        entry = self._recent.get(key)
+        if entry is None or not entry[0].traced_with_current_stop_gradients():
+            entry = self._recent[key] = self._variant(key, args, kwargs, specs)
         partial, rebuild = entry
-        params = [t for _, t in partial.captures]
-        outs, _saved = apply(RUN_PROGRAM, tensors, params, program=partial)
+        outs, _saved = apply(RUN_PROGRAM, tensors, partial.capture_tensors, program=partial)
         for t, value in partial.written:  # buffers the program updated (BatchNorm's running statistics)
             t._write(value)
         partial.written = []
         return rebuild(outs)
+
+    def _variant(self, key, args, kwargs, specs):
+        """The program traced for `key` whose captures (parameters, buffers, constants) still have the stop_gradient
+        they had when it was traced (freezing a parameter changes the backward), traced now if there is none."""
+        for (k, _), entry in self._programs.items():
+            if k == key and entry[0].traced_with_current_stop_gradients():
+                return entry
+        entry = self._programs[key, len(self._programs)] = self._trace(args, kwargs, specs)
+        return entry
 
     def _specs_for(self, args, tensors):
         if self._input_spec is None:
@@ -116,16 +125,15 @@ class StaticFunction:
         return specs
 
     def _key(self, rebuild_args, tensors, specs):
-        sig = tuple((s.shape if s is not None else tuple(t._data.shape), t.dtype.name, t.stop_gradient)
+        sig = tuple((s.shape if s is not None else t._data.shape, t._data.dtype, t.stop_gradient)
                     for t, s in zip(tensors, specs))
         # the arguments that are no Tensors (None: Tensors only, a different key from any structure's)
         others = None if rebuild_args is None else repr(rebuild_args([None] * len(tensors)))
-        layer = self._instance
-        # a Layer's mode and which parameters train change the program (dropout/BatchNorm; its backward)
-        state = (layer.training, tuple(p.stop_gradient for p in layer.parameters())) if hasattr(
-            layer, "parameters") else None
+        # a Layer's mode changes the program (dropout, BatchNorm); which parameters train is checked on the
+        # program found (_variant)
+        training = getattr(self._instance, "training", None)
         # a program traced under auto_cast holds its casts: one program per autocast rule
-        return sig, others, state, tensors[0]._place if tensors else None, _autocast.active_key()
+        return sig, others, training, tensors[0]._place if tensors else None, _autocast.active_key()
 
     def _trace(self, args, kwargs, specs):
         fn = convert_function(self._function)

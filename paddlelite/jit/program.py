@@ -89,9 +89,15 @@ class PartialProgram:
         if fetch:
             self._backward_step = FixedStep(self.backward, [True] * (len(dout_names) + len(self.saved_x)) +
                                             [False] * len(self.saved_params) + [True] * len(self.saved), fixed)
+        self.capture_tensors = [t for _, t in captures]
+        self._capture_stop_gradients = [t.stop_gradient for t in self.capture_tensors]
         self.written = []  # (Tensor, array): buffers the last forward updated (BatchNorm's running stats)
         by_name = {v.name: t for v, t in captures}
         self._write_back = [by_name[n] for _, n in self.forward.write_back if n in by_name]
+
+    def traced_with_current_stop_gradients(self):
+        """Whether each capture's stop_gradient is what it was when traced (which gradients the backward computes)."""
+        return [t.stop_gradient for t in self.capture_tensors] == self._capture_stop_gradients
 
     # ---- the run_program op's callbacks -------------------------------------------------------
     def run_forward(self, xp, xs, params):

@@ -15,6 +15,8 @@ def _map(tree, is_leaf, fn):
 
 def flatten(tree, is_leaf):
     """([leaves where is_leaf], rebuild): rebuild(new_leaves) is `tree` with those leaves replaced."""
+    if is_leaf(tree):  # one leaf (a function's single result): nothing to rebuild around it
+        return [tree], _first
     leaves = []
 
     def take(leaf):
@@ -23,6 +25,10 @@ def flatten(tree, is_leaf):
 
     template = _map(tree, is_leaf, take)
     return leaves, lambda new: _map(template, lambda v: isinstance(v, _Slot), lambda s: new[s.index])
+
+
+def _first(leaves):
+    return leaves[0]
 
 
 class _Slot:

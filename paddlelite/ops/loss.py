@@ -10,7 +10,8 @@ from .launch import softmax_ce as _launch
 from .registry import Meta, VALUE_CHECK, register_op
 from .shape_rules import check_float, normalize_axis
 
-_SWCE_ATTRS = {"soft_label": False, "ignore_index": -100, "axis": -1, "numeric_stable_mode": True}
+# use_softmax=False: Logits already are probabilities (Softmax is a copy of them), the loss is -log of them
+_SWCE_ATTRS = {"soft_label": False, "ignore_index": -100, "axis": -1, "numeric_stable_mode": True, "use_softmax": True}
 
 
 def _check_label(op, logits, label, soft_label, axis):
@@ -34,7 +35,7 @@ def _check_label(op, logits, label, soft_label, axis):
     return axis
 
 
-def _swce_infer(logits, label, soft_label, ignore_index, axis, numeric_stable_mode):
+def _swce_infer(logits, label, soft_label, ignore_index, axis, numeric_stable_mode, use_softmax):
     check_float("softmax_with_cross_entropy", logits, "Logits", real=True)
     if soft_label and label.dtype != logits.dtype:
         raise TypeError(f"op 'softmax_with_cross_entropy': soft Label has dtype {label.dtype} but Logits has "
@@ -62,12 +63,17 @@ def _meta(a):
     return Meta(tuple(a.shape), a.dtype)
 
 
-def _swce_forward(xp, logits, label, soft_label, ignore_index, axis, numeric_stable_mode):
+def _swce_forward(xp, logits, label, soft_label, ignore_index, axis, numeric_stable_mode, use_softmax):
     axis = _check_label("softmax_with_cross_entropy", _meta(logits), _meta(label), soft_label, axis)
-    shifted = shifted_logits(xp, logits, axis)
-    log_sum = xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))
-    log_softmax = shifted - log_sum
-    softmax = xp.exp(log_softmax)
+    if use_softmax:
+        shifted = shifted_logits(xp, logits, axis)
+        log_sum = xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))
+        log_softmax = shifted - log_sum
+        softmax = xp.exp(log_softmax)
+    else:
+        softmax = logits.copy()
+        with np.errstate(divide="ignore"):  # a zero probability of the label: an infinite loss, as Paddle's
+            log_softmax = xp.log(logits)
     if soft_label:
         loss = -(label * log_softmax).sum(axis=axis, keepdims=True)
     else:
@@ -76,9 +82,19 @@ def _swce_forward(xp, logits, label, soft_label, ignore_index, axis, numeric_sta
     return softmax, loss.astype(logits.dtype, copy=False)
 
 
-def _swce_grad_forward(xp, label, softmax, dloss, soft_label, ignore_index, axis, numeric_stable_mode):
+def _swce_grad_forward(xp, label, softmax, dloss, soft_label, ignore_index, axis, numeric_stable_mode,
+                       use_softmax):
     axis = _check_label("softmax_with_cross_entropy_grad", _meta(softmax), _meta(label), soft_label, axis)
-    if soft_label:
+    if not use_softmax:  # d(-log p)/dp = -1/p at the label (weighted by the soft label)
+        with np.errstate(divide="ignore"):
+            inverse = -1.0 / softmax
+        if soft_label:
+            dlogits = label * inverse
+        else:
+            idx, keep = _hard_index(xp, label, softmax.shape[axis], ignore_index, "softmax_with_cross_entropy_grad")
+            classes = xp.arange(softmax.shape[axis]).reshape([-1 if i == axis else 1 for i in range(softmax.ndim)])
+            dlogits = xp.where(keep & (classes == idx), inverse, softmax.dtype.type(0))
+    elif soft_label:
         # d/dz [-sum_c y_c log softmax_c] = softmax * sum_c y_c - y
         dlogits = softmax * label.sum(axis=axis, keepdims=True) - label
     else:
@@ -88,7 +104,7 @@ def _swce_grad_forward(xp, label, softmax, dloss, soft_label, ignore_index, axis
     return (dlogits * dloss).astype(softmax.dtype, copy=False)
 
 
-def _swce_grad_infer(label, softmax, dloss, soft_label, ignore_index, axis, numeric_stable_mode):
+def _swce_grad_infer(label, softmax, dloss, soft_label, ignore_index, axis, numeric_stable_mode, use_softmax):
     ax = _check_label("softmax_with_cross_entropy_grad", softmax, label, soft_label, axis)
     loss_shape = tuple(1 if i == ax else d for i, d in enumerate(softmax.shape))
     if len(dloss.shape) != len(loss_shape) or any(a != b and -1 not in (a, b) for a, b in zip(dloss.shape, loss_shape)):
@@ -97,7 +113,9 @@ def _swce_grad_infer(label, softmax, dloss, soft_label, ignore_index, axis, nume
     return Meta(softmax.shape, softmax.dtype)
 
 
-def _swce_grad_kernel(xp, label, softmax, dloss, soft_label, ignore_index, axis, numeric_stable_mode):
+def _swce_grad_kernel(xp, label, softmax, dloss, soft_label, ignore_index, axis, numeric_stable_mode, use_softmax):
+    if not use_softmax:
+        return None  # the reference forward
     return _launch.softmax_ce_grad(xp, label, softmax, dloss, soft_label, ignore_index, axis)
 
 

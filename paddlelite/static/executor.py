@@ -153,6 +153,7 @@ class Plan:
         self.names = []
         self._host_syncs = []
         self.fetch_idx = [self.slot(n) for n in fetch_names]
+        self._fetch_slots = list(zip(self.fetch_idx, fetch_names))
         self.feed_idx = {n: self.slot(n) for n in feed_names}
         self.feed_slots = [self.feed_idx[n] for n in feed_names]
         block = program.global_block()
@@ -284,7 +285,7 @@ class Plan:
             if env[i] is not None:
                 values[name] = env[i]
         out = []
-        for i, name in zip(self.fetch_idx, (self.names[i] for i in self.fetch_idx)):
+        for i, name in self._fetch_slots:
             v = env[i]
             if v is None:
                 v = values.get(name)
@@ -320,10 +321,12 @@ class FixedStep:
 
     def run(self, feeds):
         xp, env, fixed = self.plan.xp, self.env, self.fixed
-        for k, (slot, value, copied) in enumerate(zip(self.plan.feed_slots, feeds, self.copied)):
-            if fixed and copied and _is_array(value):
-                value = _copy_into(xp, self.feed_buffers, k, value)
-            env[slot] = value
+        if fixed:
+            for k, (slot, value, copied) in enumerate(zip(self.plan.feed_slots, feeds, self.copied)):
+                env[slot] = _copy_into(xp, self.feed_buffers, k, value) if copied and _is_array(value) else value
+        else:
+            for slot, value in zip(self.plan.feed_slots, feeds):
+                env[slot] = value
         outs = self.plan.run_env(env, self.scope._values)
         for i in self.plan.fetch_idx:  # the env does not keep the results alive until the next call
             env[i] = None

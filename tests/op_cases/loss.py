@@ -25,6 +25,13 @@ CASES = [
            {"axis": 1}, id="swce-axis1"),
     OpCase("softmax_with_cross_entropy", {"Logits": rand(2, 3, 2, seed=7), "Label": _soft(2, 3, 2, axis=1, seed=8)},
            {"soft_label": True, "axis": 1}, id="swce-soft-axis1"),
+    # use_softmax=False: Logits are probabilities (F.cross_entropy(use_softmax=False))
+    OpCase("softmax_with_cross_entropy", {"Logits": positive(4, 5, low=0.1, high=1.0, seed=9),
+                                          "Label": np.array([[0], [-100], [2], [4]], dtype=np.int64)},
+           {"use_softmax": False}, id="swce-probabilities-ignore-index"),
+    OpCase("softmax_with_cross_entropy", {"Logits": positive(3, 4, low=0.1, high=1.0, seed=10),
+                                          "Label": _soft(3, 4, seed=11)}, {"soft_label": True, "use_softmax": False},
+           id="swce-probabilities-soft"),
 ]
 
 # (norm_by_times is not a case: it scales the gradient but not the loss, as in Paddle, so it is no derivative)

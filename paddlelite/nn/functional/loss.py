@@ -71,7 +71,7 @@ def _check_same_shape(a, b, api, names=("input", "label")):
 def _one_hot(label, num_classes, dtype, axis):
     """Float one-hot of integer `label` along a new dim at `axis` (ids outside [0, C), e.g. ignored ones, give 0)."""
     place = None if _static[0] else label.place
-    classes = apply(_creation.RANGE, start=0, end=int(num_classes), step=1, dtype=label.dtype.name, place=place)
+    classes = apply(_creation.RANGE, None, None, None, start=0, end=int(num_classes), step=1, dtype=label.dtype.name, place=place)
     nd = len(label.shape) + 1
     axis = axis % nd
     classes = apply(_mo.RESHAPE, classes, shape=[-1 if i == axis else 1 for i in range(nd)])
@@ -150,24 +150,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     else:
         hard_label = label if hard else None
 
-    if use_softmax:
-        loss = apply(_loss.SOFTMAX_WITH_CROSS_ENTROPY, input, label, soft_label=not hard,
-                     ignore_index=int(ignore_index), axis=op_axis)[1]
-    else:
-        if hard:
-            label = apply(_loss.CHECK_LABELS, label, input, axis=axis, ignore_index=int(ignore_index), api=api,
-                          error="IndexError")
-            hard_label = label
-            # -log of the picked probability (a one-hot product would make 0 * log(0) = NaN of a zero
-            # probability of another class); an ignored row picks class 0 and then the probability 1
-            kept = _not_ignored(label, ignore_index, input.dtype)
-            safe = apply(_ew.MULTIPLY, label, apply(_mo.CAST, kept, dtype=label.dtype.name))
-            picked = apply(get_op("take_along_axis"), input, safe, axis=axis)
-            picked = apply(_ew.ADD, apply(_ew.MULTIPLY, picked, kept), _scale(kept, -1.0, 1.0))
-            loss = _scale(apply(_math.LOG, picked), -1.0)
-        else:
-            logp = apply(_math.LOG, input)
-            loss = _scale(_sum(apply(_ew.MULTIPLY, label, logp), axis=[axis], keepdim=True), -1.0)
+    # use_softmax=False: input holds probabilities, the op takes -log of them (Paddle's op, with that attr)
+    loss = apply(_loss.SOFTMAX_WITH_CROSS_ENTROPY, input, label, soft_label=not hard, ignore_index=int(ignore_index),
+                 axis=op_axis, use_softmax=bool(use_softmax))[1]
 
     # per-sample weights (shape of loss): weight[label] for hard labels, sum_c label_c weight_c for soft ones
     sample_w = None
@@ -181,7 +166,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
             sample_w = _sum(apply(_ew.MULTIPLY, label, w_b), axis=[axis], keepdim=True)
         loss = apply(_ew.MULTIPLY, loss, sample_w)
     ignoring = hard_label is not None and ignore_index is not None
-    if ignoring and (not use_softmax or not hard):  # softmax_with_cross_entropy zeroes ignored rows itself
+    if ignoring and not hard:  # softmax_with_cross_entropy zeroes ignored rows of hard labels itself
         loss = apply(_ew.MULTIPLY, loss, _not_ignored(hard_label, ignore_index, input.dtype))
 
     if reduction == "sum":
