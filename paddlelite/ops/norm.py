@@ -17,6 +17,14 @@ def _compute_dtype(dtype):
     return np.dtype(np.float32) if dtype == np.float16 else np.dtype(dtype)
 
 
+def _rows_dot(xp, a, b):
+    """Each row of a [rows, n] dotted with the same row of b [rows, n], or with b [n]: no product array for
+    BLAS dtypes (einsum, GEMV); float16/bfloat16 multiply and sum."""
+    if a.dtype.char not in "fd":
+        return (a * b).sum(axis=1)
+    return a @ b if b.ndim == 1 else xp.einsum("ij,ij->i", a, b)
+
+
 def _numel(shape):
     return -1 if -1 in shape else int(np.prod(shape, dtype=np.int64))
 
@@ -59,7 +67,7 @@ def _layer_norm_forward(xp, x, scale, bias, epsilon, begin_norm_axis):
     mean = sum_last(xp, x2)
     mean /= right
     y = x2 - mean[:, None]
-    var = xp.einsum("ij,ij->i", y, y)  # the row sums of squares without a squared copy
+    var = _rows_dot(xp, y, y)
     var /= right
     y /= xp.sqrt(var + cdt.type(epsilon))[:, None]
     if scale is not None:
@@ -83,8 +91,8 @@ def _layer_norm_grad_forward(xp, x, scale, mean, var, dy, epsilon, begin_norm_ax
     dbias = sum_leading(xp, d2, 1)
     dscale = sum_leading(xp, d_xhat, 1)
     s = scale.reshape(right).astype(cdt, copy=False) if scale is not None else xp.ones(right, cdt)
-    mean_dxhat = d2 @ s
-    mean_dxhat_xhat = d_xhat @ s
+    mean_dxhat = _rows_dot(xp, d2, s)
+    mean_dxhat_xhat = _rows_dot(xp, d_xhat, s)
     dx = d2 * s
     mean_dxhat /= right
     mean_dxhat_xhat /= right
