@@ -83,7 +83,7 @@ def legacy_type(type):
 
 
 # Gradients Paddle builds as a forward op (split's is the concat of its outputs' gradients, cast's a cast back,
-# scale's a scale without the bias): forward type -> (grad op type, {our grad op's slot: Paddle's},
+# scale's a scale without the bias, flip's a flip): forward type -> (grad op type, {our grad op's slot: Paddle's},
 # fn(desc attrs) -> the grad op's desc attrs or None for the forward op's)
 _AS_FORWARD = {"Out@GRAD": "X", "X@GRAD": "Out"}
 GRAD_OPS = {
@@ -92,6 +92,7 @@ GRAD_OPS = {
     "cast": ("cast", _AS_FORWARD,
              lambda a: {**a, "in_dtype": a["out_dtype"], "out_dtype": a["in_dtype"], "op_namescope": ""}),
     "scale": ("scale", _AS_FORWARD, lambda a: {**a, "bias": 0.0, "op_namescope": ""}),
+    "flip": ("flip", _AS_FORWARD, lambda a: {**a, "op_namescope": ""}),
 }
 
 
@@ -283,6 +284,11 @@ GRAD_INPUTS = {
     "divide": ("Out", "X", "Y"),
     "split": ("AxisTensor",),
     "gather": ("Axis", "Index", "X"),
+    "sigmoid_cross_entropy_with_logits": ("Label", "X", "pos_weight"),
+    "nll_loss": ("Label", "Total_weight", "Weight", "X"),
+    "tile": ("RepeatTimes", "X", "repeat_times_tensor"),
+    "expand": ("Shape", "X", "expand_shapes_tensor"),
+    "cumsum": ("X",),
     "layer_norm": ("Bias", "Mean", "Scale", "Variance", "X"),
     "clip": ("Max", "Min", "X"),
     "scale": ("BiasTensor", "ScaleTensor"),  # its grad op is a scale op, which lists them empty

@@ -203,6 +203,7 @@ class Operator:
     """One op of a Block: a registered op type, {slot: [var names]} for inputs/outputs, attrs."""
 
     _grad_desc = None  # a grad op shown as a forward op: fn(its forward op's desc attrs) -> its own (legacy.py)
+    _shows_forward_desc = False  # a grad op's desc shows its forward op's attributes (a gradient sum's does not)
 
     def __init__(self, block, type, inputs=None, outputs=None, attrs=None):
         self.block = block
@@ -235,7 +236,7 @@ class Operator:
     def _desc(self):
         """(attrs, optional input slots listed empty) as Paddle's legacy op desc of this op shows them; a
         grad op shows its forward op's attributes (see ops/legacy.py)."""
-        fwd = self._fwd_op if self._fwd_op is not None else self
+        fwd = self._fwd_op if self._shows_forward_desc else self
         first = next((n for v in fwd._inputs.values() for n in v), None)
         var = None if first is None else fwd.block._lookup(first)
         attrs, empty = legacy_desc(REGISTRY_TYPES.get(fwd.type, fwd.type), self._attrs, var)
@@ -348,6 +349,8 @@ class GradOperator(Operator):
     """The gradient of one forward op, shown as Paddle's grad op: type `<forward type>_grad`, inputs the
     forward slots it reads and `<output slot>@GRAD`, outputs `<input slot>@GRAD`, the forward attrs.
     It runs `body`, the registered ops its grad maker described (executors and backward see those)."""
+
+    _shows_forward_desc = True
 
     def __init__(self, block, fwd_op, opdef, body, grad_to_var):
         reads = {n for op in body for n in op.input_arg_names}
