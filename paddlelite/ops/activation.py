@@ -11,7 +11,6 @@ from ..framework.random import rng_for
 from .formula import exp, hardsigmoid, minimum, reduce_sum, sigmoid, softplus, tanh, where, zeros_like
 from .launch import activation as _launch
 from .math import erf_array, unary_grad
-from .reduce import sum_last
 from .registry import Meta, register_op
 from .shape_rules import check_float, float_only, float_rule, normalize_axis
 
@@ -271,12 +270,6 @@ def shifted_logits(xp, x, axis):
     return xp.maximum(shifted, x.dtype.type(-64), out=shifted)
 
 
-def _sum_keepdims(xp, x, axis):
-    if axis in (-1, x.ndim - 1):
-        return sum_last(xp, x)[..., None]
-    return x.sum(axis=axis, keepdims=True)
-
-
 def _softmax(xp, x, axis):
     if x.dtype.kind != "f":
         check_float("softmax", x)
@@ -284,7 +277,7 @@ def _softmax(xp, x, axis):
         return xp.ones_like(x)
     e = shifted_logits(xp, x, axis)
     xp.exp(e, out=e)
-    e /= _sum_keepdims(xp, e, axis)
+    e /= e.sum(axis=axis, keepdims=True)
     return e
 
 
@@ -301,7 +294,7 @@ def _softmax_grad_forward(xp, out, dout, axis):
     if out.ndim == 0:
         return xp.zeros_like(dout)
     dx = dout * out  # one full-size array: the products, then dout - their sum, then times out
-    xp.subtract(dout, _sum_keepdims(xp, dx, axis), out=dx)
+    xp.subtract(dout, dx.sum(axis=axis, keepdims=True), out=dx)
     dx *= out
     return dx
 

@@ -3,7 +3,6 @@ import numpy as np
 
 from .formula import assign, expand_as
 from .launch.reduce import reduce_as as _reduce_as_kernel
-from .reduce import sum_leading
 from .registry import Meta, register_op
 from .shape_rules import same_as_first
 
@@ -16,8 +15,6 @@ def _reduce_as_forward(xp, x, target):
     axes = tuple(range(lead))
     if 1 in target.shape:  # and the dims where target has 1 (a bias gradient has none: no generator to run)
         axes += tuple(i + lead for i, d in enumerate(target.shape) if d == 1 and x.shape[i + lead] != 1)
-    if axes and len(axes) == lead:  # only leading dims, as a bias gradient
-        return sum_leading(xp, x, lead).reshape(target.shape)
     out = x.sum(axis=axes, keepdims=True) if axes else x
     return out.reshape(target.shape)
 
