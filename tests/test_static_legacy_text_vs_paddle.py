@@ -8,11 +8,13 @@ regularization and gradient-clip name scopes (`/optimizer_<n>/`, ...) count ever
 opened, so they are compared without their numbers.
 """
 import difflib
+import functools
+import operator
 import re
 
 import pytest
 
-from tests.differential import differential, run_both, run_static
+from tests.differential import differential, raises, run_both, run_static
 
 
 def _mlp_sgd(paddle):
@@ -205,6 +207,11 @@ def _grouped_conv_avg_pool(paddle):  # the default weight init's std counts all 
     paddle.static.append_backward(paddle.mean(paddle.nn.functional.avg_pool2d(h, 3, stride=2, padding=1)))
 
 
+def _conv_transpose(paddle):  # the bias add is named by the conv's LayerHelper
+    x = paddle.static.data("x", [None, 2, 5, 5], "float32")
+    paddle.static.append_backward(paddle.mean(paddle.nn.Conv2DTranspose(2, 3, 3, stride=2)(x)))
+
+
 def _batch_norm_1d(paddle):  # BatchNorm1D's layout shows as NCHW
     x = paddle.static.data("x", [None, 4], "float32")
     h = paddle.nn.BatchNorm1D(4)(paddle.nn.Linear(4, 4)(x))
@@ -387,6 +394,28 @@ def _sequential_layers(paddle):  # Flatten, Linear, ReLU layers with CrossEntrop
     paddle.static.append_backward(paddle.nn.CrossEntropyLoss()(h, y) + paddle.nn.MSELoss()(h, z))
 
 
+def _split_sections_unused_output(paddle):  # the unused output's gradient: a bare fill_any_like of dtype -1
+    x = paddle.static.data("x", [None, 6], "float32")
+    x.stop_gradient = False
+    a, b, c = paddle.split(x, [1, 2, 3], axis=1)
+    paddle.static.append_backward(paddle.mean(a) + paddle.mean(c))
+
+
+def _unstack(paddle):
+    x = paddle.static.data("x", [3, 4], "float32")
+    x.stop_gradient = False
+    paddle.static.append_backward(paddle.mean(paddle.unstack(x, axis=0)[0]))
+
+
+def _activation_layers(paddle):  # hardswish is Paddle's hard_swish op; relu6 shows no threshold
+    x = paddle.static.data("x", [None, 4], "float32")
+    x.stop_gradient = False
+    layers = [paddle.nn.ReLU6(), paddle.nn.Hardswish(), paddle.nn.ELU(), paddle.nn.Silu(), paddle.nn.Softmax(),
+              paddle.nn.LogSoftmax()]
+    means = [paddle.mean(layer(x)) for layer in layers]
+    paddle.static.append_backward(functools.reduce(operator.add, means))
+
+
 _SGD = ["sgd"] * 4
 _LINEAR_BACKWARD = ["matmul_v2", "elementwise_add", "reduce_mean", "fill_constant", "reduce_mean_grad",
                     "elementwise_add_grad", "matmul_v2_grad"]
@@ -473,6 +502,9 @@ PROGRAMS = {
         "batch_norm_grad", "elementwise_add_grad", "reshape2_grad", "conv2d_grad", *["momentum"] * 6]),
     "grouped_conv_avg_pool": (_grouped_conv_avg_pool, [
         "conv2d", "pool2d", "reduce_mean", "fill_constant", "reduce_mean_grad", "pool2d_grad", "conv2d_grad"]),
+    "conv_transpose": (_conv_transpose, [
+        "conv2d_transpose", "reshape2", "elementwise_add", "reduce_mean", "fill_constant", "reduce_mean_grad",
+        "elementwise_add_grad", "reshape2_grad", "conv2d_transpose_grad"]),
     "batch_norm_1d": (_batch_norm_1d, [
         "matmul_v2", "elementwise_add", "batch_norm", "reduce_mean", "fill_constant", "reduce_mean_grad",
         "batch_norm_grad", "elementwise_add_grad", "matmul_v2_grad", *_SGD]),
@@ -536,6 +568,17 @@ PROGRAMS = {
         "fill_constant", "elementwise_add_grad", "reduce_mean_grad", "square_grad", "elementwise_sub_grad",
         "reduce_mean_grad", "softmax_with_cross_entropy_grad", "sum", "elementwise_add_grad", "matmul_v2_grad",
         "relu_grad", "elementwise_add_grad", "matmul_v2_grad"]),
+    "split_sections_unused_output": (_split_sections_unused_output, [
+        "split", "reduce_mean", "reduce_mean", "elementwise_add", "fill_constant", "elementwise_add_grad",
+        "reduce_mean_grad", "reduce_mean_grad", "fill_any_like", "concat"]),
+    "unstack": (_unstack, ["unstack", "reduce_mean", "fill_constant", "reduce_mean_grad", "fill_any_like",
+                           "fill_any_like", "unstack_grad"]),
+    "activation_layers": (_activation_layers, [
+        "relu6", "reduce_mean", "hard_swish", "reduce_mean", "elu", "reduce_mean", "silu", "reduce_mean", "softmax",
+        "reduce_mean", "log_softmax", "reduce_mean", *["elementwise_add"] * 5, "fill_constant",
+        *["elementwise_add_grad"] * 5, "reduce_mean_grad", "log_softmax_grad", "reduce_mean_grad", "softmax_grad",
+        "reduce_mean_grad", "silu_grad", "reduce_mean_grad", "elu_grad", "reduce_mean_grad", "hard_swish_grad",
+        "reduce_mean_grad", "relu6_grad", "sum"]),
     "cross_entropy_none": (_cross_entropy_none, [
         "matmul_v2", "unsqueeze2", "softmax_with_cross_entropy", "squeeze2", "reduce_mean", "fill_constant",
         "reduce_mean_grad", "squeeze2_grad", "softmax_with_cross_entropy_grad", "matmul_v2_grad"]),
@@ -610,3 +653,11 @@ def test_gradient_sum_shows_its_own_desc():  # a sum of gradients is not its rea
     finally:
         paddle.disable_static()
     assert sums and all("axis" not in line and "dim =" not in line for line in sums), sums
+
+
+@differential(expected=raises(RuntimeError))
+def test_static_setitem_raises_as_paddles(paddle):  # Paddle's legacy Variable refuses x[i] = v in static mode
+    paddle.enable_static()
+    with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+        x = paddle.static.data("x", [None, 4], "float32")
+        x[0] = 1.0

@@ -41,6 +41,7 @@ LEGACY_TYPES = {
     "argmax": "arg_max",
     "argmin": "arg_min",
     "one_hot": "one_hot_v2",
+    "hardswish": "hard_swish",
 }
 
 
@@ -150,9 +151,9 @@ def _fill_constant_desc(attrs, x):  # Paddle's value attr is a float; str_value 
     return out
 
 
-def _fill_any_like_desc(attrs, x):  # dtype None is x's; the value a float attr
+def _fill_any_like_desc(attrs, x):  # dtype None (x's: backward's zero gradients) shows as -1; the value a float
     value = attrs["value"]
-    return {**attrs, "dtype": VAR_TYPE.get(str(attrs["dtype"] or x.dtype.name), -1),
+    return {**attrs, "dtype": VAR_TYPE.get(str(attrs["dtype"]), -1),
             "value": float(value) if isinstance(value, (int, float)) else value}
 
 
@@ -169,6 +170,12 @@ def _paired_paddings(attrs, x):
     """Paddle's conv/pool APIs store paddings [before, after, ...] as one value per dim when each pair is equal."""
     p = attrs["paddings"]
     return {**attrs, "paddings": list(p[::2])} if list(p[::2]) == list(p[1::2]) else attrs
+
+
+def _conv_transpose_desc(attrs, x):  # Paddle's API leaves a zero output_padding and the output_size unset
+    attrs = _paired_paddings(attrs, x)
+    return {**attrs, "output_padding": [] if not any(attrs["output_padding"]) else attrs["output_padding"],
+            "output_size": []}
 
 
 def _pool_desc(attrs, x):  # the adaptive pooling APIs leave use_cudnn off and paddings per side
@@ -231,6 +238,8 @@ LEGACY_DESC = {
     "nce": (_nce_desc, ()),
     "batch_norm": (_batch_norm_desc, ("MomentumTensor",)),
     "lamb": (None, ("SkipUpdate",)),
+    "relu6": (_without("threshold"), ()),  # Paddle's relu6 op has its threshold fixed at 6
+    "hardswish": (_with(offset=3.0, scale=6.0, threshold=6.0), ()),
     "range": (_without("start", "end", "step", "dtype", "place"), ()),  # the bounds are its inputs
     "slice": (None, _SLICE_TENSORS),
     "strided_slice": (None, _STRIDED_SLICE_TENSORS),
@@ -238,6 +247,7 @@ LEGACY_DESC = {
     "gaussian_random": (_random_desc(), ()),
     **{f"conv{n}d": (_paired_paddings, ()) for n in (1, 2, 3)},
     **{f"pool{n}d": (_pool_desc, ()) for n in (1, 2, 3)},
+    **{f"conv{n}d_transpose": (_conv_transpose_desc, ("Bias",)) for n in (2, 3)},
     **{t: (_with(amsgrad=False), ("Beta1Tensor", "Beta2Tensor", "EpsilonTensor", "Moment2Max", "SkipUpdate"))
        for t in ("adam", "adamw")},
     **{t: (_with(axis=-1), ()) for t in _ELEMENTWISE},
@@ -289,6 +299,9 @@ GRAD_INPUTS = {
     "tile": ("RepeatTimes", "X", "repeat_times_tensor"),
     "expand": ("Shape", "X", "expand_shapes_tensor"),
     "cumsum": ("X",),
+    "silu": ("Out", "X"),
+    "elu": ("Out", "X"),
+    **{f"conv{n}d_transpose": ("Bias", "Filter", "Input") for n in (2, 3)},
     "layer_norm": ("Bias", "Mean", "Scale", "Variance", "X"),
     "clip": ("Max", "Min", "X"),
     "scale": ("BiasTensor", "ScaleTensor"),  # its grad op is a scale op, which lists them empty

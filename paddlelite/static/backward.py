@@ -210,8 +210,10 @@ class StaticGradBuilder(GradBuilder):
     def _zero_grad(self, fwd_name):
         """Paddle's fill_any_like(value=0) writing the missing `out@GRAD` itself."""
         target = self.bp.grad_name_of(fwd_name)
-        return self._build("fill_any_like", (self.fwd.block.var(fwd_name),), {"value": 0.0},
-                           lambda: target)
+        zeros = self._build("fill_any_like", (self.fwd.block.var(fwd_name),), {"value": 0.0}, lambda: target)
+        self.ops[-1]._attrs["op_namescope"] = ""  # a bare desc in Paddle's backward: no name scope
+        zeros.stop_gradient = False  # a gradient variable, as every @GRAD Paddle creates
+        return zeros
 
     def _in_names(self, slot):
         if slot not in self.opdef.inputs:

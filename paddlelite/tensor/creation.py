@@ -98,8 +98,8 @@ def ones(shape, dtype=None, name=None, place=None):
 
 
 def full_like(x, fill_value, dtype=None, name=None):
-    return dispatch.apply(get_op("fill_any_like"), x, value=fill_value,
-                          dtype=None if dtype is None else _dtype.convert_dtype(dtype, "full_like").name)
+    dtype = x.dtype if dtype is None else _dtype.convert_dtype(dtype, "full_like")  # explicit, as Paddle's API
+    return dispatch.apply(get_op("fill_any_like"), x, value=fill_value, dtype=dtype.name)
 
 
 def zeros_like(x, dtype=None, name=None):

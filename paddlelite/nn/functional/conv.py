@@ -192,10 +192,11 @@ def _conv_transpose(nd, api, x, weight, bias, stride, padding, output_padding, d
         paddings, algo = [v for pair in pads for v in pair], "EXPLICIT"
     pads = resolve_pads(api, paddings, algo, None, None, strides, dilations)[0] if algo != "VALID" else [(0, 0)] * nd
     extra = _transpose_extra(output_padding, output_size, x, weight, strides, pads, dilations, data_format, api, nd)
-    out = apply(_OPS[nd][1], x, weight, strides=strides, paddings=paddings, padding_algorithm=algo,
-                dilations=dilations, groups=int(groups), data_format=data_format, output_padding=extra)
+    with layer_helper(api) as helper:
+        out = apply(_OPS[nd][1], x, weight, strides=strides, paddings=paddings, padding_algorithm=algo,
+                    dilations=dilations, groups=int(groups), data_format=data_format, output_padding=extra)
     if bias is not None:
-        out = _bias_add(out, bias, _channel_axis(data_format, nd), api)
+        out = _bias_add(out, bias, _channel_axis(data_format, nd), api, helper)
     return out
 
 
