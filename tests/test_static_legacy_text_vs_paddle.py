@@ -262,6 +262,11 @@ def _conv_max_pool_nhwc(paddle):  # a channel-last bias is reshaped to [1, 1, 1,
     paddle.static.append_backward(paddle.mean(paddle.nn.functional.max_pool2d(h, 2, data_format="NHWC")))
 
 
+def _group_norm(paddle):  # Paddle's group_norm op
+    x = paddle.static.data("x", [None, 4, 3, 3], "float32")
+    paddle.static.append_backward(paddle.mean(paddle.nn.GroupNorm(2, 4)(x)))
+
+
 def _batch_norm_1d(paddle):  # BatchNorm1D's layout shows as NCHW
     x = paddle.static.data("x", [None, 4], "float32")
     h = paddle.nn.BatchNorm1D(4)(paddle.nn.Linear(4, 4)(x))
@@ -469,6 +474,12 @@ def _unstack(paddle):
     paddle.static.append_backward(paddle.mean(paddle.unstack(x, axis=0)[0]))
 
 
+def _prelu_leaky_relu(paddle):  # Paddle's prelu op (mode all / channel)
+    x = paddle.static.data("x", [None, 3, 4], "float32")
+    h = paddle.nn.LeakyReLU(0.2)(paddle.nn.PReLU()(x))
+    paddle.static.append_backward(paddle.mean(paddle.nn.PReLU(3)(h)))
+
+
 def _activation_layers(paddle):  # hardswish is Paddle's hard_swish op; relu6 shows no threshold
     x = paddle.static.data("x", [None, 4], "float32")
     x.stop_gradient = False
@@ -588,6 +599,8 @@ PROGRAMS = {
     "conv_max_pool_nhwc": (_conv_max_pool_nhwc, [
         "conv2d", "reshape2", "elementwise_add", "pool2d", "reduce_mean", "fill_constant", "reduce_mean_grad",
         "pool2d_grad", "elementwise_add_grad", "reshape2_grad", "conv2d_grad"]),
+    "group_norm": (_group_norm, ["group_norm", "reduce_mean", "fill_constant", "reduce_mean_grad",
+                                 "group_norm_grad"]),
     "batch_norm_1d": (_batch_norm_1d, [
         "matmul_v2", "elementwise_add", "batch_norm", "reduce_mean", "fill_constant", "reduce_mean_grad",
         "batch_norm_grad", "elementwise_add_grad", "matmul_v2_grad", *_SGD]),
@@ -659,6 +672,9 @@ PROGRAMS = {
         "reduce_mean_grad", "reduce_mean_grad", "fill_any_like", "concat"]),
     "unstack": (_unstack, ["unstack", "reduce_mean", "fill_constant", "reduce_mean_grad", "fill_any_like",
                            "fill_any_like", "unstack_grad"]),
+    "prelu_leaky_relu": (_prelu_leaky_relu, [
+        "prelu", "leaky_relu", "prelu", "reduce_mean", "fill_constant", "reduce_mean_grad", "prelu_grad",
+        "leaky_relu_grad", "prelu_grad"]),
     "activation_layers": (_activation_layers, [
         "relu6", "reduce_mean", "hard_swish", "reduce_mean", "elu", "reduce_mean", "silu", "reduce_mean", "softmax",
         "reduce_mean", "log_softmax", "reduce_mean", *["elementwise_add"] * 5, "fill_constant",
