@@ -87,6 +87,21 @@ def test_conv2d_double_backward(r):
     np.testing.assert_allclose(x.grad.numpy(), tx.grad.numpy(), rtol=1e-9)
 
 
+@pytest.mark.parametrize("transpose", [False, True])
+def test_conv_filter_grad_when_the_input_needs_none(r, transpose):
+    """The grad op skips DInput when the Input needs no gradient (a network's first layer): the filter's
+    gradient, and its double backward, match PyTorch's."""
+    (w,), (tw,) = _pair(r.normal(size=(3, 2, 3, 3)))
+    xv = r.normal(size=(2, 3, 5, 5) if transpose else (2, 2, 5, 5))
+    conv, tconv = (F.conv2d_transpose, TF.conv_transpose2d) if transpose else (F.conv2d, TF.conv2d)
+    gw, = paddle.grad((conv(paddle.to_tensor(xv), w, padding=1) ** 2).sum(), [w], create_graph=True)
+    (gw * gw).sum().backward()
+    tgw, = torch.autograd.grad((tconv(torch.tensor(xv), tw, padding=1) ** 2).sum(), [tw], create_graph=True)
+    (tgw * tgw).sum().backward()
+    np.testing.assert_allclose(gw.numpy(), tgw.detach().numpy(), rtol=1e-9)
+    np.testing.assert_allclose(w.grad.numpy(), tw.grad.numpy(), rtol=1e-9)
+
+
 # ---- pooling --------------------------------------------------------------------------------------
 def _distinct(r, shape):
     return r.permutation(int(np.prod(shape))).reshape(shape) / 10.0

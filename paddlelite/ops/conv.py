@@ -150,9 +150,10 @@ class GemmWindows:
     `columns(x)` gives [N, C, *ksize, L]: for every kernel offset, the input under it at each of the L output
     positions. With stride 1 in every dim the positions run over `grid`: the output sizes with every dim after
     the first widened to the padded input's size, so that each kernel offset reads one contiguous run of the
-    flattened padded input (one copy with long rows, and the adjoint adds long runs); the extra positions are
-    junk that `from_grid` cuts off and `to_grid` fills with zeros. Otherwise `grid` is the output sizes and the
-    windows come from extract_windows.
+    flattened padded input (one copy with long rows); the extra positions are junk that `from_grid` cuts off.
+    `fold` takes columns over the whole padded input (`to_grid` gives output gradients there, zeros at the junk
+    positions; their first L positions are `grid`'s), so it adds each kernel offset's columns of all images and
+    channels as one run. Otherwise `grid` is the output sizes and the windows come from extract_windows.
     """
 
     def __init__(self, n, c, sizes, ksize, strides, dilations, pads, outs):
@@ -163,10 +164,11 @@ class GemmWindows:
         self.grid = [self.outs[0], *self.padded[1:]] if self.flat else self.outs
         self.length = int(np.prod(self.grid))
         self.volume = int(np.prod(self.padded))
+        self.fold_length = self.volume if self.flat else self.length
         rows = [int(np.prod(self.padded[t + 1:])) for t in range(len(sizes))]
         self.offset_steps = [d * r for d, r in zip(dilations, rows)]
         # the junk positions of the last kernel offset run past the last image by this much
-        self.tail = max(0, sum(st * (k - 1) for st, k in zip(self.offset_steps, ksize)) + self.length - self.volume)
+        self.tail = sum(st * (k - 1) for st, k in zip(self.offset_steps, ksize))
 
     def _padded_buffer(self, xp, dtype):
         buf = xp.zeros(self.n * self.c * self.volume + self.tail, dtype=dtype)
@@ -187,25 +189,27 @@ class GemmWindows:
         return xp.ascontiguousarray(self._runs(xp, buf, (*self.ksize, self.length), (*self.offset_steps, 1)))
 
     def fold(self, xp, cols):
-        """The adjoint of columns: [N, C, *ksize, L] -> [N, C, *sizes] (the junk positions of cols must be zero)."""
+        """The adjoint of columns, from columns over `fold_length` positions, kernel offset first:
+        [N, prod(ksize), C, fold_length] -> [N, C, *sizes] (the junk positions of cols must be zero)."""
         if not self.flat:
-            out = fold_windows(xp, cols.reshape(self.n, self.c, *self.ksize, *self.outs), self.padded, self.strides,
-                               self.dilations)
-            return crop_hw(out, self.pads, self.sizes)
+            nd = len(self.ksize)
+            cols = xp.moveaxis(cols.reshape(self.n, *self.ksize, self.c, *self.outs), 1 + nd, 1)
+            return crop_hw(fold_windows(xp, cols, self.padded, self.strides, self.dilations), self.pads, self.sizes)
         buf, padded = self._padded_buffer(xp, cols.dtype)
-        for offset in itertools.product(*(range(k) for k in self.ksize)):
+        size = self.n * self.c * self.volume
+        for j, offset in enumerate(itertools.product(*(range(k) for k in self.ksize))):
             start = sum(i * st for i, st in zip(offset, self.offset_steps))
-            run = self._runs(xp, buf, (self.length,), (1,), start)
-            run += cols[(slice(None), slice(None), *offset)]
+            run = buf[start:start + size].reshape(self.n, self.c, self.volume)
+            run += cols[:, j]
         return padded[crop_index(self.pads, self.sizes)]
 
     def to_grid(self, xp, y):
-        """[N, O, *outs] -> [N, O, L], zeros at the junk positions."""
+        """[N, O, *outs] -> [N, O, fold_length], zeros at the junk positions."""
         if not self.flat:
             return y.reshape(*y.shape[:2], self.length)
-        out = xp.zeros((*y.shape[:2], *self.grid), dtype=y.dtype)
+        out = xp.zeros((*y.shape[:2], *self.padded), dtype=y.dtype)
         out[(slice(None), slice(None), *(slice(o) for o in self.outs))] = y
-        return out.reshape(*y.shape[:2], self.length)
+        return out.reshape(*y.shape[:2], self.volume)
 
     def from_grid(self, y):
         """[N, O, L] -> [N, O, *outs] (a view)."""
@@ -291,17 +295,22 @@ def _register_conv(nd):
         out = matmul_array(xp, w.reshape(g, o // g, k), cols.reshape(n, g, k, -1))      # [N, G, O/G, L]
         return from_nchw(xp, windows.from_grid(out.reshape(n, o, -1)), attrs["data_format"])
 
-    def grad_forward(xp, x, w, dout, **attrs):
+    def grad_forward(xp, x, w, dout, input_grad, **attrs):
         windows, cols, o, k = windows_of(xp, x, w.shape, attrs, grad_name)
         g, n = attrs["groups"], windows.n
         d = windows.to_grid(xp, to_nchw(dout, attrs["data_format"])).reshape(n, g, o // g, -1)
         cols = cols.reshape(n, g, k, -1)
-        dw = matmul_array(xp, d, cols.swapaxes(-1, -2)).sum(axis=0).reshape(w.shape)      # [G, O/G, K] summed over N
-        dcols = matmul_array(xp, w.reshape(g, o // g, k).swapaxes(-1, -2), d)            # [N, G, K, L]
-        dx = windows.fold(xp, dcols.reshape(n, windows.c, *windows.ksize, -1))
+        dw = matmul_array(xp, d[..., :windows.length], cols.swapaxes(-1, -2)).sum(axis=0).reshape(w.shape)
+        if not input_grad:  # nothing reads DInput: zeros without storage
+            return xp.broadcast_to(xp.zeros((), dtype=x.dtype), x.shape), xp.ascontiguousarray(dw)
+        # the filter's rows kernel offset first, so fold adds each offset's [C, L] block as one run
+        cg, taps = w.shape[1], k // w.shape[1]
+        wt = w.reshape(g, o // g, cg, taps).transpose(0, 3, 2, 1).reshape(g, k, o // g)
+        dcols = matmul_array(xp, wt, d).reshape(n, g, taps, cg, -1)                      # [N, G, taps, Cg, L]
+        dx = windows.fold(xp, dcols.swapaxes(1, 2).reshape(n, taps, windows.c, -1))
         return from_nchw(xp, dx, attrs["data_format"]), xp.ascontiguousarray(dw)
 
-    def grad_infer(x, w, dout, **attrs):
+    def grad_infer(x, w, dout, input_grad, **attrs):
         expected = infer(x, w, **attrs).shape
         if len(dout.shape) != len(expected) or any(a != b and -1 not in (a, b) for a, b in zip(dout.shape, expected)):
             raise ValueError(f"op '{grad_name}': DOutput has shape {list(dout.shape)} but the convolution of Input "
@@ -311,29 +320,33 @@ def _register_conv(nd):
     def grad(g):
         if g.needs_any("Input", "Filter"):
             g.set_input_grads(("Input", "Filter"), g.op(grad_name, g.input("Input"), g.input("Filter"),
-                                                        g.output_grad("Output"), **g.attrs))
+                                                        g.output_grad("Output"), input_grad=g.needs("Input"),
+                                                        **g.attrs))
 
     def grad_grad(g):
         # dInput = A_W^T dOut (linear in dOut, linear in W); dFilter = bilinear in (Input, dOut).
         x, w, dout = g.input("Input"), g.input("Filter"), g.input("DOutput")
         ddx, ddw = g.output_grad("DInput"), g.output_grad("DFilter")
+        attrs = {k: v for k, v in g.attrs.items() if k != "input_grad"}  # the convolution's
         if g.needs("Input") and ddw is not None:
-            g.set_input_grad("Input", g.op(grad_name, x, ddw, dout, **g.attrs)[0])
+            g.set_input_grad("Input", g.op(grad_name, x, ddw, dout, **attrs)[0])
         if g.needs("Filter") and ddx is not None:
-            g.set_input_grad("Filter", g.op(grad_name, ddx, w, dout, **g.attrs)[1])
+            g.set_input_grad("Filter", g.op(grad_name, ddx, w, dout, input_grad=False, **attrs)[1])
         if g.needs("DOutput"):
             terms = []
             if ddx is not None:
-                terms.append(g.op(name, ddx, w, **g.attrs))
+                terms.append(g.op(name, ddx, w, **attrs))
             if ddw is not None:
-                terms.append(g.op(name, x, ddw, **g.attrs))
+                terms.append(g.op(name, x, ddw, **attrs))
             if terms:
                 g.set_input_grad("DOutput", terms[0] if len(terms) == 1 else terms[0] + terms[1])
 
     conv = register_op(name, inputs=("Input", "Filter"), outputs=("Output",), forward=forward, infer=infer,
                        grad=grad, attrs=attrs_default, same_dtype=("Input", "Filter"), double_grad=True)
+    # input_grad=False: the caller takes DFilter only (the data Input of a first layer needs no gradient)
     conv_grad = register_op(grad_name, inputs=("Input", "Filter", "DOutput"), outputs=("DInput", "DFilter"),
-                            forward=grad_forward, infer=grad_infer, grad=grad_grad, attrs=attrs_default,
+                            forward=grad_forward, infer=grad_infer, grad=grad_grad,
+                            attrs={**attrs_default, "input_grad": True},
                             same_dtype=("Input", "Filter", "DOutput"), double_grad=True)
     return conv, conv_grad
 
@@ -401,7 +414,7 @@ def _register_conv_transpose(nd):
         if g.needs("Input"):
             g.set_input_grad("Input", g.op(conv_name, dout, w, **conv))
         if g.needs("Filter"):
-            g.set_input_grad("Filter", g.op(conv_grad_name, dout, w, x, **conv)[1])
+            g.set_input_grad("Filter", g.op(conv_grad_name, dout, w, x, input_grad=False, **conv)[1])
 
     return register_op(name, inputs=("Input", "Filter"), outputs=("Output",), forward=forward, infer=infer,
                        grad=grad, attrs={**_conv_attrs(nd), "output_padding": [0] * nd},

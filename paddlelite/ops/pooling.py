@@ -64,7 +64,8 @@ def _adaptive_bounds(n, out):
 
 
 def _windows(xp, nd, x, attrs, op):
-    """x channel-first -> (cols [prod(ksize), N, C, *outs], sizes, ksize, strides, pads, outs, padded sizes)."""
+    """x channel-first -> (its windows [N, C, *ksize, *outs]: a view of x padded, sizes, ksize, strides, pads,
+    outs, padded sizes)."""
     (n, c, *sizes), ksize, strides, pads, outs = _geometry(op, nd, x.shape, **{**attrs,
                                                                               "data_format": _FORMATS[nd][0]})
     # extend the after-padding so ceil-mode windows that run past the edge still fit
@@ -72,9 +73,7 @@ def _windows(xp, nd, x, attrs, op):
     pads = [(a, max(b, m - a - size)) for (a, b), m, size in zip(pads, need, sizes)]
     fill = -np.inf if attrs["pooling_type"] == "max" else 0.0
     xpad = pad_hw(xp, x, pads, fill)
-    view = window_view(xp, xpad, ksize, strides, [1] * nd, outs)
-    cols = xp.ascontiguousarray(xp.moveaxis(view, tuple(range(2, 2 + nd)), tuple(range(nd))))
-    return cols.reshape((-1, n, c, *outs)), sizes, ksize, strides, pads, outs, xpad.shape[2:]
+    return window_view(xp, xpad, ksize, strides, [1] * nd, outs), sizes, ksize, strides, pads, outs, xpad.shape[2:]
 
 
 def _avg_divisor(xp, attrs, sizes, ksize, strides, pads, outs):
@@ -125,7 +124,9 @@ def _register_pool(nd):
                 block = x[_ALL + region]
                 out[_ALL + index] = block.max(axis=axes) if attrs["pooling_type"] == "max" else block.mean(axis=axes)
             return from_nchw(xp, out, fmt)
-        cols, sizes, ksize, strides, pads, outs, _ = _windows(xp, nd, x, attrs, name)
+        view, sizes, ksize, strides, pads, outs, _ = _windows(xp, nd, x, attrs, name)
+        # gathered window position first, so max/sum reduce over contiguous slices
+        cols = xp.ascontiguousarray(xp.moveaxis(view, axes, tuple(range(nd)))).reshape(-1, *x.shape[:2], *outs)
         if attrs["pooling_type"] == "max":
             out = cols.max(axis=0)
         else:
@@ -148,28 +149,34 @@ def _register_pool(nd):
                 else:
                     dx[_ALL + region] += d / block[0, 0].size
             return from_nchw(xp, dx, fmt)
-        cols, sizes, ksize, strides, pads, outs, padded = _windows(xp, nd, x, attrs, grad_name)
-        if attrs["pooling_type"] == "max":
-            # Paddle's rule: the gradient goes to the first element of the window equal to the maximum
-            out = to_nchw(out, fmt)
-            dcols = xp.empty(cols.shape, dtype=x.dtype)
-            routed = None
-            for j, window_slot in enumerate(cols):
-                hit = window_slot == out
-                if routed is None:
-                    routed = hit
-                else:
-                    xp.greater(hit, routed, out=hit)  # hit and not routed yet
-                    routed |= hit
-                # dout where hit else +0, by masking the bits: inf/NaN in dout stay where they belong (0 * inf
-                # would leak NaN) and there is no branch per element
-                bits = np.dtype(f"i{dout.dtype.itemsize}")
-                xp.bitwise_and(dout.view(bits), xp.negative(hit, dtype=bits), out=dcols[j].view(bits))
-            dcols = xp.moveaxis(dcols.reshape(*ksize, n, c, *outs), tuple(range(nd)), tuple(range(2, 2 + nd)))
-        else:
+        view, sizes, ksize, strides, pads, outs, padded = _windows(xp, nd, x, attrs, grad_name)
+        if attrs["pooling_type"] != "max":
             d = (dout / _avg_divisor(xp, attrs, sizes, ksize, strides, pads, outs)).astype(x.dtype)
             dcols = xp.broadcast_to(d.reshape(n, c, *[1] * nd, *outs), (n, c, *ksize, *outs))
-        dx = fold_windows(xp, dcols, padded, strides, [1] * nd)
+            return from_nchw(xp, crop_hw(fold_windows(xp, dcols, padded, strides, [1] * nd), pads, sizes), fmt)
+        # Paddle's rule: the gradient goes to the first element of the window equal to the maximum. Window slot by
+        # slot, read from x's window view and written (disjoint windows) or added into dx's
+        out = to_nchw(out, fmt)
+        dx = xp.zeros((n, c, *padded), dtype=x.dtype)
+        dx_view = window_view(xp, dx, ksize, strides, [1] * nd, outs)
+        disjoint = all(s >= k for s, k in zip(strides, ksize))
+        slot_grad = None if disjoint else xp.empty(out.shape, dtype=x.dtype)
+        bits = np.dtype(f"i{dout.dtype.itemsize}")
+        routed = None
+        for offset in itertools.product(*(range(k) for k in ksize)):
+            slot = (slice(None), slice(None), *offset)
+            hit = view[slot] == out
+            if routed is None:
+                routed = hit
+            else:
+                xp.greater(hit, routed, out=hit)  # hit and not routed yet
+                routed |= hit
+            # dout where hit else +0, by masking the bits: inf/NaN in dout stay where they belong (0 * inf
+            # would leak NaN) and there is no branch per element
+            target = dx_view[slot] if disjoint else slot_grad
+            xp.bitwise_and(dout.view(bits), xp.negative(hit, dtype=bits), out=target.view(bits))
+            if not disjoint:  # within one slot the windows' elements are distinct
+                dx_view[slot] += slot_grad
         return from_nchw(xp, crop_hw(dx, pads, sizes), fmt)
 
     def grad_infer(x, out, dout, **attrs):

@@ -13,7 +13,7 @@ from ...ops import manipulation as _mo
 from ...ops import math as _math
 from ...ops import reduce as _red
 from ...ops.registry import get_op
-from ...static.appender import layer_helper
+from ...static.appender import layer_helper, reserve_output, reserved_output_guard
 from ...tensor.math import _check_tensor, check_float_tensor
 from .activation import log_softmax
 from .common import linear
@@ -71,7 +71,7 @@ def _check_same_shape(a, b, api, names=("input", "label")):
 def _one_hot(label, num_classes, dtype, axis):
     """Float one-hot of integer `label` along a new dim at `axis` (ids outside [0, C), e.g. ignored ones, give 0)."""
     place = None if _static[0] else label.place
-    classes = apply(_creation.RANGE, start=0, end=int(num_classes), step=1, dtype=label.dtype.name, place=place)
+    classes = apply(_creation.RANGE, None, None, None, start=0, end=int(num_classes), step=1, dtype=label.dtype.name, place=place)
     nd = len(label.shape) + 1
     axis = axis % nd
     classes = apply(_mo.RESHAPE, classes, shape=[-1 if i == axis else 1 for i in range(nd)])
@@ -150,24 +150,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     else:
         hard_label = label if hard else None
 
-    if use_softmax:
-        loss = apply(_loss.SOFTMAX_WITH_CROSS_ENTROPY, input, label, soft_label=not hard,
-                     ignore_index=int(ignore_index), axis=op_axis)[1]
-    else:
-        if hard:
-            label = apply(_loss.CHECK_LABELS, label, input, axis=axis, ignore_index=int(ignore_index), api=api,
-                          error="IndexError")
-            hard_label = label
-            # -log of the picked probability (a one-hot product would make 0 * log(0) = NaN of a zero
-            # probability of another class); an ignored row picks class 0 and then the probability 1
-            kept = _not_ignored(label, ignore_index, input.dtype)
-            safe = apply(_ew.MULTIPLY, label, apply(_mo.CAST, kept, dtype=label.dtype.name))
-            picked = apply(get_op("take_along_axis"), input, safe, axis=axis)
-            picked = apply(_ew.ADD, apply(_ew.MULTIPLY, picked, kept), _scale(kept, -1.0, 1.0))
-            loss = _scale(apply(_math.LOG, picked), -1.0)
-        else:
-            logp = apply(_math.LOG, input)
-            loss = _scale(_sum(apply(_ew.MULTIPLY, label, logp), axis=[axis], keepdim=True), -1.0)
+    # use_softmax=False: input holds probabilities, the op takes -log of them (Paddle's op, with that attr)
+    loss = apply(_loss.SOFTMAX_WITH_CROSS_ENTROPY, input, label, soft_label=not hard, ignore_index=int(ignore_index),
+                 axis=op_axis, use_softmax=bool(use_softmax))[1]
 
     # per-sample weights (shape of loss): weight[label] for hard labels, sum_c label_c weight_c for soft ones
     sample_w = None
@@ -181,7 +166,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
             sample_w = _sum(apply(_ew.MULTIPLY, label, w_b), axis=[axis], keepdim=True)
         loss = apply(_ew.MULTIPLY, loss, sample_w)
     ignoring = hard_label is not None and ignore_index is not None
-    if ignoring and (not use_softmax or not hard):  # softmax_with_cross_entropy zeroes ignored rows itself
+    if ignoring and not hard:  # softmax_with_cross_entropy zeroes ignored rows of hard labels itself
         loss = apply(_ew.MULTIPLY, loss, _not_ignored(hard_label, ignore_index, input.dtype))
 
     if reduction == "sum":
@@ -223,22 +208,12 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
     if len(input.shape) < 2 or len(label.shape) != len(input.shape) - 1:
         raise ValueError(f"{api}: input must be [N, C, ...] and label [N, ...] (one rank less), received shapes "
                          f"{input.shape} and {label.shape}")
-    c = input.shape[1]
-    label = apply(_loss.CHECK_LABELS, label, input, axis=1, ignore_index=int(ignore_index), api=api,
-                  error="ValueError")
-    onehot = _one_hot(label, c, input.dtype, 1)
     if weight is not None:
         check_float_tensor(weight, api, "weight")
-        if list(weight.shape) != [c]:
-            raise ValueError(f"{api}: weight must have shape [{c}], received {weight.shape}")
-        onehot = apply(_ew.MULTIPLY, onehot, apply(_mo.RESHAPE, weight,
-                                                   shape=[-1 if i == 1 else 1 for i in range(len(input.shape))]))
-    onehot = apply(_ew.MULTIPLY, onehot, apply(_mo.UNSQUEEZE, _not_ignored(label, ignore_index, input.dtype),
-                                               axis=[1]))
-    loss = _scale(_sum(apply(_ew.MULTIPLY, onehot, input), axis=[1]), -1.0)
-    if reduction == "mean":
-        return _safe_div(loss, _sum(onehot))
-    return _reduce(loss, reduction)
+        if list(weight.shape) != [input.shape[1]]:
+            raise ValueError(f"{api}: weight must have shape [{input.shape[1]}], received {weight.shape}")
+    with layer_helper("nll_loss"):
+        return apply(_loss.NLL_LOSS, input, label, weight, ignore_index=int(ignore_index), reduction=reduction)[0]
 
 
 # ---- regression losses ----------------------------------------------------------------------------
@@ -314,21 +289,24 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None)
 
 
 def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean", pos_weight=None, name=None):
-    """Stable sigmoid + BCE: (1 - y) x + (1 + (pw - 1) y) softplus(-x)."""
+    """Paddle's sigmoid_cross_entropy_with_logits op, its positive term weighted by 1 + (pos_weight - 1) label.
+    Built as Paddle's static API builds it: the op's output variable first, then a constant 1 (which only
+    pos_weight uses, but a program always holds), then the op."""
     api = "binary_cross_entropy_with_logits"
     _check_reduction(reduction, api)
     check_float_tensor(logit, api, "logit")
     check_float_tensor(label, api, "label")
     _check_same_shape(logit, label, api, ("logit", "label"))
-    # softplus(-x) as one op (stable for every x): composed of |x| and max(-x, 0) its gradient at x = 0
-    # took kinks' subgradients instead of -sigmoid(0)
-    softplus_neg = _op("softplus", _scale(logit, -1.0), beta=1.0, threshold=float("inf"))
-    coef = None
+    with layer_helper("sigmoid_cross_entropy_with_logits") as helper:
+        out = reserve_output(helper, logit.shape, logit.dtype, logit.stop_gradient)
+    if pos_weight is not None or helper is not None:
+        one = T.full([1], 1.0, logit.dtype)
     if pos_weight is not None:
         check_float_tensor(pos_weight, api, "pos_weight")
-        coef = _scale(apply(_ew.MULTIPLY, _scale(pos_weight, 1.0, -1.0), label), 1.0, 1.0)
-    term = softplus_neg if coef is None else apply(_ew.MULTIPLY, coef, softplus_neg)
-    loss = apply(_ew.ADD, apply(_ew.MULTIPLY, _scale(label, -1.0, 1.0), logit), term)
+        pos_weight = apply(_ew.ADD, apply(_ew.MULTIPLY, label, apply(_ew.SUBTRACT, pos_weight, one)), one)
+    with reserved_output_guard(out):
+        loss = apply(_loss.SIGMOID_CROSS_ENTROPY_WITH_LOGITS, logit, label, pos_weight, ignore_index=-100,
+                     normalize=False)
     return _reduce(_apply_weight(loss, weight, api), reduction)
 
 
