@@ -215,6 +215,19 @@ def _nll_loss_layer_4d(paddle):
     paddle.static.append_backward(paddle.nn.NLLLoss()(x, y))
 
 
+def _kl_div_smooth_l1(paddle):  # Paddle's kldiv_loss and huber_loss ops
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 4], "float32")
+    y = paddle.static.data("y", [None, 4], "float32")
+    x.stop_gradient = False
+    paddle.static.append_backward(F.kl_div(x, y, reduction="mean") + F.smooth_l1_loss(x, y))
+
+
+def _label_smooth(paddle):  # Paddle's label_smooth op
+    y = paddle.static.data("y", [None, 4], "float32")
+    paddle.nn.functional.label_smooth(y, epsilon=0.1)
+
+
 def _cross_entropy_soft_label(paddle):
     x = paddle.static.data("x", [None, 4], "float32")
     y = paddle.static.data("y", [None, 4], "float32")
@@ -354,6 +367,18 @@ def _scale_clip_cast_backward(paddle):  # cast's and scale's gradients are cast 
     x.stop_gradient = False
     y = paddle.cast(paddle.clip(paddle.scale(x, 2.0, 1.0), -1.0, 1.0), "float64")
     paddle.static.append_backward(paddle.mean(y))
+
+
+def _index_select_backward(paddle):  # Paddle's index_select op (dim attr), not a gather
+    x = paddle.static.data("x", [None, 4], "float32")
+    i = paddle.static.data("i", [2], "int64")
+    x.stop_gradient = False
+    paddle.static.append_backward(paddle.mean(paddle.index_select(x, i, axis=1)))
+
+
+def _topk(paddle):  # k along an unknown (batch) dim is checked when the program runs
+    x = paddle.static.data("x", [None, 10], "float32")
+    paddle.topk(x, 3), paddle.topk(x, 2, axis=0, largest=False)
 
 
 def _gather_backward(paddle):
@@ -542,6 +567,10 @@ PROGRAMS = {
         "log_softmax", "nll_loss", "reduce_mean", "fill_constant", "reduce_mean_grad", "nll_loss_grad",
         "log_softmax_grad"]),
     "nll_loss_layer_4d": (_nll_loss_layer_4d, ["nll_loss", "fill_constant", "nll_loss_grad"]),
+    "kl_div_smooth_l1": (_kl_div_smooth_l1, [
+        "kldiv_loss", "reduce_mean", "huber_loss", "reduce_mean", "elementwise_add", "fill_constant",
+        "elementwise_add_grad", "reduce_mean_grad", "huber_loss_grad", "reduce_mean_grad", "kldiv_loss_grad", "sum"]),
+    "label_smooth": (_label_smooth, ["label_smooth"]),
     "cross_entropy_soft_label": (_cross_entropy_soft_label, [
         "softmax_with_cross_entropy", "reduce_mean", "fill_constant", "reduce_mean_grad",
         "softmax_with_cross_entropy_grad"]),
@@ -587,6 +616,9 @@ PROGRAMS = {
         "elementwise_pow"]),
     "scale_clip_cast_backward": (_scale_clip_cast_backward, [
         "scale", "clip", "cast", "reduce_mean", "fill_constant", "reduce_mean_grad", "cast", "clip_grad", "scale"]),
+    "index_select_backward": (_index_select_backward, [
+        "index_select", "reduce_mean", "fill_constant", "reduce_mean_grad", "index_select_grad"]),
+    "topk": (_topk, ["top_k_v2", "top_k_v2"]),
     "gather_backward": (_gather_backward, ["gather", "reduce_mean", "fill_constant", "reduce_mean_grad",
                                            "gather_grad"]),
     "transpose_reshape_flatten": (_transpose_reshape_flatten, [

@@ -279,7 +279,8 @@ INPLACE_OUTPUTS = {"batch_norm": _RUNNING_STATS, "sync_batch_norm": _RUNNING_STA
 # Outputs Paddle's API creates in another order than the op's slots (so its temporaries are numbered so), and
 # outputs it marks stop_gradient=True
 _BN_ORDER = ("MeanOut", "VarianceOut", "SavedMean", "SavedVariance", "Y")
-OUTPUT_ORDER = {"layer_norm": ("Mean", "Variance", "Y"), "batch_norm": _BN_ORDER, "sync_batch_norm": _BN_ORDER}
+OUTPUT_ORDER = {"layer_norm": ("Mean", "Variance", "Y"), "batch_norm": _BN_ORDER, "sync_batch_norm": _BN_ORDER,
+                "huber_loss": ("Residual", "Out")}
 STOP_GRADIENT_OUTPUTS = {"layer_norm": ("Mean", "Variance"), "dropout": ("Mask",),
                          "batch_norm": ("SavedMean", "SavedVariance", "ReserveSpace"),
                          "sync_batch_norm": ("SavedMean", "SavedVariance")}
