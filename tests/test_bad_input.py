@@ -25,7 +25,7 @@ def test_nll_loss_label_out_of_range_raises(labels, reduction):
         logp = paddle.nn.functional.log_softmax(paddle.to_tensor(LOGITS))
         return paddle.nn.functional.nll_loss(logp, _labels(paddle, labels), reduction=reduction)
     body()
-    with pytest.raises(ValueError, match=r"nll_loss: label values must lie in \[0, 3\)"):
+    with pytest.raises(ValueError, match=r"nll_loss'?: [Ll]abel values must lie in \[0, 3\)"):
         F.nll_loss(F.log_softmax(paddle.to_tensor(LOGITS)), _labels(paddle, labels))
 
 
@@ -66,7 +66,7 @@ def test_loss_label_checks_run_in_static_mode_with_unknown_batch(prog):
     exe.run(startup)
     (ok,) = exe.run(main, feed={"x": LOGITS, "y": np.array(IGNORED)}, fetch_list=[loss])
     assert np.isfinite(ok)
-    with pytest.raises(ValueError, match="nll_loss: label values"):
+    with pytest.raises(ValueError, match=r"nll_loss'?: [Ll]abel values"):
         exe.run(main, feed={"x": LOGITS, "y": np.array(OUT_OF_RANGE)}, fetch_list=[loss])
 
 

@@ -20,6 +20,11 @@ def accuracy(input, label, k=1, correct=None, total=None, name=None):
     """Fraction of rows of `input` ([N, C] scores) whose `label` ([N, 1] or [N], int) is among the top k.
 
     `correct` / `total` (int Tensors), when given, receive this batch's counts."""
+    return top_k_accuracy(input, label, k, correct, total, sorted=True)
+
+
+def top_k_accuracy(input, label, k, correct, total, sorted):
+    """accuracy(), its top_k sorting the k best (paddle.static.accuracy's does not)."""
     _check_tensor(input, "accuracy", "input")
     _check_tensor(label, "accuracy", "label")
     if len(input.shape) != 2:
@@ -30,8 +35,8 @@ def accuracy(input, label, k=1, correct=None, total=None, name=None):
     c = input.shape[1]
     if not 1 <= k <= c:
         raise ValueError(f"accuracy: k must lie in [1, {c}] (class_dim), received {k}")
-    _, indices = apply(_s.TOP_K, input, k=k, axis=1, largest=True, sorted=True)
-    acc, n_correct, n_total = apply(_s.ACCURACY, indices, label)
+    values, indices = apply(_s.TOP_K, input, k=k, axis=-1, largest=True, sorted=sorted)
+    acc, n_correct, n_total = apply(_s.ACCURACY, values, indices, label)
     for arg, value, src in (("correct", correct, n_correct), ("total", total, n_total)):
         if value is not None:
             if not is_tensor_like(value):

@@ -6,6 +6,9 @@ to the program, and eagerly it runs under no_grad without touching the gradients
 """
 from .. import tensor as paddle
 from ..autograd import no_grad
+from ..ops import dispatch
+from ..ops.math import CLIP_BY_NORM
+from ..static.framework import OP_ROLE_VAR_ATTR, name_scope
 
 __all__ = ["ClipGradBase", "ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue"]
 
@@ -18,6 +21,22 @@ def _check_positive(api, name, value):
 
 def _clippable(p, g):
     return g is not None and getattr(p, "need_clip", True)
+
+
+def _clip_each(params_grads, clip):
+    """(param, clip(grad)) for each clippable pair; in a static program under name scope 'gradient_clip', each op
+    recording the (param, clipped grad) it belongs to, as Paddle's."""
+    out = []
+    with name_scope("gradient_clip"):
+        for p, g in params_grads:
+            if not _clippable(p, g):
+                out.append((p, g))
+                continue
+            new = clip(g)
+            if getattr(new, "_is_variable", False):
+                new.op._set_attr(OP_ROLE_VAR_ATTR, [p.name, new.name])
+            out.append((p, new))
+    return out
 
 
 class ClipGradBase:
@@ -42,7 +61,7 @@ class ClipGradByValue(ClipGradBase):
         self.max, self.min = float(max), float(min)
 
     def _clip(self, params_grads):
-        return [(p, paddle.clip(g, self.min, self.max) if _clippable(p, g) else g) for p, g in params_grads]
+        return _clip_each(params_grads, lambda g: paddle.clip(g, self.min, self.max))
 
     def __str__(self):
         return f"Clip Gradient By Value, min = {self.min:f}, max={self.max:f}"
@@ -55,15 +74,7 @@ class ClipGradByNorm(ClipGradBase):
         self.clip_norm = _check_positive("ClipGradByNorm", "clip_norm", clip_norm)
 
     def _clip(self, params_grads):
-        out = []
-        for p, g in params_grads:
-            if not _clippable(p, g):
-                out.append((p, g))
-                continue
-            norm = paddle.sqrt(paddle.sum(paddle.multiply(g, g)))
-            limit = paddle.full([], self.clip_norm, dtype=g.dtype)
-            out.append((p, paddle.multiply(g, paddle.divide(limit, paddle.maximum(norm, limit)))))
-        return out
+        return _clip_each(params_grads, lambda g: dispatch.apply(CLIP_BY_NORM, g, max_norm=self.clip_norm))
 
     def __str__(self):
         return f"Gradient Clip By Norm, clip_norm={self.clip_norm:f}"

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..framework.random import rng_for
-from .registry import Meta, VALUE_CHECK, register_op
+from .registry import DATA_DEPENDENT_SHAPE, Meta, VALUE_CHECK, register_op
 from .shape_rules import broadcast_shapes, float_only, float_rule
 
 # Ops without inputs take their place from the 'place' attr when given, else the current device.
@@ -12,29 +12,44 @@ def _dt(dtype):
     return np.dtype(dtype)
 
 
-def _fill_constant_forward(xp, shape, value, dtype, place):
+def _fill_constant_forward(xp, shape, value, dtype, place, force_cpu):
     dt = _dt(dtype)
     with np.errstate(over="ignore", invalid="ignore"):  # out-of-range values cast like C (Paddle: -1 -> 255)
         fill = np.asarray(value).astype(dt)[()]
     return xp.full(tuple(shape), fill, dtype=dt)
 
 
+# force_cpu: Paddle keeps such constants (arange's bounds) in host memory; recorded for its op desc, as every op
+# here runs on its program's place
 FILL_CONSTANT = register_op(
     "fill_constant", inputs=(), outputs=("Out",),
     forward=_fill_constant_forward,
-    infer=lambda shape, value, dtype, place: Meta(tuple(shape), _dt(dtype)),
-    attrs={"shape": [], "value": 0.0, "dtype": "float32", "place": None})
+    infer=lambda shape, value, dtype, place, force_cpu: Meta(tuple(shape), _dt(dtype)),
+    attrs={"shape": [], "value": 0.0, "dtype": "float32", "place": None, "force_cpu": False})
 
 
 def _range_len(start, end, step):
     return max(0, int(np.ceil((end - start) / step)))
 
 
+def _range_forward(xp, start_t, end_t, step_t, start, end, step, dtype, place):
+    if start is None:  # a static program's bounds: 1-element tensors, as Paddle's range op reads them
+        start, end, step = (t.reshape(-1)[0].item() for t in (start_t, end_t, step_t))
+    return xp.arange(start, end, step, dtype=_dt(dtype))
+
+
+def _range_infer(start_t, end_t, step_t, start, end, step, dtype, place):
+    return Meta((-1,) if start is None else (_range_len(start, end, step),), _dt(dtype))
+
+
+# The bounds are the attrs (eager arange), or with start=end=step=None the Start/End/Step tensors (static
+# programs, as Paddle's range op takes them)
 RANGE = register_op(
-    "range", inputs=(), outputs=("Out",),
-    forward=lambda xp, start, end, step, dtype, place: xp.arange(start, end, step, dtype=_dt(dtype)),
-    infer=lambda start, end, step, dtype, place: Meta((_range_len(start, end, step),), _dt(dtype)),
-    attrs={"start": 0, "end": 1, "step": 1, "dtype": "int64", "place": None})
+    "range", inputs=("Start", "End", "Step"), outputs=("Out",), optional_inputs=("Start", "End", "Step"),
+    nondiff_inputs=("Start", "End", "Step"), forward=_range_forward, infer=_range_infer,
+    attrs={"start": 0, "end": 1, "step": 1, "dtype": "int64", "place": None},
+    host_sync=lambda attrs: DATA_DEPENDENT_SHAPE if attrs["start"] is None else None)
+
 
 LINSPACE = register_op(
     "linspace", inputs=(), outputs=("Out",),

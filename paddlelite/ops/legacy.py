@@ -3,7 +3,7 @@ shows (`add` is `elementwise_add`, `matmul` is `matmul_v2`, `embedding` is `look
 
 Static Operators carry the legacy type, so `op.type`, printed programs, append_backward callbacks and
 tools that read op descs see what Paddle shows; `registry.get_op` resolves either name to the same op.
-The gradient of an op is shown as Paddle names its grad op: `<legacy type>_grad`. Ops missing here
+The gradient of an op is shown as Paddle names its grad op: `<legacy type>_grad` (see GRAD_OPS). Ops missing here
 already have Paddle's name. Slot names are Paddle's in the registry itself.
 """
 
@@ -41,6 +41,7 @@ LEGACY_TYPES = {
     "argmax": "arg_max",
     "argmin": "arg_min",
     "one_hot": "one_hot_v2",
+    "hardswish": "hard_swish",
 }
 
 
@@ -82,9 +83,27 @@ def legacy_type(type):
     return LEGACY_TYPES.get(type, type)
 
 
-def grad_type(forward_type):
-    """The type Paddle gives the gradient of a forward op (whose type is already the legacy one)."""
-    return forward_type + "_grad"
+# Gradients Paddle builds as a forward op (split's is the concat of its outputs' gradients, cast's a cast back,
+# scale's a scale without the bias, flip's a flip): forward type -> (grad op type, {our grad op's slot: Paddle's},
+# fn(desc attrs) -> the grad op's desc attrs or None for the forward op's)
+_AS_FORWARD = {"Out@GRAD": "X", "X@GRAD": "Out"}
+GRAD_OPS = {
+    "split": ("concat", _AS_FORWARD, None),
+    # built as bare descs by Paddle's grad makers: no name scope
+    "cast": ("cast", _AS_FORWARD,
+             lambda a: {**a, "in_dtype": a["out_dtype"], "out_dtype": a["in_dtype"], "op_namescope": ""}),
+    "scale": ("scale", _AS_FORWARD, lambda a: {**a, "bias": 0.0, "op_namescope": ""}),
+    "flip": ("flip", _AS_FORWARD, lambda a: {**a, "op_namescope": ""}),
+}
+
+
+def grad_op(forward_type, inputs, outputs):
+    """(type, inputs, outputs, desc attrs fn or None) Paddle gives the gradient of a forward op (whose type is
+    already the legacy one): `<type>_grad` reading `<output slot>@GRAD`, writing `<input slot>@GRAD` and showing
+    the forward op's attributes, unless GRAD_OPS says otherwise."""
+    type, slots, desc = GRAD_OPS.get(forward_type, (forward_type + "_grad", {}, None))
+    return (type, {slots.get(k, k): v for k, v in inputs.items()},
+            {slots.get(k, k): v for k, v in outputs.items()}, desc)
 
 
 # ---- op descs as Paddle shows them -------------------------------------------------------------------
@@ -119,12 +138,23 @@ def _cast_desc(attrs, x):
     return out
 
 
-def _fill_constant_desc(attrs, x):
+def _fill_constant_desc(attrs, x):  # Paddle's value attr is a float; str_value an int's digits for int dtypes
     out = {k: v for k, v in attrs.items() if k not in ("dtype", "place")}
-    value = attrs["value"]
-    out.update(dtype=VAR_TYPE.get(str(attrs["dtype"]), -1), force_cpu=False, place_type=-1,
-               str_value=attrs.get("str_value", str(float(value)) if isinstance(value, (int, float)) else str(value)))
+    value, dtype = attrs["value"], str(attrs["dtype"])
+    if isinstance(value, (int, float)):
+        text = str(int(value)) if dtype.startswith(("int", "uint")) else str(float(value))
+        value = float(value)
+    else:
+        text = str(value)
+    out.update(dtype=VAR_TYPE.get(dtype, -1), force_cpu=attrs.get("force_cpu", False), place_type=-1,
+               str_value=attrs.get("str_value", text), value=value)
     return out
+
+
+def _fill_any_like_desc(attrs, x):  # dtype None (x's: backward's zero gradients) shows as -1; the value a float
+    value = attrs["value"]
+    return {**attrs, "dtype": VAR_TYPE.get(str(attrs["dtype"]), -1),
+            "value": float(value) if isinstance(value, (int, float)) else value}
 
 
 def _random_desc(**extra):  # the initializers' random ops: dtype as a VarType number
@@ -142,8 +172,21 @@ def _paired_paddings(attrs, x):
     return {**attrs, "paddings": list(p[::2])} if list(p[::2]) == list(p[1::2]) else attrs
 
 
-def _pool_desc(attrs, x):
+def _conv_transpose_desc(attrs, x):  # Paddle's API leaves a zero output_padding and the output_size unset
+    attrs = _paired_paddings(attrs, x)
+    return {**attrs, "output_padding": [] if not any(attrs["output_padding"]) else attrs["output_padding"],
+            "output_size": []}
+
+
+def _pool_desc(attrs, x):  # the adaptive pooling APIs leave use_cudnn off and paddings per side
+    if attrs.get("adaptive"):
+        return {"use_cudnn": False, **attrs}
     return {"use_cudnn": True, **_paired_paddings(attrs, x)}
+
+
+def _batch_norm_desc(attrs, x):  # Paddle's BatchNorm1D/3D store their layout as the 2-D one (NCL -> NCHW)
+    layout = attrs["data_layout"]
+    return {**attrs, "data_layout": "NHWC" if layout in ("NLC", "NHWC", "NDHWC") else "NCHW"}
 
 
 def _with(**extra):
@@ -161,6 +204,7 @@ def _nce_desc(attrs, x):  # custom_neg_classes is an extra (test-only) attr Padd
 _ELEMENTWISE = ("add", "subtract", "multiply", "divide", "maximum", "minimum", "remainder", "floor_divide",
                 "elementwise_pow")
 _ELEMENTWISE_WITHOUT_AXIS = ("fmax", "fmin", "heaviside")  # newer ops: no axis attribute
+_COMPARE = ("equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal")
 _REDUCE = ("reduce_sum", "mean", "max", "min", "amax", "amin", "prod", "all", "any")
 
 # the slice ops' bounds given as tensors (x[i:j] with Variable bounds), empty for constant bounds
@@ -177,10 +221,10 @@ LEGACY_DESC = {
     "squeeze": (_renamed(axis="axes"), ()),
     "reshape": (_with(mkldnn_data_type="float32", use_quantizer=False), ("Shape", "ShapeTensor")),
     "cast": (_cast_desc, ()),
+    "fill_any_like": (_fill_any_like_desc, ()),
     "fill_constant": (_fill_constant_desc, ("ShapeTensor", "ShapeTensorList", "ValueTensor")),
     "scale": (None, ("BiasTensor", "ScaleTensor")),
     "concat": (None, ("AxisTensor",)),
-    "softmax_with_cross_entropy": (_with(use_softmax=True), ()),
     "clip": (None, ("Max", "Min")),
     "dropout": (_without("seed"), ("Seed",)),
     "expand": (None, ("Shape", "expand_shapes_tensor")),
@@ -192,16 +236,22 @@ LEGACY_DESC = {
     "cumsum": (_with(flatten=False, exclusive=False), ()),
     "flatten": (_flatten_desc, ()),
     "nce": (_nce_desc, ()),
-    "batch_norm": (None, ("MomentumTensor",)),
+    "batch_norm": (_batch_norm_desc, ("MomentumTensor",)),
+    "lamb": (None, ("SkipUpdate",)),
+    "relu6": (_without("threshold"), ()),  # Paddle's relu6 op has its threshold fixed at 6
+    "hardswish": (_with(offset=3.0, scale=6.0, threshold=6.0), ()),
+    "range": (_without("start", "end", "step", "dtype", "place"), ()),  # the bounds are its inputs
     "slice": (None, _SLICE_TENSORS),
     "strided_slice": (None, _STRIDED_SLICE_TENSORS),
     "uniform_random": (_random_desc(diag_num=0, diag_step=0, diag_val=1.0), ("ShapeTensor", "ShapeTensorList")),
     "gaussian_random": (_random_desc(), ()),
     **{f"conv{n}d": (_paired_paddings, ()) for n in (1, 2, 3)},
     **{f"pool{n}d": (_pool_desc, ()) for n in (1, 2, 3)},
+    **{f"conv{n}d_transpose": (_conv_transpose_desc, ("Bias",)) for n in (2, 3)},
     **{t: (_with(amsgrad=False), ("Beta1Tensor", "Beta2Tensor", "EpsilonTensor", "Moment2Max", "SkipUpdate"))
        for t in ("adam", "adamw")},
     **{t: (_with(axis=-1), ()) for t in _ELEMENTWISE},
+    **{t: (_with(axis=-1, force_cpu=False), ()) for t in _COMPARE},
     **{t: (_reduce_desc, ()) for t in _REDUCE},
 }
 
@@ -229,7 +279,8 @@ INPLACE_OUTPUTS = {"batch_norm": _RUNNING_STATS, "sync_batch_norm": _RUNNING_STA
 # Outputs Paddle's API creates in another order than the op's slots (so its temporaries are numbered so), and
 # outputs it marks stop_gradient=True
 _BN_ORDER = ("MeanOut", "VarianceOut", "SavedMean", "SavedVariance", "Y")
-OUTPUT_ORDER = {"layer_norm": ("Mean", "Variance", "Y"), "batch_norm": _BN_ORDER, "sync_batch_norm": _BN_ORDER}
+OUTPUT_ORDER = {"layer_norm": ("Mean", "Variance", "Y"), "batch_norm": _BN_ORDER, "sync_batch_norm": _BN_ORDER,
+                "huber_loss": ("Residual", "Out")}
 STOP_GRADIENT_OUTPUTS = {"layer_norm": ("Mean", "Variance"), "dropout": ("Mask",),
                          "batch_norm": ("SavedMean", "SavedVariance", "ReserveSpace"),
                          "sync_batch_norm": ("SavedMean", "SavedVariance")}
@@ -242,6 +293,21 @@ GRAD_INPUTS = {
     "unsqueeze": ("AxesTensor", "AxesTensorList", "XShape"),
     **{t: ("X", "Y") for t in _ELEMENTWISE + _ELEMENTWISE_WITHOUT_AXIS},
     "divide": ("Out", "X", "Y"),
+    "split": ("AxisTensor",),
+    "gather": ("Axis", "Index", "X"),
+    "sigmoid_cross_entropy_with_logits": ("Label", "X", "pos_weight"),
+    "nll_loss": ("Label", "Total_weight", "Weight", "X"),
+    "tile": ("RepeatTimes", "X", "repeat_times_tensor"),
+    "expand": ("Shape", "X", "expand_shapes_tensor"),
+    "cumsum": ("X",),
+    "silu": ("Out", "X"),
+    "elu": ("Out", "X"),
+    **{f"conv{n}d_transpose": ("Bias", "Filter", "Input") for n in (2, 3)},
+    "layer_norm": ("Bias", "Mean", "Scale", "Variance", "X"),
+    "clip": ("Max", "Min", "X"),
+    "scale": ("BiasTensor", "ScaleTensor"),  # its grad op is a scale op, which lists them empty
+    "stack": ("X",),
+    "concat": ("AxisTensor", "X"),
     "slice": ("Input", *_SLICE_TENSORS),
     "strided_slice": ("Input", *_STRIDED_SLICE_TENSORS),
     "batch_norm": ("Bias", "MeanOut", "ReserveSpace", "SavedMean", "SavedVariance", "Scale", "VarianceOut", "X"),

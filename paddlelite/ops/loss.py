@@ -10,7 +10,8 @@ from .launch import softmax_ce as _launch
 from .registry import Meta, VALUE_CHECK, register_op
 from .shape_rules import check_float, normalize_axis
 
-_SWCE_ATTRS = {"soft_label": False, "ignore_index": -100, "axis": -1, "numeric_stable_mode": True}
+# use_softmax=False: Logits already are probabilities (Softmax is a copy of them), the loss is -log of them
+_SWCE_ATTRS = {"soft_label": False, "ignore_index": -100, "axis": -1, "numeric_stable_mode": True, "use_softmax": True}
 
 
 def _check_label(op, logits, label, soft_label, axis):
@@ -34,7 +35,7 @@ def _check_label(op, logits, label, soft_label, axis):
     return axis
 
 
-def _swce_infer(logits, label, soft_label, ignore_index, axis, numeric_stable_mode):
+def _swce_infer(logits, label, soft_label, ignore_index, axis, numeric_stable_mode, use_softmax):
     check_float("softmax_with_cross_entropy", logits, "Logits", real=True)
     if soft_label and label.dtype != logits.dtype:
         raise TypeError(f"op 'softmax_with_cross_entropy': soft Label has dtype {label.dtype} but Logits has "
@@ -48,12 +49,13 @@ def _hard_label_check(attrs):
     return None if attrs["soft_label"] else VALUE_CHECK
 
 
-def _hard_index(xp, label, num_classes, ignore_index, op):
-    """Labels -> (index array safe to gather with, mask of kept positions)."""
+def _hard_index(xp, label, num_classes, ignore_index, op, error=IndexError):
+    """Labels -> (index array safe to gather with, mask of kept positions); `error` for a label out of range
+    (Paddle's kernels: OutOfRange, an IndexError; nll_loss's InvalidArgument, a ValueError)."""
     keep = label != ignore_index
     bad = keep & ((label < 0) | (label >= num_classes))
-    if bool(bad.any()):  # Paddle's kernel: OutOfRange, an IndexError
-        raise IndexError(f"op '{op}': Label values must lie in [0, {num_classes}) or equal ignore_index="
+    if bool(bad.any()):
+        raise error(f"op '{op}': Label values must lie in [0, {num_classes}) or equal ignore_index="
                          f"{ignore_index}, received {int(label[bad].reshape(-1)[0])}")
     return xp.where(keep, label, 0).astype(np.int64), keep
 
@@ -62,12 +64,17 @@ def _meta(a):
     return Meta(tuple(a.shape), a.dtype)
 
 
-def _swce_forward(xp, logits, label, soft_label, ignore_index, axis, numeric_stable_mode):
+def _swce_forward(xp, logits, label, soft_label, ignore_index, axis, numeric_stable_mode, use_softmax):
     axis = _check_label("softmax_with_cross_entropy", _meta(logits), _meta(label), soft_label, axis)
-    shifted = shifted_logits(xp, logits, axis)
-    log_sum = xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))
-    log_softmax = shifted - log_sum
-    softmax = xp.exp(log_softmax)
+    if use_softmax:
+        shifted = shifted_logits(xp, logits, axis)
+        log_sum = xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))
+        log_softmax = shifted - log_sum
+        softmax = xp.exp(log_softmax)
+    else:
+        softmax = logits.copy()
+        with np.errstate(divide="ignore"):  # a zero probability of the label: an infinite loss, as Paddle's
+            log_softmax = xp.log(logits)
     if soft_label:
         loss = -(label * log_softmax).sum(axis=axis, keepdims=True)
     else:
@@ -76,9 +83,19 @@ def _swce_forward(xp, logits, label, soft_label, ignore_index, axis, numeric_sta
     return softmax, loss.astype(logits.dtype, copy=False)
 
 
-def _swce_grad_forward(xp, label, softmax, dloss, soft_label, ignore_index, axis, numeric_stable_mode):
+def _swce_grad_forward(xp, label, softmax, dloss, soft_label, ignore_index, axis, numeric_stable_mode,
+                       use_softmax):
     axis = _check_label("softmax_with_cross_entropy_grad", _meta(softmax), _meta(label), soft_label, axis)
-    if soft_label:
+    if not use_softmax:  # d(-log p)/dp = -1/p at the label (weighted by the soft label)
+        with np.errstate(divide="ignore"):
+            inverse = -1.0 / softmax
+        if soft_label:
+            dlogits = label * inverse
+        else:
+            idx, keep = _hard_index(xp, label, softmax.shape[axis], ignore_index, "softmax_with_cross_entropy_grad")
+            classes = xp.arange(softmax.shape[axis]).reshape([-1 if i == axis else 1 for i in range(softmax.ndim)])
+            dlogits = xp.where(keep & (classes == idx), inverse, softmax.dtype.type(0))
+    elif soft_label:
         # d/dz [-sum_c y_c log softmax_c] = softmax * sum_c y_c - y
         dlogits = softmax * label.sum(axis=axis, keepdims=True) - label
     else:
@@ -88,7 +105,7 @@ def _swce_grad_forward(xp, label, softmax, dloss, soft_label, ignore_index, axis
     return (dlogits * dloss).astype(softmax.dtype, copy=False)
 
 
-def _swce_grad_infer(label, softmax, dloss, soft_label, ignore_index, axis, numeric_stable_mode):
+def _swce_grad_infer(label, softmax, dloss, soft_label, ignore_index, axis, numeric_stable_mode, use_softmax):
     ax = _check_label("softmax_with_cross_entropy_grad", softmax, label, soft_label, axis)
     loss_shape = tuple(1 if i == ax else d for i, d in enumerate(softmax.shape))
     if len(dloss.shape) != len(loss_shape) or any(a != b and -1 not in (a, b) for a, b in zip(dloss.shape, loss_shape)):
@@ -97,7 +114,9 @@ def _swce_grad_infer(label, softmax, dloss, soft_label, ignore_index, axis, nume
     return Meta(softmax.shape, softmax.dtype)
 
 
-def _swce_grad_kernel(xp, label, softmax, dloss, soft_label, ignore_index, axis, numeric_stable_mode):
+def _swce_grad_kernel(xp, label, softmax, dloss, soft_label, ignore_index, axis, numeric_stable_mode, use_softmax):
+    if not use_softmax:
+        return None  # the reference forward
     return _launch.softmax_ce_grad(xp, label, softmax, dloss, soft_label, ignore_index, axis)
 
 
@@ -119,6 +138,232 @@ SOFTMAX_WITH_CROSS_ENTROPY_GRAD = register_op(
     "softmax_with_cross_entropy_grad", inputs=("Label", "Softmax", "DLoss"), outputs=("DLogits",),
     forward=_swce_grad_forward, infer=_swce_grad_infer, attrs=_SWCE_ATTRS, gpu=_swce_grad_kernel,
     host_sync=_hard_label_check)
+
+
+# ---- sigmoid_cross_entropy_with_logits: BCE on logits, per element -------------------------------------
+# Out = (1 - Label) X + pos_weight softplus(-X) (pos_weight: the per-element weight of the positive term,
+# 1 + (w - 1) Label as binary_cross_entropy_with_logits builds it; 1 when absent); positions whose label is
+# ignore_index give 0, and with normalize the rest is divided by their count. Only X has a gradient, as Paddle's.
+def _sce_check(op, x, label, pos_weight):
+    check_float(op, x, "X", real=True)
+    for slot, m in (("Label", label), ("pos_weight", pos_weight)):
+        if m is not None and (m.dtype != x.dtype or len(m.shape) != len(x.shape) or
+                              any(a != b and -1 not in (a, b) for a, b in zip(m.shape, x.shape))):
+            raise ValueError(f"op '{op}': {slot} must have X's shape {list(x.shape)} and dtype {x.dtype}, "
+                             f"received {list(m.shape)} {m.dtype}")
+
+
+def _sce_kept(xp, x, label, ignore_index, normalize):
+    keep = label != ignore_index
+    scale = xp.asarray(1.0, x.dtype)
+    if normalize:
+        scale = (1.0 / xp.maximum(keep.sum(), 1)).astype(x.dtype)
+    return keep, scale
+
+
+def _sce_forward(xp, x, label, pos_weight, ignore_index, normalize):
+    softplus_neg = xp.logaddexp(x.dtype.type(0), -x)  # log(1 + exp(-x)), stable for every x
+    out = (1 - label) * x + (softplus_neg if pos_weight is None else pos_weight * softplus_neg)
+    keep, scale = _sce_kept(xp, x, label, ignore_index, normalize)
+    return xp.where(keep, out * scale, x.dtype.type(0)).astype(x.dtype, copy=False)
+
+
+def _sce_grad_forward(xp, x, label, pos_weight, dout, ignore_index, normalize):
+    sigmoid_neg = 1 / (1 + xp.exp(x))  # sigmoid(-x), the derivative of -softplus(-x)
+    dx = (1 - label) - (sigmoid_neg if pos_weight is None else pos_weight * sigmoid_neg)
+    keep, scale = _sce_kept(xp, x, label, ignore_index, normalize)
+    return xp.where(keep, dx * scale * dout, x.dtype.type(0)).astype(x.dtype, copy=False)
+
+
+def _sce_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("sigmoid_cross_entropy_with_logits_grad", g.input("X"), g.input("Label"),
+                                   g.input("pos_weight"), g.output_grad("Out"), **g.attrs))
+
+
+_SCE_ATTRS = {"ignore_index": -100, "normalize": False}
+SIGMOID_CROSS_ENTROPY_WITH_LOGITS = register_op(
+    "sigmoid_cross_entropy_with_logits", inputs=("X", "Label", "pos_weight"), outputs=("Out",),
+    optional_inputs=("pos_weight",), nondiff_inputs=("Label", "pos_weight"), forward=_sce_forward,
+    infer=lambda x, label, pos_weight, **a: (_sce_check("sigmoid_cross_entropy_with_logits", x, label, pos_weight)
+                                             or Meta(x.shape, x.dtype)),
+    grad=_sce_grad, attrs=_SCE_ATTRS)
+SIGMOID_CROSS_ENTROPY_WITH_LOGITS_GRAD = register_op(
+    "sigmoid_cross_entropy_with_logits_grad", inputs=("X", "Label", "pos_weight", "DOut"), outputs=("DX",),
+    optional_inputs=("pos_weight",),
+    forward=_sce_grad_forward, infer=lambda x, label, pos_weight, dout, **a: Meta(x.shape, x.dtype),
+    attrs=_SCE_ATTRS)
+
+
+# ---- nll_loss: -Weight[label] X[label] over class axis 1 ([N, C, d1, ...], labels [N, d1, ...]) --------
+# Total_weight is the sum of the kept labels' weights; 'mean' divides by it (0 when it is 0), 'sum' adds up,
+# 'none' keeps the labels' shape. Ignored labels weigh 0.
+def _nll_weights(xp, x, label, weight, ignore_index, op):
+    idx, keep = _hard_index(xp, label, x.shape[1], ignore_index, op, ValueError)
+    w = xp.ones(idx.shape, x.dtype) if weight is None else weight[idx]
+    return idx, xp.where(keep, w, x.dtype.type(0))
+
+
+def _nll_forward(xp, x, label, weight, ignore_index, reduction):
+    idx, w = _nll_weights(xp, x, label, weight, ignore_index, "nll_loss")
+    out = -xp.take_along_axis(x, xp.expand_dims(idx, 1), axis=1)[:, 0] * w
+    total = w.sum().astype(x.dtype)
+    if reduction != "none":
+        out = out.sum()
+        if reduction == "mean":
+            out = xp.where(total != 0, out / xp.where(total != 0, total, 1), x.dtype.type(0))
+    return out.astype(x.dtype, copy=False), total
+
+
+def _nll_infer(x, label, weight, ignore_index, reduction):
+    check_float("nll_loss", x, "X", real=True)
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"op 'nll_loss': reduction must be 'mean', 'sum' or 'none', received {reduction!r}")
+    if len(x.shape) < 2 or len(label.shape) != len(x.shape) - 1 or np.dtype(label.dtype).kind not in "iu":
+        raise ValueError(f"op 'nll_loss': X must be [N, C, ...] and Label int [N, ...], received {list(x.shape)} "
+                         f"and {list(label.shape)} {label.dtype}")
+    if weight is not None and (tuple(weight.shape) != (x.shape[1],) or weight.dtype != x.dtype):
+        raise ValueError(f"op 'nll_loss': Weight must be [{x.shape[1]}] of X's dtype, received "
+                         f"{list(weight.shape)} {weight.dtype}")
+    return Meta(tuple(label.shape) if reduction == "none" else (), x.dtype), Meta((), x.dtype)
+
+
+def _nll_grad_forward(xp, x, label, weight, total, dout, ignore_index, reduction):
+    idx, w = _nll_weights(xp, x, label, weight, ignore_index, "nll_loss_grad")
+    g = -w * dout
+    if reduction == "mean":
+        g = xp.where(total != 0, g / xp.where(total != 0, total, 1), x.dtype.type(0))
+    classes = xp.arange(x.shape[1]).reshape([-1 if i == 1 else 1 for i in range(x.ndim)])
+    return xp.where(classes == xp.expand_dims(idx, 1), xp.expand_dims(g, 1), x.dtype.type(0)).astype(x.dtype)
+
+
+def _nll_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("nll_loss_grad", g.input("X"), g.input("Label"), g.input("Weight"),
+                                   g.output("Total_weight"), g.output_grad("Out"), **g.attrs))
+
+
+_NLL_ATTRS = {"ignore_index": -100, "reduction": "mean"}
+NLL_LOSS = register_op("nll_loss", inputs=("X", "Label", "Weight"), outputs=("Out", "Total_weight"),
+                       optional_inputs=("Weight",), nondiff_inputs=("Label", "Weight"),
+                       intermediate_outputs=("Total_weight",), forward=_nll_forward, infer=_nll_infer,
+                       grad=_nll_grad, attrs=_NLL_ATTRS, host_sync=VALUE_CHECK)
+NLL_LOSS_GRAD = register_op("nll_loss_grad", inputs=("X", "Label", "Weight", "Total_weight", "DOut"),
+                            outputs=("DX",), optional_inputs=("Weight",), forward=_nll_grad_forward,
+                            infer=lambda x, label, weight, total, dout, **a: Meta(x.shape, x.dtype),
+                            attrs=_NLL_ATTRS, host_sync=VALUE_CHECK)
+
+
+# ---- kldiv_loss: Target (log(Target) - X) where Target > 0 (0 elsewhere), or exp(Target) (Target - X) with
+# log_target; reduced by `reduction` ('none', 'mean', 'sum', 'batchmean': the sum over the batch size). Only X has
+# a gradient, as Paddle's.
+def _kldiv_scale(x, reduction):
+    return {"mean": 1.0 / max(x.size, 1), "batchmean": 1.0 / max(x.shape[0], 1) if x.ndim else 1.0}.get(reduction, 1.0)
+
+
+def _kldiv_forward(xp, x, target, reduction, log_target):
+    if log_target:
+        loss = xp.exp(target) * (target - x)
+    else:
+        positive = target > 0
+        loss = xp.where(positive, target * (xp.log(xp.where(positive, target, 1)) - x), x.dtype.type(0))
+    if reduction != "none":
+        loss = loss.sum() * x.dtype.type(_kldiv_scale(x, reduction))
+    return loss.astype(x.dtype, copy=False)
+
+
+def _kldiv_infer(x, target, reduction, log_target):
+    check_float("kldiv_loss", x, "X", real=True)
+    if target.dtype != x.dtype or tuple(target.shape) != tuple(x.shape) and -1 not in (*x.shape, *target.shape):
+        raise ValueError(f"op 'kldiv_loss': Target must have X's shape {list(x.shape)} and dtype {x.dtype}, "
+                         f"received {list(target.shape)} {target.dtype}")
+    if reduction not in ("none", "mean", "sum", "batchmean"):
+        raise ValueError(f"op 'kldiv_loss': reduction must be 'none', 'mean', 'sum' or 'batchmean', "
+                         f"received {reduction!r}")
+    return Meta(tuple(x.shape) if reduction == "none" else (), x.dtype)
+
+
+def _kldiv_grad_forward(xp, x, target, dloss, reduction, log_target):
+    dx = -xp.exp(target) if log_target else xp.where(target > 0, -target, x.dtype.type(0))
+    return (dx * dloss * x.dtype.type(_kldiv_scale(x, reduction))).astype(x.dtype, copy=False)
+
+
+def _kldiv_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("kldiv_loss_grad", g.input("X"), g.input("Target"), g.output_grad("Loss"),
+                                   **g.attrs))
+
+
+_KLDIV_ATTRS = {"reduction": "mean", "log_target": False}
+KLDIV_LOSS = register_op("kldiv_loss", inputs=("X", "Target"), outputs=("Loss",), nondiff_inputs=("Target",),
+                         forward=_kldiv_forward, infer=_kldiv_infer, grad=_kldiv_grad, attrs=_KLDIV_ATTRS)
+KLDIV_LOSS_GRAD = register_op("kldiv_loss_grad", inputs=("X", "Target", "DLoss"), outputs=("DX",),
+                              forward=_kldiv_grad_forward, infer=lambda x, target, dloss, **a: Meta(x.shape, x.dtype),
+                              attrs=_KLDIV_ATTRS)
+
+
+# ---- huber_loss: Residual = Y - X; Out = 0.5 r^2 where |r| <= delta, else delta (|r| - 0.5 delta) -----------
+def _huber_forward(xp, x, y, delta):
+    r = y - x
+    a = xp.abs(r)
+    out = xp.where(a <= delta, 0.5 * r * r, delta * (a - 0.5 * delta))
+    return out.astype(x.dtype, copy=False), r
+
+
+def _huber_infer(x, y, delta):
+    check_float("huber_loss", x, "X", real=True)
+    if y.dtype != x.dtype or len(y.shape) != len(x.shape) or \
+            any(a != b and -1 not in (a, b) for a, b in zip(x.shape, y.shape)):
+        raise ValueError(f"op 'huber_loss': Y must have X's shape {list(x.shape)} and dtype {x.dtype}, received "
+                         f"{list(y.shape)} {y.dtype}")
+    if delta <= 0:
+        raise ValueError(f"op 'huber_loss': delta must be positive, received {delta}")
+    return Meta(x.shape, x.dtype), Meta(x.shape, x.dtype)
+
+
+def _huber_grad_forward(xp, residual, dout, delta):  # d Out / d Residual, times dOut
+    r = xp.clip(residual, -delta, delta)  # r inside the quadratic part, +-delta outside
+    return (r * dout).astype(dout.dtype, copy=False)
+
+
+def _huber_grad(g):
+    dr = g.op("huber_loss_grad", g.output("Residual"), g.output_grad("Out"), delta=g.attrs["delta"])
+    if g.needs("X"):
+        g.set_input_grad("X", -dr)
+    if g.needs("Y"):
+        g.set_input_grad("Y", dr)
+
+
+HUBER_LOSS = register_op("huber_loss", inputs=("X", "Y"), outputs=("Out", "Residual"), forward=_huber_forward,
+                         infer=_huber_infer, grad=_huber_grad, intermediate_outputs=("Residual",),
+                         attrs={"delta": 1.0})
+HUBER_LOSS_GRAD = register_op("huber_loss_grad", inputs=("Residual", "DOut"), outputs=("DResidual",),
+                              forward=_huber_grad_forward, infer=lambda r, dout, delta: Meta(r.shape, dout.dtype),
+                              attrs={"delta": 1.0})
+
+
+# ---- label_smooth: (1 - epsilon) X + epsilon PriorDist (uniform 1 / num_classes without PriorDist) -----------
+def _label_smooth_forward(xp, x, prior, epsilon):
+    extra = epsilon / x.shape[-1] if prior is None else epsilon * prior
+    return ((1 - epsilon) * x + extra).astype(x.dtype, copy=False)
+
+
+def _label_smooth_infer(x, prior, epsilon):
+    check_float("label_smooth", x, "X", real=True)
+    if not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"op 'label_smooth': epsilon must be in [0, 1], received {epsilon}")
+    return Meta(x.shape, x.dtype)
+
+
+def _label_smooth_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.output_grad("Out") * (1.0 - g.attrs["epsilon"]))
+
+
+LABEL_SMOOTH = register_op("label_smooth", inputs=("X", "PriorDist"), outputs=("Out",),
+                           optional_inputs=("PriorDist",), nondiff_inputs=("PriorDist",),
+                           forward=_label_smooth_forward, infer=_label_smooth_infer, grad=_label_smooth_grad,
+                           attrs={"epsilon": 0.0})
 
 
 # ---- class-id labels of the losses composed from one-hot products ----------------------------------

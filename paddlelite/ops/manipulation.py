@@ -331,10 +331,10 @@ def _stack_infer(xs, axis):
 def _stack_grad(g):
     if g.needs("X"):
         n = len(g.input("X"))
-        g.set_input_grad("X", unstack(g.output_grad("Out"), axis=g.attrs["axis"], num=n))
+        g.set_input_grad("X", unstack(g.output_grad("Y"), axis=g.attrs["axis"], num=n))
 
 
-STACK = register_op("stack", inputs=("X",), outputs=("Out",), variadic_inputs=("X",),
+STACK = register_op("stack", inputs=("X",), outputs=("Y",), variadic_inputs=("X",),
                     forward=lambda xp, xs, axis: xp.stack(_check_dtypes("stack", xs), axis=axis), infer=_stack_infer, grad=_stack_grad,
                     attrs={"axis": 0}, double_grad=True)
 

@@ -470,6 +470,18 @@ CLIP_GRAD = register_op("clip_grad", inputs=("X", "DOut"), outputs=("Out",), for
                         same_dtype=("X", "DOut"), double_grad=True)
 
 
+# ---- clip_by_norm: X scaled down to L2 norm max_norm when its norm exceeds it (gradient clipping; no grad) --
+def _clip_by_norm_forward(xp, x, max_norm):
+    wide = x.astype(np.float32) if x.dtype in LOW_PRECISION else x
+    norm = xp.sqrt((wide * wide).sum())
+    scale = xp.minimum(max_norm / xp.maximum(norm, np.finfo(np.float32).tiny), 1.0)  # 1 unless norm > max_norm
+    return (wide * scale).astype(x.dtype, copy=False)
+
+
+CLIP_BY_NORM = register_op("clip_by_norm", inputs=("X",), outputs=("Out",), forward=_clip_by_norm_forward,
+                           infer=float_rule("clip_by_norm"), attrs={"max_norm": 1.0})
+
+
 # ---- where(Condition, X, Y), broadcasting all three; the condition only selects ---------------------
 def _where_infer(cond, x, y):
     if np.dtype(cond.dtype) != np.dtype(bool):

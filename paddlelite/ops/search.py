@@ -193,7 +193,7 @@ UNIQUE = register_op("unique", inputs=("X",), outputs=("Out", "Indices", "Index"
 
 
 # ---- accuracy: fraction of rows whose label is among the top-k indices ------------------------------
-def _accuracy_forward(xp, indices, label):
+def _accuracy_forward(xp, out, indices, label):
     hit = (indices == label.reshape(-1, 1)).any(axis=1)
     n = indices.shape[0]
     correct = xp.asarray(hit.sum(), dtype=np.int32)
@@ -201,7 +201,7 @@ def _accuracy_forward(xp, indices, label):
     return acc, correct.reshape(1), xp.asarray([n], dtype=np.int32)
 
 
-def _accuracy_infer(indices, label):
+def _accuracy_infer(out, indices, label):
     _check_int_index("accuracy", indices, "Indices")
     _check_int_index("accuracy", label, "Label")
     if len(indices.shape) != 2:
@@ -213,7 +213,8 @@ def _accuracy_infer(indices, label):
     return Meta((), np.dtype(np.float32)), Meta((1,), np.dtype(np.int32)), Meta((1,), np.dtype(np.int32))
 
 
-ACCURACY = register_op("accuracy", inputs=("Indices", "Label"), outputs=("Accuracy", "Correct", "Total"),
+# Out (the top-k values) is in Paddle's signature; only the indices decide a hit
+ACCURACY = register_op("accuracy", inputs=("Out", "Indices", "Label"), outputs=("Accuracy", "Correct", "Total"),
                        forward=_accuracy_forward, infer=_accuracy_infer)
 
 

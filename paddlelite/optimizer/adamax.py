@@ -1,5 +1,6 @@
 """Adamax: Adam with the infinity norm (op `adamax`; the beta1 power advances by a `scale` op, as in Paddle)."""
 from .adam import set_moment_coefficients
+from ..static.framework import name_scope, role_var_guard
 from .optimizer import Optimizer
 
 __all__ = ["Adamax"]
@@ -14,6 +15,7 @@ class Adamax(Optimizer):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
 
     def _append_updates(self, entries):
+        powers = []
         for p, g, lr, group in entries:
             b1 = float(group.get("beta1", self._beta1))
             moment, inf_norm = self._acc("moment", p), self._acc("inf_norm", p)
@@ -23,7 +25,11 @@ class Adamax(Optimizer):
                       {"ParamOut": p, "MomentOut": moment, "InfNormOut": inf_norm},
                       {"beta1": b1, "beta2": float(group.get("beta2", self._beta2)),
                        "epsilon": float(group.get("epsilon", self._epsilon))})
-            self._run("scale", {"X": b1p}, {"Out": b1p}, {"scale": b1})
+            powers.append((p, g, b1p, b1))
+        # after all the updates, each under its own name scope 'adamax' and (param, grad), as Paddle's _finish_update
+        for p, g, b1p, b1 in powers:
+            with name_scope("adamax"), role_var_guard(p, g):
+                self._run("scale", {"X": b1p}, {"Out": b1p}, {"scale": b1})
 
 
 def _pow_dtype(param):

@@ -20,7 +20,7 @@ from ..framework.mode import _static
 from ..framework.tensor import Tensor, wrap_array
 from ..ops import autocast, dispatch
 from ..ops.registry import get_op
-from ..static.framework import device_guard
+from ..static.framework import device_guard, name_scope
 from ..utils import unique_name
 from .lr import LRScheduler
 from .regularizer import L2Decay, WeightDecayRegularizer
@@ -261,19 +261,22 @@ class Optimizer:
             return reg
         return group["weight_decay"] if "weight_decay" in group else self.regularization
 
+    def _regularized(self, p, g, group):
+        reg = self._regularizer_of(p, group)
+        fused = self._fuses_l2 and getattr(p, "regularizer", None) is None and isinstance(reg, L2Decay)
+        return g if reg is None or fused else reg(p, g)
+
     def _prepare(self, triples):
         """Clip, regularize and attach learning rates: [(param, grad, lr, group)]."""
         if self._grad_clip is not None:
             clipped = self._grad_clip([(p, g) for p, g, _ in triples])
             triples = [(p, g, grp) for (p, g), (_, _, grp) in zip(clipped, triples)]
+        if not self._decoupled_decay:
+            with name_scope("regularization"):  # one scope for all the parameters' terms, as Paddle's
+                triples = [(p, self._regularized(p, g, group), group) for p, g, group in triples]
         entries = []
         base_lr = None if _static[0] else self.get_lr()  # a scheduler computes it once per update, not per parameter
         for p, g, group in triples:
-            if not self._decoupled_decay:
-                reg = self._regularizer_of(p, group)
-                fused = self._fuses_l2 and getattr(p, "regularizer", None) is None and isinstance(reg, L2Decay)
-                if reg is not None and not fused:
-                    g = reg(p, g)
             ratio = float(getattr(p, "optimize_attr", {}).get("learning_rate", 1.0)) * \
                 float(group.get("learning_rate", 1.0))
             ratio *= self._lr_ratio(p)

@@ -20,23 +20,51 @@ class WeightDecayRegularizer:
         raise TypeError(f"{type(self).__name__} does not define how to regularize")
 
 
-class L2Decay(WeightDecayRegularizer):
+class _TermRegularizer(WeightDecayRegularizer):
+    """Adds a term of the parameter (its subclass's `_steps()` applied to it in turn) to the gradient."""
+
     def __call__(self, param, grad):
-        decay = paddle.scale(param, self._coeff)
+        if getattr(param, "_is_variable", False):
+            return _regularize_in_program(param, grad, self._steps())
+        decay = param
+        for step in self._steps():
+            decay = step(decay)
         if decay.dtype != grad.dtype:
             decay = decay.astype(grad.dtype)
         return paddle.add(grad, decay)
+
+
+def _regularize_in_program(param, grad, steps):
+    """Paddle's static regularization (append_regularization_ops, inside the optimizer's 'regularization' name
+    scope): each step's op writes a `_generated_var_<n>`, and a sum op adds the term into the gradient variable
+    itself."""
+    from ..ops import dispatch
+    from ..ops.registry import get_op
+    from ..static.appender import output_name_guard
+    from ..static.framework import role_var_guard
+    from ..utils import unique_name
+    with role_var_guard(param, grad):
+        decay = param
+        for step in steps:
+            with output_name_guard(unique_name.generate("_generated_var")):
+                decay = step(decay)
+        if decay.dtype != grad.dtype:
+            decay = decay.astype(grad.dtype)
+        with output_name_guard(grad.name):
+            return dispatch.apply(get_op("sum"), [grad, decay])
+
+
+class L2Decay(_TermRegularizer):
+    def _steps(self):
+        return [lambda p: paddle.scale(p, self._coeff)]
 
     def __str__(self):
         return f"L2Decay, coeff={self._coeff:f}"
 
 
-class L1Decay(WeightDecayRegularizer):
-    def __call__(self, param, grad):
-        decay = paddle.scale(paddle.sign(param), self._coeff)
-        if decay.dtype != grad.dtype:
-            decay = decay.astype(grad.dtype)
-        return paddle.add(grad, decay)
+class L1Decay(_TermRegularizer):
+    def _steps(self):
+        return [paddle.sign, lambda p: paddle.scale(p, self._coeff)]
 
     def __str__(self):
         return f"L1Decay, coeff={self._coeff:f}"

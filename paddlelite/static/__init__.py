@@ -13,17 +13,12 @@ from .print_op import Print
 from .py_func import py_func
 from .executor import Executor, LoDTensor, Scope, cpu_places, cuda_places, global_scope, scope_guard, xpu_places
 from .framework import (Block, Operator, Parameter, Program, Variable, default_main_program,
-                        default_startup_program, device_guard, program_guard)
+                        default_startup_program, device_guard, name_scope, program_guard)
 from . import io
 from .input import InputSpec, data
 from .io import (deserialize_persistables, deserialize_program, load, load_from_file, load_inference_model,
                  load_program_state, normalize_program, save, save_inference_model, save_to_file,
                  serialize_persistables, serialize_program, set_program_state)
-
-
-def name_scope(prefix=None):
-    import contextlib
-    return contextlib.nullcontext()
 
 
 __all__ = ["Block", "Executor", "InputSpec", "LoDTensor", "Operator", "Parameter", "Program", "Scope",

@@ -108,6 +108,17 @@ def output_name_guard(name):
     return layer_name_guard(_Reserved(name))
 
 
+def scalar_constant(value, dtype):
+    """The 0-D constant Variable `tmp_<n>` a Variable's operator makes of a Python scalar operand, as Paddle's
+    (math_op_patch): a bare fill_constant desc (no empty input slots, no str_value)."""
+    block = default_main_program().current_block()
+    out = block.create_var(unique_name.generate("tmp"), (), dtype, stop_gradient=True)
+    op = block.append_op("fill_constant", outputs={"Out": [out]},
+                         attrs={"shape": [], "value": value, "dtype": dtype, "str_value": ""})
+    op._bare_desc = True
+    return out
+
+
 _OPERATOR_TEMPORARY = object()  # _layer_name while a Python operator builds its op: outputs are `tmp_<n>`
 
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..framework import dtype as _dtype
 from ..framework.mode import in_static_mode
-from ..ops.legacy import GRAD_INPUTS, REGISTRY_TYPES, grad_type, legacy_desc
+from ..ops.legacy import GRAD_INPUTS, REGISTRY_TYPES, grad_op, legacy_desc
 from ..ops.registry import get_op
 from ..utils import unique_name
 from .dot import program_to_dot
@@ -202,12 +202,16 @@ _COMMON_ATTRS = {"op_device": "", "op_namescope": "/", "with_quant_attr": False}
 class Operator:
     """One op of a Block: a registered op type, {slot: [var names]} for inputs/outputs, attrs."""
 
+    _grad_desc = None  # a grad op shown as a forward op: fn(its forward op's desc attrs) -> its own (legacy.py)
+    _shows_forward_desc = False  # a grad op's desc shows its forward op's attributes (a gradient sum's does not)
+
     def __init__(self, block, type, inputs=None, outputs=None, attrs=None):
         self.block = block
         self.type = type
         self._inputs = {k: list(v) for k, v in (inputs or {}).items()}
         self._outputs = {k: list(v) for k, v in (outputs or {}).items()}
-        self._attrs = {**_COMMON_ATTRS, "op_device": _device[0] or "", OP_ROLE_VAR_ATTR: [], **(attrs or {})}
+        self._attrs = {**_COMMON_ATTRS, "op_device": _device[0] or "", "op_namescope": _name_scope[0].path(),
+                       OP_ROLE_VAR_ATTR: list(_role_var[0]), **(attrs or {})}
         self._where = user_frame()
         self._fwd_op = None      # for a grad op: the forward op whose gradient it belongs to
         # built as a bare OpDesc (backward's loss seed and gradient sums, as Paddle's _create_op_desc_): no name
@@ -232,10 +236,12 @@ class Operator:
     def _desc(self):
         """(attrs, optional input slots listed empty) as Paddle's legacy op desc of this op shows them; a
         grad op shows its forward op's attributes (see ops/legacy.py)."""
-        fwd = self._fwd_op if self._fwd_op is not None else self
+        fwd = self._fwd_op if self._shows_forward_desc else self
         first = next((n for v in fwd._inputs.values() for n in v), None)
         var = None if first is None else fwd.block._lookup(first)
         attrs, empty = legacy_desc(REGISTRY_TYPES.get(fwd.type, fwd.type), self._attrs, var)
+        if fwd is not self and self._grad_desc is not None:  # a grad op Paddle shows as a forward op
+            attrs = self._grad_desc(attrs)
         return attrs, (empty if fwd is self and not self._bare_desc else ())
 
     @property
@@ -344,6 +350,8 @@ class GradOperator(Operator):
     forward slots it reads and `<output slot>@GRAD`, outputs `<input slot>@GRAD`, the forward attrs.
     It runs `body`, the registered ops its grad maker described (executors and backward see those)."""
 
+    _shows_forward_desc = True
+
     def __init__(self, block, fwd_op, opdef, body, grad_to_var):
         reads = {n for op in body for n in op.input_arg_names}
         writes = {}
@@ -382,7 +390,8 @@ class GradOperator(Operator):
                     writes[g] -= 1
                     grads.append(g)
         attrs = {k: v for k, v in fwd_op._attrs.items() if k != OP_ROLE_VAR_ATTR}
-        super().__init__(block, grad_type(fwd_op.type), inputs, outputs, attrs)
+        type, inputs, outputs, self._grad_desc = grad_op(fwd_op.type, inputs, outputs)
+        super().__init__(block, type, inputs, outputs, attrs)
         self._fwd_op = fwd_op
         self._body = body
         self._seen = self._arg_names()
@@ -797,6 +806,54 @@ def program_guard(main_program, startup_program=None):
         switch_main_program(old_main)
         if startup_program is not None:
             switch_startup_program(old_startup)
+
+
+class _NameScope:
+    """A node of Paddle's name-scope tree: a prefix repeated under one parent is numbered (`optimizer_1`)."""
+
+    def __init__(self, name="", parent=None):
+        self.name, self.parent, self._children = name, parent, {}
+
+    def child(self, prefix):
+        n = self._children.get(prefix, 0)
+        self._children[prefix] = n + 1
+        return _NameScope(prefix if n == 0 else f"{prefix}_{n}", self)
+
+    def path(self):
+        return "/" if self.parent is None else f"{self.parent.path()}{self.name}/"
+
+
+_name_scope = [_NameScope()]
+
+
+@contextlib.contextmanager
+def name_scope(prefix=None):
+    """Ops built inside carry `op_namescope` = '/<outer>/<prefix>/' (numbered when repeated), as Paddle's."""
+    if not in_static_mode():
+        yield
+        return
+    if not prefix:
+        raise ValueError("name_scope: the prefix can not be empty")
+    previous = _name_scope[0]
+    _name_scope[0] = previous.child(prefix)
+    try:
+        yield
+    finally:
+        _name_scope[0] = previous
+
+
+_role_var = [()]  # the (parameter, gradient) names an optimizer records on the ops it builds for them
+
+
+@contextlib.contextmanager
+def role_var_guard(param, grad):
+    """Ops built inside carry op_role_var = [param, grad], as ops under Paddle's program._optimized_guard."""
+    previous = _role_var[0]
+    _role_var[0] = (param.name, grad.name)
+    try:
+        yield
+    finally:
+        _role_var[0] = previous
 
 
 _device = [None]  # the device device_guard names for the ops built inside it

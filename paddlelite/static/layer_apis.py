@@ -7,11 +7,12 @@ imports them, and the top-level package files them under paddle.static with `ins
 import numpy as np
 
 from ..framework import dtype as _dtype
-from ..metric import accuracy
+from ..metric.metrics import top_k_accuracy
 from ..nn.layer.param_attr import WeightNormParamAttr
 from ..nn.layer.param_attr import create_parameter as _create_parameter
 from ..utils import unique_name
 from . import nn
+from .appender import layer_helper
 from .framework import default_main_program, default_startup_program, require_static
 
 
@@ -49,6 +50,13 @@ def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, n
     target = startup.create_var(name=name, shape=shape, dtype=dtype, persistable=persistable, stop_gradient=True)
     init.Constant(float(value))(target, startup)
     return var
+
+
+def accuracy(input, label, k=1, correct=None, total=None):
+    """paddle.static.accuracy: metric.accuracy built as Paddle's static layer: its top_k does not sort, and the
+    outputs of both ops are named by one LayerHelper ('accuracy_<n>.tmp_<k>')."""
+    with layer_helper("accuracy"):
+        return top_k_accuracy(input, label, k, correct, total, sorted=False)
 
 
 def install(static):

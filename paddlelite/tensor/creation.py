@@ -9,8 +9,10 @@ from ..framework import random as _random
 from ..framework.mode import _static
 from ..framework.tensor import Tensor, generated_name, to_array, wrap_array
 from ..ops import dispatch
+from ..ops.creation import _range_len
 from ..ops.registry import get_op
 from ..static.appender import as_variable
+from ..static.framework import device_guard
 
 
 def _resolve_place(place, api):
@@ -61,11 +63,11 @@ def full(shape, fill_value, dtype=None, name=None, place=None):
 
 def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None):
     """full(shape, value, dtype); with `out`, the values are written into it (Paddle's legacy creator)."""
-    result = _full(shape, value, dtype, None, "fill_constant")
+    result = _full(shape, value, dtype, None, "fill_constant", force_cpu=bool(force_cpu))
     return result if out is None else assign(result, out)
 
 
-def _full(shape, fill_value, dtype, place, api):
+def _full(shape, fill_value, dtype, place, api, **force_cpu):
     """full(), with `api` (full / zeros / ones) named in errors."""
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
@@ -82,7 +84,7 @@ def _full(shape, fill_value, dtype, place, api):
             np.int64 if isinstance(fill_value, numbers.Integral) else _dtype.default_float().np)
     return dispatch.apply(get_op("fill_constant"), shape=_shape_list(shape, api),
                           value=fill_value, dtype=_dtype.convert_dtype(dtype, api).name,
-                          place=None if place is None else str(_resolve_place(place, api)))
+                          place=None if place is None else str(_resolve_place(place, api)), **force_cpu)
 
 
 def zeros(shape, dtype=None, name=None, place=None):
@@ -96,8 +98,8 @@ def ones(shape, dtype=None, name=None, place=None):
 
 
 def full_like(x, fill_value, dtype=None, name=None):
-    return dispatch.apply(get_op("fill_any_like"), x, value=fill_value,
-                          dtype=None if dtype is None else _dtype.convert_dtype(dtype, "full_like").name)
+    dtype = x.dtype if dtype is None else _dtype.convert_dtype(dtype, "full_like")  # explicit, as Paddle's API
+    return dispatch.apply(get_op("fill_any_like"), x, value=fill_value, dtype=dtype.name)
 
 
 def zeros_like(x, dtype=None, name=None):
@@ -120,12 +122,34 @@ def arange(start=0, end=None, step=1, dtype=None, name=None):
     if end is None:
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    variables = [getattr(v, "_is_variable", False) for v in vals]  # static bounds computed by the program
     if dtype is None:
-        dtype = "int64" if all(isinstance(v, numbers.Integral) for v in vals) else _dtype.default_float().name
-    if vals[2] == 0:
+        integral = all(v.dtype.np.kind in "iu" if var else isinstance(v, numbers.Integral)
+                       for v, var in zip(vals, variables))
+        dtype = "int64" if integral else _dtype.default_float().name
+    if not variables[2] and vals[2] == 0:
         raise ValueError("arange: step must not be 0")
-    return dispatch.apply(get_op("range"), start=vals[0], end=vals[1], step=vals[2],
-                          dtype=_dtype.convert_dtype(dtype, "arange").name)
+    dtype = _dtype.convert_dtype(dtype, "arange").name
+    if _static[0]:
+        return _static_arange(vals, variables, dtype)
+    return dispatch.apply(get_op("range"), None, None, None, start=vals[0], end=vals[1], step=vals[2], dtype=dtype)
+
+
+def _static_arange(bounds, variables, dtype):
+    """arange in a static program as Paddle's legacy IR builds it: fill_constant ops kept on the CPU hold the
+    constant bounds, a range op reads them; the output has the length constant bounds give."""
+    from .manipulation import cast
+    tensors = []
+    for v, var in zip(bounds, variables):
+        if var:
+            tensors.append(v if v.dtype.name == dtype else cast(v, dtype))
+        else:
+            with device_guard("cpu"):
+                tensors.append(fill_constant([1], dtype, v, force_cpu=True))
+    out = dispatch.apply(get_op("range"), *tensors, start=None, end=None, step=None, dtype=dtype)
+    if not any(variables):
+        out._shape = (_range_len(*bounds),)  # as Paddle's arange sets it (out.desc.set_shape)
+    return out
 
 
 def linspace(start, stop, num, dtype=None, name=None):

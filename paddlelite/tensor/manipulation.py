@@ -108,8 +108,10 @@ def stack(x, axis=0, name=None):
 
 def unstack(x, axis=0, num=None):
     _check_tensor(x, "unstack")
-    return apply(_mo.UNSTACK, x, axis=_int(axis, "unstack", "axis"),
-                 num=0 if num is None else _int(num, "unstack", "num"))
+    axis = _int(axis, "unstack", "axis")
+    if num is None:  # Paddle's API records the dim's size (0: unknown, which the op then refuses)
+        num = max(x.shape[axis], 0) if -len(x.shape) <= axis < len(x.shape) else 0
+    return apply(_mo.UNSTACK, x, axis=axis, num=_int(num, "unstack", "num"))
 
 
 def shape(input):
@@ -278,7 +280,7 @@ def gather(x, index, axis=None, name=None):
 def index_select(x, index, axis=0, name=None):
     _check_tensor(x, "index_select")
     _int_index(index, "index_select", ndims=(1,))
-    return apply(_io.GATHER, x, index, axis=_int(axis, "index_select", "axis"))
+    return apply(_io.INDEX_SELECT, x, index, dim=_int(axis, "index_select", "axis"))
 
 
 def gather_nd(x, index, name=None):
@@ -425,10 +427,10 @@ def _value_tensor(x, value, api):
 def setitem(x, index, value):
     """x[index] = value: Paddle's set_value op, its result written into x's storage."""
     api = "Tensor.__setitem__"
-    if not isinstance(x, Tensor):
-        raise TypeError(f"{api}: assignment into a static Variable is not supported (a program cannot rebind "
-                        "a variable in place here); build the new value out of place, e.g. with "
-                        "paddle.concat/paddle.scatter or a where-style mask")
+    if not isinstance(x, Tensor):  # Paddle's static Variables refuse it too, with a RuntimeError
+        raise RuntimeError(f"{api}: in static mode, x[indices] = values should not be used (a program cannot "
+                           "rebind a variable in place); build the new value out of place, e.g. with "
+                           "paddle.concat/paddle.scatter or a where-style mask")
     entries, tensors = parse_index(index, api)
     value = _value_tensor(x, value, api)
     target = _io.index_shape("set_value", tuple(x.shape), entries, _metas(tensors))

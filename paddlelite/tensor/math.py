@@ -10,12 +10,12 @@ from ..framework.mode import _static
 from ..framework.promotion import promote_pair
 from ..framework.tensor import Tensor, wrap_array
 from ..ops import dispatch
-from ..ops import creation as _creation_ops
 from ..ops import elementwise as _ew
 from ..ops import activation as _act
 from ..ops import linalg as _linalg_ops
 from ..ops import math as _m
 from ..ops.registry import get_op
+from ..static.appender import scalar_constant
 
 apply = dispatch.apply
 
@@ -36,7 +36,7 @@ def operand(value, like, api, arg="y"):
             raise TypeError(f"{api}: {arg}={value!r} cannot be represented in the {like.dtype.name} tensor it is "
                             f"combined with; cast the tensor first (e.g. x.astype('float32'))")
         if _static[0]:
-            return apply(_creation_ops.FILL_CONSTANT, shape=[], value=value, dtype=like.dtype.name)
+            return scalar_constant(value, like.dtype.name)
         return wrap_array(like._place.xp.asarray(value, dtype=like._data.dtype), like._place, True)
     raise TypeError(f"{api}: {arg} must be a Tensor or a Python number, received {type(value).__name__}")
 

@@ -82,7 +82,7 @@ def __rmod__(self, other):
 def __pow__(self, other):
     if isinstance(other, _SCALARS):
         x = with_scalar(self, other)
-        if _complex(other):
+        if _complex(other) or not isinstance(x, Tensor):  # a Variable's ** is elementwise_pow, as in Paddle
             return math.elementwise_pow(x, operand(other, x, "__pow__"))
         return math.pow(x, int(other) if isinstance(other, (bool, np.bool_)) else other)
     return math.elementwise_pow(self, other)

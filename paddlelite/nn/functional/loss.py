@@ -13,7 +13,7 @@ from ...ops import manipulation as _mo
 from ...ops import math as _math
 from ...ops import reduce as _red
 from ...ops.registry import get_op
-from ...static.appender import layer_helper
+from ...static.appender import layer_helper, reserve_output, reserved_output_guard
 from ...tensor.math import _check_tensor, check_float_tensor
 from .activation import log_softmax
 from .common import linear
@@ -71,7 +71,7 @@ def _check_same_shape(a, b, api, names=("input", "label")):
 def _one_hot(label, num_classes, dtype, axis):
     """Float one-hot of integer `label` along a new dim at `axis` (ids outside [0, C), e.g. ignored ones, give 0)."""
     place = None if _static[0] else label.place
-    classes = apply(_creation.RANGE, start=0, end=int(num_classes), step=1, dtype=label.dtype.name, place=place)
+    classes = apply(_creation.RANGE, None, None, None, start=0, end=int(num_classes), step=1, dtype=label.dtype.name, place=place)
     nd = len(label.shape) + 1
     axis = axis % nd
     classes = apply(_mo.RESHAPE, classes, shape=[-1 if i == axis else 1 for i in range(nd)])
@@ -150,24 +150,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     else:
         hard_label = label if hard else None
 
-    if use_softmax:
-        loss = apply(_loss.SOFTMAX_WITH_CROSS_ENTROPY, input, label, soft_label=not hard,
-                     ignore_index=int(ignore_index), axis=op_axis)[1]
-    else:
-        if hard:
-            label = apply(_loss.CHECK_LABELS, label, input, axis=axis, ignore_index=int(ignore_index), api=api,
-                          error="IndexError")
-            hard_label = label
-            # -log of the picked probability (a one-hot product would make 0 * log(0) = NaN of a zero
-            # probability of another class); an ignored row picks class 0 and then the probability 1
-            kept = _not_ignored(label, ignore_index, input.dtype)
-            safe = apply(_ew.MULTIPLY, label, apply(_mo.CAST, kept, dtype=label.dtype.name))
-            picked = apply(get_op("take_along_axis"), input, safe, axis=axis)
-            picked = apply(_ew.ADD, apply(_ew.MULTIPLY, picked, kept), _scale(kept, -1.0, 1.0))
-            loss = _scale(apply(_math.LOG, picked), -1.0)
-        else:
-            logp = apply(_math.LOG, input)
-            loss = _scale(_sum(apply(_ew.MULTIPLY, label, logp), axis=[axis], keepdim=True), -1.0)
+    # use_softmax=False: input holds probabilities, the op takes -log of them (Paddle's op, with that attr)
+    loss = apply(_loss.SOFTMAX_WITH_CROSS_ENTROPY, input, label, soft_label=not hard, ignore_index=int(ignore_index),
+                 axis=op_axis, use_softmax=bool(use_softmax))[1]
 
     # per-sample weights (shape of loss): weight[label] for hard labels, sum_c label_c weight_c for soft ones
     sample_w = None
@@ -181,7 +166,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
             sample_w = _sum(apply(_ew.MULTIPLY, label, w_b), axis=[axis], keepdim=True)
         loss = apply(_ew.MULTIPLY, loss, sample_w)
     ignoring = hard_label is not None and ignore_index is not None
-    if ignoring and (not use_softmax or not hard):  # softmax_with_cross_entropy zeroes ignored rows itself
+    if ignoring and not hard:  # softmax_with_cross_entropy zeroes ignored rows of hard labels itself
         loss = apply(_ew.MULTIPLY, loss, _not_ignored(hard_label, ignore_index, input.dtype))
 
     if reduction == "sum":
@@ -223,22 +208,12 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
     if len(input.shape) < 2 or len(label.shape) != len(input.shape) - 1:
         raise ValueError(f"{api}: input must be [N, C, ...] and label [N, ...] (one rank less), received shapes "
                          f"{input.shape} and {label.shape}")
-    c = input.shape[1]
-    label = apply(_loss.CHECK_LABELS, label, input, axis=1, ignore_index=int(ignore_index), api=api,
-                  error="ValueError")
-    onehot = _one_hot(label, c, input.dtype, 1)
     if weight is not None:
         check_float_tensor(weight, api, "weight")
-        if list(weight.shape) != [c]:
-            raise ValueError(f"{api}: weight must have shape [{c}], received {weight.shape}")
-        onehot = apply(_ew.MULTIPLY, onehot, apply(_mo.RESHAPE, weight,
-                                                   shape=[-1 if i == 1 else 1 for i in range(len(input.shape))]))
-    onehot = apply(_ew.MULTIPLY, onehot, apply(_mo.UNSQUEEZE, _not_ignored(label, ignore_index, input.dtype),
-                                               axis=[1]))
-    loss = _scale(_sum(apply(_ew.MULTIPLY, onehot, input), axis=[1]), -1.0)
-    if reduction == "mean":
-        return _safe_div(loss, _sum(onehot))
-    return _reduce(loss, reduction)
+        if list(weight.shape) != [input.shape[1]]:
+            raise ValueError(f"{api}: weight must have shape [{input.shape[1]}], received {weight.shape}")
+    with layer_helper("nll_loss"):
+        return apply(_loss.NLL_LOSS, input, label, weight, ignore_index=int(ignore_index), reduction=reduction)[0]
 
 
 # ---- regression losses ----------------------------------------------------------------------------
@@ -270,23 +245,20 @@ def l1_loss(input, label, reduction="mean", name=None):
     return _reduce(_op("abs", apply(_ew.SUBTRACT, input, label)), reduction)
 
 
-def smooth_l1_loss(input, label, reduction="mean", delta=1.0, name=None):
-    """Paddle's smooth_l1_loss: 0.5 d^2 where |d| < delta, else delta * (|d| - 0.5 delta)."""
+def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True, name=None):
+    """Paddle's huber_loss op: 0.5 d^2 where |d| <= delta, else delta * (|d| - 0.5 delta); divided by delta
+    unless is_huber."""
     _check_reduction(reduction, "smooth_l1_loss")
     check_float_tensor(input, "smooth_l1_loss", "input")
     check_float_tensor(label, "smooth_l1_loss", "label")
     _check_same_shape(input, label, "smooth_l1_loss")
     if isinstance(delta, bool) or not isinstance(delta, numbers.Real) or delta <= 0:
         raise ValueError(f"smooth_l1_loss: delta must be a positive number, received {delta!r}")
-    d = apply(_ew.SUBTRACT, input, label)
-    ad = _op("abs", d)
-    # the quadratic branch squares d clipped to [-delta, delta]: where() sends it a zero gradient, and
-    # 0 * d would be NaN at an infinite d
-    inner = apply(_math.CLIP, d, min=-float(delta), max=float(delta))
-    quad = _scale(apply(_ew.MULTIPLY, inner, inner), 0.5)
-    lin = _scale(ad, float(delta), -0.5 * float(delta) ** 2)
-    small = apply(_ew.LESS_THAN, ad, _scale(apply(_gs_ones(), ad, value=1.0), float(delta)))
-    return _reduce(_op("where", small, quad, lin), reduction)
+    with layer_helper("huber_loss"):
+        out = apply(_loss.HUBER_LOSS, input, label, delta=float(delta))[0]
+    if not is_huber:
+        out = out / float(delta)
+    return _reduce(out, reduction)
 
 
 # ---- binary cross entropy -------------------------------------------------------------------------
@@ -314,21 +286,24 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None)
 
 
 def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean", pos_weight=None, name=None):
-    """Stable sigmoid + BCE: (1 - y) x + (1 + (pw - 1) y) softplus(-x)."""
+    """Paddle's sigmoid_cross_entropy_with_logits op, its positive term weighted by 1 + (pos_weight - 1) label.
+    Built as Paddle's static API builds it: the op's output variable first, then a constant 1 (which only
+    pos_weight uses, but a program always holds), then the op."""
     api = "binary_cross_entropy_with_logits"
     _check_reduction(reduction, api)
     check_float_tensor(logit, api, "logit")
     check_float_tensor(label, api, "label")
     _check_same_shape(logit, label, api, ("logit", "label"))
-    # softplus(-x) as one op (stable for every x): composed of |x| and max(-x, 0) its gradient at x = 0
-    # took kinks' subgradients instead of -sigmoid(0)
-    softplus_neg = _op("softplus", _scale(logit, -1.0), beta=1.0, threshold=float("inf"))
-    coef = None
+    with layer_helper("sigmoid_cross_entropy_with_logits") as helper:
+        out = reserve_output(helper, logit.shape, logit.dtype, logit.stop_gradient)
+    if pos_weight is not None or helper is not None:
+        one = T.full([1], 1.0, logit.dtype)
     if pos_weight is not None:
         check_float_tensor(pos_weight, api, "pos_weight")
-        coef = _scale(apply(_ew.MULTIPLY, _scale(pos_weight, 1.0, -1.0), label), 1.0, 1.0)
-    term = softplus_neg if coef is None else apply(_ew.MULTIPLY, coef, softplus_neg)
-    loss = apply(_ew.ADD, apply(_ew.MULTIPLY, _scale(label, -1.0, 1.0), logit), term)
+        pos_weight = apply(_ew.ADD, apply(_ew.MULTIPLY, label, apply(_ew.SUBTRACT, pos_weight, one)), one)
+    with reserved_output_guard(out):
+        loss = apply(_loss.SIGMOID_CROSS_ENTROPY_WITH_LOGITS, logit, label, pos_weight, ignore_index=-100,
+                     normalize=False)
     return _reduce(_apply_weight(loss, weight, api), reduction)
 
 
@@ -365,13 +340,8 @@ def kl_div(input, label, reduction="mean", log_target=False, name=None):
         raise ValueError(f"{api}: reduction must be 'mean', 'sum', 'batchmean' or 'none', received {reduction!r}")
     if input.dtype != label.dtype:  # Paddle computes in float64 when either is float64
         input, label = T.cast(input, "float64"), T.cast(label, "float64")
-    label = _without_grad(label)
-    if log_target:
-        loss = T.exp(label) * (label - input)
-    else:
-        positive = label > 0
-        safe = T.where(positive, label, T.ones_like(label))
-        loss = T.where(positive, label * (T.log(safe) - input), T.zeros_like(input))
+    with layer_helper("kl_div"):
+        loss = apply(_loss.KLDIV_LOSS, input, label, reduction="none", log_target=bool(log_target))
     if reduction == "batchmean":
         return _per_sample(_sum(loss), input) if len(input.shape) else _sum(loss)
     return _reduce(loss, reduction)
@@ -581,11 +551,10 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
     check_float_tensor(label, api, "label")
     if not 0.0 <= float(epsilon) <= 1.0:
         raise ValueError(f"{api}: epsilon must be in [0, 1], received {epsilon}")
-    eps = float(epsilon)
-    if prior_dist is None:
-        return _scale(label, 1.0 - eps, eps / label.shape[-1])
-    check_float_tensor(prior_dist, api, "prior_dist")
-    return _scale(label, 1.0 - eps) + _scale(prior_dist, eps)
+    if prior_dist is not None:
+        check_float_tensor(prior_dist, api, "prior_dist")
+    with layer_helper("label_smooth"):
+        return apply(_loss.LABEL_SMOOTH, label, prior_dist, epsilon=float(epsilon))
 
 
 def _class_ids(label, input, api):

@@ -50,7 +50,7 @@ class _ConvNd(Layer):
                 raise TypeError(f"{api}: with padding_mode={padding_mode!r} padding must be an int, received "
                                 f"{padding!r}")
             self._pad = _ntuple(padding, self._nd, api, "padding")
-        fan_in = self._in_channels // self._groups * int(np.prod(self._kernel_size))
+        fan_in = self._in_channels * int(np.prod(self._kernel_size))  # Paddle's: all input channels, groups or not
         if self._transposed:  # Paddle's default (Xavier) initializer, weights [in, out / groups, *kernel]
             shape, init = [self._in_channels, self._out_channels // self._groups], None
         else:
