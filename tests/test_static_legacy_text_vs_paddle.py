@@ -146,6 +146,7 @@ def _divide_family(paddle):  # outputs named by the LayerHelper itself: elementw
     y = paddle.static.data("y", [None, 4], "float32")
     x.stop_gradient = False
     paddle.fmax(x, y), paddle.fmin(x, y), paddle.heaviside(x, y), paddle.add(x, y), paddle.subtract(x, y)
+    paddle.floor_divide(x, y), paddle.remainder(x, y)  # no gradient, yet not stop_gradient: Paddle's API
     paddle.static.append_backward(paddle.mean(paddle.divide(x, y)))
 
 
@@ -354,6 +355,10 @@ def _sgd_clip_by_value(paddle):  # clip ops under name scope gradient_clip, reco
     paddle.optimizer.SGD(0.01, grad_clip=paddle.nn.ClipGradByValue(1.0)).minimize(_linear(paddle))
 
 
+def _sgd_clip_by_norm(paddle):  # Paddle's clip_by_norm op per gradient
+    paddle.optimizer.SGD(0.01, grad_clip=paddle.nn.ClipGradByNorm(1.0)).minimize(_linear(paddle))
+
+
 def _sgd_l1_decay(paddle):
     paddle.optimizer.SGD(0.01, weight_decay=paddle.regularizer.L1Decay(0.01)).minimize(_linear(paddle))
 
@@ -555,7 +560,7 @@ PROGRAMS = {
         "slice", "slice", "unsqueeze2", "slice", "strided_slice", "unsqueeze2", "slice"]),
     "divide_family": (_divide_family, [
         "elementwise_fmax", "elementwise_fmin", "elementwise_heaviside", "elementwise_add", "elementwise_sub",
-        "elementwise_div", "reduce_mean", "fill_constant", "reduce_mean_grad", "elementwise_div_grad"]),
+        "elementwise_floordiv", "elementwise_mod", "elementwise_div", "reduce_mean", "fill_constant", "reduce_mean_grad", "elementwise_div_grad"]),
     "linear_adam_cosine_lr": (_linear_adam_cosine_lr, [
         "matmul_v2", "elementwise_add", "reduce_mean", "fill_constant", "reduce_mean_grad", "elementwise_add_grad",
         "matmul_v2_grad", "adam", "adam"]),
@@ -621,7 +626,8 @@ PROGRAMS = {
         ("adam_l2_decay", _adam_l2_decay, ["scale", "sum"] * 2, "adam"),
         ("adam_float_weight_decay", _adam_float_weight_decay, ["scale", "sum"] * 2, "adam"),
         ("sgd_l1_decay", _sgd_l1_decay, ["sign", "scale", "sum"] * 2, "sgd"),
-        ("sgd_clip_by_value", _sgd_clip_by_value, ["clip"] * 2, "sgd")]},
+        ("sgd_clip_by_value", _sgd_clip_by_value, ["clip"] * 2, "sgd"),
+        ("sgd_clip_by_norm", _sgd_clip_by_norm, ["clip_by_norm"] * 2, "sgd")]},
     "adamax": (_adamax, [*_LINEAR_BACKWARD, "adamax", "adamax", "scale", "scale"]),
     "scalar_operands": (_scalar_operands, [
         "gather", "fill_constant", "greater_than", "fill_any_like", "where", "cast", "clip", "elementwise_add",
@@ -763,3 +769,24 @@ def test_static_setitem_raises_as_paddles(paddle):  # Paddle's legacy Variable r
     with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
         x = paddle.static.data("x", [None, 4], "float32")
         x[0] = 1.0
+
+
+@differential(expected={"scopes": ["/A/", "/A/inner/", "/A/inner_1/", "/B/"]})
+def test_name_scope_nests_and_numbers_as_paddles(paddle):
+    paddle.enable_static()
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main, paddle.static.Program()):
+        x = paddle.static.data("x", [2], "float32")
+        with paddle.static.name_scope("outer"):
+            x = x + 1.0
+            with paddle.static.name_scope("inner"):
+                x = x + 1.0
+            with paddle.static.name_scope("inner"):
+                x = x + 1.0
+        with paddle.static.name_scope("outer"):
+            x = x + 1.0
+    scopes = [op.attr("op_namescope") for op in main.global_block().ops if op.type == "scale"]
+    outer = {}  # the top-level scopes' numbers count every scope the process opened: named by first appearance
+    for scope in scopes:
+        outer.setdefault(scope.split("/")[1], "AB"[len(outer)])
+    return {"scopes": ["/".join(outer.get(p, p) if i == 1 else p for i, p in enumerate(s.split("/"))) for s in scopes]}

@@ -281,6 +281,9 @@ INPLACE_OUTPUTS = {"batch_norm": _RUNNING_STATS, "sync_batch_norm": _RUNNING_STA
 _BN_ORDER = ("MeanOut", "VarianceOut", "SavedMean", "SavedVariance", "Y")
 OUTPUT_ORDER = {"layer_norm": ("Mean", "Variance", "Y"), "group_norm": ("Mean", "Variance", "Y"), "batch_norm": _BN_ORDER, "sync_batch_norm": _BN_ORDER,
                 "huber_loss": ("Residual", "Out")}
+# Ops without a gradient whose outputs Paddle's API leaves stop_gradient=False when an input needs gradients
+# (its static APIs mark outputs by their inputs alone); others' outputs stop gradients
+NO_GRAD_OUTPUTS_KEPT = {"floor_divide", "remainder", "clip_by_norm"}
 STOP_GRADIENT_OUTPUTS = {"layer_norm": ("Mean", "Variance"), "group_norm": ("Mean", "Variance"), "dropout": ("Mask",),
                          "batch_norm": ("SavedMean", "SavedVariance", "ReserveSpace"),
                          "sync_batch_norm": ("SavedMean", "SavedVariance")}

@@ -10,7 +10,7 @@ import contextlib
 from ..framework.mode import _static
 from ..framework.tensor import Tensor
 from ..ops import dispatch
-from ..ops.legacy import (HELPER_NAMED_OUTPUTS, INPLACE_OUTPUTS, OUTPUT_ORDER, STOP_GRADIENT_OUTPUTS, extra_outputs, legacy_type,
+from ..ops.legacy import (HELPER_NAMED_OUTPUTS, INPLACE_OUTPUTS, NO_GRAD_OUTPUTS_KEPT, OUTPUT_ORDER, STOP_GRADIENT_OUTPUTS, extra_outputs, legacy_type,
                           name_key)
 from ..ops.registry import Meta
 from ..utils import unique_name
@@ -205,7 +205,7 @@ def build_op(block, op, inputs, attrs, new_name, role, legacy_outputs=False):
     out_metas = op.infer(*metas, **attrs)
     if op.n_out == 1 and isinstance(out_metas, Meta):
         out_metas = (out_metas,)
-    stop = op.grad is None or all(diff_sg)
+    stop = (op.grad is None and not (legacy_outputs and op.type in NO_GRAD_OUTPUTS_KEPT)) or all(diff_sg)
     metas_of = dict(zip(op.outputs, out_metas))
     no_grad = STOP_GRADIENT_OUTPUTS.get(op.type, ()) if legacy_outputs else ()
     in_place = _in_place_outputs(op, inputs, metas_of, program) if legacy_outputs else {}

@@ -832,8 +832,8 @@ def name_scope(prefix=None):
     if not in_static_mode():
         yield
         return
-    if not prefix:
-        raise ValueError("name_scope: the prefix can not be empty")
+    if not prefix:  # an AssertionError, as Paddle's assert
+        raise AssertionError("name_scope: namescope prefix can not be empty")
     previous = _name_scope[0]
     _name_scope[0] = previous.child(prefix)
     try:
