@@ -53,6 +53,37 @@ def _seed_append_backward(paddle):  # the example of seeds/002 (append_backward'
     paddle.static.append_backward(loss=paddle.mean(loss))
 
 
+def _seed_append_backward_repeated(paddle):  # the whole example of seeds/002: six backwards of one loss
+    x = paddle.static.data(name="x", shape=[None, 13], dtype="int64")
+    y = paddle.static.data(name="y", shape=[None, 1], dtype="float32")
+    x_emb = paddle.static.nn.embedding(x, size=[100, 256])
+    y_predict = paddle.static.nn.fc(x=x_emb, size=1, activation=None, name="my_fc")
+    avg_loss = paddle.mean(paddle.nn.functional.square_error_cost(input=y_predict, label=y))
+    all_weights = [p for p in paddle.static.default_main_program().block(0).all_parameters() if "w_" in p.name]
+    append_backward = paddle.static.append_backward
+    append_backward(loss=avg_loss)
+    append_backward(loss=avg_loss, parameter_list=all_weights)
+    append_backward(loss=avg_loss, parameter_list=[w.name for w in all_weights])
+    append_backward(loss=avg_loss, no_grad_set={x_emb})
+    append_backward(loss=avg_loss, no_grad_set={"my_fc.b_0"})
+    append_backward(loss=avg_loss, parameter_list=all_weights, no_grad_set=set(all_weights))
+
+
+def _gradients_twice(paddle):  # paddle.static.gradients' seed: a bare fill_any_like, written again on a rerun
+    x = paddle.static.data("x", [None, 4], "float32")
+    x.stop_gradient = False
+    y = paddle.nn.functional.softmax(paddle.nn.functional.relu(paddle.nn.Linear(4, 4)(x)))
+    loss = paddle.mean(y * y)
+    paddle.static.gradients([loss], [x]), paddle.static.gradients([loss], [x])
+
+
+def _append_backward_parameter_list(paddle):
+    x = paddle.static.data("x", [None, 4], "float32")
+    l1, l2 = paddle.nn.Linear(4, 3), paddle.nn.Linear(3, 2)
+    loss = paddle.mean(l2(paddle.nn.functional.relu(l1(x))))
+    paddle.static.append_backward(loss, parameter_list=[l1.weight.name], no_grad_set={l2.bias.name})
+
+
 def _fc_softmax_sgd(paddle):
     x = paddle.static.data("x", [None, 4], "float32")
     h = paddle.static.nn.fc(x, 8, activation="relu")
@@ -184,6 +215,19 @@ def _nll_loss_layer_4d(paddle):
     paddle.static.append_backward(paddle.nn.NLLLoss()(x, y))
 
 
+def _kl_div_smooth_l1(paddle):  # Paddle's kldiv_loss and huber_loss ops
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 4], "float32")
+    y = paddle.static.data("y", [None, 4], "float32")
+    x.stop_gradient = False
+    paddle.static.append_backward(F.kl_div(x, y, reduction="mean") + F.smooth_l1_loss(x, y))
+
+
+def _label_smooth(paddle):  # Paddle's label_smooth op
+    y = paddle.static.data("y", [None, 4], "float32")
+    paddle.nn.functional.label_smooth(y, epsilon=0.1)
+
+
 def _cross_entropy_soft_label(paddle):
     x = paddle.static.data("x", [None, 4], "float32")
     y = paddle.static.data("y", [None, 4], "float32")
@@ -210,6 +254,17 @@ def _grouped_conv_avg_pool(paddle):  # the default weight init's std counts all 
 def _conv_transpose(paddle):  # the bias add is named by the conv's LayerHelper
     x = paddle.static.data("x", [None, 2, 5, 5], "float32")
     paddle.static.append_backward(paddle.mean(paddle.nn.Conv2DTranspose(2, 3, 3, stride=2)(x)))
+
+
+def _conv_max_pool_nhwc(paddle):  # a channel-last bias is reshaped to [1, 1, 1, C] too
+    x = paddle.static.data("x", [None, 8, 8, 3], "float32")
+    h = paddle.nn.Conv2D(3, 4, 3, data_format="NHWC")(x)
+    paddle.static.append_backward(paddle.mean(paddle.nn.functional.max_pool2d(h, 2, data_format="NHWC")))
+
+
+def _group_norm(paddle):  # Paddle's group_norm op
+    x = paddle.static.data("x", [None, 4, 3, 3], "float32")
+    paddle.static.append_backward(paddle.mean(paddle.nn.GroupNorm(2, 4)(x)))
 
 
 def _batch_norm_1d(paddle):  # BatchNorm1D's layout shows as NCHW
@@ -319,6 +374,18 @@ def _scale_clip_cast_backward(paddle):  # cast's and scale's gradients are cast 
     paddle.static.append_backward(paddle.mean(y))
 
 
+def _index_select_backward(paddle):  # Paddle's index_select op (dim attr), not a gather
+    x = paddle.static.data("x", [None, 4], "float32")
+    i = paddle.static.data("i", [2], "int64")
+    x.stop_gradient = False
+    paddle.static.append_backward(paddle.mean(paddle.index_select(x, i, axis=1)))
+
+
+def _topk(paddle):  # k along an unknown (batch) dim is checked when the program runs
+    x = paddle.static.data("x", [None, 10], "float32")
+    paddle.topk(x, 3), paddle.topk(x, 2, axis=0, largest=False)
+
+
 def _gather_backward(paddle):
     x = paddle.static.data("x", [None, 4], "float32")
     i = paddle.static.data("i", [3], "int64")
@@ -407,6 +474,12 @@ def _unstack(paddle):
     paddle.static.append_backward(paddle.mean(paddle.unstack(x, axis=0)[0]))
 
 
+def _prelu_leaky_relu(paddle):  # Paddle's prelu op (mode all / channel)
+    x = paddle.static.data("x", [None, 3, 4], "float32")
+    h = paddle.nn.LeakyReLU(0.2)(paddle.nn.PReLU()(x))
+    paddle.static.append_backward(paddle.mean(paddle.nn.PReLU(3)(h)))
+
+
 def _activation_layers(paddle):  # hardswish is Paddle's hard_swish op; relu6 shows no threshold
     x = paddle.static.data("x", [None, 4], "float32")
     x.stop_gradient = False
@@ -417,6 +490,8 @@ def _activation_layers(paddle):  # hardswish is Paddle's hard_swish op; relu6 sh
 
 
 _SGD = ["sgd"] * 4
+_SEED_BACKWARD = ["fill_constant", "reduce_mean_grad", "square_grad", "elementwise_sub_grad", "elementwise_add_grad",
+                  "mul_grad"]
 _LINEAR_BACKWARD = ["matmul_v2", "elementwise_add", "reduce_mean", "fill_constant", "reduce_mean_grad",
                     "elementwise_add_grad", "matmul_v2_grad"]
 # the op types of each program (what the test checks without Paddle installed)
@@ -438,6 +513,18 @@ PROGRAMS = {
         "lookup_table_v2", "mul", "elementwise_add", "elementwise_sub", "square", "reduce_mean", "fill_constant",
         "reduce_mean_grad", "square_grad", "elementwise_sub_grad", "elementwise_add_grad", "mul_grad",
         "lookup_table_v2_grad"]),
+    "seed_append_backward_repeated": (_seed_append_backward_repeated, [
+        "lookup_table_v2", "mul", "elementwise_add", "elementwise_sub", "square", "reduce_mean",
+        *[*_SEED_BACKWARD, "lookup_table_v2_grad"] * 3, *_SEED_BACKWARD, *_SEED_BACKWARD, "lookup_table_v2_grad",
+        *_SEED_BACKWARD]),
+    "gradients_twice": (_gradients_twice, [
+        "matmul_v2", "elementwise_add", "relu", "softmax", "elementwise_mul", "reduce_mean",
+        *["fill_any_like", "reduce_mean_grad", "elementwise_mul_grad", "sum", "softmax_grad", "relu_grad",
+          "elementwise_add_grad", "matmul_v2_grad"] * 2]),
+    "append_backward_parameter_list": (_append_backward_parameter_list, [
+        "matmul_v2", "elementwise_add", "relu", "matmul_v2", "elementwise_add", "reduce_mean", "fill_constant",
+        "reduce_mean_grad", "elementwise_add_grad", "matmul_v2_grad", "relu_grad", "elementwise_add_grad",
+        "matmul_v2_grad"]),
     "fc_softmax_sgd": (_fc_softmax_sgd, [
         "mul", "elementwise_add", "relu", "softmax", "reduce_mean", "fill_constant", "reduce_mean_grad",
         "softmax_grad", "relu_grad", "elementwise_add_grad", "mul_grad", "sgd", "sgd"]),
@@ -491,6 +578,10 @@ PROGRAMS = {
         "log_softmax", "nll_loss", "reduce_mean", "fill_constant", "reduce_mean_grad", "nll_loss_grad",
         "log_softmax_grad"]),
     "nll_loss_layer_4d": (_nll_loss_layer_4d, ["nll_loss", "fill_constant", "nll_loss_grad"]),
+    "kl_div_smooth_l1": (_kl_div_smooth_l1, [
+        "kldiv_loss", "reduce_mean", "huber_loss", "reduce_mean", "elementwise_add", "fill_constant",
+        "elementwise_add_grad", "reduce_mean_grad", "huber_loss_grad", "reduce_mean_grad", "kldiv_loss_grad", "sum"]),
+    "label_smooth": (_label_smooth, ["label_smooth"]),
     "cross_entropy_soft_label": (_cross_entropy_soft_label, [
         "softmax_with_cross_entropy", "reduce_mean", "fill_constant", "reduce_mean_grad",
         "softmax_with_cross_entropy_grad"]),
@@ -505,6 +596,11 @@ PROGRAMS = {
     "conv_transpose": (_conv_transpose, [
         "conv2d_transpose", "reshape2", "elementwise_add", "reduce_mean", "fill_constant", "reduce_mean_grad",
         "elementwise_add_grad", "reshape2_grad", "conv2d_transpose_grad"]),
+    "conv_max_pool_nhwc": (_conv_max_pool_nhwc, [
+        "conv2d", "reshape2", "elementwise_add", "pool2d", "reduce_mean", "fill_constant", "reduce_mean_grad",
+        "pool2d_grad", "elementwise_add_grad", "reshape2_grad", "conv2d_grad"]),
+    "group_norm": (_group_norm, ["group_norm", "reduce_mean", "fill_constant", "reduce_mean_grad",
+                                 "group_norm_grad"]),
     "batch_norm_1d": (_batch_norm_1d, [
         "matmul_v2", "elementwise_add", "batch_norm", "reduce_mean", "fill_constant", "reduce_mean_grad",
         "batch_norm_grad", "elementwise_add_grad", "matmul_v2_grad", *_SGD]),
@@ -533,6 +629,9 @@ PROGRAMS = {
         "elementwise_pow"]),
     "scale_clip_cast_backward": (_scale_clip_cast_backward, [
         "scale", "clip", "cast", "reduce_mean", "fill_constant", "reduce_mean_grad", "cast", "clip_grad", "scale"]),
+    "index_select_backward": (_index_select_backward, [
+        "index_select", "reduce_mean", "fill_constant", "reduce_mean_grad", "index_select_grad"]),
+    "topk": (_topk, ["top_k_v2", "top_k_v2"]),
     "gather_backward": (_gather_backward, ["gather", "reduce_mean", "fill_constant", "reduce_mean_grad",
                                            "gather_grad"]),
     "transpose_reshape_flatten": (_transpose_reshape_flatten, [
@@ -573,6 +672,9 @@ PROGRAMS = {
         "reduce_mean_grad", "reduce_mean_grad", "fill_any_like", "concat"]),
     "unstack": (_unstack, ["unstack", "reduce_mean", "fill_constant", "reduce_mean_grad", "fill_any_like",
                            "fill_any_like", "unstack_grad"]),
+    "prelu_leaky_relu": (_prelu_leaky_relu, [
+        "prelu", "leaky_relu", "prelu", "reduce_mean", "fill_constant", "reduce_mean_grad", "prelu_grad",
+        "leaky_relu_grad", "prelu_grad"]),
     "activation_layers": (_activation_layers, [
         "relu6", "reduce_mean", "hard_swish", "reduce_mean", "elu", "reduce_mean", "silu", "reduce_mean", "softmax",
         "reduce_mean", "log_softmax", "reduce_mean", *["elementwise_add"] * 5, "fill_constant",

@@ -341,6 +341,19 @@ GATHER_ND_GRAD = register_op("gather_nd_grad", inputs=("X", "Index", "OutGrad"),
                              double_grad=True)
 
 
+# index_select: gather along `dim` under Paddle's own op type and attr name (its gradient is gather's)
+def _index_select_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("gather_grad", g.input("X"), g.input("Index"), g.output_grad("Out"),
+                                   axis=g.attrs["dim"]))
+
+
+INDEX_SELECT = register_op("index_select", inputs=("X", "Index"), outputs=("Out",), nondiff_inputs=("Index",),
+                           forward=lambda xp, x, index, dim: _gather_forward(xp, x, index, dim),
+                           infer=lambda x, index, dim: _gather_infer(x, index, dim), grad=_index_select_grad,
+                           attrs={"dim": 0}, double_grad=True, host_sync=VALUE_CHECK)
+
+
 # ---- scatter --------------------------------------------------------------------------------------
 def _scatter_forward(xp, x, ids, updates, overwrite):
     out = x.copy()

@@ -279,8 +279,9 @@ INPLACE_OUTPUTS = {"batch_norm": _RUNNING_STATS, "sync_batch_norm": _RUNNING_STA
 # Outputs Paddle's API creates in another order than the op's slots (so its temporaries are numbered so), and
 # outputs it marks stop_gradient=True
 _BN_ORDER = ("MeanOut", "VarianceOut", "SavedMean", "SavedVariance", "Y")
-OUTPUT_ORDER = {"layer_norm": ("Mean", "Variance", "Y"), "batch_norm": _BN_ORDER, "sync_batch_norm": _BN_ORDER}
-STOP_GRADIENT_OUTPUTS = {"layer_norm": ("Mean", "Variance"), "dropout": ("Mask",),
+OUTPUT_ORDER = {"layer_norm": ("Mean", "Variance", "Y"), "group_norm": ("Mean", "Variance", "Y"), "batch_norm": _BN_ORDER, "sync_batch_norm": _BN_ORDER,
+                "huber_loss": ("Residual", "Out")}
+STOP_GRADIENT_OUTPUTS = {"layer_norm": ("Mean", "Variance"), "group_norm": ("Mean", "Variance"), "dropout": ("Mask",),
                          "batch_norm": ("SavedMean", "SavedVariance", "ReserveSpace"),
                          "sync_batch_norm": ("SavedMean", "SavedVariance")}
 
@@ -299,6 +300,7 @@ GRAD_INPUTS = {
     "tile": ("RepeatTimes", "X", "repeat_times_tensor"),
     "expand": ("Shape", "X", "expand_shapes_tensor"),
     "cumsum": ("X",),
+    "group_norm": ("Bias", "Mean", "Scale", "Variance", "X", "Y"),
     "silu": ("Out", "X"),
     "elu": ("Out", "X"),
     **{f"conv{n}d_transpose": ("Bias", "Filter", "Input") for n in (2, 3)},

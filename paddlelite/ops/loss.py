@@ -254,6 +254,118 @@ NLL_LOSS_GRAD = register_op("nll_loss_grad", inputs=("X", "Label", "Weight", "To
                             attrs=_NLL_ATTRS, host_sync=VALUE_CHECK)
 
 
+# ---- kldiv_loss: Target (log(Target) - X) where Target > 0 (0 elsewhere), or exp(Target) (Target - X) with
+# log_target; reduced by `reduction` ('none', 'mean', 'sum', 'batchmean': the sum over the batch size). Only X has
+# a gradient, as Paddle's.
+def _kldiv_scale(x, reduction):
+    return {"mean": 1.0 / max(x.size, 1), "batchmean": 1.0 / max(x.shape[0], 1) if x.ndim else 1.0}.get(reduction, 1.0)
+
+
+def _kldiv_forward(xp, x, target, reduction, log_target):
+    if log_target:
+        loss = xp.exp(target) * (target - x)
+    else:
+        positive = target > 0
+        loss = xp.where(positive, target * (xp.log(xp.where(positive, target, 1)) - x), x.dtype.type(0))
+    if reduction != "none":
+        loss = loss.sum() * x.dtype.type(_kldiv_scale(x, reduction))
+    return loss.astype(x.dtype, copy=False)
+
+
+def _kldiv_infer(x, target, reduction, log_target):
+    check_float("kldiv_loss", x, "X", real=True)
+    if target.dtype != x.dtype or tuple(target.shape) != tuple(x.shape) and -1 not in (*x.shape, *target.shape):
+        raise ValueError(f"op 'kldiv_loss': Target must have X's shape {list(x.shape)} and dtype {x.dtype}, "
+                         f"received {list(target.shape)} {target.dtype}")
+    if reduction not in ("none", "mean", "sum", "batchmean"):
+        raise ValueError(f"op 'kldiv_loss': reduction must be 'none', 'mean', 'sum' or 'batchmean', "
+                         f"received {reduction!r}")
+    return Meta(tuple(x.shape) if reduction == "none" else (), x.dtype)
+
+
+def _kldiv_grad_forward(xp, x, target, dloss, reduction, log_target):
+    dx = -xp.exp(target) if log_target else xp.where(target > 0, -target, x.dtype.type(0))
+    return (dx * dloss * x.dtype.type(_kldiv_scale(x, reduction))).astype(x.dtype, copy=False)
+
+
+def _kldiv_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("kldiv_loss_grad", g.input("X"), g.input("Target"), g.output_grad("Loss"),
+                                   **g.attrs))
+
+
+_KLDIV_ATTRS = {"reduction": "mean", "log_target": False}
+KLDIV_LOSS = register_op("kldiv_loss", inputs=("X", "Target"), outputs=("Loss",), nondiff_inputs=("Target",),
+                         forward=_kldiv_forward, infer=_kldiv_infer, grad=_kldiv_grad, attrs=_KLDIV_ATTRS)
+KLDIV_LOSS_GRAD = register_op("kldiv_loss_grad", inputs=("X", "Target", "DLoss"), outputs=("DX",),
+                              forward=_kldiv_grad_forward, infer=lambda x, target, dloss, **a: Meta(x.shape, x.dtype),
+                              attrs=_KLDIV_ATTRS)
+
+
+# ---- huber_loss: Residual = Y - X; Out = 0.5 r^2 where |r| <= delta, else delta (|r| - 0.5 delta) -----------
+def _huber_forward(xp, x, y, delta):
+    r = y - x
+    a = xp.abs(r)
+    out = xp.where(a <= delta, 0.5 * r * r, delta * (a - 0.5 * delta))
+    return out.astype(x.dtype, copy=False), r
+
+
+def _huber_infer(x, y, delta):
+    check_float("huber_loss", x, "X", real=True)
+    if y.dtype != x.dtype or len(y.shape) != len(x.shape) or \
+            any(a != b and -1 not in (a, b) for a, b in zip(x.shape, y.shape)):
+        raise ValueError(f"op 'huber_loss': Y must have X's shape {list(x.shape)} and dtype {x.dtype}, received "
+                         f"{list(y.shape)} {y.dtype}")
+    if delta <= 0:
+        raise ValueError(f"op 'huber_loss': delta must be positive, received {delta}")
+    return Meta(x.shape, x.dtype), Meta(x.shape, x.dtype)
+
+
+def _huber_grad_forward(xp, residual, dout, delta):  # d Out / d Residual, times dOut
+    r = xp.clip(residual, -delta, delta)  # r inside the quadratic part, +-delta outside
+    return (r * dout).astype(dout.dtype, copy=False)
+
+
+def _huber_grad(g):
+    dr = g.op("huber_loss_grad", g.output("Residual"), g.output_grad("Out"), delta=g.attrs["delta"])
+    if g.needs("X"):
+        g.set_input_grad("X", -dr)
+    if g.needs("Y"):
+        g.set_input_grad("Y", dr)
+
+
+HUBER_LOSS = register_op("huber_loss", inputs=("X", "Y"), outputs=("Out", "Residual"), forward=_huber_forward,
+                         infer=_huber_infer, grad=_huber_grad, intermediate_outputs=("Residual",),
+                         attrs={"delta": 1.0})
+HUBER_LOSS_GRAD = register_op("huber_loss_grad", inputs=("Residual", "DOut"), outputs=("DResidual",),
+                              forward=_huber_grad_forward, infer=lambda r, dout, delta: Meta(r.shape, dout.dtype),
+                              attrs={"delta": 1.0})
+
+
+# ---- label_smooth: (1 - epsilon) X + epsilon PriorDist (uniform 1 / num_classes without PriorDist) -----------
+def _label_smooth_forward(xp, x, prior, epsilon):
+    extra = epsilon / x.shape[-1] if prior is None else epsilon * prior
+    return ((1 - epsilon) * x + extra).astype(x.dtype, copy=False)
+
+
+def _label_smooth_infer(x, prior, epsilon):
+    check_float("label_smooth", x, "X", real=True)
+    if not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"op 'label_smooth': epsilon must be in [0, 1], received {epsilon}")
+    return Meta(x.shape, x.dtype)
+
+
+def _label_smooth_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.output_grad("Out") * (1.0 - g.attrs["epsilon"]))
+
+
+LABEL_SMOOTH = register_op("label_smooth", inputs=("X", "PriorDist"), outputs=("Out",),
+                           optional_inputs=("PriorDist",), nondiff_inputs=("PriorDist",),
+                           forward=_label_smooth_forward, infer=_label_smooth_infer, grad=_label_smooth_grad,
+                           attrs={"epsilon": 0.0})
+
+
 # ---- class-id labels of the losses composed from one-hot products ----------------------------------
 _LABEL_ERRORS = {"IndexError": IndexError, "ValueError": ValueError}
 

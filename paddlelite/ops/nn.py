@@ -178,3 +178,54 @@ DROPOUT_GRAD = register_op("dropout_grad", inputs=("Mask", "DOut"), outputs=("DX
                            nondiff_inputs=("Mask",), double_grad=True,
                            gpu=lambda xp, mask, dout, **attrs: dropout_grad_kernel(xp, mask, None, dout, "identity",
                                                                                    **attrs))
+
+
+# ---- prelu: X where X > 0, else Alpha X; Alpha holds one slope ('all') or one per channel ('channel') --------
+def _prelu_slopes(alpha, ndim, mode, data_format):
+    if mode == "all":
+        return alpha.reshape(())
+    channel = 1 if data_format[1] == "C" else ndim - 1
+    return alpha.reshape([-1 if i == channel else 1 for i in range(ndim)])
+
+
+def _prelu_forward(xp, x, alpha, mode, data_format):
+    return xp.where(x > 0, x, _prelu_slopes(alpha, x.ndim, mode, data_format) * x).astype(x.dtype, copy=False)
+
+
+def _prelu_infer(x, alpha, mode, data_format):
+    check_float("prelu", x, "X", real=True)
+    if mode not in ("all", "channel"):
+        raise ValueError(f"op 'prelu': mode must be 'all' or 'channel', received {mode!r}")
+    channels = 1 if mode == "all" else x.shape[1 if data_format[1] == "C" else len(x.shape) - 1]
+    if len(alpha.shape) != 1 or -1 not in (channels, alpha.shape[0]) and alpha.shape[0] != channels:
+        raise ValueError(f"op 'prelu': Alpha must hold {channels} slope(s) for mode {mode!r}, received shape "
+                         f"{list(alpha.shape)}")
+    return Meta(x.shape, x.dtype)
+
+
+def _prelu_grad_forward(xp, x, alpha, dout, mode, data_format):
+    positive = x > 0
+    slopes = _prelu_slopes(alpha, x.ndim, mode, data_format)
+    dx = xp.where(positive, dout, slopes * dout).astype(x.dtype, copy=False)
+    dslopes = xp.where(positive, x.dtype.type(0), x * dout)
+    if mode == "all":
+        dalpha = dslopes.sum()
+    else:
+        channel = 1 if data_format[1] == "C" else x.ndim - 1
+        dalpha = dslopes.sum(axis=tuple(i for i in range(x.ndim) if i != channel))
+    return dx, dalpha.reshape(alpha.shape).astype(alpha.dtype, copy=False)
+
+
+def _prelu_grad(g):
+    if g.needs_any("X", "Alpha"):
+        dx, dalpha = g.op("prelu_grad", g.input("X"), g.input("Alpha"), g.output_grad("Out"), **g.attrs)
+        g.set_input_grads(("X", "Alpha"), (dx, dalpha))
+
+
+_PRELU_ATTRS = {"mode": "all", "data_format": "NCHW"}
+PRELU = register_op("prelu", inputs=("X", "Alpha"), outputs=("Out",), forward=_prelu_forward, infer=_prelu_infer,
+                    grad=_prelu_grad, attrs=_PRELU_ATTRS)
+PRELU_GRAD = register_op("prelu_grad", inputs=("X", "Alpha", "DOut"), outputs=("DX", "DAlpha"),
+                         forward=_prelu_grad_forward,
+                         infer=lambda x, alpha, dout, **a: (Meta(x.shape, x.dtype), Meta(alpha.shape, alpha.dtype)),
+                         attrs=_PRELU_ATTRS)

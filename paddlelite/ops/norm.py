@@ -310,3 +310,78 @@ BATCH_NORM, BATCH_NORM_GRAD = _batch_norm_ops("batch_norm", _local_stats, _local
 # Paddle's sync_batch_norm: the statistics (and in backward the sums dX needs) of the batch of every rank of
 # the world; before a process group exists, batch_norm's numbers.
 SYNC_BATCH_NORM, SYNC_BATCH_NORM_GRAD = _batch_norm_ops("sync_batch_norm", _global_stats, _global_sums)
+
+
+# ---- group_norm: each sample's `groups` channel groups normalised over their channels and positions, then a
+# per-channel Scale / Bias; Mean and Variance (biased) are [N, groups]. data_layout NCHW (channel axis 1, any
+# rank) or NHWC (channel last).
+def _groups_view(xp, a, groups, data_layout):
+    """a with the channel axis at 1, and its [N, groups, rest] view."""
+    first = xp.moveaxis(a, -1, 1) if data_layout == "NHWC" else a
+    return first, first.reshape(first.shape[0], groups, -1)
+
+
+def _group_norm_forward(xp, x, scale, bias, epsilon, groups, data_layout):
+    cdt = _compute_dtype(x.dtype)
+    first, xg = _groups_view(xp, x.astype(cdt, copy=False), groups, data_layout)
+    mean = xg.mean(axis=-1)
+    var = xg.var(axis=-1)
+    y = ((xg - mean[..., None]) / xp.sqrt(var + cdt.type(epsilon))[..., None]).reshape(first.shape)
+    channels = [1, first.shape[1]] + [1] * (first.ndim - 2)
+    if scale is not None:
+        y *= scale.reshape(channels)
+    if bias is not None:
+        y += bias.reshape(channels)
+    y = xp.moveaxis(y, 1, -1) if data_layout == "NHWC" else y
+    return y.astype(x.dtype, copy=False), mean, var
+
+
+def _group_norm_infer(x, scale, bias, epsilon, groups, data_layout):
+    check_float("group_norm", x, real=True)
+    if data_layout not in ("NCHW", "NHWC") or len(x.shape) < 2:
+        raise ValueError(f"op 'group_norm': X must be [N, C, ...] with data_layout 'NCHW' or 'NHWC', received "
+                         f"shape {list(x.shape)} and {data_layout!r}")
+    c = x.shape[-1 if data_layout == "NHWC" else 1]
+    if groups < 1 or c != -1 and c % groups:
+        raise ValueError(f"op 'group_norm': groups ({groups}) must divide the {c} channels")
+    for slot, m in (("Scale", scale), ("Bias", bias)):
+        if m is not None and tuple(m.shape) != (c,) and c != -1:
+            raise ValueError(f"op 'group_norm': {slot} must have shape [{c}], received {list(m.shape)}")
+    stat = Meta((x.shape[0], groups), _compute_dtype(x.dtype))
+    return Meta(x.shape, x.dtype), stat, stat
+
+
+def _group_norm_grad_forward(xp, x, scale, mean, var, dy, epsilon, groups, data_layout):
+    cdt = _compute_dtype(x.dtype)
+    first, xg = _groups_view(xp, x.astype(cdt, copy=False), groups, data_layout)
+    dfirst, _ = _groups_view(xp, dy.astype(cdt, copy=False), groups, data_layout)
+    rstd = (1.0 / xp.sqrt(var.astype(cdt) + cdt.type(epsilon)))[..., None]
+    xhat = ((xg - mean.astype(cdt)[..., None]) * rstd).reshape(first.shape)
+    others = tuple(i for i in range(first.ndim) if i != 1)
+    dbias = dfirst.sum(axis=others)
+    dscale = (dfirst * xhat).sum(axis=others)
+    channels = [1, first.shape[1]] + [1] * (first.ndim - 2)
+    dxhat = (dfirst * scale.reshape(channels) if scale is not None else dfirst).reshape(xg.shape)
+    xhat = xhat.reshape(xg.shape)
+    dx = rstd * (dxhat - dxhat.mean(axis=-1, keepdims=True) - xhat * (dxhat * xhat).mean(axis=-1, keepdims=True))
+    dx = dx.reshape(first.shape)
+    dx = xp.moveaxis(dx, 1, -1) if data_layout == "NHWC" else dx
+    wdt = scale.dtype if scale is not None else x.dtype
+    return dx.astype(x.dtype, copy=False), dscale.astype(wdt, copy=False), dbias.astype(wdt, copy=False)
+
+
+def _group_norm_grad_infer(x, scale, mean, var, dy, epsilon, groups, data_layout):
+    c = x.shape[-1 if data_layout == "NHWC" else 1]
+    wdt = scale.dtype if scale is not None else x.dtype
+    return Meta(x.shape, x.dtype), Meta((c,), wdt), Meta((c,), wdt)
+
+
+_GROUP_NORM_ATTRS = {"epsilon": 1e-5, "groups": 1, "data_layout": "NCHW"}
+GROUP_NORM = register_op("group_norm", inputs=("X", "Scale", "Bias"), outputs=("Y", "Mean", "Variance"),
+                         forward=_group_norm_forward, infer=_group_norm_infer,
+                         grad=_fused_norm_grad("group_norm_grad", ("Mean", "Variance")), attrs=_GROUP_NORM_ATTRS,
+                         optional_inputs=("Scale", "Bias"), intermediate_outputs=("Mean", "Variance"))
+# No grad maker: double backward through group_norm is not supported.
+GROUP_NORM_GRAD = register_op("group_norm_grad", inputs=("X", "Scale", "Mean", "Variance", "DY"),
+                              outputs=("DX", "DScale", "DBias"), forward=_group_norm_grad_forward,
+                              infer=_group_norm_grad_infer, attrs=_GROUP_NORM_ATTRS, optional_inputs=("Scale",))

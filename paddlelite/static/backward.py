@@ -12,6 +12,7 @@ import time
 from ..framework.mode import in_static_mode
 from ..ops.formula import Sym, unwrap, wrap
 from ..ops.registry import GradBuilder, get_op
+from ..utils import unique_name
 from .appender import build_op
 from .framework import executable_ops, grad_ops_of
 from .framework import (GRAD_SUFFIX, names_of as _names_of, OP_ROLE_ATTR, OP_ROLE_BACKWARD, OP_ROLE_FORWARD, OP_ROLE_LOSS,
@@ -417,6 +418,11 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
     no_grad |= find_no_grad_vars(block, op_path, [loss.name], no_grad)
 
     bp = BackwardPass(program, block, block, no_grad, callbacks)
+    seed_name = grad_name(loss.name)
+    if block._lookup(seed_name) is not None:  # an earlier backward's seed: a unique suffix (Paddle's _rename_grad_)
+        seed_name = unique_name.generate(seed_name)
+        bp.grad_names[loss.name] = seed_name
+        bp.grad_to_var[seed_name] = loss.name
     seed = bp.grad_var(loss.name)
     seed_op = block.append_op("fill_constant", outputs={"Out": [seed]},
                               attrs={"shape": [] if not loss._shape else [1], "value": 1.0, "dtype": loss.dtype.name,
@@ -483,10 +489,14 @@ def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
 
     bp = BackwardPass(program, block, block, no_grad)
     for t, tg in zip(targets, target_gradients):
-        if tg is None:
+        if tg is None:  # Paddle's calc_gradient: a bare fill_any_like writing `<target>@GRAD`, again on a rerun
+            bp.grad_names[t.name] = grad_name(t.name)
+            bp.grad_to_var[grad_name(t.name)] = t.name
             seed = bp.grad_var(t.name)
-            block.append_op("fill_any_like", inputs={"X": [t]}, outputs={"Out": [seed]},
-                            attrs={"value": 1.0, "dtype": None, OP_ROLE_ATTR: OP_ROLE_BACKWARD})
+            op = block.append_op("fill_any_like", inputs={"X": [t]}, outputs={"Out": [seed]},
+                                 attrs={"value": 1.0, "dtype": t.dtype.name, OP_ROLE_ATTR: OP_ROLE_BACKWARD,
+                                        "op_namescope": ""})
+            op._bare_desc = True
         else:
             bp.grad_names[t.name] = tg.name
             bp.grad_to_var[tg.name] = t.name

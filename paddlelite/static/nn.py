@@ -163,9 +163,9 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
     """Batch normalisation with a learned scale `<name>.w_0` (ones) and shift `<name>.b_0` (zeros) and the
     non-trainable running statistics `<name>.w_1` (mean, zeros) and `<name>.w_2` (variance, ones).
 
-    In training the op's MeanOut/VarianceOut are assigned back into the running statistics each run
-    (Paddle's batch_norm writes them in place); `Program.clone(for_test=True)` turns is_test on, so the
-    test program normalises with the running statistics.
+    In training the op writes MeanOut/VarianceOut into the running statistics, as Paddle's batch_norm (assign
+    ops copy them back where the op's statistics have another dtype); `Program.clone(for_test=True)` turns
+    is_test on, so the test program normalises with the running statistics.
     """
     require_static("paddle.static.nn.batch_norm")
     _check_var(input, "batch_norm", "input")
@@ -197,7 +197,7 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
                               epsilon=float(epsilon), is_test=bool(is_test), data_layout=layout,
                               use_global_stats=bool(use_global_stats), trainable_statistics=False)
         y, mean_out, var_out = outs[0], outs[1], outs[2]
-        if not (is_test or use_global_stats):
+        if not (is_test or use_global_stats) and mean_out is not mean:  # not written in place (another dtype)
             block = mean.block.program.current_block()
             block.append_op("assign", inputs={"X": [mean_out]}, outputs={"Out": [mean]})
             block.append_op("assign", inputs={"X": [var_out]}, outputs={"Out": [var]})

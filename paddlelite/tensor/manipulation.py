@@ -280,7 +280,7 @@ def gather(x, index, axis=None, name=None):
 def index_select(x, index, axis=0, name=None):
     _check_tensor(x, "index_select")
     _int_index(index, "index_select", ndims=(1,))
-    return apply(_io.GATHER, x, index, axis=_int(axis, "index_select", "axis"))
+    return apply(_io.INDEX_SELECT, x, index, dim=_int(axis, "index_select", "axis"))
 
 
 def gather_nd(x, index, name=None):

@@ -28,7 +28,7 @@ def topk(x, k, axis=None, largest=True, sorted=True, name=None):
     k = _int(k, "topk", "k")
     axis = -1 if axis is None else _axis(x, axis, "topk")
     n = x.shape[axis] if len(x.shape) else 1
-    if not 1 <= k <= n:
+    if not 1 <= k <= n and n != -1:  # an unknown (static -1) dim is checked when the program runs
         raise ValueError(f"topk: k must lie in [1, {n}] (the size of axis {axis}), received {k}")
     return apply(_s.TOP_K, x, k=k, axis=axis, largest=bool(largest), sorted=bool(sorted))
 

@@ -37,4 +37,6 @@ CASES = [
            {"overwrite": True}, id="scatter-overwrite"),
     OpCase("scatter", {"X": rand(4, 3), "Ids": np.array([1, 1, 3], dtype=I64), "Updates": rand(3, 3, seed=1)},
            {"overwrite": False}, id="scatter-add-repeated"),
+    OpCase("index_select", {"X": rand(3, 4), "Index": np.array([3, 0, 3], dtype=I64)}, {"dim": 1},
+           id="index_select-repeated"),
 ]

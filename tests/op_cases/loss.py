@@ -49,6 +49,20 @@ CASES = [
            {"reduction": "none"}, id="nll-4d-none"),
     OpCase("nll_loss", {"X": rand(3, 4, seed=19), "Label": np.array([3, 1, 0], dtype=np.int64)},
            {"reduction": "sum"}, id="nll-sum"),
+    # kldiv_loss: non-positive targets give 0; log_target takes log-probabilities
+    OpCase("kldiv_loss", {"X": rand(3, 4, seed=20),
+                          "Target": np.array([[0.2, 0.0, 0.5, 0.3], [0.1, 0.4, -0.2, 0.5], [0.25] * 4])},
+           {"reduction": "none"}, id="kldiv-none"),
+    OpCase("kldiv_loss", {"X": rand(2, 3, seed=21), "Target": rand(2, 3, seed=22)},
+           {"reduction": "batchmean", "log_target": True}, id="kldiv-log-target-batchmean"),
+    OpCase("kldiv_loss", {"X": rand(2, 3, seed=23), "Target": positive(2, 3, seed=24)}, {"reduction": "mean"},
+           id="kldiv-mean"),
+    # huber_loss (smooth_l1_loss): both branches, X and Y differentiable
+    OpCase("huber_loss", {"X": rand(3, 4, low=-2.0, high=2.0, seed=25), "Y": rand(3, 4, low=-2.0, high=2.0, seed=26)},
+           {"delta": 0.7}, id="huber"),
+    OpCase("label_smooth", {"X": positive(3, 4, seed=27)}, {"epsilon": 0.1}, id="label_smooth"),
+    OpCase("label_smooth", {"X": positive(3, 4, seed=28), "PriorDist": positive(1, 4, seed=29)}, {"epsilon": 0.2},
+           id="label_smooth-prior"),
 ]
 
 # (norm_by_times is not a case: it scales the gradient but not the loss, as in Paddle, so it is no derivative)

@@ -1,7 +1,7 @@
-"""Gradient cases for embedding, dropout and their grad ops (ops/nn.py)."""
+"""Gradient cases for embedding, dropout, prelu and their grad ops (ops/nn.py)."""
 import numpy as np
 
-from . import OpCase, rand
+from . import OpCase, away_from_zero, rand
 
 _IDS = np.array([[1, 3, 1], [0, 3, 3]], dtype=np.int64)  # repeated ids accumulate
 
@@ -19,4 +19,10 @@ CASES = [
                                                   "dropout_implementation": "downgrade_in_infer"}, id="dropout-infer"),
     OpCase("dropout_grad", {"Mask": (rand(3, 4, seed=4) > 0).astype(np.uint8), "DOut": rand(3, 4, seed=5)},
            {"dropout_prob": 0.5}, id="dropout_grad"),
+    # prelu: one slope, or one per channel (channel-first and channel-last); inputs away from the kink at 0
+    OpCase("prelu", {"X": away_from_zero(3, 4, seed=6), "Alpha": rand(1, seed=7)}, id="prelu-all"),
+    OpCase("prelu", {"X": away_from_zero(2, 3, 2, 2, seed=8), "Alpha": rand(3, seed=9)},
+           {"mode": "channel", "data_format": "NCHW"}, id="prelu-channel"),
+    OpCase("prelu", {"X": away_from_zero(2, 2, 3, seed=10), "Alpha": rand(3, seed=11)},
+           {"mode": "channel", "data_format": "NHWC"}, id="prelu-channel-last"),
 ]

@@ -1,4 +1,4 @@
-"""Gradient cases for layer_norm, batch_norm and sync_batch_norm (ops/norm.py)."""
+"""Gradient cases for layer_norm, batch_norm, sync_batch_norm and group_norm (ops/norm.py)."""
 from . import OpCase, positive, rand
 from .collective import one_rank_world
 
@@ -26,4 +26,9 @@ CASES = [
     OpCase("sync_batch_norm", {"X": rand(2, 2, 3, 2, seed=26), "Scale": rand(2, seed=27), "Bias": rand(2, seed=28),
                                "Mean": rand(2, seed=29), "Variance": positive(2, seed=30)}, {"data_layout": "NHWC"},
            context=one_rank_world, id="sync_batch_norm-one-rank-nhwc"),
+    # ---- group_norm
+    OpCase("group_norm", {"X": rand(2, 4, 3, 2, seed=31), "Scale": rand(4, seed=32), "Bias": rand(4, seed=33)},
+           {"groups": 2}, id="group_norm"),
+    OpCase("group_norm", {"X": rand(2, 3, 6, seed=34), "Scale": rand(6, seed=35)},
+           {"groups": 3, "data_layout": "NHWC"}, id="group_norm-nhwc-no-bias"),
 ]

@@ -13,7 +13,9 @@ from ...ops import dispatch
 from ...ops import elementwise as _ew
 from ...ops import manipulation as _mo
 from ...ops import math as _m
+from ...ops import nn as _nn
 from ... import tensor as T
+from ...static.appender import layer_helper
 from ...tensor.manipulation import inplace_apply
 from ...tensor.math import _check_tensor, _unary, check_float_tensor, sigmoid, tanh
 
@@ -250,15 +252,17 @@ def prelu(x, weight, data_format="NCHW", name=None):
     if len(weight.shape) != 1:
         raise ValueError(f"prelu: weight must be 1-D, received shape {weight.shape}")
     count = weight.shape[0]
-    if count != 1:
+    mode = "all"
+    if count != 1:  # Paddle's channel mode records the layout as NCHW or NHWC
         if len(x.shape) < 2:
             raise ValueError(f"prelu: x must be at least 2-D for a per-channel weight, received shape {x.shape}")
-        channel = 1 if data_format[1] == "C" else len(x.shape) - 1
+        data_format = "NCHW" if data_format[1] == "C" else "NHWC"
+        channel = 1 if data_format == "NCHW" else len(x.shape) - 1
         if x.shape[channel] != count:
             raise ValueError(f"prelu: weight has {count} values but x has {x.shape[channel]} channels")
-        weight = T.reshape(weight, [-1 if i == channel else 1 for i in range(len(x.shape))])
-    zero = T.zeros_like(x)
-    return apply(_ew.ADD, apply(_ew.MAXIMUM, x, zero), apply(_ew.MULTIPLY, weight, apply(_ew.MINIMUM, x, zero)))
+        mode = "channel"
+    with layer_helper("prelu"):
+        return apply(_nn.PRELU, x, weight, mode=mode, data_format=data_format)
 
 
 def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):

@@ -8,7 +8,7 @@ from ...ops import dispatch
 from ...ops import elementwise as _ew
 from ...ops import manipulation as _mo
 from ...ops.registry import get_op
-from ...static.appender import layer_helper, layer_name_guard, reserve_output, reserved_output_guard
+from ...static.appender import layer_helper, reserve_output, reserved_output_guard
 from ...tensor.math import _check_tensor
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose", "conv3d_transpose"]
@@ -70,14 +70,11 @@ def _bias_add(out, bias, channel_axis, api, helper=None):
     _check_tensor(bias, api, "bias")
     if len(bias.shape) != 1:
         raise ValueError(f"{api}: bias must be 1-D [out_channels], received shape {bias.shape}")
-    if channel_axis != len(out.shape) - 1:
-        sum_var = reserve_output(helper, out.shape, out.dtype, out.stop_gradient and bias.stop_gradient)
-        shape = [1] * len(out.shape)
-        shape[channel_axis] = bias.shape[0]
-        bias = apply(_mo.RESHAPE, bias, shape=shape)
-        with reserved_output_guard(sum_var):
-            return apply(_ew.ADD, out, bias)
-    with layer_name_guard(helper):
+    sum_var = reserve_output(helper, out.shape, out.dtype, out.stop_gradient and bias.stop_gradient)
+    shape = [1] * len(out.shape)  # channel-last too: Paddle reshapes the bias to [1, ..., 1, C]
+    shape[channel_axis] = bias.shape[0]
+    bias = apply(_mo.RESHAPE, bias, shape=shape)
+    with reserved_output_guard(sum_var):
         return apply(_ew.ADD, out, bias)
 
 

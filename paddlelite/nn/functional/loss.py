@@ -245,23 +245,20 @@ def l1_loss(input, label, reduction="mean", name=None):
     return _reduce(_op("abs", apply(_ew.SUBTRACT, input, label)), reduction)
 
 
-def smooth_l1_loss(input, label, reduction="mean", delta=1.0, name=None):
-    """Paddle's smooth_l1_loss: 0.5 d^2 where |d| < delta, else delta * (|d| - 0.5 delta)."""
+def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True, name=None):
+    """Paddle's huber_loss op: 0.5 d^2 where |d| <= delta, else delta * (|d| - 0.5 delta); divided by delta
+    unless is_huber."""
     _check_reduction(reduction, "smooth_l1_loss")
     check_float_tensor(input, "smooth_l1_loss", "input")
     check_float_tensor(label, "smooth_l1_loss", "label")
     _check_same_shape(input, label, "smooth_l1_loss")
     if isinstance(delta, bool) or not isinstance(delta, numbers.Real) or delta <= 0:
         raise ValueError(f"smooth_l1_loss: delta must be a positive number, received {delta!r}")
-    d = apply(_ew.SUBTRACT, input, label)
-    ad = _op("abs", d)
-    # the quadratic branch squares d clipped to [-delta, delta]: where() sends it a zero gradient, and
-    # 0 * d would be NaN at an infinite d
-    inner = apply(_math.CLIP, d, min=-float(delta), max=float(delta))
-    quad = _scale(apply(_ew.MULTIPLY, inner, inner), 0.5)
-    lin = _scale(ad, float(delta), -0.5 * float(delta) ** 2)
-    small = apply(_ew.LESS_THAN, ad, _scale(apply(_gs_ones(), ad, value=1.0), float(delta)))
-    return _reduce(_op("where", small, quad, lin), reduction)
+    with layer_helper("huber_loss"):
+        out = apply(_loss.HUBER_LOSS, input, label, delta=float(delta))[0]
+    if not is_huber:
+        out = out / float(delta)
+    return _reduce(out, reduction)
 
 
 # ---- binary cross entropy -------------------------------------------------------------------------
@@ -343,13 +340,8 @@ def kl_div(input, label, reduction="mean", log_target=False, name=None):
         raise ValueError(f"{api}: reduction must be 'mean', 'sum', 'batchmean' or 'none', received {reduction!r}")
     if input.dtype != label.dtype:  # Paddle computes in float64 when either is float64
         input, label = T.cast(input, "float64"), T.cast(label, "float64")
-    label = _without_grad(label)
-    if log_target:
-        loss = T.exp(label) * (label - input)
-    else:
-        positive = label > 0
-        safe = T.where(positive, label, T.ones_like(label))
-        loss = T.where(positive, label * (T.log(safe) - input), T.zeros_like(input))
+    with layer_helper("kl_div"):
+        loss = apply(_loss.KLDIV_LOSS, input, label, reduction="none", log_target=bool(log_target))
     if reduction == "batchmean":
         return _per_sample(_sum(loss), input) if len(input.shape) else _sum(loss)
     return _reduce(loss, reduction)
@@ -559,11 +551,10 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
     check_float_tensor(label, api, "label")
     if not 0.0 <= float(epsilon) <= 1.0:
         raise ValueError(f"{api}: epsilon must be in [0, 1], received {epsilon}")
-    eps = float(epsilon)
-    if prior_dist is None:
-        return _scale(label, 1.0 - eps, eps / label.shape[-1])
-    check_float_tensor(prior_dist, api, "prior_dist")
-    return _scale(label, 1.0 - eps) + _scale(prior_dist, eps)
+    if prior_dist is not None:
+        check_float_tensor(prior_dist, api, "prior_dist")
+    with layer_helper("label_smooth"):
+        return apply(_loss.LABEL_SMOOTH, label, prior_dist, epsilon=float(epsilon))
 
 
 def _class_ids(label, input, api):

@@ -7,7 +7,7 @@ from ... import tensor as T
 from ...framework.mode import _static, no_grad
 from ...ops import dispatch
 from ...ops import norm as _norm
-from ...static.appender import as_variable
+from ...static.appender import as_variable, layer_helper
 from ...tensor.creation import assign
 from ...tensor.manipulation import pad as _pad
 from ...tensor.math import _check_tensor
@@ -131,8 +131,9 @@ def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format
             channels % num_groups:
         raise ValueError(f"{api}: num_groups must be a positive int dividing the {channels} channels, received "
                          f"{num_groups!r}")
-    y = _normalize_groups(x, int(num_groups), epsilon, channel_last)
-    return _channel_affine(y, weight, bias, len(x.shape) - 1 if channel_last else 1)
+    with layer_helper("group_norm"):
+        return apply(_norm.GROUP_NORM, x, weight, bias, epsilon=float(epsilon), groups=int(num_groups),
+                     data_layout="NHWC" if channel_last else "NCHW")[0]
 
 
 def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,

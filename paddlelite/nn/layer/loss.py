@@ -92,13 +92,14 @@ class BCEWithLogitsLoss(Layer):
 
 
 class SmoothL1Loss(Layer):
-    def __init__(self, reduction="mean", delta=1.0, name=None):
+    def __init__(self, reduction="mean", delta=1.0, is_huber=True, name=None):
         super().__init__()
         self.reduction = _check_reduction("SmoothL1Loss", reduction)
         self.delta = delta
+        self.is_huber = is_huber
 
     def forward(self, input, label):
-        return F.smooth_l1_loss(input, label, reduction=self.reduction, delta=self.delta)
+        return F.smooth_l1_loss(input, label, reduction=self.reduction, delta=self.delta, is_huber=self.is_huber)
 
 
 class KLDivLoss(Layer):
