@@ -372,6 +372,13 @@ def _scalar_operands(paddle):  # a Variable's operator with a Python number: a b
     x + y, x - y, x * y, x / y, x + 1.0, x * 2.0, -x, x ** 2
 
 
+def _where_compare_operator_backward(paddle):  # a Variable's `x > y` is marked by its inputs, as Paddle's
+    x = paddle.static.data("x", [None, 4], "float32")
+    y = paddle.static.data("y", [None, 4], "float32")
+    x.stop_gradient = False
+    paddle.static.append_backward(paddle.mean(paddle.where(x > y, x, y)))
+
+
 def _scale_clip_cast_backward(paddle):  # cast's and scale's gradients are cast and scale ops
     x = paddle.static.data("x", [None, 4], "float32")
     x.stop_gradient = False
@@ -633,6 +640,8 @@ PROGRAMS = {
         "gather", "fill_constant", "greater_than", "fill_any_like", "where", "cast", "clip", "elementwise_add",
         "elementwise_sub", "elementwise_mul", "elementwise_div", "scale", "scale", "scale", "fill_constant",
         "elementwise_pow"]),
+    "where_compare_operator_backward": (_where_compare_operator_backward, [
+        "greater_than", "where", "reduce_mean", "fill_constant", "reduce_mean_grad", "where_grad"]),
     "scale_clip_cast_backward": (_scale_clip_cast_backward, [
         "scale", "clip", "cast", "reduce_mean", "fill_constant", "reduce_mean_grad", "cast", "clip_grad", "scale"]),
     "index_select_backward": (_index_select_backward, [

@@ -205,7 +205,9 @@ def build_op(block, op, inputs, attrs, new_name, role, legacy_outputs=False):
     out_metas = op.infer(*metas, **attrs)
     if op.n_out == 1 and isinstance(out_metas, Meta):
         out_metas = (out_metas,)
-    stop = (op.grad is None and not (legacy_outputs and op.type in NO_GRAD_OUTPUTS_KEPT)) or all(diff_sg)
+    # Paddle marks the outputs of a Variable's operators (x > y) and of some APIs by their inputs alone
+    by_inputs = legacy_outputs and (op.type in NO_GRAD_OUTPUTS_KEPT or _layer_name[0] is _OPERATOR_TEMPORARY)
+    stop = (op.grad is None and not by_inputs) or all(diff_sg)
     metas_of = dict(zip(op.outputs, out_metas))
     no_grad = STOP_GRADIENT_OUTPUTS.get(op.type, ()) if legacy_outputs else ()
     in_place = _in_place_outputs(op, inputs, metas_of, program) if legacy_outputs else {}
