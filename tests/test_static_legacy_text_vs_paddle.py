@@ -379,6 +379,12 @@ def _where_compare_operator_backward(paddle):  # a Variable's `x > y` is marked 
     paddle.static.append_backward(paddle.mean(paddle.where(x > y, x, y)))
 
 
+def _add_n(paddle):  # Paddle's one sum op, named by its LayerHelper (its gradient is one scale op per input)
+    x = paddle.static.data("x", [None, 4], "float32")
+    y = paddle.static.data("y", [None, 4], "float32")
+    paddle.add_n([x, y, x]), paddle.add_n(x)
+
+
 def _scale_clip_cast_backward(paddle):  # cast's and scale's gradients are cast and scale ops
     x = paddle.static.data("x", [None, 4], "float32")
     x.stop_gradient = False
@@ -642,6 +648,7 @@ PROGRAMS = {
         "elementwise_pow"]),
     "where_compare_operator_backward": (_where_compare_operator_backward, [
         "greater_than", "where", "reduce_mean", "fill_constant", "reduce_mean_grad", "where_grad"]),
+    "add_n": (_add_n, ["sum", "sum"]),
     "scale_clip_cast_backward": (_scale_clip_cast_backward, [
         "scale", "clip", "cast", "reduce_mean", "fill_constant", "reduce_mean_grad", "cast", "clip_grad", "scale"]),
     "index_select_backward": (_index_select_backward, [
@@ -799,3 +806,8 @@ def test_name_scope_nests_and_numbers_as_paddles(paddle):
     for scope in scopes:
         outer.setdefault(scope.split("/")[1], "AB"[len(outer)])
     return {"scopes": ["/".join(outer.get(p, p) if i == 1 else p for i, p in enumerate(s.split("/"))) for s in scopes]}
+
+
+@differential(expected=raises(ValueError))
+def test_add_n_of_mixed_dtypes_raises_as_paddles(paddle):
+    paddle.add_n([paddle.ones([2, 3]), paddle.ones([2, 3], dtype="float64")])

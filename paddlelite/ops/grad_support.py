@@ -72,8 +72,8 @@ def _add_n_infer(xs, **attrs):
     if not xs:
         raise ValueError("op 'sum': input 'X' must hold at least one tensor")
     for k, x in enumerate(xs[1:], 1):
-        if x.dtype != xs[0].dtype:
-            raise TypeError(f"op 'sum': X[{k}] has dtype {x.dtype} but X[0] has {xs[0].dtype}")
+        if x.dtype != xs[0].dtype:  # a ValueError, as Paddle's add_n raises
+            raise ValueError(f"op 'sum': X[{k}] has dtype {x.dtype} but X[0] has {xs[0].dtype}")
         if len(x.shape) != len(xs[0].shape) or any(a != b and -1 not in (a, b) for a, b in zip(x.shape, xs[0].shape)):
             raise ValueError(f"op 'sum': X[{k}] has shape {list(x.shape)} but X[0] has {list(xs[0].shape)}")
     return Meta(xs[0].shape, xs[0].dtype)

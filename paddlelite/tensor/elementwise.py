@@ -8,8 +8,10 @@ import math as _pymath
 import numpy as np
 
 from ..ops import dispatch
+from ..ops.grad_support import ADD_N
 from ..ops import elementwise as _ew
 from ..ops import math as _m
+from ..static.appender import layer_helper
 from . import creation as _creation
 from . import manipulation as _manip
 from . import math as _math
@@ -207,17 +209,20 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None, name=None):
 
 
 def add_n(inputs, name=None):
-    """The elementwise sum of a Tensor or a list of same-shaped Tensors."""
+    """The elementwise sum of a Tensor or a list of same-shaped Tensors: Paddle's one `sum` op."""
     if is_tensor_like(inputs):
-        return _math.scale(inputs, 1.0)
+        inputs = [inputs]
     if not isinstance(inputs, (list, tuple)) or not inputs:
         raise TypeError(f"add_n: inputs must be a Tensor or a non-empty list of Tensors, received {inputs!r}")
     for i, t in enumerate(inputs):
         _check_tensor(t, "add_n", f"inputs[{i}]")
-    total = inputs[0]
-    for t in inputs[1:]:
-        total = _math.add(total, t)
-    return total if len(inputs) > 1 else _math.scale(total, 1.0)
+        first = inputs[0]
+        if t.dtype != first.dtype or len(t.shape) != len(first.shape) or \
+                any(a != b and -1 not in (a, b) for a, b in zip(t.shape, first.shape)):  # ValueError, as Paddle
+            raise ValueError(f"add_n: inputs must have one shape and dtype; inputs[{i}] is {list(t.shape)} "
+                             f"{t.dtype.name}, inputs[0] {list(first.shape)} {first.dtype.name}")
+    with layer_helper("add_n"):
+        return dispatch.apply(ADD_N, list(inputs))
 
 
 __all__ = ["acosh", "add_n", "asinh", "atan2", "atanh", "isin", "isneginf", "isposinf", "isreal", "sgn", "bitwise_and", "bitwise_invert", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift",
