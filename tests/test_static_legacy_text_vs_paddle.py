@@ -709,6 +709,27 @@ PROGRAMS = {
 }
 
 
+
+# ---- normalisation statistics, label_smooth, conv bias, metrics -------------------------------------------
+def _layer_norm_leading_dims(paddle):  # Mean / Variance keep the dims before begin_norm_axis: shape (-1, 3)
+    x = paddle.static.data("x", [None, 3, 8], "float32")
+    x.stop_gradient = False
+    paddle.static.append_backward(paddle.mean(paddle.nn.functional.layer_norm(x, 8)))
+
+
+def _label_smooth_stops_label_gradient(paddle):  # the static API marks its label stop_gradient: no backward
+    x = paddle.static.data("x", [None, 4], "float32")
+    x.stop_gradient = False
+    paddle.static.append_backward(paddle.mean(paddle.nn.functional.label_smooth(paddle.nn.functional.softmax(x))))
+
+
+PROGRAMS.update({
+    "layer_norm_leading_dims": (_layer_norm_leading_dims, [
+        "layer_norm", "reduce_mean", "fill_constant", "reduce_mean_grad", "layer_norm_grad"]),
+    "label_smooth_stops_label_gradient": (_label_smooth_stops_label_gradient, [
+        "softmax", "label_smooth", "reduce_mean", "fill_constant"]),
+})
+
 def _printed(build):
     def body(paddle):
         paddle.enable_static()
