@@ -709,6 +709,32 @@ PROGRAMS = {
 }
 
 
+# ---- padding, resizing and 1-D conv / pooling: Paddle's ops and compositions ------------------------------------
+def _pad_modes(paddle):  # a 4-D x is unsqueezed to 5-D for the pad3d op and squeezed back
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 2, 5, 5], "float32")
+    x.stop_gradient = False
+    a = F.pad(x, [1, 2, 0, 1], value=0.5)
+    b = F.pad(x, [1, 1, 2, 2], mode="reflect")
+    c = F.pad(x, [1, 0, 1, 0], mode="replicate")
+    paddle.static.append_backward(paddle.mean(a) + paddle.mean(b) + paddle.mean(c))
+
+
+def _pad_3d_5d(paddle):  # a 3-D x is unsqueezed twice; a 5-D x is padded as it is
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 3, 6], "float32")
+    y = paddle.static.data("y", [None, 2, 3, 4, 4], "float32")
+    F.pad(x, [2, 1], mode="circular", data_format="NLC"), F.pad(y, [1, 1, 0, 2, 1, 0], mode="replicate", data_format="NCDHW")
+
+
+PROGRAMS.update({
+    "pad_modes": (_pad_modes, [
+        *["unsqueeze2", "pad3d", "squeeze2"] * 3, "reduce_mean", "reduce_mean", "elementwise_add", "reduce_mean",
+        "elementwise_add", "fill_constant", "elementwise_add_grad", "reduce_mean_grad", "elementwise_add_grad",
+        "reduce_mean_grad", "reduce_mean_grad", *["squeeze2_grad", "pad3d_grad", "unsqueeze2_grad"] * 3, "sum"]),
+    "pad_3d_5d": (_pad_3d_5d, ["unsqueeze2", "pad3d", "squeeze2", "pad3d"]),
+})
+
 def _printed(build):
     def body(paddle):
         paddle.enable_static()
