@@ -709,6 +709,27 @@ PROGRAMS = {
 }
 
 
+# ---- normalisation statistics, label_smooth, conv bias, metrics -------------------------------------------
+def _layer_norm_leading_dims(paddle):  # Mean / Variance keep the dims before begin_norm_axis: shape (-1, 3)
+    x = paddle.static.data("x", [None, 3, 8], "float32")
+    x.stop_gradient = False
+    paddle.static.append_backward(paddle.mean(paddle.nn.functional.layer_norm(x, 8)))
+
+
+def _label_smooth_stops_label_gradient(paddle):  # the static API marks its label stop_gradient: no backward
+    x = paddle.static.data("x", [None, 4], "float32")
+    x.stop_gradient = False
+    paddle.static.append_backward(paddle.mean(paddle.nn.functional.label_smooth(paddle.nn.functional.softmax(x))))
+
+
+PROGRAMS.update({
+    "layer_norm_leading_dims": (_layer_norm_leading_dims, [
+        "layer_norm", "reduce_mean", "fill_constant", "reduce_mean_grad", "layer_norm_grad"]),
+    "label_smooth_stops_label_gradient": (_label_smooth_stops_label_gradient, [
+        "softmax", "label_smooth", "reduce_mean", "fill_constant"]),
+})
+
+
 # ---- padding, resizing and 1-D conv / pooling: Paddle's ops and compositions ------------------------------------
 def _pad_modes(paddle):  # a 4-D x is unsqueezed to 5-D for the pad3d op and squeezed back
     F = paddle.nn.functional
@@ -724,7 +745,8 @@ def _pad_3d_5d(paddle):  # a 3-D x is unsqueezed twice; a 5-D x is padded as it 
     F = paddle.nn.functional
     x = paddle.static.data("x", [None, 3, 6], "float32")
     y = paddle.static.data("y", [None, 2, 3, 4, 4], "float32")
-    F.pad(x, [2, 1], mode="circular", data_format="NLC"), F.pad(y, [1, 1, 0, 2, 1, 0], mode="replicate", data_format="NCDHW")
+    F.pad(x, [2, 1], mode="circular", data_format="NLC")
+    F.pad(y, [1, 1, 0, 2, 1, 0], mode="replicate", data_format="NCDHW")
 
 
 PROGRAMS.update({
@@ -734,6 +756,7 @@ PROGRAMS.update({
         "reduce_mean_grad", "reduce_mean_grad", *["squeeze2_grad", "pad3d_grad", "unsqueeze2_grad"] * 3, "sum"]),
     "pad_3d_5d": (_pad_3d_5d, ["unsqueeze2", "pad3d", "squeeze2", "pad3d"]),
 })
+
 
 def _printed(build):
     def body(paddle):

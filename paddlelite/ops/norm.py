@@ -61,7 +61,7 @@ def _layer_norm_infer(x, scale, bias, epsilon, begin_norm_axis):
     left, right = _ln_split("layer_norm", x.shape, begin_norm_axis)
     _check_affine("layer_norm", "Scale", scale, right, x)
     _check_affine("layer_norm", "Bias", bias, right, x)
-    stat = Meta((left,), _compute_dtype(x.dtype))
+    stat = Meta(tuple(x.shape[:begin_norm_axis]), _compute_dtype(x.dtype))  # Paddle keeps the leading dims
     return Meta(x.shape, x.dtype), stat, stat
 
 
@@ -80,7 +80,8 @@ def _layer_norm_forward(xp, x, scale, bias, epsilon, begin_norm_axis):
         y *= scale.reshape(1, right)
     if bias is not None:
         y += bias.reshape(1, right)
-    return y.astype(x.dtype, copy=False).reshape(x.shape), mean, var
+    stats = x.shape[:begin_norm_axis]
+    return y.astype(x.dtype, copy=False).reshape(x.shape), mean.reshape(stats), var.reshape(stats)
 
 
 def _layer_norm_grad_forward(xp, x, scale, mean, var, dy, epsilon, begin_norm_axis):
@@ -90,8 +91,8 @@ def _layer_norm_grad_forward(xp, x, scale, mean, var, dy, epsilon, begin_norm_ax
     cdt = _compute_dtype(x.dtype)
     x2 = x.reshape(left, right).astype(cdt, copy=False)
     d2 = dy.reshape(left, right).astype(cdt, copy=False)
-    rstd = (1.0 / xp.sqrt(var.astype(cdt) + cdt.type(epsilon)))[:, None]
-    xhat = x2 - mean.astype(cdt)[:, None]
+    rstd = (1.0 / xp.sqrt(var.reshape(left).astype(cdt) + cdt.type(epsilon)))[:, None]
+    xhat = x2 - mean.reshape(left).astype(cdt)[:, None]
     xhat *= rstd
     d_xhat = d2 * xhat
     dbias = _column_sums(xp, d2)

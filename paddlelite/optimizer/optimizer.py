@@ -10,6 +10,7 @@ run through `_run(op_type, inputs, outputs, attrs)`:
   learning rate are persistable variables initialised by the startup program.
 """
 import collections
+import contextlib
 import numbers
 
 import numpy as np
@@ -272,7 +273,9 @@ class Optimizer:
             clipped = self._grad_clip([(p, g) for p, g, _ in triples])
             triples = [(p, g, grp) for (p, g), (_, _, grp) in zip(clipped, triples)]
         if not self._decoupled_decay:
-            with name_scope("regularization"):  # one scope for all the parameters' terms, as Paddle's
+            # one scope for all the parameters' terms, as Paddle's (static only: eagerly a generator context per
+            # step would cost more than the loop)
+            with name_scope("regularization") if _static[0] else contextlib.nullcontext():
                 triples = [(p, self._regularized(p, g, group), group) for p, g, group in triples]
         entries = []
         base_lr = None if _static[0] else self.get_lr()  # a scheduler computes it once per update, not per parameter

@@ -553,6 +553,8 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
         raise ValueError(f"{api}: epsilon must be in [0, 1], received {epsilon}")
     if prior_dist is not None:
         check_float_tensor(prior_dist, api, "prior_dist")
+    if _static[0]:  # Paddle's static API stops the gradient at the label itself (eager backpropagates to it)
+        label.stop_gradient = True
     with layer_helper("label_smooth"):
         return apply(_loss.LABEL_SMOOTH, label, prior_dist, epsilon=float(epsilon))
 
