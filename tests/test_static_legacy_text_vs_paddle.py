@@ -722,11 +722,36 @@ def _label_smooth_stops_label_gradient(paddle):  # the static API marks its labe
     paddle.static.append_backward(paddle.mean(paddle.nn.functional.label_smooth(paddle.nn.functional.softmax(x))))
 
 
+
+def _static_conv_bias_batch_norm(paddle):  # the bias is an elementwise_add with axis=1; ReserveSpace before Y
+    x = paddle.static.data("x", [None, 3, 8, 8], "float32")
+    y = paddle.static.nn.batch_norm(paddle.static.nn.conv2d(x, 4, 3))
+    paddle.static.append_backward(paddle.mean(y))
+
+
+def _static_conv_bias_axes(paddle):  # the channel axis of each layout; fc's bias at num_flatten_dims
+    x = paddle.static.data("x", [None, 8, 8, 3], "float32")
+    y = paddle.static.nn.conv2d(x, 4, 3, data_format="NHWC", act="relu")
+    z = paddle.static.nn.conv2d_transpose(y, 2, filter_size=3, data_format="NHWC")
+    w = paddle.static.nn.conv3d(paddle.static.data("v", [None, 2, 4, 4, 4], "float32"), 3, 2)
+    f = paddle.static.nn.fc(paddle.static.data("f", [None, 2, 3], "float32"), 5, num_flatten_dims=2)
+    paddle.static.append_backward(paddle.mean(z) + paddle.mean(w) + paddle.mean(f))
+
+
 PROGRAMS.update({
     "layer_norm_leading_dims": (_layer_norm_leading_dims, [
         "layer_norm", "reduce_mean", "fill_constant", "reduce_mean_grad", "layer_norm_grad"]),
     "label_smooth_stops_label_gradient": (_label_smooth_stops_label_gradient, [
         "softmax", "label_smooth", "reduce_mean", "fill_constant"]),
+    "static_conv_bias_batch_norm": (_static_conv_bias_batch_norm, [
+        "conv2d", "elementwise_add", "batch_norm", "reduce_mean", "fill_constant", "reduce_mean_grad",
+        "batch_norm_grad", "elementwise_add_grad", "conv2d_grad"]),
+    "static_conv_bias_axes": (_static_conv_bias_axes, [
+        "conv2d", "elementwise_add", "relu", "conv2d_transpose", "elementwise_add", "conv3d", "elementwise_add", "mul",
+        "elementwise_add", "reduce_mean", "reduce_mean", "elementwise_add", "reduce_mean", "elementwise_add",
+        "fill_constant", "elementwise_add_grad", "reduce_mean_grad", "elementwise_add_grad", "reduce_mean_grad",
+        "reduce_mean_grad", "elementwise_add_grad", "mul_grad", "elementwise_add_grad", "conv3d_grad",
+        "elementwise_add_grad", "conv2d_transpose_grad", "relu_grad", "elementwise_add_grad", "conv2d_grad"]),
 })
 
 

@@ -1,56 +1,79 @@
-"""Binary elementwise ops with NumPy broadcasting; their grads reduce to each input's shape."""
+"""Binary elementwise ops with NumPy broadcasting; their grads reduce to each input's shape.
+
+The ops Paddle names elementwise_* also take Paddle's `axis` attribute (shape_rules.axis_padding): the operand of
+lower rank is padded with trailing 1-dims (a view), then everything broadcasts as NumPy does."""
 import numpy as np
 
-from .formula import conj_if_complex, equal, isnan, log, sign, where, zeros_like
+from .formula import conj_if_complex, equal, isnan, log, reshape_as, sign, unsqueeze, where, zeros_like
 from .registry import Meta, register_op
-from .shape_rules import broadcast_shapes, check_same_dtype
+from .shape_rules import axis_padding, broadcast_shapes, check_same_dtype, padded
+
+_AXIS = {"axis": -1}
 
 
-def _binary_rule(name):
-    def infer(x, y, **attrs):
+def binary_rule(name):
+    def infer(x, y, **attrs):  # the ops Paddle names elementwise_* have an `axis`
         check_same_dtype(name, x, y)
-        return Meta(broadcast_shapes(name, x.shape, y.shape), x.dtype)
+        tx, ty = axis_padding(name, x.shape, y.shape, attrs.get("axis", -1))
+        return Meta(broadcast_shapes(name, padded(x.shape, tx), padded(y.shape, ty)), x.dtype)
     return infer
 
 
-def _binary(name, forward, grad):
-    return register_op(name, inputs=("X", "Y"), outputs=("Out",), forward=forward,
-                       infer=_binary_rule(name), grad=grad, same_dtype=("X", "Y"), double_grad=True)
+def with_axis(name, forward):
+    """`forward(xp, x, y)` with the `axis` attribute: its lower-rank operand viewed with trailing 1-dims."""
+    def aligned(xp, x, y, axis):
+        tx, ty = axis_padding(name, x.shape, y.shape, axis)
+        return forward(xp, x.reshape(padded(x.shape, tx)), y.reshape(padded(y.shape, ty)))
+    return aligned
+
+
+def _binary(name, forward, grad, axis=True):
+    return register_op(name, inputs=("X", "Y"), outputs=("Out",), forward=with_axis(name, forward) if axis else forward,
+                       infer=binary_rule(name), grad=grad, same_dtype=("X", "Y"), double_grad=True,
+                       attrs=_AXIS if axis else None)
+
+
+def _operands(g):
+    """(x, y, dout) of a binary op's grad maker, x and y padded as the forward's `axis` pads them."""
+    x, y = g.input("X"), g.input("Y")
+    tx, ty = axis_padding("elementwise grad", g.shape(x), g.shape(y), (g.attrs or _AXIS).get("axis", -1))
+    pad = lambda v, ones: unsqueeze(v, axis=list(range(len(g.shape(v)), len(g.shape(v)) + ones))) if ones else v  # noqa: E731
+    return pad(x, tx), pad(y, ty), g.output_grad("Out")
 
 
 def _unbroadcast(g, x, y, dx, dy):
-    """Give X and Y their gradients (None: not needed), each summed back to its input's shape."""
-    if dx is not None:
-        g.set_input_grad("X", g.reduce_as(dx, x))
-    if dy is not None:
-        g.set_input_grad("Y", g.reduce_as(dy, y))
+    """Give X and Y their gradients (None: not needed), each summed back to its (padded) input's shape."""
+    for slot, operand, grad in (("X", x, dx), ("Y", y, dy)):
+        if grad is not None:
+            grad = g.reduce_as(grad, operand)
+            g.set_input_grad(slot, grad if operand is g.input(slot) else reshape_as(grad, g.input(slot)))
 
 
 def _add_grad(g):
-    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    x, y, dout = _operands(g)
     _unbroadcast(g, x, y, dout if g.needs("X") else None, dout if g.needs("Y") else None)
 
 
 def _subtract_grad(g):
-    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    x, y, dout = _operands(g)
     _unbroadcast(g, x, y, dout if g.needs("X") else None, -dout if g.needs("Y") else None)
 
 
 def _multiply_grad(g):
-    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    x, y, dout = _operands(g)
     _unbroadcast(g, x, y, dout * conj_if_complex(y) if g.needs("X") else None,
                  dout * conj_if_complex(x) if g.needs("Y") else None)
 
 
 def _divide_grad(g):  # out = x / y: dx = dout / y, dy = -dx * out (conjugated for complex)
-    x, y = g.input("X"), g.input("Y")
-    dx = g.output_grad("Out") / conj_if_complex(y)
+    x, y, dout = _operands(g)
+    dx = dout / conj_if_complex(y)
     _unbroadcast(g, x, y, dx if g.needs("X") else None,
                  -dx * conj_if_complex(g.output("Out")) if g.needs("Y") else None)
 
 
 def _elementwise_pow_grad(g):  # out = x ** y: dx = dout * y * x ** (y - 1), dy = dout * out * log(x)
-    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    x, y, dout = _operands(g)
     _unbroadcast(g, x, y, dout * conj_if_complex(y * x ** (y - 1)) if g.needs("X") else None,
                  dout * conj_if_complex(g.output("Out") * log(x)) if g.needs("Y") else None)
 
@@ -58,7 +81,7 @@ def _elementwise_pow_grad(g):  # out = x ** y: dx = dout * y * x ** (y - 1), dy 
 def _minmax_grad(x_wins):
     # the gradient goes to x where x wins (ties to x, as Paddle), else to y
     def grad(g):
-        x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+        x, y, dout = _operands(g)
         mask, zeros = x_wins(x, y), zeros_like(dout)
         _unbroadcast(g, x, y, where(mask, dout, zeros) if g.needs("X") else None,
                      where(mask, zeros, dout) if g.needs("Y") else None)
@@ -95,7 +118,7 @@ LOGICAL_XOR = _compare("logical_xor", lambda xp, x, y: xp.logical_xor(x, y))
 
 # ---- copysign, heaviside, fmax/fmin: differentiable binaries Paddle computes in the inputs' dtype ------
 def _copysign_grad(g):  # out = |x| with y's sign: dx = dout * sign(x) * sign(out) (0 at x = 0), dy = 0
-    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    x, y, dout = _operands(g)
     _unbroadcast(g, x, y, dout * (sign(x) * sign(g.output("Out"))) if g.needs("X") else None,
                  zeros_like(dout) if g.needs("Y") else None)
 
@@ -105,25 +128,25 @@ def _heaviside_forward(xp, x, y):
 
 
 def _heaviside_grad(g):  # piecewise constant in x; y is taken where x == 0
-    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    x, y, dout = _operands(g)
     zeros = zeros_like(dout)
     _unbroadcast(g, x, y, zeros if g.needs("X") else None, where(equal(x, zeros_like(x)), dout, zeros) if g.needs("Y") else None)
 
 
-COPYSIGN = _binary("copysign", lambda xp, x, y: xp.copysign(x, y).astype(x.dtype, copy=False), _copysign_grad)
-HEAVISIDE = _binary("heaviside", _heaviside_forward, _heaviside_grad)
+COPYSIGN = _binary("copysign", lambda xp, x, y: xp.copysign(x, y).astype(x.dtype, copy=False), _copysign_grad, axis=False)
+HEAVISIDE = _binary("heaviside", _heaviside_forward, _heaviside_grad, axis=False)
 # fmax/fmin ignore a NaN operand: the gradient goes to x where x wins or y is NaN
-FMAX = _binary("fmax", lambda xp, x, y: xp.fmax(x, y), _minmax_grad(lambda x, y: (x >= y) | isnan(y)))
-FMIN = _binary("fmin", lambda xp, x, y: xp.fmin(x, y), _minmax_grad(lambda x, y: (x <= y) | isnan(y)))
+FMAX = _binary("fmax", lambda xp, x, y: xp.fmax(x, y), _minmax_grad(lambda x, y: (x >= y) | isnan(y)), axis=False)
+FMIN = _binary("fmin", lambda xp, x, y: xp.fmin(x, y), _minmax_grad(lambda x, y: (x <= y) | isnan(y)), axis=False)
 
 
 def _atan2_grad(g):  # out = atan2(x, y): dx = dout * y / (x^2 + y^2), dy = -dout * x / (x^2 + y^2)
-    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    x, y, dout = _operands(g)
     scaled = dout / (x * x + y * y)
     _unbroadcast(g, x, y, scaled * y if g.needs("X") else None, -scaled * x if g.needs("Y") else None)
 
 
-ATAN2 = _binary("atan2", lambda xp, x, y: xp.arctan2(x, y), _atan2_grad)
+ATAN2 = _binary("atan2", lambda xp, x, y: xp.arctan2(x, y), _atan2_grad, axis=False)
 
 
 # ---- integer binaries (no gradient): bitwise logic and shifts, gcd, lcm --------------------------------

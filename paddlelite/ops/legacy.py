@@ -251,7 +251,6 @@ LEGACY_DESC = {
     **{f"conv{n}d_transpose": (_conv_transpose_desc, ("Bias",)) for n in (2, 3)},
     **{t: (_with(amsgrad=False), ("Beta1Tensor", "Beta2Tensor", "EpsilonTensor", "Moment2Max", "SkipUpdate"))
        for t in ("adam", "adamw")},
-    **{t: (_with(axis=-1), ()) for t in _ELEMENTWISE},
     **{t: (_with(axis=-1, force_cpu=False), ()) for t in _COMPARE},
     **{t: (_reduce_desc, ()) for t in _REDUCE},
 }

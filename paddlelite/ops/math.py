@@ -4,6 +4,7 @@ import numpy as np
 from ..framework.dtype import LOW_PRECISION, compute_dtype
 from ..framework.dtype import kind as dtype_kind
 from .complex import REAL_OF
+from .elementwise import binary_rule, with_axis
 from .formula import (conj, conj_if_complex, cos, cosh, exp, imag, isfinite, make_complex, matmul, real, reciprocal,
                       reshape, reshape_as, rsqrt, sign, sin, sinh, unsqueeze, where, zeros_like)
 from .registry import Meta, register_op
@@ -513,21 +514,22 @@ WHERE = register_op("where", inputs=("Condition", "X", "Y"), outputs=("Out",), f
 
 # ---- floor_divide / remainder: integer or float, not differentiable (as in Paddle) ------------------
 def _int_binary(name, fn):
-    def infer(x, y, **attrs):
-        check_same_dtype(name, x, y)
-        if np.dtype(x.dtype).kind == "b":
+    infer_shape = binary_rule(name)
+
+    def infer(x, y, axis):
+        if np.dtype(x.dtype).kind == "b" and x.dtype == y.dtype:
             raise TypeError(f"op '{name}': inputs must be numeric tensors, received bool")
-        return Meta(broadcast_shapes(name, x.shape, y.shape), x.dtype)
+        return infer_shape(x, y, axis=axis)
 
     def forward(xp, x, y):
         if x.dtype.kind == "b":
-            infer(x, y)
+            infer(x, y, -1)  # refuses bool
         if x.dtype.kind in "iu" and bool((y == 0).any()):
             raise ZeroDivisionError(f"op '{name}': integer division by zero (input 'Y' holds a 0)")
         return fn(xp, x, y)
-    return register_op(name, inputs=("X", "Y"), outputs=("Out",), forward=forward, infer=infer,
+    return register_op(name, inputs=("X", "Y"), outputs=("Out",), forward=with_axis(name, forward), infer=infer,
                        host_sync="checks an integer divisor for zeros on the host",
-                       same_dtype=("X", "Y"))
+                       same_dtype=("X", "Y"), attrs={"axis": -1})
 
 
 FLOOR_DIVIDE = _int_binary("floor_divide", lambda xp, x, y: xp.floor_divide(x, y))

@@ -26,6 +26,24 @@ def broadcast_shapes(op, a, b, names=("X", "Y")):
     return tuple(reversed(out))
 
 
+
+def axis_padding(op, a, b, axis, names=("X", "Y")):
+    """Paddle's `axis` attribute of the elementwise ops: the operand of lower rank lines its dims up with the
+    other's from dim `axis` on (-1: with its last dims, NumPy's rule). -> how many trailing 1-dims each shape
+    takes so that NumPy broadcasting then lines them up so (one of the two is 0)."""
+    diff = abs(len(a) - len(b))
+    if axis == -1 or diff == 0:
+        return 0, 0
+    start = axis + diff + 1 if axis < 0 else axis  # Paddle counts a negative axis from the last aligned start
+    if not 0 <= start <= diff:
+        raise ValueError(f"op '{op}': axis must be in [{-diff - 1}, {diff}] for '{names[0]}' of shape {list(a)} "
+                         f"and '{names[1]}' of shape {list(b)}, received {axis}")
+    return (diff - start, 0) if len(a) < len(b) else (0, diff - start)
+
+
+def padded(shape, ones):
+    return tuple(shape) + (1,) * ones
+
 def check_same_dtype(op, x, y, names=("X", "Y")):
     if x.dtype != y.dtype:
         raise TypeError(f"op '{op}': input '{names[1]}' has dtype {y.dtype} but '{names[0]}' has {x.dtype}; "

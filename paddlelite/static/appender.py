@@ -108,6 +108,22 @@ def output_name_guard(name):
     return layer_name_guard(_Reserved(name))
 
 
+_output_order = [None]
+
+
+@contextlib.contextmanager
+def output_order_guard(op_type, slots):
+    """Op `op_type` built inside creates its outputs (Paddle's extra ones too) in the order `slots`, where the
+    Paddle API that appends it creates them in another order than OUTPUT_ORDER's (static.nn.batch_norm makes
+    ReserveSpace before Y): the temporaries are numbered so."""
+    prev = _output_order[0]
+    _output_order[0] = (op_type, tuple(slots))
+    try:
+        yield
+    finally:
+        _output_order[0] = prev
+
+
 def scalar_constant(value, dtype):
     """The 0-D constant Variable `tmp_<n>` a Variable's operator makes of a Python scalar operand, as Paddle's
     (math_op_patch): a bare fill_constant desc (no empty input slots, no str_value)."""
@@ -211,8 +227,17 @@ def build_op(block, op, inputs, attrs, new_name, role, legacy_outputs=False):
     metas_of = dict(zip(op.outputs, out_metas))
     no_grad = STOP_GRADIENT_OUTPUTS.get(op.type, ()) if legacy_outputs else ()
     in_place = _in_place_outputs(op, inputs, metas_of, program) if legacy_outputs else {}
-    made = {}
-    for slot in OUTPUT_ORDER.get(op.type, op.outputs) if legacy_outputs else op.outputs:  # Paddle's numbering
+    made, extra_names = {}, {}
+    extras = extra_outputs(op.type, metas[0]) if legacy_outputs and metas else {}
+    order = op.outputs
+    if legacy_outputs:  # Paddle's numbering
+        given = _output_order[0]
+        order = given[1] if given is not None and given[0] == op.type else OUTPUT_ORDER.get(op.type, op.outputs)
+    for slot in [*order, *(s for s in extras if s not in order)]:
+        if slot in extras:
+            extra_names[slot] = [block.create_var(new_name(), extras[slot], metas[0].dtype,
+                                                  stop_gradient=stop or slot in no_grad).name]
+            continue
         m, sg = metas_of[slot], stop or slot in no_grad
         if slot in in_place:
             made[slot] = in_place[slot]
@@ -223,9 +248,7 @@ def build_op(block, op, inputs, attrs, new_name, role, legacy_outputs=False):
     outs = [made[slot] for slot in op.outputs]
     out_names = {slot: [v.name for v in out] if isinstance(out, list) else [out.name]
                  for slot, out in zip(op.outputs, outs)}
-    for slot, shape in (extra_outputs(op.type, metas[0]) if legacy_outputs and metas else {}).items():
-        out_names[slot] = [block.create_var(new_name(), shape, metas[0].dtype,
-                                            stop_gradient=stop or slot in no_grad).name]
+    out_names.update(extra_names)
     full_attrs = dict(attrs)
     full_attrs["op_role"] = role
     operator = Operator(block, legacy_type(op.type), in_names, out_names, full_attrs)

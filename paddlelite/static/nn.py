@@ -13,7 +13,7 @@ from ..framework import dtype as _dtype
 from ..framework.mode import in_dynamic_mode
 from ..framework.tensor import Tensor
 from ..utils import unique_name
-from .appender import layer_name_guard
+from .appender import layer_name_guard, output_order_guard
 from .control_flow import cond, while_loop  # noqa: F401  (part of paddle.static.nn)
 from .framework import Variable, require_static
 from .py_func import py_func  # noqa: F401  (part of paddle.static.nn)
@@ -31,6 +31,15 @@ def _param(helper, suffix, shape, dtype, attr, is_bias=False, default_initialize
     name = attr.name or unique_name.generate(f"{helper}.{suffix}")
     return create_parameter(shape, dtype, name=name, attr=attr, is_bias=is_bias,
                             default_initializer=default_initializer)
+
+
+def _add_bias(out, b, axis):
+    """out + b with b's dims at out's dim `axis` on: the elementwise_add Paddle's static layers append."""
+    if b is None:
+        return out
+    from ..ops import dispatch
+    from ..ops.registry import get_op
+    return dispatch.apply(get_op("add"), out, b, axis=axis)
 
 
 def _activation(out, act, api):
@@ -52,7 +61,6 @@ def _check_var(x, api, arg):
 def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation=None, name=None):
     """out = act(sum_i flatten(x_i) @ w_i + b), flattening each input's dims from num_flatten_dims on."""
     require_static("paddle.static.nn.fc")
-    from .. import tensor as paddle
     inputs = list(x) if isinstance(x, (list, tuple)) else [x]
     for v in inputs:
         _check_var(v, "fc", "x")
@@ -82,8 +90,7 @@ def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation
         out = parts[0] if len(parts) == 1 else dispatch.apply(get_op("sum"), parts)
         if bias_attr is not False:
             b = _param(helper, "b", [int(size)], dtype.name, bias_attr, is_bias=True)
-            out = paddle.add(out, b)
-            out.block.ops[-1]._set_attr("axis", num_flatten_dims)  # as Paddle's desc shows (the same broadcast)
+            out = _add_bias(out, b, num_flatten_dims)
         return _activation(out, activation, "fc")
 
 
@@ -127,12 +134,10 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
     with layer_name_guard(helper):
         w = _param(helper, "w", [int(num_filters), channels // groups] + ks, dtype, param_attr,
                    default_initializer=init.Normal(0.0, std))
-        b = None
-        if bias_attr is not False:
-            b = _param(helper, "b", [int(num_filters)], dtype, bias_attr, is_bias=True)
-        out = _F().conv2d(input, w, b, stride=stride, padding=padding, dilation=dilation, groups=groups,
+        out = _F().conv2d(input, w, None, stride=stride, padding=padding, dilation=dilation, groups=groups,
                           data_format=data_format)
-        return _activation(out, act, "conv2d")
+        b = _param(helper, "b", [int(num_filters)], dtype, bias_attr, is_bias=True) if bias_attr is not False else None
+        return _activation(_add_bias(out, b, 1 if data_format == "NCHW" else 3), act, "conv2d")
 
 
 def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05, param_attr=None,
@@ -193,9 +198,11 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
         var = _param(helper, "w", [channels], dtype,
                      ParamAttr(name=moving_variance_name, initializer=init.Constant(1.0), trainable=False))
         mean.stop_gradient = var.stop_gradient = True
-        outs = dispatch.apply(get_op("batch_norm"), input, scale, bias, mean, var, momentum=float(momentum),
-                              epsilon=float(epsilon), is_test=bool(is_test), data_layout=layout,
-                              use_global_stats=bool(use_global_stats), trainable_statistics=False)
+        order = ("MeanOut", "VarianceOut", "SavedMean", "SavedVariance", "ReserveSpace", "Y")  # Paddle's API's
+        with output_order_guard("batch_norm", order):
+            outs = dispatch.apply(get_op("batch_norm"), input, scale, bias, mean, var, momentum=float(momentum),
+                                  epsilon=float(epsilon), is_test=bool(is_test), data_layout=layout,
+                                  use_global_stats=bool(use_global_stats), trainable_statistics=False)
         y, mean_out, var_out = outs[0], outs[1], outs[2]
         if not (is_test or use_global_stats) and mean_out is not mean:  # not written in place (another dtype)
             block = mean.block.program.current_block()
@@ -388,12 +395,11 @@ def _conv_nd(nd, api, input, num_filters, filter_size, stride, padding, dilation
     with layer_name_guard(helper):
         w = _param(helper, "w", [int(num_filters), channels // groups] + ks, input.dtype.name, param_attr,
                    default_initializer=init.Normal(0.0, std))
+        out = getattr(_F(), api)(input, w, None, stride=stride, padding=padding, dilation=dilation, groups=groups,
+                                 data_format=data_format)
         b = _param(helper, "b", [int(num_filters)], input.dtype.name, bias_attr, is_bias=True) \
             if bias_attr is not False else None
-        conv = getattr(_F(), api)
-        out = conv(input, w, b, stride=stride, padding=padding, dilation=dilation, groups=groups,
-                   data_format=data_format)
-        return _activation(out, act, api)
+        return _activation(_add_bias(out, b, 1 if data_format == formats[0] else nd + 1), act, api)
 
 
 def conv3d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=None, param_attr=None,
@@ -445,11 +451,11 @@ def _conv_transpose_nd(nd, api, input, num_filters, output_size, filter_size, pa
     helper = name or unique_name.generate(api)
     with layer_name_guard(helper):
         w = _param(helper, "w", [channels, int(num_filters) // groups] + ks, input.dtype.name, param_attr)
+        out = getattr(_F(), api)(input, w, None, stride=stride, padding=padding, dilation=dilation, groups=groups,
+                                 output_size=output_size or None, data_format=data_format)
         b = _param(helper, "b", [int(num_filters)], input.dtype.name, bias_attr, is_bias=True) \
             if bias_attr is not False else None
-        out = getattr(_F(), api)(input, w, b, stride=stride, padding=padding, dilation=dilation, groups=groups,
-                                 output_size=output_size or None, data_format=data_format)
-        return _activation(out, act, api)
+        return _activation(_add_bias(out, b, 1 if channel_first else nd + 1), act, api)
 
 
 def conv2d_transpose(input, num_filters, output_size=None, filter_size=None, padding=0, stride=1, dilation=1,
