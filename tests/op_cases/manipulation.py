@@ -52,6 +52,8 @@ CASES = [
                                                          "value": 0.5, "data_format": fmt}, id=f"pad3d-{mode}")
       for i, (mode, fmt) in enumerate([("constant", "NCDHW"), ("reflect", "NDHWC"), ("replicate", "NCDHW"),
                                        ("circular", "NCDHW")])],
+    OpCase("pad3d_grad", {"X": rand(1, 2, 2, 3, 3), "DOut": rand(1, 2, 3, 6, 6, seed=5)},
+           {"paddings": [2, 1, 1, 2, 0, 1], "mode": "reflect"}, id="pad3d_grad"),
 ]
 CASES += [
     OpCase("tril_triu", {"X": rand(3, 4)}, {"diagonal": 0, "lower": True}, id="tril"),
