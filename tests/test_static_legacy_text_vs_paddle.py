@@ -12,6 +12,7 @@ import functools
 import operator
 import re
 
+import numpy as np
 import pytest
 
 from tests.differential import differential, raises, run_both, run_static
@@ -738,6 +739,14 @@ def _static_conv_bias_axes(paddle):  # the channel axis of each layout; fc's bia
     paddle.static.append_backward(paddle.mean(z) + paddle.mean(w) + paddle.mean(f))
 
 
+
+def _accuracy_metrics(paddle):  # Correct / Total show Out's dtype and shape (); the kernel writes int32 counts
+    x = paddle.static.data("x", [None, 4], "float64")
+    y = paddle.static.data("y", [None, 1], "int64")
+    paddle.static.accuracy(x, y, k=2)
+    paddle.metric.accuracy(x, y)
+
+
 PROGRAMS.update({
     "layer_norm_leading_dims": (_layer_norm_leading_dims, [
         "layer_norm", "reduce_mean", "fill_constant", "reduce_mean_grad", "layer_norm_grad"]),
@@ -752,7 +761,27 @@ PROGRAMS.update({
         "fill_constant", "elementwise_add_grad", "reduce_mean_grad", "elementwise_add_grad", "reduce_mean_grad",
         "reduce_mean_grad", "elementwise_add_grad", "mul_grad", "elementwise_add_grad", "conv3d_grad",
         "elementwise_add_grad", "conv2d_transpose_grad", "relu_grad", "elementwise_add_grad", "conv2d_grad"]),
+    "accuracy_metrics": (_accuracy_metrics, ["top_k_v2", "accuracy", "top_k_v2", "accuracy"]),
 })
+
+
+@differential(expected={"acc": 0.6, "correct": np.array(3, "int32"), "total": np.array(5, "int32"),
+                        "eager": [0.6, 3, 5], "shapes": [[], [], []]})
+def test_accuracy_counts_run_as_paddles(paddle):  # 0-D int32 counts, in static and eager mode
+    x = np.array([[0.1, 0.5, 0.4], [0.8, 0.1, 0.1], [0.2, 0.3, 0.5], [0.6, 0.3, 0.1], [0.1, 0.2, 0.7]], "float32")
+    y = np.array([[1], [2], [0], [1], [2]], "int64")
+
+    def build():
+        xv, yv = paddle.static.data("x", [None, 3], "float32"), paddle.static.data("y", [None, 1], "int64")
+        acc = paddle.static.accuracy(xv, yv, k=2)
+        counts = acc.block.ops[-1].output("Correct") + acc.block.ops[-1].output("Total")
+        return [acc, *counts]
+    acc, correct, total = run_static(paddle, build, {"x": x, "y": y})
+    paddle.disable_static()
+    c, t = paddle.zeros([1], "int32"), paddle.zeros([1], "int32")
+    eager = paddle.metric.accuracy(paddle.to_tensor(x), paddle.to_tensor(y), k=2, correct=c, total=t)
+    return {"acc": acc, "correct": correct, "total": total, "eager": [float(eager), int(c), int(t)],
+            "shapes": [list(v.shape) for v in (eager, c, t)]}
 
 
 # ---- padding, resizing and 1-D conv / pooling: Paddle's ops and compositions ------------------------------------

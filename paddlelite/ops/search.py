@@ -198,7 +198,7 @@ def _accuracy_forward(xp, out, indices, label):
     n = indices.shape[0]
     correct = xp.asarray(hit.sum(), dtype=np.int32)
     acc = xp.asarray(correct / n if n else 0.0, dtype=np.float32)
-    return acc, correct.reshape(1), xp.asarray([n], dtype=np.int32)
+    return acc, correct, xp.asarray(n, dtype=np.int32)
 
 
 def _accuracy_infer(out, indices, label):
@@ -210,7 +210,9 @@ def _accuracy_infer(out, indices, label):
     if len(label.shape) not in (1, 2) or (len(label.shape) == 2 and label.shape[1] != 1) or \
             (-1 not in (n, label.shape[0]) and label.shape[0] != n):
         raise ValueError(f"op 'accuracy': Label must have shape [{n}, 1] or [{n}], received {list(label.shape)}")
-    return Meta((), np.dtype(np.float32)), Meta((1,), np.dtype(np.int32)), Meta((1,), np.dtype(np.int32))
+    # Paddle's shape rule gives all three Out's dtype; its kernel writes a float32 accuracy and int32 counts
+    stat = Meta((), out.dtype)
+    return stat, stat, stat
 
 
 # Out (the top-k values) is in Paddle's signature; only the indices decide a hit
