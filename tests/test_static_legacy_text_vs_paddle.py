@@ -710,7 +710,6 @@ PROGRAMS = {
 }
 
 
-
 # ---- normalisation statistics, label_smooth, conv bias, metrics -------------------------------------------
 def _layer_norm_leading_dims(paddle):  # Mean / Variance keep the dims before begin_norm_axis: shape (-1, 3)
     x = paddle.static.data("x", [None, 3, 8], "float32")
@@ -780,6 +779,7 @@ PROGRAMS.update({
         "instance_norm_grad"]),
 })
 
+
 @differential(expected={"acc": 0.6, "correct": np.array(3, "int32"), "total": np.array(5, "int32"),
                         "eager": [0.6, 3, 5], "shapes": [[], [], []]})
 def test_accuracy_counts_run_as_paddles(paddle):  # 0-D int32 counts, in static and eager mode
@@ -797,6 +797,34 @@ def test_accuracy_counts_run_as_paddles(paddle):  # 0-D int32 counts, in static 
     eager = paddle.metric.accuracy(paddle.to_tensor(x), paddle.to_tensor(y), k=2, correct=c, total=t)
     return {"acc": acc, "correct": correct, "total": total, "eager": [float(eager), int(c), int(t)],
             "shapes": [list(v.shape) for v in (eager, c, t)]}
+
+
+# ---- padding, resizing and 1-D conv / pooling: Paddle's ops and compositions ------------------------------------
+def _pad_modes(paddle):  # a 4-D x is unsqueezed to 5-D for the pad3d op and squeezed back
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 2, 5, 5], "float32")
+    x.stop_gradient = False
+    a = F.pad(x, [1, 2, 0, 1], value=0.5)
+    b = F.pad(x, [1, 1, 2, 2], mode="reflect")
+    c = F.pad(x, [1, 0, 1, 0], mode="replicate")
+    paddle.static.append_backward(paddle.mean(a) + paddle.mean(b) + paddle.mean(c))
+
+
+def _pad_3d_5d(paddle):  # a 3-D x is unsqueezed twice; a 5-D x is padded as it is
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 3, 6], "float32")
+    y = paddle.static.data("y", [None, 2, 3, 4, 4], "float32")
+    F.pad(x, [2, 1], mode="circular", data_format="NLC")
+    F.pad(y, [1, 1, 0, 2, 1, 0], mode="replicate", data_format="NCDHW")
+
+
+PROGRAMS.update({
+    "pad_modes": (_pad_modes, [
+        *["unsqueeze2", "pad3d", "squeeze2"] * 3, "reduce_mean", "reduce_mean", "elementwise_add", "reduce_mean",
+        "elementwise_add", "fill_constant", "elementwise_add_grad", "reduce_mean_grad", "elementwise_add_grad",
+        "reduce_mean_grad", "reduce_mean_grad", *["squeeze2_grad", "pad3d_grad", "unsqueeze2_grad"] * 3, "sum"]),
+    "pad_3d_5d": (_pad_3d_5d, ["unsqueeze2", "pad3d", "squeeze2", "pad3d"]),
+})
 
 
 def _printed(build):

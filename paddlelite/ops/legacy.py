@@ -245,6 +245,7 @@ LEGACY_DESC = {
     "strided_slice": (None, _STRIDED_SLICE_TENSORS),
     "uniform_random": (_random_desc(diag_num=0, diag_step=0, diag_val=1.0), ("ShapeTensor", "ShapeTensorList")),
     "gaussian_random": (_random_desc(), ()),
+    "pad3d": (None, ("Paddings",)),
     **{f"conv{n}d": (_paired_paddings, ()) for n in (1, 2, 3)},
     **{f"pool{n}d": (_pool_desc, ()) for n in (1, 2, 3)},
     **{f"conv{n}d_transpose": (_conv_transpose_desc, ("Bias",)) for n in (2, 3)},
@@ -308,6 +309,7 @@ GRAD_INPUTS = {
     **{f"conv{n}d_transpose": ("Bias", "Filter", "Input") for n in (2, 3)},
     "layer_norm": ("Bias", "Mean", "Scale", "Variance", "X"),
     "instance_norm": ("Bias", "SavedMean", "Scale", "SavedVariance", "X"),
+    "pad3d": ("Paddings", "X"),
     "clip": ("Max", "Min", "X"),
     "scale": ("BiasTensor", "ScaleTensor"),  # its grad op is a scale op, which lists them empty
     "stack": ("X",),

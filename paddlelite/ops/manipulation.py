@@ -749,6 +749,76 @@ PAD = register_op("pad", inputs=("X",), outputs=("Out",),
                   infer=_pad_infer, grad=_pad_grad, attrs={"paddings": [], "pad_value": 0.0}, double_grad=True)
 
 
+# ---- pad3d (Paddle's F.pad for 3-D to 5-D inputs, unsqueezed to 5-D) -------------------------------
+_PAD3D_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap"}
+
+
+def _pad3d_widths(x_shape, paddings, mode, data_format):
+    """numpy.pad widths of every dim of the 5-D x: paddings lists [left, right, top, bottom, front, back]."""
+    if mode not in _PAD3D_MODES:
+        raise ValueError(f"op 'pad3d': mode must be one of {list(_PAD3D_MODES)}, received {mode!r}")
+    if data_format not in ("NCDHW", "NDHWC"):
+        raise ValueError(f"op 'pad3d': data_format must be 'NCDHW' or 'NDHWC', received {data_format!r}")
+    if len(x_shape) != 5 or len(paddings) != 6 or any(p < 0 for p in paddings):
+        raise ValueError(f"op 'pad3d': X must be 5-D and paddings 6 non-negative ints, received X of shape "
+                         f"{list(x_shape)}, paddings {list(paddings)}")
+    spatial = [(paddings[4], paddings[5]), (paddings[2], paddings[3]), (paddings[0], paddings[1])]
+    widths = [(0, 0), (0, 0), *spatial] if data_format == "NCDHW" else [(0, 0), *spatial, (0, 0)]
+    for n, (a, b) in zip(x_shape, widths):
+        if n != -1 and (a or b) and (n == 0 or (mode == "reflect" and max(a, b) >= n)):
+            raise ValueError(f"op 'pad3d': mode {mode!r} needs paddings smaller than the dim they pad, received "
+                             f"({a}, {b}) for a dim of size {n}")
+    return widths
+
+
+def _pad3d_forward(xp, x, paddings, mode, value, data_format):
+    widths = _pad3d_widths(x.shape, paddings, mode, data_format)
+    if mode == "constant":
+        return xp.pad(x, widths, mode="constant", constant_values=value)
+    return xp.pad(x, widths, mode=_PAD3D_MODES[mode])
+
+
+def _pad3d_infer(x, paddings, mode, value, data_format):
+    widths = _pad3d_widths(x.shape, paddings, mode, data_format)
+    return Meta(tuple(-1 if d == -1 else d + a + b for d, (a, b) in zip(x.shape, widths)), x.dtype)
+
+
+def _pad3d_grad_forward(xp, x, dout, paddings, mode, value, data_format):
+    """Each element of dout added into the element of x it copies: per padded dim, the inner part plus the pads
+    folded back onto their sources (numpy.pad of the indices names them)."""
+    dx = dout
+    for axis, (before, after) in enumerate(_pad3d_widths(x.shape, paddings, mode, data_format)):
+        if not (before or after):
+            continue
+        n = x.shape[axis]
+        g = xp.moveaxis(dx, axis, 0)
+        part = g[before:before + n].copy()
+        if mode != "constant":
+            source = np.pad(np.arange(n), (before, after), mode=_PAD3D_MODES[mode])
+            for i in [*range(before), *range(before + n, before + n + after)]:
+                part[int(source[i])] += g[i]
+        dx = xp.moveaxis(part, 0, axis)
+    return xp.ascontiguousarray(dx)
+
+
+def _pad3d_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("pad3d_grad", g.input("X"), g.output_grad("Out"), **g.attrs))
+
+
+def _pad3d_grad_grad(g):  # pad3d_grad is linear in DOut: its gradient pads again, with zeros
+    if g.needs("DOut"):
+        g.set_input_grad("DOut", g.op("pad3d", g.output_grad("DX"), **{**g.attrs, "value": 0.0}))
+
+
+_PAD3D_ATTRS = {"paddings": [0] * 6, "mode": "constant", "value": 0.0, "data_format": "NCDHW"}
+PAD3D = register_op("pad3d", inputs=("X",), outputs=("Out",), forward=_pad3d_forward, infer=_pad3d_infer,
+                    grad=_pad3d_grad, attrs=_PAD3D_ATTRS, double_grad=True)
+PAD3D_GRAD = register_op("pad3d_grad", inputs=("X", "DOut"), meta_inputs=("X",), outputs=("DX",),
+                         forward=_pad3d_grad_forward, infer=lambda x, dout, **a: Meta(x.shape, dout.dtype),
+                         grad=_pad3d_grad_grad, attrs=_PAD3D_ATTRS, double_grad=True)
+
+
 # ---- one_hot (not differentiable) -----------------------------------------------------------------
 def _one_hot_forward(xp, x, depth):
     if x.size and (int(x.min()) < 0 or int(x.max()) >= depth):

@@ -48,6 +48,12 @@ CASES = [
     OpCase("repeat_interleave_grad", {"X": rand(2, 3), "OutGrad": rand(2, 6)}, {"repeats": 2, "axis": 1},
            id="repeat_interleave_grad"),
     OpCase("pad", {"X": rand(2, 3)}, {"paddings": [1, 0, 2, 1], "pad_value": 0.5}, id="pad"),
+    *[OpCase("pad3d", {"X": rand(2, 3, 4, 4, 2, seed=i)}, {"paddings": [2, 1, 0, 3, 1, 2], "mode": mode,
+                                                         "value": 0.5, "data_format": fmt}, id=f"pad3d-{mode}")
+      for i, (mode, fmt) in enumerate([("constant", "NCDHW"), ("reflect", "NDHWC"), ("replicate", "NCDHW"),
+                                       ("circular", "NCDHW")])],
+    OpCase("pad3d_grad", {"X": rand(1, 2, 2, 3, 3), "DOut": rand(1, 2, 3, 6, 6, seed=5)},
+           {"paddings": [2, 1, 1, 2, 0, 1], "mode": "reflect"}, id="pad3d_grad"),
 ]
 CASES += [
     OpCase("tril_triu", {"X": rand(3, 4)}, {"diagonal": 0, "lower": True}, id="tril"),

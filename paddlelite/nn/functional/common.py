@@ -116,10 +116,10 @@ _PAD_MODES = ("constant", "reflect", "replicate", "circular")
 
 
 def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None):
-    """Paddle's F.pad. `pad` lists (before, after) for every dim of x (first dim first; constant mode only), or,
-    with 2 * (ndim - 2) entries, for the spatial dims LAST dim first ([left, right, top, bottom, ...]).
-    Modes: 'constant' (the pad op), 'reflect' (mirror without the edge), 'replicate' (repeat the edge),
-    'circular' (wrap around) -- the last three concatenate slices of x, so their gradients are those ops'."""
+    """Paddle's F.pad. `pad` lists (before, after) for every dim of x (first dim first; constant mode only: the pad
+    op), or, with 2 * (ndim - 2) entries, for the spatial dims LAST dim first ([left, right, top, bottom, ...]):
+    as Paddle, a 3-D or 4-D x is unsqueezed to 5-D for the pad3d op and squeezed back. Modes: 'constant',
+    'reflect' (mirror without the edge), 'replicate' (repeat the edge), 'circular' (wrap around)."""
     _check_tensor(x, "pad")
     if mode not in _PAD_MODES:
         raise ValueError(f"pad: mode must be one of {list(_PAD_MODES)}, received mode={mode!r}")
@@ -129,58 +129,21 @@ def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None):
         raise TypeError(f"pad: pad must be a list of ints, received {pad!r}")
     nd = len(x.shape)
     if len(pad) == 2 * nd and mode == "constant":
-        full = list(pad)
-    elif len(pad) == 2 * (nd - 2) and nd >= 3:
-        spatial = []
-        for k in range(nd - 2):  # pad lists the last spatial dim first
-            spatial = [pad[2 * k], pad[2 * k + 1]] + spatial
-        if data_format.startswith("NC"):
-            full = [0, 0, 0, 0] + spatial
-        elif data_format.startswith("N") and data_format.endswith("C"):
-            full = [0, 0] + spatial + [0, 0]
-        else:
-            raise ValueError(f"pad: unsupported data_format {data_format!r}")
-    elif mode != "constant":
-        raise ValueError(f"pad: mode {mode!r} pads the spatial dims: pad must have {2 * (nd - 2)} entries for a "
-                         f"{nd}-D x (3-D to 5-D), received {len(pad)}")
-    else:
-        raise ValueError(f"pad: pad must have {2 * nd} entries (every dim) or {2 * (nd - 2)} (spatial dims) for a "
-                         f"{nd}-D x, received {len(pad)}")
-    if mode == "constant":
-        return apply(get_op("pad"), x, paddings=full, pad_value=float(value))
-    for axis in range(nd):
-        before, after = full[2 * axis], full[2 * axis + 1]
-        if before or after:
-            x = _pad_axis(x, axis, before, after, mode)
-    return x
-
-
-def _pad_axis(x, axis, before, after, mode):
-    n = x.shape[axis]
-    if before < 0 or after < 0 or (mode == "reflect" and max(before, after) > n - 1):
-        raise ValueError(f"pad: mode {mode!r} needs paddings in [0, {n - 1 if mode == 'reflect' else 'inf'}) for "
-                         f"a dim of size {n}, received ({before}, {after})")
-    if mode == "circular":  # x repeated enough times, then the window that wraps `before` and `after` around
-        head, tail = -(-before // n), -(-after // n)
-        tiled = T.concat([x] * (head + 1 + tail), axis=axis) if head + tail else x
-        return T.slice(tiled, [axis], [head * n - before], [head * n + n + after])
-
-    def part(start, stop):
-        return T.slice(x, [axis], [start], [stop])
-
-    def flip(t):
-        return T.flip(t, [axis])
-
-    def repeat(t, times):
-        return T.concat([t] * times, axis=axis) if times > 1 else t
-    reflect = mode == "reflect"
-    pieces = []
-    if before:
-        pieces.append(flip(part(1, before + 1)) if reflect else repeat(part(0, 1), before))
-    pieces.append(x)
-    if after:
-        pieces.append(flip(part(n - 1 - after, n - 1)) if reflect else repeat(part(n - 1, n), after))
-    return T.concat(pieces, axis=axis)
+        return apply(get_op("pad"), x, paddings=list(pad), pad_value=float(value))
+    if nd not in (3, 4, 5) or len(pad) != 2 * (nd - 2):
+        raise ValueError(f"pad: pad must have {2 * nd} entries (every dim, constant mode) or {2 * (nd - 2)} (the "
+                         f"spatial dims) for a {nd}-D x (3-D to 5-D for mode {mode!r}), received {len(pad)}")
+    formats = {3: ("NCL", "NLC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}[nd]
+    if data_format not in formats:
+        raise ValueError(f"pad: data_format of a {nd}-D x must be one of {list(formats)}, received {data_format!r}")
+    channel_first = data_format == formats[0]
+    unsqueezed = {3: [3, 4] if channel_first else [2, 3], 4: [2] if channel_first else [1], 5: []}[nd]
+    paddings = [0, 0, 0, 0, *pad] if nd == 3 else [*pad, 0, 0] if nd == 4 else list(pad)
+    if unsqueezed:
+        x = T.unsqueeze(x, unsqueezed)
+    out = apply(get_op("pad3d"), x, paddings=paddings, mode=mode, value=float(value),
+                data_format="NCDHW" if channel_first else "NDHWC")
+    return T.squeeze(out, unsqueezed) if unsqueezed else out
 
 
 def zeropad2d(x, padding, data_format="NCHW", name=None):
