@@ -747,6 +747,17 @@ def _accuracy_metrics(paddle):  # Correct / Total show Out's dtype and shape ();
     paddle.metric.accuracy(x, y)
 
 
+
+def _instance_norm(paddle):  # Paddle's op; its statistics' shape is N * C as the rule multiplies it: (-3,)
+    x = paddle.static.data("x", [None, 3, 8, 8], "float32")
+    x.stop_gradient = False
+    v = paddle.static.data("v", [4, 3, 5], "float64")
+    v.stop_gradient = False
+    y = paddle.nn.InstanceNorm2D(3)(x)
+    z = paddle.nn.InstanceNorm1D(3, weight_attr=False, bias_attr=False)(v)
+    paddle.static.append_backward(paddle.mean(y) + paddle.mean(z).astype("float32"))
+
+
 PROGRAMS.update({
     "layer_norm_leading_dims": (_layer_norm_leading_dims, [
         "layer_norm", "reduce_mean", "fill_constant", "reduce_mean_grad", "layer_norm_grad"]),
@@ -762,6 +773,10 @@ PROGRAMS.update({
         "reduce_mean_grad", "elementwise_add_grad", "mul_grad", "elementwise_add_grad", "conv3d_grad",
         "elementwise_add_grad", "conv2d_transpose_grad", "relu_grad", "elementwise_add_grad", "conv2d_grad"]),
     "accuracy_metrics": (_accuracy_metrics, ["top_k_v2", "accuracy", "top_k_v2", "accuracy"]),
+    "instance_norm": (_instance_norm, [
+        "instance_norm", "instance_norm", "reduce_mean", "reduce_mean", "cast", "elementwise_add", "fill_constant",
+        "elementwise_add_grad", "cast", "reduce_mean_grad", "reduce_mean_grad", "instance_norm_grad",
+        "instance_norm_grad"]),
 })
 
 

@@ -284,12 +284,12 @@ INPLACE_OUTPUTS = {"batch_norm": _RUNNING_STATS, "sync_batch_norm": _RUNNING_STA
 # Outputs Paddle's API creates in another order than the op's slots (so its temporaries are numbered so), and
 # outputs it marks stop_gradient=True
 _BN_ORDER = ("MeanOut", "VarianceOut", "SavedMean", "SavedVariance", "Y")
-OUTPUT_ORDER = {"layer_norm": ("Mean", "Variance", "Y"), "group_norm": ("Mean", "Variance", "Y"), "batch_norm": _BN_ORDER, "sync_batch_norm": _BN_ORDER,
+OUTPUT_ORDER = {"layer_norm": ("Mean", "Variance", "Y"), "instance_norm": ("SavedMean", "SavedVariance", "Y"), "group_norm": ("Mean", "Variance", "Y"), "batch_norm": _BN_ORDER, "sync_batch_norm": _BN_ORDER,
                 "huber_loss": ("Residual", "Out")}
 # Ops without a gradient whose outputs Paddle's API leaves stop_gradient=False when an input needs gradients
 # (its static APIs mark outputs by their inputs alone); others' outputs stop gradients
 NO_GRAD_OUTPUTS_KEPT = {"floor_divide", "remainder", "clip_by_norm"}
-STOP_GRADIENT_OUTPUTS = {"layer_norm": ("Mean", "Variance"), "group_norm": ("Mean", "Variance"), "dropout": ("Mask",),
+STOP_GRADIENT_OUTPUTS = {"layer_norm": ("Mean", "Variance"), "instance_norm": ("SavedMean", "SavedVariance"), "group_norm": ("Mean", "Variance"), "dropout": ("Mask",),
                          "batch_norm": ("SavedMean", "SavedVariance", "ReserveSpace"),
                          "sync_batch_norm": ("SavedMean", "SavedVariance")}
 
@@ -313,6 +313,7 @@ GRAD_INPUTS = {
     "elu": ("Out", "X"),
     **{f"conv{n}d_transpose": ("Bias", "Filter", "Input") for n in (2, 3)},
     "layer_norm": ("Bias", "Mean", "Scale", "Variance", "X"),
+    "instance_norm": ("Bias", "SavedMean", "Scale", "SavedVariance", "X"),
     "pad3d": ("Paddings", "X"),
     "clip": ("Max", "Min", "X"),
     "scale": ("BiasTensor", "ScaleTensor"),  # its grad op is a scale op, which lists them empty

@@ -1,4 +1,4 @@
-"""Normalisation ops: layer_norm, batch_norm and sync_batch_norm, each with its grad op.
+"""Normalisation ops: layer_norm, instance_norm, batch_norm and sync_batch_norm, each with its grad op.
 
 Each backward is ONE dedicated op computing every input gradient in a pass (a fused GPU kernel replaces it
 by op type). Statistics are computed in float32 for float16 inputs, else in the input's dtype.
@@ -148,6 +148,73 @@ LAYER_NORM_GRAD = register_op("layer_norm_grad", inputs=("X", "Scale", "Mean", "
                               outputs=("DX", "DScale", "DBias"), forward=_layer_norm_grad_forward,
                               infer=_layer_norm_grad_infer, attrs={"epsilon": 1e-5, "begin_norm_axis": 1},
                               optional_inputs=("Scale",), gpu=_launch.layer_norm_grad)
+
+
+# ---- instance_norm --------------------------------------------------------------------------------
+def _in_channels(op, x, scale, bias):
+    if not 2 <= len(x.shape) <= 5:
+        raise ValueError(f"op '{op}': X must be 2-D to 5-D [N, C, ...], received shape {list(x.shape)}")
+    c = x.shape[1]
+    for slot, meta in (("Scale", scale), ("Bias", bias)):
+        if meta is not None and c != -1 and tuple(meta.shape) != (c,):
+            raise ValueError(f"op '{op}': {slot} must have shape [{c}] (X's channels), received {list(meta.shape)}")
+    return c
+
+
+def _instance_norm_infer(x, scale, bias, epsilon):
+    check_float("instance_norm", x, real=True)
+    _in_channels("instance_norm", x, scale, bias)
+    # Paddle's rule multiplies N * C as they stand: an unknown batch (-1) of 3 channels shows as (-3,)
+    stat = Meta((x.shape[0] * x.shape[1],), _compute_dtype(x.dtype))
+    return Meta(x.shape, x.dtype), stat, stat
+
+
+def _instance_norm_forward(xp, x, scale, bias, epsilon):
+    # every (sample, channel) row normalised over its positions by layer_norm's forward; SavedVariance holds
+    # 1 / sqrt(var + epsilon), as Paddle's
+    n, c = x.shape[:2]
+    y, mean, var = _layer_norm_forward(xp, x.reshape(n * c, -1), None, None, epsilon, 1)
+    y = y.reshape(x.shape)
+    channels = (1, c) + (1,) * (x.ndim - 2)
+    if scale is not None:
+        y = y * scale.reshape(channels).astype(x.dtype, copy=False)
+    if bias is not None:
+        y = y + bias.reshape(channels).astype(x.dtype, copy=False)
+    return y, mean, 1.0 / xp.sqrt(var + var.dtype.type(epsilon))
+
+
+def _instance_norm_grad_forward(xp, x, scale, mean, inv_std, dy, epsilon):
+    # dx = inv_std (dxhat - mean(dxhat) - xhat mean(dxhat xhat)) over each row, dxhat = dy scale[c]
+    n, c = x.shape[:2]
+    cdt = _compute_dtype(x.dtype)
+    x2 = x.reshape(n * c, -1).astype(cdt, copy=False)
+    d2 = dy.reshape(n * c, -1).astype(cdt, copy=False)
+    rstd = inv_std.astype(cdt, copy=False)[:, None]
+    xhat = (x2 - mean.astype(cdt, copy=False)[:, None]) * rstd
+    dbias = d2.sum(axis=1).reshape(n, c).sum(axis=0)
+    dscale = (d2 * xhat).sum(axis=1).reshape(n, c).sum(axis=0)
+    dxhat = d2 if scale is None else d2 * xp.tile(scale.astype(cdt, copy=False), n)[:, None]
+    dx = (dxhat - dxhat.mean(axis=1, keepdims=True) - xhat * (dxhat * xhat).mean(axis=1, keepdims=True)) * rstd
+    pdt = scale.dtype if scale is not None else x.dtype
+    return dx.astype(x.dtype, copy=False).reshape(x.shape), dscale.astype(pdt), dbias.astype(pdt)
+
+
+def _instance_norm_grad_infer(x, scale, mean, inv_std, dy, epsilon):
+    c = _in_channels("instance_norm_grad", x, scale, None)
+    p = Meta((c,), scale.dtype if scale is not None else x.dtype)
+    return Meta(x.shape, x.dtype), p, p
+
+
+INSTANCE_NORM = register_op("instance_norm", inputs=("X", "Scale", "Bias"), outputs=("Y", "SavedMean", "SavedVariance"),
+                            forward=_instance_norm_forward, infer=_instance_norm_infer,
+                            grad=_fused_norm_grad("instance_norm_grad", ("SavedMean", "SavedVariance")),
+                            attrs={"epsilon": 1e-5}, optional_inputs=("Scale", "Bias"),
+                            intermediate_outputs=("SavedMean", "SavedVariance"))
+
+# No grad maker: double backward through instance_norm is not supported.
+INSTANCE_NORM_GRAD = register_op("instance_norm_grad", inputs=("X", "Scale", "SavedMean", "SavedVariance", "DY"),
+                                 outputs=("DX", "DScale", "DBias"), forward=_instance_norm_grad_forward,
+                                 infer=_instance_norm_grad_infer, attrs={"epsilon": 1e-5}, optional_inputs=("Scale",))
 
 
 # ---- batch_norm -----------------------------------------------------------------------------------

@@ -33,7 +33,9 @@ def user_frame():
     return (f.f_code.co_filename, f.f_lineno, f.f_code.co_name)
 
 
-def normalize_shape(shape, what):
+def normalize_shape(shape, what, any_negative=False):
+    """`shape` as a tuple of ints, None as -1. Only -1 marks an unknown dim in a user's shape; a Variable's (as
+    Paddle's VarDesc) takes any negative dim its op's shape rule wrote (instance_norm's N * C of -1 * 3 is -3)."""
     if shape is None:
         return ()
     if isinstance(shape, (int, np.integer)):
@@ -42,10 +44,11 @@ def normalize_shape(shape, what):
     for d in shape:
         if d is None:
             out.append(-1)
-        elif isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= -1:
+        elif isinstance(d, (int, np.integer)) and not isinstance(d, bool) and (d >= -1 or any_negative):
             out.append(int(d))
         else:
-            raise ValueError(f"{what}: shape entries must be ints >= -1 or None, received {list(shape)}")
+            raise ValueError(f"{what}: shape entries must be ints{'' if any_negative else ' >= -1'} or None, "
+                             f"received {list(shape)}")
     return tuple(out)
 
 
@@ -62,7 +65,7 @@ class Variable:
                  type="DENSE_TENSOR"):
         self.block = block
         self.name = name
-        self._shape = normalize_shape(shape, f"Variable '{name}'")
+        self._shape = normalize_shape(shape, f"Variable '{name}'", any_negative=True)
         self._dtype = _dtype.convert_dtype(dtype)
         self.stop_gradient = bool(stop_gradient)
         self.persistable = bool(persistable)

@@ -1,4 +1,4 @@
-"""Gradient cases for layer_norm, batch_norm, sync_batch_norm and group_norm (ops/norm.py)."""
+"""Gradient cases for layer_norm, instance_norm, batch_norm, sync_batch_norm and group_norm (ops/norm.py)."""
 from . import OpCase, positive, rand
 from .collective import one_rank_world
 
@@ -10,6 +10,11 @@ CASES = [
            id="layer_norm-plain"),
     OpCase("layer_norm", {"X": rand(2, 2, 4, seed=5), "Scale": rand(4, seed=6), "Bias": None},
            {"begin_norm_axis": 2, "epsilon": 1e-3}, id="layer_norm-scale-only"),
+    # ---- instance_norm
+    OpCase("instance_norm", {"X": rand(2, 3, 2, 2, seed=41), "Scale": rand(3, seed=42), "Bias": rand(3, seed=43)},
+           id="instance_norm-affine"),
+    OpCase("instance_norm", {"X": rand(3, 2, 4, seed=44), "Scale": None, "Bias": None}, {"epsilon": 1e-3},
+           id="instance_norm-plain"),
     # ---- batch_norm
     OpCase("batch_norm", {"X": rand(3, 2, 2, 2, seed=1), "Scale": rand(2, seed=2), "Bias": rand(2, seed=3),
                           "Mean": rand(2, seed=4), "Variance": positive(2, seed=5)}, id="batch_norm-train"),

@@ -1,6 +1,5 @@
-"""Normalisation: layer_norm (op 'layer_norm'), batch_norm (op 'batch_norm'); group_norm and instance_norm run
-the layer_norm op on regrouped dims; local_response_norm is composed."""
-import math
+"""Normalisation: layer_norm, batch_norm, group_norm and instance_norm (each its op); local_response_norm is
+composed."""
 import numbers
 
 from ... import tensor as T
@@ -100,20 +99,6 @@ def _channel_affine(y, weight, bias, channel_axis):
     return y
 
 
-def _normalize_groups(x, groups, epsilon, channel_last):
-    """(x - mean) / sqrt(var + epsilon) over each of `groups` channel groups (with all spatial positions), by the
-    layer_norm op on x viewed as [N, groups, rest]."""
-    nd = len(x.shape)
-    if channel_last:
-        x = T.transpose(x, [0, nd - 1] + list(range(1, nd - 1)))
-    shape = list(x.shape)
-    rest = -1 if -1 in shape[1:] else math.prod(shape[1:]) // groups  # known: the batch may be left open (-1)
-    y = apply(_norm.LAYER_NORM, T.reshape(x, [shape[0], groups, rest]), None, None,
-              epsilon=float(epsilon), begin_norm_axis=2)[0]
-    y = T.reshape(y, [-1] + shape[1:])
-    return T.transpose(y, [0] + list(range(2, nd)) + [1]) if channel_last else y
-
-
 def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW", name=None):
     """Normalise each group of num_groups channel groups over its channels and positions, then scale/shift per
     channel."""
@@ -148,7 +133,8 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
         raise ValueError(f"{api}: x must be at least 3-D [N, C, ...], received shape {x.shape}")
     _check_eps(eps, api)
     if use_input_stats:
-        y = _normalize_groups(x, x.shape[1], eps, False)
+        with layer_helper("instance_norm"):
+            return apply(_norm.INSTANCE_NORM, x, weight, bias, epsilon=float(eps))[0]
     else:
         if running_mean is None or running_var is None:
             raise ValueError(f"{api}: use_input_stats=False needs running_mean and running_var")
