@@ -818,7 +818,40 @@ def _pad_3d_5d(paddle):  # a 3-D x is unsqueezed twice; a 5-D x is padded as it 
     F.pad(y, [1, 1, 0, 2, 1, 0], mode="replicate", data_format="NCDHW")
 
 
+def _adaptive_max_pools(paddle):  # Paddle's max_pool2d_with_index op (adaptive), its Mask unused without return_mask
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 2, 9], "float32")
+    x.stop_gradient = False
+    y = paddle.static.data("y", [None, 2, 6, 6], "float32")
+    y.stop_gradient = False
+    a = F.adaptive_max_pool1d(x, 3)
+    b, _ = F.adaptive_max_pool2d(y, [2, 3], return_mask=True)
+    c = paddle.nn.AdaptiveMaxPool2D(2)(y)
+    paddle.static.append_backward(paddle.mean(a) + paddle.mean(b) + paddle.mean(c))
+
+
+def _max_pools_return_mask(paddle):  # return_mask: max_pool{2,3}d_with_index with fixed windows
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 2, 7, 7], "float32")
+    x.stop_gradient = False
+    a, _ = F.max_pool2d(x, 3, stride=2, padding=1, return_mask=True)
+    F.max_pool1d(paddle.static.data("y", [None, 2, 9], "float32"), 2, return_mask=True)
+    z = paddle.static.data("z", [None, 1, 4, 4, 4], "float32")
+    F.max_pool3d(z, 2, return_mask=True), F.adaptive_max_pool3d(z, [2, 1, 3])
+    paddle.static.append_backward(paddle.mean(a))
+
+
 PROGRAMS.update({
+    "adaptive_max_pools": (_adaptive_max_pools, [
+        "unsqueeze2", "max_pool2d_with_index", "squeeze2", "max_pool2d_with_index", "max_pool2d_with_index",
+        "reduce_mean", "reduce_mean", "elementwise_add", "reduce_mean", "elementwise_add", "fill_constant",
+        "elementwise_add_grad", "reduce_mean_grad", "elementwise_add_grad", "reduce_mean_grad", "reduce_mean_grad",
+        "max_pool2d_with_index_grad", "max_pool2d_with_index_grad", "squeeze2_grad", "max_pool2d_with_index_grad",
+        "unsqueeze2_grad", "sum"]),
+    "max_pools_return_mask": (_max_pools_return_mask, [
+        "max_pool2d_with_index", "unsqueeze2", "max_pool2d_with_index", "squeeze2", "squeeze2",
+        "max_pool3d_with_index", "max_pool3d_with_index", "reduce_mean", "fill_constant", "reduce_mean_grad",
+        "max_pool2d_with_index_grad"]),
     "pad_modes": (_pad_modes, [
         *["unsqueeze2", "pad3d", "squeeze2"] * 3, "reduce_mean", "reduce_mean", "elementwise_add", "reduce_mean",
         "elementwise_add", "fill_constant", "elementwise_add_grad", "reduce_mean_grad", "elementwise_add_grad",

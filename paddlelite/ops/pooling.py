@@ -241,6 +241,118 @@ def _fractional_table(sizes, outs, kernels, u):
     return table.reshape(int(np.prod(table.shape[:nd])), -1)
 
 
+def _table_max(xp, x, table, outs):
+    """(max of x's flattened spatial volume over each column of the position table [K, L], int32 flat index of
+    that max in the volume): table entries equal to the volume size are padding. Paddle starts each window at
+    -FLT_MAX (whatever the dtype): an empty window yields it, with mask -1."""
+    n, c = x.shape[:2]
+    volume = int(np.prod(x.shape[2:]))
+    low = xp.full((n, c, 1), -np.finfo(np.float32).max, dtype=x.dtype)
+    table = xp.asarray(table)
+    cols = xp.concatenate([x.reshape(n, c, volume), low], axis=2)[:, :, table]   # [N, C, K, L]
+    where = cols.argmax(axis=2)[:, :, None]
+    out = xp.take_along_axis(cols, where, axis=2)[:, :, 0]
+    mask = table[where[:, :, 0], xp.arange(table.shape[1])]
+    mask = xp.where(mask == volume, -1, mask).astype(np.int32)
+    shape = (n, c) + tuple(outs)
+    return out.reshape(shape), mask.reshape(shape)
+
+
+def _table_max_grad(xp, x, mask, dout):
+    """dout added into x at the flat index (mask) of each output's maximum."""
+    n, c = x.shape[:2]
+    volume = int(np.prod(x.shape[2:]))
+    flat = mask.reshape(n * c, -1).astype(np.int64)
+    rows = xp.broadcast_to(xp.arange(n * c)[:, None], flat.shape)
+    # an empty window (mask -1) routes its gradient into a spare last column, dropped after
+    dx = xp.zeros((n * c, volume + 1), dtype=dout.dtype)
+    scatter_add(xp, dx, (rows, xp.where(flat < 0, volume, flat)), dout.reshape(n * c, -1))
+    return dx[:, :volume].reshape(x.shape)
+
+
+# ---- max pooling with the index of each maximum (Paddle's max_pool{2,3}d_with_index: F.max_pool with
+# return_mask, the adaptive max pools) --------------------------------------------------------------------------
+def _with_index_attrs(nd):
+    return {"ksize": [1] * nd, "strides": [1] * nd, "paddings": [0] * nd, "global_pooling": False,
+            "adaptive": False, "ceil_mode": False}
+
+
+def _register_with_index(nd):
+    name, grad_name = f"max_pool{nd}d_with_index", f"max_pool{nd}d_with_index_grad"
+
+    def geometry(x_shape, ksize, strides, paddings, global_pooling, adaptive, ceil_mode):
+        """(spatial sizes, ksize, strides, (before, after) pads, output sizes) of the channel-first x."""
+        if len(x_shape) != nd + 2:
+            raise ValueError(f"op '{name}': X must be {nd + 2}-D (N, C, *spatial), received shape {list(x_shape)}")
+        sizes = list(x_shape[2:])
+        if global_pooling:
+            return sizes, sizes, [1] * nd, [(0, 0)] * nd, [1] * nd
+        ksize = ints(name, "ksize", ksize, nd)
+        if min(ksize) < 1:
+            raise ValueError(f"op '{name}': ksize must be >= 1, received {ksize}")
+        if adaptive:
+            return sizes, ksize, [1] * nd, [(0, 0)] * nd, ksize
+        strides = ints(name, "strides", strides, nd)
+        paddings = list(paddings)
+        if len(paddings) not in (nd, 2 * nd) or min(strides) < 1 or min(paddings, default=0) < 0:
+            raise ValueError(f"op '{name}': strides must be {nd} positive ints and paddings {nd} or {2 * nd} "
+                             f"non-negative ints, received strides {strides}, paddings {paddings}")
+        pads = [(p, p) for p in paddings] if len(paddings) == nd else list(zip(paddings[::2], paddings[1::2]))
+        if any(max(p) >= k for p, k in zip(pads, ksize)):
+            raise ValueError(f"op '{name}': paddings {paddings} must be smaller than ksize {ksize}")
+        outs = [out_size(size, p, k, s, 1, ceil_mode) for size, p, k, s in zip(sizes, pads, ksize, strides)]
+        if any(o != -1 and o < 1 for o in outs):
+            raise ValueError(f"op '{name}': the output would be empty ({outs}): X spatial size {sizes} is smaller "
+                             f"than ksize {ksize} with paddings {paddings}")
+        return sizes, ksize, strides, pads, outs
+
+    def table(sizes, ksize, strides, pads, outs, adaptive):
+        """[K, L] flat positions in x's volume of every window element (the volume size: outside x)."""
+        if adaptive:  # output o along a dim of size s covers [floor(o * s / out), ceil((o + 1) * s / out))
+            starts = [np.arange(o) * s // o for s, o in zip(sizes, outs)]
+            ends = [-(-(np.arange(o) + 1) * s // o) for s, o in zip(sizes, outs)]
+            ksize = [int((e - b).max()) for b, e in zip(starts, ends)]
+        grids = np.meshgrid(*[np.arange(k) for k in ksize], *[np.arange(o) for o in outs], indexing="ij")
+        if adaptive:
+            coords = [starts[d][grids[d + nd]] + grids[d] for d in range(nd)]
+            inside = np.logical_and.reduce([cd < ends[d][grids[d + nd]] for d, cd in enumerate(coords)])
+        else:
+            coords = [grids[d + nd] * strides[d] + grids[d] - pads[d][0] for d in range(nd)]
+            inside = np.logical_and.reduce([(cd >= 0) & (cd < size) for cd, size in zip(coords, sizes)])
+        flat = np.ravel_multi_index([np.clip(cd, 0, size - 1) for cd, size in zip(coords, sizes)], sizes)
+        return np.where(inside, flat, int(np.prod(sizes))).reshape(int(np.prod(ksize)), -1)
+
+    def infer(x, **attrs):
+        check_float(name, x, real=True)
+        outs = geometry(x.shape, **attrs)[-1]
+        shape = tuple(x.shape[:2]) + tuple(outs)
+        return Meta(shape, x.dtype), Meta(shape, np.dtype(np.int32))
+
+    def forward(xp, x, **attrs):
+        sizes, ksize, strides, pads, outs = geometry(x.shape, **attrs)
+        return _table_max(xp, x, table(sizes, ksize, strides, pads, outs, attrs["adaptive"]), outs)
+
+    def grad_forward(xp, x, mask, dout, **attrs):
+        return _table_max_grad(xp, x, mask, dout)
+
+    def grad_infer(x, mask, dout, **attrs):
+        return _grad_meta(grad_name, x, dout, infer(x, **attrs)[0].shape)
+
+    def grad(g):
+        if g.needs("X"):
+            g.set_input_grad("X", g.op(grad_name, g.input("X"), g.output("Mask"), g.output_grad("Out"), **g.attrs))
+
+    pool = register_op(name, inputs=("X",), outputs=("Out", "Mask"), forward=forward, infer=infer, grad=grad,
+                       attrs=_with_index_attrs(nd))
+    pool_grad = register_op(grad_name, inputs=("X", "Mask", "DOut"), outputs=("DX",), forward=grad_forward,
+                            infer=grad_infer, attrs=_with_index_attrs(nd), nondiff_inputs=("X", "Mask"))
+    return pool, pool_grad
+
+
+MAX_POOL2D_WITH_INDEX, MAX_POOL2D_WITH_INDEX_GRAD = _register_with_index(2)
+MAX_POOL3D_WITH_INDEX, MAX_POOL3D_WITH_INDEX_GRAD = _register_with_index(3)
+
+
 def _fractional_attrs(nd):
     return {"output_size": [1] * nd, "kernel_size": [0] * nd, "random_u": 0.0}
 
@@ -274,27 +386,10 @@ def _register_fractional(nd):
         sizes, outs, kernels = geometry(x.shape, output_size, kernel_size, random_u)
         u = random_u or float(get_rng(np).random())
         table = _fractional_table(sizes, outs, kernels, u)
-        n, c = x.shape[:2]
-        volume = int(np.prod(sizes))
-        # Paddle starts each window at -FLT_MAX (whatever the dtype): an empty window yields it, with mask -1
-        low = xp.full((n, c, 1), -np.finfo(np.float32).max, dtype=x.dtype)
-        cols = xp.concatenate([x.reshape(n, c, volume), low], axis=2)[:, :, xp.asarray(table)]   # [N, C, K, L]
-        where = cols.argmax(axis=2)[:, :, None]
-        out = xp.take_along_axis(cols, where, axis=2)[:, :, 0]
-        mask = xp.asarray(table)[where[:, :, 0], xp.arange(table.shape[1])]
-        mask = xp.where(mask == volume, -1, mask).astype(np.int32)
-        shape = (n, c) + tuple(outs)
-        return out.reshape(shape), mask.reshape(shape)
+        return _table_max(xp, x, table, outs)
 
     def grad_forward(xp, x, mask, dout, output_size, kernel_size, random_u):
-        n, c = x.shape[:2]
-        volume = int(np.prod(x.shape[2:]))
-        flat = mask.reshape(n * c, -1).astype(np.int64)
-        rows = xp.broadcast_to(xp.arange(n * c)[:, None], flat.shape)
-        # an empty window (mask -1) routes its gradient into a spare last column, dropped after
-        dx = xp.zeros((n * c, volume + 1), dtype=dout.dtype)
-        scatter_add(xp, dx, (rows, xp.where(flat < 0, volume, flat)), dout.reshape(n * c, -1))
-        return dx[:, :volume].reshape(x.shape)
+        return _table_max_grad(xp, x, mask, dout)
 
     def grad_infer(x, mask, dout, **attrs):
         return _grad_meta(grad_name, x, dout, infer(x, **attrs)[0].shape)

@@ -27,6 +27,18 @@ CASES = [
            id="maxpool3d-adaptive"),
     OpCase("pool3d", {"X": rand(2, 3, 3, 2, 2, seed=11)}, {"pooling_type": "avg", "ksize": [2, 1, 2], "adaptive": True,
                                                            "data_format": "NDHWC"}, id="avgpool3d-adaptive-ndhwc"),
+    # ---- max pooling with the index of each maximum
+    OpCase("max_pool2d_with_index", {"X": distinct(2, 2, 5, 5, seed=15)},
+           {"ksize": [3, 3], "strides": [2, 2], "paddings": [1, 1]}, id="maxpool2d-with-index"),
+    OpCase("max_pool2d_with_index", {"X": distinct(1, 2, 5, 7, seed=16)},
+           {"ksize": [2, 3], "strides": [2, 2], "paddings": [0, 1, 1, 0], "ceil_mode": True},
+           id="maxpool2d-with-index-pairs-ceil"),
+    OpCase("max_pool2d_with_index", {"X": distinct(1, 2, 5, 4, seed=17)}, {"ksize": [2, 3], "adaptive": True},
+           id="maxpool2d-with-index-adaptive"),
+    OpCase("max_pool3d_with_index", {"X": distinct(1, 2, 4, 3, 5, seed=18)}, {"ksize": [2, 2, 3], "adaptive": True},
+           id="maxpool3d-with-index-adaptive"),
+    OpCase("max_pool3d_with_index", {"X": distinct(1, 1, 3, 4, 4, seed=19)}, {"global_pooling": True},
+           id="maxpool3d-with-index-global"),
     # ---- fractional max pooling (fixed random_u; grads are the output grads at the masked argmax)
     OpCase("fractional_max_pool2d", {"X": distinct(1, 2, 7, 6, seed=12)},
            {"output_size": [4, 3], "kernel_size": [0, 0], "random_u": 0.3}, id="fracpool2d-disjoint"),

@@ -10,7 +10,7 @@ from ...ops import math as _math
 from ...ops import pooling as _pool
 from ...ops.registry import get_op
 from ...tensor.math import _check_tensor, check_float_tensor
-from ...ops.conv import out_size, resolve_pads
+from ...ops.conv import resolve_pads
 from .conv import int_tuple, padding_attrs
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d",
@@ -21,6 +21,7 @@ __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",
 _FORMATS = {2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}  # channel-first, channel-last
 
 apply = dispatch.apply
+_WITH_INDEX = {2: _pool.MAX_POOL2D_WITH_INDEX, 3: _pool.MAX_POOL3D_WITH_INDEX}
 
 
 def _check_x(x, api, nd, data_format, formats):
@@ -151,33 +152,20 @@ def adaptive_avg_pool3d(x, output_size, data_format="NCDHW", name=None):
     return _adaptive(x, 3, "avg", output_size, data_format, "adaptive_avg_pool3d")
 
 
-def _adaptive_max_with_mask(x, nd, output_size, api):
-    """(adaptive max pool, int32 flat index of each max): output o along a dim of size s covers
-    [floor(o * s / out), ceil((o + 1) * s / out)); windows are padded to the widest one."""
+def _adaptive_max(x, nd, output_size, return_mask, api):
+    """Adaptive max pooling by Paddle's max_pool{2,3}d_with_index op (Out and the int32 flat index of each max):
+    output o along a dim of size s covers [floor(o * s / out), ceil((o + 1) * s / out))."""
     _check_x(x, api, nd + 2, _FORMATS[nd][0], _FORMATS[nd])
-    sizes = list(x.shape[2:])
-    outs = _output_size(output_size, sizes, api)
-    starts = [np.arange(o) * s // o for s, o in zip(sizes, outs)]
-    ends = [-(-(np.arange(o) + 1) * s // o) for s, o in zip(sizes, outs)]
-    widths = [int((e - b).max()) for b, e in zip(starts, ends)]
-    grids = np.meshgrid(*[np.arange(w) for w in widths], *[np.arange(o) for o in outs], indexing="ij")
-    coords = [starts[d][grids[d + nd]] + grids[d] for d in range(nd)]
-    inside = np.logical_and.reduce([cd < ends[d][grids[d + nd]] for d, cd in enumerate(coords)])
-    flat = np.ravel_multi_index([np.minimum(cd, size - 1) for cd, size in zip(coords, sizes)], sizes)
-    table = np.where(inside, flat, int(np.prod(sizes))).reshape(int(np.prod(widths)), -1)
-    return _max_by_table(x, table, outs)
+    out, mask = apply(_WITH_INDEX[nd], x, ksize=_output_size(output_size, list(x.shape[2:]), api), adaptive=True)
+    return (out, mask) if return_mask else out
 
 
 def adaptive_max_pool2d(x, output_size, return_mask=False, name=None):
-    if return_mask:
-        return _adaptive_max_with_mask(x, 2, output_size, "adaptive_max_pool2d")
-    return _adaptive(x, 2, "max", output_size, "NCHW", "adaptive_max_pool2d")
+    return _adaptive_max(x, 2, output_size, return_mask, "adaptive_max_pool2d")
 
 
 def adaptive_max_pool3d(x, output_size, return_mask=False, name=None):
-    if return_mask:
-        return _adaptive_max_with_mask(x, 3, output_size, "adaptive_max_pool3d")
-    return _adaptive(x, 3, "max", output_size, "NCDHW", "adaptive_max_pool3d")
+    return _adaptive_max(x, 3, output_size, return_mask, "adaptive_max_pool3d")
 
 
 def _adaptive1d(x, pooling_type, output_size, api):
@@ -192,12 +180,11 @@ def adaptive_avg_pool1d(x, output_size, name=None):
 
 
 def adaptive_max_pool1d(x, output_size, return_mask=False, name=None):
-    if return_mask:  # on the unit-height plane the flat index is the position along L
-        x4, _ = _to_2d(x, "NCL", "adaptive_max_pool1d")
-        size = _output_size(output_size, [x.shape[2]], "adaptive_max_pool1d")[0]
-        out, mask = _adaptive_max_with_mask(x4, 2, [1, size], "adaptive_max_pool1d")
-        return _from_2d(out, "NCL"), _from_2d(mask, "NCL")
-    return _adaptive1d(x, "max", output_size, "adaptive_max_pool1d")
+    """On the unit-height plane the flat index of the mask is the position along L."""
+    x4, _ = _to_2d(x, "NCL", "adaptive_max_pool1d")
+    size = _output_size(output_size, [x.shape[2]], "adaptive_max_pool1d")[0]
+    out, mask = _adaptive_max(x4, 2, [1, size], True, "adaptive_max_pool1d")
+    return (_from_2d(out, "NCL"), _from_2d(mask, "NCL")) if return_mask else _from_2d(out, "NCL")
 
 
 def _norm_type(norm_type, api):
@@ -226,9 +213,8 @@ def lp_pool1d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False
 
 
 def _max_pool_with_mask(x, nd, kernel_size, stride, padding, ceil_mode, data_format, api):
-    """(max over each window, the int32 flat index of that max in its [*sizes] volume, h * W + w in 2-D): every
-    window element is gathered from the flattened volume by a position table (padding points one past the end,
-    at the dtype's lowest value), the indices are that table read at the argmax."""
+    """(max over each window, the int32 flat index of that max in its [*sizes] volume, h * W + w in 2-D): Paddle's
+    max_pool{2,3}d_with_index op."""
     if data_format != _FORMATS[nd][0]:
         raise ValueError(f"{api}: return_mask=True needs data_format='{_FORMATS[nd][0]}', received {data_format!r}")
     ksize = int_tuple(kernel_size, nd, api, "kernel_size")
@@ -237,30 +223,8 @@ def _max_pool_with_mask(x, nd, kernel_size, stride, padding, ceil_mode, data_for
     if algo == "SAME":
         raise ValueError(f"{api}: return_mask=True needs explicit (or 'VALID') padding")
     pads = resolve_pads(api, paddings, algo, None, None, strides, [1] * nd)[0]
-    n, c, *sizes = x.shape
-    outs = [out_size(size, p, k, st, 1, ceil_mode) for size, p, k, st in zip(sizes, pads, ksize, strides)]
-    volume = int(np.prod(sizes))
-    # coords[d][k..., o...]: the input coordinate along dim d of kernel offset k at output position o
-    grids = np.meshgrid(*[np.arange(k) for k in ksize], *[np.arange(o) for o in outs], indexing="ij")
-    coords = [grids[d + nd] * strides[d] + grids[d] - pads[d][0] for d in range(nd)]
-    inside = np.logical_and.reduce([(cd >= 0) & (cd < size) for cd, size in zip(coords, sizes)])
-    flat = np.ravel_multi_index([np.clip(cd, 0, size - 1) for cd, size in zip(coords, sizes)], sizes)
-    table = np.where(inside, flat, volume).reshape(int(np.prod(ksize)), -1)           # [K, L]
-    return _max_by_table(x, table, outs)
-
-
-def _max_by_table(x, table, outs):
-    """(max of x's flattened spatial volume over each column of the position table [K, L], int32 flat index
-    of that max): entries equal to the volume size are padding, read as the dtype's lowest value."""
-    n, c, *sizes = x.shape
-    flat_x = T.reshape(x, [n, c, int(np.prod(sizes))])  # n may be -1 (a static batch left open)
-    low = T.full_like(flat_x[:, :, :1], float(np.finfo(x.dtype.np).min))
-    flat_x = T.concat([flat_x, low], axis=2)
-    cols = T.reshape(T.index_select(flat_x, T.assign(table.reshape(-1)), axis=2), [n, c, *table.shape])
-    values = T.reshape(T.max(cols, axis=2), [n, c, *outs])
-    where = T.unsqueeze(T.argmax(cols, axis=2), 2)
-    mask = T.take_along_axis(T.assign(table[None, None].astype(np.int64)), where, axis=2)
-    return values, T.cast(T.reshape(mask, [n, c, *outs]), "int32")
+    return apply(_WITH_INDEX[nd], x, ksize=ksize, strides=strides, paddings=[p for pair in pads for p in pair],
+                 ceil_mode=bool(ceil_mode))
 
 
 def _max_unpool(x, indices, nd, kernel_size, stride, padding, data_format, output_size, api):
