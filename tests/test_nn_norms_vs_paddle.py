@@ -177,3 +177,31 @@ def test_norm_layers_take_the_default_dtype(default):
         finally:
             paddle.set_default_dtype(previous)
     body()
+
+
+@differential(rtol=1e-5, atol=1e-6)
+def test_instance_norm_ignores_running_stats_as_paddles(paddle):  # Paddle's API always uses the input's stats
+    x = paddle.to_tensor(np.arange(24, dtype="float32").reshape(2, 3, 4) ** 1.5)
+    mean, var = paddle.to_tensor([5.0, 5.0, 5.0]), paddle.to_tensor([9.0, 9.0, 9.0])
+    F = paddle.nn.functional
+    return {"ignored": F.instance_norm(x, running_mean=mean, running_var=var, use_input_stats=False),
+            "input_stats": F.instance_norm(x, weight=paddle.to_tensor([1.0, 2.0, 3.0]), bias=mean)}
+
+
+@differential(expected={"slots": [["MeanOut", "ReserveSpace", "SavedMean", "SavedVariance", "VarianceOut", "Y"],
+                                  ["MeanOut", "SavedMean", "SavedVariance", "VarianceOut", "Y"],
+                                  ["MeanOut", "SavedMean", "SavedVariance", "VarianceOut", "Y"],
+                                  ["MeanOut", "ReserveSpace", "SavedMean", "SavedVariance", "VarianceOut", "Y"]]})
+def test_static_batch_norm_reserve_space_only_in_training(paddle):  # Paddle's APIs give cuDNN's workspace then
+    paddle.enable_static()
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main, paddle.static.Program()):
+        x = paddle.static.data("x", [None, 3, 4, 4], "float32")
+        paddle.static.nn.batch_norm(x)
+        paddle.static.nn.batch_norm(x, is_test=True)
+        bn = paddle.nn.BatchNorm2D(3)
+        bn.eval()
+        bn(x)
+        bn.train()
+        bn(x)
+    return {"slots": [sorted(op.output_names) for op in main.global_block().ops if op.type == "batch_norm"]}

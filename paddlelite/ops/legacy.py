@@ -267,11 +267,12 @@ LEGACY_DESC = {
 _XSHAPE_OPS = ("reshape", "transpose", "squeeze", "unsqueeze", "flatten")
 
 
-def extra_outputs(type, x):
+def extra_outputs(type, x, attrs):
     """{slot: shape} of the outputs Paddle's legacy op `type` has that the registry op lacks (`x`: the
-    meta of its first input); batch_norm's ReserveSpace is cuDNN's workspace, which no kernel of ours needs."""
+    meta of its first input, `attrs` the op's); batch_norm's ReserveSpace is cuDNN's workspace in training,
+    which no kernel of ours needs."""
     if type == "batch_norm":
-        return {"ReserveSpace": (-1,)}
+        return {"ReserveSpace": (-1,)} if not attrs["is_test"] or attrs["trainable_statistics"] else {}
     return {"XShape": (0, *x.shape)} if type in _XSHAPE_OPS else {}
 
 

@@ -228,12 +228,12 @@ def build_op(block, op, inputs, attrs, new_name, role, legacy_outputs=False):
     no_grad = STOP_GRADIENT_OUTPUTS.get(op.type, ()) if legacy_outputs else ()
     in_place = _in_place_outputs(op, inputs, metas_of, program) if legacy_outputs else {}
     made, extra_names = {}, {}
-    extras = extra_outputs(op.type, metas[0]) if legacy_outputs and metas else {}
+    extras = extra_outputs(op.type, metas[0], attrs) if legacy_outputs and metas else {}
     order = op.outputs
     if legacy_outputs:  # Paddle's numbering
         given = _output_order[0]
         order = given[1] if given is not None and given[0] == op.type else OUTPUT_ORDER.get(op.type, op.outputs)
-    for slot in [*order, *(s for s in extras if s not in order)]:
+    for slot in [*(s for s in order if s in metas_of or s in extras), *(s for s in extras if s not in order)]:
         if slot in extras:
             extra_names[slot] = [block.create_var(new_name(), extras[slot], metas[0].dtype,
                                                   stop_gradient=stop or slot in no_grad).name]

@@ -90,15 +90,6 @@ def _apply_batch_norm(op, x, running_mean, running_var, weight, bias, training, 
     return y
 
 
-def _channel_affine(y, weight, bias, channel_axis):
-    shape = [-1 if i == channel_axis else 1 for i in range(len(y.shape))]
-    if weight is not None:
-        y = y * T.reshape(weight, shape)
-    if bias is not None:
-        y = y + T.reshape(bias, shape)
-    return y
-
-
 def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW", name=None):
     """Normalise each group of num_groups channel groups over its channels and positions, then scale/shift per
     channel."""
@@ -124,7 +115,7 @@ def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format
 def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
                   momentum=0.9, eps=1e-05, data_format="NCHW", name=None):
     """Normalise every channel of every sample over its positions (the input's statistics), then scale/shift
-    per channel; use_input_stats=False normalises with running_mean / running_var instead."""
+    per channel. running_mean, running_var, use_input_stats and momentum are accepted and unused, as in Paddle."""
     api = "instance_norm"
     _check_tensor(x, api)
     if data_format not in ("NC", "NCL", "NCHW", "NCDHW"):
@@ -132,15 +123,9 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
     if len(x.shape) < 3:
         raise ValueError(f"{api}: x must be at least 3-D [N, C, ...], received shape {x.shape}")
     _check_eps(eps, api)
-    if use_input_stats:
-        with layer_helper("instance_norm"):
-            return apply(_norm.INSTANCE_NORM, x, weight, bias, epsilon=float(eps))[0]
-    else:
-        if running_mean is None or running_var is None:
-            raise ValueError(f"{api}: use_input_stats=False needs running_mean and running_var")
-        shape = [-1 if i == 1 else 1 for i in range(len(x.shape))]
-        y = (x - T.reshape(running_mean, shape)) / T.sqrt(T.reshape(running_var, shape) + float(eps))
-    return _channel_affine(y, weight, bias, 1)
+    # Paddle's API normalises by the input's statistics whatever use_input_stats says, the running ones unused
+    with layer_helper("instance_norm"):
+        return apply(_norm.INSTANCE_NORM, x, weight, bias, epsilon=float(eps))[0]
 
 
 def local_response_norm(x, size, alpha=1e-4, beta=0.75, k=1.0, data_format="NCHW", name=None):
