@@ -856,7 +856,30 @@ def _max_pools_return_mask(paddle):  # return_mask: max_pool{2,3}d_with_index wi
     paddle.static.append_backward(paddle.mean(a))
 
 
+def _conv1d_pools1d(paddle):  # conv1d: a copy of the weight, unsqueezed, conv2d, the bias added with axis, squeezed
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 2, 9], "float32")
+    h = F.max_pool1d(paddle.nn.Conv1D(2, 3, 3, padding=1)(x), 2)  # max_pool1d makes a Mask variable it never uses
+    paddle.static.append_backward(paddle.mean(F.avg_pool1d(h, 2)))
+
+
+def _conv1d_channel_last(paddle):
+    x = paddle.static.data("x", [None, 9, 4], "float32")
+    h = paddle.nn.Conv1D(4, 4, 3, padding="same", groups=2, data_format="NLC")(x)
+    paddle.static.append_backward(paddle.mean(paddle.nn.Conv1D(9, 2, 2, bias_attr=False, stride=2)(h)))
+
+
 PROGRAMS.update({
+    "conv1d_pools1d": (_conv1d_pools1d, [
+        "assign", "unsqueeze2", "unsqueeze2", "conv2d", "elementwise_add", "squeeze2", "unsqueeze2", "pool2d",
+        "squeeze2", "unsqueeze2", "pool2d", "squeeze2", "reduce_mean", "fill_constant", "reduce_mean_grad",
+        "squeeze2_grad", "pool2d_grad", "unsqueeze2_grad", "squeeze2_grad", "pool2d_grad", "unsqueeze2_grad",
+        "squeeze2_grad", "elementwise_add_grad", "conv2d_grad", "unsqueeze2_grad", "assign"]),
+    "conv1d_channel_last": (_conv1d_channel_last, [
+        "assign", "unsqueeze2", "unsqueeze2", "conv2d", "elementwise_add", "squeeze2", "assign", "unsqueeze2",
+        "unsqueeze2", "conv2d", "squeeze2", "reduce_mean", "fill_constant", "reduce_mean_grad", "squeeze2_grad",
+        "conv2d_grad", "unsqueeze2_grad", "unsqueeze2_grad", "assign", "squeeze2_grad", "elementwise_add_grad",
+        "conv2d_grad", "unsqueeze2_grad", "assign"]),
     "adaptive_max_pools": (_adaptive_max_pools, [
         "unsqueeze2", "max_pool2d_with_index", "squeeze2", "max_pool2d_with_index", "max_pool2d_with_index",
         "reduce_mean", "reduce_mean", "elementwise_add", "reduce_mean", "elementwise_add", "fill_constant",

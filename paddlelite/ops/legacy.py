@@ -84,7 +84,7 @@ def legacy_type(type):
 
 
 # Gradients Paddle builds as a forward op (split's is the concat of its outputs' gradients, cast's a cast back,
-# scale's a scale without the bias, flip's a flip): forward type -> (grad op type, {our grad op's slot: Paddle's},
+# scale's a scale without the bias, flip's a flip, assign's an assign): forward type -> (grad op type, {our grad op's slot: Paddle's},
 # fn(desc attrs) -> the grad op's desc attrs or None for the forward op's)
 _AS_FORWARD = {"Out@GRAD": "X", "X@GRAD": "Out"}
 GRAD_OPS = {
@@ -94,6 +94,7 @@ GRAD_OPS = {
              lambda a: {**a, "in_dtype": a["out_dtype"], "out_dtype": a["in_dtype"], "op_namescope": ""}),
     "scale": ("scale", _AS_FORWARD, lambda a: {**a, "bias": 0.0, "op_namescope": ""}),
     "flip": ("flip", _AS_FORWARD, lambda a: {**a, "op_namescope": ""}),
+    "assign": ("assign", _AS_FORWARD, lambda a: {**a, "op_namescope": ""}),
 }
 
 

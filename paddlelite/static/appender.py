@@ -104,8 +104,8 @@ def reserved_output_guard(var):
 
 def output_name_guard(name):
     """The op built inside writes a new variable called `name` (Paddle APIs that append an op themselves and
-    name its output, as x[1:]'s `x_slice_0`)."""
-    return layer_name_guard(_Reserved(name))
+    name its output, as x[1:]'s `x_slice_0`); None (eager mode) names nothing."""
+    return layer_name_guard(None if name is None else _Reserved(name))
 
 
 _output_order = [None]

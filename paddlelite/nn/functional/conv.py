@@ -2,13 +2,14 @@
 (the 2-D ops on an added unit height)."""
 import numbers
 
+from ... import tensor as T
 from ...ops import conv as _conv
 from ...ops.conv import resolve_pads
 from ...ops import dispatch
 from ...ops import elementwise as _ew
 from ...ops import manipulation as _mo
 from ...ops.registry import get_op
-from ...static.appender import layer_helper, reserve_output, reserved_output_guard
+from ...static.appender import layer_helper, output_name_guard, reserve_output, reserved_output_guard
 from ...tensor.math import _check_tensor
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose", "conv3d_transpose"]
@@ -123,7 +124,9 @@ def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data
 
 
 def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCL", name=None):
-    """1-D convolution (as conv2d over a unit height); weight [out_channels, in_channels/groups, k]."""
+    """1-D convolution, as Paddle composes it: a copy of weight [out_channels, in_channels/groups, k] and x
+    unsqueezed to a unit height, conv2d, the bias added along the channel axis (an elementwise_add with axis,
+    named by its LayerHelper), the height squeezed out."""
     _check_tensor(x, "conv1d", "x")
     _check_tensor(weight, "conv1d", "weight")
     if data_format not in ("NCL", "NLC"):
@@ -135,16 +138,19 @@ def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data
     else:
         p, _ = padding_attrs(padding, 1, "conv1d", data_format == "NLC")
         pad2 = [0, 0] + p
-    unsq = get_op("unsqueeze")
-    x4 = apply(unsq, x, axis=[2 if data_format == "NCL" else 1])
-    w4 = apply(unsq, weight, axis=[2])
-    out = conv2d(x4, w4, stride=[1, int_tuple(stride, 1, "conv1d", "stride")[0]], padding=pad2,
-                 dilation=[1, int_tuple(dilation, 1, "conv1d", "dilation")[0]], groups=groups,
-                 data_format="NCHW" if data_format == "NCL" else "NHWC")
-    out = apply(get_op("squeeze"), out, axis=[2 if data_format == "NCL" else 1])
     if bias is not None:
-        out = _bias_add(out, bias, 1 if data_format == "NCL" else 2, "conv1d")
-    return out
+        _check_tensor(bias, "conv1d", "bias")
+        if len(bias.shape) != 1:
+            raise ValueError(f"conv1d: bias must be 1-D [out_channels], received shape {bias.shape}")
+    height = -2 if data_format == "NCL" else -3
+    w4 = T.unsqueeze(T.assign(weight), [-2])
+    out = conv2d(T.unsqueeze(x, [height]), w4, stride=[1, int_tuple(stride, 1, "conv1d", "stride")[0]],
+                 padding=pad2, dilation=[1, int_tuple(dilation, 1, "conv1d", "dilation")[0]], groups=groups,
+                 data_format="NCHW" if data_format == "NCL" else "NHWC")
+    if bias is not None:
+        with layer_helper("elementwise_add") as helper, output_name_guard(helper):
+            out = apply(_ew.ADD, out, bias, axis=1 if data_format == "NCL" else -1)
+    return T.squeeze(out, [height])
 
 
 def _transpose_extra(output_padding, output_size, x, weight, strides, pads, dilations, data_format, api, nd):

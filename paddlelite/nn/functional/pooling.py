@@ -9,6 +9,7 @@ from ...ops import dispatch
 from ...ops import math as _math
 from ...ops import pooling as _pool
 from ...ops.registry import get_op
+from ...static.appender import layer_helper, reserve_output
 from ...tensor.math import _check_tensor, check_float_tensor
 from ...ops.conv import resolve_pads
 from .conv import int_tuple, padding_attrs
@@ -110,7 +111,10 @@ def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_m
         out, mask = _max_pool_with_mask(x4, 2, [1, k], [1, s], _pad1d(padding, "max_pool1d"), ceil_mode, fmt,
                                         "max_pool1d")
         return _from_2d(out, data_format), _from_2d(mask, data_format)
-    out = _pool_nd(x4, 2, "max", [1, k], [1, s], _pad1d(padding, "max_pool1d"), ceil_mode, True, fmt, "max_pool1d")
+    with layer_helper("pool2d") as helper:
+        out = _pool_nd(x4, 2, "max", [1, k], [1, s], _pad1d(padding, "max_pool1d"), ceil_mode, True, fmt,
+                       "max_pool1d")
+        reserve_output(helper, (), "int32", False)  # the Mask variable Paddle's max_pool1d makes and never uses
     return _from_2d(out, data_format)
 
 
