@@ -758,6 +758,19 @@ def _instance_norm(paddle):  # Paddle's op; its statistics' shape is N * C as th
     paddle.static.append_backward(paddle.mean(y) + paddle.mean(z).astype("float32"))
 
 
+
+def _batch_norm_eval(paddle):  # test mode: no ReserveSpace, SavedMean / SavedVariance shown as ()
+    x = paddle.static.data("x", [None, 3, 4, 4], "float32")
+    bn = paddle.nn.BatchNorm2D(3)
+    bn.eval()
+    bn(x)
+    paddle.nn.functional.batch_norm(x, bn._mean, bn._variance, training=False)
+
+
+def _static_batch_norm_is_test(paddle):
+    paddle.static.nn.batch_norm(paddle.static.data("x", [None, 3, 4, 4], "float32"), is_test=True)
+
+
 PROGRAMS.update({
     "layer_norm_leading_dims": (_layer_norm_leading_dims, [
         "layer_norm", "reduce_mean", "fill_constant", "reduce_mean_grad", "layer_norm_grad"]),
@@ -777,6 +790,8 @@ PROGRAMS.update({
         "instance_norm", "instance_norm", "reduce_mean", "reduce_mean", "cast", "elementwise_add", "fill_constant",
         "elementwise_add_grad", "cast", "reduce_mean_grad", "reduce_mean_grad", "instance_norm_grad",
         "instance_norm_grad"]),
+    "batch_norm_eval": (_batch_norm_eval, ["batch_norm", "batch_norm"]),
+    "static_batch_norm_is_test": (_static_batch_norm_is_test, ["batch_norm"]),
 })
 
 

@@ -247,7 +247,9 @@ def _batch_norm_infer(op):
                 raise ValueError(f"op '{op}': {slot} must have shape [{c}] (X's channels), received "
                                  f"{list(m.shape)}")
         stat = Meta((c,), _compute_dtype(x.dtype))
-        return Meta(x.shape, x.dtype), stat, stat, stat, stat
+        # Paddle's legacy shape rule sizes SavedMean / SavedVariance in training only; in test mode they show as ()
+        saved = stat if _uses_batch_stats(attrs) else Meta((), stat.dtype)
+        return Meta(x.shape, x.dtype), stat, stat, saved, saved
     return infer
 
 
