@@ -130,4 +130,8 @@ def _register(method):
     return op, grad_op
 
 
-INTERP_OPS = {method: _register(method)[0] for method in _DIMS}
+NEAREST_INTERP_V2, NEAREST_INTERP_V2_GRAD = _register("nearest")
+LINEAR_INTERP_V2, LINEAR_INTERP_V2_GRAD = _register("linear")
+BILINEAR_INTERP_V2, BILINEAR_INTERP_V2_GRAD = _register("bilinear")
+BICUBIC_INTERP_V2, BICUBIC_INTERP_V2_GRAD = _register("bicubic")
+TRILINEAR_INTERP_V2, TRILINEAR_INTERP_V2_GRAD = _register("trilinear")
