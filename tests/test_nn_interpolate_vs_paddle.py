@@ -25,6 +25,12 @@ CASES = {  # name -> (input, kwargs)
     "trilinear": (X5, dict(size=[4, 6, 5], mode="trilinear")),
     "trilinear_align": (X5, dict(scale_factor=2, mode="trilinear", align_corners=True)),
     "nearest_3d": (X5, dict(scale_factor=[2, 1, 1.5])),
+    "bicubic": (X4, dict(scale_factor=1.5, mode="bicubic")),
+    "bicubic_align_nhwc": (X4, dict(size=[7, 3], mode="bicubic", align_corners=True, data_format="NHWC")),
+    # a single output: bilinear/bicubic/nearest read the first source position, linear/trilinear the centre
+    "bilinear_single": (X4, dict(size=[1, 1], mode="bilinear")),
+    "trilinear_single": (X5, dict(size=[1, 1, 2], mode="trilinear")),
+    "bilinear_recompute": (X4, dict(scale_factor=1.3, mode="bilinear", recompute_scale_factor=True)),
 }
 
 
@@ -39,6 +45,13 @@ def test_value_and_grad(name):
         (out * w).sum().backward()
         return {"out": out, "grad": x.grad}
     body()
+
+
+@differential(expected={"out": [[[0.0], [5.0]]]})
+def test_linear_single_output_reads_the_centre(paddle):  # as Paddle's forward kernel; its grad kernel routes the
+    # gradient to the first position instead (inconsistent with its own forward): ours is the forward's gradient
+    x = paddle.to_tensor(np.arange(10, dtype="float32").reshape(1, 2, 5) - 2.0)
+    return {"out": paddle.nn.functional.interpolate(x, size=[1], mode="linear")}
 
 
 @differential(rtol=1e-5, atol=1e-5)

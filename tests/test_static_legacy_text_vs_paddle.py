@@ -869,7 +869,37 @@ def _conv1d_channel_last(paddle):
     paddle.static.append_backward(paddle.mean(paddle.nn.Conv1D(9, 2, 2, bias_attr=False, stride=2)(h)))
 
 
+def _interpolate_modes(paddle):  # Paddle's <mode>_interp_v2 ops: out_h/out_w from size, or the scale list
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 2, 4, 4], "float32")
+    x.stop_gradient = False
+    a = F.interpolate(x, scale_factor=2, mode="nearest")
+    b = F.interpolate(x, size=[6, 7], mode="bilinear", align_corners=True)
+    c = paddle.nn.Upsample(scale_factor=1.5, mode="bicubic")(x)
+    paddle.static.append_backward(paddle.mean(a) + paddle.mean(b) + paddle.mean(c))
+
+
+def _interpolate_linear_trilinear(paddle):
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 2, 4], "float32")
+    x.stop_gradient = False
+    y = paddle.static.data("y", [None, 2, 3, 4, 4], "float32")
+    y.stop_gradient = False
+    a = F.interpolate(x, size=[8], mode="linear", data_format="NCW")
+    b = F.interpolate(y, scale_factor=[2, 1, 2], mode="trilinear", align_mode=1)
+    paddle.static.append_backward(paddle.mean(a) + paddle.mean(b))
+
+
 PROGRAMS.update({
+    "interpolate_modes": (_interpolate_modes, [
+        "nearest_interp_v2", "bilinear_interp_v2", "bicubic_interp_v2", "reduce_mean", "reduce_mean",
+        "elementwise_add", "reduce_mean", "elementwise_add", "fill_constant", "elementwise_add_grad",
+        "reduce_mean_grad", "elementwise_add_grad", "reduce_mean_grad", "reduce_mean_grad", "bicubic_interp_v2_grad",
+        "bilinear_interp_v2_grad", "nearest_interp_v2_grad", "sum"]),
+    "interpolate_linear_trilinear": (_interpolate_linear_trilinear, [
+        "linear_interp_v2", "trilinear_interp_v2", "reduce_mean", "reduce_mean", "elementwise_add", "fill_constant",
+        "elementwise_add_grad", "reduce_mean_grad", "reduce_mean_grad", "trilinear_interp_v2_grad",
+        "linear_interp_v2_grad"]),
     "conv1d_pools1d": (_conv1d_pools1d, [
         "assign", "unsqueeze2", "unsqueeze2", "conv2d", "elementwise_add", "squeeze2", "unsqueeze2", "pool2d",
         "squeeze2", "unsqueeze2", "pool2d", "squeeze2", "reduce_mean", "fill_constant", "reduce_mean_grad",

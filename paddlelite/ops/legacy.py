@@ -251,6 +251,8 @@ LEGACY_DESC = {
     "uniform_random": (_random_desc(diag_num=0, diag_step=0, diag_val=1.0), ("ShapeTensor", "ShapeTensorList")),
     "gaussian_random": (_random_desc(), ()),
     "pad3d": (None, ("Paddings",)),
+    **{f"{m}_interp_v2": (None, ("OutSize", "Scale", "SizeTensor"))
+       for m in ("nearest", "linear", "bilinear", "bicubic", "trilinear")},
     **{f"conv{n}d": (_paired_paddings, ()) for n in (1, 2, 3)},
     **{f"pool{n}d": (_pool_desc, ()) for n in (1, 2, 3)},
     **{f"max_pool{n}d_with_index": (_with_index_desc, ()) for n in (2, 3)},
@@ -317,6 +319,8 @@ GRAD_INPUTS = {
     "layer_norm": ("Bias", "Mean", "Scale", "Variance", "X"),
     "instance_norm": ("Bias", "SavedMean", "Scale", "SavedVariance", "X"),
     "pad3d": ("Paddings", "X"),
+    **{f"{m}_interp_v2": ("OutSize", "Scale", "SizeTensor", "X")
+       for m in ("nearest", "linear", "bilinear", "bicubic", "trilinear")},
     "clip": ("Max", "Min", "X"),
     "scale": ("BiasTensor", "ScaleTensor"),  # its grad op is a scale op, which lists them empty
     "stack": ("X",),

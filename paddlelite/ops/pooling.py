@@ -270,6 +270,26 @@ def _table_max_grad(xp, x, mask, dout):
     return dx[:, :volume].reshape(x.shape)
 
 
+def _register_masked_max(name, attrs, infer, forward):
+    """Register max pooling op `name` (outputs Out and Mask, the int32 flat index of each maximum) and its grad
+    op, which adds the output gradient into the masked positions."""
+    grad_name = name + "_grad"
+
+    def grad_infer(x, mask, dout, **attrs):
+        return _grad_meta(grad_name, x, dout, infer(x, **attrs)[0].shape)
+
+    def grad(g):
+        if g.needs("X"):
+            g.set_input_grad("X", g.op(grad_name, g.input("X"), g.output("Mask"), g.output_grad("Out"), **g.attrs))
+
+    pool = register_op(name, inputs=("X",), outputs=("Out", "Mask"), forward=forward, infer=infer, grad=grad,
+                       attrs=attrs)
+    pool_grad = register_op(grad_name, inputs=("X", "Mask", "DOut"), outputs=("DX",),
+                            forward=lambda xp, x, mask, dout, **a: _table_max_grad(xp, x, mask, dout),
+                            infer=grad_infer, attrs=attrs, nondiff_inputs=("X", "Mask"))
+    return pool, pool_grad
+
+
 # ---- max pooling with the index of each maximum (Paddle's max_pool{2,3}d_with_index: F.max_pool with
 # return_mask, the adaptive max pools) --------------------------------------------------------------------------
 def _with_index_attrs(nd):
@@ -278,7 +298,7 @@ def _with_index_attrs(nd):
 
 
 def _register_with_index(nd):
-    name, grad_name = f"max_pool{nd}d_with_index", f"max_pool{nd}d_with_index_grad"
+    name = f"max_pool{nd}d_with_index"
 
     def geometry(x_shape, ksize, strides, paddings, global_pooling, adaptive, ceil_mode):
         """(spatial sizes, ksize, strides, (before, after) pads, output sizes) of the channel-first x."""
@@ -332,21 +352,7 @@ def _register_with_index(nd):
         sizes, ksize, strides, pads, outs = geometry(x.shape, **attrs)
         return _table_max(xp, x, table(sizes, ksize, strides, pads, outs, attrs["adaptive"]), outs)
 
-    def grad_forward(xp, x, mask, dout, **attrs):
-        return _table_max_grad(xp, x, mask, dout)
-
-    def grad_infer(x, mask, dout, **attrs):
-        return _grad_meta(grad_name, x, dout, infer(x, **attrs)[0].shape)
-
-    def grad(g):
-        if g.needs("X"):
-            g.set_input_grad("X", g.op(grad_name, g.input("X"), g.output("Mask"), g.output_grad("Out"), **g.attrs))
-
-    pool = register_op(name, inputs=("X",), outputs=("Out", "Mask"), forward=forward, infer=infer, grad=grad,
-                       attrs=_with_index_attrs(nd))
-    pool_grad = register_op(grad_name, inputs=("X", "Mask", "DOut"), outputs=("DX",), forward=grad_forward,
-                            infer=grad_infer, attrs=_with_index_attrs(nd), nondiff_inputs=("X", "Mask"))
-    return pool, pool_grad
+    return _register_masked_max(name, _with_index_attrs(nd), infer, forward)
 
 
 MAX_POOL2D_WITH_INDEX, MAX_POOL2D_WITH_INDEX_GRAD = _register_with_index(2)
@@ -358,7 +364,7 @@ def _fractional_attrs(nd):
 
 
 def _register_fractional(nd):
-    name, grad_name = f"fractional_max_pool{nd}d", f"fractional_max_pool{nd}d_grad"
+    name = f"fractional_max_pool{nd}d"
 
     def geometry(x_shape, output_size, kernel_size, random_u):
         if len(x_shape) != nd + 2:
@@ -388,21 +394,7 @@ def _register_fractional(nd):
         table = _fractional_table(sizes, outs, kernels, u)
         return _table_max(xp, x, table, outs)
 
-    def grad_forward(xp, x, mask, dout, output_size, kernel_size, random_u):
-        return _table_max_grad(xp, x, mask, dout)
-
-    def grad_infer(x, mask, dout, **attrs):
-        return _grad_meta(grad_name, x, dout, infer(x, **attrs)[0].shape)
-
-    def grad(g):
-        if g.needs("X"):
-            g.set_input_grad("X", g.op(grad_name, g.input("X"), g.output("Mask"), g.output_grad("Out"), **g.attrs))
-
-    pool = register_op(name, inputs=("X",), outputs=("Out", "Mask"), forward=forward, infer=infer, grad=grad,
-                       attrs=_fractional_attrs(nd))
-    pool_grad = register_op(grad_name, inputs=("X", "Mask", "DOut"), outputs=("DX",), forward=grad_forward,
-                            infer=grad_infer, attrs=_fractional_attrs(nd), nondiff_inputs=("X", "Mask"))
-    return pool, pool_grad
+    return _register_masked_max(name, _fractional_attrs(nd), infer, forward)
 
 
 FRACTIONAL_MAX_POOL2D, FRACTIONAL_MAX_POOL2D_GRAD = _register_fractional(2)

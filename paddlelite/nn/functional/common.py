@@ -174,52 +174,10 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8):
     return apply(_ew.DIVIDE, dot(x1, x2), den)
 
 
-# ---- interpolate: separable resampling by index_select (+ a weighted sum for the linear modes) ------------
+# ---- interpolate: Paddle's <mode>_interp_v2 ops; 'area' is adaptive average pooling -----------------------------
 _INTERP_MODES = {"nearest": None, "linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3, "area": None}
 _AREA_POOLS = {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d, 3: adaptive_avg_pool3d}
-_CUBIC_A = -0.75  # Paddle's (and OpenCV's) cubic convolution constant
-
-
-def _cubic_weights(t):
-    """The four taps' weights at offsets -1, 0, 1, 2 from floor(src), t = src - floor(src) (Keys' kernel)."""
-    def near(d):  # |d| <= 1
-        return ((_CUBIC_A + 2) * d - (_CUBIC_A + 3)) * d * d + 1
-    def far(d):  # 1 < |d| < 2
-        return ((_CUBIC_A * d - 5 * _CUBIC_A) * d + 8 * _CUBIC_A) * d - 4 * _CUBIC_A
-    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
 _INTERP_FORMATS = {1: ("NCW", "NWC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
-
-
-def _interp_axis(x, axis, n_in, n_out, scale, mode, align_corners, align_mode):
-    """Resample x along axis from n_in to n_out positions (Paddle's coordinate rules)."""
-    dst = np.arange(n_out, dtype=np.float64)
-    if n_out == 1:  # Paddle's kernels read the first source position for a single output
-        ratio = 0.0
-    elif align_corners:
-        ratio = (n_in - 1) / (n_out - 1)
-    else:
-        ratio = 1.0 / scale if scale else n_in / n_out
-    if mode == "nearest":
-        src = np.round(dst * ratio) if align_corners else np.floor(dst * ratio)
-        index = np.minimum(src.astype(np.int64), n_in - 1)
-        return T.index_select(x, T.assign(index), axis=axis)
-    shape = [1] * len(x.shape)
-    shape[axis] = n_out
-    if mode == "bicubic":  # unclamped source coordinate; the taps are clamped into [0, n_in - 1]
-        src = dst * ratio if align_corners else (dst + 0.5) * ratio - 0.5
-        base = np.floor(src).astype(np.int64)
-        out = None
-        for offset, weight in zip(range(-1, 3), _cubic_weights(src - base)):
-            tap = T.index_select(x, T.assign(np.clip(base + offset, 0, n_in - 1)), axis=axis)
-            term = tap * T.assign(weight.astype(x.dtype.np).reshape(shape))
-            out = term if out is None else out + term
-        return out
-    src = dst * ratio if align_corners or align_mode == 1 else np.maximum((dst + 0.5) * ratio - 0.5, 0.0)
-    low = np.minimum(np.floor(src).astype(np.int64), n_in - 1)
-    high = np.minimum(low + 1, n_in - 1)
-    frac = (src - low).astype(x.dtype.np)
-    a = T.index_select(x, T.assign(low), axis=axis)
-    return a + (T.index_select(x, T.assign(high), axis=axis) - a) * T.assign(frac.reshape(shape))
 
 
 def _interp_layout(x, mode, data_format, api):
@@ -264,30 +222,26 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         if size is None:
             raise ValueError(f"{api}: output size can not be None in 'area' mode")
         return _AREA_POOLS[nd](x, size)
-    axes = list(range(1, nd + 1)) if data_format[-1] == "C" else list(range(2, nd + 2))
-    sizes_in = [x.shape[a] for a in axes]
-    if -1 in sizes_in:
-        raise ValueError(f"{api}: the spatial size of x must be known, received shape {x.shape}")
     if size is not None:
         if is_tensor_like(size):
             size = [int(v) for v in size.numpy().reshape(-1)]
         size = [int(v) for v in size] if isinstance(size, (list, tuple)) else None
         if size is None or len(size) != nd or min(size) < 1:
             raise ValueError(f"{api}: size must be a list of {nd} positive ints")
-        scales = [None] * nd
+        scales = []
     else:
         scales = list(scale_factor) if isinstance(scale_factor, (list, tuple)) else [scale_factor] * nd
         if len(scales) != nd or not all(isinstance(s, numbers.Real) and s > 0 for s in scales):
             raise ValueError(f"{api}: scale_factor must be a positive number or a list of {nd}, received "
                              f"{scale_factor!r}")
         scales = [float(s) for s in scales]
-        size = [int(n * s) for n, s in zip(sizes_in, scales)]
-        if recompute_scale_factor:
-            scales = [None] * nd
-    for axis, n_in, n_out, scale in zip(axes, sizes_in, size, scales):
-        if n_in != n_out or mode != "nearest" or scale not in (None, 1.0):
-            x = _interp_axis(x, axis, n_in, n_out, scale, mode, align_corners, align_mode)
-    return x
+        if recompute_scale_factor:  # Paddle passes the sizes instead
+            axes = range(1, nd + 1) if data_format[-1] == "C" else range(2, nd + 2)
+            size, scales = [int(np.floor(x.shape[a] * s)) for a, s in zip(axes, scales)], []
+    out_d, out_h, out_w = [-1] * (3 - nd) + size if size else [-1, -1, -1]
+    return apply(get_op(f"{mode}_interp_v2"), x, out_d=out_d, out_h=out_h, out_w=out_w, scale=scales,
+                 interp_method=mode, align_corners=bool(align_corners), align_mode=int(align_mode),
+                 data_layout="NHWC" if data_format[-1] == "C" else "NCHW")
 
 
 def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0, data_format=None,
