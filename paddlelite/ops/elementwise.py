@@ -22,6 +22,8 @@ def binary_rule(name):
 def with_axis(name, forward):
     """`forward(xp, x, y)` with the `axis` attribute: its lower-rank operand viewed with trailing 1-dims."""
     def aligned(xp, x, y, axis):
+        if axis == -1:
+            return forward(xp, x, y)
         tx, ty = axis_padding(name, x.shape, y.shape, axis)
         return forward(xp, x.reshape(padded(x.shape, tx)), y.reshape(padded(y.shape, ty)))
     return aligned
@@ -33,20 +35,31 @@ def _binary(name, forward, grad, axis=True):
                        attrs=_AXIS if axis else None)
 
 
+def _axis(g):
+    return (g.attrs or _AXIS).get("axis", -1)
+
+
 def _operands(g):
     """(x, y, dout) of a binary op's grad maker, x and y padded as the forward's `axis` pads them."""
-    x, y = g.input("X"), g.input("Y")
-    tx, ty = axis_padding("elementwise grad", g.shape(x), g.shape(y), (g.attrs or _AXIS).get("axis", -1))
-    pad = lambda v, ones: unsqueeze(v, axis=list(range(len(g.shape(v)), len(g.shape(v)) + ones))) if ones else v  # noqa: E731
-    return pad(x, tx), pad(y, ty), g.output_grad("Out")
+    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    if _axis(g) == -1:
+        return x, y, dout
+    tx, ty = axis_padding("elementwise grad", g.shape(x), g.shape(y), _axis(g))
+    return _with_trailing_ones(g, x, tx), _with_trailing_ones(g, y, ty), dout
+
+
+def _with_trailing_ones(g, v, ones):
+    rank = len(g.shape(v))
+    return unsqueeze(v, axis=list(range(rank, rank + ones))) if ones else v
 
 
 def _unbroadcast(g, x, y, dx, dy):
-    """Give X and Y their gradients (None: not needed), each summed back to its (padded) input's shape."""
+    """Give X and Y their gradients (None: not needed), each summed back to its input's shape (through the
+    padded operand's where `axis` padded it)."""
     for slot, operand, grad in (("X", x, dx), ("Y", y, dy)):
         if grad is not None:
             grad = g.reduce_as(grad, operand)
-            g.set_input_grad(slot, grad if operand is g.input(slot) else reshape_as(grad, g.input(slot)))
+            g.set_input_grad(slot, grad if _axis(g) == -1 else reshape_as(grad, g.input(slot)))
 
 
 def _add_grad(g):
