@@ -3,7 +3,7 @@ values and gradients (eager), a static program, layer printing and errors."""
 import numpy as np
 import pytest
 
-from tests.differential import differential, run_static
+from tests.differential import differential, raises, run_static
 
 RNG = np.random.default_rng(23)
 X3 = RNG.uniform(-1, 1, (2, 3, 5)).astype("float32")
@@ -89,3 +89,38 @@ def test_conv_padding_mode(mode):
 
 
 RNG_W = np.random.default_rng(5).uniform(-1, 1, (2, 3, 3, 3)).astype("float32")
+
+
+@pytest.mark.parametrize("call", [
+    lambda F, x3, x4: F.pad(x4, [1, 1, 1, 1], mode="reflect", data_format="NCL"),  # a format of another rank
+    lambda F, x3, x4: F.pad(x3, [1, 1], mode="constant", data_format="NCHW"),
+    lambda F, x3, x4: F.pad(x3, [1, 1], mode="reflect", data_format="ABC"),
+    lambda F, x3, x4: F.pad(x3, [1, 1], mode="edge"),
+    lambda F, x3, x4: F.pad(x3[0], [1, 1], mode="reflect"),  # 2-D
+])
+def test_bad_mode_rank_or_format_asserts_as_paddles(call):
+    @differential(expected=raises(AssertionError))
+    def body(paddle):
+        return call(paddle.nn.functional, paddle.to_tensor(X3), paddle.to_tensor(X4))
+    body()
+
+
+def _default_format_and_constant_pad_op(paddle):
+    F = paddle.nn.functional
+    x3, x4 = paddle.to_tensor(X3, stop_gradient=False), paddle.to_tensor(X4)
+    outs = [F.pad(x3, [2, 1], mode="reflect"), F.pad(x3, [1, 1], mode="replicate", data_format="ncl"),
+            F.pad(x4, [1, 1], value=2.0), F.pad(x4, [0, 1, 1, 0, 1, 1, 0, 0], pad_from_left_axis=False),
+            F.pad(x4, [1, 1, 0, 0, 0, 0, 2, 1]), F.pad(x3, [1, 0, 0, 0, 3, 0])]
+    sum((o * o).sum() for o in outs).backward()
+    return outs, x3.grad
+
+
+@differential(expected={"shapes": [[2, 3, 8], [2, 3, 7], [2, 3, 4, 7], [2, 5, 5, 6], [4, 3, 4, 8], [3, 3, 8]]})
+def test_default_format_and_constant_pad_op_shapes(paddle):  # a 3-D x's default format is NCL; short constant pads
+    return {"shapes": [list(o.shape) for o in _default_format_and_constant_pad_op(paddle)[0]]}
+
+
+@differential()
+def test_default_format_and_constant_pad_op_values(paddle):
+    outs, grad = _default_format_and_constant_pad_op(paddle)
+    return {"outs": outs, "grad": grad}

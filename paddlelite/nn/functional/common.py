@@ -115,27 +115,39 @@ dropout3d = _channel_dropout(5, "dropout3d")
 _PAD_MODES = ("constant", "reflect", "replicate", "circular")
 
 
-def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None):
-    """Paddle's F.pad. `pad` lists (before, after) for every dim of x (first dim first; constant mode only: the pad
-    op), or, with 2 * (ndim - 2) entries, for the spatial dims LAST dim first ([left, right, top, bottom, ...]):
-    as Paddle, a 3-D or 4-D x is unsqueezed to 5-D for the pad3d op and squeezed back. Modes: 'constant',
-    'reflect' (mirror without the edge), 'replicate' (repeat the edge), 'circular' (wrap around)."""
+def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis=True, name=None):
+    """Paddle's F.pad. In constant mode, unless `pad` has 2 * (ndim - 2) entries, the pad op pads every dim:
+    `pad` lists (before, after) pairs, first dim first when it has 2 * ndim entries and `pad_from_left_axis`,
+    else last dim first, missing pairs 0. Otherwise `pad` covers the spatial dims LAST dim first ([left, right,
+    top, bottom, ...]): as Paddle, a 3-D or 4-D x is unsqueezed to 5-D for the pad3d op and squeezed back. Modes:
+    'constant', 'reflect' (mirror without the edge), 'replicate' (repeat the edge), 'circular' (wrap around).
+    A bad mode, rank or data_format raises AssertionError, as Paddle's asserts do."""
     _check_tensor(x, "pad")
     if mode not in _PAD_MODES:
-        raise ValueError(f"pad: mode must be one of {list(_PAD_MODES)}, received mode={mode!r}")
+        raise AssertionError(f"pad: mode must be one of {list(_PAD_MODES)}, received mode={mode!r}")
     if is_tensor_like(pad):
         pad = [int(v) for v in pad.numpy().reshape(-1)]
     if not isinstance(pad, (list, tuple)) or not all(isinstance(v, int) and not isinstance(v, bool) for v in pad):
         raise TypeError(f"pad: pad must be a list of ints, received {pad!r}")
     nd = len(x.shape)
-    if len(pad) == 2 * nd and mode == "constant":
-        return apply(get_op("pad"), x, paddings=list(pad), pad_value=float(value))
-    if nd not in (3, 4, 5) or len(pad) != 2 * (nd - 2):
-        raise ValueError(f"pad: pad must have {2 * nd} entries (every dim, constant mode) or {2 * (nd - 2)} (the "
-                         f"spatial dims) for a {nd}-D x (3-D to 5-D for mode {mode!r}), received {len(pad)}")
+    if mode == "constant" and len(pad) != 2 * (nd - 2):
+        if len(pad) > 2 * nd:
+            raise ValueError(f"pad: pad must have at most {2 * nd} entries for a {nd}-D x, received {len(pad)}")
+        paddings = [*pad, *[0] * (2 * nd - len(pad))]
+        if not (len(pad) == 2 * nd and pad_from_left_axis):  # pairs given last dim first
+            paddings = [v for k in range(nd - 1, -1, -1) for v in paddings[2 * k:2 * k + 2]]
+        return apply(get_op("pad"), x, paddings=paddings, pad_value=float(value))
+    if nd not in (3, 4, 5):
+        raise AssertionError(f"pad: x must be 3-D to 5-D for mode {mode!r} with {len(pad)} paddings, received a "
+                             f"{nd}-D x")
     formats = {3: ("NCL", "NLC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}[nd]
+    data_format = formats[0] if data_format is None else str(data_format).upper()
     if data_format not in formats:
-        raise ValueError(f"pad: data_format of a {nd}-D x must be one of {list(formats)}, received {data_format!r}")
+        raise AssertionError(f"pad: data_format of a {nd}-D x must be one of {list(formats)}, received "
+                             f"{data_format!r}")
+    if len(pad) != 2 * (nd - 2):
+        raise ValueError(f"pad: pad must have {2 * (nd - 2)} entries (the spatial dims) for a {nd}-D x in mode "
+                         f"{mode!r}, received {len(pad)}")
     channel_first = data_format == formats[0]
     unsqueezed = {3: [3, 4] if channel_first else [2, 3], 4: [2] if channel_first else [1], 5: []}[nd]
     paddings = [0, 0, 0, 0, *pad] if nd == 3 else [*pad, 0, 0] if nd == 4 else list(pad)
