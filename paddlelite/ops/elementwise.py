@@ -22,6 +22,8 @@ def binary_rule(name):
 def with_axis(name, forward):
     """`forward(xp, x, y)` with the `axis` attribute: its lower-rank operand viewed with trailing 1-dims."""
     def aligned(xp, x, y, axis):
+        if axis == -1:  # NumPy's rule (the default, and nearly every call): nothing to line up
+            return forward(xp, x, y)
         tx, ty = axis_padding(name, x.shape, y.shape, axis)
         return forward(xp, x.reshape(padded(x.shape, tx)), y.reshape(padded(y.shape, ty)))
     return aligned
@@ -33,20 +35,28 @@ def _binary(name, forward, grad, axis=True):
                        attrs=_AXIS if axis else None)
 
 
+def _axis(g):
+    return (g.attrs or _AXIS).get("axis", -1)
+
+
 def _operands(g):
     """(x, y, dout) of a binary op's grad maker, x and y padded as the forward's `axis` pads them."""
     x, y = g.input("X"), g.input("Y")
-    tx, ty = axis_padding("elementwise grad", g.shape(x), g.shape(y), (g.attrs or _AXIS).get("axis", -1))
+    axis = _axis(g)
+    if axis == -1:
+        return x, y, g.output_grad("Out")
+    tx, ty = axis_padding("elementwise grad", g.shape(x), g.shape(y), axis)
     pad = lambda v, ones: unsqueeze(v, axis=list(range(len(g.shape(v)), len(g.shape(v)) + ones))) if ones else v  # noqa: E731
     return pad(x, tx), pad(y, ty), g.output_grad("Out")
 
 
 def _unbroadcast(g, x, y, dx, dy):
     """Give X and Y their gradients (None: not needed), each summed back to its (padded) input's shape."""
+    padded_by_axis = _axis(g) != -1  # then reshaped back to the unpadded input
     for slot, operand, grad in (("X", x, dx), ("Y", y, dy)):
         if grad is not None:
             grad = g.reduce_as(grad, operand)
-            g.set_input_grad(slot, grad if operand is g.input(slot) else reshape_as(grad, g.input(slot)))
+            g.set_input_grad(slot, reshape_as(grad, g.input(slot)) if padded_by_axis else grad)
 
 
 def _add_grad(g):
