@@ -22,7 +22,7 @@ def binary_rule(name):
 def with_axis(name, forward):
     """`forward(xp, x, y)` with the `axis` attribute: its lower-rank operand viewed with trailing 1-dims."""
     def aligned(xp, x, y, axis):
-        if axis == -1:  # NumPy's rule (the default, and nearly every call): nothing to line up
+        if axis == -1:
             return forward(xp, x, y)
         tx, ty = axis_padding(name, x.shape, y.shape, axis)
         return forward(xp, x.reshape(padded(x.shape, tx)), y.reshape(padded(y.shape, ty)))
@@ -41,22 +41,25 @@ def _axis(g):
 
 def _operands(g):
     """(x, y, dout) of a binary op's grad maker, x and y padded as the forward's `axis` pads them."""
-    x, y = g.input("X"), g.input("Y")
-    axis = _axis(g)
-    if axis == -1:
-        return x, y, g.output_grad("Out")
-    tx, ty = axis_padding("elementwise grad", g.shape(x), g.shape(y), axis)
-    pad = lambda v, ones: unsqueeze(v, axis=list(range(len(g.shape(v)), len(g.shape(v)) + ones))) if ones else v  # noqa: E731
-    return pad(x, tx), pad(y, ty), g.output_grad("Out")
+    x, y, dout = g.input("X"), g.input("Y"), g.output_grad("Out")
+    if _axis(g) == -1:
+        return x, y, dout
+    tx, ty = axis_padding("elementwise grad", g.shape(x), g.shape(y), _axis(g))
+    return _with_trailing_ones(g, x, tx), _with_trailing_ones(g, y, ty), dout
+
+
+def _with_trailing_ones(g, v, ones):
+    rank = len(g.shape(v))
+    return unsqueeze(v, axis=list(range(rank, rank + ones))) if ones else v
 
 
 def _unbroadcast(g, x, y, dx, dy):
-    """Give X and Y their gradients (None: not needed), each summed back to its (padded) input's shape."""
-    padded_by_axis = _axis(g) != -1  # then reshaped back to the unpadded input
+    """Give X and Y their gradients (None: not needed), each summed back to its input's shape (through the
+    padded operand's where `axis` padded it)."""
     for slot, operand, grad in (("X", x, dx), ("Y", y, dy)):
         if grad is not None:
             grad = g.reduce_as(grad, operand)
-            g.set_input_grad(slot, reshape_as(grad, g.input(slot)) if padded_by_axis else grad)
+            g.set_input_grad(slot, grad if _axis(g) == -1 else reshape_as(grad, g.input(slot)))
 
 
 def _add_grad(g):
