@@ -135,3 +135,15 @@ def test_bad_arguments(call, exc):
     def body(paddle):
         call(paddle.nn.functional, paddle, paddle.to_tensor(X))
     body()
+
+
+@pytest.mark.parametrize("call", [
+    lambda F, x: F.max_pool2d(x, 2, padding="VALID", ceil_mode=True),
+    lambda F, x: F.avg_pool2d(x, 2, padding="VALID", ceil_mode=True),
+    lambda F, x: F.max_pool2d(x, 3, padding=[1, 0, 0, 1], return_mask=True),  # the op pads both sides alike
+])
+def test_pool_padding_errors_as_paddles(call):
+    @differential(expected=raises(ValueError))
+    def body(paddle):
+        call(paddle.nn.functional, paddle.ones([1, 1, 5, 5]))
+    body()

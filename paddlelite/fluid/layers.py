@@ -95,10 +95,11 @@ def softmax(input, use_cudnn=True, name=None, axis=-1):
     return _functional.softmax(input, axis=axis)
 
 
-def _align(x, y, axis, api):
-    """fluid's elementwise broadcast: y's dims match x's dims starting at `axis` (-1: the trailing dims)."""
+def _check_axis(x, y, axis, api):
+    """fluid's elementwise broadcast: y's dims match x's dims starting at `axis` (-1: the trailing dims).
+    -> whether `axis` aligns y other than by its trailing dims (the op's `axis` attribute then does it)."""
     if axis is None or axis == -1 or y.ndim >= x.ndim:
-        return y
+        return False
     if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)) or not 0 <= axis <= x.ndim - y.ndim:
         raise ValueError(f"{api}: axis must be -1 or in [0, {x.ndim - y.ndim}] for x of rank {x.ndim} and y of "
                          f"rank {y.ndim}, received {axis!r}")
@@ -107,27 +108,28 @@ def _align(x, y, axis, api):
         if d not in (1, xd) and d >= 0 and xd >= 0:
             raise ValueError(f"{api}: y of shape {list(y.shape)} does not match x of shape {list(x.shape)} from "
                              f"axis={axis} (dim {axis + k}: {xd} vs {d})")
-    trailing = x.ndim - axis - y.ndim
-    if trailing == 0:
-        return y
-    return _api.reshape(y, list(y.shape) + [1] * trailing)
+    return True
 
 
-def _elementwise(fn_name, api):
+def _elementwise(fn_name, op_type, api):
     def fn(x, y, axis=-1, act=None, name=None):
-        return _act(getattr(_api, fn_name)(x, _align(x, y, axis, api)), act)
+        if _check_axis(x, y, axis, api):
+            from ..ops import dispatch
+            from ..ops.registry import get_op
+            return _act(dispatch.apply(get_op(op_type), x, y, axis=int(axis)), act)
+        return _act(getattr(_api, fn_name)(x, y), act)
     fn.__name__ = api
     fn.__doc__ = f"fluid.layers.{api}: paddle.{fn_name} with fluid's `axis` broadcast rule and an optional act."
     return fn
 
 
-elementwise_add = _elementwise("add", "elementwise_add")
-elementwise_sub = _elementwise("subtract", "elementwise_sub")
-elementwise_mul = _elementwise("multiply", "elementwise_mul")
-elementwise_div = _elementwise("divide", "elementwise_div")
-elementwise_max = _elementwise("maximum", "elementwise_max")
-elementwise_min = _elementwise("minimum", "elementwise_min")
-elementwise_pow = _elementwise("pow", "elementwise_pow")
+elementwise_add = _elementwise("add", "add", "elementwise_add")
+elementwise_sub = _elementwise("subtract", "subtract", "elementwise_sub")
+elementwise_mul = _elementwise("multiply", "multiply", "elementwise_mul")
+elementwise_div = _elementwise("divide", "divide", "elementwise_div")
+elementwise_max = _elementwise("maximum", "maximum", "elementwise_max")
+elementwise_min = _elementwise("minimum", "minimum", "elementwise_min")
+elementwise_pow = _elementwise("pow", "elementwise_pow", "elementwise_pow")
 
 
 def _act(out, act):

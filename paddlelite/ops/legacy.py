@@ -185,10 +185,6 @@ def _pool_desc(attrs, x):  # the adaptive pooling APIs leave use_cudnn off and p
     return {"use_cudnn": True, **_paired_paddings(attrs, x)}
 
 
-def _with_index_desc(attrs, x):  # paddings given per side (F.max_pool's) show per dim when each pair is equal
-    return _paired_paddings(attrs, x) if len(attrs["paddings"]) == 2 * len(attrs["ksize"]) else attrs
-
-
 def _batch_norm_desc(attrs, x):  # Paddle's BatchNorm1D/3D store their layout as the 2-D one (NCL -> NCHW)
     layout = attrs["data_layout"]
     return {**attrs, "data_layout": "NHWC" if layout in ("NLC", "NHWC", "NDHWC") else "NCHW"}
@@ -255,7 +251,6 @@ LEGACY_DESC = {
        for m in ("nearest", "linear", "bilinear", "bicubic", "trilinear")},
     **{f"conv{n}d": (_paired_paddings, ()) for n in (1, 2, 3)},
     **{f"pool{n}d": (_pool_desc, ()) for n in (1, 2, 3)},
-    **{f"max_pool{n}d_with_index": (_with_index_desc, ()) for n in (2, 3)},
     **{f"conv{n}d_transpose": (_conv_transpose_desc, ("Bias",)) for n in (2, 3)},
     **{t: (_with(amsgrad=False), ("Beta1Tensor", "Beta2Tensor", "EpsilonTensor", "Moment2Max", "SkipUpdate"))
        for t in ("adam", "adamw")},

@@ -314,10 +314,10 @@ def _register_with_index(nd):
             return sizes, ksize, [1] * nd, [(0, 0)] * nd, ksize
         strides = ints(name, "strides", strides, nd)
         paddings = list(paddings)
-        if len(paddings) not in (nd, 2 * nd) or min(strides) < 1 or min(paddings, default=0) < 0:
-            raise ValueError(f"op '{name}': strides must be {nd} positive ints and paddings {nd} or {2 * nd} "
-                             f"non-negative ints, received strides {strides}, paddings {paddings}")
-        pads = [(p, p) for p in paddings] if len(paddings) == nd else list(zip(paddings[::2], paddings[1::2]))
+        if len(paddings) != nd or min(strides) < 1 or min(paddings) < 0:
+            raise ValueError(f"op '{name}': strides must be {nd} positive ints and paddings {nd} non-negative ints "
+                             f"(one per dim, both sides), received strides {strides}, paddings {paddings}")
+        pads = [(p, p) for p in paddings]
         if any(max(p) >= k for p, k in zip(pads, ksize)):
             raise ValueError(f"op '{name}': paddings {paddings} must be smaller than ksize {ksize}")
         outs = [out_size(size, p, k, s, 1, ceil_mode) for size, p, k, s in zip(sizes, pads, ksize, strides)]

@@ -34,10 +34,18 @@ def _check_x(x, api, nd, data_format, formats):
     check_float_tensor(x, api)
 
 
+def _pool_padding(padding, nd, api, channel_last, ceil_mode):
+    paddings, algo = padding_attrs(padding, nd, api, channel_last)
+    if algo == "VALID" and ceil_mode:  # Paddle's message
+        raise ValueError(f'When Attr(padding) is "VALID", Attr(ceil_mode) must be False. Received ceil_mode: '
+                         f'{ceil_mode}.')
+    return paddings, algo
+
+
 def _pool_nd(x, nd, pooling_type, kernel_size, stride, padding, ceil_mode, exclusive, data_format, api):
     ksize = int_tuple(kernel_size, nd, api, "kernel_size")
     strides = ksize if stride is None else int_tuple(stride, nd, api, "stride")
-    paddings, algo = padding_attrs(padding, nd, api, data_format == _FORMATS[nd][1])
+    paddings, algo = _pool_padding(padding, nd, api, data_format == _FORMATS[nd][1], ceil_mode)
     return apply(_pool.POOL2D if nd == 2 else _pool.POOL3D, x, pooling_type=pooling_type, ksize=ksize,
                  strides=strides, paddings=paddings, padding_algorithm=algo, ceil_mode=bool(ceil_mode),
                  exclusive=bool(exclusive), data_format=data_format)
@@ -223,11 +231,14 @@ def _max_pool_with_mask(x, nd, kernel_size, stride, padding, ceil_mode, data_for
         raise ValueError(f"{api}: return_mask=True needs data_format='{_FORMATS[nd][0]}', received {data_format!r}")
     ksize = int_tuple(kernel_size, nd, api, "kernel_size")
     strides = ksize if stride is None else int_tuple(stride, nd, api, "stride")
-    paddings, algo = padding_attrs(padding, nd, api, False)
+    paddings, algo = _pool_padding(padding, nd, api, False, ceil_mode)
     if algo == "SAME":
         raise ValueError(f"{api}: return_mask=True needs explicit (or 'VALID') padding")
     pads = resolve_pads(api, paddings, algo, None, None, strides, [1] * nd)[0]
-    return apply(_WITH_INDEX[nd], x, ksize=ksize, strides=strides, paddings=[p for pair in pads for p in pair],
+    if any(a != b for a, b in pads):  # the op pads each dim by one amount on both sides
+        raise ValueError(f"{api}: return_mask=True needs the same padding before and after each dim, received "
+                         f"padding={padding!r}")
+    return apply(_WITH_INDEX[nd], x, ksize=ksize, strides=strides, paddings=[a for a, _ in pads],
                  ceil_mode=bool(ceil_mode))
 
 
