@@ -928,6 +928,22 @@ PROGRAMS.update({
 })
 
 
+def _add_n_backward(paddle):  # Paddle's sum grad maker: one bare scale op per input needing a gradient
+    a = paddle.static.data("a", [None, 3], "float32")
+    a.stop_gradient = False
+    b = paddle.static.data("b", [None, 3], "float32")
+    c = paddle.static.data("c", [None, 3], "float32")
+    c.stop_gradient = False
+    paddle.static.append_backward(paddle.mean(paddle.add_n([a, b, c])) + paddle.mean(paddle.add_n([a, a * 2.0])))
+
+
+PROGRAMS.update({
+    "add_n_backward": (_add_n_backward, [
+        "sum", "reduce_mean", "scale", "sum", "reduce_mean", "elementwise_add", "fill_constant", "elementwise_add_grad",
+        "reduce_mean_grad", "scale", "scale", "scale", "reduce_mean_grad", "scale", "scale", "sum"]),
+})
+
+
 def _printed(build):
     def body(paddle):
         paddle.enable_static()
@@ -1030,3 +1046,4 @@ def test_name_scope_nests_and_numbers_as_paddles(paddle):
 @differential(expected=raises(ValueError))
 def test_add_n_of_mixed_dtypes_raises_as_paddles(paddle):
     paddle.add_n([paddle.ones([2, 3]), paddle.ones([2, 3], dtype="float64")])
+

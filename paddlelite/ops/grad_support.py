@@ -86,9 +86,9 @@ def _add_n_forward(xp, xs):
     return total if len(xs) > 1 else total.copy()
 
 
-def _add_n_grad(g):
+def _add_n_grad(g):  # one scale op per input, as Paddle's sum grad maker builds (ops/legacy.py GRAD_AS_OPS)
     dout = g.output_grad("Out")
-    g.set_input_grad("X", [dout if g.needs_at("X", k) else None for k in range(len(g.input("X")))])
+    g.set_input_grad("X", [dout.scale() if g.needs_at("X", k) else None for k in range(len(g.input("X")))])
 
 
 ADD_N = register_op("sum", inputs=("X",), outputs=("Out",), forward=_add_n_forward, infer=_add_n_infer,

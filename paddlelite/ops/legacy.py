@@ -98,6 +98,11 @@ GRAD_OPS = {
 }
 
 
+# Gradients Paddle builds as several bare forward ops (its `sum` grad maker: one `scale` per input): the ops our
+# grad maker records stay ops of their own instead of one grad op
+GRAD_AS_OPS = {"sum"}
+
+
 def grad_op(forward_type, inputs, outputs):
     """(type, inputs, outputs, desc attrs fn or None) Paddle gives the gradient of a forward op (whose type is
     already the legacy one): `<type>_grad` reading `<output slot>@GRAD`, writing `<input slot>@GRAD` and showing

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..framework import dtype as _dtype
 from ..framework.mode import in_static_mode
-from ..ops.legacy import GRAD_INPUTS, REGISTRY_TYPES, grad_op, legacy_desc
+from ..ops.legacy import GRAD_AS_OPS, GRAD_INPUTS, REGISTRY_TYPES, grad_op, legacy_desc
 from ..ops.registry import get_op
 from ..utils import unique_name
 from .dot import program_to_dot
@@ -438,10 +438,15 @@ def _grad_body_temporaries(ops):
 
 def grad_ops_of(fwd_op, opdef, ops, grad_to_var):
     """The ops a grad maker built for `fwd_op`, as Paddle shows them: the fill_any_like ops that make up
-    missing output gradients stay ops of their own; the rest become one GradOperator."""
+    missing output gradients stay ops of their own; the rest become one GradOperator, or stay bare ops where
+    Paddle builds them so (ops/legacy.py GRAD_AS_OPS)."""
     outs = set(fwd_op.output_arg_names)
     fills = [op for op in ops if op.type == "fill_any_like" and grad_to_var.get(op.output_arg_names[0]) in outs]
     body = [op for op in ops if op not in fills]
+    if fwd_op.type in GRAD_AS_OPS:
+        for op in body:
+            op._bare_desc, op._attrs["op_namescope"] = True, ""
+        return fills + body
     return fills + ([GradOperator(fwd_op.block, fwd_op, opdef, body, grad_to_var)] if body else [])
 
 
