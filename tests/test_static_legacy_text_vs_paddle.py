@@ -944,6 +944,32 @@ PROGRAMS.update({
 })
 
 
+def _gather_indexing(paddle):  # one integer list / Variable index among slices: Paddle's transposes and gather_nd
+    x = paddle.static.data("x", [None, 4, 5], "float32")
+    x.stop_gradient = False
+    i = paddle.static.data("i", [2], "int64")
+    j = paddle.static.data("j", [2, 3], "int32")
+    loss = paddle.mean(x[[0, 2]]) + paddle.mean(x[i]) + paddle.mean(x[:, [1, 0]]) + paddle.mean(x[1:, :, j])
+    paddle.static.append_backward(loss)
+
+
+def _assign_constants(paddle):  # assign_value's values as Paddle's Scalars, outputs named assign_<n>
+    paddle.assign(np.array([1.5, 2], "float32")), paddle.assign(np.array([[True, False]]))
+    paddle.assign(np.array([3], "int32")), paddle.assign(np.array([0.1234567], "float64"))
+
+
+PROGRAMS.update({
+    "gather_indexing": (_gather_indexing, [
+        "assign_value", "unsqueeze2", "gather_nd", "reduce_mean", "unsqueeze2", "gather_nd", "reduce_mean",
+        "elementwise_add", "assign_value", "transpose2", "unsqueeze2", "gather_nd", "transpose2", "reduce_mean",
+        "elementwise_add", "slice", "transpose2", "unsqueeze2", "gather_nd", "transpose2", "reduce_mean",
+        "elementwise_add", "fill_constant", "elementwise_add_grad", "reduce_mean_grad", "transpose2_grad",
+        "gather_nd_grad", "transpose2_grad", "slice_grad", "elementwise_add_grad", "reduce_mean_grad",
+        "transpose2_grad", "gather_nd_grad", "transpose2_grad", "elementwise_add_grad", "reduce_mean_grad",
+        "gather_nd_grad", "reduce_mean_grad", "gather_nd_grad", "sum"]),
+    "assign_constants": (_assign_constants, ["assign_value"] * 4),
+})
+
 def _printed(build):
     def body(paddle):
         paddle.enable_static()
@@ -1047,3 +1073,25 @@ def test_name_scope_nests_and_numbers_as_paddles(paddle):
 def test_add_n_of_mixed_dtypes_raises_as_paddles(paddle):
     paddle.add_n([paddle.ones([2, 3]), paddle.ones([2, 3], dtype="float64")])
 
+
+
+_X = np.arange(60, dtype="float32").reshape(3, 4, 5)
+_I, _J = np.array([2, 0]), np.array([[4, 0, 1], [1, 1, 3]], "int32")
+_OUTS = [_X[[0, 2]], _X[_I], _X[:, [1, 0]], _X[1:, :, _J]]
+_GRAD = np.zeros_like(_X)
+for _index, _out in zip([([0, 2],), (_I,), (slice(None), [1, 0]), (slice(1, None), slice(None), _J)], _OUTS):
+    np.add.at(_GRAD, _index, 1.0 / _out.size)
+
+
+@differential(expected={"outs": [o.tolist() for o in _OUTS], "grad": _GRAD.tolist()}, rtol=1e-5)
+def test_static_gather_indexing_runs_as_paddles(paddle):  # values and gradient of the gather_nd Paddle builds
+    def build():
+        x = paddle.static.data("x", [None, 4, 5], "float32")
+        x.stop_gradient = False
+        i = paddle.static.data("i", [2], "int64")
+        j = paddle.static.data("j", [2, 3], "int32")
+        outs = [x[[0, 2]], x[i], x[:, [1, 0]], x[1:, :, j]]
+        grad, = paddle.static.gradients([functools.reduce(operator.add, [paddle.mean(o) for o in outs])], [x])
+        return [*outs, grad]
+    *outs, grad = run_static(paddle, build, {"x": _X, "i": _I, "j": _J})
+    return {"outs": outs, "grad": grad}

@@ -64,6 +64,7 @@ NAME_KEYS = {
     "unsqueeze": ("unsqueeze2", 1),
     "one_hot": ("one_hot_v2", 1),
     "fill_any_like": ("full_like", 1),
+    "assign_value": ("assign", 1),
     "fill_constant": ("fill_constant", 2),
 }
 
@@ -163,6 +164,25 @@ def _fill_any_like_desc(attrs, x):  # dtype None (x's: backward's zero gradients
             "value": float(value) if isinstance(value, (int, float)) else value}
 
 
+class _Scalar:
+    """A value of an assign_value desc's `values`, shown as Paddle's paddle::experimental::Scalar prints it:
+    Scalar(float64(1.5)), Scalar(int64(3)), Scalar(bool(1)) (C++ stream formatting of the value)."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __repr__(self):
+        v = self.value
+        if isinstance(v, bool):
+            return f"Scalar(bool({int(v)}))"
+        return f"Scalar(int64({v}))" if isinstance(v, int) else f"Scalar(float64({v:g}))"
+
+
+def _assign_value_desc(attrs, x):  # the values as Scalars, the dtype as a VarType number; no place attr
+    return {**_without("place")(attrs, x), "dtype": VAR_TYPE.get(str(attrs["dtype"]), -1),
+            "values": [_Scalar(v) for v in attrs["values"]]}
+
+
 def _random_desc(**extra):  # the initializers' random ops: dtype as a VarType number
     return lambda attrs, x: {**extra, **attrs, "dtype": VAR_TYPE.get(str(attrs["dtype"]), -1)}
 
@@ -228,6 +248,7 @@ LEGACY_DESC = {
     "reshape": (_with(mkldnn_data_type="float32", use_quantizer=False), ("Shape", "ShapeTensor")),
     "cast": (_cast_desc, ()),
     "fill_any_like": (_fill_any_like_desc, ()),
+    "assign_value": (_assign_value_desc, ()),
     "fill_constant": (_fill_constant_desc, ("ShapeTensor", "ShapeTensorList", "ValueTensor")),
     "scale": (None, ("BiasTensor", "ScaleTensor")),
     "concat": (None, ("AxisTensor",)),

@@ -355,9 +355,51 @@ def parse_index(index, api="Tensor.__getitem__"):
 
 def getitem(x, index):
     entries, tensors = parse_index(index)
-    if getattr(x, "_is_variable", False) and _io.is_basic(entries):
-        return _static_basic_getitem(x, entries)
+    if getattr(x, "_is_variable", False):
+        if _io.is_basic(entries):
+            return _static_basic_getitem(x, entries)
+        if _gathered_index(entries, tensors) is not None:
+            return _static_gather_getitem(x, entries, tensors)
     return apply(_io.GETITEM, x, tensors, index=entries)
+
+
+def _gathered_index(entries, tensors):
+    """The position of the one integer list / N-D integer Variable among slices, which Paddle's legacy
+    indexing builds as a gather_nd (variable_index.py `_getitem_static`); None for other indices."""
+    advanced = [i for i, e in enumerate(entries) if e[0] in ("list", "tensor")]
+    if len(advanced) != 1 or any(e[0] not in ("slice", "list", "tensor") for e in entries):
+        return None
+    e = entries[advanced[0]]
+    if e[0] == "list":
+        ok = np.asarray(e[1]).dtype.kind in "iu"
+    else:
+        ok = tensors[e[1]].dtype.np.kind in "iu" and len(tensors[e[1]].shape) > 0
+    return advanced[0] if ok else None
+
+
+def _static_gather_getitem(x, entries, tensors):
+    """x[..., index, ...] of a static Variable with one integer list or Variable index among slices, as Paddle's
+    legacy IR builds it: the slices first, then the indexed axis moved to the front, a gather_nd by the index
+    unsqueezed, and the gathered dims moved back to the index's place."""
+    from ..static.framework import device_guard
+    from .creation import assign
+    pos = _gathered_index(entries, tensors)
+    e = entries[pos]
+    _io.index_shape("getitem", tuple(x.shape), entries, _metas(tensors))  # IndexError for impossible indices
+    basic = [["slice", None, None, None] if i == pos else entry for i, entry in enumerate(entries)]
+    out = _static_basic_getitem(x, basic)
+    if e[0] == "list":
+        with device_guard("cpu"):  # Paddle's to_tensor of the list: an assign_value kept on the CPU
+            index = assign(np.asarray(e[1]))
+    else:
+        index = tensors[e[1]]
+    if pos:
+        out = transpose(out, [pos] + [d for d in range(len(out.shape)) if d != pos])
+    out = gather_nd(out, unsqueeze(index, -1))
+    if pos:
+        rank = max(len(index.shape), 1)
+        out = transpose(out, [*range(rank, pos + rank), *range(rank), *range(pos + rank, len(out.shape))])
+    return out
 
 
 _INT_MAX, _INT_MIN = 2 ** 31 - 1, -2 ** 31  # Paddle's open slice bounds
