@@ -953,6 +953,14 @@ def _gather_indexing(paddle):  # one integer list / Variable index among slices:
     paddle.static.append_backward(loss)
 
 
+def _mask_indexing(paddle):  # a bool mask of x's rank: masked_select; of a lower rank: where_index and gather_nd
+    x = paddle.static.data("x", [None, 4, 5], "float32")
+    x.stop_gradient = False
+    m = paddle.static.data("m", [None, 4, 5], "bool")
+    r = paddle.static.data("r", [None, 4], "bool")
+    paddle.static.append_backward(paddle.mean(x[m]) + paddle.mean(x[r]))
+
+
 def _assign_constants(paddle):  # assign_value's values as Paddle's Scalars, outputs named assign_<n>
     paddle.assign(np.array([1.5, 2], "float32")), paddle.assign(np.array([[True, False]]))
     paddle.assign(np.array([3], "int32")), paddle.assign(np.array([0.1234567], "float64"))
@@ -968,6 +976,10 @@ PROGRAMS.update({
         "transpose2_grad", "gather_nd_grad", "transpose2_grad", "elementwise_add_grad", "reduce_mean_grad",
         "gather_nd_grad", "reduce_mean_grad", "gather_nd_grad", "sum"]),
     "assign_constants": (_assign_constants, ["assign_value"] * 4),
+    "mask_indexing": (_mask_indexing, [
+        "masked_select", "reduce_mean", "where_index", "gather_nd", "reduce_mean", "elementwise_add", "fill_constant",
+        "elementwise_add_grad", "reduce_mean_grad", "gather_nd_grad", "reduce_mean_grad", "masked_select_grad",
+        "sum"]),
 })
 
 def _printed(build):
@@ -1077,21 +1089,25 @@ def test_add_n_of_mixed_dtypes_raises_as_paddles(paddle):
 
 _X = np.arange(60, dtype="float32").reshape(3, 4, 5)
 _I, _J = np.array([2, 0]), np.array([[4, 0, 1], [1, 1, 3]], "int32")
-_OUTS = [_X[[0, 2]], _X[_I], _X[:, [1, 0]], _X[1:, :, _J]]
+_M, _R = _X % 3 == 0, np.array([[True, False, False, True], [False] * 4, [True] * 4])
+_OUTS = [_X[[0, 2]], _X[_I], _X[:, [1, 0]], _X[1:, :, _J], _X[_M], _X[_R]]
 _GRAD = np.zeros_like(_X)
-for _index, _out in zip([([0, 2],), (_I,), (slice(None), [1, 0]), (slice(1, None), slice(None), _J)], _OUTS):
+for _index, _out in zip([([0, 2],), (_I,), (slice(None), [1, 0]), (slice(1, None), slice(None), _J), (_M,), (_R,)],
+                        _OUTS):
     np.add.at(_GRAD, _index, 1.0 / _out.size)
 
 
 @differential(expected={"outs": [o.tolist() for o in _OUTS], "grad": _GRAD.tolist()}, rtol=1e-5)
-def test_static_gather_indexing_runs_as_paddles(paddle):  # values and gradient of the gather_nd Paddle builds
+def test_static_gather_indexing_runs_as_paddles(paddle):  # values and gradients of Paddle's gather_nd, masked_select
     def build():
         x = paddle.static.data("x", [None, 4, 5], "float32")
         x.stop_gradient = False
         i = paddle.static.data("i", [2], "int64")
         j = paddle.static.data("j", [2, 3], "int32")
-        outs = [x[[0, 2]], x[i], x[:, [1, 0]], x[1:, :, j]]
+        m = paddle.static.data("m", [None, 4, 5], "bool")
+        r = paddle.static.data("r", [None, 4], "bool")
+        outs = [x[[0, 2]], x[i], x[:, [1, 0]], x[1:, :, j], x[m], x[r]]
         grad, = paddle.static.gradients([functools.reduce(operator.add, [paddle.mean(o) for o in outs])], [x])
         return [*outs, grad]
-    *outs, grad = run_static(paddle, build, {"x": _X, "i": _I, "j": _J})
+    *outs, grad = run_static(paddle, build, {"x": _X, "i": _I, "j": _J, "m": _M, "r": _R})
     return {"outs": outs, "grad": grad}

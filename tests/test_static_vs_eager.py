@@ -30,7 +30,8 @@ def _weighted_sum(values, weights, prefix, feed):
     return sum(terms[1:], terms[0])
 
 
-def _eager(op, case, double):
+def _eager_outputs(op, case):
+    """(the op's differentiable outputs run eagerly on the case, the inputs to differentiate)."""
     paddle.disable_static()
     slots = _grad_slots(op, case)
     tensors, flat = {}, []
@@ -43,8 +44,11 @@ def _eager(op, case, double):
         tensors[slot] = group if isinstance(v, list) else group[0]
         if slot in slots:
             flat.extend(group)
-    outs = apply(op, *[tensors.get(s) for s in op.inputs], **case.attrs)
-    douts = _diff_outputs(op, outs)
+    return _diff_outputs(op, apply(op, *[tensors.get(s) for s in op.inputs], **case.attrs)), flat
+
+
+def _eager(op, case, double):
+    douts, flat = _eager_outputs(op, case)
     ws = _cotangents([o.shape for o in douts], 1234)
     loss = sum(paddle.sum(o * paddle.to_tensor(w, dtype=o.dtype)) for o, w in zip(douts, ws))
     grads = paddle.grad(loss, flat, create_graph=double, allow_unused=True)
@@ -61,6 +65,7 @@ def _eager(op, case, double):
 
 
 def _static(op, case, double, place=None):
+    shapes = [tuple(o.shape) for o in _eager_outputs(op, case)[0]]  # data-dependent dims are -1 in the program
     paddle.enable_static()
     slots = _grad_slots(op, case)
     main, startup = static.Program(), static.Program()
@@ -83,7 +88,7 @@ def _static(op, case, double, place=None):
                 flat.extend(group)
         outs = apply(op, *[vars_.get(s) for s in op.inputs], **case.attrs)
         douts = _diff_outputs(op, outs)
-        ws = _cotangents([tuple(o.shape) for o in douts], 1234)
+        ws = _cotangents(shapes, 1234)
         loss = _weighted_sum(douts, ws, "w", feed)
         grads = static.gradients(loss, flat)
         fetch = [g for g in grads if g is not None]

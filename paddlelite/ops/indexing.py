@@ -341,6 +341,40 @@ GATHER_ND_GRAD = register_op("gather_nd_grad", inputs=("X", "Index", "OutGrad"),
                              double_grad=True)
 
 
+# ---- masked_select: the elements of x where mask (x's shape) is true, 1-D; its count is data-dependent ------
+def _masked_select_infer(x, mask):
+    if mask.dtype != np.bool_:
+        raise TypeError(f"op 'masked_select': Mask must be bool, received {mask.dtype}")
+    return Meta((-1,), x.dtype)
+
+
+def _masked_select_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("masked_select_grad", g.input("X"), g.input("Mask"), g.output_grad("Y")))
+
+
+MASKED_SELECT = register_op("masked_select", inputs=("X", "Mask"), outputs=("Y",), nondiff_inputs=("Mask",),
+                            forward=lambda xp, x, mask: x[mask], infer=_masked_select_infer,
+                            grad=_masked_select_grad, double_grad=True, host_sync=DATA_DEPENDENT_SHAPE)
+
+
+def _masked_select_grad_forward(xp, x, mask, dy):
+    dx = xp.zeros(x.shape, dtype=dy.dtype)
+    dx[mask] = dy
+    return dx
+
+
+def _masked_select_grad_grad(g):
+    if g.needs("YGrad"):
+        g.set_input_grad("YGrad", g.op("masked_select", g.output_grad("XGrad"), g.input("Mask")))
+
+
+MASKED_SELECT_GRAD = register_op("masked_select_grad", inputs=("X", "Mask", "YGrad"), meta_inputs=("X",),
+                                 outputs=("XGrad",), nondiff_inputs=("X", "Mask"),
+                                 forward=_masked_select_grad_forward,
+                                 infer=lambda x, mask, dy: Meta(x.shape, dy.dtype), grad=_masked_select_grad_grad,
+                                 double_grad=True)
+
 # index_select: gather along `dim` under Paddle's own op type and attr name (its gradient is gather's)
 def _index_select_grad(g):
     if g.needs("X"):

@@ -304,7 +304,7 @@ def masked_select(x, mask, name=None):
     if mask.shape != x.shape:
         x = broadcast_to(x, _broadcast_shape(x.shape, mask.shape, "masked_select"))
         mask = broadcast_to(mask, x.shape)
-    return apply(_io.GETITEM, x, [mask], index=[["tensor", 0]])
+    return apply(_io.MASKED_SELECT, x, mask)
 
 
 def _broadcast_shape(a, b, api):
@@ -364,23 +364,27 @@ def getitem(x, index):
 
 
 def _gathered_index(entries, tensors):
-    """The position of the one integer list / N-D integer Variable among slices, which Paddle's legacy
-    indexing builds as a gather_nd (variable_index.py `_getitem_static`); None for other indices."""
+    """The position of the one integer list / N-D integer Variable among slices, or of a leading N-D bool
+    Variable, which Paddle's legacy indexing builds as a gather_nd or masked_select (variable_index.py
+    `_getitem_static`); None for other indices."""
     advanced = [i for i, e in enumerate(entries) if e[0] in ("list", "tensor")]
     if len(advanced) != 1 or any(e[0] not in ("slice", "list", "tensor") for e in entries):
         return None
     e = entries[advanced[0]]
     if e[0] == "list":
-        ok = np.asarray(e[1]).dtype.kind in "iu"
+        kind = np.asarray(e[1]).dtype.kind
+    elif len(tensors[e[1]].shape) == 0:
+        return None
     else:
-        ok = tensors[e[1]].dtype.np.kind in "iu" and len(tensors[e[1]].shape) > 0
-    return advanced[0] if ok else None
+        kind = tensors[e[1]].dtype.np.kind
+    return advanced[0] if kind in "iu" or (kind == "b" and e[0] == "tensor" and advanced[0] == 0) else None
 
 
 def _static_gather_getitem(x, entries, tensors):
     """x[..., index, ...] of a static Variable with one integer list or Variable index among slices, as Paddle's
     legacy IR builds it: the slices first, then the indexed axis moved to the front, a gather_nd by the index
-    unsqueezed, and the gathered dims moved back to the index's place."""
+    unsqueezed, and the gathered dims moved back to the index's place. A leading bool mask of x's rank is a
+    masked_select, of a lower rank a gather_nd by its nonzero coordinates."""
     from ..static.framework import device_guard
     from .creation import assign
     pos = _gathered_index(entries, tensors)
@@ -393,6 +397,9 @@ def _static_gather_getitem(x, entries, tensors):
             index = assign(np.asarray(e[1]))
     else:
         index = tensors[e[1]]
+    if index.dtype.np == np.bool_:
+        from .search import nonzero
+        return masked_select(out, index) if len(index.shape) == len(out.shape) else gather_nd(out, nonzero(index))
     if pos:
         out = transpose(out, [pos] + [d for d in range(len(out.shape)) if d != pos])
     out = gather_nd(out, unsqueeze(index, -1))

@@ -1,9 +1,11 @@
-"""Gradient cases for getitem, set_value, gather, gather_nd, scatter and their grad ops (ops/indexing.py)."""
+"""Gradient cases for getitem, set_value, gather, gather_nd, masked_select, scatter and their grad ops
+(ops/indexing.py)."""
 import numpy as np
 
 from . import OpCase, rand
 
 I64 = np.int64
+MASK = np.array([[True, False, True, True], [False, False, False, True], [True, True, False, False]])
 
 CASES = [
     # indexing (tensor indices go through the API tests: the harness casts variadic inputs to float64)
@@ -23,6 +25,9 @@ CASES = [
            {"index": [["slice", 0, 2, None]]}, id="set_value-bcast"),
     OpCase("set_value", {"Input": rand(3, 4), "ValueTensor": rand(2, seed=1), "Index": []},
            {"index": [["int", 1], ["list", [0, 3]]]}, id="set_value-adv"),
+    OpCase("masked_select", {"X": rand(3, 4), "Mask": MASK}, id="masked_select"),
+    OpCase("masked_select_grad", {"X": rand(3, 4), "Mask": MASK, "YGrad": rand(int(MASK.sum()))},
+           id="masked_select_grad"),
     OpCase("gather", {"X": rand(4, 3), "Index": np.array([3, 0, 3, 1], dtype=I64)}, {"axis": 0},
            id="gather-repeated"),
     OpCase("gather", {"X": rand(2, 4, 3), "Index": np.array([1, 1, -1], dtype=I64)}, {"axis": -2},
