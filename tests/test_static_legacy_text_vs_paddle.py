@@ -982,6 +982,21 @@ PROGRAMS.update({
         "sum"]),
 })
 
+
+def _to_tensor_constants(paddle):  # static to_tensor: assign_value on the CPU, a cast where the dtype differs
+    x = paddle.static.data("x", [3], "float32")
+    paddle.to_tensor([1, 2, 3]), paddle.to_tensor([[1.5, 2.0]]), paddle.to_tensor(np.array([1, 2], "int32"))
+    paddle.to_tensor(3.0, dtype="float64", stop_gradient=False), paddle.to_tensor(np.array([1.0, 2.0]))
+    paddle.to_tensor([True, False]), paddle.to_tensor([1, 2], dtype="int32")
+    paddle.to_tensor([1.0, 2.0], dtype="float32", stop_gradient=False)
+    assert paddle.to_tensor(x) is x
+
+
+PROGRAMS["to_tensor_constants"] = (_to_tensor_constants, [
+    "assign_value", "assign_value", "assign_value", "assign_value", "cast", "assign_value", "assign_value",
+    "assign_value", "cast", "assign_value"])
+
+
 def _printed(build):
     def body(paddle):
         paddle.enable_static()

@@ -20,18 +20,31 @@ def _resolve_place(place, api):
 
 
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
-    """A new leaf tensor holding a copy of `data` (list, scalar, numpy/cupy array or Tensor)."""
-    if _static[0]:
-        raise RuntimeError("to_tensor: only available in dynamic mode; in static mode use "
-                           "paddle.static.data or paddle.assign")
+    """A new leaf tensor holding a copy of `data` (list, scalar, numpy/cupy array or Tensor). In static mode, as
+    Paddle's: the data as a constant of the program (or a Variable itself), cast to `dtype` where that differs."""
     if not isinstance(stop_gradient, bool):
         raise TypeError(f"to_tensor: stop_gradient must be a bool, received {type(stop_gradient).__name__}")
+    if _static[0]:
+        return _to_tensor_static(data, dtype, stop_gradient)
     p = _resolve_place(place, "to_tensor")
     if isinstance(data, Tensor) and dtype is None:
         dtype = data._data.dtype
     t = wrap_array(to_array(data, dtype, p, "to_tensor"), p, stop_gradient)
     t._name = generated_name()
     return t
+
+
+def _to_tensor_static(data, dtype, stop_gradient):
+    """Paddle's static to_tensor: an assign_value of the data (Python floats in the default dtype, ints int64,
+    arrays keep theirs) or the Variable given, then a cast where `dtype` differs; built on the CPU."""
+    with device_guard("cpu"):
+        out = data if getattr(data, "_is_variable", False) else assign(data.numpy() if isinstance(data, Tensor) else data)
+        if dtype is not None:
+            dtype = _dtype.convert_dtype(dtype, "to_tensor")
+            if dtype != out.dtype:
+                out = dispatch.apply(get_op("cast"), out, dtype=dtype.name)
+    out.stop_gradient = stop_gradient
+    return out
 
 
 def _shape_list(shape, api):
