@@ -89,19 +89,16 @@ def _swce_grad_forward(xp, label, softmax, dloss, soft_label, ignore_index, axis
     if not use_softmax:  # d(-log p)/dp = -1/p at the label (weighted by the soft label)
         with np.errstate(divide="ignore"):
             inverse = -1.0 / softmax
-        if soft_label:
-            dlogits = label * inverse
-        else:
-            idx, keep = _hard_index(xp, label, softmax.shape[axis], ignore_index, "softmax_with_cross_entropy_grad")
-            classes = xp.arange(softmax.shape[axis]).reshape([-1 if i == axis else 1 for i in range(softmax.ndim)])
-            dlogits = xp.where(keep & (classes == idx), inverse, softmax.dtype.type(0))
-    elif soft_label:
-        # d/dz [-sum_c y_c log softmax_c] = softmax * sum_c y_c - y
-        dlogits = softmax * label.sum(axis=axis, keepdims=True) - label
+    if soft_label:
+        # with softmax: d/dz [-sum_c y_c log softmax_c] = softmax * sum_c y_c - y
+        dlogits = softmax * label.sum(axis=axis, keepdims=True) - label if use_softmax else label * inverse
     else:
         idx, keep = _hard_index(xp, label, softmax.shape[axis], ignore_index, "softmax_with_cross_entropy_grad")
         classes = xp.arange(softmax.shape[axis]).reshape([-1 if i == axis else 1 for i in range(softmax.ndim)])
-        dlogits = xp.where(keep, softmax - (classes == idx), softmax.dtype.type(0))
+        if use_softmax:
+            dlogits = xp.where(keep, softmax - (classes == idx), softmax.dtype.type(0))
+        else:
+            dlogits = xp.where(keep & (classes == idx), inverse, softmax.dtype.type(0))
     return (dlogits * dloss).astype(softmax.dtype, copy=False)
 
 
