@@ -4,6 +4,8 @@ import numpy as np
 from .. import tensor as _api
 from ..framework import mode as _mode
 from ..nn import functional as _functional
+from ..ops import dispatch
+from ..ops.registry import get_op
 from ..static import nn as _snn
 from ..static.control_flow import cond, while_loop  # noqa: F401
 from ..static.input import data as _static_data
@@ -114,8 +116,6 @@ def _check_axis(x, y, axis, api):
 def _elementwise(fn_name, op_type, api):
     def fn(x, y, axis=-1, act=None, name=None):
         if _check_axis(x, y, axis, api):
-            from ..ops import dispatch
-            from ..ops.registry import get_op
             return _act(dispatch.apply(get_op(op_type), x, y, axis=int(axis)), act)
         return _act(getattr(_api, fn_name)(x, y), act)
     fn.__name__ = api
@@ -165,8 +165,6 @@ def assign(input, output=None):
     if output is not None and not isinstance(output, Variable):
         raise TypeError(f"fluid.layers.assign: output must be a static Variable, received {type(output).__name__}")
     if not isinstance(input, Variable):  # a constant: an assign_value op holds its values
-        from ..ops import dispatch
-        from ..ops.registry import get_op
         arr = np.asarray(input, dtype=None if output is None else output.dtype.np)
         if arr.dtype == np.float64 and output is None:
             arr = arr.astype(np.float32)
@@ -338,8 +336,6 @@ def ones_like(x, out=None):
 
 def one_hot(input, depth, allow_out_of_range=False):
     """fluid's one_hot: ids [..., 1] give float32 [..., depth]."""
-    from ..ops import dispatch
-    from ..ops.registry import get_op
     if input.ndim >= 1 and input.shape[-1] == 1:
         input = _api.squeeze(input, axis=[-1])
     return _api.cast(dispatch.apply(get_op("one_hot"), input, depth=int(depth)), "float32")
@@ -363,8 +359,6 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_
 
 def mul(x, y, x_num_col_dims=1, y_num_col_dims=1, name=None):
     """fluid's mul: x flattened to 2-D at x_num_col_dims times y flattened at y_num_col_dims (op 'mul')."""
-    from ..ops import dispatch
-    from ..ops.registry import get_op
     return dispatch.apply(get_op("mul"), x, y, x_num_col_dims=x_num_col_dims, y_num_col_dims=y_num_col_dims)
 
 

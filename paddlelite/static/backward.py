@@ -102,9 +102,13 @@ class BackwardPass:
             n = grad_name(fwd_name)
             if self.times > 1 and self.block._lookup(n) is not None:
                 n = "grad/" * self.times + n
-            self.grad_names[fwd_name] = n
-            self.grad_to_var[n] = fwd_name
+            self.set_grad_name(fwd_name, n)
         return n
+
+    def set_grad_name(self, fwd_name, name):
+        """The gradient of forward var `fwd_name` is the variable `name` in this pass."""
+        self.grad_names[fwd_name] = name
+        self.grad_to_var[name] = fwd_name
 
     def grad_var(self, fwd_name):
         """The grad Variable of a forward var (created in the grad block, shaped like the var)."""
@@ -420,9 +424,7 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
     bp = BackwardPass(program, block, block, no_grad, callbacks)
     seed_name = grad_name(loss.name)
     if block._lookup(seed_name) is not None:  # an earlier backward's seed: a unique suffix (Paddle's _rename_grad_)
-        seed_name = unique_name.generate(seed_name)
-        bp.grad_names[loss.name] = seed_name
-        bp.grad_to_var[seed_name] = loss.name
+        bp.set_grad_name(loss.name, unique_name.generate(seed_name))
     seed = bp.grad_var(loss.name)
     seed_op = block.append_op("fill_constant", outputs={"Out": [seed]},
                               attrs={"shape": [] if not loss._shape else [1], "value": 1.0, "dtype": loss.dtype.name,
@@ -490,16 +492,14 @@ def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
     bp = BackwardPass(program, block, block, no_grad)
     for t, tg in zip(targets, target_gradients):
         if tg is None:  # Paddle's calc_gradient: a bare fill_any_like writing `<target>@GRAD`, again on a rerun
-            bp.grad_names[t.name] = grad_name(t.name)
-            bp.grad_to_var[grad_name(t.name)] = t.name
+            bp.set_grad_name(t.name, grad_name(t.name))
             seed = bp.grad_var(t.name)
             op = block.append_op("fill_any_like", inputs={"X": [t]}, outputs={"Out": [seed]},
                                  attrs={"value": 1.0, "dtype": t.dtype.name, OP_ROLE_ATTR: OP_ROLE_BACKWARD,
                                         "op_namescope": ""})
             op._bare_desc = True
         else:
-            bp.grad_names[t.name] = tg.name
-            bp.grad_to_var[tg.name] = t.name
+            bp.set_grad_name(t.name, tg.name)
         bp.available.add(t.name)
     bp.process(op_path)
     bp.commit()

@@ -12,6 +12,8 @@ import numpy as np
 from ..framework import dtype as _dtype
 from ..framework.mode import in_dynamic_mode
 from ..framework.tensor import Tensor
+from ..ops import dispatch
+from ..ops.registry import get_op
 from ..utils import unique_name
 from .appender import layer_name_guard, output_order_guard
 from .control_flow import cond, while_loop  # noqa: F401  (part of paddle.static.nn)
@@ -37,8 +39,6 @@ def _add_bias(out, b, axis):
     """out + b with b's dims at out's dim `axis` on: the elementwise_add Paddle's static layers append."""
     if b is None:
         return out
-    from ..ops import dispatch
-    from ..ops.registry import get_op
     return dispatch.apply(get_op("add"), out, b, axis=axis)
 
 
@@ -71,8 +71,6 @@ def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation
     helper = name or unique_name.generate("fc")
     weight_attrs = weight_attr if isinstance(weight_attr, (list, tuple)) else [weight_attr] * len(inputs)
     dtype = inputs[0].dtype
-    from ..ops import dispatch
-    from ..ops.registry import get_op
     with layer_name_guard(helper):
         parts = []
         for v, wattr in zip(inputs, weight_attrs):
@@ -183,8 +181,6 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
         raise ValueError(f"batch_norm: the channel dim of input must be known, received shape {input.shape}")
     from ..nn import initializer as init
     from ..nn.layer.param_attr import ParamAttr
-    from ..ops import dispatch
-    from ..ops.registry import get_op
     helper = name or unique_name.generate("batch_norm")
     dtype = input.dtype.name
     layout = data_layout
@@ -608,8 +604,6 @@ def deform_conv2d(x, offset, mask, num_filters, filter_size, stride=1, padding=0
     helper = name or unique_name.generate("deformable_conv")
     from .. import tensor as paddle
     from ..nn import initializer as init
-    from ..ops import dispatch
-    from ..ops.registry import get_op
     with layer_name_guard(helper):
         w = _param(helper, "w", [int(num_filters), channels // groups] + ks, x.dtype.name, weight_attr,
                    default_initializer=init.Normal(0.0, math.sqrt(2.0 / (ks[0] * ks[1] * channels))))
@@ -676,8 +670,6 @@ def nce(input, label, num_total_classes, sample_weight=None, param_attr=None, bi
     dtype = input.dtype.name
     from .. import tensor as paddle
     from ..nn import initializer as init
-    from ..ops import dispatch
-    from ..ops.registry import get_op
     with layer_name_guard(helper):
         w = _param(helper, "w", [int(num_total_classes), input.shape[1]], dtype, param_attr)
         b = _param(helper, "b", [int(num_total_classes), 1], dtype, bias_attr, is_bias=True) \
