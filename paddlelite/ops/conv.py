@@ -12,6 +12,7 @@ import numpy as np
 
 from .math import matmul_array
 from .registry import Meta, register_op
+from .shape_rules import known_shapes_differ
 
 
 # ---- geometry (any number of spatial dims: 2 for conv2d/pool2d, 3 for conv3d/pool3d) ----------------------
@@ -312,7 +313,7 @@ def _register_conv(nd):
 
     def grad_infer(x, w, dout, input_grad, **attrs):
         expected = infer(x, w, **attrs).shape
-        if len(dout.shape) != len(expected) or any(a != b and -1 not in (a, b) for a, b in zip(dout.shape, expected)):
+        if known_shapes_differ(dout.shape, expected):
             raise ValueError(f"op '{grad_name}': DOutput has shape {list(dout.shape)} but the convolution of Input "
                              f"{list(x.shape)} by Filter {list(w.shape)} has shape {list(expected)}")
         return Meta(x.shape, x.dtype), Meta(w.shape, w.dtype)

@@ -15,14 +15,10 @@ import numpy as np
 from .conv import out_size, pair, scatter_add
 from .math import matmul_array
 from .registry import Meta, register_op
-from .shape_rules import check_float
+from .shape_rules import check_float, known_shapes_differ
 
 _ATTRS = {"strides": [1, 1], "paddings": [0, 0], "dilations": [1, 1], "groups": 1, "deformable_groups": 1,
           "im2col_step": 64}
-
-
-def _known_differs(shape, expected):
-    return len(shape) != len(expected) or any(a != b and -1 not in (a, b) for a, b in zip(shape, expected))
 
 
 def _geometry(op, x_shape, offset_shape, w_shape, mask_shape, strides, paddings, dilations, groups,
@@ -58,10 +54,10 @@ def _geometry(op, x_shape, offset_shape, w_shape, mask_shape, strides, paddings,
         raise ValueError(f"op '{op}': the output would be empty ({list(outs)}): Input {list(x_shape)} with paddings "
                          f"{paddings} is smaller than the dilated kernel {[kh, kw]} (dilations {dilations})")
     taps = deformable_groups * kh * kw
-    if _known_differs(offset_shape, (n, 2 * taps, *outs)):
+    if known_shapes_differ(offset_shape, (n, 2 * taps, *outs)):
         raise ValueError(f"op '{op}': Offset must have shape {[n, 2 * taps, *outs]} ([N, 2 * deformable_groups * kh "
                          f"* kw, H_out, W_out]), received {list(offset_shape)}")
-    if mask_shape is not None and _known_differs(mask_shape, (n, taps, *outs)):
+    if mask_shape is not None and known_shapes_differ(mask_shape, (n, taps, *outs)):
         raise ValueError(f"op '{op}': Mask must have shape {[n, taps, *outs]} ([N, deformable_groups * kh * kw, "
                          f"H_out, W_out]), received {list(mask_shape)}")
     return strides, paddings, dilations, outs
@@ -164,7 +160,7 @@ def _infer(x, offset, w, mask, **attrs):
 
 def _grad_infer(x, offset, w, mask, dout, **attrs):
     n, _, *outs = expected = _infer(x, offset, w, mask, **attrs).shape
-    if _known_differs(dout.shape, expected):
+    if known_shapes_differ(dout.shape, expected):
         raise ValueError(f"op 'deformable_conv_grad': DOutput has shape {list(dout.shape)} but the deformable "
                          f"convolution's output has shape {list(expected)}")
     taps = attrs["deformable_groups"] * w.shape[2] * w.shape[3]

@@ -4,7 +4,7 @@ import numpy as np
 from .formula import assign, expand_as
 from .launch.reduce import reduce_as as _reduce_as_kernel
 from .registry import Meta, register_op
-from .shape_rules import same_as_first
+from .shape_rules import known_shapes_differ, same_as_first
 
 
 def _reduce_as_forward(xp, x, target):
@@ -74,7 +74,7 @@ def _add_n_infer(xs, **attrs):
     for k, x in enumerate(xs[1:], 1):
         if x.dtype != xs[0].dtype:  # a ValueError, as Paddle's add_n raises
             raise ValueError(f"op 'sum': X[{k}] has dtype {x.dtype} but X[0] has {xs[0].dtype}")
-        if len(x.shape) != len(xs[0].shape) or any(a != b and -1 not in (a, b) for a, b in zip(x.shape, xs[0].shape)):
+        if known_shapes_differ(x.shape, xs[0].shape):
             raise ValueError(f"op 'sum': X[{k}] has shape {list(x.shape)} but X[0] has {list(xs[0].shape)}")
     return Meta(xs[0].shape, xs[0].dtype)
 

@@ -8,7 +8,7 @@ import numpy as np
 from .activation import shifted_logits
 from .launch import softmax_ce as _launch
 from .registry import Meta, VALUE_CHECK, register_op
-from .shape_rules import check_float, normalize_axis
+from .shape_rules import check_float, known_shapes_differ, normalize_axis
 
 # use_softmax=False: Logits already are probabilities (Softmax is a copy of them), the loss is -log of them
 _SWCE_ATTRS = {"soft_label": False, "ignore_index": -100, "axis": -1, "numeric_stable_mode": True, "use_softmax": True}
@@ -28,7 +28,7 @@ def _check_label(op, logits, label, soft_label, axis):
             raise TypeError(f"op '{op}': with soft_label=False, Label must hold int64/int32 class indices, "
                             f"received dtype {label.dtype}")
         expected = tuple(1 if i == axis else d for i, d in enumerate(logits.shape))
-    if len(label.shape) != nd or any(a != b and -1 not in (a, b) for a, b in zip(label.shape, expected)):
+    if known_shapes_differ(label.shape, expected):
         raise ValueError(f"op '{op}': Label must have shape {list(expected)} for Logits of shape "
                          f"{list(logits.shape)} (axis={axis}, soft_label={soft_label}), received "
                          f"{list(label.shape)}")
@@ -89,26 +89,23 @@ def _swce_grad_forward(xp, label, softmax, dloss, soft_label, ignore_index, axis
     if not use_softmax:  # d(-log p)/dp = -1/p at the label (weighted by the soft label)
         with np.errstate(divide="ignore"):
             inverse = -1.0 / softmax
-        if soft_label:
-            dlogits = label * inverse
-        else:
-            idx, keep = _hard_index(xp, label, softmax.shape[axis], ignore_index, "softmax_with_cross_entropy_grad")
-            classes = xp.arange(softmax.shape[axis]).reshape([-1 if i == axis else 1 for i in range(softmax.ndim)])
-            dlogits = xp.where(keep & (classes == idx), inverse, softmax.dtype.type(0))
-    elif soft_label:
-        # d/dz [-sum_c y_c log softmax_c] = softmax * sum_c y_c - y
-        dlogits = softmax * label.sum(axis=axis, keepdims=True) - label
+    if soft_label:
+        # with softmax: d/dz [-sum_c y_c log softmax_c] = softmax * sum_c y_c - y
+        dlogits = softmax * label.sum(axis=axis, keepdims=True) - label if use_softmax else label * inverse
     else:
         idx, keep = _hard_index(xp, label, softmax.shape[axis], ignore_index, "softmax_with_cross_entropy_grad")
         classes = xp.arange(softmax.shape[axis]).reshape([-1 if i == axis else 1 for i in range(softmax.ndim)])
-        dlogits = xp.where(keep, softmax - (classes == idx), softmax.dtype.type(0))
+        if use_softmax:
+            dlogits = xp.where(keep, softmax - (classes == idx), softmax.dtype.type(0))
+        else:
+            dlogits = xp.where(keep & (classes == idx), inverse, softmax.dtype.type(0))
     return (dlogits * dloss).astype(softmax.dtype, copy=False)
 
 
 def _swce_grad_infer(label, softmax, dloss, soft_label, ignore_index, axis, numeric_stable_mode, use_softmax):
     ax = _check_label("softmax_with_cross_entropy_grad", softmax, label, soft_label, axis)
     loss_shape = tuple(1 if i == ax else d for i, d in enumerate(softmax.shape))
-    if len(dloss.shape) != len(loss_shape) or any(a != b and -1 not in (a, b) for a, b in zip(dloss.shape, loss_shape)):
+    if known_shapes_differ(dloss.shape, loss_shape):
         raise ValueError(f"op 'softmax_with_cross_entropy_grad': DLoss must have shape {list(loss_shape)}, "
                          f"received {list(dloss.shape)}")
     return Meta(softmax.shape, softmax.dtype)
@@ -147,8 +144,7 @@ SOFTMAX_WITH_CROSS_ENTROPY_GRAD = register_op(
 def _sce_check(op, x, label, pos_weight):
     check_float(op, x, "X", real=True)
     for slot, m in (("Label", label), ("pos_weight", pos_weight)):
-        if m is not None and (m.dtype != x.dtype or len(m.shape) != len(x.shape) or
-                              any(a != b and -1 not in (a, b) for a, b in zip(m.shape, x.shape))):
+        if m is not None and (m.dtype != x.dtype or known_shapes_differ(m.shape, x.shape)):
             raise ValueError(f"op '{op}': {slot} must have X's shape {list(x.shape)} and dtype {x.dtype}, "
                              f"received {list(m.shape)} {m.dtype}")
 
@@ -312,8 +308,7 @@ def _huber_forward(xp, x, y, delta):
 
 def _huber_infer(x, y, delta):
     check_float("huber_loss", x, "X", real=True)
-    if y.dtype != x.dtype or len(y.shape) != len(x.shape) or \
-            any(a != b and -1 not in (a, b) for a, b in zip(x.shape, y.shape)):
+    if y.dtype != x.dtype or known_shapes_differ(y.shape, x.shape):
         raise ValueError(f"op 'huber_loss': Y must have X's shape {list(x.shape)} and dtype {x.dtype}, received "
                          f"{list(y.shape)} {y.dtype}")
     if delta <= 0:

@@ -17,7 +17,7 @@ import numpy as np
 from ..framework.random import rng_for
 from .formula import cast, concat, log, reduce_sum, reshape, reshape_as, unsqueeze
 from .registry import Meta, VALUE_CHECK, register_op
-from .shape_rules import check_float
+from .shape_rules import check_float, known_shapes_differ
 
 _INPUTS = ("Input", "Label", "Weight", "Bias", "SampleWeight", "CustomDistProbs", "CustomDistAlias",
            "CustomDistAliasProbs")
@@ -66,7 +66,7 @@ def _infer(x, label, w, bias, sample_weight, probs, alias, alias_probs, num_tota
             raise TypeError(f"op 'nce': {slot} must have Input's dtype {np.dtype(x.dtype)}, received "
                             f"{np.dtype(meta.dtype)}")
         got = tuple(meta.shape) + ((1,) if slot == "SampleWeight" and len(meta.shape) == 1 else ())
-        if len(got) != 2 or any(a != b and -1 not in (a, b) for a, b in zip(got, shape)):
+        if known_shapes_differ(got, shape):
             raise ValueError(f"op 'nce': {slot} must have shape {list(shape)}, received {list(meta.shape)}")
     if sampler == CUSTOM_DIST and any(t is None for t in (probs, alias, alias_probs)):
         raise ValueError("op 'nce': sampler 2 (custom_dist) needs CustomDistProbs, CustomDistAlias and "

@@ -181,10 +181,14 @@ DROPOUT_GRAD = register_op("dropout_grad", inputs=("Mask", "DOut"), outputs=("DX
 
 
 # ---- prelu: X where X > 0, else Alpha X; Alpha holds one slope ('all') or one per channel ('channel') --------
+def _prelu_channel(ndim, data_format):
+    return 1 if data_format[1] == "C" else ndim - 1
+
+
 def _prelu_slopes(alpha, ndim, mode, data_format):
     if mode == "all":
         return alpha.reshape(())
-    channel = 1 if data_format[1] == "C" else ndim - 1
+    channel = _prelu_channel(ndim, data_format)
     return alpha.reshape([-1 if i == channel else 1 for i in range(ndim)])
 
 
@@ -196,7 +200,7 @@ def _prelu_infer(x, alpha, mode, data_format):
     check_float("prelu", x, "X", real=True)
     if mode not in ("all", "channel"):
         raise ValueError(f"op 'prelu': mode must be 'all' or 'channel', received {mode!r}")
-    channels = 1 if mode == "all" else x.shape[1 if data_format[1] == "C" else len(x.shape) - 1]
+    channels = 1 if mode == "all" else x.shape[_prelu_channel(len(x.shape), data_format)]
     if len(alpha.shape) != 1 or -1 not in (channels, alpha.shape[0]) and alpha.shape[0] != channels:
         raise ValueError(f"op 'prelu': Alpha must hold {channels} slope(s) for mode {mode!r}, received shape "
                          f"{list(alpha.shape)}")
@@ -211,7 +215,7 @@ def _prelu_grad_forward(xp, x, alpha, dout, mode, data_format):
     if mode == "all":
         dalpha = dslopes.sum()
     else:
-        channel = 1 if data_format[1] == "C" else x.ndim - 1
+        channel = _prelu_channel(x.ndim, data_format)
         dalpha = dslopes.sum(axis=tuple(i for i in range(x.ndim) if i != channel))
     return dx, dalpha.reshape(alpha.shape).astype(alpha.dtype, copy=False)
 

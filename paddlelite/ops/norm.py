@@ -31,6 +31,12 @@ def _column_sums(xp, a):
     return xp.ones(a.shape[0], a.dtype) @ a
 
 
+def _normalized_input_grad(dxhat, xhat, rstd):
+    """d loss / d x of xhat = (x - mean) rstd over the last axis, given d loss / d xhat: instance_norm's and
+    group_norm's rule (layer_norm's is fused with its affine grads)."""
+    return rstd * (dxhat - dxhat.mean(axis=-1, keepdims=True) - xhat * (dxhat * xhat).mean(axis=-1, keepdims=True))
+
+
 def _numel(shape):
     return -1 if -1 in shape else int(np.prod(shape, dtype=np.int64))
 
@@ -194,7 +200,7 @@ def _instance_norm_grad_forward(xp, x, scale, mean, inv_std, dy, epsilon):
     dbias = d2.sum(axis=1).reshape(n, c).sum(axis=0)
     dscale = (d2 * xhat).sum(axis=1).reshape(n, c).sum(axis=0)
     dxhat = d2 if scale is None else d2 * xp.tile(scale.astype(cdt, copy=False), n)[:, None]
-    dx = (dxhat - dxhat.mean(axis=1, keepdims=True) - xhat * (dxhat * xhat).mean(axis=1, keepdims=True)) * rstd
+    dx = _normalized_input_grad(dxhat, xhat, rstd)
     pdt = scale.dtype if scale is not None else x.dtype
     return dx.astype(x.dtype, copy=False).reshape(x.shape), dscale.astype(pdt), dbias.astype(pdt)
 
@@ -433,7 +439,7 @@ def _group_norm_grad_forward(xp, x, scale, mean, var, dy, epsilon, groups, data_
     channels = [1, first.shape[1]] + [1] * (first.ndim - 2)
     dxhat = (dfirst * scale.reshape(channels) if scale is not None else dfirst).reshape(xg.shape)
     xhat = xhat.reshape(xg.shape)
-    dx = rstd * (dxhat - dxhat.mean(axis=-1, keepdims=True) - xhat * (dxhat * xhat).mean(axis=-1, keepdims=True))
+    dx = _normalized_input_grad(dxhat, xhat, rstd)
     dx = dx.reshape(first.shape)
     dx = xp.moveaxis(dx, 1, -1) if data_layout == "NHWC" else dx
     wdt = scale.dtype if scale is not None else x.dtype

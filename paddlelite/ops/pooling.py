@@ -11,12 +11,12 @@ from ..framework.random import get_rng
 from .conv import (_FORMATS, check_data_format, crop_hw, fold_windows, from_nchw, ints, nchw_out_shape, nchw_shape,
                    out_size, pad_hw, resolve_pads, scatter_add, to_nchw, window_view)
 from .registry import Meta, register_op
-from .shape_rules import check_float
+from .shape_rules import check_float, known_shapes_differ
 
 
 def _grad_meta(grad_name, x, dout, expected):
     """X's meta, for a pooling grad op whose DOut must have the pooled shape `expected` (-1: any size)."""
-    if len(dout.shape) != len(expected) or any(a != b and -1 not in (a, b) for a, b in zip(dout.shape, expected)):
+    if known_shapes_differ(dout.shape, expected):
         raise ValueError(f"op '{grad_name}': DOut has shape {list(dout.shape)} but pooling X {list(x.shape)} "
                          f"gives {list(expected)}")
     return Meta(x.shape, x.dtype)

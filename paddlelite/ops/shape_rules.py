@@ -44,6 +44,11 @@ def axis_padding(op, a, b, axis, names=("X", "Y")):
 def padded(shape, ones):
     return tuple(shape) + (1,) * ones
 
+def known_shapes_differ(shape, expected):
+    """Whether two shapes differ in rank or in a dim both know (-1: unknown, matches any size)."""
+    return len(shape) != len(expected) or any(a != b and -1 not in (a, b) for a, b in zip(shape, expected))
+
+
 def check_same_dtype(op, x, y, names=("X", "Y")):
     if x.dtype != y.dtype:
         raise TypeError(f"op '{op}': input '{names[1]}' has dtype {y.dtype} but '{names[0]}' has {x.dtype}; "
