@@ -11,6 +11,7 @@ from ...ops import creation as _creation
 from ...ops import elementwise as _ew
 from ...ops import math as _math
 from ...ops import nn as _nn
+from ...ops.conv import out_size
 from ...ops.registry import get_op
 from ...static.appender import layer_helper
 from ...tensor.manipulation import inplace_apply
@@ -291,7 +292,8 @@ def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
         raise ValueError(f"{api}: x must be 4-D [N, C, H, W], received shape {x.shape}")
     kernel, stride, pads, dilation = _window_args(kernel_sizes, strides, paddings, dilations, api)
     channels, height, width = x.shape[1], x.shape[2] + pads[0] + pads[1], x.shape[3] + pads[2] + pads[3]
-    blocks = [(n - d * (kk - 1) - 1) // s + 1 for n, d, kk, s in zip((height, width), dilation, kernel, stride)]
+    blocks = [out_size(n, p, kk, s, d) for n, p, kk, s, d in
+              zip(x.shape[2:], (pads[:2], pads[2:]), kernel, stride, dilation)]
     if min(blocks) <= 0:
         raise ValueError(f"{api}: the sliding blocks of kernel {kernel} (dilations {dilation}) do not fit the padded "
                          f"input of spatial size {[height, width]}")
@@ -318,8 +320,8 @@ def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name
     k = kernel[0] * kernel[1]
     if x.shape[1] % k:
         raise ValueError(f"{api}: x.shape[1] ({x.shape[1]}) must be divisible by kh * kw ({k})")
-    blocks = [(n + p0 + p1 - d * (kk - 1) - 1) // s + 1
-              for n, p0, p1, d, kk, s in zip(size, pads[::2], pads[1::2], dilation, kernel, stride)]
+    blocks = [out_size(n, p, kk, s, d) for n, p, kk, s, d in
+              zip(size, (pads[:2], pads[2:]), kernel, stride, dilation)]
     if blocks[0] * blocks[1] != x.shape[2]:
         raise ValueError(f"{api}: x.shape[2] ({x.shape[2]}) must be the number of blocks ({blocks[0]} * "
                          f"{blocks[1]}) for output_sizes {size}")
