@@ -14,7 +14,7 @@ from ..framework.mode import _static
 from ..static.control_flow import while_loop
 from ..static.framework import Variable
 from . import functional as F
-from .layer.rnn import _flatten, _map
+from .layer.rnn import _flatten, _is_leaf, _map
 
 __all__ = []
 
@@ -160,25 +160,17 @@ class BeamSearchDecoder(Decoder):
         return True
 
 
-def _is_structure(tree):
-    return isinstance(tree, (list, tuple))
-
-
 def _map_outputs(fn, tree):
     if isinstance(tree, tuple) and hasattr(tree, "_fields"):
         return type(tree)(*(_map_outputs(fn, x) for x in tree))
-    if _is_structure(tree):
+    if not _is_leaf(tree):
         return type(tree)(_map_outputs(fn, x) for x in tree)
     return fn(tree)
 
 
-def _leaves(tree):
-    return [x for sub in tree for x in _leaves(sub)] if _is_structure(tree) else [tree]
-
-
 def _map_leaves(fn, *trees):
     """fn over the matching leaves of equally nested structures (named tuples included)."""
-    columns = iter(zip(*map(_leaves, trees)))
+    columns = iter(zip(*map(_flatten, trees)))
     return _map_outputs(lambda _: fn(*next(columns)), trees[0])
 
 
@@ -247,7 +239,7 @@ def _decode_static(decoder, inputs, states, finished, max_step_num, impute_finis
                                                            finished, lengths)
     carried = (time, inputs, states, finished, lengths, _map_outputs(lambda x: _t.unsqueeze(x, [0]), outputs))
     # the Variables are the loop vars; anything else (a Python value in a decoder's structure) stays as is
-    flat = _leaves(carried)
+    flat = _flatten(carried)
     at = [k for k, v in enumerate(flat) if isinstance(v, Variable)]
 
     def unpack(loop_vars):
@@ -266,7 +258,7 @@ def _decode_static(decoder, inputs, states, finished, max_step_num, impute_finis
         time, inputs, states, finished, lengths, so_far = unpack(loop_vars)
         time, outputs, inputs, states, finished, lengths = step(time, inputs, states, finished, lengths)
         so_far = _map_leaves(lambda acc, x: _t.concat([acc, _t.unsqueeze(x, [0])], axis=0), so_far, outputs)
-        now = _leaves((time, inputs, states, finished, lengths, so_far))
+        now = _flatten((time, inputs, states, finished, lengths, so_far))
         return [now[k] for k in at]
 
     _, _, states, _, lengths, outputs = unpack(while_loop(cond, body, [flat[k] for k in at], is_test=is_test))
