@@ -200,6 +200,11 @@ def _nll_weights(xp, x, label, weight, ignore_index, op):
     return idx, xp.where(keep, w, x.dtype.type(0))
 
 
+def _over_total(xp, value, total):
+    """'mean' reduction's value / Total_weight, 0 where the total weight is 0 (every label ignored)."""
+    return xp.where(total != 0, value / xp.where(total != 0, total, 1), value.dtype.type(0))
+
+
 def _nll_forward(xp, x, label, weight, ignore_index, reduction):
     idx, w = _nll_weights(xp, x, label, weight, ignore_index, "nll_loss")
     out = -xp.take_along_axis(x, xp.expand_dims(idx, 1), axis=1)[:, 0] * w
@@ -207,7 +212,7 @@ def _nll_forward(xp, x, label, weight, ignore_index, reduction):
     if reduction != "none":
         out = out.sum()
         if reduction == "mean":
-            out = xp.where(total != 0, out / xp.where(total != 0, total, 1), x.dtype.type(0))
+            out = _over_total(xp, out, total)
     return out.astype(x.dtype, copy=False), total
 
 
@@ -228,7 +233,7 @@ def _nll_grad_forward(xp, x, label, weight, total, dout, ignore_index, reduction
     idx, w = _nll_weights(xp, x, label, weight, ignore_index, "nll_loss_grad")
     g = -w * dout
     if reduction == "mean":
-        g = xp.where(total != 0, g / xp.where(total != 0, total, 1), x.dtype.type(0))
+        g = _over_total(xp, g, total)
     classes = xp.arange(x.shape[1]).reshape([-1 if i == 1 else 1 for i in range(x.ndim)])
     return xp.where(classes == xp.expand_dims(idx, 1), xp.expand_dims(g, 1), x.dtype.type(0)).astype(x.dtype)
 

@@ -401,8 +401,9 @@ def _group_norm_forward(xp, x, scale, bias, epsilon, groups, data_layout):
     cdt = _compute_dtype(x.dtype)
     first, xg = _groups_view(xp, x.astype(cdt, copy=False), groups, data_layout)
     mean = xg.mean(axis=-1)
-    var = xg.var(axis=-1)
-    y = ((xg - mean[..., None]) / xp.sqrt(var + cdt.type(epsilon))[..., None]).reshape(first.shape)
+    centered = xg - mean[..., None]
+    var = (centered * centered).mean(axis=-1)  # xg.var's own steps, without centring xg a second time
+    y = (centered / xp.sqrt(var + cdt.type(epsilon))[..., None]).reshape(first.shape)
     channels = [1, first.shape[1]] + [1] * (first.ndim - 2)
     if scale is not None:
         y *= scale.reshape(channels)

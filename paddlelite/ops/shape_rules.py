@@ -26,7 +26,6 @@ def broadcast_shapes(op, a, b, names=("X", "Y")):
     return tuple(reversed(out))
 
 
-
 def axis_padding(op, a, b, axis, names=("X", "Y")):
     """Paddle's `axis` attribute of the elementwise ops: the operand of lower rank lines its dims up with the
     other's from dim `axis` on (-1: with its last dims, NumPy's rule). -> how many trailing 1-dims each shape
@@ -43,6 +42,7 @@ def axis_padding(op, a, b, axis, names=("X", "Y")):
 
 def padded(shape, ones):
     return tuple(shape) + (1,) * ones
+
 
 def known_shapes_differ(shape, expected):
     """Whether two shapes differ in rank or in a dim both know (-1: unknown, matches any size)."""
