@@ -12,6 +12,7 @@ import time
 from ..framework.mode import in_static_mode
 from ..ops.formula import Sym, unwrap, wrap
 from ..ops.registry import GradBuilder, get_op
+from ..ops.shape_rules import known_shapes_differ
 from ..utils import unique_name
 from .appender import build_op
 from .framework import executable_ops, grad_ops_of
@@ -472,7 +473,7 @@ def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
     for i, (t, tg) in enumerate(zip(targets, target_gradients)):
         if tg is None:
             continue
-        if len(tg._shape) != len(t._shape) or any(a != b and -1 not in (a, b) for a, b in zip(tg._shape, t._shape)):
+        if known_shapes_differ(tg._shape, t._shape):
             raise ValueError(f"gradients: target_gradients[{i}] has shape {list(tg._shape)}, expected the shape "
                              f"{list(t._shape)} of target '{t.name}'")
         if tg._dtype != t._dtype:

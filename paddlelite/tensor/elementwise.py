@@ -9,6 +9,7 @@ import numpy as np
 
 from ..ops import dispatch
 from ..ops.grad_support import ADD_N
+from ..ops.shape_rules import known_shapes_differ
 from ..ops import elementwise as _ew
 from ..ops import math as _m
 from ..static.appender import layer_helper
@@ -214,11 +215,10 @@ def add_n(inputs, name=None):
         inputs = [inputs]
     if not isinstance(inputs, (list, tuple)) or not inputs:
         raise TypeError(f"add_n: inputs must be a Tensor or a non-empty list of Tensors, received {inputs!r}")
+    first = inputs[0]
     for i, t in enumerate(inputs):
         _check_tensor(t, "add_n", f"inputs[{i}]")
-        first = inputs[0]
-        if t.dtype != first.dtype or len(t.shape) != len(first.shape) or \
-                any(a != b and -1 not in (a, b) for a, b in zip(t.shape, first.shape)):  # ValueError, as Paddle
+        if t.dtype != first.dtype or known_shapes_differ(t.shape, first.shape):  # ValueError, as Paddle
             raise ValueError(f"add_n: inputs must have one shape and dtype; inputs[{i}] is {list(t.shape)} "
                              f"{t.dtype.name}, inputs[0] {list(first.shape)} {first.dtype.name}")
     with layer_helper("add_n"):
