@@ -26,11 +26,13 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def _eager_cpu_fresh_names():
-    """Every test starts in eager mode on the CPU with fresh name counters."""
+    """Every test starts in eager mode with fresh name counters, on the CPU -- or on the device that
+    $PADDLELITE_DEVICE names, so `PADDLELITE_DEVICE=gpu pytest tests` runs the whole suite on a GPU."""
     import paddlelite as paddle
+    from paddlelite.device.place import ENV_VAR
     from paddlelite.utils import unique_name
     paddle.disable_static()
-    paddle.set_device("cpu")
+    paddle.set_device(os.environ.get(ENV_VAR) or "cpu")
     with unique_name.guard():
         yield
     paddle.disable_static()

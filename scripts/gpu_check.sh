@@ -1,0 +1,26 @@
+#!/bin/bash
+# One call on a lent GPU machine (see ../.library/device): environment, the GPU-marked tests, the whole
+# suite with the GPU as the default device, the Docker image's command and the training example.
+# Logs go to $OUT (one tarball, since few files come back). Usage: bash scripts/gpu_check.sh [SECONDS]
+set -u
+LIMIT=${1:-400}
+OUT=${OUT:-/tmp/gpu_out}; mkdir -p "$OUT/logs"; L=$OUT/logs
+export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
+if ls .whl/*.whl >/dev/null 2>&1; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
+    && export PYTHONPATH=$PYTHONPATH:/tmp/site
+fi
+{ nvidia-smi; python3 -c "import sys, numpy, cupy; print(sys.version); print('numpy', numpy.__version__, 'cupy', cupy.__version__, 'cuda runtime', cupy.cuda.runtime.runtimeGetVersion(), 'driver', cupy.cuda.runtime.driverGetVersion())";
+  python3 -m pip list 2>/dev/null | grep -i -E "^(torch|pytest|hypothesis|ml.dtypes|mpi4py|cupy|numpy|pytest-benchmark|nvidia-nccl|cuda)" ;
+  which mpiexec mpirun; } > $L/env.txt 2>&1
+cat $L/env.txt | head -40
+N=$(nproc)
+XD=""; python3 -c "import xdist" 2>/dev/null && XD="-p xdist -n"
+PT="python3 -m pytest -p no:cacheprovider -W ignore -q -rfE --tb=short"
+( timeout $LIMIT $PT -m gpu tests ${XD:+$XD 4} --junitxml=$L/gpu.xml > $L/gpu.log 2>&1; echo "rc=$?" >> $L/gpu.log ) &
+( PADDLELITE_DEVICE=gpu timeout $LIMIT $PT -m "not gpu" tests ${XD:+$XD $((N-6))} --junitxml=$L/suite.xml > $L/suite.log 2>&1; echo "rc=$?" >> $L/suite.log ) &
+( timeout 120 python3 -c 'import paddlelite as p, cupy; p.set_device("gpu"); print("device:", p.get_device(), cupy.cuda.runtime.getDeviceProperties(0)["name"].decode())' > $L/docker_cmd.log 2>&1;
+  cd /tmp && for m in eager static; do timeout 150 python3 -m paddlelite.examples.train --device gpu --mode $m --epochs 5 --out /tmp/run_$m; echo "rc=$?"; done > $L/train.log 2>&1 ) &
+wait
+tar czf $OUT/logs.tgz -C $OUT logs
+for f in docker_cmd train gpu suite; do echo "== $f"; tail -n 8 $L/$f.log; done
