@@ -184,9 +184,7 @@ def broadcast_shapes(*shapes):
 
 def broadcast_tensors(input, name=None):
     """Each Tensor of `input` broadcast to their common shape."""
-    xs = _tensor_list(input, "broadcast_tensors", "input")
-    shape = broadcast_shapes(*[t.shape for t in xs])
-    return [t if list(t.shape) == shape else _manip.broadcast_to(t, shape) for t in xs]
+    return _dispatch.apply(_get_op("broadcast_tensors"), _tensor_list(input, "broadcast_tensors", "input"))
 
 
 def meshgrid(*args, **kwargs):
