@@ -594,9 +594,9 @@ def _broadcast_tensors_infer(xs):
         raise ValueError("op 'broadcast_tensors': X must hold at least one tensor, received an empty list")
     shape = ()
     for k, x in enumerate(xs):
-        if x.dtype != xs[0].dtype:  # a TypeError, as Paddle's broadcast_tensors raises
-            raise TypeError(f"op 'broadcast_tensors': X[{k}] has dtype {x.dtype} but X[0] has {xs[0].dtype}; "
-                            "all the Tensors must have the same data type")
+        if x.dtype != xs[0].dtype:  # a ValueError, as Paddle's op raises
+            raise ValueError(f"op 'broadcast_tensors': X[{k}] has dtype {x.dtype} but X[0] has {xs[0].dtype}; "
+                             "all the Tensors must have the same data type")
         shape = broadcast_shapes("broadcast_tensors", shape, tuple(x.shape), names=("X[:k]", f"X[{k}]"))
     return ([Meta(shape, x.dtype) for x in xs],)  # one variadic output slot
 
