@@ -4,7 +4,7 @@ import numpy as np
 from ..framework.dtype import FLOAT8_E4M3FN, FLOAT8_MAX, convert_dtype
 from ..framework.tensor import storage_of
 from .formula import cast, concat, flip, reshape_as, roll, stack, tile, transpose, unstack
-from .grad_support import REDUCE_AS
+from . import grad_support as _grad_support
 from .registry import Meta, VALUE_CHECK, register_op
 from .shape_rules import broadcast_shapes, normalize_axis
 
@@ -620,7 +620,7 @@ BROADCAST_TENSORS = register_op(
 BROADCAST_TENSORS_GRAD = register_op(
     "broadcast_tensors_grad", inputs=("X", "OutGrad"), meta_inputs=("X",), outputs=("XGrad",),
     variadic_inputs=("X", "OutGrad"), variadic_outputs=("XGrad",), nondiff_inputs=("X",),
-    forward=lambda xp, xs, douts: [REDUCE_AS.forward(xp, d, x) for x, d in zip(xs, douts)],
+    forward=lambda xp, xs, douts: [_grad_support.REDUCE_AS.forward(xp, d, x) for x, d in zip(xs, douts)],
     infer=lambda xs, douts: ([Meta(tuple(x.shape), d.dtype) for x, d in zip(xs, douts)],),
     grad=_broadcast_tensors_grad_grad, double_grad=True)
 
