@@ -348,6 +348,39 @@ def test_merged_adam_one_launch(emu, use_adamw, monkeypatch):
     assert kern.launches == before + 1
 
 
+def test_merged_adam_plan_is_reused_and_held_outputs_survive(emu, monkeypatch):
+    """A second step on the same parameter list reuses the cached table (only the gradients' addresses are
+    sent) and the dropped outputs' buffers; outputs still held from the first step are never overwritten; the
+    plan dies with an array whose address it holds, and a non-contiguous input is not cached."""
+    impls = device_impls("gpu")
+    monkeypatch.setattr(opt_launch, "ADAM_CHUNK", 64)
+    monkeypatch.setattr(opt_launch, "_PLANS", opt_launch.collections.OrderedDict())
+    shapes = [(5,), (3, 17), (40, 9)]
+    ps, m1, m2 = ([randn(*s) for s in shapes] for _ in range(3))
+    m2 = [np.abs(a) for a in m2]
+    b1, b2 = [_f1(0.9 ** 2) for _ in shapes], [_f1(0.999 ** 2) for _ in shapes]
+    lr = [_f1(1e-2)]
+    attrs = {**get_op("merged_adam").attrs, "weight_decay": 0.01, "use_adamw": True}
+
+    def step(gs):
+        return check(impls, "merged_adam", (ps, gs, lr, m1, m2, b1, b2, None), attrs, np.float32)
+
+    held = step([randn(*s) for s in shapes])
+    held_copy = [[a.copy() for a in lst] for lst in held[:5]]
+    (plan,) = opt_launch._PLANS.values()
+    step([randn(*s) for s in shapes])  # `held` still alive: fresh outputs
+    assert all(np.array_equal(a, b) for lst, lc in zip(held[:5], held_copy) for a, b in zip(lst, lc))
+    assert list(opt_launch._PLANS.values()) == [plan]
+    first = step([randn(*s) for s in shapes])[0][0].__array_interface__["data"][0]
+    again = step([randn(*s) for s in shapes])  # the outputs of the call before were dropped: reused
+    assert again[0][0].__array_interface__["data"][0] == first
+    del plan
+    ps[1] = strided(ps[1])  # the array whose address the plan held dies, and the plan with it
+    assert not opt_launch._PLANS
+    step([randn(*s) for s in shapes])
+    assert not opt_launch._PLANS  # a strided input is not cached (its contiguous copy would go stale)
+
+
 # ---- raw bfloat16 kernels (NumPy has no bfloat16: bit patterns in uint16) ----------------------------
 def to_bf16(a):
     b = np.asarray(a, np.float32).view(np.uint32)
