@@ -349,12 +349,14 @@ def _scatter_at(xp, target, idx, values, how):
     """target[idx] combined with values by `how` ('add', 'min', 'max', 'mul'), every repeated index included."""
     if xp is np:
         getattr(np, _UFUNCS[how]).at(target, idx, values)
-    elif how == "mul":  # CuPy has no scatter-multiply: one fancy update per repeat
-        for sel in _writer_passes(xp, idx):
-            target[idx[sel]] *= values[sel]
-    else:
+    elif how == "add" or (how != "mul" and target.dtype.kind in "iu"):
         import cupyx
         getattr(cupyx, f"scatter_{how}")(target, idx, values)
+    else:  # CuPy has no scatter-multiply, and its float scatter_min/max go through fminf/fmaxf (float64 rounded
+        # to float32, NaN dropped): one exact fancy update per repeat, NaN propagating as NumPy's ufunc.at
+        combine = getattr(xp, _UFUNCS[how])
+        for sel in _writer_passes(xp, idx):
+            target[idx[sel]] = combine(target[idx[sel]], values[sel])
 
 
 def _last_writer(xp, targets, size):
@@ -553,7 +555,7 @@ def _top_p_forward(xp, x, ps, threshold, topp_seed, seed, k, mode, return_top):
     total = weights.sum(axis=1, keepdims=True)
     weights = xp.where(total > 0, weights / xp.where(total > 0, total, 1), keep / keep.sum(axis=1, keepdims=True))
     if topp_seed is not None:
-        draws = xp.asarray([rng_for(xp, int(s)).random() for s in topp_seed.reshape(-1).tolist()])
+        draws = xp.stack([rng_for(xp, int(s)).random() for s in topp_seed.reshape(-1).tolist()])
     else:
         draws = rng_for(xp, max(seed, 0)).random(rows)  # seed -1: the global generator
     pick = (xp.cumsum(weights, axis=1) < draws.reshape(-1, 1)).sum(axis=1).clip(0, vocab - 1).reshape(-1, 1)
