@@ -5,8 +5,9 @@
 // bias_act:      out = act(x + bias[c]) over a [R, B] view.
 // bias_act_grad: h = x + bias[c] recomputed (cheaper than storing it), dx = dout * act'(h), and
 //                dbias[c] = sum_r dx[r, c] accumulated in registers while dx is written: x and dout
-//                are read once, dx written once. Tiles as tile_colsum; with gridDim.y > 1 the column
-//                sums are float32 partials [G, B] finished by reduce_mid (reduce.cu).
+//                are read once, dx written once. Tiles as tile_colsum (16-byte accesses when B % 4 == 0
+//                and aligned); with gridDim.y > 1 the column sums are float32 partials [G, B] finished
+//                by reduce_mid (reduce.cu).
 #include "common.cuh"
 
 template <class T>
@@ -45,22 +46,31 @@ __device__ __forceinline__ void bias_act_k(const T* __restrict__ x, const T* __r
   for (i64 i = nvec * 4 + GRID_TID; i < n; i += GRID_STRIDE) st(out, i, act_forward(act, ld(x, i) + ld(bias, i % B)));
 }
 
-template <class T>
+template <int V, class T>
 __device__ __forceinline__ void bias_act_grad_k(const T* __restrict__ x, const T* __restrict__ bias,
                                                 const T* __restrict__ dout, T* __restrict__ dx,
                                                 T* __restrict__ dbias, float* __restrict__ partial, i64 R,
                                                 i64 B, int act) {
-  const i64 c = (i64)blockIdx.x * TILE_X + threadIdx.x;
-  const float b = c < B ? ld(bias, c) : 0.f;
-  const float s = tile_colsum(R, c, B, [&](i64 r, i64 cc) {
+  const i64 c = ((i64)blockIdx.x * TILE_X + threadIdx.x) * V;
+  float b[V], s[V];
+#pragma unroll
+  for (int k = 0; k < V; ++k) b[k] = 0.f;
+  if (c < B) loadv<V>(bias, c, b);
+  tile_colsum<V>(R, c, B, [&](i64 r, i64 cc, float* acc) {
     const i64 i = r * B + cc;
-    const float g = ld(dout, i) * act_grad_from_input(act, ld(x, i) + b);
-    st(dx, i, g);
-    return g;
-  });
+    float xv[V], dv[V], g[V];
+    loadv<V>(x, i, xv);
+    loadv<V>(dout, i, dv);
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      g[k] = dv[k] * act_grad_from_input(act, xv[k] + b[k]);
+      acc[k] += g[k];
+    }
+    storev<V>(dx, i, g);
+  }, s);
   if (threadIdx.y == 0 && c < B) {
-    if (gridDim.y == 1) st(dbias, c, s);
-    else partial[(i64)blockIdx.y * B + c] = s;
+    if (gridDim.y == 1) storev<V>(dbias, c, s);
+    else storev<V>(partial, (i64)blockIdx.y * B + c, s);
   }
 }
 
@@ -73,8 +83,10 @@ __device__ __forceinline__ void bias_act_grad_k(const T* __restrict__ x, const T
     bias_act_k<T>(x, bias, out, n, B, act, vec);                                                         \
   }                                                                                                      \
   extern "C" __global__ void bias_act_grad_##NAME(const T* x, const T* bias, const T* dout, T* dx,        \
-                                                  T* dbias, float* partial, i64 R, i64 B, int act) {     \
-    bias_act_grad_k<T>(x, bias, dout, dx, dbias, partial, R, B, act);                                    \
+                                                  T* dbias, float* partial, i64 R, i64 B, int act,       \
+                                                  int vec) {                                             \
+    if (vec) bias_act_grad_k<4, T>(x, bias, dout, dx, dbias, partial, R, B, act);                        \
+    else bias_act_grad_k<1, T>(x, bias, dout, dx, dbias, partial, R, B, act);                            \
   }
 
 INSTANTIATE_FLOAT_TYPES(ACT_KERNELS)
