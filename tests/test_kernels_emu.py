@@ -87,7 +87,8 @@ def _softmax(x, axis):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("shape,axis", [((5, 7), -1), ((3, 8), -1), ((2, 5, 3), 1), ((33, 12), 1), ((4, 1), -1)])
+@pytest.mark.parametrize("shape,axis", [((5, 7), -1), ((3, 8), -1), ((2, 5, 3), 1), ((33, 12), 1), ((4, 1), -1), ((70, 12), -1),
+                                        ((4, 2100), -1), ((3, 2101), -1)])
 @pytest.mark.parametrize("soft", [False, True])
 def test_softmax_ce_grad(impls, dtype, shape, axis, soft):
     sm = _softmax(randn(*shape), axis).astype(dtype)
