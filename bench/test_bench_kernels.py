@@ -73,7 +73,9 @@ def report(benchmark, name, nbytes, t_fused, t_copy, t_unfused, t_torch=None):
 
 
 def _bench(cp, benchmark, impls, name, op, arrays, attrs, out_bytes, torch_fn=None, unread=()):
-    """out_bytes: what the op writes; `unread`: positions of arguments passed only for their shape."""
+    """out_bytes: what the op writes; `unread`: positions of arguments passed only for their shape. The op's
+    attribute defaults are filled in, as the dispatcher does."""
+    attrs = get_op(op).fill_attrs(attrs)
     dev = [None if a is None else [cp.asarray(e) for e in a] if isinstance(a, list) else cp.asarray(a)
            for a in arrays]
     nbytes = out_bytes + sum(sum(e.nbytes for e in a) if isinstance(a, list) else a.nbytes
