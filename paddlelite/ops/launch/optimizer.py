@@ -103,10 +103,13 @@ class _AdamPlan:
         self.cacheable = all(_contiguous(lst, dt) for lst in (params, m1s, m2s)) and \
             all(_contiguous(lst, np.float32) for lst in (lrs, b1ps, b2ps))
         if self.cacheable:
-            self.alive = True
-            self._refs = [weakref.ref(a, self._died) for lst in state for a in lst]
-        else:  # used for this launch only: the converted copies live as long as the plan
-            self.alive, self._keep = False, (ins, lr_all, pows_in)
+            try:
+                self._refs = [weakref.ref(a, self._died) for lst in state for a in lst]
+            except TypeError:  # an array type without weak references: not cached
+                self.cacheable = False
+        self.alive = self.cacheable
+        if not self.cacheable:  # used for this launch only: the converted copies live as long as the plan
+            self._keep = (ins, lr_all, pows_in)
         self.write_pows, self.b1ps, self.b2ps = write_pows, list(b1ps), list(b2ps)
         self.out = None
 
