@@ -13,15 +13,19 @@
 template <class T>
 __device__ __forceinline__ void act_grad_k(const T* __restrict__ a, const T* __restrict__ dout,
                                            T* __restrict__ dx, i64 n, int act, int vec) {
+  struct In { float a[4], d[4]; };
   const i64 nvec = vec ? (n >> 2) : 0;
-  for (i64 v = GRID_TID; v < nvec; v += GRID_STRIDE) {
-    float av[4], dv[4], o[4];
-    load4(a, v * 4, av);
-    load4(dout, v * 4, dv);
+  vec_loop2(nvec, [&](i64 v) {
+    In in;
+    load4(a, v * 4, in.a);
+    load4(dout, v * 4, in.d);
+    return in;
+  }, [&](i64 v, const In& in) {
+    float o[4];
 #pragma unroll
-    for (int k = 0; k < 4; ++k) o[k] = dv[k] * act_grad(act, av[k]);
+    for (int k = 0; k < 4; ++k) o[k] = in.d[k] * act_grad(act, in.a[k]);
     store4(dx, v * 4, o);
-  }
+  });
   for (i64 i = nvec * 4 + GRID_TID; i < n; i += GRID_STRIDE) st(dx, i, ld(dout, i) * act_grad(act, ld(a, i)));
 }
 

@@ -161,6 +161,21 @@ __device__ __forceinline__ float act_forward(int act, float x) {
 #define GRID_TID ((i64)blockIdx.x * blockDim.x + threadIdx.x)
 #define GRID_STRIDE ((i64)gridDim.x * blockDim.x)
 
+// Grid-stride over nvec groups of 4 elements, two groups per thread and step: `load(v)` returns group v's
+// inputs, `store(v, in)` computes and writes it. Both groups are loaded before either is used, so each
+// thread keeps twice the bytes in flight.
+template <class Load, class Store>
+__device__ __forceinline__ void vec_loop2(i64 nvec, Load load, Store store) {
+  for (i64 v = GRID_TID; v < nvec; v += 2 * GRID_STRIDE) {
+    const i64 w = v + GRID_STRIDE;
+    const auto a = load(v);
+    auto b = a;
+    if (w < nvec) b = load(w);
+    store(v, a);
+    if (w < nvec) store(w, b);
+  }
+}
+
 // Instantiate an extern "C" kernel for each storage type: INSTANTIATE_FLOAT_TYPES(M) expands
 // M(f32, float) M(f16, f16) M(bf16, bf16).
 #define INSTANTIATE_FLOAT_TYPES(M) M(f32, float) M(f16, f16) M(bf16, bf16)
