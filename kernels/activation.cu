@@ -38,15 +38,19 @@ __device__ __forceinline__ float act_grad_from_input(int act, float h) {
 template <class T>
 __device__ __forceinline__ void bias_act_k(const T* __restrict__ x, const T* __restrict__ bias,
                                            T* __restrict__ out, i64 n, i64 B, int act, int vec) {
+  struct In { float x[4], b[4]; };
   const i64 nvec = vec ? (n >> 2) : 0;  // vec requires B % 4 == 0: a 4-group shares one bias row
-  for (i64 v = GRID_TID; v < nvec; v += GRID_STRIDE) {
-    float xv[4], bv[4], o[4];
-    load4(x, v * 4, xv);
-    load4(bias, (v * 4) % B, bv);
+  vec_loop2(nvec, [&](i64 v) {
+    In in;
+    load4(x, v * 4, in.x);
+    load4(bias, (v * 4) % B, in.b);
+    return in;
+  }, [&](i64 v, const In& in) {
+    float o[4];
 #pragma unroll
-    for (int k = 0; k < 4; ++k) o[k] = act_forward(act, xv[k] + bv[k]);
+    for (int k = 0; k < 4; ++k) o[k] = act_forward(act, in.x[k] + in.b[k]);
     store4(out, v * 4, o);
-  }
+  });
   for (i64 i = nvec * 4 + GRID_TID; i < n; i += GRID_STRIDE) st(out, i, act_forward(act, ld(x, i) + ld(bias, i % B)));
 }
 
