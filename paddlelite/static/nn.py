@@ -17,7 +17,7 @@ from ..ops.registry import get_op
 from ..utils import unique_name
 from .appender import layer_name_guard, output_order_guard
 from .control_flow import cond, while_loop  # noqa: F401  (part of paddle.static.nn)
-from .framework import Variable, require_static
+from .framework import Variable, default_main_program, require_static
 from .py_func import py_func  # noqa: F401  (part of paddle.static.nn)
 from .pylayer import static_pylayer  # noqa: F401  (part of paddle.static.nn)
 
@@ -25,6 +25,12 @@ from .pylayer import static_pylayer  # noqa: F401  (part of paddle.static.nn)
 def _F():
     from ..nn import functional
     return functional
+
+
+def _helper_name(key):
+    """The name Paddle's LayerHelper(key) takes in static mode: `<key>_<n>`, n counted by the current program (its
+    parameters' names `<name>.w_<k>` are counted process-wide, as every parameter name)."""
+    return default_main_program()._name_generator(key)
 
 
 def _param(helper, suffix, shape, dtype, attr, is_bias=False, default_initializer=None):
@@ -101,7 +107,7 @@ def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=No
         raise ValueError(f"embedding: size must be [vocab_size, emb_dim], received {size!r}")
     if input.dtype.name not in ("int32", "int64"):
         raise TypeError(f"embedding: input must be int32 or int64 ids, received {input.dtype.name}")
-    helper = unique_name.generate("embedding")
+    helper = _helper_name("embedding")
     dtype = _dtype.convert_dtype(dtype).name
     with layer_name_guard(helper):
         w = _param(helper, "w", [int(size[0]), int(size[1])], dtype, param_attr)
