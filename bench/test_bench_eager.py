@@ -1,8 +1,11 @@
 """Eager per-op overhead and a small MLP's forward+backward, side by side with PyTorch (CPU).
+With BENCH_DEVICE=gpu both run on the GPU: the tiny add then measures the host-side cost of launching one op.
 
 Run: pytest bench/test_bench_eager.py --benchmark-only --benchmark-group-by=group
 Results with machine, date and commit go to bench/results/.
 """
+import os
+
 import numpy as np
 import pytest
 
@@ -10,6 +13,17 @@ import paddlelite as paddle
 
 torch = pytest.importorskip("torch")
 torch.set_num_threads(1)
+GPU = os.environ.get("BENCH_DEVICE", "cpu") == "gpu"
+
+
+@pytest.fixture(scope="module", autouse=True)  # before the module's data fixtures
+def _device():
+    if GPU and not (paddle.device.cuda.device_count() and torch.cuda.is_available()):
+        pytest.skip("BENCH_DEVICE=gpu needs a GPU for both paddlelite and PyTorch")
+    paddle.set_device("gpu" if GPU else "cpu")
+    torch.set_default_device("cuda" if GPU else "cpu")
+    yield
+    torch.set_default_device("cpu")
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
 """One training step (forward, backward, optimizer update, clear grads), single-threaded on the CPU:
 paddlelite eager, paddlelite.jit.to_static, paddlelite static, PyTorch, and hand-written NumPy, in the same run.
+With BENCH_DEVICE=gpu: paddlelite on the GPU against PyTorch on the same GPU, each step synchronised (no NumPy).
 
 * MLP 784-256-128-10, batch 128, cross-entropy, SGD(lr=0.01)
 * a small CNN: conv(1->8, 3x3) relu maxpool conv(8->16, 3x3) relu maxpool linear(16*7*7 -> 10), batch 32
@@ -8,6 +9,8 @@ paddlelite eager, paddlelite.jit.to_static, paddlelite static, PyTorch, and hand
 Run: pytest bench/test_bench_train.py --benchmark-only --benchmark-group-by=group
 Aim: eager <= 1.0x PyTorch, static and to_static <= 0.9x.
 """
+import os
+
 import numpy as np
 import pytest
 
@@ -17,6 +20,29 @@ from paddlelite.utils import unique_name
 
 torch = pytest.importorskip("torch")
 torch.set_num_threads(1)
+GPU = os.environ.get("BENCH_DEVICE", "cpu") == "gpu"
+TORCH_DEVICE = "cuda" if GPU else "cpu"
+
+
+@pytest.fixture(scope="module", autouse=True)  # before the module's data fixtures
+def _device():
+    if GPU and not (paddle.device.cuda.device_count() and torch.cuda.is_available()):
+        pytest.skip("BENCH_DEVICE=gpu needs a GPU for both paddlelite and PyTorch")
+    paddle.set_device("gpu" if GPU else "cpu")
+    yield
+    paddle.set_device("cpu")
+
+
+def _synchronised(step, sync):
+    """On a GPU a step is timed until its kernels have finished."""
+    if not GPU:
+        return step
+
+    def step_and_wait():
+        out = step()
+        sync()
+        return out
+    return step_and_wait
 
 B, LR = 128, 0.01
 
@@ -86,7 +112,7 @@ def _eager_step(make, x, y, to_static=False):
         opt.step()
         opt.clear_grad()
         return loss
-    return step
+    return _synchronised(step, paddle.device.synchronize)
 
 
 def _static_step(make, x, y):
@@ -100,7 +126,7 @@ def _static_step(make, x, y):
             paddle.optimizer.SGD(LR).minimize(loss)
     finally:
         paddle.disable_static()
-    exe = paddle.static.Executor("cpu")
+    exe = paddle.static.Executor("gpu" if GPU else "cpu")
     scope = paddle.static.Scope()
     with paddle.static.scope_guard(scope):
         exe.run(startup)
@@ -109,13 +135,13 @@ def _static_step(make, x, y):
     def step():
         with paddle.static.scope_guard(scope):
             return exe.run(main, feed=feed, fetch_list=[loss])
-    return step
+    return _synchronised(step, paddle.device.synchronize)
 
 
 def _torch_step(make, x, y):
-    model = make()
+    model = make().to(TORCH_DEVICE)
     opt = torch.optim.SGD(model.parameters(), LR)
-    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
+    xt, yt = torch.from_numpy(x).to(TORCH_DEVICE), torch.from_numpy(y).to(TORCH_DEVICE)
 
     def step():
         loss = torch.nn.functional.cross_entropy(model(xt), yt)
@@ -123,7 +149,7 @@ def _torch_step(make, x, y):
         opt.step()
         opt.zero_grad()
         return loss
-    return step
+    return _synchronised(step, torch.cuda.synchronize)
 
 
 def _numpy_mlp_step(x, y):
@@ -179,6 +205,8 @@ def test_mlp_torch(benchmark, data):
 
 @pytest.mark.benchmark(group="train step: MLP 784-256-128-10, batch 128, SGD")
 def test_mlp_numpy(benchmark, data):
+    if GPU:
+        pytest.skip("the NumPy floor is a CPU figure")
     benchmark(_numpy_mlp_step(data[0], data[1]))
 
 

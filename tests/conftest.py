@@ -38,6 +38,13 @@ def _eager_cpu_fresh_names():
     paddle.disable_static()
 
 
+@pytest.fixture
+def cpu_device():
+    """For a test about the CPU itself (its streams, its places): the CPU even when $PADDLELITE_DEVICE names a GPU."""
+    import paddlelite as paddle
+    paddle.set_device("cpu")
+
+
 @pytest.fixture(autouse=True)
 def _op_case_context(request):
     """A registry case (tests/op_cases) that needs a context -- the collective ops a process group -- runs in it."""

@@ -77,6 +77,7 @@ def test_double_backward_matches_torch(name):
     np.testing.assert_allclose(ggx.numpy(), ggt.numpy(), rtol=1e-8, atol=1e-10)
 
 
+@pytest.mark.usefixtures("cpu_device")
 def test_grads_run_through_dedicated_grad_ops():
     """The fused GPU kernels replace these grad ops by type, so backward must use them."""
     from paddlelite.ops import registry

@@ -10,6 +10,7 @@ import contextlib
 import warnings
 
 import numpy as np
+import pytest
 
 from tests.differential import differential, raises
 
@@ -244,6 +245,7 @@ def test_disabled_auto_cast_still_needs_a_low_dtype(paddle):
         pass
 
 
+@pytest.mark.usefixtures("cpu_device")
 @differential(expected=[False, True, False, True])
 def test_low_precision_support_on_the_cpu(paddle):
     return [paddle.amp.is_float16_supported(), paddle.amp.is_bfloat16_supported(),

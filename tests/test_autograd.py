@@ -15,6 +15,7 @@ def t(values, sg=False, dtype="float32"):
 
 
 # ---- the seed example (shared/seeds/004) ----------------------------------------------------------
+@pytest.mark.usefixtures("cpu_device")
 def test_seed_backward_example():
     x = t([[1, 2], [3, 4]])
     y = t([[3, 2], [3, 4]], sg=True)
@@ -383,6 +384,7 @@ def test_mixed_places_error_is_clear():
 
 
 # ---- dumps ----------------------------------------------------------------------------------------
+@pytest.mark.usefixtures("cpu_device")
 def test_dump_backward_graph_files(tmp_path):
     x = t([1.0, 2.0])
     x.name = "x"

@@ -33,7 +33,8 @@ def test_set_and_get_device():
 
 
 def _run(code, **env):
-    full = dict(os.environ, PYTHONPATH=ROOT, **env)
+    inherited = {k: v for k, v in os.environ.items() if k != "PADDLELITE_DEVICE"}  # each test says its own device
+    full = dict(inherited, PYTHONPATH=ROOT, **env)
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=full, timeout=120)
 
 

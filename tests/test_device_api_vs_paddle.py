@@ -65,6 +65,7 @@ def test_empty_cache_without_cuda_does_nothing():
     assert paddle.device.empty_cache() is None
 
 
+@pytest.mark.usefixtures("cpu_device")
 @pytest.mark.parametrize("call", ["synchronize()", "synchronize('cpu')", "current_stream()",
                                   "current_stream('cpu')", "current_stream(paddle.CPUPlace())"])
 def test_streams_are_not_on_the_cpu(call):
@@ -82,6 +83,7 @@ def test_no_xpu_or_ipu(call):
     body()
 
 
+@pytest.mark.usefixtures("cpu_device")
 @differential(expected={"inside": "cpu", "after": "cpu", "guarded": "cpu", "tensor": -1, "place_guard": "cpu",
                         "index_zero": "cpu"})
 def test_device_context_managers_on_the_cpu(paddle):
@@ -231,6 +233,7 @@ def test_gpu_rng_state_round_trips():
     np.testing.assert_array_equal(b, paddle.rand([8]).numpy())
 
 
+@pytest.mark.usefixtures("cpu_device")
 @differential(expected={"index": 0, "set": None, "place": "Place(cpu)", "none": "Place(cpu)", "zero": "Place(cpu)",
                         "seeded": True, "returned": None})
 def test_current_device_and_default_device_on_the_cpu(paddle):

@@ -170,7 +170,7 @@ def test_to_static_results_survive_the_next_call(fixed_io):
     out_a = layer(a)
     kept = out_a.numpy().copy()
     out_b = layer(b)
-    assert layer.forward.concrete_program._forward_step.fixed is fixed_io
+    assert layer.forward.concrete_program.steps_at(a.place)[0].fixed is fixed_io
     np.testing.assert_array_equal(out_a.numpy(), kept)
     # both calls' saved intermediates are intact: each backward gives its own eager gradient
     (out_a.sum() + 2 * out_b.sum()).backward()

@@ -57,7 +57,7 @@ def _loss(op, outs, weights):
     return total
 
 
-def _eager(op, case, place="cpu", make=lambda a: a, create_graph=False):
+def _eager(op, case, place=None, make=lambda a: a, create_graph=False):  # None: the current device
     slots = _grad_slots(op, case)
     tensors = _to_tensors(case, slots, place, make)
     outs = apply(op, *[tensors.get(s) for s in op.inputs], **case.attrs)
@@ -188,7 +188,7 @@ def test_double_backward_matches_finite_differences(case):
     for g, v in zip(grads, vs):
         if g is None or g.stop_gradient:
             continue  # first-order grad constant in the inputs
-        term = paddle.sum(g * paddle.to_tensor(v, dtype=g.dtype))
+        term = paddle.sum(g * paddle.to_tensor(v, dtype=g.dtype, place=g.place))
         if term.dtype.is_complex:
             term = paddle.real(term)
         second_loss = term if second_loss is None else second_loss + term

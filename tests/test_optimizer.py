@@ -322,7 +322,7 @@ def _train(mode, make_opt, steps=5):
                 opt = make_opt(None)
                 ops, params_grads = opt.minimize(loss)
             assert all(op.attr("op_role") == 2 for op in ops)
-            exe = paddle.static.Executor("cpu")
+            exe = paddle.static.Executor()  # on the device eager mode trains on: the same initialisation
             paddle.seed(11)
             exe.run(startup)
             return [float(exe.run(main, feed={"x": x, "y": y}, fetch_list=[loss])[0]) for _ in range(steps)]

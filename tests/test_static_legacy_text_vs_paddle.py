@@ -1197,3 +1197,33 @@ def test_sparse_embedding_steps_as_paddles(paddle):  # SGD (with L2 decay) and A
     exe.run(main, feed={"ids": _IDS})
     lazy, = exe.run(main, feed={"ids": np.array([[2, 2, 2]], "int64")}, fetch_list=[weight])
     return {"sgd": sgd, "adam": adam, "lazy": lazy}
+
+
+def _names_of_two_programs(paddle):  # static.nn layers, parameters, `tmp_<n>` and unnamed variables count per
+    F = paddle.nn.functional            # program; a Layer's own name (linear_<n>) counts process-wide
+    names = []
+    for _ in range(2):
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [None, 4], "float32")
+            h = F.relu(paddle.static.nn.fc(x, 3)) + paddle.nn.Linear(4, 3)(x)
+            h = paddle.static.nn.fc(h, 2, activation="relu")
+            paddle.static.nn.embedding(paddle.static.data("i", [None, 1], "int64"), [10, 3])
+            im = paddle.static.nn.conv2d(paddle.static.data("im", [None, 1, 4, 4], "float32"), 2, 3)
+            paddle.mean(paddle.static.nn.layer_norm(paddle.static.nn.batch_norm(im))) + 1.0
+            paddle.static.create_parameter([3], "float32"), paddle.static.create_global_var([1], 0.0, "float32")
+            paddle.optimizer.SGD(0.1, weight_decay=paddle.regularizer.L2Decay(0.01)).minimize(paddle.mean(h))
+        # (gradients left out: list_vars also shows our grad makers' intermediates, which printing hides)
+        names.append([[v.name for v in p.list_vars() if "grad" not in v.name.lower()] for p in (main, startup)])
+    return names
+
+
+def test_names_count_as_paddles_across_programs():
+    ours, theirs = run_both(lambda lib: (lib.enable_static(), _names_of_two_programs(lib))[1])
+    first, second = ours
+    assert "fc_0.w_0" in second[0] and "conv2d_0.tmp_0" in second[0] and "tmp_0" in second[0], second[0]
+    assert "linear_1.w_0" in second[0] and "_generated_var_0" in second[1], second
+    if theirs is not None:
+        for k, (a, b) in enumerate(zip(ours, theirs)):
+            for program, (x, y) in zip(("main", "startup"), zip(a, b)):
+                assert x == y, (k, program, list(difflib.unified_diff(y, x, "Paddle", "paddlelite", lineterm="")))

@@ -52,6 +52,7 @@ def test_numpy_item_and_conversions():
         bool(paddle.to_tensor([1, 2]))
 
 
+@pytest.mark.usefixtures("cpu_device")
 def test_repr_matches_paddle_format():
     x = paddle.to_tensor([[1, 2], [3, 4]], dtype="float32", stop_gradient=False)
     assert repr(x) == ("Tensor(shape=[2, 2], dtype=float32, place=Place(cpu), stop_gradient=False,\n"

@@ -27,7 +27,14 @@ def test_shares_memory():
     assert float(t[0]) == 9.0
     x = paddle.to_tensor([1.0, 2.0])
     shared = paddle.from_dlpack(paddle.to_dlpack(x))
-    assert shared._data.__array_interface__["data"][0] == x._data.__array_interface__["data"][0]
+    assert _address(shared._data) == _address(x._data)
+
+
+def _address(array):
+    """Where an array's data starts, on either device."""
+    if hasattr(array, "__cuda_array_interface__"):
+        return array.__cuda_array_interface__["data"][0]
+    return array.__array_interface__["data"][0]
 
 
 def test_with_torch():

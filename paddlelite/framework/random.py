@@ -1,40 +1,157 @@
-"""Global random state: one NumPy generator for the CPU, one CuPy generator per GPU, all seeded together."""
-import copy
+"""Global random state, counter-based so that a seed defines the draws on every device.
+
+Each device (the CPU, each GPU) has a stream: a seed and an offset, the number of random op calls it
+served. A call takes the next offset and draws from the key hashed from (seed, offset): SplitMix64 of
+key + counter, computed with the array module's own uint64 arithmetic, so NumPy and CuPy produce the same
+bits and the uniform, normal, integer and permutation draws built on them agree across devices (as JAX's,
+unlike Paddle's, which promises nothing there). A stream's state is two ints: get/set_rng_state round-trip
+and pickle. paddle.seed sets every stream to (seed, 0); an op with its own seed draws from that seed's key
+alone, the same on each call."""
+import math
 
 import numpy as np
 
+from ..device import cuda
 from ..device.place import current_place, device_to_place
 
-_state = {"seed": None, "cpu": np.random.default_rng(), "gpu": {}}
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)  # SplitMix64's increment: 2**64 / golden ratio
+_MIX1, _MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+_STREAM_DOMAIN, _OP_DOMAIN = 1, 2  # a stream's keys and an op seed's key never coincide
+
+
+def _splitmix(xp, key, start, n):
+    """Words start .. start+n-1 of the SplitMix64 sequence of `key` (uint64 array of array module xp)."""
+    z = xp.arange(start, start + n, dtype=np.uint64) * _GAMMA + np.uint64(key)
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+def _word(key, counter):
+    """One word of `key`'s sequence, as a Python int (keys are derived on the host, without a device sync)."""
+    return int(_splitmix(np, key % 2 ** 64, counter % 2 ** 64, 1)[0])
+
+
+def _fresh_seed():
+    return int(np.random.SeedSequence().entropy % 2 ** 63)
+
+
+def _check_seed(seed, api):
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+        raise TypeError(f"{api}: expected an int, received {type(seed).__name__}")
+    return int(seed)
+
+
+def _shape(size):
+    return (size,) if isinstance(size, (int, np.integer)) else tuple(size)
+
+
+class Draws:
+    """The random numbers of one op call: consecutive words of one key's sequence, shaped into the
+    distributions ops need (NumPy Generator's method names)."""
+
+    def __init__(self, xp, key):
+        self.xp, self.key, self.used = xp, key, 0
+
+    def bits(self, n):
+        """The next n uniform 64-bit words."""
+        out = _splitmix(self.xp, self.key, self.used, n)
+        self.used += n
+        return out
+
+    def random(self, size=()):
+        """Uniform float64 in [0, 1): the top 53 bits of each word."""
+        shape = _shape(size)
+        return ((self.bits(math.prod(shape)) >> np.uint64(11)).astype(np.float64) * 2.0 ** -53).reshape(shape)
+
+    def uniform(self, low=0.0, high=1.0, size=()):
+        return low + (high - low) * self.random(size)
+
+    def normal(self, loc=0.0, scale=1.0, size=()):
+        """Box-Muller: a radius from one uniform, an angle from a second."""
+        shape = _shape(size)
+        n = math.prod(shape)
+        u = self.random(2 * n)
+        radius = self.xp.sqrt(-2.0 * self.xp.log1p(-u[:n]))  # log(1 - u): u < 1, so finite
+        return loc + scale * (radius * self.xp.cos(2.0 * math.pi * u[n:])).reshape(shape)
+
+    def integers(self, low, high, size=(), dtype=np.int64):
+        """Integers uniform in [low, high) (the modulo bias is below span / 2**64)."""
+        if not high > low:
+            raise ValueError(f"integers: low ({low}) must be less than high ({high})")
+        shape = _shape(size)
+        offsets = self.bits(math.prod(shape)) % np.uint64(high - low)
+        return (offsets.astype(np.int64) + low).reshape(shape).astype(dtype)
+
+    def permutation(self, n):
+        """A random ordering of range(n): the sort order of n random words."""
+        return self.xp.argsort(self.bits(n)).astype(np.int64)
+
+    # distributions sampled by rejection come from the array module's own generator, seeded by this key:
+    # defined by the seed on each device, but NumPy's and CuPy's samplers differ
+    def _native(self):
+        seed = _word(self.key, self.used) >> 1
+        self.used += 1
+        return self.xp.random.default_rng(seed)
+
+    def poisson(self, lam, size=None):
+        return self._native().poisson(lam, size)
+
+    def binomial(self, n, p, size=None):
+        return self._native().binomial(n, p, size)
+
+    def standard_gamma(self, shape, size=None):
+        return self._native().standard_gamma(shape, size)
+
+
+class _Stream:
+    """A seed and the number of draws taken from it."""
+
+    __slots__ = ("seed", "offset")
+
+    def __init__(self, seed, offset=0):
+        self.seed, self.offset = seed, offset
+
+    def draws(self, xp):
+        key = _word(_word(self.seed, _STREAM_DOMAIN), self.offset)
+        self.offset += 1
+        return Draws(xp, key)
+
+    @property
+    def state(self):
+        return self.seed, self.offset
+
+
+_state = {"seed": _fresh_seed(), "streams": {}}  # streams: "cpu" / ("gpu", index) -> _Stream
+
+
+def _stream(device):
+    stream = _state["streams"].get(device)
+    if stream is None:
+        stream = _state["streams"][device] = _Stream(_state["seed"])
+    return stream
+
+
+def _device_of(place):
+    return "cpu" if place.kind == "cpu" else ("gpu", place.index)
 
 
 def seed(value):
     """Seed every generator (Paddle's paddle.seed)."""
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
-        raise TypeError(f"seed: expected an int, received {type(value).__name__}")
-    _state["seed"] = int(value)
-    _state["cpu"] = np.random.default_rng(int(value))
-    _state["gpu"] = {}
+    _state["seed"] = _check_seed(value, "seed")
+    _state["streams"].clear()  # each restarts at (seed, 0) when next used
     return _state["seed"]
 
 
-def get_rng(xp, place=None):
-    """The generator for array module `xp` (lazily created and seeded for GPUs)."""
-    if xp is np:
-        return _state["cpu"]
-    idx = 0 if place is None else place.index
-    gen = _state["gpu"].get(idx)
-    if gen is None:
-        s = _state["seed"]
-        gen = xp.random.default_rng(s if s is not None else None)
-        _state["gpu"][idx] = gen
-    return gen
+def get_rng(xp):
+    """The next draws of the global stream of the device array module `xp` computes on."""
+    return _stream("cpu" if xp is np else ("gpu", xp.cuda.Device().id)).draws(xp)
 
 
 def rng_for(xp, op_seed):
-    """An op's generator: its own when the op fixes a seed (reproducible per call), else the global one."""
+    """An op's draws: from its own seed when it fixes one (the same on every call), else the global stream's."""
     if op_seed:
-        return xp.random.default_rng(int(op_seed))
+        return Draws(xp, _word(int(op_seed), _OP_DOMAIN))
     return get_rng(xp)
 
 
@@ -48,33 +165,31 @@ class GeneratorState:
         return f"GeneratorState(device={self.device!r})"
 
 
-def get_state(device="cpu"):
-    """Snapshots of the generators of `device`: 'cpu', or 'gpu' (one per GPU used so far)."""
-    if device == "cpu":
-        return [GeneratorState("cpu", copy.deepcopy(_state["cpu"].bit_generator.state))]
-    return [GeneratorState(("gpu", idx), copy.deepcopy(gen)) for idx, gen in sorted(_state["gpu"].items())]
+def get_state(kind="cpu"):
+    """Snapshots of the generators of one kind of device: 'cpu', or 'gpu' (one per visible GPU)."""
+    devices = ["cpu"] if kind == "cpu" else [("gpu", i) for i in range(cuda.device_count())]
+    return [GeneratorState(d, _stream(d).state) for d in devices]
+
+
+def _check_state(state, api):
+    if not isinstance(state, GeneratorState):
+        raise TypeError(f"{api}: expected a GeneratorState from get_rng_state, received {type(state).__name__}")
+    return state
 
 
 def set_state(states):
-    """Restore generators from `get_state`'s snapshots."""
+    """Restore generators from `get_state`'s snapshots (each names its device)."""
     for s in states:
-        if not isinstance(s, GeneratorState):
-            raise TypeError(f"set_rng_state: expected the GeneratorStates get_rng_state returned, received "
-                            f"{type(s).__name__}")
-        if s.device == "cpu":
-            _state["cpu"].bit_generator.state = copy.deepcopy(s.state)
-        else:
-            _state["gpu"][s.device[1]] = copy.deepcopy(s.state)
+        stream = _stream(_check_state(s, "set_rng_state").device)
+        stream.seed, stream.offset = s.state
 
 
 # ---- paddle.device's generator functions: one device's generator (the top-level package files them
 # under paddle.device, which sits below framework) ----
 def device_get_rng_state(device=None):
     """The state of the generator of `device` (default: the current device) as one GeneratorState."""
-    place = device_to_place(device, "paddle.device.get_rng_state")
-    if place.kind == "cpu":
-        return get_state("cpu")[0]
-    return GeneratorState(("gpu", place.index), copy.deepcopy(get_rng(place.xp, place)))
+    d = _device_of(device_to_place(device, "paddle.device.get_rng_state"))
+    return GeneratorState(d, _stream(d).state)
 
 
 def device_set_rng_state(new_state, device=None):
@@ -85,13 +200,7 @@ def device_set_rng_state(new_state, device=None):
 
 def device_manual_seed(seed):
     """Seed the generator of the current device only (paddle.seed seeds them all)."""
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
-        raise TypeError(f"paddle.device.manual_seed: expected an int, received {type(seed).__name__}")
-    place = current_place()
-    if place.kind == "cpu":
-        _state["cpu"] = np.random.default_rng(int(seed))
-    else:
-        _state["gpu"][place.index] = place.xp.random.default_rng(int(seed))
+    _state["streams"][_device_of(current_place())] = _Stream(_check_seed(seed, "paddle.device.manual_seed"))
 
 
 class Generator:
@@ -100,37 +209,32 @@ class Generator:
 
     def __init__(self, device=None):
         self.device = device
-        self._seed = int(np.random.SeedSequence().entropy % (2 ** 63))
-        self._rng = np.random.default_rng(self._seed)
+        self._stream = _Stream(_fresh_seed())
 
     def manual_seed(self, seed):
         """Restart the stream from `seed`; returns the generator."""
-        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
-            raise TypeError(f"Generator.manual_seed: expected an int, received {type(seed).__name__}")
-        self._seed = int(seed)
-        self._rng = np.random.default_rng(self._seed)
+        self._stream = _Stream(_check_seed(seed, "Generator.manual_seed"))
         return self
 
     def seed(self):
         """Reseed from fresh entropy; returns the new seed."""
-        self.manual_seed(int(np.random.SeedSequence().entropy % (2 ** 63)))
-        return self._seed
+        self.manual_seed(_fresh_seed())
+        return self._stream.seed
 
     def initial_seed(self):
-        return self._seed
+        return self._stream.seed
 
     def random(self):
         """The next raw 64-bit random number."""
-        return int(self._rng.integers(0, 2 ** 63, dtype=np.int64))
+        return int(self._stream.draws(np).bits(1)[0])
 
     def get_state(self):
-        return GeneratorState(self.device or "cpu", copy.deepcopy(self._rng.bit_generator.state))
+        return GeneratorState(self.device or "cpu", self._stream.state)
 
     def set_state(self, state):
-        if not isinstance(state, GeneratorState):
-            raise TypeError(f"Generator.set_state: expected a GeneratorState, received {type(state).__name__}")
-        self._rng.bit_generator.state = copy.deepcopy(state.state)
+        self._stream = _Stream(*_check_state(state, "Generator.set_state").state)
         return self
+
 
 def device_manual_seed_all(seed):
     """Seed every device's generator (paddle.seed, returning nothing)."""

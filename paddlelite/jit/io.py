@@ -52,10 +52,10 @@ def save(layer, path, input_spec=None, **configs):
 
 
 def load(path, **configs):
-    """The model `save` wrote, as a TranslatedLayer."""
+    """The model `save` wrote, as a TranslatedLayer whose parameters are on the current device (as Paddle's)."""
     scope = Scope()
     with scope_guard(scope):
-        program, feed_names, fetch_vars = load_inference_model(path, Executor("cpu"))
+        program, feed_names, fetch_vars = load_inference_model(path, Executor())
     return TranslatedLayer(program, feed_names, [v.name for v in fetch_vars], scope._values)
 
 

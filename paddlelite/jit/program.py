@@ -12,6 +12,7 @@ import contextlib
 
 import numpy as np
 
+from ..device.place import Place, current_place, place_of_array
 from ..framework import mode as _mode
 from ..framework.tensor import Parameter, Tensor
 from ..ops.registry import Meta
@@ -45,7 +46,8 @@ class _OpsView:
 
 
 class PartialProgram:
-    """A traced program: forward plan, backward plan, and the names binding them to eager values.
+    """A traced program: forward plan, backward plan, and the names binding them to eager values. It runs on
+    whichever place its inputs are on (the plans are compiled once per place).
 
     The backward plan is fed the output gradients, the inputs and captures it reads (`saved_x`,
     `saved_params`: positions) and the forward's intermediates it reads (`saved`: names); it fetches
@@ -68,32 +70,52 @@ class PartialProgram:
         dout_names = [v.name for v in grad_inputs.values()]
         self._dout_names = [(k, v.name) for k, v in grad_inputs.items()]
         self.saved_x, self.saved_params, self.saved = [], [], []
+        self._backward_ops = self.backward = None
         if fetch:
-            backward_ops = _OpsView(program, ops[n_forward_ops:])
-            reads = [n for _, n in Plan(backward_ops, dout_names, fetch, place).external]
+            self._backward_ops = _OpsView(program, ops[n_forward_ops:])
+            reads = [n for _, n in Plan(self._backward_ops, dout_names, fetch, place).external]
             self.saved_x = [k for k, n in enumerate(in_names) if n in reads]
             self.saved_params = [k for k, n in enumerate(capture_names) if n in reads]
             known = set(in_names) | set(capture_names)
             self.saved = [n for n in reads if n not in known]
-            self._saved_inputs = [in_names[k] for k in self.saved_x] + [capture_names[k] for k in self.saved_params]
-            self.backward = Plan(backward_ops, dout_names + self._saved_inputs + self.saved, fetch, place)
-        self.forward = Plan(_OpsView(program, ops[:n_forward_ops]), in_names + capture_names,
-                            [v.name for v in outputs] + self.saved, place)
-        # each step runs as a FixedStep: with fixed_io, the inputs, output gradients and saved intermediates are
-        # copied into its own arrays; captures (parameters and buffers, updated in place) are read as given
-        fixed = fixed_io[0]
-        self._forward_step = FixedStep(self.forward, [True] * len(in_names) + [False] * len(capture_names), fixed)
-        # an intermediate of a branch not taken this time has no value: it travels as a boxed None
-        self._forward_step.scope._values.update((n, _box(None)) for n in self.saved)
-        self._backward_step = None
-        if fetch:
-            self._backward_step = FixedStep(self.backward, [True] * (len(dout_names) + len(self.saved_x)) +
-                                            [False] * len(self.saved_params) + [True] * len(self.saved), fixed)
+            saved_inputs = [in_names[k] for k in self.saved_x] + [capture_names[k] for k in self.saved_params]
+            self._backward_feeds = dout_names + saved_inputs + self.saved
+            # with fixed_io, the output gradients, inputs and saved intermediates are copied into the step's arrays
+            self._backward_copied = ([True] * (len(dout_names) + len(self.saved_x)) + [False] * len(self.saved_params)
+                                     + [True] * len(self.saved))
+        self._fetch = fetch
+        self._forward_ops = _OpsView(program, ops[:n_forward_ops])
+        self._forward_feeds = in_names + capture_names
+        self._forward_fetch = [v.name for v in outputs] + self.saved
+        # captures (parameters and buffers, updated in place) are read as given, never copied
+        self._forward_copied = [True] * len(in_names) + [False] * len(capture_names)
+        self._steps = {}  # Place: (forward FixedStep, backward FixedStep or None), compiled on the first call there
+        forward_step, backward_step = self.steps_at(place)
+        self.forward = forward_step.plan  # the traced place's plans: what host_syncs() reports
+        if backward_step is not None:
+            self.backward = backward_step.plan
         self.capture_tensors = [t for _, t in captures]
         self._capture_stop_gradients = [t.stop_gradient for t in self.capture_tensors]
         self.written = []  # (Tensor, array): buffers the last forward updated (BatchNorm's running stats)
         by_name = {v.name: t for v, t in captures}
         self._write_back = [by_name[n] for _, n in self.forward.write_back if n in by_name]
+
+    def steps_at(self, place):
+        """The forward and backward steps (FixedStep; the backward None without gradients) running this program
+        on `place`: one program runs wherever its run_program op's inputs are, each place with its own plans."""
+        steps = self._steps.get(place)
+        if steps is None:
+            fixed = fixed_io[0]
+            forward = FixedStep(Plan(self._forward_ops, self._forward_feeds, self._forward_fetch, place),
+                                self._forward_copied, fixed)
+            # an intermediate of a branch not taken this time has no value: it travels as a boxed None
+            forward.scope._values.update((n, _box(None)) for n in self.saved)
+            backward = None
+            if self._fetch:
+                backward = FixedStep(Plan(self._backward_ops, self._backward_feeds, self._fetch, place),
+                                     self._backward_copied, fixed)
+            steps = self._steps[place] = (forward, backward)
+        return steps
 
     def traced_with_current_stop_gradients(self):
         """Whether each capture's stop_gradient is what it was when traced (which gradients the backward computes)."""
@@ -101,24 +123,27 @@ class PartialProgram:
 
     # ---- the run_program op's callbacks -------------------------------------------------------
     def run_forward(self, xp, xs, params):
-        values = self._forward_step.run(list(xs) + list(params))
-        scope = self._forward_step.scope._values
+        feeds = list(xs) + list(params)
+        step = self.steps_at(_call_place(xp, feeds))[0]
+        values = step.run(feeds)
+        scope = step.scope._values
         self.written = [(t, scope.pop(t.name)) for t in self._write_back if t.name in scope]
         n = len(self.outputs)
-        return values[:n], [v if hasattr(v, "dtype") else _box(_step_scopes_by_name(v, self.forward))
+        return values[:n], [v if hasattr(v, "dtype") else _box(_step_scopes_by_name(v, step.plan))
                             for v in values[n:]]
 
     def run_backward(self, xp, xs, params, saved, out_grads):
+        step = self.steps_at(_call_place(xp, list(out_grads) + list(xs) + list(params)))[1]
         feeds = [out_grads[k] for k, _ in self._dout_names] + list(xs) + list(params)
-        feeds += [_unbox(v[()], self.backward) if v.dtype == object else v for v in saved]
-        grads = self._backward_step.run(feeds)
+        feeds += [_unbox(v[()], step.plan) if v.dtype == object else v for v in saved]
+        grads = step.run(feeds)
         n = len(self.grad_x)
         return grads[:n], grads[n:]
 
     def host_syncs(self):
         """The ops of the forward and backward steps that read device values on the host (Plan.host_syncs): a
         paddlelite extension, for making sure a step can be captured as one CUDA graph."""
-        return self.forward.host_syncs() + (self.backward.host_syncs() if self._backward_step else [])
+        return self.forward.host_syncs() + (self.backward.host_syncs() if self.backward is not None else [])
 
     def out_metas(self):
         block = self.program.global_block()
@@ -129,6 +154,16 @@ class PartialProgram:
         metas = [Meta(tuple(v.shape), v.dtype.np) for v in self._grad_vars]
         n = len(self.grad_x)
         return metas[:n], metas[n:]
+
+
+def _call_place(xp, arrays):
+    """Where a run_program call runs: on its arrays' place (the dispatcher checked they share one), else, with no
+    arrays, on the current device of `xp`'s kind."""
+    for a in arrays:
+        if a.dtype != object:
+            return place_of_array(a)
+    place = current_place()
+    return place if place.xp is xp else Place("cpu")
 
 
 def _box(value):

@@ -140,7 +140,7 @@ ASSIGN_VALUE = register_op(
 
 # ---- sampling from a tensor of parameters (no gradient, as in Paddle) ------------------------------
 def _poisson(xp, x, seed):
-    return rng_for(xp, seed).poisson(x).astype(x.dtype)
+    return rng_for(xp, seed).poisson(x, size=x.shape).astype(x.dtype)
 
 
 def _multinomial(xp, x, num_samples, replacement, seed):
@@ -180,7 +180,7 @@ def _binomial_infer(count, prob, seed):
 def _standard_gamma(xp, x, seed):
     # shapes <= 0 give the smallest normal float, as Paddle's kernel (which clamps every sample to it)
     tiny = np.finfo(x.dtype).tiny
-    samples = rng_for(xp, seed).standard_gamma(xp.maximum(x, tiny).astype(np.float64)).astype(x.dtype)
+    samples = rng_for(xp, seed).standard_gamma(xp.maximum(x, tiny).astype(np.float64), size=x.shape).astype(x.dtype)
     return xp.maximum(samples, x.dtype.type(tiny))
 
 

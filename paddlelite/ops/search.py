@@ -553,7 +553,7 @@ def _top_p_forward(xp, x, ps, threshold, topp_seed, seed, k, mode, return_top):
     total = weights.sum(axis=1, keepdims=True)
     weights = xp.where(total > 0, weights / xp.where(total > 0, total, 1), keep / keep.sum(axis=1, keepdims=True))
     if topp_seed is not None:
-        draws = xp.asarray([rng_for(xp, int(s)).random() for s in topp_seed.reshape(-1).tolist()])
+        draws = xp.stack([rng_for(xp, int(s)).random() for s in topp_seed.reshape(-1).tolist()])
     else:
         draws = rng_for(xp, max(seed, 0)).random(rows)  # seed -1: the global generator
     pick = (xp.cumsum(weights, axis=1) < draws.reshape(-1, 1)).sum(axis=1).clip(0, vocab - 1).reshape(-1, 1)

@@ -9,6 +9,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..device import cuda
 from ..device.place import Place, current_place, parse_place
 from ..framework import dtype as _dtype
 from ..framework.tensor import Tensor
@@ -275,10 +276,15 @@ class Plan:
     def run_env(self, env, values):
         """Run on `env` (the feeds in their slots), reading and writing back the scope's `values`; the fetches."""
         block = self.program.global_block()
+        xp = self.xp
         for i, name in self.external:
             v = values.get(name)
             if v is None:
                 _missing(block, name)
+            if not isinstance(v, xp.ndarray) and _is_array(v):
+                # set on another device (LoDTensor.set(value, CPUPlace()) before a GPU run): moved to this plan's
+                # device once, as Paddle's executor transfers an input to its kernel's place
+                v = values[name] = _to_module(xp, v)
             env[i] = v
         self.run_steps(self.steps, env)
         for i, name in self.write_back:
@@ -337,6 +343,13 @@ class FixedStep:
 
 def _is_array(value):
     return hasattr(value, "dtype") and value.dtype != object
+
+
+def _to_module(xp, array):
+    """`array` (NumPy or CuPy) as an array of `xp`."""
+    if xp is np:
+        return array.get() if cuda.is_cupy_array(array) else np.asarray(array)
+    return xp.asarray(array)
 
 
 def _copy_into(xp, buffers, k, value):

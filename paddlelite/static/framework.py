@@ -516,7 +516,7 @@ class Block:
     def create_var(self, name=None, shape=(), dtype="float32", stop_gradient=False, persistable=False,
                    type="DENSE_TENSOR", **kwargs):
         if name is None:
-            name = unique_name.generate("_generated_var")
+            name = self.program._name_generator("_generated_var")
         if name in self.vars:  # Paddle returns the existing var for a repeated name
             return self.vars[name]
         v = Variable(self, name, shape, dtype, stop_gradient, persistable, type)
@@ -780,6 +780,13 @@ class Program:
 # ---- default programs and guards -----------------------------------------------------------------
 _main = [Program()]
 _startup = [Program()]
+
+
+def program_unique_name(key):
+    """`<key>_<n>`, n counted by the current main program: Paddle's static LayerHelper(key) names its layers
+    (`fc_0`), their parameters (`fc_0.w_0`), a Variable operator's temporaries (`tmp_0`) and unnamed variables
+    (`_generated_var_0`) so; Layers' own names (`linear_0`) and eager names count process-wide (unique_name)."""
+    return default_main_program()._name_generator(key)
 
 
 def default_main_program():

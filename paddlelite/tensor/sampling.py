@@ -1,5 +1,6 @@
 """Random tensors shaped like another (rand_like, randn_like, randint_like) and the global generator's
 state (manual_seed, get_rng_state / set_rng_state and their CUDA variants)."""
+from ..device.place import device_to_place
 from ..framework import random as _random
 from ..ops import creation as _creation_ops
 from ..ops import dispatch
@@ -93,14 +94,14 @@ def manual_seed(seed):
 
 
 def get_rng_state(device=None):
-    """The generators' states (a list of GeneratorState) of `device` ('cpu' or 'gpu'; default: both kinds used)."""
-    if device is None or str(device).startswith("cpu"):
-        return _random.get_state("cpu")
-    return _random.get_state("gpu")
+    """The states (a list of GeneratorState) of the generators of `device`'s kind: the CPU's, or one per GPU
+    (default: the current device's kind, as Paddle)."""
+    return _random.get_state(device_to_place(device, "paddle.get_rng_state").kind)
 
 
 def set_rng_state(state_list, device=None):
-    """Restore the generators from get_rng_state's list."""
+    """Restore the generators from get_rng_state's list (each state names its device)."""
+    device_to_place(device, "paddle.set_rng_state")
     _random.set_state(state_list)
 
 

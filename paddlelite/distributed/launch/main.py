@@ -79,6 +79,8 @@ def mpi_command(args, worker_args):
     env = {"PADDLE_JOB_ID": args.job_id, "PADDLE_NNODES": str(nnodes)}
     for k, v in env.items():
         cmd += ["-genv", k, v] if flavor == "hydra" else ["-x", f"{k}={v}"]
+    if flavor == "openmpi" and os.geteuid() == 0:  # containers (our Docker image too) run as root; Open MPI refuses it
+        cmd.append("--allow-run-as-root")
     cmd += [sys.executable, "-u", "-m", "paddlelite.distributed.launch.worker", "--log_dir", args.log_dir,
             "--devices", ",".join(devices), *worker_args]
     return cmd
