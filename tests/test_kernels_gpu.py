@@ -33,6 +33,7 @@ def poison(cp):
 
 
 def run(cp, impls, op, arrays, attrs, dtype, rel=None):
+    attrs = get_op(op).fill_attrs(attrs)  # the dispatcher hands bindings every attr, defaults included
     poison(cp)
     dev = [None if a is None else [cp.asarray(e) for e in a] if isinstance(a, list) else cp.asarray(a)
            for a in arrays]
