@@ -226,7 +226,7 @@ def test_embedding_grad(emu, dtype, padding_idx, deterministic):
     from paddlelite.ops.nn import padding_row
     got = emb_launch.embedding_grad(np, ids, w, d, padding_row(padding_idx, V), deterministic=deterministic)
     ref = get_op("embedding_grad").forward(np, ids, w, d.astype(np.float32), padding_idx=padding_idx,
-                                           scale_grad_by_freq=False)
+                                           scale_grad_by_freq=False, is_sparse=False)
     close(got.astype(np.float32), ref, dtype)
     assert got.dtype == dtype
 
@@ -247,7 +247,7 @@ def test_embedding_grad_deterministic_is_bitwise_reproducible(emu):
 def test_embedding_grad_registry_impl(impls, scale_grad_by_freq):
     ids = np.array([[1, 3, 1], [0, 3, 3]], np.int64)
     check(impls, "embedding_grad", (ids, randn(5, 4), randn(2, 3, 4)),
-          {"padding_idx": 0, "scale_grad_by_freq": scale_grad_by_freq}, np.float32)
+          {"padding_idx": 0, "scale_grad_by_freq": scale_grad_by_freq, "is_sparse": False}, np.float32)
 
 
 # ---- reduce_as ------------------------------------------------------------------------------------
