@@ -997,6 +997,40 @@ PROGRAMS["to_tensor_constants"] = (_to_tensor_constants, [
     "assign_value", "cast", "assign_value"])
 
 
+def _sparse_embedding_sgd(paddle):  # W@GRAD is a SELECTED_ROWS variable; a shared table's sparse gradients summed
+    ids = paddle.static.data("ids", [None, 6], "int64")
+    emb = paddle.nn.Embedding(20, 4, sparse=True)
+    paddle.optimizer.SGD(0.1).minimize(paddle.mean(emb(ids)) + paddle.mean(emb(ids[:, :3])))
+
+
+def _sparse_embedding_adam(paddle):  # static.nn.embedding is named by the program's LayerHelper count, the layer not
+    ids = paddle.static.data("ids", [None, 6], "int64")
+    e = paddle.static.nn.embedding(ids, size=[20, 4], is_sparse=True)
+    e2 = paddle.nn.Embedding(20, 4, sparse=True)(ids)
+    paddle.optimizer.Adam(0.1).minimize(paddle.mean(e) + paddle.mean(e2 * e2))
+
+
+def _sparse_embedding_l2_decay(paddle):  # the decayed sparse gradient is a dense `<grad>@NEWGRAD@`, not in place
+    ids = paddle.static.data("ids", [None, 6], "int64")
+    emb = paddle.nn.Embedding(20, 4, sparse=True)
+    paddle.optimizer.SGD(0.1, weight_decay=paddle.regularizer.L2Decay(0.01)).minimize(paddle.mean(emb(ids)))
+
+
+PROGRAMS.update({
+    "sparse_embedding_sgd": (_sparse_embedding_sgd, [
+        "lookup_table_v2", "reduce_mean", "slice", "lookup_table_v2", "reduce_mean", "elementwise_add",
+        "fill_constant", "elementwise_add_grad", "reduce_mean_grad", "lookup_table_v2_grad", "reduce_mean_grad",
+        "lookup_table_v2_grad", "sum", "sgd"]),
+    "sparse_embedding_adam": (_sparse_embedding_adam, [
+        "lookup_table_v2", "lookup_table_v2", "reduce_mean", "elementwise_mul", "reduce_mean", "elementwise_add",
+        "fill_constant", "elementwise_add_grad", "reduce_mean_grad", "elementwise_mul_grad", "reduce_mean_grad", "sum",
+        "lookup_table_v2_grad", "lookup_table_v2_grad", "adam", "adam"]),
+    "sparse_embedding_l2_decay": (_sparse_embedding_l2_decay, [
+        "lookup_table_v2", "reduce_mean", "fill_constant", "reduce_mean_grad", "lookup_table_v2_grad", "scale", "sum",
+        "sgd"]),
+})
+
+
 def _printed(build):
     def body(paddle):
         paddle.enable_static()
@@ -1126,6 +1160,43 @@ def test_static_gather_indexing_runs_as_paddles(paddle):  # values and gradients
         return [*outs, grad]
     *outs, grad = run_static(paddle, build, {"x": _X, "i": _I, "j": _J, "m": _M, "r": _R})
     return {"outs": outs, "grad": grad}
+
+
+_TABLE = np.arange(40, dtype="float32").reshape(10, 4) / 10
+_IDS = np.array([[1, 3, 3], [0, 9, 1]], "int64")
+_TOUCHED = np.isin(np.arange(10), _IDS)[:, None]
+
+
+def _sparse_adam_step(t):  # the step of a row whose m1, m2 start at zero at step t: Paddle's sparse Adam reads the
+    return 0.5 * np.sqrt(1 - 0.999 ** (t + 1)) / (1 - 0.9 ** (t + 1)) * 0.1 / np.sqrt(0.001)  # powers advanced
+
+
+@differential(rtol=1e-5, atol=1e-5, expected={
+    "sgd": np.where(_TOUCHED, _TABLE * (1 - 0.5 * 0.01) - 0.5 * np.bincount(_IDS.ravel(), minlength=10)[:, None] / 24,
+                    _TABLE * (1 - 0.5 * 0.01)).tolist(),
+    "adam": (_TABLE - _sparse_adam_step(1) * _TOUCHED).tolist(),
+    # lazy_mode: a second step reading row 2 only leaves the other rows' values and moments as they are
+    "lazy": (_TABLE - _sparse_adam_step(1) * _TOUCHED - _sparse_adam_step(2) * (np.arange(10) == 2)[:, None]).tolist()})
+def test_sparse_embedding_steps_as_paddles(paddle):  # SGD (with L2 decay) and Adam on SELECTED_ROWS gradients
+    def build(optimizer):
+        def fetch():
+            ids = paddle.static.data("ids", [None, 3], "int64")
+            init = paddle.ParamAttr(initializer=paddle.nn.initializer.Assign(_TABLE))
+            emb = paddle.nn.Embedding(10, 4, sparse=True, weight_attr=init)
+            optimizer().minimize(paddle.mean(emb(ids)))
+            return [emb.weight]
+        return fetch
+    sgd, = run_static(paddle, build(lambda: paddle.optimizer.SGD(0.5, weight_decay=paddle.regularizer.L2Decay(0.01))),
+                      {"ids": _IDS})
+    adam, = run_static(paddle, build(lambda: paddle.optimizer.Adam(0.5)), {"ids": _IDS})
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        weight, = build(lambda: paddle.optimizer.Adam(0.5, lazy_mode=True))()
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    exe.run(main, feed={"ids": _IDS})
+    lazy, = exe.run(main, feed={"ids": np.array([[2, 2, 2]], "int64")}, fetch_list=[weight])
+    return {"sgd": sgd, "adam": adam, "lazy": lazy}
 
 
 def _names_of_two_programs(paddle):  # static.nn layers, parameters, `tmp_<n>` and unnamed variables count per
