@@ -23,8 +23,9 @@ def mpi():
 
 
 def _mpi_native(dtype):
-    """Whether MPI reduces this dtype itself (bfloat16 and other extension types it does not)."""
-    return dtype.kind in "biufc" and dtype.type.__module__ == "numpy"
+    """Whether MPI reduces this dtype itself: not bfloat16 and other extension types, nor float16 (MPICH has a half
+    type, Open MPI has none)."""
+    return dtype.kind in "biufc" and dtype.type.__module__ == "numpy" and dtype != np.float16
 
 
 class Request:
