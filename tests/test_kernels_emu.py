@@ -143,6 +143,16 @@ def test_layer_norm_grad_large_rows_and_f32_scale(emu, monkeypatch):
     np.testing.assert_allclose(db, rdb, rtol=1e-3, atol=1e-3)
 
 
+def test_layer_norm_grad_blocks_fit_the_kernels_thread_limit(emu, monkeypatch):
+    """A kernel whose registers allow fewer threads per block (72 on an H100: 896, not 1024) launches with at most
+    that many (a bigger block fails with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES; the emulator refuses it too)."""
+    monkeypatch.setattr(K.kernel("layer_norm", "ln_bwd_f32_f32"), "max_threads_per_block", 96)
+    x, dy = randn(3, 1000), randn(3, 1000)  # 1000 / MAXK wants 128 threads
+    _, mean, var = get_op("layer_norm").forward(np, x, None, None, epsilon=1e-5, begin_norm_axis=1)
+    check(device_impls("gpu"), "layer_norm_grad", (x, randn(1000), mean, var, dy), dict(epsilon=1e-5, begin_norm_axis=1),
+          np.float32)
+
+
 # ---- activation grads, bias + act, dropout --------------------------------------------------------
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("op,attrs", [("relu_grad", {}), ("sigmoid_grad", {}), ("tanh_grad", {}),
@@ -214,7 +224,7 @@ def test_embedding_grad(emu, dtype, padding_idx, deterministic):
     from paddlelite.ops.nn import padding_row
     got = emb_launch.embedding_grad(np, ids, w, d, padding_row(padding_idx, V), deterministic=deterministic)
     ref = get_op("embedding_grad").forward(np, ids, w, d.astype(np.float32), padding_idx=padding_idx,
-                                           scale_grad_by_freq=False)
+                                           scale_grad_by_freq=False, is_sparse=False)
     close(got.astype(np.float32), ref, dtype)
     assert got.dtype == dtype
 
@@ -235,7 +245,7 @@ def test_embedding_grad_deterministic_is_bitwise_reproducible(emu):
 def test_embedding_grad_registry_impl(impls, scale_grad_by_freq):
     ids = np.array([[1, 3, 1], [0, 3, 3]], np.int64)
     check(impls, "embedding_grad", (ids, randn(5, 4), randn(2, 3, 4)),
-          {"padding_idx": 0, "scale_grad_by_freq": scale_grad_by_freq}, np.float32)
+          {"padding_idx": 0, "scale_grad_by_freq": scale_grad_by_freq, "is_sparse": False}, np.float32)
 
 
 # ---- reduce_as ------------------------------------------------------------------------------------
@@ -243,7 +253,7 @@ def test_embedding_grad_registry_impl(impls, scale_grad_by_freq):
 @pytest.mark.parametrize("xshape,tshape", [
     ((6, 37), (37,)), ((6, 37), (6, 1)), ((3, 5, 7), (1, 5, 1)), ((3, 5, 7), (3, 1, 7)), ((2, 3, 4, 5), (3, 1, 5)),
     ((70, 9), (1,)), ((70, 9), ()), ((4, 1, 6), (4, 1, 6)), ((5, 1, 3), (1, 3)), ((2, 3000), (2, 1)),
-    ((300, 40), (40,)), ((2, 1, 3), (2, 3, 1)[:0] + (2, 1, 3))])
+    ((300, 40), (40,)), ((2, 1, 3), (2, 3, 1)[:0] + (2, 1, 3)), ((1, 6), (6,))])
 def test_reduce_as(impls, dtype, xshape, tshape):
     x = randn(*xshape, dtype=dtype)
     t = np.empty(tshape, dtype)
@@ -252,6 +262,7 @@ def test_reduce_as(impls, dtype, xshape, tshape):
     rtol = 1e-5 if dtype == np.float32 else 2e-3
     np.testing.assert_allclose(got.astype(np.float64), ref.astype(np.float64), rtol=rtol, atol=rtol * 10)
     assert got.shape == ref.shape and got.dtype == dtype
+    assert not np.shares_memory(got, x)  # a fresh array even where nothing is summed
     got2 = impls["reduce_as"](np, strided(x), t)
     np.testing.assert_allclose(got2.astype(np.float64), ref.astype(np.float64), rtol=rtol, atol=rtol * 10)
 

@@ -1049,6 +1049,40 @@ PROGRAMS.update({
 })
 
 
+def _sparse_embedding_sgd(paddle):  # W@GRAD is a SELECTED_ROWS variable; a shared table's sparse gradients summed
+    ids = paddle.static.data("ids", [None, 6], "int64")
+    emb = paddle.nn.Embedding(20, 4, sparse=True)
+    paddle.optimizer.SGD(0.1).minimize(paddle.mean(emb(ids)) + paddle.mean(emb(ids[:, :3])))
+
+
+def _sparse_embedding_adam(paddle):  # static.nn.embedding is named by the program's LayerHelper count, the layer not
+    ids = paddle.static.data("ids", [None, 6], "int64")
+    e = paddle.static.nn.embedding(ids, size=[20, 4], is_sparse=True)
+    e2 = paddle.nn.Embedding(20, 4, sparse=True)(ids)
+    paddle.optimizer.Adam(0.1).minimize(paddle.mean(e) + paddle.mean(e2 * e2))
+
+
+def _sparse_embedding_l2_decay(paddle):  # the decayed sparse gradient is a dense `<grad>@NEWGRAD@`, not in place
+    ids = paddle.static.data("ids", [None, 6], "int64")
+    emb = paddle.nn.Embedding(20, 4, sparse=True)
+    paddle.optimizer.SGD(0.1, weight_decay=paddle.regularizer.L2Decay(0.01)).minimize(paddle.mean(emb(ids)))
+
+
+PROGRAMS.update({
+    "sparse_embedding_sgd": (_sparse_embedding_sgd, [
+        "lookup_table_v2", "reduce_mean", "slice", "lookup_table_v2", "reduce_mean", "elementwise_add",
+        "fill_constant", "elementwise_add_grad", "reduce_mean_grad", "lookup_table_v2_grad", "reduce_mean_grad",
+        "lookup_table_v2_grad", "sum", "sgd"]),
+    "sparse_embedding_adam": (_sparse_embedding_adam, [
+        "lookup_table_v2", "lookup_table_v2", "reduce_mean", "elementwise_mul", "reduce_mean", "elementwise_add",
+        "fill_constant", "elementwise_add_grad", "reduce_mean_grad", "elementwise_mul_grad", "reduce_mean_grad", "sum",
+        "lookup_table_v2_grad", "lookup_table_v2_grad", "adam", "adam"]),
+    "sparse_embedding_l2_decay": (_sparse_embedding_l2_decay, [
+        "lookup_table_v2", "reduce_mean", "fill_constant", "reduce_mean_grad", "lookup_table_v2_grad", "scale", "sum",
+        "sgd"]),
+})
+
+
 def _printed(build):
     def body(paddle):
         paddle.enable_static()
@@ -1180,6 +1214,43 @@ def test_static_gather_indexing_runs_as_paddles(paddle):  # values and gradients
     return {"outs": outs, "grad": grad}
 
 
+_TABLE = np.arange(40, dtype="float32").reshape(10, 4) / 10
+_IDS = np.array([[1, 3, 3], [0, 9, 1]], "int64")
+_TOUCHED = np.isin(np.arange(10), _IDS)[:, None]
+
+
+def _sparse_adam_step(t):  # the step of a row whose m1, m2 start at zero at step t: Paddle's sparse Adam reads the
+    return 0.5 * np.sqrt(1 - 0.999 ** (t + 1)) / (1 - 0.9 ** (t + 1)) * 0.1 / np.sqrt(0.001)  # powers advanced
+
+
+@differential(rtol=1e-5, atol=1e-5, expected={
+    "sgd": np.where(_TOUCHED, _TABLE * (1 - 0.5 * 0.01) - 0.5 * np.bincount(_IDS.ravel(), minlength=10)[:, None] / 24,
+                    _TABLE * (1 - 0.5 * 0.01)).tolist(),
+    "adam": (_TABLE - _sparse_adam_step(1) * _TOUCHED).tolist(),
+    # lazy_mode: a second step reading row 2 only leaves the other rows' values and moments as they are
+    "lazy": (_TABLE - _sparse_adam_step(1) * _TOUCHED - _sparse_adam_step(2) * (np.arange(10) == 2)[:, None]).tolist()})
+def test_sparse_embedding_steps_as_paddles(paddle):  # SGD (with L2 decay) and Adam on SELECTED_ROWS gradients
+    def build(optimizer):
+        def fetch():
+            ids = paddle.static.data("ids", [None, 3], "int64")
+            init = paddle.ParamAttr(initializer=paddle.nn.initializer.Assign(_TABLE))
+            emb = paddle.nn.Embedding(10, 4, sparse=True, weight_attr=init)
+            optimizer().minimize(paddle.mean(emb(ids)))
+            return [emb.weight]
+        return fetch
+    sgd, = run_static(paddle, build(lambda: paddle.optimizer.SGD(0.5, weight_decay=paddle.regularizer.L2Decay(0.01))),
+                      {"ids": _IDS})
+    adam, = run_static(paddle, build(lambda: paddle.optimizer.Adam(0.5)), {"ids": _IDS})
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        weight, = build(lambda: paddle.optimizer.Adam(0.5, lazy_mode=True))()
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    exe.run(main, feed={"ids": _IDS})
+    lazy, = exe.run(main, feed={"ids": np.array([[2, 2, 2]], "int64")}, fetch_list=[weight])
+    return {"sgd": sgd, "adam": adam, "lazy": lazy}
+
+
 def _names_of_two_programs(paddle):  # static.nn layers, parameters, `tmp_<n>` and unnamed variables count per
     F = paddle.nn.functional            # program; a Layer's own name (linear_<n>) counts process-wide
     names = []
@@ -1262,3 +1333,121 @@ def test_eager_tensor_arguments_as_paddles(paddle):
                                           lambda v: paddle.to_tensor(v, dtype="int32"))
     loss.backward()
     return {"outs": outs, "gx": x.grad, "gb": b.grad}
+
+
+def _advanced_indexing(paddle):  # several advanced indices: broadcast_tensors, stack, one gather_nd, transposes
+    x = paddle.static.data("x", [None, 4, 5], "float32")
+    x.stop_gradient = False
+    i = paddle.static.data("i", [2], "int64")
+    loss = (paddle.mean(x[[0, 2], [1, 3]]) + paddle.mean(x[[[0], [2]], 1:, [1, 3]])
+            + paddle.mean(x[i, :, [-1, 3]]) + paddle.mean(x[:, np.array([0, 2], "int64"), [1, 3]]))
+    paddle.static.append_backward(loss)
+
+
+def _mixed_indexing(paddle):  # ints, None, ..., Python bools, bool lists and masks beside advanced indices
+    x = paddle.static.data("x", [None, 4, 5], "float32")
+    x.stop_gradient = False
+    m = paddle.static.data("m", [4], "bool")
+    outs = [x[1, [0, 2]], x[1, :, [0, 2]], x[[0, 2], None], x[..., [0, 2]], x[:, [True, False, True, False]],
+            x[:, m], x[True], x[::2, [-1, 0], 1:4:2]]
+    paddle.static.append_backward(functools.reduce(operator.add, [paddle.mean(o) for o in outs]))
+
+
+PROGRAMS.update({
+    "advanced_indexing": (_advanced_indexing, [
+        "assign_value", "assign_value", "broadcast_tensors", "stack", "gather_nd", "reduce_mean", "assign_value",
+        "assign_value", "slice", "transpose2", "broadcast_tensors", "stack", "gather_nd", "reduce_mean",
+        "elementwise_add", "assign_value", "transpose2", "broadcast_tensors", "stack", "gather_nd", "reduce_mean",
+        "elementwise_add", "assign_value", "assign_value", "transpose2", "broadcast_tensors", "stack", "gather_nd",
+        "transpose2", "reduce_mean", "elementwise_add", "fill_constant", "elementwise_add_grad",
+        "reduce_mean_grad", "transpose2_grad", "gather_nd_grad", "transpose2_grad", "elementwise_add_grad",
+        "reduce_mean_grad", "gather_nd_grad", "transpose2_grad", "elementwise_add_grad", "reduce_mean_grad",
+        "gather_nd_grad", "transpose2_grad", "slice_grad", "reduce_mean_grad", "gather_nd_grad", "sum"]),
+    "mixed_indexing": (_mixed_indexing, [
+        "assign_value", "slice", "unsqueeze2", "gather_nd", "assign_value", "slice", "transpose2", "unsqueeze2",
+        "gather_nd", "transpose2", "assign_value", "unsqueeze2", "unsqueeze2", "gather_nd", "assign_value",
+        "transpose2", "unsqueeze2", "gather_nd", "transpose2", "assign_value", "transpose2", "where_index",
+        "gather_nd", "transpose2", "transpose2", "where_index", "gather_nd", "transpose2", "assign_value",
+        "unsqueeze2", "where_index", "gather_nd", "assign_value", "strided_slice", "transpose2", "unsqueeze2",
+        "gather_nd", "transpose2", "reduce_mean", "reduce_mean", "reduce_mean", "reduce_mean", "reduce_mean",
+        "reduce_mean", "reduce_mean", "reduce_mean", "elementwise_add", "elementwise_add", "elementwise_add",
+        "elementwise_add", "elementwise_add", "elementwise_add", "elementwise_add", "fill_constant",
+        "elementwise_add_grad", "elementwise_add_grad", "elementwise_add_grad", "elementwise_add_grad",
+        "elementwise_add_grad", "elementwise_add_grad", "elementwise_add_grad", "reduce_mean_grad",
+        "reduce_mean_grad", "reduce_mean_grad", "reduce_mean_grad", "reduce_mean_grad", "reduce_mean_grad",
+        "reduce_mean_grad", "reduce_mean_grad", "transpose2_grad", "gather_nd_grad", "transpose2_grad",
+        "strided_slice_grad", "gather_nd_grad", "unsqueeze2_grad", "transpose2_grad", "gather_nd_grad",
+        "transpose2_grad", "transpose2_grad", "gather_nd_grad", "transpose2_grad", "transpose2_grad",
+        "gather_nd_grad", "transpose2_grad", "gather_nd_grad", "unsqueeze2_grad", "transpose2_grad", "gather_nd_grad",
+        "transpose2_grad", "slice_grad", "gather_nd_grad", "slice_grad", "sum"]),
+})
+
+
+# x[index] of a static Variable and the NumPy indexing that computes the same. Paddle's legacy indexing slices the
+# ints first and counts a None before an advanced index out when it places it, so there it is not NumPy's result:
+# x[1, :, [0, 2]] is x[1][:, [0, 2]] (NumPy moves the broadcast int and list dims first) and x[None, [0, 0]] is
+# x[None][[0, 0]] (NumPy: x[None][:, [0, 0]]). A bool index mixed with others keeps only its nonzero rows' first
+# coordinate (its shape, unknown, must broadcast: a length-1 list here).
+_M4, _R3 = np.array([True, False, True, False]), np.array([True, False, True])
+_ADVANCED = [
+    (lambda x, v: x[[0, 2], [1, 3]], lambda a: a[[0, 2], [1, 3]]),
+    (lambda x, v: x[[[0], [2]], [1, 3]], lambda a: a[[[0], [2]], [1, 3]]),
+    (lambda x, v: x[[0, 2], :, [1, 3]], lambda a: a[[0, 2], :, [1, 3]]),
+    (lambda x, v: x[:, [0, 2], [-1, 3]], lambda a: a[:, [0, 2], [-1, 3]]),
+    (lambda x, v: x[v["i"], :, [1, 3]], lambda a: a[_I, :, [1, 3]]),
+    (lambda x, v: x[1, [0, 2]], lambda a: a[1, [0, 2]]),
+    (lambda x, v: x[1, :, [0, 2]], lambda a: a[1][:, [0, 2]]),
+    (lambda x, v: x[..., [0, 2]], lambda a: a[..., [0, 2]]),
+    (lambda x, v: x[[0, 2], None], lambda a: a[[0, 2], None]),
+    (lambda x, v: x[None, [0, 0]], lambda a: a[None][[0, 0]]),
+    (lambda x, v: x[True], lambda a: a[True]),
+    (lambda x, v: x[:, [True, False, True, False]], lambda a: a[:, _M4]),
+    (lambda x, v: x[:, v["m"]], lambda a: a[:, _M4]),
+    (lambda x, v: x[::2, [-1, 0], 1:4:2], lambda a: a[::2, [-1, 0], 1:4:2]),
+    (lambda x, v: x[:, ::-1][:, [0, 2], 1:], lambda a: a[:, ::-1][:, [0, 2], 1:]),
+    (lambda x, v: v["y"][v["r"], [1]], None),  # y (of known shape) is x's copy; NumPy: a[_R3, [1]]
+]
+
+
+def _advanced_expected():
+    positions = np.arange(_X.size).reshape(_X.shape)
+    outs, grad = [], np.zeros(_X.size)
+    for _, index in _ADVANCED:
+        index = index or (lambda a: a[_R3, [1]])
+        outs.append(index(_X).tolist())
+        np.add.at(grad, index(positions).ravel(), 1.0 / index(positions).size)
+    return {"outs": outs, "grad": grad.reshape(_X.shape).tolist()}
+
+
+@differential(expected=_advanced_expected(), rtol=1e-5)
+def test_static_advanced_indexing_runs_as_paddles(paddle):  # values and gradients, through x and its copy y
+    def build():
+        x = paddle.static.data("x", [None, 4, 5], "float32")
+        y = paddle.static.data("y", [3, 4, 5], "float32")
+        x.stop_gradient = y.stop_gradient = False
+        v = {"y": y, "i": paddle.static.data("i", [2], "int64"), "m": paddle.static.data("m", [4], "bool"),
+             "r": paddle.static.data("r", [3], "bool")}
+        outs = [index(x, v) for index, _ in _ADVANCED]
+        dx, dy = paddle.static.gradients([functools.reduce(operator.add, [paddle.mean(o) for o in outs])], [x, y])
+        return [*outs, dx + dy]
+    *outs, grad = run_static(paddle, build, {"x": _X, "y": _X, "i": _I, "m": _M4, "r": _R3})
+    return {"outs": outs, "grad": grad}
+
+
+@pytest.mark.parametrize("index, error", [
+    (lambda x, v: x[[True, False, True]], IndexError),  # a bool list along an unknown (-1) dim
+    (lambda x, v: x[:, [True, False]], IndexError),  # of the wrong length
+    (lambda x, v: x[:, v["m"], [1, 3]], TypeError),  # a mask's nonzero count is unknown: it broadcasts only with 1
+    (lambda x, v: x[v["i"], v["j"]], TypeError),  # int64 and int32 indices are not broadcast together
+    (lambda x, v: x[..., 1, ...], IndexError),
+    (lambda x, v: x[1.5], IndexError),
+], ids=["bool-list-unknown-dim", "bool-list-length", "mask-with-list", "index-dtypes", "two-ellipses", "float"])
+def test_static_indexing_raises_as_paddles(index, error):
+    @differential(expected=raises(error))
+    def body(paddle):
+        paddle.enable_static()
+        with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+            x = paddle.static.data("x", [None, 4, 5], "float32")
+            index(x, {"m": paddle.static.data("m", [4], "bool"), "i": paddle.static.data("i", [2], "int64"),
+                      "j": paddle.static.data("j", [2], "int32")})
+    body()

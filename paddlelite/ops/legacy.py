@@ -244,8 +244,9 @@ _STRIDED_SLICE_TENSORS = (*_SLICE_TENSORS, "StridesTensor", "StridesTensorList")
 LEGACY_DESC = {
     "matmul": (_renamed(transpose_x="trans_x", transpose_y="trans_y"), ()),
     "transpose": (_renamed(perm="axis"), ()),
-    # Paddle shows a frequency-scaled lookup as its own op type, whose desc has only padding_idx too
-    "embedding": (lambda attrs, x: {k: v for k, v in attrs.items() if k != "scale_grad_by_freq"}, ()),
+    # Paddle shows a frequency-scaled lookup as its own op type, whose desc has only padding_idx too; is_sparse is
+    # one of its runtime-only (extra) attrs
+    "embedding": (_without("scale_grad_by_freq", "is_sparse"), ()),
     "unsqueeze": (_renamed(axis="axes"), ("AxesTensor", "AxesTensorList")),
     "squeeze": (_renamed(axis="axes"), ()),
     "reshape": (_with(mkldnn_data_type="float32", use_quantizer=False), ("Shape", "ShapeTensor")),
@@ -281,8 +282,9 @@ LEGACY_DESC = {
     **{f"conv{n}d": (_paired_paddings, ()) for n in (1, 2, 3)},
     **{f"pool{n}d": (_pool_desc, ()) for n in (1, 2, 3)},
     **{f"conv{n}d_transpose": (_conv_transpose_desc, ("Bias",)) for n in (2, 3)},
-    **{t: (_with(amsgrad=False), ("Beta1Tensor", "Beta2Tensor", "EpsilonTensor", "Moment2Max", "SkipUpdate"))
-       for t in ("adam", "adamw")},
+    # sparse_grad: ours picks the kernel Paddle picks by the Grad variable's type
+    **{t: (lambda attrs, x: {"amsgrad": False, **_without("sparse_grad")(attrs, x)},
+           ("Beta1Tensor", "Beta2Tensor", "EpsilonTensor", "Moment2Max", "SkipUpdate")) for t in ("adam", "adamw")},
     **{t: (_with(axis=-1, force_cpu=False), ()) for t in _COMPARE},
     **{t: (_reduce_desc, ()) for t in _REDUCE},
 }
@@ -354,6 +356,11 @@ GRAD_INPUTS = {
     "strided_slice": ("Input", *_STRIDED_SLICE_TENSORS),
     "batch_norm": ("Bias", "MeanOut", "ReserveSpace", "SavedMean", "SavedVariance", "Scale", "VarianceOut", "X"),
 }
+
+
+# Gradients Paddle's grad op writes as a SELECTED_ROWS variable (the rows an op touched, Paddle's sparse gradient)
+# rather than a DENSE_TENSOR: our type -> fn(attrs) -> the input slots whose gradient is one
+SELECTED_ROWS_GRADS = {"embedding": lambda attrs: ("W",) if attrs["is_sparse"] else ()}
 
 
 def legacy_desc(type, attrs, x):

@@ -3,10 +3,11 @@ import numpy as np
 
 from ..framework.dtype import FLOAT8_E4M3FN, FLOAT8_MAX, convert_dtype
 from ..framework.tensor import storage_of
+from . import grad_support as _grad_support
 from .formula import cast, concat, flip, reshape_as, roll, stack, transpose, unstack
 from .registry import Meta, VALUE_CHECK, register_op
+from .shape_rules import broadcast_shapes, normalize_axis
 from .tensor_args import int_values, known_ints
-from .shape_rules import normalize_axis
 
 
 # ---- cast -----------------------------------------------------------------------------------------
@@ -614,6 +615,42 @@ EXPAND = register_op("expand", inputs=("X", "Shape", "expand_shapes_tensor"), ou
                      variadic_inputs=("expand_shapes_tensor",), host_inputs=("Shape", "expand_shapes_tensor"),
                      forward=_expand_forward, infer=_expand_infer, grad=_expand_grad, attrs={"shape": []},
                      double_grad=True)
+
+
+def _broadcast_tensors_infer(xs):
+    if not xs:
+        raise ValueError("op 'broadcast_tensors': X must hold at least one tensor, received an empty list")
+    shape = ()
+    for k, x in enumerate(xs):
+        if x.dtype != xs[0].dtype:  # a ValueError, as Paddle's op raises
+            raise ValueError(f"op 'broadcast_tensors': X[{k}] has dtype {x.dtype} but X[0] has {xs[0].dtype}; "
+                             "all the Tensors must have the same data type")
+        shape = broadcast_shapes("broadcast_tensors", shape, tuple(x.shape), names=("X[:k]", f"X[{k}]"))
+    return ([Meta(shape, x.dtype) for x in xs],)  # one variadic output slot
+
+
+def _broadcast_tensors_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("broadcast_tensors_grad", g.input("X"), g.output_grad_or_zeros("Out")))
+
+
+def _broadcast_tensors_grad_grad(g):
+    if g.needs("OutGrad"):
+        g.set_input_grad("OutGrad", g.op("broadcast_tensors", g.output_grad_or_zeros("XGrad")))
+
+
+BROADCAST_TENSORS = register_op(
+    "broadcast_tensors", inputs=("X",), outputs=("Out",), variadic_inputs=("X",), variadic_outputs=("Out",),
+    forward=lambda xp, xs: [a.copy() for a in xp.broadcast_arrays(*xs)], infer=_broadcast_tensors_infer,
+    grad=_broadcast_tensors_grad, double_grad=True)
+
+# each dOut summed back to the shape of its input
+BROADCAST_TENSORS_GRAD = register_op(
+    "broadcast_tensors_grad", inputs=("X", "OutGrad"), meta_inputs=("X",), outputs=("XGrad",),
+    variadic_inputs=("X", "OutGrad"), variadic_outputs=("XGrad",), nondiff_inputs=("X",),
+    forward=lambda xp, xs, douts: [_grad_support.REDUCE_AS.forward(xp, d, x) for x, d in zip(xs, douts)],
+    infer=lambda xs, douts: ([Meta(tuple(x.shape), d.dtype) for x, d in zip(xs, douts)],),
+    grad=_broadcast_tensors_grad_grad, double_grad=True)
 
 
 def _tile_reps(op, ndim, repeat_times):

@@ -354,12 +354,14 @@ def _scatter_at(xp, target, idx, values, how):
     """target[idx] combined with values by `how` ('add', 'min', 'max', 'mul'), every repeated index included."""
     if xp is np:
         getattr(np, _UFUNCS[how]).at(target, idx, values)
-    elif how == "mul":  # CuPy has no scatter-multiply: one fancy update per repeat
-        for sel in _writer_passes(xp, idx):
-            target[idx[sel]] *= values[sel]
-    else:
+    elif how == "add" or (how != "mul" and target.dtype.kind in "iu"):
         import cupyx
         getattr(cupyx, f"scatter_{how}")(target, idx, values)
+    else:  # CuPy has no scatter-multiply, and its float scatter_min/max go through fminf/fmaxf (float64 rounded
+        # to float32, NaN dropped): one exact fancy update per repeat, NaN propagating as NumPy's ufunc.at
+        combine = getattr(xp, _UFUNCS[how])
+        for sel in _writer_passes(xp, idx):
+            target[idx[sel]] = combine(target[idx[sel]], values[sel])
 
 
 def _last_writer(xp, targets, size):

@@ -49,7 +49,8 @@ def _regularize_in_program(param, grad, steps):
                 decay = step(decay)
         if decay.dtype != grad.dtype:
             decay = decay.astype(grad.dtype)
-        with output_name_guard(grad.name):
+        # a SELECTED_ROWS gradient (a sparse embedding's) is not written in place: the sum is a dense `<grad>@NEWGRAD@`
+        with output_name_guard(grad.name + ("@NEWGRAD@" if grad.type == "SELECTED_ROWS" else "")):
             return dispatch.apply(get_op("sum"), [grad, decay])
 
 

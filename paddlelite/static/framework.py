@@ -12,7 +12,7 @@ import numpy as np
 
 from ..framework import dtype as _dtype
 from ..framework.mode import in_static_mode
-from ..ops.legacy import GRAD_AS_OPS, GRAD_INPUTS, REGISTRY_TYPES, grad_op, legacy_desc
+from ..ops.legacy import GRAD_AS_OPS, GRAD_INPUTS, REGISTRY_TYPES, SELECTED_ROWS_GRADS, grad_op, legacy_desc
 from ..ops.registry import get_op
 from ..utils import unique_name
 from .dot import program_to_dot
@@ -393,6 +393,10 @@ class GradOperator(Operator):
                     writes[g] -= 1
                     grads.append(g)
         attrs = {k: v for k, v in fwd_op._attrs.items() if k != OP_ROLE_VAR_ATTR}
+        sparse = SELECTED_ROWS_GRADS.get(opdef.type)
+        for slot in sparse(attrs) if sparse else ():
+            for n in outputs.get(slot + GRAD_SUFFIX, ()):
+                block.var(n).type = "SELECTED_ROWS"
         type, inputs, outputs, self._grad_desc = grad_op(fwd_op.type, inputs, outputs)
         super().__init__(block, type, inputs, outputs, attrs)
         self._fwd_op = fwd_op

@@ -380,105 +380,11 @@ def parse_index(index, api="Tensor.__getitem__"):
 
 
 def getitem(x, index):
-    entries, tensors = parse_index(index)
     if getattr(x, "_is_variable", False):
-        if _io.is_basic(entries):
-            return _static_basic_getitem(x, entries)
-        if _gathered_index(entries, tensors) is not None:
-            return _static_gather_getitem(x, entries, tensors)
+        from .static_index import getitem_static
+        return getitem_static(x, index)
+    entries, tensors = parse_index(index)
     return apply(_io.GETITEM, x, tensors, index=entries)
-
-
-def _gathered_index(entries, tensors):
-    """The position of the one integer list / N-D integer Variable among slices, or of a leading N-D bool
-    Variable, which Paddle's legacy indexing builds as a gather_nd or masked_select (variable_index.py
-    `_getitem_static`); None for other indices."""
-    advanced = [i for i, e in enumerate(entries) if e[0] in ("list", "tensor")]
-    if len(advanced) != 1 or any(e[0] not in ("slice", "list", "tensor") for e in entries):
-        return None
-    e = entries[advanced[0]]
-    if e[0] == "list":
-        kind = np.asarray(e[1]).dtype.kind
-    elif len(tensors[e[1]].shape) == 0:
-        return None
-    else:
-        kind = tensors[e[1]].dtype.np.kind
-    return advanced[0] if kind in "iu" or (kind == "b" and e[0] == "tensor" and advanced[0] == 0) else None
-
-
-def _static_gather_getitem(x, entries, tensors):
-    """x[..., index, ...] of a static Variable with one integer list or Variable index among slices, as Paddle's
-    legacy IR builds it: the slices first, then the indexed axis moved to the front, a gather_nd by the index
-    unsqueezed, and the gathered dims moved back to the index's place. A leading bool mask of x's rank is a
-    masked_select, of a lower rank a gather_nd by its nonzero coordinates."""
-    from ..static.framework import device_guard
-    from .creation import assign
-    pos = _gathered_index(entries, tensors)
-    e = entries[pos]
-    _io.index_shape("getitem", tuple(x.shape), entries, _metas(tensors))  # IndexError for impossible indices
-    basic = [["slice", None, None, None] if i == pos else entry for i, entry in enumerate(entries)]
-    out = _static_basic_getitem(x, basic)
-    if e[0] == "list":
-        with device_guard("cpu"):  # Paddle's to_tensor of the list: an assign_value kept on the CPU
-            index = assign(np.asarray(e[1]))
-    else:
-        index = tensors[e[1]]
-    if index.dtype.np == np.bool_:
-        from .search import nonzero
-        return masked_select(out, index) if len(index.shape) == len(out.shape) else gather_nd(out, nonzero(index))
-    if pos:
-        out = transpose(out, [pos] + [d for d in range(len(out.shape)) if d != pos])
-    out = gather_nd(out, unsqueeze(index, -1))
-    if pos:
-        rank = max(len(index.shape), 1)
-        out = transpose(out, [*range(rank, pos + rank), *range(rank), *range(pos + rank, len(out.shape))])
-    return out
-
-
-_INT_MAX, _INT_MIN = 2 ** 31 - 1, -2 ** 31  # Paddle's open slice bounds
-
-
-def _static_basic_getitem(x, entries):
-    """x[ints, slices, None, ...] of a static Variable as Paddle's legacy IR builds it (variable_index.py): one
-    slice op (strided_slice when a step is not 1) whose output is `<x>_slice_<n>`, then an unsqueeze for the
-    None entries."""
-    from ..static.appender import output_name_guard
-    from ..utils import unique_name
-    _io.index_shape("getitem", tuple(x.shape), entries, [])  # IndexError for impossible indices, first
-    if any(e[0] == "ellipsis" for e in entries):
-        at = next(i for i, e in enumerate(entries) if e[0] == "ellipsis")
-        used = sum(e[0] != "none" for e in entries) - 1
-        entries = entries[:at] + [["slice", None, None, None]] * (len(x.shape) - used) + entries[at + 1:]
-    none_axes = [i for i, e in enumerate(entries) if e[0] == "none"]
-    axes, starts, ends, steps, decrease = [], [], [], [], []
-    for dim, e in enumerate(e for e in entries if e[0] != "none"):
-        if e[0] == "int":
-            start, end, step = e[1], (e[1] + 1 if e[1] != -1 else _INT_MAX), 1
-            decrease.append(dim)
-        else:
-            start, end, step = e[1:]
-            if start is None and end is None and step is None:
-                continue
-            step = 1 if step is None else step
-            start = (0 if step > 0 else _INT_MAX) if start is None else start
-            end = (_INT_MAX if step > 0 else _INT_MIN) if end is None else end
-            if x.shape[dim] != -1 and end >= x.shape[dim]:
-                end = _INT_MAX if step > 0 else x.shape[dim]
-            if (start, end, step) == (0, _INT_MAX, 1):
-                continue
-        axes.append(dim)
-        starts.append(start)
-        ends.append(end)
-        steps.append(step)
-    out = x
-    if axes:
-        op, extra = (_mo.STRIDED_SLICE, {"strides": steps}) if any(s != 1 for s in steps) else (_mo.SLICE, {})
-        with output_name_guard(unique_name.generate(f"{x.name}_{op.type}")):
-            out = apply(op, x, axes=axes, starts=starts, ends=ends, infer_flags=[1] * len(axes),
-                        decrease_axis=decrease, **extra)
-    if none_axes:
-        out = unsqueeze(out, [a - sum(d < a for d in decrease) for a in none_axes])
-    return out
 
 
 def _metas(tensors):

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ...device.kernels import kernel, sm_count
-from .common import f32, i32, i64, prod, suffix
+from .common import block_size, f32, i32, i64, prod, suffix
 from .reduce import reduce_mid
 
 MAXK = 8  # elements of a row each thread keeps in registers; longer rows are re-read
@@ -26,13 +26,13 @@ def layer_norm_grad(xp, x, scale, mean, var, dy, epsilon, begin_norm_axis):
     mu = xp.ascontiguousarray(mean.reshape(-1), dtype=np.float32)
     vr = xp.ascontiguousarray(var.reshape(-1), dtype=np.float32)
     sc = xp.ascontiguousarray(scale.reshape(-1)) if scale is not None else x2
-    threads = min(1024, max(32, -(-(-(-N // MAXK)) // 32) * 32))
+    fn = kernel("layer_norm", f"ln_bwd_{sfx}_{ssfx}")
+    threads = block_size(fn, max(32, -(-(-(-N // MAXK)) // 32) * 32))
     grid = max(1, min(M, sm_count() * 4))
     dx = xp.empty((M, N), dtype=x.dtype)
     pg = xp.empty((grid, N), dtype=np.float32)
     pb = xp.empty((grid, N), dtype=np.float32)
-    kernel("layer_norm", f"ln_bwd_{sfx}_{ssfx}")(
-        (grid,), (threads,), (x2, sc, mu, vr, dy2, dx, pg, pb, i64(M), i64(N), f32(epsilon), i32(scale is not None)))
+    fn((grid,), (threads,), (x2, sc, mu, vr, dy2, dx, pg, pb, i64(M), i64(N), f32(epsilon), i32(scale is not None)))
     pdt = scale.dtype if scale is not None else x.dtype
     pshape = scale.shape if scale is not None else (N,)
     dscale = reduce_mid(xp, pg, 1, grid, N, pdt, grid_y=1).reshape(pshape)

@@ -9,7 +9,7 @@ def reduce_as(xp, x, target):
     """x summed to target's shape (target: broadcastable to x, as in ops/grad_support.py)."""
     tshape = tuple(target.shape)
     if x.shape == tshape:
-        return x
+        return x.copy()  # fresh storage, as the reference forward's (gradients must not share it)
     if suffix(x.dtype) is None:
         return None
     lead = x.ndim - len(tshape)
@@ -25,9 +25,9 @@ def reduce_as(xp, x, target):
             dims.append([int(xs), red])
     if x.size == 0:
         return xp.zeros(tshape, dtype=x.dtype)
-    cur = xp.ascontiguousarray(x)
     if not any(r for _, r in dims):  # only size-1 dims differ
-        return cur.reshape(tshape)
+        return x.copy().reshape(tshape)
+    cur = xp.ascontiguousarray(x)
     while True:
         k = max(i for i, (_, r) in enumerate(dims) if r)
         last_pass = sum(1 for _, r in dims if r) == 1
