@@ -43,10 +43,10 @@ def gpu_median(fn, n_repeat=50):
 
 
 def copy_time(cp, nbytes):
-    """A device copy moving nbytes in all: nbytes / 2 read and nbytes / 2 written."""
+    """A device-to-device memcpy moving nbytes in all: nbytes / 2 read and nbytes / 2 written."""
     src = cp.ones(max(nbytes // 8, 1), cp.float32)
     dst = cp.empty_like(src)
-    return gpu_median(lambda: cp.copyto(dst, src))
+    return gpu_median(lambda: dst.data.copy_from_device_async(src.data, src.nbytes))
 
 
 def torch_time(torch, fn, n_repeat=50):
@@ -73,7 +73,9 @@ def report(benchmark, name, nbytes, t_fused, t_copy, t_unfused, t_torch=None):
 
 
 def _bench(cp, benchmark, impls, name, op, arrays, attrs, out_bytes, torch_fn=None, unread=()):
-    """out_bytes: what the op writes; `unread`: positions of arguments passed only for their shape."""
+    """out_bytes: what the op writes; `unread`: positions of arguments passed only for their shape. The op's
+    attribute defaults are filled in, as the dispatcher does."""
+    attrs = get_op(op).fill_attrs(attrs)
     dev = [None if a is None else [cp.asarray(e) for e in a] if isinstance(a, list) else cp.asarray(a)
            for a in arrays]
     nbytes = out_bytes + sum(sum(e.nbytes for e in a) if isinstance(a, list) else a.nbytes

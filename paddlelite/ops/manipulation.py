@@ -518,51 +518,86 @@ def _strided_shape(op, shape, axes, starts, ends, strides=None, decrease_axis=()
     return tuple(out)
 
 
+def _bounds(attr, tensors):
+    """Bounds given as tensors (x[k] with a 0-D Variable k: Paddle's StartsTensorList / EndsTensorList, one
+    1-element int tensor per axis) in place of the attr's placeholders."""
+    return [int(t.reshape(())) for t in tensors] if tensors else attr
+
+
+def _slice_infer(op, x, axes, starts, ends, strides, infer_flags, decrease_axis):
+    """The sliced shape; an axis whose bounds are tensors (infer_flags -1) has an unknown length, unless
+    decrease_axis drops it."""
+    runtime = [i for i, flag in enumerate(infer_flags) if flag == -1]
+    starts, ends = list(starts), list(ends)
+    for i in runtime:
+        starts[i], ends[i] = 0, 1
+    shape = list(_strided_shape(op, x.shape, axes, starts, ends, strides, decrease_axis))
+    dropped = {normalize_axis(op, a, len(x.shape), "decrease_axis") for a in decrease_axis}
+    kept = [d for d in range(len(x.shape)) if d not in dropped]
+    for i in runtime:
+        axis = normalize_axis(op, axes[i], len(x.shape), "axes")
+        if axis in kept:
+            shape[kept.index(axis)] = -1
+    return Meta(tuple(shape), x.dtype)
+
+
+def _runtime_bounds(attrs):
+    return "reads the slice bounds given as tensors" if -1 in attrs["infer_flags"] else None
+
+
 def _strided_slice_grad(g):
     if g.needs("Input"):
         a = g.attrs
         g.set_input_grad("Input", g.op("strided_slice_grad", g.input("Input"), g.output_grad("Out"),
+                                       g.input("StartsTensorList"), g.input("EndsTensorList"),
                                        axes=a["axes"], starts=a["starts"], ends=a["ends"],
                                        strides=a.get("strides") or [1] * len(a["axes"]),
                                        decrease_axis=a["decrease_axis"]))
 
 
 _SLICE_ATTRS = {"axes": [], "starts": [], "ends": [], "infer_flags": [], "decrease_axis": []}
+_BOUND_TENSORS = ("StartsTensorList", "EndsTensorList")
 
-SLICE = register_op("slice", inputs=("Input",), outputs=("Out",),
-                    forward=lambda xp, x, axes, starts, ends, infer_flags, decrease_axis:
-                        x[_slices("slice", x.ndim, axes, starts, ends, None, decrease_axis)],
-                    infer=lambda x, axes, starts, ends, infer_flags, decrease_axis: Meta(
-                        _strided_shape("slice", x.shape, axes, starts, ends, None, decrease_axis), x.dtype),
-                    grad=_strided_slice_grad, attrs=_SLICE_ATTRS, double_grad=True, view=True)
+SLICE = register_op("slice", inputs=("Input", *_BOUND_TENSORS), outputs=("Out",), variadic_inputs=_BOUND_TENSORS,
+                    optional_inputs=_BOUND_TENSORS, nondiff_inputs=_BOUND_TENSORS,
+                    forward=lambda xp, x, s, e, axes, starts, ends, infer_flags, decrease_axis: x[_slices(
+                        "slice", x.ndim, axes, _bounds(starts, s), _bounds(ends, e), None, decrease_axis)],
+                    infer=lambda x, s, e, axes, starts, ends, infer_flags, decrease_axis: _slice_infer(
+                        "slice", x, axes, starts, ends, None, infer_flags, decrease_axis),
+                    grad=_strided_slice_grad, attrs=_SLICE_ATTRS, double_grad=True, view=True,
+                    host_sync=_runtime_bounds)
 
 STRIDED_SLICE = register_op(
-    "strided_slice", inputs=("Input",), outputs=("Out",),
-    forward=lambda xp, x, axes, starts, ends, strides, infer_flags, decrease_axis: x[_slices(
-        "strided_slice", x.ndim, axes, starts, ends, strides, decrease_axis)],
-    infer=lambda x, axes, starts, ends, strides, infer_flags, decrease_axis: Meta(
-        _strided_shape("strided_slice", x.shape, axes, starts, ends, strides, decrease_axis), x.dtype),
-    grad=_strided_slice_grad, attrs={**_SLICE_ATTRS, "strides": []}, double_grad=True, view=True)
+    "strided_slice", inputs=("Input", *_BOUND_TENSORS), outputs=("Out",), variadic_inputs=_BOUND_TENSORS,
+    optional_inputs=_BOUND_TENSORS, nondiff_inputs=_BOUND_TENSORS,
+    forward=lambda xp, x, s, e, axes, starts, ends, strides, infer_flags, decrease_axis: x[_slices(
+        "strided_slice", x.ndim, axes, _bounds(starts, s), _bounds(ends, e), strides, decrease_axis)],
+    infer=lambda x, s, e, axes, starts, ends, strides, infer_flags, decrease_axis: _slice_infer(
+        "strided_slice", x, axes, starts, ends, strides, infer_flags, decrease_axis),
+    grad=_strided_slice_grad, attrs={**_SLICE_ATTRS, "strides": []}, double_grad=True, view=True,
+    host_sync=_runtime_bounds)
 
 
-def _strided_slice_grad_forward(xp, x, dout, axes, starts, ends, strides, decrease_axis):
+def _strided_slice_grad_forward(xp, x, dout, s, e, axes, starts, ends, strides, decrease_axis):
     dx = xp.zeros(x.shape, dtype=dout.dtype)
-    dx[_slices("strided_slice", x.ndim, axes, starts, ends, strides, decrease_axis)] = dout
+    dx[_slices("strided_slice", x.ndim, axes, _bounds(starts, s), _bounds(ends, e), strides, decrease_axis)] = dout
     return dx
 
 
 def _strided_slice_grad_grad(g):
     if g.needs("OutGrad"):
         a = g.attrs
-        g.set_input_grad("OutGrad", g.op("strided_slice", g.output_grad("XGrad"), axes=a["axes"],
-                                         starts=a["starts"], ends=a["ends"], strides=a["strides"],
-                                         decrease_axis=a["decrease_axis"]))
+        g.set_input_grad("OutGrad", g.op("strided_slice", g.output_grad("XGrad"), g.input("StartsTensorList"),
+                                         g.input("EndsTensorList"), axes=a["axes"], starts=a["starts"],
+                                         ends=a["ends"], strides=a["strides"], decrease_axis=a["decrease_axis"],
+                                         infer_flags=[1 if not g.input("StartsTensorList") else -1] * len(a["axes"])))
 
 
 # dOut written into zeros shaped like X at the sliced positions.
 STRIDED_SLICE_GRAD = register_op(
-    "strided_slice_grad", inputs=("X", "OutGrad"), meta_inputs=("X",), outputs=("XGrad",), nondiff_inputs=("X",),
-    forward=_strided_slice_grad_forward, infer=lambda x, dout, **a: Meta(x.shape, dout.dtype),
+    "strided_slice_grad", inputs=("X", "OutGrad", *_BOUND_TENSORS), meta_inputs=("X",), outputs=("XGrad",),
+    variadic_inputs=_BOUND_TENSORS, optional_inputs=_BOUND_TENSORS, nondiff_inputs=("X", *_BOUND_TENSORS),
+    forward=_strided_slice_grad_forward, infer=lambda x, dout, s, e, **a: Meta(x.shape, dout.dtype),
     grad=_strided_slice_grad_grad, attrs={"axes": [], "starts": [], "ends": [], "strides": [], "decrease_axis": []},
     double_grad=True)
 
@@ -819,7 +854,7 @@ def _pad_infer(x, paddings, pad_value):
 def _pad_grad(g):
     if g.needs("X"):
         w = _pad_widths("pad", len(g.shape(g.output_grad("Out"))), g.attrs["paddings"])
-        g.set_input_grad("X", g.op("slice", g.output_grad("Out"), axes=list(range(len(w))),
+        g.set_input_grad("X", g.op("slice", g.output_grad("Out"), [], [], axes=list(range(len(w))),
                                    starts=[a for a, _ in w], ends=[-b if b else _INT_MAX for _, b in w]))
 
 
