@@ -1,7 +1,9 @@
 """GPU benchmarks of the fused kernels (skipped without a GPU; run: pytest bench/test_bench_kernels.py).
 
-For each kernel: bytes moved / median GPU time (cupyx.profiler.benchmark, CUDA events) against a
-device-to-device copy of the same byte count measured in the same run (the achievable bandwidth),
+For each kernel: the fewest bytes it must move (every input it reads, read once, plus every output, written
+once) over its median GPU time (cupyx.profiler.benchmark, CUDA events), against a device-to-device copy that
+moves the same bytes (half read, half written) in the same run: the achievable bandwidth. Sizes are well
+above the H100's 50 MB L2, so both measure device memory, not the cache. Also
 the speedup over the unfused CuPy composition of the same math (the registry op's reference
 forward run on CuPy arrays), and over PyTorch on the GPU when it is installed with CUDA. Plus
 end-to-end training steps (an MLP and a small transformer block) against PyTorch, through the
@@ -41,9 +43,10 @@ def gpu_median(fn, n_repeat=50):
 
 
 def copy_time(cp, nbytes):
-    src = cp.empty(max(nbytes // 4, 1), cp.float32)
+    """A device-to-device memcpy moving nbytes in all: nbytes / 2 read and nbytes / 2 written."""
+    src = cp.ones(max(nbytes // 8, 1), cp.float32)
     dst = cp.empty_like(src)
-    return gpu_median(lambda: cp.copyto(dst, src))
+    return gpu_median(lambda: dst.data.copy_from_device_async(src.data, src.nbytes))
 
 
 def torch_time(torch, fn, n_repeat=50):
@@ -69,10 +72,14 @@ def report(benchmark, name, nbytes, t_fused, t_copy, t_unfused, t_torch=None):
     print(f"\n{name}: " + ", ".join(f"{k}={v:.3g}" for k, v in info.items()))
 
 
-def _bench(cp, benchmark, impls, name, op, arrays, attrs, out_bytes, torch_fn=None):
+def _bench(cp, benchmark, impls, name, op, arrays, attrs, out_bytes, torch_fn=None, unread=()):
+    """out_bytes: what the op writes; `unread`: positions of arguments passed only for their shape. The op's
+    attribute defaults are filled in, as the dispatcher does."""
+    attrs = get_op(op).fill_attrs(attrs)
     dev = [None if a is None else [cp.asarray(e) for e in a] if isinstance(a, list) else cp.asarray(a)
            for a in arrays]
-    nbytes = sum(a.nbytes for a in arrays if isinstance(a, np.ndarray)) + out_bytes
+    nbytes = out_bytes + sum(sum(e.nbytes for e in a) if isinstance(a, list) else a.nbytes
+                             for i, a in enumerate(arrays) if a is not None and i not in unread)
     fused = lambda: impls[op](cp, *dev, **attrs)  # noqa: E731
     unfused = lambda: get_op(op).forward(cp, *dev, **attrs)  # noqa: E731
     t_f, t_u, t_c = gpu_median(fused), gpu_median(unfused), copy_time(cp, nbytes)
@@ -83,7 +90,7 @@ def _bench(cp, benchmark, impls, name, op, arrays, attrs, out_bytes, torch_fn=No
 
 
 R = np.random.default_rng(0)
-M, N = 8192, 4096
+M, N = 8192, 4096  # 128 MB per float32 [M, N] array
 
 
 def test_bench_softmax_ce_grad(cp, benchmark, impls):
@@ -99,6 +106,7 @@ def test_bench_softmax_ce_grad(cp, benchmark, impls):
 
 
 def test_bench_layer_norm_grad(cp, benchmark, impls):
+    M = 32768  # x, dy, dx: 128 MB each
     x = R.standard_normal((M, 1024)).astype(np.float32)
     _, mean, var = get_op("layer_norm").forward(np, x, None, None, epsilon=1e-5, begin_norm_axis=1)
     scale, dy = R.standard_normal(1024).astype(np.float32), R.standard_normal((M, 1024)).astype(np.float32)
@@ -111,7 +119,7 @@ def test_bench_layer_norm_grad(cp, benchmark, impls):
         g = torch.as_tensor(dy, device="cuda")
         return lambda: torch.autograd.grad(y, (xt, w, b), g, retain_graph=True)
     _bench(cp, benchmark, impls, "layer_norm_grad", "layer_norm_grad", (x, scale, mean, var, dy),
-           dict(epsilon=1e-5, begin_norm_axis=1), x.nbytes, torch_fn)
+           dict(epsilon=1e-5, begin_norm_axis=1), x.nbytes + 2 * scale.nbytes, torch_fn)
 
 
 @pytest.mark.parametrize("act", ["relu", "gelu"])
@@ -126,8 +134,8 @@ def test_bench_bias_act_grad(cp, benchmark, impls, act):
         y = f(xt + bt)
         g = torch.as_tensor(d, device="cuda")
         return lambda: torch.autograd.grad(y, (xt, bt), g, retain_graph=True)
-    _bench(cp, benchmark, impls, f"bias_{act}_grad", "fused_bias_act_grad", (x, b, d), {"act": act}, x.nbytes,
-           torch_fn)
+    _bench(cp, benchmark, impls, f"bias_{act}_grad", "fused_bias_act_grad", (x, b, d), {"act": act},
+           x.nbytes + b.nbytes, torch_fn)
 
 
 def test_bench_dropout_gelu_grad(cp, benchmark, impls):
@@ -141,19 +149,20 @@ def test_bench_embedding_grad(cp, benchmark, impls):
     ids = R.integers(0, 32000, 16384).astype(np.int64)
     d = R.standard_normal((16384, 1024)).astype(np.float32)
     _bench(cp, benchmark, impls, "embedding_grad", "embedding_grad", (ids, np.empty((32000, 1024), np.float32), d),
-           {"padding_idx": -1}, 32000 * 1024 * 4)
+           {"padding_idx": -1}, 32000 * 1024 * 4, unread=(1,))
 
 
 def test_bench_reduce_as(cp, benchmark, impls):
     x = R.standard_normal((M, N)).astype(np.float32)
     _bench(cp, benchmark, impls, "reduce_as (bias grad)", "reduce_as", (x, np.empty((N,), np.float32)), {}, N * 4,
-           lambda torch: (lambda t=torch.as_tensor(x, device="cuda"): t.sum(0)))
+           lambda torch: (lambda t=torch.as_tensor(x, device="cuda"): t.sum(0)), unread=(1,))
 
 
 @pytest.mark.parametrize("op", ["lstm_cell", "lstm_cell_grad", "gru_cell", "gru_cell_grad"])
 def test_bench_rnn_cells(cp, benchmark, impls, op):
-    """One LSTM / GRU step's elementwise part, batch 256 x hidden 2048 (the gate matmuls are cuBLAS's)."""
-    B, H = 256, 2048
+    """One LSTM / GRU step's elementwise part, batch 2048 x hidden 2048 (the gate matmuls are cuBLAS's): 16 MB
+    per state-sized array, 64 MB for the LSTM's gates."""
+    B, H = 2048, 2048
     c_prev, dh, dc = (R.standard_normal((B, H)).astype(np.float32) for _ in range(3))
     if op.startswith("lstm"):
         gates = R.standard_normal((B, 4 * H)).astype(np.float32)
@@ -172,7 +181,7 @@ def test_bench_merged_adam(cp, benchmark, impls):
     ps = [R.standard_normal(s).astype(np.float32) for s in shapes]
     args = (ps, [p * 0.1 for p in ps], [np.array([1e-3], np.float32)], [p * 0 for p in ps], [p * 0 + 1 for p in ps],
             [np.array([0.9], np.float32)] * len(ps), [np.array([0.999], np.float32)] * len(ps), None)
-    total = sum(p.nbytes for p in ps)
+    total = sum(p.nbytes for p in ps)  # 96 MB of parameters: p, g, m1, m2 read, p, m1, m2 written
     _bench(cp, benchmark, impls, "merged_adam", "merged_adam", args, {**get_op("merged_adam").attrs, "use_adamw": True},
            3 * total)
 

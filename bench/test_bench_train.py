@@ -97,11 +97,13 @@ class _TorchEncoder(torch.nn.Module):
         return self.head(self.enc(x).mean(dim=1))
 
 
-def _eager_step(make, x, y, to_static=False):
+def _eager_step(make, x, y, to_static=False, cuda_graph=False):
     with unique_name.guard():
         model = make()
     if to_static:
-        model = paddle.jit.to_static(model)
+        strategy = paddle.static.BuildStrategy()
+        strategy.allow_cuda_graph_capture = cuda_graph  # forward and backward replayed from CUDA graphs
+        model = paddle.jit.to_static(model, build_strategy=strategy)
     opt = paddle.optimizer.SGD(LR, parameters=model.parameters())
     loss_fn = nn.CrossEntropyLoss()
     xt, yt = paddle.to_tensor(x), paddle.to_tensor(y)
@@ -194,6 +196,13 @@ def test_mlp_paddlelite_to_static(benchmark, data):
 
 
 @pytest.mark.benchmark(group="train step: MLP 784-256-128-10, batch 128, SGD")
+def test_mlp_paddlelite_to_static_cuda_graph(benchmark, data):
+    if not GPU:
+        pytest.skip("CUDA graphs replay on a GPU")
+    benchmark(_eager_step(_mlp, data[0], data[1], to_static=True, cuda_graph=True))
+
+
+@pytest.mark.benchmark(group="train step: MLP 784-256-128-10, batch 128, SGD")
 def test_mlp_paddlelite_static(benchmark, data):
     benchmark(_static_step(_mlp, data[0], data[1]))
 
@@ -221,6 +230,13 @@ def test_cnn_paddlelite_to_static(benchmark, data):
 
 
 @pytest.mark.benchmark(group="train step: small CNN, batch 32, SGD")
+def test_cnn_paddlelite_to_static_cuda_graph(benchmark, data):
+    if not GPU:
+        pytest.skip("CUDA graphs replay on a GPU")
+    benchmark(_eager_step(_cnn, data[2], data[3], to_static=True, cuda_graph=True))
+
+
+@pytest.mark.benchmark(group="train step: small CNN, batch 32, SGD")
 def test_cnn_paddlelite_static(benchmark, data):
     benchmark(_static_step(_cnn, data[2], data[3]))
 
@@ -238,6 +254,13 @@ def test_encoder_paddlelite_eager(benchmark, data):
 @pytest.mark.benchmark(group="train step: transformer encoder d256 h4 seq64, batch 16, SGD")
 def test_encoder_paddlelite_to_static(benchmark, data):
     benchmark(_eager_step(_Encoder, data[4], data[5], to_static=True))
+
+
+@pytest.mark.benchmark(group="train step: transformer encoder d256 h4 seq64, batch 16, SGD")
+def test_encoder_paddlelite_to_static_cuda_graph(benchmark, data):
+    if not GPU:
+        pytest.skip("CUDA graphs replay on a GPU")
+    benchmark(_eager_step(_Encoder, data[4], data[5], to_static=True, cuda_graph=True))
 
 
 @pytest.mark.benchmark(group="train step: transformer encoder d256 h4 seq64, batch 16, SGD")

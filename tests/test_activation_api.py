@@ -83,23 +83,29 @@ def test_grads_run_through_dedicated_grad_ops():
     from paddlelite.ops import registry
     seen = []
     originals = {}
+
+    def spying(t, f):
+        def spy(xp, *a, **k):
+            seen.append(t)
+            return f(xp, *a, **k)
+        return spy
+
     for t in ("relu_grad", "sigmoid_grad", "tanh_grad", "gelu_grad", "silu_grad", "softmax_grad",
               "log_softmax_grad", "leaky_relu_grad"):
         op = registry.get_op(t)
-        originals[t] = op.forward
-
-        def spy(xp, *a, _t=t, _f=op.forward, **k):
-            seen.append(_t)
-            return _f(xp, *a, **k)
-        op.forward = spy
+        originals[t] = op.forward, dict(op.impls)
+        op.forward = spying(t, op.forward)
+        op.impls.update({device: spying(t, f) for device, f in op.impls.items()})  # the kernels (on a GPU)
     try:
         x = paddle.to_tensor(V, stop_gradient=False)
         y = (F.relu(x) + F.sigmoid(x) + F.tanh(x) + F.gelu(x) + F.silu(x) + F.softmax(x) + F.log_softmax(x)
              + F.leaky_relu(x))
         y.sum().backward()
     finally:
-        for t, f in originals.items():
-            registry.get_op(t).forward = f
+        for t, (forward, impls) in originals.items():
+            op = registry.get_op(t)
+            op.forward = forward
+            op.impls.update(impls)
     assert sorted(set(seen)) == sorted(originals)
 
 

@@ -349,10 +349,11 @@ class _SpyExecutor:
 
 def test_grad_ops_that_read_values_on_the_host_declare_it(monkeypatch):
     """Each op case's static forward and backward program, run op by op on recording arrays: every op that
-    reads values on the host (grad ops included) declares host_sync."""
+    reads values on the host (grad ops included) declares host_sync. On the CPU: the recording arrays are NumPy's."""
     from paddlelite import static
     from paddlelite.ops.registry import get_op
     from tests import test_static_vs_eager as both_modes
+    paddle.set_device("cpu")
     monkeypatch.setattr(static, "Executor", _SpyExecutor)
     monkeypatch.setattr(_SpyExecutor, "undeclared", set())
     ran = 0

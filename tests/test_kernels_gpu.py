@@ -4,11 +4,16 @@ Fresh random inputs of many shapes (tiny, odd, large), output buffers poisoned w
 run (CuPy's memory pool hands recycled blocks to the next allocation, so a kernel that skips an
 element returns NaN there), relative error bounds per dtype.
 """
+import re
+
 import numpy as np
 import pytest
 
+from paddlelite.device import kernels as K
 from paddlelite.ops.launch import embedding as emb_launch
+from paddlelite.ops.launch.common import THREADS
 from paddlelite.ops.registry import device_impls, get_op
+from tests.cuda_emu import nvrtc
 
 pytestmark = pytest.mark.gpu
 
@@ -33,6 +38,7 @@ def poison(cp):
 
 
 def run(cp, impls, op, arrays, attrs, dtype, rel=None):
+    attrs = get_op(op).fill_attrs(attrs)  # the dispatcher hands bindings every attr, defaults included
     poison(cp)
     dev = [None if a is None else [cp.asarray(e) for e in a] if isinstance(a, list) else cp.asarray(a)
            for a in arrays]
@@ -205,3 +211,16 @@ def test_merged_adam_many_params(cp, impls):
     run(cp, impls, "merged_adam", args, {**get_op("merged_adam").attrs, "use_adamw": True, "weight_decay": 0.01},
         np.float32)
 
+
+@pytest.mark.parametrize("family", K.FAMILIES)
+def test_kernels_launch_with_the_common_block_size(cp, family):
+    """Launch helpers use THREADS threads per block (layer_norm sizes its blocks from its kernel): every compiled
+    kernel's registers must allow that many, or its launch fails with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES."""
+    lib = nvrtc.load()
+    if lib is None:
+        pytest.skip("NVRTC (to list the kernels) is not installed")
+    ptx = nvrtc.compile_ptx(lib, K.kernel_source(family), f"{family}.cu", options=K.CupyModules.OPTIONS)
+    names = sorted(set(re.findall(r"\.entry\s+(\w+)\(", ptx)))
+    assert names
+    short = {n: K.kernel(family, n).max_threads_per_block for n in names}
+    assert not {n: m for n, m in short.items() if m < THREADS}, short

@@ -23,7 +23,7 @@ def _weights(op, case, outs):
     """Fixed random cotangents, one per differentiable output element."""
     g = np.random.default_rng(1234)
     return [g.uniform(-1, 1, size=np.shape(e._data if isinstance(e, paddle.Tensor) else e))
-            for e in _diff_outputs(op, outs)]
+            for e in _diff_outputs(op, outs, case)]
 
 
 def _to_tensors(case, slots, place, make=lambda a: a):
@@ -47,9 +47,9 @@ def _flat_inputs(tensors, slots):
     return flat
 
 
-def _loss(op, outs, weights):
+def _loss(op, case, outs, weights):
     total = None
-    for o, w in zip(_diff_outputs(op, outs), weights):
+    for o, w in zip(_diff_outputs(op, outs, case), weights):
         term = paddle.sum(o * paddle.to_tensor(w, dtype=o.dtype, place=o.place))
         if term.dtype.is_complex:  # the loss is real: Re(sum(o * w))
             term = paddle.real(term)
@@ -62,7 +62,7 @@ def _eager(op, case, place=None, make=lambda a: a, create_graph=False):  # None:
     tensors = _to_tensors(case, slots, place, make)
     outs = apply(op, *[tensors.get(s) for s in op.inputs], **case.attrs)
     weights = _weights(op, case, outs)
-    loss = _loss(op, outs, weights)
+    loss = _loss(op, case, outs, weights)
     inputs = _flat_inputs(tensors, slots)
     grads = paddle.grad(loss, inputs, create_graph=create_graph, allow_unused=True)
     return outs, inputs, grads, weights
@@ -70,7 +70,7 @@ def _eager(op, case, place=None, make=lambda a: a, create_graph=False):  # None:
 
 def _numeric_value(op, case, arrays, weights):
     outs = op.forward(np, *[arrays.get(s) for s in op.inputs], **op.fill_attrs(case.attrs))
-    return sum(float(np.real(np.sum(np.asarray(o) * w))) for o, w in zip(_diff_outputs(op, outs), weights))
+    return sum(float(np.real(np.sum(np.asarray(o) * w))) for o, w in zip(_diff_outputs(op, outs, case), weights))
 
 
 def _numeric_grads(op, case, weights, value_fn=None):
@@ -144,7 +144,7 @@ def test_cases_name_registered_ops():
 def test_gradient_matches_finite_differences(case):
     op = get_op(case.op)
     outs, _, grads, weights = _eager(op, case)
-    for o in _diff_outputs(op, outs):
+    for o in _diff_outputs(op, outs, case):
         assert o.dtype in (paddle.float64, paddle.complex128), f"{case.id}: float64 inputs must give float64 outputs"
     _check(grads, _numeric_grads(op, case, weights), case, "first-order gradient")
 
@@ -165,7 +165,7 @@ def test_gradient_with_noncontiguous_inputs(case):
 
     base_outs, _, base, _ = _eager(op, case)
     outs, _, grads, _ = _eager(op, case, make=strided)
-    for o1, o2 in zip(_diff_outputs(op, base_outs), _diff_outputs(op, outs)):
+    for o1, o2 in zip(_diff_outputs(op, base_outs, case), _diff_outputs(op, outs, case)):
         np.testing.assert_allclose(o2.numpy(), o1.numpy(), rtol=1e-12, atol=1e-12)
     for a, b in zip(grads, base):
         if a is None or b is None:
@@ -197,7 +197,7 @@ def test_double_backward_matches_finite_differences(case):
     analytic = paddle.grad(second_loss, inputs, allow_unused=True)
 
     def first_order_dot_v(arrays):
-        sub = type(case)(op=case.op, inputs=arrays, attrs=case.attrs, grad_inputs=tuple(slots))
+        sub = type(case)(op=case.op, inputs=arrays, attrs=case.attrs, grad_inputs=tuple(slots), sign_free=case.sign_free)
         _, _, gs, _ = _eager(op, sub)
         return sum(float(np.real(np.sum(g.numpy() * v))) for g, v in zip(gs, vs) if g is not None)
 
@@ -211,7 +211,7 @@ def test_gpu_matches_cpu(case):
     op = get_op(case.op)
     cpu_outs, _, cpu_grads, _ = _eager(op, case, "cpu")
     gpu_outs, _, gpu_grads, _ = _eager(op, case, "gpu")
-    for c, g in zip(_diff_outputs(op, cpu_outs), _diff_outputs(op, gpu_outs)):
+    for c, g in zip(_diff_outputs(op, cpu_outs, case), _diff_outputs(op, gpu_outs, case)):
         assert g.place.is_gpu_place()
         np.testing.assert_allclose(g.numpy(), c.numpy(), rtol=1e-7, atol=1e-9)
     for c, g in zip(cpu_grads, gpu_grads):

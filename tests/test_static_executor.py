@@ -267,6 +267,25 @@ def test_gpu_executor_matches_cpu(prog):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
 
 
+@pytest.mark.gpu
+def test_scope_values_move_to_the_executors_place(prog):
+    """Scope values set on one device run under an executor of the other (the learning rate and parameters set
+    on the CPU, then trained on the GPU, then on the CPU again): each is moved to the executor's place, as Paddle
+    transfers a kernel's inputs."""
+    main, startup = prog
+    x, y, pred, loss = _mlp()
+    paddle.optimizer.SGD(0.1).minimize(loss)
+    cpu, gpu = static.Executor(paddle.CPUPlace()), static.Executor(paddle.CUDAPlace(0))
+    ref, moved = static.Scope(), static.Scope()
+    cpu.run(startup, scope=ref)
+    for name in ref.local_var_names():
+        moved.var(name).get_tensor().set(np.array(ref.find_var(name).get_tensor()), paddle.CPUPlace())
+    feed = {"x": np.random.default_rng(0).random((4, 3), np.float32), "y": np.ones((4, 1), np.float32)}
+    expected = [cpu.run(main, feed=feed, fetch_list=[loss], scope=ref)[0] for _ in range(3)]
+    got = [exe.run(main, feed=feed, fetch_list=[loss], scope=moved)[0] for exe in (gpu, gpu, cpu)]
+    np.testing.assert_allclose(got, expected, rtol=1e-5)
+
+
 # ---- LR schedulers: the executor writes the current rate into the scope each run uses -------------
 def _sched_net():
     x = static.data("x", [None, 2], "float32")

@@ -44,7 +44,7 @@ def _eager_outputs(op, case):
         tensors[slot] = group if isinstance(v, list) else group[0]
         if slot in slots:
             flat.extend(group)
-    return _diff_outputs(op, apply(op, *[tensors.get(s) for s in op.inputs], **case.attrs)), flat
+    return _diff_outputs(op, apply(op, *[tensors.get(s) for s in op.inputs], **case.attrs), case), flat
 
 
 def _eager(op, case, double):
@@ -87,7 +87,7 @@ def _static(op, case, double, place=None):
             if slot in slots:
                 flat.extend(group)
         outs = apply(op, *[vars_.get(s) for s in op.inputs], **case.attrs)
-        douts = _diff_outputs(op, outs)
+        douts = _diff_outputs(op, outs, case)
         ws = _cotangents(shapes, 1234)
         loss = _weighted_sum(douts, ws, "w", feed)
         grads = static.gradients(loss, flat)

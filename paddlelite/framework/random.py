@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from ..device import cuda
+from ..device.graph_capture import refuse_during_capture
 from ..device.place import current_place, device_to_place
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)  # SplitMix64's increment: 2**64 / golden ratio
@@ -145,6 +146,7 @@ def seed(value):
 
 def get_rng(xp):
     """The next draws of the global stream of the device array module `xp` computes on."""
+    refuse_during_capture(xp, "draws from the global random stream")  # a replay would repeat this step's draws
     return _stream("cpu" if xp is np else ("gpu", xp.cuda.Device().id)).draws(xp)
 
 

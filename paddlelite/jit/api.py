@@ -59,6 +59,7 @@ class StaticFunction:
         self._recent = {}    # signature key: the entry its last call ran
         self._bound = weakref.WeakKeyDictionary()
         self.full_graph = full_graph
+        self._build_strategy = build_strategy
         functools.update_wrapper(self, function)
 
     def __get__(self, instance, owner=None):
@@ -66,7 +67,7 @@ class StaticFunction:
             return self
         bound = self._bound.get(instance)
         if bound is None:
-            bound = StaticFunction(self._function, self._input_spec, full_graph=self.full_graph)
+            bound = StaticFunction(self._function, self._input_spec, self._build_strategy, full_graph=self.full_graph)
             bound._instance = instance
             self._bound[instance] = bound
         return bound
@@ -142,7 +143,9 @@ class StaticFunction:
         place = args and isinstance(args[0], Tensor) and args[0]._place
         _log.info("to_static: tracing %s", getattr(self._function, "__qualname__", self._function))
         try:
-            return trace(fn, args, kwargs, specs, place or current_place())
+            # BuildStrategy.allow_cuda_graph_capture (Paddle's switch): replay each GPU step from a CUDA graph
+            cuda_graph = bool(getattr(self._build_strategy, "allow_cuda_graph_capture", False))
+            return trace(fn, args, kwargs, specs, place or current_place(), cuda_graph)
         except TypeError as e:
             if _from_truth_value(e.__traceback__):
                 raise explain_untraceable(e, e.__traceback__) from e

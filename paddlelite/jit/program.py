@@ -55,8 +55,9 @@ class PartialProgram:
     """
 
     def __init__(self, program, n_forward_ops, inputs, captures, outputs, grad_inputs, input_grads,
-                 capture_grads, place):
+                 capture_grads, place, cuda_graph=False):
         self.program = program
+        self.cuda_graph = cuda_graph
         self.inputs = inputs            # data Variables, one per Tensor argument
         self.captures = captures        # [(Variable, Tensor)]: parameters, buffers, constants
         self.outputs = outputs          # output Variables
@@ -107,13 +108,13 @@ class PartialProgram:
         if steps is None:
             fixed = fixed_io[0]
             forward = FixedStep(Plan(self._forward_ops, self._forward_feeds, self._forward_fetch, place),
-                                self._forward_copied, fixed)
+                                self._forward_copied, fixed, self.cuda_graph)
             # an intermediate of a branch not taken this time has no value: it travels as a boxed None
             forward.scope._values.update((n, _box(None)) for n in self.saved)
             backward = None
             if self._fetch:
                 backward = FixedStep(Plan(self._backward_ops, self._backward_feeds, self._fetch, place),
-                                     self._backward_copied, fixed)
+                                     self._backward_copied, fixed, self.cuda_graph)
             steps = self._steps[place] = (forward, backward)
         return steps
 
@@ -220,8 +221,9 @@ class _Capture:
         return entry[0]
 
 
-def trace(fn, args, kwargs, specs, place):
-    """Trace `fn(*args, **kwargs)`; `specs` gives one InputSpec (or None) per Tensor leaf of args.
+def trace(fn, args, kwargs, specs, place, cuda_graph=False):
+    """Trace `fn(*args, **kwargs)`; `specs` gives one InputSpec (or None) per Tensor leaf of args. With `cuda_graph`
+    its steps on a GPU are replayed from CUDA graphs once they repeat (static.executor.FixedStep).
 
     Returns (PartialProgram, rebuild): rebuild(output values) gives fn's result structure.
     """
@@ -237,17 +239,17 @@ def trace(fn, args, kwargs, specs, place):
             inputs.append(v)
         call_args, call_kwargs = rebuild(inputs)
         outputs, out_rebuild = flatten(fn(*call_args, **call_kwargs), lambda v: isinstance(v, Variable))
-    return partial_program(program, inputs, capture.pairs, outputs, place), out_rebuild
+    return partial_program(program, inputs, capture.pairs, outputs, place, cuda_graph), out_rebuild
 
 
-def partial_program(program, inputs, captures, outputs, place):
+def partial_program(program, inputs, captures, outputs, place, cuda_graph=False):
     """A PartialProgram of `program`'s forward ops (feeding `inputs`, reading `captures` [(Variable, Tensor)],
     computing `outputs`), with their backward appended."""
     n_forward = len(program.global_block().ops)
     with _static_mode(), program_guard(program, Program()):
         grad_inputs, input_grads, capture_grads = _append_backward(program, inputs, captures, outputs)
     return PartialProgram(program, n_forward, inputs, captures, outputs, grad_inputs, input_grads, capture_grads,
-                          place)
+                          place, cuda_graph)
 
 
 @contextlib.contextmanager

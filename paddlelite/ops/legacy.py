@@ -66,6 +66,7 @@ NAME_KEYS = {
     "fill_any_like": ("full_like", 1),
     "assign_value": ("assign", 1),
     "fill_constant": ("fill_constant", 2),
+    "size": ("numel", 1),
 }
 
 
@@ -148,7 +149,9 @@ def _cast_desc(attrs, x):
 def _fill_constant_desc(attrs, x):  # Paddle's value attr is a float; str_value an int's digits for int dtypes
     out = {k: v for k, v in attrs.items() if k not in ("dtype", "place")}
     value, dtype = attrs["value"], str(attrs["dtype"])
-    if isinstance(value, (int, float)):
+    if value is None:  # given by its ValueTensor
+        value, text = 0.0, ""
+    elif isinstance(value, (int, float)):
         text = str(int(value)) if dtype.startswith(("int", "uint")) else str(float(value))
         value = float(value)
     else:
@@ -241,8 +244,9 @@ _STRIDED_SLICE_TENSORS = (*_SLICE_TENSORS, "StridesTensor", "StridesTensorList")
 LEGACY_DESC = {
     "matmul": (_renamed(transpose_x="trans_x", transpose_y="trans_y"), ()),
     "transpose": (_renamed(perm="axis"), ()),
-    # Paddle shows a frequency-scaled lookup as its own op type, whose desc has only padding_idx too
-    "embedding": (lambda attrs, x: {k: v for k, v in attrs.items() if k != "scale_grad_by_freq"}, ()),
+    # Paddle shows a frequency-scaled lookup as its own op type, whose desc has only padding_idx too; is_sparse is
+    # one of its runtime-only (extra) attrs
+    "embedding": (_without("scale_grad_by_freq", "is_sparse"), ()),
     "unsqueeze": (_renamed(axis="axes"), ("AxesTensor", "AxesTensorList")),
     "squeeze": (_renamed(axis="axes"), ()),
     "reshape": (_with(mkldnn_data_type="float32", use_quantizer=False), ("Shape", "ShapeTensor")),
@@ -278,8 +282,9 @@ LEGACY_DESC = {
     **{f"conv{n}d": (_paired_paddings, ()) for n in (1, 2, 3)},
     **{f"pool{n}d": (_pool_desc, ()) for n in (1, 2, 3)},
     **{f"conv{n}d_transpose": (_conv_transpose_desc, ("Bias",)) for n in (2, 3)},
-    **{t: (_with(amsgrad=False), ("Beta1Tensor", "Beta2Tensor", "EpsilonTensor", "Moment2Max", "SkipUpdate"))
-       for t in ("adam", "adamw")},
+    # sparse_grad: ours picks the kernel Paddle picks by the Grad variable's type
+    **{t: (lambda attrs, x: {"amsgrad": False, **_without("sparse_grad")(attrs, x)},
+           ("Beta1Tensor", "Beta2Tensor", "EpsilonTensor", "Moment2Max", "SkipUpdate")) for t in ("adam", "adamw")},
     **{t: (_with(axis=-1, force_cpu=False), ()) for t in _COMPARE},
     **{t: (_reduce_desc, ()) for t in _REDUCE},
 }
@@ -316,7 +321,7 @@ OUTPUT_ORDER = {"layer_norm": ("Mean", "Variance", "Y"), "instance_norm": ("Save
 NO_GRAD_OUTPUTS_KEPT = {"floor_divide", "remainder", "clip_by_norm"}
 STOP_GRADIENT_OUTPUTS = {"layer_norm": ("Mean", "Variance"), "instance_norm": ("SavedMean", "SavedVariance"), "group_norm": ("Mean", "Variance"), "dropout": ("Mask",),
                          "batch_norm": ("SavedMean", "SavedVariance", "ReserveSpace"),
-                         "sync_batch_norm": ("SavedMean", "SavedVariance")}
+                         "sync_batch_norm": ("SavedMean", "SavedVariance"), "top_k_v2": ("Indices",)}
 
 
 # The forward slots Paddle's grad op of these ops lists as inputs (empty ones too), where that is not just the
@@ -340,6 +345,7 @@ GRAD_INPUTS = {
     "layer_norm": ("Bias", "Mean", "Scale", "Variance", "X"),
     "instance_norm": ("Bias", "SavedMean", "Scale", "SavedVariance", "X"),
     "pad3d": ("Paddings", "X"),
+    "top_k_v2": ("Indices", "K", "X"),
     **{f"{m}_interp_v2": ("OutSize", "Scale", "SizeTensor", "X")
        for m in ("nearest", "linear", "bilinear", "bicubic", "trilinear")},
     "clip": ("Max", "Min", "X"),
@@ -350,6 +356,11 @@ GRAD_INPUTS = {
     "strided_slice": ("Input", *_STRIDED_SLICE_TENSORS),
     "batch_norm": ("Bias", "MeanOut", "ReserveSpace", "SavedMean", "SavedVariance", "Scale", "VarianceOut", "X"),
 }
+
+
+# Gradients Paddle's grad op writes as a SELECTED_ROWS variable (the rows an op touched, Paddle's sparse gradient)
+# rather than a DENSE_TENSOR: our type -> fn(attrs) -> the input slots whose gradient is one
+SELECTED_ROWS_GRADS = {"embedding": lambda attrs: ("W",) if attrs["is_sparse"] else ()}
 
 
 def legacy_desc(type, attrs, x):

@@ -38,6 +38,13 @@ def _lapack(name, fn, *arrays):
         raise ValueError(f"op '{name}': {e} (the input matrix is singular or not positive definite)") from None
 
 
+def _solve(name, xp, a, b):
+    """a^-1 b for (batches of) matrices, the batch dims broadcast as NumPy does (cupy.linalg.solve does not)."""
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    return _lapack(name, xp.linalg.solve, xp.broadcast_to(a, batch + a.shape[-2:]),
+                   xp.broadcast_to(b, batch + b.shape[-2:]))
+
+
 def square_infer(name, slot="X"):
     """Shape rule of an op on a batch of square matrices [..., n, n] (float or complex)."""
     def check(x):
@@ -124,8 +131,8 @@ def _is_vector(x_shape, y_shape):
 
 def _solve_forward(xp, x, y):
     if _is_vector(x.shape, y.shape):
-        return _lapack("solve", xp.linalg.solve, x, y[..., None])[..., 0]
-    return _lapack("solve", xp.linalg.solve, x, y)
+        return _solve("solve", xp, x, y[..., None])[..., 0]
+    return _solve("solve", xp, x, y)
 
 
 _check_solve = square_infer("solve")
@@ -173,7 +180,7 @@ def _triangle(xp, x, upper, unitriangular):
 
 def _triangular_solve_forward(xp, x, y, upper, transpose, unitriangular):
     t = _triangle(xp, x, upper, unitriangular)
-    return _lapack("triangular_solve", xp.linalg.solve, _mT(t) if transpose else t, y)
+    return _solve("triangular_solve", xp, _mT(t) if transpose else t, y)
 
 
 _check_triangular = square_infer("triangular_solve")
@@ -534,7 +541,7 @@ def _matrix_exp_grad(g):
         top = concat([xt, dout], axis=nd - 1)
         bottom = concat([g.zeros_like(x), xt], axis=nd - 1)
         big = g.op("matrix_exp", concat([top, bottom], axis=nd - 2))
-        g.set_input_grad("X", g.op("slice", big, axes=[nd - 2, nd - 1], starts=[0, n], ends=[n, 2 * n]))
+        g.set_input_grad("X", g.op("slice", big, [], [], axes=[nd - 2, nd - 1], starts=[0, n], ends=[n, 2 * n]))
 
 
 MATRIX_EXP = register_op("matrix_exp", inputs=("X",), outputs=("Out",), forward=_matrix_exp_forward,

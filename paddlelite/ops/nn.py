@@ -17,7 +17,7 @@ def padding_row(padding_idx, vocab):
     return int(padding_idx) + vocab if padding_idx < 0 else int(padding_idx)
 
 
-def _embedding_infer(ids, w, padding_idx, scale_grad_by_freq):
+def _embedding_infer(ids, w, padding_idx, scale_grad_by_freq, is_sparse):
     if ids.dtype.kind not in "iu":
         raise TypeError(f"op 'embedding': Ids must be an integer tensor (int64 or int32), received dtype {ids.dtype}")
     if len(w.shape) != 2:
@@ -35,7 +35,7 @@ def _check_ids(op, ids, vocab):
                          f"[{int(ids.min())}, {int(ids.max())}]")
 
 
-def _embedding_forward(xp, ids, w, padding_idx, scale_grad_by_freq):
+def _embedding_forward(xp, ids, w, padding_idx, scale_grad_by_freq, is_sparse):
     _check_ids("embedding", ids, w.shape[0])
     out = w[ids]
     row = padding_row(padding_idx, w.shape[0])
@@ -50,7 +50,7 @@ def _scaled_by_freq(xp, dw, ids):
     return dw / xp.maximum(counts, 1).astype(dw.dtype)[:, None]
 
 
-def _embedding_grad_forward(xp, ids, w, dout, padding_idx, scale_grad_by_freq):
+def _embedding_grad_forward(xp, ids, w, dout, padding_idx, scale_grad_by_freq, is_sparse):
     _check_ids("embedding_grad", ids, w.shape[0])
     dw = xp.zeros(w.shape, dtype=dout.dtype)
     scatter_add(xp, dw, ids.reshape(-1), dout.reshape(-1, w.shape[1]))
@@ -60,15 +60,15 @@ def _embedding_grad_forward(xp, ids, w, dout, padding_idx, scale_grad_by_freq):
     return _scaled_by_freq(xp, dw, ids) if scale_grad_by_freq else dw
 
 
-def _embedding_grad_infer(ids, w, dout, padding_idx, scale_grad_by_freq):
-    expected = _embedding_infer(ids, w, padding_idx, scale_grad_by_freq).shape
+def _embedding_grad_infer(ids, w, dout, padding_idx, scale_grad_by_freq, is_sparse):
+    expected = _embedding_infer(ids, w, padding_idx, scale_grad_by_freq, is_sparse).shape
     if tuple(dout.shape) != expected and -1 not in expected + tuple(dout.shape):
         raise ValueError(f"op 'embedding_grad': DOut must have shape {list(expected)} (Ids' shape + [dim]), "
                          f"received {list(dout.shape)}")
     return Meta(w.shape, dout.dtype)
 
 
-def _embedding_grad_kernel(xp, ids, w, dout, padding_idx, scale_grad_by_freq):
+def _embedding_grad_kernel(xp, ids, w, dout, padding_idx, scale_grad_by_freq, is_sparse):
     dw = _launch_embedding.embedding_grad(xp, ids, w, dout, padding_row(padding_idx, w.shape[0]))
     return _scaled_by_freq(xp, dw, ids) if scale_grad_by_freq and dw is not None else dw
 
@@ -87,14 +87,17 @@ def _embedding_grad_grad(g):
         g.set_input_grad("DOut", g.op("embedding", g.input("Ids"), g.output_grad("DW"), **g.attrs))
 
 
+# is_sparse (Paddle's attr): the gradient of W is Paddle's SELECTED_ROWS variable in a static program (ops/legacy.py);
+# its values are the dense gradient's
+_EMBEDDING_ATTRS = {"padding_idx": -1, "scale_grad_by_freq": False, "is_sparse": False}
 EMBEDDING = register_op("embedding", inputs=("Ids", "W"), outputs=("Out",), forward=_embedding_forward,
                         infer=_embedding_infer, grad=_embedding_grad,
-                        attrs={"padding_idx": -1, "scale_grad_by_freq": False}, nondiff_inputs=("Ids",), double_grad=True,
+                        attrs=_EMBEDDING_ATTRS, nondiff_inputs=("Ids",), double_grad=True,
                         host_sync=VALUE_CHECK)
 
 EMBEDDING_GRAD = register_op("embedding_grad", inputs=("Ids", "W", "DOut"), meta_inputs=("W",), outputs=("DW",),
                              forward=_embedding_grad_forward, infer=_embedding_grad_infer, grad=_embedding_grad_grad,
-                             attrs={"padding_idx": -1, "scale_grad_by_freq": False}, nondiff_inputs=("Ids", "W"),
+                             attrs=_EMBEDDING_ATTRS, nondiff_inputs=("Ids", "W"),
                              double_grad=True,
                              gpu=_embedding_grad_kernel,
                              host_sync=VALUE_CHECK)

@@ -127,10 +127,20 @@ def _adamw_forward(xp, param, grad, lr, m1, m2, b1p, b2p, master_param, beta1, b
     return p, a, b, c, d
 
 
-def _adam_forward(xp, param, grad, lr, m1, m2, b1p, b2p, master_param, **attrs):
-    """adam: adamw without the decay."""
-    return _adamw_forward(xp, param, grad, lr, m1, m2, b1p, b2p, master_param, coeff=0.0, lr_ratio=1.0,
-                          with_decay=False, **attrs)
+def _adam_forward(xp, param, grad, lr, m1, m2, b1p, b2p, master_param, sparse_grad, **attrs):
+    """adam: adamw without the decay. sparse_grad: Grad is a SELECTED_ROWS variable (a sparse embedding's), so the
+    step is Paddle's adam_dense_param_sparse_grad kernel, which advances the beta powers (in place in a program)
+    before its update reads them, and with lazy_mode updates only the rows the gradient holds (its nonzero rows)."""
+    if not sparse_grad:
+        return _adamw_forward(xp, param, grad, lr, m1, m2, b1p, b2p, master_param, coeff=0.0, lr_ratio=1.0,
+                              with_decay=False, **attrs)
+    b1p_out, b2p_out = b1p * b1p.dtype.type(attrs["beta1"]), b2p * b2p.dtype.type(attrs["beta2"])
+    p, a, b, _, _ = adam_update(xp, param, grad, lr, m1, m2, b1p_out, b2p_out, attrs["beta1"], attrs["beta2"],
+                                attrs["epsilon"])
+    if attrs["lazy_mode"]:
+        rows = xp.any(grad.reshape(grad.shape[0], -1) != 0, axis=1).reshape((-1,) + (1,) * (grad.ndim - 1))
+        p, a, b = xp.where(rows, p, param), xp.where(rows, a, m1), xp.where(rows, b, m2)
+    return (p, a, b) + ((b1p, b2p) if attrs["use_global_beta_pow"] else (b1p_out, b2p_out))
 
 
 def _adam_infer(param, grad, lr, m1, m2, b1p, b2p, master_param=None, **attrs):
@@ -140,8 +150,10 @@ def _adam_infer(param, grad, lr, m1, m2, b1p, b2p, master_param=None, **attrs):
 
 
 def _adam_kernel(xp, param, grad, lr, m1, m2, b1p, b2p, master_param, beta1, beta2, epsilon, use_global_beta_pow,
-                 **unused):
-    """adam: adamw's kernel without the decay."""
+                 sparse_grad, **unused):
+    """adam: adamw's kernel without the decay (a sparse gradient's step is the reference forward's)."""
+    if sparse_grad:
+        return None
     return _launch.adam(xp, param, grad, lr, m1, m2, b1p, b2p, beta1, beta2, epsilon, 0.0, 1.0,
                         not use_global_beta_pow)
 
@@ -157,7 +169,7 @@ _ADAM_OUT = ("ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut", "Beta2PowOut
 
 ADAM = register_op("adam", inputs=_ADAM_IN, outputs=_ADAM_OUT,
                    forward=_adam_forward, infer=_adam_infer,
-                   optional_inputs=("MasterParam",), attrs=dict(_ADAM_ATTRS), gpu=_adam_kernel)
+                   optional_inputs=("MasterParam",), attrs={**_ADAM_ATTRS, "sparse_grad": False}, gpu=_adam_kernel)
 
 ADAMW = register_op("adamw", inputs=_ADAM_IN, outputs=_ADAM_OUT, forward=_adamw_forward, infer=_adam_infer,
                     optional_inputs=("MasterParam",),

@@ -300,13 +300,18 @@ def _safe(x):  # x with its zeros replaced by ones (for formulas with a removabl
     return where(equal(x, zeros_like(x)), 1.0, x)
 
 
+def _polygamma_on_cupy(special, x, n):
+    import cupy  # cupyx's polygamma takes n elementwise: a Python int breaks its `where(n == 0, ...)`
+    return special.polygamma(cupy.full(x.shape, n, dtype=np.float64), x)
+
+
 _SQRT_PI_2 = float(np.sqrt(np.pi)) / 2.0
 
 LGAMMA = _special_unary("lgamma", lgamma_series, lambda s, x: s.gammaln(x), lambda x, out, dout: dout * digamma(x),
                         paddle_edges=_lgamma_edges)
 DIGAMMA = _special_unary("digamma", digamma_series, lambda s, x: s.digamma(x),
                          lambda x, out, dout: dout * polygamma(x, n=1))
-POLYGAMMA = _special_unary("polygamma", polygamma_series, lambda s, x, n: s.polygamma(n, x),
+POLYGAMMA = _special_unary("polygamma", polygamma_series, _polygamma_on_cupy,
                            lambda x, out, dout, n: dout * polygamma(x, n=n + 1), attrs={"n": 1},
                            paddle_edges=_polygamma_edges)
 I0 = _special_unary("i0", i0_series, lambda s, x: s.i0(x), lambda x, out, dout: dout * i1(x))

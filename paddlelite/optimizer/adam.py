@@ -76,7 +76,8 @@ class Adam(Optimizer):
 
     def _update_one(self, p, g, lr, acc, attrs, coeff):
         m1, m2, b1p, b2p = acc
-        op, extra = ("adam", {}) if not self._decoupled_decay else \
+        sparse = {"sparse_grad": getattr(g, "type", None) == "SELECTED_ROWS"}  # a sparse embedding's (static) gradient
+        op, extra = ("adam", sparse) if not self._decoupled_decay else \
             ("adamw", {"coeff": self._coeff, "lr_ratio": 1.0, "with_decay": coeff != 0.0})  # lr is scaled already
         self._run(op, {"Param": p, "Grad": g, "LearningRate": lr, "Moment1": m1, "Moment2": m2, "Beta1Pow": b1p,
                        "Beta2Pow": b2p, "MasterParam": None},

@@ -41,16 +41,16 @@ def _regularize_in_program(param, grad, steps):
     from ..ops import dispatch
     from ..ops.registry import get_op
     from ..static.appender import output_name_guard
-    from ..static.framework import role_var_guard
-    from ..utils import unique_name
+    from ..static.framework import program_unique_name, role_var_guard
     with role_var_guard(param, grad):
         decay = param
         for step in steps:
-            with output_name_guard(unique_name.generate("_generated_var")):
+            with output_name_guard(program_unique_name("_generated_var")):
                 decay = step(decay)
         if decay.dtype != grad.dtype:
             decay = decay.astype(grad.dtype)
-        with output_name_guard(grad.name):
+        # a SELECTED_ROWS gradient (a sparse embedding's) is not written in place: the sum is a dense `<grad>@NEWGRAD@`
+        with output_name_guard(grad.name + ("@NEWGRAD@" if grad.type == "SELECTED_ROWS" else "")):
             return dispatch.apply(get_op("sum"), [grad, decay])
 
 

@@ -13,8 +13,7 @@ from ..ops import dispatch
 from ..ops.legacy import (HELPER_NAMED_OUTPUTS, INPLACE_OUTPUTS, NO_GRAD_OUTPUTS_KEPT, OUTPUT_ORDER, STOP_GRADIENT_OUTPUTS, extra_outputs, legacy_type,
                           name_key)
 from ..ops.registry import Meta
-from ..utils import unique_name
-from .framework import Operator, Variable, default_main_program
+from .framework import Operator, Variable, default_main_program, program_unique_name
 
 _layer_name = [None]
 _capture = [None]  # while paddle.jit traces: fn(Tensor) -> Variable standing for that eager Tensor
@@ -74,13 +73,28 @@ def layer_name_guard(name):
 def layer_helper(key):
     """As Paddle's LayerHelper(key) in a static API that appends several ops (F.linear's matmul_v2 and
     elementwise_add): their outputs are `<key>_<n>.tmp_<k>`, n counted by the current program. Eager mode
-    names nothing. Yields the name (None in eager mode), for ops appended later under layer_name_guard."""
-    if not _static[0]:
-        yield None
+    names nothing. Yields the name (None in eager mode), for ops appended later under layer_name_guard.
+    Inside a static layer API's own helper (static.nn.conv2d calling F.conv2d) its name stays: Paddle's builds
+    the op with that one LayerHelper."""
+    outer = _layer_name[0]
+    if not _static[0] or (isinstance(outer, str) and not isinstance(outer, _Reserved)):
+        yield outer if _static[0] else None
         return
     name = default_main_program()._name_generator(key)
     with layer_name_guard(name):
         yield name
+
+
+def op_helper_name(op_type):
+    """The LayerHelper name Paddle's API of registry op `op_type` names its output by, taken now (its counters:
+    ops/legacy.py NAME_KEYS), for APIs that build the op's tensor arguments before the op; None in eager mode.
+    Build the op inside layer_name_guard(it)."""
+    if not _static[0]:
+        return None
+    key, counters = name_key(op_type)
+    for _ in range(counters):
+        name = default_main_program()._name_generator(key)
+    return name
 
 
 class _Reserved(str):
@@ -128,7 +142,7 @@ def scalar_constant(value, dtype):
     """The 0-D constant Variable `tmp_<n>` a Variable's operator makes of a Python scalar operand, as Paddle's
     (math_op_patch): a bare fill_constant desc (no empty input slots, no str_value)."""
     block = default_main_program().current_block()
-    out = block.create_var(unique_name.generate("tmp"), (), dtype, stop_gradient=True)
+    out = block.create_var(program_unique_name("tmp"), (), dtype, stop_gradient=True)
     op = block.append_op("fill_constant", outputs={"Out": [out]},
                          attrs={"shape": [], "value": value, "dtype": dtype, "str_value": ""})
     op._bare_desc = True
@@ -156,7 +170,7 @@ def forward_name_fn(op_type, program):
     """Names for one forward op's outputs: `<layer or op key>.tmp_<k>` counted by the program, as Paddle's
     LayerHelper names them (`tmp_<n>`, counted globally, for operators)."""
     if _layer_name[0] is _OPERATOR_TEMPORARY:
-        return lambda: unique_name.generate("tmp")
+        return lambda: program._name_generator("tmp")
     if isinstance(_layer_name[0], _Reserved):
         return lambda: str(_layer_name[0])
     generate = program._name_generator
@@ -190,7 +204,7 @@ def build_op(block, op, inputs, attrs, new_name, role, legacy_outputs=False):
     Returns (Operator, result) where result is what the eager dispatcher would return.
     """
     if len(inputs) != op.n_in:
-        raise TypeError(f"op '{op.type}': expected {op.n_in} inputs {op.inputs}, received {len(inputs)}")
+        inputs = dispatch.with_absent_inputs(op, inputs)
     if _capture[0] is not None:
         inputs = [_captured(v, _capture[0]) for v in inputs]
     program = block.program

@@ -335,7 +335,7 @@ def _rename_name(name, block, count):
     new = f"{name}@RENAME@block{block.idx}@{k}"
     like = block._lookup(name)
     if block._lookup(new) is None and like is not None:
-        block.create_var(new, like._shape, like._dtype, stop_gradient=False)
+        block.create_var(new, like._shape, like._dtype, stop_gradient=False, type=like.type)
     return new
 
 

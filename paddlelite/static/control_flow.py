@@ -13,10 +13,10 @@ from ..framework.mode import in_dynamic_mode
 from ..framework.tensor import Tensor
 from ..ops import dispatch
 from ..ops.registry import get_op, register_op
-from ..utils import unique_name
 from . import backward as _bw
 from . import executor as _ex
-from .framework import (OP_ROLE_ATTR, OP_ROLE_BACKWARD, Operator, Variable, default_main_program)
+from .framework import (OP_ROLE_ATTR, OP_ROLE_BACKWARD, Operator, Variable, default_main_program,
+                        program_unique_name)
 
 
 # ---- building ------------------------------------------------------------------------------------
@@ -102,7 +102,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
     _check_return_names(return_names)
     program = default_main_program()
     parent = program.current_block()
-    key = unique_name.generate(name or "cond")
+    key = program_unique_name(name or "cond")
     t_block, t_out, t_kind = _run_branch(program, true_fn, "cond")
     f_block, f_out, f_kind = _run_branch(program, false_fn, "cond")
     if false_fn is None and t_out or true_fn is None and f_out:
@@ -170,7 +170,7 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
             raise TypeError(f"while_loop: loop_vars must hold Variables, received {type(v).__name__}")
     program = default_main_program()
     parent = program.current_block()
-    key = unique_name.generate(name or "while")
+    key = program_unique_name(name or "while")
     assign = get_op("assign")
     # the loop works on copies, so the loop vars' initial values stay intact for the backward pass
     state = [dispatch.apply(assign, v) for v in loop_vars]

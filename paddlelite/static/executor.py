@@ -10,6 +10,7 @@ from collections import namedtuple
 import numpy as np
 
 from ..device import cuda
+from ..device.graph_capture import GraphReplay
 from ..device.place import Place, current_place, parse_place
 from ..framework import dtype as _dtype
 from ..framework.tensor import Tensor
@@ -206,7 +207,7 @@ class Plan:
     def compile_op(self, op):
         opdef = get_op(op.type)
         attrs = opdef.fill_attrs({k: v for k, v in op._attrs.items() if k in opdef.attrs})
-        reason = opdef.host_sync_reason(attrs)
+        reason = opdef.host_sync_reason(attrs) or opdef.host_inputs_reason(op._inputs)
         if reason:
             self._host_syncs.append(HostSync(op.type, reason, op.where))
         if opdef.block_runner is not None:  # a structural op (control flow)
@@ -316,7 +317,7 @@ class FixedStep:
     arrays (a while loop's boxed step scopes, None) pass as they are.
     """
 
-    def __init__(self, plan, copied, fixed=None):
+    def __init__(self, plan, copied, fixed=None, cuda_graph=False):
         self.plan = plan
         self.copied = list(copied)
         self.fixed = plan.xp is not np if fixed is None else fixed
@@ -324,6 +325,9 @@ class FixedStep:
         self.fetch_buffers = [None] * len(plan.fetch_idx)
         self.env = [None] * len(plan.names)
         self.scope = Scope()
+        # with `cuda_graph`, a GPU step whose ops can all be replayed is replayed from a CUDA graph once it repeats
+        replayable = self.fixed and plan.xp is not np and not plan.host_syncs() and not plan.write_back
+        self.graph = GraphReplay(plan.xp, self._drop_results) if cuda_graph and replayable else None
 
     def run(self, feeds):
         xp, env, fixed = self.plan.xp, self.env, self.fixed
@@ -333,12 +337,36 @@ class FixedStep:
         else:
             for slot, value in zip(self.plan.feed_slots, feeds):
                 env[slot] = value
-        outs = self.plan.run_env(env, self.scope._values)
+        if self.graph is None:
+            outs = self.plan.run_env(env, self.scope._values)
+        else:
+            outs = self.graph.run(lambda: self.plan.run_env(env, self.scope._values), self._replay_key())
         for i in self.plan.fetch_idx:  # the env does not keep the results alive until the next call
             env[i] = None
         if not fixed:
             return outs
         return [_copy_into(xp, self.fetch_buffers, k, v).copy() if _is_array(v) else v for k, v in enumerate(outs)]
+
+
+    def _replay_key(self):
+        """What a captured run depends on: the address, shape, strides and dtype of every array it reads (the
+        feeds and the scope values it takes); None when it reads something else (a boxed step scope)."""
+        values = self.scope._values
+        key = []
+        for value in [self.env[slot] for slot in self.plan.feed_slots] + [values.get(n) for _, n in self.plan.external]:
+            if value is None:
+                key.append(None)
+            elif _is_array(value):
+                key.append((value.data.ptr, value.shape, value.strides, value.dtype))
+            else:
+                return None
+        return tuple(key)
+
+    def _drop_results(self):
+        feeds = set(self.plan.feed_slots)
+        for i in range(len(self.env)):
+            if i not in feeds:
+                self.env[i] = None
 
 
 def _is_array(value):

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..framework import dtype as _dtype
 from ..framework.mode import in_static_mode
-from ..ops.legacy import GRAD_AS_OPS, GRAD_INPUTS, REGISTRY_TYPES, grad_op, legacy_desc
+from ..ops.legacy import GRAD_AS_OPS, GRAD_INPUTS, REGISTRY_TYPES, SELECTED_ROWS_GRADS, grad_op, legacy_desc
 from ..ops.registry import get_op
 from ..utils import unique_name
 from .dot import program_to_dot
@@ -393,6 +393,10 @@ class GradOperator(Operator):
                     writes[g] -= 1
                     grads.append(g)
         attrs = {k: v for k, v in fwd_op._attrs.items() if k != OP_ROLE_VAR_ATTR}
+        sparse = SELECTED_ROWS_GRADS.get(opdef.type)
+        for slot in sparse(attrs) if sparse else ():
+            for n in outputs.get(slot + GRAD_SUFFIX, ()):
+                block.var(n).type = "SELECTED_ROWS"
         type, inputs, outputs, self._grad_desc = grad_op(fwd_op.type, inputs, outputs)
         super().__init__(block, type, inputs, outputs, attrs)
         self._fwd_op = fwd_op
@@ -512,7 +516,7 @@ class Block:
     def create_var(self, name=None, shape=(), dtype="float32", stop_gradient=False, persistable=False,
                    type="DENSE_TENSOR", **kwargs):
         if name is None:
-            name = unique_name.generate("_generated_var")
+            name = self.program._name_generator("_generated_var")
         if name in self.vars:  # Paddle returns the existing var for a repeated name
             return self.vars[name]
         v = Variable(self, name, shape, dtype, stop_gradient, persistable, type)
@@ -776,6 +780,13 @@ class Program:
 # ---- default programs and guards -----------------------------------------------------------------
 _main = [Program()]
 _startup = [Program()]
+
+
+def program_unique_name(key):
+    """`<key>_<n>`, n counted by the current main program: Paddle's static LayerHelper(key) names its layers
+    (`fc_0`), their parameters (`fc_0.w_0`), a Variable operator's temporaries (`tmp_0`) and unnamed variables
+    (`_generated_var_0`) so; Layers' own names (`linear_0`) and eager names count process-wide (unique_name)."""
+    return default_main_program()._name_generator(key)
 
 
 def default_main_program():

@@ -10,10 +10,9 @@ from ..framework import dtype as _dtype
 from ..metric.metrics import top_k_accuracy
 from ..nn.layer.param_attr import WeightNormParamAttr
 from ..nn.layer.param_attr import create_parameter as _create_parameter
-from ..utils import unique_name
 from . import nn
 from .appender import layer_helper
-from .framework import default_main_program, default_startup_program, require_static
+from .framework import default_main_program, default_startup_program, program_unique_name, require_static
 
 
 def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None):
@@ -42,7 +41,7 @@ def create_global_var(shape, value, dtype, persistable=False, force_cpu=False, n
         raise TypeError(f"The data type of 'dtype' in {api} must be one of {list(_GLOBAL_VAR_DTYPES)}, but "
                         f"received {dtype}.")
     from ..nn import initializer as init
-    name = name or unique_name.generate(unique_name.generate("global_var") + ".tmp")
+    name = name or program_unique_name("_generated_var")
     shape = [int(d) for d in shape]
     var = default_main_program().global_block().create_var(name=name, shape=shape, dtype=dtype,
                                                             persistable=persistable, stop_gradient=True)

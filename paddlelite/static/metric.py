@@ -1,8 +1,7 @@
 """paddle.static.auc and paddle.static.ctr_metric_bundle: streaming metrics whose running statistics are
 persistable variables of the program (zeroed by the startup program, updated by every run)."""
 from .. import tensor as paddle
-from ..utils import unique_name
-from .framework import Variable, default_main_program, require_static
+from .framework import Variable, default_main_program, program_unique_name, require_static
 from .layer_apis import create_global_var
 
 
@@ -32,10 +31,10 @@ def auc(input, label, curve="ROC", num_thresholds=2 ** 12 - 1, topk=1, slide_ste
     stat_pos = _zeros([1, buckets], "int64")
     stat_neg = _zeros([1, buckets], "int64")
     block = default_main_program().current_block()
-    key = unique_name.generate("auc")
+    key = program_unique_name("auc")
     outs = []
     for pos, neg, steps in ((batch_pos, batch_neg, slide_steps), (stat_pos, stat_neg, 0)):
-        out = block.create_var(name=unique_name.generate_with_ignorable_key(f"{key}.tmp"), shape=[],
+        out = block.create_var(name=program_unique_name(f"{key}.tmp"), shape=[],
                                dtype="float64", stop_gradient=True)
         block.append_op("auc", inputs={"Predict": [input], "Label": [label], "StatPos": [pos], "StatNeg": [neg]},
                         outputs={"AUC": [out], "StatPosOut": [pos], "StatNegOut": [neg]},

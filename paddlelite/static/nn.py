@@ -14,10 +14,9 @@ from ..framework.mode import in_dynamic_mode
 from ..framework.tensor import Tensor
 from ..ops import dispatch
 from ..ops.registry import get_op
-from ..utils import unique_name
 from .appender import layer_name_guard, output_order_guard
 from .control_flow import cond, while_loop  # noqa: F401  (part of paddle.static.nn)
-from .framework import Variable, require_static
+from .framework import Variable, program_unique_name, require_static
 from .py_func import py_func  # noqa: F401  (part of paddle.static.nn)
 from .pylayer import static_pylayer  # noqa: F401  (part of paddle.static.nn)
 
@@ -30,7 +29,7 @@ def _F():
 def _param(helper, suffix, shape, dtype, attr, is_bias=False, default_initializer=None):
     from ..nn.layer.param_attr import ParamAttr, create_parameter
     attr = ParamAttr._to_attr(attr)
-    name = attr.name or unique_name.generate(f"{helper}.{suffix}")
+    name = attr.name or program_unique_name(f"{helper}.{suffix}")
     return create_parameter(shape, dtype, name=name, attr=attr, is_bias=is_bias,
                             default_initializer=default_initializer)
 
@@ -68,7 +67,7 @@ def fc(x, size, num_flatten_dims=1, weight_attr=None, bias_attr=None, activation
         raise ValueError(f"fc: size must be a positive int, received {size!r}")
     if not isinstance(num_flatten_dims, int) or num_flatten_dims < 1:
         raise ValueError(f"fc: num_flatten_dims must be a positive int, received {num_flatten_dims!r}")
-    helper = name or unique_name.generate("fc")
+    helper = name or program_unique_name("fc")
     weight_attrs = weight_attr if isinstance(weight_attr, (list, tuple)) else [weight_attr] * len(inputs)
     dtype = inputs[0].dtype
     with layer_name_guard(helper):
@@ -101,7 +100,7 @@ def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=No
         raise ValueError(f"embedding: size must be [vocab_size, emb_dim], received {size!r}")
     if input.dtype.name not in ("int32", "int64"):
         raise TypeError(f"embedding: input must be int32 or int64 ids, received {input.dtype.name}")
-    helper = unique_name.generate("embedding")
+    helper = program_unique_name("embedding")
     dtype = _dtype.convert_dtype(dtype).name
     with layer_name_guard(helper):
         w = _param(helper, "w", [int(size[0]), int(size[1])], dtype, param_attr)
@@ -125,7 +124,7 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
         raise ValueError(f"conv2d: channels ({channels}) and num_filters ({num_filters}) must be divisible by "
                          f"groups ({groups})")
     ks = [filter_size, filter_size] if isinstance(filter_size, int) else list(filter_size)
-    helper = name or unique_name.generate("conv2d")
+    helper = name or program_unique_name("conv2d")
     dtype = input.dtype.name
     from ..nn import initializer as init
     std = math.sqrt(2.0 / (ks[0] * ks[1] * channels))
@@ -149,7 +148,7 @@ def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05, 
     normalized = input.shape[begin_norm_axis:]
     if any(d < 0 for d in normalized):
         raise ValueError(f"layer_norm: the normalised dims must be known, received shape {input.shape}")
-    helper = name or unique_name.generate("layer_norm")
+    helper = name or program_unique_name("layer_norm")
     dtype = input.dtype.name
     n = int(np.prod(normalized))
     from ..nn import initializer as init
@@ -181,7 +180,7 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
         raise ValueError(f"batch_norm: the channel dim of input must be known, received shape {input.shape}")
     from ..nn import initializer as init
     from ..nn.layer.param_attr import ParamAttr
-    helper = name or unique_name.generate("batch_norm")
+    helper = name or program_unique_name("batch_norm")
     dtype = input.dtype.name
     layout = data_layout
     if input.ndim != 4:
@@ -299,7 +298,7 @@ def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, ac
         raise ValueError(f"Param(data_layout) of Op(static.nn.group_norm) got wrong value: received {data_layout} "
                          f"but only NCHW or NHWC supported.")
     channels = input.shape[1] if data_layout == "NCHW" else input.shape[-1]
-    helper = name or unique_name.generate("group_norm")
+    helper = name or program_unique_name("group_norm")
     dtype = input.dtype.name
     from ..nn import initializer as init
     with layer_name_guard(helper):
@@ -320,7 +319,7 @@ def instance_norm(input, epsilon=1e-05, param_attr=None, bias_attr=None, name=No
     if not 2 <= input.ndim <= 5:
         raise ValueError(f"expected 2D or 3D or 4D or 5D input (got {input.ndim}D input, input shape is: "
                          f"{input.shape})")
-    helper = name or unique_name.generate("instance_norm")
+    helper = name or program_unique_name("instance_norm")
     dtype = "float32" if input.dtype.name == "float16" else input.dtype.name
     from ..nn import initializer as init
     with layer_name_guard(helper):
@@ -353,7 +352,7 @@ def prelu(x, mode, param_attr=None, data_format="NCHW", name=None):
         shape = [1, x.shape[1], 1, 1] if channel_first else [1, 1, 1, x.shape[-1]]
     elif mode == "element":
         shape = [1] + list(x.shape[1:])
-    helper = name or unique_name.generate("prelu")
+    helper = name or program_unique_name("prelu")
     with layer_name_guard(helper):
         alpha = _param(helper, "w", shape, x.dtype.name, param_attr, default_initializer=init.Constant(0.25))
         if mode == "element":
@@ -385,7 +384,7 @@ def _conv_nd(nd, api, input, num_filters, filter_size, stride, padding, dilation
         raise ValueError(f"The number of input channels must be divisible by Attr(groups). Received: number of "
                          f"channels({channels}), groups({groups}).")
     ks = [filter_size] * nd if isinstance(filter_size, int) else list(filter_size)
-    helper = name or unique_name.generate(api)
+    helper = name or program_unique_name(api)
     from ..nn import initializer as init
     std = math.sqrt(2.0 / (int(np.prod(ks)) * channels))
     with layer_name_guard(helper):
@@ -444,7 +443,7 @@ def _conv_transpose_nd(nd, api, input, num_filters, output_size, filter_size, pa
         filter_size = [(o - (i - 1) * s + 2 * p - 1) // d + 1
                        for o, i, s, p, d in zip(output_size, spatial, strides, pads, dilations)]
     ks = [filter_size] * nd if isinstance(filter_size, int) else list(filter_size)
-    helper = name or unique_name.generate(api)
+    helper = name or program_unique_name(api)
     with layer_name_guard(helper):
         w = _param(helper, "w", [channels, int(num_filters) // groups] + ks, input.dtype.name, param_attr)
         out = getattr(_F(), api)(input, w, None, stride=stride, padding=padding, dilation=dilation, groups=groups,
@@ -478,7 +477,7 @@ def bilinear_tensor_product(x, y, size, act=None, name=None, param_attr=None, bi
     if x.ndim != 2 or y.ndim != 2:
         raise ValueError(f"Input x and y should be 2D tensor, but received x with the shape of {x.shape}, y with "
                          f"the shape of {y.shape}")
-    helper = name or unique_name.generate("bilinear_tensor_product")
+    helper = name or program_unique_name("bilinear_tensor_product")
     with layer_name_guard(helper):
         w = _param(helper, "w", [int(size), x.shape[1], y.shape[1]], x.dtype.name, param_attr)
         b = _param(helper, "b", [1, int(size)], x.dtype.name, bias_attr, is_bias=True) \
@@ -504,7 +503,7 @@ def sparse_embedding(input, size, padding_idx=None, is_test=False, entry=None, t
         raise ValueError(f"sparse_embedding: the last dimension of input (the ids) must be 1, received shape "
                          f"{list(input.shape)}")
     from .. import tensor as paddle
-    helper = unique_name.generate("sparse_embedding")
+    helper = program_unique_name("sparse_embedding")
     with layer_name_guard(helper):
         w = _param(helper, "w", [int(size[0]), int(size[1])], _dtype.convert_dtype(dtype).name, param_attr)
         return _F().embedding(paddle.squeeze(input, -1), w, padding_idx=padding_idx, sparse=True)
@@ -530,7 +529,7 @@ def spectral_norm(weight, dim=0, power_iters=1, eps=1e-12, name=None):
     from ..nn.layer.norm import spectral_normalize
     h = weight.shape[dim]
     w = int(np.prod(weight.shape)) // h
-    helper = name or unique_name.generate(api)
+    helper = name or program_unique_name(api)
     with layer_name_guard(helper):
         u = _param(helper, "w", [h], weight.dtype.name, None, default_initializer=init.Normal(0.0, 1.0))
         v = _param(helper, "w", [w], weight.dtype.name, None, default_initializer=init.Normal(0.0, 1.0))
@@ -550,7 +549,7 @@ def row_conv(input, future_context_size, param_attr=None, act=None):
                                   f"LoD sequences), received shape {list(input.shape)}")
     from .. import tensor as paddle
     k = int(future_context_size)
-    helper = unique_name.generate("row_conv")
+    helper = program_unique_name("row_conv")
     with layer_name_guard(helper):
         w = _param(helper, "w", [k + 1, input.shape[-1]], input.dtype.name, param_attr)
         padded = _F().pad(input, [0, k], data_format="NLC")
@@ -601,7 +600,7 @@ def deform_conv2d(x, offset, mask, num_filters, filter_size, stride=1, padding=0
              "dilations": _pair_arg(dilation, "dilation", api), "groups": groups,
              "deformable_groups": 1 if deformable_groups is None else deformable_groups,
              "im2col_step": 64 if im2col_step is None else im2col_step}
-    helper = name or unique_name.generate("deformable_conv")
+    helper = name or program_unique_name("deformable_conv")
     from .. import tensor as paddle
     from ..nn import initializer as init
     with layer_name_guard(helper):
@@ -666,7 +665,7 @@ def nce(input, label, num_total_classes, sample_weight=None, param_attr=None, bi
     if sampler == "custom_dist" and custom_dist is None:
         raise AssertionError(f"{api}: sampler='custom_dist' needs custom_dist, the probability of each class")
     num_neg_samples = 10 if num_neg_samples is None else int(num_neg_samples)
-    helper = name or unique_name.generate("nce")
+    helper = name or program_unique_name("nce")
     dtype = input.dtype.name
     from .. import tensor as paddle
     from ..nn import initializer as init

@@ -54,11 +54,10 @@ def Print(input, first_n=-1, message=None, summarize=20, print_tensor_name=True,
                         f"{input.dtype.name}. ")
     if not isinstance(print_phase, str) or print_phase.upper() not in _PHASES:
         raise ValueError(f"{api}: print_phase must be 'forward', 'backward' or 'both', received {print_phase!r}")
-    from ..utils import unique_name
     from .framework import default_main_program
     program = default_main_program()
     block = program.current_block()
-    out = block.create_var(unique_name.generate_with_ignorable_key(unique_name.generate("print") + ".tmp"),
+    out = block.create_var(program._name_generator(program._name_generator("print") + ".tmp"),
                            input._shape, input.dtype, stop_gradient=input.stop_gradient)
     attrs = {"first_n": int(first_n), "summarize": int(summarize), "message": message or "",
              "print_tensor_name": bool(print_tensor_name), "print_tensor_type": bool(print_tensor_type),

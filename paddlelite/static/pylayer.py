@@ -7,9 +7,8 @@ Structural ops (they hold a Block, as control flow's do):
 """
 from ..framework.mode import in_dynamic_mode
 from ..ops.registry import register_op
-from ..utils import unique_name
 from .control_flow import _flatten, _grad_block, _pack
-from .framework import OP_ROLE_ATTR, OP_ROLE_BACKWARD, Operator, Variable, default_main_program
+from .framework import OP_ROLE_ATTR, OP_ROLE_BACKWARD, Operator, Variable, default_main_program, program_unique_name
 
 _BACKWARD_FNS = []
 
@@ -38,7 +37,7 @@ def static_pylayer(forward_fn, inputs, backward_fn=None, name=None):
     finally:
         program._rollback()
     inner, kind = _flatten(result, "static_pylayer")
-    key = unique_name.generate(name or "pylayer")
+    key = program_unique_name(name or "pylayer")
     outs = [parent.create_var(f"{key}.tmp_{i}", v._shape, v.dtype, stop_gradient=backward_fn is None)
             for i, v in enumerate(inner)]
     for v, o in zip(inner, outs):

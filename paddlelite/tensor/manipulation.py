@@ -6,13 +6,14 @@ import warnings
 import numpy as np
 
 from ..framework import dtype as _dtype
-from ..framework.mode import grad_state as _grad_state
+from ..framework.mode import _static, grad_state as _grad_state
 from ..framework.tensor import Tensor, share_storage, wrap_array
 from ..ops import dispatch
 from ..ops import grad_support as _gs
 from ..ops import indexing as _io
 from ..ops import manipulation as _mo
 from .math import _check_tensor, is_tensor_like
+from .tensor_args import holds_tensors, placeholders, tensor_argument, tensor_list
 
 apply = dispatch.apply
 
@@ -26,8 +27,11 @@ def cast(x, dtype):
 
 
 def reshape(x, shape, name=None):
+    """x with `shape`: a list of ints (0 copies x's dim, -1 infers one), a 1-D int Tensor, or a list holding
+    Tensors (one element each), whose values the op reads when it runs."""
     _check_tensor(x, "reshape")
-    return apply(_mo.RESHAPE, x, shape=_int_list(shape, "reshape", "shape", allow_int=False))
+    tensors, shape = _ints_or_tensors(shape, "reshape", "shape", tensor_attr=[])
+    return apply(_mo.RESHAPE, x, *tensors, shape=shape)
 
 
 def transpose(x, perm, name=None):
@@ -62,6 +66,17 @@ def _int_list(value, api, arg, allow_int=True):
     if allow_int:
         return [_int(value, api, arg)]
     raise TypeError(f"{api}: {arg} must be a list or tuple of ints, received {type(value).__name__}")
+
+
+def _ints_or_tensors(value, api, arg, tensor_attr, placeholder=-1):
+    """(tensor inputs, attr) of an int-list argument Paddle's op also takes as a 1-D int tensor or as a list holding
+    tensors: ((), the ints) for plain ints (the op's tensor inputs left out); ((tensor,), `tensor_attr`) for a
+    tensor; ((None, one tensor per entry), the ints with `placeholder` where a tensor gives the entry) for a list."""
+    if is_tensor_like(value):
+        return (tensor_argument(value, api, arg),), tensor_attr
+    if holds_tensors(value):
+        return (None, tensor_list(value, api, arg)), placeholders(value, placeholder)
+    return (), _int_list(value, api, arg, allow_int=False)
 
 
 def _tensor_list(x, api, arg="x"):
@@ -204,25 +219,35 @@ def chunk(x, chunks, axis=0, name=None):
 
 def slice(input, axes, starts, ends):
     _check_tensor(input, "slice", "input")
-    return apply(_mo.SLICE, input, axes=_int_list(axes, "slice", "axes"),
+    return apply(_mo.SLICE, input, [], [], axes=_int_list(axes, "slice", "axes"),
                  starts=_int_list(starts, "slice", "starts"), ends=_int_list(ends, "slice", "ends"))
 
 
 def strided_slice(x, axes, starts, ends, strides, name=None):
     _check_tensor(x, "strided_slice")
-    return apply(_mo.STRIDED_SLICE, x, axes=_int_list(axes, "strided_slice", "axes"),
+    return apply(_mo.STRIDED_SLICE, x, [], [], axes=_int_list(axes, "strided_slice", "axes"),
                  starts=_int_list(starts, "strided_slice", "starts"), ends=_int_list(ends, "strided_slice", "ends"),
                  strides=_int_list(strides, "strided_slice", "strides"))
 
 
 def expand(x, shape, name=None):
+    """x broadcast to `shape` (-1 keeps a dim): a list of ints, a 1-D int Tensor or a list holding Tensors."""
     _check_tensor(x, "expand")
-    return apply(_mo.EXPAND, x, shape=_int_list(shape, "expand", "shape", allow_int=False))
+    return _expand(x, shape, "expand")
 
 
 def broadcast_to(x, shape, name=None):
     _check_tensor(x, "broadcast_to")
-    return apply(_mo.EXPAND, x, shape=_int_list(shape, "broadcast_to", "shape", allow_int=False))
+    return _expand(x, shape, "broadcast_to")
+
+
+def _expand(x, shape, api):
+    if _static[0] and holds_tensors(shape):  # Paddle's static API asserts each entry's numel() == 1: ops it keeps
+        for v in shape:
+            if is_tensor_like(v):
+                numel(v) == 1  # noqa: B015
+    tensors, shape = _ints_or_tensors(shape, api, "shape", tensor_attr=[], placeholder=-2)
+    return apply(_mo.EXPAND, x, *tensors, shape=shape)
 
 
 def expand_as(x, y, name=None):
@@ -233,7 +258,8 @@ def expand_as(x, y, name=None):
 
 def tile(x, repeat_times, name=None):
     _check_tensor(x, "tile")
-    return apply(_mo.TILE, x, repeat_times=_int_list(repeat_times, "tile", "repeat_times", allow_int=False))
+    tensors, reps = _ints_or_tensors(repeat_times, "tile", "repeat_times", tensor_attr=[-1])
+    return apply(_mo.TILE, x, *tensors, repeat_times=reps)
 
 
 def flip(x, axis, name=None):
@@ -354,105 +380,11 @@ def parse_index(index, api="Tensor.__getitem__"):
 
 
 def getitem(x, index):
-    entries, tensors = parse_index(index)
     if getattr(x, "_is_variable", False):
-        if _io.is_basic(entries):
-            return _static_basic_getitem(x, entries)
-        if _gathered_index(entries, tensors) is not None:
-            return _static_gather_getitem(x, entries, tensors)
+        from .static_index import getitem_static
+        return getitem_static(x, index)
+    entries, tensors = parse_index(index)
     return apply(_io.GETITEM, x, tensors, index=entries)
-
-
-def _gathered_index(entries, tensors):
-    """The position of the one integer list / N-D integer Variable among slices, or of a leading N-D bool
-    Variable, which Paddle's legacy indexing builds as a gather_nd or masked_select (variable_index.py
-    `_getitem_static`); None for other indices."""
-    advanced = [i for i, e in enumerate(entries) if e[0] in ("list", "tensor")]
-    if len(advanced) != 1 or any(e[0] not in ("slice", "list", "tensor") for e in entries):
-        return None
-    e = entries[advanced[0]]
-    if e[0] == "list":
-        kind = np.asarray(e[1]).dtype.kind
-    elif len(tensors[e[1]].shape) == 0:
-        return None
-    else:
-        kind = tensors[e[1]].dtype.np.kind
-    return advanced[0] if kind in "iu" or (kind == "b" and e[0] == "tensor" and advanced[0] == 0) else None
-
-
-def _static_gather_getitem(x, entries, tensors):
-    """x[..., index, ...] of a static Variable with one integer list or Variable index among slices, as Paddle's
-    legacy IR builds it: the slices first, then the indexed axis moved to the front, a gather_nd by the index
-    unsqueezed, and the gathered dims moved back to the index's place. A leading bool mask of x's rank is a
-    masked_select, of a lower rank a gather_nd by its nonzero coordinates."""
-    from ..static.framework import device_guard
-    from .creation import assign
-    pos = _gathered_index(entries, tensors)
-    e = entries[pos]
-    _io.index_shape("getitem", tuple(x.shape), entries, _metas(tensors))  # IndexError for impossible indices
-    basic = [["slice", None, None, None] if i == pos else entry for i, entry in enumerate(entries)]
-    out = _static_basic_getitem(x, basic)
-    if e[0] == "list":
-        with device_guard("cpu"):  # Paddle's to_tensor of the list: an assign_value kept on the CPU
-            index = assign(np.asarray(e[1]))
-    else:
-        index = tensors[e[1]]
-    if index.dtype.np == np.bool_:
-        from .search import nonzero
-        return masked_select(out, index) if len(index.shape) == len(out.shape) else gather_nd(out, nonzero(index))
-    if pos:
-        out = transpose(out, [pos] + [d for d in range(len(out.shape)) if d != pos])
-    out = gather_nd(out, unsqueeze(index, -1))
-    if pos:
-        rank = max(len(index.shape), 1)
-        out = transpose(out, [*range(rank, pos + rank), *range(rank), *range(pos + rank, len(out.shape))])
-    return out
-
-
-_INT_MAX, _INT_MIN = 2 ** 31 - 1, -2 ** 31  # Paddle's open slice bounds
-
-
-def _static_basic_getitem(x, entries):
-    """x[ints, slices, None, ...] of a static Variable as Paddle's legacy IR builds it (variable_index.py): one
-    slice op (strided_slice when a step is not 1) whose output is `<x>_slice_<n>`, then an unsqueeze for the
-    None entries."""
-    from ..static.appender import output_name_guard
-    from ..utils import unique_name
-    _io.index_shape("getitem", tuple(x.shape), entries, [])  # IndexError for impossible indices, first
-    if any(e[0] == "ellipsis" for e in entries):
-        at = next(i for i, e in enumerate(entries) if e[0] == "ellipsis")
-        used = sum(e[0] != "none" for e in entries) - 1
-        entries = entries[:at] + [["slice", None, None, None]] * (len(x.shape) - used) + entries[at + 1:]
-    none_axes = [i for i, e in enumerate(entries) if e[0] == "none"]
-    axes, starts, ends, steps, decrease = [], [], [], [], []
-    for dim, e in enumerate(e for e in entries if e[0] != "none"):
-        if e[0] == "int":
-            start, end, step = e[1], (e[1] + 1 if e[1] != -1 else _INT_MAX), 1
-            decrease.append(dim)
-        else:
-            start, end, step = e[1:]
-            if start is None and end is None and step is None:
-                continue
-            step = 1 if step is None else step
-            start = (0 if step > 0 else _INT_MAX) if start is None else start
-            end = (_INT_MAX if step > 0 else _INT_MIN) if end is None else end
-            if x.shape[dim] != -1 and end >= x.shape[dim]:
-                end = _INT_MAX if step > 0 else x.shape[dim]
-            if (start, end, step) == (0, _INT_MAX, 1):
-                continue
-        axes.append(dim)
-        starts.append(start)
-        ends.append(end)
-        steps.append(step)
-    out = x
-    if axes:
-        op, extra = (_mo.STRIDED_SLICE, {"strides": steps}) if any(s != 1 for s in steps) else (_mo.SLICE, {})
-        with output_name_guard(unique_name.generate(f"{x.name}_{op.type}")):
-            out = apply(op, x, axes=axes, starts=starts, ends=ends, infer_flags=[1] * len(axes),
-                        decrease_axis=decrease, **extra)
-    if none_axes:
-        out = unsqueeze(out, [a - sum(d < a for d in decrease) for a in none_axes])
-    return out
 
 
 def _metas(tensors):

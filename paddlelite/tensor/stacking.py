@@ -185,8 +185,28 @@ def broadcast_shapes(*shapes):
 def broadcast_tensors(input, name=None):
     """Each Tensor of `input` broadcast to their common shape."""
     xs = _tensor_list(input, "broadcast_tensors", "input")
-    shape = broadcast_shapes(*[t.shape for t in xs])
-    return [t if list(t.shape) == shape else _manip.broadcast_to(t, shape) for t in xs]
+    if getattr(xs[0], "_is_variable", False):
+        _check_static_broadcast(xs)
+    return _dispatch.apply(_get_op("broadcast_tensors"), xs)
+
+
+def _check_static_broadcast(xs):
+    """Paddle's legacy static API checks the inputs itself, with TypeErrors; an unknown (-1) dim broadcasts only
+    with 1 or another -1 there (so a bool index mixed with other advanced indices fails in static mode)."""
+    for k, x in enumerate(xs):
+        if x.dtype != xs[0].dtype:
+            raise TypeError(f"broadcast_tensors: all the Tensors in input must have the same data type, input[{k}] "
+                            f"is {x.dtype.name} but input[0] is {xs[0].dtype.name}")
+    out = []  # the broadcast shape so far, last dim first
+    for k, x in enumerate(xs):
+        for i, d in enumerate(reversed(x.shape)):
+            if i == len(out):
+                out.append(d)
+            elif out[i] != d and 1 not in (out[i], d):
+                raise TypeError(f"broadcast_tensors: input[{k}] of shape {list(x.shape)} does not broadcast with "
+                                f"the inputs before it (reversed dim {i}: {d} vs {out[i]})")
+            else:
+                out[i] = max(out[i], d)
 
 
 def meshgrid(*args, **kwargs):

@@ -28,6 +28,9 @@ def with_eigenvalues(n, seed=0):
     return (q * np.linspace(-2.0, 3.0, n)) @ q.T
 
 
+SVD_SIGNS = {"U": -2, "VH": -1}  # U's columns, VH's rows
+EIGH_SIGNS = {"Eigenvectors": -2}  # columns
+
 CASES = [
     OpCase("inverse", {"X": well_conditioned(3, 3)}, id="inverse"),
     OpCase("inverse", {"X": well_conditioned(2, 3, 3, seed=1)}, id="inverse-batched"),
@@ -47,11 +50,13 @@ CASES = [
     OpCase("qr", {"X": rand(4, 3)}, id="qr-tall"),
     OpCase("qr", {"X": well_conditioned(2, 3, 3)}, {"mode": "complete"}, id="qr-square-complete"),
     OpCase("qr", {"X": rand(2, 4, seed=2) + np.eye(2, 4)}, id="qr-wide"),
-    OpCase("svd", {"X": with_singular_values(4, 3)}, id="svd-tall"),
-    OpCase("svd", {"X": with_singular_values(2, 3, seed=1)}, id="svd-wide"),
-    OpCase("svd", {"X": np.stack([with_singular_values(3, 3, seed=s) for s in (2, 3)])}, id="svd-batched"),
-    OpCase("eigh", {"X": with_eigenvalues(3)}, id="eigh"),
-    OpCase("eigh", {"X": np.stack([with_eigenvalues(3, seed=s) for s in (1, 2)])}, {"UPLO": "U"}, id="eigh-batched"),
+    OpCase("svd", {"X": with_singular_values(4, 3)}, sign_free=SVD_SIGNS, id="svd-tall"),
+    OpCase("svd", {"X": with_singular_values(2, 3, seed=1)}, sign_free=SVD_SIGNS, id="svd-wide"),
+    OpCase("svd", {"X": np.stack([with_singular_values(3, 3, seed=s) for s in (2, 3)])}, sign_free=SVD_SIGNS,
+           id="svd-batched"),
+    OpCase("eigh", {"X": with_eigenvalues(3)}, sign_free=EIGH_SIGNS, id="eigh"),
+    OpCase("eigh", {"X": np.stack([with_eigenvalues(3, seed=s) for s in (1, 2)])}, {"UPLO": "U"},
+           sign_free=EIGH_SIGNS, id="eigh-batched"),
     # a non-symmetric matrix with distinct real eigenvalues (LAPACK's eigenvector phases move continuously)
     OpCase("eig", {"X": with_eigenvalues(3) + np.triu(rand(3, 3, seed=5), 1)}, id="eig"),
     OpCase("cross", {"X": rand(2, 3), "Y": rand(2, 3, seed=1)}, {"axis": 1}, id="cross"),

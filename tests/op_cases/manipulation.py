@@ -37,6 +37,9 @@ CASES = [
            {"axes": [0, 1], "starts": [0, 5], "ends": [5, 0], "strides": [2, -3]}, id="strided_slice_grad"),
     # broadcasting / repetition
     OpCase("expand", {"X": rand(3, 1)}, {"shape": [2, -1, 4]}, id="expand-bcast"),
+    OpCase("broadcast_tensors", {"X": [rand(3, 1), rand(4, seed=1), rand(2, 1, 1, seed=2)]}, id="broadcast_tensors"),
+    OpCase("broadcast_tensors_grad", {"X": [rand(3, 1), rand(4, seed=1)], "OutGrad": [rand(3, 4, seed=2), rand(3, 4, seed=3)]},
+           id="broadcast_tensors_grad"),
     OpCase("tile", {"X": rand(2, 3)}, {"repeat_times": [2, 1, 2]}, id="tile-new-dim"),
     OpCase("tile", {"X": rand(2, 3, 2)}, {"repeat_times": [3]}, id="tile-short-reps"),
     OpCase("tile_grad", {"X": rand(2, 3), "OutGrad": rand(2, 2, 6)}, {"repeat_times": [2, 1, 2]}, id="tile_grad"),

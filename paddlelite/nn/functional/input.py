@@ -33,8 +33,8 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
               name=None):
     """Rows of weight [V, D] picked by the integer ids x; the padding_idx row (negative: counted from V) gives
     zeros and receives no gradient. max_norm first renormalises the looked-up rows of weight (in place in eager
-    mode); scale_grad_by_freq divides each row's gradient by how often its id occurs in x. `sparse` is
-    accepted; gradients are dense."""
+    mode); scale_grad_by_freq divides each row's gradient by how often its id occurs in x. `sparse` makes the
+    weight's gradient Paddle's SELECTED_ROWS variable in a static program; its values are the dense gradient's."""
     _check_tensor(x, "embedding", "x")
     _check_tensor(weight, "embedding", "weight")
     if x.dtype.np.kind not in "iu":
@@ -54,4 +54,5 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
         weight = _embedding_renorm(x, weight, max_norm, norm_type)
     if scale_grad_by_freq and sparse:
         raise AttributeError("embedding: scale_grad_by_freq = True is not supported with sparse update.")
-    return apply(_nn.EMBEDDING, x, weight, padding_idx=idx, scale_grad_by_freq=bool(scale_grad_by_freq))
+    return apply(_nn.EMBEDDING, x, weight, padding_idx=idx, scale_grad_by_freq=bool(scale_grad_by_freq),
+                 is_sparse=bool(sparse))

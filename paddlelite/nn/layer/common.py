@@ -39,8 +39,8 @@ class Linear(Layer):
 class Embedding(Layer):
     """A lookup table [num_embeddings, embedding_dim]; the padding_idx row starts at zero and gets no
     gradient. `_weight` is used as the table (its padding row zeroed in place, as Paddle does); `_freeze` stops
-    its gradient. `sparse` is accepted and ignored (gradients are dense); `device` is accepted and the table
-    lives on the default place."""
+    its gradient. `sparse` makes the table's gradient Paddle's SELECTED_ROWS variable in a static program (its
+    values are the dense gradient's); `device` is accepted and the table lives on the default place."""
 
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0, *,
                  scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None, dtype=None,

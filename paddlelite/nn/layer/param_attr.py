@@ -85,7 +85,8 @@ def create_parameter(shape, dtype=None, name=None, attr=None, is_bias=False, def
                      _name_key=None):
     """paddle.create_parameter: a new Parameter (eager) or static Parameter variable.
 
-    Name: attr.name, else `name`, else unique_name.generate(_name_key or 'create_parameter_<n>.w').
+    Name: attr.name, else `name`, else `_name_key` or 'create_parameter_<n>.w' made unique (per program in static
+    mode, as Paddle's LayerHelper).
     Initialiser: attr.initializer, else default_initializer, else the global one, else
     XavierUniform for weights and Constant(0) for biases.
     """
@@ -99,8 +100,11 @@ def create_parameter(shape, dtype=None, name=None, attr=None, is_bias=False, def
     if attr is False:
         raise ValueError("create_parameter: attr=False means 'no parameter'; do not call create_parameter")
     pname = attr.name or name
-    if not pname:  # Paddle's create_parameter_<n>.w_<k> (.b_<k> for a bias)
-        pname = unique_name.generate(_name_key or unique_name.generate("create_parameter") + (".b" if is_bias else ".w"))
+    if not pname:  # Paddle's create_parameter_<n>.w_<k> (.b_<k> for a bias), counted per program in static mode
+        generate = unique_name.generate
+        if _static[0]:
+            from ...static.framework import program_unique_name as generate
+        pname = generate(_name_key or generate("create_parameter") + (".b" if is_bias else ".w"))
     init = attr.initializer or default_initializer or _init.global_initializer(is_bias) or \
         (_init.Constant(0.0) if is_bias else _init.XavierUniform())
     if _static[0]:

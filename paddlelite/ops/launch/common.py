@@ -41,6 +41,12 @@ def prod(shape):
     return n
 
 
+def block_size(fn, wanted):
+    """`wanted` threads per block in whole warps, at most what compiled kernel `fn` launches with (its registers
+    per thread bound that: 72 allow 896 threads of 1024)."""
+    return min(int(wanted), fn.max_threads_per_block // 32 * 32)
+
+
 def blocks(n, per_block):
     """Blocks for a grid-stride loop over n items: enough to fill the device, at least one."""
     return max(1, min(-(-int(n) // per_block), sm_count() * 16))

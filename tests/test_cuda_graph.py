@@ -1,0 +1,146 @@
+"""CUDA-graph replay of to_static steps (BuildStrategy.allow_cuda_graph_capture): a repeated step is captured
+once and replayed, and training with replays computes what running the ops computes.
+
+The replay logic is checked everywhere against a recording stand-in for CuPy's streams and graphs; the real
+capture and replay run on a GPU (gpu-marked)."""
+import types
+
+import numpy as np
+import pytest
+
+import paddlelite as paddle
+from paddlelite import nn
+from paddlelite.device.graph_capture import CaptureRefused, GraphReplay
+from paddlelite.utils import unique_name
+
+
+class _FakeCupy:
+    """Just enough of cupy.cuda for GraphReplay: pools, allocator scopes, streams that capture, graphs."""
+
+    def __init__(self):
+        self.log, self.capturing = [], False
+        fake = self
+
+        class Stream:
+            def __init__(self, non_blocking=False):
+                pass
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return False
+
+            def begin_capture(self, mode):
+                fake.capturing = True
+                fake.log.append("begin")
+
+            def end_capture(self):
+                fake.capturing = False
+                fake.log.append("end")
+                return types.SimpleNamespace(launch=lambda stream: fake.log.append("launch"))
+
+        class Allocator:
+            def __init__(self, malloc):
+                pass
+
+            def __enter__(self):
+                fake.log.append("pool")
+
+            def __exit__(self, *exc):
+                return False
+
+        self.cuda = types.SimpleNamespace(MemoryPool=lambda: types.SimpleNamespace(malloc=None), Stream=Stream,
+                                          using_allocator=Allocator, get_current_stream=lambda: None)
+
+
+def test_a_step_is_captured_when_its_key_repeats_then_replayed():
+    xp, runs = _FakeCupy(), []
+    replay = GraphReplay(xp, clear=lambda: xp.log.append("clear"))
+
+    def step():
+        runs.append("captured" if xp.capturing else "ran")
+        return ["out"]
+
+    assert replay.run(step, "a") == ["out"]                   # new key: runs on the step's pool
+    assert replay.run(step, "a") == ["out"]                   # repeated: captured, then launched
+    assert replay.run(step, "a") == ["out"] and replay.replays == 2
+    assert runs == ["ran", "captured"]
+    assert xp.log == ["pool", "clear", "pool", "begin", "end", "launch", "launch"]
+    replay.run(step, "b")                                     # another key runs the ops again
+    assert runs[-1] == "ran" and replay.replays == 2
+    replay.run(step, None)                                    # no key (reads a non-array): never captured
+    assert runs[-1] == "ran"
+
+
+def test_a_refused_capture_runs_the_ops_from_then_on():
+    xp, runs = _FakeCupy(), []
+    replay = GraphReplay(xp, clear=lambda: None)
+
+    def step():
+        if xp.capturing:
+            raise CaptureRefused("a CUDA graph cannot replay a step that draws from the global random stream")
+        runs.append("ran")
+        return ["out"]
+
+    for _ in range(4):
+        assert replay.run(step, "a") == ["out"]
+    assert runs == ["ran"] * 4 and replay.replays == 0 and "global random stream" in replay.refused
+
+
+def _mlp():
+    return nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 10))
+
+
+def _cnn():
+    return nn.Sequential(nn.Conv2D(1, 4, 3, padding=1), nn.ReLU(), nn.MaxPool2D(2), nn.Conv2D(4, 8, 3, padding=1),
+                         nn.ReLU(), nn.MaxPool2D(2), nn.Flatten(), nn.Linear(8 * 2 * 2, 10))
+
+
+class _Encoder(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0), 2)
+        self.head = nn.Linear(16, 10)
+
+    def forward(self, x):
+        return self.head(self.enc(x).mean(axis=1))
+
+
+_MODELS = {"mlp": (_mlp, (4, 16)), "cnn": (_cnn, (2, 1, 8, 8)), "encoder": (_Encoder, (2, 5, 16))}
+
+
+def _train(make, shape, graphs, steps=6):
+    paddle.seed(7)
+    with unique_name.guard():
+        layer = make()
+    strategy = paddle.static.BuildStrategy()
+    strategy.allow_cuda_graph_capture = graphs
+    model = paddle.jit.to_static(layer, build_strategy=strategy)
+    opt = paddle.optimizer.Adam(1e-2, parameters=model.parameters())
+    rng = np.random.default_rng(0)
+    losses = []
+    for _ in range(steps):  # fresh data every step: a replay must read the new feeds
+        x = paddle.to_tensor(rng.standard_normal(shape).astype(np.float32))
+        y = paddle.to_tensor(rng.integers(0, 10, shape[0]))
+        loss = nn.CrossEntropyLoss()(model(x), y)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        losses.append(float(loss))
+    steps = [s for pair in model.forward.concrete_program._steps.values() for s in pair if s is not None]
+    replays = sum(s.graph.replays for s in steps if s.graph is not None)
+    return losses, [p.numpy() for p in layer.parameters()], replays
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", sorted(_MODELS))
+def test_replayed_training_equals_running_the_ops(name):
+    paddle.set_device("gpu")
+    make, shape = _MODELS[name]
+    losses, params, replays = _train(make, shape, graphs=False)
+    g_losses, g_params, g_replays = _train(make, shape, graphs=True)
+    assert replays == 0 and g_replays > 0  # forward and backward replayed from the third step on
+    np.testing.assert_allclose(g_losses, losses, rtol=1e-6, atol=1e-6)
+    for a, b in zip(g_params, params):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
