@@ -43,10 +43,10 @@ def gpu_median(fn, n_repeat=50):
 
 
 def copy_time(cp, nbytes):
-    """A device copy moving nbytes in all: nbytes / 2 read and nbytes / 2 written."""
+    """A device-to-device memcpy moving nbytes in all: nbytes / 2 read and nbytes / 2 written."""
     src = cp.ones(max(nbytes // 8, 1), cp.float32)
     dst = cp.empty_like(src)
-    return gpu_median(lambda: cp.copyto(dst, src))
+    return gpu_median(lambda: dst.data.copy_from_device_async(src.data, src.nbytes))
 
 
 def torch_time(torch, fn, n_repeat=50):
@@ -73,7 +73,9 @@ def report(benchmark, name, nbytes, t_fused, t_copy, t_unfused, t_torch=None):
 
 
 def _bench(cp, benchmark, impls, name, op, arrays, attrs, out_bytes, torch_fn=None, unread=()):
-    """out_bytes: what the op writes; `unread`: positions of arguments passed only for their shape."""
+    """out_bytes: what the op writes; `unread`: positions of arguments passed only for their shape. The op's
+    attribute defaults are filled in, as the dispatcher does."""
+    attrs = get_op(op).fill_attrs(attrs)
     dev = [None if a is None else [cp.asarray(e) for e in a] if isinstance(a, list) else cp.asarray(a)
            for a in arrays]
     nbytes = out_bytes + sum(sum(e.nbytes for e in a) if isinstance(a, list) else a.nbytes
@@ -103,20 +105,21 @@ def test_bench_softmax_ce_grad(cp, benchmark, impls):
            dict(soft_label=False, ignore_index=-100, axis=-1, numeric_stable_mode=True), sm.nbytes, torch_fn)
 
 
-def test_bench_layer_norm_grad(cp, benchmark, impls):
-    M = 32768  # x, dy, dx: 128 MB each
-    x = R.standard_normal((M, 1024)).astype(np.float32)
+@pytest.mark.parametrize("N", [1024, 4096])
+def test_bench_layer_norm_grad(cp, benchmark, impls, N):
+    M = 32 * 2 ** 20 // N  # x, dy, dx: 128 MB each
+    x = R.standard_normal((M, N)).astype(np.float32)
     _, mean, var = get_op("layer_norm").forward(np, x, None, None, epsilon=1e-5, begin_norm_axis=1)
-    scale, dy = R.standard_normal(1024).astype(np.float32), R.standard_normal((M, 1024)).astype(np.float32)
+    scale, dy = R.standard_normal(N).astype(np.float32), R.standard_normal((M, N)).astype(np.float32)
 
     def torch_fn(torch):
         xt = torch.as_tensor(x, device="cuda").requires_grad_()
         w = torch.as_tensor(scale, device="cuda").requires_grad_()
-        b = torch.zeros(1024, device="cuda", requires_grad=True)
-        y = torch.nn.functional.layer_norm(xt, (1024,), w, b)
+        b = torch.zeros(N, device="cuda", requires_grad=True)
+        y = torch.nn.functional.layer_norm(xt, (N,), w, b)
         g = torch.as_tensor(dy, device="cuda")
         return lambda: torch.autograd.grad(y, (xt, w, b), g, retain_graph=True)
-    _bench(cp, benchmark, impls, "layer_norm_grad", "layer_norm_grad", (x, scale, mean, var, dy),
+    _bench(cp, benchmark, impls, f"layer_norm_grad N={N}", "layer_norm_grad", (x, scale, mean, var, dy),
            dict(epsilon=1e-5, begin_norm_axis=1), x.nbytes + 2 * scale.nbytes, torch_fn)
 
 

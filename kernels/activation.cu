@@ -5,22 +5,27 @@
 // bias_act:      out = act(x + bias[c]) over a [R, B] view.
 // bias_act_grad: h = x + bias[c] recomputed (cheaper than storing it), dx = dout * act'(h), and
 //                dbias[c] = sum_r dx[r, c] accumulated in registers while dx is written: x and dout
-//                are read once, dx written once. Tiles as tile_colsum; with gridDim.y > 1 the column
-//                sums are float32 partials [G, B] finished by reduce_mid (reduce.cu).
+//                are read once, dx written once. Tiles as tile_colsum (16-byte accesses when B % 4 == 0
+//                and aligned); with gridDim.y > 1 the column sums are float32 partials [G, B] finished
+//                by reduce_mid (reduce.cu).
 #include "common.cuh"
 
 template <class T>
 __device__ __forceinline__ void act_grad_k(const T* __restrict__ a, const T* __restrict__ dout,
                                            T* __restrict__ dx, i64 n, int act, int vec) {
+  struct In { float a[4], d[4]; };
   const i64 nvec = vec ? (n >> 2) : 0;
-  for (i64 v = GRID_TID; v < nvec; v += GRID_STRIDE) {
-    float av[4], dv[4], o[4];
-    load4(a, v * 4, av);
-    load4(dout, v * 4, dv);
+  vec_loop2(nvec, [&](i64 v) {
+    In in;
+    load4(a, v * 4, in.a);
+    load4(dout, v * 4, in.d);
+    return in;
+  }, [&](i64 v, const In& in) {
+    float o[4];
 #pragma unroll
-    for (int k = 0; k < 4; ++k) o[k] = dv[k] * act_grad(act, av[k]);
+    for (int k = 0; k < 4; ++k) o[k] = in.d[k] * act_grad(act, in.a[k]);
     store4(dx, v * 4, o);
-  }
+  });
   for (i64 i = nvec * 4 + GRID_TID; i < n; i += GRID_STRIDE) st(dx, i, ld(dout, i) * act_grad(act, ld(a, i)));
 }
 
@@ -33,34 +38,47 @@ __device__ __forceinline__ float act_grad_from_input(int act, float h) {
 template <class T>
 __device__ __forceinline__ void bias_act_k(const T* __restrict__ x, const T* __restrict__ bias,
                                            T* __restrict__ out, i64 n, i64 B, int act, int vec) {
+  struct In { float x[4], b[4]; };
   const i64 nvec = vec ? (n >> 2) : 0;  // vec requires B % 4 == 0: a 4-group shares one bias row
-  for (i64 v = GRID_TID; v < nvec; v += GRID_STRIDE) {
-    float xv[4], bv[4], o[4];
-    load4(x, v * 4, xv);
-    load4(bias, (v * 4) % B, bv);
+  vec_loop2(nvec, [&](i64 v) {
+    In in;
+    load4(x, v * 4, in.x);
+    load4(bias, (v * 4) % B, in.b);
+    return in;
+  }, [&](i64 v, const In& in) {
+    float o[4];
 #pragma unroll
-    for (int k = 0; k < 4; ++k) o[k] = act_forward(act, xv[k] + bv[k]);
+    for (int k = 0; k < 4; ++k) o[k] = act_forward(act, in.x[k] + in.b[k]);
     store4(out, v * 4, o);
-  }
+  });
   for (i64 i = nvec * 4 + GRID_TID; i < n; i += GRID_STRIDE) st(out, i, act_forward(act, ld(x, i) + ld(bias, i % B)));
 }
 
-template <class T>
+template <int V, class T>
 __device__ __forceinline__ void bias_act_grad_k(const T* __restrict__ x, const T* __restrict__ bias,
                                                 const T* __restrict__ dout, T* __restrict__ dx,
                                                 T* __restrict__ dbias, float* __restrict__ partial, i64 R,
                                                 i64 B, int act) {
-  const i64 c = (i64)blockIdx.x * TILE_X + threadIdx.x;
-  const float b = c < B ? ld(bias, c) : 0.f;
-  const float s = tile_colsum(R, c, B, [&](i64 r, i64 cc) {
+  const i64 c = ((i64)blockIdx.x * TILE_X + threadIdx.x) * V;
+  float b[V], s[V];
+#pragma unroll
+  for (int k = 0; k < V; ++k) b[k] = 0.f;
+  if (c < B) loadv<V>(bias, c, b);
+  tile_colsum<V>(R, c, B, [&](i64 r, i64 cc, float* acc) {
     const i64 i = r * B + cc;
-    const float g = ld(dout, i) * act_grad_from_input(act, ld(x, i) + b);
-    st(dx, i, g);
-    return g;
-  });
+    float xv[V], dv[V], g[V];
+    loadv<V>(x, i, xv);
+    loadv<V>(dout, i, dv);
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      g[k] = dv[k] * act_grad_from_input(act, xv[k] + b[k]);
+      acc[k] += g[k];
+    }
+    storev<V>(dx, i, g);
+  }, s);
   if (threadIdx.y == 0 && c < B) {
-    if (gridDim.y == 1) st(dbias, c, s);
-    else partial[(i64)blockIdx.y * B + c] = s;
+    if (gridDim.y == 1) storev<V>(dbias, c, s);
+    else storev<V>(partial, (i64)blockIdx.y * B + c, s);
   }
 }
 
@@ -73,8 +91,10 @@ __device__ __forceinline__ void bias_act_grad_k(const T* __restrict__ x, const T
     bias_act_k<T>(x, bias, out, n, B, act, vec);                                                         \
   }                                                                                                      \
   extern "C" __global__ void bias_act_grad_##NAME(const T* x, const T* bias, const T* dout, T* dx,        \
-                                                  T* dbias, float* partial, i64 R, i64 B, int act) {     \
-    bias_act_grad_k<T>(x, bias, dout, dx, dbias, partial, R, B, act);                                    \
+                                                  T* dbias, float* partial, i64 R, i64 B, int act,       \
+                                                  int vec) {                                             \
+    if (vec) bias_act_grad_k<4, T>(x, bias, dout, dx, dbias, partial, R, B, act);                        \
+    else bias_act_grad_k<1, T>(x, bias, dout, dx, dbias, partial, R, B, act);                            \
   }
 
 INSTANTIATE_FLOAT_TYPES(ACT_KERNELS)

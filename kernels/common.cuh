@@ -161,30 +161,61 @@ __device__ __forceinline__ float act_forward(int act, float x) {
 #define GRID_TID ((i64)blockIdx.x * blockDim.x + threadIdx.x)
 #define GRID_STRIDE ((i64)gridDim.x * blockDim.x)
 
+// Grid-stride over nvec groups of 4 elements, two groups per thread and step: `load(v)` returns group v's
+// inputs, `store(v, in)` computes and writes it. Both groups are loaded before either is used, so each
+// thread keeps twice the bytes in flight.
+template <class Load, class Store>
+__device__ __forceinline__ void vec_loop2(i64 nvec, Load load, Store store) {
+  for (i64 v = GRID_TID; v < nvec; v += 2 * GRID_STRIDE) {
+    const i64 w = v + GRID_STRIDE;
+    const auto a = load(v);
+    auto b = a;
+    if (w < nvec) b = load(w);
+    store(v, a);
+    if (w < nvec) store(w, b);
+  }
+}
+
 // Instantiate an extern "C" kernel for each storage type: INSTANTIATE_FLOAT_TYPES(M) expands
 // M(f32, float) M(f16, f16) M(bf16, bf16).
 #define INSTANTIATE_FLOAT_TYPES(M) M(f32, float) M(f16, f16) M(bf16, bf16)
 
-// ---- column sums over a [A, R, B] view (reduce the middle axis), tiled TILE_X columns x TILE_Y rows -
-// Block = (TILE_X, TILE_Y). Block (bx, by) covers columns bx*TILE_X + tx and the by-th slice of the R
-// rows; thread (tx, ty) accumulates rows ty, ty+TILE_Y, ... of that slice in registers (`f(r, c)` gives
-// the value and may store side outputs), then the TILE_Y partials are summed through shared memory
-// in a fixed order (deterministic). The result is valid in threads with threadIdx.y == 0.
+// V-wide loads/stores: V = 4 uses the 4-wide vector forms above, V = 1 one element.
+template <int V, class T> __device__ __forceinline__ void loadv(const T* p, i64 i, float* o) {
+  if constexpr (V == 4) load4(p, i, o); else o[0] = ld(p, i);
+}
+template <int V, class T> __device__ __forceinline__ void storev(T* p, i64 i, const float* v) {
+  if constexpr (V == 4) store4(p, i, v); else st(p, i, v[0]);
+}
+
+// ---- column sums over a [A, R, B] view (reduce the middle axis), tiled TILE_X*V columns x TILE_Y rows -
+// Block = (TILE_X, TILE_Y). Thread (tx, ty) of block (bx, by) owns the V adjacent columns from
+// c = (bx*TILE_X + tx) * V (V = 4: 16-byte loads, for B % 4 == 0 and 4-aligned bases) and rows ty,
+// ty+TILE_Y, ... of the by-th slice of the R rows; `f(r, c, acc)` adds that row's V values into acc (and
+// may store side outputs). The TILE_Y partials are then summed through shared memory in a fixed order
+// (deterministic). The sums are valid in threads with threadIdx.y == 0. Grids give every SM several
+// blocks, so each SM keeps enough 16-byte loads in flight to cover the memory latency.
 #define TILE_X 32
 #define TILE_Y 8
-template <class F>
-__device__ __forceinline__ float tile_colsum(i64 R, i64 c, i64 B, F f) {
+template <int V, class F>
+__device__ __forceinline__ void tile_colsum(i64 R, i64 c, i64 B, F f, float* acc) {
   const i64 per = (R + gridDim.y - 1) / gridDim.y;
   const i64 r0 = (i64)blockIdx.y * per;
   const i64 r1 = r0 + per < R ? r0 + per : R;
-  float acc = 0.f;
-  if (c < B)
-    for (i64 r = r0 + threadIdx.y; r < r1; r += TILE_Y) acc += f(r, c);
-  __shared__ float red[TILE_Y][TILE_X + 1];
-  red[threadIdx.y][threadIdx.x] = acc;
+#pragma unroll
+  for (int k = 0; k < V; ++k) acc[k] = 0.f;
+  if (c < B) {
+#pragma unroll 4
+    for (i64 r = r0 + threadIdx.y; r < r1; r += TILE_Y) f(r, c, acc);
+  }
+  __shared__ float red[TILE_Y][TILE_X * V + 1];
+#pragma unroll
+  for (int k = 0; k < V; ++k) red[threadIdx.y][threadIdx.x * V + k] = acc[k];
   __syncthreads();
   if (threadIdx.y == 0)
-    for (int k = 1; k < TILE_Y; ++k) acc += red[k][threadIdx.x];
+    for (int y = 1; y < TILE_Y; ++y) {
+#pragma unroll
+      for (int k = 0; k < V; ++k) acc[k] += red[y][threadIdx.x * V + k];
+    }
   __syncthreads();
-  return acc;
 }

@@ -9,16 +9,21 @@ template <class T>
 __device__ __forceinline__ void dropout_act_grad_k(const unsigned char* __restrict__ mask,
                                                    const T* __restrict__ a, const T* __restrict__ dout,
                                                    T* __restrict__ dx, i64 n, float scale, int act, int vec) {
+  struct In { float m[4], d[4], a[4]; };
   const i64 nvec = vec ? (n >> 2) : 0;
-  for (i64 v = GRID_TID; v < nvec; v += GRID_STRIDE) {
-    float m[4], dv[4], av[4] = {0.f, 0.f, 0.f, 0.f}, o[4];
-    load4(mask, v * 4, m);
-    load4(dout, v * 4, dv);
-    if (act != ACT_IDENTITY) load4(a, v * 4, av);
+  vec_loop2(nvec, [&](i64 v) {
+    In in = {};
+    load4(mask, v * 4, in.m);
+    load4(dout, v * 4, in.d);
+    if (act != ACT_IDENTITY) load4(a, v * 4, in.a);
+    return in;
+  }, [&](i64 v, const In& in) {
+    float o[4];
 #pragma unroll
-    for (int k = 0; k < 4; ++k) o[k] = dv[k] * m[k] * scale * (act != ACT_IDENTITY ? act_grad(act, av[k]) : 1.f);
+    for (int k = 0; k < 4; ++k)
+      o[k] = in.d[k] * in.m[k] * scale * (act != ACT_IDENTITY ? act_grad(act, in.a[k]) : 1.f);
     store4(dx, v * 4, o);
-  }
+  });
   for (i64 i = nvec * 4 + GRID_TID; i < n; i += GRID_STRIDE) {
     const float d = act != ACT_IDENTITY ? act_grad(act, ld(a, i)) : 1.f;
     st(dx, i, ld(dout, i) * ld(mask, i) * scale * d);

@@ -5,10 +5,13 @@
 // momentum:  g' = g * rescale (+ l2 * p);  v' = mu * v + g';  p' = p - lr * v'  (nesterov: p - lr (g' + mu v'))
 // adam(w):   lr *= lr_ratio; p -= p * lr * coeff (AdamW); m1' = b1 m1 + (1-b1) g; m2' = b2 m2 + (1-b2) g^2;
 //            p' = p - lr sqrt(1-b2^t)/(1-b1^t) * m1' / (sqrt(m2') + eps sqrt(1-b2^t))
-// adam_multi: every parameter of a model in one launch. A table (int64, on the device) holds per
-//            tensor 13 entries: addresses of p, g, m1, m2, p', m1', m2', lr, b1^t, b2^t, b1^t', b2^t'
-//            and the element count; then the chunk -> tensor map and each chunk's first element.
-//            Outputs are views into flat buffers allocated once per step.
+// adam_multi: every parameter of a model in one launch. A table (int64, on the device, cached by the
+//            host while the parameter list is unchanged) holds per tensor ADAM_TABLE_COLS entries:
+//            addresses of p, m1, m2, lr, b1^t, b2^t, the element count and the offset of its slice in
+//            the flat outputs p', m1', m2' (4-element aligned); then the chunk -> tensor map and each
+//            chunk's first element. The gradients' addresses come in their own array (they change every
+//            step). Blocks stride over equal-sized chunks; 16-byte accesses where the tensor's inputs
+//            are aligned. b1^t', b2^t' of tensor t go to pows[2t], pows[2t + 1].
 #include "common.cuh"
 
 struct AdamOut { float p, m1, m2; };
@@ -106,34 +109,55 @@ __device__ __forceinline__ void adam_k(const T* __restrict__ p, const T* __restr
   }
 }
 
-#define ADAM_TABLE_COLS 13
+#define ADAM_TABLE_COLS 8
 
 template <class T>
-__device__ __forceinline__ void adam_multi_k(const i64* __restrict__ table, i64 ntensors, i64 nchunks, i64 chunk,
+__device__ __forceinline__ void adam_multi_k(const i64* __restrict__ table, const i64* __restrict__ gptrs,
+                                             T* __restrict__ pout, T* __restrict__ m1out, T* __restrict__ m2out,
+                                             float* __restrict__ pows, i64 ntensors, i64 nchunks, i64 chunk,
                                              float beta1, float beta2, float eps, float coeff, int write_pows) {
   const i64* chunk_tensor = table + ntensors * ADAM_TABLE_COLS;
   const i64* chunk_first = chunk_tensor + nchunks;
   for (i64 c = blockIdx.x; c < nchunks; c += gridDim.x) {
-    const i64* row = table + chunk_tensor[c] * ADAM_TABLE_COLS;
+    const i64 t = chunk_tensor[c];
+    const i64* row = table + t * ADAM_TABLE_COLS;
     const T* p = (const T*)row[0];
-    const T* g = (const T*)row[1];
-    const T* m1 = (const T*)row[2];
-    const T* m2 = (const T*)row[3];
-    T* pout = (T*)row[4];
-    T* m1out = (T*)row[5];
-    T* m2out = (T*)row[6];
-    const float lr = *(const float*)row[7], b1p = *(const float*)row[8], b2p = *(const float*)row[9];
-    const i64 n = row[12], first = chunk_first[c];
+    const T* g = (const T*)gptrs[t];
+    const T* m1 = (const T*)row[1];
+    const T* m2 = (const T*)row[2];
+    const float lr = *(const float*)row[3], b1p = *(const float*)row[4], b2p = *(const float*)row[5];
+    const i64 n = row[6], off = row[7], first = chunk_first[c];
+    T* po = pout + off;
+    T* ao = m1out + off;
+    T* bo = m2out + off;
     if (write_pows && first == 0 && threadIdx.x == 0) {
-      *(float*)row[10] = b1p * beta1;
-      *(float*)row[11] = b2p * beta2;
+      pows[2 * t] = b1p * beta1;
+      pows[2 * t + 1] = b2p * beta2;
     }
     const i64 last = first + chunk < n ? first + chunk : n;
-    for (i64 i = first + threadIdx.x; i < last; i += blockDim.x) {
+    const unsigned long long align = (unsigned long long)(4 * sizeof(T)) - 1;
+    const bool vec = ((row[0] | gptrs[t] | row[1] | row[2]) & align) == 0;
+    const i64 vend = vec ? first + ((last - first) & ~(i64)3) : first;
+    for (i64 i = first + 4 * (i64)threadIdx.x; i < vend; i += 4 * (i64)blockDim.x) {
+      float pv[4], gv[4], av[4], bv[4];
+      load4(p, i, pv);
+      load4(g, i, gv);
+      load4(m1, i, av);
+      load4(m2, i, bv);
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        const AdamOut o = adam_elem(pv[k], gv[k], av[k], bv[k], lr, coeff, beta1, beta2, eps, b1p, b2p);
+        pv[k] = o.p; av[k] = o.m1; bv[k] = o.m2;
+      }
+      store4(po, i, pv);
+      store4(ao, i, av);
+      store4(bo, i, bv);
+    }
+    for (i64 i = vend + threadIdx.x; i < last; i += blockDim.x) {
       const AdamOut o = adam_elem(ld(p, i), ld(g, i), ld(m1, i), ld(m2, i), lr, coeff, beta1, beta2, eps, b1p, b2p);
-      st(pout, i, o.p);
-      st(m1out, i, o.m1);
-      st(m2out, i, o.m2);
+      st(po, i, o.p);
+      st(ao, i, o.m1);
+      st(bo, i, o.m2);
     }
   }
 }
@@ -154,10 +178,12 @@ __device__ __forceinline__ void adam_multi_k(const i64* __restrict__ table, i64 
     adam_k<T>(p, g, lr, m1, m2, b1p, b2p, pout, m1out, m2out, b1p_out, b2p_out, n, beta1, beta2, eps,     \
               lr_ratio, coeff, write_pows, vec);                                                          \
   }                                                                                                       \
-  extern "C" __global__ void adam_multi_##NAME(const i64* table, i64 ntensors, i64 nchunks, i64 chunk,     \
+  extern "C" __global__ void adam_multi_##NAME(const i64* table, const i64* gptrs, T* pout, T* m1out,     \
+                                               T* m2out, float* pows, i64 ntensors, i64 nchunks, i64 chunk, \
                                                float beta1, float beta2, float eps, float coeff,          \
                                                int write_pows) {                                          \
-    adam_multi_k<T>(table, ntensors, nchunks, chunk, beta1, beta2, eps, coeff, write_pows);               \
+    adam_multi_k<T>(table, gptrs, pout, m1out, m2out, pows, ntensors, nchunks, chunk, beta1, beta2, eps,  \
+                    coeff, write_pows);                                                                   \
   }
 
 INSTANTIATE_FLOAT_TYPES(OPT_KERNELS)

@@ -5,6 +5,8 @@
 // Soft labels: d logits = softmax * sum(label) - label (row sums by warp). `dloss_stride` is 1 for a per-row loss
 // gradient and 0 for a broadcast scalar (a fused mean/sum reduction); `scale` multiplies it
 // (1/N for a mean). Reads softmax (+ labels) once, writes dx once; 4-wide vector loads when aligned.
+// Hard labels with the class axis last (inner == 1, the usual case): rows on the grid's y axis, classes
+// across x, so no index is divided (the general layout divides three times per element).
 #include "common.cuh"
 
 template <class T, class L>
@@ -32,6 +34,37 @@ __device__ __forceinline__ void sce_hard(const T* __restrict__ sm, const L* __re
     const i64 lab = (i64)label[row];
     const float g = ld(dloss, row * dloss_stride) * scale;
     st(dx, i, lab == ignore_index ? 0.f : (ld(sm, i) - (c == lab ? 1.f : 0.f)) * g);
+  }
+}
+
+// Each thread takes up to 4 vectors of a row, loaded before any is written (4 loads in flight).
+template <int V, class T, class L>
+__device__ __forceinline__ void sce_hard_rows(const T* __restrict__ sm, const L* __restrict__ label,
+                                              const T* __restrict__ dloss, T* __restrict__ dx, i64 rows, i64 C,
+                                              int dloss_stride, float scale, i64 ignore_index) {
+  constexpr int U = 4;
+  const i64 stride = (i64)gridDim.x * blockDim.x * V;
+  for (i64 r = blockIdx.y; r < rows; r += gridDim.y) {
+    const i64 lab = (i64)label[r];
+    const bool ignored = lab == ignore_index;
+    const float g = ld(dloss, r * dloss_stride) * scale;
+    const T* sr = sm + r * C;
+    T* dr = dx + r * C;
+    for (i64 c0 = ((i64)blockIdx.x * blockDim.x + threadIdx.x) * V; c0 < C; c0 += stride * U) {
+      float s[U][V];
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (c0 + u * stride < C) loadv<V>(sr, c0 + u * stride, s[u]);
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const i64 c = c0 + u * stride;
+        if (c < C) {
+#pragma unroll
+          for (int k = 0; k < V; ++k) s[u][k] = ignored ? 0.f : (s[u][k] - (c + k == lab ? 1.f : 0.f)) * g;
+          storev<V>(dr, c, s[u]);
+        }
+      }
+    }
   }
 }
 
@@ -75,16 +108,22 @@ __device__ __forceinline__ void sce_soft(const T* __restrict__ sm, const T* __re
   }
 }
 
+// inner == 1: a 2-D grid over (class vectors, rows); else the 1-D grid-stride elementwise form.
+#define SCE_HARD(T, L)                                                                                 \
+  if (inner != 1) sce_hard<T, L>(sm, label, dloss, dx, n, C, inner, dloss_stride, scale, ignore_index, vec); \
+  else if (vec) sce_hard_rows<4, T, L>(sm, label, dloss, dx, n / C, C, dloss_stride, scale, ignore_index);  \
+  else sce_hard_rows<1, T, L>(sm, label, dloss, dx, n / C, C, dloss_stride, scale, ignore_index);
+
 #define SCE_KERNELS(NAME, T)                                                                           \
   extern "C" __global__ void sce_grad_hard_i64_##NAME(const T* sm, const i64* label, const T* dloss,   \
                                                       T* dx, i64 n, i64 C, i64 inner, int dloss_stride, \
                                                       float scale, i64 ignore_index, int vec) {        \
-    sce_hard<T, i64>(sm, label, dloss, dx, n, C, inner, dloss_stride, scale, ignore_index, vec);       \
+    SCE_HARD(T, i64)                                                                                   \
   }                                                                                                    \
   extern "C" __global__ void sce_grad_hard_i32_##NAME(const T* sm, const int* label, const T* dloss,   \
                                                       T* dx, i64 n, i64 C, i64 inner, int dloss_stride, \
                                                       float scale, i64 ignore_index, int vec) {        \
-    sce_hard<T, int>(sm, label, dloss, dx, n, C, inner, dloss_stride, scale, ignore_index, vec);       \
+    SCE_HARD(T, int)                                                                                   \
   }                                                                                                    \
   extern "C" __global__ void sce_grad_soft_##NAME(const T* sm, const T* label, const T* dloss, T* dx,  \
                                                   i64 n, i64 C, i64 inner, int dloss_stride,           \

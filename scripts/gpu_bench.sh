@@ -3,9 +3,10 @@
 # PyTorch (bench/test_bench_kernels.py), and training steps / per-op overhead against PyTorch on the same GPU
 # (BENCH_DEVICE=gpu). JSON and logs go to $OUT. Usage: bash scripts/gpu_bench.sh
 set -u
-OUT=${OUT:-/tmp/gpu_out}; mkdir -p "$OUT"
+OUT=${OUT:-/tmp/gpu_out}; B=/tmp/gpu_bench_logs; rm -rf $B; mkdir -p $OUT $B
 export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
 PT="python3 -m pytest -p no:cacheprovider -W ignore -q --benchmark-only --benchmark-group-by=group --benchmark-columns=min,median,mean,rounds"
-timeout 240 $PT -s bench/test_bench_kernels.py --benchmark-json=$OUT/kernels.json > $OUT/kernels.log 2>&1
-BENCH_DEVICE=gpu timeout 240 $PT bench/test_bench_eager.py bench/test_bench_train.py --benchmark-json=$OUT/train.json > $OUT/train.log 2>&1
-grep -E "GB/s|passed|failed|Error" $OUT/kernels.log | tail -30; grep -E "^test_|passed|failed" $OUT/train.log | tail -40
+timeout 240 $PT -s bench/test_bench_kernels.py --benchmark-json=$B/kernels.json > $B/kernels.log 2>&1
+BENCH_DEVICE=gpu timeout 240 $PT bench/test_bench_eager.py bench/test_bench_train.py --benchmark-json=$B/train.json > $B/train.log 2>&1
+tar czf $OUT/bench.tgz -C $B .
+grep -E "GB/s|passed|failed|Error" $B/kernels.log | tail -30; grep -E "^test_|passed|failed" $B/train.log | tail -40

@@ -4,7 +4,7 @@
 # Logs go to $OUT (one tarball, since few files come back). Usage: bash scripts/gpu_check.sh [SECONDS]
 set -u
 LIMIT=${1:-400}
-OUT=${OUT:-/tmp/gpu_out}; mkdir -p "$OUT/logs"; L=$OUT/logs
+OUT=${OUT:-/tmp/gpu_out}; L=/tmp/gpu_check_logs; rm -rf $L; mkdir -p $OUT $L
 export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
 if ls .whl/*.whl >/dev/null 2>&1; then
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
@@ -22,5 +22,5 @@ PT="python3 -m pytest -p no:cacheprovider -W ignore -q -rfE --tb=short"
 ( timeout 120 python3 -c 'import paddlelite as p, cupy; p.set_device("gpu"); print("device:", p.get_device(), cupy.cuda.runtime.getDeviceProperties(0)["name"].decode())' > $L/docker_cmd.log 2>&1;
   cd /tmp && for m in eager static; do timeout 150 python3 -m paddlelite.examples.train --device gpu --mode $m --epochs 5 --out /tmp/run_$m; echo "rc=$?"; done > $L/train.log 2>&1 ) &
 wait
-tar czf $OUT/logs.tgz -C $OUT logs
+tar czf $OUT/check.tgz -C $L .
 for f in docker_cmd train gpu suite; do echo "== $f"; tail -n 8 $L/$f.log; done

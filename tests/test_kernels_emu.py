@@ -87,7 +87,8 @@ def _softmax(x, axis):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("shape,axis", [((5, 7), -1), ((3, 8), -1), ((2, 5, 3), 1), ((33, 12), 1), ((4, 1), -1)])
+@pytest.mark.parametrize("shape,axis", [((5, 7), -1), ((3, 8), -1), ((2, 5, 3), 1), ((33, 12), 1), ((4, 1), -1), ((70, 12), -1),
+                                        ((4, 2100), -1), ((3, 2101), -1)])
 @pytest.mark.parametrize("soft", [False, True])
 def test_softmax_ce_grad(impls, dtype, shape, axis, soft):
     sm = _softmax(randn(*shape), axis).astype(dtype)
@@ -115,7 +116,9 @@ def test_softmax_ce_grad_int32_labels_and_scalar_mean(emu):
 
 # ---- layer_norm -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((7, 64), 1), ((2, 3, 5), 1), ((2, 300), 1)])
+@pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((7, 64), 1), ((2, 3, 5), 1), ((2, 300), 1),
+                                        ((3, 1000), 1), ((2, 777), 1), ((70, 96), 1), ((3, 2000), 1), ((5, 3000), 1),
+                                        ((2, 4100), 1)])
 @pytest.mark.parametrize("with_scale", [True, False])
 def test_layer_norm_grad(impls, dtype, shape, axis, with_scale):
     x = randn(*shape, dtype=dtype)
@@ -147,9 +150,9 @@ def test_layer_norm_grad_blocks_fit_the_kernels_thread_limit(emu, monkeypatch):
     """A kernel whose registers allow fewer threads per block (72 on an H100: 896, not 1024) launches with at most
     that many (a bigger block fails with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES; the emulator refuses it too)."""
     monkeypatch.setattr(K.kernel("layer_norm", "ln_bwd_f32_f32"), "max_threads_per_block", 96)
-    x, dy = randn(3, 1000), randn(3, 1000)  # 1000 / MAXK wants 128 threads
+    x, dy = randn(3, 2001), randn(3, 2001)  # rows for the block kernel (long, odd); 2001 / MAXK wants 256 threads
     _, mean, var = get_op("layer_norm").forward(np, x, None, None, epsilon=1e-5, begin_norm_axis=1)
-    check(device_impls("gpu"), "layer_norm_grad", (x, randn(1000), mean, var, dy), dict(epsilon=1e-5, begin_norm_axis=1),
+    check(device_impls("gpu"), "layer_norm_grad", (x, randn(2001), mean, var, dy), dict(epsilon=1e-5, begin_norm_axis=1),
           np.float32)
 
 
@@ -172,7 +175,7 @@ def test_activation_grads(impls, dtype, op, attrs, shape):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("act", ["identity", "relu", "sigmoid", "tanh", "gelu", "gelu_tanh", "silu"])
-@pytest.mark.parametrize("shape", [(5, 3), (70, 33), (2, 3, 8)])
+@pytest.mark.parametrize("shape", [(5, 3), (70, 33), (2, 3, 8), (70, 132)])
 def test_fused_bias_act_and_grad(impls, dtype, act, shape):
     x, b, d = randn(*shape, dtype=dtype), randn(shape[-1], dtype=dtype), randn(*shape, dtype=dtype)
     check(impls, "fused_bias_act", (x, b), {"act": act}, dtype)
@@ -253,7 +256,7 @@ def test_embedding_grad_registry_impl(impls, scale_grad_by_freq):
 @pytest.mark.parametrize("xshape,tshape", [
     ((6, 37), (37,)), ((6, 37), (6, 1)), ((3, 5, 7), (1, 5, 1)), ((3, 5, 7), (3, 1, 7)), ((2, 3, 4, 5), (3, 1, 5)),
     ((70, 9), (1,)), ((70, 9), ()), ((4, 1, 6), (4, 1, 6)), ((5, 1, 3), (1, 3)), ((2, 3000), (2, 1)),
-    ((300, 40), (40,)), ((2, 1, 3), (2, 3, 1)[:0] + (2, 1, 3)), ((1, 6), (6,))])
+    ((300, 40), (40,)), ((3, 300, 132), (3, 1, 132)), ((2, 1, 3), (2, 3, 1)[:0] + (2, 1, 3)), ((1, 6), (6,))])
 def test_reduce_as(impls, dtype, xshape, tshape):
     x = randn(*xshape, dtype=dtype)
     t = np.empty(tshape, dtype)
@@ -359,6 +362,39 @@ def test_merged_adam_one_launch(emu, use_adamw, monkeypatch):
     assert kern.launches == before + 1
 
 
+def test_merged_adam_plan_is_reused_and_held_outputs_survive(emu, monkeypatch):
+    """A second step on the same parameter list reuses the cached table (only the gradients' addresses are
+    sent) and the dropped outputs' buffers; outputs still held from the first step are never overwritten; the
+    plan dies with an array whose address it holds, and a non-contiguous input is not cached."""
+    impls = device_impls("gpu")
+    monkeypatch.setattr(opt_launch, "ADAM_CHUNK", 64)
+    monkeypatch.setattr(opt_launch, "_PLANS", opt_launch.collections.OrderedDict())
+    shapes = [(5,), (3, 17), (40, 9)]
+    ps, m1, m2 = ([randn(*s) for s in shapes] for _ in range(3))
+    m2 = [np.abs(a) for a in m2]
+    b1, b2 = [_f1(0.9 ** 2) for _ in shapes], [_f1(0.999 ** 2) for _ in shapes]
+    lr = [_f1(1e-2)]
+    attrs = {**get_op("merged_adam").attrs, "weight_decay": 0.01, "use_adamw": True}
+
+    def step(gs):
+        return check(impls, "merged_adam", (ps, gs, lr, m1, m2, b1, b2, None), attrs, np.float32)
+
+    held = step([randn(*s) for s in shapes])
+    held_copy = [[a.copy() for a in lst] for lst in held[:5]]
+    (plan,) = opt_launch._PLANS.values()
+    step([randn(*s) for s in shapes])  # `held` still alive: fresh outputs
+    assert all(np.array_equal(a, b) for lst, lc in zip(held[:5], held_copy) for a, b in zip(lst, lc))
+    assert list(opt_launch._PLANS.values()) == [plan]
+    first = step([randn(*s) for s in shapes])[0][0].__array_interface__["data"][0]
+    again = step([randn(*s) for s in shapes])  # the outputs of the call before were dropped: reused
+    assert again[0][0].__array_interface__["data"][0] == first
+    del plan
+    ps[1] = strided(ps[1])  # the array whose address the plan held dies, and the plan with it
+    assert not opt_launch._PLANS
+    step([randn(*s) for s in shapes])
+    assert not opt_launch._PLANS  # a strided input is not cached (its contiguous copy would go stale)
+
+
 # ---- raw bfloat16 kernels (NumPy has no bfloat16: bit patterns in uint16) ----------------------------
 def to_bf16(a):
     b = np.asarray(a, np.float32).view(np.uint32)
@@ -380,7 +416,7 @@ def test_bf16_act_grad_and_reduce(emu):
     np.testing.assert_allclose(from_bf16(out), dfl * s * (1 + xf * (1 - s)), rtol=1e-2, atol=1e-2)
     col = np.empty((1, 33), np.float32)
     emu.module("reduce").get_function("reduce_mid_bf16_f32")((2, 1, 1), (32, 8), (xb, col, np.int64(1), np.int64(5),
-                                                                                  np.int64(33)))
+                                                                                  np.int64(33), np.int32(0)))
     np.testing.assert_allclose(col[0], xf.sum(0), rtol=1e-5, atol=1e-5)
 
 
@@ -392,7 +428,8 @@ def test_f16_conversion_matches_numpy(emu):
     vals = vals.astype(np.float32)
     out = np.empty(vals.shape, np.float16)
     emu.module("reduce").get_function("reduce_mid_f32_f16")((len(vals) // 32 + 1, 1, 1), (32, 8),
-                                                            (vals, out, np.int64(1), np.int64(1), np.int64(len(vals))))
+                                                            (vals, out, np.int64(1), np.int64(1), np.int64(len(vals)),
+                                                             np.int32(0)))
     with np.errstate(over="ignore"):
         ref = vals.astype(np.float16)  # (no -0.0 above: a sum starting at +0 returns +0)
     assert np.array_equal(out.view(np.uint16)[~np.isnan(ref)], ref.view(np.uint16)[~np.isnan(ref)])
@@ -412,7 +449,7 @@ def test_launch_checks_argument_count_and_sizes(emu):
 
 # ---- recurrent cell steps -------------------------------------------------------------------------
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("B,H", [(1, 1), (3, 5), (4, 33)])
+@pytest.mark.parametrize("B,H", [(1, 1), (3, 5), (4, 33), (3, 8), (2, 1100)])
 def test_lstm_cell(impls, dtype, B, H):
     gates, cp = randn(B, 4 * H, dtype=dtype), randn(B, H, dtype=dtype)
     h, c = check(impls, "lstm_cell", (gates, cp), {}, dtype)
@@ -422,7 +459,7 @@ def test_lstm_cell(impls, dtype, B, H):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("B,H", [(1, 1), (3, 5), (4, 33)])
+@pytest.mark.parametrize("B,H", [(1, 1), (3, 5), (4, 33), (3, 8), (2, 1100)])
 def test_gru_cell(impls, dtype, B, H):
     xg, hg, hp = randn(B, 3 * H, dtype=dtype), randn(B, 3 * H, dtype=dtype), randn(B, H, dtype=dtype)
     check(impls, "gru_cell", (xg, hg, hp), {}, dtype)
@@ -439,13 +476,12 @@ def test_float64_falls_back_to_the_reference(impls):
 MUTATIONS = [
     ("activation", "case ACT_SILU: {\n      const float s = sigmoidf_(a);\n      return s * (1.f + a * (1.f - s));",
      "case ACT_SILU: {\n      const float s = sigmoidf_(a);\n      return s * (1.f - a * (1.f - s));"),
-    ("layer_norm", "st(dxr, j, rs * (dv[k] * gs[k] - s1 - xv[k] * s2));",
-     "st(dxr, j, rs * (dv[k] * gs[k] - s1 + xv[k] * s2));"),
-    ("reduce", "for (int k = 1; k < TILE_Y; ++k) acc += red[k][threadIdx.x];",
-     "for (int k = 2; k < TILE_Y; ++k) acc += red[k][threadIdx.x];"),
+    ("layer_norm", "for (int i = 0; i < E; ++i) dv[i] = rs * (dv[i] - s1 - xv[i] * s2);",
+     "for (int i = 0; i < E; ++i) dv[i] = rs * (dv[i] - s1 + xv[i] * s2);"),
+    ("reduce", "for (int y = 1; y < TILE_Y; ++y) {", "for (int y = 2; y < TILE_Y; ++y) {"),
     ("common", "for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);",
      "for (int o = 8; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);"),
-    ("rnn", "st(dg, H, dct * ld(cp, e) * sf * (1.f - sf));", "st(dg, H, dct * ld(cp, e) * sf * (1.f + sf));"),
+    ("rnn", "gf[k] = dct * cpv[k] * sf * (1.f - sf);", "gf[k] = dct * cpv[k] * sf * (1.f + sf);"),
 ]
 
 
@@ -475,9 +511,9 @@ def test_planted_bug_is_detected(family, old, new):
         if fam == "activation":
             got, ref = act_launch.act_grad(np, x, d, "silu"), get_op("silu_grad").forward(np, x, d)
         elif fam == "layer_norm":
+            x, d = randn(6, 300), randn(6, 300)  # rows wide enough that every lane of a warp holds elements
             mean, var = x.mean(1), x.var(1)
-            got = ln_launch.layer_norm_grad(np, x, randn(40), mean, var, d, 1e-5, 1)[0]
-            ref = get_op("layer_norm_grad").forward(np, x, randn(40) * 0 + 1, mean, var, d, 1e-5, 1)[0]
+            ref = get_op("layer_norm_grad").forward(np, x, np.ones(300, np.float32), mean, var, d, 1e-5, 1)[0]
             got = ln_launch.layer_norm_grad(np, x, None, mean, var, d, 1e-5, 1)[0]
         elif fam == "rnn":
             gates, cp, dh = randn(6, 160), randn(6, 40), randn(6, 40)

@@ -168,8 +168,8 @@ def test_infer_rules_accept_unknown_dims():
     assert get_op("split").infer(Meta((-1, 6), np.float32), num=0, sections=[2, -1], axis=1) == \
         ([Meta((-1, 2), np.float32), Meta((-1, 4), np.float32)],)
     assert get_op("flatten").infer(Meta((-1, 3, 4), np.float32), start_axis=1, stop_axis=2).shape == (-1, 12)
-    assert get_op("expand").infer(Meta((-1, 1), np.float32), shape=[-1, 5]).shape == (-1, 5)
-    assert get_op("tile").infer(Meta((-1, 2), np.float32), repeat_times=[2, 3]).shape == (-1, 6)
+    assert get_op("expand").infer(Meta((-1, 1), np.float32), None, None, shape=[-1, 5]).shape == (-1, 5)
+    assert get_op("tile").infer(Meta((-1, 2), np.float32), None, None, repeat_times=[2, 3]).shape == (-1, 6)
     assert get_op("getitem").infer(Meta((-1, 5), np.float32), [], index=[["slice", None, None, None], ["int", 0]]) \
         .shape == (-1,)
     assert get_op("gather").infer(Meta((-1, 5), np.float32), Meta((3,), np.int64), axis=1).shape == (-1, 3)

@@ -4,6 +4,7 @@ import numpy as np
 from ..framework.random import rng_for
 from .registry import DATA_DEPENDENT_SHAPE, Meta, VALUE_CHECK, register_op
 from .shape_rules import broadcast_shapes, float_only, float_rule
+from .tensor_args import int_values, known_ints, scalar_value
 
 # Ops without inputs take their place from the 'place' attr when given, else the current device.
 
@@ -12,7 +13,8 @@ def _dt(dtype):
     return np.dtype(dtype)
 
 
-def _fill_constant_forward(xp, shape, value, dtype, place, force_cpu):
+def _fill_constant_forward(xp, shape_t, shape_list, value_t, shape, value, dtype, place, force_cpu):
+    shape, value = int_values(shape_t, shape_list, shape), scalar_value(value_t, value)
     dt = _dt(dtype)
     with np.errstate(over="ignore", invalid="ignore"):  # out-of-range values cast like C (Paddle: -1 -> 255)
         fill = np.asarray(value).astype(dt)[()]
@@ -21,10 +23,20 @@ def _fill_constant_forward(xp, shape, value, dtype, place, force_cpu):
 
 # force_cpu: Paddle keeps such constants (arange's bounds) in host memory; recorded for its op desc, as every op
 # here runs on its program's place
+def _fill_constant_infer(shape_t, shape_list, value_t, shape, value, dtype, place, force_cpu):
+    known = known_ints(shape_t, None, shape)
+    if known is None:
+        raise ValueError("op 'fill_constant': the length of the ShapeTensor must be known when the program is "
+                         f"built, received a tensor of shape {list(shape_t.shape)}")
+    return Meta(tuple(known), _dt(dtype))
+
+
+# the shape: the attr, a 1-D int tensor (ShapeTensor) or one tensor per dim (ShapeTensorList, the attr -1 there);
+# the value: the attr, or a 1-element tensor (ValueTensor; the attr None)
 FILL_CONSTANT = register_op(
-    "fill_constant", inputs=(), outputs=("Out",),
-    forward=_fill_constant_forward,
-    infer=lambda shape, value, dtype, place, force_cpu: Meta(tuple(shape), _dt(dtype)),
+    "fill_constant", inputs=("ShapeTensor", "ShapeTensorList", "ValueTensor"), outputs=("Out",),
+    variadic_inputs=("ShapeTensorList",), host_inputs=("ShapeTensor", "ShapeTensorList", "ValueTensor"),
+    forward=_fill_constant_forward, infer=_fill_constant_infer,
     attrs={"shape": [], "value": 0.0, "dtype": "float32", "place": None, "force_cpu": False})
 
 

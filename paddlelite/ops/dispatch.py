@@ -36,12 +36,12 @@ def apply(op, *inputs, **attrs):
         attrs = merged if len(merged) == len(op.attrs) else op.fill_attrs(attrs)
     else:
         attrs = op.attrs
+    if len(inputs) != op.n_in:
+        inputs = with_absent_inputs(op, inputs)
     if autocast[0] is not None:
         inputs = autocast[0].cast_inputs(op, inputs)
     if _static[0]:
         return _hooks["static"](op, inputs, attrs)
-    if len(inputs) != op.n_in:
-        raise TypeError(f"op '{op.type}': expected {op.n_in} inputs {op.inputs}, received {len(inputs)}")
 
     # Collect arrays, the common place, and whether any input needs a gradient.
     place = None
@@ -99,6 +99,14 @@ def apply(op, *inputs, **attrs):
     if view and (view is True or view(**attrs)):
         share_storage(inputs[0], outs)
     return result
+
+
+def with_absent_inputs(op, inputs):
+    """`inputs` with the trailing optional inputs a caller left out (a reshape's Shape tensors) as None."""
+    tail = op.absent_tails.get(len(inputs))
+    if tail is None:
+        raise TypeError(f"op '{op.type}': expected {op.n_in} inputs {op.inputs}, received {len(inputs)}")
+    return (*inputs, *tail)
 
 
 def _has_no_grad(op):

@@ -66,6 +66,7 @@ NAME_KEYS = {
     "fill_any_like": ("full_like", 1),
     "assign_value": ("assign", 1),
     "fill_constant": ("fill_constant", 2),
+    "size": ("numel", 1),
 }
 
 
@@ -148,7 +149,9 @@ def _cast_desc(attrs, x):
 def _fill_constant_desc(attrs, x):  # Paddle's value attr is a float; str_value an int's digits for int dtypes
     out = {k: v for k, v in attrs.items() if k not in ("dtype", "place")}
     value, dtype = attrs["value"], str(attrs["dtype"])
-    if isinstance(value, (int, float)):
+    if value is None:  # given by its ValueTensor
+        value, text = 0.0, ""
+    elif isinstance(value, (int, float)):
         text = str(int(value)) if dtype.startswith(("int", "uint")) else str(float(value))
         value = float(value)
     else:
@@ -319,7 +322,7 @@ OUTPUT_ORDER = {"layer_norm": ("Mean", "Variance", "Y"), "instance_norm": ("Save
 NO_GRAD_OUTPUTS_KEPT = {"floor_divide", "remainder", "clip_by_norm"}
 STOP_GRADIENT_OUTPUTS = {"layer_norm": ("Mean", "Variance"), "instance_norm": ("SavedMean", "SavedVariance"), "group_norm": ("Mean", "Variance"), "dropout": ("Mask",),
                          "batch_norm": ("SavedMean", "SavedVariance", "ReserveSpace"),
-                         "sync_batch_norm": ("SavedMean", "SavedVariance")}
+                         "sync_batch_norm": ("SavedMean", "SavedVariance"), "top_k_v2": ("Indices",)}
 
 
 # The forward slots Paddle's grad op of these ops lists as inputs (empty ones too), where that is not just the
@@ -343,6 +346,7 @@ GRAD_INPUTS = {
     "layer_norm": ("Bias", "Mean", "Scale", "Variance", "X"),
     "instance_norm": ("Bias", "SavedMean", "Scale", "SavedVariance", "X"),
     "pad3d": ("Paddings", "X"),
+    "top_k_v2": ("Indices", "K", "X"),
     **{f"{m}_interp_v2": ("OutSize", "Scale", "SizeTensor", "X")
        for m in ("nearest", "linear", "bilinear", "bicubic", "trilinear")},
     "clip": ("Max", "Min", "X"),

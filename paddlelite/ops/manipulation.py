@@ -3,10 +3,11 @@ import numpy as np
 
 from ..framework.dtype import FLOAT8_E4M3FN, FLOAT8_MAX, convert_dtype
 from ..framework.tensor import storage_of
-from .formula import cast, concat, flip, reshape_as, roll, stack, tile, transpose, unstack
 from . import grad_support as _grad_support
+from .formula import cast, concat, flip, reshape_as, roll, stack, transpose, unstack
 from .registry import Meta, VALUE_CHECK, register_op
 from .shape_rules import broadcast_shapes, normalize_axis
+from .tensor_args import int_values, known_ints
 
 
 # ---- cast -----------------------------------------------------------------------------------------
@@ -71,10 +72,22 @@ def _reshape_grad(g):
         g.set_input_grad("X", reshape_as(g.output_grad("Out"), g.input("X")))
 
 
-RESHAPE = register_op("reshape", inputs=("X",), outputs=("Out",),
-                      forward=lambda xp, x, shape: x.reshape(resolve_shape("reshape", x.shape, shape)),
-                      infer=lambda x, shape: Meta(resolve_shape("reshape", x.shape, shape), x.dtype),
-                      grad=_reshape_grad, attrs={"shape": []}, double_grad=True, view=True)
+def _reshape_infer(x, shape_t, shape_list, shape):
+    if shape_t is None and not shape_list:
+        return Meta(resolve_shape("reshape", x.shape, shape), x.dtype)
+    known = known_ints(shape_t, None, [-1] * len(shape_list or ()))
+    if known is None:
+        raise ValueError("op 'reshape': the length of the Shape tensor must be known when the program is built, "
+                         f"received a tensor of shape {list(shape_t.shape)}")
+    return Meta(tuple(known), x.dtype)
+
+
+# the target shape: the attr, or a 1-D int tensor (Shape), or one 1-element tensor per dim (ShapeTensor)
+RESHAPE = register_op("reshape", inputs=("X", "Shape", "ShapeTensor"), outputs=("Out",),
+                      variadic_inputs=("ShapeTensor",), host_inputs=("Shape", "ShapeTensor"),
+                      forward=lambda xp, x, shape_t, shape_list, shape: x.reshape(
+                          resolve_shape("reshape", x.shape, int_values(shape_t, shape_list, shape))),
+                      infer=_reshape_infer, grad=_reshape_grad, attrs={"shape": []}, double_grad=True, view=True)
 
 
 def _reshape_as_grad(g):
@@ -505,51 +518,86 @@ def _strided_shape(op, shape, axes, starts, ends, strides=None, decrease_axis=()
     return tuple(out)
 
 
+def _bounds(attr, tensors):
+    """Bounds given as tensors (x[k] with a 0-D Variable k: Paddle's StartsTensorList / EndsTensorList, one
+    1-element int tensor per axis) in place of the attr's placeholders."""
+    return [int(t.reshape(())) for t in tensors] if tensors else attr
+
+
+def _slice_infer(op, x, axes, starts, ends, strides, infer_flags, decrease_axis):
+    """The sliced shape; an axis whose bounds are tensors (infer_flags -1) has an unknown length, unless
+    decrease_axis drops it."""
+    runtime = [i for i, flag in enumerate(infer_flags) if flag == -1]
+    starts, ends = list(starts), list(ends)
+    for i in runtime:
+        starts[i], ends[i] = 0, 1
+    shape = list(_strided_shape(op, x.shape, axes, starts, ends, strides, decrease_axis))
+    dropped = {normalize_axis(op, a, len(x.shape), "decrease_axis") for a in decrease_axis}
+    kept = [d for d in range(len(x.shape)) if d not in dropped]
+    for i in runtime:
+        axis = normalize_axis(op, axes[i], len(x.shape), "axes")
+        if axis in kept:
+            shape[kept.index(axis)] = -1
+    return Meta(tuple(shape), x.dtype)
+
+
+def _runtime_bounds(attrs):
+    return "reads the slice bounds given as tensors" if -1 in attrs["infer_flags"] else None
+
+
 def _strided_slice_grad(g):
     if g.needs("Input"):
         a = g.attrs
         g.set_input_grad("Input", g.op("strided_slice_grad", g.input("Input"), g.output_grad("Out"),
+                                       g.input("StartsTensorList"), g.input("EndsTensorList"),
                                        axes=a["axes"], starts=a["starts"], ends=a["ends"],
                                        strides=a.get("strides") or [1] * len(a["axes"]),
                                        decrease_axis=a["decrease_axis"]))
 
 
 _SLICE_ATTRS = {"axes": [], "starts": [], "ends": [], "infer_flags": [], "decrease_axis": []}
+_BOUND_TENSORS = ("StartsTensorList", "EndsTensorList")
 
-SLICE = register_op("slice", inputs=("Input",), outputs=("Out",),
-                    forward=lambda xp, x, axes, starts, ends, infer_flags, decrease_axis:
-                        x[_slices("slice", x.ndim, axes, starts, ends, None, decrease_axis)],
-                    infer=lambda x, axes, starts, ends, infer_flags, decrease_axis: Meta(
-                        _strided_shape("slice", x.shape, axes, starts, ends, None, decrease_axis), x.dtype),
-                    grad=_strided_slice_grad, attrs=_SLICE_ATTRS, double_grad=True, view=True)
+SLICE = register_op("slice", inputs=("Input", *_BOUND_TENSORS), outputs=("Out",), variadic_inputs=_BOUND_TENSORS,
+                    optional_inputs=_BOUND_TENSORS, nondiff_inputs=_BOUND_TENSORS,
+                    forward=lambda xp, x, s, e, axes, starts, ends, infer_flags, decrease_axis: x[_slices(
+                        "slice", x.ndim, axes, _bounds(starts, s), _bounds(ends, e), None, decrease_axis)],
+                    infer=lambda x, s, e, axes, starts, ends, infer_flags, decrease_axis: _slice_infer(
+                        "slice", x, axes, starts, ends, None, infer_flags, decrease_axis),
+                    grad=_strided_slice_grad, attrs=_SLICE_ATTRS, double_grad=True, view=True,
+                    host_sync=_runtime_bounds)
 
 STRIDED_SLICE = register_op(
-    "strided_slice", inputs=("Input",), outputs=("Out",),
-    forward=lambda xp, x, axes, starts, ends, strides, infer_flags, decrease_axis: x[_slices(
-        "strided_slice", x.ndim, axes, starts, ends, strides, decrease_axis)],
-    infer=lambda x, axes, starts, ends, strides, infer_flags, decrease_axis: Meta(
-        _strided_shape("strided_slice", x.shape, axes, starts, ends, strides, decrease_axis), x.dtype),
-    grad=_strided_slice_grad, attrs={**_SLICE_ATTRS, "strides": []}, double_grad=True, view=True)
+    "strided_slice", inputs=("Input", *_BOUND_TENSORS), outputs=("Out",), variadic_inputs=_BOUND_TENSORS,
+    optional_inputs=_BOUND_TENSORS, nondiff_inputs=_BOUND_TENSORS,
+    forward=lambda xp, x, s, e, axes, starts, ends, strides, infer_flags, decrease_axis: x[_slices(
+        "strided_slice", x.ndim, axes, _bounds(starts, s), _bounds(ends, e), strides, decrease_axis)],
+    infer=lambda x, s, e, axes, starts, ends, strides, infer_flags, decrease_axis: _slice_infer(
+        "strided_slice", x, axes, starts, ends, strides, infer_flags, decrease_axis),
+    grad=_strided_slice_grad, attrs={**_SLICE_ATTRS, "strides": []}, double_grad=True, view=True,
+    host_sync=_runtime_bounds)
 
 
-def _strided_slice_grad_forward(xp, x, dout, axes, starts, ends, strides, decrease_axis):
+def _strided_slice_grad_forward(xp, x, dout, s, e, axes, starts, ends, strides, decrease_axis):
     dx = xp.zeros(x.shape, dtype=dout.dtype)
-    dx[_slices("strided_slice", x.ndim, axes, starts, ends, strides, decrease_axis)] = dout
+    dx[_slices("strided_slice", x.ndim, axes, _bounds(starts, s), _bounds(ends, e), strides, decrease_axis)] = dout
     return dx
 
 
 def _strided_slice_grad_grad(g):
     if g.needs("OutGrad"):
         a = g.attrs
-        g.set_input_grad("OutGrad", g.op("strided_slice", g.output_grad("XGrad"), axes=a["axes"],
-                                         starts=a["starts"], ends=a["ends"], strides=a["strides"],
-                                         decrease_axis=a["decrease_axis"]))
+        g.set_input_grad("OutGrad", g.op("strided_slice", g.output_grad("XGrad"), g.input("StartsTensorList"),
+                                         g.input("EndsTensorList"), axes=a["axes"], starts=a["starts"],
+                                         ends=a["ends"], strides=a["strides"], decrease_axis=a["decrease_axis"],
+                                         infer_flags=[1 if not g.input("StartsTensorList") else -1] * len(a["axes"])))
 
 
 # dOut written into zeros shaped like X at the sliced positions.
 STRIDED_SLICE_GRAD = register_op(
-    "strided_slice_grad", inputs=("X", "OutGrad"), meta_inputs=("X",), outputs=("XGrad",), nondiff_inputs=("X",),
-    forward=_strided_slice_grad_forward, infer=lambda x, dout, **a: Meta(x.shape, dout.dtype),
+    "strided_slice_grad", inputs=("X", "OutGrad", *_BOUND_TENSORS), meta_inputs=("X",), outputs=("XGrad",),
+    variadic_inputs=_BOUND_TENSORS, optional_inputs=_BOUND_TENSORS, nondiff_inputs=("X", *_BOUND_TENSORS),
+    forward=_strided_slice_grad_forward, infer=lambda x, dout, s, e, **a: Meta(x.shape, dout.dtype),
     grad=_strided_slice_grad_grad, attrs={"axes": [], "starts": [], "ends": [], "strides": [], "decrease_axis": []},
     double_grad=True)
 
@@ -583,10 +631,25 @@ def _expand_grad(g):
         g.set_input_grad("X", g.reduce_as(g.output_grad("Out"), g.input("X")))
 
 
-EXPAND = register_op("expand", inputs=("X",), outputs=("Out",),
-                     forward=lambda xp, x, shape: xp.broadcast_to(x, expand_shape("expand", x.shape, shape)).copy(),
-                     infer=lambda x, shape: Meta(expand_shape("expand", x.shape, shape), x.dtype),
-                     grad=_expand_grad, attrs={"shape": []}, double_grad=True)
+def _expand_forward(xp, x, shape_t, shape_list, shape):
+    return xp.broadcast_to(x, expand_shape("expand", x.shape, int_values(shape_t, shape_list, shape))).copy()
+
+
+def _expand_infer(x, shape_t, shape_list, shape):
+    known = known_ints(shape_t, None, shape)  # a Shape tensor's entries keep x's dims, as Paddle's rule shows them
+    if known is None:
+        raise ValueError("op 'expand': the length of the Shape tensor must be known when the program is built, "
+                         f"received a tensor of shape {list(shape_t.shape)}")
+    out = expand_shape("expand", x.shape, [1 if d == -2 else d for d in known])
+    return Meta(tuple(-1 if d == -2 else o for d, o in zip(known, out)), x.dtype)
+
+
+# the target shape: the attr, a 1-D int tensor (Shape), or one tensor per dim (expand_shapes_tensor; the attr -2
+# there, Paddle's placeholder)
+EXPAND = register_op("expand", inputs=("X", "Shape", "expand_shapes_tensor"), outputs=("Out",),
+                     variadic_inputs=("expand_shapes_tensor",), host_inputs=("Shape", "expand_shapes_tensor"),
+                     forward=_expand_forward, infer=_expand_infer, grad=_expand_grad, attrs={"shape": []},
+                     double_grad=True)
 
 
 def _broadcast_tensors_infer(xs):
@@ -632,25 +695,37 @@ def _tile_reps(op, ndim, repeat_times):
     return [1] * (n - len(repeat_times)) + list(repeat_times), n - ndim
 
 
-def _tile_infer(x, repeat_times):
-    reps, lead = _tile_reps("tile", len(x.shape), repeat_times)
-    shape = (1,) * lead + tuple(x.shape)
-    return Meta(tuple(-1 if d == -1 else d * r for d, r in zip(shape, reps)), x.dtype)
+def _tile_infer(x, reps_t, reps_list, repeat_times):
+    if reps_t is None and not reps_list:
+        reps, lead = _tile_reps("tile", len(x.shape), repeat_times)
+        shape = (1,) * lead + tuple(x.shape)
+        return Meta(tuple(-1 if d == -1 else d * r for d, r in zip(shape, reps)), x.dtype)
+    known = known_ints(reps_t, None, repeat_times)  # -1 where a tensor gives the count
+    if known is None:
+        raise ValueError("op 'tile': the length of the RepeatTimes tensor must be known when the program is built, "
+                         f"received a tensor of shape {list(reps_t.shape)}")
+    n = max(len(x.shape), len(known))
+    reps, shape = [1] * (n - len(known)) + list(known), (1,) * (n - len(x.shape)) + tuple(x.shape)
+    return Meta(tuple(-1 if d == -1 or r == -1 else d * r for d, r in zip(shape, reps)), x.dtype)
 
 
 def _tile_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("tile_grad", g.input("X"), g.output_grad("Out"),
-                                   repeat_times=g.attrs["repeat_times"]))
+        g.set_input_grad("X", g.op("tile_grad", g.input("X"), g.output_grad("Out"), g.input("RepeatTimes"),
+                                   g.input("repeat_times_tensor"), repeat_times=g.attrs["repeat_times"]))
 
 
-TILE = register_op("tile", inputs=("X",), outputs=("Out",),
-                   forward=lambda xp, x, repeat_times: xp.tile(x, _tile_reps("tile", x.ndim, repeat_times)[0]),
+# the counts: the attr, a 1-D int tensor (RepeatTimes) or one tensor per count (repeat_times_tensor; the attr -1
+# there)
+TILE = register_op("tile", inputs=("X", "RepeatTimes", "repeat_times_tensor"), outputs=("Out",),
+                   variadic_inputs=("repeat_times_tensor",), host_inputs=("RepeatTimes", "repeat_times_tensor"),
+                   forward=lambda xp, x, reps_t, reps_list, repeat_times: xp.tile(
+                       x, _tile_reps("tile", x.ndim, int_values(reps_t, reps_list, repeat_times))[0]),
                    infer=_tile_infer, grad=_tile_grad, attrs={"repeat_times": []}, double_grad=True)
 
 
-def _tile_grad_forward(xp, x, dout, repeat_times):
-    reps, lead = _tile_reps("tile", x.ndim, repeat_times)
+def _tile_grad_forward(xp, x, dout, reps_t, reps_list, repeat_times):
+    reps, lead = _tile_reps("tile", x.ndim, int_values(reps_t, reps_list, repeat_times))
     shape = (1,) * lead + tuple(x.shape)
     split = []
     for r, d in zip(reps, shape):
@@ -661,12 +736,15 @@ def _tile_grad_forward(xp, x, dout, repeat_times):
 
 def _tile_grad_grad(g):
     if g.needs("OutGrad"):
-        g.set_input_grad("OutGrad", tile(g.output_grad("XGrad"), repeat_times=g.attrs["repeat_times"]))
+        g.set_input_grad("OutGrad", g.op("tile", g.output_grad("XGrad"), g.input("RepeatTimes"),
+                                         g.input("repeat_times_tensor"), repeat_times=g.attrs["repeat_times"]))
 
 
 # The sum of dOut over the tiles, shaped like X.
-TILE_GRAD = register_op("tile_grad", inputs=("X", "OutGrad"), meta_inputs=("X",), outputs=("XGrad",), nondiff_inputs=("X",),
-                        forward=_tile_grad_forward, infer=lambda x, dout, **a: Meta(x.shape, dout.dtype),
+TILE_GRAD = register_op("tile_grad", inputs=("X", "OutGrad", "RepeatTimes", "repeat_times_tensor"),
+                        meta_inputs=("X",), outputs=("XGrad",), nondiff_inputs=("X",),
+                        variadic_inputs=("repeat_times_tensor",), host_inputs=("RepeatTimes", "repeat_times_tensor"),
+                        forward=_tile_grad_forward, infer=lambda x, dout, *reps, **a: Meta(x.shape, dout.dtype),
                         grad=_tile_grad_grad, attrs={"repeat_times": []}, double_grad=True)
 
 
@@ -776,7 +854,7 @@ def _pad_infer(x, paddings, pad_value):
 def _pad_grad(g):
     if g.needs("X"):
         w = _pad_widths("pad", len(g.shape(g.output_grad("Out"))), g.attrs["paddings"])
-        g.set_input_grad("X", g.op("slice", g.output_grad("Out"), axes=list(range(len(w))),
+        g.set_input_grad("X", g.op("slice", g.output_grad("Out"), [], [], axes=list(range(len(w))),
                                    starts=[a for a, _ in w], ends=[-b if b else _INT_MAX for _, b in w]))
 
 

@@ -31,12 +31,12 @@ class OpDef:
                  "variadic_inputs", "optional_inputs", "variadic_outputs", "intermediate_outputs",
                  "nondiff_inputs", "meta_inputs", "same_dtype", "double_grad", "diff_inputs_mask", "n_in",
                  "n_out", "simple", "input_index", "output_index", "view", "block_runner", "block_grad",
-                 "block_locals", "host_sync", "lacks_higher_grad")
+                 "block_locals", "host_sync", "lacks_higher_grad", "host_inputs", "absent_tails")
 
     def __init__(self, type, inputs, outputs, forward=None, infer=None, grad=None, attrs=None,
                  variadic_inputs=(), optional_inputs=(), variadic_outputs=(), intermediate_outputs=(),
                  nondiff_inputs=(), meta_inputs=(), same_dtype=(), double_grad=False, view=False,
-                 block_runner=None, block_grad=None, block_locals=None, host_sync=None):
+                 block_runner=None, block_grad=None, block_locals=None, host_sync=None, host_inputs=()):
         self.type = type
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
@@ -46,13 +46,17 @@ class OpDef:
         self.attrs = dict(attrs or {})
         self.impls = {}  # device -> forward (register_impl)
         self.variadic_inputs = frozenset(variadic_inputs)
-        self.optional_inputs = frozenset(optional_inputs)
+        # host inputs: arguments Paddle's op also takes as tensors (a reshape's Shape, a slice's StartsTensorList),
+        # optional, read on the host when given, so a step holding them waits for the device (a value known only
+        # when the program runs; shape rules give -1 for what depends on it)
+        self.host_inputs = tuple(host_inputs)
+        self.optional_inputs = frozenset(optional_inputs) | frozenset(host_inputs)
         self.variadic_outputs = frozenset(variadic_outputs)
         self.intermediate_outputs = frozenset(intermediate_outputs)
         # meta inputs are read for their shape/dtype only: no gradient, and an in-place change of their
         # values after the forward does not invalidate a backward that passes them there
         self.meta_inputs = frozenset(meta_inputs)
-        self.nondiff_inputs = frozenset(nondiff_inputs) | self.meta_inputs
+        self.nondiff_inputs = frozenset(nondiff_inputs) | self.meta_inputs | frozenset(host_inputs)
         self.same_dtype = tuple(self.inputs.index(s) for s in same_dtype)
         self.double_grad = double_grad
         # a gradient op (Paddle's `<type>_grad` naming) without a grad maker of its own: a higher-order
@@ -77,6 +81,12 @@ class OpDef:
         self.diff_inputs_mask = tuple(s not in self.nondiff_inputs for s in self.inputs)
         self.n_in = len(self.inputs)
         self.n_out = len(self.outputs)
+        # {number of inputs given: the Nones that stand for the trailing optional inputs left out}
+        self.absent_tails = {}
+        for n in range(self.n_in - 1, -1, -1):
+            if self.inputs[n] not in self.optional_inputs:
+                break
+            self.absent_tails[n] = (None,) * (self.n_in - n)
         self.input_index = {slot: i for i, slot in enumerate(self.inputs)}  # grad makers look slots up by name
         self.output_index = {slot: i for i, slot in enumerate(self.outputs)}
         # no variadic slots: slot i <-> flat position i, which the hot paths exploit
@@ -95,6 +105,12 @@ class OpDef:
     def host_sync_reason(self, attrs):
         """Why this op, with `attrs`, reads device values on the host; None when it does not."""
         return self.host_sync(attrs) if callable(self.host_sync) else self.host_sync
+
+    def host_inputs_reason(self, given):
+        """Why this op reads input values on the host given the input slots `given` ({slot: names}) hold; None
+        when none of its host inputs is given."""
+        slots = [s for s in self.host_inputs if given.get(s)]
+        return f"reads its tensor arguments {', '.join(slots)} on the host" if slots else None
 
     def forward_for(self, xp):
         """The forward to run for arrays of module `xp` (a device kernel when one is registered)."""

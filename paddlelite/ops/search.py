@@ -5,6 +5,7 @@ import numpy as np
 from ..framework.random import rng_for
 from .indexing import _check_bounds, _check_int_index, _scatter_add
 from .registry import DATA_DEPENDENT_SHAPE, Meta, VALUE_CHECK, register_op
+from .tensor_args import scalar_value
 from .shape_rules import normalize_axis
 
 
@@ -109,7 +110,8 @@ ARGSORT = register_op("argsort", inputs=("X",), outputs=("Out", "Indices"), forw
                       double_grad=True)
 
 
-def _topk_forward(xp, x, k, axis, largest, sorted):
+def _topk_forward(xp, x, k_t, k, axis, largest, sorted):
+    k = int(scalar_value(k_t, k))
     if x.ndim == 0:
         if k != 1:
             raise ValueError(f"op 'top_k_v2': k must be 1 for a 0-D input, received {k}")
@@ -122,19 +124,22 @@ def _topk_forward(xp, x, k, axis, largest, sorted):
     return xp.take_along_axis(x, idx, axis=ax), idx
 
 
-def _topk_infer(x, k, axis, largest, sorted):
+def _topk_infer(x, k_t, k, axis, largest, sorted):
     if len(x.shape) == 0:
         return Meta((), x.dtype), Meta((), np.dtype(np.int64))
     ax = normalize_axis("top_k_v2", axis, len(x.shape))
     n = x.shape[ax]
-    if k < 1 or (n != -1 and k > n):
+    if k_t is not None:  # k known when the program runs
+        k = -1
+    elif k < 1 or (n != -1 and k > n):
         raise ValueError(f"op 'top_k_v2': k must lie in [1, {n}] (the size of axis {axis}), received {k}")
     shape = tuple(k if d == ax else s for d, s in enumerate(x.shape))
     return Meta(shape, x.dtype), Meta(shape, np.dtype(np.int64))
 
 
-TOP_K = register_op("top_k_v2", inputs=("X",), outputs=("Out", "Indices"), forward=_topk_forward,
-                    infer=_topk_infer, grad=_grad_through_indices,
+# k: the attr, or a 1-element int tensor (K)
+TOP_K = register_op("top_k_v2", inputs=("X", "K"), outputs=("Out", "Indices"), host_inputs=("K",),
+                    forward=_topk_forward, infer=_topk_infer, grad=_grad_through_indices,
                     attrs={"k": 1, "axis": -1, "largest": True, "sorted": True}, double_grad=True)
 
 

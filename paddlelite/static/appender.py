@@ -85,6 +85,18 @@ def layer_helper(key):
         yield name
 
 
+def op_helper_name(op_type):
+    """The LayerHelper name Paddle's API of registry op `op_type` names its output by, taken now (its counters:
+    ops/legacy.py NAME_KEYS), for APIs that build the op's tensor arguments before the op; None in eager mode.
+    Build the op inside layer_name_guard(it)."""
+    if not _static[0]:
+        return None
+    key, counters = name_key(op_type)
+    for _ in range(counters):
+        name = default_main_program()._name_generator(key)
+    return name
+
+
 class _Reserved(str):
     """_layer_name while the op the variable of this name was reserved for builds: its output is that variable."""
 
@@ -192,7 +204,7 @@ def build_op(block, op, inputs, attrs, new_name, role, legacy_outputs=False):
     Returns (Operator, result) where result is what the eager dispatcher would return.
     """
     if len(inputs) != op.n_in:
-        raise TypeError(f"op '{op.type}': expected {op.n_in} inputs {op.inputs}, received {len(inputs)}")
+        inputs = dispatch.with_absent_inputs(op, inputs)
     if _capture[0] is not None:
         inputs = [_captured(v, _capture[0]) for v in inputs]
     program = block.program

@@ -207,7 +207,7 @@ class Plan:
     def compile_op(self, op):
         opdef = get_op(op.type)
         attrs = opdef.fill_attrs({k: v for k, v in op._attrs.items() if k in opdef.attrs})
-        reason = opdef.host_sync_reason(attrs)
+        reason = opdef.host_sync_reason(attrs) or opdef.host_inputs_reason(op._inputs)
         if reason:
             self._host_syncs.append(HostSync(op.type, reason, op.where))
         if opdef.block_runner is not None:  # a structural op (control flow)

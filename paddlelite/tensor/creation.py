@@ -11,8 +11,10 @@ from ..framework.tensor import Tensor, generated_name, to_array, wrap_array
 from ..ops import dispatch
 from ..ops.creation import _range_len
 from ..ops.registry import get_op
-from ..static.appender import as_variable
+from ..static.appender import as_variable, layer_name_guard, op_helper_name
 from ..static.framework import device_guard
+from .math import is_tensor_like
+from .tensor_args import holds_tensors, placeholders, tensor_argument, tensor_list
 
 
 def _resolve_place(place, api):
@@ -82,9 +84,9 @@ def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None):
 
 def _full(shape, fill_value, dtype, place, api, **force_cpu):
     """full(), with `api` (full / zeros / ones) named in errors."""
-    if isinstance(fill_value, Tensor):
-        fill_value = fill_value.item()
-    elif isinstance(fill_value, str):  # Paddle takes numeric strings
+    if is_tensor_like(shape) or holds_tensors(shape) or is_tensor_like(fill_value):
+        return _full_from_tensors(shape, fill_value, dtype, place, api, force_cpu)
+    if isinstance(fill_value, str):  # Paddle takes numeric strings
         try:
             fill_value = float(fill_value)
         except ValueError:
@@ -98,6 +100,32 @@ def _full(shape, fill_value, dtype, place, api, **force_cpu):
     return dispatch.apply(get_op("fill_constant"), shape=_shape_list(shape, api),
                           value=fill_value, dtype=_dtype.convert_dtype(dtype, api).name,
                           place=None if place is None else str(_resolve_place(place, api)), **force_cpu)
+
+
+def _full_from_tensors(shape, fill_value, dtype, place, api, force_cpu):
+    """full() with its shape or value given by tensors, which the fill_constant op reads when it runs: Paddle's
+    shape tensors are int32 (int64 ones cast), a list's ints 0-D constants on the CPU; a value tensor is cast to
+    the dtype (float32 by default)."""
+    from .manipulation import cast
+    dtype = _dtype.convert_dtype("float32" if dtype is None else dtype, api).name
+    value_t = None
+    if is_tensor_like(fill_value):
+        value_t = tensor_argument(fill_value, api, "fill_value", kinds="biuf")
+        value_t = value_t if value_t.dtype.name == dtype else cast(value_t, dtype)
+        fill_value = None
+    helper = op_helper_name("fill_constant")
+    shape_t = shape_list = None
+    if is_tensor_like(shape):
+        shape_t = tensor_argument(shape, api, "shape")
+        shape_t, shape = (shape_t if shape_t.dtype.name == "int32" else cast(shape_t, "int32")), []
+    elif holds_tensors(shape):
+        shape_list, shape = tensor_list(shape, api, "shape", shape=(), cast=True), placeholders(shape)
+    else:
+        shape = _shape_list(shape, api)
+    with layer_name_guard(helper):
+        return dispatch.apply(get_op("fill_constant"), shape_t, shape_list, value_t, shape=shape, value=fill_value,
+                              dtype=dtype, place=None if place is None else str(_resolve_place(place, api)),
+                              **force_cpu)
 
 
 def zeros(shape, dtype=None, name=None, place=None):

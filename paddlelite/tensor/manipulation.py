@@ -6,13 +6,14 @@ import warnings
 import numpy as np
 
 from ..framework import dtype as _dtype
-from ..framework.mode import grad_state as _grad_state
+from ..framework.mode import _static, grad_state as _grad_state
 from ..framework.tensor import Tensor, share_storage, wrap_array
 from ..ops import dispatch
 from ..ops import grad_support as _gs
 from ..ops import indexing as _io
 from ..ops import manipulation as _mo
 from .math import _check_tensor, is_tensor_like
+from .tensor_args import holds_tensors, placeholders, tensor_argument, tensor_list
 
 apply = dispatch.apply
 
@@ -26,8 +27,11 @@ def cast(x, dtype):
 
 
 def reshape(x, shape, name=None):
+    """x with `shape`: a list of ints (0 copies x's dim, -1 infers one), a 1-D int Tensor, or a list holding
+    Tensors (one element each), whose values the op reads when it runs."""
     _check_tensor(x, "reshape")
-    return apply(_mo.RESHAPE, x, shape=_int_list(shape, "reshape", "shape", allow_int=False))
+    tensors, shape = _ints_or_tensors(shape, "reshape", "shape", tensor_attr=[])
+    return apply(_mo.RESHAPE, x, *tensors, shape=shape)
 
 
 def transpose(x, perm, name=None):
@@ -62,6 +66,17 @@ def _int_list(value, api, arg, allow_int=True):
     if allow_int:
         return [_int(value, api, arg)]
     raise TypeError(f"{api}: {arg} must be a list or tuple of ints, received {type(value).__name__}")
+
+
+def _ints_or_tensors(value, api, arg, tensor_attr, placeholder=-1):
+    """(tensor inputs, attr) of an int-list argument Paddle's op also takes as a 1-D int tensor or as a list holding
+    tensors: ((), the ints) for plain ints (the op's tensor inputs left out); ((tensor,), `tensor_attr`) for a
+    tensor; ((None, one tensor per entry), the ints with `placeholder` where a tensor gives the entry) for a list."""
+    if is_tensor_like(value):
+        return (tensor_argument(value, api, arg),), tensor_attr
+    if holds_tensors(value):
+        return (None, tensor_list(value, api, arg)), placeholders(value, placeholder)
+    return (), _int_list(value, api, arg, allow_int=False)
 
 
 def _tensor_list(x, api, arg="x"):
@@ -204,25 +219,35 @@ def chunk(x, chunks, axis=0, name=None):
 
 def slice(input, axes, starts, ends):
     _check_tensor(input, "slice", "input")
-    return apply(_mo.SLICE, input, axes=_int_list(axes, "slice", "axes"),
+    return apply(_mo.SLICE, input, [], [], axes=_int_list(axes, "slice", "axes"),
                  starts=_int_list(starts, "slice", "starts"), ends=_int_list(ends, "slice", "ends"))
 
 
 def strided_slice(x, axes, starts, ends, strides, name=None):
     _check_tensor(x, "strided_slice")
-    return apply(_mo.STRIDED_SLICE, x, axes=_int_list(axes, "strided_slice", "axes"),
+    return apply(_mo.STRIDED_SLICE, x, [], [], axes=_int_list(axes, "strided_slice", "axes"),
                  starts=_int_list(starts, "strided_slice", "starts"), ends=_int_list(ends, "strided_slice", "ends"),
                  strides=_int_list(strides, "strided_slice", "strides"))
 
 
 def expand(x, shape, name=None):
+    """x broadcast to `shape` (-1 keeps a dim): a list of ints, a 1-D int Tensor or a list holding Tensors."""
     _check_tensor(x, "expand")
-    return apply(_mo.EXPAND, x, shape=_int_list(shape, "expand", "shape", allow_int=False))
+    return _expand(x, shape, "expand")
 
 
 def broadcast_to(x, shape, name=None):
     _check_tensor(x, "broadcast_to")
-    return apply(_mo.EXPAND, x, shape=_int_list(shape, "broadcast_to", "shape", allow_int=False))
+    return _expand(x, shape, "broadcast_to")
+
+
+def _expand(x, shape, api):
+    if _static[0] and holds_tensors(shape):  # Paddle's static API asserts each entry's numel() == 1: ops it keeps
+        for v in shape:
+            if is_tensor_like(v):
+                numel(v) == 1  # noqa: B015
+    tensors, shape = _ints_or_tensors(shape, api, "shape", tensor_attr=[], placeholder=-2)
+    return apply(_mo.EXPAND, x, *tensors, shape=shape)
 
 
 def expand_as(x, y, name=None):
@@ -233,7 +258,8 @@ def expand_as(x, y, name=None):
 
 def tile(x, repeat_times, name=None):
     _check_tensor(x, "tile")
-    return apply(_mo.TILE, x, repeat_times=_int_list(repeat_times, "tile", "repeat_times", allow_int=False))
+    tensors, reps = _ints_or_tensors(repeat_times, "tile", "repeat_times", tensor_attr=[-1])
+    return apply(_mo.TILE, x, *tensors, repeat_times=reps)
 
 
 def flip(x, axis, name=None):

@@ -8,7 +8,8 @@ from ..ops import manipulation as _mo
 from ..ops import search as _s
 from ..ops.shape_rules import broadcast_shapes
 from .manipulation import _int
-from .math import _check_tensor
+from .math import _check_tensor, is_tensor_like
+from .tensor_args import tensor_argument
 
 apply = dispatch.apply
 
@@ -25,8 +26,11 @@ def _axis(x, axis, api):
 def topk(x, k, axis=None, largest=True, sorted=True, name=None):
     """The k largest (largest=False: smallest) values along axis (default: the last) and their int64 indices."""
     _check_tensor(x, "topk")
-    k = _int(k, "topk", "k")
     axis = -1 if axis is None else _axis(x, axis, "topk")
+    if is_tensor_like(k):  # the op reads it when it runs
+        return apply(_s.TOP_K, x, tensor_argument(k, "topk", "k"), axis=axis, largest=bool(largest),
+                     sorted=bool(sorted))
+    k = _int(k, "topk", "k")
     n = x.shape[axis] if len(x.shape) else 1
     if not 1 <= k <= n and n != -1:  # an unknown (static -1) dim is checked when the program runs
         raise ValueError(f"topk: k must lie in [1, {n}] (the size of axis {axis}), received {k}")

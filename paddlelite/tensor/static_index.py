@@ -62,6 +62,10 @@ def _parse(x, index):
             decrease.append(dim)
             start, end, step = item, (item + 1 if item != -1 else _INT_MAX), 1
             dim += 1
+        elif _is_variable(item) and len(item.shape) == 0 and item.dtype.np != np.bool_:
+            decrease.append(dim)  # an int the program computes: the slice's bounds become tensors
+            start, end, step = item, item + 1, 1
+            dim += 1
         elif isinstance(item, bool):  # a single bool: a new axis of length 1 or 0
             none_axes.append(dim)
             advanced[estimated] = to_tensor([item])
@@ -95,9 +99,6 @@ def _parse(x, index):
                     none_axes.append(dim)
                 else:
                     _bool_length_check(item.shape[0], x, dim)
-            elif len(item.shape) == 0:
-                raise NotImplementedError("Tensor.__getitem__: a 0-D integer Variable index is not supported in "
-                                          "static mode yet; index with a 1-D Variable and squeeze the result")
             elif item.dtype.np.kind not in "iu":
                 raise TypeError(f"Tensor.__getitem__: a Variable index must be int or bool, received "
                                 f"{item.dtype.name}")
@@ -108,7 +109,7 @@ def _parse(x, index):
         else:
             raise IndexError("Tensor.__getitem__: valid indices are int / bool / slice / ellipsis / None / list / "
                              f"tuple / ndarray / Variable, but received {item!r} of type {type(item).__name__}")
-        if (start, end, step) != (0, _INT_MAX, 1):
+        if _is_variable(start) or (start, end, step) != (0, _INT_MAX, 1):
             axes.append(dim - 1)
             starts.append(start)
             ends.append(end)
@@ -123,12 +124,31 @@ def _basic(x, axes, starts, ends, steps, decrease, none_axes):
     out = x
     if axes:
         op, extra = (_mo.STRIDED_SLICE, {"strides": steps}) if any(s != 1 for s in steps) else (_mo.SLICE, {})
+        flags = [-1 if _is_variable(s) else 1 for s in starts]
+        starts, starts_list = _bound_tensors(starts)
+        ends, ends_list = _bound_tensors(ends)
         with output_name_guard(unique_name.generate(f"{x.name}_{op.type}")):
-            out = apply(op, x, axes=axes, starts=starts, ends=ends, infer_flags=[1] * len(axes),
+            out = apply(op, x, starts_list, ends_list, axes=axes, starts=starts, ends=ends, infer_flags=flags,
                         decrease_axis=decrease, **extra)
     if none_axes:
         out = unsqueeze(out, [a - sum(d < a for d in decrease) for a in none_axes])
     return out
+
+
+def _bound_tensors(bounds):
+    """Paddle's deal_attrs: bounds holding a Variable are all given as tensors (the ints as int64 constants on the
+    CPU), with -1 in the attr where a Variable is; else the attr alone."""
+    from .creation import fill_constant
+    if not any(_is_variable(b) for b in bounds):
+        return bounds, []
+    tensors = []
+    for b in bounds:
+        if _is_variable(b):
+            b.stop_gradient = True
+            tensors.append(b)
+        else:
+            tensors.append(fill_constant([1], "int64", b, force_cpu=True))
+    return [-1 if _is_variable(b) else b for b in bounds], tensors
 
 
 def _bool_indexed(x, mask):

@@ -1,9 +1,9 @@
 """kernels/activation.cu: activation gradients and the fused bias + activation (forward and backward)."""
 import numpy as np
 
-from ...device.kernels import kernel, sm_count
+from ...device.kernels import kernel
 from .common import THREADS, aligned, blocks, i32, i64, suffix
-from .reduce import reduce_mid
+from .reduce import col_grid, reduce_mid
 
 ACT_CODES = {"identity": 0, "relu": 1, "sigmoid": 2, "tanh": 3, "gelu": 4, "gelu_tanh": 5, "silu": 6,
              "relu_x": 7}
@@ -50,11 +50,11 @@ def bias_act_grad(xp, x, bias, dout, act):
     R = x_.size // B
     dx = xp.empty(x.shape, dtype=x.dtype)
     dbias = xp.empty((B,), dtype=x.dtype)
-    gx = -(-B // 32)
-    gy = max(1, min(-(-sm_count() * 4 // gx), -(-R // 32), 1024))
+    vec = B % 4 == 0 and aligned(4, x_, b_, d_, dx)
+    gx, gy, _ = col_grid(B, 1, R, vec)
     part = xp.empty((gy, B), dtype=np.float32) if gy > 1 else dbias
     kernel("activation", f"bias_act_grad_{sfx}")(
-        (gx, gy), (32, 8), (x_, b_, d_, dx, dbias, part, i64(R), i64(B), i32(ACT_CODES[act])))
+        (gx, gy), (32, 8), (x_, b_, d_, dx, dbias, part, i64(R), i64(B), i32(ACT_CODES[act]), i32(vec)))
     if gy > 1:
         dbias = reduce_mid(xp, part, 1, gy, B, x.dtype, grid_y=1)
     return dx, dbias.reshape(bias.shape)

@@ -2,10 +2,11 @@
 import numpy as np
 
 from ...device.kernels import kernel, sm_count
-from .common import block_size, f32, i32, i64, prod, suffix
+from .common import aligned, block_size, f32, i32, i64, prod, suffix
 from .reduce import reduce_mid
 
-MAXK = 8  # elements of a row each thread keeps in registers; longer rows are re-read
+WARP_MAX = 1024  # columns a warp keeps in registers (LN_WARP_MAX in the kernel): longer rows take 2, 4, 8 warps
+MAXK = 8  # longer rows: elements of a row each thread of a block keeps in registers; longer still are re-read
 
 
 def layer_norm_grad(xp, x, scale, mean, var, dy, epsilon, begin_norm_axis):
@@ -26,15 +27,27 @@ def layer_norm_grad(xp, x, scale, mean, var, dy, epsilon, begin_norm_axis):
     mu = xp.ascontiguousarray(mean.reshape(-1), dtype=np.float32)
     vr = xp.ascontiguousarray(var.reshape(-1), dtype=np.float32)
     sc = xp.ascontiguousarray(scale.reshape(-1)) if scale is not None else x2
+    dx = xp.empty((M, N), dtype=x.dtype)
+    pdt = scale.dtype if scale is not None else x.dtype
+    pshape = scale.shape if scale is not None else (N,)
+    vec = N % 4 == 0 and aligned(4, x2, sc, dy2, dx)
+    if N <= WARP_MAX or (vec and N <= 8 * WARP_MAX):  # G warps per row, the row in registers
+        g = next(k for k in (1, 2, 4, 8) if N <= WARP_MAX * k)
+        kv = next(k for k in (1, 2, 4, 8) if N <= 128 * k) if g == 1 else 8
+        fn = kernel("layer_norm", f"ln_bwd_warp_{sfx}_{ssfx}")
+        threads = block_size(fn, 256)
+        grid = max(1, min(-(-M // (threads // 32 // g)), sm_count()))
+        part = xp.empty((grid, 2 * N), dtype=np.float32)
+        fn((grid,), (threads,), (x2, sc, mu, vr, dy2, dx, part, i64(M), i64(N), f32(epsilon),
+                                 i32(scale is not None), i32(kv), i32(g), i32(vec)))
+        sums = reduce_mid(xp, part, 1, grid, 2 * N, pdt)[0]
+        return dx.reshape(x.shape), sums[:N].reshape(pshape), sums[N:].reshape(pshape)
     fn = kernel("layer_norm", f"ln_bwd_{sfx}_{ssfx}")
     threads = block_size(fn, max(32, -(-(-(-N // MAXK)) // 32) * 32))
     grid = max(1, min(M, sm_count() * 4))
-    dx = xp.empty((M, N), dtype=x.dtype)
     pg = xp.empty((grid, N), dtype=np.float32)
     pb = xp.empty((grid, N), dtype=np.float32)
     fn((grid,), (threads,), (x2, sc, mu, vr, dy2, dx, pg, pb, i64(M), i64(N), f32(epsilon), i32(scale is not None)))
-    pdt = scale.dtype if scale is not None else x.dtype
-    pshape = scale.shape if scale is not None else (N,)
     dscale = reduce_mid(xp, pg, 1, grid, N, pdt, grid_y=1).reshape(pshape)
     dbias = reduce_mid(xp, pb, 1, grid, N, pdt, grid_y=1).reshape(pshape)
     return dx.reshape(x.shape), dscale, dbias

@@ -1,11 +1,15 @@
 """kernels/optimizer.cu: sgd, momentum, adam(w) per parameter, adam over many parameters in one launch, and the
 element-wise adaptive updates (adagrad, rmsprop, adadelta, adamax, nadam, radam, rprop)."""
+import collections
+import sys
+import weakref
+
 import numpy as np
 
-from ...device.kernels import kernel
+from ...device.kernels import kernel, sm_count
 from .common import THREADS, aligned, blocks, f32, i32, i64, ptr, scalar_f32, suffix
 
-ADAM_CHUNK = 65536  # elements one block of adam_multi updates
+ADAM_CHUNK = 16384  # elements per chunk of adam_multi: many equal pieces, blocks stride over them
 
 
 def sgd(xp, param, lr, grad):
@@ -56,6 +60,96 @@ def adam(xp, param, grad, lr, m1, m2, b1p, b2p, beta1, beta2, epsilon, coeff, lr
     return pout, m1o, m2o, b1o, b2o
 
 
+def _contiguous(arrays, dt):
+    """True when every array is C-contiguous with dtype dt (usable in place, so its address can be cached)."""
+    return all(a.dtype == dt and a.flags.c_contiguous for a in arrays)
+
+
+class _AdamPlan:
+    """adam_multi's host work for one list of parameters, done once and kept while the list is unchanged:
+    the device table (addresses and sizes of the parameters, moments, learning rates and beta powers, the
+    chunk map) and the output buffers with their per-parameter views. The table holds addresses, so a plan is
+    only kept when every cached input is used in place (contiguous, right dtype), and it dies with the first
+    of those arrays (weak references: the plan keeps none of them alive). The outputs are handed out again
+    only while nothing outside holds them or a view of them (reference counts as when they were made), else
+    fresh ones are made."""
+
+    def __init__(self, xp, dt, state, write_pows, chunk, key):
+        params, m1s, m2s, lrs, b1ps, b2ps = state
+        n_t = len(params)
+        self.key, self.ids = key, [tuple(map(id, lst)) for lst in state]
+        self.shapes = [p.shape for p in params]
+        self.sizes = [int(p.size) for p in params]
+        offs, total = [], 0
+        for s in self.sizes:
+            offs.append(total)
+            total += -(-s // 4) * 4  # 4-element aligned slices
+        self.offs, self.total = offs, max(total, 1)
+        ins = [[xp.ascontiguousarray(a, dtype=dt) for a in lst] for lst in (params, m1s, m2s)]
+        lr_all = [scalar_f32(xp, lrs[i] if len(lrs) == n_t else lrs[0]) for i in range(n_t)]
+        pows_in = [[scalar_f32(xp, b) for b in lst] for lst in (b1ps, b2ps)]
+        table = np.zeros((n_t, 8), dtype=np.int64)
+        for i in range(n_t):
+            table[i] = [ptr(ins[0][i]), ptr(ins[1][i]), ptr(ins[2][i]), ptr(lr_all[i]), ptr(pows_in[0][i]),
+                        ptr(pows_in[1][i]), self.sizes[i], offs[i]]
+        chunk_t, chunk_f = [], []
+        for i, s in enumerate(self.sizes):
+            for c in range(max(1, -(-s // chunk))):
+                chunk_t.append(i)
+                chunk_f.append(c * chunk)
+        self.nchunks = len(chunk_t)
+        self.table = xp.asarray(np.concatenate([table.reshape(-1), np.asarray(chunk_t, np.int64),
+                                                np.asarray(chunk_f, np.int64)]))
+        self.cacheable = all(_contiguous(lst, dt) for lst in (params, m1s, m2s)) and \
+            all(_contiguous(lst, np.float32) for lst in (lrs, b1ps, b2ps))
+        if self.cacheable:
+            try:
+                self._refs = [weakref.ref(a, self._died) for lst in state for a in lst]
+            except TypeError:  # an array type without weak references: not cached
+                self.cacheable = False
+        self.alive = self.cacheable
+        if not self.cacheable:  # used for this launch only: the converted copies live as long as the plan
+            self._keep = (ins, lr_all, pows_in)
+        self.write_pows, self.b1ps, self.b2ps = write_pows, list(b1ps), list(b2ps)
+        self.out = None
+
+    def _died(self, _ref):
+        self.alive, self.out = False, None
+        if _PLANS.get(self.key) is self:
+            del _PLANS[self.key]
+
+    def matches(self, state):
+        return self.alive and all(tuple(map(id, lst)) == ids for lst, ids in zip(state, self.ids))
+
+    def _refcounts(self):
+        return [sys.getrefcount(a) for a in self.out[2]]
+
+    def _new_outputs(self, xp, dt):
+        flat = [xp.empty((self.total,), dtype=dt) for _ in range(3)]
+        pows = xp.empty((2 * len(self.sizes),), dtype=np.float32)
+        views = [[f[o:o + s].reshape(shape) for o, s, shape in zip(self.offs, self.sizes, self.shapes)]
+                 for f in flat]
+        if self.write_pows:
+            views += [[pows[2 * i:2 * i + 1].reshape(b.shape) for i, b in enumerate(self.b1ps)],
+                      [pows[2 * i + 1:2 * i + 2].reshape(b.shape) for i, b in enumerate(self.b2ps)]]
+        else:
+            views += [self.b1ps, self.b2ps]
+        made = views if self.write_pows else views[:3]
+        return flat, pows, [*flat, pows, *(v for lst in made for v in lst)], views
+
+    def outputs(self, xp, dt):
+        """(flat p', m1', m2' buffers, the pows buffer, the five per-parameter output lists)."""
+        if self.out is None or self._refcounts() != self.counts:
+            self.out = self._new_outputs(xp, dt)
+            self.counts = self._refcounts()  # with no local names bound to the outputs, as when checked
+        flat, pows, _, views = self.out
+        return flat, pows, [list(v) for v in views]
+
+
+_PLANS = collections.OrderedDict()  # (array module, parameter ids, dtype, write_pows, chunk) -> _AdamPlan
+_MAX_PLANS = 4  # parameter groups alive at once (an optimizer with decayed and undecayed groups uses two)
+
+
 def adam_multi(xp, params, grads, lrs, m1s, m2s, b1ps, b2ps, beta1, beta2, epsilon, coeff, write_pows, chunk=None):
     """All parameters in one launch; outputs are views into one flat buffer per output slot."""
     n_t = len(params)
@@ -65,51 +159,31 @@ def adam_multi(xp, params, grads, lrs, m1s, m2s, b1ps, b2ps, beta1, beta2, epsil
     sfx = suffix(dt)
     if sfx is None:
         return None
-    for i in range(n_t):
-        if any(a.dtype != dt or a.shape != params[i].shape for a in (params[i], grads[i], m1s[i], m2s[i])):
-            return None
-        if b1ps[i].dtype != np.float32 or b2ps[i].dtype != np.float32:
-            return None
     chunk = chunk or ADAM_CHUNK
-    sizes = [int(p.size) for p in params]
-    offs, total = [], 0
-    for s in sizes:
-        offs.append(total)
-        total += -(-s // 4) * 4  # 16-byte aligned slices
-    flat = [xp.empty((max(total, 1),), dtype=dt) for _ in range(3)]
-    pows = xp.empty((2 * n_t,), dtype=np.float32)
-    keep = []  # inputs made contiguous / float32 must live until the launch is queued
-    table = np.zeros((n_t, 13), dtype=np.int64)
-    chunk_t, chunk_f = [], []
-    for i in range(n_t):
-        ins = [xp.ascontiguousarray(a) for a in (params[i], grads[i], m1s[i], m2s[i])]
-        lr = scalar_f32(xp, lrs[i] if len(lrs) == n_t else lrs[0])
-        bp = (scalar_f32(xp, b1ps[i]), scalar_f32(xp, b2ps[i]))
-        keep += ins + [lr, *bp]
-        outs = [f[offs[i]:offs[i] + sizes[i]] for f in flat]
-        table[i] = [*(ptr(a) for a in ins), *(ptr(o) for o in outs), ptr(lr), ptr(bp[0]), ptr(bp[1]),
-                    ptr(pows[2 * i:2 * i + 1]), ptr(pows[2 * i + 1:2 * i + 2]), sizes[i]]
-        for c in range(max(1, -(-sizes[i] // chunk))):
-            chunk_t.append(i)
-            chunk_f.append(c * chunk)
-    host = np.concatenate([table.reshape(-1), np.asarray(chunk_t, np.int64), np.asarray(chunk_f, np.int64)])
-    dev_table = xp.asarray(host)
-    nchunks = len(chunk_t)
+    state = (params, m1s, m2s, lrs, b1ps, b2ps)
+    key = (xp.__name__, tuple(map(id, params)), sfx, bool(write_pows), chunk)
+    plan = _PLANS.get(key)
+    if plan is None or not plan.matches(state):
+        for i in range(n_t):
+            if any(a.dtype != dt or a.shape != params[i].shape for a in (params[i], m1s[i], m2s[i])) \
+                    or b1ps[i].dtype != np.float32 or b2ps[i].dtype != np.float32:
+                return None
+        plan = _AdamPlan(xp, dt, state, bool(write_pows), chunk, key)
+        if plan.cacheable:
+            _PLANS[key] = plan
+            while len(_PLANS) > _MAX_PLANS:
+                _PLANS.popitem(last=False)
+    else:
+        _PLANS.move_to_end(key)
+    if any(g.dtype != dt or g.shape != s for g, s in zip(grads, plan.shapes)):
+        return None
+    grads = [xp.ascontiguousarray(g) for g in grads]
+    gptrs = xp.asarray(np.fromiter(map(ptr, grads), np.int64, n_t))
+    flat, pows, outs = plan.outputs(xp, dt)
     kernel("optimizer", f"adam_multi_{sfx}")(
-        (blocks(nchunks, 1),), (THREADS,),
-        (dev_table, i64(n_t), i64(nchunks), i64(chunk), f32(beta1), f32(beta2), f32(epsilon), f32(coeff),
-         i32(bool(write_pows))))
-    del keep
-    outs = ([], [], [], [], [])
-    for i in range(n_t):
-        for k in range(3):
-            outs[k].append(flat[k][offs[i]:offs[i] + sizes[i]].reshape(params[i].shape))
-        if write_pows:
-            outs[3].append(pows[2 * i:2 * i + 1].reshape(b1ps[i].shape))
-            outs[4].append(pows[2 * i + 1:2 * i + 2].reshape(b2ps[i].shape))
-        else:
-            outs[3].append(b1ps[i])
-            outs[4].append(b2ps[i])
+        (max(1, min(plan.nchunks, sm_count() * 4)),), (THREADS,),
+        (plan.table, gptrs, *flat, pows, i64(n_t), i64(plan.nchunks), i64(chunk), f32(beta1), f32(beta2),
+         f32(epsilon), f32(coeff), i32(bool(write_pows))))
     return outs
 
 

@@ -46,20 +46,29 @@ def reduce_as(xp, x, target):
             return cur.reshape(tshape)
 
 
+def col_grid(B, A, R, vec):
+    """The grid of a tile_colsum kernel over [A, R, B]: TILE_X * (4 if vec else 1) columns per
+    block, the rows split over one full wave of blocks (4 resident 256-thread blocks per SM: the kernels
+    use up to 64 registers), at least 32 rows per block."""
+    gx, gz = -(-B // (32 * (4 if vec else 1))), min(A, 65535)
+    gy = max(1, min(-(-sm_count() * 4 // (gx * gz)), -(-R // 32), 1024))
+    return gx, gy, gz
+
+
 def reduce_mid(xp, x, A, R, B, out_dtype, grid_y=None):
     """[A, R, B] -> [A, B] in out_dtype (via float32 partials when the rows are split over blocks)."""
-    gx, gz = -(-B // 32), min(A, 65535)
-    if grid_y is None:
-        want = -(-sm_count() * 4 // (gx * gz))
-        grid_y = max(1, min(want, -(-R // 32), 1024))
+    vec = B % 4 == 0 and aligned(4, x)
+    gx, gy, gz = col_grid(B, A, R, vec)
+    grid_y = gy if grid_y is None else grid_y
     name_in = suffix(x.dtype)
     if grid_y == 1:
         out = xp.empty((A, B), dtype=out_dtype)
         kernel("reduce", f"reduce_mid_{name_in}_{suffix(out_dtype)}")(
-            (gx, 1, gz), (32, 8), (x, out, i64(A), i64(R), i64(B)))
+            (gx, 1, gz), (32, 8), (x, out, i64(A), i64(R), i64(B), i32(vec)))
         return out
     part = xp.empty((A, grid_y, B), dtype=np.float32)
-    kernel("reduce", f"reduce_mid_{name_in}_f32")((gx, grid_y, gz), (32, 8), (x, part, i64(A), i64(R), i64(B)))
+    kernel("reduce", f"reduce_mid_{name_in}_f32")((gx, grid_y, gz), (32, 8),
+                                                  (x, part, i64(A), i64(R), i64(B), i32(vec)))
     return reduce_mid(xp, part, A, grid_y, B, out_dtype, grid_y=1)
 
 

@@ -1,6 +1,7 @@
-"""kernels/rnn.cu: the LSTM / GRU cell steps, forward and backward (one thread per state element)."""
+"""kernels/rnn.cu: the LSTM / GRU cell steps, forward and backward (rows on the grid's y axis, 4 adjacent
+state elements per thread where aligned)."""
 from ...device.kernels import kernel
-from .common import THREADS, blocks, i64, suffix
+from .common import THREADS, aligned, i32, i64, suffix
 
 
 def _prepare(xp, first, *rest):
@@ -14,7 +15,11 @@ def _prepare(xp, first, *rest):
 
 def _launch(name, sfx, B, H, args):
     if B * H:
-        kernel("rnn", f"{name}_{sfx}")((blocks(B * H, THREADS),), (THREADS,), (*args, i64(B), i64(H)))
+        vec = H % 4 == 0 and aligned(4, *args)
+        per_row = -(-H // (4 if vec else 1))
+        threads = min(THREADS, -(-per_row // 32) * 32)
+        kernel("rnn", f"{name}_{sfx}")((-(-per_row // threads), min(B, 65535)), (threads,),
+                                       (*args, i64(B), i64(H), i32(vec)))
 
 
 def lstm_cell(xp, gates, c_prev):
