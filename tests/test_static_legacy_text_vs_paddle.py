@@ -1516,30 +1516,49 @@ PROGRAMS["zero_d_indexing"] = (_zero_d_indexing, [
     "strided_slice_grad", "slice_grad", "slice_grad", "sum"])
 
 
-# 0-D int Variables k, k2 index as the ints they hold (also -1: Paddle's end bound k + 1 = 0 still takes the last
-# element). Paddle's own kernels fail at run time for x[0:2, k] (the slice's decreased dim) and for x[k, ::2]'s
-# gradient (strided_slice_grad's rank); those compute NumPy's result here and are left out of this comparison.
-_ZERO_D = [lambda x, k, k2: x[k], lambda x, k, k2: x[:, k], lambda x, k, k2: x[-1, k2],
-           lambda x, k, k2: x[:, k, k2], lambda x, k, k2: x[k, [0, 1]], lambda x, k, k2: x[k][1:],
-           lambda x, k, k2: x[1, k]]
+# 0-D int Variables k, k2 index and bound slices as the ints they hold (k = -1 too: Paddle's end bound k + 1 = 0
+# still takes the last element). Paddle's own kernels fail at run time for x[0:2, k] (the slice's decreased dim)
+# and for x[k, ::2]'s gradient (strided_slice_grad's rank); those compute NumPy's result here and are left out.
+_PROGRAM_INTS = [lambda x, k, k2: x[k], lambda x, k, k2: x[:, k], lambda x, k, k2: x[-1, :, k2],
+                 lambda x, k, k2: x[:, k, k2], lambda x, k, k2: x[k, [0, 1]], lambda x, k, k2: x[k][1:],
+                 lambda x, k, k2: x[1, k], lambda x, k, k2: x[k:], lambda x, k, k2: x[:, :k2],
+                 lambda x, k, k2: x[:, k:k2], lambda x, k, k2: x[:, 0:k2:2], lambda x, k, k2: x[:, k::-1],
+                 lambda x, k, k2: x[1, k:10], lambda x, k, k2: x[k:, [0, 1]]]
 
 
-@pytest.mark.parametrize("k", [1, -1])
-def test_static_zero_d_indexing_runs_as_paddles(k):
+@pytest.mark.parametrize("k, k2", [(1, 3), (-1, 4), (-2, -1)])
+def test_static_variable_ints_index_as_paddles(k, k2):
     positions = np.arange(_X.size).reshape(_X.shape)
     grad = np.zeros(_X.size)
-    for index in _ZERO_D:
-        np.add.at(grad, index(positions, k, k).ravel(), 1.0 / index(positions, k, k).size)
+    for index in _PROGRAM_INTS:
+        np.add.at(grad, index(positions, k, k2).ravel(), 1.0 / index(positions, k, k2).size)
 
-    @differential(expected={"outs": [index(_X, k, k).tolist() for index in _ZERO_D],
+    @differential(expected={"outs": [index(_X, k, k2).tolist() for index in _PROGRAM_INTS],
                             "grad": grad.reshape(_X.shape).tolist()}, rtol=1e-5)
     def body(paddle):
         def build():
             x = paddle.static.data("x", [None, 4, 5], "float32")
             x.stop_gradient = False
             v = paddle.static.data("k", [], "int64"), paddle.static.data("k2", [], "int32")
-            outs = [index(x, *v) for index in _ZERO_D]
+            outs = [index(x, *v) for index in _PROGRAM_INTS]
             return [*outs, *paddle.static.gradients([functools.reduce(operator.add, map(paddle.mean, outs))], [x])]
-        *outs, dx = run_static(paddle, build, {"x": _X, "k": np.array(k), "k2": np.array(k, "int32")})
+        *outs, dx = run_static(paddle, build, {"x": _X, "k": np.array(k), "k2": np.array(k2, "int32")})
         return {"outs": outs, "grad": dx}
     body()
+
+
+def _variable_slice_bounds(paddle):  # x[k:], x[:, k:k2:2], ...: the Variable bounds as the slice's tensor lists
+    x = paddle.static.data("x", [None, 4, 5], "float32")
+    x.stop_gradient = False
+    k, k2 = paddle.static.data("k", [], "int64"), paddle.static.data("k2", [], "int32")
+    outs = [x[k:], x[:, :k2], x[:, k:k2:2], x[:, k::-1], x[1, k:10]]
+    paddle.static.append_backward(functools.reduce(operator.add, [paddle.mean(o) for o in outs]))
+
+
+PROGRAMS["variable_slice_bounds"] = (_variable_slice_bounds, [
+    "slice", "slice", "strided_slice", "strided_slice", "fill_constant", "slice", "reduce_mean", "reduce_mean",
+    "reduce_mean", "reduce_mean", "reduce_mean", "elementwise_add", "elementwise_add", "elementwise_add",
+    "elementwise_add", "fill_constant", "elementwise_add_grad", "elementwise_add_grad", "elementwise_add_grad",
+    "elementwise_add_grad", "reduce_mean_grad", "reduce_mean_grad", "reduce_mean_grad", "reduce_mean_grad",
+    "reduce_mean_grad", "slice_grad", "strided_slice_grad", "strided_slice_grad", "slice_grad", "slice_grad",
+    "sum"])
