@@ -105,20 +105,21 @@ def test_bench_softmax_ce_grad(cp, benchmark, impls):
            dict(soft_label=False, ignore_index=-100, axis=-1, numeric_stable_mode=True), sm.nbytes, torch_fn)
 
 
-def test_bench_layer_norm_grad(cp, benchmark, impls):
-    M = 32768  # x, dy, dx: 128 MB each
-    x = R.standard_normal((M, 1024)).astype(np.float32)
+@pytest.mark.parametrize("N", [1024, 4096])
+def test_bench_layer_norm_grad(cp, benchmark, impls, N):
+    M = 32 * 2 ** 20 // N  # x, dy, dx: 128 MB each
+    x = R.standard_normal((M, N)).astype(np.float32)
     _, mean, var = get_op("layer_norm").forward(np, x, None, None, epsilon=1e-5, begin_norm_axis=1)
-    scale, dy = R.standard_normal(1024).astype(np.float32), R.standard_normal((M, 1024)).astype(np.float32)
+    scale, dy = R.standard_normal(N).astype(np.float32), R.standard_normal((M, N)).astype(np.float32)
 
     def torch_fn(torch):
         xt = torch.as_tensor(x, device="cuda").requires_grad_()
         w = torch.as_tensor(scale, device="cuda").requires_grad_()
-        b = torch.zeros(1024, device="cuda", requires_grad=True)
-        y = torch.nn.functional.layer_norm(xt, (1024,), w, b)
+        b = torch.zeros(N, device="cuda", requires_grad=True)
+        y = torch.nn.functional.layer_norm(xt, (N,), w, b)
         g = torch.as_tensor(dy, device="cuda")
         return lambda: torch.autograd.grad(y, (xt, w, b), g, retain_graph=True)
-    _bench(cp, benchmark, impls, "layer_norm_grad", "layer_norm_grad", (x, scale, mean, var, dy),
+    _bench(cp, benchmark, impls, f"layer_norm_grad N={N}", "layer_norm_grad", (x, scale, mean, var, dy),
            dict(epsilon=1e-5, begin_norm_axis=1), x.nbytes + 2 * scale.nbytes, torch_fn)
 
 

@@ -21,27 +21,36 @@
 #include "common.cuh"
 
 #define LN_MAXK 8
-#define LN_WARP_MAX 1024
+#define LN_WARP_MAX 1024  // columns one warp keeps in registers (KV = 8)
 
-// Column of lane `lane`'s element e of group k (see above).
-template <bool VEC>
-__device__ __forceinline__ i64 ln_col(int k, int e, int lane) {
-  return VEC ? (i64)((k * 32 + lane) * 4 + e) : (i64)(k * 128 + e * 32 + lane);
+// Column of element e of group k held by lane `lane` of slot `slot` of a G-warp row group: the G warps act
+// as one warp of 32*G lanes (see above).
+template <int G, bool VEC>
+__device__ __forceinline__ i64 ln_col(int k, int e, int slot, int lane) {
+  const int l = slot * 32 + lane;
+  return VEC ? (i64)((k * 32 * G + l) * 4 + e) : (i64)(k * 128 * G + e * 32 * G + l);
 }
 
-template <int KV, bool VEC, class T, class S>
+// G warps per row (G > 1 only with VEC): a block of nw warps takes nw / G rows at a time; the G warps of a
+// row add their shuffle sums through shared memory (double-buffered by step, so one barrier per step),
+// in slot order. The loop runs the same steps in every warp of the block, so the barrier is reached by all.
+template <int KV, int G, bool VEC, class T, class S>
 __device__ __forceinline__ void ln_bwd_warp(const T* __restrict__ x, const S* __restrict__ scale,
                                             const float* __restrict__ mean, const float* __restrict__ var,
                                             const T* __restrict__ dy, T* __restrict__ dx,
-                                            float* __restrict__ part, float (*red)[LN_WARP_MAX], i64 M, i64 N,
-                                            float eps, int has_scale) {
+                                            float* __restrict__ part, float (*red)[LN_WARP_MAX],
+                                            float (*xch)[32][2], i64 M, i64 N, float eps, int has_scale) {
   constexpr int E = KV * 4;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+  const int slot = warp % G, grp = warp / G, ngrp = nw / G;
   const float inv_n = 1.f / (float)N;
   float dg[E], db[E];
 #pragma unroll
   for (int i = 0; i < E; ++i) { dg[i] = 0.f; db[i] = 0.f; }
-  for (i64 row = (i64)blockIdx.x * nw + warp; row < M; row += (i64)gridDim.x * nw) {
+  int step = 0;
+  for (i64 base = (i64)blockIdx.x * ngrp; base < M; base += (i64)gridDim.x * ngrp, ++step) {
+    const i64 row = base + grp;
+    const bool active = row < M;
     const T* xr = x + row * N;
     const T* dyr = dy + row * N;
     float xv[E], dv[E], sc[E];
@@ -50,8 +59,8 @@ __device__ __forceinline__ void ln_bwd_warp(const T* __restrict__ x, const S* __
 #pragma unroll
     for (int k = 0; k < KV; ++k) {
       if (VEC) {
-        const i64 j = ln_col<VEC>(k, 0, lane);
-        if (j < N) {
+        const i64 j = ln_col<G, VEC>(k, 0, slot, lane);
+        if (active && j < N) {
           load4(xr, j, xv + 4 * k);
           load4(dyr, j, dv + 4 * k);
           if (has_scale) load4(scale, j, sc + 4 * k);
@@ -59,8 +68,8 @@ __device__ __forceinline__ void ln_bwd_warp(const T* __restrict__ x, const S* __
       } else {
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-          const i64 j = ln_col<VEC>(k, e, lane);
-          if (j < N) {
+          const i64 j = ln_col<G, VEC>(k, e, slot, lane);
+          if (active && j < N) {
             xv[4 * k + e] = ld(xr, j);
             dv[4 * k + e] = ld(dyr, j);
             if (has_scale) sc[4 * k + e] = ld(scale, j);
@@ -68,11 +77,11 @@ __device__ __forceinline__ void ln_bwd_warp(const T* __restrict__ x, const S* __
         }
       }
     }
-    const float mu = mean[row], rs = rsqrtf(var[row] + eps);
+    const float mu = active ? mean[row] : 0.f, rs = active ? rsqrtf(var[row] + eps) : 0.f;
     float s1 = 0.f, s2 = 0.f;
 #pragma unroll
     for (int i = 0; i < E; ++i) {
-      if (ln_col<VEC>(i / 4, i % 4, lane) < N) {
+      if (active && ln_col<G, VEC>(i / 4, i % 4, slot, lane) < N) {
         const float xh = (xv[i] - mu) * rs, d = dv[i];
         const float g = d * sc[i];
         s1 += g;
@@ -83,46 +92,61 @@ __device__ __forceinline__ void ln_bwd_warp(const T* __restrict__ x, const S* __
         dv[i] = g;
       }
     }
-    s1 = warp_sum(s1) * inv_n;
-    s2 = warp_sum(s2) * inv_n;
+    s1 = warp_sum(s1);
+    s2 = warp_sum(s2);
+    if constexpr (G > 1) {
+      float(*ex)[2] = xch[step & 1];
+      if (lane == 0) { ex[warp][0] = s1; ex[warp][1] = s2; }
+      __syncthreads();
+      s1 = 0.f;
+      s2 = 0.f;
+#pragma unroll
+      for (int q = 0; q < G; ++q) { s1 += ex[grp * G + q][0]; s2 += ex[grp * G + q][1]; }
+    }
+    s1 *= inv_n;
+    s2 *= inv_n;
     T* dxr = dx + row * N;
 #pragma unroll
     for (int i = 0; i < E; ++i) dv[i] = rs * (dv[i] - s1 - xv[i] * s2);
 #pragma unroll
     for (int k = 0; k < KV; ++k) {
       if (VEC) {
-        const i64 j = ln_col<VEC>(k, 0, lane);
-        if (j < N) store4(dxr, j, dv + 4 * k);
+        const i64 j = ln_col<G, VEC>(k, 0, slot, lane);
+        if (active && j < N) store4(dxr, j, dv + 4 * k);
       } else {
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-          const i64 j = ln_col<VEC>(k, e, lane);
-          if (j < N) st(dxr, j, dv[4 * k + e]);
+          const i64 j = ln_col<G, VEC>(k, e, slot, lane);
+          if (active && j < N) st(dxr, j, dv[4 * k + e]);
         }
       }
     }
   }
-  // The block's column partials: warp 0 writes, then each further warp adds, in order.
-  for (int w = 0; w < nw; ++w) {
-    if (warp == w) {
+  // The block's column partials, slot by slot: the slot's warp of group 0 writes its E values per lane at
+  // local index i * 32 + lane, then the same slot's warps of the further groups add, in order.
+  float* pr = part + (i64)blockIdx.x * 2 * N;
+  for (int s = 0; s < G; ++s) {
+    for (int q = 0; q < ngrp; ++q) {
+      if (slot == s && grp == q) {
 #pragma unroll
-      for (int i = 0; i < E; ++i) {
-        const i64 j = ln_col<VEC>(i / 4, i % 4, lane);
-        if (j < N) {
-          red[0][j] = w ? red[0][j] + dg[i] : dg[i];
-          red[1][j] = w ? red[1][j] + db[i] : db[i];
+        for (int i = 0; i < E; ++i) {
+          const int li = i * 32 + lane;
+          red[0][li] = q ? red[0][li] + dg[i] : dg[i];
+          red[1][li] = q ? red[1][li] + db[i] : db[i];
         }
+      }
+      __syncthreads();
+    }
+    for (int li = threadIdx.x; li < E * 32; li += blockDim.x) {
+      const i64 j = ln_col<G, VEC>(li / 128, (li / 32) % 4, s, li % 32);
+      if (j < N) {
+        pr[j] = red[0][li];
+        pr[N + j] = red[1][li];
       }
     }
     __syncthreads();
   }
-  float* pr = part + (i64)blockIdx.x * 2 * N;
-  for (i64 j = threadIdx.x; j < N; j += blockDim.x) {
-    pr[j] = red[0][j];
-    pr[N + j] = red[1][j];
-  }
 }
-
 
 template <class T, class S>
 __device__ __forceinline__ void ln_bwd(const T* __restrict__ x, const S* __restrict__ scale,
@@ -203,10 +227,15 @@ __device__ __forceinline__ void ln_bwd(const T* __restrict__ x, const S* __restr
   }
 }
 
+#define LN_WARP_ARGS x, scale, mean, var, dy, dx, part, red, xch, M, N, eps, has_scale
 #define LN_WARP_CASE(KV, T, S)                                                                          \
   case KV:                                                                                              \
-    if (vec) ln_bwd_warp<KV, true, T, S>(x, scale, mean, var, dy, dx, part, red, M, N, eps, has_scale); \
-    else ln_bwd_warp<KV, false, T, S>(x, scale, mean, var, dy, dx, part, red, M, N, eps, has_scale);    \
+    if (vec) ln_bwd_warp<KV, 1, true, T, S>(LN_WARP_ARGS);                                              \
+    else ln_bwd_warp<KV, 1, false, T, S>(LN_WARP_ARGS);                                                 \
+    break;
+#define LN_GROUP_CASE(G, T, S)                                                                          \
+  case G:                                                                                               \
+    ln_bwd_warp<8, G, true, T, S>(LN_WARP_ARGS);                                                        \
     break;
 
 #define LN_KERNELS(NAME, T, SNAME, S)                                                                   \
@@ -217,10 +246,13 @@ __device__ __forceinline__ void ln_bwd(const T* __restrict__ x, const S* __restr
   }                                                                                                     \
   extern "C" __global__ void __launch_bounds__(256, 1) ln_bwd_warp_##NAME##_##SNAME(                    \
       const T* x, const S* scale, const float* mean, const float* var, const T* dy, T* dx, float* part,  \
-      i64 M, i64 N, float eps, int has_scale, int kv, int vec) {                                        \
+      i64 M, i64 N, float eps, int has_scale, int kv, int g, int vec) {                                 \
     __shared__ float red[2][LN_WARP_MAX];                                                               \
-    switch (kv) {                                                                                       \
-      LN_WARP_CASE(1, T, S) LN_WARP_CASE(2, T, S) LN_WARP_CASE(4, T, S) LN_WARP_CASE(8, T, S)           \
+    __shared__ float xch[2][32][2];                                                                     \
+    if (g == 1) {                                                                                       \
+      switch (kv) { LN_WARP_CASE(1, T, S) LN_WARP_CASE(2, T, S) LN_WARP_CASE(4, T, S) LN_WARP_CASE(8, T, S) } \
+    } else {                                                                                            \
+      switch (g) { LN_GROUP_CASE(2, T, S) LN_GROUP_CASE(4, T, S) LN_GROUP_CASE(8, T, S) }               \
     }                                                                                                   \
   }
 

@@ -117,7 +117,8 @@ def test_softmax_ce_grad_int32_labels_and_scalar_mean(emu):
 # ---- layer_norm -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((7, 64), 1), ((2, 3, 5), 1), ((2, 300), 1),
-                                        ((3, 1000), 1), ((2, 777), 1), ((70, 96), 1)])
+                                        ((3, 1000), 1), ((2, 777), 1), ((70, 96), 1), ((3, 2000), 1), ((5, 3000), 1),
+                                        ((2, 4100), 1)])
 @pytest.mark.parametrize("with_scale", [True, False])
 def test_layer_norm_grad(impls, dtype, shape, axis, with_scale):
     x = randn(*shape, dtype=dtype)
@@ -149,9 +150,9 @@ def test_layer_norm_grad_blocks_fit_the_kernels_thread_limit(emu, monkeypatch):
     """A kernel whose registers allow fewer threads per block (72 on an H100: 896, not 1024) launches with at most
     that many (a bigger block fails with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES; the emulator refuses it too)."""
     monkeypatch.setattr(K.kernel("layer_norm", "ln_bwd_f32_f32"), "max_threads_per_block", 96)
-    x, dy = randn(3, 2000), randn(3, 2000)  # rows longer than a warp takes; 2000 / MAXK wants 256 threads
+    x, dy = randn(3, 2001), randn(3, 2001)  # rows for the block kernel (long, odd); 2001 / MAXK wants 256 threads
     _, mean, var = get_op("layer_norm").forward(np, x, None, None, epsilon=1e-5, begin_norm_axis=1)
-    check(device_impls("gpu"), "layer_norm_grad", (x, randn(2000), mean, var, dy), dict(epsilon=1e-5, begin_norm_axis=1),
+    check(device_impls("gpu"), "layer_norm_grad", (x, randn(2001), mean, var, dy), dict(epsilon=1e-5, begin_norm_axis=1),
           np.float32)
 
 

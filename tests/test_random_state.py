@@ -65,9 +65,17 @@ def test_a_foreign_state_is_refused():
 def _seeded_draws(device):
     paddle.set_device(device)
     paddle.seed(21)
+    weight = paddle.empty([4, 4])
+    paddle.nn.initializer.TruncatedNormal()(weight)  # in place, by truncated_gaussian_random
     return [paddle.rand([5, 3]).numpy(), paddle.randn([7], "float64").numpy(), paddle.randint(0, 9, [6]).numpy(),
-            paddle.randperm(10).numpy(), F.dropout(paddle.ones([16]), 0.5).numpy(),
-            paddle.nn.initializer.TruncatedNormal()(paddle.empty([4, 4])).numpy()]
+            paddle.randperm(10).numpy(), F.dropout(paddle.ones([16]), 0.5).numpy(), weight.numpy()]
+
+
+def test_an_initializer_fills_a_tensor_from_the_stream():
+    first, again = _seeded_draws("cpu"), _seeded_draws("cpu")
+    for a, b in zip(first, again):
+        np.testing.assert_array_equal(a, b)
+    assert np.abs(first[-1]).max() <= 2.0 and np.unique(first[-1]).size == 16
 
 
 @pytest.mark.gpu

@@ -81,7 +81,7 @@ class Initializer:
         """The initial values as an array (NumPy/CuPy) on `place` (default: the current device)."""
         op_type, attrs = self._op([int(d) for d in shape], _dtype.convert_dtype(dtype).name)
         if place is not None:
-            attrs = dict(attrs, place=str(place))
+            attrs = dict(attrs, place=place)
         prev_static, prev_grad = _static[0], grad_state.enabled
         _static[0], grad_state.enabled = False, False
         try:

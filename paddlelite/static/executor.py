@@ -16,7 +16,7 @@ from ..framework import dtype as _dtype
 from ..framework.tensor import Tensor
 from ..ops.registry import get_op
 from .compiled import CompiledProgram
-from .framework import Program, Variable, default_main_program, executable_ops, names_of
+from .framework import EMPTY_VAR_NAME, Program, Variable, default_main_program, executable_ops, names_of
 
 
 # ---- scope ----------------------------------------------------------------------------------------
@@ -400,10 +400,12 @@ def _copy_into(xp, buffers, k, value):
 
 def op_io(op):
     """Names an op reads and writes, including what its sub-blocks read from outside them and write."""
-    reads, writes = list(op.input_arg_names), list(op.output_arg_names)
+    reads, writes = list(op.input_arg_names), [n for n in op.output_arg_names if n != EMPTY_VAR_NAME]
     for v in op._attrs.values():
         if hasattr(v, "ops") and hasattr(v, "vars"):
-            reads.extend(_sub_block_reads(v))
+            local = get_op(op.type).block_locals
+            local = set(local(op)) if local else ()
+            reads.extend(n for n in _sub_block_reads(v) if n not in local)
             for sub_op in v.ops:
                 writes.extend(op_io(sub_op)[1])
     return reads, writes

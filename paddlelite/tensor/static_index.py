@@ -4,7 +4,8 @@ result (a None before an advanced index is not counted when the advanced indices
 with other advanced indices keeps only its first coordinate).
 
 Basic entries (ints, slices, None, ...) become one slice op (strided_slice when a step is not 1), named
-`<x>_slice_<n>`, and an unsqueeze for the None entries and Python bools. The advanced entries (lists, arrays,
+`<x>_slice_<n>`, and an unsqueeze for the None entries and Python bools; a 0-D int Variable index or Variable
+slice bounds make the slice's bounds tensors (StartsTensorList / EndsTensorList). The advanced entries (lists, arrays,
 bool or N-D int Variables) then index that result: their axes are moved to the front, a single bool mask is a
 masked_select (or a gather_nd by its nonzero coordinates), other indices are broadcast together, stacked and
 gathered by one gather_nd, and the gathered dims are moved back where the indices were when they were adjacent.
@@ -15,6 +16,12 @@ import numpy as np
 
 from ..ops import manipulation as _mo
 from ..ops.dispatch import apply
+from ..static.appender import output_name_guard
+from ..utils import unique_name
+from .creation import assign, fill_constant, to_tensor
+from .manipulation import _slice_part, gather_nd, masked_select, stack, transpose, unsqueeze
+from .search import nonzero
+from .stacking import broadcast_tensors
 
 _INT_MAX, _INT_MIN = 2 ** 31 - 1, -2 ** 31  # Paddle's open slice bounds
 
@@ -43,11 +50,13 @@ def _bool_length_check(length, x, dim):
                          f"tensor {x.shape[dim]} along axis {dim}")
 
 
+def _bound(value):
+    return value if _is_variable(value) else _slice_part(value, "Tensor.__getitem__")
+
+
 def _parse(x, index):
     """Paddle's parse_index: the slice op's axes/starts/ends/steps/decrease axes, the None axes, and the
     advanced indices by the position they index in the sliced result."""
-    from .creation import assign, to_tensor
-    from .manipulation import _slice_part
     items = list(index) if isinstance(index, tuple) else [index]
     items = [assign(e) if isinstance(e, np.ndarray) else list(e) if isinstance(e, range) else e for e in items]
     items = _replace_ellipsis(x, items)
@@ -72,7 +81,7 @@ def _parse(x, index):
             estimated += 1
             continue
         elif isinstance(item, builtins.slice):
-            start, end = _slice_part(item.start, "Tensor.__getitem__"), _slice_part(item.stop, "Tensor.__getitem__")
+            start, end = _bound(item.start), _bound(item.stop)  # Variable bounds: computed by the program
             step = _slice_part(item.step, "Tensor.__getitem__")
             estimated += 1
             dim += 1
@@ -83,7 +92,7 @@ def _parse(x, index):
             step = 1 if step is None else step
             start = (0 if step > 0 else _INT_MAX) if start is None else start
             end = (_INT_MAX if step > 0 else _INT_MIN) if end is None else end
-            if x.shape[dim - 1] != -1 and end >= x.shape[dim - 1]:
+            if not _is_variable(end) and x.shape[dim - 1] != -1 and end >= x.shape[dim - 1]:
                 end = _INT_MAX if step > 0 else x.shape[dim - 1]
         elif isinstance(item, (list, tuple)):
             index_var = to_tensor(item)
@@ -109,7 +118,7 @@ def _parse(x, index):
         else:
             raise IndexError("Tensor.__getitem__: valid indices are int / bool / slice / ellipsis / None / list / "
                              f"tuple / ndarray / Variable, but received {item!r} of type {type(item).__name__}")
-        if _is_variable(start) or (start, end, step) != (0, _INT_MAX, 1):
+        if _is_variable(start) or _is_variable(end) or (start, end, step) != (0, _INT_MAX, 1):
             axes.append(dim - 1)
             starts.append(start)
             ends.append(end)
@@ -118,13 +127,10 @@ def _parse(x, index):
 
 
 def _basic(x, axes, starts, ends, steps, decrease, none_axes):
-    from ..static.appender import output_name_guard
-    from ..utils import unique_name
-    from .manipulation import unsqueeze
     out = x
     if axes:
         op, extra = (_mo.STRIDED_SLICE, {"strides": steps}) if any(s != 1 for s in steps) else (_mo.SLICE, {})
-        flags = [-1 if _is_variable(s) else 1 for s in starts]
+        flags = [-1 if _is_variable(s) or _is_variable(e) else 1 for s, e in zip(starts, ends)]
         starts, starts_list = _bound_tensors(starts)
         ends, ends_list = _bound_tensors(ends)
         with output_name_guard(unique_name.generate(f"{x.name}_{op.type}")):
@@ -138,7 +144,6 @@ def _basic(x, axes, starts, ends, steps, decrease, none_axes):
 def _bound_tensors(bounds):
     """Paddle's deal_attrs: bounds holding a Variable are all given as tensors (the ints as int64 constants on the
     CPU), with -1 in the attr where a Variable is; else the attr alone."""
-    from .creation import fill_constant
     if not any(_is_variable(b) for b in bounds):
         return bounds, []
     tensors = []
@@ -154,8 +159,6 @@ def _bound_tensors(bounds):
 def _bool_indexed(x, mask):
     """Paddle's get_value_for_bool_tensor: a mask of x's rank is a masked_select, a lower one a gather_nd by
     its nonzero coordinates."""
-    from .manipulation import gather_nd, masked_select
-    from .search import nonzero
     if len(mask.shape) > len(x.shape):
         raise IndexError(f"Tensor.__getitem__: the dims of a bool index must be at most the indexed tensor's "
                          f"{len(x.shape)}, received {len(mask.shape)}")
@@ -168,9 +171,6 @@ def _bool_indexed(x, mask):
 
 def _advanced(out, advanced):
     """Paddle's deal_advanced_index and the gather that follows it."""
-    from .manipulation import gather_nd, stack, transpose, unsqueeze
-    from .search import nonzero
-    from .stacking import broadcast_tensors
     positions = sorted(advanced)
     new_dim_at, rank = _INT_MAX, 1
     for k, p in enumerate(positions):

@@ -5,7 +5,7 @@ from ...device.kernels import kernel, sm_count
 from .common import aligned, block_size, f32, i32, i64, prod, suffix
 from .reduce import reduce_mid
 
-WARP_MAX = 1024  # rows up to this long take a warp each (LN_WARP_MAX in the kernel)
+WARP_MAX = 1024  # columns a warp keeps in registers (LN_WARP_MAX in the kernel): longer rows take 2, 4, 8 warps
 MAXK = 8  # longer rows: elements of a row each thread of a block keeps in registers; longer still are re-read
 
 
@@ -30,15 +30,16 @@ def layer_norm_grad(xp, x, scale, mean, var, dy, epsilon, begin_norm_axis):
     dx = xp.empty((M, N), dtype=x.dtype)
     pdt = scale.dtype if scale is not None else x.dtype
     pshape = scale.shape if scale is not None else (N,)
-    if N <= WARP_MAX:  # a warp per row
-        kv = next(k for k in (1, 2, 4, 8) if N <= 128 * k)
-        vec = N % 4 == 0 and aligned(4, x2, sc, dy2, dx)
+    vec = N % 4 == 0 and aligned(4, x2, sc, dy2, dx)
+    if N <= WARP_MAX or (vec and N <= 8 * WARP_MAX):  # G warps per row, the row in registers
+        g = next(k for k in (1, 2, 4, 8) if N <= WARP_MAX * k)
+        kv = next(k for k in (1, 2, 4, 8) if N <= 128 * k) if g == 1 else 8
         fn = kernel("layer_norm", f"ln_bwd_warp_{sfx}_{ssfx}")
         threads = block_size(fn, 256)
-        grid = max(1, min(-(-M // (threads // 32)), sm_count()))
+        grid = max(1, min(-(-M // (threads // 32 // g)), sm_count()))
         part = xp.empty((grid, 2 * N), dtype=np.float32)
         fn((grid,), (threads,), (x2, sc, mu, vr, dy2, dx, part, i64(M), i64(N), f32(epsilon),
-                                 i32(scale is not None), i32(kv), i32(vec)))
+                                 i32(scale is not None), i32(kv), i32(g), i32(vec)))
         sums = reduce_mid(xp, part, 1, grid, 2 * N, pdt)[0]
         return dx.reshape(x.shape), sums[:N].reshape(pshape), sums[N:].reshape(pshape)
     fn = kernel("layer_norm", f"ln_bwd_{sfx}_{ssfx}")
