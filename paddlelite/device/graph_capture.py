@@ -9,13 +9,16 @@ What makes a replay compute what running the ops would:
   different key runs the ops (and is captured when it repeats).
 * Its temporaries and outputs come from a memory pool of its own, used by nothing else after the
   capture, so no other array is ever placed where the graph writes. The call before the capture runs
-  on that pool and on the capture's stream, so the capture finds every block it needs cached and
-  cuBLAS's workspace for that stream already made (allocating is refused while capturing).
+  on that pool and on the capture's stream too (CuPy caches freed blocks per stream), so the capture
+  finds every block it needs cached.
 * Whatever cannot be replayed refuses the capture, and the step then runs its ops on every call: a
   read of device values on the host (the CUDA runtime refuses it while capturing; plans also report
   such ops up front), a host-to-device copy, and random draws (`refuse_during_capture`: a graph would
   repeat one step's draws forever).
 """
+import contextlib
+import warnings
+
 import numpy as np
 
 from . import cuda
@@ -45,7 +48,9 @@ class GraphReplay:
         self.xp = xp
         self.clear = clear      # drops the step's references to the arrays its last run made
         self.pool = xp.cuda.MemoryPool()
-        self.stream = xp.cuda.Stream(non_blocking=True)  # the warm-up run and the capture
+        # the step runs before its capture, and is captured, on a stream of its own: CuPy's pool caches freed blocks
+        # per stream, and a capture that finds no cached block calls cudaMalloc, which fails the capture
+        self.stream = xp.cuda.Stream(non_blocking=True)
         self.key = self.graph = self.outs = None
         self.seen = None        # the key of the previous call, captured when it comes again
         self.refused = None     # why capturing this step failed: it then always runs its ops
@@ -58,9 +63,14 @@ class GraphReplay:
             return self.outs
         if key is None or self.refused is not None:
             return step()
-        if key != self.seen:  # a new key: run it as the capture will, capture it if it repeats
+        if key != self.seen:  # a new key: run it on the step's own pool and stream, capture it if it repeats
             self.seen, self.key, self.graph, self.outs = key, None, None, None
-            return self._on_own_stream(step)
+            current = self.xp.cuda.get_current_stream()
+            self.stream.wait_event(current.record())  # after the work that wrote its inputs
+            with self.xp.cuda.using_allocator(self.pool.malloc), self.stream:
+                outs = step()
+            current.wait_event(self.stream.record())  # before the work that reads its results
+            return outs
         self.clear()  # the blocks of the previous run go back to the pool, so the capture reuses them
         graph, outs = self._capture(step)
         if graph is None:
@@ -68,19 +78,10 @@ class GraphReplay:
         self.key, self.graph, self.outs = key, graph, outs
         return self.run(step, key)
 
-    def _on_own_stream(self, step):
-        """`step()` on the step's pool and stream, ordered after and before the current stream's work."""
-        cp, current = self.xp, self.xp.cuda.get_current_stream()
-        self.stream.wait_event(current.record())
-        with cp.cuda.using_allocator(self.pool.malloc), self.stream:
-            outs = step()
-        current.wait_event(self.stream.record())
-        return outs
-
     def _capture(self, step):
-        cp, stream = self.xp, self.stream
+        cp = self.xp
+        stream = self.stream
         graph = outs = None
-        stream.wait_event(cp.cuda.get_current_stream().record())  # before capturing: a wait inside would be refused
         with cp.cuda.using_allocator(self.pool.malloc), stream:
             stream.begin_capture(_THREAD_LOCAL_CAPTURE)
             try:
@@ -88,11 +89,11 @@ class GraphReplay:
             except Exception as e:  # noqa: BLE001 -- any failure inside the capture means: do not replay this step
                 self.refused = f"{type(e).__name__}: {e}"
             finally:
-                try:
+                with contextlib.suppress(Exception):  # an invalidated capture raises here too
                     graph = stream.end_capture()
-                except Exception as e:  # noqa: BLE001 -- an invalidated capture fails here (the op's error says why)
-                    self.refused = self.refused or f"{type(e).__name__}: {e}"
         if self.refused is not None:
             self.clear()
+            warnings.warn(f"CUDA graph capture of a step was refused ({self.refused}); it runs its ops on every call",
+                          RuntimeWarning, stacklevel=4)
             return None, None
         return graph, outs
