@@ -219,13 +219,13 @@ def chunk(x, chunks, axis=0, name=None):
 
 def slice(input, axes, starts, ends):
     _check_tensor(input, "slice", "input")
-    return apply(_mo.SLICE, input, [], [], axes=_int_list(axes, "slice", "axes"),
+    return apply(_mo.SLICE, input, axes=_int_list(axes, "slice", "axes"),
                  starts=_int_list(starts, "slice", "starts"), ends=_int_list(ends, "slice", "ends"))
 
 
 def strided_slice(x, axes, starts, ends, strides, name=None):
     _check_tensor(x, "strided_slice")
-    return apply(_mo.STRIDED_SLICE, x, [], [], axes=_int_list(axes, "strided_slice", "axes"),
+    return apply(_mo.STRIDED_SLICE, x, axes=_int_list(axes, "strided_slice", "axes"),
                  starts=_int_list(starts, "strided_slice", "starts"), ends=_int_list(ends, "strided_slice", "ends"),
                  strides=_int_list(strides, "strided_slice", "strides"))
 
