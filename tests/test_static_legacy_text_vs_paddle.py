@@ -1030,7 +1030,36 @@ def _topk_tensor_k(paddle):
     paddle.static.append_backward(paddle.mean(paddle.topk(x, k)[0]) + paddle.mean(paddle.topk(x, 3, axis=0)[0]))
 
 
+def _slice_tensor_bounds(paddle):  # slice's tensor bounds flag every axis -1, strided_slice's list entries only
+    x = paddle.static.data("x", [None, 6], "float32")
+    x.stop_gradient = False
+    s = paddle.static.data("s", [1], "int32")
+    e = paddle.static.data("e", [2], "int32")
+    a, b = paddle.slice(x, [1], [s], [5]), paddle.slice(x, [0, 1], [0, 1], e)
+    c, d = paddle.strided_slice(x, [1], [s], [6], [2]), paddle.strided_slice(x, [0, 1], e, [3, 6], [1, 2])
+    paddle.static.append_backward(paddle.mean(a) + paddle.mean(b) + paddle.mean(c) + paddle.mean(d))
+
+
+def _slice_mixed_bounds(paddle):  # strided_slice writes its int constants into its own helper's variables
+    x = paddle.static.data("x", [None, 6], "float32")
+    x.stop_gradient = False
+    s = paddle.static.data("s", [1], "int32")
+    a = paddle.slice(x, [0, 1], [0, s], [2, 5])
+    c = paddle.strided_slice(x, [0, 1], [0, s], [2, 6], [1, 2])
+    paddle.full([2], 1.0)
+    paddle.static.append_backward(paddle.mean(a) + paddle.mean(c))
+
+
 PROGRAMS.update({
+    "slice_tensor_bounds": (_slice_tensor_bounds, [
+        "slice", "slice", "strided_slice", "strided_slice", "reduce_mean", "reduce_mean", "elementwise_add",
+        "reduce_mean", "elementwise_add", "reduce_mean", "elementwise_add", "fill_constant", "elementwise_add_grad",
+        "reduce_mean_grad", "elementwise_add_grad", "reduce_mean_grad", "elementwise_add_grad", "reduce_mean_grad",
+        "reduce_mean_grad", "strided_slice_grad", "strided_slice_grad", "slice_grad", "slice_grad", "sum"]),
+    "slice_mixed_bounds": (_slice_mixed_bounds, [
+        "fill_constant", "slice", "fill_constant", "strided_slice", "fill_constant", "reduce_mean", "reduce_mean",
+        "elementwise_add", "fill_constant", "elementwise_add_grad", "reduce_mean_grad", "reduce_mean_grad",
+        "strided_slice_grad", "slice_grad", "sum"]),
     "reshape_tensor_shapes": (_reshape_tensor_shapes, [
         "reshape2", "reduce_mean", "fill_constant", "reshape2", "reduce_mean", "elementwise_add", "fill_constant",
         "elementwise_add_grad", "reduce_mean_grad", "reshape2_grad", "reduce_mean_grad", "reshape2_grad", "sum"]),
@@ -1080,6 +1109,55 @@ PROGRAMS.update({
     "sparse_embedding_l2_decay": (_sparse_embedding_l2_decay, [
         "lookup_table_v2", "reduce_mean", "fill_constant", "reduce_mean_grad", "lookup_table_v2_grad", "scale", "sum",
         "sgd"]),
+})
+
+
+def _while_loop_backward(paddle):  # the loop vars written in place; X / Out listed in the order of Paddle's sets
+    i, ten = paddle.full([1], 0, "int64"), paddle.full([1], 10, "int64")
+    x = paddle.static.data("x", [None, 4], "float32")
+    x.stop_gradient = False
+    i, y = paddle.static.nn.while_loop(lambda i, x: i < ten, lambda i, x: [i + 1, x * 2.0], [i, x])
+    paddle.static.append_backward(paddle.mean(y))
+
+
+def _while_loop_parameters(paddle):  # parameters read in the loop: their while_grad outputs renamed and summed
+    i = paddle.full([1], 0, "int64")
+    linear = paddle.nn.Linear(4, 4)
+    h = linear(paddle.static.data("x", [None, 4], "float32"))
+    _, y = paddle.static.nn.while_loop(lambda i, h: i < 3, lambda i, h: [i + 1, paddle.nn.functional.relu(linear(h))],
+                                       [i, h])
+    paddle.optimizer.SGD(0.1).minimize(paddle.mean(y))
+
+
+def _while_loop_two_carried(paddle):  # Out@GRAD in Paddle's order; the grad block's sum renamed by block 1
+    i = paddle.full([1], 0, "int64")
+    x, y = paddle.static.data("x", [None, 4], "float32"), paddle.static.data("y", [None, 4], "float32")
+    x.stop_gradient = y.stop_gradient = False
+    _, a, b = paddle.static.nn.while_loop(lambda i, a, b: i < 3, lambda i, a, b: [i + 1, a * 2.0, b + a], [i, x, y])
+    paddle.static.append_backward(paddle.mean(a) + paddle.mean(b))
+
+
+def _while_loop_unchanged_var(paddle):  # a loop var the body returns as it is: no assign, not an output
+    i = paddle.full([1], 0, "int64")
+    x, w = paddle.static.data("x", [None, 4], "float32"), paddle.static.data("w", [4], "float32")
+    x.stop_gradient = w.stop_gradient = False
+    _, a, _ = paddle.static.nn.while_loop(lambda i, a, b: i < 3, lambda i, a, b: [i + 1, a * b, b], [i, x, w])
+    paddle.static.append_backward(paddle.mean(a))
+
+
+_WHILE = ["fill_constant", "fill_constant", "less_than", "while"]
+PROGRAMS.update({
+    "while_loop_backward": (_while_loop_backward, [
+        *_WHILE, "reduce_mean", "fill_constant", "reduce_mean_grad", "while_grad"]),
+    "while_loop_parameters": (_while_loop_parameters, [
+        "fill_constant", "matmul_v2", "elementwise_add", "fill_constant", "less_than", "while", "reduce_mean",
+        "fill_constant", "reduce_mean_grad", "while_grad", "elementwise_add_grad", "matmul_v2_grad", "sum", "sum",
+        "sgd", "sgd"]),
+    "while_loop_two_carried": (_while_loop_two_carried, [
+        *_WHILE, "reduce_mean", "reduce_mean", "elementwise_add", "fill_constant", "elementwise_add_grad",
+        "reduce_mean_grad", "reduce_mean_grad", "while_grad"]),
+    "while_loop_unchanged_var": (_while_loop_unchanged_var, [
+        *_WHILE, "reduce_mean", "fill_constant", "reduce_mean_grad", "while_grad"]),
 })
 
 
@@ -1294,17 +1372,30 @@ def _tensor_argument_results(paddle, x, b, ints, scalar):
             paddle.topk(x, k)[0], paddle.topk(x, k, axis=0, largest=False)[1]]
     outs += [paddle.full(ints([2, 3]), 2.5), paddle.full([n, 2], 7, dtype="int64"), paddle.zeros([2, n]),
              paddle.full([2, 2], paddle.max(x))]
-    loss = paddle.add_n([paddle.mean(o * w) for o, w in zip(outs[:7], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0])])
+    outs += [paddle.slice(x, [1], ints([1]), ints([5])), paddle.slice(x, [0, 1], [0, scalar(2)], [1, 6]),
+             paddle.strided_slice(x, [1], [scalar(5)], [0], [scalar(-2)]),
+             paddle.strided_slice(x, [0, 1], ints([0, 1]), [2, n], [1, 2])]
+    weights = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 0.0, 0.0, 0.0, 0.0, 0.0, 8.0, 9.0, 10.0, 11.0]
+    loss = paddle.add_n([paddle.mean(o * w) for o, w in zip(outs, weights) if w])
     return outs, loss
 
 
 _TOP2 = np.argsort(-_A, axis=1, kind="stable")[:, :2]
+
+
+def _mask(index):
+    m = np.zeros_like(_A)
+    m[index] = 1.0
+    return m
 _TENSOR_ARGUMENT_EXPECTED = {
     "outs": [_A.reshape(3, 4), _A.reshape(4, 3), np.broadcast_to(_B, (2, 4, 4)), np.broadcast_to(_B, (2, 3, 4)),
              np.tile(_B, (1, 2, 3)), np.tile(_B, (1, 4, 1)), -np.sort(-_A, axis=1)[:, :2],
              np.zeros((2, 6), "int64") + [[0], [1]], np.full((2, 3), 2.5, "float32"), np.full((4, 2), 7, "int64"),
-             np.zeros((2, 4), "float32"), np.full((2, 2), 11.0, "float32")],
-    "gx": (1.0 / 12 + 2.0 / 12 + 7.0 / 4 * (_TOP2[:, :, None] == np.arange(6)).sum(1)).astype("float32"),
+             np.zeros((2, 4), "float32"), np.full((2, 2), 11.0, "float32"),
+             _A[:, 1:5], _A[:1, 2:6], _A[:, 5:0:-2], _A[:, 1:4:2]],
+    "gx": (1.0 / 12 + 2.0 / 12 + 7.0 / 4 * (_TOP2[:, :, None] == np.arange(6)).sum(1)
+           + 8.0 / 8 * _mask(np.s_[:, 1:5]) + 9.0 / 4 * _mask(np.s_[:1, 2:6]) + 10.0 / 6 * _mask(np.s_[:, 5:0:-2])
+           + 11.0 / 4 * _mask(np.s_[:, 1:4:2])).astype("float32"),
     "gb": np.full((2, 1, 4), 3.0 * 4 / 32 + 4.0 * 3 / 24 + 5.0 * 6 / 48 + 6.0 * 4 / 32, "float32")}
 
 
@@ -1451,6 +1542,24 @@ def test_static_indexing_raises_as_paddles(index, error):
             index(x, {"m": paddle.static.data("m", [4], "bool"), "i": paddle.static.data("i", [2], "int64"),
                       "j": paddle.static.data("j", [2], "int32")})
     body()
+
+
+_XW = np.array([[0.5, -1.0, 2.0, 0.25], [1.5, 0.0, -0.5, 1.0]], "float32")
+
+
+@differential(rtol=1e-5, atol=1e-6, expected={
+    "a": (_XW * 8).tolist(), "b": (_XW * 8).tolist(), "gx": np.full([2, 4], (8 + 7) / 8, "float32").tolist(),
+    "gy": np.full([2, 4], 1 / 8, "float32").tolist()})
+def test_while_loop_in_place_runs_as_paddles(paddle):  # two carried loop vars: a *= 2; b += a (three times)
+    def build():
+        i = paddle.full([1], 0, "int64")
+        x, y = paddle.static.data("x", [2, 4], "float32"), paddle.static.data("y", [2, 4], "float32")
+        x.stop_gradient = y.stop_gradient = False
+        _, a, b = paddle.static.nn.while_loop(lambda i, a, b: i < 3, lambda i, a, b: [i + 1, a * 2.0, b + a],
+                                              [i, x, y])
+        return [a, b, *paddle.static.gradients([paddle.mean(a) + paddle.mean(b)], [x, y])]
+    a, b, gx, gy = run_static(paddle, build, {"x": _XW, "y": _XW})
+    return {"a": a, "b": b, "gx": gx, "gy": gy}
 
 
 def _zero_d_indexing(paddle):  # 0-D int Variables: slice bounds given as tensors (the ints as fill_constants)

@@ -518,17 +518,15 @@ def _strided_shape(op, shape, axes, starts, ends, strides=None, decrease_axis=()
     return tuple(out)
 
 
-def _bounds(attr, tensors):
-    """Bounds given as tensors (x[k] with a 0-D Variable k: Paddle's StartsTensorList / EndsTensorList, one
-    1-element int tensor per axis) in place of the attr's placeholders."""
-    return [int(t.reshape(())) for t in tensors] if tensors else attr
-
-
-def _slice_infer(op, x, axes, starts, ends, strides, infer_flags, decrease_axis):
-    """The sliced shape; an axis whose bounds are tensors (infer_flags -1) has an unknown length, unless
-    decrease_axis drops it."""
-    runtime = [i for i, flag in enumerate(infer_flags) if flag == -1]
-    starts, ends = list(starts), list(ends)
+def _slice_infer(op, x, axes, starts, ends, strides, infer_flags, decrease_axis, whole=()):
+    """The sliced shape; an axis whose bounds are tensors (infer_flags -1, or every axis where one of `whole`,
+    the 1-D bound tensors, is given) has an unknown length, unless decrease_axis drops it."""
+    if any(t is not None for t in whole):
+        runtime = range(len(axes))
+        starts, ends, strides = [0] * len(axes), [1] * len(axes), strides and [1] * len(axes)
+    else:
+        runtime = [i for i, flag in enumerate(infer_flags) if flag == -1]
+        starts, ends = list(starts), list(ends)
     for i in runtime:
         starts[i], ends[i] = 0, 1
     shape = list(_strided_shape(op, x.shape, axes, starts, ends, strides, decrease_axis))
@@ -548,39 +546,50 @@ def _runtime_bounds(attrs):
 def _strided_slice_grad(g):
     if g.needs("Input"):
         a = g.attrs
+        whole = [g.input(slot) for slot in _WHOLE_BOUNDS] + ([g.input("StridesTensor")] if "strides" in a else [None])
         g.set_input_grad("Input", g.op("strided_slice_grad", g.input("Input"), g.output_grad("Out"),
-                                       g.input("StartsTensorList"), g.input("EndsTensorList"),
-                                       axes=a["axes"], starts=a["starts"], ends=a["ends"],
+                                       g.input("StartsTensorList"), g.input("EndsTensorList"), *whole,
+                                       g.input("StridesTensorList") if "strides" in a else None, axes=a["axes"], starts=a["starts"], ends=a["ends"],
                                        strides=a.get("strides") or [1] * len(a["axes"]),
                                        decrease_axis=a["decrease_axis"]))
 
 
 _SLICE_ATTRS = {"axes": [], "starts": [], "ends": [], "infer_flags": [], "decrease_axis": []}
 _BOUND_TENSORS = ("StartsTensorList", "EndsTensorList")
+# a 1-D int tensor of all the starts (ends, strides): read when the op runs, every sliced dim unknown before
+_WHOLE_BOUNDS = ("StartsTensor", "EndsTensor")
+_STRIDES = ("StridesTensor", "StridesTensorList")
 
-SLICE = register_op("slice", inputs=("Input", *_BOUND_TENSORS), outputs=("Out",), variadic_inputs=_BOUND_TENSORS,
-                    optional_inputs=_BOUND_TENSORS, nondiff_inputs=_BOUND_TENSORS,
-                    forward=lambda xp, x, s, e, axes, starts, ends, infer_flags, decrease_axis: x[_slices(
-                        "slice", x.ndim, axes, _bounds(starts, s), _bounds(ends, e), None, decrease_axis)],
-                    infer=lambda x, s, e, axes, starts, ends, infer_flags, decrease_axis: _slice_infer(
-                        "slice", x, axes, starts, ends, None, infer_flags, decrease_axis),
+SLICE = register_op("slice", inputs=("Input", *_BOUND_TENSORS, *_WHOLE_BOUNDS), outputs=("Out",),
+                    variadic_inputs=_BOUND_TENSORS, optional_inputs=_BOUND_TENSORS, nondiff_inputs=_BOUND_TENSORS,
+                    host_inputs=_WHOLE_BOUNDS,
+                    forward=lambda xp, x, s, e, st, et, axes, starts, ends, infer_flags, decrease_axis: x[_slices(
+                        "slice", x.ndim, axes, int_values(st, s, starts), int_values(et, e, ends), None,
+                        decrease_axis)],
+                    infer=lambda x, s, e, st, et, axes, starts, ends, infer_flags, decrease_axis: _slice_infer(
+                        "slice", x, axes, starts, ends, None, infer_flags, decrease_axis, (st, et)),
                     grad=_strided_slice_grad, attrs=_SLICE_ATTRS, double_grad=True, view=True,
                     host_sync=_runtime_bounds)
 
+def _strided_bounds(s, e, st, et, stt, stl, starts, ends, strides):
+    return int_values(st, s, starts), int_values(et, e, ends), int_values(stt, stl, strides)
+
+
 STRIDED_SLICE = register_op(
-    "strided_slice", inputs=("Input", *_BOUND_TENSORS), outputs=("Out",), variadic_inputs=_BOUND_TENSORS,
-    optional_inputs=_BOUND_TENSORS, nondiff_inputs=_BOUND_TENSORS,
-    forward=lambda xp, x, s, e, axes, starts, ends, strides, infer_flags, decrease_axis: x[_slices(
-        "strided_slice", x.ndim, axes, _bounds(starts, s), _bounds(ends, e), strides, decrease_axis)],
-    infer=lambda x, s, e, axes, starts, ends, strides, infer_flags, decrease_axis: _slice_infer(
-        "strided_slice", x, axes, starts, ends, strides, infer_flags, decrease_axis),
+    "strided_slice", inputs=("Input", *_BOUND_TENSORS, *_WHOLE_BOUNDS, *_STRIDES), outputs=("Out",),
+    variadic_inputs=(*_BOUND_TENSORS, "StridesTensorList"), optional_inputs=_BOUND_TENSORS,
+    nondiff_inputs=_BOUND_TENSORS, host_inputs=(*_WHOLE_BOUNDS, *_STRIDES),
+    forward=lambda xp, x, *t, axes, starts, ends, strides, infer_flags, decrease_axis: x[_slices(
+        "strided_slice", x.ndim, axes, *_strided_bounds(*t, starts, ends, strides), decrease_axis)],
+    infer=lambda x, s, e, st, et, stt, stl, axes, starts, ends, strides, infer_flags, decrease_axis: _slice_infer(
+        "strided_slice", x, axes, starts, ends, strides, infer_flags, decrease_axis, (st, et, stt, stl or None)),
     grad=_strided_slice_grad, attrs={**_SLICE_ATTRS, "strides": []}, double_grad=True, view=True,
     host_sync=_runtime_bounds)
 
 
-def _strided_slice_grad_forward(xp, x, dout, s, e, axes, starts, ends, strides, decrease_axis):
+def _strided_slice_grad_forward(xp, x, dout, *t, axes, starts, ends, strides, decrease_axis):
     dx = xp.zeros(x.shape, dtype=dout.dtype)
-    dx[_slices("strided_slice", x.ndim, axes, _bounds(starts, s), _bounds(ends, e), strides, decrease_axis)] = dout
+    dx[_slices("strided_slice", x.ndim, axes, *_strided_bounds(*t, starts, ends, strides), decrease_axis)] = dout
     return dx
 
 
@@ -588,16 +597,18 @@ def _strided_slice_grad_grad(g):
     if g.needs("OutGrad"):
         a = g.attrs
         g.set_input_grad("OutGrad", g.op("strided_slice", g.output_grad("XGrad"), g.input("StartsTensorList"),
-                                         g.input("EndsTensorList"), axes=a["axes"], starts=a["starts"],
+                                         g.input("EndsTensorList"), *[g.input(s) for s in (*_WHOLE_BOUNDS, *_STRIDES)],
+                                         axes=a["axes"], starts=a["starts"],
                                          ends=a["ends"], strides=a["strides"], decrease_axis=a["decrease_axis"],
                                          infer_flags=[1 if not g.input("StartsTensorList") else -1] * len(a["axes"])))
 
 
 # dOut written into zeros shaped like X at the sliced positions.
 STRIDED_SLICE_GRAD = register_op(
-    "strided_slice_grad", inputs=("X", "OutGrad", *_BOUND_TENSORS), meta_inputs=("X",), outputs=("XGrad",),
-    variadic_inputs=_BOUND_TENSORS, optional_inputs=_BOUND_TENSORS, nondiff_inputs=("X", *_BOUND_TENSORS),
-    forward=_strided_slice_grad_forward, infer=lambda x, dout, s, e, **a: Meta(x.shape, dout.dtype),
+    "strided_slice_grad", inputs=("X", "OutGrad", *_BOUND_TENSORS, *_WHOLE_BOUNDS, *_STRIDES), meta_inputs=("X",),
+    outputs=("XGrad",), variadic_inputs=(*_BOUND_TENSORS, "StridesTensorList"), optional_inputs=_BOUND_TENSORS,
+    nondiff_inputs=("X", *_BOUND_TENSORS), host_inputs=(*_WHOLE_BOUNDS, *_STRIDES),
+    forward=_strided_slice_grad_forward, infer=lambda x, dout, *t, **a: Meta(x.shape, dout.dtype),
     grad=_strided_slice_grad_grad, attrs={"axes": [], "starts": [], "ends": [], "strides": [], "decrease_axis": []},
     double_grad=True)
 

@@ -13,6 +13,7 @@ from ..ops import grad_support as _gs
 from ..ops import indexing as _io
 from ..ops import manipulation as _mo
 from .math import _check_tensor, is_tensor_like
+from ..static.appender import layer_name_guard, op_helper_name
 from .tensor_args import holds_tensors, placeholders, tensor_argument, tensor_list
 
 apply = dispatch.apply
@@ -218,16 +219,44 @@ def chunk(x, chunks, axis=0, name=None):
 
 
 def slice(input, axes, starts, ends):
+    """input[starts:ends] along `axes`; starts / ends: lists of ints, 1-D int Tensors, or lists holding Tensors."""
     _check_tensor(input, "slice", "input")
-    return apply(_mo.SLICE, input, axes=_int_list(axes, "slice", "axes"),
-                 starts=_int_list(starts, "slice", "starts"), ends=_int_list(ends, "slice", "ends"))
+    axes = _int_list(axes, "slice", "axes")
+    flags = [1] * len(axes)
+    (st, sl, starts), (et, el, ends) = (_slice_bounds(v, "slice", arg, flags, True)
+                                        for arg, v in (("starts", starts), ("ends", ends)))
+    return apply(_mo.SLICE, input, sl, el, st, et, axes=axes, starts=starts, ends=ends, infer_flags=flags)
 
 
 def strided_slice(x, axes, starts, ends, strides, name=None):
+    """x[starts:ends:strides] along `axes`; each a list of ints, a 1-D int Tensor, or a list holding Tensors
+    (whose int entries become int32 constants named by the op's helper, as Paddle's)."""
     _check_tensor(x, "strided_slice")
-    return apply(_mo.STRIDED_SLICE, x, axes=_int_list(axes, "strided_slice", "axes"),
-                 starts=_int_list(starts, "strided_slice", "starts"), ends=_int_list(ends, "strided_slice", "ends"),
-                 strides=_int_list(strides, "strided_slice", "strides"))
+    axes = _int_list(axes, "strided_slice", "axes")
+    flags = [1] * len(axes)
+    mixed = any(holds_tensors(v) for v in (starts, ends, strides))
+    helper = op_helper_name("strided_slice") if mixed else None
+    with layer_name_guard(helper):
+        (st, sl, starts), (et, el, ends), (tt, tl, strides) = (
+            _slice_bounds(v, "strided_slice", arg, flags, False, into_helper=True)
+            for arg, v in (("starts", starts), ("ends", ends), ("strides", strides)))
+        return apply(_mo.STRIDED_SLICE, x, sl, el, st, et, tt, tl, axes=axes, starts=starts, ends=ends,
+                     strides=strides, infer_flags=flags)
+
+
+def _slice_bounds(value, api, arg, flags, whole_unknown, into_helper=False):
+    """(1-D tensor, list of tensors, attr) of slice bounds, as Paddle's static slice APIs pass them: a tensor's
+    attr is [] (and, `whole_unknown`, every infer flag -1); a list holding tensors has -1 there, flagged -1."""
+    if is_tensor_like(value):
+        if whole_unknown:
+            flags[:] = [-1] * len(flags)
+        return tensor_argument(value, api, arg), None, []
+    if holds_tensors(value):
+        for i, v in enumerate(value):
+            if is_tensor_like(v):
+                flags[i] = -1
+        return None, tensor_list(value, api, arg, into_helper=into_helper), placeholders(value)
+    return None, None, _int_list(value, api, arg)
 
 
 def expand(x, shape, name=None):

@@ -21,9 +21,12 @@ def tensor_argument(value, api, arg, kinds="iu"):
     return value
 
 
-def tensor_list(values, api, arg, dtype="int32", shape=(1,), cast=False):
+def tensor_list(values, api, arg, dtype="int32", shape=(1,), cast=False, into_helper=False):
     """Paddle's list of tensors for a list mixing ints and tensors: each int a `dtype` constant of `shape` kept on
-    the CPU (fill_constant, force_cpu=True); each tensor as it is (`cast`: cast to `dtype` where it differs)."""
+    the CPU (fill_constant, force_cpu=True); each tensor as it is (`cast`: cast to `dtype` where it differs).
+    `into_helper`: the constants are written into variables of the enclosing layer helper, as strided_slice's
+    fill_constant(out=...) (which still takes fill_constant's name counters)."""
+    from ..static.appender import op_helper_name
     from .creation import fill_constant
     from .manipulation import cast as cast_to
     out = []
@@ -32,6 +35,8 @@ def tensor_list(values, api, arg, dtype="int32", shape=(1,), cast=False):
             v = tensor_argument(v, api, f"{arg}[{k}]")
             out.append(cast_to(v, dtype) if cast and v.dtype != _dtype.convert_dtype(dtype) else v)
         else:
+            if into_helper:
+                op_helper_name("fill_constant")
             out.append(fill_constant(list(shape), dtype, v, force_cpu=True))
     return out
 
