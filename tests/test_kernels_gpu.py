@@ -139,7 +139,7 @@ def test_embedding_grad(cp, impls, dtype, V, D, ntok, deterministic):
     emb_launch.set_deterministic(deterministic)
     try:
         run(cp, impls, "embedding_grad", (ids, np.empty((V, D), dtype), randn(ntok, D, dtype=dtype)),
-            {"padding_idx": 0, "scale_grad_by_freq": False}, dtype, rel=2e-2 if dtype == np.float16 else 1e-4)
+            {"padding_idx": 0, "scale_grad_by_freq": False, "is_sparse": False}, dtype, rel=2e-2 if dtype == np.float16 else 1e-4)
     finally:
         emb_launch.set_deterministic(False)
 

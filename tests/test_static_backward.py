@@ -471,7 +471,8 @@ def test_cond_inside_while_loop_gradients(prog):
         v2 = static.nn.cond(even, lambda: v * x, lambda: v + x)
         return [i + 1, v2]
 
-    _, v = static.nn.while_loop(lambda i, v: paddle.less_than(i, n), body, [i, x])
+    # the loop var starts as a copy of x: while_loop writes its loop vars in place, as Paddle's
+    _, v = static.nn.while_loop(lambda i, v: paddle.less_than(i, n), body, [i, x * 1.0])
     (gx,) = static.gradients(paddle.sum(v), x)
     # v: x -> x*x -> x*x + x -> (x*x + x)*x -> (x^3 + x^2) + x ; dv/dx = 3x^2 + 2x + 1
     xv = np.array([1.5])

@@ -1149,6 +1149,55 @@ PROGRAMS.update({
 })
 
 
+def _while_loop_backward(paddle):  # the loop vars written in place; X / Out listed in the order of Paddle's sets
+    i, ten = paddle.full([1], 0, "int64"), paddle.full([1], 10, "int64")
+    x = paddle.static.data("x", [None, 4], "float32")
+    x.stop_gradient = False
+    i, y = paddle.static.nn.while_loop(lambda i, x: i < ten, lambda i, x: [i + 1, x * 2.0], [i, x])
+    paddle.static.append_backward(paddle.mean(y))
+
+
+def _while_loop_parameters(paddle):  # parameters read in the loop: their while_grad outputs renamed and summed
+    i = paddle.full([1], 0, "int64")
+    linear = paddle.nn.Linear(4, 4)
+    h = linear(paddle.static.data("x", [None, 4], "float32"))
+    _, y = paddle.static.nn.while_loop(lambda i, h: i < 3, lambda i, h: [i + 1, paddle.nn.functional.relu(linear(h))],
+                                       [i, h])
+    paddle.optimizer.SGD(0.1).minimize(paddle.mean(y))
+
+
+def _while_loop_two_carried(paddle):  # Out@GRAD in Paddle's order; the grad block's sum renamed by block 1
+    i = paddle.full([1], 0, "int64")
+    x, y = paddle.static.data("x", [None, 4], "float32"), paddle.static.data("y", [None, 4], "float32")
+    x.stop_gradient = y.stop_gradient = False
+    _, a, b = paddle.static.nn.while_loop(lambda i, a, b: i < 3, lambda i, a, b: [i + 1, a * 2.0, b + a], [i, x, y])
+    paddle.static.append_backward(paddle.mean(a) + paddle.mean(b))
+
+
+def _while_loop_unchanged_var(paddle):  # a loop var the body returns as it is: no assign, not an output
+    i = paddle.full([1], 0, "int64")
+    x, w = paddle.static.data("x", [None, 4], "float32"), paddle.static.data("w", [4], "float32")
+    x.stop_gradient = w.stop_gradient = False
+    _, a, _ = paddle.static.nn.while_loop(lambda i, a, b: i < 3, lambda i, a, b: [i + 1, a * b, b], [i, x, w])
+    paddle.static.append_backward(paddle.mean(a))
+
+
+_WHILE = ["fill_constant", "fill_constant", "less_than", "while"]
+PROGRAMS.update({
+    "while_loop_backward": (_while_loop_backward, [
+        *_WHILE, "reduce_mean", "fill_constant", "reduce_mean_grad", "while_grad"]),
+    "while_loop_parameters": (_while_loop_parameters, [
+        "fill_constant", "matmul_v2", "elementwise_add", "fill_constant", "less_than", "while", "reduce_mean",
+        "fill_constant", "reduce_mean_grad", "while_grad", "elementwise_add_grad", "matmul_v2_grad", "sum", "sum",
+        "sgd", "sgd"]),
+    "while_loop_two_carried": (_while_loop_two_carried, [
+        *_WHILE, "reduce_mean", "reduce_mean", "elementwise_add", "fill_constant", "elementwise_add_grad",
+        "reduce_mean_grad", "reduce_mean_grad", "while_grad"]),
+    "while_loop_unchanged_var": (_while_loop_unchanged_var, [
+        *_WHILE, "reduce_mean", "fill_constant", "reduce_mean_grad", "while_grad"]),
+})
+
+
 def _printed(build):
     def body(paddle):
         paddle.enable_static()
@@ -1530,6 +1579,24 @@ def test_static_indexing_raises_as_paddles(index, error):
             index(x, {"m": paddle.static.data("m", [4], "bool"), "i": paddle.static.data("i", [2], "int64"),
                       "j": paddle.static.data("j", [2], "int32")})
     body()
+
+
+_XW = np.array([[0.5, -1.0, 2.0, 0.25], [1.5, 0.0, -0.5, 1.0]], "float32")
+
+
+@differential(rtol=1e-5, atol=1e-6, expected={
+    "a": (_XW * 8).tolist(), "b": (_XW * 8).tolist(), "gx": np.full([2, 4], (8 + 7) / 8, "float32").tolist(),
+    "gy": np.full([2, 4], 1 / 8, "float32").tolist()})
+def test_while_loop_in_place_runs_as_paddles(paddle):  # two carried loop vars: a *= 2; b += a (three times)
+    def build():
+        i = paddle.full([1], 0, "int64")
+        x, y = paddle.static.data("x", [2, 4], "float32"), paddle.static.data("y", [2, 4], "float32")
+        x.stop_gradient = y.stop_gradient = False
+        _, a, b = paddle.static.nn.while_loop(lambda i, a, b: i < 3, lambda i, a, b: [i + 1, a * 2.0, b + a],
+                                              [i, x, y])
+        return [a, b, *paddle.static.gradients([paddle.mean(a) + paddle.mean(b)], [x, y])]
+    a, b, gx, gy = run_static(paddle, build, {"x": _XW, "y": _XW})
+    return {"a": a, "b": b, "gx": gx, "gy": gy}
 
 
 def _zero_d_indexing(paddle):  # 0-D int Variables: slice bounds given as tensors (the ints as fill_constants)

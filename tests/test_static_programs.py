@@ -237,8 +237,9 @@ def test_while_loop_with_fluid_increment_and_gradients():
         fluid.layers.increment(i, 1, in_place=True)
         return [i, s]
 
-    i_out, s_out = fluid.layers.while_loop(lambda i, s: fluid.layers.less_than(i, ten), body,
-                                           [i0, paddle.ones([3], "float32")])
+    s0 = paddle.ones([3], "float32")
+    s0.stop_gradient = False  # the loop works on s0 itself (in place, as Paddle's): its gradient flows where s0's does
+    i_out, s_out = fluid.layers.while_loop(lambda i, s: fluid.layers.less_than(i, ten), body, [i0, s0])
     gx, = static.gradients([paddle.sum(s_out)], [x])
     a = static.data("a", [1], "float32")
     out = static.nn.cond(paddle.sum(a) < 0.5, lambda: a * 2.0, lambda: a - 1.0)

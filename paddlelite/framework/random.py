@@ -60,21 +60,27 @@ class Draws:
         self.used += n
         return out
 
-    def random(self, size=()):
-        """Uniform float64 in [0, 1): the top 53 bits of each word."""
-        shape = _shape(size)
-        return ((self.bits(math.prod(shape)) >> np.uint64(11)).astype(np.float64) * 2.0 ** -53).reshape(shape)
+    def random(self, size=(), dtype=np.float64):
+        """Uniform in [0, 1): the top 53 bits of each word as a float64, or the top 24 as a float32."""
+        shape, dtype = _shape(size), np.dtype(dtype)
+        bits = np.finfo(dtype).nmant + 1
+        words = self.bits(math.prod(shape)) >> np.uint64(64 - bits)
+        return (words.astype(dtype) * dtype.type(2.0 ** -bits)).reshape(shape)
 
     def uniform(self, low=0.0, high=1.0, size=()):
         return low + (high - low) * self.random(size)
 
-    def normal(self, loc=0.0, scale=1.0, size=()):
-        """Box-Muller: a radius from one uniform, an angle from a second."""
-        shape = _shape(size)
+    def normal(self, loc=0.0, scale=1.0, size=(), dtype=np.float64):
+        """Box-Muller: each pair of uniforms gives two normals, a radius times the cosine and sine of an angle.
+        Computed in float32 for float32 (and narrower) results -- tails cut at 5.8 std -- else in float64."""
+        xp, shape = self.xp, _shape(size)
         n = math.prod(shape)
-        u = self.random(2 * n)
-        radius = self.xp.sqrt(-2.0 * self.xp.log1p(-u[:n]))  # log(1 - u): u < 1, so finite
-        return loc + scale * (radius * self.xp.cos(2.0 * math.pi * u[n:])).reshape(shape)
+        pairs = (n + 1) // 2
+        u = self.random(2 * pairs, np.float32 if np.dtype(dtype).itemsize <= 4 else np.float64)
+        radius = xp.sqrt(-2 * xp.log1p(-u[:pairs]))  # log(1 - u): u < 1, so finite
+        angle = (2 * math.pi) * u[pairs:]
+        z = xp.concatenate([radius * xp.cos(angle), radius * xp.sin(angle)])[:n]
+        return (loc + scale * z.reshape(shape)).astype(dtype, copy=False)
 
     def integers(self, low, high, size=(), dtype=np.int64):
         """Integers uniform in [low, high) (the modulo bias is below span / 2**64)."""

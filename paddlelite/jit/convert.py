@@ -110,8 +110,11 @@ def convert_while(cond_fn, body_fn, names, values, where):
     pred = cond_fn(*values)
     if isinstance(pred, Variable):
         from ..static.nn import while_loop
+        from ..tensor import assign
         _check_defined(names, values, where, "while")
-        return tuple(while_loop(cond_fn, lambda *v: _as_vars(body_fn(*v), names, where), list(values)))
+        # while_loop writes its loop vars in place (as Paddle's): it works on copies, so that gradients of the ops
+        # before the loop read the values they saw
+        return tuple(while_loop(cond_fn, lambda *v: _as_vars(body_fn(*v), names, where), [assign(v) for v in values]))
     while pred:
         values = body_fn(*values)
         pred = cond_fn(*values)

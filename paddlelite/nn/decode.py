@@ -261,7 +261,10 @@ def _decode_static(decoder, inputs, states, finished, max_step_num, impute_finis
         now = _flatten((time, inputs, states, finished, lengths, so_far))
         return [now[k] for k in at]
 
-    _, _, states, _, lengths, outputs = unpack(while_loop(cond, body, [flat[k] for k in at], is_test=is_test))
+    # the loop writes its loop vars in place (as Paddle's): it works on copies, so the first step's gradients read
+    # that step's values
+    loop_vars = [_t.assign(flat[k]) for k in at]
+    _, _, states, _, lengths, outputs = unpack(while_loop(cond, body, loop_vars, is_test=is_test))
     return outputs, states, lengths
 
 

@@ -85,7 +85,7 @@ def _uniform(xp, shape, dtype, min, max, seed, place):
 
 
 def _gaussian(xp, shape, dtype, mean, std, seed, place):
-    return rng_for(xp, seed).normal(mean, std, size=tuple(shape)).astype(_dt(dtype))
+    return rng_for(xp, seed).normal(mean, std, size=tuple(shape), dtype=_dt(dtype))
 
 
 def _randint(xp, shape, low, high, dtype, seed, place):

@@ -287,6 +287,7 @@ LEGACY_DESC = {
            ("Beta1Tensor", "Beta2Tensor", "EpsilonTensor", "Moment2Max", "SkipUpdate")) for t in ("adam", "adamw")},
     **{t: (_with(axis=-1, force_cpu=False), ()) for t in _COMPARE},
     **{t: (_reduce_desc, ()) for t in _REDUCE},
+    "while_grad": (_without("inner_grads"), ()),  # the names its block gives the gradients: our runner's
 }
 
 

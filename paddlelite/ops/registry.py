@@ -31,12 +31,12 @@ class OpDef:
                  "variadic_inputs", "optional_inputs", "variadic_outputs", "intermediate_outputs",
                  "nondiff_inputs", "meta_inputs", "same_dtype", "double_grad", "diff_inputs_mask", "n_in",
                  "n_out", "simple", "input_index", "output_index", "view", "block_runner", "block_grad",
-                 "host_sync", "lacks_higher_grad", "host_inputs", "absent_tails")
+                 "block_locals", "host_sync", "lacks_higher_grad", "host_inputs", "absent_tails")
 
     def __init__(self, type, inputs, outputs, forward=None, infer=None, grad=None, attrs=None,
                  variadic_inputs=(), optional_inputs=(), variadic_outputs=(), intermediate_outputs=(),
                  nondiff_inputs=(), meta_inputs=(), same_dtype=(), double_grad=False, view=False,
-                 block_runner=None, block_grad=None, host_sync=None, host_inputs=()):
+                 block_runner=None, block_grad=None, block_locals=None, host_sync=None, host_inputs=()):
         self.type = type
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
@@ -70,6 +70,10 @@ class OpDef:
         # ops with block_grad(backward_pass, op) -> ([grad Operators], [names whose grads they write]).
         self.block_runner = block_runner
         self.block_grad = block_grad
+        # block_locals(op) -> the names a structural op's runner binds itself before running its block (while_grad's
+        # gradients of the loop vars under their original names): its block's reads of them are not reads of the
+        # names outside
+        self.block_locals = block_locals
         # host_sync: the forward reads device values on the host (a data-dependent output shape, a value
         # check, a predicate), so a step holding it cannot be one CUDA graph: a short reason, or a
         # predicate on the attrs giving the reason or None (plans report these: Plan.host_syncs)

@@ -146,7 +146,7 @@ class BackwardPass:
 
     def commit(self):
         """Rename repeated outputs, insert the accumulation ops, append everything, run callbacks."""
-        ops = addup_repetitive_outputs(self.ops, self.block)
+        ops = addup_repetitive_outputs(self.ops, self.block, self.fwd_block.idx)
         for op in ops:
             op._attrs[OP_ROLE_ATTR] = OP_ROLE_BACKWARD
             self.block._append_operator(op)
@@ -288,8 +288,9 @@ class StaticGradBuilder(GradBuilder):
 
 
 # ---- Paddle's _addup_repetitive_outputs_ ---------------------------------------------------------
-def addup_repetitive_outputs(ops, block):
-    """Outputs `x@GRAD` written by several ops become `x@GRAD@RENAME@block<i>@<k>`, summed into
+def addup_repetitive_outputs(ops, block, fwd_idx):
+    """Outputs `x@GRAD` written by several ops become `x@GRAD@RENAME@block<i>@<k>` (i: the forward block's index),
+    variables of the grad `block`, summed into
     `x@GRAD` by one accumulation op inserted before the first op that reads `x@GRAD`."""
     renamed = {}      # grad name -> [names its producers write]
     count = {}
@@ -308,7 +309,7 @@ def addup_repetitive_outputs(ops, block):
                     renamed[name] = [name]
                 else:
                     if len(renamed[name]) == 1:
-                        new = _rename_name(name, block, count)
+                        new = _rename_name(name, block, fwd_idx, count)
                         renamed[name][0] = new
                         _rename_args(ops[first_idx[name]:idx], name, new)
                         for p_op, _ in pending:
@@ -316,7 +317,7 @@ def addup_repetitive_outputs(ops, block):
                         for s2 in list(op._outputs)[:list(op._outputs).index(slot)]:
                             op._outputs[s2] = [new if n == name else n for n in op._outputs[s2]]
                         names[:j] = [new if n == name else n for n in names[:j]]
-                    new = _rename_name(name, block, count)
+                    new = _rename_name(name, block, fwd_idx, count)
                     names[j] = new
                     renamed[name].append(new)
                 first_idx.setdefault(name, idx)
@@ -329,10 +330,10 @@ def addup_repetitive_outputs(ops, block):
     return out
 
 
-def _rename_name(name, block, count):
+def _rename_name(name, block, fwd_idx, count):
     k = count.get(name, 0)
     count[name] = k + 1
-    new = f"{name}@RENAME@block{block.idx}@{k}"
+    new = f"{name}@RENAME@block{fwd_idx}@{k}"
     like = block._lookup(name)
     if block._lookup(new) is None and like is not None:
         block.create_var(new, like._shape, like._dtype, stop_gradient=False, type=like.type)

@@ -15,8 +15,8 @@ from ..ops import dispatch
 from ..ops.registry import get_op, register_op
 from . import backward as _bw
 from . import executor as _ex
-from .framework import (OP_ROLE_ATTR, OP_ROLE_BACKWARD, Operator, Variable, default_main_program,
-                        program_unique_name)
+from .framework import (EMPTY_VAR_NAME, OP_ROLE_ATTR, OP_ROLE_BACKWARD, Operator, Variable, default_main_program,
+                        executable_ops, program_unique_name)
 
 
 # ---- building ------------------------------------------------------------------------------------
@@ -170,38 +170,51 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
             raise TypeError(f"while_loop: loop_vars must hold Variables, received {type(v).__name__}")
     program = default_main_program()
     parent = program.current_block()
-    key = program_unique_name(name or "while")
-    assign = get_op("assign")
-    # the loop works on copies, so the loop vars' initial values stay intact for the backward pass
-    state = [dispatch.apply(assign, v) for v in loop_vars]
-    pre_cond = cond(*state)
+    # as Paddle's: the loop works on the loop vars themselves (the body's results are assigned back into them)
+    pre_cond = cond(*loop_vars)
     _check_pred(pre_cond, "while_loop", "the value returned by cond", bad_size=TypeError)
     block = program._create_block()
     try:
-        new = _body_result(body(*state), len(state))
-        for i, (n, s) in enumerate(zip(new, state)):
+        new = _body_result(body(*loop_vars), len(loop_vars))
+        for i, (n, s) in enumerate(zip(new, loop_vars)):
             if not isinstance(n, Variable):
                 raise TypeError(f"while_loop: body must return Variables, value {i} is {type(n).__name__}")
             if n.dtype != s.dtype or len(n.shape) != len(s.shape):
                 raise ValueError(f"while_loop: body changes loop var {i} from {s.dtype.name}{s.shape} to "
                                  f"{n.dtype.name}{n.shape}")
-        for n, s in zip(new, state):
+        now = cond(*new)
+        _check_pred(now, "while_loop", "the value returned by cond", bad_size=TypeError)
+        for n, s in zip(new, loop_vars):
             if n is not s:
                 block.append_op("assign", inputs={"X": [n]}, outputs={"Out": [s]})
-                if not n.stop_gradient:
-                    s.stop_gradient = False
-        now = cond(*state)
-        _check_pred(now, "while_loop", "the value returned by cond", bad_size=TypeError)
         block.append_op("assign", inputs={"X": [now]}, outputs={"Out": [pre_cond]})
     finally:
         program._rollback()
-    scopes = parent.create_var(f"{key}.step_scopes", (), "float32", stop_gradient=True, type="STEP_SCOPES")
-    reads = _external_reads(block)
+    reads, writes = _while_io(block, parent, pre_cond.name)
+    scopes = parent.create_var(None, (), "float32", stop_gradient=True, type="STEP_SCOPES")
     op = Operator(parent, "while", {"X": reads, "Condition": [pre_cond.name]},
-                  {"Out": [s.name for s in state] + [pre_cond.name], "StepScopes": [scopes.name]},
+                  {"Out": writes, "StepScopes": [scopes.name]},
                   {"sub_block": block, "is_test": bool(is_test), OP_ROLE_ATTR: program._op_role})
     parent._append_operator(op)
-    return state
+    return loop_vars
+
+
+def _while_io(block, parent, cond_name):
+    """(X, Out) of the while op running `block`: the outer names its ops read, and those they write (the loop
+    vars and the condition), in the order Paddle's While._complete lists them -- the iteration order of the
+    Python sets it collects them in, so the same set operations are repeated here (that order is fixed within a
+    process, as string hashes are)."""
+    outputs, inputs = {cond_name}, set()
+    for op in block.ops:
+        for slot in op.input_names:
+            inputs.update(n for n in op.input(slot) if n not in outputs)
+        for slot in op.output_names:
+            outputs.update(op.output(slot))
+    inputs = inputs - set()  # Paddle's step removing the tensor arrays created in the block
+    writes = [n for n in outputs if parent._lookup(n) is not None]
+    inputs |= set(writes)
+    inputs -= {cond_name}
+    return list(inputs), writes
 
 
 # ---- gradients -----------------------------------------------------------------------------------
@@ -264,26 +277,31 @@ def _conditional_block_grad(bp, op):
 
 
 def _while_grad(bp, op):
+    """Paddle's while_grad: X@GRAD one per X (EMPTY_VAR_NAME where none is computed; a loop var's gradient is
+    read and written in place), Out@GRAD the outer gradients its block reads, in the order of Paddle's
+    WhileGradOpMaker (a C++ unordered_set of a few names: the reverse of their first reads)."""
     sub = op.attr("sub_block")
-    loop = [n for n in op.output("Out") if n not in op.input("Condition")]
+    xs, outs, cond_name = op.input("X"), op.output("Out"), op.input("Condition")[0]
+    loop = [n for n in outs if n != cond_name]
     if not any(n in bp.available for n in loop):
         return [], []
-    loop = [n for n in loop if n not in bp.no_grad]
-    g, inner = _inner_pass(bp, op, sub, loop)
-    loop_set = set(loop)
-    ext = [n for n in op.input("X") if n not in loop_set and n in inner.available and n not in bp.no_grad]
-    local = _isolate(g, inner, ext, "WHILE")
-    written = {n for n in loop if any(inner.grad_names.get(n) in o.output_arg_names for o in g.ops)}
-    loop_grads = [bp.grad_var(n).name for n in loop]
-    ext_grads = [bp.grad_var(n).name for n in ext]
+    g, inner = _inner_pass(bp, op, sub, [n for n in loop if n not in bp.no_grad])
+    reached = [n not in bp.no_grad and (n in loop or n in inner.available) for n in xs]
+    seen, out_grads = set(xs) | set(outs), []
+    for gop in g.ops:
+        for n in gop.input_arg_names:
+            if n not in seen and bp.block._lookup(n) is not None and n not in out_grads:
+                out_grads.append(n)
+        seen.update(gop.output_arg_names)
+    out_grads.reverse()
     gop = Operator(bp.block, "while_grad",
-                   {"X": loop + ext, "Out": loop, "Out@GRAD": loop_grads, "StepScopes": op.output("StepScopes")},
-                   {"X@GRAD": loop_grads + ext_grads},
-                   {"sub_block": g, "loop_vars": loop, "loop_grads": loop_grads, "ext_vars": ext,
-                    "ext_grads": ext_grads, "inner_grads": local, "carried": [n in written for n in loop],
-                    "is_test": op.attr("is_test"), OP_ROLE_ATTR: OP_ROLE_BACKWARD})
+                   {"X": xs, "Out": outs, "Out@GRAD": out_grads, "StepScopes": op.output("StepScopes")},
+                   {"X@GRAD": [bp.grad_var(n).name if r else EMPTY_VAR_NAME for n, r in zip(xs, reached)]},
+                   {"sub_block": g, "original_output_grad": list(out_grads), "is_test": op.attr("is_test"),
+                    "inner_grads": [inner.grad_name_of(n) if r else "" for n, r in zip(xs, reached)],
+                    OP_ROLE_ATTR: OP_ROLE_BACKWARD})
     gop._fwd_op = op
-    return [gop], loop + ext
+    return [gop], [n for n, r in zip(xs, reached) if r]
 
 
 # ---- running -------------------------------------------------------------------------------------
@@ -343,15 +361,23 @@ def _run_while(plan, op):
 
 
 def _run_while_grad(plan, op):
-    steps = plan.compile_block(op.attr("sub_block"))[0]
+    sub = op.attr("sub_block")
+    steps = plan.compile_block(sub)[0]
     scopes_i = plan.slot(op.input("StepScopes")[0])
-    loop = [plan.slot(n) for n in op.attr("loop_vars")]
-    loop_g = [plan.slot(n) for n in op.attr("loop_grads")]
-    carried = op.attr("carried")
-    ext = [plan.slot(n) for n in op.attr("ext_vars")]
-    outs = [plan.slot(n) for n in op.output("X@GRAD")]   # renamed by the backward pass where repeated
-    loop_out, ext_g = outs[:len(loop)], outs[len(loop):]
-    local = [plan.slot(n) for n in op.attr("inner_grads")]
+    written = {n for o in executable_ops(sub.ops) for n in o.output_arg_names}
+    outs = set(op.input("Out"))
+    # the gradients coming in (Out@GRAD, which backward may have renamed since: Paddle's original_output_grad)
+    given = dict(zip(op.attr("original_output_grad"), op.input("Out@GRAD")))
+    loop, ext = [], []
+    for x, inner, outer in zip(op.input("X"), op.attr("inner_grads"), op.output("X@GRAD")):
+        if not inner:
+            continue
+        if x in outs:  # a loop var: its gradient flows through every iteration, carried where the block writes it
+            src = given.get(inner)
+            loop.append((plan.slot(x), plan.slot(inner), plan.slot(outer), inner in written,
+                         None if src is None else plan.slot(src)))
+        else:          # read by the loop: its gradient is the sum over the iterations
+            ext.append((plan.slot(x), plan.slot(inner), plan.slot(outer)))
     is_test = op.attr("is_test")
     xp = plan.xp
 
@@ -360,26 +386,25 @@ def _run_while_grad(plan, op):
             raise ValueError("the gradient of a while_loop built with is_test=True is not available (its "
                              "iterations' values are not kept); build the loop with is_test=False")
         snaps = env[scopes_i]
-        for v, gv in zip(loop, loop_g):
-            if env[gv] is None:
-                env[gv] = xp.zeros_like(env[v])
+        for x, g, _, _, src in loop:
+            env[g] = env[src] if src is not None and env[src] is not None else xp.zeros_like(env[x])
         saved = {i: env[i] for s in snaps[:1] for i in s}
         acc = [None] * len(ext)
         for snap in reversed(snaps):
             for i, val in snap.items():
                 env[i] = val
             plan.run_steps(steps, env)
-            for k, i in enumerate(local):
-                acc[k] = env[i] if acc[k] is None else acc[k] + env[i]
-            for gv, c in zip(loop_g, carried):
-                if not c:
-                    env[gv] = xp.zeros_like(env[gv])
+            for k, (_, g, _) in enumerate(ext):
+                acc[k] = env[g] if acc[k] is None else acc[k] + env[g]
+            for _, g, _, carried, _ in loop:
+                if not carried:
+                    env[g] = xp.zeros_like(env[g])
         for i, val in saved.items():
             env[i] = val
-        for k, (x, gx) in enumerate(zip(ext, ext_g)):
-            env[gx] = acc[k] if acc[k] is not None else xp.zeros_like(env[x])
-        for o, gv in zip(loop_out, loop_g):
-            env[o] = env[gv]
+        for (x, _, out), total in zip(ext, acc):
+            env[out] = total if total is not None else xp.zeros_like(env[x])
+        for _, g, out, _, _ in loop:
+            env[out] = env[g]
     return run
 
 
@@ -399,7 +424,6 @@ register_op("while", inputs=["X", "Condition"], outputs=["Out", "StepScopes"], v
             host_sync="reads Condition on the host each step")
 register_op("while_grad", inputs=["X", "Out", "Out@GRAD", "StepScopes"], outputs=["X@GRAD"],
             variadic_inputs=["X", "Out", "Out@GRAD"], variadic_outputs=["X@GRAD"],
-            attrs={"sub_block": None, "loop_vars": [], "loop_grads": [], "ext_vars": [], "ext_grads": [],
-                   "inner_grads": [], "carried": [], "is_test": False},
-            block_runner=_run_while_grad,
+            attrs={"sub_block": None, "original_output_grad": [], "inner_grads": [], "is_test": False},
+            block_runner=_run_while_grad, block_locals=lambda op: op.attr("original_output_grad"),
             host_sync="replays the forward's steps, counted on the host")

@@ -16,7 +16,7 @@ from ..framework import dtype as _dtype
 from ..framework.tensor import Tensor
 from ..ops.registry import get_op
 from .compiled import CompiledProgram
-from .framework import Program, Variable, default_main_program, executable_ops, names_of
+from .framework import EMPTY_VAR_NAME, Program, Variable, default_main_program, executable_ops, names_of
 
 
 # ---- scope ----------------------------------------------------------------------------------------
@@ -340,13 +340,22 @@ class FixedStep:
         if self.graph is None:
             outs = self.plan.run_env(env, self.scope._values)
         else:
-            outs = self.graph.run(lambda: self.plan.run_env(env, self.scope._values), self._replay_key())
+            fed = [(slot, env[slot]) for slot in self.plan.feed_slots]
+            outs = self.graph.run(lambda: self._run_fed(fed), self._replay_key())
         for i in self.plan.fetch_idx:  # the env does not keep the results alive until the next call
             env[i] = None
         if not fixed:
             return outs
         return [_copy_into(xp, self.fetch_buffers, k, v).copy() if _is_array(v) else v for k, v in enumerate(outs)]
 
+
+    def _run_fed(self, fed):
+        """The plan run on the feeds `fed` [(slot, value)], put in place first: a capture that failed part-way has
+        freed those it read."""
+        env = self.env
+        for slot, value in fed:
+            env[slot] = value
+        return self.plan.run_env(env, self.scope._values)
 
     def _replay_key(self):
         """What a captured run depends on: the address, shape, strides and dtype of every array it reads (the
@@ -391,10 +400,12 @@ def _copy_into(xp, buffers, k, value):
 
 def op_io(op):
     """Names an op reads and writes, including what its sub-blocks read from outside them and write."""
-    reads, writes = list(op.input_arg_names), list(op.output_arg_names)
+    reads, writes = list(op.input_arg_names), [n for n in op.output_arg_names if n != EMPTY_VAR_NAME]
     for v in op._attrs.values():
         if hasattr(v, "ops") and hasattr(v, "vars"):
-            reads.extend(_sub_block_reads(v))
+            local = get_op(op.type).block_locals
+            local = set(local(op)) if local else ()
+            reads.extend(n for n in _sub_block_reads(v) if n not in local)
             for sub_op in v.ops:
                 writes.extend(op_io(sub_op)[1])
     return reads, writes

@@ -19,6 +19,7 @@ from .dot import program_to_dot
 from .op_role import (OP_ROLE_ATTR, OP_ROLE_BACKWARD, OP_ROLE_FORWARD, OP_ROLE_LOSS,  # noqa: F401  (re-exported)
                       OP_ROLE_OPTIMIZE, OP_ROLE_VAR_ATTR)
 GRAD_SUFFIX = "@GRAD"
+EMPTY_VAR_NAME = "@EMPTY@"  # Paddle's kEmptyVarName: a grad op output slot entry no gradient is written to
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
