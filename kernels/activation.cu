@@ -64,23 +64,33 @@ __device__ __forceinline__ void bias_act_grad_k(const T* __restrict__ x, const T
 #pragma unroll
   for (int k = 0; k < V; ++k) b[k] = 0.f;
   if (c < B) loadv<V>(bias, c, b);
-  tile_colsum<V>(R, c, B, [&](i64 r, i64 cc, float* acc) {
-    const i64 i = r * B + cc;
-    float xv[V], dv[V], g[V];
-    loadv<V>(x, i, xv);
-    loadv<V>(dout, i, dv);
+  tile_colsum<V>(R, c, B, [&](i64 r, i64 r1, i64 cc, float* acc) {
+    float xv[TILE_U][V], dv[TILE_U][V];
 #pragma unroll
-    for (int k = 0; k < V; ++k) {
-      g[k] = dv[k] * act_grad_from_input(act, xv[k] + b[k]);
-      acc[k] += g[k];
-    }
-    storev<V>(dx, i, g);
+    for (int u = 0; u < TILE_U; ++u)
+      if (r + u * TILE_Y < r1) {
+        loadv<V>(x, (r + u * TILE_Y) * B + cc, xv[u]);
+        loadv<V>(dout, (r + u * TILE_Y) * B + cc, dv[u]);
+      }
+#pragma unroll
+    for (int u = 0; u < TILE_U; ++u)
+      if (r + u * TILE_Y < r1) {
+        float g[V];
+#pragma unroll
+        for (int k = 0; k < V; ++k) {
+          g[k] = dv[u][k] * act_grad_from_input(act, xv[u][k] + b[k]);
+          acc[k] += g[k];
+        }
+        storev<V>(dx, (r + u * TILE_Y) * B + cc, g);
+      }
   }, s);
   if (threadIdx.y == 0 && c < B) {
     if (gridDim.y == 1) storev<V>(dbias, c, s);
     else storev<V>(partial, (i64)blockIdx.y * B + c, s);
   }
 }
+
+#define BIAS_ACT_GRAD_BLOCKS_PER_SM 2  // resident 256-thread blocks (launch/activation.py sizes the grid)
 
 #define ACT_KERNELS(NAME, T)                                                                             \
   extern "C" __global__ void act_grad_##NAME(const T* a, const T* dout, T* dx, i64 n, int act, int vec) { \
@@ -90,7 +100,8 @@ __device__ __forceinline__ void bias_act_grad_k(const T* __restrict__ x, const T
                                              int vec) {                                                  \
     bias_act_k<T>(x, bias, out, n, B, act, vec);                                                         \
   }                                                                                                      \
-  extern "C" __global__ void bias_act_grad_##NAME(const T* x, const T* bias, const T* dout, T* dx,        \
+  extern "C" __global__ void __launch_bounds__(256, BIAS_ACT_GRAD_BLOCKS_PER_SM)                        \
+  bias_act_grad_##NAME(const T* x, const T* bias, const T* dout, T* dx,                                  \
                                                   T* dbias, float* partial, i64 R, i64 B, int act,       \
                                                   int vec) {                                             \
     if (vec) bias_act_grad_k<4, T>(x, bias, dout, dx, dbias, partial, R, B, act);                        \

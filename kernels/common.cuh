@@ -191,12 +191,14 @@ template <int V, class T> __device__ __forceinline__ void storev(T* p, i64 i, co
 // ---- column sums over a [A, R, B] view (reduce the middle axis), tiled TILE_X*V columns x TILE_Y rows -
 // Block = (TILE_X, TILE_Y). Thread (tx, ty) of block (bx, by) owns the V adjacent columns from
 // c = (bx*TILE_X + tx) * V (V = 4: 16-byte loads, for B % 4 == 0 and 4-aligned bases) and rows ty,
-// ty+TILE_Y, ... of the by-th slice of the R rows; `f(r, c, acc)` adds that row's V values into acc (and
-// may store side outputs). The TILE_Y partials are then summed through shared memory in a fixed order
-// (deterministic). The sums are valid in threads with threadIdx.y == 0. Grids give every SM several
-// blocks, so each SM keeps enough 16-byte loads in flight to cover the memory latency.
+// ty+TILE_Y, ... of the by-th slice of the R rows, TILE_U rows at a time: `f(r, r1, c, acc)` loads rows
+// r + u*TILE_Y (u < TILE_U, below r1) first, then adds their V values into acc in row order (and may
+// store side outputs), so each thread has TILE_U loads in flight. The TILE_Y partials are then summed
+// through shared memory in a fixed order (deterministic). The sums are valid in threads with
+// threadIdx.y == 0. The host sizes the grid to one full wave of blocks.
 #define TILE_X 32
 #define TILE_Y 8
+#define TILE_U 4
 template <int V, class F>
 __device__ __forceinline__ void tile_colsum(i64 R, i64 c, i64 B, F f, float* acc) {
   const i64 per = (R + gridDim.y - 1) / gridDim.y;
@@ -204,10 +206,8 @@ __device__ __forceinline__ void tile_colsum(i64 R, i64 c, i64 B, F f, float* acc
   const i64 r1 = r0 + per < R ? r0 + per : R;
 #pragma unroll
   for (int k = 0; k < V; ++k) acc[k] = 0.f;
-  if (c < B) {
-#pragma unroll 4
-    for (i64 r = r0 + threadIdx.y; r < r1; r += TILE_Y) f(r, c, acc);
-  }
+  if (c < B)
+    for (i64 r = r0 + threadIdx.y; r < r1; r += TILE_Y * TILE_U) f(r, r1, c, acc);
   __shared__ float red[TILE_Y][TILE_X * V + 1];
 #pragma unroll
   for (int k = 0; k < V; ++k) red[threadIdx.y][threadIdx.x * V + k] = acc[k];

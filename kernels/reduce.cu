@@ -16,11 +16,17 @@ __device__ __forceinline__ void reduce_mid(const TI* __restrict__ x, TO* __restr
   for (i64 a = blockIdx.z; a < A; a += gridDim.z) {
     const TI* xa = x + a * R * B;
     float s[V];
-    tile_colsum<V>(R, c, B, [&](i64 r, i64 cc, float* acc) {
-      float t[V];
-      loadv<V>(xa, r * B + cc, t);
+    tile_colsum<V>(R, c, B, [&](i64 r, i64 r1, i64 cc, float* acc) {
+      float t[TILE_U][V];
 #pragma unroll
-      for (int k = 0; k < V; ++k) acc[k] += t[k];
+      for (int u = 0; u < TILE_U; ++u)
+        if (r + u * TILE_Y < r1) loadv<V>(xa, (r + u * TILE_Y) * B + cc, t[u]);
+#pragma unroll
+      for (int u = 0; u < TILE_U; ++u)
+        if (r + u * TILE_Y < r1) {
+#pragma unroll
+          for (int k = 0; k < V; ++k) acc[k] += t[u][k];
+        }
     }, s);
     if (threadIdx.y == 0 && c < B) storev<V>(out, (a * gridDim.y + blockIdx.y) * B + c, s);
   }
@@ -74,8 +80,11 @@ __device__ __forceinline__ void reduce_last_block(const TI* __restrict__ x, TO* 
   }
 }
 
+#define REDUCE_MID_BLOCKS_PER_SM 4  // resident 256-thread blocks (launch/reduce.py sizes the grid)
+
 #define REDUCE_KERNELS(IN, TI, OUT, TO)                                                                 \
-  extern "C" __global__ void reduce_mid_##IN##_##OUT(const TI* x, TO* out, i64 A, i64 R, i64 B, int v) { \
+  extern "C" __global__ void __launch_bounds__(256, REDUCE_MID_BLOCKS_PER_SM)                          \
+  reduce_mid_##IN##_##OUT(const TI* x, TO* out, i64 A, i64 R, i64 B, int v) {                          \
     if (v) reduce_mid<4, TI, TO>(x, out, A, R, B);                                                     \
     else reduce_mid<1, TI, TO>(x, out, A, R, B);                                                       \
   }                                                                                                    \

@@ -40,6 +40,12 @@ class _FakeCupy:
                 fake.log.append("end")
                 return types.SimpleNamespace(launch=lambda stream: fake.log.append("launch"))
 
+            def record(self):
+                return None
+
+            def wait_event(self, event):
+                pass
+
         class Allocator:
             def __init__(self, malloc):
                 pass
@@ -51,7 +57,7 @@ class _FakeCupy:
                 return False
 
         self.cuda = types.SimpleNamespace(MemoryPool=lambda: types.SimpleNamespace(malloc=None), Stream=Stream,
-                                          using_allocator=Allocator, get_current_stream=lambda: None)
+                                          using_allocator=Allocator, get_current_stream=Stream)
 
 
 def test_a_step_is_captured_when_its_key_repeats_then_replayed():
@@ -86,6 +92,28 @@ def test_a_refused_capture_runs_the_ops_from_then_on():
     for _ in range(4):
         assert replay.run(step, "a") == ["out"]
     assert runs == ["ran"] * 4 and replay.replays == 0 and "global random stream" in replay.refused
+
+
+def test_a_step_whose_capture_is_refused_part_way_runs_on_its_feeds():
+    """A capture refused after some ops ran (they freed the feeds they read) is followed by a run of the whole
+    step, which must find the call's feeds in place."""
+    from tests.test_jit_capture import _linear_step
+    xp, step = _FakeCupy(), _linear_step()
+    step.graph = GraphReplay(xp, step._drop_results)
+    step._replay_key = lambda: "same arrays"
+    run_steps = step.plan.run_steps
+
+    def refused_after_the_ops(steps, env):
+        run_steps(steps, env)
+        if xp.capturing:
+            raise CaptureRefused("a CUDA graph cannot replay a step that calls cuBLAS")
+    step.plan.run_steps = refused_after_the_ops
+    w = np.eye(2, dtype=np.float32)
+    for k in range(3):
+        x = np.full((2, 2), float(k), np.float32)
+        product, doubled = step.run([x, w])
+        np.testing.assert_array_equal(doubled, 2 * x)
+    assert "cuBLAS" in step.graph.refused and step.graph.replays == 0
 
 
 def _mlp():

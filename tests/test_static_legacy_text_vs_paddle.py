@@ -15,7 +15,7 @@ import re
 import numpy as np
 import pytest
 
-from tests.differential import differential, raises, run_both, run_static
+from tests.differential import assert_same, differential, raises, run_both, run_static
 
 
 def _mlp_sgd(paddle):
@@ -1050,7 +1050,44 @@ def _slice_mixed_bounds(paddle):  # strided_slice writes its int constants into 
     paddle.static.append_backward(paddle.mean(a) + paddle.mean(c))
 
 
+def _pad_tensor_paddings(paddle):  # a Tensor pad: joined with zeros for the dims a 3-D / 4-D x lacks, any mode
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 2, 5, 5], "float32")
+    x.stop_gradient = False
+    p, q, r = (paddle.static.data(n, [k], "int32") for n, k in (("p", 4), ("q", 2), ("r", 6)))
+    a, b = F.pad(x, p, value=0.5), F.pad(x, p, mode="reflect", data_format="NHWC")
+    F.pad(paddle.static.data("y", [None, 3, 6], "float32"), q, mode="replicate", data_format="NLC")
+    F.pad(paddle.static.data("z", [None, 2, 3, 4, 4], "float32"), r, mode="circular")
+    paddle.static.append_backward(paddle.mean(a) + paddle.mean(b))
+
+
+def _interpolate_tensor_sizes(paddle):  # OutSize (cast to int32), SizeTensor (constants in the helper's vars), Scale
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 2, 4, 4], "float32")
+    x.stop_gradient = False
+    s, h, sc = (paddle.static.data(n, [k], t) for n, k, t in (("s", 2, "int32"), ("h", 1, "int32"),
+                                                                ("sc", 2, "float32")))
+    a = F.interpolate(x, size=s, mode="bilinear")
+    b = F.interpolate(x, size=[h, 5], mode="nearest")
+    c = F.interpolate(x, scale_factor=sc, mode="nearest")
+    d = paddle.nn.Upsample(size=[h, 3], mode="bicubic", align_corners=True)(x)
+    paddle.static.append_backward(paddle.mean(a) + paddle.mean(b) + paddle.mean(c) + paddle.mean(d))
+
+
 PROGRAMS.update({
+    "pad_tensor_paddings": (_pad_tensor_paddings, [
+        "fill_constant", "concat", "unsqueeze2", "pad3d", "squeeze2", "fill_constant", "concat", "unsqueeze2", "pad3d",
+        "squeeze2", "fill_constant", "concat", "unsqueeze2", "pad3d", "squeeze2", "pad3d", "reduce_mean",
+        "reduce_mean", "elementwise_add", "fill_constant", "elementwise_add_grad", "reduce_mean_grad",
+        "reduce_mean_grad", "squeeze2_grad", "pad3d_grad", "unsqueeze2_grad", "squeeze2_grad", "pad3d_grad",
+        "unsqueeze2_grad", "sum"]),
+    "interpolate_tensor_sizes": (_interpolate_tensor_sizes, [
+        "cast", "bilinear_interp_v2", "fill_constant", "nearest_interp_v2", "nearest_interp_v2", "fill_constant",
+        "bicubic_interp_v2", "reduce_mean", "reduce_mean", "elementwise_add", "reduce_mean", "elementwise_add",
+        "reduce_mean", "elementwise_add", "fill_constant", "elementwise_add_grad", "reduce_mean_grad",
+        "elementwise_add_grad", "reduce_mean_grad", "elementwise_add_grad", "reduce_mean_grad", "reduce_mean_grad",
+        "bicubic_interp_v2_grad", "nearest_interp_v2_grad", "nearest_interp_v2_grad", "bilinear_interp_v2_grad",
+        "sum"]),
     "slice_tensor_bounds": (_slice_tensor_bounds, [
         "slice", "slice", "strided_slice", "strided_slice", "reduce_mean", "reduce_mean", "elementwise_add",
         "reduce_mean", "elementwise_add", "reduce_mean", "elementwise_add", "fill_constant", "elementwise_add_grad",
@@ -1731,3 +1768,71 @@ def test_static_lstm_runs_as_paddles(paddle):  # values and gradients of the rnn
         loss = paddle.mean(out * out) + paddle.mean(h) + paddle.mean(c)
         return [out, h, c, *paddle.static.gradients([loss], [x, *layer.parameters()])]
     return run_static(paddle, build, {"x": _SEQ})
+
+
+_IMAGE = np.arange(2 * 2 * 3 * 3, dtype="float32").reshape(2, 2, 3, 3) / 7.0
+_WIDE = np.arange(2 * 4 * 3, dtype="float32").reshape(2, 4, 3)
+
+
+def _resampling_results(paddle, x, w, ints, floats, scalar):
+    """F.pad and F.interpolate given tensor paddings / sizes / scales, and the same calls given ints; their loss."""
+    F = paddle.nn.functional
+    outs = [F.pad(x, ints([1, 0, 2, 1]), value=0.5), F.pad(x, ints([1, 1, 2, 0]), mode="reflect"),
+            F.pad(w, ints([2, 1]), mode="circular", data_format="NLC"),
+            F.interpolate(x, size=ints([4, 5]), mode="bilinear"),
+            F.interpolate(x, size=[scalar(5), 2], mode="nearest"),
+            F.interpolate(x, scale_factor=floats([2.0, 1.5]), mode="bicubic", align_corners=True)]
+    plain = [F.pad(x, [1, 0, 2, 1], value=0.5), F.pad(x, [1, 1, 2, 0], mode="reflect"),
+             F.pad(w, [2, 1], mode="circular", data_format="NLC"), F.interpolate(x, size=[4, 5], mode="bilinear"),
+             F.interpolate(x, size=[5, 2], mode="nearest"),
+             F.interpolate(x, scale_factor=[2.0, 1.5], mode="bicubic", align_corners=True)]
+    weights = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+    loss = paddle.add_n([paddle.mean(o * k) for o, k in zip(outs, weights)])
+    plain_loss = paddle.add_n([paddle.mean(o * k) for o, k in zip(plain, weights)])
+    return outs, plain, loss, plain_loss
+
+
+def _check_resampling(body):
+    """Tensor arguments give what the same ints give (values and gradients), and -- with Paddle installed -- what
+    Paddle computes."""
+    ours, theirs = run_both(body)
+    assert isinstance(ours, dict) and ours["same"] == [True] * 8, ours
+    assert_same(ours["outs"][0], np.pad(_IMAGE, [(0, 0), (0, 0), (2, 1), (1, 0)], constant_values=0.5))
+    if theirs is not None:
+        assert_same(ours, theirs, rtol=1e-5, atol=1e-5)
+
+
+def test_static_tensor_paddings_and_sizes_run_as_paddles():
+    def body(paddle):
+        feed = {"x": _IMAGE, "w": _WIDE}
+
+        def fed(values, dtype):
+            name = f"t{len(feed)}"
+            feed[name] = np.array(values, dtype)
+            return paddle.static.data(name, [len(values)], dtype)
+
+        def build():
+            x, w = paddle.static.data("x", [None, 2, 3, 3], "float32"), paddle.static.data("w", [None, 4, 3], "float32")
+            x.stop_gradient = w.stop_gradient = False
+            outs, plain, loss, plain_loss = _resampling_results(
+                paddle, x, w, lambda v: fed(v, "int32"), lambda v: fed(v, "float32"), lambda v: fed([v], "int32"))
+            return [*outs, *plain, *paddle.static.gradients([loss], [x, w]),
+                    *paddle.static.gradients([plain_loss], [x, w])]
+        got = run_static(paddle, build, feed)
+        same = [bool(np.allclose(a, b)) for a, b in zip(got[:6], got[6:12])] + \
+            [bool(np.allclose(got[12 + i], got[14 + i])) for i in range(2)]
+        return {"outs": got[:6], "grads": got[12:14], "same": same}
+    _check_resampling(body)
+
+
+def test_eager_tensor_paddings_and_sizes_as_paddles():
+    def body(paddle):
+        x, w = paddle.to_tensor(_IMAGE, stop_gradient=False), paddle.to_tensor(_WIDE, stop_gradient=False)
+        outs, plain, loss, plain_loss = _resampling_results(
+            paddle, x, w, lambda v: paddle.to_tensor(np.array(v, "int32")),
+            lambda v: paddle.to_tensor(np.array(v, "float32")), lambda v: paddle.to_tensor(v, dtype="int32"))
+        grads = paddle.grad([loss], [x, w]) + paddle.grad([plain_loss], [x, w])
+        same = [bool(np.allclose(a.numpy(), b.numpy())) for a, b in zip(outs, plain)] + \
+            [bool(np.allclose(grads[i].numpy(), grads[2 + i].numpy())) for i in range(2)]
+        return {"outs": outs, "grads": list(grads[:2]), "same": same}
+    _check_resampling(body)

@@ -9,7 +9,8 @@ What makes a replay compute what running the ops would:
   different key runs the ops (and is captured when it repeats).
 * Its temporaries and outputs come from a memory pool of its own, used by nothing else after the
   capture, so no other array is ever placed where the graph writes. The call before the capture runs
-  on that pool too, so the capture finds every block it needs cached.
+  on that pool and on the capture's stream too (CuPy caches freed blocks per stream), so the capture
+  finds every block it needs cached.
 * Whatever cannot be replayed refuses the capture, and the step then runs its ops on every call: a
   read of device values on the host (the CUDA runtime refuses it while capturing; plans also report
   such ops up front), a host-to-device copy, and random draws (`refuse_during_capture`: a graph would
@@ -46,6 +47,9 @@ class GraphReplay:
         self.xp = xp
         self.clear = clear      # drops the step's references to the arrays its last run made
         self.pool = xp.cuda.MemoryPool()
+        # the step runs before its capture, and is captured, on a stream of its own: CuPy's pool caches freed blocks
+        # per stream, and a capture that finds no cached block calls cudaMalloc, which fails the capture
+        self.stream = xp.cuda.Stream(non_blocking=True)
         self.key = self.graph = self.outs = None
         self.seen = None        # the key of the previous call, captured when it comes again
         self.refused = None     # why capturing this step failed: it then always runs its ops
@@ -58,10 +62,14 @@ class GraphReplay:
             return self.outs
         if key is None or self.refused is not None:
             return step()
-        if key != self.seen:  # a new key: run it on the step's own pool, capture it if it repeats
+        if key != self.seen:  # a new key: run it on the step's own pool and stream, capture it if it repeats
             self.seen, self.key, self.graph, self.outs = key, None, None, None
-            with self.xp.cuda.using_allocator(self.pool.malloc):
-                return step()
+            current = self.xp.cuda.get_current_stream()
+            self.stream.wait_event(current.record())  # after the work that wrote its inputs
+            with self.xp.cuda.using_allocator(self.pool.malloc), self.stream:
+                outs = step()
+            current.wait_event(self.stream.record())  # before the work that reads its results
+            return outs
         self.clear()  # the blocks of the previous run go back to the pool, so the capture reuses them
         graph, outs = self._capture(step)
         if graph is None:
@@ -71,7 +79,7 @@ class GraphReplay:
 
     def _capture(self, step):
         cp = self.xp
-        stream = cp.cuda.Stream(non_blocking=True)
+        stream = self.stream
         graph = outs = None
         with cp.cuda.using_allocator(self.pool.malloc), stream:
             stream.begin_capture(_THREAD_LOCAL_CAPTURE)

@@ -6,6 +6,7 @@ import numpy as np
 
 from .conv import scatter_add
 from .registry import Meta, register_op
+from .tensor_args import int_values
 from .shape_rules import check_float
 
 _CUBIC_A = -0.75  # Paddle's (and OpenCV's) cubic convolution constant
@@ -73,15 +74,32 @@ def _geometry(method, x_shape, out_d, out_h, out_w, scale, interp_method, align_
     return list(zip(axes, sizes, outs, scales))
 
 
+_SIZE_TENSORS = ("OutSize", "SizeTensor", "Scale")
+
+
+def _sized(attrs, nd, out_size, size_tensor, scale_t):
+    """`attrs` with the output size or scale the op's tensors give: OutSize (a 1-D int tensor), SizeTensor (one
+    tensor per spatial dim) or Scale (a 1-D float tensor), read when it runs."""
+    sizes = int_values(out_size, size_tensor, None)
+    if sizes is not None:
+        return {**attrs, **dict(zip(("out_d", "out_h", "out_w")[3 - nd:], sizes)), "scale": []}
+    if scale_t is not None:
+        return {**attrs, "scale": [float(v) for v in scale_t.reshape(-1).tolist()]}
+    return attrs
+
+
 def _register(method):
     name = f"{method}_interp_v2"
 
     def geometry(x_shape, **attrs):
         return _geometry(method, x_shape, **attrs)
 
-    def infer(x, **attrs):
+    def infer(x, out_size, size_tensor, scale_t, **attrs):
         check_float(name, x, real=True)
         shape = list(x.shape)
+        unknown = out_size is not None or scale_t is not None  # sizes known when the op runs
+        if unknown:  # (a SizeTensor's entries are -1 in the attrs already)
+            attrs = {**attrs, "out_d": -1, "out_h": -1, "out_w": -1, "scale": []}
         for axis, _, n_out, _ in geometry(x.shape, **attrs):
             shape[axis] = n_out
         return Meta(tuple(shape), x.dtype)
@@ -92,7 +110,8 @@ def _register(method):
     def weighted(xp, t, weight):
         return t if weight is None else t * xp.asarray(weight.astype(t.dtype)).reshape((-1,) + (1,) * (t.ndim - 1))
 
-    def forward(xp, x, **attrs):
+    def forward(xp, x, out_size, size_tensor, scale_t, **attrs):
+        attrs = _sized(attrs, x.ndim - 2, out_size, size_tensor, scale_t)
         for axis, n_in, n_out, scale in geometry(x.shape, **attrs):
             moved = xp.moveaxis(x, axis, 0)
             out = None
@@ -102,7 +121,8 @@ def _register(method):
             x = xp.moveaxis(out, 0, axis)
         return xp.ascontiguousarray(x)
 
-    def grad_forward(xp, x, dout, **attrs):
+    def grad_forward(xp, x, dout, out_size, size_tensor, scale_t, **attrs):
+        attrs = _sized(attrs, x.ndim - 2, out_size, size_tensor, scale_t)
         g = dout
         for axis, n_in, n_out, scale in reversed(geometry(x.shape, **attrs)):
             moved = xp.moveaxis(g, axis, 0)
@@ -114,18 +134,22 @@ def _register(method):
 
     def grad(g):
         if g.needs("X"):
-            g.set_input_grad("X", g.op(name + "_grad", g.input("X"), g.output_grad("Out"), **g.attrs))
+            g.set_input_grad("X", g.op(name + "_grad", g.input("X"), g.output_grad("Out"),
+                                       *[g.input(slot) for slot in _SIZE_TENSORS], **g.attrs))
 
     def grad_grad(g):  # the grad op is linear in DOut: its gradient resamples again
         if g.needs("DOut"):
-            g.set_input_grad("DOut", g.op(name, g.output_grad("DX"), **g.attrs))
+            g.set_input_grad("DOut", g.op(name, g.output_grad("DX"), *[g.input(slot) for slot in _SIZE_TENSORS],
+                                          **g.attrs))
 
     attrs = {"out_d": -1, "out_h": -1, "out_w": -1, "scale": [], "interp_method": method, "align_corners": False,
              "align_mode": 0, "data_layout": "NCHW"}
-    op = register_op(name, inputs=("X",), outputs=("Out",), forward=forward, infer=infer, grad=grad, attrs=attrs,
+    op = register_op(name, inputs=("X", *_SIZE_TENSORS), outputs=("Out",), variadic_inputs=("SizeTensor",),
+                     host_inputs=_SIZE_TENSORS, forward=forward, infer=infer, grad=grad, attrs=attrs,
                      double_grad=True)
-    grad_op = register_op(name + "_grad", inputs=("X", "DOut"), meta_inputs=("X",), outputs=("DX",),
-                          forward=grad_forward, infer=lambda x, dout, **a: Meta(x.shape, dout.dtype), grad=grad_grad,
+    grad_op = register_op(name + "_grad", inputs=("X", "DOut", *_SIZE_TENSORS), meta_inputs=("X",), outputs=("DX",),
+                          variadic_inputs=("SizeTensor",), host_inputs=_SIZE_TENSORS, forward=grad_forward,
+                          infer=lambda x, dout, *sizes, **a: Meta(x.shape, dout.dtype), grad=grad_grad,
                           attrs=attrs, double_grad=True)
     return op, grad_op
 

@@ -176,9 +176,15 @@ def squeeze_shape(shape, axis):
     return tuple(d for i, d in enumerate(shape) if not (i in axes and d == 1))
 
 
+def _squeeze_infer(x, axis):  # a named axis of unknown size is taken to be 1, as Paddle's shape rule does
+    nd = len(x.shape)
+    named = {normalize_axis("squeeze", a, nd) for a in axis}
+    return Meta(squeeze_shape(tuple(1 if i in named and d == -1 else d for i, d in enumerate(x.shape)), axis),
+                x.dtype)
+
+
 SQUEEZE = register_op("squeeze", inputs=("X",), outputs=("Out",),
-                      forward=lambda xp, x, axis: x.reshape(squeeze_shape(x.shape, axis)),
-                      infer=lambda x, axis: Meta(squeeze_shape(x.shape, axis), x.dtype),
+                      forward=lambda xp, x, axis: x.reshape(squeeze_shape(x.shape, axis)), infer=_squeeze_infer,
                       grad=_grad_like_input, attrs={"axis": []}, double_grad=True, view=True)
 
 
@@ -897,22 +903,26 @@ def _pad3d_widths(x_shape, paddings, mode, data_format):
     return widths
 
 
-def _pad3d_forward(xp, x, paddings, mode, value, data_format):
-    widths = _pad3d_widths(x.shape, paddings, mode, data_format)
+def _pad3d_forward(xp, x, paddings_t, paddings, mode, value, data_format):
+    widths = _pad3d_widths(x.shape, int_values(paddings_t, None, paddings), mode, data_format)
     if mode == "constant":
         return xp.pad(x, widths, mode="constant", constant_values=value)
     return xp.pad(x, widths, mode=_PAD3D_MODES[mode])
 
 
-def _pad3d_infer(x, paddings, mode, value, data_format):
+def _pad3d_infer(x, paddings_t, paddings, mode, value, data_format):
+    if paddings_t is not None:  # read when the op runs: the padded (spatial) dims are unknown
+        spatial = range(2, 5) if data_format == "NCDHW" else range(1, 4)
+        return Meta(tuple(-1 if i in spatial else d for i, d in enumerate(x.shape)), x.dtype)
     widths = _pad3d_widths(x.shape, paddings, mode, data_format)
     return Meta(tuple(-1 if d == -1 else d + a + b for d, (a, b) in zip(x.shape, widths)), x.dtype)
 
 
-def _pad3d_grad_forward(xp, x, dout, paddings, mode, value, data_format):
+def _pad3d_grad_forward(xp, x, dout, paddings_t, paddings, mode, value, data_format):
     """Each element of dout added into the element of x it copies: per padded dim, the inner part plus the pads
     folded back onto their sources (numpy.pad of the indices names them)."""
     dx = dout
+    paddings = int_values(paddings_t, None, paddings)
     for axis, (before, after) in enumerate(_pad3d_widths(x.shape, paddings, mode, data_format)):
         if not (before or after):
             continue
@@ -929,19 +939,22 @@ def _pad3d_grad_forward(xp, x, dout, paddings, mode, value, data_format):
 
 def _pad3d_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("pad3d_grad", g.input("X"), g.output_grad("Out"), **g.attrs))
+        g.set_input_grad("X", g.op("pad3d_grad", g.input("X"), g.output_grad("Out"), g.input("Paddings"), **g.attrs))
 
 
 def _pad3d_grad_grad(g):  # pad3d_grad is linear in DOut: its gradient pads again, with zeros
     if g.needs("DOut"):
-        g.set_input_grad("DOut", g.op("pad3d", g.output_grad("DX"), **{**g.attrs, "value": 0.0}))
+        g.set_input_grad("DOut", g.op("pad3d", g.output_grad("DX"), g.input("Paddings"), **{**g.attrs, "value": 0.0}))
 
 
 _PAD3D_ATTRS = {"paddings": [0] * 6, "mode": "constant", "value": 0.0, "data_format": "NCDHW"}
-PAD3D = register_op("pad3d", inputs=("X",), outputs=("Out",), forward=_pad3d_forward, infer=_pad3d_infer,
-                    grad=_pad3d_grad, attrs=_PAD3D_ATTRS, double_grad=True)
-PAD3D_GRAD = register_op("pad3d_grad", inputs=("X", "DOut"), meta_inputs=("X",), outputs=("DX",),
-                         forward=_pad3d_grad_forward, infer=lambda x, dout, **a: Meta(x.shape, dout.dtype),
+# paddings: the attr, or a 1-D int tensor of 6 (Paddings)
+PAD3D = register_op("pad3d", inputs=("X", "Paddings"), outputs=("Out",), host_inputs=("Paddings",),
+                    forward=_pad3d_forward, infer=_pad3d_infer, grad=_pad3d_grad, attrs=_PAD3D_ATTRS,
+                    double_grad=True)
+PAD3D_GRAD = register_op("pad3d_grad", inputs=("X", "DOut", "Paddings"), meta_inputs=("X",), outputs=("DX",),
+                         host_inputs=("Paddings",), forward=_pad3d_grad_forward,
+                         infer=lambda x, dout, paddings_t, **a: Meta(x.shape, dout.dtype),
                          grad=_pad3d_grad_grad, attrs=_PAD3D_ATTRS, double_grad=True)
 
 

@@ -340,13 +340,22 @@ class FixedStep:
         if self.graph is None:
             outs = self.plan.run_env(env, self.scope._values)
         else:
-            outs = self.graph.run(lambda: self.plan.run_env(env, self.scope._values), self._replay_key())
+            fed = [(slot, env[slot]) for slot in self.plan.feed_slots]
+            outs = self.graph.run(lambda: self._run_fed(fed), self._replay_key())
         for i in self.plan.fetch_idx:  # the env does not keep the results alive until the next call
             env[i] = None
         if not fixed:
             return outs
         return [_copy_into(xp, self.fetch_buffers, k, v).copy() if _is_array(v) else v for k, v in enumerate(outs)]
 
+
+    def _run_fed(self, fed):
+        """The plan run on the feeds `fed` [(slot, value)], put in place first: a capture that failed part-way has
+        freed those it read."""
+        env = self.env
+        for slot, value in fed:
+            env[slot] = value
+        return self.plan.run_env(env, self.scope._values)
 
     def _replay_key(self):
         """What a captured run depends on: the address, shape, strides and dtype of every array it reads (the

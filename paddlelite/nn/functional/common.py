@@ -13,9 +13,10 @@ from ...ops import math as _math
 from ...ops import nn as _nn
 from ...ops.conv import out_size
 from ...ops.registry import get_op
-from ...static.appender import layer_helper
+from ...static.appender import layer_helper, layer_name_guard, op_helper_name
 from ...tensor.manipulation import inplace_apply
 from ...tensor.math import _check_tensor, check_float_tensor, is_tensor_like
+from ...tensor.tensor_args import holds_tensors, placeholders, tensor_argument, tensor_list
 from .conv import conv2d_transpose, int_list
 from .pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 
@@ -126,8 +127,8 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     _check_tensor(x, "pad")
     if mode not in _PAD_MODES:
         raise AssertionError(f"pad: mode must be one of {list(_PAD_MODES)}, received mode={mode!r}")
-    if is_tensor_like(pad):
-        pad = [int(v) for v in pad.numpy().reshape(-1)]
+    if is_tensor_like(pad):  # the pad3d op reads it when it runs
+        return _pad3d_by_tensor(x, pad, mode, value, data_format)
     if not isinstance(pad, (list, tuple)) or not all(isinstance(v, int) and not isinstance(v, bool) for v in pad):
         raise TypeError(f"pad: pad must be a list of ints, received {pad!r}")
     nd = len(x.shape)
@@ -155,6 +156,29 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     if unsqueezed:
         x = T.unsqueeze(x, unsqueezed)
     out = apply(get_op("pad3d"), x, paddings=paddings, mode=mode, value=float(value),
+                data_format="NCDHW" if channel_first else "NDHWC")
+    return T.squeeze(out, unsqueezed) if unsqueezed else out
+
+
+def _pad3d_by_tensor(x, pad, mode, value, data_format):
+    """F.pad with a 1-D int32 Tensor `pad` of the spatial dims' paddings: as Paddle, zeros joined for the dims a
+    3-D or 4-D x lacks (unsqueezed to 5-D and squeezed back), whatever the mode."""
+    nd = len(x.shape)
+    formats = {3: ("NCL", "NLC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}.get(nd)
+    data_format = None if formats is None else formats[0] if data_format is None else str(data_format).upper()
+    if formats is None or data_format not in formats:
+        raise AssertionError(f"pad: a Tensor pad needs a 3-D to 5-D x with a data_format of its rank, received a "
+                             f"{nd}-D x and data_format {data_format!r}")
+    pad = tensor_argument(pad, "pad", "pad")
+    channel_first = data_format == formats[0]
+    unsqueezed = {3: [3, 4] if channel_first else [2, 3], 4: [2] if channel_first else [1], 5: []}[nd]
+    if nd == 3:
+        pad = T.concat([T.zeros([4], dtype="int32"), pad], axis=0)
+    elif nd == 4:
+        pad = T.concat([pad, T.zeros([2], dtype="int32")], axis=0)
+    if unsqueezed:
+        x = T.unsqueeze(x, unsqueezed)
+    out = apply(get_op("pad3d"), x, pad, paddings=[], mode=mode, value=float(value),
                 data_format="NCDHW" if channel_first else "NDHWC")
     return T.squeeze(out, unsqueezed) if unsqueezed else out
 
@@ -235,9 +259,10 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         if size is None:
             raise ValueError(f"{api}: output size can not be None in 'area' mode")
         return _AREA_POOLS[nd](x, size)
+    layout = "NHWC" if data_format[-1] == "C" else "NCHW"
+    if is_tensor_like(size) or holds_tensors(size) or is_tensor_like(scale_factor):
+        return _interpolate_by_tensors(x, size, scale_factor, mode, nd, align_corners, align_mode, layout)
     if size is not None:
-        if is_tensor_like(size):
-            size = [int(v) for v in size.numpy().reshape(-1)]
         size = [int(v) for v in size] if isinstance(size, (list, tuple)) else None
         if size is None or len(size) != nd or min(size) < 1:
             raise ValueError(f"{api}: size must be a list of {nd} positive ints")
@@ -254,7 +279,28 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     out_d, out_h, out_w = [-1] * (3 - nd) + size if size else [-1, -1, -1]
     return apply(get_op(f"{mode}_interp_v2"), x, out_d=out_d, out_h=out_h, out_w=out_w, scale=scales,
                  interp_method=mode, align_corners=bool(align_corners), align_mode=int(align_mode),
-                 data_layout="NHWC" if data_format[-1] == "C" else "NCHW")
+                 data_layout=layout)
+
+
+def _interpolate_by_tensors(x, size, scale_factor, mode, nd, align_corners, align_mode, layout):
+    """interpolate with its size (a 1-D int Tensor, or a list holding Tensors) or scale_factor (a Tensor) given as
+    tensors, which the op reads when it runs. As Paddle's static API: a size tensor cast to int32, a list's ints
+    int32 constants written into the op helper's variables."""
+    api, name = "interpolate", f"{mode}_interp_v2"
+    attrs = {"interp_method": mode, "align_corners": bool(align_corners), "align_mode": int(align_mode),
+             "data_layout": layout}
+    if holds_tensors(size):
+        if len(size) != nd:
+            raise ValueError(f"{api}: size must list {nd} sizes for a {nd + 2}-D x, received {len(size)}")
+        with layer_name_guard(op_helper_name(name)):
+            sizes = tensor_list(size, api, "size", into_helper=True)
+            out_d, out_h, out_w = [-1] * (3 - nd) + placeholders(size)
+            return apply(get_op(name), x, None, sizes, out_d=out_d, out_h=out_h, out_w=out_w, **attrs)
+    if size is not None:
+        return apply(get_op(name), x, apply(get_op("cast"), tensor_argument(size, api, "size"), dtype="int32"),
+                     **attrs)
+    return apply(get_op(name), x, None, None, tensor_argument(scale_factor, api, "scale_factor", kinds="f"),
+                 **attrs)
 
 
 def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0, data_format=None,

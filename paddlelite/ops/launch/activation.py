@@ -5,6 +5,8 @@ from ...device.kernels import kernel
 from .common import THREADS, aligned, blocks, i32, i64, suffix
 from .reduce import col_grid, reduce_mid
 
+BIAS_ACT_GRAD_BLOCKS_PER_SM = 2  # as kernels/activation.cu
+
 ACT_CODES = {"identity": 0, "relu": 1, "sigmoid": 2, "tanh": 3, "gelu": 4, "gelu_tanh": 5, "silu": 6,
              "relu_x": 7}
 
@@ -51,7 +53,7 @@ def bias_act_grad(xp, x, bias, dout, act):
     dx = xp.empty(x.shape, dtype=x.dtype)
     dbias = xp.empty((B,), dtype=x.dtype)
     vec = B % 4 == 0 and aligned(4, x_, b_, d_, dx)
-    gx, gy, _ = col_grid(B, 1, R, vec)
+    gx, gy, _ = col_grid(B, 1, R, vec, BIAS_ACT_GRAD_BLOCKS_PER_SM)
     part = xp.empty((gy, B), dtype=np.float32) if gy > 1 else dbias
     kernel("activation", f"bias_act_grad_{sfx}")(
         (gx, gy), (32, 8), (x_, b_, d_, dx, dbias, part, i64(R), i64(B), i32(ACT_CODES[act]), i32(vec)))

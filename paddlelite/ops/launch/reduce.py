@@ -46,19 +46,23 @@ def reduce_as(xp, x, target):
             return cur.reshape(tshape)
 
 
-def col_grid(B, A, R, vec):
-    """The grid of a tile_colsum kernel over [A, R, B]: TILE_X * (4 if vec else 1) columns per
-    block, the rows split over one full wave of blocks (4 resident 256-thread blocks per SM: the kernels
-    use up to 64 registers), at least 32 rows per block."""
+REDUCE_MID_BLOCKS_PER_SM = 4  # as kernels/reduce.cu
+
+
+def col_grid(B, A, R, vec, per_sm):
+    """The grid of a tile_colsum kernel over [A, R, B]: TILE_X * (4 if vec else 1) columns per block, the rows
+    split over exactly one full wave of blocks (`per_sm` resident 256-thread blocks per SM, the kernel's
+    __launch_bounds__; rounded down: a second, nearly empty wave would double the time), at least 32 rows per
+    block."""
     gx, gz = -(-B // (32 * (4 if vec else 1))), min(A, 65535)
-    gy = max(1, min(-(-sm_count() * 4 // (gx * gz)), -(-R // 32), 1024))
+    gy = max(1, min(sm_count() * per_sm // (gx * gz), -(-R // 32), 1024))
     return gx, gy, gz
 
 
 def reduce_mid(xp, x, A, R, B, out_dtype, grid_y=None):
     """[A, R, B] -> [A, B] in out_dtype (via float32 partials when the rows are split over blocks)."""
     vec = B % 4 == 0 and aligned(4, x)
-    gx, gy, gz = col_grid(B, A, R, vec)
+    gx, gy, gz = col_grid(B, A, R, vec, REDUCE_MID_BLOCKS_PER_SM)
     grid_y = gy if grid_y is None else grid_y
     name_in = suffix(x.dtype)
     if grid_y == 1:
