@@ -81,7 +81,7 @@ def _random_infer(shape, dtype, **attrs):
 
 
 def _uniform(xp, shape, dtype, min, max, seed, place):
-    return rng_for(xp, seed).uniform(min, max, size=tuple(shape)).astype(_dt(dtype))
+    return rng_for(xp, seed).uniform(min, max, size=tuple(shape), dtype=_dt(dtype))
 
 
 def _gaussian(xp, shape, dtype, mean, std, seed, place):
