@@ -1074,7 +1074,19 @@ def _interpolate_tensor_sizes(paddle):  # OutSize (cast to int32), SizeTensor (c
     paddle.static.append_backward(paddle.mean(a) + paddle.mean(b) + paddle.mean(c) + paddle.mean(d))
 
 
+def _clip_scale_tensor_bounds(paddle):  # Min / Max / ScaleTensor inputs; scale's gradient a scale op reading it
+    x = paddle.static.data("x", [None, 4], "float32")
+    x.stop_gradient = False
+    lo, hi, sc = (paddle.static.data(n, [1], "float32") for n in ("lo", "hi", "sc"))
+    a, b, c = paddle.clip(x, lo, hi), paddle.clip(x, lo, 1.0), paddle.scale(x, sc, 1.0)
+    paddle.static.append_backward(paddle.mean(a) + paddle.mean(b) + paddle.mean(c))
+
+
 PROGRAMS.update({
+    "clip_scale_tensor_bounds": (_clip_scale_tensor_bounds, [
+        "clip", "clip", "scale", "reduce_mean", "reduce_mean", "elementwise_add", "reduce_mean", "elementwise_add",
+        "fill_constant", "elementwise_add_grad", "reduce_mean_grad", "elementwise_add_grad", "reduce_mean_grad",
+        "reduce_mean_grad", "scale", "clip_grad", "clip_grad", "sum"]),
     "pad_tensor_paddings": (_pad_tensor_paddings, [
         "fill_constant", "concat", "unsqueeze2", "pad3d", "squeeze2", "fill_constant", "concat", "unsqueeze2", "pad3d",
         "squeeze2", "fill_constant", "concat", "unsqueeze2", "pad3d", "squeeze2", "pad3d", "reduce_mean",
@@ -1734,3 +1746,41 @@ def test_eager_tensor_paddings_and_sizes_as_paddles():
             [bool(np.allclose(grads[i].numpy(), grads[2 + i].numpy())) for i in range(2)]
         return {"outs": outs, "grads": list(grads[:2]), "same": same}
     _check_resampling(body)
+
+
+_C = (np.arange(12, dtype="float32").reshape(3, 4) - 4.0) / 2.0
+_CLIP_SCALE_EXPECTED = {
+    "outs": [np.clip(_C, 0.5, 2.0), np.clip(_C, 0.5, 1.0), _C * 3.0 + 1.0],
+    "grad": (((_C >= 0.5) & (_C <= 2.0)) / 12.0 + 2.0 * ((_C >= 0.5) & (_C <= 1.0)) / 12.0 + 3.0 * 3.0 / 12.0)
+    .astype("float32")}
+
+
+def _clip_scale_results(paddle, x, value):
+    outs = [paddle.clip(x, value(0.5), value(2.0)), paddle.clip(x, value(0.5), 1.0), paddle.scale(x, value(3.0), 1.0)]
+    return outs, paddle.add_n([paddle.mean(o * w) for o, w in zip(outs, [1.0, 2.0, 3.0])])
+
+
+@differential(expected=_CLIP_SCALE_EXPECTED)
+def test_static_tensor_clip_scale_run_as_paddles(paddle):
+    feed = {"x": _C}
+
+    def value(v):
+        name = f"v{len(feed)}"
+        feed[name] = np.array([v], "float32")
+        return paddle.static.data(name, [1], "float32")
+
+    def build():
+        x = paddle.static.data("x", [None, 4], "float32")
+        x.stop_gradient = False
+        outs, loss = _clip_scale_results(paddle, x, value)
+        return [*outs, *paddle.static.gradients([loss], [x])]
+    *outs, grad = run_static(paddle, build, feed)
+    return {"outs": outs, "grad": grad}
+
+
+@differential(expected=_CLIP_SCALE_EXPECTED)
+def test_eager_tensor_clip_scale_as_paddles(paddle):
+    x = paddle.to_tensor(_C, stop_gradient=False)
+    outs, loss = _clip_scale_results(paddle, x, lambda v: paddle.to_tensor([v], dtype="float32"))
+    loss.backward()
+    return {"outs": outs, "grad": x.grad}
