@@ -1082,7 +1082,16 @@ def _clip_scale_tensor_bounds(paddle):  # Min / Max / ScaleTensor inputs; scale'
     paddle.static.append_backward(paddle.mean(a) + paddle.mean(b) + paddle.mean(c))
 
 
+def _random_tensor_shapes(paddle):  # uniform's shape rule leaves a ShapeTensorList's dims unknown, gaussian's not
+    n = paddle.static.data("n", [1], "int32")
+    s = paddle.static.data("s", [2], "int32")
+    paddle.rand(s), paddle.randn([n, 2]), paddle.uniform([2, n]), paddle.rand([2, 3]), paddle.randn([3])
+
+
 PROGRAMS.update({
+    "random_tensor_shapes": (_random_tensor_shapes, [
+        "uniform_random", "fill_constant", "gaussian_random", "fill_constant", "uniform_random", "uniform_random",
+        "gaussian_random"]),
     "clip_scale_tensor_bounds": (_clip_scale_tensor_bounds, [
         "clip", "clip", "scale", "reduce_mean", "reduce_mean", "elementwise_add", "reduce_mean", "elementwise_add",
         "fill_constant", "elementwise_add_grad", "reduce_mean_grad", "elementwise_add_grad", "reduce_mean_grad",
@@ -1784,3 +1793,27 @@ def test_eager_tensor_clip_scale_as_paddles(paddle):
     outs, loss = _clip_scale_results(paddle, x, lambda v: paddle.to_tensor([v], dtype="float32"))
     loss.backward()
     return {"outs": outs, "grad": x.grad}
+
+
+def _random_shapes(paddle, outs):
+    return {"shapes": [list(o.shape) for o in outs], "dtypes": [str(o.dtype) for o in outs],
+            "uniform_in_range": bool(all(((o >= 0) & (o < 1)).all() for o in outs[::2]))}
+
+
+_RANDOM_EXPECTED = {"shapes": [[3, 2], [4, 2], [2, 4]], "dtypes": ["float32"] * 3, "uniform_in_range": True}
+
+
+@differential(expected=_RANDOM_EXPECTED)
+def test_static_random_tensor_shapes_run_as_paddles(paddle):  # paddle.uniform samples [0, 1) by default
+    def build():
+        s, n = paddle.static.data("s", [2], "int32"), paddle.static.data("n", [1], "int32")
+        return [paddle.uniform(s), paddle.randn([n, 2]), paddle.uniform([2, n])]
+    outs = run_static(paddle, build, {"s": np.array([3, 2], "int32"), "n": np.array([4], "int32")})
+    return _random_shapes(paddle, outs)
+
+
+@differential(expected=_RANDOM_EXPECTED)
+def test_eager_random_tensor_shapes_as_paddles(paddle):
+    s, n = paddle.to_tensor([3, 2], dtype="int32"), paddle.to_tensor(4, dtype="int32")
+    outs = [paddle.uniform(s), paddle.randn([n, 2]), paddle.uniform([2, n])]
+    return _random_shapes(paddle, [o.numpy() for o in outs])
