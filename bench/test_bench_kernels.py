@@ -127,7 +127,12 @@ def test_bench_softmax_ce_grad(cp, benchmark, impls):
 
 
 @pytest.mark.parametrize("N", [1024, 4096])
-def test_bench_layer_norm_grad(cp, benchmark, impls, N):
+@pytest.mark.parametrize("occupancy", [True, False], ids=["warp4", "warp8"])
+def test_bench_layer_norm_grad(cp, benchmark, impls, N, occupancy, monkeypatch):
+    """Both warp kernels (ln_bwd_warp4: 16 elements per lane, two blocks per SM, the default; ln_bwd_warp8: 32,
+    one block per SM, no barrier for rows up to 1024)."""
+    from paddlelite.ops.launch import layer_norm as ln_launch
+    monkeypatch.setattr(ln_launch, "PREFER_OCCUPANCY", occupancy)
     M = 32 * 2 ** 20 // N  # x, dy, dx: 128 MB each
     x = R.standard_normal((M, N)).astype(np.float32)
     _, mean, var = get_op("layer_norm").forward(np, x, None, None, epsilon=1e-5, begin_norm_axis=1)
@@ -140,7 +145,8 @@ def test_bench_layer_norm_grad(cp, benchmark, impls, N):
         y = torch.nn.functional.layer_norm(xt, (N,), w, b)
         g = torch.as_tensor(dy, device="cuda")
         return lambda: torch.autograd.grad(y, (xt, w, b), g, retain_graph=True)
-    _bench(cp, benchmark, impls, f"layer_norm_grad N={N}", "layer_norm_grad", (x, scale, mean, var, dy),
+    _bench(cp, benchmark, impls, f"layer_norm_grad N={N} {'warp4' if occupancy else 'warp8'}", "layer_norm_grad",
+           (x, scale, mean, var, dy),
            dict(epsilon=1e-5, begin_norm_axis=1), x.nbytes + 2 * scale.nbytes, torch_fn)
 
 

@@ -233,26 +233,40 @@ __device__ __forceinline__ void ln_bwd(const T* __restrict__ x, const S* __restr
     if (vec) ln_bwd_warp<KV, 1, true, T, S>(LN_WARP_ARGS);                                              \
     else ln_bwd_warp<KV, 1, false, T, S>(LN_WARP_ARGS);                                                 \
     break;
-#define LN_GROUP_CASE(G, T, S)                                                                          \
+#define LN_GROUP_CASE(KV, G, T, S)                                                                      \
   case G:                                                                                               \
-    ln_bwd_warp<8, G, true, T, S>(LN_WARP_ARGS);                                                        \
+    ln_bwd_warp<KV, G, true, T, S>(LN_WARP_ARGS);                                                       \
     break;
+#define LN_WARP_PARAMS(T, S)                                                                            \
+  const T *x, const S *scale, const float *mean, const float *var, const T *dy, T *dx, float *part, i64 M, \
+      i64 N, float eps, int has_scale, int kv, int g, int vec
+#define LN_SHARED                                                                                       \
+  __shared__ float red[2][LN_WARP_MAX];                                                                 \
+  __shared__ float xch[2][32][2];
 
+// Two entries, so that each gets the registers its own rows need: ln_bwd_warp8 keeps 32 elements per lane
+// (one 256-thread block per SM), ln_bwd_warp4 at most 16 (two blocks per SM: twice the warps to hide
+// latency behind).
 #define LN_KERNELS(NAME, T, SNAME, S)                                                                   \
   extern "C" __global__ void ln_bwd_##NAME##_##SNAME(const T* x, const S* scale, const float* mean,     \
                                                      const float* var, const T* dy, T* dx, float* pg,   \
                                                      float* pb, i64 M, i64 N, float eps, int has_scale) { \
     ln_bwd<T, S>(x, scale, mean, var, dy, dx, pg, pb, M, N, eps, has_scale);                            \
   }                                                                                                     \
-  extern "C" __global__ void __launch_bounds__(256, 1) ln_bwd_warp_##NAME##_##SNAME(                    \
-      const T* x, const S* scale, const float* mean, const float* var, const T* dy, T* dx, float* part,  \
-      i64 M, i64 N, float eps, int has_scale, int kv, int g, int vec) {                                 \
-    __shared__ float red[2][LN_WARP_MAX];                                                               \
-    __shared__ float xch[2][32][2];                                                                     \
+  extern "C" __global__ void __launch_bounds__(256, 1) ln_bwd_warp8_##NAME##_##SNAME(LN_WARP_PARAMS(T, S)) { \
+    LN_SHARED                                                                                           \
     if (g == 1) {                                                                                       \
-      switch (kv) { LN_WARP_CASE(1, T, S) LN_WARP_CASE(2, T, S) LN_WARP_CASE(4, T, S) LN_WARP_CASE(8, T, S) } \
+      switch (kv) { LN_WARP_CASE(8, T, S) }                                                             \
     } else {                                                                                            \
-      switch (g) { LN_GROUP_CASE(2, T, S) LN_GROUP_CASE(4, T, S) LN_GROUP_CASE(8, T, S) }               \
+      switch (g) { LN_GROUP_CASE(8, 2, T, S) LN_GROUP_CASE(8, 4, T, S) LN_GROUP_CASE(8, 8, T, S) }      \
+    }                                                                                                   \
+  }                                                                                                     \
+  extern "C" __global__ void __launch_bounds__(256, 2) ln_bwd_warp4_##NAME##_##SNAME(LN_WARP_PARAMS(T, S)) { \
+    LN_SHARED                                                                                           \
+    if (g == 1) {                                                                                       \
+      switch (kv) { LN_WARP_CASE(1, T, S) LN_WARP_CASE(2, T, S) LN_WARP_CASE(4, T, S) }                 \
+    } else {                                                                                            \
+      switch (g) { LN_GROUP_CASE(4, 2, T, S) LN_GROUP_CASE(4, 4, T, S) LN_GROUP_CASE(4, 8, T, S) }      \
     }                                                                                                   \
   }
 

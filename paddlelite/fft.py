@@ -78,7 +78,7 @@ def _resize(x, sizes, axes):
     """Crop, then zero-pad, x to `sizes` along `axes`."""
     crop = [(a, n) for a, n in zip(axes, sizes) if x.shape[a] > n]
     if crop:
-        x = apply(_mo.SLICE, x, [], [], axes=[a for a, _ in crop], starts=[0] * len(crop), ends=[n for _, n in crop])
+        x = apply(_mo.SLICE, x, axes=[a for a, _ in crop], starts=[0] * len(crop), ends=[n for _, n in crop])
     pad = [(a, n - x.shape[a]) for a, n in zip(axes, sizes) if x.shape[a] < n]
     if pad:
         paddings = [0] * (2 * x.ndim)

@@ -120,7 +120,9 @@ def test_softmax_ce_grad_int32_labels_and_scalar_mean(emu):
                                         ((3, 1000), 1), ((2, 777), 1), ((70, 96), 1), ((3, 2000), 1), ((5, 3000), 1),
                                         ((2, 4100), 1)])
 @pytest.mark.parametrize("with_scale", [True, False])
-def test_layer_norm_grad(impls, dtype, shape, axis, with_scale):
+@pytest.mark.parametrize("occupancy", [True, False], ids=["warp4", "warp8"])
+def test_layer_norm_grad(impls, dtype, shape, axis, with_scale, occupancy, monkeypatch):
+    monkeypatch.setattr(ln_launch, "PREFER_OCCUPANCY", occupancy)  # rows fitting both warp kernels: each one
     x = randn(*shape, dtype=dtype)
     n = int(np.prod(shape[axis:]))
     y, mean, var = get_op("layer_norm").forward(np, x, randn(n, dtype=dtype), None, epsilon=1e-5,

@@ -1817,3 +1817,24 @@ def test_eager_random_tensor_shapes_as_paddles(paddle):
     s, n = paddle.to_tensor([3, 2], dtype="int32"), paddle.to_tensor(4, dtype="int32")
     outs = [paddle.uniform(s), paddle.randn([n, 2]), paddle.uniform([2, n])]
     return _random_shapes(paddle, [o.numpy() for o in outs])
+
+
+@differential(expected={"parts": [[4], [4], [4]], "values": [[0.0, 1.0, 2.0, 3.0], [8.0, 9.0, 10.0, 11.0]]})
+def test_static_variable_unpacks_as_paddles(paddle):  # iteration indexes x[0], x[1], ... (Paddle's __getitem__)
+    def build():
+        a, b, c = paddle.static.data("x", [3, 4], "float32")
+        build.parts = [list(v.shape) for v in (a, b, c)]
+        return [a, c]
+    values = run_static(paddle, build, {"x": np.arange(12, dtype="float32").reshape(3, 4)})
+    return {"parts": build.parts, "values": values}
+
+
+def test_static_variable_of_unknown_length_is_not_iterable():  # Paddle would index it forever: not run there
+    import paddlelite as paddle
+    paddle.enable_static()
+    try:
+        with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+            with pytest.raises(TypeError, match="first dim is unknown"):
+                a, b = paddle.static.data("x", [None, 4], "float32")
+    finally:
+        paddle.disable_static()

@@ -137,6 +137,7 @@ def test_grad_setter_checks():
     np.testing.assert_allclose(x.grad.numpy(), [5, 6])
 
 
+@pytest.mark.usefixtures("cpu_device")
 def test_cpu_is_identity_on_cpu_and_gpu_needs_device():
     x = paddle.to_tensor([1.0])
     assert x.cpu() is x

@@ -264,6 +264,7 @@ def test_pinned_place_needs_cuda(paddle):
     paddle.CUDAPinnedPlace()
 
 
+@pytest.mark.usefixtures("cpu_device")
 @differential(expected=raises(RuntimeError))
 def test_pin_memory_needs_cuda(paddle):
     paddle.ones([2]).pin_memory()

@@ -17,6 +17,7 @@ What makes a replay compute what running the ops would:
   repeat one step's draws forever).
 """
 import contextlib
+import warnings
 
 import numpy as np
 
@@ -92,5 +93,7 @@ class GraphReplay:
                     graph = stream.end_capture()
         if self.refused is not None:
             self.clear()
+            warnings.warn(f"CUDA graph capture of a step was refused ({self.refused}); it runs its ops on every call",
+                          RuntimeWarning, stacklevel=4)
             return None, None
         return graph, outs

@@ -23,8 +23,9 @@ def mpi():
 
 
 def _mpi_native(dtype):
-    """Whether MPI reduces this dtype itself (bfloat16 and other extension types it does not)."""
-    return dtype.kind in "biufc" and dtype.type.__module__ == "numpy"
+    """Whether MPI reduces this dtype itself: not bfloat16 and other extension types, nor float16 (MPICH has a half
+    type, Open MPI has none)."""
+    return dtype.kind in "biufc" and dtype.type.__module__ == "numpy" and dtype != np.float16
 
 
 class Request:
@@ -53,6 +54,14 @@ class Request:
 
 DONE = Request()
 DONE._done = True
+
+
+def _after(request, step, blocking):
+    """`step` run once `request` completed: now for a blocking call (its caller waits for nothing), else on wait()."""
+    later = Request([], [request.wait, step])
+    if blocking:
+        later.wait()
+    return later
 
 
 class MPICommunicator:
@@ -104,7 +113,7 @@ class MPICommunicator:
         if not _mpi_native(src.dtype):  # e.g. bfloat16: reduce in float32, cast back
             wide = np.empty(src.shape, np.float32)
             req = self.all_reduce(src.astype(np.float32), wide, reduce, blocking)
-            return Request([], [req.wait, lambda: _store(out, wide.astype(out.dtype))])
+            return _after(req, lambda: _store(out, wide.astype(out.dtype)), blocking)
         dst, back = self._sink(out)
         if src is dst:  # in place (DataParallel's buckets): MPI wants MPI_IN_PLACE, not aliased buffers
             src = mpi().IN_PLACE
@@ -114,8 +123,10 @@ class MPICommunicator:
         return self._start("Allreduce", blocking, src, dst, op=self._op(reduce, dst.dtype), then=(average, back))
 
     def reduce(self, x, out, reduce, root, blocking=False):
-        if reduce == "avg" or not _mpi_native(np.dtype(x.dtype)):
-            return self.all_reduce(x, out, reduce, blocking)  # every rank computes it; only the root's is read
+        if reduce == "avg" or not _mpi_native(np.dtype(x.dtype)):  # every rank computes it; the root keeps it
+            whole = np.empty(x.shape, x.dtype)
+            req = self.all_reduce(x, whole, reduce, blocking)
+            return req if self.rank != root else _after(req, lambda: _store(out, whole), blocking)
         src, (dst, back) = self._host(x), self._sink(out)
         mine = self.rank == root
         return self._start("Reduce", blocking, src, dst if mine else None, op=self._op(reduce, src.dtype), root=root,
@@ -137,7 +148,7 @@ class MPICommunicator:
             full = np.empty_like(src)
             n = out.shape[0]
             req = self.all_reduce(src, full, reduce, blocking)
-            return Request([], [req.wait, lambda: _store(out, full[self.rank * n:(self.rank + 1) * n])])
+            return _after(req, lambda: _store(out, full[self.rank * n:(self.rank + 1) * n]), blocking)
         dst, back = self._sink(out)
         return self._start("Reduce_scatter_block", blocking, src, dst, op=self._op(reduce, src.dtype), then=(back,))
 

@@ -86,7 +86,7 @@ def _uniform_infer(shape_t, shape_list, shape, dtype, **attrs):  # Paddle's rule
 
 def _uniform(xp, shape_t, shape_list, shape, dtype, min, max, seed, place):
     shape = int_values(shape_t, shape_list, shape)
-    return rng_for(xp, seed).uniform(min, max, size=tuple(shape)).astype(_dt(dtype))
+    return rng_for(xp, seed).uniform(min, max, size=tuple(shape), dtype=_dt(dtype))
 
 
 def _gaussian(xp, shape_t, shape_list, shape, dtype, mean, std, seed, place):

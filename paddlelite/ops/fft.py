@@ -131,11 +131,11 @@ def _c2r_grad(g):
                 forward=not a["forward"], onesided=True)
     # every entry but DC and (n even) Nyquist stands for itself and its conjugate mirror: weight 2
     pair_end = min(m, n // 2 if n % 2 == 0 else n // 2 + 1)
-    parts = [g.op("slice", half, [], [], axes=[last], starts=[0], ends=[1])]
+    parts = [g.op("slice", half, axes=[last], starts=[0], ends=[1])]
     if pair_end > 1:
-        parts.append(g.op("slice", half, [], [], axes=[last], starts=[1], ends=[pair_end]) * 2.0)
+        parts.append(g.op("slice", half, axes=[last], starts=[1], ends=[pair_end]) * 2.0)
     if pair_end < m:
-        parts.append(g.op("slice", half, [], [], axes=[last], starts=[pair_end], ends=[_INT_MAX]))
+        parts.append(g.op("slice", half, axes=[last], starts=[pair_end], ends=[_INT_MAX]))
     g.set_input_grad("X", concat(parts, axis=last) if len(parts) > 1 else parts[0])
 
 

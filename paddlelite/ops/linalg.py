@@ -541,7 +541,7 @@ def _matrix_exp_grad(g):
         top = concat([xt, dout], axis=nd - 1)
         bottom = concat([g.zeros_like(x), xt], axis=nd - 1)
         big = g.op("matrix_exp", concat([top, bottom], axis=nd - 2))
-        g.set_input_grad("X", g.op("slice", big, [], [], axes=[nd - 2, nd - 1], starts=[0, n], ends=[n, 2 * n]))
+        g.set_input_grad("X", g.op("slice", big, axes=[nd - 2, nd - 1], starts=[0, n], ends=[n, 2 * n]))
 
 
 MATRIX_EXP = register_op("matrix_exp", inputs=("X",), outputs=("Out",), forward=_matrix_exp_forward,

@@ -871,7 +871,7 @@ def _pad_infer(x, paddings, pad_value):
 def _pad_grad(g):
     if g.needs("X"):
         w = _pad_widths("pad", len(g.shape(g.output_grad("Out"))), g.attrs["paddings"])
-        g.set_input_grad("X", g.op("slice", g.output_grad("Out"), [], [], axes=list(range(len(w))),
+        g.set_input_grad("X", g.op("slice", g.output_grad("Out"), axes=list(range(len(w))),
                                    starts=[a for a, _ in w], ends=[-b if b else _INT_MAX for _, b in w]))
 
 

@@ -151,7 +151,7 @@ def _grad(g):
     b = _noise_mass(g, labels, o)
     per_logit = (b / (o + b)) * (o - 1.0), o * (1.0 - o) / (o + b)
     sampled = num_true + g.attrs["num_neg_samples"]
-    parts = [g.op("slice", term, [], [], axes=[1], starts=[start], ends=[end])
+    parts = [g.op("slice", term, axes=[1], starts=[start], ends=[end])
              for term, (start, end) in zip(per_logit, ((0, num_true), (num_true, sampled)))]
     scale = dcost
     if g.input("SampleWeight") is not None:

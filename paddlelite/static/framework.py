@@ -120,7 +120,13 @@ class Variable:
         return self._shape[0]
 
     def __iter__(self):
-        raise TypeError(f"Variable '{self.name}' is not iterable while the program is being built")
+        """var[0], var[1], ... as Paddle's Variable iterates (by indexing until IndexError), so `a, b = var`
+        unpacks; an unknown (-1) first dim, which Paddle would index forever, is an error."""
+        if not self._shape or self._shape[0] < 0:
+            why = "its first dim is unknown" if self._shape else "it is 0-D"
+            raise TypeError(f"Variable '{self.name}' of shape {self._shape} is not iterable while the program is "
+                            f"being built: {why}")
+        return (self[i] for i in range(self._shape[0]))
 
     # ---- printing (Paddle's legacy-IR text) -----------------------------------------------------
     def to_string(self, throw_on_error=False, with_details=False):

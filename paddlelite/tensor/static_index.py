@@ -145,7 +145,7 @@ def _bound_tensors(bounds):
     """Paddle's deal_attrs: bounds holding a Variable are all given as tensors (the ints as int64 constants on the
     CPU), with -1 in the attr where a Variable is; else the attr alone."""
     if not any(_is_variable(b) for b in bounds):
-        return bounds, []
+        return bounds, None
     tensors = []
     for b in bounds:
         if _is_variable(b):

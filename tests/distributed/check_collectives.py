@@ -117,6 +117,8 @@ def main():
             dist.alltoall(out, [paddle.to_tensor(data(rank, shape, dtype, salt=p + 1)) for p in range(n)])
             for r in range(n):
                 check(out[r], data(r, shape, dtype, salt=rank + 1), f"alltoall[{r}] {tag}")
+            if n == 1 and dist.get_backend() == "NCCL":
+                continue  # one rank talks to itself, which NCCL allows only as a send and recv in one group
             # send/recv in a ring, blocking (even ranks send first) and nonblocking
             nxt, prv = (rank + 1) % n, (rank - 1) % n
             t = paddle.to_tensor(np.zeros(shape, dtype))

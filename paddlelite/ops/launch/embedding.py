@@ -34,7 +34,7 @@ def embedding_grad(xp, ids, w, dout, padding_row=None, deterministic=None):
         return None
     d_ = xp.ascontiguousarray(dout).reshape(ntok, D)
     pad = i64(-1 if padding_row is None else padding_row)
-    threads = min(THREADS, max(32, -(-D // 32) * 32))
+    threads = min(THREADS, max(32, -(-D // 32) * 32))  # 16 blocks per SM: 2 full waves of 256 threads at D >= 256
     det = is_deterministic() if deterministic is None else deterministic
     if det:
         dw = xp.zeros((V, D), dtype=dout.dtype)
@@ -42,10 +42,10 @@ def embedding_grad(xp, ids, w, dout, padding_row=None, deterministic=None):
             order = xp.argsort(ids_, kind="stable")
             sorted_ids = xp.ascontiguousarray(ids_[order])
             kernel("embedding", f"embedding_grad_sorted_{sfx}")(
-                (blocks(ntok, 1),), (threads,), (sorted_ids, order, i64(ntok), d_, dw, i64(V), i64(D), pad))
+                (blocks(ntok, 1, per_sm=16),), (threads,), (sorted_ids, order, i64(ntok), d_, dw, i64(V), i64(D), pad))
         return dw
     acc = xp.zeros((V, D), dtype=np.float32)
     if ntok and D:
         kernel("embedding", f"embedding_grad_atomic_{sfx}")(
-            (blocks(ntok, 1),), (threads,), (ids_, d_, acc, i64(ntok), i64(V), i64(D), pad))
+            (blocks(ntok, 1, per_sm=16),), (threads,), (ids_, d_, acc, i64(ntok), i64(V), i64(D), pad))
     return acc if dout.dtype == np.float32 else acc.astype(dout.dtype)

@@ -5,8 +5,26 @@ from ...device.kernels import kernel, sm_count
 from .common import aligned, block_size, f32, i32, i64, prod, suffix
 from .reduce import reduce_mid
 
-WARP_MAX = 1024  # columns a warp keeps in registers (LN_WARP_MAX in the kernel): longer rows take 2, 4, 8 warps
-MAXK = 8  # longer rows: elements of a row each thread of a block keeps in registers; longer still are re-read
+WARP_MAX = 1024  # columns a warp keeps in registers (LN_WARP_MAX in the kernel: 8 vectors of 4 per lane)
+MAXK = 8  # rows the warp kernels do not take: elements of a row each thread of a block keeps in registers
+PREFER_OCCUPANCY = True  # rows that fit either warp kernel take ln_bwd_warp4 (twice the warps per SM, but
+# 2 warps per row where ln_bwd_warp8 needs 1: a barrier per step)
+
+
+def warp_plan(N, vec):
+    """(kernel, vectors per lane, warps per row, resident blocks per SM) of the warp kernel for rows of N, or
+    None (the block kernel). Rows over one warp need N % 4 == 0 and aligned arrays (vec)."""
+    def pick(per_lane):
+        g = next((k for k in (1, 2, 4, 8) if N <= 32 * 4 * per_lane * k), None)
+        if g is None or (g > 1 and not vec):
+            return None
+        return g, (next(k for k in (1, 2, 4) if N <= 128 * k) if g == 1 and per_lane == 4 else per_lane)
+    small, big = pick(4), pick(8)
+    if small is not None and (PREFER_OCCUPANCY or small[0] == 1 or big is None):
+        return "ln_bwd_warp4", small[1], small[0], 2
+    if big is not None:
+        return "ln_bwd_warp8", big[1], big[0], 1
+    return None
 
 
 def layer_norm_grad(xp, x, scale, mean, var, dy, epsilon, begin_norm_axis):
@@ -31,12 +49,12 @@ def layer_norm_grad(xp, x, scale, mean, var, dy, epsilon, begin_norm_axis):
     pdt = scale.dtype if scale is not None else x.dtype
     pshape = scale.shape if scale is not None else (N,)
     vec = N % 4 == 0 and aligned(4, x2, sc, dy2, dx)
-    if N <= WARP_MAX or (vec and N <= 8 * WARP_MAX):  # G warps per row, the row in registers
-        g = next(k for k in (1, 2, 4, 8) if N <= WARP_MAX * k)
-        kv = next(k for k in (1, 2, 4, 8) if N <= 128 * k) if g == 1 else 8
-        fn = kernel("layer_norm", f"ln_bwd_warp_{sfx}_{ssfx}")
+    plan = warp_plan(N, vec)
+    if plan is not None:  # g warps per row, the row in registers
+        name, kv, g, per_sm = plan
+        fn = kernel("layer_norm", f"{name}_{sfx}_{ssfx}")
         threads = block_size(fn, 256)
-        grid = max(1, min(-(-M // (threads // 32 // g)), sm_count()))
+        grid = max(1, min(-(-M // (threads // 32 // g)), sm_count() * per_sm))
         part = xp.empty((grid, 2 * N), dtype=np.float32)
         fn((grid,), (threads,), (x2, sc, mu, vr, dy2, dx, part, i64(M), i64(N), f32(epsilon),
                                  i32(scale is not None), i32(kv), i32(g), i32(vec)))

@@ -199,6 +199,7 @@ def elementwise(xp, name, param, arrays, scalars, n_out, attrs):
     n = param.size
     if n:
         attrs = [i32(a) if isinstance(a, (bool, int)) else f32(a) for a in attrs]
-        kernel("optimizer", f"{name}_{sfx}")((blocks(n, THREADS),), (THREADS,),
+        # one element per thread and step: more blocks than one wave, for the loads in flight
+        kernel("optimizer", f"{name}_{sfx}")((blocks(n, THREADS, per_sm=16),), (THREADS,),
                                              (*ins, *(scalar_f32(xp, s) for s in scalars), *outs, i64(n), *attrs))
     return tuple(outs)

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ...device.kernels import kernel, sm_count
-from .common import THREADS, aligned, blocks, f32, i32, i64, prod, suffix
+from .common import RESIDENT, THREADS, aligned, blocks, f32, i32, i64, prod, suffix
 
 
 def softmax_ce_grad(xp, label, softmax, dloss, soft_label, ignore_index, axis, scale=1.0):
@@ -46,7 +46,8 @@ def softmax_ce_grad(xp, label, softmax, dloss, soft_label, ignore_index, axis, s
             per_row = -(-C // (4 if vec else 1))
             threads = min(THREADS, -(-per_row // 32) * 32)
             gx = -(-per_row // (threads * 4))  # up to 4 vectors of a row per thread
-            kernel("softmax_ce", name)((gx, max(1, min(outer, 65535, sm_count() * 16 // gx))), (threads,), args)
+            kernel("softmax_ce", name)((gx, max(1, min(outer, 65535, sm_count() * RESIDENT // gx))), (threads,),
+                                       args)
             return dx
     kernel("softmax_ce", name)((blocks(n, THREADS * 4),), (THREADS,), args)
     return dx
