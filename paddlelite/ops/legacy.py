@@ -67,6 +67,8 @@ NAME_KEYS = {
     "assign_value": ("assign", 1),
     "fill_constant": ("fill_constant", 2),
     "size": ("numel", 1),
+    "uniform_random": ("uniform", 1),
+    "gaussian_random": ("gaussian", 1),
 }
 
 
@@ -186,8 +188,8 @@ def _assign_value_desc(attrs, x):  # the values as Scalars, the dtype as a VarTy
             "values": [_Scalar(v) for v in attrs["values"]]}
 
 
-def _random_desc(**extra):  # the initializers' random ops: dtype as a VarType number
-    return lambda attrs, x: {**extra, **attrs, "dtype": VAR_TYPE.get(str(attrs["dtype"]), -1)}
+def _random_desc(**extra):  # the initializers' random ops: dtype as a VarType number, no place
+    return lambda attrs, x: {**extra, **_without("place")(attrs, x), "dtype": VAR_TYPE.get(str(attrs["dtype"]), -1)}
 
 
 def _flatten_desc(attrs, x):

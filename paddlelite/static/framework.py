@@ -242,7 +242,12 @@ class Operator:
 
     @property
     def input_names(self):
-        return sorted({**self._inputs, **dict.fromkeys(self._desc()[1], [])})  # OpDesc keeps slots sorted
+        return sorted({**self._given_inputs(), **dict.fromkeys(self._desc()[1], [])})  # OpDesc keeps slots sorted
+
+    def _given_inputs(self):
+        """The input slots the op desc lists: a bare desc (backward's seeds and sums, a grad maker's own ops)
+        lists only those given variables."""
+        return {k: v for k, v in self._inputs.items() if v} if self._bare_desc else self._inputs
 
     def _desc(self):
         """(attrs, optional input slots listed empty) as Paddle's legacy op desc of this op shows them; a
@@ -340,7 +345,7 @@ class Operator:
     # ---- printing (Paddle's legacy-IR text: slots and attributes sorted by name) ---------------
     def to_string(self, throw_on_error=False, with_details=False):
         desc_attrs, empty = self._desc()
-        inputs = {**dict.fromkeys(empty, []), **self._inputs}
+        inputs = {**dict.fromkeys(empty, []), **self._given_inputs()}
         outs = ", ".join(f"{k}={self._outputs[k]}" for k in sorted(self._outputs))
         ins = ", ".join(f"{k}={inputs[k]}" for k in sorted(inputs))
         attrs = ", ".join(f"{k} = {_attr_text(v)}" for k, v in sorted(desc_attrs.items()))
