@@ -1219,6 +1219,39 @@ PROGRAMS.update({
 })
 
 
+def _lstm_sgd(paddle):  # Paddle's rnn op over the cells' weights (coalesced in the startup program) and rnn_grad
+    x = paddle.static.data("x", [None, 5, 4], "float32")
+    out, (h, c) = paddle.nn.LSTM(4, 3)(x)
+    paddle.optimizer.SGD(0.1).minimize(paddle.mean(out))
+
+
+def _gru_bidirect_adam(paddle):
+    x = paddle.static.data("x", [None, 5, 4], "float32")
+    out, h = paddle.nn.GRU(4, 3, num_layers=2, direction="bidirect")(x)
+    paddle.optimizer.Adam(0.1).minimize(paddle.mean(out) + paddle.mean(h))
+
+
+def _simple_rnn_time_major(paddle):  # a known batch: no shape op; Input@GRAD computed
+    x = paddle.static.data("x", [2, 5, 4], "float32")
+    x.stop_gradient = False
+    out, h = paddle.nn.SimpleRNN(4, 3, activation="relu", time_major=True)(x)
+    paddle.static.append_backward(paddle.mean(out))
+
+
+_BATCH_ZEROS = ["shape", "slice", "fill_constant", "fill_constant", "fill_constant"]
+PROGRAMS.update({
+    "lstm_sgd": (_lstm_sgd, [
+        *_BATCH_ZEROS, *_BATCH_ZEROS[2:], "transpose2", "rnn", "transpose2", "reduce_mean", "fill_constant",
+        "reduce_mean_grad", "transpose2_grad", "fill_any_like", "fill_any_like", "rnn_grad", *_SGD]),
+    "gru_bidirect_adam": (_gru_bidirect_adam, [
+        *_BATCH_ZEROS, "transpose2", "rnn", "transpose2", "reduce_mean", "reduce_mean", "elementwise_add",
+        "fill_constant", "elementwise_add_grad", "reduce_mean_grad", "reduce_mean_grad", "transpose2_grad",
+        "rnn_grad", *["adam"] * 16]),
+    "simple_rnn_time_major": (_simple_rnn_time_major, [
+        "fill_constant", "rnn", "reduce_mean", "fill_constant", "reduce_mean_grad", "fill_any_like", "rnn_grad"]),
+})
+
+
 def _printed(build):
     def body(paddle):
         paddle.enable_static()
@@ -1687,6 +1720,76 @@ PROGRAMS["variable_slice_bounds"] = (_variable_slice_bounds, [
     "elementwise_add_grad", "reduce_mean_grad", "reduce_mean_grad", "reduce_mean_grad", "reduce_mean_grad",
     "reduce_mean_grad", "slice_grad", "strided_slice_grad", "strided_slice_grad", "slice_grad", "slice_grad",
     "sum"])
+
+
+_SEQ = np.random.default_rng(5).uniform(-1, 1, (2, 4, 3)).astype("float32")
+
+
+def _rnn_layer(paddle, kind):
+    init = paddle.ParamAttr(initializer=paddle.nn.initializer.Uniform(-0.5, 0.5))
+    kwargs = {"weight_ih_attr": init, "weight_hh_attr": init, "bias_ih_attr": init, "bias_hh_attr": init}
+    if kind == "lstm":
+        return paddle.nn.LSTM(3, 2, num_layers=2, direction="bidirect", **kwargs)
+    if kind == "gru":
+        return paddle.nn.GRU(3, 2, **kwargs)
+    return paddle.nn.SimpleRNN(3, 2, time_major=True, activation="relu", **kwargs)
+
+
+@pytest.mark.parametrize("kind", ["lstm", "gru", "simple_rnn"])
+def test_static_rnn_runs_as_eager(kind):  # the `rnn` op and its gradient compute what the eager cell loop computes
+    import paddlelite as paddle
+    paddle.seed(3)
+    layer = _rnn_layer(paddle, kind)
+    weights = [p.numpy() for p in layer.parameters()]
+    x = paddle.to_tensor(_SEQ, stop_gradient=False)
+    out, states = layer(x)
+    states = list(states) if isinstance(states, tuple) else [states]
+    loss = paddle.mean(out * out) + sum(paddle.mean(s) for s in states)
+    loss.backward()
+    eager = [out.numpy(), *[s.numpy() for s in states], x.grad.numpy(), *[p.grad.numpy() for p in layer.parameters()]]
+
+    def build():
+        x = paddle.static.data("x", list(_SEQ.shape), "float32")
+        x.stop_gradient = False
+        layer = _rnn_layer(paddle, kind)
+        out, states = layer(x)
+        states = list(states) if isinstance(states, tuple) else [states]
+        loss = paddle.mean(out * out) + functools.reduce(operator.add, [paddle.mean(s) for s in states])
+        params[:] = layer.parameters()
+        return [out, *states, *paddle.static.gradients([loss], [x, *params])]
+    params = []
+    try:
+        paddle.enable_static()
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            fetch = build()
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        scope = paddle.static.global_scope()
+        for p, w in zip(params, weights):
+            scope.find_var(p.name).get_tensor().set(w, paddle.CPUPlace())
+        static = exe.run(main, feed={"x": _SEQ}, fetch_list=fetch)
+    finally:
+        paddle.disable_static()
+    for a, b in zip(static, eager):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+
+@differential(rtol=1e-5, atol=1e-6)
+def test_static_lstm_runs_as_paddles(paddle):  # values and gradients of the rnn op (two bidirectional layers)
+    def build():
+        x = paddle.static.data("x", list(_SEQ.shape), "float32")
+        x.stop_gradient = False
+        w = paddle.ParamAttr(initializer=paddle.nn.initializer.Constant(0.3))
+        b = paddle.ParamAttr(initializer=paddle.nn.initializer.Constant(-0.1))
+        layer = paddle.nn.LSTM(3, 2, num_layers=2, direction="bidirect", weight_ih_attr=w, weight_hh_attr=w,
+                               bias_ih_attr=b, bias_hh_attr=b)
+        out, (h, c) = layer(x)
+        loss = paddle.mean(out * out) + paddle.mean(h) + paddle.mean(c)
+        return [out, h, c, *paddle.static.gradients([loss], [x, *layer.parameters()])]
+    with paddle.static.scope_guard(paddle.static.Scope()):  # Paddle's rnn kernel reads state other tests leave
+        return run_static(paddle, build, {"x": _SEQ})
 
 
 _IMAGE = np.arange(2 * 2 * 3 * 3, dtype="float32").reshape(2, 2, 3, 3) / 7.0

@@ -289,7 +289,8 @@ LEGACY_DESC = {
            ("Beta1Tensor", "Beta2Tensor", "EpsilonTensor", "Moment2Max", "SkipUpdate")) for t in ("adam", "adamw")},
     **{t: (_with(axis=-1, force_cpu=False), ()) for t in _COMPARE},
     **{t: (_reduce_desc, ()) for t in _REDUCE},
-    "while_grad": (_without("inner_grads"), ()),  # the names its block gives the gradients: our runner's
+    "while_grad": (_without("inner_grads"), ()),
+    "coalesce_tensor": (_random_desc(), ()),  # the names its block gives the gradients: our runner's
 }
 
 
@@ -358,7 +359,13 @@ GRAD_INPUTS = {
     "slice": ("Input", *_SLICE_TENSORS),
     "strided_slice": ("Input", *_STRIDED_SLICE_TENSORS),
     "batch_norm": ("Bias", "MeanOut", "ReserveSpace", "SavedMean", "SavedVariance", "Scale", "VarianceOut", "X"),
+    "rnn": ("DropoutState", "Input", "Out", "PreState", "Reserve", "SequenceLength", "WeightList"),
 }
+
+
+# Input slots whose grad op output Paddle lists one entry per input, `@EMPTY@` where no gradient is computed (its
+# grad maker keeps the empty ones: InputGrad(slot, false)); other slots list the computed gradients only
+EMPTY_GRAD_SLOTS = {"rnn": ("PreState",)}
 
 
 # Gradients Paddle's grad op writes as a SELECTED_ROWS variable (the rows an op touched, Paddle's sparse gradient)

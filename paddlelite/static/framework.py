@@ -12,7 +12,8 @@ import numpy as np
 
 from ..framework import dtype as _dtype
 from ..framework.mode import in_static_mode
-from ..ops.legacy import GRAD_AS_OPS, GRAD_INPUTS, REGISTRY_TYPES, SELECTED_ROWS_GRADS, grad_op, legacy_desc
+from ..ops.legacy import (EMPTY_GRAD_SLOTS, GRAD_AS_OPS, GRAD_INPUTS, REGISTRY_TYPES, SELECTED_ROWS_GRADS, grad_op,
+                          legacy_desc)
 from ..ops.registry import get_op
 from ..utils import unique_name
 from .dot import program_to_dot
@@ -404,6 +405,8 @@ class GradOperator(Operator):
                 if writes.get(g):          # one output per write: x*x writes x@GRAD twice, as Paddle's
                     writes[g] -= 1
                     grads.append(g)
+                elif slot in EMPTY_GRAD_SLOTS.get(opdef.type, ()):
+                    grads.append(EMPTY_VAR_NAME)
         attrs = {k: v for k, v in fwd_op._attrs.items() if k != OP_ROLE_VAR_ATTR}
         sparse = SELECTED_ROWS_GRADS.get(opdef.type)
         for slot in sparse(attrs) if sparse else ():
