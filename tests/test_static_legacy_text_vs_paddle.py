@@ -1219,6 +1219,22 @@ PROGRAMS.update({
 })
 
 
+def _cond_one_branch(paddle):  # Out: the parent's variables the branch writes; Scope: its STEP_SCOPES variable
+    x = paddle.static.data("x", [2], "float32")
+    x.stop_gradient = False
+    pred = paddle.mean(x) > 0.5
+    y = paddle.zeros([2], "float32")
+
+    def double_into_y():  # returns None: a one-branch cond
+        paddle.assign(x * 2.0, y)
+    paddle.static.nn.cond(pred, double_into_y)
+    paddle.static.append_backward(paddle.mean(y * x))
+
+
+PROGRAMS["cond_one_branch"] = (_cond_one_branch, [
+    "reduce_mean", "fill_constant", "greater_than", "fill_constant", "conditional_block", "elementwise_mul",
+    "reduce_mean", "fill_constant", "reduce_mean_grad", "elementwise_mul_grad"])
+
 def _lstm_sgd(paddle):  # Paddle's rnn op over the cells' weights (coalesced in the startup program) and rnn_grad
     x = paddle.static.data("x", [None, 5, 4], "float32")
     out, (h, c) = paddle.nn.LSTM(4, 3)(x)

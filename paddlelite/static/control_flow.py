@@ -103,8 +103,8 @@ def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
     program = default_main_program()
     parent = program.current_block()
     key = program_unique_name(name or "cond")
-    t_block, t_out, t_kind = _run_branch(program, true_fn, "cond")
-    f_block, f_out, f_kind = _run_branch(program, false_fn, "cond")
+    t_block, t_out, t_kind = _run_branch(program, true_fn, "cond") if true_fn is not None else (None, [], None)
+    f_block, f_out, f_kind = _run_branch(program, false_fn, "cond") if false_fn is not None else (None, [], None)
     if false_fn is None and t_out or true_fn is None and f_out:
         raise ValueError("cond: when only one of true_fn/false_fn is given, it must return None")
     if true_fn is not None and false_fn is not None and (len(t_out) != len(f_out) or t_kind != f_kind):
@@ -118,15 +118,20 @@ def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
         shape = tv.shape if fv is None else [a if a == b else -1 for a, b in zip(tv.shape, fv.shape)]
         sg = tv.stop_gradient and (fv is None or fv.stop_gradient)
         outs.append(parent.create_var(f"{key}.tmp_{i}", shape, tv.dtype, stop_gradient=sg))
-    not_pred = dispatch.apply(get_op("logical_not"), pred) if f_block.ops or f_out else None
+    not_pred = dispatch.apply(get_op("logical_not"), pred) if f_block is not None and (f_block.ops or f_out) else None
     for block, branch_out, p in ((t_block, t_out, pred), (f_block, f_out, not_pred)):
+        if block is None:
+            continue
         for inner, outer in zip(branch_out, outs):
             block.append_op("assign", inputs={"X": [inner]}, outputs={"Out": [outer]})
         if not block.ops:
             continue
+        # Paddle's ConditionalBlock: Out = the parent's variables the block writes (in the parent's order), Scope
+        written = {n for o in block.ops for n in _ex.op_io(o)[1]}
+        scope = parent.create_var(None, (), "float32", stop_gradient=True, type="STEP_SCOPES")
         op = Operator(parent, "conditional_block",
                       {"Cond": [p.name], "Input": _external_reads(block)},
-                      {"Out": [v.name for v in outs] if branch_out else [], "Scope": []},
+                      {"Out": [n for n in parent.vars if n in written], "Scope": [scope.name]},
                       {"sub_block": block, "is_scalar_condition": True, OP_ROLE_ATTR: program._op_role})
         parent._append_operator(op)
     return _pack(outs, t_kind if true_fn is not None else f_kind)
