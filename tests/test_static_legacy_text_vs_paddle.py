@@ -1074,7 +1074,28 @@ def _interpolate_tensor_sizes(paddle):  # OutSize (cast to int32), SizeTensor (c
     paddle.static.append_backward(paddle.mean(a) + paddle.mean(b) + paddle.mean(c) + paddle.mean(d))
 
 
+def _clip_scale_tensor_bounds(paddle):  # Min / Max / ScaleTensor inputs; scale's gradient a scale op reading it
+    x = paddle.static.data("x", [None, 4], "float32")
+    x.stop_gradient = False
+    lo, hi, sc = (paddle.static.data(n, [1], "float32") for n in ("lo", "hi", "sc"))
+    a, b, c = paddle.clip(x, lo, hi), paddle.clip(x, lo, 1.0), paddle.scale(x, sc, 1.0)
+    paddle.static.append_backward(paddle.mean(a) + paddle.mean(b) + paddle.mean(c))
+
+
+def _random_tensor_shapes(paddle):  # uniform's shape rule leaves a ShapeTensorList's dims unknown, gaussian's not
+    n = paddle.static.data("n", [1], "int32")
+    s = paddle.static.data("s", [2], "int32")
+    paddle.rand(s), paddle.randn([n, 2]), paddle.uniform([2, n]), paddle.rand([2, 3]), paddle.randn([3])
+
+
 PROGRAMS.update({
+    "random_tensor_shapes": (_random_tensor_shapes, [
+        "uniform_random", "fill_constant", "gaussian_random", "fill_constant", "uniform_random", "uniform_random",
+        "gaussian_random"]),
+    "clip_scale_tensor_bounds": (_clip_scale_tensor_bounds, [
+        "clip", "clip", "scale", "reduce_mean", "reduce_mean", "elementwise_add", "reduce_mean", "elementwise_add",
+        "fill_constant", "elementwise_add_grad", "reduce_mean_grad", "elementwise_add_grad", "reduce_mean_grad",
+        "reduce_mean_grad", "scale", "clip_grad", "clip_grad", "sum"]),
     "pad_tensor_paddings": (_pad_tensor_paddings, [
         "fill_constant", "concat", "unsqueeze2", "pad3d", "squeeze2", "fill_constant", "concat", "unsqueeze2", "pad3d",
         "squeeze2", "fill_constant", "concat", "unsqueeze2", "pad3d", "squeeze2", "pad3d", "reduce_mean",
@@ -1195,6 +1216,39 @@ PROGRAMS.update({
         "reduce_mean_grad", "reduce_mean_grad", "while_grad"]),
     "while_loop_unchanged_var": (_while_loop_unchanged_var, [
         *_WHILE, "reduce_mean", "fill_constant", "reduce_mean_grad", "while_grad"]),
+})
+
+
+def _lstm_sgd(paddle):  # Paddle's rnn op over the cells' weights (coalesced in the startup program) and rnn_grad
+    x = paddle.static.data("x", [None, 5, 4], "float32")
+    out, (h, c) = paddle.nn.LSTM(4, 3)(x)
+    paddle.optimizer.SGD(0.1).minimize(paddle.mean(out))
+
+
+def _gru_bidirect_adam(paddle):
+    x = paddle.static.data("x", [None, 5, 4], "float32")
+    out, h = paddle.nn.GRU(4, 3, num_layers=2, direction="bidirect")(x)
+    paddle.optimizer.Adam(0.1).minimize(paddle.mean(out) + paddle.mean(h))
+
+
+def _simple_rnn_time_major(paddle):  # a known batch: no shape op; Input@GRAD computed
+    x = paddle.static.data("x", [2, 5, 4], "float32")
+    x.stop_gradient = False
+    out, h = paddle.nn.SimpleRNN(4, 3, activation="relu", time_major=True)(x)
+    paddle.static.append_backward(paddle.mean(out))
+
+
+_BATCH_ZEROS = ["shape", "slice", "fill_constant", "fill_constant", "fill_constant"]
+PROGRAMS.update({
+    "lstm_sgd": (_lstm_sgd, [
+        *_BATCH_ZEROS, *_BATCH_ZEROS[2:], "transpose2", "rnn", "transpose2", "reduce_mean", "fill_constant",
+        "reduce_mean_grad", "transpose2_grad", "fill_any_like", "fill_any_like", "rnn_grad", *_SGD]),
+    "gru_bidirect_adam": (_gru_bidirect_adam, [
+        *_BATCH_ZEROS, "transpose2", "rnn", "transpose2", "reduce_mean", "reduce_mean", "elementwise_add",
+        "fill_constant", "elementwise_add_grad", "reduce_mean_grad", "reduce_mean_grad", "transpose2_grad",
+        "rnn_grad", *["adam"] * 16]),
+    "simple_rnn_time_major": (_simple_rnn_time_major, [
+        "fill_constant", "rnn", "reduce_mean", "fill_constant", "reduce_mean_grad", "fill_any_like", "rnn_grad"]),
 })
 
 
@@ -1668,6 +1722,76 @@ PROGRAMS["variable_slice_bounds"] = (_variable_slice_bounds, [
     "sum"])
 
 
+_SEQ = np.random.default_rng(5).uniform(-1, 1, (2, 4, 3)).astype("float32")
+
+
+def _rnn_layer(paddle, kind):
+    init = paddle.ParamAttr(initializer=paddle.nn.initializer.Uniform(-0.5, 0.5))
+    kwargs = {"weight_ih_attr": init, "weight_hh_attr": init, "bias_ih_attr": init, "bias_hh_attr": init}
+    if kind == "lstm":
+        return paddle.nn.LSTM(3, 2, num_layers=2, direction="bidirect", **kwargs)
+    if kind == "gru":
+        return paddle.nn.GRU(3, 2, **kwargs)
+    return paddle.nn.SimpleRNN(3, 2, time_major=True, activation="relu", **kwargs)
+
+
+@pytest.mark.parametrize("kind", ["lstm", "gru", "simple_rnn"])
+def test_static_rnn_runs_as_eager(kind):  # the `rnn` op and its gradient compute what the eager cell loop computes
+    import paddlelite as paddle
+    paddle.seed(3)
+    layer = _rnn_layer(paddle, kind)
+    weights = [p.numpy() for p in layer.parameters()]
+    x = paddle.to_tensor(_SEQ, stop_gradient=False)
+    out, states = layer(x)
+    states = list(states) if isinstance(states, tuple) else [states]
+    loss = paddle.mean(out * out) + sum(paddle.mean(s) for s in states)
+    loss.backward()
+    eager = [out.numpy(), *[s.numpy() for s in states], x.grad.numpy(), *[p.grad.numpy() for p in layer.parameters()]]
+
+    def build():
+        x = paddle.static.data("x", list(_SEQ.shape), "float32")
+        x.stop_gradient = False
+        layer = _rnn_layer(paddle, kind)
+        out, states = layer(x)
+        states = list(states) if isinstance(states, tuple) else [states]
+        loss = paddle.mean(out * out) + functools.reduce(operator.add, [paddle.mean(s) for s in states])
+        params[:] = layer.parameters()
+        return [out, *states, *paddle.static.gradients([loss], [x, *params])]
+    params = []
+    try:
+        paddle.enable_static()
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            fetch = build()
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        scope = paddle.static.global_scope()
+        for p, w in zip(params, weights):
+            scope.find_var(p.name).get_tensor().set(w, paddle.CPUPlace())
+        static = exe.run(main, feed={"x": _SEQ}, fetch_list=fetch)
+    finally:
+        paddle.disable_static()
+    for a, b in zip(static, eager):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+
+@differential(rtol=1e-5, atol=1e-6)
+def test_static_lstm_runs_as_paddles(paddle):  # values and gradients of the rnn op (two bidirectional layers)
+    def build():
+        x = paddle.static.data("x", list(_SEQ.shape), "float32")
+        x.stop_gradient = False
+        w = paddle.ParamAttr(initializer=paddle.nn.initializer.Constant(0.3))
+        b = paddle.ParamAttr(initializer=paddle.nn.initializer.Constant(-0.1))
+        layer = paddle.nn.LSTM(3, 2, num_layers=2, direction="bidirect", weight_ih_attr=w, weight_hh_attr=w,
+                               bias_ih_attr=b, bias_hh_attr=b)
+        out, (h, c) = layer(x)
+        loss = paddle.mean(out * out) + paddle.mean(h) + paddle.mean(c)
+        return [out, h, c, *paddle.static.gradients([loss], [x, *layer.parameters()])]
+    with paddle.static.scope_guard(paddle.static.Scope()):  # Paddle's rnn kernel reads state other tests leave
+        return run_static(paddle, build, {"x": _SEQ})
+
+
 _IMAGE = np.arange(2 * 2 * 3 * 3, dtype="float32").reshape(2, 2, 3, 3) / 7.0
 _WIDE = np.arange(2 * 4 * 3, dtype="float32").reshape(2, 4, 3)
 
@@ -1736,6 +1860,68 @@ def test_eager_tensor_paddings_and_sizes_as_paddles():
     _check_resampling(body)
 
 
+_C = (np.arange(12, dtype="float32").reshape(3, 4) - 4.0) / 2.0
+_CLIP_SCALE_EXPECTED = {
+    "outs": [np.clip(_C, 0.5, 2.0), np.clip(_C, 0.5, 1.0), _C * 3.0 + 1.0],
+    "grad": (((_C >= 0.5) & (_C <= 2.0)) / 12.0 + 2.0 * ((_C >= 0.5) & (_C <= 1.0)) / 12.0 + 3.0 * 3.0 / 12.0)
+    .astype("float32")}
+
+
+def _clip_scale_results(paddle, x, value):
+    outs = [paddle.clip(x, value(0.5), value(2.0)), paddle.clip(x, value(0.5), 1.0), paddle.scale(x, value(3.0), 1.0)]
+    return outs, paddle.add_n([paddle.mean(o * w) for o, w in zip(outs, [1.0, 2.0, 3.0])])
+
+
+@differential(expected=_CLIP_SCALE_EXPECTED)
+def test_static_tensor_clip_scale_run_as_paddles(paddle):
+    feed = {"x": _C}
+
+    def value(v):
+        name = f"v{len(feed)}"
+        feed[name] = np.array([v], "float32")
+        return paddle.static.data(name, [1], "float32")
+
+    def build():
+        x = paddle.static.data("x", [None, 4], "float32")
+        x.stop_gradient = False
+        outs, loss = _clip_scale_results(paddle, x, value)
+        return [*outs, *paddle.static.gradients([loss], [x])]
+    *outs, grad = run_static(paddle, build, feed)
+    return {"outs": outs, "grad": grad}
+
+
+@differential(expected=_CLIP_SCALE_EXPECTED)
+def test_eager_tensor_clip_scale_as_paddles(paddle):
+    x = paddle.to_tensor(_C, stop_gradient=False)
+    outs, loss = _clip_scale_results(paddle, x, lambda v: paddle.to_tensor([v], dtype="float32"))
+    loss.backward()
+    return {"outs": outs, "grad": x.grad}
+
+
+def _random_shapes(paddle, outs):
+    return {"shapes": [list(o.shape) for o in outs], "dtypes": [str(o.dtype) for o in outs],
+            "uniform_in_range": bool(all(((o >= 0) & (o < 1)).all() for o in outs[::2]))}
+
+
+_RANDOM_EXPECTED = {"shapes": [[3, 2], [4, 2], [2, 4]], "dtypes": ["float32"] * 3, "uniform_in_range": True}
+
+
+@differential(expected=_RANDOM_EXPECTED)
+def test_static_random_tensor_shapes_run_as_paddles(paddle):  # paddle.uniform samples [0, 1) by default
+    def build():
+        s, n = paddle.static.data("s", [2], "int32"), paddle.static.data("n", [1], "int32")
+        return [paddle.uniform(s), paddle.randn([n, 2]), paddle.uniform([2, n])]
+    outs = run_static(paddle, build, {"s": np.array([3, 2], "int32"), "n": np.array([4], "int32")})
+    return _random_shapes(paddle, outs)
+
+
+@differential(expected=_RANDOM_EXPECTED)
+def test_eager_random_tensor_shapes_as_paddles(paddle):
+    s, n = paddle.to_tensor([3, 2], dtype="int32"), paddle.to_tensor(4, dtype="int32")
+    outs = [paddle.uniform(s), paddle.randn([n, 2]), paddle.uniform([2, n])]
+    return _random_shapes(paddle, [o.numpy() for o in outs])
+
+
 @differential(expected={"parts": [[4], [4], [4]], "values": [[0.0, 1.0, 2.0, 3.0], [8.0, 9.0, 10.0, 11.0]]})
 def test_static_variable_unpacks_as_paddles(paddle):  # iteration indexes x[0], x[1], ... (Paddle's __getitem__)
     def build():
@@ -1755,3 +1941,19 @@ def test_static_variable_of_unknown_length_is_not_iterable():  # Paddle would in
                 a, b = paddle.static.data("x", [None, 4], "float32")
     finally:
         paddle.disable_static()
+
+
+@differential(expected={"taken": [2.0, 4.0], "skipped": [7.0, 7.0]})
+def test_assign_in_a_cond_branch_runs_in_the_branch(paddle):  # paddle.assign(x, output) appends to the current block
+    def build(threshold):
+        def fetch():
+            x = paddle.static.data("x", [2], "float32")
+            y = paddle.full([2], 7.0)
+
+            def branch():
+                paddle.assign(x * 2.0, y)
+            paddle.static.nn.cond(paddle.mean(x) > threshold, branch)
+            return [y]
+        return fetch
+    feed = {"x": np.array([1.0, 2.0], "float32")}
+    return {"taken": run_static(paddle, build(0.5), feed)[0], "skipped": run_static(paddle, build(5.0), feed)[0]}

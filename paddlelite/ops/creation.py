@@ -76,15 +76,21 @@ EYE = register_op(
     attrs={"num_rows": 1, "num_columns": 1, "dtype": "float32", "place": None})
 
 
-def _random_infer(shape, dtype, **attrs):
-    return Meta(tuple(shape), _dt(dtype))
+def _random_infer(shape_t, shape_list, shape, dtype, **attrs):
+    return _fill_constant_infer(shape_t, shape_list, None, shape, None, dtype, None, False)
 
 
-def _uniform(xp, shape, dtype, min, max, seed, place):
+def _uniform_infer(shape_t, shape_list, shape, dtype, **attrs):  # Paddle's rule: a ShapeTensorList's dims unknown
+    return _random_infer(shape_t, shape_list, [-1] * len(shape) if shape_list else shape, dtype)
+
+
+def _uniform(xp, shape_t, shape_list, shape, dtype, min, max, seed, place):
+    shape = int_values(shape_t, shape_list, shape)
     return rng_for(xp, seed).uniform(min, max, size=tuple(shape), dtype=_dt(dtype))
 
 
-def _gaussian(xp, shape, dtype, mean, std, seed, place):
+def _gaussian(xp, shape_t, shape_list, shape, dtype, mean, std, seed, place):
+    shape = int_values(shape_t, shape_list, shape)
     return rng_for(xp, seed).normal(mean, std, size=tuple(shape), dtype=_dt(dtype))
 
 
@@ -92,14 +98,19 @@ def _randint(xp, shape, low, high, dtype, seed, place):
     return rng_for(xp, seed).integers(low, high, size=tuple(shape)).astype(_dt(dtype))
 
 
-UNIFORM_RANDOM = register_op("uniform_random", inputs=(), outputs=("Out",), forward=_uniform, infer=_random_infer,
+# the shape: the attr, a 1-D int tensor (ShapeTensor) or one tensor per dim (ShapeTensorList), as fill_constant's
+_SHAPE_TENSORS = ("ShapeTensor", "ShapeTensorList")
+UNIFORM_RANDOM = register_op("uniform_random", inputs=_SHAPE_TENSORS, outputs=("Out",), variadic_inputs=_SHAPE_TENSORS[1:],
+                             host_inputs=_SHAPE_TENSORS, forward=_uniform, infer=_uniform_infer,
                              attrs={"shape": [], "dtype": "float32", "min": -1.0, "max": 1.0, "seed": 0,
                                     "place": None})
-GAUSSIAN_RANDOM = register_op("gaussian_random", inputs=(), outputs=("Out",), forward=_gaussian,
+GAUSSIAN_RANDOM = register_op("gaussian_random", inputs=_SHAPE_TENSORS, outputs=("Out",),
+                              variadic_inputs=_SHAPE_TENSORS[1:], host_inputs=_SHAPE_TENSORS, forward=_gaussian,
                               infer=_random_infer,
                               attrs={"shape": [], "dtype": "float32", "mean": 0.0, "std": 1.0, "seed": 0,
                                      "place": None})
-RANDINT = register_op("randint", inputs=(), outputs=("Out",), forward=_randint, infer=_random_infer,
+RANDINT = register_op("randint", inputs=(), outputs=("Out",), forward=_randint,
+                      infer=lambda shape, dtype, **a: Meta(tuple(shape), _dt(dtype)),
                       attrs={"shape": [], "low": 0, "high": 1, "dtype": "int64", "seed": 0, "place": None})
 RANDPERM = register_op(
     "randperm", inputs=(), outputs=("Out",),

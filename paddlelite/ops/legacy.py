@@ -67,6 +67,8 @@ NAME_KEYS = {
     "assign_value": ("assign", 1),
     "fill_constant": ("fill_constant", 2),
     "size": ("numel", 1),
+    "uniform_random": ("uniform", 1),
+    "gaussian_random": ("gaussian", 1),
 }
 
 
@@ -186,8 +188,8 @@ def _assign_value_desc(attrs, x):  # the values as Scalars, the dtype as a VarTy
             "values": [_Scalar(v) for v in attrs["values"]]}
 
 
-def _random_desc(**extra):  # the initializers' random ops: dtype as a VarType number
-    return lambda attrs, x: {**extra, **attrs, "dtype": VAR_TYPE.get(str(attrs["dtype"]), -1)}
+def _random_desc(**extra):  # the initializers' random ops: dtype as a VarType number, no place
+    return lambda attrs, x: {**extra, **_without("place")(attrs, x), "dtype": VAR_TYPE.get(str(attrs["dtype"]), -1)}
 
 
 def _flatten_desc(attrs, x):
@@ -287,7 +289,8 @@ LEGACY_DESC = {
            ("Beta1Tensor", "Beta2Tensor", "EpsilonTensor", "Moment2Max", "SkipUpdate")) for t in ("adam", "adamw")},
     **{t: (_with(axis=-1, force_cpu=False), ()) for t in _COMPARE},
     **{t: (_reduce_desc, ()) for t in _REDUCE},
-    "while_grad": (_without("inner_grads"), ()),  # the names its block gives the gradients: our runner's
+    "while_grad": (_without("inner_grads"), ()),
+    "coalesce_tensor": (_random_desc(), ()),  # the names its block gives the gradients: our runner's
 }
 
 
@@ -356,7 +359,13 @@ GRAD_INPUTS = {
     "slice": ("Input", *_SLICE_TENSORS),
     "strided_slice": ("Input", *_STRIDED_SLICE_TENSORS),
     "batch_norm": ("Bias", "MeanOut", "ReserveSpace", "SavedMean", "SavedVariance", "Scale", "VarianceOut", "X"),
+    "rnn": ("DropoutState", "Input", "Out", "PreState", "Reserve", "SequenceLength", "WeightList"),
 }
+
+
+# Input slots whose grad op output Paddle lists one entry per input, `@EMPTY@` where no gradient is computed (its
+# grad maker keeps the empty ones: InputGrad(slot, false)); other slots list the computed gradients only
+EMPTY_GRAD_SLOTS = {"rnn": ("PreState",)}
 
 
 # Gradients Paddle's grad op writes as a SELECTED_ROWS variable (the rows an op touched, Paddle's sparse gradient)

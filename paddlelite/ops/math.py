@@ -12,7 +12,9 @@ from .shape_rules import broadcast_shapes, check_same_dtype, float_only, float_r
 
 
 # ---- scale: out = scale * x + bias (or scale * (x + bias)) ---------------------------------------
-def _scale_forward(xp, x, scale, bias, bias_after_scale):
+def _scale_forward(xp, x, scale_t, scale, bias, bias_after_scale):
+    if scale_t is not None:  # a 1-element tensor, read on the device
+        scale = scale_t.reshape(()).astype(x.dtype)
     if bias_after_scale:
         out = x * scale + bias if bias else x * scale
     else:
@@ -22,10 +24,14 @@ def _scale_forward(xp, x, scale, bias, bias_after_scale):
 
 def _scale_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.output_grad("Out") * g.attrs["scale"])
+        scale_t = g.input("ScaleTensor")
+        g.set_input_grad("X", g.output_grad("Out") * g.attrs["scale"] if scale_t is None else
+                         g.op("scale", g.output_grad("Out"), scale_t, bias=0.0))
 
 
-SCALE = register_op("scale", inputs=("X",), outputs=("Out",), forward=_scale_forward, infer=same_as_first,
+# the factor: the attr, or a 1-element tensor (ScaleTensor; no gradient, as Paddle's)
+SCALE = register_op("scale", inputs=("X", "ScaleTensor"), outputs=("Out",), optional_inputs=("ScaleTensor",),
+                    nondiff_inputs=("ScaleTensor",), forward=_scale_forward, infer=lambda x, scale_t, **a: x,
                     grad=_scale_grad, attrs={"scale": 1.0, "bias": 0.0, "bias_after_scale": True},
                     double_grad=True)
 
@@ -427,48 +433,61 @@ BITWISE_NOT = register_op("bitwise_not", inputs=("X",), outputs=("Out",), forwar
 
 
 # ---- clip: out = min(max(x, min), max); the gradient passes where min <= x <= max (Paddle's rule) -----
-def _clip_forward(xp, x, min, max):
+def _bound(xp, tensor, attr, dtype):
+    """A clip bound: 1-element tensor `tensor` (Min / Max, read on the device), else the attr; None for an infinite
+    attr (no bound)."""
+    if tensor is not None:
+        return tensor.reshape(()).astype(dtype)
+    return None if attr in (float("-inf"), float("inf")) else xp.asarray(attr).astype(dtype)
+
+
+def _clip_forward(xp, x, min_t, max_t, min, max):
     if x.dtype.kind == "b":
         raise TypeError("op 'clip': input 'X' must be a numeric tensor, received bool")
     out = x
-    if min != float("-inf"):
-        out = xp.maximum(out, xp.asarray(min).astype(x.dtype))
-    if max != float("inf"):
-        out = xp.minimum(out, xp.asarray(max).astype(x.dtype))
+    lo, hi = _bound(xp, min_t, min, x.dtype), _bound(xp, max_t, max, x.dtype)
+    if lo is not None:
+        out = xp.maximum(out, lo)
+    if hi is not None:
+        out = xp.minimum(out, hi)
     return out.copy() if out is x else out
 
 
-def _clip_infer(x, min, max):
+def _clip_infer(x, min_t, max_t, min, max):
     if np.dtype(x.dtype).kind == "b":
         raise TypeError("op 'clip': input 'X' must be a numeric tensor, received bool")
-    if min > max:
+    if min_t is None and max_t is None and min > max:
         raise ValueError(f"op 'clip': min ({min}) must not exceed max ({max})")
     return Meta(x.shape, x.dtype)
 
 
 def _clip_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("clip_grad", g.input("X"), g.output_grad("Out"), min=g.attrs["min"],
-                                   max=g.attrs["max"]))
+        g.set_input_grad("X", g.op("clip_grad", g.input("X"), g.output_grad("Out"), g.input("Min"), g.input("Max"),
+                                   min=g.attrs["min"], max=g.attrs["max"]))
 
 
-def _clip_grad_forward(xp, x, dout, min, max):
-    inside = (x >= min) & (x <= max)
+def _clip_grad_forward(xp, x, dout, min_t, max_t, min, max):
+    lo, hi = _bound(xp, min_t, min, x.dtype), _bound(xp, max_t, max, x.dtype)
+    inside = (x >= (min if lo is None else lo)) & (x <= (max if hi is None else hi))
     return xp.where(inside, dout, xp.zeros((), dout.dtype))
 
 
 def _clip_grad_grad(g):  # linear in DOut with the same mask; X only selects
     if g.needs("DOut"):
-        g.set_input_grad("DOut", g.op("clip_grad", g.input("X"), g.output_grad("Out"), min=g.attrs["min"],
-                                      max=g.attrs["max"]))
+        g.set_input_grad("DOut", g.op("clip_grad", g.input("X"), g.output_grad("Out"), g.input("Min"),
+                                      g.input("Max"), min=g.attrs["min"], max=g.attrs["max"]))
 
 
-CLIP = register_op("clip", inputs=("X",), outputs=("Out",), forward=_clip_forward, infer=_clip_infer,
-                   grad=_clip_grad, attrs={"min": float("-inf"), "max": float("inf")}, double_grad=True)
-CLIP_GRAD = register_op("clip_grad", inputs=("X", "DOut"), outputs=("Out",), forward=_clip_grad_forward,
-                        infer=lambda x, dout, **a: Meta(dout.shape, dout.dtype), grad=_clip_grad_grad,
-                        attrs={"min": float("-inf"), "max": float("inf")}, nondiff_inputs=("X",),
-                        same_dtype=("X", "DOut"), double_grad=True)
+# the bounds: the attrs, or 1-element tensors (Min, Max; no gradient, as Paddle's)
+_BOUNDS = ("Min", "Max")
+CLIP = register_op("clip", inputs=("X", *_BOUNDS), outputs=("Out",), optional_inputs=_BOUNDS, nondiff_inputs=_BOUNDS,
+                   forward=_clip_forward, infer=_clip_infer, grad=_clip_grad,
+                   attrs={"min": float("-inf"), "max": float("inf")}, double_grad=True)
+CLIP_GRAD = register_op("clip_grad", inputs=("X", "DOut", *_BOUNDS), outputs=("Out",), optional_inputs=_BOUNDS,
+                        forward=_clip_grad_forward, infer=lambda x, dout, *bounds, **a: Meta(dout.shape, dout.dtype),
+                        grad=_clip_grad_grad, attrs={"min": float("-inf"), "max": float("inf")},
+                        nondiff_inputs=("X", *_BOUNDS), same_dtype=("X", "DOut"), double_grad=True)
 
 
 # ---- clip_by_norm: X scaled down to L2 norm max_norm when its norm exceeds it (gradient clipping; no grad) --

@@ -1,5 +1,7 @@
-"""Recurrent cell steps: the elementwise part of one LSTM / GRU step after the gate matmuls; and gather_tree,
-beam search's backtrace over the steps of a decoder.
+"""Recurrent cell steps: the elementwise part of one LSTM / GRU step after the gate matmuls; Paddle's fused
+multi-layer `rnn` op (with its `rnn_grad`: backpropagation through time) and `coalesce_tensor`, which static
+programs' LSTM / GRU / SimpleRNN layers build as Paddle's do; and gather_tree, beam search's backtrace over the
+steps of a decoder.
 
 - lstm_cell(Gates, CPrev) -> (H, C): Gates = x W_ih^T + b_ih + h W_hh^T + b_hh, [B, 4H] in Paddle's
   gate order (i, f, g, o); C = sigmoid(f) * CPrev + sigmoid(i) * tanh(g), H = sigmoid(o) * tanh(C).
@@ -11,6 +13,9 @@ Each forward and each backward is one elementwise pass: the backward is a dedica
 (lstm_cell_grad, gru_cell_grad), and on the GPU fused kernels (kernels/rnn.cu) replace all four. The grad
 ops' own gradients (double backward) are formulas of registered ops, so every higher order works too.
 """
+import numpy as np
+
+from ..framework.random import rng_for
 from .formula import concat, sigmoid, tanh
 from .launch import rnn as _launch
 from .registry import Meta, register_op
@@ -204,6 +209,218 @@ GRU_CELL_GRAD = register_op("gru_cell_grad", inputs=("XGates", "HGates", "HPrev"
                             outputs=("DXGates", "DHGates", "DHPrev"), forward=_gru_cell_grad_forward,
                             infer=_gru_cell_grad_infer, grad=_gru_cell_grad_grad, double_grad=True,
                             same_dtype=("XGates", "HGates", "HPrev", "DH"), gpu=_launch.gru_cell_grad)
+
+
+# ---- rnn: Paddle's fused multi-layer RNN op (static programs' LSTM / GRU / SimpleRNN) ----------------
+# Input [T, B, I] (time major), PreState [L*D, B, H] (h; and c for LSTM), WeightList in Paddle's cuDNN order
+# (every cell's W_ih, W_hh, then every cell's b_ih, b_hh; cell = layer * D + direction), SequenceLength [B]
+# (optional: steps past a sequence's length give zeros and leave its state as it is). Out [T, B, D*H], State
+# like PreState; Reserve holds the dropout masks between layers, DropoutState is Paddle's cuDNN dropout state.
+_GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+
+
+def _rnn_cells(weights, num_layers, is_bidirec):
+    n = num_layers * (2 if is_bidirec else 1)
+    return [(weights[2 * k], weights[2 * k + 1], weights[2 * n + 2 * k], weights[2 * n + 2 * k + 1]) for k in range(n)]
+
+
+def _rnn_step(xp, mode, xg, h, c, w_hh, b_hh):
+    """One step of one cell from its input gates xg (x W_ih^T + b_ih): (h, c, what its gradient reads)."""
+    hg = h @ w_hh.T + b_hh
+    if mode == "LSTM":
+        gates = xg + hg
+        h_new, c_new = _lstm_cell_forward(xp, gates, c)
+        return h_new, c_new, (gates, c, c_new)
+    if mode == "GRU":
+        return _gru_cell_forward(xp, xg, hg, h), None, (xg, hg, h)
+    pre = xg + hg
+    h_new = xp.tanh(pre) if mode == "RNN_TANH" else xp.maximum(pre, 0)
+    return h_new, None, (h_new,)
+
+
+def _rnn_step_grad(xp, mode, saved, dh, dc, w_hh):
+    """(d xg, d h_prev, d c_prev, d hg) of one step."""
+    if mode == "LSTM":
+        gates, c_prev, c_new = saved
+        dgates, dc_prev = _lstm_cell_grad_forward(xp, gates, c_prev, c_new, dh, dc)
+        return dgates, dgates @ w_hh, dc_prev, dgates
+    if mode == "GRU":
+        xg, hg, h_prev = saved
+        dxg, dhg, dh_prev = _gru_cell_grad_forward(xp, xg, hg, h_prev, dh)
+        return dxg, dh_prev + dhg @ w_hh, None, dhg
+    h_new, = saved
+    dpre = dh * (1 - h_new * h_new) if mode == "RNN_TANH" else dh * (h_new > 0)
+    return dpre, dpre @ w_hh, None, dpre
+
+
+def _rnn_run(xp, x, pre_states, weights, seq_len, dropout_prob, is_bidirec, num_layers, mode, seed, is_test,
+             masks=None):
+    """The forward, keeping what the backward reads: (out, states, masks, tape)."""
+    dirs = 2 if is_bidirec else 1
+    T = x.shape[0]
+    valid = None if seq_len is None else (xp.arange(T)[:, None] < seq_len[None, :])[..., None]  # [T, B, 1]
+    lstm = mode == "LSTM"
+    hs, cs = pre_states[0], pre_states[1] if lstm else None
+    h_out, c_out = xp.empty_like(hs), xp.empty_like(cs) if lstm else None
+    cells = _rnn_cells(weights, num_layers, is_bidirec)
+    masks = [] if masks is None else masks
+    tape = []
+    layer_in = x
+    for layer in range(num_layers):
+        if layer > 0 and dropout_prob > 0 and not is_test:
+            if len(masks) < layer:
+                masks.append((rng_for(xp, seed).random(layer_in.shape) >= dropout_prob).astype(np.uint8))
+            layer_in = layer_in * masks[layer - 1] * layer_in.dtype.type(1 / (1 - dropout_prob))
+        outs = []
+        for d in range(dirs):
+            k = layer * dirs + d
+            w_ih, w_hh, b_ih, b_hh = cells[k]
+            xg = layer_in @ w_ih.T + b_ih
+            h, c = hs[k], cs[k] if lstm else None
+            out = xp.zeros(layer_in.shape[:2] + (hs.shape[-1],), x.dtype)
+            steps = []
+            for t in (range(T - 1, -1, -1) if d else range(T)):
+                h_new, c_new, saved = _rnn_step(xp, mode, xg[t], h, c, w_hh, b_hh)
+                if valid is not None:
+                    h_new = xp.where(valid[t], h_new, h)
+                    c_new = xp.where(valid[t], c_new, c) if lstm else None
+                    out[t] = xp.where(valid[t], h_new, 0)
+                else:
+                    out[t] = h_new
+                steps.append((t, h, saved))
+                h, c = h_new, c_new
+            h_out[k] = h
+            if lstm:
+                c_out[k] = c
+            outs.append(out)
+            tape.append((layer_in, steps))
+        layer_in = outs[0] if dirs == 1 else xp.concatenate(outs, axis=-1)
+    return layer_in, [h_out, c_out] if lstm else [h_out], masks, tape
+
+
+def _rnn_forward(xp, x, pre_states, weights, seq_len, dropout_prob, is_bidirec, input_size, hidden_size, num_layers,
+                 mode, seed, is_test):
+    out, states, masks, _ = _rnn_run(xp, x, pre_states, weights, seq_len, dropout_prob, is_bidirec, num_layers, mode,
+                                     seed, is_test)
+    reserve = xp.stack(masks) if masks else xp.zeros((0,), np.uint8)
+    return out, states, reserve, xp.zeros((0,), np.uint8)
+
+
+def _rnn_grad_forward(xp, x, pre_states, weights, seq_len, reserve, dout, dstates, dropout_prob, is_bidirec,
+                      input_size, hidden_size, num_layers, mode, seed, is_test):
+    """Backpropagation through time over the forward recomputed (with the forward's dropout masks)."""
+    _, _, _, tape = _rnn_run(xp, x, pre_states, weights, seq_len, dropout_prob, is_bidirec, num_layers, mode, seed,
+                             is_test, masks=list(reserve))
+    dirs = 2 if is_bidirec else 1
+    lstm = mode == "LSTM"
+    T = x.shape[0]
+    valid = None if seq_len is None else (xp.arange(T)[:, None] < seq_len[None, :])[..., None]
+    cells = _rnn_cells(weights, num_layers, is_bidirec)
+    grads = [xp.zeros_like(w) for w in weights]
+    n = len(cells)
+    dpre = [xp.zeros_like(s) for s in pre_states]
+    d_layer_out = dout
+    for layer in range(num_layers - 1, -1, -1):
+        d_in = None
+        H = dstates[0].shape[-1]
+        for d in range(dirs):
+            k = layer * dirs + d
+            w_ih, w_hh, _, _ = cells[k]
+            layer_in, steps = tape[k]
+            dout_k = d_layer_out[..., d * H:(d + 1) * H]
+            dh, dc = dstates[0][k], dstates[1][k] if lstm else None
+            dxg = xp.zeros(layer_in.shape[:2] + (w_ih.shape[0],), x.dtype)
+            dw_hh, db_hh = xp.zeros_like(w_hh), xp.zeros(w_hh.shape[0], x.dtype)
+            for t, h_prev, saved in reversed(steps):
+                if valid is not None:
+                    m = valid[t]
+                    dh_new, dc_new = xp.where(m, dh + dout_k[t], 0), xp.where(m, dc, 0) if lstm else None
+                    dh_keep, dc_keep = xp.where(m, 0, dh), xp.where(m, 0, dc) if lstm else None
+                else:
+                    dh_new, dc_new, dh_keep, dc_keep = dh + dout_k[t], dc, 0, 0
+                dxg_t, dh_prev, dc_prev, dhg = _rnn_step_grad(xp, mode, saved, dh_new, dc_new, w_hh)
+                dxg[t] = dxg_t
+                dw_hh += dhg.T @ h_prev
+                db_hh += dhg.sum(0)
+                dh = dh_prev + dh_keep
+                dc = dc_prev + dc_keep if lstm else None
+            dpre[0][k] = dh
+            if lstm:
+                dpre[1][k] = dc
+            flat_in = layer_in.reshape(-1, layer_in.shape[-1])
+            flat_dxg = dxg.reshape(-1, dxg.shape[-1])
+            grads[2 * k] = flat_dxg.T @ flat_in
+            grads[2 * k + 1] = dw_hh
+            grads[2 * n + 2 * k] = flat_dxg.sum(0)
+            grads[2 * n + 2 * k + 1] = db_hh
+            dk = dxg @ w_ih
+            d_in = dk if d_in is None else d_in + dk
+        if layer > 0 and dropout_prob > 0 and not is_test:
+            d_in = d_in * reserve[layer - 1] * d_in.dtype.type(1 / (1 - dropout_prob))
+        d_layer_out = d_in
+    return d_layer_out, dpre, grads
+
+
+def _rnn_infer(x, pre_states, weights, seq_len, dropout_prob, is_bidirec, input_size, hidden_size, num_layers, mode,
+               seed, is_test):
+    check_float("rnn", x, "Input", real=True)
+    if mode not in _GATES:
+        raise ValueError(f"op 'rnn': mode must be one of {sorted(_GATES)}, received {mode!r}")
+    if len(x.shape) != 3:
+        raise ValueError(f"op 'rnn': Input must be 3-D [time, batch, input_size], received shape {list(x.shape)}")
+    dirs = 2 if is_bidirec else 1
+    if len(pre_states) != (2 if mode == "LSTM" else 1) or len(weights) != 4 * num_layers * dirs:
+        raise ValueError(f"op 'rnn': mode {mode} with {num_layers} layer(s) and {dirs} direction(s) takes "
+                         f"{2 if mode == 'LSTM' else 1} PreState tensor(s) and {4 * num_layers * dirs} WeightList "
+                         f"tensors, received {len(pre_states)} and {len(weights)}")
+    states = [Meta(tuple(s.shape), s.dtype) for s in pre_states]
+    return (Meta((x.shape[0], x.shape[1], dirs * hidden_size), x.dtype), states, Meta((), np.dtype(np.uint8)),
+            Meta((), np.dtype(np.uint8)))
+
+
+def _rnn_grad(g):
+    if g.needs_any("Input", "PreState", "WeightList"):
+        g.set_input_grads(("Input", "PreState", "WeightList"), g.op(
+            "rnn_grad", g.input("Input"), g.input("PreState"), g.input("WeightList"), g.input("SequenceLength"),
+            g.output("Reserve"), g.output_grad_or_zeros("Out"), g.output_grad_or_zeros("State"), **g.attrs))
+
+
+def _rnn_grad_infer(x, pre_states, weights, seq_len, reserve, dout, dstates, **attrs):
+    return (Meta(tuple(x.shape), x.dtype), [Meta(tuple(s.shape), s.dtype) for s in pre_states],
+            [Meta(tuple(w.shape), w.dtype) for w in weights])
+
+
+_RNN_ATTRS = {"dropout_prob": 0.0, "is_bidirec": False, "input_size": 10, "hidden_size": 100, "num_layers": 1,
+              "mode": "RNN_TANH", "seed": 0, "is_test": False}
+RNN = register_op("rnn", inputs=("Input", "PreState", "WeightList", "SequenceLength"),
+                  outputs=("Out", "State", "Reserve", "DropoutState"), forward=_rnn_forward, infer=_rnn_infer,
+                  grad=_rnn_grad, variadic_inputs=("PreState", "WeightList"), variadic_outputs=("State",),
+                  optional_inputs=("SequenceLength",), nondiff_inputs=("SequenceLength",), attrs=_RNN_ATTRS)
+RNN_GRAD = register_op("rnn_grad", inputs=("Input", "PreState", "WeightList", "SequenceLength", "Reserve", "DOut",
+                                           "DState"),
+                       outputs=("DInput", "DPreState", "DWeightList"), forward=_rnn_grad_forward,
+                       infer=_rnn_grad_infer, variadic_inputs=("PreState", "WeightList", "DState"),
+                       variadic_outputs=("DPreState", "DWeightList"), optional_inputs=("SequenceLength",),
+                       nondiff_inputs=("SequenceLength", "Reserve"), attrs=_RNN_ATTRS)
+
+
+# ---- coalesce_tensor: Paddle's copy of several tensors into one flat buffer (the startup op of an RNN's
+# cuDNN weights); Output are the inputs (their values), FusedOutput the buffer
+def _coalesce_forward(xp, inputs, **attrs):
+    return [xp.array(a, copy=True) for a in inputs], xp.concatenate([a.reshape(-1) for a in inputs])
+
+
+def _coalesce_infer(inputs, **attrs):
+    n = sum(int(np.prod(m.shape)) for m in inputs)
+    return [Meta(tuple(m.shape), m.dtype) for m in inputs], Meta((n,), inputs[0].dtype)
+
+
+COALESCE_TENSOR = register_op(
+    "coalesce_tensor", inputs=("Input",), outputs=("Output", "FusedOutput"), forward=_coalesce_forward,
+    infer=_coalesce_infer, variadic_inputs=("Input",), variadic_outputs=("Output",),
+    attrs={"copy_data": False, "set_constant": False, "persist_output": False, "constant": 0.0,
+           "use_align": True, "align_size": -1, "user_defined_size_of_dtype": -1, "concated_shapes": [],
+           "concated_ranks": [], "dtype": "float32"})
 
 
 # ---- gather_tree: beam search's backtrace (integer ids, no gradient) ------------------------------

@@ -12,7 +12,8 @@ import numpy as np
 
 from ..framework import dtype as _dtype
 from ..framework.mode import in_static_mode
-from ..ops.legacy import GRAD_AS_OPS, GRAD_INPUTS, REGISTRY_TYPES, SELECTED_ROWS_GRADS, grad_op, legacy_desc
+from ..ops.legacy import (EMPTY_GRAD_SLOTS, GRAD_AS_OPS, GRAD_INPUTS, REGISTRY_TYPES, SELECTED_ROWS_GRADS, grad_op,
+                          legacy_desc)
 from ..ops.registry import get_op
 from ..utils import unique_name
 from .dot import program_to_dot
@@ -241,7 +242,12 @@ class Operator:
 
     @property
     def input_names(self):
-        return sorted({**self._inputs, **dict.fromkeys(self._desc()[1], [])})  # OpDesc keeps slots sorted
+        return sorted({**self._given_inputs(), **dict.fromkeys(self._desc()[1], [])})  # OpDesc keeps slots sorted
+
+    def _given_inputs(self):
+        """The input slots the op desc lists: a bare desc (backward's seeds and sums, a grad maker's own ops)
+        lists only those given variables."""
+        return {k: v for k, v in self._inputs.items() if v} if self._bare_desc else self._inputs
 
     def _desc(self):
         """(attrs, optional input slots listed empty) as Paddle's legacy op desc of this op shows them; a
@@ -339,7 +345,7 @@ class Operator:
     # ---- printing (Paddle's legacy-IR text: slots and attributes sorted by name) ---------------
     def to_string(self, throw_on_error=False, with_details=False):
         desc_attrs, empty = self._desc()
-        inputs = {**dict.fromkeys(empty, []), **self._inputs}
+        inputs = {**dict.fromkeys(empty, []), **self._given_inputs()}
         outs = ", ".join(f"{k}={self._outputs[k]}" for k in sorted(self._outputs))
         ins = ", ".join(f"{k}={inputs[k]}" for k in sorted(inputs))
         attrs = ", ".join(f"{k} = {_attr_text(v)}" for k, v in sorted(desc_attrs.items()))
@@ -399,6 +405,8 @@ class GradOperator(Operator):
                 if writes.get(g):          # one output per write: x*x writes x@GRAD twice, as Paddle's
                     writes[g] -= 1
                     grads.append(g)
+                elif slot in EMPTY_GRAD_SLOTS.get(opdef.type, ()):
+                    grads.append(EMPTY_VAR_NAME)
         attrs = {k: v for k, v in fwd_op._attrs.items() if k != OP_ROLE_VAR_ATTR}
         sparse = SELECTED_ROWS_GRADS.get(opdef.type)
         for slot in sparse(attrs) if sparse else ():

@@ -114,18 +114,24 @@ def _full_from_tensors(shape, fill_value, dtype, place, api, force_cpu):
         value_t = value_t if value_t.dtype.name == dtype else cast(value_t, dtype)
         fill_value = None
     helper = op_helper_name("fill_constant")
-    shape_t = shape_list = None
-    if is_tensor_like(shape):
-        shape_t = tensor_argument(shape, api, "shape")
-        shape_t, shape = (shape_t if shape_t.dtype.name == "int32" else cast(shape_t, "int32")), []
-    elif holds_tensors(shape):
-        shape_list, shape = tensor_list(shape, api, "shape", shape=(), cast=True), placeholders(shape)
-    else:
-        shape = _shape_list(shape, api)
+    shape_t, shape_list, shape = _shape_argument(shape, api)
     with layer_name_guard(helper):
         return dispatch.apply(get_op("fill_constant"), shape_t, shape_list, value_t, shape=shape, value=fill_value,
                               dtype=dtype, place=None if place is None else str(_resolve_place(place, api)),
                               **force_cpu)
+
+
+def _shape_argument(shape, api):
+    """(ShapeTensor, ShapeTensorList, shape attr) of a creation API's shape, as Paddle's static helper passes them:
+    a Tensor cast to int32; a list's Tensors cast to int32 and its ints 0-D int32 constants on the CPU (the attr -1
+    there); plain ints as the attr."""
+    from .manipulation import cast
+    if is_tensor_like(shape):
+        shape_t = tensor_argument(shape, api, "shape")
+        return (shape_t if shape_t.dtype.name == "int32" else cast(shape_t, "int32")), None, []
+    if holds_tensors(shape):
+        return None, tensor_list(shape, api, "shape", shape=(), cast=True), placeholders(shape)
+    return None, None, _shape_list(shape, api)
 
 
 def zeros(shape, dtype=None, name=None, place=None):
@@ -210,8 +216,11 @@ def seed(value):
     return _random.seed(value)
 
 
-def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):
-    return dispatch.apply(get_op("uniform_random"), shape=_shape_list(shape, "uniform"),
+def uniform(shape, dtype=None, min=0.0, max=1.0, seed=0, name=None):
+    """Samples of U(min, max) (Paddle 3.3's default range [0, 1)); `shape` a list of ints, a 1-D int Tensor or a
+    list holding Tensors."""
+    shape_t, shape_list, shape = _shape_argument(shape, "uniform")
+    return dispatch.apply(get_op("uniform_random"), shape_t, shape_list, shape=shape,
                           dtype=_dtype.convert_dtype(_float_dtype(dtype, "uniform")).name, min=float(min),
                           max=float(max), seed=int(seed))
 
@@ -227,7 +236,8 @@ def normal(mean=0.0, std=1.0, shape=None, name=None):
 
 def gaussian(shape, mean=0.0, std=1.0, seed=0, dtype=None, name=None):
     """Samples of N(mean, std^2) (a nonzero `seed` makes this call reproducible)."""
-    return dispatch.apply(get_op("gaussian_random"), shape=_shape_list(shape, "gaussian"),
+    shape_t, shape_list, shape = _shape_argument(shape, "gaussian")
+    return dispatch.apply(get_op("gaussian_random"), shape_t, shape_list, shape=shape,
                           dtype=_dtype.convert_dtype(_float_dtype(dtype, "gaussian")).name, mean=float(mean),
                           std=float(std), seed=int(seed))
 
@@ -272,7 +282,8 @@ def assign(x, output=None):
         return dispatch.apply(get_op("assign"), x)
     if _static[0]:
         output = as_variable(output)  # a BatchNorm buffer: an eager Tensor paddle.jit traces, a cloned program's copy
-        output.block.append_op("assign", inputs={"X": [x]}, outputs={"Out": [output]})
+        # into the block being built (a cond branch's, a loop body's), as Paddle's LayerHelper appends
+        output.block.program.current_block().append_op("assign", inputs={"X": [x]}, outputs={"Out": [output]})
         return output
     out = dispatch.apply(get_op("assign"), x)
     if out._data.shape == output._data.shape and out._data.dtype == output._data.dtype:

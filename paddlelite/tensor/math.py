@@ -16,13 +16,9 @@ from ..ops import linalg as _linalg_ops
 from ..ops import math as _m
 from ..ops.registry import get_op
 from ..static.appender import scalar_constant
+from .tensor_args import is_tensor_like, tensor_argument
 
 apply = dispatch.apply
-
-
-def is_tensor_like(x):
-    """Tensor (eager) or Variable (static): anything the dispatcher accepts as an op input."""
-    return isinstance(x, Tensor) or getattr(x, "_is_variable", False)
 
 
 def operand(value, like, api, arg="y"):
@@ -104,9 +100,11 @@ elementwise_pow = _binary(_ew.ELEMENTWISE_POW, "elementwise_pow")
 
 def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     _check_tensor(x, "scale")
-    if is_tensor_like(scale):
-        scale = float(scale.item())
-    out = apply(_m.SCALE, x, scale=float(scale), bias=float(bias), bias_after_scale=bool(bias_after_scale))
+    if is_tensor_like(scale):  # the op reads it when it runs
+        out = apply(_m.SCALE, x, tensor_argument(scale, "scale", "scale", kinds="iuf"), scale=1.0, bias=float(bias),
+                    bias_after_scale=bool(bias_after_scale))
+    else:
+        out = apply(_m.SCALE, x, scale=float(scale), bias=float(bias), bias_after_scale=bool(bias_after_scale))
     if act is not None:  # as Paddle: the op named by `act` is applied to the result
         out = apply(get_op(act), out)
     return out
@@ -294,16 +292,23 @@ def clip(x, min=None, max=None, name=None):
     _check_tensor(x, "clip")
     # as Paddle: a missing bound of a float x is its dtype's finite extreme (float32's unless float16/64),
     # so clip(x, min=0) maps +inf to the largest float
+    # (a Tensor bound is the op's Min / Max input, read when it runs; the attr then holds the extreme)
     kind = np.dtype(x.dtype.np)
     extreme = np.finfo(kind if kind in (np.float16, np.float64) else np.float32) if kind.kind == "f" else None
-    lo = (float(extreme.min) if extreme else float("-inf")) if min is None else _number(min, "clip", "min")
-    hi = (float(extreme.max) if extreme else float("inf")) if max is None else _number(max, "clip", "max")
+    tensors = [tensor_argument(b, "clip", arg, kinds="iuf") if is_tensor_like(b) else None
+               for arg, b in (("min", min), ("max", max))]
+    lo = (float(extreme.min) if extreme else float("-inf")) if min is None or tensors[0] is not None else \
+        _number(min, "clip", "min")
+    hi = (float(extreme.max) if extreme else float("inf")) if max is None or tensors[1] is not None else \
+        _number(max, "clip", "max")
     if lo > hi:
         raise ValueError(f"clip: min ({lo}) must not exceed max ({hi})")
     if isinstance(x, Tensor) and x.dtype.np.kind in "iu" and any(isinstance(b, (float, np.floating))
                                                                   for b in (min, max)):
         x = x.astype("float32")  # eager Paddle: an int tensor clipped to float bounds becomes float32
-    return apply(_m.CLIP, x, min=lo, max=hi)
+    if tensors[0] is None and tensors[1] is None:
+        return apply(_m.CLIP, x, min=lo, max=hi)
+    return apply(_m.CLIP, x, *tensors, min=lo, max=hi)
 
 
 def where(condition, x=None, y=None, name=None):

@@ -3,7 +3,12 @@ its ops read from input slots when the program runs (ops/tensor_args.py). A list
 one tensor per entry, the ints as constants kept on the CPU, as Paddle's static helpers build them."""
 from ..framework import dtype as _dtype
 from ..framework.mode import _static
-from .math import is_tensor_like
+from ..framework.tensor import Tensor
+
+
+def is_tensor_like(x):
+    """Tensor (eager) or Variable (static): anything the dispatcher accepts as an op input."""
+    return isinstance(x, Tensor) or getattr(x, "_is_variable", False)
 
 
 def holds_tensors(value):

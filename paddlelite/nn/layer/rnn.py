@@ -13,10 +13,14 @@ t >= length is exactly a per-sequence reversal.
 """
 import math
 
+import numpy as np
+
 from ... import tensor as _t
 from ...framework import dtype as _dtype
+from ...framework.mode import _static
 from ...ops import rnn as _rnn_ops
 from ...ops.dispatch import apply
+from ...static.framework import default_main_program, default_startup_program
 from .. import functional as F
 from .. import initializer as I
 from .container import LayerList
@@ -389,11 +393,64 @@ class _RNNBase(LayerList):
                     names.append(f"bias_hh_l{layer}{sfx}")
         for name, param in zip(names, self.parameters()):
             setattr(self, name, param)
+        self.flatten_parameters()
 
     def flatten_parameters(self):
-        """Paddle coalesces the weights into one buffer for cuDNN; the weights here are used as they are."""
+        """Paddle coalesces the weights into one buffer for cuDNN. A static program shows that as Paddle's does
+        (the flat parameter, a coalesce_tensor op in the startup program, the dropout state variable), for the
+        `rnn` op its forward appends; the weights themselves are used as they are."""
+        if not (_static[0] and self.could_use_cudnn):
+            return
+        params = self.parameters(include_sublayers=False)
+        cells = len(params) // 4
+        # Paddle's cuDNN order: every cell's W_ih, W_hh, then every cell's b_ih, b_hh
+        self._all_weights = [w for k in range(cells) for w in params[4 * k:4 * k + 2]] + \
+            [b for k in range(cells) for b in params[4 * k + 2:4 * k + 4]]
+        flat = self.create_parameter([sum(int(np.prod(p.shape)) for p in params)], dtype=params[0].dtype,
+                                     default_initializer=I.Constant(0.0))
+        main = default_main_program().global_block()
+        self._dropout_state = main.create_var(f"{self._full_name}.dropout_state__non_persistable", (), "uint8")
+        default_startup_program().global_block().append_op(
+            "coalesce_tensor", inputs={"Input": self._all_weights},
+            outputs={"Output": self._all_weights, "FusedOutput": [flat]},
+            attrs=_rnn_ops.COALESCE_TENSOR.fill_attrs({"copy_data": True, "use_align": False,
+                                                       "dtype": params[0].dtype.name}))
+
+    def _rnn_op(self, inputs, initial_states, sequence_length):
+        """Paddle's static forward: one `rnn` op over the time-major input (its outputs named by this layer)."""
+        if not self.time_major:
+            inputs = _t.transpose(inputs, [1, 0, 2])
+        program = default_main_program()
+        block = program.current_block()
+
+        def new_var(shape, dtype, stop_gradient=False):
+            return block.create_var(program._name_generator(self._full_name + ".tmp"), shape, dtype,
+                                    stop_gradient=stop_gradient)
+        dtype = inputs.dtype.name
+        out = new_var((inputs.shape[0], inputs.shape[1], self.num_directions * self.hidden_size), dtype)
+        states = [new_var(s.shape, dtype) for s in initial_states]
+        reserve = new_var((), "uint8", stop_gradient=True)
+        block.append_op(
+            "rnn", inputs={"Input": [inputs], "WeightList": self._all_weights, "PreState": list(initial_states),
+                           "SequenceLength": [] if sequence_length is None else [sequence_length]},
+            outputs={"Out": [out], "State": states, "Reserve": [reserve], "DropoutState": [self._dropout_state]},
+            attrs={"dropout_prob": float(self.dropout), "is_bidirec": self.num_directions == 2,
+                   "input_size": self.input_size, "hidden_size": self.hidden_size, "num_layers": self.num_layers,
+                   "mode": self.mode, "seed": 0, "is_test": not self.training})
+        out = out if self.time_major else _t.transpose(out, [1, 0, 2])
+        return out, tuple(states) if len(states) > 1 else states[0]
 
     def forward(self, inputs, initial_states=None, sequence_length=None):
+        if _static[0] and self.could_use_cudnn:
+            if initial_states is None:  # Paddle's zeros [L * D, batch, H], the batch read off the input at run time
+                batch = inputs.shape[1 if self.time_major else 0]
+                if batch < 0:
+                    batch = _t.shape(inputs)[1 if self.time_major else 0]
+                initial_states = [_t.full([self.num_layers * self.num_directions, batch, self.hidden_size], 0,
+                                          dtype=inputs.dtype) for _ in range(self.state_components)]
+            elif not isinstance(initial_states, (list, tuple)):
+                initial_states = [initial_states]
+            return self._rnn_op(inputs, initial_states, sequence_length)
         if initial_states is None:
             dims = ([self.proj_size or self.hidden_size], [self.hidden_size])
             initial_states = tuple(
