@@ -1941,3 +1941,19 @@ def test_static_variable_of_unknown_length_is_not_iterable():  # Paddle would in
                 a, b = paddle.static.data("x", [None, 4], "float32")
     finally:
         paddle.disable_static()
+
+
+@differential(expected={"taken": [2.0, 4.0], "skipped": [7.0, 7.0]})
+def test_assign_in_a_cond_branch_runs_in_the_branch(paddle):  # paddle.assign(x, output) appends to the current block
+    def build(threshold):
+        def fetch():
+            x = paddle.static.data("x", [2], "float32")
+            y = paddle.full([2], 7.0)
+
+            def branch():
+                paddle.assign(x * 2.0, y)
+            paddle.static.nn.cond(paddle.mean(x) > threshold, branch)
+            return [y]
+        return fetch
+    feed = {"x": np.array([1.0, 2.0], "float32")}
+    return {"taken": run_static(paddle, build(0.5), feed)[0], "skipped": run_static(paddle, build(5.0), feed)[0]}

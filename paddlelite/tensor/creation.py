@@ -282,7 +282,8 @@ def assign(x, output=None):
         return dispatch.apply(get_op("assign"), x)
     if _static[0]:
         output = as_variable(output)  # a BatchNorm buffer: an eager Tensor paddle.jit traces, a cloned program's copy
-        output.block.append_op("assign", inputs={"X": [x]}, outputs={"Out": [output]})
+        # into the block being built (a cond branch's, a loop body's), as Paddle's LayerHelper appends
+        output.block.program.current_block().append_op("assign", inputs={"X": [x]}, outputs={"Out": [output]})
         return output
     out = dispatch.apply(get_op("assign"), x)
     if out._data.shape == output._data.shape and out._data.dtype == output._data.dtype:
