@@ -14,7 +14,7 @@ from ..ops.registry import get_op
 from ..static.appender import as_variable, layer_name_guard, op_helper_name
 from ..static.framework import device_guard
 from .math import is_tensor_like
-from .tensor_args import holds_tensors, placeholders, tensor_argument, tensor_list
+from .tensor_args import holds_tensors, placeholders, plain_ints, tensor_argument, tensor_list
 
 
 def _resolve_place(place, api):
@@ -84,7 +84,7 @@ def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None):
 
 def _full(shape, fill_value, dtype, place, api, **force_cpu):
     """full(), with `api` (full / zeros / ones) named in errors."""
-    if is_tensor_like(shape) or holds_tensors(shape) or is_tensor_like(fill_value):
+    if plain_ints(shape) is None and (is_tensor_like(shape) or holds_tensors(shape)) or is_tensor_like(fill_value):
         return _full_from_tensors(shape, fill_value, dtype, place, api, force_cpu)
     if isinstance(fill_value, str):  # Paddle takes numeric strings
         try:

@@ -14,7 +14,7 @@ from ..ops import indexing as _io
 from ..ops import manipulation as _mo
 from .math import _check_tensor, is_tensor_like
 from ..static.appender import layer_name_guard, op_helper_name
-from .tensor_args import holds_tensors, placeholders, tensor_argument, tensor_list
+from .tensor_args import holds_tensors, placeholders, plain_ints, tensor_argument, tensor_list
 
 apply = dispatch.apply
 
@@ -73,6 +73,9 @@ def _ints_or_tensors(value, api, arg, tensor_attr, placeholder=-1):
     """(tensor inputs, attr) of an int-list argument Paddle's op also takes as a 1-D int tensor or as a list holding
     tensors: ((), the ints) for plain ints (the op's tensor inputs left out); ((tensor,), `tensor_attr`) for a
     tensor; ((None, one tensor per entry), the ints with `placeholder` where a tensor gives the entry) for a list."""
+    ints = plain_ints(value)
+    if ints is not None:
+        return (), ints
     if is_tensor_like(value):
         return (tensor_argument(value, api, arg),), tensor_attr
     if holds_tensors(value):
@@ -247,6 +250,9 @@ def strided_slice(x, axes, starts, ends, strides, name=None):
 def _slice_bounds(value, api, arg, flags, whole_unknown, into_helper=False):
     """(1-D tensor, list of tensors, attr) of slice bounds, as Paddle's static slice APIs pass them: a tensor's
     attr is [] (and, `whole_unknown`, every infer flag -1); a list holding tensors has -1 there, flagged -1."""
+    ints = plain_ints(value)
+    if ints is not None:
+        return None, None, ints
     if is_tensor_like(value):
         if whole_unknown:
             flags[:] = [-1] * len(flags)

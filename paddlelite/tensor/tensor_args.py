@@ -11,6 +11,17 @@ def is_tensor_like(x):
     return isinstance(x, Tensor) or getattr(x, "_is_variable", False)
 
 
+def plain_ints(value):
+    """`value` as a list when it is a list or tuple of Python ints (the usual argument: no tensor among them, nothing
+    to convert), else None."""
+    if value.__class__ is list or value.__class__ is tuple:
+        for v in value:
+            if v.__class__ is not int:
+                return None
+        return list(value)
+    return None
+
+
 def holds_tensors(value):
     """Whether list `value` has a tensor among its entries."""
     return isinstance(value, (list, tuple)) and any(is_tensor_like(v) for v in value)
