@@ -229,6 +229,11 @@ def _valid_steps(xp, T, seq_len):
     return None if seq_len is None else (xp.arange(T)[:, None] < seq_len[None, :])[..., None]
 
 
+def _dropped(a, mask, p):
+    """`a` through the inter-layer dropout `mask` (upscaled by 1 / (1 - p)): the forward, and its own gradient."""
+    return a * mask * a.dtype.type(1 / (1 - p))
+
+
 def _rnn_step(xp, mode, xg, h, c, w_hh, b_hh):
     """One step of one cell from its input gates xg (x W_ih^T + b_ih): (h, c, what its gradient reads)."""
     hg = h @ w_hh.T + b_hh
@@ -275,7 +280,7 @@ def _rnn_run(xp, x, pre_states, weights, seq_len, dropout_prob, is_bidirec, num_
         if layer > 0 and dropout_prob > 0 and not is_test:
             if len(masks) < layer:
                 masks.append((rng_for(xp, seed).random(layer_in.shape) >= dropout_prob).astype(np.uint8))
-            layer_in = layer_in * masks[layer - 1] * layer_in.dtype.type(1 / (1 - dropout_prob))
+            layer_in = _dropped(layer_in, masks[layer - 1], dropout_prob)
         outs = []
         for d in range(dirs):
             k = layer * dirs + d
@@ -361,7 +366,7 @@ def _rnn_grad_forward(xp, x, pre_states, weights, seq_len, reserve, dout, dstate
             dk = dxg @ w_ih
             d_in = dk if d_in is None else d_in + dk
         if layer > 0 and dropout_prob > 0 and not is_test:
-            d_in = d_in * reserve[layer - 1] * d_in.dtype.type(1 / (1 - dropout_prob))
+            d_in = _dropped(d_in, reserve[layer - 1], dropout_prob)
         d_layer_out = d_in
     return d_layer_out, dpre, grads
 
