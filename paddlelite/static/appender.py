@@ -80,7 +80,7 @@ def layer_helper(key):
     if not _static[0] or (isinstance(outer, str) and not isinstance(outer, _Reserved)):
         yield outer if _static[0] else None
         return
-    name = default_main_program()._name_generator(key)
+    name = program_unique_name(key)
     with layer_name_guard(name):
         yield name
 
@@ -93,7 +93,7 @@ def op_helper_name(op_type):
         return None
     key, counters = name_key(op_type)
     for _ in range(counters):
-        name = default_main_program()._name_generator(key)
+        name = program_unique_name(key)
     return name
 
 
