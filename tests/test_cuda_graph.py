@@ -12,6 +12,7 @@ import paddlelite as paddle
 from paddlelite import nn
 from paddlelite.device.graph_capture import CaptureRefused, GraphReplay
 from paddlelite.utils import unique_name
+from tests.test_jit_capture import _MODELS  # the models the capture-readiness tests train
 
 
 class _FakeCupy:
@@ -115,28 +116,6 @@ def test_a_step_whose_capture_is_refused_part_way_runs_on_its_feeds():
         product, doubled = step.run([x, w])
         np.testing.assert_array_equal(doubled, 2 * x)
     assert "cuBLAS" in step.graph.refused and step.graph.replays == 0
-
-
-def _mlp():
-    return nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 10))
-
-
-def _cnn():
-    return nn.Sequential(nn.Conv2D(1, 4, 3, padding=1), nn.ReLU(), nn.MaxPool2D(2), nn.Conv2D(4, 8, 3, padding=1),
-                         nn.ReLU(), nn.MaxPool2D(2), nn.Flatten(), nn.Linear(8 * 2 * 2, 10))
-
-
-class _Encoder(nn.Layer):
-    def __init__(self):
-        super().__init__()
-        self.enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0), 2)
-        self.head = nn.Linear(16, 10)
-
-    def forward(self, x):
-        return self.head(self.enc(x).mean(axis=1))
-
-
-_MODELS = {"mlp": (_mlp, (4, 16)), "cnn": (_cnn, (2, 1, 8, 8)), "encoder": (_Encoder, (2, 5, 16))}
 
 
 def _train(make, shape, graphs, steps=6):

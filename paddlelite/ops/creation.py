@@ -24,7 +24,7 @@ def _fill_constant_forward(xp, shape_t, shape_list, value_t, shape, value, dtype
 # force_cpu: Paddle keeps such constants (arange's bounds) in host memory; recorded for its op desc, as every op
 # here runs on its program's place
 def _fill_constant_infer(shape_t, shape_list, value_t, shape, value, dtype, place, force_cpu):
-    known = known_ints(shape_t, None, shape)
+    known = known_ints(shape_t, shape)
     if known is None:
         raise ValueError("op 'fill_constant': the length of the ShapeTensor must be known when the program is "
                          f"built, received a tensor of shape {list(shape_t.shape)}")

@@ -75,7 +75,7 @@ def _reshape_grad(g):
 def _reshape_infer(x, shape_t, shape_list, shape):
     if shape_t is None and not shape_list:
         return Meta(resolve_shape("reshape", x.shape, shape), x.dtype)
-    known = known_ints(shape_t, None, [-1] * len(shape_list or ()))
+    known = known_ints(shape_t, [-1] * len(shape_list or ()))
     if known is None:
         raise ValueError("op 'reshape': the length of the Shape tensor must be known when the program is built, "
                          f"received a tensor of shape {list(shape_t.shape)}")
@@ -653,7 +653,7 @@ def _expand_forward(xp, x, shape_t, shape_list, shape):
 
 
 def _expand_infer(x, shape_t, shape_list, shape):
-    known = known_ints(shape_t, None, shape)  # a Shape tensor's entries keep x's dims, as Paddle's rule shows them
+    known = known_ints(shape_t, shape)  # a Shape tensor's entries keep x's dims, as Paddle's rule shows them
     if known is None:
         raise ValueError("op 'expand': the length of the Shape tensor must be known when the program is built, "
                          f"received a tensor of shape {list(shape_t.shape)}")
@@ -717,7 +717,7 @@ def _tile_infer(x, reps_t, reps_list, repeat_times):
         reps, lead = _tile_reps("tile", len(x.shape), repeat_times)
         shape = (1,) * lead + tuple(x.shape)
         return Meta(tuple(-1 if d == -1 else d * r for d, r in zip(shape, reps)), x.dtype)
-    known = known_ints(reps_t, None, repeat_times)  # -1 where a tensor gives the count
+    known = known_ints(reps_t, repeat_times)  # -1 where a tensor gives the count
     if known is None:
         raise ValueError("op 'tile': the length of the RepeatTimes tensor must be known when the program is built, "
                          f"received a tensor of shape {list(reps_t.shape)}")

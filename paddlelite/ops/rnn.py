@@ -224,6 +224,11 @@ def _rnn_cells(weights, num_layers, is_bidirec):
     return [(weights[2 * k], weights[2 * k + 1], weights[2 * n + 2 * k], weights[2 * n + 2 * k + 1]) for k in range(n)]
 
 
+def _valid_steps(xp, T, seq_len):
+    """[T, B, 1] mask of the steps within each sequence's length, or None when every step counts."""
+    return None if seq_len is None else (xp.arange(T)[:, None] < seq_len[None, :])[..., None]
+
+
 def _rnn_step(xp, mode, xg, h, c, w_hh, b_hh):
     """One step of one cell from its input gates xg (x W_ih^T + b_ih): (h, c, what its gradient reads)."""
     hg = h @ w_hh.T + b_hh
@@ -258,7 +263,7 @@ def _rnn_run(xp, x, pre_states, weights, seq_len, dropout_prob, is_bidirec, num_
     """The forward, keeping what the backward reads: (out, states, masks, tape)."""
     dirs = 2 if is_bidirec else 1
     T = x.shape[0]
-    valid = None if seq_len is None else (xp.arange(T)[:, None] < seq_len[None, :])[..., None]  # [T, B, 1]
+    valid = _valid_steps(xp, T, seq_len)
     lstm = mode == "LSTM"
     hs, cs = pre_states[0], pre_states[1] if lstm else None
     h_out, c_out = xp.empty_like(hs), xp.empty_like(cs) if lstm else None
@@ -314,7 +319,7 @@ def _rnn_grad_forward(xp, x, pre_states, weights, seq_len, reserve, dout, dstate
     dirs = 2 if is_bidirec else 1
     lstm = mode == "LSTM"
     T = x.shape[0]
-    valid = None if seq_len is None else (xp.arange(T)[:, None] < seq_len[None, :])[..., None]
+    valid = _valid_steps(xp, T, seq_len)
     cells = _rnn_cells(weights, num_layers, is_bidirec)
     grads = [xp.zeros_like(w) for w in weights]
     n = len(cells)

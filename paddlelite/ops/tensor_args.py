@@ -20,10 +20,10 @@ def scalar_value(tensor, attr):
     return attr if tensor is None else tensor.reshape(-1).tolist()[0]
 
 
-def known_ints(tensor, tensors, attr, unknown=-1):
+def known_ints(tensor, attr, unknown=-1):
     """What a shape rule knows of such an argument: for a 1-D tensor (meta), `unknown` per entry, or None when its
-    length is unknown too; for a list of tensors the attr, whose entries the API set to `unknown` where a tensor
-    gives them (Paddle's descs show such placeholders); else the attr."""
+    length is unknown too; else the attr (for a list of tensors, the API set its entries to `unknown` where a
+    tensor gives them, as Paddle's descs show such placeholders)."""
     if tensor is not None:
         n = tensor.shape[0] if len(tensor.shape) == 1 else (1 if len(tensor.shape) == 0 else -1)
         return None if n == -1 else [unknown] * n

@@ -5,7 +5,6 @@ from ...device.kernels import kernel, sm_count
 from .common import aligned, block_size, f32, i32, i64, prod, suffix
 from .reduce import reduce_mid
 
-WARP_MAX = 1024  # columns a warp keeps in registers (LN_WARP_MAX in the kernel: 8 vectors of 4 per lane)
 MAXK = 8  # rows the warp kernels do not take: elements of a row each thread of a block keeps in registers
 PREFER_OCCUPANCY = True  # rows that fit either warp kernel take ln_bwd_warp4 (twice the warps per SM, but
 # 2 warps per row where ln_bwd_warp8 needs 1: a barrier per step)
