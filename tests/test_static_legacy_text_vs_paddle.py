@@ -1231,6 +1231,41 @@ def _cond_one_branch(paddle):  # Out: the parent's variables the branch writes; 
     paddle.static.append_backward(paddle.mean(y * x))
 
 
+def _cond_gradient_through_branch(paddle):  # conditional_block_grad: Scope input, the C++ grad maker's attrs
+    x = paddle.static.data("x", [2], "float32")
+    x.stop_gradient = False
+    pred = paddle.mean(x) > 0.5
+    y = x * 1.0
+
+    def double_into_y():
+        paddle.assign(x * 2.0, y)
+    paddle.static.nn.cond(pred, double_into_y)
+    paddle.static.append_backward(paddle.mean(y * x))
+
+
+PROGRAMS["cond_gradient_through_branch"] = (_cond_gradient_through_branch, [
+    "reduce_mean", "fill_constant", "greater_than", "scale", "conditional_block", "elementwise_mul", "reduce_mean",
+    "fill_constant", "reduce_mean_grad", "elementwise_mul_grad", "conditional_block_grad", "scale", "sum"])
+
+
+# y = x * 1.0, then 2x written into y when mean(x) > 0.5. Paddle's legacy backward also sends y's gradient through the
+# overwritten y = x * 1.0, so the taken branch gives x + x + x / 2 = 2.5 x, the other x
+@differential(expected={"taken": [2.5, 5.0], "not_taken": [0.2, 0.3]}, rtol=1e-6)
+def test_static_cond_gradient_runs_as_paddles(paddle):
+    def build():
+        x = paddle.static.data("x", [2], "float32")
+        x.stop_gradient = False
+        y = x * 1.0
+
+        def double_into_y():
+            paddle.assign(x * 2.0, y)
+        paddle.static.nn.cond(paddle.mean(x) > 0.5, double_into_y)
+        return paddle.static.gradients([paddle.mean(y * x)], [x])
+    taken, = run_static(paddle, build, {"x": np.array([1.0, 2.0], "float32")})
+    not_taken, = run_static(paddle, build, {"x": np.array([0.2, 0.3], "float32")})
+    return {"taken": taken, "not_taken": not_taken}
+
+
 PROGRAMS["cond_one_branch"] = (_cond_one_branch, [
     "reduce_mean", "fill_constant", "greater_than", "fill_constant", "conditional_block", "elementwise_mul",
     "reduce_mean", "fill_constant", "reduce_mean_grad", "elementwise_mul_grad"])

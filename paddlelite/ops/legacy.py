@@ -290,6 +290,8 @@ LEGACY_DESC = {
     **{t: (_with(axis=-1, force_cpu=False), ()) for t in _COMPARE},
     **{t: (_reduce_desc, ()) for t in _REDUCE},
     "while_grad": (_without("inner_grads"), ()),
+    # made by Paddle's C++ grad maker: only the attrs it copies
+    "conditional_block_grad": (_without("inner_grads", "op_namescope", "op_role_var", "with_quant_attr"), ()),
     "coalesce_tensor": (_random_desc(), ()),  # the names its block gives the gradients: our runner's
 }
 

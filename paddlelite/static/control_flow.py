@@ -245,20 +245,6 @@ def _inner_pass(bp, op, sub, targets):
     return g, inner
 
 
-def _isolate(g, inner, names, tag):
-    """Give the grads of outer vars written inside grad block g block-local names; returns them."""
-    local = []
-    for n in names:
-        old = inner.grad_names[n]
-        new = f"{old}@{tag}@block{g.idx}"
-        v = g._lookup(old)
-        g.create_var(new, v._shape, v._dtype, stop_gradient=False)
-        _bw._rename_args(g.ops, old, new)
-        g.vars.pop(old, None)
-        local.append(new)
-    return local
-
-
 def _conditional_block_grad(bp, op):
     sub = op.attr("sub_block")
     outs = [n for n in op.output("Out") if n in bp.available]
@@ -269,11 +255,15 @@ def _conditional_block_grad(bp, op):
     ins = [n for n in ins if n in inner.available]
     if not ins:
         return [], []
-    local = _isolate(g, inner, ins, "COND")
+    local = [inner.grad_name_of(n) for n in ins]  # as Paddle names them: the runner keeps them in the block's scope
+    for n in local:  # declared in the grad block even where an outer block has a variable of that name
+        if n not in g.vars:
+            v = g._lookup(n)
+            g.create_var(n, v._shape, v._dtype, stop_gradient=False)
     outer = [bp.grad_var(n).name for n in ins]
     gop = Operator(bp.block, "conditional_block_grad",
                    {"Cond": op.input("Cond"), "Input": ins, "Out": outs,
-                    "Out@GRAD": [bp.grad_name_of(n) for n in outs]},
+                    "Out@GRAD": [bp.grad_name_of(n) for n in outs], "Scope": op.output("Scope")},
                    {"Input@GRAD": outer},
                    {"sub_block": g, "inner_grads": local, "is_scalar_condition": True,
                     OP_ROLE_ATTR: OP_ROLE_BACKWARD})
@@ -325,18 +315,25 @@ def _run_conditional_block(plan, op):
 
 
 def _run_conditional_block_grad(plan, op):
-    steps = plan.compile_block(op.attr("sub_block"))[0]
+    steps, _, writes = plan.compile_block(op.attr("sub_block"))
     cond_i = plan.slot(op.input("Cond")[0])
     ins = [plan.slot(n) for n in op.input("Input")]
     outer = [plan.slot(n) for n in op.output("Input@GRAD")]
     local = [plan.slot(n) for n in op.attr("inner_grads")]
+    # Paddle runs the block in a scope of its own: what it writes (its gradients may share the outer ones' names)
+    # is put back afterwards
+    scoped = [plan.slot(n) for n in writes]
     xp = plan.xp
 
     def run(env):
         if _truth(env[cond_i]):
+            saved = [(i, env[i]) for i in scoped]
             plan.run_steps(steps, env)
-            for o, i in zip(outer, local):
-                env[o] = env[i]
+            grads = [env[i] for i in local]
+            for i, value in saved:
+                env[i] = value
+            for o, g in zip(outer, grads):
+                env[o] = g
         else:
             for o, x in zip(outer, ins):
                 env[o] = xp.zeros_like(env[x])
