@@ -1,6 +1,8 @@
 """Lazy CuPy access: nothing here imports CuPy until a GPU is actually asked about."""
 import importlib
 
+import numpy as np
+
 _state = {}
 
 
@@ -35,6 +37,13 @@ def is_available():
 def is_cupy_array(a):
     cp = _state.get("cupy")
     return cp is not None and isinstance(a, cp.ndarray)
+
+
+def as_module(xp, array):
+    """`array` (NumPy or CuPy) as an array of module `xp`, copied across devices only when it lives on the other."""
+    if xp is np:
+        return array.get() if is_cupy_array(array) else np.asarray(array)
+    return xp.asarray(array)
 
 
 def require_cuda(api):

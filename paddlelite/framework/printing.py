@@ -12,6 +12,7 @@ their `__module__` stays paddlelite's, so pickling and introspection find the re
 """
 import numpy as np
 
+from ..device import cuda
 from .dtype import kind as dtype_kind
 
 
@@ -90,15 +91,11 @@ def _format(a, full_shape, indent, width, signed, summarise):
     return "[" + ("," + "\n" * (a.ndim - 1) + " " * (indent + 1)).join(parts) + "]"
 
 
-def _to_host(array):
-    return array if isinstance(array, np.ndarray) else array.get()
-
-
 def array_to_string(array, indent):
     """The values part of a tensor's text; `array` is NumPy or CuPy (only the shown part is copied)."""
     summarise = array.size > OPTIONS.threshold
     k = OPTIONS.edgeitems
-    shown = _to_host(_edges(array, k) if summarise else array)
+    shown = cuda.as_module(np, _edges(array, k) if summarise else array)
     edges = _edges(shown, k).ravel()
     signed = bool(edges.size) and bool((edges < 0).any())
     width = max((len(_item_text(v)) for v in edges), default=0)

@@ -285,7 +285,7 @@ class Plan:
             if not isinstance(v, xp.ndarray) and _is_array(v):
                 # set on another device (LoDTensor.set(value, CPUPlace()) before a GPU run): moved to this plan's
                 # device once, as Paddle's executor transfers an input to its kernel's place
-                v = values[name] = _to_module(xp, v)
+                v = values[name] = cuda.as_module(xp, v)
             env[i] = v
         self.run_steps(self.steps, env)
         for i, name in self.write_back:
@@ -380,13 +380,6 @@ class FixedStep:
 
 def _is_array(value):
     return hasattr(value, "dtype") and value.dtype != object
-
-
-def _to_module(xp, array):
-    """`array` (NumPy or CuPy) as an array of `xp`."""
-    if xp is np:
-        return array.get() if cuda.is_cupy_array(array) else np.asarray(array)
-    return xp.asarray(array)
 
 
 def _copy_into(xp, buffers, k, value):
