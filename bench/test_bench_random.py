@@ -14,34 +14,20 @@ torch.set_num_threads(1)
 SHAPE = [1000, 1000]
 
 
-@pytest.mark.benchmark(group="uniform 1e6 float32")
-def test_rand_paddlelite(benchmark):
-    benchmark(paddle.rand, SHAPE)
+_RNG = np.random.default_rng(0)
+# group -> library -> one draw of SHAPE float32 values
+_DRAWS = {
+    "uniform 1e6 float32": {"paddlelite": lambda: paddle.rand(SHAPE), "torch": lambda: torch.rand(SHAPE),
+                            "numpy": lambda: _RNG.random(SHAPE, np.float32)},
+    "normal 1e6 float32": {"paddlelite": lambda: paddle.randn(SHAPE), "torch": lambda: torch.randn(SHAPE),
+                           "numpy": lambda: _RNG.standard_normal(SHAPE, np.float32)},
+}
 
 
-@pytest.mark.benchmark(group="uniform 1e6 float32")
-def test_rand_torch(benchmark):
-    benchmark(torch.rand, SHAPE)
-
-
-@pytest.mark.benchmark(group="uniform 1e6 float32")
-def test_rand_numpy(benchmark):
-    benchmark(np.random.default_rng(0).random, SHAPE, np.float32)
-
-
-@pytest.mark.benchmark(group="normal 1e6 float32")
-def test_randn_paddlelite(benchmark):
-    benchmark(paddle.randn, SHAPE)
-
-
-@pytest.mark.benchmark(group="normal 1e6 float32")
-def test_randn_torch(benchmark):
-    benchmark(torch.randn, SHAPE)
-
-
-@pytest.mark.benchmark(group="normal 1e6 float32")
-def test_randn_numpy(benchmark):
-    benchmark(np.random.default_rng(0).standard_normal, SHAPE, np.float32)
+@pytest.mark.parametrize(("group", "library"), [(g, lib) for g, libs in _DRAWS.items() for lib in libs])
+def test_draws(benchmark, group, library):
+    benchmark.group = group
+    benchmark(_DRAWS[group][library])
 
 
 @pytest.mark.benchmark(group="dropout 0.5 of 1e6 float32")
