@@ -8,10 +8,10 @@ is of a higher kind: a float with an int/bool tensor gives float32 (whatever the
 complex64 (complex128 for float64), an int with a bool tensor gives int64.
 """
 import numbers
-import warnings
 
 import numpy as np
 
+from . import user_warnings as _user_warnings
 from .dtype import kind as dtype_kind
 
 _C64, _C128, _F32, _F64 = (np.dtype(n) for n in ("complex64", "complex128", "float32", "float64"))
@@ -39,7 +39,7 @@ def promote_pair(x, y, api):
         raise TypeError(f"{api}: x has dtype {x.dtype.name} and y has {y.dtype.name}; Paddle does not promote "
                         "between these types (only between floating types, or to complex), so cast one of them "
                         "explicitly, e.g. y.astype(x.dtype)")
-    warnings.warn(f"{api}: {WARNING} ({x.dtype.name} and {y.dtype.name} -> {common.name})", stacklevel=3)
+    _user_warnings.warn(f"{api}: {WARNING} ({x.dtype.name} and {y.dtype.name} -> {common.name})")
     if a != common:
         x = x.astype(common.name)
     if b != common:

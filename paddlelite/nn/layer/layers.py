@@ -6,10 +6,10 @@ the same code creates static Parameters (see param_attr.create_parameter) and `f
 """
 import collections
 import re
-import warnings
 
 import numpy as np
 
+from ...framework import user_warnings as _user_warnings
 from ...device import place as _place_mod
 from ...framework import dtype as _dtype
 from ...framework.mode import _static
@@ -98,8 +98,8 @@ class Layer:
                     try:
                         outputs = self._run_post_hook(hook_id, hook, inputs, kwargs, outputs)
                     except Exception as e:
-                        warnings.warn(f"{type(self).__name__}: a forward hook with always_call=True raised "
-                                      f"{type(e).__name__}: {e} while another error was propagating from forward")
+                        _user_warnings.warn(f"{type(self).__name__}: a forward hook with always_call=True raised "
+                                            f"{type(e).__name__}: {e} while another error was propagating from forward")
             raise
         return outputs
 
