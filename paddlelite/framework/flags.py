@@ -2,11 +2,19 @@
 
 FLAGS_enable_pir_api says which IR static programs use: paddlelite implements Paddle's legacy IR
 only, so it reads False and cannot be switched on. Other names raise ValueError, as Paddle does for
-flags it does not know.
+flags it does not know. The GPU flags are those of Paddle's CUDA build: FLAGS_gemm_use_half_precision_compute_type
+(float16 GEMMs accumulate in float16), FLAGS_new_executor_use_cuda_graph (the Executor replays a repeated step
+from a CUDA graph; a CompiledProgram whose BuildStrategy allows CUDA-graph capture sets it, as Paddle's does).
+
+Paddle's TF32 switches are no flags but `paddle.base.core.set_cublas_switch` / `set_cudnn_switch`: `TF32` holds
+them (on by default in Paddle's CUDA build): whether float32 GEMMs of the matmul family ("cublas") and of
+convolutions ("cudnn", which run in cuDNN in Paddle) may round their inputs to TF32 on tensor cores.
 """
 from .mode import in_dynamic_mode, in_static_mode
 
-_FLAGS = {"FLAGS_enable_pir_api": False}
+_FLAGS = {"FLAGS_enable_pir_api": False, "FLAGS_gemm_use_half_precision_compute_type": False,
+          "FLAGS_new_executor_use_cuda_graph": False}
+TF32 = {"cublas": True, "cudnn": True}
 _FIXED = {"FLAGS_enable_pir_api": "paddlelite implements Paddle's legacy IR only (no PIR)"}
 
 
@@ -34,6 +42,11 @@ def get_flags(flags):
     elif not isinstance(flags, (list, tuple)):
         raise TypeError(f"get_flags: flags must be a str, list or tuple, received {type(flags).__name__}")
     return {name: _FLAGS[_known(name, "get_flags")] for name in flags}
+
+
+def flag(name):
+    """A flag's value, for the code that follows it."""
+    return _FLAGS[name]
 
 
 def use_pir_api():
