@@ -60,27 +60,28 @@ def _rand(rng, shape, dtype):
     return x.astype(dtype)
 
 
-# (x, y) builders: views cuBLAS reads in place (transposes, row slices, broadcast batches) and ones it cannot
+# (x, y) builders over make(shape) (a random array, on the host or the device): views cuBLAS reads in place
+# (transposes, row slices, broadcast batches) and ones it cannot
 LAYOUTS = {
-    "2d": lambda r, t: (_rand(r, (3, 4), t), _rand(r, (4, 5), t)),
-    "x transposed": lambda r, t: (_rand(r, (4, 3), t).T, _rand(r, (4, 5), t)),
-    "y transposed": lambda r, t: (_rand(r, (3, 4), t), _rand(r, (5, 4), t).T),
-    "both transposed": lambda r, t: (_rand(r, (4, 3), t).T, _rand(r, (5, 4), t).T),
-    "row slice": lambda r, t: (_rand(r, (6, 4), t)[1:4], _rand(r, (4, 7), t)[:, 2:7]),
-    "batched": lambda r, t: (_rand(r, (2, 3, 4), t), _rand(r, (2, 4, 5), t)),
-    "batch x one matrix": lambda r, t: (_rand(r, (2, 3, 4), t), _rand(r, (4, 5), t)),
-    "one matrix x batch": lambda r, t: (_rand(r, (3, 4), t), _rand(r, (2, 4, 5), t)),
-    "batched transposed": lambda r, t: (_rand(r, (2, 4, 3), t).swapaxes(-1, -2), _rand(r, (2, 5, 4), t).swapaxes(1, 2)),
-    "two batch dims": lambda r, t: (_rand(r, (2, 3, 3, 4), t), _rand(r, (2, 3, 4, 5), t)),
-    "cross broadcast": lambda r, t: (_rand(r, (2, 1, 3, 4), t), _rand(r, (1, 3, 4, 5), t)),
-    "strided columns": lambda r, t: (_rand(r, (3, 8), t)[:, ::2], _rand(r, (4, 5), t)),
-    "vector x matrix": lambda r, t: (_rand(r, (4,), t), _rand(r, (4, 5), t)),
-    "matrix x vector": lambda r, t: (_rand(r, (3, 4), t), _rand(r, (4,), t)),
-    "vector x vector": lambda r, t: (_rand(r, (4,), t), _rand(r, (4,), t)),
-    "vector x batch": lambda r, t: (_rand(r, (4,), t), _rand(r, (2, 4, 5), t)),
-    "row x column": lambda r, t: (_rand(r, (1, 4), t), _rand(r, (4, 1), t)),
-    "empty rows": lambda r, t: (_rand(r, (0, 4), t), _rand(r, (4, 5), t)),
-    "empty contraction": lambda r, t: (_rand(r, (3, 0), t), _rand(r, (0, 5), t)),
+    "2d": lambda m: (m((3, 4)), m((4, 5))),
+    "x transposed": lambda m: (m((4, 3)).T, m((4, 5))),
+    "y transposed": lambda m: (m((3, 4)), m((5, 4)).T),
+    "both transposed": lambda m: (m((4, 3)).T, m((5, 4)).T),
+    "row slice": lambda m: (m((6, 4))[1:4], m((4, 7))[:, 2:7]),
+    "batched": lambda m: (m((2, 3, 4)), m((2, 4, 5))),
+    "batch x one matrix": lambda m: (m((2, 3, 4)), m((4, 5))),
+    "one matrix x batch": lambda m: (m((3, 4)), m((2, 4, 5))),
+    "batched transposed": lambda m: (m((2, 4, 3)).swapaxes(-1, -2), m((2, 5, 4)).swapaxes(1, 2)),
+    "two batch dims": lambda m: (m((2, 3, 3, 4)), m((2, 3, 4, 5))),
+    "cross broadcast": lambda m: (m((2, 1, 3, 4)), m((1, 3, 4, 5))),
+    "strided columns": lambda m: (m((3, 8))[:, ::2], m((4, 5))),
+    "vector x matrix": lambda m: (m((4,)), m((4, 5))),
+    "matrix x vector": lambda m: (m((3, 4)), m((4,))),
+    "vector x vector": lambda m: (m((4,)), m((4,))),
+    "vector x batch": lambda m: (m((4,)), m((2, 4, 5))),
+    "row x column": lambda m: (m((1, 4)), m((4, 1))),
+    "empty rows": lambda m: (m((0, 4)), m((4, 5))),
+    "empty contraction": lambda m: (m((3, 0)), m((0, 5))),
 }
 # layouts whose operands must be copied (no unit stride, or batch dims that do not collapse to one stride)
 COPIED = {"cross broadcast": 2, "strided columns": 1}
@@ -90,7 +91,8 @@ COPIED = {"cross broadcast": 2, "strided columns": 1}
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
 def test_products_equal_numpy_matmul(emu, layout, dtype):
     lib, cp = emu
-    x, y = LAYOUTS[layout](np.random.default_rng(0), dtype)
+    rng = np.random.default_rng(0)
+    x, y = LAYOUTS[layout](lambda shape: _rand(rng, shape, dtype))
     out = cublas.matmul(cp, x, y, tf32=False)
     expected = np.matmul(x, y)
     assert out.shape == expected.shape and out.dtype == expected.dtype and out.flags.c_contiguous
@@ -201,3 +203,74 @@ def test_matmul_op_on_the_gpu_path_follows_the_tf32_switches(emu, monkeypatch):
     monkeypatch.setitem(flags.TF32, "cublas", True)
     matmul.forward(cp, x, w, **matmul.fill_attrs({"transpose_y": True}))
     assert lib.calls("gemm")[-1][-1] == cublas.COMPUTE_32F_FAST_TF32
+
+
+def test_tf32_switches_vs_paddle():
+    """paddle.base.core's TF32 switches: set/get round trips, Paddle's argument handling (text refused)."""
+    paddle = pytest.importorskip("paddle")
+    import paddlelite
+    for core in (paddle.base.core, paddlelite.base.core):
+        saved = core.get_cublas_switch(), core.get_cudnn_switch()
+        try:
+            for on in (False, True, 0, 1.0):
+                core.set_cublas_switch(on)
+                core.set_cudnn_switch(not on)
+                assert (core.get_cublas_switch(), core.get_cudnn_switch()) == (bool(on), not on)
+            with pytest.raises(TypeError):
+                core.set_cublas_switch("yes")
+        finally:
+            core.set_cublas_switch(saved[0])
+            core.set_cudnn_switch(saved[1])
+
+
+# ---- on a GPU: against products computed in float64 on the host, inside CUDA-graph captures ---------------
+_TOLERANCE = {"float16": 2e-2, "bfloat16": 5e-2, "float32": 1e-5, "float64": 1e-12, "complex64": 1e-5}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize("dtype", sorted(_TOLERANCE))
+def test_gpu_products(layout, dtype):
+    cp = pytest.importorskip("cupy")
+    rng = np.random.default_rng(0)
+    dtype = ml_dtypes.bfloat16 if dtype == "bfloat16" else np.dtype(dtype)
+    x, y = LAYOUTS[layout](lambda shape: cp.asarray(_rand(rng, shape, dtype)))
+    out = cublas.matmul(cp, x, y, tf32=False)
+    wide = np.complex128 if np.dtype(dtype).kind == "c" else np.float64
+    expected = np.matmul(cp.asnumpy(x).astype(wide), cp.asnumpy(y).astype(wide))
+    assert out.shape == expected.shape and out.dtype == np.dtype(dtype)
+    tol = _TOLERANCE[np.dtype(dtype).name]
+    np.testing.assert_allclose(cp.asnumpy(out).astype(wide), expected, rtol=tol, atol=tol * 4)
+
+
+@pytest.mark.gpu
+def test_gpu_tf32_switch():
+    """TF32 rounds float32 inputs to 10 mantissa bits: products ~1e-3 off float64's with it, ~1e-6 without."""
+    cp = pytest.importorskip("cupy")
+    if int(cp.cuda.Device().compute_capability) < 80:
+        pytest.skip("TF32 tensor cores need compute capability 8.0")
+    rng = np.random.default_rng(1)
+    x, y = (cp.asarray(rng.standard_normal((512, 512)).astype(np.float32)) for _ in range(2))
+    exact = cp.asnumpy(x).astype(np.float64) @ cp.asnumpy(y)
+
+    def error(tf32):
+        return np.abs(cp.asnumpy(cublas.matmul(cp, x, y, tf32=tf32)) - exact).max() / np.abs(exact).max()
+    assert error(True) > 1e-5 > 1e-6 > error(False)
+
+
+@pytest.mark.gpu
+def test_gpu_gemm_inside_a_stream_capture():
+    """CuPy's matmul refuses a capture; this module's GEMM is captured and replays on new inputs."""
+    cp = pytest.importorskip("cupy")
+    rng = np.random.default_rng(2)
+    x, y = (cp.asarray(rng.standard_normal((64, 32)).astype(np.float32)) for _ in range(2))
+    stream = cp.cuda.Stream(non_blocking=True)
+    with stream:
+        cublas.matmul(cp, x, y.T, tf32=False)  # the stream's workspace is allocated outside the capture
+        stream.begin_capture(1)  # thread-local mode
+        out = cublas.matmul(cp, x, y.T, tf32=False)
+        graph = stream.end_capture()
+        for _ in range(2):
+            x[...] = cp.asarray(rng.standard_normal((64, 32)).astype(np.float32))
+            graph.launch(stream)
+            np.testing.assert_allclose(cp.asnumpy(out), cp.asnumpy(x) @ cp.asnumpy(y).T, rtol=1e-5, atol=1e-5)
