@@ -1,9 +1,8 @@
 """Reductions over axes: sum, mean, max/min, amax/amin, prod, logsumexp, var, all/any, argmax/argmin, cumsum."""
 import numpy as np
 
-from ..framework.dtype import compute_dtype
-from .formula import (cast, cumsum, equal, exp, expand_as, full_like, mean, reduce_sum, reshape_as, unsqueeze, where,
-                      zeros_like)
+from ..framework.dtype import compute_dtype, convert_dtype
+from .formula import cast, cumsum, equal, exp, expand_as, full_like, mean, reduce_sum, reshape_as, unsqueeze
 from .registry import Meta, register_op
 from .shape_rules import check_float, normalize_axes, normalize_axis
 
@@ -42,29 +41,44 @@ def _broadcast_back(g, dout):
     return expand_as(kept, x)
 
 
-def _sum_grad(g):
-    if g.needs("X"):
-        g.set_input_grad("X", _broadcast_back(g, g.output_grad("Out")))
-
-
 def _mean_grad(g):
     if g.needs("X"):
         g.set_input_grad("X", g.op("mean_grad", g.input("X"), g.output_grad("Out"), axis=g.attrs["axis"],
                                    keepdim=g.attrs["keepdim"]))
 
 
-def _sum_forward(xp, x, axis, keepdim):
-    # integers keep their dtype (wrapping, as Paddle; NumPy would widen to int64), bool counts in int64,
-    # float16/bfloat16 accumulate in float32
-    out = x.dtype if x.dtype.kind != "b" else np.dtype(np.int64)
-    acc = compute_dtype(x.dtype) if x.dtype.kind != "b" else out
+def sum_dtype(dtype, requested=None):
+    """The dtype Paddle's sum returns: `requested` when given, else int64 for bool and int32 (SumInferMeta: a
+    count of flags or a sum of int32 indices would wrap), else the input's own (int8/int16/uint8 too)."""
+    if requested is not None:
+        return convert_dtype(requested).np
+    dtype = np.dtype(dtype)
+    return np.dtype(np.int64) if dtype.kind == "b" or dtype == np.int32 else dtype
+
+
+def _sum_forward(xp, x, axis, keepdim, dtype):
+    # integers accumulate in the output dtype (wrapping, as Paddle; NumPy would widen to int64),
+    # float16/bfloat16 in float32
+    out = sum_dtype(x.dtype, dtype)
+    acc = compute_dtype(out) if out.kind != "b" else out
     return xp.asarray(x.sum(axis=_axes(x, axis), keepdims=keepdim, dtype=acc)).astype(out, copy=False)
+
+
+def _sum_infer(x, axis, keepdim, dtype):
+    return Meta(reduced_shape("reduce_sum", x.shape, axis, keepdim), sum_dtype(x.dtype, dtype))
+
+
+def _sum_grad(g):
+    if g.needs("X"):
+        dx = _broadcast_back(g, g.output_grad("Out"))
+        # a sum into another dtype (sum(x, dtype='float64')) sends the gradient back in x's
+        g.set_input_grad("X", dx if g.attrs["dtype"] is None else cast(dx, dtype=g.input("X").dtype.name))
 
 
 REDUCE_SUM = register_op(
     "reduce_sum", inputs=("X",), outputs=("Out",),
     forward=_sum_forward,
-    infer=_reduce_infer("reduce_sum"), grad=_sum_grad, attrs={"axis": None, "keepdim": False}, double_grad=True)
+    infer=_sum_infer, grad=_sum_grad, attrs={"axis": None, "keepdim": False, "dtype": None}, double_grad=True)
 
 
 def _mean_infer(x, axis, keepdim):
@@ -112,16 +126,25 @@ MEAN_GRAD = register_op("mean_grad", inputs=("X", "Dout"), meta_inputs=("X",), o
                         nondiff_inputs=("X",), double_grad=True)
 
 
-# ---- max / min (Paddle: the gradient reaches every position equal to the extreme) ------------------
-# ---- amax / amin (the gradient is shared evenly among the tied positions) ----------------------------
+# ---- max / min / amax / amin: the gradient is shared evenly among the tied extremes (Paddle's rule for all
+# four); where the extreme is NaN no element equals it, and the gradient of that reduction is NaN throughout
+# (0 * dout / 0), so a NaN shows in the gradient as in the output. An empty reduced axis has no extreme:
+# ValueError, as Paddle's max (its amax/argmax return uninitialised memory); other empty dims reduce to empty.
+
+
+def check_reducible(name, x, axis):
+    """ValueError when a reduced axis of x is empty (no extreme, no position of one)."""
+    empty = [a for a in normalize_axes(name, axis, x.ndim) if x.shape[a] == 0]
+    if empty:
+        raise ValueError(f"op '{name}': cannot reduce axis {empty[0]} of size 0 (input shape {list(x.shape)}): "
+                         "an empty axis has no extreme")
 
 
 def _nonempty_reduce(name, fn):
     def forward(xp, x, axis, keepdim):
-        axes = _axes(x, axis)
         if x.size == 0:
-            raise ValueError(f"op '{name}': cannot reduce an empty tensor of shape {list(x.shape)}")
-        return xp.asarray(fn(x, axis=axes, keepdims=keepdim))
+            check_reducible(name, x, axis)
+        return xp.asarray(fn(x, axis=_axes(x, axis), keepdims=keepdim))
     return forward
 
 
@@ -133,33 +156,27 @@ def _numeric_reduce_infer(name):
     return infer
 
 
-def _extreme_grad(even):
-    def grad(g):
-        if not g.needs("X"):
-            return
-        x = g.input("X")
-        mask = equal(x, _broadcast_back(g, g.output("Out")))
-        dout = g.output_grad("Out")
-        if not even:
-            g.set_input_grad("X", where(mask, _broadcast_back(g, dout), zeros_like(x)))
-            return
-        maskf = cast(mask, dtype=x.dtype.name)
-        count = reduce_sum(maskf, axis=g.attrs["axis"], keepdim=True)
-        kept = dout if g.attrs["keepdim"] else reshape_as(dout, count)
-        g.set_input_grad("X", maskf * (kept / count))
-    return grad
+def _extreme_grad(g):
+    if not g.needs("X"):
+        return
+    x = g.input("X")
+    maskf = cast(equal(x, _broadcast_back(g, g.output("Out"))), dtype=x.dtype.name)
+    count = reduce_sum(maskf, axis=g.attrs["axis"], keepdim=True)
+    dout = g.output_grad("Out")
+    kept = dout if g.attrs["keepdim"] else reshape_as(dout, count)
+    g.set_input_grad("X", maskf * (kept / count))
 
 
-def _extreme(name, fn, even):
+def _extreme(name, fn):
     return register_op(name, inputs=("X",), outputs=("Out",), forward=_nonempty_reduce(name, fn),
-                       infer=_numeric_reduce_infer(name), grad=_extreme_grad(even),
+                       infer=_numeric_reduce_infer(name), grad=_extreme_grad,
                        attrs={"axis": None, "keepdim": False}, double_grad=True)
 
 
-MAX = _extreme("max", lambda x, **k: x.max(**k), even=False)
-MIN = _extreme("min", lambda x, **k: x.min(**k), even=False)
-AMAX = _extreme("amax", lambda x, **k: x.max(**k), even=True)
-AMIN = _extreme("amin", lambda x, **k: x.min(**k), even=True)
+MAX = _extreme("max", lambda x, **k: x.max(**k))
+MIN = _extreme("min", lambda x, **k: x.min(**k))
+AMAX = _extreme("amax", lambda x, **k: x.max(**k))
+AMIN = _extreme("amin", lambda x, **k: x.min(**k))
 
 
 # ---- logsumexp ---------------------------------------------------------------------------------------
@@ -167,12 +184,13 @@ def _logsumexp_forward(xp, x, axis, keepdim):
     if x.dtype.kind != "f":
         _float_reduce_infer("logsumexp")(x, axis, keepdim)
     axes = _axes(x, axis)
-    if x.size == 0:
-        raise ValueError(f"op 'logsumexp': cannot reduce an empty tensor of shape {list(x.shape)}")
+    shape = reduced_shape("logsumexp", x.shape, axis, keepdim)
+    if x.size == 0 and any(x.shape[a] == 0 for a in normalize_axes("logsumexp", axis, x.ndim)):
+        return xp.full(shape, -np.inf, x.dtype)  # log of an empty sum of exponentials, as Paddle
     m = x.max(axis=axes, keepdims=True)
     m = xp.where(xp.isfinite(m), m, xp.zeros((), x.dtype))
     out = xp.log(xp.exp(x - m).sum(axis=axes, keepdims=True)) + m
-    return xp.asarray(out if keepdim else out.reshape(reduced_shape("logsumexp", x.shape, axis, False)))
+    return xp.asarray(out.reshape(shape))
 
 
 def _float_reduce_infer(name):
@@ -351,7 +369,7 @@ def _arg_shape(name, shape, axis, keepdim):
 def _arg_reduce(name, fn):
     def forward(xp, x, axis, keepdim, dtype):
         if x.size == 0:
-            raise ValueError(f"op '{name}': cannot reduce an empty tensor of shape {list(x.shape)}")
+            check_reducible(name, x, axis)
         shape = _arg_shape(name, x.shape, axis, keepdim)
         if axis is None:
             out = fn(x.reshape(-1), 0)

@@ -2,6 +2,7 @@
 where_index (nonzero), unique and accuracy (not differentiable)."""
 import numpy as np
 
+from ..framework.dtype import kind as dtype_kind
 from ..framework.random import rng_for
 from .indexing import _check_bounds, _check_int_index, _scatter_add
 from .registry import DATA_DEPENDENT_SHAPE, Meta, VALUE_CHECK, register_op
@@ -75,15 +76,24 @@ TAKE_ALONG_AXIS_GRAD = register_op(
 
 
 # ---- argsort / top_k_v2: values plus the int64 indices they came from -------------------------------
-def _sort_indices(xp, x, axis, descending):
-    """Stable sort order along axis; descending keeps equal elements in their original order too."""
-    if descending:
-        key = -x.astype(np.int64) if x.dtype.kind in "ub" else -x
-    else:
-        key = x
+def _stable_argsort(xp, key, axis):
     if xp is np:
         return np.argsort(key, axis=axis, kind="stable")
     return xp.argsort(key, axis=axis)  # CuPy's sort is stable
+
+
+def _sort_indices(xp, x, axis, descending):
+    """Stable sort order along axis: equal elements keep their order in either direction, and NaN sorts as the
+    largest value (last ascending, first descending), as in Paddle and PyTorch."""
+    if not descending:
+        return _stable_argsort(xp, x, axis)
+    if dtype_kind(x.dtype) not in "fc":
+        return _stable_argsort(xp, ~x, axis)  # ~ reverses ints without overflow at the minimum, and bools
+    order = _stable_argsort(xp, -x, axis)
+    nan = xp.isnan(xp.take_along_axis(x, order, axis))  # -NaN is NaN, which sorts last: bring the NaNs first
+    if xp is np and not nan.any():
+        return order
+    return xp.take_along_axis(order, _stable_argsort(xp, ~nan, axis), axis)
 
 
 def _grad_through_indices(g):
