@@ -1,8 +1,10 @@
-"""Reductions over axes: sum, mean, max/min, amax/amin, prod, logsumexp, var, all/any, argmax/argmin, cumsum."""
+"""Reductions over axes: sum, mean, max/min, amax/amin, prod, logsumexp, var, all/any, argmax/argmin, cumsum,
+cumprod, logcumsumexp."""
 import numpy as np
 
 from ..framework.dtype import compute_dtype, convert_dtype
-from .formula import cast, cumsum, equal, exp, expand_as, full_like, mean, reduce_sum, reshape_as, unsqueeze
+from .formula import (cast, cumsum, equal, exp, expand_as, full_like, log, mean, reduce_sum, reshape,
+                      reshape_as, unsqueeze, where, zeros_like)
 from .registry import Meta, register_op
 from .shape_rules import check_float, normalize_axes, normalize_axis
 
@@ -102,6 +104,8 @@ MEAN = register_op("mean", inputs=("X",), outputs=("Out",), forward=_mean_forwar
 
 
 def _mean_grad_forward(xp, x, dout, axis, keepdim):
+    if x.ndim == 0:  # the mean of one number is itself
+        return dout.astype(x.dtype, copy=True).reshape(())
     axes = normalize_axes("mean", axis, x.ndim)
     count = 1
     for a in axes:
@@ -246,6 +250,8 @@ def _expand_dout(xp, x, dout, axis, keepdim):
 def _prod_grad_forward(xp, x, dout, axis, keepdim):
     if x.ndim == 0:
         return xp.broadcast_to(dout, x.shape).astype(x.dtype)
+    if x.size == 0:  # an empty batch, or an empty product (1, whatever x): nothing to send back
+        return xp.zeros(x.shape, x.dtype)
     grouped, perm, moved_shape = _group_last(xp, x, axis)
     others = _ungroup(xp, _exclusive_products(xp, grouped), perm, moved_shape)
     return (_expand_dout(xp, x, dout, axis, keepdim) * others).astype(x.dtype, copy=False)
@@ -256,7 +262,7 @@ def _prod_double_grad_forward(xp, x, ddx, dout, axis, keepdim):
 
     That sum is the dual part of prod_{k != j} (x_k + eps ddx_k): exclusive products of dual numbers.
     """
-    if x.ndim == 0:
+    if x.ndim == 0 or x.size == 0:
         return xp.zeros_like(x)
     gx, perm, moved_shape = _group_last(xp, x, axis)
     gd = xp.reshape(xp.transpose(ddx, perm), gx.shape)
@@ -313,7 +319,7 @@ PROD_DOUBLE_GRAD = register_op("prod_double_grad", inputs=("X", "DDX", "DOut"), 
 # ---- var (std = sqrt(var) in the API) ---------------------------------------------------------------
 def _count(name, shape, axis):
     """How many elements each output of the reduction sums over (-1 when a reduced dim is unknown)."""
-    dims = [shape[a] for a in normalize_axes(name, axis, len(shape))]
+    dims = [shape[a] for a in normalize_axes(name, axis, len(shape))] if len(shape) else []  # 0-D: one element
     return -1 if -1 in dims else int(np.prod(dims, dtype=np.int64))
 
 
@@ -471,3 +477,57 @@ CUMPROD = register_op("cumprod", inputs=("X",), outputs=("Out",), forward=_cumpr
 CUMPROD_GRAD = register_op("cumprod_grad", inputs=("X", "DOut"), outputs=("XGrad",), forward=_cumprod_grad_forward,
                            infer=lambda x, dout, dim: Meta(x.shape, dout.dtype), same_dtype=("X", "DOut"),
                            attrs={"dim": None})
+
+
+# ---- logcumsumexp: log(cumsum(exp(x))) as a running logaddexp, exact where exp would under- or overflow -----
+def _logcumsumexp_forward(xp, x, axis, flatten, reverse):
+    check_float("logcumsumexp", x, real=True)
+    if flatten:
+        x, axis = x.reshape(-1), 0
+    elif x.ndim == 0:
+        return x.copy()
+    y = xp.moveaxis(x, axis, -1).astype(compute_dtype(x.dtype))  # a copy, scanned in place
+    if reverse:
+        y = y[..., ::-1]
+    step = 1
+    while step < y.shape[-1]:  # Hillis-Steele scan: log2(n) elementwise passes, the same on NumPy and CuPy
+        y[..., step:] = xp.logaddexp(y[..., step:], y[..., :-step])
+        step *= 2
+    if reverse:
+        y = y[..., ::-1]
+    return xp.ascontiguousarray(xp.moveaxis(y, -1, axis)).astype(x.dtype, copy=False)
+
+
+def _logcumsumexp_infer(x, axis, flatten, reverse):
+    check_float("logcumsumexp", x, real=True)
+    if flatten:
+        return Meta((-1 if -1 in x.shape else int(np.prod(x.shape, dtype=np.int64)),), x.dtype)
+    if len(x.shape):
+        normalize_axis("logcumsumexp", axis, len(x.shape))
+    return Meta(x.shape, x.dtype)
+
+
+def _logcumsumexp_grad(g):
+    """dx_j = sum over the outputs k that include x_j of dout_k exp(x_j - out_k), each term at most |dout_k|:
+    summed in log space, positive and negative douts apart (Paddle's and TensorFlow's rule). An x_j of -inf (a
+    masked position) gets 0, not exp(-inf + inf)."""
+    if not g.needs("X"):
+        return
+    x, out, dout = g.input("X"), g.output("Out"), g.output_grad("Out")
+    a = g.attrs
+    flat = reshape(x, shape=[-1]) if a["flatten"] else x
+    lowest, ones = full_like(dout, -np.inf), full_like(dout, 1.0)
+    back = {"axis": 0 if a["flatten"] else a["axis"], "flatten": False, "reverse": not a["reverse"]}
+
+    def part(mask):
+        log_abs = where(mask, log(where(mask, g.op("abs", dout), ones)), lowest)
+        return exp(g.op("logcumsumexp", log_abs - out, **back) + flat)
+
+    dx = part(dout > 0) - part(dout < 0)
+    dx = where(equal(flat, full_like(flat, -np.inf)), zeros_like(dx), dx)
+    g.set_input_grad("X", reshape_as(dx, x) if a["flatten"] else dx)
+
+
+LOGCUMSUMEXP = register_op("logcumsumexp", inputs=("X",), outputs=("Out",), forward=_logcumsumexp_forward,
+                           infer=_logcumsumexp_infer, grad=_logcumsumexp_grad,
+                           attrs={"axis": -1, "flatten": False, "reverse": False}, double_grad=True)

@@ -2,7 +2,6 @@
 where_index (nonzero), unique and accuracy (not differentiable)."""
 import numpy as np
 
-from ..framework.dtype import kind as dtype_kind
 from ..framework.random import rng_for
 from .indexing import _check_bounds, _check_int_index, _scatter_add
 from .registry import DATA_DEPENDENT_SHAPE, Meta, VALUE_CHECK, register_op
@@ -56,6 +55,8 @@ TAKE_ALONG_AXIS = register_op("take_along_axis", inputs=("X", "Index"), outputs=
 
 
 def _take_along_grad_forward(xp, x, index, dout, axis):
+    if x.ndim == 0:  # sort, topk or mode of a 0-D tensor picked its only element
+        return dout.copy()
     ax = normalize_axis("take_along_axis_grad", axis, x.ndim)
     dx = xp.zeros(x.shape, dtype=dout.dtype)
     _scatter_add(xp, dx, _along_index(xp, index % x.shape[ax] if x.shape[ax] else index, ax), dout)
@@ -84,22 +85,19 @@ def _stable_argsort(xp, key, axis):
 
 def _sort_indices(xp, x, axis, descending):
     """Stable sort order along axis: equal elements keep their order in either direction, and NaN sorts as the
-    largest value (last ascending, first descending), as in Paddle and PyTorch."""
+    largest value (last ascending, first descending), as in Paddle and PyTorch. Descending is the ascending
+    order of x reversed along axis, read backwards: ties come out in their original order, NaNs first, and no
+    key is negated (which would overflow at an int's minimum)."""
     if not descending:
         return _stable_argsort(xp, x, axis)
-    if dtype_kind(x.dtype) not in "fc":
-        return _stable_argsort(xp, ~x, axis)  # ~ reverses ints without overflow at the minimum, and bools
-    order = _stable_argsort(xp, -x, axis)
-    nan = xp.isnan(xp.take_along_axis(x, order, axis))  # -NaN is NaN, which sorts last: bring the NaNs first
-    if xp is np and not nan.any():
-        return order
-    return xp.take_along_axis(order, _stable_argsort(xp, ~nan, axis), axis)
+    ascending_of_reversed = _stable_argsort(xp, xp.flip(x, axis), axis)
+    return (x.shape[axis] - 1) - xp.flip(ascending_of_reversed, axis)
 
 
 def _grad_through_indices(g):
-    if g.needs("X"):
-        g.set_input_grad("X", g.op("take_along_axis_grad", g.input("X"), g.output("Indices"), g.output_grad("Out"),
-                                   axis=g.attrs["axis"]))
+    if g.needs("X"):  # zeros when only Indices was differentiated (as Paddle: an int output passes nothing back)
+        g.set_input_grad("X", g.op("take_along_axis_grad", g.input("X"), g.output("Indices"),
+                                   g.output_grad_or_zeros("Out"), axis=g.attrs["axis"]))
 
 
 def _argsort_forward(xp, x, axis, descending):

@@ -150,6 +150,8 @@ def norm(x, p="fro", axis=None, keepdim=False, name=None):
     if p == 1.0:
         return apply(_r.REDUCE_SUM, a, axis=axis, keepdim=keepdim)
     if p == float("inf"):
+        if _reduces_nothing(x, axis):  # the largest of no magnitudes is 0, as Paddle's
+            return apply(_r.REDUCE_SUM, a, axis=axis, keepdim=keepdim)
         return apply(_r.AMAX, a, axis=axis, keepdim=keepdim)
     if p == float("-inf"):
         return apply(_r.AMIN, a, axis=axis, keepdim=keepdim)
@@ -157,6 +159,15 @@ def norm(x, p="fro", axis=None, keepdim=False, name=None):
         nonzero = apply(_m.LOGICAL_NOT, apply(_m.LOGICAL_NOT, x))
         return apply(_r.REDUCE_SUM, apply(_mo.CAST, nonzero, dtype=x.dtype.name), axis=axis, keepdim=keepdim)
     return _zero_safe_root(apply(_r.REDUCE_SUM, apply(_m.POW, a, factor=p), axis=axis, keepdim=keepdim), p)
+
+
+def _reduces_nothing(x, axis):
+    """Whether a reduced dim of x is known to be empty."""
+    shape = list(x.shape)
+    if not shape:  # a 0-D tensor holds one element
+        return False
+    axes = range(len(shape)) if axis is None else [axis] if isinstance(axis, int) else axis
+    return builtins.any(shape[a] == 0 for a in axes)
 
 
 def _zero_safe_root(total, p):
