@@ -49,25 +49,25 @@ def _mean_grad(g):
                                    keepdim=g.attrs["keepdim"]))
 
 
-def sum_dtype(dtype, requested=None):
-    """The dtype Paddle's sum returns: `requested` when given, else int64 for bool and int32 (SumInferMeta: a
-    count of flags or a sum of int32 indices would wrap), else the input's own (int8/int16/uint8 too)."""
-    if requested is not None:
-        return convert_dtype(requested).np
-    dtype = np.dtype(dtype)
-    return np.dtype(np.int64) if dtype.kind == "b" or dtype == np.int32 else dtype
+# The dtype Paddle's sum returns unless one is requested: int64 for bool and int32 (SumInferMeta: a count of flags
+# or a sum of int32 indices would wrap), else the input's own (int8/int16/uint8 too)
+_SUM_WIDENS = {np.dtype(np.bool_): np.dtype(np.int64), np.dtype(np.int32): np.dtype(np.int64)}
+
+
+def _sum_dtype(dtype, requested):
+    return _SUM_WIDENS.get(dtype, dtype) if requested is None else convert_dtype(requested).np
 
 
 def _sum_forward(xp, x, axis, keepdim, dtype):
     # integers accumulate in the output dtype (wrapping, as Paddle; NumPy would widen to int64),
     # float16/bfloat16 in float32
-    out = sum_dtype(x.dtype, dtype)
+    out = _SUM_WIDENS.get(x.dtype, x.dtype) if dtype is None else convert_dtype(dtype).np
     acc = compute_dtype(out) if out.kind != "b" else out
     return xp.asarray(x.sum(axis=_axes(x, axis), keepdims=keepdim, dtype=acc)).astype(out, copy=False)
 
 
 def _sum_infer(x, axis, keepdim, dtype):
-    return Meta(reduced_shape("reduce_sum", x.shape, axis, keepdim), sum_dtype(x.dtype, dtype))
+    return Meta(reduced_shape("reduce_sum", x.shape, axis, keepdim), _sum_dtype(np.dtype(x.dtype), dtype))
 
 
 def _sum_grad(g):
@@ -136,7 +136,7 @@ MEAN_GRAD = register_op("mean_grad", inputs=("X", "Dout"), meta_inputs=("X",), o
 # ValueError, as Paddle's max (its amax/argmax return uninitialised memory); other empty dims reduce to empty.
 
 
-def check_reducible(name, x, axis):
+def _check_reducible(name, x, axis):
     """ValueError when a reduced axis of x is empty (no extreme, no position of one)."""
     empty = [a for a in normalize_axes(name, axis, x.ndim) if x.shape[a] == 0]
     if empty:
@@ -147,7 +147,7 @@ def check_reducible(name, x, axis):
 def _nonempty_reduce(name, fn):
     def forward(xp, x, axis, keepdim):
         if x.size == 0:
-            check_reducible(name, x, axis)
+            _check_reducible(name, x, axis)
         return xp.asarray(fn(x, axis=_axes(x, axis), keepdims=keepdim))
     return forward
 
@@ -375,7 +375,7 @@ def _arg_shape(name, shape, axis, keepdim):
 def _arg_reduce(name, fn):
     def forward(xp, x, axis, keepdim, dtype):
         if x.size == 0:
-            check_reducible(name, x, axis)
+            _check_reducible(name, x, axis)
         shape = _arg_shape(name, x.shape, axis, keepdim)
         if axis is None:
             out = fn(x.reshape(-1), 0)
