@@ -13,8 +13,10 @@ from .place import (CPUPlace, CUDAPlace, Place, current_device, current_place, d
                     get_device, parse_place, place_of_array, set_default_device, set_device)
 from .streams import (Event, Stream, StreamContext, current_stream, get_stream_from_external,
                       is_current_stream_capturing, set_stream, stream_guard, synchronize)
+from .threads import apply_default as _one_blas_thread_for_small_work
 
 _keep_freed_memory()
+_one_blas_thread_for_small_work()
 
 __all__ = ["cuda", "CPUPlace", "CUDAPlace", "Place", "current_place", "get_device", "parse_place", "place_of_array",
            "set_device", "device", "device_guard", "current_device", "device_to_place", "set_default_device",

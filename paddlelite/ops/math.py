@@ -1,6 +1,7 @@
 """Scale, matmul, and the unary math ops (exp, log, sqrt, ...)."""
 import numpy as np
 
+from ..device import threads
 from ..framework.dtype import LOW_PRECISION, compute_dtype
 from ..framework.dtype import kind as dtype_kind
 from .complex import REAL_OF
@@ -49,7 +50,11 @@ def matmul_array(xp, x, y):
         rows = x.reshape(_prod(x.shape[:-1]), x.shape[-1])
         return matmul_array(xp, rows, y).reshape(x.shape[:-1] + y.shape[-1:])
     if x.dtype in LOW_PRECISION:  # compute_dtype(x.dtype) is float32, inlined: this runs for every matmul
-        return xp.matmul(x.astype(compute_dtype(x.dtype)), y.astype(compute_dtype(x.dtype))).astype(x.dtype)
+        return matmul_array(xp, x.astype(compute_dtype(x.dtype)), y.astype(compute_dtype(x.dtype))).astype(x.dtype)
+    # x.size * n bounds one product's multiply-adds from above: the cheap test every small product stops at
+    if xp is np and x.size * y.shape[-1] >= threads.wide_from and threads.large_product(x, y):
+        with threads.wide():  # a large product on the CPU runs on the free cores (device/threads.py)
+            return np.matmul(x, y)
     out = xp.matmul(x, y)
     return out if out.ndim else xp.asarray(out)  # 1-D @ 1-D gives NumPy a scalar
 
