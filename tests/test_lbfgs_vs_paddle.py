@@ -7,10 +7,10 @@ from tests.differential import differential
 from tests.references import torch
 
 _RNG = np.random.default_rng(5)
-X = _RNG.normal(size=(8, 3)).astype(np.float32)
-Y = (X @ np.array([[1.5], [-2.0], [0.5]], np.float32) + 0.3 + 0.1 * _RNG.normal(size=(8, 1))).astype(np.float32)
-W0 = _RNG.normal(size=(3, 1)).astype(np.float32)
-B0 = np.zeros([1], np.float32)
+X = _RNG.normal(size=(8, 3))
+Y = X @ np.array([[1.5], [-2.0], [0.5]]) + 0.3 + 0.1 * _RNG.normal(size=(8, 1))
+W0 = _RNG.normal(size=(3, 1))
+B0 = np.zeros([1])
 
 CONFIGS = {
     "plain": dict(learning_rate=0.5, max_iter=4),
@@ -22,8 +22,8 @@ CONFIGS = {
 
 def _fit(paddle, config, steps=2):  # a third step sits at the optimum, where line-search branches follow rounding
     init = paddle.nn.initializer.Assign
-    w = paddle.create_parameter([3, 1], "float32", default_initializer=init(W0))
-    b = paddle.create_parameter([1], "float32", default_initializer=init(B0))
+    w = paddle.create_parameter([3, 1], "float64", default_initializer=init(W0))
+    b = paddle.create_parameter([1], "float64", default_initializer=init(B0))
     opt = paddle.optimizer.LBFGS(parameters=[w, b], **config)
     x, y = paddle.to_tensor(X), paddle.to_tensor(Y)
 

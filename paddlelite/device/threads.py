@@ -10,13 +10,13 @@ thread, and a product of at least `wide_from` multiply-adds per matrix (`matmul_
 matmul, linear and conv) runs inside `wide()` with the cores other processes leave (the 1-minute load average
 less this process's own recent CPU use, looked at once a second at most), up to `num_threads()`.
 
-`num_threads()` is Paddle's FLAGS_paddle_num_threads (the environment variable, or `paddle.set_flags`): the
-threads a large product may use. Its default is what the BLAS chose when it loaded -- a thread per core, or what
-OPENBLAS_NUM_THREADS / OMP_NUM_THREADS / MKL_NUM_THREADS say -- where Paddle's is 1 (one thread for every op).
+`num_threads()` is Paddle's FLAGS_paddle_num_threads (the environment variable, or `paddle.set_flags`; the flags
+module, a floor above, passes it on): the threads a large product may use. Its default is what the BLAS chose when
+it loaded -- a thread per core, or what OPENBLAS_NUM_THREADS / OMP_NUM_THREADS / MKL_NUM_THREADS say -- where
+Paddle's is 1 (one thread for every op).
 Only NumPy's own BLAS is governed: other libraries' pools in the process (PyTorch's, SciPy's OpenBLAS) keep
 their settings.
 """
-import operator
 import os
 import time
 
@@ -42,30 +42,19 @@ def _numpy_blas():
 
 
 def apply_default():
-    """One BLAS thread between large products; FLAGS_paddle_num_threads (environment) or the BLAS's own
-    choice for them."""
+    """One BLAS thread between large products, the BLAS's own choice of threads for them (framework/flags.py
+    then applies FLAGS_paddle_num_threads)."""
     _pools[:] = _numpy_blas()
-    flag = os.environ.get("FLAGS_paddle_num_threads")
-    try:
-        n = int(flag) if flag else max([lib.num_threads for lib in _pools] or [1])
-    except ValueError:
-        raise ValueError(f"the environment variable FLAGS_paddle_num_threads must be a whole number of threads, "
-                         f"received {flag!r}")
-    set_num_threads(n)
+    set_num_threads(max([lib.num_threads for lib in _pools] or [1]))
     _look.update(at=time.monotonic(), cpu=time.process_time())
 
 
 def set_num_threads(n):
-    """The threads a large matrix product may use (FLAGS_paddle_num_threads); smaller work runs one."""
-    try:
-        n = operator.index(n)
-    except TypeError:  # Paddle's class for a flag of the wrong type
-        raise RuntimeError(f"set_flags: FLAGS_paddle_num_threads must be an int, received {type(n).__name__}")
-    if n < 1:
-        raise ValueError(f"set_flags: FLAGS_paddle_num_threads must be at least 1, received {n}")
+    """The threads a large matrix product may use (FLAGS_paddle_num_threads; below 1 means 1, as Paddle's
+    SetNumThreads); smaller work runs one."""
     global _threads, wide_from
-    _threads = n
-    wide_from = LARGE_GEMM if n > 1 and _pools else float("inf")
+    _threads = max(1, n)
+    wide_from = LARGE_GEMM if _threads > 1 and _pools else float("inf")
     for lib in _pools:
         lib.set_num_threads(1)
 
