@@ -4,7 +4,7 @@ for every product (paddlelite before the policy), and PyTorch with its defaults,
 bench/conftest.py pins one thread for the other benchmarks (before the libraries load); here each library gets
 back the thread count it chooses in a fresh process without those variables (asked once, in a subprocess).
 
-* the training step of `python -m paddlelite.examples.train`: MLP 64-128-128-10, batch 64, Adam
+* a training step of `python -m paddlelite.examples.train`'s model: MLP 64-128-128-10, batch 64, SGD
 * one float32 matrix product n x n x n for n = 128 (below the policy's threshold), 256, 512 and 1024
 
 Run: pytest bench/test_bench_threads.py --benchmark-only --benchmark-group-by=group
@@ -20,7 +20,8 @@ import pytest
 from threadpoolctl import threadpool_limits
 
 import paddlelite as paddle
-from paddlelite import nn
+from paddlelite.examples.train import build_model
+from test_bench_train import _eager_step, _torch_step
 
 torch = pytest.importorskip("torch")
 PINNED = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
@@ -66,41 +67,18 @@ def digits_batch():
     return rng.random((B, 64), dtype=np.float32), rng.integers(0, 10, B)
 
 
-def _paddlelite_step(x, y):
-    from paddlelite.examples.train import build_model
-
-    paddle.seed(0)
-    model = build_model(paddle)
-    opt = paddle.optimizer.Adam(learning_rate=0.003, parameters=model.parameters())
-    xt, yt = paddle.to_tensor(x), paddle.to_tensor(y)
-
-    def step():
-        loss = nn.functional.cross_entropy(model(xt), yt)
-        loss.backward()
-        opt.step()
-        opt.clear_grad()
-    return step
+def _torch_mlp():  # examples.train's build_model
+    return torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.ReLU(), torch.nn.Linear(128, 128),
+                               torch.nn.ReLU(), torch.nn.Linear(128, 10))
 
 
-def _torch_step(x, y):
-    torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.ReLU(), torch.nn.Linear(128, 128),
-                                torch.nn.ReLU(), torch.nn.Linear(128, 10))
-    opt = torch.optim.Adam(model.parameters(), lr=0.003)
-    xt, yt = torch.tensor(x), torch.tensor(y)
-
-    def step():
-        loss = torch.nn.functional.cross_entropy(model(xt), yt)
-        loss.backward()
-        opt.step()
-        opt.zero_grad()
-    return step
-
-
-@pytest.mark.benchmark(group="threads: examples.train step, MLP 64-128-128-10 b64 Adam")
+@pytest.mark.benchmark(group="threads: examples.train's MLP 64-128-128-10, b64, one SGD step")
 @pytest.mark.parametrize("threads", CONFIGS, indirect=True)
 def test_train_step(benchmark, threads, digits_batch):
-    step = (_torch_step if threads == "torch_default" else _paddlelite_step)(*digits_batch)
+    if threads == "torch_default":
+        step = _torch_step(_torch_mlp, *digits_batch)
+    else:
+        step = _eager_step(lambda: build_model(paddle), *digits_batch)
     benchmark.name = threads
     benchmark(step)
 
