@@ -12,7 +12,7 @@ ARG PYTHON_VERSION=3.12
 # ---- the wheel, built from the sources alone ----------------------------------------------------------
 FROM python:${PYTHON_VERSION}-slim-bookworm AS wheel
 WORKDIR /src
-COPY pyproject.toml setup.py README.md LICENSE ./
+COPY pyproject.toml setup.py README.md LICENSE paddlelite-as-paddle.pth ./
 COPY kernels/ kernels/
 COPY paddlelite/ paddlelite/
 RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .

@@ -9,7 +9,7 @@ import pytest
 
 import paddlelite as paddle
 from paddlelite.device import threads
-from tests.differential import differential
+from tests.differential import differential, raises
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 needs_blas = pytest.mark.skipif(not threads._pools, reason="threadpoolctl finds no BLAS library under NumPy")
@@ -43,6 +43,26 @@ def test_num_threads_below_one_reads_back_as_set(paddle):
 
 def test_num_threads_below_one_means_one(flag):
     paddle.set_flags({"FLAGS_paddle_num_threads": 0})  # Paddle's SetNumThreads: max(n, 1)
+    assert threads.num_threads() == 1 and threads.wide_from == float("inf")
+
+
+@differential(expected={"flag": {"FLAGS_paddle_num_threads": 5}})
+def test_core_set_num_threads_leaves_the_flag(paddle):
+    before = paddle.get_flags(["FLAGS_paddle_num_threads"])
+    paddle.set_flags({"FLAGS_paddle_num_threads": 5})
+    paddle.base.core.set_num_threads(3)  # Paddle's math library threads, not its flag
+    flag = paddle.get_flags(["FLAGS_paddle_num_threads"])
+    paddle.set_flags(before)
+    return {"flag": flag}
+
+
+@differential(expected=raises(TypeError))
+def test_core_set_num_threads_takes_an_int(paddle):
+    paddle.base.core.set_num_threads("2")
+
+
+def test_core_set_num_threads_sets_the_policy(flag):
+    paddle.base.core.set_num_threads(1)
     assert threads.num_threads() == 1 and threads.wide_from == float("inf")
 
 
