@@ -368,7 +368,16 @@ def test_encoder_torch(benchmark, data):
     benchmark(_torch_step(_TorchEncoder, data[4], data[5]))
 
 
-def test_steps_agree_with_torch(data):
+@pytest.fixture
+def _full_float32():
+    """float32 GEMMs without TF32 (Paddle's default on a GPU), so losses compare at float32 precision."""
+    saved = paddle.base.core.get_cublas_switch()
+    paddle.base.core.set_cublas_switch(False)
+    yield
+    paddle.base.core.set_cublas_switch(saved)
+
+
+def test_steps_agree_with_torch(data, _full_float32):
     """The benchmarked steps compute the same thing: equal weights give equal losses."""
     x, y = data[0], data[1]
     with unique_name.guard():
