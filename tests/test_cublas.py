@@ -98,6 +98,7 @@ def test_products_equal_numpy_matmul(emu, layout, dtype):
     assert out.shape == expected.shape and out.dtype == expected.dtype and out.flags.c_contiguous
     np.testing.assert_allclose(out, expected, rtol=1e-5 if dtype in ("float32", "complex64") else 1e-12, atol=1e-6)
     assert cp.copies == COPIED.get(layout, 0)
+    np.testing.assert_array_equal(cublas.matmul(cp, x, y, tf32=False), out)  # again, from the cached plan
 
 
 @pytest.mark.parametrize("dtype", ["float16", ml_dtypes.bfloat16])
@@ -120,7 +121,7 @@ def test_compute_types(emu, dtype, tf32, half, compute):
     x = _rand(np.random.default_rng(2), (4, 4), dtype)
     cublas.matmul(cp, x, x, tf32=tf32, half_accumulate=half)
     (call,) = lib.calls("gemm")
-    assert call[-1] == compute and call[-2] == cublas.DATA_TYPES[np.dtype(dtype).name]
+    assert call[-1] == compute and call[-2] == cublas.DATA_TYPES[np.dtype(dtype)]
 
 
 def test_tf32_rounds_the_inputs(emu):
