@@ -435,3 +435,24 @@ def test_to_static_batch_norm_statistics_are_written_into_the_buffers(monkeypatc
         results[fixed] = mean.numpy(), layer[1]._variance.numpy()
     for a, b in zip(results[True], results[False]):
         np.testing.assert_array_equal(a, b)
+
+
+def test_a_captured_optimizer_step_reads_the_scheduled_rate_written_before_each_launch():
+    """An eager update captured by CUDAGraph runs none of its host code on replay: the optimizer's learning-rate
+    array is written before each launch (Capture.on_launch), never by a fill inside the graph."""
+    layer = nn.Linear(2, 2)
+    sched = paddle.optimizer.lr.StepDecay(0.1, step_size=1, gamma=0.5)
+    opt = paddle.optimizer.SGD(sched, parameters=layer.parameters())
+    layer(paddle.ones([1, 2])).sum().backward()
+    opt.step()  # the warm-up step creates the rate's array
+    (lr,) = [t for _, t in opt._lr_cache.values()]
+    sched.step()  # 0.05 from now on
+    capture = graph_capture.Capture(np)
+    stream = types.SimpleNamespace(begin_capture=lambda mode: None, end_capture=lambda: "graph")
+    with capture.recording(stream, 1):
+        opt.step()
+    assert float(lr.numpy()[0]) == pytest.approx(0.1)  # a fill inside the capture would replay a stale rate
+    for rate in (0.05, 0.025):
+        capture.before_launch()
+        assert float(lr.numpy()[0]) == pytest.approx(rate)
+        sched.step()
