@@ -23,6 +23,7 @@ import ctypes
 import ctypes.util
 import math
 import threading
+import types
 from collections import namedtuple
 
 import ml_dtypes
@@ -92,32 +93,58 @@ _state = {"library": None}
 _local = threading.local()  # .handles: device id -> _Handle (a cuBLAS handle is not to be shared by threads)
 
 
-def _loaded_libcublas():
-    """The path of the libcublas this process has mapped (CuPy's), or None."""
+_LT_PROTOTYPES = {  # cublasLt.h: the bias epilogue's calls
+    "cublasLtCreate": [ctypes.POINTER(ctypes.c_void_p)],
+    "cublasLtMatmulDescCreate": [ctypes.POINTER(ctypes.c_void_p), ctypes.c_int, ctypes.c_int],
+    "cublasLtMatmulDescSetAttribute": [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t],
+    "cublasLtMatrixLayoutCreate": [ctypes.POINTER(ctypes.c_void_p), ctypes.c_int, ctypes.c_uint64, ctypes.c_uint64,
+                                   ctypes.c_int64],
+    "cublasLtMatmulPreferenceCreate": [ctypes.POINTER(ctypes.c_void_p)],
+    "cublasLtMatmulPreferenceSetAttribute": [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t],
+    "cublasLtMatmulAlgoGetHeuristic": [ctypes.c_void_p] * 7 + [ctypes.c_int, ctypes.c_void_p,
+                                                                ctypes.POINTER(ctypes.c_int)],
+    "cublasLtMatmul": [ctypes.c_void_p] * 14 + [ctypes.c_size_t, ctypes.c_void_p],
+    "cublasLtMatmulDescDestroy": [ctypes.c_void_p],
+    "cublasLtMatrixLayoutDestroy": [ctypes.c_void_p],
+    "cublasLtMatmulPreferenceDestroy": [ctypes.c_void_p],
+}
+
+
+def _loaded(name):
+    """The path of library `name` (e.g. 'libcublas.so') this process has mapped (CuPy's), or None."""
     try:
         with open("/proc/self/maps") as maps:
             for line in maps:  # address perms offset device inode path
                 fields = line.split(None, 5)
-                if len(fields) == 6 and "/libcublas.so" in fields[5]:
+                if len(fields) == 6 and f"/{name}" in fields[5]:
                     return fields[5].strip()
     except OSError:
         return None
     return None
 
 
+def _bind(path, prototypes):
+    lib = ctypes.CDLL(path)
+    functions = {}
+    for name, argtypes in prototypes.items():
+        fn = functions[name] = getattr(lib, name)
+        fn.argtypes, fn.restype = argtypes, ctypes.c_int
+    return functions
+
+
 def _open_library(cp):
-    """libcublas with the prototypes above: the copy CuPy loaded (one library, one set of handles per process),
-    else the one the dynamic loader finds."""
+    """libcublas's functions above (and libcublasLt's, when it loads): from the copies CuPy loaded (one library,
+    one set of handles per process), else from those the dynamic loader finds."""
     with contextlib.suppress(Exception):
-        cp.cuda.device.get_cublas_handle()  # makes CuPy load its libcublas
-    path = _loaded_libcublas() or ctypes.util.find_library("cublas")
+        cp.cuda.device.get_cublas_handle()  # makes CuPy load its libcublas (which loads libcublasLt)
+    path = _loaded("libcublas.so") or ctypes.util.find_library("cublas")
     if path is None:
         raise RuntimeError("paddlelite: libcublas was not found (CuPy's CUDA libraries are not installed?)")
-    lib = ctypes.CDLL(path)
-    for name, argtypes in _PROTOTYPES.items():
-        fn = getattr(lib, name)
-        fn.argtypes, fn.restype = argtypes, ctypes.c_int
-    return lib
+    functions = _bind(path, _PROTOTYPES)
+    lt_path = _loaded("libcublasLt.so") or ctypes.util.find_library("cublasLt")
+    with contextlib.suppress(OSError, AttributeError):  # without cuBLASLt, biases are added by a kernel of their own
+        functions.update(_bind(lt_path, _LT_PROTOTYPES) if lt_path else {})
+    return types.SimpleNamespace(**functions)
 
 
 def library(cp):
@@ -149,15 +176,28 @@ def workspace_bytes(cp):
     return (32 if major >= 9 else 4) << 20
 
 
+def _create(fn, *args):
+    """An object a cuBLAS(Lt) create function makes (its first argument is where the handle goes)."""
+    ptr = ctypes.c_void_p()
+    _check(fn(ctypes.byref(ptr), *args), fn.__name__)
+    return ptr.value
+
+
+def _set(fn, obj, attribute, ctype, value):
+    """Set one attribute of a cuBLASLt descriptor."""
+    holder = ctype(value)
+    _check(fn(obj, attribute, ctypes.byref(holder), ctypes.sizeof(holder)), fn.__name__)
+
+
 class _Handle:
-    """One cuBLAS handle of one device, and the workspace it uses on each stream it has served."""
+    """One cuBLAS handle of one device, the workspace it uses on each stream it has served, and cuBLASLt's."""
 
     def __init__(self, lib):
-        ptr = ctypes.c_void_p()
-        _check(lib.cublasCreate_v2(ctypes.byref(ptr)), "cublasCreate")
-        self.ptr = ptr.value
+        self.ptr = _create(lib.cublasCreate_v2)
         self.stream = None      # the stream it is bound to
         self.workspaces = {}    # stream pointer -> device memory (cupy.cuda.Memory), never freed
+        self.lt = None          # this thread's cuBLASLt handle, made on first use
+        self.lt_matmuls = {}    # (plan key, compute) -> _BiasMatmul, or None where cuBLASLt cannot
 
     def bind(self, lib, cp):
         """Bind the handle to CuPy's current stream, with that stream's workspace."""
@@ -267,9 +307,11 @@ def _plan(a_shape, a_strides, b_shape, b_strides, dtype):
                  _operand(b_shape, b_strides, dtype.itemsize, batch))
 
 
-def matmul(cp, a, b, tf32=True, half_accumulate=False):
+def matmul(cp, a, b, tf32=True, half_accumulate=False, bias=None):
     """a @ b (NumPy's matmul: 1-D operands, broadcast batch dims) of two CuPy arrays of one dtype cuBLAS
-    multiplies, as a new C-contiguous array; None for other dtypes or sizes past cuBLAS's int32 dimensions."""
+    multiplies, plus `bias` (broadcast over the last dim) when given, as a new C-contiguous array; None for other
+    dtypes or sizes past cuBLAS's int32 dimensions. A bias is added by cuBLASLt's epilogue where it can (a 2-D
+    product of float16/bfloat16/float32 with 256-byte aligned arrays: one pass over the output fewer)."""
     if b.dtype != a.dtype:
         return None
     key = (a.shape, a.strides, b.shape, b.strides, a.dtype)
@@ -281,10 +323,17 @@ def matmul(cp, a, b, tf32=True, half_accumulate=False):
     if plan is None:
         return None
     out = cp.empty(plan.out_shape, a.dtype)
-    if out.size and not plan.k:
+    if not out.size:
+        return out
+    compute = compute_type(a.dtype, tf32, half_accumulate)
+    if not plan.k:
         out.fill(0)
-    elif out.size:
-        _gemm(cp, plan, a, b, out, compute_type(a.dtype, tf32, half_accumulate))
+    elif bias is not None and _bias_epilogue(cp, key, plan, a, b, bias, out, compute):
+        return out
+    else:
+        _gemm(cp, plan, a, b, out, compute)
+    if bias is not None:
+        out += bias
     return out
 
 
@@ -313,3 +362,96 @@ def _gemm(cp, plan, a, b, out, compute):
         _check(lib.cublasGemmStridedBatchedEx(
             h.ptr, pb.op, pa.op, n, m, k, alpha, b_ptr, t, pb.ld, pb.stride, a_ptr, t, pa.ld, pa.stride, beta,
             _pointer(out), t, max(n, 1), m * n, plan.count, compute, GEMM_DEFAULT), "cublasGemmStridedBatchedEx")
+
+
+# ---- cuBLASLt: the product and its bias in one pass ----------------------------------------------------
+_DESC_TRANSA, _DESC_TRANSB, _DESC_EPILOGUE, _DESC_BIAS_POINTER = 3, 4, 7, 8  # cublasLtMatmulDescAttributes_t
+_EPILOGUE_BIAS = 4
+_PREF_MAX_WORKSPACE_BYTES = 1
+_SCALE_TYPES = {COMPUTE_32F: 0, COMPUTE_32F_FAST_TF32: 0, COMPUTE_16F: 2}  # cudaDataType_t of alpha and beta
+_EPILOGUE_DTYPES = {np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16), np.dtype(np.float32)}
+_HEURISTIC_BYTES = 96  # sizeof(cublasLtMatmulHeuristicResult_t): the algorithm (64 bytes) first
+_ALIGNMENT = 256  # what cuBLASLt's algorithms may assume of every pointer unless told otherwise
+
+
+class _BiasMatmul:
+    """One cuBLASLt matmul with a bias epilogue -- D^T = op(b) op(a) + bias, per row of D^T: per output column
+    -- set up once per operand layout and compute type: its descriptors and the algorithm cuBLASLt picks."""
+
+    def __init__(self, lib, lt, plan, compute, bias_ptr, workspace_size):
+        self.lib = lib
+        self.desc = self.a_layout = self.b_layout = self.out_layout = None
+        self.desc = _create(lib.cublasLtMatmulDescCreate, compute, _SCALE_TYPES[compute])
+        set_attribute = lib.cublasLtMatmulDescSetAttribute
+        _set(set_attribute, self.desc, _DESC_TRANSA, ctypes.c_int32, plan.b.op)
+        _set(set_attribute, self.desc, _DESC_TRANSB, ctypes.c_int32, plan.a.op)
+        _set(set_attribute, self.desc, _DESC_EPILOGUE, ctypes.c_uint32, _EPILOGUE_BIAS)
+        _set(set_attribute, self.desc, _DESC_BIAS_POINTER, ctypes.c_void_p, bias_ptr)  # the heuristic reads its alignment
+        t, m, n, k = plan.data_type, plan.m, plan.n, plan.k
+        layout = lib.cublasLtMatrixLayoutCreate  # the matrices as stored: cuBLAS's A is b, its B is a
+        self.a_layout = _create(layout, t, *((n, k) if plan.b.op == OP_N else (k, n)), plan.b.ld)
+        self.b_layout = _create(layout, t, *((k, m) if plan.a.op == OP_N else (m, k)), plan.a.ld)
+        self.out_layout = _create(layout, t, n, m, max(n, 1))
+        preference = _create(lib.cublasLtMatmulPreferenceCreate)
+        try:
+            _set(lib.cublasLtMatmulPreferenceSetAttribute, preference, _PREF_MAX_WORKSPACE_BYTES, ctypes.c_uint64,
+                 workspace_size)
+            self.heuristic = ctypes.create_string_buffer(_HEURISTIC_BYTES)
+            found = ctypes.c_int(0)
+            _check(lib.cublasLtMatmulAlgoGetHeuristic(lt, self.desc, self.a_layout, self.b_layout, self.out_layout,
+                                                      self.out_layout, preference, 1, self.heuristic,
+                                                      ctypes.byref(found)), "cublasLtMatmulAlgoGetHeuristic")
+        finally:
+            lib.cublasLtMatmulPreferenceDestroy(preference)
+        if found.value < 1:
+            raise RuntimeError("cuBLASLt has no algorithm for this product with a bias epilogue")
+
+    def __call__(self, lt, a_ptr, b_ptr, out_ptr, bias_ptr, scales, workspace, stream):
+        lib = self.lib
+        _set(lib.cublasLtMatmulDescSetAttribute, self.desc, _DESC_BIAS_POINTER, ctypes.c_void_p, bias_ptr)
+        alpha, beta = scales
+        _check(lib.cublasLtMatmul(lt, self.desc, alpha, b_ptr, self.a_layout, a_ptr, self.b_layout, beta, out_ptr,
+                                  self.out_layout, out_ptr, self.out_layout, ctypes.addressof(self.heuristic),
+                                  workspace.ptr, workspace.size, stream), "cublasLtMatmul")
+
+    def __del__(self):
+        with contextlib.suppress(Exception):  # at exit the library may be gone
+            for destroy, obj in ((self.lib.cublasLtMatmulDescDestroy, self.desc),
+                                 (self.lib.cublasLtMatrixLayoutDestroy, self.a_layout),
+                                 (self.lib.cublasLtMatrixLayoutDestroy, self.b_layout),
+                                 (self.lib.cublasLtMatrixLayoutDestroy, self.out_layout)):
+                if obj:
+                    destroy(obj)
+
+
+def _bias_epilogue(cp, key, plan, a, b, bias, out, compute):
+    """out[...] = a @ b + bias by one cuBLASLt call; False (nothing done) where cuBLASLt cannot."""
+    if plan.count != 1 or out.dtype not in _EPILOGUE_DTYPES or plan.a.copy or plan.b.copy \
+            or bias.dtype != out.dtype or bias.shape != (plan.n,) or bias.strides != (bias.itemsize,) \
+            or len(plan.out_shape) != 2:
+        return False
+    pointers = (_pointer(a), _pointer(b), _pointer(out), _pointer(bias))
+    if any(ptr % _ALIGNMENT for ptr in pointers):
+        return False
+    lib, h = handle(cp)
+    if not hasattr(lib, "cublasLtMatmul"):
+        return False
+    if h.lt is None:
+        h.lt = _create(lib.cublasLtCreate)
+    workspace = h.workspaces[h.stream]
+    matmul_key = (key, compute)
+    bias_matmul = h.lt_matmuls.get(matmul_key, False)
+    if bias_matmul is False:
+        try:
+            bias_matmul = _BiasMatmul(lib, h.lt, plan, compute, pointers[3], workspace.size)
+        except RuntimeError:  # no algorithm, or a status cuBLASLt refuses with: the kernel path
+            bias_matmul = None
+        h.lt_matmuls[matmul_key] = bias_matmul
+    if bias_matmul is None:
+        return False
+    try:
+        bias_matmul(h.lt, *pointers, _scales(out.dtype, compute), workspace, h.stream)
+    except RuntimeError:  # refused at run time: from now on the kernel path for this product
+        h.lt_matmuls[matmul_key] = None
+        return False
+    return True
