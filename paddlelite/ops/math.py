@@ -363,8 +363,11 @@ def _zero(x, out, dout):  # piecewise constant: the gradient is zero almost ever
 # CONSTANT = _unary(type, dtypes, forward(xp, x, **attrs), dx(x, out, dout, **attrs))
 EXP = _unary("exp", ANY, lambda xp, x: xp.exp(x), lambda x, out, dout: dout * out)
 LOG = _unary("log", ANY, lambda xp, x: xp.log(x), lambda x, out, dout: dout / x)
-POW = _unary("pow", POW_RULE, _pow_forward, lambda x, out, dout, factor: dout * (x ** (factor - 1.0) * factor),
-             attrs={"factor": 1.0})
+def _pow_grad(x, out, dout, factor):  # factor * x ** (factor - 1); x ** 0 is constant: 0 even at x = 0 (0 * inf)
+    return zeros_like(dout) if factor == 0 else dout * (x ** (factor - 1.0) * factor)
+
+
+POW = _unary("pow", POW_RULE, _pow_forward, _pow_grad, attrs={"factor": 1.0})
 SQRT = _unary("sqrt", FLOAT, lambda xp, x: xp.sqrt(x), lambda x, out, dout: dout * 0.5 / out)
 RSQRT = _unary("rsqrt", FLOAT, lambda xp, x: (1 / xp.sqrt(x)).astype(x.dtype, copy=False),
                lambda x, out, dout: dout * (out * out ** 2 * -0.5))
