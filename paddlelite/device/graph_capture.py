@@ -180,6 +180,8 @@ class GraphReplay:
         self.replays = 0
 
     def run(self, step, key):
+        if recording() is not None:  # inside a capture of its own (CUDAGraph around a to_static call): its ops join it
+            return step()
         if key is not None and key == self.key:
             self.capture.before_launch()
             self.graph.launch(self.xp.cuda.get_current_stream())
