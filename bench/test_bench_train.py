@@ -364,6 +364,20 @@ def test_encoder_paddlelite_to_static_cuda_graph(benchmark, data):
 
 
 @pytest.mark.benchmark(group="train step: transformer encoder d256 h4 seq64, batch 16, SGD")
+def test_encoder_paddlelite_eager_cuda_graph(benchmark, data):
+    if not GPU:
+        pytest.skip("CUDA graphs replay on a GPU")
+    benchmark(_eager_graph_step(_Encoder, data[4], data[5]))
+
+
+@pytest.mark.benchmark(group="train step: transformer encoder d256 h4 seq64, batch 16, SGD")
+def test_encoder_torch_cuda_graph(benchmark, data):
+    if not GPU:
+        pytest.skip("CUDA graphs replay on a GPU")
+    benchmark(_torch_graph_step(_TorchEncoder, data[4], data[5]))
+
+
+@pytest.mark.benchmark(group="train step: transformer encoder d256 h4 seq64, batch 16, SGD")
 def test_encoder_torch(benchmark, data):
     benchmark(_torch_step(_TorchEncoder, data[4], data[5]))
 
