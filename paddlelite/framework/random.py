@@ -162,7 +162,8 @@ def seed(value):
 def get_rng(xp):
     """The next draws of the global stream of the device array module `xp` computes on."""
     refuse_during_capture(xp, "draws from the global random stream")  # a replay would repeat this step's draws
-    return _stream("cpu" if xp is np else ("gpu", xp.cuda.Device().id)).draws(xp)
+    # CuPy's current device's stream, else the CPU's (NumPy, or device.launch_count's NumPy standing in for CuPy)
+    return _stream(("gpu", xp.cuda.Device().id) if xp is not np and xp is cuda.cupy() else "cpu").draws(xp)
 
 
 def rng_for(xp, op_seed):

@@ -1,6 +1,8 @@
 """Scale, matmul, and the unary math ops (exp, log, sqrt, ...)."""
 import numpy as np
 
+from ..device.cuda import cupyx_for
+
 from ..framework.dtype import LOW_PRECISION, compute_dtype
 from ..framework.dtype import kind as dtype_kind
 from .complex import REAL_OF
@@ -317,8 +319,7 @@ def erf_array(xp, x):
     """erf of a float array to ~1e-15 (computed in float64, returned in x's dtype)."""
     if xp is not np:
         try:
-            from cupyx.scipy.special import erf as _cupy_erf
-            return _cupy_erf(x)
+            return cupyx_for(xp).scipy.special.erf(x)
         except ImportError:
             pass
     a = xp.abs(x.astype(np.float64))
