@@ -1,7 +1,8 @@
-"""Loss ops: softmax_with_cross_entropy and its one-pass grad op.
+"""Loss ops: softmax_with_cross_entropy and its one-pass grad op, bce_loss, sigmoid_cross_entropy_with_logits,
+nll_loss, kldiv_loss, huber_loss, ...
 
-(mse / square_error / nll / l1 / bce losses are composed from elementwise and reduce ops in
-nn/functional/loss.py, so they need no ops of their own.)
+(mse / square_error / l1 losses are composed from elementwise and reduce ops in nn/functional/loss.py, so they
+need no ops of their own.)
 """
 import numpy as np
 
@@ -135,6 +136,46 @@ SOFTMAX_WITH_CROSS_ENTROPY_GRAD = register_op(
     "softmax_with_cross_entropy_grad", inputs=("Label", "Softmax", "DLoss"), outputs=("DLogits",),
     forward=_swce_grad_forward, infer=_swce_grad_infer, attrs=_SWCE_ATTRS, gpu=_swce_grad_kernel,
     host_sync=_hard_label_check)
+
+
+# ---- bce_loss: binary cross entropy on probabilities, per element --------------------------------------
+# Out = -(Label log(X) + (1 - Label) log(1 - X)), each log clamped at -100; the gradient divides by
+# max(X (1 - X), 1e-12), as Paddle's kernel does, so a saturated input (X = 0 or 1) gets a large finite
+# gradient instead of NaN. Only X has a gradient, as Paddle's. On the CPU an input outside [0, 1] is a
+# ValueError, as in Paddle's CPU kernel (its GPU kernel asserts on the device; ours reads nothing back there).
+_BCE_EPSILON = 1e-12
+
+
+def _bce_infer(x, label):
+    check_float("bce_loss", x, "X", real=True)
+    if label.dtype != x.dtype or known_shapes_differ(label.shape, x.shape):
+        raise ValueError(f"op 'bce_loss': Label must have X's shape {list(x.shape)} and dtype {x.dtype}, "
+                         f"received {list(label.shape)} {label.dtype}")
+    return Meta(x.shape, x.dtype)
+
+
+def _bce_forward(xp, x, label):
+    if xp is np and x.size and not (x.min() >= 0 and x.max() <= 1):  # Paddle's GPU kernel asserts on the device
+        bad = x.min() if not x.min() >= 0 else x.max()
+        raise ValueError(f"bce_loss: input must be within [0, 1] (probabilities), received {bad}")
+    floor = x.dtype.type(-100)
+    log_p, log_1mp = xp.maximum(xp.log(x), floor), xp.maximum(xp.log(1 - x), floor)
+    return (-(label * log_p + (1 - label) * log_1mp)).astype(x.dtype, copy=False)
+
+
+def _bce_grad_forward(xp, x, label, dout):
+    return (dout * (x - label) / xp.maximum((1 - x) * x, x.dtype.type(_BCE_EPSILON))).astype(x.dtype, copy=False)
+
+
+def _bce_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("bce_loss_grad", g.input("X"), g.input("Label"), g.output_grad("Out")))
+
+
+BCE_LOSS = register_op("bce_loss", inputs=("X", "Label"), outputs=("Out",), nondiff_inputs=("Label",),
+                       forward=_bce_forward, infer=_bce_infer, grad=_bce_grad)
+BCE_LOSS_GRAD = register_op("bce_loss_grad", inputs=("X", "Label", "DOut"), outputs=("DX",),
+                            forward=_bce_grad_forward, infer=lambda x, label, dout: Meta(x.shape, x.dtype))
 
 
 # ---- sigmoid_cross_entropy_with_logits: BCE on logits, per element -------------------------------------
