@@ -8,7 +8,7 @@ import numpy as np
 
 from .activation import shifted_logits
 from .launch import softmax_ce as _launch
-from .registry import Meta, VALUE_CHECK, register_op
+from .registry import Meta, VALUE_CHECK, checks_values, register_op
 from .shape_rules import check_float, known_shapes_differ, normalize_axis
 
 # use_softmax=False: Logits already are probabilities (Softmax is a copy of them), the loss is -log of them
@@ -54,8 +54,8 @@ def _hard_index(xp, label, num_classes, ignore_index, op, error=IndexError):
     """Labels -> (index array safe to gather with, mask of kept positions); `error` for a label out of range
     (Paddle's kernels: OutOfRange, an IndexError; nll_loss's InvalidArgument, a ValueError)."""
     keep = label != ignore_index
-    bad = keep & ((label < 0) | (label >= num_classes))
-    if bool(bad.any()):
+    bad = keep & ((label < 0) | (label >= num_classes)) if checks_values(xp) else None
+    if bad is not None and bool(bad.any()):
         raise error(f"op '{op}': Label values must lie in [0, {num_classes}) or equal ignore_index="
                          f"{ignore_index}, received {int(label[bad].reshape(-1)[0])}")
     return xp.where(keep, label, 0).astype(np.int64), keep

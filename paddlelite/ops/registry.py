@@ -16,14 +16,23 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..device.graph_capture import capturing
 from .legacy import REGISTRY_TYPES as _BY_LEGACY_TYPE
 
 
 Meta = namedtuple("Meta", ["shape", "dtype"])  # shape: tuple of int, -1 = unknown; dtype: numpy dtype
 
-# the usual reasons an op's forward reads device values on the host (OpDef.host_sync)
+# the usual reasons an op's forward reads device values on the host (OpDef.host_sync). A value check is a
+# validation: an op whose check skips itself while a CUDA graph is captured (`checks_values`) can be replayed
+# -- the step's runs before its capture checked their values, a replay checks nothing, as Paddle's in-kernel
+# checks do not stop a graph
 DATA_DEPENDENT_SHAPE = "its output shape depends on the input values"
 VALUE_CHECK = "checks its input values on the host"
+
+
+def checks_values(xp):
+    """Whether an op's value check (VALUE_CHECK) runs now: not while a CUDA graph is being captured."""
+    return not capturing(xp)
 
 
 class OpDef:
