@@ -29,7 +29,8 @@ import types
 
 import numpy as np
 
-from . import kernels
+from . import cublas, kernels
+from .host_cublas import Cublas
 from .place import Place
 
 # kinds of device work. KERNELS are kernel launches (what PyTorch's profiler counts as kernels); a memset and the
@@ -213,6 +214,11 @@ class DeviceArray(np.ndarray):
     """A NumPy array standing for a device array while launches are counted: it computes with NumPy and counts
     what CuPy would enqueue for each call (see the module's doc). Results are DeviceArrays; a plain ndarray meeting
     one is host memory."""
+
+    @property
+    def data(self):
+        """CuPy's memory pointer: the address (`.ptr`) device code and cuBLAS are given."""
+        return types.SimpleNamespace(ptr=self.ctypes.data)
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         out = kwargs.get("out")
@@ -445,12 +451,35 @@ class _CupyxStandIn:
         return types.SimpleNamespace(special=scipy.special)
 
 
+class _Stream:
+    ptr = 0
+
+    @staticmethod
+    def is_capturing():
+        return False
+
+
+class _Memory:
+    """A device allocation outside the pool (cuBLAS's workspace): host bytes, never counted (made once)."""
+
+    def __init__(self, size):
+        self._buffer = np.empty(size, np.uint8)
+        self.ptr, self.size = self._buffer.ctypes.data, size
+
+
+# the part of CuPy's cuda namespace that code run on a GPU reads (device/cublas.py: the handle's stream, device
+# and workspace): one device of compute capability 9.0 (an H100/H200, as CountingKernels' grids), never capturing
+_CUDA = types.SimpleNamespace(get_current_stream=lambda: _Stream, memory=types.SimpleNamespace(Memory=_Memory),
+                              Device=lambda device=None: types.SimpleNamespace(id=0, compute_capability="90"))
+
+
 class CountingModule(types.ModuleType):
     """NumPy as CuPy: the array module of the CPU place while launches are counted. Classes, dtypes, constants
     and ufuncs are NumPy's (ufuncs count through DeviceArray); functions count what CuPy would do."""
 
     ndarray = DeviceArray
     cupyx = _CupyxStandIn()
+    cuda = _CUDA
 
     def __init__(self, module):
         super().__init__(module.__name__)
@@ -514,6 +543,19 @@ class CountingKernels:
         return _CountedKernel(name)
 
 
+class CountingCublas(Cublas):
+    """libcublas for device/cublas.py while counting: each GEMM call is one library call, computed on the host
+    in the data type's own precision (no TF32 rounding: the values are the CPU's)."""
+
+    def __init__(self):
+        super().__init__(tf32=False)
+
+    def _gemm(self, *args):
+        _count("library")
+        self.log.clear()  # nobody reads the call log here; a long count would keep every entry
+        return super()._gemm(*args)
+
+
 class _CountedKernel:
     max_threads_per_block = 1024
 
@@ -537,7 +579,7 @@ def count_launches():
     before = cpu._xp, _active[0]
     cpu._xp, _active[0] = COUNTING, counter
     try:
-        with kernels.use_backend(CountingKernels()):
+        with kernels.use_backend(CountingKernels()), cublas.use_library(CountingCublas()):
             yield counter
     finally:
         cpu._xp, _active[0] = before

@@ -1,4 +1,5 @@
-"""cuBLAS's GEMMs on the CPU, for paddlelite.device.cublas without a GPU.
+"""cuBLAS's GEMMs on the CPU, for paddlelite.device.cublas without a GPU: the tests' emulator
+(tests/test_cublas.py) and the launch counter's library (device/launch_count.py).
 
 `Cublas` has the functions device/cublas.py calls, with cuBLAS's C arguments (handles, enums, dimensions and
 addresses as integers). Its GEMMs read and write host memory at those addresses with cuBLAS's column-major
@@ -37,9 +38,13 @@ def _view(address, dtype, rows, cols, ld):
 
 
 class Cublas:
-    def __init__(self):
+    """`tf32=False` multiplies float32 in float32 whatever the compute type asks (the launch counter's values are
+    the CPU's)."""
+
+    def __init__(self, tf32=True):
         self.log = []
         self.handles = 0
+        self.tf32 = tf32
 
     def cublasCreate_v2(self, out):
         self.handles += 1
@@ -76,8 +81,8 @@ class Cublas:
                 or b[1] < max(1, b_rows) or c[1] < max(1, m):
             return INVALID_VALUE
         dtype, acc = DTYPES[atype], COMPUTE[atype][compute]
-        rounded = acc == "tf32"  # inputs rounded to TF32's 10 mantissa bits, float32 accumulation
-        acc = dtype if rounded else acc
+        rounded = acc == "tf32" and self.tf32  # inputs rounded to TF32's 10 mantissa bits, float32 accumulation
+        acc = dtype if acc == "tf32" else acc
         scale = np.complex128 if compute == 70 and dtype.kind == "c" else \
             np.complex64 if dtype.kind == "c" else SCALE[compute]
         alpha_v, beta_v = (np.frombuffer((ctypes.c_char * np.dtype(scale).itemsize).from_address(p), scale)[0]
