@@ -555,6 +555,11 @@ class CountingCublas(Cublas):
         self.log.clear()  # nobody reads the call log here; a long count would keep every entry
         return super()._gemm(*args)
 
+    def cublasLtMatmul(self, *args):
+        _count("library")
+        self.log.clear()
+        return super().cublasLtMatmul(*args)
+
 
 class _CountedKernel:
     max_threads_per_block = 1024
