@@ -13,7 +13,7 @@ from ..framework.tensor import Tensor
 from ..static.appender import operator_temporaries
 from . import (aliases, attribute, complex_math, counting, creation, diagonals, elementwise, inplace, integrate, linalg,
                manipulation, math, matrix_functions, nanreduce, order_stats, products, reduce, sampling, scattering,
-               search, series, special_math, stacking, tensor_attrs, tensor_extras, windows)
+               search, series, sparse, special_math, stacking, tensor_attrs, tensor_extras, windows)
 from .math import operand
 from .tensor_args import is_tensor_like
 
@@ -193,6 +193,10 @@ def install(cls):
     if issubclass(cls, Tensor):
         for name in tensor_attrs.EAGER_METHODS:
             setattr(cls, name, getattr(tensor_attrs, name))
+        for name in sparse.EAGER_METHODS:
+            setattr(cls, name, getattr(sparse, name))
+        for name, fn in sparse.EAGER_ALIASES.items():
+            setattr(cls, name, fn)
     static_variable = not issubclass(cls, Tensor)
     for name, fn in OPERATORS.items():
         if static_variable and not isinstance(fn, property) and name != "__pos__":
