@@ -1,27 +1,55 @@
-"""Process-wide static/eager switch and the thread-local grad mode."""
+"""The static/eager switch and the grad mode, both per thread.
+
+As in Paddle (its `base.framework.global_var` is a threading.local), each thread has its own static/eager
+mode: `enable_static()` in one thread, or a to_static function tracing there, never turns another thread's
+eager ops into program ops. A thread starts in the mode last chosen with enable_static/disable_static (in any
+thread), read when it first asks; temporary switches (`static_guard`: to_static's tracing,
+fluid.dygraph.guard) change only their own thread. Grad mode starts on in every thread, as Paddle's.
+"""
+import contextlib
 import functools
 import threading
 
-_static = [False]
+_chosen = [False]  # the mode enable_static/disable_static last chose: where new threads start
+
+
+class _StaticState(threading.local):
+    def __init__(self):
+        self.on = _chosen[0]
+
+
+static_state = _StaticState()  # static_state.on: this thread's mode (the dispatcher reads it per op)
 
 
 def in_static_mode():
-    return _static[0]
+    return static_state.on
 
 
 def in_dynamic_mode():
-    return not _static[0]
+    return not static_state.on
 
 
 def enable_static():
-    _static[0] = True
+    _chosen[0] = static_state.on = True
 
 
 def disable_static(place=None):
-    _static[0] = False
+    _chosen[0] = static_state.on = False
     if place is not None:
         from ..device import set_device
         set_device(place)
+
+
+@contextlib.contextmanager
+def static_guard(on):
+    """This thread in static (`on`) or eager mode for the block; other threads, and the mode threads start in,
+    are left as they are."""
+    previous = static_state.on
+    static_state.on = on
+    try:
+        yield
+    finally:
+        static_state.on = previous
 
 
 class _GradState(threading.local):

@@ -5,6 +5,7 @@ forward resolved for the place's array module, its attrs filled, its slots turne
 flat value list, and each temporary given the step after which it is dead (it is dropped there).
 Running a step is then a tight loop. Parameters and other persistable variables live in a Scope.
 """
+import threading
 from collections import namedtuple
 
 import numpy as np
@@ -315,6 +316,9 @@ class FixedStep:
     arrays. Without `fixed` (default: on the CPU, where no graph replays) the feeds are read where they
     are and the fetched values, fresh arrays of each call, are returned as they are. Values that are not
     arrays (a while loop's boxed step scopes, None) pass as they are.
+
+    Calls from several threads take turns (`lock`, held by `run`; a caller that reads the scope after a run
+    holds it across both).
     """
 
     def __init__(self, plan, copied, fixed=None, cuda_graph=False):
@@ -328,8 +332,13 @@ class FixedStep:
         # with `cuda_graph`, a GPU step whose ops can all be replayed is replayed from a CUDA graph once it repeats
         replayable = self.fixed and plan.xp is not np and not plan.host_syncs() and not plan.write_back
         self.graph = GraphReplay(plan.xp, self._drop_results) if cuda_graph and replayable else None
+        self.lock = threading.RLock()
 
     def run(self, feeds):
+        with self.lock:
+            return self._run(feeds)
+
+    def _run(self, feeds):
         xp, env, fixed = self.plan.xp, self.env, self.fixed
         if fixed:
             for k, (slot, value, copied) in enumerate(zip(self.plan.feed_slots, feeds, self.copied)):
