@@ -172,3 +172,16 @@ def test_program_guard_in_one_thread_never_redirects_another_threads_ops():
         assert [n for n in main.global_block().vars if n.startswith("x")] == [f"x{k}"]
         assert after is paddle.static.default_main_program()  # each thread back on the shared default program
 
+
+
+# ---- the random generator: each draw reserves an offset of its own --------------------------------------------
+
+@pytest.mark.parametrize("draw", [lambda: paddle.rand([4]),
+                                  lambda: paddle.nn.functional.dropout(paddle.ones([16]), 0.5)],  # its mask
+                         ids=["rand", "dropout"])
+def test_threads_drawing_at_once_get_the_draws_of_one_sequence_each_once(draw):
+    paddle.seed(7)
+    sequential = [draw().numpy().tobytes() for _ in range(1000)]
+    paddle.seed(7)
+    threaded = run_threads(lambda k: [draw().numpy().tobytes() for _ in range(250)])
+    assert sorted(sum(threaded, [])) == sorted(sequential)  # no offset drawn twice, none skipped

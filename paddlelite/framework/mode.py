@@ -2,15 +2,17 @@
 
 As in Paddle (its `base.framework.global_var` is a threading.local), each thread has its own static/eager
 mode: `enable_static()` in one thread, or a to_static function tracing there, never turns another thread's
-eager ops into program ops. A thread starts in the mode last chosen with enable_static/disable_static (in any
-thread), read when it first asks; temporary switches (`static_guard`: to_static's tracing,
-fluid.dygraph.guard) change only their own thread. Grad mode starts on in every thread, as Paddle's.
+eager ops into program ops. A thread starts in the mode the main thread last chose with enable_static/
+disable_static (a script that enables static mode first runs its threads static, as Paddle's), read when it
+first asks; unlike Paddle's, the switches of other threads and temporary ones (`static_guard`: to_static's
+tracing, fluid.dygraph.guard) change only their own thread, so threads never race for their starting mode.
+Grad mode starts on in every thread, as Paddle's.
 """
 import contextlib
 import functools
 import threading
 
-_chosen = [False]  # the mode enable_static/disable_static last chose: where new threads start
+_chosen = [False]  # the mode the main thread last chose: where new threads start
 
 
 class _StaticState(threading.local):
@@ -29,12 +31,18 @@ def in_dynamic_mode():
     return not static_state.on
 
 
+def _choose(static):
+    static_state.on = static
+    if threading.current_thread() is threading.main_thread():
+        _chosen[0] = static
+
+
 def enable_static():
-    _chosen[0] = static_state.on = True
+    _choose(True)
 
 
 def disable_static(place=None):
-    _chosen[0] = static_state.on = False
+    _choose(False)
     if place is not None:
         from ..device import set_device
         set_device(place)
