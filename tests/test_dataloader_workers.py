@@ -218,10 +218,11 @@ def test_keyboard_interrupt_leaves_no_worker_and_no_segment():
         raise KeyboardInterrupt
     previous = signal.signal(signal.SIGALRM, interrupt)
     try:
-        loader = io.DataLoader(Squares(40, delay=0.2), batch_size=2, num_workers=2)
+        # the workers are forked before the alarm: an interrupt inside fork's handlers would be swallowed
+        batches = iter(io.DataLoader(Squares(40, delay=0.2), batch_size=2, num_workers=2))
         with pytest.raises(KeyboardInterrupt):
             signal.setitimer(signal.ITIMER_REAL, 0.5)
-            for _ in loader:
+            for _ in batches:
                 pass
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)

@@ -239,7 +239,8 @@ def _check_state(state, api):
 def set_state(states):
     """Restore generators from `get_state`'s snapshots (each names its device)."""
     for s in states:
-        _stream(_check_state(s, "set_rng_state").device).state = s.state
+        state = _check_state(s, "set_rng_state").state
+        _stream(s.device).state = state
 
 
 # ---- paddle.device's generator functions: one device's generator (the top-level package files them

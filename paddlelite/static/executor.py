@@ -360,30 +360,27 @@ class FixedStep:
         self.lock = threading.RLock()
 
     def run(self, feeds):
-        with self.lock:
-            return self._run(feeds)
-
-    def _run(self, feeds):
-        xp, env, fixed = self.plan.xp, self.env, self.fixed
-        if fixed:
-            for k, (slot, value, copied) in enumerate(zip(self.plan.feed_slots, feeds, self.copied)):
-                env[slot] = _copy_into(xp, self.feed_buffers, k, value) if copied and _is_array(value) else value
-        else:
-            for slot, value in zip(self.plan.feed_slots, feeds):
-                env[slot] = value
-        values = self.scope._values
-        for slot, name in self._fed_writes if fixed else ():
-            values[name] = env[slot]  # written in place by the step
-        if self.graph is None:
-            outs = self.plan.run_env(env, values, fixed)
-        else:
-            fed = [(slot, env[slot]) for slot in self.plan.feed_slots]
-            outs = self.graph.run(lambda: self._run_fed(fed), self._replay_key())
-        for i in self.plan.fetch_idx:  # the env does not keep the results alive until the next call
-            env[i] = None
-        if not fixed:
-            return outs
-        return [_copy_into(xp, self.fetch_buffers, k, v).copy() if _is_array(v) else v for k, v in enumerate(outs)]
+        with self.lock:  # one call at a time: the env, buffers and scope are the step's
+            xp, env, fixed = self.plan.xp, self.env, self.fixed
+            if fixed:
+                for k, (slot, value, copied) in enumerate(zip(self.plan.feed_slots, feeds, self.copied)):
+                    env[slot] = _copy_into(xp, self.feed_buffers, k, value) if copied and _is_array(value) else value
+            else:
+                for slot, value in zip(self.plan.feed_slots, feeds):
+                    env[slot] = value
+            values = self.scope._values
+            for slot, name in self._fed_writes if fixed else ():
+                values[name] = env[slot]  # written in place by the step
+            if self.graph is None:
+                outs = self.plan.run_env(env, values, fixed)
+            else:
+                fed = [(slot, env[slot]) for slot in self.plan.feed_slots]
+                outs = self.graph.run(lambda: self._run_fed(fed), self._replay_key())
+            for i in self.plan.fetch_idx:  # the env does not keep the results alive until the next call
+                env[i] = None
+            if not fixed:
+                return outs
+            return [_copy_into(xp, self.fetch_buffers, k, v).copy() if _is_array(v) else v for k, v in enumerate(outs)]
 
 
     def _run_fed(self, fed):
