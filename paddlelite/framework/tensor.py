@@ -233,7 +233,7 @@ class Tensor(metaclass=PaddleNamedType):
         return wrap_array(data, place, self.stop_gradient)
 
     def cpu(self):
-        return self._to_place(_place_mod.CPUPlace())
+        return self._to_place(_place_mod.Place("cpu"))
 
     def cuda(self, device_id=None, blocking=True):
         idx = 0 if device_id is None else device_id

@@ -5,13 +5,13 @@ forward resolved for the place's array module, its attrs filled, its slots turne
 flat value list, and each temporary given the step after which it is dead (it is dropped there).
 Running a step is then a tight loop. Parameters and other persistable variables live in a Scope.
 """
-from collections import namedtuple
+from collections import ChainMap, namedtuple
 
 import numpy as np
 
 from ..device import cuda
 from ..device.graph_capture import GraphReplay, replay_enabled
-from ..device.place import Place, current_place, parse_place
+from ..device.place import Place, current_place, parse_place, place_of_array
 from ..framework import dtype as _dtype
 from ..framework.flags import flag
 from ..framework.tensor import Tensor
@@ -23,11 +23,15 @@ from .framework import EMPTY_VAR_NAME, Program, Variable, default_main_program, 
 
 # ---- scope ----------------------------------------------------------------------------------------
 class LoDTensor:
-    """A view of one scope variable's value (what `find_var(name).get_tensor()` returns)."""
+    """A view of one scope variable's value (what `find_var(name).get_tensor()` returns); `LoDTensor()` (Paddle's
+    core.LoDTensor / DenseTensor) is one holding its own value, set with `set(array, place)`."""
 
     __slots__ = ("_scope", "_name")
 
-    def __init__(self, scope, name):
+    def __init__(self, scope=None, name=""):
+        if scope is None:
+            scope = Scope()
+            scope._values[name] = None
         self._scope = scope
         self._name = name
 
@@ -53,7 +57,26 @@ class LoDTensor:
         self._scope._values[self._name] = place.xp.asarray(value)
 
     def shape(self):
-        return list(self._value().shape)
+        v = self._scope._values.get(self._name)
+        return [0] if v is None else list(v.shape)  # an empty tensor's shape is [0], as Paddle's
+
+    def _numel(self):
+        v = self._scope._values.get(self._name)
+        return 0 if v is None else int(v.size)
+
+    def _place(self):
+        return place_of_array(self._value())
+
+    def lod(self):
+        """[]: paddlelite's tensors carry no level-of-detail offsets (Paddle 3 deprecated them)."""
+        return []
+
+    def set_lod(self, lod):
+        if lod and any(level for level in lod):
+            raise NotImplementedError("LoDTensor.set_lod: paddlelite's tensors carry no level-of-detail offsets "
+                                      "(Paddle 3 deprecated LoD); pad the sequences to one length instead")
+
+    set_recursive_sequence_lengths = set_lod
 
     def _dtype(self):
         return _dtype.from_numpy(self._value().dtype)
@@ -82,10 +105,17 @@ class ScopeVar:
 
 
 class Scope:
-    """Name -> value (a NumPy or CuPy array) of the variables that outlive a run."""
+    """Name -> value (a NumPy or CuPy array) of the variables that outlive a run. A kid scope (`new_scope()`) sees
+    its parent's variables and keeps the ones it creates or writes to itself."""
 
-    def __init__(self):
-        self._values = {}
+    def __init__(self, parent=None):
+        self._values = {} if parent is None else ChainMap({}, parent._values)
+        self._kids = []
+
+    def new_scope(self):
+        kid = Scope(self)
+        self._kids.append(kid)
+        return kid
 
     def var(self, name):
         self._values.setdefault(name, None)
@@ -95,14 +125,17 @@ class Scope:
         return ScopeVar(self, name) if name in self._values else None
 
     def local_var_names(self):
-        return list(self._values)
+        return list(self._values.maps[0] if isinstance(self._values, ChainMap) else self._values)
+
+    def size(self):
+        return len(self.local_var_names())
 
     def erase(self, names):
         for n in names:
             self._values.pop(n, None)
 
     def drop_kids(self):
-        pass
+        self._kids.clear()
 
 
 _global_scope = [Scope()]
@@ -466,10 +499,7 @@ def _missing(block, name):
 
 
 # ---- feeds ----------------------------------------------------------------------------------------
-def _feed_value(block, name, value, xp):
-    v = block._lookup(name)
-    if v is None:
-        raise ValueError(f"Executor.run: feed variable '{name}' is not in the program")
+def _feed_value(v, name, value, xp):
     if isinstance(value, LoDTensor):
         value = value._value()
     elif isinstance(value, Tensor):
@@ -565,7 +595,9 @@ class Executor:
         for name, value in feed.items():
             if isinstance(name, Variable):
                 name = name.name
-            feed_arrays[name] = _feed_value(block, name, value, xp)
+            v = block._lookup(name)
+            if v is not None:  # as Paddle, a feed the program has no variable for is ignored
+                feed_arrays[name] = _feed_value(v, name, value, xp)
         key = (program._uid, program._version, tuple(sorted(feed_arrays)), tuple(fetch_names),
                check_numerics.enabled[0])
         plan = self._plans.get(key)

@@ -12,7 +12,7 @@ from ..ops import dispatch
 from ..ops import grad_support as _gs
 from ..ops import indexing as _io
 from ..ops import manipulation as _mo
-from .math import _check_tensor, is_tensor_like
+from .math import _check_tensor, _int, is_tensor_like  # noqa: F401  (_int: imported from here too)
 from ..static.appender import layer_name_guard, op_helper_name
 from .tensor_args import holds_tensors, placeholders, plain_ints, tensor_argument, tensor_list
 
@@ -47,17 +47,6 @@ def unsqueeze(x, axis, name=None):
 
 
 # ---- argument helpers -----------------------------------------------------------------------------
-def _int(value, api, arg):
-    """A Python int from an int, a NumPy integer or (eager) a 1-element int Tensor."""
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{api}: {arg} must be an int, received bool")
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, Tensor) and value._data.dtype.kind in "iu" and value._data.size == 1:
-        return int(value.item())
-    raise TypeError(f"{api}: {arg} must be an int, received {type(value).__name__}")
-
-
 def _int_list(value, api, arg, allow_int=True):
     if isinstance(value, Tensor) and value._data.dtype.kind in "iu" and value._data.ndim <= 1:
         return [int(v) for v in value.numpy().reshape(-1)]
