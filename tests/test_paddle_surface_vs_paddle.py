@@ -342,4 +342,63 @@ def test_operators_take_numpy_arrays(paddle):
 
 @differential(expected=raises(TypeError))
 def test_numpy_operand_of_a_kind_paddle_does_not_promote(paddle):
-    paddle.to_tensor([1, 2]) == np.array([1.0, 2.0])
+    return paddle.to_tensor([1, 2]) == np.array([1.0, 2.0])
+
+
+# ---- paddle.save / load entry points; paddle.jit ---------------------------------------------------------------
+@differential(expected={"buffer": [1.0, 1.0], "program": ["Program", ["scale"]], "program_buffer": "Program",
+                        "lod_tensor": ["Tensor", [[1.0, 1.0], [1.0, 1.0]]], "numpy": "ndarray"})
+def test_save_buffers_programs_and_lod_tensors(paddle):
+    import io
+    import os
+    import tempfile
+    buffer = io.BytesIO()
+    paddle.save({"a": paddle.ones([2])}, buffer)
+    buffer.seek(0)
+    loaded = paddle.load(buffer)["a"]
+    paddle.enable_static()
+    program = paddle.static.Program()
+    with paddle.static.program_guard(program):
+        paddle.static.data("x", [2, 3]) * 2.0
+    program_buffer = io.BytesIO()
+    paddle.save(program, program_buffer)
+    program_buffer.seek(0)
+    from_buffer = paddle.load(program_buffer)
+    with tempfile.TemporaryDirectory() as directory:
+        paddle.save(program, os.path.join(directory, "main.pdmodel"))
+        back = paddle.load(os.path.join(directory, "main.pdmodel"))
+        paddle.disable_static()
+        t = paddle.base.core.LoDTensor()
+        t.set(np.ones((2, 2), np.float32), paddle.CPUPlace())
+        paddle.save(t, os.path.join(directory, "t.pdtensor"))
+        as_tensor = paddle.load(os.path.join(directory, "t.pdtensor"))
+        as_array = paddle.load(os.path.join(directory, "t.pdtensor"), return_numpy=True)
+    return {"buffer": loaded, "program": [type(back).__name__, [op.type for op in back.global_block().ops]],
+            "program_buffer": type(from_buffer).__name__,
+            "lod_tensor": [type(as_tensor).__name__, as_tensor], "numpy": type(as_array).__name__}
+
+
+def _net(paddle):
+    class Net(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.linear = paddle.nn.Linear(2, 2, weight_attr=paddle.nn.initializer.Constant(1.0),
+                                           bias_attr=paddle.nn.initializer.Constant(0.5))
+
+        def forward(self, x, flag=True):
+            return self.linear(x) * 2.0 if flag else self.linear(x)
+    return Net()
+
+
+@differential(expected={"inputs": [["x", [-1, 2]]], "saved": [[5.0, 5.0]]})
+def test_jit_input_spec_constants_and_static_function_inputs(paddle):
+    import os
+    import tempfile
+    net = _net(paddle)
+    spec = paddle.static.InputSpec([None, 2], "float32", "x")
+    forward = paddle.jit.to_static(net.forward, input_spec=[spec], full_graph=True)
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "net")
+        paddle.jit.save(_net(paddle), path, input_spec=[spec, True])
+        saved = paddle.jit.load(path)(paddle.ones([1, 2]))
+    return {"inputs": [[v.name, list(v.shape)] for v in forward.inputs], "saved": saved}

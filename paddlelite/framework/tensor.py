@@ -165,9 +165,10 @@ class Tensor(metaclass=PaddleNamedType):
         return _address(self._data)
 
     # ---- conversion -----------------------------------------------------------------------------
-    def numpy(self):
+    def numpy(self, force=False):
         """A NumPy copy of the values (copied from the GPU when the tensor lives there). bfloat16 comes out
-        as its raw bits in uint16, as Paddle gives it (`to_tensor` of a uint16 array reads them back)."""
+        as its raw bits in uint16, as Paddle gives it (`to_tensor` of a uint16 array reads them back). `force`
+        (Paddle's, torch's spelling) changes nothing: the values always come out as a copy."""
         a = self._host()
         return a.view(np.uint16) if a.dtype == _dtype.BFLOAT16 else a
 

@@ -325,7 +325,7 @@ class Plan:
         for i, name in self.external:
             v = values.get(name)
             if v is None:
-                _missing(block, name)
+                v = _unwritten(block, name)
             if not isinstance(v, xp.ndarray) and _is_array(v):
                 # set on another device (LoDTensor.set(value, CPUPlace()) before a GPU run): moved to this plan's
                 # device once, as Paddle's executor transfers an input to its kernel's place
@@ -492,6 +492,14 @@ def _persistable(block, name):
     return v is not None and v.persistable
 
 
+def _unwritten(block, name):
+    """The value of a variable read before anything wrote it: an empty tensor array, or an error saying why."""
+    v = block._lookup(name)
+    if v is not None and v.type == "DENSE_TENSOR_ARRAY":
+        return []
+    _missing(block, name)
+
+
 def _missing(block, name):
     v = block._lookup(name)
     if v is not None and v.is_data:
@@ -619,14 +627,19 @@ class Executor:
         else:
             outs = plan.run(scope, feed_arrays)
         if return_numpy:
-            # CuPy arrays come back to the host; NumPy scalars (0-D ufunc results) become 0-D arrays
-            return [np.asarray(o) if isinstance(o, (np.ndarray, np.generic)) else o.get() for o in outs]
+            # CuPy arrays come back to the host; NumPy scalars (0-D ufunc results) become 0-D arrays; a tensor array
+            # comes back as a list of them
+            return [[_host(e) for e in o] if isinstance(o, list) else _host(o) for o in outs]
         tmp = Scope()
         res = []
         for n, o in zip(fetch_names, outs):
             tmp._values[n] = o
             res.append(LoDTensor(tmp, n))
         return res
+
+
+def _host(value):
+    return np.asarray(value) if isinstance(value, (np.ndarray, np.generic)) else value.get()
 
 
 def cpu_places(device_count=None):

@@ -666,6 +666,8 @@ def nce(input, label, num_total_classes, sample_weight=None, param_attr=None, bi
     if sampler == "custom_dist" and custom_dist is None:
         raise AssertionError(f"{api}: sampler='custom_dist' needs custom_dist, the probability of each class")
     num_neg_samples = 10 if num_neg_samples is None else int(num_neg_samples)
+    print("With sparse mode, if your models has only small parameter prefetch may cause speed down")  # as Paddle's,
+    # on every call (scripts and doctests compare their output with Paddle's)
     helper = name or program_unique_name("nce")
     dtype = input.dtype.name
     from .. import tensor as paddle

@@ -13,6 +13,7 @@ from ..ops import dispatch
 from ..ops import elementwise as _ew
 from ..ops import activation as _act
 from ..ops import linalg as _linalg_ops
+from ..ops import manipulation as _manip_ops
 from ..ops import math as _m
 from ..ops.registry import get_op
 from ..static.appender import scalar_constant
@@ -142,6 +143,8 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
     _check_tensor(x, "matmul", "x")
     _check_tensor(y, "matmul", "y")
+    if x.dtype.name == "float32" and y.dtype.name in ("int32", "int64"):  # Paddle's matmul takes this pair only
+        y = apply(_manip_ops.CAST, y, dtype="float32")
     return apply(_m.MATMUL, x, y, transpose_x=bool(transpose_x), transpose_y=bool(transpose_y))
 
 
