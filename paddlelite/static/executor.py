@@ -611,8 +611,9 @@ class Executor:
             v = block._lookup(name)
             if v is not None:  # as Paddle, a feed the program has no variable for is ignored
                 feed_arrays[name] = _feed_value(v, name, value, xp)
+        # keyed by the array module too: plans compiled while launches are counted (device.count_launches) stay apart
         key = (program._uid, program._version, tuple(sorted(feed_arrays)), tuple(fetch_names),
-               check_numerics.enabled[0])
+               check_numerics.enabled[0], xp)
         plan = self._plans.get(key)
         if plan is None:
             self._plans = {k: p for k, p in self._plans.items() if k[0] != program._uid}
@@ -629,17 +630,13 @@ class Executor:
         if return_numpy:
             # CuPy arrays come back to the host; NumPy scalars (0-D ufunc results) become 0-D arrays; a tensor array
             # comes back as a list of them
-            return [[_host(e) for e in o] if isinstance(o, list) else _host(o) for o in outs]
+            return [[cuda.as_module(np, e) for e in o] if isinstance(o, list) else cuda.as_module(np, o) for o in outs]
         tmp = Scope()
         res = []
         for n, o in zip(fetch_names, outs):
             tmp._values[n] = o
             res.append(LoDTensor(tmp, n))
         return res
-
-
-def _host(value):
-    return np.asarray(value) if isinstance(value, (np.ndarray, np.generic)) else value.get()
 
 
 def cpu_places(device_count=None):
