@@ -402,3 +402,43 @@ def test_jit_input_spec_constants_and_static_function_inputs(paddle):
         paddle.jit.save(_net(paddle), path, input_spec=[spec, True])
         saved = paddle.jit.load(path)(paddle.ones([1, 2]))
     return {"inputs": [[v.name, list(v.shape)] for v in forward.inputs], "saved": saved}
+
+
+@differential(expected={"samples": [[0.0, 4.0], [8.0, 12.0], [16.0]], "lists": [[0.0, 0.0], [4.0, 4.0]],
+                        "batches": [[4.0, 4.0]], "feeder": [5.0, 1.0], "dynamic": [[2, 3], [2, 1]]})
+def test_fluid_data_loader_from_generator_and_data_feeder(paddle):
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x, y = paddle.static.data("x", [None, 3], "float32"), paddle.static.data("y", [None, 1], "int64")
+        out = paddle.mean(x, axis=1, keepdim=True) * 3.0 + paddle.cast(y, "float32")
+        loader = paddle.base.io.DataLoader.from_generator(feed_list=[x, y], capacity=4, iterable=True)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+
+    def run(loader):
+        return [exe.run(main, feed=feed[0], fetch_list=[out])[0].ravel().tolist() for feed in loader]
+
+    def samples():
+        for i in range(5):
+            yield np.full([3], i, "float32"), np.array([i], "int64")
+
+    def lists():
+        for i in range(2):
+            yield [(np.full([3], i, "float32"), np.array([i])) for _ in range(2)]
+
+    def batches():
+        yield np.ones((2, 3), "float32"), np.ones((2, 1), "int64")
+    got = {"samples": run(loader.set_sample_generator(samples, batch_size=2, drop_last=False,
+                                                       places=paddle.CPUPlace())),
+           "lists": run(loader.set_sample_list_generator(lists, places=paddle.CPUPlace())),
+           "batches": run(loader.set_batch_generator(batches, places=paddle.CPUPlace()))}
+    feeder = paddle.base.DataFeeder(feed_list=[x, y], place=paddle.CPUPlace())
+    got["feeder"] = exe.run(main, feed=feeder.feed([(np.ones(3, "float32"), np.array([2])),
+                                                    (np.zeros(3, "float32"), np.array([1]))]),
+                            fetch_list=[out])[0].ravel().tolist()
+    paddle.disable_static()
+    dynamic = paddle.base.io.DataLoader.from_generator(capacity=2)
+    got["dynamic"] = [list(t.shape) for b in dynamic.set_batch_generator(batches, places=paddle.CPUPlace())
+                      for t in b]
+    return got

@@ -29,7 +29,7 @@ ADDITIONS = {
                "count_launches"},  # a step's GPU launches, copies and syncs counted on the CPU (device/launch_count.py)
     "static": {"Block", "LoDTensor", "enable_static", "disable_static", "in_dynamic_mode", "in_static_mode"},
     "io": {"default_collate_fn", "default_convert_fn"},  # Paddle keeps them in paddle.io.dataloader.collate
-    "fluid": {"CPUPlace", "CUDAPlace", "Executor", "Operator", "ParamAttr", "Parameter", "Program", "Scope",
+    "fluid": {"CPUPlace", "CUDAPlace", "DataFeeder", "Executor", "Operator", "ParamAttr", "Parameter", "Program", "Scope",
               "Variable", "append_backward", "data", "default_main_program", "default_startup_program",
               "global_scope", "gradients", "program_guard", "scope_guard"},  # fluid's 1.x names (Paddle 3 has no fluid)
     "tensor": {"assign", "clone", "seed",
