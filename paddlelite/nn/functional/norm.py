@@ -3,7 +3,7 @@ composed."""
 import numbers
 
 from ... import tensor as T
-from ...framework.mode import _static, no_grad
+from ...framework.mode import in_static_mode, no_grad
 from ...ops import dispatch
 from ...ops import norm as _norm
 from ...static.appender import as_variable, layer_helper
@@ -84,7 +84,7 @@ def _apply_batch_norm(op, x, running_mean, running_var, weight, bias, training, 
     if training and not use_global_stats:  # running statistics are written back, in either mode
         with no_grad():
             for buf, new in ((running_mean, mean_out), (running_var, var_out)):
-                if _static[0] and new is as_variable(buf):  # the static op wrote them in place
+                if in_static_mode() and new is as_variable(buf):  # the static op wrote them in place
                     continue
                 assign(new if new.dtype == buf.dtype else new.astype(buf.dtype), output=buf)
     return y
