@@ -166,9 +166,10 @@ class Tensor(metaclass=PaddleNamedType):
         return _address(self._data)
 
     # ---- conversion -----------------------------------------------------------------------------
-    def numpy(self):
+    def numpy(self, force=False):
         """A NumPy copy of the values (copied from the GPU when the tensor lives there). bfloat16 comes out
-        as its raw bits in uint16, as Paddle gives it (`to_tensor` of a uint16 array reads them back)."""
+        as its raw bits in uint16, as Paddle gives it (`to_tensor` of a uint16 array reads them back). `force`
+        (Paddle's, torch's spelling) changes nothing: the values always come out as a copy."""
         a = self._host()
         return a.view(np.uint16) if a.dtype == _dtype.BFLOAT16 else a
 
@@ -238,7 +239,7 @@ class Tensor(metaclass=PaddleNamedType):
         return wrap_array(data, place, self.stop_gradient)
 
     def cpu(self):
-        return self._to_place(_place_mod.CPUPlace())
+        return self._to_place(_place_mod.Place("cpu"))
 
     def cuda(self, device_id=None, blocking=True):
         idx = 0 if device_id is None else device_id

@@ -164,7 +164,8 @@ def _check_same_dtype(op, arrays):
     for i in op.same_dtype[1:]:
         a = arrays[i]
         if a is not None and a.dtype is not ref and a.dtype != ref:  # builtin dtypes are singletons
-            raise TypeError(f"op '{op.type}': input '{op.inputs[i]}' has dtype {a.dtype} but "
+            # ValueError, as Paddle's kernels raise for operands of two dtypes (its APIs' promotion raises TypeError)
+            raise ValueError(f"op '{op.type}': input '{op.inputs[i]}' has dtype {a.dtype} but "
                             f"'{op.inputs[first]}' has {ref}; cast one of them explicitly "
                             "(paddlelite never promotes silently)")
 

@@ -6,14 +6,14 @@ flat value list, and each temporary given the step after which it is dead (it is
 Running a step is then a tight loop. Parameters and other persistable variables live in a Scope.
 """
 import threading
-from collections import namedtuple
+from collections import ChainMap, namedtuple
 from functools import partial
 
 import numpy as np
 
 from ..device import cuda
 from ..device.graph_capture import GraphReplay, replay_enabled
-from ..device.place import Place, current_place, parse_place
+from ..device.place import Place, current_place, parse_place, place_of_array
 from ..framework import dtype as _dtype
 from ..framework import user_warnings as _user_warnings
 from ..framework.flags import flag
@@ -27,11 +27,15 @@ from .framework import EMPTY_VAR_NAME, Program, Variable, default_main_program, 
 
 # ---- scope ----------------------------------------------------------------------------------------
 class LoDTensor:
-    """A view of one scope variable's value (what `find_var(name).get_tensor()` returns)."""
+    """A view of one scope variable's value (what `find_var(name).get_tensor()` returns); `LoDTensor()` (Paddle's
+    core.LoDTensor / DenseTensor) is one holding its own value, set with `set(array, place)`."""
 
     __slots__ = ("_scope", "_name")
 
-    def __init__(self, scope, name):
+    def __init__(self, scope=None, name=""):
+        if scope is None:
+            scope = Scope()
+            scope._values[name] = None
         self._scope = scope
         self._name = name
 
@@ -57,7 +61,26 @@ class LoDTensor:
         self._scope._values[self._name] = place.xp.asarray(value)
 
     def shape(self):
-        return list(self._value().shape)
+        v = self._scope._values.get(self._name)
+        return [0] if v is None else list(v.shape)  # an empty tensor's shape is [0], as Paddle's
+
+    def _numel(self):
+        v = self._scope._values.get(self._name)
+        return 0 if v is None else int(v.size)
+
+    def _place(self):
+        return place_of_array(self._value())
+
+    def lod(self):
+        """[]: paddlelite's tensors carry no level-of-detail offsets (Paddle 3 deprecated them)."""
+        return []
+
+    def set_lod(self, lod):
+        if lod and any(level for level in lod):
+            raise NotImplementedError("LoDTensor.set_lod: paddlelite's tensors carry no level-of-detail offsets "
+                                      "(Paddle 3 deprecated LoD); pad the sequences to one length instead")
+
+    set_recursive_sequence_lengths = set_lod
 
     def _dtype(self):
         return _dtype.from_numpy(self._value().dtype)
@@ -86,10 +109,17 @@ class ScopeVar:
 
 
 class Scope:
-    """Name -> value (a NumPy or CuPy array) of the variables that outlive a run."""
+    """Name -> value (a NumPy or CuPy array) of the variables that outlive a run. A kid scope (`new_scope()`) sees
+    its parent's variables and keeps the ones it creates or writes to itself."""
 
-    def __init__(self):
-        self._values = {}
+    def __init__(self, parent=None):
+        self._values = {} if parent is None else ChainMap({}, parent._values)
+        self._kids = []
+
+    def new_scope(self):
+        kid = Scope(self)
+        self._kids.append(kid)
+        return kid
 
     def var(self, name):
         self._values.setdefault(name, None)
@@ -99,14 +129,17 @@ class Scope:
         return ScopeVar(self, name) if name in self._values else None
 
     def local_var_names(self):
-        return list(self._values)
+        return list(self._values.maps[0] if isinstance(self._values, ChainMap) else self._values)
+
+    def size(self):
+        return len(self.local_var_names())
 
     def erase(self, names):
         for n in names:
             self._values.pop(n, None)
 
     def drop_kids(self):
-        pass
+        self._kids.clear()
 
 
 _global_scope = [Scope()]
@@ -299,7 +332,7 @@ class Plan:
         for i, name in self.external:
             v = values.get(name)
             if v is None:
-                _missing(block, name)
+                v = _unwritten(block, name)
             if not isinstance(v, xp.ndarray) and _is_array(v):
                 # set on another device (LoDTensor.set(value, CPUPlace()) before a GPU run): moved to this plan's
                 # device once, as Paddle's executor transfers an input to its kernel's place
@@ -501,6 +534,14 @@ def _persistable(block, name):
     return v is not None and v.persistable
 
 
+def _unwritten(block, name):
+    """The value of a variable read before anything wrote it: an empty tensor array, or an error saying why."""
+    v = block._lookup(name)
+    if v is not None and v.type == "DENSE_TENSOR_ARRAY":
+        return []
+    _missing(block, name)
+
+
 def _missing(block, name):
     v = block._lookup(name)
     if v is not None and v.is_data:
@@ -513,10 +554,7 @@ def _missing(block, name):
 
 
 # ---- feeds ----------------------------------------------------------------------------------------
-def _feed_value(block, name, value, xp):
-    v = block._lookup(name)
-    if v is None:
-        raise ValueError(f"Executor.run: feed variable '{name}' is not in the program")
+def _feed_value(v, name, value, xp):
     if isinstance(value, LoDTensor):
         value = value._value()
     elif isinstance(value, Tensor):
@@ -612,7 +650,9 @@ class Executor:
         for name, value in feed.items():
             if isinstance(name, Variable):
                 name = name.name
-            feed_arrays[name] = _feed_value(block, name, value, xp)
+            v = block._lookup(name)
+            if v is not None:  # as Paddle, a feed the program has no variable for is ignored
+                feed_arrays[name] = _feed_value(v, name, value, xp)
         # keyed by the array module too: plans compiled while launches are counted (device.count_launches) stay apart
         key = (program._uid, program._version, tuple(sorted(feed_arrays)), tuple(fetch_names),
                check_numerics.enabled[0], xp)
@@ -631,8 +671,9 @@ class Executor:
         else:
             outs = plan.run(scope, feed_arrays)
         if return_numpy:
-            # CuPy arrays come back to the host; NumPy scalars (0-D ufunc results) become 0-D arrays
-            return [cuda.as_module(np, o) for o in outs]
+            # CuPy arrays come back to the host; NumPy scalars (0-D ufunc results) become 0-D arrays; a tensor array
+            # comes back as a list of them
+            return [[cuda.as_module(np, e) for e in o] if isinstance(o, list) else cuda.as_module(np, o) for o in outs]
         tmp = Scope()
         res = []
         for n, o in zip(fetch_names, outs):
