@@ -302,3 +302,35 @@ def test_igemm_is_the_submanifold_convolution():
 def test_conv_channels_mismatch(paddle):
     x = paddle.to_tensor(np.ones((1, 2, 2, 2, 3), np.float32)).to_sparse_coo(4)
     paddle.sparse.nn.functional.conv3d(x, paddle.ones([1, 1, 1, 2, 4]), data_format="NCDHW")
+
+
+def test_static_mode_says_dynamic_only():
+    import paddlelite as paddle
+    paddle.enable_static()
+    try:
+        with pytest.raises(AssertionError, match="dynamic mode"):
+            paddle.sparse.sparse_coo_tensor([[0, 1]], [1.0, 2.0])
+        with pytest.raises(AssertionError, match="dynamic mode"):
+            paddle.sparse.sin(paddle.static.data("x", [2, 2], "float32"))
+    finally:
+        paddle.disable_static()
+
+
+def test_sync_batch_norm_is_batch_norm_in_one_process():
+    """SyncBatchNorm of a sparse tensor (Paddle 3.3.1's CPU build has no kernel): in one process, BatchNorm's
+    numbers; convert_sync_batchnorm swaps the sparse BatchNorm layers, sharing their parameters."""
+    import warnings
+
+    import paddlelite as paddle
+    rng = np.random.default_rng(2)
+    dense = rng.uniform(-1, 1, (2, 3, 3, 3, 4)).astype(np.float32) * (rng.uniform(size=(2, 3, 3, 3, 1)) > 0.5)
+    x = paddle.to_tensor(dense).to_sparse_coo(4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # BatchNorm's training warning (Paddle's)
+        bn = paddle.sparse.nn.BatchNorm(4)
+        expected = bn(x).values().numpy()
+    sync = paddle.sparse.nn.SyncBatchNorm(4)
+    np.testing.assert_allclose(sync(x).values().numpy(), expected, rtol=1e-6, atol=1e-6)
+    net = paddle.nn.Sequential(paddle.sparse.nn.SubmConv3D(4, 4, 3, padding=1), paddle.sparse.nn.BatchNorm(4))
+    converted = paddle.sparse.nn.SyncBatchNorm.convert_sync_batchnorm(net)
+    assert isinstance(converted[1], paddle.sparse.nn.SyncBatchNorm) and converted[1].weight is net[1].weight

@@ -284,11 +284,13 @@ def _matrices(xp, x):
     sp = sparse_module(xp)
     coo = as_coo(xp, x)
     m, n = x.shape[-2:]
+    def matrix(values, rows, cols):  # (through COO: the (data, (row, col)) form both libraries take)
+        return sp.coo_matrix((values, (rows, cols)), shape=(m, n)).tocsr()
     if len(x.shape) == 2:
-        return [sp.csr_matrix((coo.values, (coo.indices[0], coo.indices[1])), shape=(m, n))]
+        return [matrix(coo.values, coo.indices[0], coo.indices[1])]
     batch = coo.indices[0]
-    return [sp.csr_matrix((coo.values[batch == b], (coo.indices[1][batch == b], coo.indices[2][batch == b])),
-                          shape=(m, n)) for b in range(x.shape[0])]
+    return [matrix(coo.values[batch == b], coo.indices[1][batch == b], coo.indices[2][batch == b])
+            for b in range(x.shape[0])]
 
 
 def _check_matmul(op, x, y, transpose_x):

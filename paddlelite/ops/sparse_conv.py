@@ -74,7 +74,7 @@ def scatter_rows(xp, rows, values, n):
     """out[rows[i]] += values[i] for an out of n rows: a product with a 0/1 sparse matrix."""
     sp = sparse_module(xp)
     ones = xp.ones(rows.shape[0], dtype=values.dtype)
-    m = sp.csr_matrix((ones, (rows, xp.arange(rows.shape[0]))), shape=(n, rows.shape[0]))
+    m = sp.coo_matrix((ones, (rows, xp.arange(rows.shape[0]))), shape=(n, rows.shape[0])).tocsr()
     return xp.asarray(m @ values)
 
 

@@ -4,9 +4,11 @@ from ..framework.sparse import SparseCoo, SparseCsr, is_sparse
 from ..framework.tensor import Tensor
 from ..ops import dispatch
 from ..ops import sparse as _ops
+from ..tensor.sparse import check_dynamic_mode
 
 
 def check_sparse(x, api, arg="x"):
+    check_dynamic_mode(api)
     if not isinstance(x, Tensor) or not is_sparse(x._data):
         kind = "dense tensor" if isinstance(x, Tensor) else type(x).__name__
         raise TypeError(f"{api}: {arg} must be a sparse (COO or CSR) tensor, received a {kind}")

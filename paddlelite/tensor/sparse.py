@@ -5,6 +5,7 @@ import numpy as np
 
 from ..device.place import current_place, parse_place
 from ..framework import dtype as _dtype
+from ..framework.mode import in_dynamic_mode
 from ..framework.sparse import SparseCoo, SparseCsr, is_sparse
 from ..framework.tensor import Tensor
 from ..ops import dispatch
@@ -42,9 +43,18 @@ def _place(place):
     return current_place() if place is None else parse_place(place, "sparse tensor")
 
 
+def check_dynamic_mode(api):
+    """paddlelite's static programs have no sparse variables: an AssertionError in static mode (the class Paddle's
+    sparse APIs raise under its legacy IR)."""
+    if not in_dynamic_mode():
+        raise AssertionError(f"{api}: sparse tensors exist in dynamic mode only (paddlelite's static programs have "
+                             "no sparse variables); call paddle.disable_static()")
+
+
 def sparse_coo_tensor(indices, values, shape=None, dtype=None, place=None, stop_gradient=True):
     """A COO tensor: `indices` [sparse_dim, nnz] (integers), `values` [nnz, *dense_dims]; `shape` defaults to
     one past the largest index of each sparse dim, then the values' dense dims."""
+    check_dynamic_mode("sparse_coo_tensor")
     place = _place(place)
     indices = _index_tensor(indices, place, "indices")
     values = _values(values, dtype, place, stop_gradient)
@@ -82,6 +92,7 @@ def _csr_shape(crows, cols):
 def sparse_csr_tensor(crows, cols, values, shape=None, dtype=None, place=None, stop_gradient=True):
     """A CSR tensor (2-D, or 3-D batched): row pointers `crows` (batch * (rows + 1)), column indices `cols` and
     `values` (1-D, one per column index)."""
+    check_dynamic_mode("sparse_csr_tensor")
     place = _place(place)
     crows = _index_tensor(crows, place, "indices")
     cols = _index_tensor(cols, place, "indices")
