@@ -187,9 +187,9 @@ def _sparse_values_grad(g):
 
 
 SPARSE_VALUES = sparse_op("sparse_values", inputs=("X",), outputs=("Out",), view=True, grad=_sparse_values_grad,
-                            forward=lambda xp, x: _check_sparse("sparse_values", x).values)
+                          forward=lambda xp, x: _check_sparse("sparse_values", x).values)
 SPARSE_WITH_VALUES = sparse_op("sparse_with_values", inputs=("Values", "X"), outputs=("Out",), meta_inputs=("X",),
-                                 view=True, forward=lambda xp, values, x: x.with_values(values), grad=_values_grad)
+                               view=True, forward=lambda xp, values, x: x.with_values(values), grad=_values_grad)
 
 
 def _structure(xp, x, part):
@@ -202,7 +202,7 @@ def _structure(xp, x, part):
 
 
 SPARSE_STRUCTURE = sparse_op("sparse_structure", inputs=("X",), outputs=("Out",), forward=_structure,
-                               attrs={"part": "indices"})
+                             attrs={"part": "indices"})
 
 
 def _restrict_grad_of(slot):
@@ -224,19 +224,21 @@ def _dense_grad_read_at_entries(g):
 
 
 SPARSE_TO_DENSE = sparse_op("sparse_to_dense", inputs=("X",), outputs=("Out",), grad=_dense_grad_read_at_entries,
-                              forward=lambda xp, x: to_dense(xp, _check_sparse("sparse_to_dense", x)))
+                            forward=lambda xp, x: to_dense(xp, _check_sparse("sparse_to_dense", x)))
 DENSE_TO_SPARSE_COO = sparse_op("dense_to_sparse_coo", inputs=("X",), outputs=("Out",),
-                                  forward=lambda xp, x, sparse_dim: from_dense(xp, x, sparse_dim),
-                                  grad=_to_dense_of_grad, attrs={"sparse_dim": 1}, host_sync=DATA_DEPENDENT_SHAPE)
+                                forward=lambda xp, x, sparse_dim: from_dense(xp, x, sparse_dim),
+                                grad=_to_dense_of_grad, attrs={"sparse_dim": 1}, host_sync=DATA_DEPENDENT_SHAPE)
 DENSE_TO_SPARSE_CSR = sparse_op("dense_to_sparse_csr", inputs=("X",), outputs=("Out",),
-                                  forward=lambda xp, x: as_csr(xp, from_dense(xp, x, x.ndim)),
-                                  grad=_to_dense_of_grad, host_sync=DATA_DEPENDENT_SHAPE)
+                                forward=lambda xp, x: as_csr(xp, from_dense(xp, x, x.ndim)),
+                                grad=_to_dense_of_grad, host_sync=DATA_DEPENDENT_SHAPE)
 SPARSE_TO_COO = sparse_op("sparse_to_coo", inputs=("X",), outputs=("Out",), grad=_restrict_grad_of("X"),
                           forward=lambda xp, x: as_coo(xp, _check_sparse("sparse_to_coo", x).map_arrays(xp.copy)))
 SPARSE_TO_CSR = sparse_op("sparse_to_csr", inputs=("X",), outputs=("Out",), grad=_restrict_grad_of("X"),
-                            forward=lambda xp, x: as_csr(xp, _check_sparse("sparse_to_csr", x)))
+                          forward=lambda xp, x: as_csr(xp, _check_sparse("sparse_to_csr", x)),
+                          host_sync=DATA_DEPENDENT_SHAPE)
 SPARSE_COALESCE = sparse_op("sparse_coalesce", inputs=("X",), outputs=("Out",), grad=_restrict_grad_of("X"),
-                              forward=lambda xp, x: coalesce(xp, as_coo(xp, _check_sparse("sparse_coalesce", x))))
+                            forward=lambda xp, x: coalesce(xp, as_coo(xp, _check_sparse("sparse_coalesce", x))),
+                            host_sync=DATA_DEPENDENT_SHAPE)
 
 
 # ---- patterns: restriction and union ---------------------------------------------------------------------------
@@ -259,9 +261,9 @@ def _restrict(xp, x, mask):
 # mask_as: a dense X's values at Mask's entries (its gradient: the entries' gradients added into a dense tensor);
 # restrict: a sparse X's values at Mask's entries (its gradient: the result's gradient read back at X's entries)
 SPARSE_MASK_AS = sparse_op("sparse_mask_as", inputs=("X", "Mask"), outputs=("Out",), meta_inputs=("Mask",),
-                             forward=_mask_as, grad=_to_dense_of_grad)
+                           forward=_mask_as, grad=_to_dense_of_grad)
 SPARSE_RESTRICT = sparse_op("sparse_restrict", inputs=("X", "Mask"), outputs=("Out",), meta_inputs=("Mask",),
-                              forward=_restrict, grad=_restrict_grad_of("X"), host_sync=DATA_DEPENDENT_SHAPE)
+                            forward=_restrict, grad=_restrict_grad_of("X"), host_sync=DATA_DEPENDENT_SHAPE)
 
 
 def _union(xp, x, y):
@@ -275,7 +277,7 @@ def _union(xp, x, y):
 
 
 SPARSE_UNION = sparse_op("sparse_union", inputs=("X", "Y"), outputs=("Out",), forward=_union,
-                           host_sync=DATA_DEPENDENT_SHAPE)
+                         host_sync=DATA_DEPENDENT_SHAPE)
 
 
 # ---- products ------------------------------------------------------------------------------------------------
@@ -322,7 +324,7 @@ def _sparse_matmul_grad(g):
 
 
 SPARSE_MATMUL = sparse_op("sparse_matmul", inputs=("X", "Y"), outputs=("Out",), forward=_sparse_matmul,
-                            grad=_sparse_matmul_grad, attrs={"transpose_x": False})
+                          grad=_sparse_matmul_grad, attrs={"transpose_x": False}, host_sync=DATA_DEPENDENT_SHAPE)
 
 
 def _mask_rows_cols(xp, mask):
@@ -359,8 +361,8 @@ def _masked_matmul_grad(g):
 
 
 SPARSE_MASKED_MATMUL = sparse_op("sparse_masked_matmul", inputs=("X", "Y", "Mask"), outputs=("Out",),
-                                   meta_inputs=("Mask",), forward=_masked_matmul, grad=_masked_matmul_grad,
-                                   attrs={"transpose_y": False})
+                                 meta_inputs=("Mask",), forward=_masked_matmul, grad=_masked_matmul_grad,
+                                 attrs={"transpose_y": False})
 
 
 def _spgemm(xp, x, y, transpose_x, transpose_y):
@@ -395,7 +397,7 @@ def _spgemm_grad(g):
 
 
 SPARSE_SPGEMM = sparse_op("sparse_spgemm", inputs=("X", "Y"), outputs=("Out",), forward=_spgemm, grad=_spgemm_grad,
-                            attrs={"transpose_x": False, "transpose_y": False}, host_sync=DATA_DEPENDENT_SHAPE)
+                          attrs={"transpose_x": False, "transpose_y": False}, host_sync=DATA_DEPENDENT_SHAPE)
 
 
 # ---- rearrangements: transpose, reshape, slice, sum ------------------------------------------------------------
@@ -429,7 +431,7 @@ def _inverse_transpose_grad(g):
 
 
 SPARSE_TRANSPOSE = sparse_op("sparse_transpose", inputs=("X",), outputs=("Out",), forward=_sparse_transpose,
-                               grad=_inverse_transpose_grad, attrs={"perm": []})
+                             grad=_inverse_transpose_grad, attrs={"perm": []}, host_sync=DATA_DEPENDENT_SHAPE)
 
 
 def _matrix_transpose_grad(g):
@@ -440,7 +442,8 @@ def _matrix_transpose_grad(g):
 
 SPARSE_TRANSPOSE_MATRIX = sparse_op(  # the last two dims swapped (what the products' gradients need)
     "sparse_transpose_matrix", inputs=("X",), outputs=("Out",), grad=_matrix_transpose_grad,
-    forward=lambda xp, x: _sparse_transpose(xp, x, list(range(len(x.shape) - 2)) + [-1, -2]))
+    forward=lambda xp, x: _sparse_transpose(xp, x, list(range(len(x.shape) - 2)) + [-1, -2]),
+    host_sync=DATA_DEPENDENT_SHAPE)
 
 
 def reshaped(shape, old, api):
@@ -482,7 +485,7 @@ def _reshape_back_grad(g):
 
 
 SPARSE_RESHAPE = sparse_op("sparse_reshape", inputs=("X",), outputs=("Out",), forward=_sparse_reshape,
-                             grad=_reshape_back_grad, attrs={"shape": []})
+                           grad=_reshape_back_grad, attrs={"shape": []}, host_sync=DATA_DEPENDENT_SHAPE)
 
 
 def _slice_ranges(shape, axes, starts, ends):
@@ -532,7 +535,7 @@ SPARSE_SLICE = sparse_op(
     "sparse_slice", inputs=("X",), outputs=("Out",), forward=_sparse_slice, attrs=_SLICE_ATTRS,
     grad=grad_op_of("sparse_slice_grad", "X"), host_sync=DATA_DEPENDENT_SHAPE)
 SPARSE_SLICE_GRAD = sparse_op("sparse_slice_grad", inputs=("X", "DOut"), outputs=("DX",), meta_inputs=("X",),
-                                forward=_sparse_slice_grad_forward, attrs=_SLICE_ATTRS)
+                              forward=_sparse_slice_grad_forward, attrs=_SLICE_ATTRS, host_sync=DATA_DEPENDENT_SHAPE)
 
 
 def _sum_groups(xp, coo, axes, keepdim):
@@ -603,7 +606,7 @@ SPARSE_SUM = sparse_op(
     "sparse_sum", inputs=("X",), outputs=("Out",), forward=_sparse_sum, attrs=_SUM_ATTRS,
     grad=grad_op_of("sparse_sum_grad", "X"), host_sync=DATA_DEPENDENT_SHAPE)
 SPARSE_SUM_GRAD = sparse_op("sparse_sum_grad", inputs=("X", "DOut"), outputs=("DX",), meta_inputs=("X",),
-                              forward=_sparse_sum_grad_forward, attrs=_SUM_ATTRS)
+                            forward=_sparse_sum_grad_forward, attrs=_SUM_ATTRS, host_sync=DATA_DEPENDENT_SHAPE)
 
 
 # ---- softmax over each row's entries ------------------------------------------------------------------------
@@ -639,6 +642,8 @@ def _sparse_softmax_grad_forward(xp, out, dout, axis):
 
 
 SPARSE_SOFTMAX = sparse_op("sparse_softmax", inputs=("X",), outputs=("Out",), forward=_sparse_softmax,
-                             attrs={"axis": -1}, grad=grad_op_of("sparse_softmax_grad", "Out"))
+                           attrs={"axis": -1}, grad=grad_op_of("sparse_softmax_grad", "Out"),
+                           host_sync=DATA_DEPENDENT_SHAPE)
 SPARSE_SOFTMAX_GRAD = sparse_op("sparse_softmax_grad", inputs=("Out", "DOut"), outputs=("DX",),
-                                  forward=_sparse_softmax_grad_forward, attrs={"axis": -1})
+                                forward=_sparse_softmax_grad_forward, attrs={"axis": -1},
+                                host_sync=DATA_DEPENDENT_SHAPE)

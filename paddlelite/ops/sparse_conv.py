@@ -111,9 +111,9 @@ def _conv_grad(g):
 
 _CONV_ATTRS = {"strides": [1, 1, 1], "paddings": [0, 0, 0], "dilations": [1, 1, 1], "subm": False}
 SPARSE_CONV = sparse_op("sparse_conv", inputs=("X", "Filter"), outputs=("Out",), forward=_conv_forward,
-                          grad=_conv_grad, attrs=_CONV_ATTRS, host_sync=DATA_DEPENDENT_SHAPE)
+                        grad=_conv_grad, attrs=_CONV_ATTRS, host_sync=DATA_DEPENDENT_SHAPE)
 SPARSE_CONV_GRAD = sparse_op("sparse_conv_grad", inputs=("X", "Filter", "DOut"), outputs=("DX", "DFilter"),
-                               forward=_conv_grad_forward, attrs=_CONV_ATTRS, host_sync=DATA_DEPENDENT_SHAPE)
+                             forward=_conv_grad_forward, attrs=_CONV_ATTRS, host_sync=DATA_DEPENDENT_SHAPE)
 
 
 def _pool_pairs(xp, x, ksize, strides, paddings):
@@ -149,5 +149,5 @@ SPARSE_MAX_POOL = sparse_op(
     "sparse_max_pool", inputs=("X",), outputs=("Out",), forward=_max_pool_forward, attrs=_POOL_ATTRS,
     grad=grad_op_of("sparse_max_pool_grad", "X", "Out"), host_sync=DATA_DEPENDENT_SHAPE)
 SPARSE_MAX_POOL_GRAD = sparse_op("sparse_max_pool_grad", inputs=("X", "Out", "DOut"), outputs=("DX",),
-                                   forward=_max_pool_grad_forward, attrs=_POOL_ATTRS, host_sync=DATA_DEPENDENT_SHAPE)
+                                 forward=_max_pool_grad_forward, attrs=_POOL_ATTRS, host_sync=DATA_DEPENDENT_SHAPE)
 
