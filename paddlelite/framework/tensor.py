@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..device import deferred_checks
 from ..device import place as _place_mod
 from ..utils import unique_name
 from . import dtype as _dtype
@@ -175,7 +176,10 @@ class Tensor(metaclass=PaddleNamedType):
     def _host(self):
         """A host (NumPy) copy of the values in their own dtype."""
         data = self._data
-        return data.copy() if data.__class__ is np.ndarray else data.get()  # a device array (CuPy's) has get()
+        if data.__class__ is np.ndarray:
+            return data.copy()
+        deferred_checks.raise_pending()  # the host reads device values: the checks kept until now are looked at
+        return data.get()  # a device array (CuPy's) has get()
 
     def __array__(self, dtype=None, copy=None):
         a = self.numpy()
@@ -186,6 +190,8 @@ class Tensor(metaclass=PaddleNamedType):
         if a.size != 1:
             raise ValueError(f"Tensor.item: only a tensor with one element can be converted to a Python "
                              f"scalar, this one has shape {list(self._data.shape)}")
+        if a.__class__ is not np.ndarray:
+            deferred_checks.raise_pending()
         return a.item()
 
     def tolist(self):

@@ -127,11 +127,12 @@ def _has_no_grad(op):
 
 
 def device_array(xp, a):
-    """`a` as an array of `xp`. A NumPy object array (a while loop's step scopes boxed by paddle.jit) stays on
-    the host: CuPy has no object dtype."""
-    if a.__class__ is _ndarray and a.dtype.hasobject:
-        return a
-    return xp.asarray(a)
+    """`a` as an array of `xp`: itself when it is one (a multi-output op's results on a GPU: no CuPy call per output).
+    A NumPy object array (a while loop's step scopes boxed by paddle.jit) stays on the host: CuPy has no object
+    dtype."""
+    if a.__class__ is _ndarray:
+        return a if xp is _np or a.dtype.hasobject else xp.asarray(a)
+    return a if a.__class__ is getattr(xp, "ndarray", None) else xp.asarray(a)
 
 
 def _other_input(op, slot_i, t, place):

@@ -21,6 +21,7 @@ from ..framework.tensor import Tensor
 from ..ops import check_numerics
 from ..ops.registry import VALUE_CHECK, get_op
 from .compiled import CompiledProgram
+from .fusion import fuse
 from .framework import EMPTY_VAR_NAME, Program, Variable, default_main_program, executable_ops, names_of
 
 
@@ -214,7 +215,9 @@ class Plan:
         """Steps for the ops of `block`; also the names it reads before writing, and the names it writes."""
         steps, reads, writes, written = [], [], [], set()
         last_use = {}
-        for k, op in enumerate(executable_ops(block.ops)):
+        ops = list(executable_ops(block.ops))
+        on_host = _host_constants(ops, block, keep) if self.xp is not np else ()
+        for k, op in enumerate(ops):
             op_reads, op_writes = op_io(op)
             for n in op_reads:
                 if n not in written and n not in reads:
@@ -225,13 +228,15 @@ class Plan:
                     written.add(n)
                     writes.append(n)
                 last_use[n] = k
-            steps.append(self.compile_op(op))
+            steps.append(self.compile_op(op, on_host=k in on_host))
         if free:
             frees = [[] for _ in steps]
             for n, k in last_use.items():
                 if n not in keep and not _persistable(block, n):
                     frees[k].append(self.slot(n))  # a sub-block may name it without a slot yet
             steps = [s + (tuple(f),) for s, f in zip(steps, frees)]
+            if self.xp is not np and not check_numerics.enabled[0]:  # on a GPU: elementwise chains as one kernel
+                steps = fuse(steps, self.xp, lambda slot: _shape(block, self.names[slot]))
         else:
             steps = [s + ((),) for s in steps]
         return steps, reads, writes
@@ -242,7 +247,8 @@ class Plan:
         graph); each of them waits for the device."""
         return list(self._host_syncs)
 
-    def compile_op(self, op):
+    def compile_op(self, op, on_host=False):
+        """The step running `op`; `on_host`: with NumPy, its result a host array (_host_constants)."""
         opdef = get_op(op.type)
         attrs = opdef.fill_attrs({k: v for k, v in op._attrs.items() if k in opdef.attrs})
         reason = opdef.host_sync_reason(attrs) or opdef.host_inputs_reason(op._inputs)
@@ -250,7 +256,7 @@ class Plan:
             self._host_syncs.append(HostSync(op.type, reason, op.where))
         if opdef.block_runner is not None:  # a structural op (control flow)
             return (2, opdef.block_runner(self, op), None, None, None, op)
-        fn = opdef.forward_for(self.xp)
+        fn = opdef.forward_for(self.xp) if not on_host else _with_numpy(opdef.forward)
         if check_numerics.enabled[0]:  # FLAGS_check_nan_inf (the plan's key says whether it was on)
             fn = _checking_numerics(fn, op, opdef, self.place)
         ins = []
@@ -387,7 +393,7 @@ class FixedStep:
         self.scope = Scope()  # the Executor sets the one of its call
         fed = set(plan.feed_slots)
         self._fed_writes = [(i, name) for i, name in plan.write_back if i in fed]
-        # a value check skips itself during a capture (ops.registry.checks_values); any other host read refuses it
+        # a value check skips itself during a capture (device.deferred_checks); any other host read refuses it
         replayable = self.fixed and plan.xp is not np and all(s.reason == VALUE_CHECK for s in plan.host_syncs())
         self.graph = GraphReplay(plan.xp, self._drop_results) if cuda_graph and replayable else None
         self.lock = threading.RLock()
@@ -491,6 +497,36 @@ def _checking_numerics(fn, op, opdef, place):
         check_numerics.check(op.type, out, place, names)
         return out
     return run
+
+
+def _host_constants(ops, block, keep):
+    """Indices of the ops of a device plan that make a value from their attrs alone (no inputs) which later ops
+    read only through their host inputs (OpDef.host_inputs: a static arange's bounds, a reshape's shape list):
+    those run with NumPy, as Paddle keeps such constants in host memory (fill_constant's force_cpu), so reading
+    them makes the host wait for nothing."""
+    device_reads = set()
+    for op in ops:
+        host = get_op(op.type).host_inputs
+        reads = set(op_io(op)[0]) - {n for slot in host for n in op._inputs.get(slot, ())}
+        device_reads.update(reads)
+    out = set()
+    for k, op in enumerate(ops):
+        opdef = get_op(op.type)
+        if op.input_arg_names or opdef.block_runner is not None or opdef.forward is None:
+            continue
+        made = [n for n in op.output_arg_names if n != EMPTY_VAR_NAME]
+        if made and not any(n in device_reads or n in keep or _persistable(block, n) for n in made):
+            out.add(k)
+    return out
+
+
+def _with_numpy(forward):
+    return lambda xp, *arrays, **attrs: forward(np, *arrays, **attrs)
+
+
+def _shape(block, name):
+    v = block._lookup(name)
+    return None if v is None else tuple(v.shape)
 
 
 def _persistable(block, name):
