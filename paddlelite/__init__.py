@@ -68,6 +68,7 @@ from . import amp  # noqa: E402
 from .amp.auto_cast import autocast  # noqa: E402
 from .amp import get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype, is_autocast_enabled  # noqa: E402
 from . import callbacks, hapi, vision  # noqa: E402
+from . import pir_utils  # noqa: E402  (the IR guards: one IR here)
 from .hapi import Model, flops, summary  # noqa: E402
 
 from .framework.dtype import DType as dtype, UNSUPPORTED as _UNSUPPORTED_DTYPES  # noqa: E402

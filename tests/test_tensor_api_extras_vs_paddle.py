@@ -283,3 +283,22 @@ def test_functional_binary_apis_take_tensors_only(api):
     def body(paddle):
         getattr(paddle, api)(paddle.to_tensor([1.0, 2.0]), 2)
     body()
+
+
+@differential(expected={"dtype": "paddle.bfloat16", "positional": "paddle.int32", "other": "paddle.float16",
+                        "keyword_other": "paddle.float16", "keywords": "paddle.int8"})
+def test_tensor_to_takes_paddles_three_forms(paddle):  # to(dtype, blocking), to(device, dtype, blocking), to(other)
+    x = paddle.to_tensor([1, 2, 3])
+    other = paddle.to_tensor([1.0], dtype="float16")
+    return {"dtype": str(x.to("bfloat16").dtype), "positional": str(x.to("cpu", "int32", False).dtype),
+            "other": str(x.to(other, False).dtype), "keyword_other": str(x.to(other=other).dtype),
+            "keywords": str(x.to(device="cpu", dtype="int8", blocking=True).dtype)}
+
+
+@pytest.mark.parametrize("call", [lambda x: x.to("cpu", "int32", False, "extra"), lambda x: x.to("cpu", test_key=1)])
+def test_tensor_to_rejects_extra_arguments(call):
+    @differential(expected=raises(TypeError))
+    def body(paddle):
+        call(paddle.to_tensor([1, 2, 3]))
+
+    body()
