@@ -20,7 +20,12 @@ pytestmark = [
 RTOL, ATOL = 1e-4, 1e-6
 
 
-@pytest.mark.parametrize("name", list(tutorials.TUTORIALS))
+def _expect_known_bug(name):
+    bug = tutorials.TUTORIALS[name].known_bug
+    return [pytest.param(name, marks=pytest.mark.xfail(reason=bug, strict=True))] if bug else [name]
+
+
+@pytest.mark.parametrize("name", [case for name in tutorials.TUTORIALS for case in _expect_known_bug(name)])
 def test_tutorial_matches_paddle_step_by_step(name):
     recorded = tutorials.load_recorded(name)
     losses = tutorials.run(name, "paddlelite")

@@ -302,3 +302,10 @@ def test_tensor_to_rejects_extra_arguments(call):
         call(paddle.to_tensor([1, 2, 3]))
 
     body()
+
+
+@differential(expected=[True, False])
+def test_is_tensor_of_a_static_variable(paddle):
+    paddle.enable_static()
+    with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+        return [paddle.is_tensor(paddle.static.data("x", [2], "float32")), paddle.is_tensor([1.0])]

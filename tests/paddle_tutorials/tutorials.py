@@ -32,6 +32,7 @@ class Tutorial:
     sizes: dict  # synthetic dataset sizes: the step counts
     text: tuple = ()  # (old, new) replacements in the joined code: data paths and epoch counts only
     files: tuple = ()  # (file name, harness writer, size): the downloaded files, written before the run
+    known_bug: str = ""  # why paddlelite cannot run it yet (the test expects the failure until it is fixed)
 
 
 TUTORIALS = {
@@ -52,7 +53,8 @@ TUTORIALS = {
                                  text=(("50000", "100"), ("10000", "100"), ("num_batchs=1000", "num_batchs=2"),
                                        ("epoch_num = 20", "epoch_num = 2"))),
     # saving and loading: paddle.Model fit with save_dir, Model.save/load, training resumed from a checkpoint
-    "save_load_model": Tutorial("docs/practices/quick_start/save_model.ipynb", {"mnist_train": 200, "mnist_test": 100}),
+    "save_load_model": Tutorial("docs/practices/quick_start/save_model.ipynb", {"mnist_train": 200, "mnist_test": 100},
+                                known_bug="paddle.nn.loss as a module (issue 28, module paths)"),
 }
 
 
