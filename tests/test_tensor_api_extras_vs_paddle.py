@@ -309,3 +309,18 @@ def test_is_tensor_of_a_static_variable(paddle):
     paddle.enable_static()
     with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
         return [paddle.is_tensor(paddle.static.data("x", [2], "float32")), paddle.is_tensor([1.0])]
+
+
+@differential(rtol=1e-6)
+def test_inplace_functions_in_paddles_namespace(paddle):  # paddle.atanh_ & co. (Paddle has them outside its __all__)
+    x = paddle.to_tensor([0.5, 0.25])
+    paddle.atanh_(x)
+    names = ["acosh_", "asinh_", "atanh_", "logical_xor_", "not_equal_"]
+    return {"x": x, "present": [hasattr(paddle, n) for n in names]}
+
+
+@differential()
+def test_inplace_addmm_with_keyword_operands(paddle):  # addmm_(input, x=..., y=...): input is the one written
+    inp = paddle.ones([2, 2])
+    paddle.addmm_(inp, x=paddle.ones([2, 3]), y=paddle.ones([3, 2]), beta=0.5, alpha=2.0)
+    return inp

@@ -5,6 +5,8 @@ sees it); layout updates (reshape_, squeeze_, transpose_, cast_, ...) make x its
 of the same storage for view ops. Both move x to the result's place in the graph and bump the version
 counter, and refuse a leaf that needs a gradient (ValueError, as Paddle).
 """
+import inspect
+
 import numpy as np
 
 from ..ops import dispatch
@@ -56,8 +58,11 @@ _LAYOUT_UPDATES = {
 
 
 def _value_update(name, fn):
-    def update(x, *args, **kwargs):
-        return inplace_apply(x, name, lambda a: fn(a, *args, **kwargs))
+    first = next(iter(inspect.signature(fn).parameters))  # the tensor written into: `x`, or addmm_'s `input`
+
+    def update(*args, **kwargs):
+        target, args = (args[0], args[1:]) if args else (kwargs.pop(first), ())
+        return inplace_apply(target, name, lambda a: fn(a, *args, **kwargs))
     update.__name__ = name
     update.__doc__ = f"In-place {fn.__name__}: the result of {fn.__name__}(x, ...) is written into x."
     return update
@@ -171,6 +176,5 @@ _FILLS = ("uniform_", "normal_", "bernoulli_", "log_normal_", "cauchy_", "geomet
 TENSOR_METHODS = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, *_FILLS) if n not in _FUNCTIONS_ONLY]
 # Paddle's namespace has most of them, not all (there is no paddle.add_ or paddle.sigmoid_)
 _METHODS_ONLY = {"add_", "scale_", "exp_", "clip_", "sqrt_", "floor_", "ceil_", "reciprocal_", "round_", "rsqrt_",
-                 "sigmoid_", "uniform_", "mul_", "clamp_", "lerp_", "not_equal_", "logical_xor_",
-                 "acosh_", "asinh_", "atanh_", "erfinv_", "exponential_", "random_"}
+                 "sigmoid_", "uniform_", "mul_", "clamp_", "lerp_", "erfinv_", "exponential_", "random_"}
 __all__ = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, *_FILLS) if n not in _METHODS_ONLY | _FUNCTIONS_ONLY]

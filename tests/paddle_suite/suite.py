@@ -79,9 +79,10 @@ def compare(path, result, paddle_fails):
     difference or known bug that passes is stale: the list must say what is true."""
     failed = failures(result)
     allowed = expected_failures(path, paddle_fails)
-    unexpected = {name: detail for name, detail in failed.items() if name not in allowed and "*" not in allowed}
+    unexpected = {name: detail for name, detail in failed.items()
+                  if name not in allowed and "*" not in allowed and path not in manifest.INTERMITTENT}
     listed = {**manifest.DIFFERENCES.get(path, {}), **manifest.KNOWN_BUGS.get(path, {})}
-    stale = sorted(name for name in listed if name not in failed and name != "*" and name in result["tests"])
+    stale = sorted(name for name in listed if name not in failed and (name in result["tests"] or name == "*"))
     return unexpected, stale
 
 
