@@ -58,7 +58,7 @@ device.manual_seed = _framework_random.device_manual_seed
 device.manual_seed_all = _framework_random.device_manual_seed_all
 device.__all__ += ["get_rng_state", "set_rng_state", "manual_seed", "manual_seed_all"]
 
-__version__ = "0.1.0"
+__version__ = "0.4.0.dev0"  # CHANGELOG.md
 from .framework.io import load, save  # noqa: E402
 from .nn.layer.param_attr import ParamAttr, create_parameter  # noqa: E402
 from . import distributed  # noqa: E402
@@ -69,6 +69,11 @@ from .amp.auto_cast import autocast  # noqa: E402
 from .amp import get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype, is_autocast_enabled  # noqa: E402
 from . import callbacks, hapi, vision  # noqa: E402
 from . import pir_utils  # noqa: E402  (the IR guards: one IR here)
+from . import version  # noqa: E402
+from .utils.install_check import run_check as _run_check  # noqa: E402
+
+utils.run_check = _run_check  # paddle.utils.run_check trains a layer: it lives above the utils floor
+utils.__all__ = [*utils.__all__, "run_check"]
 from .hapi import Model, flops, summary  # noqa: E402
 
 from .framework.dtype import DType as dtype, UNSUPPORTED as _UNSUPPORTED_DTYPES  # noqa: E402

@@ -10,6 +10,8 @@ import itertools
 
 import numpy as np
 
+from ..device.cuda import cupyx_for
+
 from .math import matmul_array
 from .registry import Meta, register_op
 from .shape_rules import known_shapes_differ
@@ -232,8 +234,7 @@ def scatter_add(xp, target, indices, values):
     if xp is np:
         np.add.at(target, indices, values)
     else:
-        import cupyx
-        cupyx.scatter_add(target, indices, values)
+        cupyx_for(xp).scatter_add(target, indices, values)
     return target
 
 
