@@ -5,7 +5,7 @@ interpreter gives: paddlelite under `python -m paddlelite`, or real Paddle -- an
 with another framework's, changing nothing the tutorial computes with:
 
 * Data: the datasets the tutorial downloads are written as small synthetic files in Paddle's own formats (MNIST's
-  IDX files, CIFAR-10's pickled batches, a text corpus), and the dataset classes read those files
+  IDX files, CIFAR-10's pickled batches, IMDB's review archive, a text corpus), and the dataset classes read those files
   (`data_file=`/`image_path=`: the class, its transform and its loader are the framework's own).
 * The random start: NumPy's and Python's generators seeded (Paddle's samplers shuffle with NumPy); every parameter
   an optimizer is given is set, when the optimizer is created, to values drawn from a NumPy generator (uniform in
@@ -135,6 +135,24 @@ def _cifar10_file(directory, count):
     return path
 
 
+def _imdb_file(directory, count):
+    """aclImdb_v1.tar.gz: `count` reviews per split and label, as text files, over a vocabulary small enough that
+    every word passes the dataset's frequency cutoff (150)."""
+    path = os.path.join(directory, "aclImdb_v1.tar.gz")
+    rng = np.random.RandomState(6)
+    words = [f"w{i}" for i in range(20)]
+    with tarfile.open(path, "w:gz") as tar:
+        for split in ("train", "test"):
+            for label in ("pos", "neg"):
+                for i in range(count):
+                    review = " ".join(words[j] for j in rng.randint(0, len(words), rng.randint(20, 60)))
+                    blob = (review.capitalize() + ".\n").encode()
+                    info = tarfile.TarInfo(f"aclImdb/{split}/{label}/{i}_7.txt")
+                    info.size = len(blob)
+                    tar.addfile(info, io.BytesIO(blob))
+    return path
+
+
 def write_text(path, words, seed=4):
     """A corpus of `words` words over a small vocabulary, with punctuation (what the n-gram tutorial reads)."""
     rng = np.random.RandomState(seed)
@@ -172,6 +190,17 @@ def _patch_datasets(paddle, directory, sizes):
 
     datasets.MNIST = datasets.mnist.MNIST = MNIST  # tutorials name the classes both ways
     datasets.Cifar10 = datasets.cifar.Cifar10 = Cifar10
+    try:
+        import paddle.text as text
+    except ImportError:  # a framework without paddle.text: the tutorial stops where it uses it
+        return
+    imdb = text.datasets.Imdb
+
+    class Imdb(imdb):
+        def __init__(self, data_file=None, mode="train", cutoff=150, download=True):
+            super().__init__(_imdb_file(directory, sizes["imdb"]), mode, cutoff, False)
+
+    text.Imdb = text.datasets.Imdb = Imdb
 
 
 def install(sizes):

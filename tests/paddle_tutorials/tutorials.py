@@ -7,7 +7,8 @@ its code cells joined in order into one script, which runs as it is with two kin
   replaces a line that fetches or opens a download;
 * step counts: the synthetic datasets' sizes (`sizes`), and `text` replacements of epoch counts.
 
-Notebook-only lines (shell escapes `!cmd`, magics `%cmd`) are dropped: they are not Python. Each run records the
+Notebook-only lines (shell escapes `!cmd`, magics `%cmd`) and cells that are not Python (listings shown in a code
+cell: those that do not compile, and those named in `listings`) are dropped. Each run records the
 loss of every backward step (harness.py) and is compared with the losses real Paddle recorded from the same start
 (<name>.losses.json beside this file).
 """
@@ -33,6 +34,8 @@ class Tutorial:
     text: tuple = ()  # (old, new) replacements in the joined code: data paths and epoch counts only
     files: tuple = ()  # (file name, harness writer, size): the downloaded files, written before the run
     known_bug: str = ""  # why paddlelite cannot run it yet (the test expects the failure until it is fixed)
+    listings: tuple = ()  # indices of code cells that show a listing (file names, a log), not code: dropped
+    paddle_error: str = ""  # where Paddle 3.3.1 itself stops (text of its error): its losses up to there count
 
 
 TUTORIALS = {
@@ -55,6 +58,23 @@ TUTORIALS = {
     # saving and loading: paddle.Model fit with save_dir, Model.save/load, training resumed from a checkpoint
     "save_load_model": Tutorial("docs/practices/quick_start/save_model.ipynb", {"mnist_train": 200, "mnist_test": 100},
                                 known_bug="paddle.nn.loss as a module (issue 28, module paths)"),
+    # bag of words on IMDB reviews (paddle.text.datasets.Imdb): paddle.Model fit, then a hand-written loop
+    "imdb_bow": Tutorial("docs/practices/nlp/imdb_bow_classification.ipynb", {"imdb": 32},
+                         known_bug="paddle.text is not implemented yet (helper misc26)"),
+    # the saving and loading guide: state dicts and checkpoints, paddle.Model.save/load, static programs'
+    # state_dict and save/load, save_inference_model/load_inference_model
+    "save_load_guide": Tutorial("docs/guides/beginner/model_save_load_cn.ipynb", {"mnist_train": 200},
+                                listings=(6,),  # the files model.save writes, listed
+                                # Paddle 3.3.1's PIR Program.set_state_dict refuses the guide's arguments (its
+                                # legacy IR stops earlier, at static.nn.fc); the training comes before
+                                paddle_error="set_state_dict(): incompatible function arguments",
+                                known_bug="Program.state_dict/set_state_dict (issue 28, module paths and names)"),
+    # the high-level API tour: MNIST datasets and transforms, Sequential and subclassed models, paddle.Model fit
+    "high_level_api": Tutorial("docs/practices/quick_start/high_level_api.ipynb",
+                               {"mnist_train": 200, "mnist_test": 100},
+                               known_bug="paddle.text is not implemented yet (helper misc26)"),
+    # the beginners' quick start: LeNet on MNIST with paddle.Model, save and load
+    "quick_start": Tutorial("docs/guides/beginner/quick_start_cn.ipynb", {"mnist_train": 200, "mnist_test": 100}),
 }
 
 
@@ -69,10 +89,16 @@ def script(name):
     with open(os.path.join(docs(), tutorial.notebook), encoding="utf-8") as f:
         cells = [c for c in json.load(f)["cells"] if c["cell_type"] == "code"]
     lines = []
-    for cell in cells:
-        source = "".join(cell["source"])
-        lines.extend(line for line in source.splitlines() if not line.lstrip().startswith(("!", "%")))
-        lines.append("")
+    for index, cell in enumerate(cells):
+        if index in tutorial.listings:
+            continue
+        source = "\n".join(line for line in "".join(cell["source"]).splitlines()
+                           if not line.lstrip().startswith(("!", "%")))
+        try:
+            compile(source, tutorial.notebook, "exec")
+        except SyntaxError:  # a listing shown in a code cell (a directory tree, a log): not Python
+            continue
+        lines.extend([source, ""])
     code = "\n".join(lines)
     for old, new in tutorial.text:
         if old not in code:
@@ -99,7 +125,9 @@ def run(name, framework):
         prefix = [sys.executable, "-m", "paddlelite"] if framework == "paddlelite" else [sys.executable]
         proc = subprocess.run([*prefix, path], cwd=scratch, env=env, capture_output=True, text=True,
                               timeout=TIMEOUT_S)
-        if proc.returncode != 0:
+        paddle_stopped = framework != "paddlelite" and TUTORIALS[name].paddle_error and \
+            TUTORIALS[name].paddle_error in proc.stderr
+        if proc.returncode != 0 and not paddle_stopped:
             raise RuntimeError(f"{name} under {framework} exited {proc.returncode}:\n{proc.stderr[-3000:]}")
         with open(out) as f:
             return json.load(f)
