@@ -26,7 +26,7 @@ _VALUE_UPDATES = {
     "log2_": math.log2, "round_": math.round, "rsqrt_": math.rsqrt, "sigmoid_": math.sigmoid,
     "square_": math.square, "trunc_": math.trunc,
     "floor_divide_": math.floor_divide, "remainder_": math.remainder, "floor_mod_": math.floor_mod,
-    "mod_": math.mod, "bitwise_not_": math.bitwise_not, "cumsum_": reduce.cumsum,
+    "mod_": math.mod, "bitwise_not_": math.bitwise_not,
     "masked_fill_": search.masked_fill, "scatter_": manipulation.scatter, "tril_": manipulation.tril,
     "triu_": manipulation.triu,
     "addmm_": products.addmm, "baddbmm_": products.baddbmm, "bitwise_and_": elementwise.bitwise_and,
@@ -37,7 +37,7 @@ _VALUE_UPDATES = {
     "frac_": elementwise.frac, "gcd_": elementwise.gcd, "lcm_": elementwise.lcm, "hypot_": elementwise.hypot,
     "lerp_": elementwise.lerp, "logit_": elementwise.logit, "nan_to_num_": elementwise.nan_to_num,
     "sinc_": elementwise.sinc, "index_add_": scattering.index_add, "index_fill_": scattering.index_fill,
-    "scatter_add_": scattering.scatter_add, "cumprod_": nanreduce.cumprod,
+    "scatter_add_": scattering.scatter_add,
     "masked_scatter_": scattering.masked_scatter, "acosh_": elementwise.acosh, "asinh_": elementwise.asinh, "atanh_": elementwise.atanh,
     "digamma_": special_math.digamma, "lgamma_": special_math.lgamma, "gammaln_": special_math.gammaln,
     "gammainc_": special_math.gammainc, "gammaincc_": special_math.gammaincc, "i0_": special_math.i0,
@@ -49,6 +49,8 @@ _LAYOUT_UPDATES = {
     "reshape_": manipulation.reshape, "squeeze_": manipulation.squeeze, "unsqueeze_": manipulation.unsqueeze,
     "flatten_": manipulation.flatten, "transpose_": manipulation.transpose, "t_": math.t,
     "cast_": manipulation.cast,
+    # running sums/products: axis=None flattens x and dtype= recasts it, as in Paddle
+    "cumsum_": reduce.cumsum, "cumprod_": nanreduce.cumprod,
     # comparisons and logical ops make x their bool result, as in Paddle
     "equal_": math.equal, "not_equal_": math.not_equal, "greater_equal_": math.greater_equal,
     "greater_than_": math.greater_than, "less_": aliases.less, "less_equal_": math.less_equal,
