@@ -69,6 +69,7 @@ from .amp.auto_cast import autocast  # noqa: E402
 from .amp import get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype, is_autocast_enabled  # noqa: E402
 from . import callbacks, hapi, vision  # noqa: E402
 from . import pir_utils  # noqa: E402  (the IR guards: one IR here)
+from . import distribution  # noqa: E402
 from . import version  # noqa: E402
 from .utils.install_check import run_check as _run_check  # noqa: E402
 

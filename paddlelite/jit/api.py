@@ -8,6 +8,7 @@ copied) and recording one grad node, so `loss.backward(); opt.step()` works as i
 """
 import functools
 import logging
+import threading
 import weakref
 
 from ..device.graph_capture import replay_enabled
@@ -58,6 +59,7 @@ class StaticFunction:
         self._instance = None
         self._programs = {}  # (signature key, n): (PartialProgram, rebuild), in the order traced
         self._recent = {}    # signature key: the entry its last call ran
+        self._tracing = threading.RLock()  # threads calling with a new signature at once trace it once
         self._bound = weakref.WeakKeyDictionary()
         self.full_graph = full_graph
         self._build_strategy = build_strategy
@@ -82,7 +84,7 @@ class StaticFunction:
         return self._input_spec
 
     def __call__(self, *args, **kwargs):
-        if not _enabled[0] or _mode._static[0]:  # in static mode the function builds its ops directly
+        if not _enabled[0] or _mode.static_state.on:  # in static mode the function builds its ops directly
             return self.dygraph_function(*args, **kwargs)
         if not kwargs and all(isinstance(a, Tensor) for a in args):  # the usual call: no structure to flatten
             tensors, rebuild_args = list(args), None
@@ -95,22 +97,22 @@ class StaticFunction:
             entry = self._recent[key] = self._variant(key, args, kwargs, specs)
         partial, rebuild = entry
         outs, _saved = apply(RUN_PROGRAM, tensors, partial.capture_tensors, program=partial)
-        for t, value in partial.written:  # buffers the program updated (BatchNorm's running statistics)
+        for t, value in partial.take_written():  # buffers the program updated (BatchNorm's running statistics)
             if value is t._data:  # updated in place (a GPU step: static.executor.FixedStep)
                 t._bump_version()
             else:
                 t._write(value)
-        partial.written = []
         return rebuild(outs)
 
     def _variant(self, key, args, kwargs, specs):
         """The program traced for `key` whose captures (parameters, buffers, constants) still have the stop_gradient
         they had when it was traced (freezing a parameter changes the backward), traced now if there is none."""
-        for (k, _), entry in self._programs.items():
-            if k == key and entry[0].traced_with_current_stop_gradients():
-                return entry
-        entry = self._programs[key, len(self._programs)] = self._trace(args, kwargs, specs)
-        return entry
+        with self._tracing:
+            for (k, _), entry in self._programs.items():
+                if k == key and entry[0].traced_with_current_stop_gradients():
+                    return entry
+            entry = self._programs[key, len(self._programs)] = self._trace(args, kwargs, specs)
+            return entry
 
     def _specs_for(self, args, tensors):
         if self._input_spec is None:

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from ..framework import dtype as _dtype
-from ..framework.mode import _static, grad_state
+from ..framework.mode import no_grad, static_guard
 from ..framework.tensor import Tensor
 from ..ops import dispatch
 from ..ops.registry import get_op
@@ -82,12 +82,8 @@ class Initializer:
         op_type, attrs = self._op([int(d) for d in shape], _dtype.convert_dtype(dtype).name)
         if place is not None:
             attrs = dict(attrs, place=place)
-        prev_static, prev_grad = _static[0], grad_state.enabled
-        _static[0], grad_state.enabled = False, False
-        try:
+        with static_guard(False), no_grad():
             return dispatch.apply(get_op(op_type), **attrs)._data
-        finally:
-            _static[0], grad_state.enabled = prev_static, prev_grad
 
 
 class Constant(Initializer):

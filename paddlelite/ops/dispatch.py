@@ -16,7 +16,7 @@ from .registry import Meta, no_grad_op_error
 _ndarray = _np.ndarray
 _new = object.__new__
 _grad_state = _mode.grad_state
-_static = _mode._static
+_static_state = _mode.static_state  # .on: whether this thread is in static mode
 _hooks = {}  # 'static': the static-mode appender
 _make_node = None  # the eager grad-node class, OpNode(op, inputs, attrs, outs); set by autograd.node
 autocast = [None]  # the active paddle.amp.auto_cast rule (ops/autocast.py: Autocast), or None
@@ -44,7 +44,7 @@ def apply(op, *inputs, **attrs):  # noqa: C901 -- the eager hot path, inlined on
         inputs = with_absent_inputs(op, inputs)
     if autocast[0] is not None:
         inputs = autocast[0].cast_inputs(op, inputs)
-    if _static[0]:
+    if _static_state.on:
         return _hooks["static"](op, inputs, attrs)
 
     # Collect arrays, the common place, and whether any input needs a gradient.

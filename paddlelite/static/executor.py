@@ -5,6 +5,7 @@ forward resolved for the place's array module, its attrs filled, its slots turne
 flat value list, and each temporary given the step after which it is dead (it is dropped there).
 Running a step is then a tight loop. Parameters and other persistable variables live in a Scope.
 """
+import threading
 from collections import namedtuple
 from functools import partial
 
@@ -338,6 +339,9 @@ class FixedStep:
     replay updates them where the next call reads them. With `cuda_graph`, a GPU step none of whose ops reads
     device values on the host (but to check them) is replayed from a CUDA graph once it repeats
     (device/graph_capture.GraphReplay).
+
+    Calls from several threads take turns (`lock`, held by `run`; a caller that reads the scope after a run
+    holds it across both).
     """
 
     def __init__(self, plan, copied, fixed=None, cuda_graph=False):
@@ -353,28 +357,30 @@ class FixedStep:
         # a value check skips itself during a capture (ops.registry.checks_values); any other host read refuses it
         replayable = self.fixed and plan.xp is not np and all(s.reason == VALUE_CHECK for s in plan.host_syncs())
         self.graph = GraphReplay(plan.xp, self._drop_results) if cuda_graph and replayable else None
+        self.lock = threading.RLock()
 
     def run(self, feeds):
-        xp, env, fixed = self.plan.xp, self.env, self.fixed
-        if fixed:
-            for k, (slot, value, copied) in enumerate(zip(self.plan.feed_slots, feeds, self.copied)):
-                env[slot] = _copy_into(xp, self.feed_buffers, k, value) if copied and _is_array(value) else value
-        else:
-            for slot, value in zip(self.plan.feed_slots, feeds):
-                env[slot] = value
-        values = self.scope._values
-        for slot, name in self._fed_writes if fixed else ():
-            values[name] = env[slot]  # written in place by the step
-        if self.graph is None:
-            outs = self.plan.run_env(env, values, fixed)
-        else:
-            fed = [(slot, env[slot]) for slot in self.plan.feed_slots]
-            outs = self.graph.run(lambda: self._run_fed(fed), self._replay_key())
-        for i in self.plan.fetch_idx:  # the env does not keep the results alive until the next call
-            env[i] = None
-        if not fixed:
-            return outs
-        return [_copy_into(xp, self.fetch_buffers, k, v).copy() if _is_array(v) else v for k, v in enumerate(outs)]
+        with self.lock:  # one call at a time: the env, buffers and scope are the step's
+            xp, env, fixed = self.plan.xp, self.env, self.fixed
+            if fixed:
+                for k, (slot, value, copied) in enumerate(zip(self.plan.feed_slots, feeds, self.copied)):
+                    env[slot] = _copy_into(xp, self.feed_buffers, k, value) if copied and _is_array(value) else value
+            else:
+                for slot, value in zip(self.plan.feed_slots, feeds):
+                    env[slot] = value
+            values = self.scope._values
+            for slot, name in self._fed_writes if fixed else ():
+                values[name] = env[slot]  # written in place by the step
+            if self.graph is None:
+                outs = self.plan.run_env(env, values, fixed)
+            else:
+                fed = [(slot, env[slot]) for slot in self.plan.feed_slots]
+                outs = self.graph.run(lambda: self._run_fed(fed), self._replay_key())
+            for i in self.plan.fetch_idx:  # the env does not keep the results alive until the next call
+                env[i] = None
+            if not fixed:
+                return outs
+            return [_copy_into(xp, self.fetch_buffers, k, v).copy() if _is_array(v) else v for k, v in enumerate(outs)]
 
 
     def _run_fed(self, fed):
@@ -583,8 +589,9 @@ class Executor:
             step = self._replayed.get(key)
             if step is None:
                 step = self._replayed[key] = FixedStep(plan, [True] * len(feed_arrays), True, True)
-            step.scope = scope
-            outs = step.run([feed_arrays[n] for n in sorted(feed_arrays)])
+            with step.lock:  # the scope is the step's for this call
+                step.scope = scope
+                outs = step.run([feed_arrays[n] for n in sorted(feed_arrays)])
         else:
             outs = plan.run(scope, feed_arrays)
         if return_numpy:

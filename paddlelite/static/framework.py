@@ -7,6 +7,7 @@ ancestors. Every structural change bumps `Program._version`, which invalidates e
 import contextlib
 import os
 import sys
+import threading
 
 import numpy as np
 
@@ -221,8 +222,8 @@ class Operator:
         self.type = type
         self._inputs = {k: list(v) for k, v in (inputs or {}).items()}
         self._outputs = {k: list(v) for k, v in (outputs or {}).items()}
-        self._attrs = {**_COMMON_ATTRS, "op_device": _device[0] or "", "op_namescope": _name_scope[0].path(),
-                       OP_ROLE_VAR_ATTR: list(_role_var[0]), **(attrs or {})}
+        self._attrs = {**_COMMON_ATTRS, "op_device": _building.device or "", "op_namescope": _building.name_scope.path(),
+                       OP_ROLE_VAR_ATTR: list(_building.role_var), **(attrs or {})}
         self._where = user_frame()
         self._fwd_op = None      # for a grad op: the forward op whose gradient it belongs to
         # built as a bare OpDesc (backward's loss seed and gradient sums, as Paddle's _create_op_desc_): no name
@@ -793,9 +794,6 @@ class Program:
 
 
 # ---- default programs and guards -----------------------------------------------------------------
-_main = [Program()]
-_startup = [Program()]
-
 
 def program_unique_name(key):
     """`<key>_<n>`, n counted by the current main program: Paddle's static LayerHelper(key) names its layers
@@ -805,22 +803,22 @@ def program_unique_name(key):
 
 
 def default_main_program():
-    return _main[0]
+    return _building.main
 
 
 def default_startup_program():
-    return _startup[0]
+    return _building.startup
 
 
 def switch_main_program(program):
-    old = _main[0]
-    _main[0] = program
+    old = _building.main
+    _building.main = program
     return old
 
 
 def switch_startup_program(program):
-    old = _startup[0]
-    _startup[0] = program
+    old = _building.startup
+    _building.startup = program
     return old
 
 
@@ -857,7 +855,23 @@ class _NameScope:
         return "/" if self.parent is None else f"{self.parent.path()}{self.name}/"
 
 
-_name_scope = [_NameScope()]
+_DEFAULT_PROGRAMS = (Program(), Program())  # the main and startup programs every thread starts with
+
+
+class _Building(threading.local):
+    """What this thread's static APIs build into: its main and startup programs, and the name scope, op_role_var
+    and op_device its guards set. Per thread, as the static mode is (framework/mode.py): a program_guard or a
+    to_static trace in one thread never redirects another thread's ops. Every thread starts on the default
+    programs (shared, as Paddle's)."""
+
+    def __init__(self):
+        self.main, self.startup = _DEFAULT_PROGRAMS
+        self.name_scope = _NameScope()
+        self.role_var = ()  # the (parameter, gradient) names an optimizer records on the ops it builds for them
+        self.device = None  # the device device_guard names for the ops built inside it
+
+
+_building = _Building()
 
 
 @contextlib.contextmanager
@@ -868,29 +882,23 @@ def name_scope(prefix=None):
         return
     if not prefix:  # an AssertionError, as Paddle's assert
         raise AssertionError("name_scope: namescope prefix can not be empty")
-    previous = _name_scope[0]
-    _name_scope[0] = previous.child(prefix)
+    previous = _building.name_scope
+    _building.name_scope = previous.child(prefix)
     try:
         yield
     finally:
-        _name_scope[0] = previous
-
-
-_role_var = [()]  # the (parameter, gradient) names an optimizer records on the ops it builds for them
+        _building.name_scope = previous
 
 
 @contextlib.contextmanager
 def role_var_guard(param, grad):
     """Ops built inside carry op_role_var = [param, grad], as ops under Paddle's program._optimized_guard."""
-    previous = _role_var[0]
-    _role_var[0] = (param.name, grad.name)
+    previous = _building.role_var
+    _building.role_var = (param.name, grad.name)
     try:
         yield
     finally:
-        _role_var[0] = previous
-
-
-_device = [None]  # the device device_guard names for the ops built inside it
+        _building.role_var = previous
 
 
 @contextlib.contextmanager
@@ -905,12 +913,12 @@ def device_guard(device=None):
     if name not in ("cpu", "gpu", "dcu", "xpu", "", None):
         raise ValueError("The Attr(device) should be 'cpu', 'xpu', 'dcu', 'gpu' or custom device, and it can also "
                          f"be empty string or None when there is no need to specify device. But received {device}")
-    previous = _device[0]
-    _device[0] = device
+    previous = _building.device
+    _building.device = device
     try:
         yield
     finally:
-        _device[0] = previous
+        _building.device = previous
 
 
 class StaticModeRequired(AssertionError, RuntimeError):

@@ -9,7 +9,7 @@ import numpy as np
 from ..device import place as _place
 from ..framework import dtype as _dtype
 from ..framework import random as _random
-from ..framework.mode import _static
+from ..framework.mode import in_static_mode
 from ..framework.tensor import Tensor, generated_name, python_data_array, to_array, wrap_array
 from ..ops import dispatch
 from ..ops.creation import _range_len
@@ -33,7 +33,7 @@ def to_tensor(data: TensorLike | NestedNumericSequence, dtype: DTypeLike | None 
     Paddle's: the data as a constant of the program (or a Variable itself), cast to `dtype` where that differs."""
     if not isinstance(stop_gradient, bool):
         raise TypeError(f"to_tensor: stop_gradient must be a bool, received {type(stop_gradient).__name__}")
-    if _static[0]:
+    if in_static_mode():
         return _to_tensor_static(data, dtype, stop_gradient)
     p = _resolve_place(place, "to_tensor")
     if isinstance(data, Tensor) and dtype is None:
@@ -190,7 +190,7 @@ def arange(start: float | Tensor = 0, end: float | Tensor | None = None, step: f
     if not variables[2] and vals[2] == 0:
         raise ValueError("arange: step must not be 0")
     dtype = _dtype.convert_dtype(dtype, "arange").name
-    if _static[0]:
+    if in_static_mode():
         return _static_arange(vals, variables, dtype)
     return dispatch.apply(get_op("range"), None, None, None, start=vals[0], end=vals[1], step=vals[2], dtype=dtype)
 
@@ -284,7 +284,7 @@ def assign(x, output=None):
     receives an `assign` op writing to it (Paddle's way of updating an existing variable).
     """
     if not (isinstance(x, Tensor) or getattr(x, "_is_variable", False)):
-        if _static[0]:
+        if in_static_mode():
             a = np.asarray(x)
             a = a.astype(_dtype.default_float().np) if a.dtype == np.float64 and not isinstance(x, np.ndarray) else a
             x = dispatch.apply(get_op("assign_value"), shape=list(a.shape), dtype=_dtype.convert_dtype(a.dtype).name,
@@ -295,7 +295,7 @@ def assign(x, output=None):
             return x  # already a fresh copy
     elif output is None:
         return dispatch.apply(get_op("assign"), x)
-    if _static[0]:
+    if in_static_mode():
         output = as_variable(output)  # a BatchNorm buffer: an eager Tensor paddle.jit traces, a cloned program's copy
         # into the block being built (a cond branch's, a loop body's), as Paddle's LayerHelper appends
         output.block.program.current_block().append_op("assign", inputs={"X": [x]}, outputs={"Out": [output]})

@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from ..framework.mode import _static
+from ..framework.mode import in_static_mode
 from ..ops import dispatch
 from ..ops import linalg as _l
 from . import creation as _c
@@ -540,7 +540,7 @@ def corrcoef(x, rowvar=True, name=None):
     _m._check_tensor(x, "corrcoef")
     if not 1 <= len(x.shape) <= 2:
         raise ValueError(f"corrcoef: x must be 1-D or 2-D, received shape {list(x.shape)}")
-    if _static[0] and x.dtype.name not in ("float32", "float64"):  # Paddle's static check (eager takes complex too)
+    if in_static_mode() and x.dtype.name not in ("float32", "float64"):  # Paddle's static check (eager takes complex too)
         raise TypeError(f"corrcoef: x must be float32 or float64, received {x.dtype.name}")
     c = cov(x, rowvar=rowvar)
     if len(c.shape) == 0:

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..framework import user_warnings as _user_warnings
 from ..framework import dtype as _dtype
-from ..framework.mode import _static, grad_state as _grad_state
+from ..framework.mode import in_static_mode, grad_state as _grad_state
 from ..framework.tensor import Tensor, new_version_counter, share_storage, wrap_array
 from ..ops import dispatch
 from ..ops import grad_support as _gs
@@ -276,7 +276,7 @@ def broadcast_to(x, shape, name=None):
 
 
 def _expand(x, shape, api):
-    if _static[0] and holds_tensors(shape):  # Paddle's static API asserts each entry's numel() == 1: ops it keeps
+    if in_static_mode() and holds_tensors(shape):  # Paddle's static API asserts each entry's numel() == 1: ops it keeps
         for v in shape:
             if is_tensor_like(v):
                 numel(v) == 1  # noqa: B015

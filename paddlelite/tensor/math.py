@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from ..framework.mode import _static
+from ..framework.mode import in_static_mode
 from ..framework.promotion import promote_pair
 from ..framework.tensor import Tensor, wrap_array
 from ..ops import dispatch
@@ -31,7 +31,7 @@ def operand(value, like, api, arg="y"):
                 (kind == "b" and not isinstance(value, (bool, np.bool_))):
             raise TypeError(f"{api}: {arg}={value!r} cannot be represented in the {like.dtype.name} tensor it is "
                             f"combined with; cast the tensor first (e.g. x.astype('float32'))")
-        if _static[0]:
+        if in_static_mode():
             return scalar_constant(value, like.dtype.name)
         return wrap_array(like._place.xp.asarray(value, dtype=like._data.dtype), like._place, True)
     raise TypeError(f"{api}: {arg} must be a Tensor or a Python number, received {type(value).__name__}")

@@ -3,7 +3,7 @@ composed."""
 import numbers
 
 from ... import tensor as T
-from ...framework.mode import _static, no_grad
+from ...framework.mode import in_static_mode, no_grad
 from ...ops import dispatch
 from ...ops import norm as _norm
 from ...static.appender import as_variable, layer_helper
@@ -88,7 +88,7 @@ def _apply_batch_norm(op, x, running_mean, running_var, weight, bias, training, 
     if not (test_mode or use_global_stats):  # the op used the batch's statistics: the running ones are updated
         with no_grad():
             for buf, new in ((running_mean, mean_out), (running_var, var_out)):
-                if _static[0] and new is as_variable(buf):  # the static op wrote them in place
+                if in_static_mode() and new is as_variable(buf):  # the static op wrote them in place
                     continue
                 assign(new if new.dtype == buf.dtype else new.astype(buf.dtype), output=buf)
     return y

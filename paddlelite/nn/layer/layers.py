@@ -16,7 +16,7 @@ import numpy as np
 from ...framework import user_warnings as _user_warnings
 from ...device import place as _place_mod
 from ...framework import dtype as _dtype
-from ...framework.mode import _static
+from ...framework.mode import in_static_mode
 from ...framework.tensor import Tensor
 from ...utils import unique_name
 from .param_attr import ParamAttr, create_parameter, is_parameter
@@ -175,7 +175,7 @@ class Layer:
 
     def create_tensor(self, name=None, persistable=None, dtype=None):
         dtype = dtype or self._dtype
-        if _static[0]:
+        if in_static_mode():
             from ... import static
             return static.default_main_program().current_block().create_var(
                 name=name or unique_name.generate(self._full_name + ".tmp"), dtype=dtype,
