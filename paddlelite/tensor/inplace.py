@@ -9,6 +9,7 @@ import inspect
 
 import numpy as np
 
+from ..framework import dtype as _dtype
 from ..ops import dispatch
 from ..ops.registry import get_op
 from . import (aliases, creation, elementwise, manipulation, math, matrix_functions, nanreduce, products, reduce,
@@ -49,8 +50,6 @@ _LAYOUT_UPDATES = {
     "reshape_": manipulation.reshape, "squeeze_": manipulation.squeeze, "unsqueeze_": manipulation.unsqueeze,
     "flatten_": manipulation.flatten, "transpose_": manipulation.transpose, "t_": math.t,
     "cast_": manipulation.cast,
-    # running sums/products: axis=None flattens x and dtype= recasts it, as in Paddle
-    "cumsum_": reduce.cumsum, "cumprod_": nanreduce.cumprod,
     # comparisons and logical ops make x their bool result, as in Paddle
     "equal_": math.equal, "not_equal_": math.not_equal, "greater_equal_": math.greater_equal,
     "greater_than_": math.greater_than, "less_": aliases.less, "less_equal_": math.less_equal,
@@ -78,10 +77,28 @@ def _layout_update(name, fn):
     return update
 
 
+def _running_update(name, fn):
+    """cumsum_/cumprod_ as Paddle's kernels: written into x along an axis; with axis=None (x flattened) or another
+    dtype x becomes the result instead."""
+    value, layout = _value_update(name, fn), _layout_update(name, fn)
+
+    def update(x, *args, **kwargs):
+        axis = args[0] if args else kwargs.get("axis", kwargs.get("dim"))
+        dtype = args[1] if len(args) > 1 else kwargs.get("dtype")
+        same_dtype = dtype is None or _dtype.convert_dtype(dtype).name == x.dtype.name
+        return (value if axis is not None and same_dtype else layout)(x, *args, **kwargs)
+    update.__name__ = name
+    update.__doc__ = value.__doc__
+    return update
+
+
 for _name, _fn in _VALUE_UPDATES.items():
     globals()[_name] = _value_update(_name, _fn)
 for _name, _fn in _LAYOUT_UPDATES.items():
     globals()[_name] = _layout_update(_name, _fn)
+_RUNNING_UPDATES = {"cumsum_": reduce.cumsum, "cumprod_": nanreduce.cumprod}
+for _name, _fn in _RUNNING_UPDATES.items():
+    globals()[_name] = _running_update(_name, _fn)
 
 
 def uniform_(x, min=0.0, max=1.0, seed=0, name=None):
@@ -175,8 +192,9 @@ def random_(x, from_=0, to=None, *, generator=None):
 # erf_ and expm1_ are Paddle top-level functions only (paddlelite/__init__.py exports them)
 _FUNCTIONS_ONLY = {"erf_", "expm1_"}
 _FILLS = ("uniform_", "normal_", "bernoulli_", "log_normal_", "cauchy_", "geometric_", "exponential_", "random_")
-TENSOR_METHODS = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, *_FILLS) if n not in _FUNCTIONS_ONLY]
+TENSOR_METHODS = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, *_RUNNING_UPDATES, *_FILLS) if n not in _FUNCTIONS_ONLY]
 # Paddle's namespace has most of them, not all (there is no paddle.add_ or paddle.sigmoid_)
 _METHODS_ONLY = {"add_", "scale_", "exp_", "clip_", "sqrt_", "floor_", "ceil_", "reciprocal_", "round_", "rsqrt_",
                  "sigmoid_", "uniform_", "mul_", "clamp_", "lerp_", "erfinv_", "exponential_", "random_"}
-__all__ = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, *_FILLS) if n not in _METHODS_ONLY | _FUNCTIONS_ONLY]
+__all__ = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, *_RUNNING_UPDATES, *_FILLS)
+           if n not in _METHODS_ONLY | _FUNCTIONS_ONLY]
