@@ -28,8 +28,11 @@ def test_file_under_paddlelite(path):
 @pytest.mark.skipif(importlib.util.find_spec("paddle") is None, reason="real Paddle is not installed")
 @pytest.mark.parametrize("path", list(manifest.FILES))
 def test_paddle_fails_list_is_true(path):
-    recorded = suite.load_paddle_fails().get(path, {})
-    failed = suite.failures(suite.run(path, "paddle"))
+    intermittent = manifest.INTERMITTENT.get(path, {})
+    if "*" in intermittent:
+        pytest.skip(f"{path}: its random inputs decide what fails ({intermittent['*']})")
+    recorded = {name for name in suite.load_paddle_fails().get(path, {}) if name not in intermittent}
+    failed = {name for name in suite.failures(suite.run(path, "paddle")) if name not in intermittent}
     assert sorted(failed) == sorted(recorded), (
         f"{path}: real Paddle's failures changed; rerun `python -m tests.paddle_suite.suite --record {path}`: "
         f"now {sorted(failed)}, recorded {sorted(recorded)}")

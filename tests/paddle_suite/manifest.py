@@ -14,8 +14,8 @@ fails under paddlelite must be in one of three lists:
 * DIFFERENCES: deliberate differences from Paddle, each with its reason;
 * KNOWN_BUGS: paddlelite bugs these files found that are not fixed yet, each with what fails and who fixes it
   (a listed test that passes fails the suite until it is taken off the list);
-* INTERMITTENT: files whose tests meet a known bug or not depending on their random inputs: any of their tests
-  may fail, for the reason given.
+* INTERMITTENT: tests (or whole files) that meet a known bug or not depending on their random inputs: they may
+  fail, for the reason given.
 """
 REPO = "PaddlePaddle/Paddle"
 COMMIT = "f29fa63afbd8cbfbf95a2e3954bd322cccab00b5"
@@ -34,11 +34,18 @@ DIFFERENCES = {
     },
 }
 
-# Files whose random inputs decide which tests meet a known bug: path -> the bug.
+# Tests whose random inputs decide whether they meet a bug: path -> {test, or "*" for every test: the bug}. They
+# may pass or fail.
 INTERMITTENT = {
-    "test/deprecated/legacy_test/test_histogramdd_op.py":
-        "issue 28, histogramdd (a point on the last bin edge, argument checks) (helper fidelity); the cases draw "
-        "random samples, so which of them meet it varies by run",
+    "test/deprecated/legacy_test/test_histogramdd_op.py": {
+        "*": "issue 28, histogramdd (a point on the last bin edge, argument checks) (helper fidelity); the cases draw "
+             "random samples, so which of them meet it varies by run",
+    },
+    "test/legacy_test/test_triplet_margin_loss.py": {
+        "TestTripletMarginLoss.test_TripletMarginLoss_p":
+            "the expected value is NumPy's norm without pairwise_distance's epsilon (1e-6), compared at rtol 1e-5 on "
+            "random inputs: a loss near 0 misses it, in real Paddle too (paddlelite agrees with Paddle to 4e-8)",
+    },
 }
 
 FILES = {
@@ -690,6 +697,9 @@ KNOWN_BUGS = {
     "test/legacy_test/test_multi_label_soft_margin_loss.py": {
         'TestMultiLabelMarginLoss.test_MultiLabelSoftMarginLoss_weights': 'issue 28, module paths and (private) names Paddle code uses (helper fidelity)',
     },
+    "test/legacy_test/test_nanmean_api.py": {
+        'TestNanmeanAPI.test_errors': 'issue 28, exception classes that differ (helper fidelity)',
+    },
     "test/legacy_test/test_nn_margin_rank_loss.py": {
         'MarginRakingLossError.test_errors': 'issue 28, module paths and (private) names Paddle code uses (helper fidelity)',
     },
@@ -817,19 +827,6 @@ KNOWN_BUGS = {
         'TestUnpool1DOpAPI_dygraph4.test_case': "open: TypeError: max_unpool1d: x must be a floating-point Tensor, received int64; cast it to a floating point dtype first, e.g. x.astype('float32')",
     },
     "test/legacy_test/test_zero_dim_distribution_loss_api.py": {
-        'TestDistribution.test_Bernoulli': 'paddle.distribution is not implemented yet (helper dist_sparse)',
-        'TestDistribution.test_Beta': 'paddle.distribution is not implemented yet (helper dist_sparse)',
-        'TestDistribution.test_Categorical': 'paddle.distribution is not implemented yet (helper dist_sparse)',
-        'TestDistribution.test_Cauchy': 'paddle.distribution is not implemented yet (helper dist_sparse)',
-        'TestDistribution.test_Geometric': 'paddle.distribution is not implemented yet (helper dist_sparse)',
-        'TestDistribution.test_Gumbel': 'paddle.distribution is not implemented yet (helper dist_sparse)',
-        'TestDistribution.test_Laplace': 'paddle.distribution is not implemented yet (helper dist_sparse)',
-        'TestDistribution.test_LogNormal': 'paddle.distribution is not implemented yet (helper dist_sparse)',
-        'TestDistribution.test_Multinomial': 'paddle.distribution is not implemented yet (helper dist_sparse)',
-        'TestDistribution.test_Normal': 'paddle.distribution is not implemented yet (helper dist_sparse)',
-        'TestDistribution.test_TransformedDistribution': 'paddle.distribution is not implemented yet (helper dist_sparse)',
-        'TestDistribution.test_Uniform': 'paddle.distribution is not implemented yet (helper dist_sparse)',
-        'TestDistribution.test_kl_divergence': 'paddle.distribution is not implemented yet (helper dist_sparse)',
         'TestLossAPIStatic.test_cross_entropy': 'issue 28, module paths and (private) names Paddle code uses (helper fidelity)',
         'TestLossAPIStatic.test_nll_loss': 'issue 28, module paths and (private) names Paddle code uses (helper fidelity)',
     },

@@ -79,8 +79,9 @@ def compare(path, result, paddle_fails):
     difference or known bug that passes is stale: the list must say what is true."""
     failed = failures(result)
     allowed = expected_failures(path, paddle_fails)
+    intermittent = manifest.INTERMITTENT.get(path, {})
     unexpected = {name: detail for name, detail in failed.items()
-                  if name not in allowed and "*" not in allowed and path not in manifest.INTERMITTENT}
+                  if name not in allowed and "*" not in allowed and name not in intermittent and "*" not in intermittent}
     listed = {**manifest.DIFFERENCES.get(path, {}), **manifest.KNOWN_BUGS.get(path, {})}
     stale = sorted(name for name in listed if name not in failed and (name in result["tests"] or name == "*"))
     return unexpected, stale
