@@ -1,51 +1,45 @@
-"""paddle.pir_utils: the guards Paddle's tests and scripts use to pick an IR for static programs.
+"""paddle.pir_utils: the IR guards Paddle's tests wrap their static code in.
 
-Paddle 3.3.1 has two static IRs and these guards switch between them (IrGuard: PIR, OldIrGuard: the legacy
-ProgramDesc IR), switching to static mode on entry when called in dygraph mode and back on exit. paddlelite has the
-legacy IR only (`FLAGS_enable_pir_api` reads False): every guard keeps that IR, and the guards that Paddle makes
-enter static mode (IrGuard, OldIrGuard) do so here too, so code written under them runs with the same mode.
+paddlelite implements Paddle's legacy IR only (FLAGS_enable_pir_api stays False), so every guard builds legacy-IR
+programs: OldIrGuard and DygraphOldIrGuard are exactly Paddle's; IrGuard and DygraphPirGuard, which switch Paddle to
+PIR, keep the legacy IR here (a body that uses only the common static API runs the same; PIR-only APIs such as
+paddle.pir are absent). Like Paddle's, IrGuard and OldIrGuard enter static mode for their body when entered in
+dynamic mode.
 """
 from .framework.mode import disable_static, enable_static, in_dynamic_mode
 
 
-class _StaticModeGuard:
-    """Static mode inside the block when entered from dygraph mode; the IR stays the legacy one."""
+class OldIrGuard:
+    """Build legacy-IR static programs inside (static mode for the body when entered in dynamic mode)."""
 
     def __enter__(self):
-        self.in_dygraph_outside = in_dynamic_mode()
-        if self.in_dygraph_outside:
+        self._dygraph_outside = in_dynamic_mode()
+        if self._dygraph_outside:
             enable_static()
         return self
 
-    def __exit__(self, exc_type, exc_val, exc_tb):
-        if self.in_dygraph_outside:
+    def __exit__(self, *exc):
+        if self._dygraph_outside:
             disable_static()
+        return False
 
 
-class _KeepModeGuard:
-    """The mode unchanged (Paddle's dygraph IR guards switch only the IR the dygraph-to-static tracer builds)."""
+class IrGuard(OldIrGuard):
+    """Paddle's switch to PIR: here the body builds legacy-IR programs (paddlelite has no PIR)."""
+
+
+class DygraphOldIrGuard:
+    """Paddle's legacy-IR switch for dynamic-mode code (to_static): the only IR here, so nothing changes."""
 
     def __enter__(self):
         return self
 
-    def __exit__(self, exc_type, exc_val, exc_tb):
-        return None
+    def __exit__(self, *exc):
+        return False
 
 
-class IrGuard(_StaticModeGuard):
-    """Paddle: static mode with PIR. paddlelite: static mode with the legacy IR (its only IR)."""
-
-
-class OldIrGuard(_StaticModeGuard):
-    """Static mode with the legacy IR."""
-
-
-class DygraphPirGuard(_KeepModeGuard):
-    """Paddle: dygraph with PIR for what it traces. paddlelite: the legacy IR."""
-
-
-class DygraphOldIrGuard(_KeepModeGuard):
-    """Dygraph with the legacy IR for what it traces."""
+class DygraphPirGuard(DygraphOldIrGuard):
+    """Paddle's switch to PIR for dynamic-mode code (to_static): here the legacy IR stays."""
 
 
 __all__ = ["DygraphOldIrGuard", "DygraphPirGuard", "IrGuard", "OldIrGuard"]

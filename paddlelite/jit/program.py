@@ -22,7 +22,7 @@ from ..static.backward import gradients
 from ..static.executor import FixedStep, Plan
 from ..static.framework import Program, Variable, program_guard
 from ..static.input import InputSpec, data
-from .structure import flatten
+from ..utils.structure import flatten
 
 
 # Whether a traced step owns fixed input and output arrays (FixedStep): None -- on a GPU, where a CUDA graph

@@ -25,7 +25,7 @@ def from_numpy(ndarray):
         raise TypeError(f"from_numpy: expected a numpy.ndarray, received {type(ndarray).__name__}; use "
                         "paddle.to_tensor for other data")
     _dtype.convert_dtype(ndarray.dtype, "from_numpy")  # a dtype paddle has
-    return wrap_array(ndarray, _place.CPUPlace(), True)
+    return wrap_array(ndarray, _place.Place("cpu"), True)
 
 
 def check_shape(shape, op_name, expected_shape_type=None, expected_element_type=None,

@@ -131,8 +131,10 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
                              f"{weight.shape}")
     squeeze_out = False
     if not soft_label:
-        if label.dtype.np.kind not in "iu":
-            raise TypeError(f"{api}: with soft_label=False, label must hold int64 class ids, received dtype "
+        if label.dtype.np.kind == "f":  # Paddle's kernel reads float class ids as ints (truncating)
+            label = apply(_mo.CAST, label, dtype="int64")
+        elif label.dtype.np.kind not in "iu":
+            raise TypeError(f"{api}: with soft_label=False, label must hold class ids, received dtype "
                             f"{label.dtype.name} (pass soft_label=True for probabilities)")
         if len(label.shape) == nd - 1:
             squeeze_out = True
@@ -205,8 +207,10 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
     _check_reduction(reduction, api)
     if label.dtype.np.kind not in "iu":
         raise TypeError(f"{api}: label must hold int64 class ids, received dtype {label.dtype.name}")
+    if len(input.shape) >= 2 and len(label.shape) == len(input.shape) and label.shape[1] == 1:
+        label = apply(get_op("squeeze"), label, axis=[1])  # [N, 1, ...] labels, as Paddle's kernel reads them
     if len(input.shape) < 2 or len(label.shape) != len(input.shape) - 1:
-        raise ValueError(f"{api}: input must be [N, C, ...] and label [N, ...] (one rank less), received shapes "
+        raise ValueError(f"{api}: input must be [N, C, ...] and label [N, ...] or [N, 1, ...], received shapes "
                          f"{input.shape} and {label.shape}")
     if weight is not None:
         check_float_tensor(weight, api, "weight")

@@ -124,8 +124,8 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
     _check_tensor(x, api)
     if data_format not in ("NC", "NCL", "NCHW", "NCDHW"):
         raise ValueError(f"{api}: data_format must be one of NC, NCL, NCHW, NCDHW, received {data_format!r}")
-    if len(x.shape) < 3:
-        raise ValueError(f"{api}: x must be at least 3-D [N, C, ...], received shape {x.shape}")
+    if len(x.shape) < 2:
+        raise ValueError(f"{api}: x must be at least 2-D [N, C, ...], received shape {x.shape}")
     _check_eps(eps, api)
     # Paddle's API normalises by the input's statistics whatever use_input_stats says, the running ones unused
     with layer_helper("instance_norm"):
