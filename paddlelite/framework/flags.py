@@ -1,12 +1,32 @@
 """Paddle's global flags (paddle.set_flags / get_flags) -- the ones paddlelite has.
 
 FLAGS_enable_pir_api says which IR static programs use: paddlelite implements Paddle's legacy IR
-only, so it reads False and cannot be switched on. Other names raise ValueError, as Paddle does for
-flags it does not know.
+only, so it reads False and cannot be switched on. The cuDNN flags are those of Paddle's GPU build, and as
+there an environment variable of the same name sets the starting value: FLAGS_cudnn_deterministic (only
+plans cuDNN marks deterministic, and the deterministic variant of every kernel that has one),
+FLAGS_cudnn_exhaustive_search (time every cuDNN plan on the first call of a shape and keep the fastest),
+FLAGS_conv_workspace_size_limit (MB: no cuDNN plan needing more workspace). Other names raise ValueError, as
+Paddle does for flags it does not know.
 """
+import os
+
 from .mode import in_dynamic_mode, in_static_mode
 
-_FLAGS = {"FLAGS_enable_pir_api": False}
+
+def _from_env(name, default):
+    """A flag's starting value: the environment variable `name` when set (Paddle reads FLAGS_* so), else `default`."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    if isinstance(default, bool):
+        return raw.strip().lower() in ("1", "true", "yes", "on")
+    return type(default)(raw)
+
+
+_FLAGS = {"FLAGS_enable_pir_api": False,
+          "FLAGS_cudnn_deterministic": _from_env("FLAGS_cudnn_deterministic", False),
+          "FLAGS_cudnn_exhaustive_search": _from_env("FLAGS_cudnn_exhaustive_search", False),
+          "FLAGS_conv_workspace_size_limit": _from_env("FLAGS_conv_workspace_size_limit", 512)}
 _FIXED = {"FLAGS_enable_pir_api": "paddlelite implements Paddle's legacy IR only (no PIR)"}
 
 
@@ -34,6 +54,11 @@ def get_flags(flags):
     elif not isinstance(flags, (list, tuple)):
         raise TypeError(f"get_flags: flags must be a str, list or tuple, received {type(flags).__name__}")
     return {name: _FLAGS[_known(name, "get_flags")] for name in flags}
+
+
+def flag(name):
+    """A flag's value (the hot-path read of kernel bindings: no list, no copy)."""
+    return _FLAGS[name]
 
 
 def use_pir_api():
