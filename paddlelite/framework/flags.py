@@ -1,50 +1,102 @@
-"""Paddle's global flags (paddle.set_flags / get_flags) -- the ones paddlelite has.
+"""Paddle's global flags (paddle.set_flags / get_flags): every flag Paddle 3.3.1 defines, typed as Paddle's.
 
-FLAGS_enable_pir_api says which IR static programs use: paddlelite implements Paddle's legacy IR
-only, so it reads False and cannot be switched on. The cuDNN flags are those of Paddle's GPU build, and as
-there an environment variable of the same name sets the starting value: FLAGS_cudnn_deterministic (only
-plans cuDNN marks deterministic, and the deterministic variant of every kernel that has one),
-FLAGS_cudnn_exhaustive_search (time every cuDNN plan on the first call of a shape and keep the fastest),
-FLAGS_conv_workspace_size_limit (MB: no cuDNN plan needing more workspace). Other names raise ValueError, as
-Paddle does for flags it does not know.
+framework/paddle_flags.py is the table (name -> default). As in Paddle, a flag starts from `FLAGS_<name>` in
+the environment when set there, and a value given to `set_flags` must fit the flag's type (an int for an int
+flag, never a float; a str for a str flag), else `RuntimeError` as Paddle's pybind cast raises.
+
+Most flags tune Paddle's C++ runtime (allocators, executors, CINN, distributed tables) and are accepted and
+inert here. Those that mean something are read where they act, by the module that acts on them
+(`flag(name)`, or `watch(name, fn)` to hear of changes):
+- FLAGS_check_nan_inf / FLAGS_check_nan_inf_level: every op's outputs are checked (ops/check_numerics.py);
+- FLAGS_cudnn_deterministic, FLAGS_cudnn_exhaustive_search, FLAGS_embedding_deterministic,
+  FLAGS_conv_workspace_size_limit: the GPU bindings of conv, batch norm and embedding;
+- FLAGS_sort_sum_gradient: always in effect (the backward engine sums a tensor's gradients in the
+  reverse order of the forward ops that used it), so either value gives that order;
+- FLAGS_enable_pir_api reads False and cannot be switched on: paddlelite implements the legacy IR only.
 """
+import operator
 import os
+import warnings
 
 from .mode import in_dynamic_mode, in_static_mode
+from .paddle_flags import CPU_BUILD, CUDA_BUILD_ONLY
 
-
-def _from_env(name, default):
-    """A flag's starting value: the environment variable `name` when set (Paddle reads FLAGS_* so), else `default`."""
-    raw = os.environ.get(name)
-    if raw is None:
-        return default
-    if isinstance(default, bool):
-        return raw.strip().lower() in ("1", "true", "yes", "on")
-    return type(default)(raw)
-
-
-_FLAGS = {"FLAGS_enable_pir_api": False,
-          "FLAGS_cudnn_deterministic": _from_env("FLAGS_cudnn_deterministic", False),
-          "FLAGS_cudnn_exhaustive_search": _from_env("FLAGS_cudnn_exhaustive_search", False),
-          "FLAGS_conv_workspace_size_limit": _from_env("FLAGS_conv_workspace_size_limit", 512)}
+_FLAGS = {**CPU_BUILD, **CUDA_BUILD_ONLY, "FLAGS_enable_pir_api": False}
 _FIXED = {"FLAGS_enable_pir_api": "paddlelite implements Paddle's legacy IR only (no PIR)"}
+_WATCHERS = {}  # name -> [fn(value)], called after the flag changes
+_INT_RANGE = (-(2 ** 63), 2 ** 64 - 1)  # int32/int64/uint64 flags: the widest C++ type any of them has
 
 
-def _known(name, api):
+def _known(name, api, verb):
     if name not in _FLAGS:
-        raise ValueError(f"{api}: unknown flag {name!r}; paddlelite has {sorted(_FLAGS)}")
+        raise ValueError(f"{api}: flag {name!r} cannot {verb} its value: Paddle 3.3.1 defines no such public flag")
     return name
+
+
+def _typed(name, value):
+    """`value` as flag `name`'s type, or RuntimeError (Paddle's class) when it does not fit."""
+    kind = type(_FLAGS[name])
+    try:
+        if kind is str:
+            if isinstance(value, str):
+                return value
+        elif kind is float:
+            if not isinstance(value, str):
+                return float(operator.index(value)) if not isinstance(value, float) else value
+        else:  # bool and int flags take any integer (a bool too); never a float or a str
+            number = operator.index(value)
+            if kind is bool:
+                return bool(number)
+            if _INT_RANGE[0] <= number <= _INT_RANGE[1]:
+                return number
+    except TypeError:
+        pass
+    raise RuntimeError(f"set_flags: {name} is a {kind.__name__} flag; received {value!r} "
+                       f"({type(value).__name__})")
+
+
+def _parse_env(name, text):
+    """A flag's value from the environment, as gflags reads `FLAGS_<name>=text`."""
+    kind = type(_FLAGS[name])
+    if kind is bool:
+        lowered = text.strip().lower()
+        if lowered in ("1", "true", "t", "yes", "y"):
+            return True
+        if lowered in ("0", "false", "f", "no", "n", ""):
+            return False
+        raise ValueError(text)
+    return kind(text)
+
+
+def _read_environment():
+    for name in _FLAGS.keys() & os.environ.keys():
+        if name in _FIXED:
+            continue  # FLAGS_enable_pir_api=0 is how scripts ask real Paddle for the legacy IR: ours already
+        try:
+            _FLAGS[name] = _parse_env(name, os.environ[name])
+        except ValueError:
+            warnings.warn(f"paddlelite: the environment's {name}={os.environ[name]!r} is not a "
+                          f"{type(_FLAGS[name]).__name__}; the flag keeps its default {_FLAGS[name]!r}")
+
+
+_read_environment()
 
 
 def set_flags(flags):
     """Set global flags from a dict {name: value}."""
     if not isinstance(flags, dict):
-        raise TypeError(f"set_flags: flags must be a dict, received {type(flags).__name__}")
+        raise TypeError(f"set_flags: flags should be a dict, received {type(flags).__name__}")
+    typed = {}
     for name, value in flags.items():
-        _known(name, "set_flags")
-        if name in _FIXED and bool(value) != _FLAGS[name]:
+        _known(name, "set_flags", "set")
+        value = _typed(name, value)
+        if name in _FIXED and value != _FLAGS[name]:
             raise ValueError(f"set_flags: {name} cannot be {value!r}: {_FIXED[name]}")
-        _FLAGS[name] = type(_FLAGS[name])(value)
+        typed[name] = value
+    for name, value in typed.items():
+        _FLAGS[name] = value
+        for fn in _WATCHERS.get(name, ()):
+            fn(value)
 
 
 def get_flags(flags):
@@ -52,13 +104,19 @@ def get_flags(flags):
     if isinstance(flags, str):
         flags = [flags]
     elif not isinstance(flags, (list, tuple)):
-        raise TypeError(f"get_flags: flags must be a str, list or tuple, received {type(flags).__name__}")
-    return {name: _FLAGS[_known(name, "get_flags")] for name in flags}
+        raise TypeError(f"get_flags: flags should be a list, tuple or string, received {type(flags).__name__}")
+    return {name: _FLAGS[_known(name, "get_flags", "get")] for name in flags}
 
 
 def flag(name):
-    """A flag's value (the hot-path read of kernel bindings: no list, no copy)."""
+    """The current value of flag `name` (for the modules that act on it)."""
     return _FLAGS[name]
+
+
+def watch(name, fn):
+    """Call fn(value) now and whenever flag `name` changes (a module that caches what a flag decides)."""
+    _WATCHERS.setdefault(_known(name, "watch", "watch"), []).append(fn)
+    fn(_FLAGS[name])
 
 
 def use_pir_api():

@@ -9,6 +9,7 @@ import numpy as _np
 from ..device.place import current_place, parse_place
 from ..framework import mode as _mode
 from ..framework.tensor import Tensor, share_storage, wrap_array
+from . import check_numerics as _check_numerics
 from .registry import Meta, no_grad_op_error
 
 _ndarray = _np.ndarray
@@ -18,6 +19,7 @@ _static = _mode._static
 _hooks = {}  # 'static': the static-mode appender
 _make_node = None  # the eager grad-node class, OpNode(op, inputs, attrs, outs); set by autograd.node
 autocast = [None]  # the active paddle.amp.auto_cast rule (ops/autocast.py: Autocast), or None
+_checking_numerics = _check_numerics.enabled  # [FLAGS_check_nan_inf]
 
 
 def set_static_appender(fn):
@@ -29,7 +31,7 @@ def set_node_factory(fn):
     _make_node = fn
 
 
-def apply(op, *inputs, **attrs):
+def apply(op, *inputs, **attrs):  # noqa: C901 -- the eager hot path, inlined on purpose
     """Apply registered op `op` (an OpDef) to `inputs` (one per input slot) with `attrs`."""
     if attrs:  # op.fill_attrs(attrs), inlined: defaults merged, unknown names an error
         merged = {**op.attrs, **attrs}
@@ -73,6 +75,8 @@ def apply(op, *inputs, **attrs):
         out = (op.forward if xp is _np else op.forward_for(xp))(xp, *arrays, **attrs)
     except Exception as e:
         _explain_failure(op, arrays, attrs, e)
+    if _checking_numerics[0]:
+        _check_numerics.check(op.type, out, place)
 
     record = needs_grad and _grad_state.enabled and (op.grad is not None or _has_no_grad(op))
     if op.n_out == 1 and op.simple:

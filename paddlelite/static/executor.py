@@ -14,6 +14,7 @@ from ..device.graph_capture import GraphReplay
 from ..device.place import Place, current_place, parse_place
 from ..framework import dtype as _dtype
 from ..framework.tensor import Tensor
+from ..ops import check_numerics
 from ..ops.registry import get_op
 from .compiled import CompiledProgram
 from .framework import EMPTY_VAR_NAME, Program, Variable, default_main_program, executable_ops, names_of
@@ -213,6 +214,8 @@ class Plan:
         if opdef.block_runner is not None:  # a structural op (control flow)
             return (2, opdef.block_runner(self, op), None, None, None, op)
         fn = opdef.forward_for(self.xp)
+        if check_numerics.enabled[0]:  # FLAGS_check_nan_inf (the plan's key says whether it was on)
+            fn = _checking_numerics(fn, op, opdef, self.place)
         ins = []
         for slot in opdef.inputs:
             names = op._inputs.get(slot, [])
@@ -412,6 +415,20 @@ def _sub_block_reads(block):
     return reads
 
 
+def _checking_numerics(fn, op, opdef, place):
+    """`fn` followed by FLAGS_check_nan_inf's check of its outputs, named by the op's output variables."""
+    names = []
+    for slot in opdef.outputs:
+        given = op._outputs.get(slot, [])
+        names.extend(given if slot in opdef.variadic_outputs else given[:1] or [""])
+
+    def run(xp, *args, **attrs):
+        out = fn(xp, *args, **attrs)
+        check_numerics.check(op.type, out, place, names)
+        return out
+    return run
+
+
 def _persistable(block, name):
     v = block._lookup(name)
     return v is not None and v.persistable
@@ -516,7 +533,8 @@ class Executor:
             if isinstance(name, Variable):
                 name = name.name
             feed_arrays[name] = _feed_value(block, name, value, xp)
-        key = (program._uid, program._version, tuple(sorted(feed_arrays)), tuple(fetch_names))
+        key = (program._uid, program._version, tuple(sorted(feed_arrays)), tuple(fetch_names),
+               check_numerics.enabled[0])
         plan = self._plans.get(key)
         if plan is None:
             self._plans = {k: p for k, p in self._plans.items() if k[0] != program._uid}
