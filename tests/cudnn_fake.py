@@ -19,16 +19,16 @@ from paddlelite.ops.registry import get_op
 
 
 def view(t, a):
-    """Tensor `t` of a graph as cuDNN sees the memory of array `a` (its declared dims and element strides)."""
+    """Tensor `t` of a graph as cuDNN sees the memory at array `a`'s address (its declared dims and element
+    strides), checked to stay within the elements `a` spans."""
     assert t.dim is not None and t.stride is not None, f"{t.name}: dims and strides must be declared"
     assert len(t.dim) == len(t.stride), t
     assert a.dtype.name == {"FLOAT": "float32", "HALF": "float16", "BFLOAT16": "bfloat16", "INT64": "int64",
                             "INT32": "int32"}[t.data_type.name], (t.name, t.data_type, a.dtype)
-    span = sum((d - 1) * s for d, s in zip(t.dim, t.stride)) + 1
-    base = np.lib.stride_tricks.as_strided(a, (a.size,), (a.itemsize,)) if a.flags.c_contiguous or a.flags.f_contiguous \
-        else None
-    assert base is not None, f"{t.name}: operands are dense arrays"
-    assert span <= a.size, f"{t.name}: dims {t.dim} / strides {t.stride} reach past the {a.size} elements given"
+    assert min(t.stride) >= 0 and min(a.strides, default=0) >= 0, t
+    declared = sum((d - 1) * s for d, s in zip(t.dim, t.stride)) * a.itemsize
+    spanned = sum((n - 1) * s for n, s in zip(a.shape, a.strides))
+    assert declared <= spanned, f"{t.name}: dims {t.dim} / strides {t.stride} reach past the array {a.shape}"
     return np.lib.stride_tricks.as_strided(a, tuple(t.dim), tuple(s * a.itemsize for s in t.stride))
 
 

@@ -44,7 +44,7 @@ def test_fused_kernels_are_bound_to_their_ops():
                      "gelu_grad", "silu_grad", "dropout_grad", "fused_dropout_act_grad", "embedding_grad",
                      "reduce_as", "sgd", "momentum", "adam", "adamw", "merged_adam", "adagrad", "rmsprop", "adadelta",
                      "adamax", "nadam", "radam", "rprop", "fused_bias_act", "fused_bias_act_grad", "lstm_cell",
-                     "lstm_cell_grad", "gru_cell", "gru_cell_grad",
-                     # cuDNN graphs (ops/cudnn/)
+                     "lstm_cell_grad", "gru_cell", "gru_cell_grad", "flash_attn", "flash_attn_grad",
+                     # cuDNN graphs (ops/cudnn/; flash_attn's too, beside kernels/attention.cu)
                      "conv2d", "conv2d_grad", "conv3d", "conv3d_grad", "conv2d_transpose", "conv3d_transpose",
                      "batch_norm", "batch_norm_grad"}

@@ -140,7 +140,7 @@ class Graphs:
     def get(self, key, build, policy, buffers):
         """The graph of `key`, built on first use by `build(graph) -> {name: tensor}` (it adds the nodes and marks
         the outputs). `buffers` are this call's arrays ({name: array}), which an exhaustive search times the plans
-        on. None when cuDNN cannot run it."""
+        on (None: a graph asked for ahead of its call keeps the heuristics' plan). None when cuDNN cannot run it."""
         key = (key, policy, device_id())
         try:
             return self._built[key]
@@ -166,7 +166,7 @@ class Graphs:
             if policy.workspace_limit is not None:
                 graph.deselect_workspace_greater_than(policy.workspace_limit)
             graph.check_support()
-            if not policy.exhaustive:
+            if not policy.exhaustive or buffers is None:  # no buffers to time plans on: the heuristics' choice
                 graph.build_plans()
                 return Graph(graph, tensors)
         except declined:

@@ -129,9 +129,13 @@ class _Stream:
         self.seed, self.offset = seed, offset
 
     def draws(self, xp):
-        key = _word(_word(self.seed, _STREAM_DOMAIN), self.offset)
+        return Draws(xp, stream_key(*self.take()))
+
+    def take(self):
+        """This stream's state for one op's draws, and the stream past them."""
+        state = self.seed, self.offset
         self.offset += 1
-        return Draws(xp, key)
+        return state
 
     @property
     def state(self):
@@ -139,6 +143,12 @@ class _Stream:
 
 
 _state = {"seed": _fresh_seed(), "streams": {}}  # streams: "cpu" / ("gpu", index) -> _Stream
+
+
+def stream_key(seed, offset):
+    """The key of the draws a stream in state (seed, offset) gives: a kernel that draws on the device derives it
+    from the same two numbers (kernels/attention.cu)."""
+    return _word(_word(seed, _STREAM_DOMAIN), offset)
 
 
 def _stream(device):
@@ -159,10 +169,20 @@ def seed(value):
     return _state["seed"]
 
 
+def _device_stream(xp):
+    refuse_during_capture(xp, "draws from the global random stream")  # a replay would repeat this step's draws
+    return _stream("cpu" if xp is np else ("gpu", xp.cuda.Device().id))
+
+
 def get_rng(xp):
     """The next draws of the global stream of the device array module `xp` computes on."""
-    refuse_during_capture(xp, "draws from the global random stream")  # a replay would repeat this step's draws
-    return _stream("cpu" if xp is np else ("gpu", xp.cuda.Device().id)).draws(xp)
+    return _device_stream(xp).draws(xp)
+
+
+def next_seed_offset(xp):
+    """The state (seed, offset) of the global stream of `xp`'s device for its next draws, taken as get_rng takes
+    them, for an op that draws itself: `Draws(xp, stream_key(seed, offset))` are the numbers get_rng would give."""
+    return _device_stream(xp).take()
 
 
 def rng_for(xp, op_seed):
