@@ -1,4 +1,6 @@
-"""Copies kernels/*.cu into the wheel as paddlelite/_kernels (everything else is in pyproject.toml)."""
+"""Copies kernels/*.cu into the wheel as paddlelite/_kernels, and paddlelite-as-paddle.pth (the opt-in
+PADDLELITE_AS_PADDLE=1 startup hook: paddlelite/compat.py) to the wheel's root, which is site-packages
+(everything else is in pyproject.toml)."""
 import os
 import shutil
 
@@ -15,6 +17,7 @@ class BuildWithKernels(build_py):
         for name in os.listdir(os.path.join(here, "kernels")):
             if name.endswith((".cu", ".cuh")):
                 shutil.copy2(os.path.join(here, "kernels", name), target)
+        shutil.copy2(os.path.join(here, "paddlelite-as-paddle.pth"), self.build_lib)
 
 
 setup(cmdclass={"build_py": BuildWithKernels})

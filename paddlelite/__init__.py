@@ -96,11 +96,11 @@ pstring, raw = _UNSUPPORTED_DTYPES["pstring"], _UNSUPPORTED_DTYPES["raw"]
 cfloat, cdouble, double, half = complex64, complex128, float64, float16
 float = float32  # noqa: A001  (Paddle's name; the builtin is not used below)
 
-from .compat import disable_compat, enable_compat  # noqa: E402
+from .compat import disable_compat, enable_compat, install_as_paddle  # noqa: E402
 from .framework.flags import disable_signal_handler  # noqa: E402
 
 __all__ = [
-    *tensor.__all__, *_constructors, "enable_compat", "disable_compat", "disable_signal_handler",
+    *tensor.__all__, *_constructors, "enable_compat", "disable_compat", "install_as_paddle", "disable_signal_handler",
     "dtype", "Generator", "CUDAPinnedPlace", "XPUPinnedPlace", "crop", "softmax", "adaptive_avg_pool1d", "conv1d",
     "conv2d", "conv3d", "group_norm", "layer_norm", "LazyGuard", "batch", "uint16", "uint32", "uint64", "pstring", "raw",
     "cfloat", "cdouble", "double", "half", "float",

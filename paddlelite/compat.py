@@ -1,9 +1,16 @@
-"""paddle.enable_compat / disable_compat: `import torch` (and `torch.<sub>`) gives paddlelite (and
-paddlelite.<sub>), as Paddle 3.3's PyTorch compat does, through a finder at the front of sys.meta_path.
+"""Import aliases: other libraries' names that give paddlelite.
 
-Modules named `torch...` already imported are set aside while the compat is on and put back when it is
-switched off. `scope` limits the proxy to imports made from the given modules (and their submodules);
-`blocked_modules` are never proxied, nor are imports made from them.
+* `paddle.enable_compat` / `disable_compat`: `import torch` (and `torch.<sub>`) gives a proxy of paddlelite (and
+  paddlelite.<sub>), as Paddle 3.3's PyTorch compat does. Modules named `torch...` already imported are set aside
+  while the compat is on and put back when it is switched off. `scope` limits the proxy to imports made from the
+  given modules (and their submodules); `blocked_modules` are never proxied, nor are imports made from them.
+* `install_as_paddle()` (a paddlelite addition): `import paddle` (and `paddle.<sub>`) gives the paddlelite
+  module object itself, so a Paddle program runs unchanged; `python -m paddlelite script.py` and the
+  PADDLELITE_AS_PADDLE=1 environment variable (read at interpreter start by the `paddlelite-as-paddle.pth` file
+  a regular install puts in site-packages) turn it on. It is never on unless asked for, and refuses to hide a
+  real Paddle that is already imported.
+
+Both are one finder at the front of sys.meta_path (`AliasFinder`), differing in the module they hand out.
 """
 import importlib
 import importlib.abc
@@ -45,7 +52,9 @@ def _importer_names():
         frame = frame.f_back
 
 
-class _Loader(importlib.abc.Loader):
+class _ProxyLoader(importlib.abc.Loader):
+    """Loads a fresh ProxyModule of `source` (the torch compat: `torch.sin is paddle.sin`, `torch is not paddle`)."""
+
     def __init__(self, source):
         self.source = source
 
@@ -62,26 +71,54 @@ class _Loader(importlib.abc.Loader):
                 module.__dict__[key] = value
 
 
-class TorchProxyMetaFinder:
-    """Finds `torch[.sub]` as a proxy of `paddlelite[.sub]`."""
+class _SameModuleLoader(importlib.abc.Loader):
+    """"Loads" `source` itself: the alias name is bound in sys.modules to the module object already loaded, so
+    nothing is executed twice and classes, isinstance checks and pickles are paddlelite's."""
 
-    def __init__(self):
-        self.scope = None  # None: everywhere; else the modules whose imports are proxied
+    def __init__(self, source):
+        self.source = source
+        self.own_spec = source.__spec__
+
+    def create_module(self, spec):
+        return self.source
+
+    def exec_module(self, module):
+        module.__spec__ = self.own_spec  # the import system set the alias's spec on it; the module keeps its own
+
+
+class AliasFinder:
+    """Finds `<alias>[.sub]` as a module made by `loader` from `<target>[.sub]` (imported first)."""
+
+    def __init__(self, alias, target, loader):
+        self.alias, self.target, self.loader = alias, target, loader
+
+    def applies(self):
+        return True
 
     def find_spec(self, fullname, path, target=None):
-        if not _is_torch(fullname):
+        if not _within(fullname, self.alias) or not self.applies():
             return None
-        importers = list(_importer_names())
-        if any(_within(n, b) for n in importers for b in _BLOCKED):
-            return None
-        if self.scope is not None and not any(_within(n, s) for n in importers for s in self.scope):
-            return None
-        source = importlib.import_module("paddlelite" + fullname[len("torch"):])
-        return importlib.util.spec_from_loader(fullname, _Loader(source), is_package=hasattr(source, "__path__"),
+        source = importlib.import_module(self.target + fullname[len(self.alias):])
+        return importlib.util.spec_from_loader(fullname, self.loader(source), is_package=hasattr(source, "__path__"),
                                                origin=getattr(source, "__file__", None))
 
 
+class TorchProxyMetaFinder(AliasFinder):
+    """Finds `torch[.sub]` as a proxy of `paddlelite[.sub]`, for the importers `scope` and `_BLOCKED` allow."""
+
+    def __init__(self):
+        super().__init__("torch", "paddlelite", _ProxyLoader)
+        self.scope = None  # None: everywhere; else the modules whose imports are proxied
+
+    def applies(self):
+        importers = list(_importer_names())
+        if any(_within(n, b) for n in importers for b in _BLOCKED):
+            return False
+        return self.scope is None or any(_within(n, s) for n in importers for s in self.scope)
+
+
 _FINDER = TorchProxyMetaFinder()
+_PADDLE_FINDER = AliasFinder("paddle", "paddlelite", _SameModuleLoader)
 
 
 def _scope_set(value, argument):
@@ -131,6 +168,28 @@ def disable_compat():
             del sys.modules[name]
     sys.modules.update(_REAL_TORCH)
     _REAL_TORCH.clear()
+
+
+def install_as_paddle():
+    """From now on in this process `import paddle` (and `paddle.<sub>`) gives paddlelite (`paddlelite.<sub>`),
+    the same module objects: a paddlelite addition, so a Paddle program runs unchanged (`python -m paddlelite`
+    calls it). A real Paddle already imported is not hidden: that raises RuntimeError."""
+    if _PADDLE_FINDER in sys.meta_path:
+        return
+    paddlelite = importlib.import_module("paddlelite")
+    imported = sys.modules.get("paddle")
+    if imported is not None and imported is not paddlelite:
+        raise RuntimeError(f"install_as_paddle: PaddlePaddle is already imported in this process (from "
+                           f"{getattr(imported, '__file__', None)}); call it before anything imports paddle, or "
+                           "run the program with `python -m paddlelite script.py`")
+    sys.meta_path.insert(0, _PADDLE_FINDER)
+
+
+def find_paddle_at_startup(fullname):
+    """The spec of `paddle` for the PADDLELITE_AS_PADDLE=1 startup finder (paddlelite-as-paddle.pth), which
+    imports paddlelite only when `paddle` is first imported: it installs the alias and hands over."""
+    install_as_paddle()
+    return _PADDLE_FINDER.find_spec(fullname, None)
 
 
 __all__ = ["disable_compat", "enable_compat"]

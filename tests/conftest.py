@@ -38,6 +38,17 @@ def _eager_cpu_fresh_names():
     paddle.disable_static()
 
 
+@pytest.fixture(autouse=True)
+def _full_float32_gemms():
+    """Tests compare float32 GPU results with CPU references at float32 tolerances: TF32 off (Paddle's default is on;
+    tests of TF32 itself switch it on), as PyTorch's test suite does."""
+    from paddlelite.framework.flags import TF32
+    saved = dict(TF32)
+    TF32.update(cublas=False, cudnn=False)
+    yield
+    TF32.update(saved)
+
+
 @pytest.fixture
 def cpu_device():
     """For a test about the CPU itself (its streams, its places): the CPU even when $PADDLELITE_DEVICE names a GPU."""

@@ -1,9 +1,13 @@
-"""Checkpoints: real Paddle's pickles read safely (restricted unpickler), files real Paddle reads, and
-every damaged or hostile file refused with CheckpointError (issue 8)."""
+"""Checkpoints: real Paddle's pickles read safely (restricted unpickler), files real Paddle reads (by
+default, issue 23), every damaged or hostile file refused with CheckpointError (issue 8; the crafted
+files of issue 29 are in test_untrusted_files.py), and nothing lost on the way: bfloat16, float8, 0-d
+tensors, concurrent saves (issue 29)."""
 import collections
 import json
 import os
 import pickle
+import sys
+import threading
 import zipfile
 
 import numpy as np
@@ -11,6 +15,7 @@ import pytest
 
 import paddlelite as paddle
 from paddlelite.framework.io import CheckpointError
+from tests.crafted_files import save_small_model
 from tests.differential import reference_paddle
 
 W = np.arange(6, dtype=np.float32).reshape(2, 3)
@@ -153,7 +158,7 @@ def test_real_paddle_reads_what_we_write(tmp_path):
     ref = _real_paddle()
     layer, objects = _checkpoint_objects(paddle)
     for name, obj in objects.items():
-        paddle.save(obj, str(tmp_path / name), format="paddle")
+        paddle.save(obj, str(tmp_path / name))  # Paddle's format is the default (issue 23)
         _assert_same_tree(paddle.load(str(tmp_path / name)), ref.load(str(tmp_path / name)))
     theirs = ref.nn.Linear(2, 3)
     theirs.set_state_dict(ref.load(str(tmp_path / "m.pdparams")))
@@ -184,7 +189,7 @@ def _assert_same_tree(ours, theirs, path="obj"):
 # ---- paddlelite's own format: damaged or hostile files ---------------------------------------------
 def _small_checkpoint(tmp_path):
     path = tmp_path / "small.pdparams"
-    paddle.save({"w": paddle.to_tensor(W)}, str(path))
+    paddle.save({"w": paddle.to_tensor(W)}, str(path), format="paddlelite")
     return path
 
 
@@ -226,7 +231,7 @@ def test_an_interrupted_save_keeps_the_old_file_and_leaves_no_temporary(tmp_path
 
     monkeypatch.setattr(np.lib.format, "write_array", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        paddle.save({"w": paddle.to_tensor(B)}, str(path))
+        paddle.save({"w": paddle.to_tensor(B)}, str(path), format="paddlelite")
     monkeypatch.undo()
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == [path.name]
@@ -244,15 +249,9 @@ def test_save_fsyncs_before_the_rename(tmp_path, monkeypatch):
 
 def test_a_deeply_nested_inference_model_is_a_clear_error(tmp_path):
     from paddlelite.static.io import InferenceModelError
+    prefix = str(tmp_path / "model")
+    exe = save_small_model(prefix)
     paddle.enable_static()
-    main, startup = paddle.static.Program(), paddle.static.Program()
-    with paddle.static.program_guard(main, startup):
-        x = paddle.static.data("x", [None, 2], "float32")
-        y = paddle.static.nn.fc(x, 1)
-        exe = paddle.static.Executor(paddle.CPUPlace())
-        exe.run(startup)
-        prefix = str(tmp_path / "model")
-        paddle.static.save_inference_model(prefix, [x], [y], exe)
     doc = json.loads(open(prefix + ".pdmodel").read())
     text = json.dumps(doc)
     deep = text[:-1] + ', "x": ' + "[" * 100_000 + "]" * 100_000 + "}"
@@ -297,3 +296,137 @@ def test_real_paddles_static_save_loads_into_our_static_program(tmp_path):
     paddle.static.load(main, str(tmp_path / "model"), exe)  # every persistable, learning_rate_0 (0-D) too
     np.testing.assert_array_equal(np.array(paddle.static.global_scope().find_var("fc.w_0").get_tensor()),
                                   theirs["fc.w_0"])
+
+
+def test_real_paddle_reads_what_our_static_save_writes(tmp_path):
+    ref = _real_paddle()
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [None, 3], "float32")
+            paddle.optimizer.Adam(0.1).minimize(paddle.mean(paddle.static.nn.fc(x, 2, name="fc")))
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        paddle.static.save(main, str(tmp_path / "model"))
+        ours = paddle.static.load_program_state(str(tmp_path / "model"))
+    finally:
+        paddle.disable_static()
+    theirs = ref.static.load_program_state(str(tmp_path / "model"))
+    assert sorted(theirs) == sorted(ours) and "learning_rate_0" in theirs
+    for name, value in ours.items():
+        np.testing.assert_array_equal(theirs[name], value, err_msg=name)
+        assert theirs[name].shape == value.shape, name  # the 0-d learning rate stays 0-d
+
+
+# ---- nothing lost: low-precision floats, 0-d tensors, concurrent saves (issue 29) -------------------------
+FORMATS = ["paddle", "paddlelite"]
+BITS = np.array([0x3FC0, 0xC000, 0x7F80, 0x0001, 0x8000, 0x4049], np.uint16)  # 1.5, -2, inf, tiny, -0, 3.14
+
+
+def _bf16():
+    return paddle.to_tensor(BITS.view(paddle.bfloat16.np))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_bfloat16_state_dicts_round_trip_bit_exact(tmp_path, fmt):
+    """An AMP O2 model's state dict: its bfloat16 values come back as bfloat16, every bit kept."""
+    state = {"w": _bf16(), "b": paddle.to_tensor([0.5, 1.0]).astype("bfloat16")}
+    nested = {"layers": [_bf16()], "step": 3}
+    path = str(tmp_path / "amp.pdparams")
+    for obj in (state, nested):
+        paddle.save(obj, path, format=fmt)
+        back = paddle.load(path)
+        w = back["w"] if obj is state else back["layers"][0]
+        assert w.dtype == paddle.bfloat16
+        np.testing.assert_array_equal(w.numpy().view(np.uint16), BITS)
+    if fmt == "paddle":  # what real Paddle writes: the raw bits as uint16, which its paddle.load reads as bfloat16
+        paddle.save(state, path, format=fmt)
+        assert pickle.loads(open(path, "rb").read())["w"].dtype == np.uint16
+        assert paddle.load(path, return_numpy=True)["w"].dtype == np.uint16
+
+
+def test_bfloat16_and_zero_d_tensors_cross_to_and_from_real_paddle(tmp_path):
+    ref = _real_paddle()
+    ours = {"w": _bf16(), "s": paddle.to_tensor(2.5)}
+    paddle.save(ours, str(tmp_path / "ours.pdparams"))
+    theirs = ref.load(str(tmp_path / "ours.pdparams"))
+    assert theirs["w"].dtype == ref.bfloat16 and list(theirs["s"].shape) == []
+    np.testing.assert_array_equal(theirs["w"].numpy(), BITS)  # Paddle's numpy() of bfloat16: the uint16 bits
+    ref.save(theirs, str(tmp_path / "theirs.pdparams"))
+    back = paddle.load(str(tmp_path / "theirs.pdparams"))
+    assert back["w"].dtype == paddle.bfloat16 and back["s"].shape == []
+    np.testing.assert_array_equal(back["w"].numpy().view(np.uint16), BITS)
+
+
+def test_float8_round_trips_in_paddlelites_format_and_is_refused_by_paddles(tmp_path):
+    values = [1.5, -2.0, 448.0, 0.0]
+    for name in ("float8_e4m3fn", "float8_e5m2"):
+        state = {"w": paddle.to_tensor(values).astype(name)}
+        path = str(tmp_path / f"{name}.pdparams")
+        paddle.save(state, path, format="paddlelite")
+        back = paddle.load(path)["w"]
+        assert back.dtype == state["w"].dtype
+        assert back.numpy().tobytes() == state["w"].numpy().tobytes()
+        with pytest.raises(TypeError, match="format='paddlelite'"):  # Paddle's pickles would turn it into int8
+            paddle.save(state, str(tmp_path / "x.pdparams"))
+    assert sorted(os.listdir(tmp_path)) == ["float8_e4m3fn.pdparams", "float8_e5m2.pdparams"]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_zero_d_tensors_stay_zero_d(tmp_path, fmt):
+    path = str(tmp_path / "s.pdparams")
+    paddle.save({"lr": paddle.to_tensor(0.1)}, path, format=fmt)
+    assert paddle.load(path)["lr"].shape == []
+    paddle.save({"nested": [paddle.to_tensor(3), np.float32(2.0)]}, path, format=fmt)
+    back = paddle.load(path)["nested"]
+    assert back[0].shape == [] and back[0].item() == 3
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_threads_saving_to_one_path_leave_one_complete_save(tmp_path, fmt):
+    path = str(tmp_path / "shared.pdparams")
+    errors = []
+
+    def save_repeatedly(k):
+        try:
+            for _ in range(5):
+                paddle.save({"w": paddle.full([512], float(k)), "k": k}, path, format=fmt)
+        except Exception as e:  # noqa: BLE001 -- collected for the assertion
+            errors.append(e)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=save_repeatedly, args=(k,)) for k in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == []
+    back = paddle.load(path)
+    assert back["w"].numpy().tolist() == [float(back["k"])] * 512  # one save, whole
+    assert os.listdir(tmp_path) == ["shared.pdparams"]  # no temporary left behind
+
+
+def test_a_saved_file_has_the_permissions_of_any_new_file(tmp_path):
+    umask = os.umask(0o022)
+    try:
+        paddle.save({"w": paddle.ones([2])}, str(tmp_path / "m.pdparams"))
+    finally:
+        os.umask(umask)
+    assert os.stat(tmp_path / "m.pdparams").st_mode & 0o777 == 0o644
+
+
+def test_paddles_format_is_the_default_and_paddlelites_stays_selectable(tmp_path):
+    state = paddle.nn.Linear(2, 3).state_dict()
+    paddle.save(state, str(tmp_path / "m.pdparams"))
+    paddle.save(state, str(tmp_path / "m.ckpt"), format="paddlelite")
+    assert (tmp_path / "m.pdparams").read_bytes()[:2] == b"\x80\x04"  # a protocol-4 pickle, as Paddle writes
+    assert zipfile.is_zipfile(tmp_path / "m.ckpt")
+    for name in ("m.pdparams", "m.ckpt"):
+        back = paddle.load(str(tmp_path / name))
+        np.testing.assert_array_equal(back["weight"].numpy(), state["weight"].numpy())
+        assert back["weight"].name == state["weight"].name

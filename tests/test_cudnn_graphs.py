@@ -137,6 +137,23 @@ def test_flags_choose_the_plans(fake):
     assert ("deselect_workspace_greater_than", (64 << 20,)) in second
 
 
+def test_tf32_switch_keeps_float32_off_tensor_cores(fake):
+    """set_cudnn_switch(False): float32 convolutions get no tensor-core (TF32) plans; float16 ones still do."""
+    cudnn = pytest.importorskip("cudnn")
+    from paddlelite.base import core
+    x, w = randn(2, 3, 5, 5), randn(4, 3, 3, 3)
+    attrs = get_op("conv2d").fill_attrs({})
+    core.set_cudnn_switch(False)
+    try:
+        binding("conv2d")(np, x, w, **attrs)
+        binding("conv2d")(np, x.astype(np.float16), w.astype(np.float16), **attrs)
+    finally:
+        core.set_cudnn_switch(True)
+    (_, f32), (_, f16) = fake.steps.values()
+    no_tc = ("deselect_numeric_notes", ([cudnn.numerical_note.TENSOR_CORE],))
+    assert no_tc in f32 and no_tc not in f16
+
+
 def test_exhaustive_search_keeps_the_fastest_plan(fake):
     fake.plans, fake.times = 3, {0: 5.0, 1: 2.0, 2: 9.0}
     x, w = randn(2, 3, 5, 5), randn(4, 3, 3, 3)

@@ -1,6 +1,7 @@
 """paddle.distributed on the CPU with 2 MPI ranks: each test launches `mpiexec -n 2 python <worker>`
 (the workers in tests/distributed/ check their results themselves and exit non-zero on a mismatch),
 bounded by a timeout so a hang fails instead of blocking CI. Skips when mpi4py or mpiexec is missing."""
+import glob
 import os
 import shutil
 import subprocess
@@ -123,30 +124,52 @@ def test_linear_takes_the_default_dtype(paddle):  # data-parallel float64 runs r
 
 
 # ---- launch, spawn, failures -----------------------------------------------------------------------
-def _launch(tmp_path, *script_args):
+def _launch(tmp_path, *script_args, flags=()):
     _mpiexec()
     return run([sys.executable, "-m", "paddlelite.distributed.launch", "--nproc_per_node", "2", "--devices", "0,1",
-                "--log_dir", str(tmp_path / "log"), os.path.join(WORKERS, "train_step.py"), *script_args])
+                "--log_dir", str(tmp_path / "log"), *flags, os.path.join(WORKERS, "train_step.py"), *script_args])
 
 
-def test_launch_runs_every_rank_and_echoes_rank_0(tmp_path):
+def test_launch_runs_every_rank_and_echoes_rank_0_of_this_run_only(tmp_path):
     out = ok(_launch(tmp_path))
     assert "rank 0 of 2: sum 3, device env 0" in out
     assert "rank 1 of 2: sum 3, device env 1" in (tmp_path / "log" / "workerlog.1").read_text()
+    # a second run in the same --log_dir appends to the logs (Paddle's default) and shows only its own output
+    proc = _launch(tmp_path, "fail-exit=9")
+    assert proc.returncode == 9 and "rank 0 of 2" not in proc.stdout
+    assert "rank 1 of 2" not in proc.stderr  # the failure report quotes this run's part of rank 1's log
+    assert (tmp_path / "log" / "workerlog.0").read_text().count("rank 0 of 2") == 1
+    ok(_launch(tmp_path, flags=["--log_overwrite", "true"]))
+    assert (tmp_path / "log" / "workerlog.1").read_text().strip() == "rank 1 of 2: sum 3, device env 1"
+
+
+def _orphan_segments():
+    from paddlelite.distributed.mpi import MPICH_SEGMENTS, mapped_segments
+    return set(glob.glob(MPICH_SEGMENTS)) - mapped_segments("[0-9]*")
 
 
 @pytest.mark.parametrize("mode, code, message", [("fail-raise", 1, "ValueError: rank 1 fails on purpose"),
-                                                 ("fail-exit", 7, "rank 1 failed with exit code 7")])
+                                                 ("fail-exit", 7, "rank 1 failed with exit code 7"),
+                                                 ("fail-exit=256", 1, "rank 1 failed with exit code 256")])
 def test_launch_returns_the_failing_ranks_exit_code_and_log(tmp_path, mode, code, message):
+    orphans = _orphan_segments()
     proc = _launch(tmp_path, mode)  # rank 0 is blocked in an all-reduce: only the abort ends the job
-    assert proc.returncode == code, proc.stderr
+    assert proc.returncode == code, proc.stderr  # 256 would exit as 0: a failure outside 1..255 exits 1
     assert "launch: rank 1 failed with exit code" in proc.stderr and message in proc.stderr
     assert "rank 0 of 2" not in proc.stdout
+    assert _orphan_segments() <= orphans  # MPICH's /dev/shm segment of the aborted job is removed
+
+
+def test_launch_exit_status_keeps_failures_failures():
+    from paddlelite.distributed.launch.main import exit_status
+    assert [exit_status(c) for c in (0, 3, 255, 256, 512, -9, -100000)] == [0, 3, 255, 1, 1, 137, 1]
 
 
 def test_a_rank_that_raises_under_plain_mpiexec_ends_the_job():
+    orphans = _orphan_segments()
     proc = mpirun("train_step.py", 2, "fail-raise", timeout=120)
     assert proc.returncode != 0 and "ValueError: rank 1 fails on purpose" in proc.stderr
+    assert _orphan_segments() <= orphans  # the aborting rank removed the job's shared-memory segment
 
 
 def test_spawn_runs_a_function_of_the_script_on_every_rank(tmp_path):

@@ -13,7 +13,7 @@ The floors, lowest first (docs/ARCHITECTURE.md, "Layers"):
     vision, hapi       paddle.vision (transforms, models, datasets); the high-level API (Model, summary, flops)
     callbacks          paddle.callbacks: re-exports hapi's callbacks
   7 paddlelite         the top-level package: re-exports every floor
-  8 examples           programs written against `import paddlelite as paddle`
+  8 examples, __main__ programs written against `import paddlelite as paddle`; `python -m paddlelite`
 
 Importing a module runs its packages' __init__ first, so an import of paddlelite.static.framework
 counts as one of the paddlelite.static package too. Packages on the same floor may import each other
@@ -35,7 +35,7 @@ FLOORS = {
     "nn": 5, "optimizer": 5, "io": 5, "metric": 5, "distributed": 5, "regularizer": 5, "linalg": 5, "special": 5, "fft": 5, "signal": 5, "amp": 5,
     "fluid": 6, "base": 6, "jit": 6, "vision": 6, "hapi": 6, "callbacks": 6, "compat": 6,
     "": 7,
-    "examples": 8,
+    "examples": 8, "__main__": 8,
 }
 # modules on another floor than their package: paddle.static's layer-level APIs
 MODULE_FLOORS = {"static.nn": 5, "static.layer_apis": 5, "static.ema": 5, "static.metric": 5}

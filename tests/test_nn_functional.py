@@ -251,7 +251,8 @@ def test_dropout_statistics_and_gradient():
     down = F.dropout(x, p=0.3, mode="downscale_in_infer").numpy()
     assert set(np.unique(down)) <= {0.0, 1.0}
     np.testing.assert_allclose(F.dropout(x, p=0.3, training=False, mode="downscale_in_infer").numpy(), 0.7)
-    assert F.dropout(x, p=0.3, training=False) is x
+    inference = F.dropout(x, p=0.3, training=False)  # a copy, as Paddle's (tests/test_numerical_edges.py)
+    assert inference is not x and np.array_equal(inference.numpy(), x.numpy())
     np.testing.assert_array_equal(F.dropout(x, p=1.0).numpy(), 0)
 
 

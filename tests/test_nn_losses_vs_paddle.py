@@ -3,7 +3,7 @@ gradients (eager), a static program, layer printing and errors."""
 import numpy as np
 import pytest
 
-from tests.differential import differential
+from tests.differential import differential, raises
 
 RNG = np.random.default_rng(131)
 A = RNG.uniform(-2, 2, (4, 6)).astype("float32")
@@ -234,6 +234,22 @@ def test_bce_with_logits_gradient_at_zero_without_pos_weight():
     loss.backward()
     np.testing.assert_allclose(loss.numpy(), 3 * np.log(2.0), rtol=1e-6)
     np.testing.assert_allclose(x.grad.numpy(), [-0.5, -0.5, 0.5], rtol=1e-6)
+
+
+@differential(expected={"loss": 66.8977127, "grad": [3.3333333e11, -3.3333333e11, -0.6666667]}, rtol=1e-5)
+def test_bce_gradient_at_a_saturated_input(paddle):
+    # Paddle's bce_loss_grad divides by max(x (1 - x), 1e-12): a DCGAN's saturated discriminator stays finite
+    x = paddle.to_tensor([1.0, 0.0, 0.5], stop_gradient=False)
+    loss = paddle.nn.BCELoss()(x, paddle.to_tensor([0.0, 1.0, 1.0]))
+    loss.backward()
+    return {"loss": loss, "grad": x.grad}
+
+
+@pytest.mark.usefixtures("cpu_device")
+@pytest.mark.parametrize("value", [1.5, -0.25])
+def test_bce_refuses_an_input_outside_0_1(value):
+    differential(expected=raises(ValueError))(lambda paddle: paddle.nn.functional.binary_cross_entropy(
+        paddle.to_tensor([0.5, value]), paddle.to_tensor([1.0, 1.0])))()
 
 
 @differential(expected={"loss": [np.inf, np.inf, 0.125, 0.0, 2.0], "grad": [2.0, -2.0, 0.5, 0.0, 2.0]})

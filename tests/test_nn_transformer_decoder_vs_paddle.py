@@ -30,6 +30,9 @@ MODELS = {  # name -> (make(nn), run(paddle, model, src, tgt))
     "decoder_stack_bool_mask": (
         lambda nn: nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 4, 16, dropout=0.0), 2, nn.LayerNorm(8)),
         lambda p, m, s, t: m(t, s, memory_mask=p.to_tensor(PAD_MASK))),
+    "decoder_stack_int_mask": (  # an integer mask is a keep-mask too (1 attends), not added to the scores
+        lambda nn: nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 4, 16, dropout=0.0), 1),
+        lambda p, m, s, t: m(t, s, memory_mask=p.to_tensor(PAD_MASK.astype("int64")))),
     "transformer": (lambda nn: nn.Transformer(8, 2, 2, 2, 16, dropout=0.0),
                     lambda p, m, s, t: m(s, t, tgt_mask=m.generate_square_subsequent_mask(4))),
     "transformer_prenorm_attrs": (

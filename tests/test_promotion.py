@@ -46,9 +46,9 @@ def _dtype_name(dtype):
     return str(dtype).replace("paddle.", "")
 
 
-def _table(paddle, op, scalars):
+def _table(paddle, op, scalars, shapes=([1], [1])):
     apply, dtypes = BINARY[op]
-    t = lambda d: paddle.ones([1], dtype=d)
+    t = lambda d, k=0: paddle.ones(shapes[k], dtype=d)
     cells = {}
     for a in dtypes:
         if scalars:
@@ -59,7 +59,7 @@ def _table(paddle, op, scalars):
                 cells[f"{kind} {op} {a}"] = _cell(lambda a=a, s=s: apply(paddle, s, t(a)))
         else:
             for b in dtypes:
-                cells[f"{a} {op} {b}"] = _cell(lambda a=a, b=b: apply(paddle, t(a), t(b)))
+                cells[f"{a} {op} {b}"] = _cell(lambda a=a, b=b: apply(paddle, t(a), t(b, 1)))
     return cells
 
 
@@ -95,7 +95,20 @@ def test_tensor_scalar_promotion_of_operators_matches_paddle(op):
     _compare(_table(paddlelite, op, True), _table(ref, op, True))
 
 
-def _static_table(paddle, op):
+# a 0-D tensor acts as a scalar in the arithmetic and comparison ops (not in maximum, where, ...)
+ZERO_D_SHAPES = {"0-D with [2]": ([], [2]), "[2] with 0-D": ([2], []), "0-D with 0-D": ([], [])}
+
+
+@pytest.mark.parametrize("shapes", sorted(ZERO_D_SHAPES))
+@pytest.mark.parametrize("op", ["+", "/", "//", "%", "**", "==", "add", "divide", "pow", "maximum", "where"])
+def test_zero_d_tensor_promotion_matches_paddle(op, shapes):
+    ref = reference_paddle()
+    if ref is None:
+        pytest.skip("real Paddle is not installed")
+    _compare(_table(paddlelite, op, False, ZERO_D_SHAPES[shapes]), _table(ref, op, False, ZERO_D_SHAPES[shapes]))
+
+
+def _static_table(paddle, op, shapes=([2], [2])):
     apply, dtypes = BINARY[op]
     cells = {}
     paddle.enable_static()
@@ -106,10 +119,11 @@ def _static_table(paddle, op):
 
                 def run(main=main, startup=startup, a=a, b=b):
                     with paddle.static.program_guard(main, startup):
-                        x, y = paddle.static.data("x", [2], a), paddle.static.data("y", [2], b)
+                        x, y = paddle.static.data("x", shapes[0], a), paddle.static.data("y", shapes[1], b)
                         out = apply(paddle, x, y)
                     exe = paddle.static.Executor(paddle.CPUPlace())
-                    (r,) = exe.run(main, feed={"x": np.ones(2, a), "y": np.ones(2, b)}, fetch_list=[out])
+                    feed = {"x": np.ones(shapes[0], a), "y": np.ones(shapes[1], b)}
+                    (r,) = exe.run(main, feed=feed, fetch_list=[out])
                     return np.asarray(r)
                 cells[f"{a} {op} {b}"] = _cell(run)
     finally:
@@ -125,6 +139,15 @@ def test_static_promotion_matches_paddle(op):
     if ref is None:
         pytest.skip("real Paddle is not installed")
     _compare(_static_table(paddlelite, op), _static_table(ref, op))
+
+
+@pytest.mark.parametrize("op", ["+", "add", "/", "=="])
+def test_static_zero_d_promotion_matches_paddle(op):
+    """Paddle's static operators treat a 0-D operand as a scalar, its static functional APIs do not."""
+    ref = reference_paddle()
+    if ref is None:
+        pytest.skip("real Paddle is not installed")
+    _compare(_static_table(paddlelite, op, ([], [2])), _static_table(ref, op, ([], [2])))
 
 
 # ---- the landmarks, recorded (checked without Paddle too) ------------------------------------------
@@ -158,6 +181,20 @@ def test_clip_of_an_int_tensor_to_float_bounds_is_float(paddle):
 @differential(expected=raises(TypeError))
 def test_int_and_float_tensors_do_not_mix(paddle):
     paddle.to_tensor([1, 2]) + paddle.to_tensor([1.0, 2.0])
+
+
+@differential(expected={"int_0d_plus_float": "float32", "float64_0d_plus_float32": "float32",
+                        "float64_0d_plus_int32": "float64", "int64_0d_plus_int32": "int32",
+                        "both_0d": "float64", "int_0d_divides": "float32", "maximum": "float64"})
+def test_a_zero_d_tensor_acts_as_a_scalar(paddle):
+    zero_d, vector = paddle.to_tensor, lambda dtype: paddle.ones([2], dtype=dtype)
+    return {"int_0d_plus_float": (zero_d(1) + vector("float32")).dtype,
+            "float64_0d_plus_float32": (vector("float32") * zero_d(1.0, dtype="float64")).dtype,
+            "float64_0d_plus_int32": paddle.add(zero_d(1.0, dtype="float64"), vector("int32")).dtype,
+            "int64_0d_plus_int32": (vector("int32") - zero_d(3)).dtype,
+            "both_0d": (zero_d(1.0, dtype="float64") + zero_d(1.0, dtype="float32")).dtype,
+            "int_0d_divides": (vector("int32") / zero_d(2)).dtype,
+            "maximum": paddle.maximum(zero_d(1.0, dtype="float64"), vector("float32")).dtype}  # not an arithmetic op
 
 
 @differential(expected=raises(TypeError))

@@ -21,7 +21,8 @@ MODULES = ["nn.initializer", "static.nn", "optimizer.lr", "utils.unique_name", "
 ADDITIONS = {
     # Paddle has these in paddle.tensor only; the top level re-exports paddle.tensor whole
     "": {"fill_constant", "array_length", "array_read", "array_write", "create_array", "create_tensor",
-         "top_p_sampling"},
+         "top_p_sampling",
+         "install_as_paddle"},  # `import paddle` gives paddlelite (compat.py), so Paddle programs run unchanged
     "autograd": {"set_record_call_stack"},  # graph dumps name the user line that recorded each op
     "device": {"CPUPlace", "CUDAPlace", "Place", "current_place", "parse_place", "place_of_array",  # place objects
                "empty_cache", "memory_allocated", "memory_reserved"},  # in Paddle's GPU build (not its CPU one)

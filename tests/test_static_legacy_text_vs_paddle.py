@@ -186,6 +186,13 @@ def _bce_with_logits(paddle):  # Paddle's op, after the constant 1 its API alway
     paddle.static.append_backward(paddle.nn.functional.binary_cross_entropy_with_logits(logits, y))
 
 
+def _bce(paddle):  # Paddle's bce_loss op, its output named after the API (its legacy weight and sum paths break)
+    x = paddle.static.data("x", [None, 3], "float32")
+    y = paddle.static.data("y", [None, 3], "float32")
+    x.stop_gradient = False
+    paddle.static.append_backward(paddle.nn.functional.binary_cross_entropy(x, y))
+
+
 def _bce_with_logits_layer(paddle):
     x = paddle.static.data("x", [None, 4], "float32")
     y = paddle.static.data("y", [None, 4], "float32")
@@ -589,6 +596,7 @@ PROGRAMS = {
         "matmul_v2", "elementwise_add", "fill_constant", "sigmoid_cross_entropy_with_logits", "reduce_mean",
         "fill_constant", "reduce_mean_grad", "sigmoid_cross_entropy_with_logits_grad", "elementwise_add_grad",
         "matmul_v2_grad"]),
+    "bce": (_bce, ["bce_loss", "reduce_mean", "fill_constant", "reduce_mean_grad", "bce_loss_grad"]),
     "bce_with_logits_layer": (_bce_with_logits_layer, [
         "fill_constant", "sigmoid_cross_entropy_with_logits", "reduce_mean", "fill_constant", "reduce_mean_grad",
         "sigmoid_cross_entropy_with_logits_grad"]),

@@ -108,6 +108,35 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path):
     assert "epoch 1/1: mean loss" in r.stdout
 
 
+def test_an_output_directory_that_cannot_be_written_is_refused_before_training(tmp_path):
+    (tmp_path / "file").write_text("")
+    r = _run_job("train", "--out", str(tmp_path / "file" / "runs"))
+    assert r.returncode == 2 and "--out: cannot write to" in r.stderr and "Traceback" not in r.stderr
+    assert r.stdout == ""  # nothing was trained
+
+
+def test_char_transformer_logs_every_n_steps_without_a_terminal():
+    r = _run_job("char_transformer", "--steps", "5", "--log-every", "2", "--batch-size", "2", "--block", "8",
+                 "--sample-len", "3")
+    assert r.returncode == 0, r.stderr
+    steps = [int(line.split()[1]) for line in r.stdout.splitlines() if line.startswith("step ")]
+    assert steps == [1, 2, 4] and "\r" not in r.stderr
+
+
+def test_progress_is_a_bar_on_a_terminal_with_lines_above_it(monkeypatch, capsys):
+    pytest.importorskip("tqdm")
+    from paddlelite.examples import cli
+    monkeypatch.setattr(cli.sys.stderr, "isatty", lambda: True, raising=False)
+    progress = cli.Progress(3, "training", quiet=False)
+    assert progress.bar is not None
+    progress.update(0.5)
+    progress.log("step 1 loss 0.5")
+    progress.close("done")
+    out = capsys.readouterr()
+    assert "step 1 loss 0.5" in out.out and "training: done" in out.out and "loss=0.5000" in out.err
+    assert cli.Progress(3, "training", quiet=True).bar is None
+
+
 def test_static_mode_writes_the_optimizer_state_too(tmp_path):
     with unique_name.guard():
         train.main(["--mode", "static", "--epochs", "1", "--out", str(tmp_path), "--quiet"])

@@ -31,6 +31,8 @@ VIEW_OPS = {
     "mT": (lambda p, x: x.mT, True),
     "unbind": (lambda p, x: p.unbind(x, 0)[0], True),
     "as_strided": (lambda p, x: p.as_strided(x, [3, 4], [4, 1], 0), True),
+    "diagonal": (lambda p, x: p.diagonal(x, 1, 1, 2), True),
+    "diagonal-negative-axes": (lambda p, x: x.diagonal(-1, -1, 0), True),
     "contiguous": (lambda p, x: x.contiguous(), True),
     "astype-same-dtype": (lambda p, x: x.astype("float32"), True),
     # copies in Paddle 3.3.1 (CPU), although some read like views
@@ -43,6 +45,7 @@ VIEW_OPS = {
     "index_select": (lambda p, x: p.index_select(x, p.to_tensor([0]), 0), False),
     "getitem-list": (lambda p, x: x[[0, 1]], False),
     "clone": (lambda p, x: x.clone(), False),
+    "diag": (lambda p, x: p.diag(x[0]), False),
     "assign": (lambda p, x: p.assign(x), False),
     "reshape-of-transposed": (lambda p, x: x.transpose([1, 0, 2]).reshape([6, 4]), False),
 }

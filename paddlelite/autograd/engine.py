@@ -376,6 +376,9 @@ def _run_hooks(p, hooks, grad, what, as_engine_grad=True):
                                     f"received {type(out).__name__}")
                 if out.shape != grad.shape:
                     raise ValueError(f"gradient hook on {what} returned shape {out.shape}, expected {grad.shape}")
+                if out.dtype != grad.dtype:  # never cast silently (Paddle raises too)
+                    raise RuntimeError(f"gradient hook on {what} returned dtype {out.dtype.name}, expected "
+                                       f"{grad.dtype.name} (the gradient's dtype); cast it back inside the hook")
                 grad = out
     return grad
 

@@ -13,6 +13,7 @@ from ..fluid import (Executor, ParamAttr, Program, Scope, Variable, append_backw
 from ..fluid.dygraph import disable_dygraph, enable_dygraph
 from ..fluid.framework import in_dygraph_mode
 from ..framework.flags import get_flags, in_dynamic_or_pir_mode, in_pir_mode, set_flags
+from . import core
 
 backward, dygraph, framework = _fluid.backward, _fluid.dygraph, _fluid.framework
 initializer, io, layers = _fluid.initializer, _fluid.io, _fluid.layers

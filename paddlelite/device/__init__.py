@@ -1,6 +1,9 @@
 """paddle.device: places and the current device, streams and events, memory statistics, what devices
 exist; underneath, lazy CuPy (cuda.py) and fused-kernel loading (kernels.py)."""
+import sys as _sys
+
 from . import cuda
+from . import cuda_graphs as _cuda_graphs
 from .host_memory import keep_freed_memory as _keep_freed_memory
 from .info import (IPUPlace, XPUPlace, device_count, get_all_custom_device_type, get_all_device_type,
                    get_available_custom_device, get_available_device, get_cudnn_version, get_device_capability,
@@ -15,6 +18,8 @@ from .streams import (Event, Stream, StreamContext, current_stream, get_stream_f
                       is_current_stream_capturing, set_stream, stream_guard, synchronize)
 
 _keep_freed_memory()
+# paddle.device.cuda is paddlelite's lazy CuPy module; Paddle's paddle.device.cuda.graphs is filed under it
+cuda.graphs = _sys.modules[cuda.__name__ + ".graphs"] = _cuda_graphs
 
 __all__ = ["cuda", "CPUPlace", "CUDAPlace", "Place", "current_place", "get_device", "parse_place", "place_of_array",
            "set_device", "device", "device_guard", "current_device", "device_to_place", "set_default_device",

@@ -10,12 +10,13 @@ are written by paddlelite/ops/cudnn/; this module only
 * builds a graph once per key (`Graphs.get`): the key is everything the graph depends on (shapes, strides, dtypes,
   attributes, the device, the plan policy). A graph cuDNN declines is remembered as None, so the check runs once;
 * picks the plan: cuDNN's heuristics (modes A, then FALLBACK), without plans cuDNN marks non-deterministic when the
-  policy asks for determinism, without plans needing more workspace than the policy's limit, and -- when the policy
-  says `exhaustive` -- every plan timed on the first call's own buffers and the fastest kept for the key;
+  policy asks for determinism, without tensor-core plans for float32 data when it forbids TF32, without plans
+  needing more workspace than the policy's limit, and -- when the policy says `exhaustive` -- every plan timed on
+  the first call's own buffers and the fastest kept for the key;
 * runs it (`Graph.run`): one cuDNN handle per device and thread, re-bound to CuPy's current stream (the Frontend
   skips the call when the stream did not change), the workspace a fresh `uint8` array of CuPy's pool.
 
-The policy (deterministic, exhaustive, workspace limit) is the caller's: paddlelite's flags live on a higher floor.
+The policy (deterministic, exhaustive, workspace limit, TF32) is the caller's: paddlelite's flags live on a higher floor.
 `disabled()` turns the whole path off (tests compare it with the im2col reference; benchmarks time both).
 """
 import contextlib
@@ -25,8 +26,9 @@ from collections import namedtuple
 
 from . import cuda
 
-# what a graph may run: deterministic plans only, autotuned per key, at most this many workspace bytes
-Policy = namedtuple("Policy", ["deterministic", "exhaustive", "workspace_limit"])
+# what a graph may run: deterministic plans only, autotuned per key, at most this many workspace bytes, float32 on
+# TF32 tensor cores
+Policy = namedtuple("Policy", ["deterministic", "exhaustive", "workspace_limit", "tf32"])
 
 _state = {}
 _caches = []  # every Graphs, for clear()
@@ -163,6 +165,8 @@ class Graphs:
             graph.create_execution_plans([cudnn.heur_mode.A, cudnn.heur_mode.FALLBACK])
             if policy.deterministic:
                 graph.deselect_numeric_notes([cudnn.numerical_note.NONDETERMINISTIC])
+            if not policy.tf32:  # float32 data on tensor cores is TF32
+                graph.deselect_numeric_notes([cudnn.numerical_note.TENSOR_CORE])
             if policy.workspace_limit is not None:
                 graph.deselect_workspace_greater_than(policy.workspace_limit)
             graph.check_support()

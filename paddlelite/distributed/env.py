@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from ..ops import collective as _collective_ops
-from .mpi import MPICommunicator, mpi
+from .mpi import MPICommunicator, abort, mpi
 
 
 class ReduceOp:
@@ -160,7 +160,7 @@ def _abort_on_uncaught_exception():
             # mpiexec forwards each rank's output through its proxies; Abort kills them at once, so on a
             # busy machine the traceback just written could be lost. Give the forwarding a moment first.
             time.sleep(0.5)
-            mpi().COMM_WORLD.Abort(1)
+            abort(1)
     sys.excepthook = hook
 
 

@@ -4,9 +4,13 @@ Every method writes its result into an output array the caller allocated and ret
 `wait()` completes it, so the same calls serve blocking ops (wait at once) and overlapped work
 (DataParallel's buckets, isend/irecv). CuPy arrays without NCCL travel through host copies.
 """
+import glob
+import os
+
 import numpy as np
 
 _MPI = None
+MPICH_SEGMENTS = "/dev/shm/mpich_shm_*"  # MPICH's intra-node shared memory, one file per node and job (Linux)
 
 
 def mpi():
@@ -20,6 +24,34 @@ def mpi():
                               "pip install 'paddlelite[distributed]' (mpi4py + mpich)") from e
         _MPI = MPI
     return _MPI
+
+
+def mapped_segments(pids="self"):
+    """The MPICH shared-memory files the processes `pids` ("self", or "[0-9]*" for every process this user may
+    read) map now."""
+    mapped = set()
+    for maps in glob.glob(f"/proc/{pids}/maps"):
+        try:
+            with open(maps) as f:
+                mapped.update(line.split(None, 5)[5].strip() for line in f if "/mpich_shm_" in line)
+        except (OSError, IndexError):  # a process that ended meanwhile, or another user's
+            continue
+    return mapped
+
+
+def remove_segments(paths):
+    for path in paths:
+        try:
+            os.remove(path)
+        except OSError:  # removed by another rank meanwhile
+            pass
+
+
+def abort(code):
+    """MPI_Abort the whole job, after removing the shared-memory segment this rank maps: MPICH removes it in
+    MPI_Finalize, which an aborted job never reaches, so each failed job would leave one in /dev/shm."""
+    remove_segments(mapped_segments())
+    mpi().COMM_WORLD.Abort(code)
 
 
 def _mpi_native(dtype):

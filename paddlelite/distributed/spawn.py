@@ -10,27 +10,27 @@ import pickle
 import sys
 import tempfile
 
-from .launch.main import failure, job_flags, start
+from .launch.main import Job, job_flags
 
 
 class MultiprocessContext:
     """The running job: join() waits and raises when a process failed, naming it and showing its log."""
 
-    def __init__(self, proc, args, nprocs):
-        self._proc, self._args = proc, args
+    def __init__(self, job, nprocs):
+        self._job = job
         self.nprocs = nprocs
 
     @property
     def pid(self):
-        return self._proc.pid
+        return self._job.proc.pid
 
     def join(self, timeout=None):
         """True when every process finished successfully; False when `timeout` seconds passed first."""
         try:
-            returncode = self._proc.wait(timeout)
+            self._job.wait(timeout)
         except Exception:  # subprocess.TimeoutExpired
             return False
-        code, rank, message = failure(self._args, returncode)
+        code, rank, message = self._job.failure()
         if code != 0:
             raise Exception(f"\n\n----------------------------------------------\n"
                             f"Process {rank if rank is not None else '?'} terminated with exit code {code}.\n"
@@ -69,7 +69,7 @@ def spawn(func, args=(), nprocs=-1, join=True, daemon=False, **options):
     if options.get("ips"):
         flags.ips = options["ips"]
         flags.nnodes = str(len(flags.ips.split(",")))
-    context = MultiprocessContext(start(flags, ["--spawn", job]), flags, nprocs)
+    context = MultiprocessContext(Job(flags, ["--spawn", job]), nprocs)
     if join:
         context.join()
     return context

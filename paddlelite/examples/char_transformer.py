@@ -3,7 +3,8 @@
     python -m paddlelite.examples.char_transformer --steps 300
 
 Token + position embeddings, a causal nn.TransformerEncoder, a linear head; Adam with a linear
-warm-up; prints the loss as it falls and a sample generated from the trained model.
+warm-up; shows progress (a bar on a terminal, the mean loss every --log-every steps) and a sample
+generated from the trained model.
 """
 import os
 import sys
@@ -63,7 +64,7 @@ def sample(paddle, model, stoi, itos, block, prompt, n, temperature, rng):
     return "".join(itos[i] for i in ids)
 
 
-def train(paddle, steps=300, batch_size=32, block=32, lr=3e-3, seed=0, log_every=50, quiet=False):
+def train(paddle, steps=300, batch_size=32, block=32, lr=3e-3, seed=0, log_every=10, quiet=False):
     text, chars = load_text()
     stoi = {c: i for i, c in enumerate(chars)}
     data = np.array([stoi[c] for c in text], dtype=np.int64)
@@ -76,6 +77,7 @@ def train(paddle, steps=300, batch_size=32, block=32, lr=3e-3, seed=0, log_every
     loss_fn = paddle.nn.CrossEntropyLoss()
     losses = []
     t0 = time.perf_counter()
+    progress = cli.Progress(steps, "training", quiet)
     for step in range(1, steps + 1):
         starts = rng.integers(0, len(data) - block - 1, size=batch_size)
         xb = np.stack([data[s:s + block] for s in starts])
@@ -87,9 +89,11 @@ def train(paddle, steps=300, batch_size=32, block=32, lr=3e-3, seed=0, log_every
         opt.clear_grad()
         sched.step()
         losses.append(float(loss))
-        if not quiet and (step % log_every == 0 or step == 1):
-            print(f"step {step:4d}  loss {np.mean(losses[-log_every:]):.3f}  lr {opt.get_lr():.5f}  "
-                  f"({time.perf_counter() - t0:.1f}s)", flush=True)
+        progress.update(losses[-1])
+        if step % log_every == 0 or step == 1:
+            progress.log(f"step {step:4d}  loss {np.mean(losses[-log_every:]):.3f}  lr {opt.get_lr():.5f}  "
+                         f"({time.perf_counter() - t0:.1f}s)")
+    progress.close()
     return {"model": model, "losses": losses, "stoi": stoi, "itos": chars, "block": block, "rng": rng}
 
 
@@ -106,7 +110,10 @@ def parse_args(argv):
                    help="characters to generate after training")
     p.add_argument("--temperature", type=cli.positive(float), default=0.8,
                    help="sampling temperature: lower is more conservative, higher more varied")
-    p.add_argument("--quiet", action="store_true", help="no loss lines while training")
+    p.add_argument("--log-every", type=cli.positive(int), default=10,
+                   help="print the mean loss of the last N steps every N steps (on a terminal, with tqdm installed, "
+                        "a bar also shows every step)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or loss lines while training")
     args = p.parse_args(argv)
     text_len = len(load_text()[0])
     if args.block >= text_len - 1:
@@ -118,7 +125,7 @@ def main(argv=None):
     p, args = parse_args(argv)
     import paddlelite as paddle
     cli.set_device(p, paddle, args.device)
-    res = train(paddle, args.steps, args.batch_size, args.block, args.lr, args.seed, quiet=args.quiet)
+    res = train(paddle, args.steps, args.batch_size, args.block, args.lr, args.seed, args.log_every, args.quiet)
     first, last = np.mean(res["losses"][:10]), np.mean(res["losses"][-10:])
     print(f"loss {first:.3f} -> {last:.3f}")
     text = sample(paddle, res["model"], res["stoi"], res["itos"], res["block"], "Shall I ", args.sample_len,

@@ -1,7 +1,10 @@
 """What the example jobs share as command-line tools: --help lists every option with its default, a user
-error is one line on stderr and exit status 2 (no traceback), progress bars only on a terminal."""
+error (an option's value, an output directory that cannot be written) is one line on stderr and exit status 2
+before any training (no traceback), progress bars only on a terminal."""
 import argparse
+import os
 import sys
+import tempfile
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -57,6 +60,54 @@ def set_device(parser, paddle, device):
         parser.error("--device gpu: no CUDA GPU is visible; use --device cpu")
 
 
+def check_output_dir(parser, path, option="--out"):
+    """Create `path` and write a file there now, so an output directory that cannot be written is a user error
+    before training rather than a traceback after it."""
+    try:
+        os.makedirs(path, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as e:
+        parser.error(f"argument {option}: cannot write to {path!r}: {e.strerror or e}")
+
+
 def progress_bars_wanted(quiet):
     """Bars redraw in place, which only makes sense on a terminal (not in a log file or a pipe)."""
     return not quiet and sys.stderr.isatty()
+
+
+class Progress:
+    """A loop of `total` steps: a tqdm bar when it is installed and stderr is a terminal, and the lines given to
+    `log` (above the bar when there is one); nothing when quiet."""
+
+    def __init__(self, total, desc, quiet):
+        self.quiet = quiet
+        self.desc = desc
+        self.bar = None
+        if progress_bars_wanted(quiet):
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                pass
+            else:
+                self.bar = tqdm(total=total, desc=desc, unit="step", leave=False)
+
+    def update(self, loss):
+        if self.bar is not None:
+            self.bar.set_postfix(loss=f"{loss:.4f}")
+            self.bar.update(1)
+
+    def log(self, line):
+        if self.quiet:
+            return
+        if self.bar is not None:
+            self.bar.write(line)
+        else:
+            print(line, flush=True)
+
+    def close(self, msg=None):
+        """End the bar; `msg` becomes a line `<desc>: <msg>`."""
+        if self.bar is not None:
+            self.bar.close()
+        if msg is not None:
+            self.log(f"{self.desc}: {msg}")

@@ -38,32 +38,6 @@ def build_model(paddle, hidden=128):
                          nn.Linear(hidden, 10))
 
 
-class _Progress:
-    """A tqdm bar when it is installed and stderr is a terminal; a line per epoch unless quiet."""
-
-    def __init__(self, total, desc, quiet):
-        self.quiet = quiet
-        self.bar = None
-        self.desc = desc
-        if cli.progress_bars_wanted(quiet):
-            try:
-                from tqdm import tqdm
-                self.bar = tqdm(total=total, desc=desc, unit="step", leave=False)
-            except ImportError:
-                self.bar = None
-
-    def update(self, loss):
-        if self.bar is not None:
-            self.bar.set_postfix(loss=f"{loss:.4f}")
-            self.bar.update(1)
-
-    def close(self, msg):
-        if self.bar is not None:
-            self.bar.close()
-        if not self.quiet:
-            print(f"{self.desc}: {msg}", flush=True)
-
-
 def _batches(loader):
     for xb, yb in loader:
         yield xb, yb
@@ -81,7 +55,7 @@ def train_eager(paddle, data, epochs, batch_size, lr, seed, quiet):
     losses = []
     for epoch in range(epochs):
         model.train()
-        bar = _Progress(len(loader), f"epoch {epoch + 1}/{epochs}", quiet)
+        bar = cli.Progress(len(loader), f"epoch {epoch + 1}/{epochs}", quiet)
         for xb, yb in _batches(loader):
             loss = loss_fn(model(xb), yb)
             loss.backward()
@@ -121,7 +95,7 @@ def train_static(paddle, data, epochs, batch_size, lr, seed, quiet):
         loader = paddle.io.DataLoader(paddle.io.TensorDataset([x_tr, y_tr]), batch_size=batch_size, shuffle=True)
         losses = []
         for epoch in range(epochs):
-            bar = _Progress(len(loader), f"epoch {epoch + 1}/{epochs}", quiet)
+            bar = cli.Progress(len(loader), f"epoch {epoch + 1}/{epochs}", quiet)
             for xb, yb in _batches(loader):
                 lv, = exe.run(main, feed={"x": xb.numpy(), "y": yb.numpy()}, fetch_list=[loss])
                 losses.append(float(lv))
@@ -191,6 +165,7 @@ def main(argv=None):
     p, args = parse_args(argv)
     import paddlelite as paddle
     cli.set_device(p, paddle, args.device)
+    cli.check_output_dir(p, args.out)
     data = load_digits(seed=args.seed)
     if not args.quiet:
         print(f"digits: {len(data[0])} train / {len(data[2])} test images, mode={args.mode}, "

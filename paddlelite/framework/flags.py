@@ -12,7 +12,14 @@ inert here. Those that mean something are read where they act, by the module tha
   FLAGS_conv_workspace_size_limit: the GPU bindings of conv, batch norm and embedding;
 - FLAGS_sort_sum_gradient: always in effect (the backward engine sums a tensor's gradients in the
   reverse order of the forward ops that used it), so either value gives that order;
-- FLAGS_enable_pir_api reads False and cannot be switched on: paddlelite implements the legacy IR only.
+- FLAGS_enable_pir_api reads False and cannot be switched on: paddlelite implements the legacy IR only;
+- FLAGS_gemm_use_half_precision_compute_type: float16 GEMMs accumulate in float16 (ops/math.matmul_array);
+- FLAGS_new_executor_use_cuda_graph: the Executor replays a repeated step from a CUDA graph (as a CompiledProgram
+  whose BuildStrategy allows CUDA-graph capture does, static/executor.py).
+
+Paddle's TF32 switches are no flags but `paddle.base.core.set_cublas_switch` / `set_cudnn_switch`: `TF32` holds
+them (on by default in Paddle's CUDA build): whether float32 GEMMs of the matmul family ("cublas") and of
+convolutions ("cudnn", which run in cuDNN in Paddle) may round their inputs to TF32 on tensor cores.
 """
 import operator
 import os
@@ -22,6 +29,7 @@ from .mode import in_dynamic_mode, in_static_mode
 from .paddle_flags import CPU_BUILD, CUDA_BUILD_ONLY
 
 _FLAGS = {**CPU_BUILD, **CUDA_BUILD_ONLY, "FLAGS_enable_pir_api": False}
+TF32 = {"cublas": True, "cudnn": True}
 _FIXED = {"FLAGS_enable_pir_api": "paddlelite implements Paddle's legacy IR only (no PIR)"}
 _WATCHERS = {}  # name -> [fn(value)], called after the flag changes
 _INT_RANGE = (-(2 ** 63), 2 ** 64 - 1)  # int32/int64/uint64 flags: the widest C++ type any of them has

@@ -1,35 +1,45 @@
-"""paddle.save / paddle.load without pickle.
+"""paddle.save / paddle.load: real Paddle's pickles by default, and paddlelite's pickle-free format.
 
-A checkpoint is a zip written by NumPy (`.npz`): one `.npy` member per array (saved with
-allow_pickle=False) plus `__manifest__`, a JSON document (stored as a uint8 array) describing the
-object tree -- dicts, lists, tuples, Tensors, arrays, numbers, strings, None -- with the SHA-256 of
-every array's bytes. Loading never unpickles: object arrays are refused by NumPy, a file that is a
-pickle is refused before it is opened, and a truncated or edited file fails its zip or digest check
-with an error that says so.
+`paddle.save` writes what real Paddle's `paddle.save` writes (a pickle of NumPy arrays, paddle_pickle.py),
+so `.pdparams`/`.pdopt` files are Paddle's; `format="paddlelite"` writes the pickle-free checkpoint: a zip
+(`.npz` layout) of one uncompressed `.npy` member per array plus `__manifest__`, a JSON document (stored
+as a uint8 array) describing the object tree -- dicts, lists, tuples, Tensors, arrays, numbers, strings,
+None -- with the SHA-256 of every array's bytes. bfloat16 and float8 arrays are stored as their raw bits
+with their dtype's name in the manifest.
 
-Real Paddle's own files (pickles) are read through the restricted unpickler of paddle_pickle.py, and
-`save(..., format="paddle")` writes one real Paddle reads. Every write goes to a temporary file that
-is fsynced and renamed over the target (removed again if the write fails), so a crash leaves either
-the old file or the new one.
+`paddle.load` reads both, telling them apart by their first bytes: pickles through the restricted
+unpickler of paddle_pickle.py, checkpoints without ever unpickling. Only regular files are read (a named
+pipe would block); every array's dtype and shape must account for exactly the bytes the file holds
+before anything is allocated, and every malformed or tampered file is a CheckpointError naming it.
+
+Every write goes to a temporary file of its own in the target's directory, fsynced and renamed over the
+target (removed again if the write fails), so a crash -- or another thread or process saving to the same
+path -- leaves the old file or one complete new one.
 """
+import contextlib
 import hashlib
 import io as _io
-import contextlib
 import json
+import math
 import os
 import pickle
+import secrets
+import stat
 import struct
 import zipfile
 
 import numpy as np
 
 from . import paddle_pickle
+from .dtype import DTYPES
 from .tensor import Parameter, Tensor, wrap_array
 
-__all__ = ["save", "load", "CheckpointError", "write_archive", "read_archive", "atomic_file"]
+__all__ = ["save", "load", "CheckpointError", "write_file", "write_archive", "read_archive", "atomic_file",
+           "open_regular"]
 
 FORMAT = "paddlelite-checkpoint"
-VERSION = 1
+VERSION = 2  # 2: bfloat16/float8 arrays stored as bits with a "dtype" name; version 1 files read as before
+VERSIONS = (1, 2)
 _MANIFEST = "__manifest__"
 _PICKLE_MAGIC = (b"\x80", b"(", b"]", b"}", b"c")  # protocol 2+ opcode, or protocol 0/1 openers
 FORMATS = ("paddlelite", "paddle")
@@ -37,9 +47,13 @@ FORMATS = ("paddlelite", "paddle")
 # reads as an encrypted member, an unknown compression method, a bad date, ...).
 _ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, RuntimeError, NotImplementedError,
                ValueError, struct.error, UnicodeDecodeError, OverflowError, KeyError, IndexError)
-# What a malformed or refused pickle can raise while the restricted unpickler reads it.
+# What a malformed or refused pickle can raise while the restricted unpickler reads it (never MemoryError: no
+# allocation exceeds what the file's bytes justify, so running out of memory is not the file's fault).
 _PICKLE_ERRORS = (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, IndexError, KeyError,
-                  OverflowError, struct.error, UnicodeDecodeError, MemoryError, RecursionError)
+                  OverflowError, struct.error, UnicodeDecodeError)
+# ml_dtypes' floats (bfloat16, float8), which .npy files cannot describe: stored as unsigned ints of their size
+_BITS = {d.np: np.dtype(f"u{d.np.itemsize}") for d in DTYPES.values() if not paddle_pickle.checkpoint_dtype(d.np)}
+_BY_NAME = {str(d): d for d in _BITS}
 
 
 class CheckpointError(ValueError):
@@ -47,10 +61,13 @@ class CheckpointError(ValueError):
 
 
 def _digest(arr):
+    """SHA-256 of an array's dtype, shape and values, taken little-endian (so the byte order a file stores
+    and the native one a reader converts to give the same digest)."""
+    little = arr.dtype.newbyteorder("<")
     h = hashlib.sha256()
-    h.update(str(arr.dtype.str).encode())
+    h.update(str(little.str).encode())
     h.update(repr(tuple(arr.shape)).encode())
-    h.update(np.asarray(arr, order="C").tobytes())
+    h.update(np.asarray(arr, dtype=little, order="C").tobytes())
     return h.hexdigest()
 
 
@@ -59,17 +76,23 @@ class _Writer:
         self.arrays = {}
 
     def _array(self, arr):
-        if arr.dtype.kind == "O":
-            raise TypeError("paddle.save: object arrays cannot be saved (they would need pickle)")
+        node = {}
+        if arr.dtype in _BITS:
+            node["dtype"] = str(arr.dtype)
+            arr = arr.view(_BITS[arr.dtype])
+        if not paddle_pickle.checkpoint_dtype(arr.dtype):
+            raise TypeError(f"paddle.save: arrays of dtype {arr.dtype} cannot be saved; a checkpoint holds "
+                            "bool, integer, float and complex arrays")
         key = f"a{len(self.arrays)}"
         self.arrays[key] = arr
-        return {"array": key, "sha256": _digest(arr)}
+        node.update(array=key, sha256=_digest(arr))
+        return node
 
     def node(self, obj, where):
         if isinstance(obj, Tensor):
             node = {"type": "tensor", "param": isinstance(obj, Parameter), "name": obj.name,
                     "stop_gradient": bool(obj.stop_gradient)}
-            node.update(self._array(obj.numpy()))
+            node.update(self._array(obj._host()))
             return node
         if getattr(obj, "_is_variable", False):
             raise TypeError(f"paddle.save: {where} is a static Variable, which holds no values; save the "
@@ -99,19 +122,24 @@ class _Writer:
                         "dicts, lists, tuples, Tensors, numpy arrays, numbers, strings and None")
 
 
-def save(obj, path, protocol=4, format="paddlelite", **configs):
-    """Save `obj` (e.g. a layer's or optimizer's state_dict) to `path`, atomically. format="paddlelite" (the
-    default) writes the pickle-free checkpoint; format="paddle" writes real Paddle's pickle (protocol 2-4),
-    which Paddle's paddle.load reads."""
+def save(obj, path, protocol=4, format="paddle", **configs):
+    """Save `obj` (e.g. a layer's or optimizer's state_dict) to `path`, atomically. format="paddle" (the
+    default) writes real Paddle's pickle (protocol 2-4), which Paddle's paddle.load reads; format="paddlelite"
+    writes the pickle-free checkpoint (which also keeps float8 tensors, which Paddle's format cannot hold)."""
+    write_file(obj, path, "paddle.save", format, protocol)
+
+
+def write_file(obj, path, api, format="paddle", protocol=4):
+    """Write `obj` to `path` atomically in `format` (the writer behind paddle.save and paddle.static.save); `api`
+    names the caller in errors."""
     if format not in FORMATS:
-        raise ValueError(f"paddle.save: format must be one of {FORMATS}, received {format!r}")
-    if format == "paddle":
-        path = _check_path(path, "paddle.save")
-        data = paddle_pickle.pickle_bytes(obj, protocol, "paddle.save")
-        with atomic_file(path) as f:
-            f.write(data)
-        return
-    write_archive(obj, path, "paddle.save")
+        raise ValueError(f"{api}: format must be one of {FORMATS}, received {format!r}")
+    if format == "paddlelite":
+        return write_archive(obj, path, api)
+    path = _check_path(path, api)
+    data = paddle_pickle.pickle_bytes(obj, protocol, api)
+    with atomic_file(path) as f:
+        f.write(data)
 
 
 def _check_path(path, api):
@@ -124,17 +152,29 @@ def _check_path(path, api):
     return path
 
 
+def _new_temporary(path):
+    """A new file next to `path`, named `<name>.<random>.tmp`, created exclusively (so no other save, in this
+    process or another, ever shares it) with the permissions the umask gives a new file (mkstemp's are 0600)."""
+    for _ in range(100):
+        tmp = f"{path}.{secrets.token_hex(8)}.tmp"
+        try:
+            return tmp, os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"could not create a temporary file next to '{path}'")
+
+
 @contextlib.contextmanager
 def atomic_file(path, mode="wb"):
-    """A file object that becomes `path` only when the block completes: written to `<path>.tmp<pid>`,
-    fsynced, renamed over `path`. On any exception (KeyboardInterrupt included) the temporary file is
-    removed and `path` keeps its old content."""
+    """A file object that becomes `path` only when the block completes: written to a temporary file of its own
+    in the same directory, fsynced, renamed over `path`. On any exception (KeyboardInterrupt included) the
+    temporary file is removed and `path` keeps its old content."""
     d = os.path.dirname(path)
     if d:
         os.makedirs(d, exist_ok=True)
-    tmp = f"{path}.tmp{os.getpid()}"
+    tmp, fd = _new_temporary(path)
     try:
-        with open(tmp, mode) as f:
+        with open(fd, mode) as f:
             yield f
             f.flush()
             os.fsync(f.fileno())
@@ -168,14 +208,21 @@ def write_archive(obj, path, api):
                 zf.writestr(name + ".npy", buf.getvalue())
 
 
-def _read_members(path, api):
+def _read_members(f, path, api):
     try:
-        with zipfile.ZipFile(path) as zf:
-            _check_members(zf, os.path.getsize(path), path, api)
+        with zipfile.ZipFile(f) as zf:
+            _check_members(zf, os.fstat(f.fileno()).st_size, path, api)
             bad = zf.testzip()
             if bad is not None:
                 raise CheckpointError(f"{api}: '{path}' is corrupted (member '{bad}' fails its CRC check)")
-            return {info.filename[:-4]: _read_array(zf, info, path, api) for info in zf.infolist()}
+            members = {}
+            for info in zf.infolist():
+                name = info.filename[:-4]
+                if name in members:
+                    raise CheckpointError(f"{api}: '{path}' holds member '{info.filename}' twice")
+                with zf.open(info) as m:
+                    members[name] = _parse_npy(m.read(), f"'{path}' member '{info.filename}'", api)
+            return members
     except CheckpointError:
         raise
     except _ZIP_ERRORS as e:
@@ -199,16 +246,26 @@ def _check_members(zf, file_size, path, api):
                                   f"the file holds; it is corrupted")
 
 
-def _read_array(zf, info, path, api):
-    name = info.filename
+def _parse_npy(data, where, api):
+    """The array a .npy member's bytes hold: its header's dtype must be numeric and its shape must account for
+    exactly the bytes that follow, checked before anything is allocated."""
+    buf = _io.BytesIO(data)
     try:
-        with zf.open(info) as m:
-            return np.lib.format.read_array(_io.BytesIO(m.read()), allow_pickle=False)
-    except ValueError as e:
-        if "pickle" in str(e).lower() or "object" in str(e).lower():
-            raise CheckpointError(f"{api}: '{path}' member '{name}' holds a pickled object array; "
-                                  "refusing to unpickle it") from None
-        raise CheckpointError(f"{api}: '{path}' member '{name}' is not a valid array ({e})") from None
+        version = np.lib.format.read_magic(buf)
+        if version not in ((1, 0), (2, 0)):
+            raise ValueError(f"unsupported .npy version {version}")
+        read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+        shape, fortran, dtype = read_header(buf)
+    except Exception as e:  # noqa: BLE001 -- NumPy's header parser (literal_eval, tokenize) on at most 10 kB of text
+        raise CheckpointError(f"{api}: {where} has an invalid .npy header ({type(e).__name__}: {e})") from None
+    if not paddle_pickle.checkpoint_dtype(dtype):
+        raise CheckpointError(f"{api}: {where} holds an array of dtype {dtype}; a checkpoint holds numeric arrays "
+                              "(refusing object and structured data)")
+    need = math.prod(shape) * dtype.itemsize
+    if need != len(data) - buf.tell():
+        raise CheckpointError(f"{api}: {where} declares a {dtype} array of shape {list(shape)} ({need} bytes) but "
+                              f"holds {len(data) - buf.tell()} bytes of data")
+    return paddle_pickle.array_from_bytes(memoryview(data)[buf.tell():], dtype, shape, "F" if fortran else "C")
 
 
 def _manifest(members, path, api):
@@ -217,64 +274,100 @@ def _manifest(members, path, api):
         raise CheckpointError(f"{api}: '{path}' has no valid manifest; it is not a paddlelite checkpoint")
     try:
         doc = json.loads(raw.tobytes().decode())
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise CheckpointError(f"{api}: '{path}' has a corrupted manifest ({e})") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise CheckpointError(f"{api}: '{path}' has a corrupted manifest ({type(e).__name__}: {e})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise CheckpointError(f"{api}: '{path}' is not a paddlelite checkpoint")
-    if doc.get("version") != VERSION:
-        raise CheckpointError(f"{api}: '{path}' has format version {doc.get('version')}; this paddlelite "
-                              f"reads version {VERSION}")
+    if doc.get("version") not in VERSIONS:
+        raise CheckpointError(f"{api}: '{path}' has format version {doc.get('version')!r:.40}; this paddlelite "
+                              f"reads versions {list(VERSIONS)}")
+    if "tree" not in doc:
+        raise CheckpointError(f"{api}: '{path}' has a manifest without its object tree")
     return doc["tree"]
 
 
 class _Reader:
+    """The object tree a manifest describes, every entry checked: a malformed one is a CheckpointError naming the
+    file and the entry, and each array may be named once (the writer never names one twice, so a manifest that
+    does is not one it wrote; two tensors must never share one array's storage)."""
+
     def __init__(self, members, path, return_numpy, place, api):
         self.members, self.path, self.return_numpy, self.place = members, path, return_numpy, place
         self.api = api
         self.used = set()
 
-    def _array(self, node):
-        key = node.get("array")
+    def fail(self, what, n):
+        raise CheckpointError(f"{self.api}: '{self.path}' has a malformed manifest entry ({what}): {n!r:.80}")
+
+    def field(self, n, key, types):
+        value = n.get(key)
+        if key not in n or type(value) not in types:
+            self.fail(f"'{key}' must be {' or '.join(t.__name__ for t in types)}", n)
+        return value
+
+    def _array(self, n):
+        key = self.field(n, "array", (str,))
         arr = self.members.get(key)
-        if arr is None:
-            raise CheckpointError(f"{self.api}: '{self.path}' misses array '{key}' named by its manifest")
-        if _digest(arr) != node.get("sha256"):
+        if arr is None or key == _MANIFEST:
+            raise CheckpointError(f"{self.api}: '{self.path}' misses array '{key:.40}' named by its manifest")
+        if key in self.used:
+            raise CheckpointError(f"{self.api}: '{self.path}' has a manifest naming array '{key}' twice")
+        if _digest(arr) != n.get("sha256"):
             raise CheckpointError(f"{self.api}: '{self.path}' array '{key}' does not match its recorded SHA-256; "
                                   "the file was modified or corrupted")
         self.used.add(key)
-        return arr
+        name = n.get("dtype")
+        if name is None:
+            return arr
+        dtype = _BY_NAME.get(name) if type(name) is str else None
+        if dtype is None or arr.dtype != _BITS[dtype]:
+            self.fail(f"array '{key}' of dtype {arr.dtype} cannot hold {name!r:.40}", n)
+        return arr.view(dtype)
 
-    def node(self, n):
-        if not isinstance(n, dict) or "type" not in n:
-            raise CheckpointError(f"{self.api}: '{self.path}' has a malformed manifest entry {n!r:.80}")
+    def node(self, n, depth=0):
+        if type(n) is not dict or type(n.get("type")) is not str:
+            self.fail("not an entry with a type", n)
+        if depth >= paddle_pickle.MAX_DEPTH:
+            self.fail(f"nested deeper than {paddle_pickle.MAX_DEPTH} levels", n)
         t = n["type"]
         if t == "tensor":
+            name = self.field(n, "name", (str, type(None)))
+            stop_gradient = self.field(n, "stop_gradient", (bool,))
             arr = self._array(n)
-            if self.return_numpy:
-                return arr
+            if self.return_numpy:  # what Tensor.numpy() gives: bfloat16 as its uint16 bits, as Paddle's
+                return arr.view(paddle_pickle.BFLOAT16_BITS) if arr.dtype == DTYPES["bfloat16"].np else arr
             xp = self.place.xp
-            data = arr if xp is np else xp.asarray(arr)
-            out = wrap_array(data, self.place, bool(n.get("stop_gradient", True)))
-            if n.get("name") is not None:
-                out.name = n["name"]
+            out = wrap_array(arr if xp is np else xp.asarray(arr), self.place, stop_gradient)
+            if name is not None:
+                out.name = name
             return out
         if t == "ndarray":
             return self._array(n)
         if t == "npscalar":
-            return self._array(n)[()]
+            arr = self._array(n)
+            if arr.ndim:
+                self.fail("a scalar's array is not 0-d", n)
+            return arr[()]
         if t == "value":
-            return n["value"]
-        if t == "int":
-            return int(n["value"])
-        if t == "float":
-            return float.fromhex(n["value"])
+            return self.field(n, "value", (type(None), bool, str))
+        if t in ("int", "float"):
+            text = self.field(n, "value", (str,))
+            try:
+                return int(text) if t == "int" else float.fromhex(text)
+            except (ValueError, OverflowError):
+                self.fail(f"not a {t}", n)
+        if t not in ("dict", "list", "tuple"):
+            self.fail(f"unknown type {t!r:.40}", n)
+        items = self.field(n, "items", (list,))
         if t == "dict":
-            return {k: self.node(v) for k, v in n["items"]}
-        if t == "list":
-            return [self.node(v) for v in n["items"]]
-        if t == "tuple":
-            return tuple(self.node(v) for v in n["items"])
-        raise CheckpointError(f"{self.api}: '{self.path}' has an unknown manifest entry type {t!r}")
+            out = {}
+            for item in items:
+                if type(item) is not list or len(item) != 2 or type(item[0]) not in (str, int) or item[0] in out:
+                    self.fail("a dict item must be a [str or int key, entry] pair, each key once", item)
+                out[item[0]] = self.node(item[1], depth + 1)
+            return out
+        values = [self.node(v, depth + 1) for v in items]
+        return values if t == "list" else tuple(values)
 
 
 def load(path, **configs):
@@ -285,24 +378,20 @@ def load(path, **configs):
                         bool(configs.get("keep_name_table", False)))
 
 
-def _load_paddle_pickle(path, api, return_numpy, keep_name_table):
+def _load_paddle_pickle(data, path, api, return_numpy, keep_name_table):
     from ..device import current_place
     place = current_place()
 
     def to_tensor(array, name):
         if return_numpy:
             return array
-        if array.dtype == np.uint16:  # Paddle stores bfloat16 as its raw bits
-            raise CheckpointError(f"{api}: '{path}' holds bfloat16 tensor data, which paddlelite does not support; "
-                                  "load with return_numpy=True to get the raw uint16 bits")
-        data = array if place.xp is np else place.xp.asarray(array)
-        out = wrap_array(data, place, True)
+        if array.dtype == paddle_pickle.BFLOAT16_BITS:  # Paddle's pickles hold bfloat16 as its bits
+            array = array.view(DTYPES["bfloat16"].np)
+        out = wrap_array(array if place.xp is np else place.xp.asarray(array), place, True)
         if name is not None:
             out.name = name
         return out
 
-    with open(path, "rb") as f:
-        data = f.read()
     try:
         tree = paddle_pickle.unpickle(data)
         return paddle_pickle.to_paddle_objects(tree, to_tensor, keep_name_table)
@@ -310,37 +399,48 @@ def _load_paddle_pickle(path, api, return_numpy, keep_name_table):
         raise
     except _PICKLE_ERRORS as e:
         raise CheckpointError(f"{api}: '{path}' is a pickle that is not a plain checkpoint of arrays, or is "
-                              f"corrupted; refusing it ({type(e).__name__}: {e})") from None
+                              f"corrupted; refusing it ({type(e).__name__}: {e})"[:2000]) from None
 
 
-def _existing_file(path, api):
+def open_regular(path, api):
+    """(path as a str, its file opened for binary reading); refused at once -- before a read could block or never
+    end -- unless it is a regular file (a named pipe, a device, a socket)."""
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"{api}: path must be a str or os.PathLike, received {type(path).__name__}")
     path = os.fspath(path)
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"{api}: no such file '{path}'")
-    if os.path.isdir(path):
-        raise IsADirectoryError(f"{api}: '{path}' is a directory, expected a checkpoint file")
-    return path
+    try:  # non-blocking: opening a named pipe must not wait for a writer
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{api}: no such file '{path}'") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(f"{api}: '{path}' is a directory, expected a checkpoint file")
+        raise CheckpointError(f"{api}: '{path}' is not a regular file (a named pipe, device or socket); a "
+                              "checkpoint is read from a file")
+    if hasattr(os, "set_blocking"):
+        os.set_blocking(fd, True)
+    return path, os.fdopen(fd, "rb")
 
 
 def read_archive(path, api, return_numpy=False, keep_name_table=False):
     """Read and verify a file `write_archive` wrote (zip and CRC, manifest, SHA-256 of every array, no
     unnamed arrays) or real Paddle's pickle (restricted unpickler); `api` names the caller in errors, which
     are CheckpointErrors naming the file."""
-    path = _existing_file(path, api)
-    with open(path, "rb") as f:
+    path, f = open_regular(path, api)
+    with f:
         head = f.read(4)
-    if head[:1] in _PICKLE_MAGIC and head[:2] != b"PK":
-        return _load_paddle_pickle(path, api, return_numpy, keep_name_table)
-    if head != b"PK\x03\x04":
-        raise CheckpointError(f"{api}: '{path}' is not a paddlelite checkpoint (no zip header)")
-    members = _read_members(path, api)
+        if head[:1] in _PICKLE_MAGIC and head[:2] != b"PK":
+            return _load_paddle_pickle(head + f.read(), path, api, return_numpy, keep_name_table)
+        if head != b"PK\x03\x04":
+            raise CheckpointError(f"{api}: '{path}' is not a paddlelite checkpoint (no zip header)")
+        members = _read_members(f, path, api)
     tree = _manifest(members, path, api)
     from ..device import current_place
     reader = _Reader(members, path, return_numpy, current_place(), api)
     out = reader.node(tree)
     extra = set(members) - reader.used - {_MANIFEST}
     if extra:
-        raise CheckpointError(f"{api}: '{path}' holds arrays its manifest does not name: {sorted(extra)}")
+        raise CheckpointError(f"{api}: '{path}' holds arrays its manifest does not name: {sorted(extra)[:10]}")
     return out

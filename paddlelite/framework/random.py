@@ -6,13 +6,18 @@ key + counter, computed with the array module's own uint64 arithmetic, so NumPy 
 bits and the uniform, normal, integer and permutation draws built on them agree across devices (as JAX's,
 unlike Paddle's, which promises nothing there). A stream's state is two ints: get/set_rng_state round-trip
 and pickle. paddle.seed sets every stream to (seed, 0); an op with its own seed draws from that seed's key
-alone, the same on each call."""
+alone, the same on each call.
+
+Inside a CUDA-graph capture (device/graph_capture.py) a draw from a device's stream takes its key on the device:
+the capture's `random_words` hold the stream's key word and first offset, written by the host before each launch,
+and the i-th draw of the graph hashes offset first + i -- so each replay draws what running its ops would, and the
+stream advances past the graph's draws at each launch."""
 import math
 
 import numpy as np
 
 from ..device import cuda
-from ..device.graph_capture import refuse_during_capture
+from ..device.graph_capture import CaptureRefused, recording, refuse_during_capture
 from ..device.place import current_place, device_to_place
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)  # SplitMix64's increment: 2**64 / golden ratio
@@ -20,12 +25,22 @@ _MIX1, _MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
 _STREAM_DOMAIN, _OP_DOMAIN = 1, 2  # a stream's keys and an op seed's key never coincide
 
 
-def _splitmix(xp, key, start, n):
-    """Words start .. start+n-1 of the SplitMix64 sequence of `key` (uint64 array of array module xp)."""
-    z = xp.arange(start, start + n, dtype=np.uint64) * _GAMMA + np.uint64(key)
+def _mix(z):
     z = (z ^ (z >> np.uint64(30))) * _MIX1
     z = (z ^ (z >> np.uint64(27))) * _MIX2
     return z ^ (z >> np.uint64(31))
+
+
+def _splitmix(xp, key, start, n):
+    """Words start .. start+n-1 of the SplitMix64 sequence of `key` (uint64 array of array module xp); the key is an
+    int, or a one-element uint64 array of xp (a captured draw's, computed on the device)."""
+    return _mix(xp.arange(start, start + n, dtype=np.uint64) * _GAMMA + (np.uint64(key) if isinstance(key, int) else key))
+
+
+def captured_key(words, index):
+    """The key of a captured graph's `index`-th draw, on the device: _word(words[0], words[1] + index) with words
+    [stream key word, first offset] (Capture.random_words)."""
+    return _mix((words[1:2] + np.uint64(index)) * _GAMMA + words[0:1])
 
 
 def _word(key, counter):
@@ -106,6 +121,9 @@ class Draws:
     # distributions sampled by rejection come from the array module's own generator, seeded by this key:
     # defined by the seed on each device, but NumPy's and CuPy's samplers differ
     def _native(self):
+        if not isinstance(self.key, int):
+            raise CaptureRefused("a CUDA graph cannot replay a step that draws from a sampler seeded on the host "
+                                 "(poisson, binomial, gamma)")
         seed = _word(self.key, self.used) >> 1
         self.used += 1
         return self.xp.random.default_rng(seed)
@@ -169,20 +187,32 @@ def seed(value):
     return _state["seed"]
 
 
-def _device_stream(xp):
-    refuse_during_capture(xp, "draws from the global random stream")  # a replay would repeat this step's draws
-    return _stream("cpu" if xp is np else ("gpu", xp.cuda.Device().id))
-
-
 def get_rng(xp):
     """The next draws of the global stream of the device array module `xp` computes on."""
-    return _device_stream(xp).draws(xp)
+    if xp is np:
+        return _stream("cpu").draws(np)
+    device = ("gpu", xp.cuda.Device().id)
+    capture = recording()
+    if capture is not None:  # the key is read on the device at each launch
+        return Draws(xp, captured_key(capture.random_words, capture.random_draw(_take_offsets, device)))
+    refuse_during_capture(xp, "draws from the global random stream outside paddlelite's captures")
+    return _stream(device).draws(xp)
 
 
 def next_seed_offset(xp):
     """The state (seed, offset) of the global stream of `xp`'s device for its next draws, taken as get_rng takes
-    them, for an op that draws itself: `Draws(xp, stream_key(seed, offset))` are the numbers get_rng would give."""
-    return _device_stream(xp).take()
+    them, for an op that draws in its own kernel: `Draws(xp, stream_key(seed, offset))` are the numbers get_rng
+    would give. The state is read on the host, so a CUDA-graph capture refuses it."""
+    refuse_during_capture(xp, "takes the random stream's state on the host for a kernel that draws itself")
+    return _stream("cpu" if xp is np else ("gpu", xp.cuda.Device().id)).take()
+
+
+def _take_offsets(device, n):
+    """For a launch of a captured graph making n draws from `device`'s stream: the stream's key word and the offset
+    of the first draw; the stream then stands past them, as running the graph's ops would leave it."""
+    stream = _stream(device)
+    first, stream.offset = stream.offset, stream.offset + n
+    return _word(stream.seed, _STREAM_DOMAIN), first
 
 
 def rng_for(xp, op_seed):

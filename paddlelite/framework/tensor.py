@@ -391,6 +391,17 @@ class Parameter(Tensor):
     __str__ = __repr__
 
 
+def python_data_array(data, api):
+    """Python numbers/lists as a NumPy array, refusing integers outside int64 (NumPy would make them uint64 or
+    objects, and int64 then wraps 2**63 to -2**63) with Paddle's ValueError."""
+    probe = np.asarray(data)
+    if probe.dtype == np.uint64 or (probe.dtype == object and any(
+            isinstance(v, int) and not -2 ** 63 <= v < 2 ** 63 for v in _flatten([data]))):
+        raise ValueError(f"{api}: an integer of the data lies outside int64's range [-2**63, 2**63 - 1]; pass "
+                         "dtype='float64' (or 'float32') to store it as a float")
+    return probe
+
+
 def to_array(data, dtype, place, api):
     """Convert user data to an array of `dtype` on `place`; Python floats default to the default dtype."""
     xp = place.xp
@@ -418,7 +429,7 @@ def to_array(data, dtype, place, api):
                 except TypeError as e:  # e.g. uint32 arrays: Paddle's tensor.set() refuses them with a ValueError
                     raise ValueError(str(e)) from None
         else:
-            probe = np.asarray(arr)
+            probe = python_data_array(arr, api)
             if probe.dtype.kind == "f":
                 dtype = _dtype.default_float().np
             elif probe.dtype.kind in "iu":

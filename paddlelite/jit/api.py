@@ -10,6 +10,7 @@ import functools
 import logging
 import weakref
 
+from ..device.graph_capture import replay_enabled
 from ..device.place import current_place
 from ..framework import mode as _mode
 from ..framework.tensor import Tensor
@@ -95,7 +96,10 @@ class StaticFunction:
         partial, rebuild = entry
         outs, _saved = apply(RUN_PROGRAM, tensors, partial.capture_tensors, program=partial)
         for t, value in partial.written:  # buffers the program updated (BatchNorm's running statistics)
-            t._write(value)
+            if value is t._data:  # updated in place (a GPU step: static.executor.FixedStep)
+                t._bump_version()
+            else:
+                t._write(value)
         partial.written = []
         return rebuild(outs)
 
@@ -143,8 +147,10 @@ class StaticFunction:
         place = args and isinstance(args[0], Tensor) and args[0]._place
         _log.info("to_static: tracing %s", getattr(self._function, "__qualname__", self._function))
         try:
-            # BuildStrategy.allow_cuda_graph_capture (Paddle's switch): replay each GPU step from a CUDA graph
-            cuda_graph = bool(getattr(self._build_strategy, "allow_cuda_graph_capture", False))
+            # BuildStrategy.allow_cuda_graph_capture (Paddle's switch) replays each GPU step from a CUDA graph; without
+            # a BuildStrategy, graph_capture.REPLAY_BY_DEFAULT decides (PADDLELITE_CUDA_GRAPH=0 turns replays off)
+            strategy = self._build_strategy
+            cuda_graph = replay_enabled(None if strategy is None else getattr(strategy, "allow_cuda_graph_capture", False))
             return trace(fn, args, kwargs, specs, place or current_place(), cuda_graph)
         except TypeError as e:
             if _from_truth_value(e.__traceback__):

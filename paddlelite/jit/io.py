@@ -15,7 +15,7 @@ from ..ops.run_program import RUN_PROGRAM
 from ..static.executor import Executor, Scope, scope_guard
 from ..static.framework import Parameter as StaticParameter
 from ..static.input import InputSpec
-from ..static.io import load_inference_model, save_inference_model
+from ..static.io import InferenceModelError, load_inference_model, save_inference_model
 from .api import StaticFunction
 from .program import partial_program
 
@@ -56,7 +56,11 @@ def load(path, **configs):
     scope = Scope()
     with scope_guard(scope):
         program, feed_names, fetch_vars = load_inference_model(path, Executor())
-    return TranslatedLayer(program, feed_names, [v.name for v in fetch_vars], scope._values)
+    try:
+        return TranslatedLayer(program, feed_names, [v.name for v in fetch_vars], scope._values)
+    except Exception as e:  # noqa: BLE001 -- each op was checked as it was read; the whole still is no layer
+        raise InferenceModelError(f"paddle.jit.load: '{path}.pdmodel' holds a program that cannot run as a layer "
+                                  f"(its backward or parameters fail: {type(e).__name__}: {e})") from e
 
 
 class TranslatedLayer(Layer):

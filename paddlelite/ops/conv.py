@@ -17,6 +17,8 @@ from .math import matmul_array
 from .registry import Meta, register_op
 from .shape_rules import known_shapes_differ
 
+_TF32 = "cudnn"  # Paddle's convolutions run in cuDNN: their float32 GEMMs follow its TF32 switch (set_cudnn_switch)
+
 
 # ---- geometry (any number of spatial dims: 2 for conv2d/pool2d, 3 for conv3d/pool3d) ----------------------
 _FORMATS = {2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}  # channel-first, channel-last
@@ -312,7 +314,7 @@ def _register_conv(nd):
     def forward(xp, x, w, **attrs):
         windows, cols, o, k = windows_of(xp, x, w.shape, attrs, name)
         g, n = attrs["groups"], windows.n
-        out = matmul_array(xp, w.reshape(g, o // g, k), cols.reshape(n, g, k, -1))      # [N, G, O/G, L]
+        out = matmul_array(xp, w.reshape(g, o // g, k), cols.reshape(n, g, k, -1), _TF32)  # [N, G, O/G, L]
         return from_nchw(xp, windows.from_grid(out.reshape(n, o, -1)), attrs["data_format"])
 
     def grad_forward(xp, x, w, dout, input_grad, **attrs):
@@ -320,13 +322,13 @@ def _register_conv(nd):
         g, n = attrs["groups"], windows.n
         d = windows.to_grid(xp, to_nchw(dout, attrs["data_format"])).reshape(n, g, o // g, -1)
         cols = cols.reshape(n, g, k, -1)
-        dw = matmul_array(xp, d[..., :windows.length], cols.swapaxes(-1, -2)).sum(axis=0).reshape(w.shape)
+        dw = matmul_array(xp, d[..., :windows.length], cols.swapaxes(-1, -2), _TF32).sum(axis=0).reshape(w.shape)
         if not input_grad:  # nothing reads DInput: zeros without storage
             return xp.broadcast_to(xp.zeros((), dtype=x.dtype), x.shape), xp.ascontiguousarray(dw)
         # the filter's rows kernel offset first, so fold adds each offset's [C, L] block as one run
         cg, taps = w.shape[1], k // w.shape[1]
         wt = w.reshape(g, o // g, cg, taps).transpose(0, 3, 2, 1).reshape(g, k, o // g)
-        dcols = matmul_array(xp, wt, d).reshape(n, g, taps, cg, -1)                      # [N, G, taps, Cg, L]
+        dcols = matmul_array(xp, wt, d, _TF32).reshape(n, g, taps, cg, -1)                # [N, G, taps, Cg, L]
         dx = windows.fold(xp, dcols.swapaxes(1, 2).reshape(n, taps, windows.c, -1))
         return from_nchw(xp, dx, attrs["data_format"]), xp.ascontiguousarray(dw)
 
@@ -424,7 +426,7 @@ def _register_conv_transpose(nd):
             name, nd, x.shape, w.shape, **attrs)
         g = attrs["groups"]
         d = to_nchw(x, attrs["data_format"]).reshape(n, g, cin // g, -1)
-        cols = matmul_array(xp, w.reshape(g, cin // g, -1).swapaxes(-1, -2), d)   # [N, G, K, prod(sizes)]
+        cols = matmul_array(xp, w.reshape(g, cin // g, -1).swapaxes(-1, -2), d, _TF32)  # [N, G, K, prod(sizes)]
         padded = [o + a + b for o, (a, b) in zip(outs, pads)]
         out = fold_windows(xp, cols.reshape(n, g * cout_g, *ksize, *sizes), padded, strides, dils)
         return from_nchw(xp, xp.ascontiguousarray(crop_hw(out, pads, outs)), attrs["data_format"])
@@ -432,7 +434,7 @@ def _register_conv_transpose(nd):
     def gpu(xp, x, w, **attrs):
         _, _, pads, strides, dils, outs = _conv_t_geometry(name, nd, x.shape, w.shape, **attrs)
         return _cudnn_conv.conv_transpose_forward(xp, x, w, pads, strides, dils, attrs["groups"], outs,
-                                              attrs["data_format"])
+                                                  attrs["data_format"])
 
     def grad(g):
         conv = {k: g.attrs[k] for k in conv_keys}  # the convolution this op is the adjoint of

@@ -4,7 +4,7 @@ The ops Paddle names elementwise_* also take Paddle's `axis` attribute (shape_ru
 lower rank is padded with trailing 1-dims (a view), then everything broadcasts as NumPy does."""
 import numpy as np
 
-from .formula import conj_if_complex, equal, isnan, log, reshape_as, sign, unsqueeze, where, zeros_like
+from .formula import conj_if_complex, equal, isnan, log, real, reshape_as, sign, unsqueeze, where, zeros_like
 from .registry import Meta, register_op
 from .shape_rules import axis_padding, broadcast_shapes, check_same_dtype, padded
 
@@ -85,14 +85,35 @@ def _divide_grad(g):  # out = x / y: dx = dout / y, dy = -dx * out (conjugated f
                  -dx * conj_if_complex(g.output("Out")) if g.needs("Y") else None)
 
 
-def _elementwise_pow_grad(g):  # out = x ** y: dx = dout * y * x ** (y - 1), dy = dout * out * log(x)
+def _elementwise_pow_grad(g):
+    """out = x ** y: dx = dout * y * x ** (y - 1), dy = dout * out * log(x), with the limits Paddle and PyTorch
+    take where the formulas give 0 * inf: dx = 0 where y = 0 (x ** 0 is constant), dy = 0 where x = 0 and
+    y >= 0 (0 ** y is constant there)."""
     x, y, dout = _operands(g)
-    _unbroadcast(g, x, y, dout * conj_if_complex(y * x ** (y - 1)) if g.needs("X") else None,
-                 dout * conj_if_complex(g.output("Out") * log(x)) if g.needs("Y") else None)
+    dx = dy = None
+    if g.needs("X"):
+        dx = where(equal(y, zeros_like(y)), zeros_like(dout), dout * conj_if_complex(y * x ** (y - 1)))
+    if g.needs("Y"):
+        y_real = real(y) if g.is_complex(y) else y
+        flat = equal(x, zeros_like(x)) & (y_real >= 0)
+        dy = where(flat, zeros_like(dout), dout * conj_if_complex(g.output("Out") * log(x)))
+    _unbroadcast(g, x, y, dx, dy)
+
+
+def _tie_split_grad(x_wins):
+    """maximum/minimum: the gradient goes to the winner, half to each at a tie (Paddle's rule), and nowhere
+    where x or y is NaN (no comparison holds)."""
+    def grad(g):
+        x, y, dout = _operands(g)
+        zeros = zeros_like(dout)
+        half = where(equal(x, y), dout * 0.5, zeros)
+        _unbroadcast(g, x, y, where(x_wins(x, y), dout, half) if g.needs("X") else None,
+                     where(x_wins(y, x), dout, half) if g.needs("Y") else None)
+    return grad
 
 
 def _minmax_grad(x_wins):
-    # the gradient goes to x where x wins (ties to x, as Paddle), else to y
+    # fmax/fmin: the gradient goes to x where x wins (ties to x, as Paddle), else to y
     def grad(g):
         x, y, dout = _operands(g)
         mask, zeros = x_wins(x, y), zeros_like(dout)
@@ -105,8 +126,8 @@ ADD = _binary("add", lambda xp, x, y: xp.add(x, y), _add_grad)
 SUBTRACT = _binary("subtract", lambda xp, x, y: xp.subtract(x, y), _subtract_grad)
 MULTIPLY = _binary("multiply", lambda xp, x, y: xp.multiply(x, y), _multiply_grad)
 DIVIDE = _binary("divide", lambda xp, x, y: xp.true_divide(x, y), _divide_grad)
-MAXIMUM = _binary("maximum", lambda xp, x, y: xp.maximum(x, y), _minmax_grad(lambda x, y: x >= y))
-MINIMUM = _binary("minimum", lambda xp, x, y: xp.minimum(x, y), _minmax_grad(lambda x, y: x <= y))
+MAXIMUM = _binary("maximum", lambda xp, x, y: xp.maximum(x, y), _tie_split_grad(lambda x, y: x > y))
+MINIMUM = _binary("minimum", lambda xp, x, y: xp.minimum(x, y), _tie_split_grad(lambda x, y: x < y))
 ELEMENTWISE_POW = _binary("elementwise_pow", lambda xp, x, y: xp.power(x, y), _elementwise_pow_grad)
 
 

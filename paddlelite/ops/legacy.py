@@ -134,11 +134,12 @@ def _as_list(axis):
     return list(axis) if isinstance(axis, (list, tuple)) else [axis]
 
 
-def _reduce_desc(attrs, x):
-    out = {k: v for k, v in attrs.items() if k not in ("axis", "keepdim")}
-    axis = attrs["axis"]
-    out.update(dim=[] if axis is None else _as_list(axis), keep_dim=attrs["keepdim"], in_dtype=-1, out_dtype=-1,
-               reduce_all=axis is None)
+def _reduce_desc(attrs, x):  # reduce_sum's requested dtype shows as Paddle's in_dtype/out_dtype pair
+    out = {k: v for k, v in attrs.items() if k not in ("axis", "keepdim", "dtype")}
+    axis, dtype = attrs["axis"], attrs.get("dtype")
+    out.update(dim=[] if axis is None else _as_list(axis), keep_dim=attrs["keepdim"],
+               in_dtype=-1 if dtype is None else VAR_TYPE.get(x.dtype.name, -1),
+               out_dtype=-1 if dtype is None else VAR_TYPE.get(str(dtype), -1), reduce_all=axis is None)
     return out
 
 

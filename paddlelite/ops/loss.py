@@ -1,13 +1,14 @@
-"""Loss ops: softmax_with_cross_entropy and its one-pass grad op.
+"""Loss ops: softmax_with_cross_entropy and its one-pass grad op, bce_loss, sigmoid_cross_entropy_with_logits,
+nll_loss, kldiv_loss, huber_loss, ...
 
-(mse / square_error / nll / l1 / bce losses are composed from elementwise and reduce ops in
-nn/functional/loss.py, so they need no ops of their own.)
+(mse / square_error / l1 losses are composed from elementwise and reduce ops in nn/functional/loss.py, so they
+need no ops of their own.)
 """
 import numpy as np
 
 from .activation import shifted_logits
 from .launch import softmax_ce as _launch
-from .registry import Meta, VALUE_CHECK, register_op
+from .registry import Meta, VALUE_CHECK, checks_values, register_op
 from .shape_rules import check_float, known_shapes_differ, normalize_axis
 
 # use_softmax=False: Logits already are probabilities (Softmax is a copy of them), the loss is -log of them
@@ -53,8 +54,8 @@ def _hard_index(xp, label, num_classes, ignore_index, op, error=IndexError):
     """Labels -> (index array safe to gather with, mask of kept positions); `error` for a label out of range
     (Paddle's kernels: OutOfRange, an IndexError; nll_loss's InvalidArgument, a ValueError)."""
     keep = label != ignore_index
-    bad = keep & ((label < 0) | (label >= num_classes))
-    if bool(bad.any()):
+    bad = keep & ((label < 0) | (label >= num_classes)) if checks_values(xp) else None
+    if bad is not None and bool(bad.any()):
         raise error(f"op '{op}': Label values must lie in [0, {num_classes}) or equal ignore_index="
                          f"{ignore_index}, received {int(label[bad].reshape(-1)[0])}")
     return xp.where(keep, label, 0).astype(np.int64), keep
@@ -135,6 +136,46 @@ SOFTMAX_WITH_CROSS_ENTROPY_GRAD = register_op(
     "softmax_with_cross_entropy_grad", inputs=("Label", "Softmax", "DLoss"), outputs=("DLogits",),
     forward=_swce_grad_forward, infer=_swce_grad_infer, attrs=_SWCE_ATTRS, gpu=_swce_grad_kernel,
     host_sync=_hard_label_check)
+
+
+# ---- bce_loss: binary cross entropy on probabilities, per element --------------------------------------
+# Out = -(Label log(X) + (1 - Label) log(1 - X)), each log clamped at -100; the gradient divides by
+# max(X (1 - X), 1e-12), as Paddle's kernel does, so a saturated input (X = 0 or 1) gets a large finite
+# gradient instead of NaN. Only X has a gradient, as Paddle's. On the CPU an input outside [0, 1] is a
+# ValueError, as in Paddle's CPU kernel (its GPU kernel asserts on the device; ours reads nothing back there).
+_BCE_EPSILON = 1e-12
+
+
+def _bce_infer(x, label):
+    check_float("bce_loss", x, "X", real=True)
+    if label.dtype != x.dtype or known_shapes_differ(label.shape, x.shape):
+        raise ValueError(f"op 'bce_loss': Label must have X's shape {list(x.shape)} and dtype {x.dtype}, "
+                         f"received {list(label.shape)} {label.dtype}")
+    return Meta(x.shape, x.dtype)
+
+
+def _bce_forward(xp, x, label):
+    if xp is np and x.size and not (x.min() >= 0 and x.max() <= 1):  # Paddle's GPU kernel asserts on the device
+        bad = x.min() if not x.min() >= 0 else x.max()
+        raise ValueError(f"bce_loss: input must be within [0, 1] (probabilities), received {bad}")
+    floor = x.dtype.type(-100)
+    log_p, log_1mp = xp.maximum(xp.log(x), floor), xp.maximum(xp.log(1 - x), floor)
+    return (-(label * log_p + (1 - label) * log_1mp)).astype(x.dtype, copy=False)
+
+
+def _bce_grad_forward(xp, x, label, dout):
+    return (dout * (x - label) / xp.maximum((1 - x) * x, x.dtype.type(_BCE_EPSILON))).astype(x.dtype, copy=False)
+
+
+def _bce_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("bce_loss_grad", g.input("X"), g.input("Label"), g.output_grad("Out")))
+
+
+BCE_LOSS = register_op("bce_loss", inputs=("X", "Label"), outputs=("Out",), nondiff_inputs=("Label",),
+                       forward=_bce_forward, infer=_bce_infer, grad=_bce_grad)
+BCE_LOSS_GRAD = register_op("bce_loss_grad", inputs=("X", "Label", "DOut"), outputs=("DX",),
+                            forward=_bce_grad_forward, infer=lambda x, label, dout: Meta(x.shape, x.dtype))
 
 
 # ---- sigmoid_cross_entropy_with_logits: BCE on logits, per element -------------------------------------

@@ -469,6 +469,60 @@ AS_STRIDED_GRAD = register_op("as_strided_grad", inputs=("X", "OutGrad"), meta_i
                               attrs={"dims": [], "stride": [], "offset": 0})
 
 
+# ---- diagonal: a view of the `offset` diagonal over dims (axis1, axis2), as the last dim (Paddle 3) ---------
+def diagonal_length(rows, cols, offset):
+    """How long the `offset` diagonal of a rows x cols matrix is (-1 when a dim is unknown)."""
+    if rows == -1 or cols == -1:
+        return -1
+    return max(0, min(rows, cols - offset) if offset >= 0 else min(rows + offset, cols))
+
+
+def _diagonal_infer(x, offset, axis1, axis2):
+    ndim = len(x.shape)
+    a1, a2 = normalize_axis("diagonal", axis1, ndim, "axis1"), normalize_axis("diagonal", axis2, ndim, "axis2")
+    if a1 == a2:
+        raise ValueError(f"op 'diagonal': axis1 and axis2 must name different dims, received {axis1} and {axis2}")
+    others = tuple(d for i, d in enumerate(x.shape) if i not in (a1, a2))
+    return Meta(others + (diagonal_length(x.shape[a1], x.shape[a2], offset),), x.dtype)
+
+
+def _diagonal_forward(xp, x, offset, axis1, axis2):
+    """A writable view (NumPy's own diagonal is read-only): the two dims moved last, the offset sliced off,
+    then one dim stepping along both."""
+    _diagonal_infer(Meta(x.shape, x.dtype), offset, axis1, axis2)
+    moved = xp.moveaxis(x, (axis1, axis2), (-2, -1))
+    moved = moved[..., :, offset:] if offset >= 0 else moved[..., -offset:, :]
+    n = min(moved.shape[-2:])
+    return xp.lib.stride_tricks.as_strided(moved, moved.shape[:-2] + (n,),
+                                           moved.strides[:-2] + (moved.strides[-2] + moved.strides[-1],))
+
+
+def _diagonal_grad_forward(xp, x, dout, offset, axis1, axis2):
+    dx = xp.zeros(x.shape, dout.dtype)
+    _diagonal_forward(xp, dx, offset, axis1, axis2)[...] = dout
+    return dx
+
+
+def _diagonal_grad(g):
+    if g.needs("Input"):
+        g.set_input_grad("Input", g.op("diagonal_grad", g.input("Input"), g.output_grad("Out"), **g.attrs))
+
+
+def _diagonal_grad_grad(g):  # diagonal_grad is linear in Out@GRAD: its own gradient is the diagonal again
+    if g.needs("OutGrad"):
+        g.set_input_grad("OutGrad", g.op("diagonal", g.output_grad("InputGrad"), **g.attrs))
+
+
+_DIAGONAL_ATTRS = {"offset": 0, "axis1": 0, "axis2": 1}
+DIAGONAL = register_op("diagonal", inputs=("Input",), outputs=("Out",), forward=_diagonal_forward,
+                       infer=_diagonal_infer, grad=_diagonal_grad, attrs=_DIAGONAL_ATTRS, double_grad=True,
+                       view=True)
+DIAGONAL_GRAD = register_op("diagonal_grad", inputs=("Input", "OutGrad"), meta_inputs=("Input",),
+                            outputs=("InputGrad",), nondiff_inputs=("Input",), forward=_diagonal_grad_forward,
+                            infer=lambda x, dout, **a: Meta(x.shape, dout.dtype), grad=_diagonal_grad_grad,
+                            attrs=_DIAGONAL_ATTRS, double_grad=True)
+
+
 # ---- view as another dtype: the same bytes reinterpreted (not differentiable) ---------------------
 def _view_dtype_infer(x, dtype):
     new, old = np.dtype(dtype), np.dtype(x.dtype)

@@ -1,7 +1,9 @@
 """Scale, matmul, and the unary math ops (exp, log, sqrt, ...)."""
 import numpy as np
 
+from ..device import cublas
 from ..framework.dtype import LOW_PRECISION, compute_dtype
+from ..framework.flags import TF32, flag
 from ..framework.dtype import kind as dtype_kind
 from .complex import REAL_OF
 from .elementwise import binary_rule, with_axis
@@ -41,13 +43,18 @@ def _mT(xp, a):
     return a.swapaxes(-1, -2) if a.ndim >= 2 else a  # the method skips NumPy's Python-level wrapper
 
 
-def matmul_array(xp, x, y):
-    """x @ y; float16/bfloat16 multiply-accumulate in float32 and round once, as Paddle's kernels."""
+def matmul_array(xp, x, y, tf32_switch="cublas"):
+    """x @ y; float16/bfloat16 multiply-accumulate in float32 and round once, as Paddle's kernels. On a GPU
+    through cuBLAS's own handle (device/cublas.py: a CUDA-graph capture can hold it), float32 in TF32 while
+    Paddle's `tf32_switch` allows it ("cublas" for the matmul family, "cudnn" for convolutions)."""
     if x.ndim > 2 and y.ndim == 2 and x.flags.c_contiguous:
         # a batch of rows times one matrix is one GEMM over the flattened rows: NumPy would run a GEMM per
         # batch entry (10-40% slower at [16, 64, 256] @ [256, 256], most with a transposed y)
         rows = x.reshape(_prod(x.shape[:-1]), x.shape[-1])
-        return matmul_array(xp, rows, y).reshape(x.shape[:-1] + y.shape[-1:])
+        return matmul_array(xp, rows, y, tf32_switch).reshape(x.shape[:-1] + y.shape[-1:])
+    if xp is not np:
+        out = cublas.matmul(xp, x, y, TF32[tf32_switch], flag("FLAGS_gemm_use_half_precision_compute_type"))
+        return xp.matmul(x, y) if out is None else out  # integers and bool: CuPy's kernels, without cuBLAS
     if x.dtype in LOW_PRECISION:  # compute_dtype(x.dtype) is float32, inlined: this runs for every matmul
         return xp.matmul(x.astype(compute_dtype(x.dtype)), y.astype(compute_dtype(x.dtype))).astype(x.dtype)
     out = xp.matmul(x, y)
@@ -352,8 +359,11 @@ def _zero(x, out, dout):  # piecewise constant: the gradient is zero almost ever
 # CONSTANT = _unary(type, dtypes, forward(xp, x, **attrs), dx(x, out, dout, **attrs))
 EXP = _unary("exp", ANY, lambda xp, x: xp.exp(x), lambda x, out, dout: dout * out)
 LOG = _unary("log", ANY, lambda xp, x: xp.log(x), lambda x, out, dout: dout / x)
-POW = _unary("pow", POW_RULE, _pow_forward, lambda x, out, dout, factor: dout * (x ** (factor - 1.0) * factor),
-             attrs={"factor": 1.0})
+def _pow_grad(x, out, dout, factor):  # factor * x ** (factor - 1); x ** 0 is constant: 0 even at x = 0 (0 * inf)
+    return zeros_like(dout) if factor == 0 else dout * (x ** (factor - 1.0) * factor)
+
+
+POW = _unary("pow", POW_RULE, _pow_forward, _pow_grad, attrs={"factor": 1.0})
 SQRT = _unary("sqrt", FLOAT, lambda xp, x: xp.sqrt(x), lambda x, out, dout: dout * 0.5 / out)
 RSQRT = _unary("rsqrt", FLOAT, lambda xp, x: (1 / xp.sqrt(x)).astype(x.dtype, copy=False),
                lambda x, out, dout: dout * (out * out ** 2 * -0.5))

@@ -1,9 +1,10 @@
-"""Reductions over axes: sum, mean, max/min, amax/amin, prod, logsumexp, var, all/any, argmax/argmin, cumsum."""
+"""Reductions over axes: sum, mean, max/min, amax/amin, prod, logsumexp, var, all/any, argmax/argmin, cumsum,
+cumprod, logcumsumexp."""
 import numpy as np
 
-from ..framework.dtype import compute_dtype
-from .formula import (cast, cumsum, equal, exp, expand_as, full_like, mean, reduce_sum, reshape_as, unsqueeze, where,
-                      zeros_like)
+from ..framework.dtype import compute_dtype, convert_dtype
+from .formula import (cast, cumsum, equal, exp, expand_as, full_like, log, mean, reduce_sum, reshape,
+                      reshape_as, unsqueeze, where, zeros_like)
 from .registry import Meta, register_op
 from .shape_rules import check_float, normalize_axes, normalize_axis
 
@@ -42,29 +43,44 @@ def _broadcast_back(g, dout):
     return expand_as(kept, x)
 
 
-def _sum_grad(g):
-    if g.needs("X"):
-        g.set_input_grad("X", _broadcast_back(g, g.output_grad("Out")))
-
-
 def _mean_grad(g):
     if g.needs("X"):
         g.set_input_grad("X", g.op("mean_grad", g.input("X"), g.output_grad("Out"), axis=g.attrs["axis"],
                                    keepdim=g.attrs["keepdim"]))
 
 
-def _sum_forward(xp, x, axis, keepdim):
-    # integers keep their dtype (wrapping, as Paddle; NumPy would widen to int64), bool counts in int64,
-    # float16/bfloat16 accumulate in float32
-    out = x.dtype if x.dtype.kind != "b" else np.dtype(np.int64)
-    acc = compute_dtype(x.dtype) if x.dtype.kind != "b" else out
+# The dtype Paddle's sum returns unless one is requested: int64 for bool and int32 (SumInferMeta: a count of flags
+# or a sum of int32 indices would wrap), else the input's own (int8/int16/uint8 too)
+_SUM_WIDENS = {np.dtype(np.bool_): np.dtype(np.int64), np.dtype(np.int32): np.dtype(np.int64)}
+
+
+def _sum_dtype(dtype, requested):
+    return _SUM_WIDENS.get(dtype, dtype) if requested is None else convert_dtype(requested).np
+
+
+def _sum_forward(xp, x, axis, keepdim, dtype):
+    # integers accumulate in the output dtype (wrapping, as Paddle; NumPy would widen to int64),
+    # float16/bfloat16 in float32
+    out = _SUM_WIDENS.get(x.dtype, x.dtype) if dtype is None else convert_dtype(dtype).np
+    acc = compute_dtype(out) if out.kind != "b" else out
     return xp.asarray(x.sum(axis=_axes(x, axis), keepdims=keepdim, dtype=acc)).astype(out, copy=False)
+
+
+def _sum_infer(x, axis, keepdim, dtype):
+    return Meta(reduced_shape("reduce_sum", x.shape, axis, keepdim), _sum_dtype(np.dtype(x.dtype), dtype))
+
+
+def _sum_grad(g):
+    if g.needs("X"):
+        dx = _broadcast_back(g, g.output_grad("Out"))
+        # a sum into another dtype (sum(x, dtype='float64')) sends the gradient back in x's
+        g.set_input_grad("X", dx if g.attrs["dtype"] is None else cast(dx, dtype=g.input("X").dtype.name))
 
 
 REDUCE_SUM = register_op(
     "reduce_sum", inputs=("X",), outputs=("Out",),
     forward=_sum_forward,
-    infer=_reduce_infer("reduce_sum"), grad=_sum_grad, attrs={"axis": None, "keepdim": False}, double_grad=True)
+    infer=_sum_infer, grad=_sum_grad, attrs={"axis": None, "keepdim": False, "dtype": None}, double_grad=True)
 
 
 def _mean_infer(x, axis, keepdim):
@@ -88,6 +104,8 @@ MEAN = register_op("mean", inputs=("X",), outputs=("Out",), forward=_mean_forwar
 
 
 def _mean_grad_forward(xp, x, dout, axis, keepdim):
+    if x.ndim == 0:  # the mean of one number is itself
+        return dout.astype(x.dtype, copy=True).reshape(())
     axes = normalize_axes("mean", axis, x.ndim)
     count = 1
     for a in axes:
@@ -112,16 +130,25 @@ MEAN_GRAD = register_op("mean_grad", inputs=("X", "Dout"), meta_inputs=("X",), o
                         nondiff_inputs=("X",), double_grad=True)
 
 
-# ---- max / min (Paddle: the gradient reaches every position equal to the extreme) ------------------
-# ---- amax / amin (the gradient is shared evenly among the tied positions) ----------------------------
+# ---- max / min / amax / amin: the gradient is shared evenly among the tied extremes (Paddle's rule for all
+# four); where the extreme is NaN no element equals it, and the gradient of that reduction is NaN throughout
+# (0 * dout / 0), so a NaN shows in the gradient as in the output. An empty reduced axis has no extreme:
+# ValueError, as Paddle's max (its amax/argmax return uninitialised memory); other empty dims reduce to empty.
+
+
+def _check_reducible(name, x, axis):
+    """ValueError when a reduced axis of x is empty (no extreme, no position of one)."""
+    empty = [a for a in normalize_axes(name, axis, x.ndim) if x.shape[a] == 0]
+    if empty:
+        raise ValueError(f"op '{name}': cannot reduce axis {empty[0]} of size 0 (input shape {list(x.shape)}): "
+                         "an empty axis has no extreme")
 
 
 def _nonempty_reduce(name, fn):
     def forward(xp, x, axis, keepdim):
-        axes = _axes(x, axis)
         if x.size == 0:
-            raise ValueError(f"op '{name}': cannot reduce an empty tensor of shape {list(x.shape)}")
-        return xp.asarray(fn(x, axis=axes, keepdims=keepdim))
+            _check_reducible(name, x, axis)
+        return xp.asarray(fn(x, axis=_axes(x, axis), keepdims=keepdim))
     return forward
 
 
@@ -133,33 +160,27 @@ def _numeric_reduce_infer(name):
     return infer
 
 
-def _extreme_grad(even):
-    def grad(g):
-        if not g.needs("X"):
-            return
-        x = g.input("X")
-        mask = equal(x, _broadcast_back(g, g.output("Out")))
-        dout = g.output_grad("Out")
-        if not even:
-            g.set_input_grad("X", where(mask, _broadcast_back(g, dout), zeros_like(x)))
-            return
-        maskf = cast(mask, dtype=x.dtype.name)
-        count = reduce_sum(maskf, axis=g.attrs["axis"], keepdim=True)
-        kept = dout if g.attrs["keepdim"] else reshape_as(dout, count)
-        g.set_input_grad("X", maskf * (kept / count))
-    return grad
+def _extreme_grad(g):
+    if not g.needs("X"):
+        return
+    x = g.input("X")
+    maskf = cast(equal(x, _broadcast_back(g, g.output("Out"))), dtype=x.dtype.name)
+    count = reduce_sum(maskf, axis=g.attrs["axis"], keepdim=True)
+    dout = g.output_grad("Out")
+    kept = dout if g.attrs["keepdim"] else reshape_as(dout, count)
+    g.set_input_grad("X", maskf * (kept / count))
 
 
-def _extreme(name, fn, even):
+def _extreme(name, fn):
     return register_op(name, inputs=("X",), outputs=("Out",), forward=_nonempty_reduce(name, fn),
-                       infer=_numeric_reduce_infer(name), grad=_extreme_grad(even),
+                       infer=_numeric_reduce_infer(name), grad=_extreme_grad,
                        attrs={"axis": None, "keepdim": False}, double_grad=True)
 
 
-MAX = _extreme("max", lambda x, **k: x.max(**k), even=False)
-MIN = _extreme("min", lambda x, **k: x.min(**k), even=False)
-AMAX = _extreme("amax", lambda x, **k: x.max(**k), even=True)
-AMIN = _extreme("amin", lambda x, **k: x.min(**k), even=True)
+MAX = _extreme("max", lambda x, **k: x.max(**k))
+MIN = _extreme("min", lambda x, **k: x.min(**k))
+AMAX = _extreme("amax", lambda x, **k: x.max(**k))
+AMIN = _extreme("amin", lambda x, **k: x.min(**k))
 
 
 # ---- logsumexp ---------------------------------------------------------------------------------------
@@ -167,12 +188,13 @@ def _logsumexp_forward(xp, x, axis, keepdim):
     if x.dtype.kind != "f":
         _float_reduce_infer("logsumexp")(x, axis, keepdim)
     axes = _axes(x, axis)
-    if x.size == 0:
-        raise ValueError(f"op 'logsumexp': cannot reduce an empty tensor of shape {list(x.shape)}")
+    shape = reduced_shape("logsumexp", x.shape, axis, keepdim)
+    if x.size == 0 and any(x.shape[a] == 0 for a in normalize_axes("logsumexp", axis, x.ndim)):
+        return xp.full(shape, -np.inf, x.dtype)  # log of an empty sum of exponentials, as Paddle
     m = x.max(axis=axes, keepdims=True)
     m = xp.where(xp.isfinite(m), m, xp.zeros((), x.dtype))
     out = xp.log(xp.exp(x - m).sum(axis=axes, keepdims=True)) + m
-    return xp.asarray(out if keepdim else out.reshape(reduced_shape("logsumexp", x.shape, axis, False)))
+    return xp.asarray(out.reshape(shape))
 
 
 def _float_reduce_infer(name):
@@ -228,6 +250,8 @@ def _expand_dout(xp, x, dout, axis, keepdim):
 def _prod_grad_forward(xp, x, dout, axis, keepdim):
     if x.ndim == 0:
         return xp.broadcast_to(dout, x.shape).astype(x.dtype)
+    if x.size == 0:  # an empty batch, or an empty product (1, whatever x): nothing to send back
+        return xp.zeros(x.shape, x.dtype)
     grouped, perm, moved_shape = _group_last(xp, x, axis)
     others = _ungroup(xp, _exclusive_products(xp, grouped), perm, moved_shape)
     return (_expand_dout(xp, x, dout, axis, keepdim) * others).astype(x.dtype, copy=False)
@@ -238,7 +262,7 @@ def _prod_double_grad_forward(xp, x, ddx, dout, axis, keepdim):
 
     That sum is the dual part of prod_{k != j} (x_k + eps ddx_k): exclusive products of dual numbers.
     """
-    if x.ndim == 0:
+    if x.ndim == 0 or x.size == 0:
         return xp.zeros_like(x)
     gx, perm, moved_shape = _group_last(xp, x, axis)
     gd = xp.reshape(xp.transpose(ddx, perm), gx.shape)
@@ -295,7 +319,7 @@ PROD_DOUBLE_GRAD = register_op("prod_double_grad", inputs=("X", "DDX", "DOut"), 
 # ---- var (std = sqrt(var) in the API) ---------------------------------------------------------------
 def _count(name, shape, axis):
     """How many elements each output of the reduction sums over (-1 when a reduced dim is unknown)."""
-    dims = [shape[a] for a in normalize_axes(name, axis, len(shape))]
+    dims = [shape[a] for a in normalize_axes(name, axis, len(shape))] if len(shape) else []  # 0-D: one element
     return -1 if -1 in dims else int(np.prod(dims, dtype=np.int64))
 
 
@@ -351,7 +375,7 @@ def _arg_shape(name, shape, axis, keepdim):
 def _arg_reduce(name, fn):
     def forward(xp, x, axis, keepdim, dtype):
         if x.size == 0:
-            raise ValueError(f"op '{name}': cannot reduce an empty tensor of shape {list(x.shape)}")
+            _check_reducible(name, x, axis)
         shape = _arg_shape(name, x.shape, axis, keepdim)
         if axis is None:
             out = fn(x.reshape(-1), 0)
@@ -453,3 +477,57 @@ CUMPROD = register_op("cumprod", inputs=("X",), outputs=("Out",), forward=_cumpr
 CUMPROD_GRAD = register_op("cumprod_grad", inputs=("X", "DOut"), outputs=("XGrad",), forward=_cumprod_grad_forward,
                            infer=lambda x, dout, dim: Meta(x.shape, dout.dtype), same_dtype=("X", "DOut"),
                            attrs={"dim": None})
+
+
+# ---- logcumsumexp: log(cumsum(exp(x))) as a running logaddexp, exact where exp would under- or overflow -----
+def _logcumsumexp_forward(xp, x, axis, flatten, reverse):
+    check_float("logcumsumexp", x, real=True)
+    if flatten:
+        x, axis = x.reshape(-1), 0
+    elif x.ndim == 0:
+        return x.copy()
+    y = xp.moveaxis(x, axis, -1).astype(compute_dtype(x.dtype))  # a copy, scanned in place
+    if reverse:
+        y = y[..., ::-1]
+    step = 1
+    while step < y.shape[-1]:  # Hillis-Steele scan: log2(n) elementwise passes, the same on NumPy and CuPy
+        y[..., step:] = xp.logaddexp(y[..., step:], y[..., :-step])
+        step *= 2
+    if reverse:
+        y = y[..., ::-1]
+    return xp.ascontiguousarray(xp.moveaxis(y, -1, axis)).astype(x.dtype, copy=False)
+
+
+def _logcumsumexp_infer(x, axis, flatten, reverse):
+    check_float("logcumsumexp", x, real=True)
+    if flatten:
+        return Meta((-1 if -1 in x.shape else int(np.prod(x.shape, dtype=np.int64)),), x.dtype)
+    if len(x.shape):
+        normalize_axis("logcumsumexp", axis, len(x.shape))
+    return Meta(x.shape, x.dtype)
+
+
+def _logcumsumexp_grad(g):
+    """dx_j = sum over the outputs k that include x_j of dout_k exp(x_j - out_k), each term at most |dout_k|:
+    summed in log space, positive and negative douts apart (Paddle's and TensorFlow's rule). An x_j of -inf (a
+    masked position) gets 0, not exp(-inf + inf)."""
+    if not g.needs("X"):
+        return
+    x, out, dout = g.input("X"), g.output("Out"), g.output_grad("Out")
+    a = g.attrs
+    flat = reshape(x, shape=[-1]) if a["flatten"] else x
+    lowest, ones = full_like(dout, -np.inf), full_like(dout, 1.0)
+    back = {"axis": 0 if a["flatten"] else a["axis"], "flatten": False, "reverse": not a["reverse"]}
+
+    def part(mask):
+        log_abs = where(mask, log(where(mask, g.op("abs", dout), ones)), lowest)
+        return exp(g.op("logcumsumexp", log_abs - out, **back) + flat)
+
+    dx = part(dout > 0) - part(dout < 0)
+    dx = where(equal(flat, full_like(flat, -np.inf)), zeros_like(dx), dx)
+    g.set_input_grad("X", reshape_as(dx, x) if a["flatten"] else dx)
+
+
+LOGCUMSUMEXP = register_op("logcumsumexp", inputs=("X",), outputs=("Out",), forward=_logcumsumexp_forward,
+                           infer=_logcumsumexp_infer, grad=_logcumsumexp_grad,
+                           attrs={"axis": -1, "flatten": False, "reverse": False}, double_grad=True)

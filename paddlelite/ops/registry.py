@@ -16,14 +16,23 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..device.graph_capture import capturing
 from .legacy import REGISTRY_TYPES as _BY_LEGACY_TYPE
 
 
 Meta = namedtuple("Meta", ["shape", "dtype"])  # shape: tuple of int, -1 = unknown; dtype: numpy dtype
 
-# the usual reasons an op's forward reads device values on the host (OpDef.host_sync)
+# the usual reasons an op's forward reads device values on the host (OpDef.host_sync). A value check is a
+# validation: an op whose check skips itself while a CUDA graph is captured (`checks_values`) can be replayed
+# -- the step's runs before its capture checked their values, a replay checks nothing, as Paddle's in-kernel
+# checks do not stop a graph
 DATA_DEPENDENT_SHAPE = "its output shape depends on the input values"
 VALUE_CHECK = "checks its input values on the host"
+
+
+def checks_values(xp):
+    """Whether an op's value check (VALUE_CHECK) runs now: not while a CUDA graph is being captured."""
+    return not capturing(xp)
 
 
 class OpDef:
@@ -31,12 +40,13 @@ class OpDef:
                  "variadic_inputs", "optional_inputs", "variadic_outputs", "intermediate_outputs",
                  "nondiff_inputs", "meta_inputs", "same_dtype", "double_grad", "diff_inputs_mask", "n_in",
                  "n_out", "simple", "input_index", "output_index", "view", "block_runner", "block_grad",
-                 "block_locals", "host_sync", "lacks_higher_grad", "host_inputs", "absent_tails")
+                 "block_locals", "host_sync", "lacks_higher_grad", "host_inputs", "absent_tails", "callable_attrs")
 
     def __init__(self, type, inputs, outputs, forward=None, infer=None, grad=None, attrs=None,
                  variadic_inputs=(), optional_inputs=(), variadic_outputs=(), intermediate_outputs=(),
                  nondiff_inputs=(), meta_inputs=(), same_dtype=(), double_grad=False, view=False,
-                 block_runner=None, block_grad=None, block_locals=None, host_sync=None, host_inputs=()):
+                 block_runner=None, block_grad=None, block_locals=None, host_sync=None, host_inputs=(),
+                 callable_attrs=()):
         self.type = type
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
@@ -78,6 +88,9 @@ class OpDef:
         # check, a predicate), so a step holding it cannot be one CUDA graph: a short reason, or a
         # predicate on the attrs giving the reason or None (plans report these: Plan.host_syncs)
         self.host_sync = host_sync
+        # callable_attrs: attrs holding the id of a Python function of this process (static/callables.py), -1 for
+        # none; a program read from a file may hold no other value there (a file must not choose code to run)
+        self.callable_attrs = tuple(callable_attrs)
         self.diff_inputs_mask = tuple(s not in self.nondiff_inputs for s in self.inputs)
         self.n_in = len(self.inputs)
         self.n_out = len(self.outputs)

@@ -55,6 +55,8 @@ TAKE_ALONG_AXIS = register_op("take_along_axis", inputs=("X", "Index"), outputs=
 
 
 def _take_along_grad_forward(xp, x, index, dout, axis):
+    if x.ndim == 0:  # sort, topk or mode of a 0-D tensor picked its only element
+        return dout.copy()
     ax = normalize_axis("take_along_axis_grad", axis, x.ndim)
     dx = xp.zeros(x.shape, dtype=dout.dtype)
     _scatter_add(xp, dx, _along_index(xp, index % x.shape[ax] if x.shape[ax] else index, ax), dout)
@@ -75,21 +77,27 @@ TAKE_ALONG_AXIS_GRAD = register_op(
 
 
 # ---- argsort / top_k_v2: values plus the int64 indices they came from -------------------------------
-def _sort_indices(xp, x, axis, descending):
-    """Stable sort order along axis; descending keeps equal elements in their original order too."""
-    if descending:
-        key = -x.astype(np.int64) if x.dtype.kind in "ub" else -x
-    else:
-        key = x
+def _stable_argsort(xp, key, axis):
     if xp is np:
         return np.argsort(key, axis=axis, kind="stable")
     return xp.argsort(key, axis=axis)  # CuPy's sort is stable
 
 
+def _sort_indices(xp, x, axis, descending):
+    """Stable sort order along axis: equal elements keep their order in either direction, and NaN sorts as the
+    largest value (last ascending, first descending), as in Paddle and PyTorch. Descending is the ascending
+    order of x reversed along axis, read backwards: ties come out in their original order, NaNs first, and no
+    key is negated (which would overflow at an int's minimum)."""
+    if not descending:
+        return _stable_argsort(xp, x, axis)
+    ascending_of_reversed = _stable_argsort(xp, xp.flip(x, axis), axis)
+    return (x.shape[axis] - 1) - xp.flip(ascending_of_reversed, axis)
+
+
 def _grad_through_indices(g):
-    if g.needs("X"):
-        g.set_input_grad("X", g.op("take_along_axis_grad", g.input("X"), g.output("Indices"), g.output_grad("Out"),
-                                   axis=g.attrs["axis"]))
+    if g.needs("X"):  # zeros when only Indices was differentiated (as Paddle: an int output passes nothing back)
+        g.set_input_grad("X", g.op("take_along_axis_grad", g.input("X"), g.output("Indices"),
+                                   g.output_grad_or_zeros("Out"), axis=g.attrs["axis"]))
 
 
 def _argsort_forward(xp, x, axis, descending):

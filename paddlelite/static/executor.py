@@ -10,12 +10,13 @@ from collections import namedtuple
 import numpy as np
 
 from ..device import cuda
-from ..device.graph_capture import GraphReplay
+from ..device.graph_capture import GraphReplay, replay_enabled
 from ..device.place import Place, current_place, parse_place
 from ..framework import dtype as _dtype
+from ..framework.flags import flag
 from ..framework.tensor import Tensor
 from ..ops import check_numerics
-from ..ops.registry import get_op
+from ..ops.registry import VALUE_CHECK, get_op
 from .compiled import CompiledProgram
 from .framework import EMPTY_VAR_NAME, Program, Variable, default_main_program, executable_ops, names_of
 
@@ -277,8 +278,10 @@ class Plan:
             env[self.feed_idx[name]] = value
         return self.run_env(env, scope._values)
 
-    def run_env(self, env, values):
-        """Run on `env` (the feeds in their slots), reading and writing back the scope's `values`; the fetches."""
+    def run_env(self, env, values, in_place=False):
+        """Run on `env` (the feeds in their slots), reading and writing back the scope's `values`; the fetches.
+        With `in_place`, a persistable the scope holds already is written into that array (a replayed step reads
+        and writes its parameters at fixed addresses)."""
         block = self.program.global_block()
         xp = self.xp
         for i, name in self.external:
@@ -292,8 +295,14 @@ class Plan:
             env[i] = v
         self.run_steps(self.steps, env)
         for i, name in self.write_back:
-            if env[i] is not None:
-                values[name] = env[i]
+            value = env[i]
+            if value is None:
+                continue
+            old = values.get(name) if in_place else None
+            if old is None or old.shape != value.shape or old.dtype != value.dtype or not _is_array(old):
+                values[name] = value
+            elif old is not value:
+                xp.copyto(old, value)
         out = []
         for i, name in self._fetch_slots:
             v = env[i]
@@ -307,8 +316,8 @@ class Plan:
 
 
 class FixedStep:
-    """A plan run as a repeated step: one environment and one scope serve every call, and with `fixed` the
-    step owns its input and output arrays -- the fixed addresses a CUDA graph replay of it needs.
+    """A plan run as a repeated step: one environment and one scope (its own, or the Executor's) serve every call, and
+    with `fixed` the step owns its input and output arrays -- the fixed addresses a CUDA graph replay of it needs.
 
     With `fixed`, each call copies the feeds marked `copied` into arrays it keeps (`xp.copyto`; a new one
     only when a feed's shape or dtype changes), so the plan reads its inputs at the same addresses every
@@ -318,6 +327,12 @@ class FixedStep:
     arrays. Without `fixed` (default: on the CPU, where no graph replays) the feeds are read where they
     are and the fetched values, fresh arrays of each call, are returned as they are. Values that are not
     arrays (a while loop's boxed step scopes, None) pass as they are.
+
+    With `fixed`, the persistables the step writes go into the arrays that hold them -- in the scope, or fed (a
+    to_static step's BatchNorm statistics are the buffers' own arrays, put in the scope for the call) -- so a
+    replay updates them where the next call reads them. With `cuda_graph`, a GPU step none of whose ops reads
+    device values on the host (but to check them) is replayed from a CUDA graph once it repeats
+    (device/graph_capture.GraphReplay).
     """
 
     def __init__(self, plan, copied, fixed=None, cuda_graph=False):
@@ -327,9 +342,11 @@ class FixedStep:
         self.feed_buffers = [None] * len(plan.feed_slots)
         self.fetch_buffers = [None] * len(plan.fetch_idx)
         self.env = [None] * len(plan.names)
-        self.scope = Scope()
-        # with `cuda_graph`, a GPU step whose ops can all be replayed is replayed from a CUDA graph once it repeats
-        replayable = self.fixed and plan.xp is not np and not plan.host_syncs() and not plan.write_back
+        self.scope = Scope()  # the Executor sets the one of its call
+        fed = set(plan.feed_slots)
+        self._fed_writes = [(i, name) for i, name in plan.write_back if i in fed]
+        # a value check skips itself during a capture (ops.registry.checks_values); any other host read refuses it
+        replayable = self.fixed and plan.xp is not np and all(s.reason == VALUE_CHECK for s in plan.host_syncs())
         self.graph = GraphReplay(plan.xp, self._drop_results) if cuda_graph and replayable else None
 
     def run(self, feeds):
@@ -340,8 +357,11 @@ class FixedStep:
         else:
             for slot, value in zip(self.plan.feed_slots, feeds):
                 env[slot] = value
+        values = self.scope._values
+        for slot, name in self._fed_writes if fixed else ():
+            values[name] = env[slot]  # written in place by the step
         if self.graph is None:
-            outs = self.plan.run_env(env, self.scope._values)
+            outs = self.plan.run_env(env, values, fixed)
         else:
             fed = [(slot, env[slot]) for slot in self.plan.feed_slots]
             outs = self.graph.run(lambda: self._run_fed(fed), self._replay_key())
@@ -358,7 +378,7 @@ class FixedStep:
         env = self.env
         for slot, value in fed:
             env[slot] = value
-        return self.plan.run_env(env, self.scope._values)
+        return self.plan.run_env(env, self.scope._values, True)
 
     def _replay_key(self):
         """What a captured run depends on: the address, shape, strides and dtype of every array it reads (the
@@ -478,7 +498,12 @@ def _feed_lr(program, scheduler, scope, place):
     if var is None:
         raise ValueError(f"Executor.run: program.lr_scheduler's learning-rate variable '{name}' is not in the "
                          "program")
-    scope._values[name] = place.xp.asarray(np.full(var._shape, scheduler(), dtype=var.dtype.np))
+    value = np.full(var._shape, scheduler(), dtype=var.dtype.np)
+    old = scope._values.get(name)
+    if isinstance(old, place.xp.ndarray) and old.shape == value.shape and old.dtype == value.dtype:
+        old.fill(value.flat[0])  # in place, without a copy from the host: a replayed step reads it at a fixed address
+    else:
+        scope._values[name] = place.xp.asarray(value)
 
 
 def _flatten_fetch(fetch_list):
@@ -495,20 +520,28 @@ def _flatten_fetch(fetch_list):
 
 
 class Executor:
-    """Runs static programs on one place (CPU: NumPy, GPU: CuPy) - the same code for both."""
+    """Runs static programs on one place (CPU: NumPy, GPU: CuPy) - the same code for both.
+
+    On a GPU, with FLAGS_new_executor_use_cuda_graph or a CompiledProgram whose BuildStrategy allows CUDA-graph
+    capture (Paddle's switches), a plan runs as a FixedStep replayed from a CUDA graph: the whole step -- forward,
+    backward and optimizer updates -- is one launch once its feeds, fetches and scope arrays repeat."""
 
     def __init__(self, place=None):
         self.place = current_place() if place is None else parse_place(place, "Executor")
         self._plans = {}
+        self._replayed = {}  # plan key -> FixedStep replaying it
 
     def close(self):
         self._plans.clear()
+        self._replayed.clear()
 
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed", fetch_var_name="fetch",
             scope=None, return_numpy=True, use_program_cache=False, use_prune=False):
         if program is None:
             program = default_main_program()
+        graph = flag("FLAGS_new_executor_use_cuda_graph")
         if isinstance(program, CompiledProgram):
+            graph = graph or program._build_strategy.allow_cuda_graph_capture
             program = program._runnable()
         if not isinstance(program, Program):
             raise TypeError(f"Executor.run: program must be a Program, received {type(program).__name__}")
@@ -538,8 +571,16 @@ class Executor:
         plan = self._plans.get(key)
         if plan is None:
             self._plans = {k: p for k, p in self._plans.items() if k[0] != program._uid}
+            self._replayed = {k: p for k, p in self._replayed.items() if k[0] != program._uid}
             plan = self._plans[key] = Plan(program, sorted(feed_arrays), fetch_names, self.place)
-        outs = plan.run(scope, feed_arrays)
+        if xp is not np and replay_enabled(graph):
+            step = self._replayed.get(key)
+            if step is None:
+                step = self._replayed[key] = FixedStep(plan, [True] * len(feed_arrays), True, True)
+            step.scope = scope
+            outs = step.run([feed_arrays[n] for n in sorted(feed_arrays)])
+        else:
+            outs = plan.run(scope, feed_arrays)
         if return_numpy:
             # CuPy arrays come back to the host; NumPy scalars (0-D ufunc results) become 0-D arrays
             return [np.asarray(o) if isinstance(o, (np.ndarray, np.generic)) else o.get() for o in outs]

@@ -3,7 +3,7 @@
 `<prefix>.pdmodel` is a JSON document: the program pruned to what the fetch variables need from the
 feed variables (a `clone(for_test=True)`, so no backward/optimizer ops and test-mode attrs), its blocks'
 variables and ops with plain-data attrs, the feed and fetch names, and the SHA-256 of its canonical
-form. `<prefix>.pdiparams` holds the persistable values in paddle.save's never-pickling archive format
+form. `<prefix>.pdiparams` holds the persistable values in paddlelite's pickle-free checkpoint format
 (framework/io.py). Loading checks both files and rebuilds the Program through the Block API.
 """
 import hashlib
@@ -15,9 +15,11 @@ import tempfile
 import numpy as np
 
 from ..framework import dtype as _dtype
-from ..framework.io import CheckpointError, atomic_file, read_archive, write_archive
+from ..framework.paddle_pickle import BFLOAT16_BITS
+from ..framework.io import CheckpointError, atomic_file, open_regular, read_archive, write_archive, write_file
 from ..ops.legacy import LEGACY_TYPES
 from ..ops.registry import all_ops
+from .callables import NO_FUNCTION
 from .executor import Executor, global_scope, op_io
 from .framework import Block, Operator, Parameter, Program, Variable, default_main_program
 
@@ -242,10 +244,18 @@ def _doc_to_program(doc, fail):
             _check(isinstance(od.get("attrs"), dict), fail, f"{where} ('{t}') has no attrs object")
             attrs = {a: _attr_from_json(v, program, f"attribute '{a}' of {where} ('{t}')", fail)
                      for a, v in od["attrs"].items()}
-            if known[t].block_runner is not None:  # a structural op: built as it was saved, no shape inference
-                block._append_operator(Operator(block, t, slots["inputs"], slots["outputs"], attrs))
-            else:
-                block.append_op(type=t, inputs=slots["inputs"], outputs=slots["outputs"], attrs=attrs)
+            for a in known[t].callable_attrs:
+                fn_id = attrs.get(a, NO_FUNCTION)
+                _check(type(fn_id) is int and fn_id == NO_FUNCTION, fail,
+                       f"{where} ('{t}') calls Python function {fn_id!r:.40} (attribute '{a}') of the process that "
+                       "built it; a program read from a file cannot choose Python code to run")
+            try:
+                if known[t].block_runner is not None:  # a structural op: built as it was saved, no shape inference
+                    block._append_operator(Operator(block, t, slots["inputs"], slots["outputs"], attrs))
+                else:
+                    block.append_op(type=t, inputs=slots["inputs"], outputs=slots["outputs"], attrs=attrs)
+            except Exception as e:  # noqa: BLE001 -- the op's own checks and shape rule refused what the file says
+                fail(f"{where} ('{t}') cannot be built from its slots and attrs ({type(e).__name__}: {e})")
     return program
 
 
@@ -332,9 +342,8 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, program=N
 
 
 def _read_model(path, api):
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"{api}: no such file '{path}'")
-    with open(path, "rb") as f:
+    path, f = open_regular(path, api)
+    with f:
         return _parse_model(f.read(), f"'{path}'", api)
 
 
@@ -347,7 +356,7 @@ def _parse_model(raw, where, api):
         fail("looks like a pickle file; paddlelite never unpickles (it can run arbitrary code)")
     try:
         doc = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+    except ValueError as e:  # also UnicodeDecodeError, and an int of more digits than Python converts
         fail(f"is not valid JSON; it is truncated or not a paddlelite inference model ({e})")
     except RecursionError:
         fail("nests its JSON too deeply to be a paddlelite inference model")
@@ -494,7 +503,8 @@ def _check_model_path(model_path, api):
 
 def save(program, model_path, protocol=4, **configs):
     """Write the program's parameters to `<model_path>.pdparams` and its other persistable variables
-    (optimizer moments, learning rate, ...) to `<model_path>.pdopt`, reading values from the global scope."""
+    (optimizer moments, learning rate, ...) to `<model_path>.pdopt`, reading values from the global scope, as
+    real Paddle writes them ({name: ndarray} pickles; format="paddlelite": paddlelite's pickle-free format)."""
     api = "paddle.static.save"
     model_path = _check_model_path(model_path, api)
     params, others = _persistables(program, api)
@@ -514,8 +524,9 @@ def save(program, model_path, protocol=4, **configs):
     d = os.path.dirname(model_path)
     if d:
         os.makedirs(d, exist_ok=True)
-    write_archive(param_values, model_path + ".pdparams", api)
-    write_archive(other_values, model_path + ".pdopt", api)
+    fmt = configs.get("format", "paddle")
+    write_file(param_values, model_path + ".pdparams", api, fmt, protocol)
+    write_file(other_values, model_path + ".pdopt", api, fmt, protocol)
 
 
 def load_program_state(model_path, var_list=None):
@@ -551,6 +562,8 @@ def _assign_values(variables, values, api, source, require):
                 raise ValueError(f"{api}: variable '{v.name}' of the program is not in {source}")
             continue
         arr = np.asarray(values[v.name])
+        if arr.dtype == BFLOAT16_BITS and v.dtype == "bfloat16":  # Paddle's files hold bfloat16 as its bits
+            arr = arr.view(v.dtype.np)
         shape_ok = len(v._shape) == arr.ndim and all(d in (-1, s) for d, s in zip(v._shape, arr.shape))
         if arr.dtype != v.dtype.np or not shape_ok:
             raise ValueError(f"{api}: {source} holds '{v.name}' as {arr.dtype}{list(arr.shape)}, but the program "

@@ -3,8 +3,8 @@ executor runs it and writes what it returns into the output variables; a backwar
 op's function (it receives the forward inputs, outputs and output gradients, less skipped variables, and
 returns the input gradients).
 
-As in Paddle, the op's attrs hold the functions' ids in a process-wide table (plain data, so the program
-stays printable and serialisable); the function receives LoDTensor views of the arrays (np.array(x)
+As in Paddle, the op's attrs hold the functions' ids in a process-wide table (static/callables.py: only ids it
+issued run anything, and a program read from a file cannot hold the op); the function receives LoDTensor views of the arrays (np.array(x)
 reads them) and returns arrays, LoDTensors or None.
 """
 import inspect
@@ -12,17 +12,17 @@ import inspect
 import numpy as np
 
 from ..ops.registry import register_op
+from .callables import NO_FUNCTION, CallableTable
 from .executor import LoDTensor, Scope
 from .framework import OP_ROLE_ATTR, OP_ROLE_BACKWARD, Operator, Variable, default_main_program, require_static
 
-_FUNCS = []
+_FUNCTIONS = CallableTable("py_func function")
 
 
 def _register(func):
     if func is None or not callable(func):
         raise TypeError("func must be a Python function")
-    _FUNCS.append(func)
-    return len(_FUNCS) - 1
+    return _FUNCTIONS.register(func)
 
 
 def _as_list(v, arg):
@@ -42,7 +42,7 @@ def py_func(func, x, out, backward_func=None, skip_vars_in_backward_input=None):
     require_static("paddle.static.py_func")
     xs, outs = _as_list(x, "X"), _as_list(out, "Out")
     fwd_id = _register(func)
-    bwd_id = _register(backward_func) if backward_func is not None else -1
+    bwd_id = _register(backward_func) if backward_func is not None else NO_FUNCTION
     for v in outs:
         if len(v.shape) == 0:
             raise ValueError("Output shapes of py_func should be provided by users manually")
@@ -73,7 +73,7 @@ def _call(func, args):
 
 
 def _run_py_func(plan, op):
-    func = _FUNCS[op.attr("forward_callable_id")]
+    func = _FUNCTIONS.get(op.attr("forward_callable_id"), "py_func", "forward_callable_id")
     ins = op.input("X")
     in_slots = [plan.slot(n) for n in ins]
     out_slots = [plan.slot(n) for n in op.output("Out")]
@@ -95,7 +95,7 @@ def _run_py_func(plan, op):
 def _py_func_grad(bp, op):
     bwd_id = op.attr("backward_callable_id")
     outs = op.output("Out")
-    if bwd_id < 0 or not any(n in bp.available for n in outs):
+    if bwd_id == NO_FUNCTION or not any(n in bp.available for n in outs):
         return [], []
     skip = set(op.attr("backward_skip_vars"))
     ins = [n for n in op.input("X") if n not in bp.no_grad]
@@ -104,12 +104,13 @@ def _py_func_grad(bp, op):
     grads_in = [n for n in op.input("X") + outs if n not in skip] + [bp.grad_name_of(n) for n in outs]
     grads_out = [bp.grad_var(n).name for n in op.input("X")]  # positional: backward_func returns one per input
     gop = Operator(bp.block, "py_func", {"X": grads_in}, {"Out": grads_out},
-                   {"forward_callable_id": bwd_id, "backward_callable_id": -1, "backward_skip_vars": [],
+                   {"forward_callable_id": bwd_id, "backward_callable_id": NO_FUNCTION, "backward_skip_vars": [],
                     OP_ROLE_ATTR: OP_ROLE_BACKWARD})
     return [gop], ins
 
 
 register_op("py_func", inputs=["X"], outputs=["Out"], variadic_inputs=["X"], variadic_outputs=["Out"],
-            attrs={"forward_callable_id": -1, "backward_callable_id": -1, "backward_skip_vars": []},
-            block_runner=_run_py_func, block_grad=_py_func_grad,
+            attrs={"forward_callable_id": NO_FUNCTION, "backward_callable_id": NO_FUNCTION, "backward_skip_vars": []},
+            callable_attrs=("forward_callable_id", "backward_callable_id"), block_runner=_run_py_func,
+            block_grad=_py_func_grad,
             host_sync="runs a Python function on host copies")

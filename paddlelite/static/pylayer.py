@@ -7,10 +7,11 @@ Structural ops (they hold a Block, as control flow's do):
 """
 from ..framework.mode import in_dynamic_mode
 from ..ops.registry import register_op
+from .callables import NO_FUNCTION, CallableTable
 from .control_flow import _flatten, _grad_block, _pack
 from .framework import OP_ROLE_ATTR, OP_ROLE_BACKWARD, Operator, Variable, default_main_program, program_unique_name
 
-_BACKWARD_FNS = []
+_BACKWARD_FNS = CallableTable("static_pylayer backward_fn")
 
 
 def static_pylayer(forward_fn, inputs, backward_fn=None, name=None):
@@ -42,11 +43,10 @@ def static_pylayer(forward_fn, inputs, backward_fn=None, name=None):
             for i, v in enumerate(inner)]
     for v, o in zip(inner, outs):
         block.append_op("assign", inputs={"X": [v]}, outputs={"Out": [o]})
-    if backward_fn is not None:
-        _BACKWARD_FNS.append(backward_fn)
+    fn_id = _BACKWARD_FNS.register(backward_fn) if backward_fn is not None else NO_FUNCTION
     parent._append_operator(Operator(
         parent, "pylayer", {"Input": [v.name for v in inputs]}, {"Out": [o.name for o in outs], "Scope": []},
-        {"sub_block": block, "backward_function_id": len(_BACKWARD_FNS) - 1 if backward_fn else -1,
+        {"sub_block": block, "backward_function_id": fn_id,
          OP_ROLE_ATTR: program._op_role}))
     program._bump()
     return _pack(outs, kind)
@@ -56,7 +56,7 @@ def _pylayer_grad(bp, op):
     fn_id = op.attr("backward_function_id")
     outs = op.output("Out")
     ins = [n for n in op.input("Input") if n not in bp.no_grad]
-    if fn_id < 0 or not ins or not any(n in bp.available for n in outs):
+    if fn_id == NO_FUNCTION or not ins or not any(n in bp.available for n in outs):
         return [], []
     program = bp.program
     g = _grad_block(bp, op.attr("sub_block"))
@@ -64,7 +64,7 @@ def _pylayer_grad(bp, op):
     prev = program.current_block_idx
     program.current_block_idx = g.idx
     try:
-        grads = _BACKWARD_FNS[fn_id](*out_grads)
+        grads = _BACKWARD_FNS.get(fn_id, "pylayer", "backward_function_id")(*out_grads)
     finally:
         program.current_block_idx = prev
     grads = list(grads) if isinstance(grads, (list, tuple)) else [grads]
@@ -111,8 +111,8 @@ def _run_pylayer_grad(plan, op):
 
 
 register_op("pylayer", inputs=["Input"], outputs=["Out", "Scope"], variadic_inputs=["Input"],
-            variadic_outputs=["Out", "Scope"], attrs={"sub_block": None, "backward_function_id": -1},
-            block_runner=_run_pylayer, block_grad=_pylayer_grad)
+            variadic_outputs=["Out", "Scope"], attrs={"sub_block": None, "backward_function_id": NO_FUNCTION},
+            callable_attrs=("backward_function_id",), block_runner=_run_pylayer, block_grad=_pylayer_grad)
 register_op("pylayer_grad", inputs=["Out@GRAD"], outputs=["Input@GRAD"], variadic_inputs=["Out@GRAD"],
             variadic_outputs=["Input@GRAD"], attrs={"sub_block": None, "inner_grads": []},
             block_runner=_run_pylayer_grad)

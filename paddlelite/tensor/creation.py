@@ -7,7 +7,7 @@ from ..device import place as _place
 from ..framework import dtype as _dtype
 from ..framework import random as _random
 from ..framework.mode import _static
-from ..framework.tensor import Tensor, generated_name, to_array, wrap_array
+from ..framework.tensor import Tensor, generated_name, python_data_array, to_array, wrap_array
 from ..ops import dispatch
 from ..ops.creation import _range_len
 from ..ops.registry import get_op
@@ -39,6 +39,8 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
 def _to_tensor_static(data, dtype, stop_gradient):
     """Paddle's static to_tensor: an assign_value of the data (Python floats in the default dtype, ints int64,
     arrays keep theirs) or the Variable given, then a cast where `dtype` differs; built on the CPU."""
+    if dtype is None and isinstance(data, (int, float, list, tuple)):
+        python_data_array(data, "to_tensor")  # refuses integers outside int64 as eager mode does
     with device_guard("cpu"):
         out = data if getattr(data, "_is_variable", False) else assign(data.numpy() if isinstance(data, Tensor) else data)
         if dtype is not None:

@@ -1,7 +1,9 @@
-"""Paddle's diagonal APIs -- diagonal, diag, diag_embed, diagflat -- as gathers from, and into,
-the flattened matrix dims (registered ops only, so gradients and static mode come with them)."""
+"""Paddle's diagonal APIs -- diagonal (a view, op 'diagonal'), diag, diag_embed, diagflat (gathers into the
+flattened matrix dims) -- registered ops only, so gradients and static mode come with them."""
 import numpy as np
 
+from ..ops import manipulation as _mo
+from ..ops.dispatch import apply
 from . import creation as _creation
 from . import manipulation as _manip
 from . import math as _math
@@ -18,13 +20,13 @@ def _dim(value, ndim, api, arg):
 
 def _diagonal_positions(rows, cols, offset):
     """Flat positions (row * cols + col) of the `offset` diagonal of a rows x cols matrix."""
-    length = max(0, min(rows, cols - offset) if offset >= 0 else min(rows + offset, cols))
-    i = np.arange(length, dtype=np.int64)
+    i = np.arange(_mo.diagonal_length(rows, cols, offset), dtype=np.int64)
     return (i + max(-offset, 0)) * cols + i + max(offset, 0)
 
 
 def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
-    """The `offset` diagonal of the matrices in dims (axis1, axis2), as x's last dim."""
+    """The `offset` diagonal of the matrices in dims (axis1, axis2), as x's last dim: a view of x (Paddle 3), so
+    writes through it reach x."""
     _check_tensor(x, "diagonal")
     ndim = len(x.shape)
     if ndim < 2:
@@ -32,12 +34,7 @@ def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
     a1, a2 = _dim(axis1, ndim, "diagonal", "axis1"), _dim(axis2, ndim, "diagonal", "axis2")
     if a1 == a2:
         raise ValueError(f"diagonal: axis1 and axis2 must differ, received {axis1} and {axis2}")
-    offset = _int(offset, "diagonal", "offset")
-    rows, cols = x.shape[a1], x.shape[a2]
-    others = [d for d in range(ndim) if d not in (a1, a2)]
-    flat = _manip.reshape(_manip.transpose(x, others + [a1, a2]), [x.shape[d] for d in others] + [rows * cols])
-    positions = _diagonal_positions(rows, cols, offset)
-    return _manip.gather(flat, _creation.assign(positions), axis=len(others))
+    return apply(_mo.DIAGONAL, x, offset=_int(offset, "diagonal", "offset"), axis1=a1, axis2=a2)
 
 
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
@@ -64,8 +61,8 @@ def diag(x, offset=0, padding_value=0, name=None):
     """1-D x: the square matrix with x on its `offset` diagonal (padding_value elsewhere); 2-D x: that diagonal."""
     _check_tensor(x, "diag")
     offset = _int(offset, "diag", "offset")
-    if len(x.shape) == 2:
-        return diagonal(x, offset)
+    if len(x.shape) == 2:  # a copy, unlike diagonal (Paddle's diag_v2)
+        return _creation.assign(diagonal(x, offset))
     if len(x.shape) > 1:
         raise ValueError(f"diag: x must be 0-D, 1-D or 2-D, received shape {list(x.shape)}")
     out = diag_embed(x, offset)

@@ -20,11 +20,10 @@ apply = dispatch.apply
 
 
 def cast(x, dtype):
+    """x converted to `dtype`: always a new tensor, even in x's own dtype (as Paddle's cast op; `x.astype` to the
+    same dtype returns x itself)."""
     _check_tensor(x, "cast")
-    dtype = _dtype.convert_dtype(dtype, "cast")
-    if isinstance(x, Tensor) and x.dtype == dtype:  # Paddle returns the tensor itself
-        return x
-    return apply(_mo.CAST, x, dtype=dtype.name)
+    return apply(_mo.CAST, x, dtype=_dtype.convert_dtype(dtype, "cast").name)
 
 
 def reshape(x, shape, name=None):

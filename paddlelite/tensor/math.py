@@ -181,8 +181,13 @@ def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
 
 
 def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
-    """Whether every element of x is close to y's (a 0-D bool Tensor); see isclose."""
+    """Whether every element of x is close to y's (a 0-D bool Tensor); see isclose. Integer and bool tensors
+    (of one dtype) compare in float64, as Paddle's kernel does."""
     from ..ops import reduce as _r
+    _check_tensor(x, "allclose")
+    _check_tensor(y, "allclose", "y")
+    if x.dtype.np.kind in "biu" and y.dtype == x.dtype:
+        x, y = x.astype("float64"), y.astype("float64")
     return apply(_r.ALL, isclose(x, y, rtol, atol, equal_nan), axis=None, keepdim=False)
 
 

@@ -7,13 +7,15 @@ import numbers
 
 import numpy as np
 
-from ..framework.promotion import with_scalar
+from ..framework import dtype as _dtype
+from ..framework.promotion import promote_pair, with_scalar
 from ..framework.tensor import Tensor
 from ..static.appender import operator_temporaries
 from . import (aliases, attribute, complex_math, counting, creation, diagonals, elementwise, inplace, integrate, linalg,
                manipulation, math, matrix_functions, nanreduce, order_stats, products, reduce, sampling, scattering,
                search, series, special_math, stacking, tensor_attrs, tensor_extras, windows)
 from .math import operand
+from .tensor_args import is_tensor_like
 
 _SCALARS = (numbers.Number, np.number, np.bool_)
 
@@ -106,6 +108,9 @@ def __rmatmul__(self, other):
 
 
 def astype(self, dtype):
+    """A cast; an eager tensor already of `dtype` is returned itself (Paddle's Tensor.astype, unlike paddle.cast)."""
+    if isinstance(self, Tensor) and self.dtype == _dtype.convert_dtype(dtype, "astype"):
+        return self
     return manipulation.cast(self, dtype)
 
 
@@ -148,7 +153,7 @@ OPERATORS = {
     "__pow__": __pow__, "__rpow__": __rpow__,
     "__neg__": __neg__, "__pos__": lambda self: self,
     "__matmul__": __matmul__, "__rmatmul__": __rmatmul__,
-    "astype": astype, "cast": astype,
+    "astype": astype, "cast": manipulation.cast,
     "T": property(_T), "mT": property(_mT),
 }
 # Operators that are plain functional APIs (looked up by name so each module owns its functions).
@@ -158,6 +163,24 @@ OPERATOR_APIS = {
     "__invert__": "math.bitwise_not",  # ~ is bitwise (logical for bool), as in Paddle
     "__getitem__": "manipulation.getitem", "__setitem__": "manipulation.setitem",
 }
+
+
+# the operators whose 0-D operand acts as a scalar in type promotion, by Paddle's API name
+_SCALAR_OPERAND_OPERATORS = {"__add__": "add", "__sub__": "subtract", "__mul__": "multiply", "__truediv__": "divide",
+                             "__floordiv__": "floor_divide", "__mod__": "remainder", "__pow__": "elementwise_pow",
+                             "__eq__": "equal", "__ne__": "not_equal", "__lt__": "less_than", "__le__": "less_equal",
+                             "__gt__": "greater_than", "__ge__": "greater_equal"}
+
+
+def _zero_d_as_scalar(fn, api):
+    """A static Variable's operator promotes a 0-D operand as a scalar, as Paddle's legacy math_op_patch does
+    (its functional APIs do not; eager Tensors get the rule from the functional APIs themselves)."""
+    def op(self, other):
+        if is_tensor_like(other) and other.dtype != self.dtype:
+            self, other = promote_pair(self, other, api, zero_d_scalars=True)
+        return fn(self, other)
+    op.__name__ = fn.__name__
+    return op
 
 
 def install(cls):
@@ -173,11 +196,15 @@ def install(cls):
     static_variable = not issubclass(cls, Tensor)
     for name, fn in OPERATORS.items():
         if static_variable and not isinstance(fn, property) and name != "__pos__":
+            if name in _SCALAR_OPERAND_OPERATORS:
+                fn = _zero_d_as_scalar(fn, _SCALAR_OPERAND_OPERATORS[name])
             fn = operator_temporaries(fn)  # Paddle names what a Variable's operator makes `tmp_<n>`
         setattr(cls, name, fn)
     for name, qual in OPERATOR_APIS.items():
         setattr(cls, name, _api(qual))
     for name, fn in COMPARISONS.items():
         compare = _comparison(fn, name)
-        setattr(cls, name, operator_temporaries(compare) if static_variable else compare)
+        if static_variable:
+            compare = operator_temporaries(_zero_d_as_scalar(compare, _SCALAR_OPERAND_OPERATORS[name]))
+        setattr(cls, name, compare)
     cls.__hash__ = object.__hash__  # identity, as the operators above make __eq__ elementwise

@@ -75,16 +75,14 @@ cummin = _running(_s.CUMMIN, "cummin")
 
 
 def logcumsumexp(x, axis=None, dtype=None, name=None):
-    """log(cumsum(exp(x))) along axis (of the flattened x when None), shifted by the max for stability."""
+    """log(cumsum(exp(x))) along axis (of the flattened x when None), as a running logaddexp: exact for any
+    spread of values, NaN propagating, and a zero gradient at -inf (masked) positions."""
     check_float_tensor(x, "logcumsumexp")
     if dtype is not None:
         x = x.astype(dtype)
-    if axis is None:
-        x, axis = _manip.flatten(x), 0
-    # the shift cancels out of the value and of the gradient
-    shift = _reduce.max(x, axis, keepdim=True) if 0 not in x.shape else _creation.zeros_like(x)
-    shift = _math.where(_math.isfinite(shift), shift, _creation.zeros_like(shift))
-    return _math.add(_math.log(_reduce.cumsum(_math.exp(_math.subtract(x, shift)), axis)), shift)
+    if axis is not None:
+        axis = _reduce._check_axes(x, _int(axis, "logcumsumexp", "axis"), "logcumsumexp")
+    return dispatch.apply(_r.LOGCUMSUMEXP, x, axis=-1 if axis is None else axis, flatten=axis is None, reverse=False)
 
 
 __all__ = ["count_nonzero", "cummax", "cummin", "cumprod", "logcumsumexp", "nanmean", "nansum"]

@@ -68,16 +68,19 @@ def median(x, axis=None, keepdim=False, mode="avg", name=None, *, out=None):
         raise ValueError(f"median: mode must be 'avg' or 'min', received {mode!r}")
     x2, ax = _along(x, axis, "median")
     n = x2.shape[ax]
-    if n == 0:
-        raise ValueError("median: x must not be empty along the reduced axis")
     keep = keepdim and axis is not None and len(x.shape) > 0
+    if n == 0:
+        if mode == "min":  # no element to point at
+            raise ValueError("median: x must not be empty along the reduced axis with mode='min'")
+        # the median of no numbers is NaN, like their mean (Paddle's answer too)
+        return _deliver(_reduce.mean(x2 if x.dtype.is_floating_point else x2.astype("float32"), ax, keep), out)
     order = _nan_first_order(x2, argsort(x2, ax, stable=True), ax)
     low, low_idx = _pick(x2, order, ax, (n - 1) // 2, keep)
     if axis is None and keepdim:
         low, low_idx = (_manip.reshape(t, [1] * len(x.shape)) for t in (low, low_idx))
     if mode == "min":
         return _deliver(low, out), low_idx
-    if x.dtype.np.kind in "iu":
+    if x.dtype.np.kind in "biu":
         low = low.astype("float32")
     if n % 2:
         return _deliver(low, out)
@@ -103,7 +106,7 @@ def quantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None, 
     axes = list(range(ndim)) if axis is None else [axis] if isinstance(axis, int) else list(axis)
     axes = [_axis(x, a, "quantile") for a in axes] if ndim else []
     rest = [d for d in range(ndim) if d not in axes]
-    flat = _manip.reshape(_manip.transpose(x, rest + axes) if ndim else x, [x.shape[d] for d in rest] + [-1])
+    flat = _merged(x, rest, axes)
     n = flat.shape[-1]
     ordered = take_along_axis(flat, argsort(flat, -1, stable=True), -1)
     results = []
@@ -129,6 +132,13 @@ def quantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None, 
     return _deliver(result, out)
 
 
+def _merged(x, rest, axes):
+    """x with the dims `axes` moved last and merged into one (its length given, so an empty batch reshapes)."""
+    reduced = [x.shape[d] for d in axes]
+    n = -1 if -1 in reduced else _pymath.prod(reduced)
+    return _manip.reshape(_manip.transpose(x, rest + axes) if len(x.shape) else x, [x.shape[d] for d in rest] + [n])
+
+
 def mode(x, axis=-1, keepdim=False, name=None):
     """The most frequent value along axis (the smallest of equally frequent ones) and the index of its last
     occurrence."""
@@ -150,7 +160,7 @@ def _nan_last(x, axis, keepdim, api):
         raise ValueError(f"{api}: axis list must not be empty")
     axes = [_axis(x, a, api) for a in axes] if ndim else []
     rest = [d for d in range(ndim) if d not in axes]
-    flat = _manip.reshape(_manip.transpose(x, rest + axes) if ndim else x, [x.shape[d] for d in rest] + [-1])
+    flat = _merged(x, rest, axes)
     order = argsort(flat, -1, stable=True)  # NaN sorts last
     valid = _reduce.sum(_manip.cast(_math.logical_not(_math.isnan(flat)), "int64"), -1, keepdim=True)
     shape = [1 if d in axes else x.shape[d] for d in range(ndim)] if keepdim else [x.shape[d] for d in rest]
@@ -165,6 +175,8 @@ def nanmedian(x, axis=None, keepdim=False, mode="avg", name=None):
     if mode not in ("avg", "min"):
         raise ValueError(f"nanmedian: mode must be 'avg' or 'min', received {mode!r}")
     ordered, order, valid, shape = _nan_last(x, axis, keepdim, "nanmedian")
+    if ordered.shape[-1] == 0 and mode == "avg":  # nothing to take the median of: NaN (as Paddle), like mean
+        return _manip.reshape(_reduce.mean(ordered, -1), shape)
     two = _creation.full_like(valid, 2)
     low = _math.clip(_math.floor_divide(_math.subtract(valid, _creation.ones_like(valid)), two), 0)
     value = take_along_axis(ordered, low, -1)

@@ -50,10 +50,10 @@ def _reduce(op, api, x, axis, keepdim, **attrs):
 
 
 def sum(x, axis=None, dtype=None, keepdim=False, name=None):
+    """Sum in `dtype` (default: x's, but int64 for bool and int32 inputs, as Paddle)."""
     _check_tensor(x, "sum")
-    if dtype is not None:
-        x = x.astype(dtype)
-    return _reduce(_r.REDUCE_SUM, "sum", x, axis, keepdim)
+    dtype = None if dtype is None else _dtype.convert_dtype(dtype, "sum").name
+    return _reduce(_r.REDUCE_SUM, "sum", x, axis, keepdim, dtype=dtype)
 
 
 def mean(x, axis=None, keepdim=False, name=None):
@@ -62,22 +62,22 @@ def mean(x, axis=None, keepdim=False, name=None):
 
 
 def max(x, axis=None, keepdim=False, name=None):
-    """Largest element; the gradient reaches every position equal to it (Paddle's rule)."""
+    """Largest element; the gradient is shared evenly among the positions equal to it (Paddle's rule)."""
     return _reduce(_r.MAX, "max", x, axis, keepdim)
 
 
 def min(x, axis=None, keepdim=False, name=None):
-    """Smallest element; the gradient reaches every position equal to it (Paddle's rule)."""
+    """Smallest element; the gradient is shared evenly among the positions equal to it (Paddle's rule)."""
     return _reduce(_r.MIN, "min", x, axis, keepdim)
 
 
 def amax(x, axis=None, keepdim=False, name=None):
-    """Like max, but the gradient is shared evenly among tied maxima."""
+    """Largest element (max's twin in Paddle 3: the same gradient, shared evenly among tied maxima)."""
     return _reduce(_r.AMAX, "amax", x, axis, keepdim)
 
 
 def amin(x, axis=None, keepdim=False, name=None):
-    """Like min, but the gradient is shared evenly among tied minima."""
+    """Smallest element (min's twin in Paddle 3: the same gradient, shared evenly among tied minima)."""
     return _reduce(_r.AMIN, "amin", x, axis, keepdim)
 
 
@@ -150,6 +150,8 @@ def norm(x, p="fro", axis=None, keepdim=False, name=None):
     if p == 1.0:
         return apply(_r.REDUCE_SUM, a, axis=axis, keepdim=keepdim)
     if p == float("inf"):
+        if _reduces_nothing(x, axis):  # the largest of no magnitudes is 0, as Paddle's
+            return apply(_r.REDUCE_SUM, a, axis=axis, keepdim=keepdim)
         return apply(_r.AMAX, a, axis=axis, keepdim=keepdim)
     if p == float("-inf"):
         return apply(_r.AMIN, a, axis=axis, keepdim=keepdim)
@@ -157,6 +159,15 @@ def norm(x, p="fro", axis=None, keepdim=False, name=None):
         nonzero = apply(_m.LOGICAL_NOT, apply(_m.LOGICAL_NOT, x))
         return apply(_r.REDUCE_SUM, apply(_mo.CAST, nonzero, dtype=x.dtype.name), axis=axis, keepdim=keepdim)
     return _zero_safe_root(apply(_r.REDUCE_SUM, apply(_m.POW, a, factor=p), axis=axis, keepdim=keepdim), p)
+
+
+def _reduces_nothing(x, axis):
+    """Whether a reduced dim of x is known to be empty."""
+    shape = list(x.shape)
+    if not shape:  # a 0-D tensor holds one element
+        return False
+    axes = range(len(shape)) if axis is None else [axis] if isinstance(axis, int) else axis
+    return builtins.any(shape[a] == 0 for a in axes)
 
 
 def _zero_safe_root(total, p):
@@ -171,8 +182,11 @@ def _zero_safe_root(total, p):
 
 
 def cumsum(x, axis=None, dtype=None, name=None):
-    """Cumulative sum along axis (of the flattened tensor when axis is None)."""
+    """Cumulative sum along axis (of the flattened tensor when axis is None); integers narrower than int64 are
+    summed as int64 unless `dtype` says otherwise (Paddle casts them first)."""
     _check_tensor(x, "cumsum")
+    if dtype is None and x.dtype.name in ("uint8", "int8", "int16", "int32"):
+        dtype = "int64"
     if dtype is not None:
         x = x.astype(dtype)
     if axis is not None:

@@ -41,6 +41,9 @@ CASES = [
                                                                     [1.0, -100.0, 0.0, 0.0, 1.0]]),
                                                  "pos_weight": positive(2, 5, seed=15)},
            {"normalize": True}, id="sce-pos-weight-ignore-normalize"),
+    # binary cross entropy on probabilities (inputs inside (0, 1), away from the clamps)
+    OpCase("bce_loss", {"X": positive(3, 4, low=0.05, high=0.95, seed=25), "Label": positive(3, 4, low=0.0, high=1.0,
+                                                                                               seed=26)}, id="bce"),
     # nll_loss over class axis 1: mean divides by the kept labels' total weight
     OpCase("nll_loss", {"X": rand(4, 3, seed=16), "Label": np.array([0, 2, -100, 2], dtype=np.int64),
                         "Weight": positive(3, seed=17)}, id="nll-weight-ignore-mean"),

@@ -24,6 +24,10 @@ CASES = [
     OpCase("stack", {"X": [rand(2), rand(2, seed=1)]}, {"axis": -1}, id="stack-neg-axis"),
     OpCase("unstack", {"X": rand(3, 2, 2)}, {"axis": -1}, id="unstack-neg-axis"),
     OpCase("unbind", {"X": rand(3, 2, 2)}, {"axis": 1}, id="unbind"),
+    OpCase("diagonal", {"Input": rand(2, 3, 4)}, {"offset": 1, "axis1": 1, "axis2": 2}, id="diagonal-offset"),
+    OpCase("diagonal", {"Input": rand(3, 2, 4)}, {"offset": -1, "axis1": 2, "axis2": 0}, id="diagonal-below"),
+    OpCase("diagonal_grad", {"Input": rand(3, 4), "OutGrad": rand(3, seed=2)}, {"offset": 0, "axis1": 0, "axis2": 1},
+           id="diagonal_grad"),
     # as_strided: overlapping windows (an element seen twice gets both gradients)
     OpCase("as_strided", {"X": rand(3, 4)}, {"dims": [3, 3], "stride": [3, 1], "offset": 8},
            noncontiguous=False, id="as_strided-overlap"),

@@ -41,4 +41,7 @@ CASES = [
     OpCase("cumprod", {"X": rand(2, 4)}, {"dim": 1}, id="cumprod"),
     OpCase("cumprod", {"X": np.array([[2.0, 0.0, 3.0], [1.5, -2.0, 0.0]])}, {"dim": -1}, id="cumprod-zeros"),
     OpCase("cumprod", {"X": rand(2, 3)}, id="cumprod-flat"),
+    OpCase("logcumsumexp", {"X": rand(2, 4)}, {"axis": 1}, id="logcumsumexp"),
+    OpCase("logcumsumexp", {"X": rand(3, 2)}, {"axis": 0, "reverse": True}, id="logcumsumexp-reverse"),
+    OpCase("logcumsumexp", {"X": rand(2, 3)}, {"flatten": True}, id="logcumsumexp-flat"),
 ]

@@ -7,6 +7,8 @@ import subprocess
 import sys
 import time
 
+from ..mpi import MPICH_SEGMENTS, mapped_segments, remove_segments
+
 EXIT_FILE = ".exitcode.{rank}"  # written by launch.worker when its rank fails
 LOG_FILE = "workerlog.{rank}"
 
@@ -19,6 +21,9 @@ def _parser():
     p.add_argument("--devices", "--gpus", dest="devices", default=None,
                    help="comma-separated GPU ids; local rank i uses the i-th")
     p.add_argument("--log_dir", default="log", help="where each rank writes workerlog.<rank> (default: log)")
+    p.add_argument("--log_overwrite", type=_flag, default=os.environ.get("PADDLE_LOG_OVERWRITE", "false"),
+                   help="remove the old worker logs first (default: False: a run appends to them, and the console "
+                        "shows only its own output)")
     p.add_argument("--nnodes", default="1", help="number of machines (MPI starts the processes on all of them)")
     p.add_argument("--ips", default=None, help="comma-separated host names of the machines, the first is this one")
     p.add_argument("--hostfile", default=None, help="an MPI hostfile listing the machines (instead of --ips)")
@@ -29,6 +34,16 @@ def _parser():
     p.add_argument("training_script")
     p.add_argument("training_script_args", nargs=argparse.REMAINDER)
     return p
+
+
+def _flag(text):
+    """Paddle's boolean flag values (its strtobool)."""
+    value = str(text).lower()
+    if value in ("y", "yes", "t", "true", "on", "1"):
+        return True
+    if value in ("n", "no", "f", "false", "off", "0"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected a boolean (true/false), received {text!r}")
 
 
 def _mpi_flavor(mpiexec):
@@ -86,44 +101,82 @@ def mpi_command(args, worker_args):
     return cmd
 
 
-def start(args, worker_args):
-    """Start the job without waiting: the mpiexec process."""
-    cmd = mpi_command(args, worker_args)
-    os.makedirs(args.log_dir, exist_ok=True)
-    for stale in glob.glob(os.path.join(args.log_dir, EXIT_FILE.format(rank="*"))):
-        os.remove(stale)
-    return subprocess.Popen(cmd)
+class Job:
+    """A started MPI job: its mpiexec process and where this run's part of each rank's log begins. Worker logs
+    are appended to, as Paddle's launcher does (`--log_overwrite` removes the old ones first), so the console
+    and the failure report show this run's output only."""
+
+    def __init__(self, args, worker_args):
+        cmd = mpi_command(args, worker_args)
+        self.args = args
+        os.makedirs(args.log_dir, exist_ok=True)
+        for stale in glob.glob(os.path.join(args.log_dir, EXIT_FILE.format(rank="*"))):
+            os.remove(stale)
+        logs = glob.glob(os.path.join(args.log_dir, LOG_FILE.format(rank="*")))
+        if args.log_overwrite:
+            for old in logs:
+                os.remove(old)
+        self._log_starts = {} if args.log_overwrite else {path: os.path.getsize(path) for path in logs}
+        self._segments_before = set(glob.glob(MPICH_SEGMENTS))
+        self.proc = subprocess.Popen(cmd)
+        self._ended = False
+
+    def log(self, rank):
+        """(path, offset where this run's part begins) of `rank`'s log."""
+        path = os.path.join(self.args.log_dir, LOG_FILE.format(rank=rank))
+        return path, self._log_starts.get(path, 0)
+
+    def poll(self):
+        return self._finish(self.proc.poll())
+
+    def wait(self, timeout=None):
+        return self._finish(self.proc.wait(timeout))
+
+    def _finish(self, returncode):
+        if returncode is not None and not self._ended:
+            self._ended = True
+            # a rank killed by a signal never removed its segment: remove those that no process maps any more
+            new = set(glob.glob(MPICH_SEGMENTS)) - self._segments_before
+            remove_segments(new - mapped_segments("[0-9]*") if new else ())
+        return returncode
+
+    def failure(self):
+        """(exit code, failing rank or None, message) of the ended job; exit code 0 when all went well."""
+        returncode = self.proc.returncode
+        failed = sorted(glob.glob(os.path.join(self.args.log_dir, EXIT_FILE.format(rank="*"))), key=os.path.getmtime)
+        if not failed:
+            if returncode == 0:
+                return 0, None, ""
+            return returncode, None, f"mpiexec exited with code {returncode}; the logs are in {self.args.log_dir}/"
+        rank = int(failed[0].rsplit(".", 1)[1])
+        with open(failed[0]) as f:
+            code = int(f.read().strip() or returncode or 1)
+        log, start = self.log(rank)
+        return code, rank, (f"rank {rank} failed with exit code {code}; the job was aborted. Its log ({log}):\n"
+                            + _tail(log, start))
 
 
-def failure(args, returncode):
-    """(exit code, failing rank or None, message) of a finished job; exit code 0 when all went well."""
-    failed = sorted(glob.glob(os.path.join(args.log_dir, EXIT_FILE.format(rank="*"))), key=os.path.getmtime)
-    if not failed:
-        if returncode == 0:
-            return 0, None, ""
-        return returncode, None, f"mpiexec exited with code {returncode}; the logs are in {args.log_dir}/"
-    rank = int(failed[0].rsplit(".", 1)[1])
-    with open(failed[0]) as f:
-        code = int(f.read().strip() or returncode or 1)
-    log = os.path.join(args.log_dir, LOG_FILE.format(rank=rank))
-    return code, rank, (f"rank {rank} failed with exit code {code}; the job was aborted. Its log ({log}):\n"
-                        + _tail(log))
+def exit_status(code):
+    """The process exit status for a job's exit code: an OS keeps only its low 8 bits (256 would read as
+    success), so a failure outside 1..255 exits 1 (a signal's negative code: 128 + signal, as shells do)."""
+    if 0 <= code <= 255:
+        return code
+    return 128 - code if -128 < code < 0 else 1
 
 
 def launch(args, worker_args):
-    """Run the job, echoing rank 0's log; returns its exit code (the failing rank's, with its log printed)."""
-    proc = start(args, worker_args)
-    rank0_log = os.path.join(args.log_dir, LOG_FILE.format(rank=0))
-    offset = 0
-    while proc.poll() is None:
+    """Run the job, echoing rank 0's log; returns its exit status (the failing rank's, with its log printed)."""
+    job = Job(args, worker_args)
+    rank0_log, offset = job.log(0)
+    while job.poll() is None:
         time.sleep(0.2)
         offset = _echo(rank0_log, offset)
     _echo(rank0_log, offset)
-    code, _, message = failure(args, proc.returncode)
+    code, _, message = job.failure()
     if message:
         sys.stderr.write(f"\nlaunch: {message}")
         sys.stderr.flush()
-    return code
+    return exit_status(code)
 
 
 def _echo(path, offset):
@@ -140,9 +193,10 @@ def _echo(path, offset):
     return offset + len(data)
 
 
-def _tail(path, lines=40):
+def _tail(path, start=0, lines=40):
     try:
         with open(path, errors="replace") as f:
+            f.seek(start)
             return "".join(f.readlines()[-lines:])
     except FileNotFoundError:
         return "(no log)\n"

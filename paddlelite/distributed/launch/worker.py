@@ -1,4 +1,4 @@
-"""One rank of a launched job: sets Paddle's environment variables from MPI's, sends its output to
+"""One rank of a launched job: sets Paddle's environment variables from MPI's, appends its output to
 log_dir/workerlog.<rank>, runs the training script (or a spawned function) and, when that fails,
 records the exit code and aborts the whole MPI job so no other rank waits forever in a collective."""
 import argparse
@@ -8,6 +8,7 @@ import runpy
 import sys
 import traceback
 
+from ..mpi import abort
 from .main import EXIT_FILE, LOG_FILE
 
 
@@ -31,7 +32,8 @@ def _setup(log_dir, devices):
         os.environ["FLAGS_selected_gpus"] = devices[local]
     if log_dir:
         os.makedirs(log_dir, exist_ok=True)
-        log = open(os.path.join(log_dir, LOG_FILE.format(rank=rank)), "w", buffering=1)
+        # appended to: the launcher removed the old log or noted where this run's part begins
+        log = open(os.path.join(log_dir, LOG_FILE.format(rank=rank)), "a", buffering=1)
         os.dup2(log.fileno(), 1)
         os.dup2(log.fileno(), 2)
         sys.stdout = os.fdopen(1, "w", buffering=1)
@@ -62,8 +64,7 @@ def _fail(log_dir, rank, code):
     if log_dir:
         with open(os.path.join(log_dir, EXIT_FILE.format(rank=rank)), "w") as f:
             f.write(str(code))
-    from mpi4py import MPI
-    MPI.COMM_WORLD.Abort(code)
+    abort(code)
 
 
 def main(argv=None):

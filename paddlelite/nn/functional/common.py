@@ -55,7 +55,7 @@ def _ones(shape, like):
 
 def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_train", name=None):
     """Zero each element with probability p. mode 'upscale_in_train' scales kept values by 1/(1-p) in training
-    (identity at inference); 'downscale_in_infer' keeps values in training and scales by (1-p) at inference.
+    (a copy at inference); 'downscale_in_infer' keeps values in training and scales by (1-p) at inference.
     `axis` drops whole slices: one mask value per index along those axes, shared by the other dims.
     inplace=True writes the result into x's storage and returns x."""
     check_float_tensor(x, "dropout")
@@ -66,14 +66,14 @@ def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_
     if mode not in _MODES:
         raise ValueError(f"dropout: mode must be 'upscale_in_train' or 'downscale_in_infer', received {mode!r}")
     impl = _MODES[mode]
-    if not training:
-        return x if impl == "upscale_in_train" else apply(_math.SCALE, x, scale=1.0 - float(p))
-    if p == 0:
+    if p == 0:  # Paddle's fast path, in training and at inference alike: x itself
         return x
     seed = 0  # 0: the global generator, so paddle.seed makes it reproducible
-    if axis is None:
-        return apply(_nn.DROPOUT, x, dropout_prob=float(p), is_test=False, seed=seed,
+    if axis is None:  # at inference too the op runs (is_test): a new tensor, as Paddle's
+        return apply(_nn.DROPOUT, x, dropout_prob=float(p), is_test=not training, seed=seed,
                      dropout_implementation=impl)[0]
+    if not training:  # Paddle's dropout over axes (dropout2d/3d) returns x itself at inference
+        return x if impl == "upscale_in_train" else apply(_math.SCALE, x, scale=1.0 - float(p))
     axes = [axis] if isinstance(axis, int) else list(axis)
     nd = len(x.shape)
     if not axes or any(not isinstance(a, int) or not -nd <= a < nd for a in axes):

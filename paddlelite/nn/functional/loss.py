@@ -270,18 +270,17 @@ def _apply_weight(loss, weight, api):
 
 
 def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None):
-    """-(label * log(input) + (1 - label) * log(1 - input)), logs clamped at -100 as Paddle's."""
+    """-(label * log(input) + (1 - label) * log(1 - input)): Paddle's bce_loss op (logs clamped at -100, the
+    gradient's denominator at 1e-12), then the weight and the reduction."""
     api = "binary_cross_entropy"
     _check_reduction(reduction, api)
     check_float_tensor(input, api, "input")
     check_float_tensor(label, api, "label")
     _check_same_shape(input, label, api)
-    floor = _scale(apply(_gs_ones(), input, value=1.0), -100.0)
-    log_p = apply(_ew.MAXIMUM, apply(_math.LOG, input), floor)
-    log_1mp = apply(_ew.MAXIMUM, apply(_math.LOG, _scale(input, -1.0, 1.0)), floor)
-    pos = apply(_ew.MULTIPLY, label, log_p)
-    neg = apply(_ew.MULTIPLY, _scale(label, -1.0, 1.0), log_1mp)
-    loss = _scale(apply(_ew.ADD, pos, neg), -1.0)
+    with layer_helper(api) as helper:
+        out = reserve_output(helper, input.shape, input.dtype, input.stop_gradient)
+    with reserved_output_guard(out):
+        loss = apply(_loss.BCE_LOSS, input, label)
     return _reduce(_apply_weight(loss, weight, api), reduction)
 
 

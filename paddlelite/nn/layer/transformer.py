@@ -17,11 +17,12 @@ __all__ = ["MultiHeadAttention", "TransformerEncoderLayer", "TransformerEncoder"
 
 
 def _attn_bias(attn_mask, dtype):
-    """Paddle's mask convention: a bool mask keeps True positions; a float mask is added to the scores."""
+    """Paddle's mask convention: a bool or integer mask keeps the positions that are 1 (True); a float mask
+    is added to the scores."""
     from ... import cast
     if attn_mask is None:
         return None
-    if attn_mask.dtype.name == "bool":
+    if attn_mask.dtype.name == "bool" or "int" in attn_mask.dtype.name:
         keep = cast(attn_mask, dtype)
         return (keep - 1.0) * 1e9
     if attn_mask.dtype.name != dtype:

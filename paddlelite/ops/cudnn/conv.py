@@ -73,7 +73,7 @@ def _run(graphs, op, inputs, output, params, channels_last):
 
     buffers = {**inputs, "out": output}
     key = (_signature(*inputs.values(), output), tuple(names), tuple(map(tuple, params.values())), channels_last)
-    graph = graphs.get(key, build, policy(), buffers)
+    graph = graphs.get(key, build, policy(output.dtype), buffers)
     if graph is None:
         return False
     graph.run(buffers)

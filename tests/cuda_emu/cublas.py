@@ -1,0 +1,98 @@
+"""cuBLAS's GEMMs on the CPU, for paddlelite.device.cublas without a GPU.
+
+`Cublas` has the functions device/cublas.py calls, with cuBLAS's C arguments (handles, enums, dimensions and
+addresses as integers). Its GEMMs read and write host memory at those addresses with cuBLAS's column-major
+semantics, checking what cuBLAS checks (leading dimensions, the data/compute type combinations it supports),
+so the row-major-to-column-major mapping, the transposes, leading dimensions and batch strides are verified
+against NumPy's matmul; every call is logged for tests of the call sequence.
+"""
+import ctypes
+
+import ml_dtypes
+import numpy as np
+
+SUCCESS, INVALID_VALUE, NOT_SUPPORTED = 0, 7, 15
+DTYPES = {2: np.dtype(np.float16), 14: np.dtype(ml_dtypes.bfloat16), 0: np.dtype(np.float32),
+          1: np.dtype(np.float64), 4: np.dtype(np.complex64), 5: np.dtype(np.complex128)}
+# data type -> the compute types cuBLAS accepts for it (cublasGemmEx's table), and what each accumulates in
+COMPUTE = {2: {64: np.float16, 68: np.float32}, 14: {68: np.float32}, 0: {68: np.float32, 77: "tf32"},
+           1: {70: np.float64}, 4: {68: np.complex64, 77: "tf32"}, 5: {70: np.complex128}}
+SCALE = {64: np.float16, 68: np.float32, 77: np.float32, 70: np.float64}
+
+
+def tf32(x):
+    """float32 values rounded to TF32's 10-bit mantissa (round to nearest even), as tensor cores read them."""
+    bits = np.ascontiguousarray(x, np.float32).view(np.uint32)
+    rounded = (bits + np.uint32(0xFFF) + ((bits >> np.uint32(13)) & np.uint32(1))) & np.uint32(0xFFFFE000)
+    return rounded.view(np.float32)
+
+
+def _view(address, dtype, rows, cols, ld):
+    """The column-major [rows, cols] matrix at `address` with leading dimension ld (elements)."""
+    if not rows or not cols:
+        return np.empty((rows, cols), dtype)
+    n = (cols - 1) * ld + rows
+    flat = np.frombuffer((ctypes.c_char * (n * dtype.itemsize)).from_address(address), dtype)
+    return np.lib.stride_tricks.as_strided(flat, (rows, cols), (dtype.itemsize, ld * dtype.itemsize))
+
+
+class Cublas:
+    def __init__(self):
+        self.log = []
+        self.handles = 0
+
+    def cublasCreate_v2(self, out):
+        self.handles += 1
+        out._obj.value = 1000 + self.handles
+        self.log.append(("create", out._obj.value))
+        return SUCCESS
+
+    def cublasSetStream_v2(self, handle, stream):
+        self.log.append(("stream", handle, stream))
+        return SUCCESS
+
+    def cublasSetWorkspace_v2(self, handle, address, size):
+        self.log.append(("workspace", handle, address, size))
+        return SUCCESS
+
+    def cublasGemmEx(self, handle, transa, transb, m, n, k, alpha, a, atype, lda, b, btype, ldb, beta, c, ctype, ldc,
+                     compute, algo):
+        self.log.append(("gemm", handle, transa, transb, m, n, k, lda, ldb, ldc, atype, compute))
+        return self._gemm(transa, transb, m, n, k, alpha, (a, lda, 0), atype, (b, ldb, 0), btype, beta, (c, ldc, 0),
+                          ctype, compute, 1)
+
+    def cublasGemmStridedBatchedEx(self, handle, transa, transb, m, n, k, alpha, a, atype, lda, stride_a, b, btype,
+                                   ldb, stride_b, beta, c, ctype, ldc, stride_c, count, compute, algo):
+        self.log.append(("gemm_batched", handle, transa, transb, m, n, k, lda, ldb, ldc, stride_a, stride_b,
+                         stride_c, count, atype, compute))
+        return self._gemm(transa, transb, m, n, k, alpha, (a, lda, stride_a), atype, (b, ldb, stride_b), btype, beta,
+                          (c, ldc, stride_c), ctype, compute, count)
+
+    def _gemm(self, transa, transb, m, n, k, alpha, a, atype, b, btype, beta, c, ctype, compute, count):
+        if not atype == btype == ctype or atype not in COMPUTE or compute not in COMPUTE[atype]:
+            return NOT_SUPPORTED
+        a_rows, b_rows = (m if transa == 0 else k), (k if transb == 0 else n)
+        if min(m, n, k, count) < 0 or transa not in (0, 1) or transb not in (0, 1) or a[1] < max(1, a_rows) \
+                or b[1] < max(1, b_rows) or c[1] < max(1, m):
+            return INVALID_VALUE
+        dtype, acc = DTYPES[atype], COMPUTE[atype][compute]
+        rounded = acc == "tf32"  # inputs rounded to TF32's 10 mantissa bits, float32 accumulation
+        acc = dtype if rounded else acc
+        scale = np.complex128 if compute == 70 and dtype.kind == "c" else \
+            np.complex64 if dtype.kind == "c" else SCALE[compute]
+        alpha_v, beta_v = (np.frombuffer((ctypes.c_char * np.dtype(scale).itemsize).from_address(p), scale)[0]
+                           for p in (alpha, beta))
+        for i in range(count):
+            ma = _view(a[0] + i * a[2] * dtype.itemsize, dtype, a_rows, (k if transa == 0 else m), a[1])
+            mb = _view(b[0] + i * b[2] * dtype.itemsize, dtype, b_rows, (n if transb == 0 else k), b[1])
+            mc = _view(c[0] + i * c[2] * dtype.itemsize, dtype, m, n, c[1])
+            opa, opb = (ma if transa == 0 else ma.T), (mb if transb == 0 else mb.T)
+            if rounded:
+                opa, opb = (tf32(x) if dtype.kind == "f" else tf32(x.real) + 1j * tf32(x.imag) for x in (opa, opb))
+            product = opa.astype(acc) @ opb.astype(acc)
+            result = alpha_v * product + (beta_v * mc.astype(acc) if beta_v else 0)
+            mc[...] = np.asarray(result).astype(dtype)
+        return SUCCESS
+
+    def calls(self, kind):
+        return [entry for entry in self.log if entry[0] == kind]
