@@ -132,26 +132,30 @@ def test_flags_choose_the_plans(fake):
     finally:
         flags.set_flags({"FLAGS_cudnn_deterministic": False, "FLAGS_conv_workspace_size_limit": 512})
     (_, first), (_, second) = fake.steps.values()
-    assert ("deselect_numeric_notes", ([cudnn.numerical_note.NONDETERMINISTIC],)) in second
-    assert not any(step == "deselect_numeric_notes" for step, _ in first)
+    nondeterministic = ("deselect_numeric_notes", ([cudnn.numerical_note.NONDETERMINISTIC],))
+    assert nondeterministic in second and nondeterministic not in first
     assert ("deselect_workspace_greater_than", (64 << 20,)) in second
 
 
 def test_tf32_switch_keeps_float32_off_tensor_cores(fake):
-    """set_cudnn_switch(False): float32 convolutions get no tensor-core (TF32) plans; float16 ones still do."""
+    """set_cudnn_switch(False): float32 convolutions get no tensor-core (TF32) plans; float16 ones still do, and
+    with the switch on (Paddle's default) float32 ones too."""
     cudnn = pytest.importorskip("cudnn")
     from paddlelite.base import core
     x, w = randn(2, 3, 5, 5), randn(4, 3, 3, 3)
     attrs = get_op("conv2d").fill_attrs({})
-    core.set_cudnn_switch(False)
+    was = core.get_cudnn_switch()
     try:
+        core.set_cudnn_switch(False)
         binding("conv2d")(np, x, w, **attrs)
         binding("conv2d")(np, x.astype(np.float16), w.astype(np.float16), **attrs)
-    finally:
         core.set_cudnn_switch(True)
-    (_, f32), (_, f16) = fake.steps.values()
+        binding("conv2d")(np, x, w, **attrs)
+    finally:
+        core.set_cudnn_switch(was)
+    (_, f32), (_, f16), (_, f32_tf32) = fake.steps.values()
     no_tc = ("deselect_numeric_notes", ([cudnn.numerical_note.TENSOR_CORE],))
-    assert no_tc in f32 and no_tc not in f16
+    assert no_tc in f32 and no_tc not in f16 and no_tc not in f32_tf32
 
 
 def test_exhaustive_search_keeps_the_fastest_plan(fake):
