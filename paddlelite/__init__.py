@@ -58,7 +58,7 @@ device.manual_seed = _framework_random.device_manual_seed
 device.manual_seed_all = _framework_random.device_manual_seed_all
 device.__all__ += ["get_rng_state", "set_rng_state", "manual_seed", "manual_seed_all"]
 
-__version__ = "0.1.0"
+__version__ = "0.4.0.dev0"  # CHANGELOG.md
 from .framework.io import load, save  # noqa: E402
 from .nn.layer.param_attr import ParamAttr, create_parameter  # noqa: E402
 from . import distributed  # noqa: E402

@@ -3,7 +3,7 @@
 The floors, lowest first (docs/ARCHITECTURE.md, "Layers"):
 
   0 device, utils      places, the array module, kernel sources/compilation; unique names
-  1 framework          dtype, mode, the Tensor data holder (a Tensor holds a Place: device sits below)
+  1 framework, _typing dtype, mode, the Tensor data holder (a Tensor holds a Place: device sits below); type aliases
   2 ops                the registry, every op, the dispatcher, the kernels' launch code
   3 autograd | static the eager engine and the static Program/backward/Executor; they never import each other
   4 tensor             the functional API
@@ -28,7 +28,7 @@ ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 
 FLOORS = {
     "device": 0, "utils": 0,
-    "framework": 1,
+    "framework": 1, "_typing": 1,
     "ops": 2,
     "autograd": 3, "static": 3,
     "tensor": 4,

@@ -16,8 +16,10 @@ from .place import (CPUPlace, CUDAPlace, Place, current_device, current_place, d
                     get_device, parse_place, place_of_array, set_default_device, set_device)
 from .streams import (Event, Stream, StreamContext, current_stream, get_stream_from_external,
                       is_current_stream_capturing, set_stream, stream_guard, synchronize)
+from .threads import apply_default as _one_blas_thread_for_small_work
 
 _keep_freed_memory()
+_one_blas_thread_for_small_work()
 # paddle.device.cuda is paddlelite's lazy CuPy module; Paddle's paddle.device.cuda.graphs is filed under it
 cuda.graphs = _sys.modules[cuda.__name__ + ".graphs"] = _cuda_graphs
 

@@ -13,6 +13,10 @@ inert here. Those that mean something are read where they act, by the module tha
 - FLAGS_sort_sum_gradient: always in effect (the backward engine sums a tensor's gradients in the
   reverse order of the forward ops that used it), so either value gives that order;
 - FLAGS_enable_pir_api reads False and cannot be switched on: paddlelite implements the legacy IR only;
+- FLAGS_paddle_num_threads: the most BLAS threads a large matrix product may use (device/threads.py, which sits
+  below this floor, so it is watched from here). Without it in the environment it starts from the BLAS's own
+  choice (a thread per core, or OMP_NUM_THREADS / OPENBLAS_NUM_THREADS), not Paddle's 1: small products run one
+  thread anyway, and large ones get the cores;
 - FLAGS_gemm_use_half_precision_compute_type: float16 GEMMs accumulate in float16 (ops/math.matmul_array);
 - FLAGS_new_executor_use_cuda_graph: the Executor replays a repeated step from a CUDA graph (as a CompiledProgram
   whose BuildStrategy allows CUDA-graph capture does, static/executor.py).
@@ -25,6 +29,7 @@ import operator
 import os
 import warnings
 
+from ..device import threads
 from .mode import in_dynamic_mode, in_static_mode
 from .paddle_flags import CPU_BUILD, CUDA_BUILD_ONLY
 
@@ -125,6 +130,11 @@ def watch(name, fn):
     """Call fn(value) now and whenever flag `name` changes (a module that caches what a flag decides)."""
     _WATCHERS.setdefault(_known(name, "watch", "watch"), []).append(fn)
     fn(_FLAGS[name])
+
+
+if "FLAGS_paddle_num_threads" not in os.environ:
+    _FLAGS["FLAGS_paddle_num_threads"] = threads.num_threads()
+watch("FLAGS_paddle_num_threads", threads.set_num_threads)
 
 
 def use_pir_api():

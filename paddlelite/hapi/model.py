@@ -2,9 +2,13 @@
 
 The loops, callbacks and checks live here; the batch steps and the persistence of each mode live in its
 adapter (dynamic_adapter.py: the network runs eagerly; static_adapter.py: Programs an Executor runs)."""
+from __future__ import annotations
+
 import inspect
 import os
 import warnings
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,6 +23,11 @@ from .callbacks import EarlyStopping, config_callbacks
 from .dynamic_adapter import DynamicGraphAdapter
 from .model_summary import summary
 from .static_adapter import StaticGraphAdapter
+
+if TYPE_CHECKING:
+    from .._typing import DTypeLike
+    from ..optimizer import Optimizer
+    from .callbacks import Callback
 
 __all__ = ["Model"]
 
@@ -38,7 +47,8 @@ class Model:
     `inputs`/`labels` are InputSpecs (optional in dynamic mode: the forward's argument names are used; static
     mode builds its programs from them)."""
 
-    def __init__(self, network, inputs=None, labels=None):
+    def __init__(self, network: Layer, inputs: InputSpec | Sequence[InputSpec] | dict[str, InputSpec] | None = None,
+                 labels: InputSpec | Sequence[InputSpec] | None = None) -> None:
         if not isinstance(network, Layer):
             raise TypeError(f"paddle.Model: network must be a paddle.nn.Layer, got {type(network).__name__}")
         if not in_dynamic_mode() and not isinstance(inputs, (list, tuple, dict, InputSpec)):
@@ -74,7 +84,8 @@ class Model:
         return specs
 
     # ---- preparation ---------------------------------------------------------------------------
-    def prepare(self, optimizer=None, loss=None, metrics=None, amp_configs=None):
+    def prepare(self, optimizer: Optimizer | None = None, loss: Layer | Callable[..., Any] | None = None,
+                metrics: Metric | Sequence[Metric] | None = None, amp_configs: str | dict[str, Any] | None = None) -> None:
         self._optimizer = optimizer
         if loss is not None and not isinstance(loss, Layer) and not callable(loss):
             raise TypeError("'loss' must be sub classes of `paddle.nn.Layer` or any callable function.")
@@ -124,16 +135,16 @@ class Model:
         return self.network.parameters(*args, **kwargs)
 
     # ---- one batch -----------------------------------------------------------------------------
-    def train_batch(self, inputs, labels=None, update=True):
+    def train_batch(self, inputs: Any, labels: Any = None, update: bool = True) -> Any:
         assert self._optimizer, "model not ready, please call `model.prepare()` first"
         self.mode = "train"
         return self._adapter.train_batch(inputs, labels, update)
 
-    def eval_batch(self, inputs, labels=None):
+    def eval_batch(self, inputs: Any, labels: Any = None) -> Any:
         self.mode = "eval"
         return self._adapter.eval_batch(inputs, labels)
 
-    def predict_batch(self, inputs):
+    def predict_batch(self, inputs: Any) -> list[Any]:
         self.mode = "test"
         return self._adapter.predict_batch(inputs)
 
@@ -151,9 +162,11 @@ class Model:
         except Exception:
             return None
 
-    def fit(self, train_data=None, eval_data=None, batch_size=1, epochs=1, eval_freq=1, log_freq=10, save_dir=None,
-            save_freq=1, verbose=2, drop_last=False, shuffle=True, num_workers=0, callbacks=None,
-            accumulate_grad_batches=1, num_iters=None):
+    def fit(self, train_data: Dataset | DataLoader | None = None, eval_data: Dataset | DataLoader | None = None,
+            batch_size: int | Sequence[int] = 1, epochs: int = 1, eval_freq: int = 1, log_freq: int = 10,
+            save_dir: str | None = None, save_freq: int = 1, verbose: int = 2, drop_last: bool = False,
+            shuffle: bool = True, num_workers: int = 0, callbacks: Sequence[Callback] | None = None,
+            accumulate_grad_batches: int = 1, num_iters: int | None = None) -> None:
         assert train_data is not None, "train_data must be given!"
         if isinstance(batch_size, (tuple, list)) and all(isinstance(x, int) for x in batch_size):
             assert len(batch_size) == 2, "batch_size length error, expected train_batch_size and eval_batch_size."
@@ -191,8 +204,9 @@ class Model:
         cbks.on_end("train", logs)
         self._test_dataloader = None
 
-    def evaluate(self, eval_data, batch_size=1, log_freq=10, verbose=2, num_workers=0, callbacks=None,
-                 num_iters=None):
+    def evaluate(self, eval_data: Dataset | DataLoader, batch_size: int = 1, log_freq: int = 10, verbose: int = 2,
+                 num_workers: int = 0, callbacks: Sequence[Callback] | None = None,
+                 num_iters: int | None = None) -> dict[str, Any]:
         eval_loader = self._loader(eval_data, batch_size, num_workers=num_workers)
         self._test_dataloader = eval_loader
         cbks = config_callbacks(callbacks, model=self, log_freq=log_freq, verbose=verbose,
@@ -208,7 +222,9 @@ class Model:
         self._test_dataloader = None
         return {k: logs[k] for k in self._metrics_name()}
 
-    def predict(self, test_data, batch_size=1, num_workers=0, stack_outputs=False, verbose=1, callbacks=None):
+    def predict(self, test_data: Dataset | DataLoader, batch_size: int = 1, num_workers: int = 0,
+                stack_outputs: bool = False, verbose: int = 1,
+                callbacks: Sequence[Callback] | None = None) -> list[Any]:
         test_loader = self._loader(test_data, batch_size, num_workers=num_workers)
         self._test_dataloader = test_loader
         cbks = config_callbacks(callbacks, model=self, verbose=verbose)
@@ -262,7 +278,7 @@ class Model:
         return names
 
     # ---- persistence ---------------------------------------------------------------------------
-    def save(self, path, training=True):
+    def save(self, path: str, training: bool = True) -> None:
         """training=True: path.pdparams (+ path.pdopt with the optimizer's state); False: the inference model
         (path.pdmodel + path.pdiparams)."""
         if training:
@@ -270,7 +286,7 @@ class Model:
         else:
             self._adapter.save_inference_model(path)
 
-    def load(self, path, skip_mismatch=False, reset_optimizer=False):
+    def load(self, path: str, skip_mismatch: bool = False, reset_optimizer: bool = False) -> None:
         path, ext = os.path.splitext(path)
         if ext not in ("", ".pdparams", ".pdopt", ".pdmodel"):
             path += ext
@@ -294,6 +310,6 @@ class Model:
         has_optim = not reset_optimizer and os.path.exists(path + ".pdopt")
         self._adapter.load(_load(path + ".pdopt") if has_optim else None)
 
-    def summary(self, input_size=None, dtype=None):
+    def summary(self, input_size: Any = None, dtype: DTypeLike | Sequence[DTypeLike] | None = None) -> dict[str, int]:
         assert input_size is not None or self._inputs, "'input_size' or 'self._input' must be set"
         return summary(self.network, input_size if input_size is not None else self._inputs, dtypes=dtype)

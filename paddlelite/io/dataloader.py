@@ -5,7 +5,11 @@ Samples may be NumPy arrays, Tensors, numbers, strings, or (nested) tuples/lists
 batch over as a Tensor on the current place. num_workers > 0 builds batches in worker processes
 (`worker.py`).
 """
+from __future__ import annotations
+
 import itertools
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..device import current_place
 from ..framework.mode import in_dynamic_mode
@@ -15,6 +19,9 @@ from .dataset import IterableDataset, assert_arg
 from .fetcher import make_fetcher
 from .sampler import BatchSampler, SequenceSampler
 from .worker import MultiProcessIter, get_worker_info
+
+if TYPE_CHECKING:
+    from .dataset import Dataset
 
 __all__ = ["DataLoader", "default_collate_fn", "default_convert_fn", "get_worker_info"]
 
@@ -34,10 +41,12 @@ class _SingleProcessIter:
 
 
 class DataLoader:
-    def __init__(self, dataset, feed_list=None, places=None, return_list=True, batch_sampler=None, batch_size=1,
-                 shuffle=False, drop_last=False, collate_fn=None, num_workers=0, use_buffer_reader=True,
-                 prefetch_factor=2, use_shared_memory=True, timeout=0, worker_init_fn=None,
-                 persistent_workers=False):
+    def __init__(self, dataset: Dataset, feed_list: Sequence[Tensor] | None = None, places: Any = None,
+                 return_list: bool = True, batch_sampler: BatchSampler | None = None, batch_size: int | None = 1,
+                 shuffle: bool = False, drop_last: bool = False, collate_fn: Callable[[list[Any]], Any] | None = None,
+                 num_workers: int = 0, use_buffer_reader: bool = True, prefetch_factor: int = 2,
+                 use_shared_memory: bool = True, timeout: float = 0, worker_init_fn: Callable[[int], None] | None = None,
+                 persistent_workers: bool = False) -> None:
         if not return_list and not in_dynamic_mode():
             assert_arg(feed_list is not None, "DataLoader: feed_list must be given when return_list=False")
         assert_arg(isinstance(num_workers, int) and num_workers >= 0,
@@ -86,7 +95,7 @@ class DataLoader:
             return itertools.repeat([None] * (self.batch_size or 1))
         return self.batch_sampler if self.auto_collate_batch else SequenceSampler(self.dataset)
 
-    def __len__(self):
+    def __len__(self) -> int:
         if self._iterable:
             raise ValueError("DataLoader: the length of an IterableDataset is unknown")
         return len(self.batch_sampler) if self.auto_collate_batch else len(self.dataset)
@@ -103,7 +112,7 @@ class DataLoader:
             return {n: (f.numpy() if isinstance(f, Tensor) else f) for n, f in zip(names, fields)}
         return out
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         if self.num_workers == 0:
             return _SingleProcessIter(self)
         if not self._persistent_workers:
@@ -114,5 +123,5 @@ class DataLoader:
             self._iterator._reset()
         return self._iterator
 
-    def __call__(self):
+    def __call__(self) -> Iterator[Any]:
         return self.__iter__()

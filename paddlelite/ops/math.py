@@ -1,7 +1,7 @@
 """Scale, matmul, and the unary math ops (exp, log, sqrt, ...)."""
 import numpy as np
 
-from ..device import cublas
+from ..device import cublas, threads
 from ..framework.dtype import LOW_PRECISION, compute_dtype
 from ..framework.flags import TF32, flag
 from ..framework.dtype import kind as dtype_kind
@@ -56,7 +56,11 @@ def matmul_array(xp, x, y, tf32_switch="cublas"):
         out = cublas.matmul(xp, x, y, TF32[tf32_switch], flag("FLAGS_gemm_use_half_precision_compute_type"))
         return xp.matmul(x, y) if out is None else out  # integers and bool: CuPy's kernels, without cuBLAS
     if x.dtype in LOW_PRECISION:  # compute_dtype(x.dtype) is float32, inlined: this runs for every matmul
-        return xp.matmul(x.astype(compute_dtype(x.dtype)), y.astype(compute_dtype(x.dtype))).astype(x.dtype)
+        return matmul_array(xp, x.astype(compute_dtype(x.dtype)), y.astype(compute_dtype(x.dtype))).astype(x.dtype)
+    # x.size * n bounds one product's multiply-adds from above: the cheap test every small product stops at
+    if x.size * y.shape[-1] >= threads.wide_from and threads.large_product(x, y):
+        with threads.wide():  # a large product on the CPU runs on the free cores (device/threads.py)
+            return np.matmul(x, y)
     out = xp.matmul(x, y)
     return out if out.ndim else xp.asarray(out)  # 1-D @ 1-D gives NumPy a scalar
 

@@ -9,9 +9,13 @@ run through `_run(op_type, inputs, outputs, attrs)`:
   its outputs naming the same variables as its inputs (ParamOut = Param), and accumulators and the
   learning rate are persistable variables initialised by the startup program.
 """
+from __future__ import annotations
+
 import collections
 import contextlib
 import numbers
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -50,7 +54,10 @@ class Optimizer:
 
     _op_type = None
 
-    def __init__(self, learning_rate, parameters=None, weight_decay=None, grad_clip=None, name=None):
+    def __init__(self, learning_rate: float | LRScheduler,
+                 parameters: Sequence[Tensor] | Sequence[dict[str, Any]] | None = None,
+                 weight_decay: float | WeightDecayRegularizer | None = None, grad_clip: Any = None,
+                 name: str | None = None) -> None:
         api = type(self).__name__
         if isinstance(learning_rate, LRScheduler):
             self._learning_rate = learning_rate
@@ -115,11 +122,11 @@ class Optimizer:
         return [p for g in self._param_groups for p in g["params"]]
 
     # ---- learning rate --------------------------------------------------------------------------
-    def get_lr(self):
+    def get_lr(self) -> float:
         lr = self._learning_rate
         return float(lr()) if isinstance(lr, LRScheduler) else lr
 
-    def set_lr(self, value):
+    def set_lr(self, value: float) -> None:
         if isinstance(self._learning_rate, LRScheduler):
             raise RuntimeError(f"{type(self).__name__}.set_lr: the learning rate is an LRScheduler; "
                                "step the scheduler instead (set_lr needs a float learning rate)")
@@ -132,7 +139,7 @@ class Optimizer:
             if slot is not None:
                 slot.get_tensor().set(np.full(var._shape, value, dtype=np.float32), None)
 
-    def set_lr_scheduler(self, scheduler):
+    def set_lr_scheduler(self, scheduler: LRScheduler) -> None:
         if not isinstance(scheduler, LRScheduler):
             raise TypeError(f"{type(self).__name__}.set_lr_scheduler: expected an LRScheduler, received "
                             f"{type(scheduler).__name__}")
@@ -359,7 +366,7 @@ class Optimizer:
     def _append_updates(self, entries):
         raise TypeError(f"{type(self).__name__} does not define its update")
 
-    def step(self):
+    def step(self) -> None:
         """Update every parameter that has a gradient (dynamic mode)."""
         if _static[0]:
             raise RuntimeError(f"{type(self).__name__}.step() is for dynamic mode; in static mode call "
@@ -389,7 +396,8 @@ class Optimizer:
                                           callbacks=callbacks)
         return [(p, p._grad) for p in self._parameter_list if not p.stop_gradient and p._grad is not None]
 
-    def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
+    def minimize(self, loss: Tensor, startup_program: Any = None, parameters: Sequence[Tensor] | None = None,
+                 no_grad_set: Any = None) -> tuple[Any, list[tuple[Tensor, Tensor]]]:
         """Dynamic mode (as in Paddle): update the parameters from the gradients a previous
         `loss.backward()` produced. Static mode: append the backward pass and the update ops.
         Returns (optimize_ops, params_grads)."""
@@ -428,7 +436,7 @@ class Optimizer:
                 self._update(triples)
         return self._block.ops[n_before:]
 
-    def clear_grad(self, set_to_zero=True):
+    def clear_grad(self, set_to_zero: bool = True) -> None:
         for p in self._parameter_list:
             if not p.stop_gradient:
                 p.clear_gradient(set_to_zero)
@@ -436,7 +444,7 @@ class Optimizer:
     clear_gradients = clear_grad
 
     # ---- state ----------------------------------------------------------------------------------
-    def state_dict(self):
+    def state_dict(self) -> dict[str, Any]:
         """{accumulator name: Tensor} plus 'LR_Scheduler' (the scheduler's state) when there is one."""
         state = collections.OrderedDict()
         for d in self._accumulators.values():
@@ -448,7 +456,7 @@ class Optimizer:
             state["LR_Scheduler"] = self._learning_rate.state_dict()
         return state
 
-    def set_state_dict(self, state_dict):
+    def set_state_dict(self, state_dict: dict[str, Any]) -> None:
         if not isinstance(state_dict, dict):
             raise TypeError(f"{type(self).__name__}.set_state_dict: expected a dict, received "
                             f"{type(state_dict).__name__}")

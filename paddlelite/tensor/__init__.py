@@ -4,6 +4,8 @@ As in Paddle, `paddle.tensor` holds the whole functional API; the top-level pack
 random, logic, linalg, stat and attribute are Paddle's module paths, re-exporting the implementations;
 array holds the (dynamic-mode) tensor arrays.
 """
+import typing as _typing
+
 from . import (aliases, array, attribute, complex_math, counting, creation, diagonals, elementwise, inplace, integrate,
                linalg, logic, manipulation, math, matrix_functions, nanreduce, order_stats, products, random, reduce,
                sampling, scattering, search, series, special_math, stacking, stat, tensor_extras, windows)
@@ -36,11 +38,13 @@ from .windows import *  # noqa: F401,F403
 from .linalg import cross, dist, matrix_transpose, norm, vecdot  # noqa: F401  (paddle.norm is linalg.norm)
 from .constructors import create_tensor  # noqa: F401  (paddle.tensor and Tensor only, as in Paddle)
 
-# (dict.fromkeys: a name two module paths share, like attribute.shape, is listed once)
-__all__ = list(dict.fromkeys([
-    *aliases.__all__, *array.__all__, *attribute.__all__, *complex_math.__all__, *counting.__all__, *creation.__all__,
-    *diagonals.__all__, "einsum", *elementwise.__all__, *inplace.__all__, *integrate.__all__, *logic.__all__,
-    *manipulation.__all__, *math.__all__, *matrix_functions.__all__, *special_math.__all__,
-    *nanreduce.__all__, *order_stats.__all__, *products.__all__, *reduce.__all__, *sampling.__all__,
-    *scattering.__all__, *search.__all__, *series.__all__, *stacking.__all__, *windows.__all__, "create_tensor", "cross", "dist", "matrix_transpose",
-    "vecdot"]))
+# Type checkers cannot evaluate this list; without it they take every public name the imports above bring,
+# which is what it holds. (dict.fromkeys: a name two module paths share, like attribute.shape, is listed once)
+if not _typing.TYPE_CHECKING:
+    __all__ = list(dict.fromkeys([
+        *aliases.__all__, *array.__all__, *attribute.__all__, *complex_math.__all__, *counting.__all__, *creation.__all__,
+        *diagonals.__all__, "einsum", *elementwise.__all__, *inplace.__all__, *integrate.__all__, *logic.__all__,
+        *manipulation.__all__, *math.__all__, *matrix_functions.__all__, *special_math.__all__,
+        *nanreduce.__all__, *order_stats.__all__, *products.__all__, *reduce.__all__, *sampling.__all__,
+        *scattering.__all__, *search.__all__, *series.__all__, *stacking.__all__, *windows.__all__, "create_tensor", "cross", "dist", "matrix_transpose",
+        "vecdot"]))

@@ -1,5 +1,8 @@
 """Tensor creation: to_tensor, zeros/ones/full(_like), arange, linspace, eye, random tensors."""
+from __future__ import annotations
+
 import numbers
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -16,12 +19,16 @@ from ..static.framework import device_guard
 from .math import is_tensor_like
 from .tensor_args import holds_tensors, placeholders, plain_ints, tensor_argument, tensor_list
 
+if TYPE_CHECKING:
+    from .._typing import DTypeLike, NestedNumericSequence, Numeric, PlaceLike, ShapeLike, TensorLike
+
 
 def _resolve_place(place, api):
     return _place.current_place() if place is None else _place.parse_place(place, api)
 
 
-def to_tensor(data, dtype=None, place=None, stop_gradient=True):
+def to_tensor(data: TensorLike | NestedNumericSequence, dtype: DTypeLike | None = None,
+              place: PlaceLike | None = None, stop_gradient: bool = True) -> Tensor:
     """A new leaf tensor holding a copy of `data` (list, scalar, numpy/cupy array or Tensor). In static mode, as
     Paddle's: the data as a constant of the program (or a Variable itself), cast to `dtype` where that differs."""
     if not isinstance(stop_gradient, bool):
@@ -74,7 +81,8 @@ def _float_dtype(dtype, api=None):
 FILL_CONSTANT = None
 
 
-def full(shape, fill_value, dtype=None, name=None, place=None):
+def full(shape: ShapeLike, fill_value: Numeric | str, dtype: DTypeLike | None = None, name: str | None = None,
+         place: PlaceLike | None = None) -> Tensor:
     return _full(shape, fill_value, dtype, place, "full")
 
 
@@ -136,38 +144,41 @@ def _shape_argument(shape, api):
     return None, None, _shape_list(shape, api)
 
 
-def zeros(shape, dtype=None, name=None, place=None):
+def zeros(shape: ShapeLike, dtype: DTypeLike | None = None, name: str | None = None,
+          place: PlaceLike | None = None) -> Tensor:
     return _full(shape, 0.0 if dtype is None or _dtype.convert_dtype(dtype, "zeros").is_floating_point else 0,
                  _float_dtype(dtype) if dtype is None else dtype, place, "zeros")
 
 
-def ones(shape, dtype=None, name=None, place=None):
+def ones(shape: ShapeLike, dtype: DTypeLike | None = None, name: str | None = None,
+         place: PlaceLike | None = None) -> Tensor:
     return _full(shape, 1.0 if dtype is None or _dtype.convert_dtype(dtype, "ones").is_floating_point else 1,
                  _float_dtype(dtype) if dtype is None else dtype, place, "ones")
 
 
-def full_like(x, fill_value, dtype=None, name=None):
+def full_like(x: Tensor, fill_value: Numeric | str, dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
     dtype = x.dtype if dtype is None else _dtype.convert_dtype(dtype, "full_like")  # explicit, as Paddle's API
     return dispatch.apply(get_op("fill_any_like"), x, value=fill_value, dtype=dtype.name)
 
 
-def zeros_like(x, dtype=None, name=None):
+def zeros_like(x: Tensor, dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
     return full_like(x, 0, dtype)
 
 
-def ones_like(x, dtype=None, name=None):
+def ones_like(x: Tensor, dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
     return full_like(x, 1, dtype)
 
 
-def empty(shape, dtype=None, name=None):
+def empty(shape: ShapeLike, dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
     return zeros(shape, dtype)
 
 
-def empty_like(x, dtype=None, name=None):
+def empty_like(x: Tensor, dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
     return zeros_like(x, dtype)
 
 
-def arange(start=0, end=None, step=1, dtype=None, name=None):
+def arange(start: float | Tensor = 0, end: float | Tensor | None = None, step: float | Tensor = 1,
+           dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
     if end is None:
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
@@ -201,14 +212,16 @@ def _static_arange(bounds, variables, dtype):
     return out
 
 
-def linspace(start, stop, num, dtype=None, name=None):
+def linspace(start: float | Tensor, stop: float | Tensor, num: int | Tensor, dtype: DTypeLike | None = None,
+             name: str | None = None) -> Tensor:
     if not isinstance(num, (int, np.integer)) or num < 0:
         raise ValueError(f"linspace: num must be a non-negative int, received {num!r}")
     return dispatch.apply(get_op("linspace"), start=float(start), stop=float(stop), num=int(num),
                           dtype=_dtype.convert_dtype(dtype or _dtype.default_float(), "linspace").name)
 
 
-def eye(num_rows, num_columns=None, dtype=None, name=None):
+def eye(num_rows: int, num_columns: int | None = None, dtype: DTypeLike | None = None,
+        name: str | None = None) -> Tensor:
     return dispatch.apply(get_op("eye"), num_rows=int(num_rows),
                           num_columns=int(num_rows if num_columns is None else num_columns),
                           dtype=_dtype.convert_dtype(dtype or _dtype.default_float(), "eye").name)

@@ -4,9 +4,13 @@ Parameters, sublayers and buffers assigned as attributes are registered in order
 in the instance dict too, so reading `self.weight` costs a plain attribute lookup). In static mode
 the same code creates static Parameters (see param_attr.create_parameter) and `forward` appends ops.
 """
+from __future__ import annotations
+
 import collections
 import re
 import warnings
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -16,6 +20,14 @@ from ...framework.mode import _static
 from ...framework.tensor import Tensor
 from ...utils import unique_name
 from .param_attr import ParamAttr, create_parameter, is_parameter
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+    from ..._typing import DTypeLike, PlaceLike
+    from ...framework.tensor import Parameter
+
+_LayerT = TypeVar("_LayerT", bound="Layer")
 
 __all__ = ["Layer", "HookRemoveHelper"]
 
@@ -51,7 +63,7 @@ class Layer:
 
     training = True
 
-    def __init__(self, name_scope=None, dtype="float32"):
+    def __init__(self, name_scope: str | None = None, dtype: DTypeLike = "float32") -> None:
         d = self.__dict__
         d["training"] = True
         d["_full_name"] = unique_name.generate(name_scope or _camel_to_snake(type(self).__name__))
@@ -69,7 +81,7 @@ class Layer:
         d["_state_dict_hooks"] = collections.OrderedDict()
 
     # ---- calling --------------------------------------------------------------------------------
-    def __call__(self, *inputs, **kwargs):
+    def __call__(self, *inputs: Any, **kwargs: Any) -> Any:
         if not (self._forward_pre_hooks or self._forward_post_hooks):
             return self.forward(*inputs, **kwargs)
         for hook_id, hook in list(self._forward_pre_hooks.items()):
@@ -108,7 +120,7 @@ class Layer:
             hook(self, inputs, outputs)
         return outputs if result is None else result
 
-    def forward(self, *inputs, **kwargs):
+    def forward(self, *inputs: Any, **kwargs: Any) -> Any:
         raise TypeError(f"{type(self).__name__}: a Layer subclass must define forward()")
 
     def _add_hook(self, hooks, hook, api, prepend, with_kwargs, always_call=False):
@@ -124,12 +136,14 @@ class Layer:
             hooks.move_to_end(handle._hook_id, last=False)
         return handle
 
-    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+    def register_forward_pre_hook(self, hook: Callable[..., Any], *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> HookRemoveHelper:
         """hook(layer, inputs) -> None or new inputs, before forward; with_kwargs=True: hook(layer, inputs,
         kwargs) -> None or (inputs, kwargs). prepend=True runs it first. Returns a removable handle."""
         return self._add_hook(self._forward_pre_hooks, hook, "register_forward_pre_hook", prepend, with_kwargs)
 
-    def register_forward_post_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+    def register_forward_post_hook(self, hook: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False,
+                                   always_call: bool = False) -> HookRemoveHelper:
         """hook(layer, inputs, outputs) -> None or new outputs, after forward (with_kwargs=True:
         hook(layer, inputs, kwargs, outputs)); always_call=True runs it even when forward raised."""
         return self._add_hook(self._forward_post_hooks, hook, "register_forward_post_hook", prepend, with_kwargs,
@@ -142,11 +156,12 @@ class Layer:
         return self._add_hook(self._state_dict_hooks, hook, "register_state_dict_hook", False, False)
 
     # ---- names ----------------------------------------------------------------------------------
-    def full_name(self):
+    def full_name(self) -> str:
         return self._full_name
 
     # ---- parameters -----------------------------------------------------------------------------
-    def create_parameter(self, shape, attr=None, dtype=None, is_bias=False, default_initializer=None):
+    def create_parameter(self, shape: Sequence[int], attr: Any = None, dtype: DTypeLike | None = None,
+                         is_bias: bool = False, default_initializer: Any = None) -> Parameter:
         """A parameter named '<full_name>.w_<n>' (or '.b_<n>' for biases) unless attr names it."""
         attr = ParamAttr._to_attr(attr)
         if attr is False:
@@ -170,7 +185,7 @@ class Layer:
         t.persistable = bool(persistable)
         return t
 
-    def add_parameter(self, name, parameter):
+    def add_parameter(self, name: str, parameter: Parameter | None) -> Parameter | None:
         if "_parameters" not in self.__dict__:
             raise RuntimeError("add_parameter: call super().__init__() in the layer's __init__ first")
         if not isinstance(name, str) or not name or "." in name:
@@ -184,10 +199,10 @@ class Layer:
         object.__setattr__(self, name, parameter)
         return parameter
 
-    def parameters(self, include_sublayers=True):
+    def parameters(self, include_sublayers: bool = True) -> list[Parameter]:
         return [p for _, p in self.named_parameters(include_sublayers=include_sublayers)]
 
-    def named_parameters(self, prefix="", include_sublayers=True):
+    def named_parameters(self, prefix: str = "", include_sublayers: bool = True) -> Iterator[tuple[str, Parameter]]:
         return self._named_members("_parameters", prefix, include_sublayers)
 
     def _named_members(self, table, prefix, include_sublayers):
@@ -202,7 +217,7 @@ class Layer:
                 yield (lprefix + "." + name if lprefix else name), t
 
     # ---- sublayers ------------------------------------------------------------------------------
-    def add_sublayer(self, name, sublayer):
+    def add_sublayer(self, name: str, sublayer: _LayerT) -> _LayerT:
         if not isinstance(name, str):
             raise TypeError(f"add_sublayer: name must be a str, received {type(name).__name__}")
         if sublayer is not None and not isinstance(sublayer, Layer):  # AssertionError as Paddle
@@ -211,7 +226,8 @@ class Layer:
         object.__setattr__(self, name, sublayer)
         return sublayer
 
-    def named_sublayers(self, prefix="", include_self=False, layers_set=None):
+    def named_sublayers(self, prefix: str = "", include_self: bool = False,
+                        layers_set: set[Layer] | None = None) -> Iterator[tuple[str, Layer]]:
         """(name, layer) for every sublayer, depth first, each layer once."""
         if layers_set is None:
             layers_set = set()
@@ -227,27 +243,27 @@ class Layer:
                 yield name, layer
                 yield from layer.named_sublayers(prefix=name, include_self=False, layers_set=layers_set)
 
-    def sublayers(self, include_self=False):
+    def sublayers(self, include_self: bool = False) -> list[Layer]:
         return [l for _, l in self.named_sublayers(include_self=include_self)]
 
-    def named_children(self):
+    def named_children(self) -> Iterator[tuple[str, Layer]]:
         seen = set()
         for name, layer in self._sub_layers.items():
             if layer is not None and id(layer) not in seen:
                 seen.add(id(layer))
                 yield name, layer
 
-    def children(self):
+    def children(self) -> list[Layer]:
         return [l for _, l in self.named_children()]
 
-    def apply(self, fn):
+    def apply(self, fn: Callable[[Layer], None]) -> Self:
         for layer in self.children():
             layer.apply(fn)
         fn(self)
         return self
 
     # ---- buffers --------------------------------------------------------------------------------
-    def register_buffer(self, name, tensor, persistable=True):
+    def register_buffer(self, name: str, tensor: Tensor | None, persistable: bool = True) -> None:
         """A non-trainable tensor that belongs to the layer (saved in state_dict when persistable)."""
         if "_buffers" not in self.__dict__:
             raise ValueError("register_buffer: call super().__init__() in the layer's __init__ first")
@@ -268,10 +284,10 @@ class Layer:
             tensor.name = unique_name.generate(self._full_name + "." + name)
         object.__setattr__(self, name, tensor)
 
-    def named_buffers(self, prefix="", include_sublayers=True):
+    def named_buffers(self, prefix: str = "", include_sublayers: bool = True) -> Iterator[tuple[str, Tensor]]:
         return self._named_members("_buffers", prefix, include_sublayers)
 
-    def buffers(self, include_sublayers=True):
+    def buffers(self, include_sublayers: bool = True) -> list[Tensor]:
         return [b for _, b in self.named_buffers(include_sublayers=include_sublayers)]
 
     # ---- attribute plumbing ---------------------------------------------------------------------
@@ -330,18 +346,19 @@ class Layer:
         return sorted(set(super().__dir__()))
 
     # ---- modes ----------------------------------------------------------------------------------
-    def train(self):
+    def train(self) -> Self:
         for layer in self.sublayers(include_self=True):
             layer.__dict__["training"] = True
         return self
 
-    def eval(self):
+    def eval(self) -> Self:
         for layer in self.sublayers(include_self=True):
             layer.__dict__["training"] = False
         return self
 
     # ---- state ----------------------------------------------------------------------------------
-    def state_dict(self, destination=None, include_sublayers=True, structured_name_prefix="", use_hook=True):
+    def state_dict(self, destination: dict[str, Tensor] | None = None, include_sublayers: bool = True,
+                   structured_name_prefix: str = "", use_hook: bool = True) -> dict[str, Tensor]:
         """OrderedDict of structured name -> parameter / persistable buffer (the objects themselves)."""
         dest = collections.OrderedDict() if destination is None else destination
         layers = list(self.named_sublayers(prefix=structured_name_prefix.rstrip("."), include_self=True)) \
@@ -362,7 +379,8 @@ class Layer:
 
     to_static_state_dict = state_dict
 
-    def set_state_dict(self, state_dict, use_structured_name=True):
+    def set_state_dict(self, state_dict: dict[str, Any],
+                       use_structured_name: bool = True) -> tuple[list[str], list[str]]:
         """Copy values into the parameters/buffers; returns (missing_keys, unexpected_keys).
 
         Values may be Tensors or NumPy arrays; a shape or dtype mismatch raises ValueError."""
@@ -384,7 +402,8 @@ class Layer:
     set_dict = set_state_dict
 
     # ---- devices and dtypes ---------------------------------------------------------------------
-    def to(self, device=None, dtype=None, blocking=None):
+    def to(self, device: PlaceLike | None = None, dtype: DTypeLike | None = None,
+           blocking: bool | None = None) -> Self:
         """Move (and/or cast floating point) parameters and buffers in place; returns self."""
         return self._to_impl(device, dtype)
 
@@ -416,22 +435,22 @@ class Layer:
                 layer.__dict__["_dtype"] = np.dtype(np_dtype).name
         return self
 
-    def float(self):
+    def float(self) -> Self:
         return self.to(dtype="float32")
 
-    def double(self):
+    def double(self) -> Self:
         return self.to(dtype="float64")
 
-    def half(self):
+    def half(self) -> Self:
         return self.to(dtype="float16")
 
-    def cpu(self):
+    def cpu(self) -> Self:
         return self.to(device="cpu")
 
-    def cuda(self, device_id=0):
+    def cuda(self, device_id: int = 0) -> Self:
         return self.to(device=f"gpu:{device_id}")
 
-    def clear_gradients(self, set_to_zero=True):
+    def clear_gradients(self, set_to_zero: bool = True) -> None:
         for p in self.parameters():
             if p.trainable:
                 p.clear_gradient(set_to_zero)
