@@ -7,6 +7,7 @@ from ...device.kernels import kernel
 from .common import f32, i32, i64, suffix
 
 _WARPS = 4
+ROW_THREADS, KEY_THREADS = 32 * _WARPS, 32  # the forward / dQ blocks (4 warps of query rows), the dK/dV blocks
 
 
 def _variant(dtype, head_dim):
@@ -68,7 +69,7 @@ def attention_forward(xp, q, k, v, mask, seed_offset, dropout, causal):
     lse = xp.empty((b, h, sq), dtype=np.float32)
     bias, seed_offset, scalars = _args(xp, q, k, v, out, mask, seed_offset, dropout, causal)
     rows = _WARPS * (4 if dmax == 64 else 2)
-    kernel("attention", f"attn_fwd_{name}")(((sq + rows - 1) // rows, h, b), (_WARPS * 32,),
+    kernel("attention", f"attn_fwd_{name}")(((sq + rows - 1) // rows, h, b), (ROW_THREADS,),
                                             (q, k, v, bias, seed_offset, out, lse, *scalars))
     return out, lse
 
@@ -89,9 +90,9 @@ def attention_backward(xp, q, k, v, out, lse, seed_offset, mask, dout, dropout, 
     delta = xp.empty((b, h, sq), dtype=np.float32)
     bias, seed_offset, scalars = _args(xp, q, k, v, dout, mask, seed_offset, dropout, causal)
     rows = _WARPS * (4 if dmax == 64 else 2)
-    kernel("attention", f"attn_bwd_dq_{name}")(((sq + rows - 1) // rows, h, b), (_WARPS * 32,),
+    kernel("attention", f"attn_bwd_dq_{name}")(((sq + rows - 1) // rows, h, b), (ROW_THREADS,),
                                                (q, k, v, bias, seed_offset, out, dout, lse, delta, dq, *scalars))
     keys = 32 // max(dmax // 64, 1)
-    kernel("attention", f"attn_bwd_dkdv_{name}")(((sk + keys - 1) // keys, hk, b), (32,),
+    kernel("attention", f"attn_bwd_dkdv_{name}")(((sk + keys - 1) // keys, hk, b), (KEY_THREADS,),
                                                  (q, k, v, bias, seed_offset, dout, lse, delta, dk, dv, *scalars))
     return dq, dk, dv
