@@ -246,3 +246,21 @@ def test_flash_attention_vs_paddle(paddle):
     out, softmax = paddle.nn.functional.flash_attention.flash_attention(q, k, v, causal=True)
     (out * paddle.to_tensor(np.linspace(-1, 1, out.size).reshape(out.shape))).sum().backward()
     return {"out": out, "softmax": softmax, "dq": q.grad, "dk": k.grad, "dv": v.grad}
+
+
+@pytest.mark.parametrize("mask_dtype", ["bool", "int64", "float32"])
+def test_multi_head_attention_masks_vs_paddle(mask_dtype):
+    """MultiHeadAttention's masks as Paddle reads them: bool and integer masks keep their True / 1 positions, float
+    masks are added (on a GPU the fused op gets the same additive mask)."""
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((2, 4, 8)).astype(np.float32)
+    keep = rng.random((2, 1, 4, 4)) > 0.3
+    mask = keep.astype(mask_dtype) if mask_dtype != "float32" else np.where(keep, 0.0, -1e9).astype(np.float32)
+    weights = [rng.standard_normal(s).astype(np.float32) * 0.3 for s in ((8, 8), (8,)) * 4]
+
+    @differential(rtol=1e-5, atol=1e-6)
+    def body(paddle):
+        mha = paddle.nn.MultiHeadAttention(8, 2)
+        for p, w in zip(mha.parameters(), weights):
+            p.set_value(w)
+        return {"out": mha(paddle.to_tensor(x), attn_mask=paddle.to_tensor(mask))}
