@@ -45,8 +45,8 @@ def _check(q, k, v, mask):
     return _variant(q.dtype, q.shape[3])
 
 
-def _args(xp, q, k, v, o, mask, seed_offset, dropout, causal):
-    """(mask pointer, seed_offset, the scalar arguments every pass takes after its arrays)."""
+def _args(q, k, v, o, mask, dropout, causal):
+    """(the mask argument, the scalar arguments every pass takes after its arrays); o: out's and dout's strides."""
     b, sq, h, d = q.shape
     sk, hk = k.shape[1], k.shape[2]
     threshold = math.ceil(dropout * 2.0 ** 53) if dropout > 0.0 else 0
@@ -54,7 +54,7 @@ def _args(xp, q, k, v, o, mask, seed_offset, dropout, causal):
                *_strides(o), *(_mask_strides(mask) if mask is not None else [i64(0)] * 4),
                f32(1.0 / math.sqrt(d)), f32(1.0 / (1.0 - dropout)), np.uint64(threshold), i32(causal),
                i32(mask is not None)]
-    return (mask if mask is not None else q), seed_offset, scalars
+    return (mask if mask is not None else q), scalars
 
 
 def attention_forward(xp, q, k, v, mask, seed_offset, dropout, causal):
@@ -67,7 +67,7 @@ def attention_forward(xp, q, k, v, mask, seed_offset, dropout, causal):
     b, sq, h, d = q.shape
     out = xp.empty(q.shape, dtype=q.dtype)
     lse = xp.empty((b, h, sq), dtype=np.float32)
-    bias, seed_offset, scalars = _args(xp, q, k, v, out, mask, seed_offset, dropout, causal)
+    bias, scalars = _args(q, k, v, out, mask, dropout, causal)
     rows = _WARPS * (4 if dmax == 64 else 2)
     kernel("attention", f"attn_fwd_{name}")(((sq + rows - 1) // rows, h, b), (ROW_THREADS,),
                                             (q, k, v, bias, seed_offset, out, lse, *scalars))
@@ -88,7 +88,7 @@ def attention_backward(xp, q, k, v, out, lse, seed_offset, mask, dout, dropout, 
     dq = xp.empty(q.shape, dtype=q.dtype)
     dk, dv = xp.empty((b, sk, hk, d), dtype=k.dtype), xp.empty((b, sk, hk, d), dtype=v.dtype)
     delta = xp.empty((b, h, sq), dtype=np.float32)
-    bias, seed_offset, scalars = _args(xp, q, k, v, dout, mask, seed_offset, dropout, causal)
+    bias, scalars = _args(q, k, v, dout, mask, dropout, causal)
     rows = _WARPS * (4 if dmax == 64 else 2)
     kernel("attention", f"attn_bwd_dq_{name}")(((sq + rows - 1) // rows, h, b), (ROW_THREADS,),
                                                (q, k, v, bias, seed_offset, out, dout, lse, delta, dq, *scalars))
