@@ -73,7 +73,7 @@ def seed_offset_of(xp, fixed_seed_offset, dropout, is_test):
     """The dropout stream state [seed, offset] (int64): the given one, else the next of the device's stream when
     dropout is active (as the dropout op takes it), else zeros."""
     if fixed_seed_offset is not None:
-        return xp.ascontiguousarray(fixed_seed_offset.reshape(-1)[:2], dtype=np.int64)
+        return xp.array(fixed_seed_offset.reshape(-1)[:2], dtype=np.int64)  # a copy: outputs never alias inputs
     if not dropout_active(dropout, is_test):
         return xp.zeros(2, dtype=np.int64)
     seed, offset = next_seed_offset(xp)
