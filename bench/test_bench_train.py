@@ -117,7 +117,61 @@ def _eager_step(make, x, y, to_static=False, cuda_graph=False):
     return _synchronised(step, paddle.device.synchronize)
 
 
-def _static_step(make, x, y):
+def _eager_graph_step(make, x, y):
+    """The eager step captured whole (forward, backward, SGD) by paddle.device.cuda.graphs.CUDAGraph and replayed."""
+    from paddlelite.device.cuda.graphs import CUDAGraph
+    with unique_name.guard():
+        model = make()
+    opt = paddle.optimizer.SGD(LR, parameters=model.parameters())
+    loss_fn = nn.CrossEntropyLoss()
+    xt, yt = paddle.to_tensor(x), paddle.to_tensor(y)
+
+    def run():
+        loss = loss_fn(model(xt), yt)
+        loss.backward()
+        opt.step()
+        opt.clear_grad(set_to_zero=False)
+        return loss
+    for _ in range(2):  # warm-up: kernels compile, cuBLAS's workspace for the capture stream
+        run()
+    graph = CUDAGraph()
+    graph.capture_begin()
+    loss = run()
+    graph.capture_end()
+
+    def step():
+        graph.replay()
+        return loss
+    return _synchronised(step, paddle.device.synchronize)
+
+
+def _torch_graph_step(make, x, y):
+    """PyTorch's whole-network capture (torch.cuda.CUDAGraph), as its docs show it."""
+    model = make().to(TORCH_DEVICE)
+    opt = torch.optim.SGD(model.parameters(), LR)
+    xt, yt = torch.from_numpy(x).to(TORCH_DEVICE), torch.from_numpy(y).to(TORCH_DEVICE)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            opt.zero_grad(set_to_none=True)
+            torch.nn.functional.cross_entropy(model(xt), yt).backward()
+            opt.step()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    opt.zero_grad(set_to_none=True)
+    with torch.cuda.graph(graph):
+        loss = torch.nn.functional.cross_entropy(model(xt), yt)
+        loss.backward()
+        opt.step()
+
+    def step():
+        graph.replay()
+        return loss
+    return _synchronised(step, torch.cuda.synchronize)
+
+
+def _static_step(make, x, y, cuda_graph=False):
     paddle.enable_static()
     try:
         main, startup = paddle.static.Program(), paddle.static.Program()
@@ -133,6 +187,10 @@ def _static_step(make, x, y):
     with paddle.static.scope_guard(scope):
         exe.run(startup)
     feed = {"x": x, "y": y}
+    if cuda_graph:  # the whole step (forward, backward, SGD) replayed from one CUDA graph
+        strategy = paddle.static.BuildStrategy()
+        strategy.allow_cuda_graph_capture = True
+        main = paddle.static.CompiledProgram(main, build_strategy=strategy)
 
     def step():
         with paddle.static.scope_guard(scope):
@@ -208,6 +266,27 @@ def test_mlp_paddlelite_static(benchmark, data):
 
 
 @pytest.mark.benchmark(group="train step: MLP 784-256-128-10, batch 128, SGD")
+def test_mlp_paddlelite_static_cuda_graph(benchmark, data):
+    if not GPU:
+        pytest.skip("CUDA graphs replay on a GPU")
+    benchmark(_static_step(_mlp, data[0], data[1], cuda_graph=True))
+
+
+@pytest.mark.benchmark(group="train step: MLP 784-256-128-10, batch 128, SGD")
+def test_mlp_paddlelite_eager_cuda_graph(benchmark, data):
+    if not GPU:
+        pytest.skip("CUDA graphs replay on a GPU")
+    benchmark(_eager_graph_step(_mlp, data[0], data[1]))
+
+
+@pytest.mark.benchmark(group="train step: MLP 784-256-128-10, batch 128, SGD")
+def test_mlp_torch_cuda_graph(benchmark, data):
+    if not GPU:
+        pytest.skip("CUDA graphs replay on a GPU")
+    benchmark(_torch_graph_step(_torch_mlp, data[0], data[1]))
+
+
+@pytest.mark.benchmark(group="train step: MLP 784-256-128-10, batch 128, SGD")
 def test_mlp_torch(benchmark, data):
     benchmark(_torch_step(_torch_mlp, data[0], data[1]))
 
@@ -242,6 +321,27 @@ def test_cnn_paddlelite_static(benchmark, data):
 
 
 @pytest.mark.benchmark(group="train step: small CNN, batch 32, SGD")
+def test_cnn_paddlelite_static_cuda_graph(benchmark, data):
+    if not GPU:
+        pytest.skip("CUDA graphs replay on a GPU")
+    benchmark(_static_step(_cnn, data[2], data[3], cuda_graph=True))
+
+
+@pytest.mark.benchmark(group="train step: small CNN, batch 32, SGD")
+def test_cnn_paddlelite_eager_cuda_graph(benchmark, data):
+    if not GPU:
+        pytest.skip("CUDA graphs replay on a GPU")
+    benchmark(_eager_graph_step(_cnn, data[2], data[3]))
+
+
+@pytest.mark.benchmark(group="train step: small CNN, batch 32, SGD")
+def test_cnn_torch_cuda_graph(benchmark, data):
+    if not GPU:
+        pytest.skip("CUDA graphs replay on a GPU")
+    benchmark(_torch_graph_step(_torch_cnn, data[2], data[3]))
+
+
+@pytest.mark.benchmark(group="train step: small CNN, batch 32, SGD")
 def test_cnn_torch(benchmark, data):
     benchmark(_torch_step(_torch_cnn, data[2], data[3]))
 
@@ -264,11 +364,34 @@ def test_encoder_paddlelite_to_static_cuda_graph(benchmark, data):
 
 
 @pytest.mark.benchmark(group="train step: transformer encoder d256 h4 seq64, batch 16, SGD")
+def test_encoder_paddlelite_eager_cuda_graph(benchmark, data):
+    if not GPU:
+        pytest.skip("CUDA graphs replay on a GPU")
+    benchmark(_eager_graph_step(_Encoder, data[4], data[5]))
+
+
+@pytest.mark.benchmark(group="train step: transformer encoder d256 h4 seq64, batch 16, SGD")
+def test_encoder_torch_cuda_graph(benchmark, data):
+    if not GPU:
+        pytest.skip("CUDA graphs replay on a GPU")
+    benchmark(_torch_graph_step(_TorchEncoder, data[4], data[5]))
+
+
+@pytest.mark.benchmark(group="train step: transformer encoder d256 h4 seq64, batch 16, SGD")
 def test_encoder_torch(benchmark, data):
     benchmark(_torch_step(_TorchEncoder, data[4], data[5]))
 
 
-def test_steps_agree_with_torch(data):
+@pytest.fixture
+def _full_float32():
+    """float32 GEMMs without TF32 (Paddle's default on a GPU), so losses compare at float32 precision."""
+    saved = paddle.base.core.get_cublas_switch()
+    paddle.base.core.set_cublas_switch(False)
+    yield
+    paddle.base.core.set_cublas_switch(saved)
+
+
+def test_steps_agree_with_torch(data, _full_float32):
     """The benchmarked steps compute the same thing: equal weights give equal losses."""
     x, y = data[0], data[1]
     with unique_name.guard():

@@ -68,6 +68,11 @@ from . import amp  # noqa: E402
 from .amp.auto_cast import autocast  # noqa: E402
 from .amp import get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype, is_autocast_enabled  # noqa: E402
 from . import callbacks, hapi, vision  # noqa: E402
+from . import version  # noqa: E402
+from .utils.install_check import run_check as _run_check  # noqa: E402
+
+utils.run_check = _run_check  # paddle.utils.run_check trains a layer: it lives above the utils floor
+utils.__all__ = [*utils.__all__, "run_check"]
 from .hapi import Model, flops, summary  # noqa: E402
 
 from .framework.dtype import DType as dtype, UNSUPPORTED as _UNSUPPORTED_DTYPES  # noqa: E402

@@ -17,7 +17,8 @@ import importlib.abc
 import importlib.util
 import sys
 import types
-import warnings
+
+from .framework import user_warnings as _user_warnings
 
 _BLOCKED = {"tvm_ffi"}  # Paddle's default blocked list
 _REAL_TORCH = {}  # the real torch modules set aside while the compat is on
@@ -146,7 +147,7 @@ def enable_compat(*, scope=None, blocked_modules=None, backend="torch", silent=F
     scope = _scope_set(scope, "scope")
     if _FINDER in sys.meta_path:
         if scope != _FINDER.scope and not silent:
-            warnings.warn(f"torch compat scope changes from {_FINDER.scope} to {scope}")
+            _user_warnings.warn(f"torch compat scope changes from {_FINDER.scope} to {scope}")
     else:
         for name, module in list(sys.modules.items()):
             if _is_torch(name):
@@ -160,7 +161,7 @@ def enable_compat(*, scope=None, blocked_modules=None, backend="torch", silent=F
 def disable_compat():
     """Undo enable_compat: `torch` imports find the real PyTorch (or nothing) again."""
     if _FINDER not in sys.meta_path:
-        warnings.warn("torch compat is not installed.")
+        _user_warnings.warn("torch compat is not installed.")
         return
     sys.meta_path.remove(_FINDER)
     for name, module in list(sys.modules.items()):

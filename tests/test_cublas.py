@@ -8,7 +8,16 @@ import pytest
 
 from paddlelite.device import cublas
 from paddlelite.device.graph_capture import CaptureRefused
-from tests.cuda_emu.cublas import Cublas, tf32
+from tests.cuda_emu.cublas import Cublas, CublasWithoutLt, tf32
+
+
+def _aligned(shape, dtype, alignment=256):
+    """An uninitialised host array at a 256-byte boundary (as CuPy's pool hands out device memory)."""
+    dtype = np.dtype(dtype)
+    n = int(np.prod(shape)) * dtype.itemsize
+    raw = np.empty(n + alignment, np.uint8)
+    start = -raw.ctypes.data % alignment
+    return raw[start:start + n].view(dtype).reshape(shape)
 
 
 class _Stream:
@@ -39,7 +48,7 @@ class _HostCupy(types.SimpleNamespace):
             return np.ascontiguousarray(x)
 
         super().__init__(
-            empty=np.empty, broadcast_to=np.broadcast_to, ascontiguousarray=ascontiguousarray,
+            empty=_aligned, broadcast_to=np.broadcast_to, ascontiguousarray=ascontiguousarray,
             cuda=types.SimpleNamespace(get_current_stream=lambda: fake.stream, memory=types.SimpleNamespace(Memory=Memory),
                                        Device=lambda: types.SimpleNamespace(id=0, compute_capability="90")))
 
@@ -98,6 +107,7 @@ def test_products_equal_numpy_matmul(emu, layout, dtype):
     assert out.shape == expected.shape and out.dtype == expected.dtype and out.flags.c_contiguous
     np.testing.assert_allclose(out, expected, rtol=1e-5 if dtype in ("float32", "complex64") else 1e-12, atol=1e-6)
     assert cp.copies == COPIED.get(layout, 0)
+    np.testing.assert_array_equal(cublas.matmul(cp, x, y, tf32=False), out)  # again, from the cached plan
 
 
 @pytest.mark.parametrize("dtype", ["float16", ml_dtypes.bfloat16])
@@ -120,7 +130,7 @@ def test_compute_types(emu, dtype, tf32, half, compute):
     x = _rand(np.random.default_rng(2), (4, 4), dtype)
     cublas.matmul(cp, x, x, tf32=tf32, half_accumulate=half)
     (call,) = lib.calls("gemm")
-    assert call[-1] == compute and call[-2] == cublas.DATA_TYPES[np.dtype(dtype).name]
+    assert call[-1] == compute and call[-2] == cublas.DATA_TYPES[np.dtype(dtype)]
 
 
 def test_tf32_rounds_the_inputs(emu):
@@ -205,6 +215,55 @@ def test_matmul_op_on_the_gpu_path_follows_the_tf32_switches(emu, monkeypatch):
     assert lib.calls("gemm")[-1][-1] == cublas.COMPUTE_32F_FAST_TF32
 
 
+def _device_copy(x):
+    out = _aligned(x.shape, x.dtype)
+    out[...] = x
+    return out
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", ml_dtypes.bfloat16])
+@pytest.mark.parametrize("transposed", [False, True], ids=["w", "w transposed"])
+def test_bias_epilogue_adds_the_bias_in_the_gemm(emu, dtype, transposed):
+    lib, cp = emu
+    rng = np.random.default_rng(6)
+    x = _device_copy(_rand(rng, (6, 8), dtype))
+    w = _device_copy(_rand(rng, (5, 8), dtype)).T if transposed else _device_copy(_rand(rng, (8, 5), dtype))
+    bias = _device_copy(_rand(rng, (5,), dtype))
+    for _ in range(2):
+        out = cublas.matmul(cp, x, w, tf32=False, bias=bias)
+        expected = (x.astype(np.float32) @ w.astype(np.float32) + bias.astype(np.float32)).astype(dtype)
+        np.testing.assert_allclose(out.astype(np.float32), expected.astype(np.float32), rtol=2e-2, atol=2e-2)
+    assert lib.calls("gemm") == [] and len(lib.calls("lt_heuristic")) == 1  # set up once, then reused
+    (first, second) = lib.calls("lt_matmul")
+    assert first == second and first[:4] == ("lt_matmul", int(transposed), cublas.OP_N, 4)
+
+
+@pytest.mark.parametrize("case", ["unaligned bias", "float64", "batched", "no cuBLASLt", "vector"])
+def test_bias_without_the_epilogue_is_added_after_the_gemm(emu, case):
+    lib, cp = emu
+    rng = np.random.default_rng(7)
+    dtype = np.float64 if case == "float64" else np.float32
+    x = _device_copy(_rand(rng, (2, 6, 8) if case == "batched" else (8,) if case == "vector" else (6, 8), dtype))
+    w, bias = _device_copy(_rand(rng, (8, 5), dtype)), _device_copy(_rand(rng, (6,), dtype))[1:]
+    if case != "unaligned bias":
+        bias = _device_copy(bias)
+    if case == "no cuBLASLt":
+        lib = CublasWithoutLt()
+    with cublas.use_library(lib):
+        out = cublas.matmul(cp, x, w, tf32=False, bias=bias)
+    np.testing.assert_allclose(out, x @ w + bias, rtol=1e-5)
+    assert lib.calls("lt_matmul") == [] and len(lib.calls("gemm") + lib.calls("gemm_batched")) == 1
+
+
+def test_linear_op_on_the_gpu_path_uses_the_epilogue(emu):
+    from paddlelite.ops.registry import get_op
+    lib, cp = emu
+    rng = np.random.default_rng(8)
+    x, w, b = (_device_copy(_rand(rng, shape, np.float32)) for shape in ((3, 4, 6), (6, 2), (2,)))
+    np.testing.assert_allclose(get_op("linear").forward(cp, x, w, b), x @ w + b, rtol=1e-6)
+    assert len(lib.calls("lt_matmul")) == 1 and lib.calls("gemm") == []
+
+
 def test_tf32_switches_vs_paddle():
     """paddle.base.core's TF32 switches: set/get round trips, Paddle's argument handling (text refused)."""
     paddle = pytest.importorskip("paddle")
@@ -274,3 +333,30 @@ def test_gpu_gemm_inside_a_stream_capture():
             x[...] = cp.asarray(rng.standard_normal((64, 32)).astype(np.float32))
             graph.launch(stream)
             np.testing.assert_allclose(cp.asnumpy(out), cp.asnumpy(x) @ cp.asnumpy(y).T, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_gpu_bias_epilogue(dtype):
+    """The bias rides in cuBLASLt's epilogue (its descriptors built and kept), inside a stream capture too."""
+    cp = pytest.importorskip("cupy")
+    dtype = ml_dtypes.bfloat16 if dtype == "bfloat16" else np.dtype(dtype)
+    rng = np.random.default_rng(3)
+    x, w, bias = (cp.asarray(_rand(rng, shape, dtype)) for shape in ((64, 96), (96, 48), (48,)))
+    product = cp.asnumpy(x).astype(np.float64) @ cp.asnumpy(w).astype(np.float64)
+    out = cublas.matmul(cp, x, w, tf32=False, bias=bias)
+    tol = 1e-5 if dtype == np.float32 else 5e-2
+    np.testing.assert_allclose(cp.asnumpy(out).astype(np.float64), product + cp.asnumpy(bias).astype(np.float64),
+                               rtol=tol, atol=tol)
+    used = [m for m in cublas._local.handles[cp.cuda.Device().id].lt_matmuls.values() if m is not None]
+    assert used, "cuBLASLt refused the bias epilogue"
+    stream = cp.cuda.Stream(non_blocking=True)
+    with stream:
+        cublas.matmul(cp, x, w, tf32=False, bias=bias)
+        stream.begin_capture(1)
+        captured = cublas.matmul(cp, x, w, tf32=False, bias=bias)
+        graph = stream.end_capture()
+        bias[...] = 0
+        graph.launch(stream)
+        stream.synchronize()
+    np.testing.assert_allclose(cp.asnumpy(captured).astype(np.float64), product, rtol=tol, atol=tol)  # read the new bias

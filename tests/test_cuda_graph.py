@@ -86,6 +86,17 @@ def test_a_step_is_captured_when_its_key_repeats_then_replayed():
     assert runs[-1] == "ran"
 
 
+def test_inside_an_enclosing_capture_a_step_runs_its_ops_into_it():
+    xp, runs = _FakeCupy(), []
+    replay = GraphReplay(xp, clear=lambda: None)
+    outer = graph_capture.Capture(np)
+    stream = types.SimpleNamespace(begin_capture=lambda mode: None, end_capture=lambda: "graph")
+    with outer.recording(stream, 1):
+        for _ in range(3):
+            replay.run(lambda: runs.append("ran"), "a")
+    assert runs == ["ran"] * 3 and xp.log == [] and replay.replays == 0
+
+
 def test_a_refused_capture_runs_the_ops_from_then_on():
     xp, runs = _FakeCupy(), []
     replay = GraphReplay(xp, clear=lambda: None)
@@ -254,9 +265,11 @@ def test_cuda_graph_api_replays_eager_work_on_new_inputs():
 
 
 @pytest.mark.gpu
-def test_eager_whole_training_step_captured_by_the_cuda_graph_api():
+@pytest.mark.parametrize("traced", [False, True], ids=["eager", "to_static model"])
+def test_eager_whole_training_step_captured_by_the_cuda_graph_api(traced):
     """Forward, backward and optimizer step of eager code in one CUDAGraph (PyTorch's whole-network capture),
-    replayed on new batches written into the captured inputs: the same parameters as running the steps."""
+    replayed on new batches written into the captured inputs: the same parameters as running the steps. A
+    to_static model's steps run their ops into the enclosing capture: the whole step is one graph."""
     from paddlelite.device.cuda.graphs import CUDAGraph
     paddle.set_device("gpu")
     rng = np.random.default_rng(0)
@@ -266,6 +279,10 @@ def test_eager_whole_training_step_captured_by_the_cuda_graph_api():
         paddle.seed(3)
         with unique_name.guard():
             model = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 10))
+        if traced:
+            strategy = paddle.static.BuildStrategy()
+            strategy.allow_cuda_graph_capture = True
+            model = paddle.jit.to_static(model, build_strategy=strategy)
         opt = paddle.optimizer.SGD(0.1, parameters=model.parameters())
         x, y = paddle.to_tensor(batches[0][0]), paddle.to_tensor(batches[0][1])
 
@@ -435,3 +452,24 @@ def test_to_static_batch_norm_statistics_are_written_into_the_buffers(monkeypatc
         results[fixed] = mean.numpy(), layer[1]._variance.numpy()
     for a, b in zip(results[True], results[False]):
         np.testing.assert_array_equal(a, b)
+
+
+def test_a_captured_optimizer_step_reads_the_scheduled_rate_written_before_each_launch():
+    """An eager update captured by CUDAGraph runs none of its host code on replay: the optimizer's learning-rate
+    array is written before each launch (Capture.on_launch), never by a fill inside the graph."""
+    layer = nn.Linear(2, 2)
+    sched = paddle.optimizer.lr.StepDecay(0.1, step_size=1, gamma=0.5)
+    opt = paddle.optimizer.SGD(sched, parameters=layer.parameters())
+    layer(paddle.ones([1, 2])).sum().backward()
+    opt.step()  # the warm-up step creates the rate's array
+    (lr,) = [t for _, t in opt._lr_cache.values()]
+    sched.step()  # 0.05 from now on
+    capture = graph_capture.Capture(np)
+    stream = types.SimpleNamespace(begin_capture=lambda mode: None, end_capture=lambda: "graph")
+    with capture.recording(stream, 1):
+        opt.step()
+    assert float(lr.numpy()[0]) == pytest.approx(0.1)  # a fill inside the capture would replay a stale rate
+    for rate in (0.05, 0.025):
+        capture.before_launch()
+        assert float(lr.numpy()[0]) == pytest.approx(rate)
+        sched.step()

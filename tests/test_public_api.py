@@ -15,7 +15,7 @@ PACKAGES = ["", "nn", "nn.functional", "nn.utils", "static", "optimizer", "io", 
             "utils", "tensor", "framework", "regularizer", "fluid", "distributed", "base", "amp",
             "vision", "vision.transforms", "vision.models", "vision.datasets"]
 MODULES = ["nn.initializer", "static.nn", "optimizer.lr", "utils.unique_name", "autograd.py_layer",
-           "autograd.backward_mode", "signal", "tensor.random", "tensor.logic", "tensor.linalg", "tensor.stat", "tensor.attribute", "callbacks"]
+           "autograd.backward_mode", "signal", "tensor.random", "tensor.logic", "tensor.linalg", "tensor.stat", "tensor.attribute", "callbacks", "version"]
 
 # Names paddlelite adds to a Paddle namespace, and why.
 ADDITIONS = {

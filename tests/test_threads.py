@@ -100,7 +100,7 @@ def test_wide_uses_the_free_cores_then_one_again(flag, monkeypatch):
     ((4, 32, 128), (128, 128), True),          # rows of a batch times one matrix: one product of 128 rows
     ((8, 64, 64), (8, 64, 64), False),         # a batch of small products stays small, whatever its total
 ])
-def test_only_large_products_go_wide(flag, monkeypatch, x_shape, y_shape, wide):
+def test_only_large_products_go_wide(cpu_device, flag, monkeypatch, x_shape, y_shape, wide):
     paddle.set_flags({"FLAGS_paddle_num_threads": 2})
     entered = []
     real = threads.wide

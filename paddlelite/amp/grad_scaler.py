@@ -6,12 +6,12 @@ decr_ratio after decr_every_n_nan_or_inf steps with inf/nan, incr_ratio after in
 steps in a row. Paddle disables the scaler on the CPU; paddlelite, which trains in low precision there
 too, does not.
 """
-import warnings
 from collections import defaultdict
 from enum import Enum
 
 import numpy as np
 
+from ..framework import user_warnings as _user_warnings
 from ..autograd import no_grad
 from ..framework.tensor import Tensor
 from ..ops import autocast as _autocast
@@ -65,8 +65,8 @@ class AmpScaler:
             self._enable = False
             self._use_dynamic_loss_scaling = False
             self._init_loss_scaling = 1.0
-            warnings.warn(f"It is not recommended to use dynamic loss scaling for {amp_global_state.amp_dtype}, "
-                          "so GradScaler is disable by default.")
+            _user_warnings.warn(f"It is not recommended to use dynamic loss scaling for {amp_global_state.amp_dtype}, "
+                                "so GradScaler is disable by default.")
         if not self._enable:
             return var
         if not isinstance(var, Tensor):  # Paddle's class for this mistake (it reads var._is_initialized)

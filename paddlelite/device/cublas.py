@@ -23,7 +23,10 @@ import ctypes
 import ctypes.util
 import math
 import threading
+import types
+from collections import namedtuple
 
+import ml_dtypes
 import numpy as np
 
 from .graph_capture import CaptureRefused
@@ -32,39 +35,43 @@ OP_N, OP_T = 0, 1
 GEMM_DEFAULT = -1
 COMPUTE_16F, COMPUTE_32F, COMPUTE_64F, COMPUTE_32F_FAST_TF32 = 64, 68, 70, 77
 # cudaDataType_t of the dtypes cuBLAS multiplies (CuPy computes the others, integers and bool, without cuBLAS)
-DATA_TYPES = {"float16": 2, "bfloat16": 14, "float32": 0, "float64": 1, "complex64": 4, "complex128": 5}
+DATA_TYPES = {np.dtype(np.float16): 2, np.dtype(ml_dtypes.bfloat16): 14, np.dtype(np.float32): 0,
+              np.dtype(np.float64): 1, np.dtype(np.complex64): 4, np.dtype(np.complex128): 5}
 _STATUS = {1: "NOT_INITIALIZED", 3: "ALLOC_FAILED", 7: "INVALID_VALUE", 8: "ARCH_MISMATCH", 11: "MAPPING_ERROR",
            13: "EXECUTION_FAILED", 14: "INTERNAL_ERROR", 15: "NOT_SUPPORTED", 16: "LICENSE_ERROR"}
 _INT_MAX = 2 ** 31 - 1
+_DOUBLE = {np.dtype(np.float64), np.dtype(np.complex128)}
+_SINGLE = {np.dtype(np.float32), np.dtype(np.complex64)}
 
 
 def compute_type(dtype, tf32, half_accumulate=False):
     """The cublasComputeType_t a GEMM of `dtype` (a NumPy dtype cuBLAS multiplies) runs in."""
-    name = dtype.name
-    if name in ("float64", "complex128"):
+    if dtype in _DOUBLE:
         return COMPUTE_64F
-    if name == "float16" and half_accumulate:
+    if half_accumulate and dtype == np.float16:
         return COMPUTE_16F
-    if name in ("float32", "complex64") and tf32:
-        return COMPUTE_32F_FAST_TF32
-    return COMPUTE_32F
+    return COMPUTE_32F_FAST_TF32 if tf32 and dtype in _SINGLE else COMPUTE_32F
 
 
 # alpha = 1 and beta = 0 of each scale type, in host memory (cuBLAS reads them when called, a capture included)
 _SCALES = {np.dtype(t): np.array([1, 0], t) for t in (np.float16, np.float32, np.float64, np.complex64, np.complex128)}
+_scale_addresses = {}  # (dtype, compute) -> (alpha, beta) addresses
 
 
 def _scales(dtype, compute):
     """Addresses of alpha = 1 and beta = 0 for a GEMM of `dtype` in `compute` (its scale type: the compute
     precision, complex for complex data)."""
-    if compute == COMPUTE_64F:
-        scale = np.complex128 if dtype.kind == "c" else np.float64
-    elif compute == COMPUTE_16F:
-        scale = np.float16
-    else:
-        scale = np.complex64 if dtype.kind == "c" else np.float32
-    pair = _SCALES[np.dtype(scale)]
-    return pair.ctypes.data, pair.ctypes.data + pair.itemsize
+    addresses = _scale_addresses.get((dtype, compute))
+    if addresses is None:
+        if compute == COMPUTE_64F:
+            scale = np.complex128 if dtype.kind == "c" else np.float64
+        elif compute == COMPUTE_16F:
+            scale = np.float16
+        else:
+            scale = np.complex64 if dtype.kind == "c" else np.float32
+        pair = _SCALES[np.dtype(scale)]
+        addresses = _scale_addresses[dtype, compute] = (pair.ctypes.data, pair.ctypes.data + pair.itemsize)
+    return addresses
 
 
 # ---- the library ----------------------------------------------------------------------------------
@@ -86,32 +93,58 @@ _state = {"library": None}
 _local = threading.local()  # .handles: device id -> _Handle (a cuBLAS handle is not to be shared by threads)
 
 
-def _loaded_libcublas():
-    """The path of the libcublas this process has mapped (CuPy's), or None."""
+_LT_PROTOTYPES = {  # cublasLt.h: the bias epilogue's calls
+    "cublasLtCreate": [ctypes.POINTER(ctypes.c_void_p)],
+    "cublasLtMatmulDescCreate": [ctypes.POINTER(ctypes.c_void_p), ctypes.c_int, ctypes.c_int],
+    "cublasLtMatmulDescSetAttribute": [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t],
+    "cublasLtMatrixLayoutCreate": [ctypes.POINTER(ctypes.c_void_p), ctypes.c_int, ctypes.c_uint64, ctypes.c_uint64,
+                                   ctypes.c_int64],
+    "cublasLtMatmulPreferenceCreate": [ctypes.POINTER(ctypes.c_void_p)],
+    "cublasLtMatmulPreferenceSetAttribute": [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t],
+    "cublasLtMatmulAlgoGetHeuristic": [ctypes.c_void_p] * 7 + [ctypes.c_int, ctypes.c_void_p,
+                                                                ctypes.POINTER(ctypes.c_int)],
+    "cublasLtMatmul": [ctypes.c_void_p] * 14 + [ctypes.c_size_t, ctypes.c_void_p],
+    "cublasLtMatmulDescDestroy": [ctypes.c_void_p],
+    "cublasLtMatrixLayoutDestroy": [ctypes.c_void_p],
+    "cublasLtMatmulPreferenceDestroy": [ctypes.c_void_p],
+}
+
+
+def _loaded(name):
+    """The path of library `name` (e.g. 'libcublas.so') this process has mapped (CuPy's), or None."""
     try:
         with open("/proc/self/maps") as maps:
             for line in maps:  # address perms offset device inode path
                 fields = line.split(None, 5)
-                if len(fields) == 6 and "/libcublas.so" in fields[5]:
+                if len(fields) == 6 and f"/{name}" in fields[5]:
                     return fields[5].strip()
     except OSError:
         return None
     return None
 
 
+def _bind(path, prototypes):
+    lib = ctypes.CDLL(path)
+    functions = {}
+    for name, argtypes in prototypes.items():
+        fn = functions[name] = getattr(lib, name)
+        fn.argtypes, fn.restype = argtypes, ctypes.c_int
+    return functions
+
+
 def _open_library(cp):
-    """libcublas with the prototypes above: the copy CuPy loaded (one library, one set of handles per process),
-    else the one the dynamic loader finds."""
+    """libcublas's functions above (and libcublasLt's, when it loads): from the copies CuPy loaded (one library,
+    one set of handles per process), else from those the dynamic loader finds."""
     with contextlib.suppress(Exception):
-        cp.cuda.device.get_cublas_handle()  # makes CuPy load its libcublas
-    path = _loaded_libcublas() or ctypes.util.find_library("cublas")
+        cp.cuda.device.get_cublas_handle()  # makes CuPy load its libcublas (which loads libcublasLt)
+    path = _loaded("libcublas.so") or ctypes.util.find_library("cublas")
     if path is None:
         raise RuntimeError("paddlelite: libcublas was not found (CuPy's CUDA libraries are not installed?)")
-    lib = ctypes.CDLL(path)
-    for name, argtypes in _PROTOTYPES.items():
-        fn = getattr(lib, name)
-        fn.argtypes, fn.restype = argtypes, ctypes.c_int
-    return lib
+    functions = _bind(path, _PROTOTYPES)
+    lt_path = _loaded("libcublasLt.so") or ctypes.util.find_library("cublasLt")
+    with contextlib.suppress(OSError, AttributeError):  # without cuBLASLt, biases are added by a kernel of their own
+        functions.update(_bind(lt_path, _LT_PROTOTYPES) if lt_path else {})
+    return types.SimpleNamespace(**functions)
 
 
 def library(cp):
@@ -143,15 +176,28 @@ def workspace_bytes(cp):
     return (32 if major >= 9 else 4) << 20
 
 
+def _create(fn, *args):
+    """An object a cuBLAS(Lt) create function makes (its first argument is where the handle goes)."""
+    ptr = ctypes.c_void_p()
+    _check(fn(ctypes.byref(ptr), *args), fn.__name__)
+    return ptr.value
+
+
+def _set(fn, obj, attribute, ctype, value):
+    """Set one attribute of a cuBLASLt descriptor."""
+    holder = ctype(value)
+    _check(fn(obj, attribute, ctypes.byref(holder), ctypes.sizeof(holder)), fn.__name__)
+
+
 class _Handle:
-    """One cuBLAS handle of one device, and the workspace it uses on each stream it has served."""
+    """One cuBLAS handle of one device, the workspace it uses on each stream it has served, and cuBLASLt's."""
 
     def __init__(self, lib):
-        ptr = ctypes.c_void_p()
-        _check(lib.cublasCreate_v2(ctypes.byref(ptr)), "cublasCreate")
-        self.ptr = ptr.value
+        self.ptr = _create(lib.cublasCreate_v2)
         self.stream = None      # the stream it is bound to
         self.workspaces = {}    # stream pointer -> device memory (cupy.cuda.Memory), never freed
+        self.lt = None          # this thread's cuBLASLt handle, made on first use
+        self.lt_matmuls = {}    # (plan key, compute) -> _BiasMatmul, or None where cuBLASLt cannot
 
     def bind(self, lib, cp):
         """Bind the handle to CuPy's current stream, with that stream's workspace."""
@@ -183,7 +229,13 @@ def handle(cp):
     return lib, h
 
 
-# ---- operands -------------------------------------------------------------------------------------
+# ---- the product's plan: what cuBLAS is called with, per operand shapes, strides and dtype -------------
+_Operand = namedtuple("_Operand", ["copy", "op", "ld", "stride"])  # copy: None (read in place) or (shape, full)
+_Plan = namedtuple("_Plan", ["data_type", "out_shape", "m", "n", "k", "count", "a", "b"])
+_plans = {}  # (a shape, a strides, b shape, b strides, dtype) -> _Plan, or None (not cuBLAS's)
+_MAX_PLANS = 4096
+
+
 def _pointer(a):
     return a.data.ptr
 
@@ -218,64 +270,188 @@ def _matrix_layout(rows, cols, s0, s1):
     return None
 
 
-def _operand(cp, x, batch):
-    """x broadcast to `batch` + its matrix shape as cuBLAS reads it: (array, op, ld, batch stride)."""
-    if x.shape[:-2] != batch:
-        x = cp.broadcast_to(x, batch + x.shape[-2:])
-    itemsize = x.itemsize
-    if all(s >= 0 and s % itemsize == 0 for s in x.strides):
-        strides = [s // itemsize for s in x.strides]
-        layout = _matrix_layout(*x.shape[-2:], *strides[-2:])
-        stride = _batch_stride(x.shape[:-2], strides[:-2])
+def _operand(shape, strides, itemsize, batch):
+    """How cuBLAS reads an operand of `shape` (>= 2-D) and byte `strides` broadcast to `batch`: in place when its
+    matrices have a unit stride and its batch dims collapse to one stride, else from a contiguous copy."""
+    full = batch + shape[-2:]
+    lead = len(full) - len(shape)
+    elements = [0] * lead + [0 if size == 1 and want != 1 else step // itemsize
+                             for size, want, step in zip(shape, full[lead:], strides)]
+    if all(s >= 0 for s in strides) and all(step % itemsize == 0 for step in strides):
+        layout = _matrix_layout(*full[-2:], *elements[-2:])
+        stride = _batch_stride(full[:-2], elements[:-2])
         if layout is not None and stride is not None:
-            return (x,) + layout + (stride,)
-    x = cp.ascontiguousarray(x)
-    rows, cols = x.shape[-2:]
-    return x, OP_N, max(cols, 1), rows * cols
+            return _Operand(None, *layout, stride)
+    rows, cols = full[-2:]
+    return _Operand((shape, full), OP_N, max(cols, 1), rows * cols)
 
 
-def matmul(cp, a, b, tf32=True, half_accumulate=False):
-    """a @ b (NumPy's matmul: 1-D operands, broadcast batch dims) of two CuPy arrays of one dtype cuBLAS
-    multiplies, as a new C-contiguous array; None for other dtypes or sizes past cuBLAS's int32 dimensions."""
-    data_type = DATA_TYPES.get(a.dtype.name)
-    if data_type is None or b.dtype != a.dtype or a.ndim == 0 or b.ndim == 0:
+def _plan(a_shape, a_strides, b_shape, b_strides, dtype):
+    data_type = DATA_TYPES.get(dtype)
+    if data_type is None or not a_shape or not b_shape:
         return None
-    vector_a, vector_b = a.ndim == 1, b.ndim == 1
-    if vector_a:
-        a = a.reshape(1, -1)
-    if vector_b:
-        b = b.reshape(-1, 1)
-    (m, k), (k2, n) = a.shape[-2:], b.shape[-2:]
+    vector_a, vector_b = len(a_shape) == 1, len(b_shape) == 1
+    if vector_a:  # a row
+        a_shape, a_strides = (1,) + a_shape, (0,) + a_strides
+    if vector_b:  # a column
+        b_shape, b_strides = b_shape + (1,), b_strides + (0,)
+    (m, k), (k2, n) = a_shape[-2:], b_shape[-2:]
     if k != k2:
         raise ValueError(f"matmul: the contracted dims differ: {k} (x's last) and {k2} (y's second last)")
-    batch = a.shape[:-2] if a.shape[:-2] == b.shape[:-2] else np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    if max(m, n, k, math.prod(batch)) > _INT_MAX:
+    batch = a_shape[:-2] if a_shape[:-2] == b_shape[:-2] else np.broadcast_shapes(a_shape[:-2], b_shape[:-2])
+    count = math.prod(batch)
+    if max(m, n, k, count) > _INT_MAX:
         return None
-    out = cp.empty(batch + (m, n), a.dtype)
-    if out.size and not k:
+    out_shape = batch + (m, n)[vector_a:] if not vector_b else batch + ((m,) if not vector_a else ())
+    return _Plan(data_type, out_shape, m, n, k, count, _operand(a_shape, a_strides, dtype.itemsize, batch),
+                 _operand(b_shape, b_strides, dtype.itemsize, batch))
+
+
+def matmul(cp, a, b, tf32=True, half_accumulate=False, bias=None):
+    """a @ b (NumPy's matmul: 1-D operands, broadcast batch dims) of two CuPy arrays of one dtype cuBLAS
+    multiplies, plus `bias` (broadcast over the last dim) when given, as a new C-contiguous array; None for other
+    dtypes or sizes past cuBLAS's int32 dimensions. A bias is added by cuBLASLt's epilogue where it can (a 2-D
+    product of float16/bfloat16/float32 with 256-byte aligned arrays: one pass over the output fewer)."""
+    if b.dtype != a.dtype:
+        return None
+    key = (a.shape, a.strides, b.shape, b.strides, a.dtype)
+    plan = _plans.get(key, False)
+    if plan is False:
+        if len(_plans) >= _MAX_PLANS:
+            _plans.clear()
+        plan = _plans[key] = _plan(*key)
+    if plan is None:
+        return None
+    out = cp.empty(plan.out_shape, a.dtype)
+    if not out.size:
+        return out
+    compute = compute_type(a.dtype, tf32, half_accumulate)
+    if not plan.k:
         out.fill(0)
-    elif out.size:
-        _gemm(cp, a, b, out, batch, data_type, compute_type(a.dtype, tf32, half_accumulate))
-    if vector_a or vector_b:
-        out = out.reshape(out.shape[:-2] + out.shape[-2:][vector_a:2 - vector_b])
+    elif bias is not None and _bias_epilogue(cp, key, plan, a, b, bias, out, compute):
+        return out
+    else:
+        _gemm(cp, plan, a, b, out, compute)
+    if bias is not None:
+        out += bias
     return out
 
 
-def _gemm(cp, a, b, out, batch, data_type, compute):
-    """out[...] = a @ b for operands already broadcast-compatible with `batch` (out: C-contiguous)."""
-    m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
-    a, op_a, ld_a, stride_a = _operand(cp, a, batch)
-    b, op_b, ld_b, stride_b = _operand(cp, b, batch)
+def _read(cp, x, operand):
+    """The array cuBLAS reads for operand x: x, or its contiguous copy (which must live until the call is queued:
+    CuPy's pool hands a freed block to the next allocation on the stream)."""
+    if operand.copy is None:
+        return x
+    shape, full = operand.copy
+    return cp.ascontiguousarray(cp.broadcast_to(x.reshape(shape), full))
+
+
+def _gemm(cp, plan, a, b, out, compute):
+    """out[...] = a @ b by `plan` (out: C-contiguous)."""
+    pa, pb = plan.a, plan.b
+    a, b = _read(cp, a, pa), _read(cp, b, pb)
+    a_ptr, b_ptr = _pointer(a), _pointer(b)
     alpha, beta = _scales(out.dtype, compute)
     lib, h = handle(cp)
-    count = math.prod(batch)
+    m, n, k, t = plan.m, plan.n, plan.k, plan.data_type
     # out^T (n x m, column-major) = op(b) op(a): cuBLAS's A is b, its B is a
-    if count == 1:
-        _check(lib.cublasGemmEx(h.ptr, op_b, op_a, n, m, k, alpha, _pointer(b), data_type, ld_b, _pointer(a),
-                                data_type, ld_a, beta, _pointer(out), data_type, max(n, 1), compute, GEMM_DEFAULT),
-               "cublasGemmEx")
+    if plan.count == 1:
+        _check(lib.cublasGemmEx(h.ptr, pb.op, pa.op, n, m, k, alpha, b_ptr, t, pb.ld, a_ptr, t, pa.ld, beta,
+                                _pointer(out), t, max(n, 1), compute, GEMM_DEFAULT), "cublasGemmEx")
     else:
         _check(lib.cublasGemmStridedBatchedEx(
-            h.ptr, op_b, op_a, n, m, k, alpha, _pointer(b), data_type, ld_b, stride_b, _pointer(a), data_type, ld_a,
-            stride_a, beta, _pointer(out), data_type, max(n, 1), m * n, count, compute, GEMM_DEFAULT),
-            "cublasGemmStridedBatchedEx")
+            h.ptr, pb.op, pa.op, n, m, k, alpha, b_ptr, t, pb.ld, pb.stride, a_ptr, t, pa.ld, pa.stride, beta,
+            _pointer(out), t, max(n, 1), m * n, plan.count, compute, GEMM_DEFAULT), "cublasGemmStridedBatchedEx")
+
+
+# ---- cuBLASLt: the product and its bias in one pass ----------------------------------------------------
+_DESC_TRANSA, _DESC_TRANSB, _DESC_EPILOGUE, _DESC_BIAS_POINTER = 3, 4, 7, 8  # cublasLtMatmulDescAttributes_t
+_EPILOGUE_BIAS = 4
+_PREF_MAX_WORKSPACE_BYTES = 1
+_SCALE_TYPES = {COMPUTE_32F: 0, COMPUTE_32F_FAST_TF32: 0, COMPUTE_16F: 2}  # cudaDataType_t of alpha and beta
+_EPILOGUE_DTYPES = {np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16), np.dtype(np.float32)}
+_HEURISTIC_BYTES = 96  # sizeof(cublasLtMatmulHeuristicResult_t): the algorithm (64 bytes) first
+_ALIGNMENT = 256  # what cuBLASLt's algorithms may assume of every pointer unless told otherwise
+
+
+class _BiasMatmul:
+    """One cuBLASLt matmul with a bias epilogue -- D^T = op(b) op(a) + bias, per row of D^T: per output column
+    -- set up once per operand layout and compute type: its descriptors and the algorithm cuBLASLt picks."""
+
+    def __init__(self, lib, lt, plan, compute, bias_ptr, workspace_size):
+        self.lib = lib
+        self.desc = self.a_layout = self.b_layout = self.out_layout = None
+        self.desc = _create(lib.cublasLtMatmulDescCreate, compute, _SCALE_TYPES[compute])
+        set_attribute = lib.cublasLtMatmulDescSetAttribute
+        _set(set_attribute, self.desc, _DESC_TRANSA, ctypes.c_int32, plan.b.op)
+        _set(set_attribute, self.desc, _DESC_TRANSB, ctypes.c_int32, plan.a.op)
+        _set(set_attribute, self.desc, _DESC_EPILOGUE, ctypes.c_uint32, _EPILOGUE_BIAS)
+        _set(set_attribute, self.desc, _DESC_BIAS_POINTER, ctypes.c_void_p, bias_ptr)  # the heuristic reads its alignment
+        t, m, n, k = plan.data_type, plan.m, plan.n, plan.k
+        layout = lib.cublasLtMatrixLayoutCreate  # the matrices as stored: cuBLAS's A is b, its B is a
+        self.a_layout = _create(layout, t, *((n, k) if plan.b.op == OP_N else (k, n)), plan.b.ld)
+        self.b_layout = _create(layout, t, *((k, m) if plan.a.op == OP_N else (m, k)), plan.a.ld)
+        self.out_layout = _create(layout, t, n, m, max(n, 1))
+        preference = _create(lib.cublasLtMatmulPreferenceCreate)
+        try:
+            _set(lib.cublasLtMatmulPreferenceSetAttribute, preference, _PREF_MAX_WORKSPACE_BYTES, ctypes.c_uint64,
+                 workspace_size)
+            self.heuristic = ctypes.create_string_buffer(_HEURISTIC_BYTES)
+            found = ctypes.c_int(0)
+            _check(lib.cublasLtMatmulAlgoGetHeuristic(lt, self.desc, self.a_layout, self.b_layout, self.out_layout,
+                                                      self.out_layout, preference, 1, self.heuristic,
+                                                      ctypes.byref(found)), "cublasLtMatmulAlgoGetHeuristic")
+        finally:
+            lib.cublasLtMatmulPreferenceDestroy(preference)
+        if found.value < 1:
+            raise RuntimeError("cuBLASLt has no algorithm for this product with a bias epilogue")
+
+    def __call__(self, lt, a_ptr, b_ptr, out_ptr, bias_ptr, scales, workspace, stream):
+        lib = self.lib
+        _set(lib.cublasLtMatmulDescSetAttribute, self.desc, _DESC_BIAS_POINTER, ctypes.c_void_p, bias_ptr)
+        alpha, beta = scales
+        _check(lib.cublasLtMatmul(lt, self.desc, alpha, b_ptr, self.a_layout, a_ptr, self.b_layout, beta, out_ptr,
+                                  self.out_layout, out_ptr, self.out_layout, ctypes.addressof(self.heuristic),
+                                  workspace.ptr, workspace.size, stream), "cublasLtMatmul")
+
+    def __del__(self):
+        with contextlib.suppress(Exception):  # at exit the library may be gone
+            for destroy, obj in ((self.lib.cublasLtMatmulDescDestroy, self.desc),
+                                 (self.lib.cublasLtMatrixLayoutDestroy, self.a_layout),
+                                 (self.lib.cublasLtMatrixLayoutDestroy, self.b_layout),
+                                 (self.lib.cublasLtMatrixLayoutDestroy, self.out_layout)):
+                if obj:
+                    destroy(obj)
+
+
+def _bias_epilogue(cp, key, plan, a, b, bias, out, compute):
+    """out[...] = a @ b + bias by one cuBLASLt call; False (nothing done) where cuBLASLt cannot."""
+    if plan.count != 1 or out.dtype not in _EPILOGUE_DTYPES or plan.a.copy or plan.b.copy \
+            or bias.dtype != out.dtype or bias.shape != (plan.n,) or bias.strides != (bias.itemsize,) \
+            or len(plan.out_shape) != 2:
+        return False
+    pointers = (_pointer(a), _pointer(b), _pointer(out), _pointer(bias))
+    if any(ptr % _ALIGNMENT for ptr in pointers):
+        return False
+    lib, h = handle(cp)
+    if not hasattr(lib, "cublasLtMatmul"):
+        return False
+    if h.lt is None:
+        h.lt = _create(lib.cublasLtCreate)
+    workspace = h.workspaces[h.stream]
+    matmul_key = (key, compute)
+    bias_matmul = h.lt_matmuls.get(matmul_key, False)
+    if bias_matmul is False:
+        try:
+            bias_matmul = _BiasMatmul(lib, h.lt, plan, compute, pointers[3], workspace.size)
+        except RuntimeError:  # no algorithm, or a status cuBLASLt refuses with: the kernel path
+            bias_matmul = None
+        h.lt_matmuls[matmul_key] = bias_matmul
+    if bias_matmul is None:
+        return False
+    try:
+        bias_matmul(h.lt, *pointers, _scales(out.dtype, compute), workspace, h.stream)
+    except RuntimeError:  # refused at run time: from now on the kernel path for this product
+        h.lt_matmuls[matmul_key] = None
+        return False
+    return True

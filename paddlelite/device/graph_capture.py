@@ -80,13 +80,20 @@ def recording():
 class Capture:
     """What a captured graph needs from the host at each launch: the key word and first offset of the random
     stream its draws come from (`random_words`, device memory the draws' kernels read), written before each
-    launch by `take(device, n)`, which also advances that stream past the graph's n draws."""
+    launch by `take(device, n)`, which also advances that stream past the graph's n draws; and the host state it
+    reads from device memory, refreshed by the `on_launch` functions (an optimizer's learning rate)."""
 
     def __init__(self, xp):
         self.xp = xp
         self.random_words = xp.zeros(2, np.uint64)  # allocated before the capture begins
         self.random_source = None  # (take, device)
         self.draws = 0
+        self.refreshes = []
+
+    def on_launch(self, fn):
+        """Call fn() before each launch (once per function however often the capture registers it)."""
+        if fn not in self.refreshes:
+            self.refreshes.append(fn)
 
     def random_draw(self, take, device):
         """Index, among the graph's random draws, of one drawn now from `device`'s stream (its offset is the first
@@ -99,6 +106,8 @@ class Capture:
         return self.draws - 1
 
     def before_launch(self):
+        for fn in self.refreshes:
+            fn()
         if self.draws:
             take, device = self.random_source
             word, first = take(device, self.draws)
@@ -171,6 +180,8 @@ class GraphReplay:
         self.replays = 0
 
     def run(self, step, key):
+        if recording() is not None:  # inside a capture of its own (CUDAGraph around a to_static call): its ops join it
+            return step()
         if key is not None and key == self.key:
             self.capture.before_launch()
             self.graph.launch(self.xp.cuda.get_current_stream())

@@ -27,9 +27,9 @@ convolutions ("cudnn", which run in cuDNN in Paddle) may round their inputs to T
 """
 import operator
 import os
-import warnings
 
 from ..device import threads
+from . import user_warnings as _user_warnings
 from .mode import in_dynamic_mode, in_static_mode
 from .paddle_flags import CPU_BUILD, CUDA_BUILD_ONLY
 
@@ -88,8 +88,8 @@ def _read_environment():
         try:
             _FLAGS[name] = _parse_env(name, os.environ[name])
         except ValueError:
-            warnings.warn(f"paddlelite: the environment's {name}={os.environ[name]!r} is not a "
-                          f"{type(_FLAGS[name]).__name__}; the flag keeps its default {_FLAGS[name]!r}")
+            _user_warnings.warn(f"paddlelite: the environment's {name}={os.environ[name]!r} is not a "
+                                f"{type(_FLAGS[name]).__name__}; the flag keeps its default {_FLAGS[name]!r}")
 
 
 _read_environment()

@@ -16,6 +16,8 @@ Every write goes to a temporary file of its own in the target's directory, fsync
 target (removed again if the write fails), so a crash -- or another thread or process saving to the same
 path -- leaves the old file or one complete new one.
 """
+from __future__ import annotations
+
 import contextlib
 import hashlib
 import io as _io
@@ -27,6 +29,7 @@ import secrets
 import stat
 import struct
 import zipfile
+from typing import Any, Literal
 
 import numpy as np
 
@@ -122,7 +125,8 @@ class _Writer:
                         "dicts, lists, tuples, Tensors, numpy arrays, numbers, strings and None")
 
 
-def save(obj, path, protocol=4, format="paddle", **configs):
+def save(obj: Any, path: str | os.PathLike[str], protocol: int = 4, format: Literal["paddle", "paddlelite"] = "paddle",
+         **configs: Any) -> None:
     """Save `obj` (e.g. a layer's or optimizer's state_dict) to `path`, atomically. format="paddle" (the
     default) writes real Paddle's pickle (protocol 2-4), which Paddle's paddle.load reads; format="paddlelite"
     writes the pickle-free checkpoint (which also keeps float8 tensors, which Paddle's format cannot hold)."""
@@ -370,7 +374,7 @@ class _Reader:
         return values if t == "list" else tuple(values)
 
 
-def load(path, **configs):
+def load(path: str | os.PathLike[str], **configs: Any) -> Any:
     """Load what `save` wrote, or a file real Paddle's paddle.save wrote. Tensors come back as Tensors on the
     current device (NumPy arrays with return_numpy=True). Paddle's pickles are read through a restricted
     unpickler: anything but arrays, plain values and containers is refused, so a pickle never runs code."""

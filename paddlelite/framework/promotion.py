@@ -17,10 +17,10 @@ float with an int/bool tensor gives float32 (whatever the default dtype), a comp
 (complex128 for float64), an int with a bool tensor gives int64.
 """
 import numbers
-import warnings
 
 import numpy as np
 
+from . import user_warnings as _user_warnings
 from .dtype import kind as dtype_kind
 from .mode import _static
 
@@ -96,7 +96,7 @@ def promote_pair(x, y, api, zero_d_scalars=None):
                         "between these types (only between floating types, or to complex; a 0-D tensor in an "
                         "arithmetic or comparison op acts as a scalar), so cast one of them explicitly, "
                         "e.g. y.astype(x.dtype)")
-    warnings.warn(f"{api}: {WARNING} ({x.dtype.name} and {y.dtype.name} -> {common.name})", stacklevel=3)
+    _user_warnings.warn(f"{api}: {WARNING} ({x.dtype.name} and {y.dtype.name} -> {common.name})")
     if a != common:
         x = x.astype(common.name)
     if b != common:

@@ -3,10 +3,10 @@ import csv
 import numbers
 import os
 import time
-import warnings
 
 import numpy as np
 
+from ..framework import user_warnings as _user_warnings
 from ..distributed import ParallelEnv
 from ..optimizer.lr import LRScheduler as _LRSchedule
 from .progressbar import ProgressBar
@@ -320,7 +320,7 @@ class LRScheduler(Callback):
 def _monitored(logs, monitor, who):
     """The monitored value from an evaluation's logs, or None (with Paddle's warning when it is absent)."""
     if logs is None or monitor not in logs:
-        warnings.warn(f"Monitor of {who} should be loss or metric name.")
+        _user_warnings.warn(f"Monitor of {who} should be loss or metric name.")
         return None
     current = logs[monitor]
     if isinstance(current, (list, tuple)):
@@ -341,7 +341,7 @@ class EarlyStopping(Callback):
         self.save_best_model = save_best_model
         self.save_dir = None
         if mode not in ("auto", "min", "max"):
-            warnings.warn(f"EarlyStopping mode {mode} is unknown, fallback to auto mode.")
+            _user_warnings.warn(f"EarlyStopping mode {mode} is unknown, fallback to auto mode.")
             mode = "auto"
         greater = mode == "max" or (mode == "auto" and "acc" in monitor)
         self.monitor_op = np.greater if greater else np.less
@@ -490,9 +490,9 @@ class WandbCallback(_ScalarLogger):
     def run(self):
         if _is_rank0() and self._run is None:
             if self.wandb.run is not None:
-                warnings.warn("There is a wandb run already in progress and newly created instances of "
-                              "`WandbCallback` will reuse this run. If this is not desired , call `wandb.finish()` "
-                              "before instantiating `WandbCallback`.")
+                _user_warnings.warn("There is a wandb run already in progress and newly created instances of "
+                                    "`WandbCallback` will reuse this run. If this is not desired , call "
+                                    "`wandb.finish()` before instantiating `WandbCallback`.")
                 self._run = self.wandb.run
             else:
                 self._run = self.wandb.init(**self.wandb_args)
@@ -535,7 +535,7 @@ class ReduceLROnPlateau(Callback):
 
     def _reset(self):
         if self.mode not in ("auto", "min", "max"):
-            warnings.warn(f"Learning rate reduction mode {self.mode} is unknown, fallback to auto mode.")
+            _user_warnings.warn(f"Learning rate reduction mode {self.mode} is unknown, fallback to auto mode.")
             self.mode = "auto"
         if self.mode == "min" or (self.mode == "auto" and "acc" not in self.monitor):
             self.monitor_op = lambda a, b: np.less(a, b - self.min_delta)
@@ -553,11 +553,11 @@ class ReduceLROnPlateau(Callback):
 
     def on_eval_end(self, logs=None):
         if logs is None or self.monitor not in logs:
-            warnings.warn("Monitor of ReduceLROnPlateau should be loss or metric name.")
+            _user_warnings.warn("Monitor of ReduceLROnPlateau should be loss or metric name.")
             return
         lr = getattr(self.model._optimizer, "_learning_rate", None)
         if not isinstance(lr, float):
-            warnings.warn(f"Expected learning_rate be float, bug got {type(lr)}.")
+            _user_warnings.warn(f"Expected learning_rate be float, bug got {type(lr)}.")
             return
         current = _monitored(logs, self.monitor, "ReduceLROnPlateau")
         if current is None:

@@ -1,7 +1,7 @@
 """paddle.Model's batch steps and persistence in dynamic graph mode: the network runs eagerly on each batch."""
 import os
-import warnings
 
+from ..framework import user_warnings as _user_warnings
 from .. import tensor as T
 from ..amp import GradScaler, auto_cast
 from ..autograd import no_grad
@@ -96,8 +96,8 @@ class DynamicGraphAdapter:
                                "'inputs' in Model initialization or input training data and perform a training "
                                "for shape derivation.")
         if not model._inputs_given:
-            warnings.warn("'inputs' was not specified when Model initialization, so the input shape to be saved "
-                          f"will be the shape derived from the user's actual inputs. The input shape to be saved "
-                          f"is {[s.shape for s in specs]}. For saving correct input shapes, please provide "
-                          "'inputs' for Model initialization.")
+            _user_warnings.warn("'inputs' was not specified when Model initialization, so the input shape to be saved "
+                                f"will be the shape derived from the user's actual inputs. The input shape to be saved "
+                                f"is {[s.shape for s in specs]}. For saving correct input shapes, please provide "
+                                "'inputs' for Model initialization.")
         _jit_save(model.network, path, input_spec=specs)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import inspect
 import os
-import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..framework import user_warnings as _user_warnings
 from ..framework.io import load as _load
 from ..framework.mode import in_dynamic_mode
 from ..io import DataLoader, Dataset, DistributedBatchSampler
@@ -189,7 +189,7 @@ class Model:
         cbks = config_callbacks(callbacks, model=self, epochs=epochs, steps=steps, log_freq=log_freq,
                                 save_freq=save_freq, save_dir=save_dir, verbose=verbose, metrics=self._metrics_name())
         if any(isinstance(k, EarlyStopping) for k in cbks) and not do_eval:
-            warnings.warn("EarlyStopping needs validation data.")
+            _user_warnings.warn("EarlyStopping needs validation data.")
         cbks.on_begin("train")
         logs = {}
         for epoch in range(epochs):
@@ -302,7 +302,7 @@ class Model:
             if problem is None:
                 matched[key] = value
             elif skip_mismatch:
-                warnings.warn(f"Skip loading for {key}. " + problem)
+                _user_warnings.warn(f"Skip loading for {key}. " + problem)
                 reset_optimizer = True
             else:
                 raise ValueError(problem)

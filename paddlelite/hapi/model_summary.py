@@ -1,10 +1,10 @@
 """paddle.summary: a table of the network's layers with their input/output shapes and parameter counts."""
 import numbers
-import warnings
 from collections import OrderedDict
 
 import numpy as np
 
+from ..framework import user_warnings as _user_warnings
 from .. import tensor as T
 from ..autograd import no_grad
 from ..framework.mode import in_dynamic_mode
@@ -74,7 +74,8 @@ def summary(net, input_size=None, dtypes=None, input=None):
     if in_dynamic_mode():
         was_training = net.training
     else:  # the table comes from ops appended to the main program; a static network has no train/eval switch
-        warnings.warn("Your model was created in static graph mode, this may not get correct summary information!")
+        _user_warnings.warn("Your model was created in static graph mode, this may not get correct summary "
+                            "information!")
         was_training = False
     if was_training:
         net.eval()

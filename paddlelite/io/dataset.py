@@ -2,10 +2,10 @@
 random_split."""
 import bisect
 import math
-import warnings
 
 import numpy as np
 
+from ..framework import user_warnings as _user_warnings
 from ..device.place import CPUPlace
 from ..framework.tensor import Tensor, wrap_array
 
@@ -162,7 +162,7 @@ def random_split(dataset, lengths, generator=None):
             counts[i % len(counts)] += 1
         for i, c in enumerate(counts):
             if c == 0:
-                warnings.warn(f"random_split: split {i} has length 0; it gives an empty dataset")
+                _user_warnings.warn(f"random_split: split {i} has length 0; it gives an empty dataset")
         lengths = counts
     if sum(lengths) != n:
         raise ValueError(f"random_split: the lengths sum to {sum(lengths)}, the dataset has {n} samples")

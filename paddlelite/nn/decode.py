@@ -3,11 +3,11 @@ paddle.nn.decode. Dynamic mode runs a Python loop that stops when every sequence
 builds one static.nn.while_loop whose loop vars carry the step counter, inputs, states, finished flags,
 lengths and the outputs so far (each grown by one step per iteration), as Paddle's While block with tensor
 arrays does."""
-import warnings
 from typing import NamedTuple
 
 import numpy as np
 
+from ..framework import user_warnings as _user_warnings
 from .. import tensor as _t
 from ..framework import dtype as _dtype
 from ..framework.mode import _static
@@ -193,8 +193,8 @@ def _decode_step(decoder, time, inputs, states, finished, lengths, impute_finish
     outputs, next_states, next_inputs, next_finished = decoder.step(time, inputs, states, **kwargs)
     if decoder.tracks_own_finished:
         if not hasattr(next_states, "lengths"):
-            warnings.warn("`next_states` has no `lengths` attribute, the returned `sequence_lengths` would be "
-                          "all zeros.")
+            _user_warnings.warn("`next_states` has no `lengths` attribute, the returned `sequence_lengths` would be "
+                                "all zeros.")
         return outputs, next_inputs, next_states, next_finished, getattr(next_states, "lengths", lengths)
     next_finished = _t.logical_or(next_finished, finished)
     seen = next_finished if counted_after_step else finished

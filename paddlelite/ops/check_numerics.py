@@ -37,7 +37,11 @@ def _leaves(out):
 
 
 def _statistics(a):
-    host = np.asarray(a.get() if hasattr(a, "get") else a)
+    with np.errstate(all="ignore"):  # the arrays this reports on hold NaN and inf: their mean may be NaN
+        return _statistics_of(np.asarray(a.get() if hasattr(a, "get") else a))
+
+
+def _statistics_of(host):
     values = host.astype(np.complex128 if host.dtype.kind == "c" else np.float64).ravel()
     parts = (values.real, values.imag) if host.dtype.kind == "c" else (values,)
     nan = sum(int(np.isnan(p).sum()) for p in parts)

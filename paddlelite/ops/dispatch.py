@@ -8,6 +8,7 @@ import numpy as _np
 
 from ..device.place import current_place, parse_place
 from ..framework import mode as _mode
+from ..framework import user_warnings as _user_warnings
 from ..framework.tensor import Tensor, share_storage, wrap_array
 from . import check_numerics as _check_numerics
 from .registry import Meta, no_grad_op_error
@@ -20,6 +21,7 @@ _hooks = {}  # 'static': the static-mode appender
 _make_node = None  # the eager grad-node class, OpNode(op, inputs, attrs, outs); set by autograd.node
 autocast = [None]  # the active paddle.amp.auto_cast rule (ops/autocast.py: Autocast), or None
 _checking_numerics = _check_numerics.enabled  # [FLAGS_check_nan_inf]
+_user_warnings.install_filter()  # a forward's warnings come back here as exceptions, to be issued at the user's line
 
 
 def set_static_appender(fn):
@@ -71,8 +73,11 @@ def apply(op, *inputs, **attrs):  # noqa: C901 -- the eager hot path, inlined on
         place = parse_place(attrs["place"]) if attrs.get("place") else current_place()
 
     xp = place._xp or place.xp
+    forward = op.forward if xp is _np else op.forward_for(xp)
     try:
-        out = (op.forward if xp is _np else op.forward_for(xp))(xp, *arrays, **attrs)
+        out = forward(xp, *arrays, **attrs)
+    except Warning:  # a warning the forward issued, raised by user_warnings' filter: issued again at the user's line
+        out = _user_warnings.rerun(forward, xp, *arrays, **attrs)
     except Exception as e:
         _explain_failure(op, arrays, attrs, e)
     if _checking_numerics[0]:

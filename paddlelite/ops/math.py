@@ -43,26 +43,33 @@ def _mT(xp, a):
     return a.swapaxes(-1, -2) if a.ndim >= 2 else a  # the method skips NumPy's Python-level wrapper
 
 
-def matmul_array(xp, x, y, tf32_switch="cublas"):
-    """x @ y; float16/bfloat16 multiply-accumulate in float32 and round once, as Paddle's kernels. On a GPU
-    through cuBLAS's own handle (device/cublas.py: a CUDA-graph capture can hold it), float32 in TF32 while
-    Paddle's `tf32_switch` allows it ("cublas" for the matmul family, "cudnn" for convolutions)."""
+def matmul_array(xp, x, y, tf32_switch="cublas", bias=None):
+    """x @ y (+ bias, over the last dim); float16/bfloat16 multiply-accumulate in float32 and round once, as Paddle's
+    kernels. On a GPU through cuBLAS's own handle (device/cublas.py: a CUDA-graph capture can hold it; a bias in
+    cuBLASLt's epilogue), float32 in TF32 while Paddle's `tf32_switch` allows it ("cublas" for the matmul family,
+    "cudnn" for convolutions)."""
     if x.ndim > 2 and y.ndim == 2 and x.flags.c_contiguous:
         # a batch of rows times one matrix is one GEMM over the flattened rows: NumPy would run a GEMM per
         # batch entry (10-40% slower at [16, 64, 256] @ [256, 256], most with a transposed y)
         rows = x.reshape(_prod(x.shape[:-1]), x.shape[-1])
-        return matmul_array(xp, rows, y, tf32_switch).reshape(x.shape[:-1] + y.shape[-1:])
+        return matmul_array(xp, rows, y, tf32_switch, bias).reshape(x.shape[:-1] + y.shape[-1:])
     if xp is not np:
-        out = cublas.matmul(xp, x, y, TF32[tf32_switch], flag("FLAGS_gemm_use_half_precision_compute_type"))
-        return xp.matmul(x, y) if out is None else out  # integers and bool: CuPy's kernels, without cuBLAS
-    if x.dtype in LOW_PRECISION:  # compute_dtype(x.dtype) is float32, inlined: this runs for every matmul
-        return matmul_array(xp, x.astype(compute_dtype(x.dtype)), y.astype(compute_dtype(x.dtype))).astype(x.dtype)
+        out = cublas.matmul(xp, x, y, TF32[tf32_switch], flag("FLAGS_gemm_use_half_precision_compute_type"), bias)
+        if out is not None:
+            return out
+        out = xp.matmul(x, y)  # integers and bool: CuPy's kernels, without cuBLAS
+    elif x.dtype in LOW_PRECISION:  # compute_dtype(x.dtype) is float32, inlined: this runs for every matmul
+        out = matmul_array(xp, x.astype(compute_dtype(x.dtype)), y.astype(compute_dtype(x.dtype))).astype(x.dtype)
     # x.size * n bounds one product's multiply-adds from above: the cheap test every small product stops at
-    if x.size * y.shape[-1] >= threads.wide_from and threads.large_product(x, y):
+    elif x.size * y.shape[-1] >= threads.wide_from and threads.large_product(x, y):
         with threads.wide():  # a large product on the CPU runs on the free cores (device/threads.py)
-            return np.matmul(x, y)
-    out = xp.matmul(x, y)
-    return out if out.ndim else xp.asarray(out)  # 1-D @ 1-D gives NumPy a scalar
+            out = np.matmul(x, y)
+    else:
+        out = xp.matmul(x, y)
+        out = out if out.ndim else xp.asarray(out)  # 1-D @ 1-D gives NumPy a scalar
+    if bias is not None:
+        out += bias  # out is a fresh array
+    return out
 
 
 def _matmul_forward(xp, x, y, transpose_x, transpose_y):
@@ -215,10 +222,7 @@ MUL = register_op("mul", inputs=("X", "Y"), outputs=("Out",), forward=_mul_forwa
 
 # ---- linear: Out = X @ W (+ Bias), W is [in_features, out_features] ------------------------------------
 def _linear_forward(xp, x, w, bias=None):
-    out = matmul_array(xp, x, w)
-    if bias is not None:
-        out += bias  # out is a fresh array
-    return out
+    return matmul_array(xp, x, w, bias=bias)
 
 
 def _linear_infer(x, w, bias=None):

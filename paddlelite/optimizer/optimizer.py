@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd import no_grad
+from ..device.graph_capture import recording
 from ..framework import dtype as _dtype
 from ..framework.mode import _static
 from ..framework.tensor import Tensor, wrap_array
@@ -152,10 +153,16 @@ class Optimizer:
         cached = self._lr_cache.get(key)
         if cached is None:
             cached = self._lr_cache[key] = [value, wrap_array(place.xp.full((1,), value, dtype=lr_dtype), place, True)]
-        elif cached[0] != value:  # written in place: a captured step reads its learning rate at a fixed address
-            cached[1]._data.fill(value)
-            cached[0] = value
+        elif recording() is None:
+            _fill_lr(cached, value)
         return cached[1]
+
+    def _refresh_eager_lrs(self):
+        """Write the current learning rate into the arrays a captured update reads (before each replay of a CUDA
+        graph holding this optimizer's step, which runs none of its host code)."""
+        base = self.get_lr()
+        for (_, ratio, _), cached in self._lr_cache.items():
+            _fill_lr(cached, base * ratio)
 
     def _static_lr_var(self, program, startup, ratio):
         from .. import static
@@ -286,6 +293,9 @@ class Optimizer:
                 triples = [(p, self._regularized(p, g, group), group) for p, g, group in triples]
         entries = []
         base_lr = None if _static[0] else self.get_lr()  # a scheduler computes it once per update, not per parameter
+        capture = None if _static[0] else recording()
+        if capture is not None:  # captured into a CUDA graph: the rate is written before each launch, not in it
+            capture.on_launch(self._refresh_eager_lrs)
         for p, g, group in triples:
             ratio = float(getattr(p, "optimize_attr", {}).get("learning_rate", 1.0)) * \
                 float(group.get("learning_rate", 1.0))
@@ -479,6 +489,14 @@ class Optimizer:
         self._pending_state.update(state)  # accumulators not created yet take these when they are
 
     set_dict = set_state_dict
+
+
+def _fill_lr(cached, value):
+    """Write `value` into a cached [value, learning-rate tensor] in place: a captured step reads its learning rate
+    at a fixed address."""
+    if cached[0] != value:
+        cached[1]._data.fill(value)
+        cached[0] = value
 
 
 def _copy_update_attrs(param, master):

@@ -6,6 +6,7 @@ flat value list, and each temporary given the step after which it is dead (it is
 Running a step is then a tight loop. Parameters and other persistable variables live in a Scope.
 """
 from collections import namedtuple
+from functools import partial
 
 import numpy as np
 
@@ -13,6 +14,7 @@ from ..device import cuda
 from ..device.graph_capture import GraphReplay, replay_enabled
 from ..device.place import Place, current_place, parse_place
 from ..framework import dtype as _dtype
+from ..framework import user_warnings as _user_warnings
 from ..framework.flags import flag
 from ..framework.tensor import Tensor
 from ..ops import check_numerics
@@ -265,6 +267,9 @@ class Plan:
                                 env[j] = e
                 else:
                     fn(env)
+            except Warning:  # a warning the op issued, raised by user_warnings' filter: the step runs again and
+                # issues it at the user's line
+                self.run_steps([(kind, partial(_user_warnings.rerun, fn), ins, outs, attrs, op, ())], env)
             except Exception as e:
                 if getattr(e, "_static_op", None) is not None:
                     raise

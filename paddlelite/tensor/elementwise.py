@@ -79,17 +79,9 @@ def _floating(x, api, arg="x"):
     return true_division_operand(x)
 
 
-def _unary_float(op, api, doc):
-    def fn(x, name=None):
-        return apply(op, _floating(x, api))
-    fn.__name__ = fn.__qualname__ = api
-    fn.__doc__ = f"{doc} (op '{op.type}'; integers as float32)."
-    return fn
-
-
-acosh = _unary_float(_m.ACOSH, "acosh", "Elementwise inverse hyperbolic cosine")
-asinh = _unary_float(_m.ASINH, "asinh", "Elementwise inverse hyperbolic sine")
-atanh = _unary_float(_m.ATANH, "atanh", "Elementwise inverse hyperbolic tangent")
+acosh = _math._unary(_m.ACOSH, "acosh", "Elementwise inverse hyperbolic cosine", ints="float32")
+asinh = _math._unary(_m.ASINH, "asinh", "Elementwise inverse hyperbolic sine", ints="float32")
+atanh = _math._unary(_m.ATANH, "atanh", "Elementwise inverse hyperbolic tangent", ints="float32")
 
 
 def atan2(x, y, name=None):

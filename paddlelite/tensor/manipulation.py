@@ -1,10 +1,10 @@
 """Manipulation APIs: cast, reshape, transpose, squeeze/unsqueeze, concat/split, indexing, ..."""
 import builtins
 import numbers
-import warnings
 
 import numpy as np
 
+from ..framework import user_warnings as _user_warnings
 from ..framework import dtype as _dtype
 from ..framework.mode import _static, grad_state as _grad_state
 from ..framework.tensor import Tensor, share_storage, wrap_array
@@ -483,8 +483,8 @@ def _static_out_of_place(x, api):
     API is then its out-of-place version, with Paddle's warning."""
     if not getattr(x, "_is_variable", False):
         return False
-    warnings.warn(f"In static graph mode, {api}() is the same as {api.rstrip('_')}() and does not perform "
-                  "inplace operation.")
+    _user_warnings.warn(f"In static graph mode, {api}() is the same as {api.rstrip('_')}() and does not perform "
+                        "inplace operation.")
     return True
 
 

@@ -202,16 +202,6 @@ def equal_all(x, y, name=None):
     return apply(_r.ALL, apply(_ew.EQUAL, x, y), axis=None, keepdim=False)
 
 
-def exp(x, name=None):
-    _check_tensor(x, "exp")
-    return apply(_m.EXP, x)
-
-
-def log(x, name=None):
-    _check_tensor(x, "log")
-    return apply(_m.LOG, x)
-
-
 def _number(value, api, arg):
     """A Python float from an int/float (or, in eager mode, a 1-element Tensor)."""
     if isinstance(value, (bool, np.bool_)):
@@ -223,38 +213,47 @@ def _number(value, api, arg):
     raise TypeError(f"{api}: {arg} must be a number, received {type(value).__name__}")
 
 
-def _unary(op, api, doc):
+def _unary(op, api, doc, ints=None):
+    """An API applying `op` to x. `ints`: what Paddle's eager API does with an integer tensor -- "float32"
+    computes in float32 (its math ops' integer autocast), "same" returns it as it is (rounding ops)."""
     def fn(x, name=None):
         _check_tensor(x, api)
+        if ints is not None and x.dtype.np.kind in "iu":
+            return apply(op, x.astype("float32")) if ints == "float32" else apply(_ASSIGN, x)
         return apply(op, x)
     fn.__name__ = fn.__qualname__ = api
-    fn.__doc__ = f"{doc} (op '{op.type}')."
+    fn.__doc__ = f"{doc} (op '{op.type}'{'; integers as float32' if ints == 'float32' else ''})."
     return fn
 
 
-sqrt = _unary(_m.SQRT, "sqrt", "Elementwise square root")
-rsqrt = _unary(_m.RSQRT, "rsqrt", "Elementwise 1 / sqrt(x)")
+_ASSIGN = get_op("assign")
+
+
+exp = _unary(_m.EXP, "exp", "Elementwise e ** x", ints="float32")
+log = _unary(_m.LOG, "log", "Elementwise natural logarithm", ints="float32")
+sqrt = _unary(_m.SQRT, "sqrt", "Elementwise square root", ints="float32")
+rsqrt = _unary(_m.RSQRT, "rsqrt", "Elementwise 1 / sqrt(x)", ints="float32")
 abs = _unary(_m.ABS, "abs", "Elementwise absolute value")
 square = _unary(_m.SQUARE, "square", "Elementwise x * x")
-sin = _unary(_m.SIN, "sin", "Elementwise sine")
-cos = _unary(_m.COS, "cos", "Elementwise cosine")
-tan = _unary(_m.TAN, "tan", "Elementwise tangent")
-asin = _unary(_m.ASIN, "asin", "Elementwise arcsine")
-acos = _unary(_m.ACOS, "acos", "Elementwise arccosine")
-atan = _unary(_m.ATAN, "atan", "Elementwise arctangent")
-sinh = _unary(_m.SINH, "sinh", "Elementwise hyperbolic sine")
-cosh = _unary(_m.COSH, "cosh", "Elementwise hyperbolic cosine")
-tanh = _unary(_act.TANH, "tanh", "Elementwise hyperbolic tangent")
-sigmoid = _unary(_act.SIGMOID, "sigmoid", "Elementwise 1 / (1 + exp(-x))")
-reciprocal = _unary(_m.RECIPROCAL, "reciprocal", "Elementwise 1 / x")
-log1p = _unary(_m.LOG1P, "log1p", "Elementwise log(1 + x)")
-log2 = _unary(_m.LOG2, "log2", "Elementwise base-2 logarithm")
-log10 = _unary(_m.LOG10, "log10", "Elementwise base-10 logarithm")
-expm1 = _unary(_m.EXPM1, "expm1", "Elementwise exp(x) - 1")
-floor = _unary(_m.FLOOR, "floor", "Elementwise floor (zero gradient)")
-ceil = _unary(_m.CEIL, "ceil", "Elementwise ceiling (zero gradient)")
-trunc = _unary(_m.TRUNC, "trunc", "Elementwise rounding toward zero (zero gradient)")
-erf = _unary(_m.ERF, "erf", "Elementwise error function")
+sin = _unary(_m.SIN, "sin", "Elementwise sine", ints="float32")
+cos = _unary(_m.COS, "cos", "Elementwise cosine", ints="float32")
+tan = _unary(_m.TAN, "tan", "Elementwise tangent", ints="float32")
+asin = _unary(_m.ASIN, "asin", "Elementwise arcsine", ints="float32")
+acos = _unary(_m.ACOS, "acos", "Elementwise arccosine", ints="float32")
+atan = _unary(_m.ATAN, "atan", "Elementwise arctangent", ints="float32")
+sinh = _unary(_m.SINH, "sinh", "Elementwise hyperbolic sine", ints="float32")
+cosh = _unary(_m.COSH, "cosh", "Elementwise hyperbolic cosine", ints="float32")
+tanh = _unary(_act.TANH, "tanh", "Elementwise hyperbolic tangent", ints="float32")
+sigmoid = _unary(_act.SIGMOID, "sigmoid", "Elementwise 1 / (1 + exp(-x))", ints="float32")
+reciprocal = _unary(_m.RECIPROCAL, "reciprocal", "Elementwise 1 / x", ints="float32")
+log1p = _unary(_m.LOG1P, "log1p", "Elementwise log(1 + x)", ints="float32")
+log2 = _unary(_m.LOG2, "log2", "Elementwise base-2 logarithm", ints="float32")
+log10 = _unary(_m.LOG10, "log10", "Elementwise base-10 logarithm", ints="float32")
+expm1 = _unary(_m.EXPM1, "expm1", "Elementwise exp(x) - 1", ints="float32")
+floor = _unary(_m.FLOOR, "floor", "Elementwise floor (zero gradient)", ints="same")
+ceil = _unary(_m.CEIL, "ceil", "Elementwise ceiling (zero gradient)", ints="same")
+trunc = _unary(_m.TRUNC, "trunc", "Elementwise rounding toward zero (zero gradient)", ints="same")
+erf = _unary(_m.ERF, "erf", "Elementwise error function", ints="float32")
 sign = _unary(_m.SIGN, "sign", "Elementwise sign: -1, 0 or 1 (zero gradient)")
 isnan = _unary(_m.ISNAN, "isnan", "Elementwise NaN test")
 isinf = _unary(_m.ISINF, "isinf", "Elementwise infinity test")
@@ -268,6 +267,8 @@ def round(x, decimals=0, name=None):
     _check_tensor(x, "round")
     if not isinstance(decimals, int) or isinstance(decimals, bool):
         raise TypeError(f"round: decimals must be an int, received {type(decimals).__name__}")
+    if x.dtype.np.kind in "iu":  # Paddle returns integers as they are
+        return apply(_ASSIGN, x)
     if decimals == 0:
         return apply(_m.ROUND, x)
     factor = 10.0 ** decimals

@@ -26,7 +26,9 @@ def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
 
 
 def nanmean(x, axis=None, keepdim=False, name=None):
-    """The mean over `axis` of the non-NaN elements (NaN where all are NaN)."""
+    """The mean over `axis` of the non-NaN elements (NaN where all are NaN); integers in float32, as Paddle's."""
+    _check_tensor(x, "nanmean")
+    x = _math.true_division_operand(x)
     check_float_tensor(x, "nanmean")
     count = _reduce.sum(_manip.cast(_math.logical_not(_math.isnan(x)), x.dtype), axis, None, keepdim)
     return _math.divide(nansum(x, axis, None, keepdim), count)
@@ -76,10 +78,11 @@ cummin = _running(_s.CUMMIN, "cummin")
 
 def logcumsumexp(x, axis=None, dtype=None, name=None):
     """log(cumsum(exp(x))) along axis (of the flattened x when None), as a running logaddexp: exact for any
-    spread of values, NaN propagating, and a zero gradient at -inf (masked) positions."""
+    spread of values, NaN propagating, and a zero gradient at -inf (masked) positions. Integers compute in
+    float32, as Paddle's."""
+    _check_tensor(x, "logcumsumexp")
+    x = x.astype(dtype) if dtype is not None else _math.true_division_operand(x)
     check_float_tensor(x, "logcumsumexp")
-    if dtype is not None:
-        x = x.astype(dtype)
     if axis is not None:
         axis = _reduce._check_axes(x, _int(axis, "logcumsumexp", "axis"), "logcumsumexp")
     return dispatch.apply(_r.LOGCUMSUMEXP, x, axis=-1 if axis is None else axis, flatten=axis is None, reverse=False)

@@ -56,7 +56,15 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     return _reduce(_r.REDUCE_SUM, "sum", x, axis, keepdim, dtype=dtype)
 
 
+def _integer(x):
+    return x.dtype.np.kind in "iu"
+
+
 def mean(x, axis=None, keepdim=False, name=None):
+    """Arithmetic mean; of an integer tensor, truncated toward zero to its dtype, as Paddle's."""
+    _check_tensor(x, "mean")
+    if _integer(x):  # computed in float64, then truncated toward zero, as Paddle's integer division
+        return _reduce(_r.MEAN, "mean", x.astype("float64"), axis, keepdim).astype(x.dtype)
     check_float_tensor(x, "mean", real=False)
     return _reduce(_r.MEAN, "mean", x, axis, keepdim)
 
@@ -89,7 +97,9 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
 
 
 def logsumexp(x, axis=None, keepdim=False, name=None):
-    return _reduce(_r.LOGSUMEXP, "logsumexp", x, axis, keepdim)
+    """log(sum(exp(x))) over axis; integers compute in float32, as Paddle's integer autocast."""
+    _check_tensor(x, "logsumexp")
+    return _reduce(_r.LOGSUMEXP, "logsumexp", x.astype("float32") if _integer(x) else x, axis, keepdim)
 
 
 def all(x, axis=None, keepdim=False, name=None):
@@ -123,13 +133,24 @@ def argmin(x, axis=None, keepdim=False, dtype="int64", name=None):
 
 
 def var(x, axis=None, unbiased=True, keepdim=False, name=None):
-    """Variance; unbiased divides by N - 1."""
-    return _reduce(_r.VAR, "var", x, axis, keepdim, unbiased=bool(unbiased))
+    """Variance; unbiased divides by N - 1. Of an integer tensor in integer arithmetic, as Paddle's kernel: the
+    truncated mean, then the sum of squared deviations divided (integer division) by N - 1 or N."""
+    _check_tensor(x, "var")
+    if not _integer(x):
+        return _reduce(_r.VAR, "var", x, axis, keepdim, unbiased=bool(unbiased))
+    deviation = apply(_ew.SUBTRACT, x, mean(x, axis, keepdim=True))
+    squares = sum(apply(_ew.MULTIPLY, deviation, deviation), axis, x.dtype.name, keepdim)
+    axes = _check_axes(x, _axis_attr(axis, "var"), "var")
+    axes = range(len(x.shape)) if axes is None else axes if isinstance(axes, list) else [axes]
+    count = int(np.prod([x.shape[a] for a in axes])) - bool(unbiased)
+    return apply(_m.FLOOR_DIVIDE, squares, apply(_gs.FILL_ANY_LIKE, squares, value=float(count)))
 
 
 def std(x, axis=None, unbiased=True, keepdim=False, name=None):
-    """Standard deviation: sqrt(var(...))."""
-    return apply(_m.SQRT, var(x, axis, unbiased, keepdim))
+    """Standard deviation: sqrt(var(...)); an integer tensor's (truncated) variance is rooted in float32, as
+    Paddle's composition of the two does."""
+    v = var(x, axis, unbiased, keepdim)
+    return apply(_m.SQRT, v.astype("float32") if _integer(v) else v)
 
 
 def norm(x, p="fro", axis=None, keepdim=False, name=None):

@@ -25,22 +25,13 @@ def _float_input(x, api):
     return true_division_operand(x)
 
 
-def _unary(op, api, doc, ints=True):
-    def fn(x, name=None):
-        return apply(op, _float_input(x, api) if ints else _checked(x, api))
-    fn.__name__ = fn.__qualname__ = api
-    fn.__doc__ = f"{doc} (op '{op.type}'{'; integers as float32' if ints else ''})."
-    return fn
-
-
-def _checked(x, api):
-    _check_tensor(x, api)
-    return x
+def _unary(op, api, doc, ints="float32"):  # Paddle's special functions compute integers in float32
+    return _math._unary(op, api, doc, ints)
 
 
 lgamma = _unary(_special.LGAMMA, "lgamma", "Elementwise log |Gamma(x)|")
 gammaln = _unary(_special.LGAMMA, "gammaln", "Elementwise log |Gamma(x)| (Paddle's other name for lgamma)",
-                 ints=False)
+                 ints=None)
 digamma = _unary(_special.DIGAMMA, "digamma", "Elementwise digamma psi(x) = Gamma'(x) / Gamma(x)")
 i0 = _unary(_special.I0, "i0", "Elementwise modified Bessel function of the first kind, order 0")
 i0e = _unary(_special.I0E, "i0e", "Elementwise exponentially scaled I0: exp(-|x|) I0(x)")

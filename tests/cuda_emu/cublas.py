@@ -4,7 +4,8 @@
 addresses as integers). Its GEMMs read and write host memory at those addresses with cuBLAS's column-major
 semantics, checking what cuBLAS checks (leading dimensions, the data/compute type combinations it supports),
 so the row-major-to-column-major mapping, the transposes, leading dimensions and batch strides are verified
-against NumPy's matmul; every call is logged for tests of the call sequence.
+against NumPy's matmul; every call is logged for tests of the call sequence. The cuBLASLt functions the bias
+epilogue uses keep their descriptors, matrix layouts and algorithms as Python objects behind integer handles.
 """
 import ctypes
 
@@ -36,10 +37,23 @@ def _view(address, dtype, rows, cols, ld):
     return np.lib.stride_tricks.as_strided(flat, (rows, cols), (dtype.itemsize, ld * dtype.itemsize))
 
 
+SCALE_TYPES = {0: np.float32, 1: np.float64, 2: np.float16}
+DESC_ATTRIBUTES = {3: "transa", 4: "transb", 7: "epilogue", 8: "bias"}  # cublasLtMatmulDescAttributes_t
+EPILOGUE_DEFAULT, EPILOGUE_BIAS = 1, 4
+
+
 class Cublas:
     def __init__(self):
         self.log = []
         self.handles = 0
+        self.objects = {}  # cuBLASLt handle -> its descriptor / layout / preference (a dict)
+        self.algorithms = set()  # addresses of the heuristic results handed out
+
+    def _new(self, out, **fields):
+        self.handles += 1
+        self.objects[1000 + self.handles] = fields
+        out._obj.value = 1000 + self.handles
+        return SUCCESS
 
     def cublasCreate_v2(self, out):
         self.handles += 1
@@ -96,3 +110,90 @@ class Cublas:
 
     def calls(self, kind):
         return [entry for entry in self.log if entry[0] == kind]
+
+    # ---- cuBLASLt ----------------------------------------------------------------------------------
+    def cublasLtCreate(self, out):
+        self.log.append(("lt_create",))
+        return self._new(out, kind="lt")
+
+    def cublasLtMatmulDescCreate(self, out, compute, scale):
+        return self._new(out, kind="desc", compute=compute, scale=scale, transa=0, transb=0,
+                         epilogue=EPILOGUE_DEFAULT, bias=0)
+
+    def cublasLtMatmulDescSetAttribute(self, desc, attribute, buf, size):
+        if attribute not in DESC_ATTRIBUTES or size != ctypes.sizeof(buf._obj):
+            return INVALID_VALUE
+        self.objects[desc][DESC_ATTRIBUTES[attribute]] = buf._obj.value or 0
+        return SUCCESS
+
+    def cublasLtMatrixLayoutCreate(self, out, dtype, rows, cols, ld):
+        if ld < max(1, rows):
+            return INVALID_VALUE
+        return self._new(out, kind="layout", dtype=dtype, rows=rows, cols=cols, ld=ld)
+
+    def cublasLtMatmulPreferenceCreate(self, out):
+        return self._new(out, kind="preference", workspace=0)
+
+    def cublasLtMatmulPreferenceSetAttribute(self, preference, attribute, buf, size):
+        if attribute != 1 or size != 8:
+            return INVALID_VALUE
+        self.objects[preference]["workspace"] = buf._obj.value
+        return SUCCESS
+
+    def _shapes(self, desc, a, b, c):
+        """(m, n, k) of a matmul whose layouts agree with its transposes, else None."""
+        d, a, b, c = (self.objects[x] for x in (desc, a, b, c))
+        m, k = (a["rows"], a["cols"]) if d["transa"] == 0 else (a["cols"], a["rows"])
+        k2, n = (b["rows"], b["cols"]) if d["transb"] == 0 else (b["cols"], b["rows"])
+        if k != k2 or (c["rows"], c["cols"]) != (m, n) or not a["dtype"] == b["dtype"] == c["dtype"]:
+            return None
+        return m, n, k
+
+    def cublasLtMatmulAlgoGetHeuristic(self, lt, desc, a, b, c, d, preference, requested, results, found):
+        self.log.append(("lt_heuristic", self.objects[desc]["epilogue"], self.objects[desc]["bias"]))
+        if self.objects[lt]["kind"] != "lt" or c != d or self._shapes(desc, a, b, c) is None or requested < 1:
+            return INVALID_VALUE
+        ctypes.memmove(results, b"emulated algorithm", 18)
+        self.algorithms.add(ctypes.addressof(results))
+        found._obj.value = 1
+        return SUCCESS
+
+    def cublasLtMatmul(self, lt, desc, alpha, a, a_layout, b, b_layout, beta, c, c_layout, d, d_layout, algo,
+                       workspace, workspace_size, stream):
+        dsc = self.objects[desc]
+        self.log.append(("lt_matmul", dsc["transa"], dsc["transb"], dsc["epilogue"], dsc["compute"], stream))
+        shapes = self._shapes(desc, a_layout, b_layout, c_layout)
+        if shapes is None or algo not in self.algorithms or c != d or not workspace:
+            return INVALID_VALUE
+        m, n, k = shapes
+        la, lb, lc = (self.objects[x] for x in (a_layout, b_layout, c_layout))
+        dtype, scale = DTYPES[la["dtype"]], SCALE_TYPES[dsc["scale"]]
+        ma = _view(a, dtype, la["rows"], la["cols"], la["ld"])
+        mb = _view(b, dtype, lb["rows"], lb["cols"], lb["ld"])
+        mc = _view(c, dtype, m, n, lc["ld"])
+        opa, opb = (ma if dsc["transa"] == 0 else ma.T), (mb if dsc["transb"] == 0 else mb.T)
+        if dsc["compute"] == 77:
+            opa, opb = tf32(opa), tf32(opb)
+        alpha_v, beta_v = (np.frombuffer((ctypes.c_char * np.dtype(scale).itemsize).from_address(p), scale)[0]
+                           for p in (alpha, beta))
+        acc = np.float16 if dsc["compute"] == 64 else np.float32
+        result = alpha_v * (opa.astype(acc) @ opb.astype(acc)) + (beta_v * mc.astype(acc) if beta_v else 0)
+        if dsc["epilogue"] == EPILOGUE_BIAS:
+            result = result + _view(dsc["bias"], dtype, m, 1, m).astype(acc)  # one value per row of D
+        mc[...] = np.asarray(result).astype(dtype)
+        return SUCCESS
+
+    def _destroy(self, obj):
+        self.log.append(("lt_destroy", self.objects.pop(obj)["kind"]))
+        return SUCCESS
+
+    cublasLtMatmulDescDestroy = cublasLtMatrixLayoutDestroy = cublasLtMatmulPreferenceDestroy = _destroy
+
+
+class CublasWithoutLt(Cublas):
+    """A libcublas found without libcublasLt beside it."""
+
+    def __getattribute__(self, name):
+        if name.startswith("cublasLt"):
+            raise AttributeError(name)
+        return super().__getattribute__(name)

@@ -1,9 +1,9 @@
 """Common functional APIs: linear, dropout (+ dropout2d/3d), pad (constant mode through the pad op)."""
 import numbers
-import warnings
 
 import numpy as np
 
+from ...framework import user_warnings as _user_warnings
 from ... import tensor as T
 from ...framework.mode import _static
 from ...ops import dispatch
@@ -105,8 +105,8 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
     if len(input.shape) not in (2, 3):  # RuntimeError, as Paddle raises
         raise RuntimeError(f"dropout1d expects 2D or 3D input, got {len(input.shape)}D")
     if inplace:
-        warnings.warn("inplace=True is currently not supported in dropout1d and will be ignored. This parameter "
-                      "is reserved for future implementation.")
+        _user_warnings.warn("inplace=True is currently not supported in dropout1d and will be ignored. This parameter "
+                            "is reserved for future implementation.")
     return dropout(input, p=p, axis=[0, 1] if len(input.shape) == 3 else [0], training=training)
 
 

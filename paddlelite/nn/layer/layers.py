@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import collections
 import re
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
+from ...framework import user_warnings as _user_warnings
 from ...device import place as _place_mod
 from ...framework import dtype as _dtype
 from ...framework.mode import _static
@@ -110,8 +110,8 @@ class Layer:
                     try:
                         outputs = self._run_post_hook(hook_id, hook, inputs, kwargs, outputs)
                     except Exception as e:
-                        warnings.warn(f"{type(self).__name__}: a forward hook with always_call=True raised "
-                                      f"{type(e).__name__}: {e} while another error was propagating from forward")
+                        _user_warnings.warn(f"{type(self).__name__}: a forward hook with always_call=True raised "
+                                            f"{type(e).__name__}: {e} while another error was propagating from forward")
             raise
         return outputs
 
