@@ -52,6 +52,7 @@ def test_python_m_paddlelite_runs_a_script_as_main_with_its_arguments(tmp_path):
     (tmp_path / "identity.py").write_text(IDENTITY)
     assert _run(["-m", "paddlelite", "identity.py", "--flag", "x"], tmp_path).split() == \
         ["identical", "['--flag',", "'x']"]
+    assert _run(["-m", "paddlelite", "-m", "identity", "--flag"], tmp_path).split() == ["identical", "['--flag']"]
 
 
 def test_python_m_paddlelite_usage(tmp_path):
@@ -104,7 +105,7 @@ def test_lenet_with_paddle_model_saves_files_naming_paddlelite(tmp_path):
     assert net(image).shape == [2, 2] and "conv1.weight" in state
 
 
-@pytest.mark.parametrize("script", ["dataset_loader.py", "static_program.py"])
+@pytest.mark.parametrize("script", ["dataset_loader.py", "static_program.py", "static_model_fit.py"])
 def test_paddle_tutorial_scripts_run_unchanged(script, tmp_path):
     out = _run(["-m", "paddlelite", os.path.join(SCRIPTS, script)], tmp_path)
     assert "loss" in out, out

@@ -1,4 +1,4 @@
-"""device/cublas.py: GEMMs through cuBLAS's own handle, on the CPU against tests/cuda_emu/cublas.py (cuBLAS's
+"""device/cublas.py: GEMMs through cuBLAS's own handle, on the CPU against device/host_cublas.py (cuBLAS's
 column-major GEMMs on host memory), and on a GPU against CuPy's matmul (gpu-marked)."""
 import types
 
@@ -8,7 +8,7 @@ import pytest
 
 from paddlelite.device import cublas
 from paddlelite.device.graph_capture import CaptureRefused
-from tests.cuda_emu.cublas import Cublas, CublasWithoutLt, tf32
+from paddlelite.device.host_cublas import Cublas, CublasWithoutLt, tf32
 
 
 def _aligned(shape, dtype, alignment=256):

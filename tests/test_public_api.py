@@ -25,7 +25,8 @@ ADDITIONS = {
          "install_as_paddle"},  # `import paddle` gives paddlelite (compat.py), so Paddle programs run unchanged
     "autograd": {"set_record_call_stack"},  # graph dumps name the user line that recorded each op
     "device": {"CPUPlace", "CUDAPlace", "Place", "current_place", "parse_place", "place_of_array",  # place objects
-               "empty_cache", "memory_allocated", "memory_reserved"},  # in Paddle's GPU build (not its CPU one)
+               "empty_cache", "memory_allocated", "memory_reserved",  # in Paddle's GPU build (not its CPU one)
+               "count_launches"},  # a step's GPU launches, copies and syncs counted on the CPU (device/launch_count.py)
     "static": {"Block", "LoDTensor", "enable_static", "disable_static", "in_dynamic_mode", "in_static_mode"},
     "io": {"default_collate_fn", "default_convert_fn"},  # Paddle keeps them in paddle.io.dataloader.collate
     "fluid": {"CPUPlace", "CUDAPlace", "Executor", "Operator", "ParamAttr", "Parameter", "Program", "Scope",

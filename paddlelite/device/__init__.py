@@ -1,5 +1,6 @@
 """paddle.device: places and the current device, streams and events, memory statistics, what devices
-exist; underneath, lazy CuPy (cuda.py) and fused-kernel loading (kernels.py)."""
+exist, and (a paddlelite extension) count_launches: what code would enqueue on a GPU, counted on the CPU; underneath,
+lazy CuPy (cuda.py) and fused-kernel loading (kernels.py)."""
 import sys as _sys
 
 from . import cuda
@@ -10,6 +11,7 @@ from .info import (IPUPlace, XPUPlace, device_count, get_all_custom_device_type,
                    get_device_name, get_device_properties, is_available, is_bf16_supported, is_compiled_with_cinn,
                    is_compiled_with_cuda, is_compiled_with_custom_device, is_compiled_with_distribute,
                    is_compiled_with_ipu, is_compiled_with_rocm, is_compiled_with_xpu)
+from .launch_count import count_launches
 from .memory import (empty_cache, ipc_collect, max_memory_allocated, max_memory_reserved, memory_allocated,
                      memory_reserved, reset_max_memory_allocated, reset_max_memory_reserved, reset_peak_memory_stats)
 from .place import (CPUPlace, CUDAPlace, Place, current_device, current_place, device, device_guard, device_to_place,
@@ -33,4 +35,4 @@ __all__ = ["cuda", "CPUPlace", "CUDAPlace", "Place", "current_place", "get_devic
            "empty_cache", "ipc_collect", "max_memory_allocated", "max_memory_reserved", "memory_allocated",
            "memory_reserved", "reset_max_memory_allocated", "reset_max_memory_reserved", "reset_peak_memory_stats",
            "Event", "Stream", "StreamContext", "current_stream", "get_stream_from_external",
-           "is_current_stream_capturing", "set_stream", "stream_guard", "synchronize"]
+           "is_current_stream_capturing", "set_stream", "stream_guard", "synchronize", "count_launches"]

@@ -41,9 +41,16 @@ def is_cupy_array(a):
 
 def as_module(xp, array):
     """`array` (NumPy or CuPy) as an array of module `xp`, copied across devices only when it lives on the other."""
-    if xp is np:
-        return array.get() if is_cupy_array(array) else np.asarray(array)
+    if xp is np:  # a device array (CuPy's, or device.launch_count's stand-in) has get()
+        return array.get() if hasattr(array, "get") else np.asarray(array)
     return xp.asarray(array)
+
+
+def cupyx_for(xp):
+    """cupyx for array module `xp`: CuPy's, or the stand-in carried by a module that stands in for CuPy
+    (device/launch_count.py's)."""
+    stand_in = getattr(xp, "cupyx", None)
+    return stand_in if stand_in is not None else importlib.import_module("cupyx")
 
 
 def require_cuda(api):

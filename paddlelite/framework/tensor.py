@@ -173,9 +173,8 @@ class Tensor(metaclass=PaddleNamedType):
 
     def _host(self):
         """A host (NumPy) copy of the values in their own dtype."""
-        if self._place.kind == "cpu":
-            return self._data.copy()
-        return self._data.get()
+        data = self._data
+        return data.copy() if data.__class__ is np.ndarray else data.get()  # a device array (CuPy's) has get()
 
     def __array__(self, dtype=None, copy=None):
         a = self.numpy()

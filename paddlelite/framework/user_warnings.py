@@ -13,7 +13,10 @@ line of paddlelite/ops. To name the user's line instead, at no cost to the ops t
 * paddlelite's own warnings go through `warn`, which finds that frame.
 
 Filters a program adds come before this one, so `simplefilter("ignore")` silences these warnings and
-`simplefilter("error")` (or `-W error`) raises them at the user's line.
+`simplefilter("error")` (or `-W error`) raises them at the user's line; one that shows them ("always",
+as `pytest.warns` adds) shows them where NumPy issued them. The filter is installed when paddlelite is imported:
+a `warnings.catch_warnings()` block around that import (pytest's collection is one) takes it away when it ends,
+and warnings then name the paddlelite line again.
 """
 import os
 import sys

@@ -90,7 +90,7 @@ class PartialProgram:
         self._forward_fetch = [v.name for v in outputs] + self.saved
         # captures (parameters and buffers, updated in place) are read as given, never copied
         self._forward_copied = [True] * len(in_names) + [False] * len(capture_names)
-        self._steps = {}  # Place: (forward FixedStep, backward FixedStep or None), compiled on the first call there
+        self._steps = {}  # (Place, array module): (forward FixedStep, backward FixedStep or None), made at first use
         forward_step, backward_step = self.steps_at(place)
         self.forward = forward_step.plan  # the traced place's plans: what host_syncs() reports
         if backward_step is not None:
@@ -104,7 +104,8 @@ class PartialProgram:
     def steps_at(self, place):
         """The forward and backward steps (FixedStep; the backward None without gradients) running this program
         on `place`: one program runs wherever its run_program op's inputs are, each place with its own plans."""
-        steps = self._steps.get(place)
+        key = (place, place.xp)  # plans compiled while launches are counted (device.count_launches) stay apart
+        steps = self._steps.get(key)
         if steps is None:
             fixed = fixed_io[0]
             forward = FixedStep(Plan(self._forward_ops, self._forward_feeds, self._forward_fetch, place),
@@ -115,7 +116,7 @@ class PartialProgram:
             if self._fetch:
                 backward = FixedStep(Plan(self._backward_ops, self._backward_feeds, self._fetch, place),
                                      self._backward_copied, fixed, self.cuda_graph)
-            steps = self._steps[place] = (forward, backward)
+            steps = self._steps[key] = (forward, backward)
         return steps
 
     def traced_with_current_stop_gradients(self):

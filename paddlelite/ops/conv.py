@@ -12,6 +12,7 @@ import itertools
 
 import numpy as np
 
+from ..device.cuda import cupyx_for
 from .cudnn import conv as _cudnn_conv
 from .math import matmul_array
 from .registry import Meta, register_op
@@ -235,8 +236,7 @@ def scatter_add(xp, target, indices, values):
     if xp is np:
         np.add.at(target, indices, values)
     else:
-        import cupyx
-        cupyx.scatter_add(target, indices, values)
+        cupyx_for(xp).scatter_add(target, indices, values)
     return target
 
 

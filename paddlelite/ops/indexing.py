@@ -13,6 +13,7 @@ index is when they are adjacent, else to the front).
 """
 import numpy as np
 
+from .conv import scatter_add
 from .formula import gather
 from .registry import DATA_DEPENDENT_SHAPE, Meta, VALUE_CHECK, register_op
 from .shape_rules import broadcast_shapes, normalize_axis
@@ -54,15 +55,6 @@ def build_index(xp, entries, arrays, for_scatter=False):
 
 def is_basic(entries):
     return all(e[0] in _BASIC for e in entries)
-
-
-def _scatter_add(xp, target, idx, values):
-    """target[idx] += values, accumulating repeated indices (target is a fresh array of ours)."""
-    if xp is np:
-        np.add.at(target, idx, values)
-    else:
-        import cupyx
-        cupyx.scatter_add(target, idx, values)
 
 
 def index_shape(op, shape, entries, metas):
@@ -187,7 +179,7 @@ def _getitem_grad_forward(xp, x, dout, index_arrays, index):
     if is_basic(index):
         dx[build_index(xp, index, index_arrays)] = dout
     else:
-        _scatter_add(xp, dx, build_index(xp, index, index_arrays, for_scatter=True), dout)
+        scatter_add(xp, dx, build_index(xp, index, index_arrays, for_scatter=True), dout)
     return dx
 
 
@@ -283,7 +275,7 @@ GATHER = register_op("gather", inputs=("X", "Index"), outputs=("Out",), nondiff_
 def _gather_grad_forward(xp, x, index, dout, axis):
     ax = normalize_axis("gather", axis, x.ndim)
     dx = xp.zeros(x.shape, dtype=dout.dtype)
-    _scatter_add(xp, dx, (slice(None),) * ax + (index,), dout)
+    scatter_add(xp, dx, (slice(None),) * ax + (index,), dout)
     return dx
 
 
@@ -326,7 +318,7 @@ GATHER_ND = register_op("gather_nd", inputs=("X", "Index"), outputs=("Out",), no
 
 def _gather_nd_grad_forward(xp, x, index, dout):
     dx = xp.zeros(x.shape, dtype=dout.dtype)
-    _scatter_add(xp, dx, _nd_index(index), dout)
+    scatter_add(xp, dx, _nd_index(index), dout)
     return dx
 
 
@@ -395,7 +387,7 @@ def _scatter_forward(xp, x, ids, updates, overwrite):
         out[ids] = updates
     else:
         out[ids] = 0
-        _scatter_add(xp, out, ids, updates)
+        scatter_add(xp, out, ids, updates)
     return out
 
 

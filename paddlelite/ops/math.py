@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..device import cublas, threads
+from ..device.cuda import cupyx_for
 from ..framework.dtype import LOW_PRECISION, compute_dtype
 from ..framework.flags import TF32, flag
 from ..framework.dtype import kind as dtype_kind
@@ -332,8 +333,7 @@ def erf_array(xp, x):
     """erf of a float array to ~1e-15 (computed in float64, returned in x's dtype)."""
     if xp is not np:
         try:
-            from cupyx.scipy.special import erf as _cupy_erf
-            return _cupy_erf(x)
+            return cupyx_for(xp).scipy.special.erf(x)
         except ImportError:
             pass
     a = xp.abs(x.astype(np.float64))

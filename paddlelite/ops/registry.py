@@ -40,7 +40,8 @@ class OpDef:
                  "variadic_inputs", "optional_inputs", "variadic_outputs", "intermediate_outputs",
                  "nondiff_inputs", "meta_inputs", "same_dtype", "double_grad", "diff_inputs_mask", "n_in",
                  "n_out", "simple", "input_index", "output_index", "view", "block_runner", "block_grad",
-                 "block_locals", "host_sync", "lacks_higher_grad", "host_inputs", "absent_tails", "callable_attrs")
+                 "block_locals", "host_sync", "lacks_higher_grad", "host_inputs", "absent_tails", "callable_attrs",
+                 "_forwards")
 
     def __init__(self, type, inputs, outputs, forward=None, infer=None, grad=None, attrs=None,
                  variadic_inputs=(), optional_inputs=(), variadic_outputs=(), intermediate_outputs=(),
@@ -55,6 +56,7 @@ class OpDef:
         self.grad = grad
         self.attrs = dict(attrs or {})
         self.impls = {}  # device -> forward (register_impl)
+        self._forwards = {}  # array module -> the forward it runs (forward_for)
         self.variadic_inputs = frozenset(variadic_inputs)
         # host inputs: arguments Paddle's op also takes as tensors (a reshape's Shape, a slice's StartsTensorList),
         # optional, read on the host when given, so a step holding them waits for the device (a value known only
@@ -126,10 +128,15 @@ class OpDef:
         return f"reads its tensor arguments {', '.join(slots)} on the host" if slots else None
 
     def forward_for(self, xp):
-        """The forward to run for arrays of module `xp` (a device kernel when one is registered)."""
-        if xp is not np:
-            return self.impls.get("gpu", self.forward)
-        return self.forward
+        """The forward to run for arrays of module `xp`: NumPy's, or on CuPy the GPU binding when one is registered.
+        An array module that stands in for CuPy (device/launch_count.py) says what runs: `xp.instrument(op)`."""
+        if xp is np:
+            return self.forward
+        fn = self._forwards.get(xp)
+        if fn is None:
+            instrument = getattr(xp, "instrument", None)
+            fn = self._forwards[xp] = self.impls.get("gpu", self.forward) if instrument is None else instrument(self)
+        return fn
 
     def fill_attrs(self, attrs):
         """Defaults merged with the given attrs; unknown attr names are an error."""
@@ -181,6 +188,7 @@ def register_impl(type, device, fn):
     run.__name__ = run.__qualname__ = f"{type}_{device}"
     run.__wrapped__ = fn  # inspect.signature shows the binding's own
     op.impls[device] = run
+    op._forwards.clear()
 
 
 def device_impls(device):

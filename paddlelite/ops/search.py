@@ -3,7 +3,9 @@ where_index (nonzero), unique and accuracy (not differentiable)."""
 import numpy as np
 
 from ..framework.random import rng_for
-from .indexing import _check_bounds, _check_int_index, _scatter_add
+from ..device.cuda import cupyx_for
+from .conv import scatter_add
+from .indexing import _check_bounds, _check_int_index
 from .registry import DATA_DEPENDENT_SHAPE, Meta, VALUE_CHECK, register_op
 from .tensor_args import scalar_value
 from .shape_rules import normalize_axis
@@ -59,7 +61,7 @@ def _take_along_grad_forward(xp, x, index, dout, axis):
         return dout.copy()
     ax = normalize_axis("take_along_axis_grad", axis, x.ndim)
     dx = xp.zeros(x.shape, dtype=dout.dtype)
-    _scatter_add(xp, dx, _along_index(xp, index % x.shape[ax] if x.shape[ax] else index, ax), dout)
+    scatter_add(xp, dx, _along_index(xp, index % x.shape[ax] if x.shape[ax] else index, ax), dout)
     return dx
 
 
@@ -363,8 +365,7 @@ def _scatter_at(xp, target, idx, values, how):
     if xp is np:
         getattr(np, _UFUNCS[how]).at(target, idx, values)
     elif how == "add" or (how != "mul" and target.dtype.kind in "iu"):
-        import cupyx
-        getattr(cupyx, f"scatter_{how}")(target, idx, values)
+        getattr(cupyx_for(xp), f"scatter_{how}")(target, idx, values)
     else:  # CuPy has no scatter-multiply, and its float scatter_min/max go through fminf/fmaxf (float64 rounded
         # to float32, NaN dropped): one exact fancy update per repeat, NaN propagating as NumPy's ufunc.at
         combine = getattr(xp, _UFUNCS[how])

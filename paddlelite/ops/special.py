@@ -7,6 +7,8 @@ xp-generic series and asymptotic expansions below (float64, returned in the inpu
 """
 import numpy as np
 
+from ..device.cuda import cupyx_for
+
 from .formula import _op_function, equal, exp, log, reduce_sum, sign, where, zeros_like
 from .math import erf_array, erfc_fraction, unary_grad
 from .registry import Meta, register_op
@@ -22,8 +24,7 @@ def _special(series, on_cupy, paddle_edges=None):
     the domain's edges differ from SciPy's; the result in the first input's dtype."""
     def forward(xp, x, *rest, **attrs):
         if xp is not np:
-            from cupyx.scipy import special
-            out = on_cupy(special, x, *rest, **attrs)
+            out = on_cupy(cupyx_for(xp).scipy.special, x, *rest, **attrs)
         else:
             with np.errstate(all="ignore"):
                 out = xp.asarray(series(xp, x.astype(np.float64), *[r.astype(np.float64) for r in rest], **attrs))

@@ -571,8 +571,9 @@ class Executor:
             if isinstance(name, Variable):
                 name = name.name
             feed_arrays[name] = _feed_value(block, name, value, xp)
+        # keyed by the array module too: plans compiled while launches are counted (device.count_launches) stay apart
         key = (program._uid, program._version, tuple(sorted(feed_arrays)), tuple(fetch_names),
-               check_numerics.enabled[0])
+               check_numerics.enabled[0], xp)
         plan = self._plans.get(key)
         if plan is None:
             self._plans = {k: p for k, p in self._plans.items() if k[0] != program._uid}
@@ -588,7 +589,7 @@ class Executor:
             outs = plan.run(scope, feed_arrays)
         if return_numpy:
             # CuPy arrays come back to the host; NumPy scalars (0-D ufunc results) become 0-D arrays
-            return [np.asarray(o) if isinstance(o, (np.ndarray, np.generic)) else o.get() for o in outs]
+            return [cuda.as_module(np, o) for o in outs]
         tmp = Scope()
         res = []
         for n, o in zip(fetch_names, outs):

@@ -1,4 +1,5 @@
-"""cuBLAS's GEMMs on the CPU, for paddlelite.device.cublas without a GPU.
+"""cuBLAS's GEMMs on the CPU, for paddlelite.device.cublas without a GPU: the tests' emulator
+(tests/test_cublas.py) and the launch counter's library (device/launch_count.py).
 
 `Cublas` has the functions device/cublas.py calls, with cuBLAS's C arguments (handles, enums, dimensions and
 addresses as integers). Its GEMMs read and write host memory at those addresses with cuBLAS's column-major
@@ -43,7 +44,11 @@ EPILOGUE_DEFAULT, EPILOGUE_BIAS = 1, 4
 
 
 class Cublas:
-    def __init__(self):
+    """`tf32=False` multiplies float32 in float32 whatever the compute type asks (the launch counter's values are
+    the CPU's)."""
+
+    def __init__(self, tf32=True):
+        self.tf32 = tf32
         self.log = []
         self.handles = 0
         self.objects = {}  # cuBLASLt handle -> its descriptor / layout / preference (a dict)
@@ -90,8 +95,8 @@ class Cublas:
                 or b[1] < max(1, b_rows) or c[1] < max(1, m):
             return INVALID_VALUE
         dtype, acc = DTYPES[atype], COMPUTE[atype][compute]
-        rounded = acc == "tf32"  # inputs rounded to TF32's 10 mantissa bits, float32 accumulation
-        acc = dtype if rounded else acc
+        rounded = acc == "tf32" and self.tf32  # inputs rounded to TF32's 10 mantissa bits, float32 accumulation
+        acc = dtype if acc == "tf32" else acc
         scale = np.complex128 if compute == 70 and dtype.kind == "c" else \
             np.complex64 if dtype.kind == "c" else SCALE[compute]
         alpha_v, beta_v = (np.frombuffer((ctypes.c_char * np.dtype(scale).itemsize).from_address(p), scale)[0]
@@ -172,7 +177,7 @@ class Cublas:
         mb = _view(b, dtype, lb["rows"], lb["cols"], lb["ld"])
         mc = _view(c, dtype, m, n, lc["ld"])
         opa, opb = (ma if dsc["transa"] == 0 else ma.T), (mb if dsc["transb"] == 0 else mb.T)
-        if dsc["compute"] == 77:
+        if dsc["compute"] == 77 and self.tf32:
             opa, opb = tf32(opa), tf32(opb)
         alpha_v, beta_v = (np.frombuffer((ctypes.c_char * np.dtype(scale).itemsize).from_address(p), scale)[0]
                            for p in (alpha, beta))
