@@ -61,13 +61,20 @@ device.__all__ += ["get_rng_state", "set_rng_state", "manual_seed", "manual_seed
 __version__ = "0.4.0.dev0"  # CHANGELOG.md
 from .framework.io import load, save  # noqa: E402
 from .nn.layer.param_attr import ParamAttr, create_parameter  # noqa: E402
+
+# paddle.framework (floor 1) files names that live higher up, as Paddle's does
+from . import framework as _framework  # noqa: E402
+_framework.ParamAttr = ParamAttr
+_framework.__all__ += ["ParamAttr"]
+_framework_random._manual_program_seed = static.framework.manual_program_seed
 from . import distributed  # noqa: E402
 from . import jit  # noqa: E402
 from .distributed.parallel import DataParallel  # noqa: E402
 from . import amp  # noqa: E402
 from .amp.auto_cast import autocast  # noqa: E402
 from .amp import get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype, is_autocast_enabled  # noqa: E402
-from . import callbacks, hapi, vision  # noqa: E402
+from . import callbacks, hapi, pir_utils, vision  # noqa: E402
+from . import distribution  # noqa: E402
 from . import version  # noqa: E402
 from .utils.install_check import run_check as _run_check  # noqa: E402
 

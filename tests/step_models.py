@@ -159,7 +159,7 @@ def train_step(paddle, name, mode, small=False, seed=0):
     spec, rng = MODELS[name], np.random.default_rng(seed)
     paddle.seed(seed)
     if mode == "static":
-        return _static_step(paddle, spec, rng, small)
+        return _static_step(paddle, name, rng, small)
     with unique_name.guard():
         model = spec.make(paddle)
     if mode == "to_static":
@@ -178,9 +178,11 @@ def train_step(paddle, name, mode, small=False, seed=0):
     return step
 
 
-def _static_step(paddle, spec, rng, small):
+def static_program(paddle, name, small=False):
+    """Model `name`'s static training program: (main, startup, loss Variable, optimizer); feeds 'x' and 'y'."""
     from paddlelite.utils import unique_name
-    x0, _ = spec.batch(rng, small)
+    spec = MODELS[name]
+    x0, _ = spec.batch(np.random.default_rng(0), small)
     paddle.enable_static()
     try:
         main, startup = paddle.static.Program(), paddle.static.Program()
@@ -192,6 +194,12 @@ def _static_step(paddle, spec, rng, small):
             opt.minimize(loss)
     finally:
         paddle.disable_static()
+    return main, startup, loss, opt
+
+
+def _static_step(paddle, name, rng, small):
+    spec = MODELS[name]
+    main, startup, loss, opt = static_program(paddle, name, small)
     exe, scope = paddle.static.Executor(), paddle.static.Scope()
     with paddle.static.scope_guard(scope):
         exe.run(startup)

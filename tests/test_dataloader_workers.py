@@ -218,10 +218,11 @@ def test_keyboard_interrupt_leaves_no_worker_and_no_segment():
         raise KeyboardInterrupt
     previous = signal.signal(signal.SIGALRM, interrupt)
     try:
-        loader = io.DataLoader(Squares(40, delay=0.2), batch_size=2, num_workers=2)
+        # the workers are forked before the alarm: an interrupt inside fork's handlers would be swallowed
+        batches = iter(io.DataLoader(Squares(40, delay=0.2), batch_size=2, num_workers=2))
         with pytest.raises(KeyboardInterrupt):
             signal.setitimer(signal.ITIMER_REAL, 0.5)
-            for _ in loader:
+            for _ in batches:
                 pass
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -276,22 +277,25 @@ import paddlelite as paddle
 class Slow(paddle.io.Dataset):
     def __getitem__(self, i):
         time.sleep(0.05)
-        return np.ones(1000)
+        return np.ones(100_000)  # a batch larger than a pipe's buffer
 
     def __len__(self):
         return 1000
 
-for i, batch in enumerate(paddle.io.DataLoader(Slow(), batch_size=2, num_workers=2)):
+loader = paddle.io.DataLoader(Slow(), batch_size=2, num_workers=2, use_shared_memory={use_shared_memory})
+for i, batch in enumerate(loader):
     if i == 0:
         print("ready", flush=True)
 """
 
 
-def test_workers_of_a_killed_main_process_exit_and_clean_up():
+@pytest.mark.parametrize("use_shared_memory", [True, False])  # False: the batches travel through the queue's pipe
+def test_workers_of_a_killed_main_process_exit_and_clean_up(use_shared_memory):
     import subprocess
     import sys
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    proc = subprocess.Popen([sys.executable, "-c", _KILLED_MAIN.format(root=root)], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED_MAIN.format(root=root, use_shared_memory=use_shared_memory)],
+                            stdout=subprocess.PIPE,
                             start_new_session=True, text=True)
     try:
         assert proc.stdout.readline().strip() == "ready"

@@ -12,6 +12,7 @@ The floors, lowest first (docs/ARCHITECTURE.md, "Layers"):
   6 fluid, base, jit   the fluid-era spellings (base: Paddle 3's name for fluid); paddle.jit (to_static)
     vision, hapi       paddle.vision (transforms, models, datasets); the high-level API (Model, summary, flops)
     callbacks          paddle.callbacks: re-exports hapi's callbacks
+    distribution       paddle.distribution: distributions, KL, transforms over the tensor and nn.functional APIs
   7 paddlelite         the top-level package: re-exports every floor
   8 examples, __main__ programs written against `import paddlelite as paddle`; `python -m paddlelite`
 
@@ -33,7 +34,8 @@ FLOORS = {
     "autograd": 3, "static": 3,
     "tensor": 4,
     "nn": 5, "optimizer": 5, "io": 5, "metric": 5, "distributed": 5, "regularizer": 5, "linalg": 5, "special": 5, "fft": 5, "signal": 5, "amp": 5,
-    "fluid": 6, "base": 6, "jit": 6, "vision": 6, "hapi": 6, "callbacks": 6, "compat": 6,
+    "fluid": 6, "base": 6, "jit": 6, "vision": 6, "distribution": 6, "hapi": 6, "callbacks": 6, "compat": 6,
+    "pir_utils": 6,
     "": 7,
     "examples": 8, "__main__": 8,
 }

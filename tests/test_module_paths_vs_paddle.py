@@ -220,15 +220,3 @@ def test_array_write_past_the_end(paddle):
 @differential(expected=raises(TypeError))
 def test_create_array_bad_items(paddle):
     paddle.tensor.create_array("float32", [1.0])
-
-
-def test_tensor_arrays_are_dynamic_only():
-    import pytest
-
-    import paddlelite
-    paddlelite.enable_static()
-    try:
-        with pytest.raises(NotImplementedError, match="no tensor arrays"):
-            paddlelite.tensor.create_array("float32")
-    finally:
-        paddlelite.disable_static()

@@ -41,6 +41,11 @@ def add_hook(tensor, fn):
     return add_hook_to(_table_for(tensor), fn)
 
 
+def remove_hook(tensor, hook_id):
+    """Remove the hook `hook_id` (a handle's id) from `tensor`; whether it was there."""
+    return _table_for(tensor).pop(hook_id, None) is not None
+
+
 def add_hook_to(table, fn):
     handle = HookRemoveHelper(table)
     table[handle._id] = fn

@@ -47,6 +47,7 @@ class SavedTensor:
     def __init__(self, tensor):
         pack_hook, self.unpack_hook = _active[0]
         alias = tensor.detach()  # the same storage and version counter, a new Tensor (as Paddle hands over)
+        alias.stop_gradient = tensor.stop_gradient  # what pack_hook sees of it is the saved tensor's
         self.box = alias._vbox
         self.shape, self.dtype = tensor._data.shape, tensor._data.dtype
         self.node, self.out_index = (None, 0) if tensor.stop_gradient else (tensor._node, tensor._out_index)

@@ -5,7 +5,7 @@ these methods on it instead, as tensor.methods.install does for the operators.
 """
 from ..framework.tensor import Tensor
 from . import api
-from .hooks import add_hook, add_hook_to, retain
+from .hooks import add_hook, add_hook_to, remove_hook, retain
 
 
 def retain_grads(self):
@@ -22,6 +22,20 @@ def register_hook(self, hook):
     if not callable(hook):
         raise TypeError(f"Tensor.register_hook: hook must be callable, received {type(hook).__name__}")
     return add_hook(self, hook)
+
+
+def _register_grad_hook(self, hook):
+    """register_hook returning the hook's id (Paddle's internal form); `_remove_grad_hook(id)` removes it."""
+    return register_hook(self, hook)._id
+
+
+def _remove_grad_hook(self, hook_id):
+    return remove_hook(self, hook_id)
+
+
+def _grad_ivar(self):
+    """The gradient tensor, or None (Paddle's internal name for `.grad`)."""
+    return self.grad
 
 
 def _register_backward_hook(self, hook):
@@ -59,6 +73,9 @@ def install(cls):
     """Attach the autograd methods to the Tensor class."""
     cls.retain_grads = retain_grads
     cls.register_hook = register_hook
+    cls._register_grad_hook = _register_grad_hook
+    cls._remove_grad_hook = _remove_grad_hook
+    cls._grad_ivar = _grad_ivar
     cls._register_backward_hook = _register_backward_hook
     cls._post_accumulate_hooks = None  # {handle_id: fn()} run after a backward accumulates into .grad
     cls.backward = backward

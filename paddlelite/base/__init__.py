@@ -8,20 +8,29 @@ import sys as _sys
 
 from .. import fluid as _fluid
 from ..device import CPUPlace, CUDAPlace, is_compiled_with_cuda
-from ..fluid import (Executor, ParamAttr, Program, Scope, Variable, append_backward, default_main_program,
+from ..fluid import (DataFeeder, Executor, ParamAttr, Program, Scope, Variable, append_backward, default_main_program,
                      default_startup_program, global_scope, gradients, program_guard, scope_guard, unique_name)
 from ..fluid.dygraph import disable_dygraph, enable_dygraph
 from ..fluid.framework import in_dygraph_mode
 from ..framework.flags import get_flags, in_dynamic_or_pir_mode, in_pir_mode, set_flags
+from ..nn.initializer import set_global_initializer
+from ..nn.layer import param_attr as _param_attr
+from ..static import executor as _static_executor
 from . import core
 
 backward, dygraph, framework = _fluid.backward, _fluid.dygraph, _fluid.framework
-initializer, io, layers = _fluid.initializer, _fluid.io, _fluid.layers
-for _name in ("backward", "dygraph", "framework", "initializer", "io", "layers"):
+initializer, io, layers, data_feeder = _fluid.initializer, _fluid.io, _fluid.layers, _fluid.data_feeder
+reader = _fluid.reader
+for _name in ("backward", "data_feeder", "dygraph", "framework", "initializer", "io", "layers", "reader"):
     _sys.modules[f"{__name__}.{_name}"] = getattr(_fluid, _name)
+# the module paths Paddle code imports these from: the modules that implement them here
+_sys.modules[f"{__name__}.dygraph.base"] = _fluid.dygraph.base = _fluid.dygraph  # Paddle's dygraph.base: the same names
+_sys.modules[f"{__name__}.executor"] = _static_executor
+_sys.modules[f"{__name__}.param_attr"] = _param_attr
+_sys.modules[f"{__name__}.unique_name"] = unique_name
 
-__all__ = ["CPUPlace", "CUDAPlace", "Executor", "ParamAttr", "Program", "Scope", "Variable", "append_backward",
-           "backward", "default_main_program", "default_startup_program", "disable_dygraph", "dygraph",
+__all__ = ["CPUPlace", "CUDAPlace", "DataFeeder", "Executor", "ParamAttr", "Program", "Scope", "Variable", "append_backward",
+           "backward", "data_feeder", "default_main_program", "default_startup_program", "disable_dygraph", "dygraph",
            "enable_dygraph", "framework", "get_flags", "global_scope", "gradients", "in_dygraph_mode",
            "in_dynamic_or_pir_mode", "in_pir_mode", "initializer", "io", "is_compiled_with_cuda", "layers",
-           "program_guard", "scope_guard", "set_flags", "unique_name"]
+           "program_guard", "reader", "scope_guard", "set_flags", "set_global_initializer", "unique_name"]

@@ -1,15 +1,44 @@
-"""paddle.base.core: the parts of Paddle's C++ core module that Paddle code calls directly -- its TF32 switches,
-and set_num_threads.
+"""paddle.base.core: the parts of Paddle's C++ core module that Paddle code calls directly -- its places, the
+VarDesc.VarType enum, LoDTensor (DenseTensor) and Scope, the flags as `globals()`, the build queries, its TF32
+switches and set_num_threads.
 
 `set_cublas_switch(False)` keeps float32 matmul-family GEMMs in full float32 on GPUs with TF32 tensor cores,
 `set_cudnn_switch(False)` does the same for convolutions; both are on by default, as in Paddle's CUDA build
 (paddlelite reads them in ops/math.matmul_array; NVIDIA_TF32_OVERRIDE=0 still turns TF32 off below either).
 """
 import operator
+import types
 
-from ..device import is_compiled_with_cuda
 from ..device import threads as _threads
-from ..framework.flags import TF32
+from ..device.info import (IPUPlace, XPUPlace, is_compiled_with_cinn, is_compiled_with_cuda,
+                           is_compiled_with_custom_device, is_compiled_with_distribute, is_compiled_with_ipu,
+                           is_compiled_with_rocm, is_compiled_with_xpu)
+from ..device.place import CPUPlace, CUDAPinnedPlace, CUDAPlace, Place
+from ..framework.flags import TF32, GlobalFlags
+from ..framework.random import Generator
+from ..framework.tensor import Tensor
+from ..framework.var_type import VarDesc
+from ..static.executor import LoDTensor, Scope
+
+DenseTensor = LoDTensor
+eager = types.SimpleNamespace(Tensor=Tensor)  # core.eager.Tensor: the eager tensor class
+_globals = GlobalFlags()
+
+
+def globals():  # noqa: A001  (Paddle's name)
+    """The flags as a mapping: `core.globals()['FLAGS_check_nan_inf']`."""
+    return _globals
+
+
+def is_compiled_with_nccl():
+    return is_compiled_with_cuda()
+
+
+def is_compiled_with_mkldnn():
+    return False
+
+
+is_compiled_with_onednn = is_compiled_with_mkldnn
 
 
 def _switch(library, api):
@@ -44,5 +73,9 @@ def set_num_threads(num_threads):
     _threads.set_num_threads(num_threads)
 
 
-__all__ = ["get_cublas_switch", "get_cudnn_switch", "is_compiled_with_cuda", "set_cublas_switch", "set_cudnn_switch",
-           "set_num_threads"]
+__all__ = ["CPUPlace", "CUDAPinnedPlace", "CUDAPlace", "DenseTensor", "Generator", "IPUPlace", "LoDTensor", "Place",
+           "Scope", "VarDesc", "XPUPlace", "eager", "get_cublas_switch", "get_cudnn_switch",
+           "globals", "is_compiled_with_cinn", "is_compiled_with_cuda", "is_compiled_with_custom_device",
+           "is_compiled_with_distribute", "is_compiled_with_ipu", "is_compiled_with_mkldnn", "is_compiled_with_nccl",
+           "is_compiled_with_onednn", "is_compiled_with_rocm", "is_compiled_with_xpu", "set_cublas_switch",
+           "set_cudnn_switch", "set_num_threads"]

@@ -42,7 +42,11 @@ def is_cupy_array(a):
 def as_module(xp, array):
     """`array` (NumPy or CuPy) as an array of module `xp`, copied across devices only when it lives on the other."""
     if xp is np:  # a device array (CuPy's, or device.launch_count's stand-in) has get()
-        return array.get() if hasattr(array, "get") else np.asarray(array)
+        if not hasattr(array, "get"):
+            return np.asarray(array)
+        from . import deferred_checks  # the host reads device values: the checks kept until now are looked at
+        deferred_checks.raise_pending()
+        return array.get()
     return xp.asarray(array)
 
 

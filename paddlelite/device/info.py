@@ -3,7 +3,7 @@ the cuDNN version, bfloat16 support. paddlelite's CUDA backend is CuPy: "compile
 CuPy imports; without it the answers are those of Paddle's CPU build.
 """
 from . import cuda
-from .place import current_place
+from .place import Place, current_place
 
 
 def is_compiled_with_cuda():
@@ -64,14 +64,26 @@ def get_available_custom_device():
     return []
 
 
-def XPUPlace(dev_id):
-    raise ValueError("(InvalidArgument) use wrong place: paddlelite has no XPU backend (its devices are the CPU "
-                     "through NumPy and NVIDIA GPUs through CuPy); use CPUPlace() or CUDAPlace(n)")
+_NO_BACKEND = ("(InvalidArgument) use wrong place: paddlelite has no {} backend (its devices are the CPU through NumPy "
+               "and NVIDIA GPUs through CuPy); use CPUPlace() or CUDAPlace(n)")
 
 
-def IPUPlace():
-    raise ValueError("(InvalidArgument) use wrong place: paddlelite has no IPU backend (its devices are the CPU "
-                     "through NumPy and NVIDIA GPUs through CuPy); use CPUPlace() or CUDAPlace(n)")
+class XPUPlace(Place):
+    """Kunlun's place: a class for isinstance checks; ValueError on construction, as Paddle's CPU build raises."""
+
+    __slots__ = ()
+
+    def __new__(cls, dev_id):
+        raise ValueError(_NO_BACKEND.format("XPU"))
+
+
+class IPUPlace(Place):
+    """Graphcore's place: a class for isinstance checks; ValueError on construction, as Paddle's CPU build raises."""
+
+    __slots__ = ()
+
+    def __new__(cls):
+        raise ValueError(_NO_BACKEND.format("IPU"))
 
 
 class DeviceProperties:

@@ -37,8 +37,8 @@ def kernel_dir():
                             "install paddlelite from a source checkout or set PADDLELITE_KERNEL_DIR")
 
 
-def kernel_source(family, directory=None):
-    """The full source of kernels/<family>.cu with its quoted includes inlined (each once)."""
+def kernel_source(family, directory=None, suffix=".cu"):
+    """The full source of kernels/<family>.cu (or another suffix) with its quoted includes inlined (each once)."""
     directory = directory or kernel_dir()
     seen = set()
 
@@ -50,13 +50,16 @@ def kernel_source(family, directory=None):
             text = f.read().replace("#pragma once\n", "")
         return _INCLUDE.sub(lambda m: expand(m.group(1)), text)
 
-    return expand(family + ".cu")
+    return expand(family + suffix)
 
 
 class CupyModules:
     """Kernel families compiled through CuPy's RawModule, once per process and device."""
 
     OPTIONS = ("--std=c++17",)
+    # generated kernels compute a chain of registry ops: each result is rounded as the op alone rounds it (no
+    # multiply-add contraction), so a fused chain computes what its ops do one by one
+    GENERATED_OPTIONS = OPTIONS + ("--fmad=false",)
 
     def __init__(self):
         self._mods = {}
@@ -82,9 +85,22 @@ class CupyModules:
                     self._mods[key] = mod
         return mod
 
+    def generated(self, source):
+        """A module of generated source (CuPy caches its binary on disk, keyed by the source)."""
+        cp = cuda.cupy()
+        key = (source, cp.cuda.Device().id)
+        mod = self._mods.get(key)
+        if mod is None:
+            with self._lock:
+                mod = self._mods.get(key)
+                if mod is None:
+                    mod = self._mods[key] = cp.RawModule(code=source, options=self.GENERATED_OPTIONS)
+        return mod
+
 
 class KernelCache:
-    """The kernels of one backend, each fetched from its module once."""
+    """The kernels of one backend, each fetched from its module once (kernel names are unique: a generated
+    kernel's holds a hash of its source)."""
 
     def __init__(self, modules):
         self.modules = modules
@@ -100,6 +116,12 @@ class KernelCache:
             fn = self._fns[name] = self.modules.module(family).get_function(name)
         return fn
 
+    def get_generated(self, source, name):
+        fn = self._fns.get(name)
+        if fn is None:
+            fn = self._fns[name] = self.modules.generated(source).get_function(name)
+        return fn
+
 
 _active = []  # a stack of KernelCache; empty until the first launch (then CuPy's)
 
@@ -113,6 +135,21 @@ def _cache():
 def kernel(family, name):
     """The compiled kernel `name` of kernels/<family>.cu on the active backend."""
     return _cache().get(family, name)
+
+
+def active_kernels():
+    """The active backend's KernelCache: `get(family, name)`, `get_generated(source, name)`, `sm_count`."""
+    return _cache()
+
+
+def generated_source(body):
+    """A generated kernel's full source: kernels/common.cuh inlined, then `body`."""
+    if "common" not in _generated_prelude:
+        _generated_prelude["common"] = kernel_source("common", suffix=".cuh")
+    return _generated_prelude["common"] + "\n" + body
+
+
+_generated_prelude = {}
 
 
 def sm_count():

@@ -7,19 +7,20 @@ from . import cuda
 
 
 class Place:
-    """A device: 'cpu' or 'gpu' with an index. Places are interned, so `is` compares them."""
+    """A device: 'cpu' or 'gpu' with an index. Places are interned, so `is` compares the places tensors carry;
+    `==` compares the device, so Paddle's typed places (CPUPlace(), CUDAPlace(n)) equal a tensor's place."""
 
     __slots__ = ("kind", "index", "_xp")
     _interned = {}
 
     def __new__(cls, kind, index=0):
-        key = (kind, index if kind == "gpu" else 0)
-        place = cls._interned.get(key)
+        key = (cls, kind, index if kind == "gpu" else 0)
+        place = Place._interned.get(key)
         if place is None:
             place = object.__new__(cls)
-            place.kind, place.index = key
+            place.kind, place.index = key[1:]
             place._xp = None
-            cls._interned[key] = place
+            Place._interned[key] = place
         return place
 
     @property
@@ -33,11 +34,36 @@ class Place:
                 self._xp = cuda.cupy()
         return self._xp
 
+    def canonical(self):
+        """The plain Place of this device (what tensors carry and `is` compares)."""
+        return Place(self.kind, self.index)
+
+    def __eq__(self, other):
+        return isinstance(other, Place) and (self.kind, self.index) == (other.kind, other.index)
+
+    def __hash__(self):
+        return hash((self.kind, self.index))
+
+    def _equals(self, other):
+        return self == other
+
     def is_cpu_place(self):
         return self.kind == "cpu"
 
     def is_gpu_place(self):
         return self.kind == "gpu"
+
+    def is_cuda_pinned_place(self):
+        return False
+
+    def is_xpu_place(self):
+        return False
+
+    def is_ipu_place(self):
+        return False
+
+    def is_custom_place(self):
+        return False
 
     def gpu_device_id(self):
         return self.index
@@ -49,14 +75,30 @@ class Place:
         return (Place, (self.kind, self.index))
 
 
-def CPUPlace():
-    return Place("cpu")
+class CPUPlace(Place):
+    """Paddle's CPUPlace: a class (isinstance works, `type(p).__name__` is 'CPUPlace') equal to Place('cpu')."""
+
+    __slots__ = ()
+
+    def __new__(cls):
+        return Place.__new__(cls, "cpu")
+
+    def __reduce__(self):
+        return (CPUPlace, ())
 
 
-def CUDAPlace(index=0):
-    if not isinstance(index, int) or index < 0:
-        raise ValueError(f"CUDAPlace: device id must be a non-negative int, received {index!r}")
-    return Place("gpu", index)
+class CUDAPlace(Place):
+    """Paddle's CUDAPlace(id): a class equal to Place('gpu', id)."""
+
+    __slots__ = ()
+
+    def __new__(cls, id=0):
+        if isinstance(id, bool) or not isinstance(id, int) or id < 0:
+            raise ValueError(f"CUDAPlace: device id must be a non-negative int, received {id!r}")
+        return Place.__new__(cls, "gpu", id)
+
+    def __reduce__(self):
+        return (CUDAPlace, (self.index,))
 
 
 def _require_gpu(index, api):
@@ -74,7 +116,7 @@ def parse_place(spec, api="set_device"):
     if isinstance(spec, Place):
         if spec.kind == "gpu":
             _require_gpu(spec.index, api)
-        return spec
+        return spec.canonical()
     if not isinstance(spec, str):
         raise TypeError(f"{api}: device must be a str like 'cpu' or 'gpu:0' or a Place, received {type(spec).__name__}")
     s = spec.strip().lower()
@@ -174,7 +216,7 @@ class device_guard:
         if isinstance(device, str):
             self._target_place = parse_place(device, "device_guard")
         elif isinstance(device, Place):
-            self._target_place = device
+            self._target_place = device.canonical()
         else:
             raise ValueError("device_guard: 'device' must be a string or a Place, "
                              f"but got {type(device)}")
@@ -198,13 +240,17 @@ def place_of_array(a):
     raise TypeError(f"expected a numpy or cupy array, received {type(a).__name__}")
 
 
-def CUDAPinnedPlace():
-    """Page-locked host memory: not modelled (host arrays are copied to the GPU directly); RuntimeError without
-    CUDA, as Paddle's CPU build raises."""
-    if not cuda.is_available():
-        raise RuntimeError("CUDAPinnedPlace: pinned host memory needs CUDA, and no CUDA device is available")
-    raise NotImplementedError("CUDAPinnedPlace: paddlelite keeps host tensors in ordinary memory and copies them "
-                              "to the GPU directly; use CPUPlace or CUDAPlace")
+class CUDAPinnedPlace(Place):
+    """Page-locked host memory: not modelled (host arrays are copied to the GPU directly); a class for isinstance
+    checks, RuntimeError on construction without CUDA, as Paddle's CPU build raises."""
+
+    __slots__ = ()
+
+    def __new__(cls):
+        if not cuda.is_available():
+            raise RuntimeError("CUDAPinnedPlace: pinned host memory needs CUDA, and no CUDA device is available")
+        raise NotImplementedError("CUDAPinnedPlace: paddlelite keeps host tensors in ordinary memory and copies them "
+                                  "to the GPU directly; use CPUPlace or CUDAPlace")
 
 
 def XPUPinnedPlace():

@@ -5,7 +5,7 @@ CPU place current_stream/synchronize raise TypeError, as Paddle does.
 """
 import ctypes
 
-from . import cuda
+from . import cuda, deferred_checks
 from .place import Place, current_place, device_to_place, parse_place, set_device
 
 _HIGHEST_PRIORITY = -(1 << 20)
@@ -178,6 +178,7 @@ def synchronize(device=None):
     """Wait until all work queued on every stream of `device` (default: the current device, a GPU) is done."""
     place = _gpu_place(_place_of(device, "synchronize"), "synchronize")
     cuda.cupy().cuda.Device(place.index).synchronize()
+    deferred_checks.raise_pending()
 
 
 def get_stream_from_external(data_ptr, device=None):

@@ -9,7 +9,7 @@ ranks, as in Paddle.
 """
 import numpy as np
 
-from ..framework.mode import _static
+from ..framework.mode import in_static_mode
 from ..framework.tensor import Tensor
 from ..ops import dispatch
 from ..ops.collective import STARTS
@@ -59,7 +59,7 @@ def _check(tensor, api, what="tensor"):
 
 def _store(tensor, value):
     """Write a collective's result into `tensor` (eager: rebind its array; static: an assign op)."""
-    if _static[0]:
+    if in_static_mode():
         tensor.block.append_op("assign", inputs={"X": [value]}, outputs={"Out": [tensor]})
         return
     tensor._data = value._data if isinstance(value, Tensor) else value
@@ -73,7 +73,7 @@ def _run(op_type, tensor, group, sync_op, x=None, finish=None, **attrs):
     x = tensor if x is None else x
     attrs["ring_id"] = group.id
     op = get_op(op_type)
-    if _static[0] or sync_op:
+    if in_static_mode() or sync_op:
         out = dispatch.apply(op, *([x] if op.n_in else []), **attrs)
         if op.n_out:
             finish(out)
@@ -265,7 +265,7 @@ def recv(tensor, src=0, group=None, sync_op=True):
         return _DONE_TASK
     attrs = {"peer": _group_rank(group, src, "recv", "src"), "out_shape": list(tensor.shape),
              "dtype": tensor.dtype.name}
-    if not _static[0]:
+    if not in_static_mode():
         attrs["place"] = tensor._place
     return _run("recv_v2", tensor, group, sync_op, **attrs)
 

@@ -13,7 +13,7 @@ back into the parameters' `.grad`: the average over the replicas, as Paddle's re
 import contextlib
 
 from ..autograd import is_grad_enabled
-from ..framework.mode import _static
+from ..framework.mode import in_static_mode
 from ..framework.tensor import Tensor, wrap_array
 from ..nn.layer.layers import Layer
 from .collective import broadcast
@@ -163,7 +163,7 @@ class DataParallel(Layer):
 
     def __init__(self, layers, strategy=None, comm_buffer_size=25, last_comm_buffer_size=1,
                  find_unused_parameters=False, group=None):
-        if _static[0]:
+        if in_static_mode():
             raise RuntimeError("paddle.DataParallel is for dynamic mode; in static mode use "
                                "fleet.distributed_optimizer(optimizer).minimize(loss)")
         if not isinstance(layers, Layer):

@@ -8,7 +8,8 @@ from ..static import (Executor, Program, Scope, default_main_program, default_st
                       program_guard, scope_guard)
 from ..static.framework import Operator, Parameter, Variable
 from ..utils import unique_name
-from . import backward, dygraph, framework, initializer, io, layers, optimizer
+from . import backward, data_feeder, dygraph, framework, initializer, io, layers, optimizer, reader
+from .data_feeder import DataFeeder
 from .backward import append_backward, gradients
 
 
@@ -24,7 +25,7 @@ def ParamAttr(*args, **kwargs):
     return _PA(*args, **kwargs)
 
 
-__all__ = ["CPUPlace", "CUDAPlace", "Executor", "Program", "Scope", "default_main_program",
+__all__ = ["CPUPlace", "CUDAPlace", "DataFeeder", "Executor", "Program", "Scope", "default_main_program",
            "default_startup_program", "global_scope", "program_guard", "scope_guard", "unique_name",
            "backward", "dygraph", "layers", "append_backward", "gradients", "data", "ParamAttr",
            "Variable", "Parameter", "Operator", "framework", "initializer", "io", "optimizer"]

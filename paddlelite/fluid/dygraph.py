@@ -1,31 +1,34 @@
 """fluid.dygraph: imperative mode inside `guard()`."""
 import contextlib
+import threading
 
 from ..autograd import grad, no_grad
 from ..framework import mode as _mode
 from ..framework.mode import disable_static as enable_dygraph
 from ..framework.mode import enable_static as disable_dygraph
 
-_depth = [0]
+
+class _Guards(threading.local):
+    depth = 0  # how many guard() blocks this thread is in
+
+
+_guards = _Guards()
 
 
 @contextlib.contextmanager
 def guard(place=None):
-    """Run the block eagerly (fluid's dygraph mode), restoring the previous mode afterwards."""
-    was_static = _mode.in_static_mode()
+    """Run the block eagerly (fluid's dygraph mode) in this thread, restoring its previous mode afterwards."""
     prev_device = None
     if place is not None:
         from ..device import get_device, set_device
         prev_device = get_device()
         set_device(place)
-    _mode.disable_static()
-    _depth[0] += 1
+    _guards.depth += 1
     try:
-        yield
+        with _mode.static_guard(False):
+            yield
     finally:
-        _depth[0] -= 1
-        if was_static:
-            _mode.enable_static()
+        _guards.depth -= 1
         if prev_device is not None:
             from ..device import set_device
             set_device(prev_device)
@@ -36,7 +39,7 @@ def enabled():
 
 
 def in_guard():
-    return _depth[0] > 0
+    return _guards.depth > 0
 
 
 def to_variable(value, name=None, zero_copy=None, dtype=None):

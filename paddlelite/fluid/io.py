@@ -7,6 +7,7 @@ save_persistables/load_persistables keep a program's persistable values under `<
 from ..static import io as _sio
 from ..static.framework import Variable, default_main_program
 from ..static.io import dir_prefix as _prefix, load_persistables, save_persistables  # noqa: F401
+from .reader import DataLoader
 
 
 def save_inference_model(dirname, feeded_var_names, target_vars, executor, main_program=None, model_filename=None,
@@ -35,4 +36,4 @@ def load_inference_model(dirname, executor, model_filename=None, params_filename
                                      executor)
 
 
-__all__ = ["save_persistables", "load_persistables", "save_inference_model", "load_inference_model"]
+__all__ = ["DataLoader", "save_persistables", "load_persistables", "save_inference_model", "load_inference_model"]

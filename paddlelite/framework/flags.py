@@ -137,6 +137,28 @@ if "FLAGS_paddle_num_threads" not in os.environ:
 watch("FLAGS_paddle_num_threads", threads.set_num_threads)
 
 
+class GlobalFlags:
+    """Paddle's `core.globals()`: the flags as a mapping (`g['FLAGS_x']`, `g['FLAGS_x'] = v`, `in`, `keys()`)."""
+
+    def __getitem__(self, name):
+        return _FLAGS[_known(name, "core.globals()", "get")]
+
+    def __setitem__(self, name, value):
+        set_flags({name: value})
+
+    def __contains__(self, name):
+        return name in _FLAGS
+
+    def get(self, name, default=None):
+        return _FLAGS.get(name, default)
+
+    def keys(self):
+        return list(_FLAGS)
+
+    def is_public(self, name):
+        return name in _FLAGS
+
+
 def use_pir_api():
     return _FLAGS["FLAGS_enable_pir_api"]
 

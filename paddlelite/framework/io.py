@@ -38,7 +38,7 @@ from .dtype import DTYPES
 from .tensor import Parameter, Tensor, wrap_array
 
 __all__ = ["save", "load", "CheckpointError", "write_file", "write_archive", "read_archive", "atomic_file",
-           "open_regular"]
+           "open_regular", "install_format"]
 
 FORMAT = "paddlelite-checkpoint"
 VERSION = 2  # 2: bfloat16/float8 arrays stored as bits with a "dtype" name; version 1 files read as before
@@ -125,23 +125,58 @@ class _Writer:
                         "dicts, lists, tuples, Tensors, numpy arrays, numbers, strings and None")
 
 
-def save(obj: Any, path: str | os.PathLike[str], protocol: int = 4, format: Literal["paddle", "paddlelite"] = "paddle",
-         **configs: Any) -> None:
-    """Save `obj` (e.g. a layer's or optimizer's state_dict) to `path`, atomically. format="paddle" (the
-    default) writes real Paddle's pickle (protocol 2-4), which Paddle's paddle.load reads; format="paddlelite"
-    writes the pickle-free checkpoint (which also keeps float8 tensors, which Paddle's format cannot hold)."""
+# Objects of classes above this floor that paddle.save writes their own way (install_format): a static Program as
+# its program document, a LoDTensor as the Tensor of its value. class -> encode(obj): bytes to write as they are,
+# or an object to save as usual
+_ENCODERS = {}
+_DECODERS = []  # (sniff(first bytes) -> bool, decode(data, where) -> object): what paddle.load reads besides
+
+
+def install_format(cls, encode, sniff=None, decode=None):
+    """Teach paddle.save an instance of `cls` (`encode(obj)`: bytes written as they are, or an object saved as usual)
+    and paddle.load the bytes `sniff(first 4 bytes)` recognises (`decode(data, where)`)."""
+    _ENCODERS[cls] = encode
+    if decode is not None:
+        _DECODERS.append((sniff, decode))
+
+
+def _is_buffer(path):
+    """A file-like object (io.BytesIO, an open file) rather than a path."""
+    return not isinstance(path, (str, os.PathLike)) and (hasattr(path, "write") or hasattr(path, "read"))
+
+
+def save(obj: Any, path: str | os.PathLike[str] | _io.BytesIO, protocol: int = 4,
+         format: Literal["paddle", "paddlelite"] = "paddle", **configs: Any) -> None:
+    """Save `obj` (e.g. a layer's or optimizer's state_dict, a Tensor, a static Program) to `path` atomically, or
+    into a file-like object (io.BytesIO). format="paddle" (the default) writes real Paddle's pickle (protocol 2-4),
+    which Paddle's paddle.load reads; format="paddlelite" writes the pickle-free checkpoint (which also keeps float8
+    tensors, which Paddle's format cannot hold). A Program is written as paddlelite's program document."""
     write_file(obj, path, "paddle.save", format, protocol)
 
 
 def write_file(obj, path, api, format="paddle", protocol=4):
-    """Write `obj` to `path` atomically in `format` (the writer behind paddle.save and paddle.static.save); `api`
-    names the caller in errors."""
+    """Write `obj` to `path` (atomically) or into a file-like object, in `format` (the writer behind paddle.save and
+    paddle.static.save); `api` names the caller in errors."""
     if format not in FORMATS:
         raise ValueError(f"{api}: format must be one of {FORMATS}, received {format!r}")
-    if format == "paddlelite":
+    encode = _ENCODERS.get(type(obj))
+    if encode is not None:
+        obj = encode(obj)
+    if _is_buffer(path):
+        if not hasattr(path, "write"):
+            raise TypeError(f"{api}: path must be a str, an os.PathLike or a writable file-like object (io.BytesIO), "
+                            f"received {type(path).__name__}")
+        if isinstance(obj, bytes):
+            path.write(obj)
+        elif format == "paddlelite":
+            _write_zip(obj, path, api)
+        else:
+            path.write(paddle_pickle.pickle_bytes(obj, protocol, api))
+        return None
+    if format == "paddlelite" and not isinstance(obj, bytes):
         return write_archive(obj, path, api)
     path = _check_path(path, api)
-    data = paddle_pickle.pickle_bytes(obj, protocol, api)
+    data = obj if isinstance(obj, bytes) else paddle_pickle.pickle_bytes(obj, protocol, api)
     with atomic_file(path) as f:
         f.write(data)
 
@@ -199,23 +234,28 @@ def write_archive(obj, path, api):
     """Write `obj` to `path` in the checkpoint format (the writer behind paddle.save, reused by
     paddle.static.save_inference_model); `api` names the caller in errors."""
     path = _check_path(path, api)
+    with atomic_file(path) as f:
+        _write_zip(obj, f, api)
+
+
+def _write_zip(obj, f, api):
     writer = _Writer()
     tree = writer.node(obj, "obj")
     manifest = json.dumps({"format": FORMAT, "version": VERSION, "tree": tree}).encode()
     members = dict(writer.arrays)
     members[_MANIFEST] = np.frombuffer(manifest, dtype=np.uint8)
-    with atomic_file(path) as f:
-        with zipfile.ZipFile(f, "w", compression=zipfile.ZIP_STORED) as zf:
-            for name, arr in members.items():
-                buf = _io.BytesIO()
-                np.lib.format.write_array(buf, np.asarray(arr, order="C"), allow_pickle=False)
-                zf.writestr(name + ".npy", buf.getvalue())
+    with zipfile.ZipFile(f, "w", compression=zipfile.ZIP_STORED) as zf:
+        for name, arr in members.items():
+            buf = _io.BytesIO()
+            np.lib.format.write_array(buf, np.asarray(arr, order="C"), allow_pickle=False)
+            zf.writestr(name + ".npy", buf.getvalue())
 
 
 def _read_members(f, path, api):
     try:
         with zipfile.ZipFile(f) as zf:
-            _check_members(zf, os.fstat(f.fileno()).st_size, path, api)
+            size = f.getbuffer().nbytes if isinstance(f, _io.BytesIO) else os.fstat(f.fileno()).st_size
+            _check_members(zf, size, path, api)
             bad = zf.testzip()
             if bad is not None:
                 raise CheckpointError(f"{api}: '{path}' is corrupted (member '{bad}' fails its CRC check)")
@@ -374,10 +414,11 @@ class _Reader:
         return values if t == "list" else tuple(values)
 
 
-def load(path: str | os.PathLike[str], **configs: Any) -> Any:
-    """Load what `save` wrote, or a file real Paddle's paddle.save wrote. Tensors come back as Tensors on the
-    current device (NumPy arrays with return_numpy=True). Paddle's pickles are read through a restricted
-    unpickler: anything but arrays, plain values and containers is refused, so a pickle never runs code."""
+def load(path: str | os.PathLike[str] | _io.BytesIO, **configs: Any) -> Any:
+    """Load what `save` wrote (from a path or a file-like object), or a file real Paddle's paddle.save wrote. Tensors
+    come back as Tensors on the current device (NumPy arrays with return_numpy=True). Paddle's pickles are read through
+    a restricted unpickler: anything but arrays, plain values and containers is refused, so a pickle never runs
+    code."""
     return read_archive(path, "paddle.load", bool(configs.get("return_numpy", False)),
                         bool(configs.get("keep_name_table", False)))
 
@@ -432,11 +473,20 @@ def read_archive(path, api, return_numpy=False, keep_name_table=False):
     """Read and verify a file `write_archive` wrote (zip and CRC, manifest, SHA-256 of every array, no
     unnamed arrays) or real Paddle's pickle (restricted unpickler); `api` names the caller in errors, which
     are CheckpointErrors naming the file."""
-    path, f = open_regular(path, api)
+    if _is_buffer(path):  # a file-like object: its bytes, read once
+        if not hasattr(path, "read"):
+            raise TypeError(f"{api}: path must be a str, an os.PathLike or a readable file-like object (io.BytesIO), "
+                            f"received {type(path).__name__}")
+        path, f = f"<{type(path).__name__}>", _io.BytesIO(path.read())
+    else:
+        path, f = open_regular(path, api)
     with f:
         head = f.read(4)
         if head[:1] in _PICKLE_MAGIC and head[:2] != b"PK":
             return _load_paddle_pickle(head + f.read(), path, api, return_numpy, keep_name_table)
+        for sniff, decode in _DECODERS:
+            if sniff(head):
+                return decode(head + f.read(), f"'{path}'")
         if head != b"PK\x03\x04":
             raise CheckpointError(f"{api}: '{path}' is not a paddlelite checkpoint (no zip header)")
         members = _read_members(f, path, api)

@@ -1,27 +1,63 @@
-"""Process-wide static/eager switch and the thread-local grad mode."""
+"""The static/eager switch and the grad mode, both per thread.
+
+As in Paddle (its `base.framework.global_var` is a threading.local), each thread has its own static/eager
+mode: `enable_static()` in one thread, or a to_static function tracing there, never turns another thread's
+eager ops into program ops. A thread starts in the mode the main thread last chose with enable_static/
+disable_static (a script that enables static mode first runs its threads static, as Paddle's), read when it
+first asks; unlike Paddle's, the switches of other threads and temporary ones (`static_guard`: to_static's
+tracing, fluid.dygraph.guard) change only their own thread, so threads never race for their starting mode.
+Grad mode starts on in every thread, as Paddle's.
+"""
+import contextlib
 import functools
 import threading
 
-_static = [False]
+_chosen = [False]  # the mode the main thread last chose: where new threads start
+
+
+class _StaticState(threading.local):
+    def __init__(self):
+        self.on = _chosen[0]
+
+
+static_state = _StaticState()  # static_state.on: this thread's mode (the dispatcher reads it per op)
 
 
 def in_static_mode():
-    return _static[0]
+    return static_state.on
 
 
 def in_dynamic_mode():
-    return not _static[0]
+    return not static_state.on
+
+
+def _choose(static):
+    static_state.on = static
+    if threading.current_thread() is threading.main_thread():
+        _chosen[0] = static
 
 
 def enable_static():
-    _static[0] = True
+    _choose(True)
 
 
 def disable_static(place=None):
-    _static[0] = False
+    _choose(False)
     if place is not None:
         from ..device import set_device
         set_device(place)
+
+
+@contextlib.contextmanager
+def static_guard(on):
+    """This thread in static (`on`) or eager mode for the block; other threads, and the mode threads start in,
+    are left as they are."""
+    previous = static_state.on
+    static_state.on = on
+    try:
+        yield
+    finally:
+        static_state.on = previous
 
 
 class _GradState(threading.local):

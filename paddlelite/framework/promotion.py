@@ -22,7 +22,7 @@ import numpy as np
 
 from . import user_warnings as _user_warnings
 from .dtype import kind as dtype_kind
-from .mode import _static
+from .mode import in_static_mode
 
 _C64, _C128, _F32, _F64 = (np.dtype(n) for n in ("complex64", "complex128", "float32", "float64"))
 WARNING = ("Got different data type, run type promotion automatically, this may cause data type been changed.")
@@ -88,7 +88,7 @@ def promote_pair(x, y, api, zero_d_scalars=None):
     a, b = x.dtype.np, y.dtype.np
     if a == b:
         return x, y
-    eager = not _static[0]
+    eager = not in_static_mode()
     scalars = (eager if zero_d_scalars is None else zero_d_scalars) and api in SCALAR_OPERAND_APIS
     common = _common_dtype(api, a, b, scalars and x.ndim == 0, scalars and y.ndim == 0, eager)
     if common is None:

@@ -13,6 +13,7 @@ the capture's `random_words` hold the stream's key word and first offset, writte
 and the i-th draw of the graph hashes offset first + i -- so each replay draws what running its ops would, and the
 stream advances past the graph's draws at each launch."""
 import math
+import threading
 
 import numpy as np
 
@@ -139,25 +140,34 @@ class Draws:
 
 
 class _Stream:
-    """A seed and the number of draws taken from it."""
+    """A seed and the number of draws taken from it. Threads drawing at once each reserve an offset of their own
+    (as Paddle's generator increments its offset under a mutex)."""
 
-    __slots__ = ("seed", "offset")
+    __slots__ = ("seed", "offset", "_lock")
 
     def __init__(self, seed, offset=0):
         self.seed, self.offset = seed, offset
+        self._lock = threading.Lock()
 
     def draws(self, xp):
         return Draws(xp, stream_key(*self.take()))
 
     def take(self):
         """This stream's state for one op's draws, and the stream past them."""
-        state = self.seed, self.offset
-        self.offset += 1
+        with self._lock:
+            state = self.seed, self.offset
+            self.offset = state[1] + 1
         return state
 
     @property
     def state(self):
-        return self.seed, self.offset
+        with self._lock:
+            return self.seed, self.offset
+
+    @state.setter
+    def state(self, state):
+        with self._lock:
+            self.seed, self.offset = state
 
 
 _state = {"seed": _fresh_seed(), "streams": {}}  # streams: "cpu" / ("gpu", index) -> _Stream
@@ -171,8 +181,8 @@ def stream_key(seed, offset):
 
 def _stream(device):
     stream = _state["streams"].get(device)
-    if stream is None:
-        stream = _state["streams"][device] = _Stream(_state["seed"])
+    if stream is None:  # setdefault: threads drawing first at once share the one stream
+        stream = _state["streams"].setdefault(device, _Stream(_state["seed"]))
     return stream
 
 
@@ -247,8 +257,8 @@ def _check_state(state, api):
 def set_state(states):
     """Restore generators from `get_state`'s snapshots (each names its device)."""
     for s in states:
-        stream = _stream(_check_state(s, "set_rng_state").device)
-        stream.seed, stream.offset = s.state
+        state = _check_state(s, "set_rng_state").state
+        _stream(s.device).state = state
 
 
 # ---- paddle.device's generator functions: one device's generator (the top-level package files them

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..device import deferred_checks
 from ..device import place as _place_mod
 from ..utils import unique_name
 from . import dtype as _dtype
@@ -165,16 +166,20 @@ class Tensor(metaclass=PaddleNamedType):
         return _address(self._data)
 
     # ---- conversion -----------------------------------------------------------------------------
-    def numpy(self):
+    def numpy(self, force=False):
         """A NumPy copy of the values (copied from the GPU when the tensor lives there). bfloat16 comes out
-        as its raw bits in uint16, as Paddle gives it (`to_tensor` of a uint16 array reads them back)."""
+        as its raw bits in uint16, as Paddle gives it (`to_tensor` of a uint16 array reads them back). `force`
+        (Paddle's, torch's spelling) changes nothing: the values always come out as a copy."""
         a = self._host()
         return a.view(np.uint16) if a.dtype == _dtype.BFLOAT16 else a
 
     def _host(self):
         """A host (NumPy) copy of the values in their own dtype."""
         data = self._data
-        return data.copy() if data.__class__ is np.ndarray else data.get()  # a device array (CuPy's) has get()
+        if data.__class__ is np.ndarray:
+            return data.copy()
+        deferred_checks.raise_pending()  # the host reads device values: the checks kept until now are looked at
+        return data.get()  # a device array (CuPy's) has get()
 
     def __array__(self, dtype=None, copy=None):
         a = self.numpy()
@@ -185,6 +190,8 @@ class Tensor(metaclass=PaddleNamedType):
         if a.size != 1:
             raise ValueError(f"Tensor.item: only a tensor with one element can be converted to a Python "
                              f"scalar, this one has shape {list(self._data.shape)}")
+        if a.__class__ is not np.ndarray:
+            deferred_checks.raise_pending()
         return a.item()
 
     def tolist(self):
@@ -232,7 +239,7 @@ class Tensor(metaclass=PaddleNamedType):
         return wrap_array(data, place, self.stop_gradient)
 
     def cpu(self):
-        return self._to_place(_place_mod.CPUPlace())
+        return self._to_place(_place_mod.Place("cpu"))
 
     def cuda(self, device_id=None, blocking=True):
         idx = 0 if device_id is None else device_id

@@ -8,6 +8,7 @@ batch over as a Tensor on the current place. num_workers > 0 builds batches in w
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -27,17 +28,21 @@ __all__ = ["DataLoader", "default_collate_fn", "default_convert_fn", "get_worker
 
 
 class _SingleProcessIter:
+    """Batches fetched in the calling thread; threads sharing the iterator take turns, each batch going to one."""
+
     def __init__(self, loader):
         self._loader = loader
         self._sampler_iter = iter(loader._index_sampler())
         self._fetcher = make_fetcher(loader._iterable, loader.dataset, loader.auto_collate_batch, loader._collate,
                                      loader.drop_last)
+        self._lock = threading.Lock()
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        return self._loader._deliver(self._fetcher.fetch(next(self._sampler_iter)))
+        with self._lock:
+            return self._loader._deliver(self._fetcher.fetch(next(self._sampler_iter)))
 
 
 class DataLoader:

@@ -6,10 +6,10 @@ import math
 import numpy as np
 
 from ..framework import user_warnings as _user_warnings
-from ..device.place import CPUPlace
+from ..device.place import Place
 from ..framework.tensor import Tensor, wrap_array
 
-_CPU = CPUPlace()
+_CPU = Place("cpu")
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ComposeDataset", "ChainDataset", "Subset",
            "ConcatDataset", "random_split"]

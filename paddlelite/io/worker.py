@@ -20,6 +20,7 @@ import pickle
 import queue
 import random
 import sys
+import threading
 import time
 import traceback
 
@@ -137,8 +138,8 @@ def _worker_loop(spec, worker_id, index_queue, result_queue, done_event, base_se
             fetcher = make_fetcher(*spec["fetcher"])
         except Exception:
             init_error = _WorkerError(worker_id)
-        parent, epoch, exhausted = os.getppid(), 0, False
-        while os.getppid() == parent:
+        epoch, exhausted = 0, False
+        while os.getppid() == spec["parent"]:
             try:
                 task = index_queue.get(timeout=_POLL_S)
             except queue.Empty:
@@ -172,20 +173,25 @@ def _worker_loop(spec, worker_id, index_queue, result_queue, done_event, base_se
             except Exception:
                 payload = _WorkerError(worker_id)
             result_queue.put((epoch, idx, payload))
-        if os.getppid() != parent:  # the main process died: nobody will map the batches sent to it
+        orphaned = os.getppid() != spec["parent"]
+        if orphaned:  # the main process died: nobody will map the batches sent to it
             shared_memory.remove_segments(shm_prefix)
     except KeyboardInterrupt:
-        pass  # the main process handles the interrupt and shuts the workers down
-    if done_event.is_set():
-        result_queue.cancel_join_thread()  # exit without waiting for the main process to read
+        orphaned = False  # the main process handles the interrupt and shuts the workers down
+    if done_event.is_set() or orphaned:
+        # exit without waiting for the main process to read: an orphan's queue feeder may block forever on a
+        # full pipe whose read end the workers themselves still hold open
+        result_queue.cancel_join_thread()
     result_queue.close()
 
 
 class MultiProcessIter:
-    """Iterator over a DataLoader's batches built by worker processes (see the module doc)."""
+    """Iterator over a DataLoader's batches built by worker processes (see the module doc). Threads sharing it
+    take turns: each batch goes to one of them."""
 
     def __init__(self, loader):
         self._loader = loader
+        self._lock = threading.RLock()
         n = loader.num_workers
         self._base_seed = np.random.randint(low=0, high=sys.maxsize)
         self._capacity = loader.prefetch_factor * n
@@ -195,7 +201,7 @@ class MultiProcessIter:
         self._result_queue = ctx.Queue()
         self._done_event = ctx.Event()
         self._index_queues, self._workers = [], []
-        spec = {"dataset": loader.dataset, "num_workers": n, "worker_init_fn": loader.worker_init_fn,
+        spec = {"parent": os.getpid(), "dataset": loader.dataset, "num_workers": n, "worker_init_fn": loader.worker_init_fn,
                 "use_shared_memory": loader.use_shared_memory,
                 "fetcher": (loader._iterable, loader.dataset, loader.auto_collate_batch, loader._collate,
                             loader.drop_last)}
@@ -227,12 +233,13 @@ class MultiProcessIter:
 
     def _reset(self):
         """A new epoch on the same (persistent) workers; stale batches in flight are dropped."""
-        for payload in self._results.values():
-            self._drop(payload)
-        self._epoch += 1
-        for q in self._index_queues:
-            q.put(_Resume(self._epoch))
-        self._start_epoch()
+        with self._lock:
+            for payload in self._results.values():
+                self._drop(payload)
+            self._epoch += 1
+            for q in self._index_queues:
+                q.put(_Resume(self._epoch))
+            self._start_epoch()
 
     def _put_task(self):
         if self._sampler_done or len(self._task_worker) >= self._capacity:
@@ -258,6 +265,10 @@ class MultiProcessIter:
         return self
 
     def __next__(self):
+        with self._lock:
+            return self._next()
+
+    def _next(self):
         try:
             while True:
                 idx = self._rcvd_idx

@@ -8,7 +8,10 @@ copied) and recording one grad node, so `loss.backward(); opt.step()` works as i
 """
 import functools
 import logging
+import threading
 import weakref
+
+import numpy as np
 
 from ..device.graph_capture import replay_enabled
 from ..device.place import current_place
@@ -20,7 +23,7 @@ from ..ops.run_program import RUN_PROGRAM
 from ..static.input import InputSpec
 from .convert import convert_function, explain_untraceable, ignored_modules, mark_not_to_static
 from .program import trace
-from .structure import flatten
+from ..utils.structure import flatten
 
 _enabled = [True]
 _log = logging.getLogger("paddlelite.jit")
@@ -58,6 +61,7 @@ class StaticFunction:
         self._instance = None
         self._programs = {}  # (signature key, n): (PartialProgram, rebuild), in the order traced
         self._recent = {}    # signature key: the entry its last call ran
+        self._tracing = threading.RLock()  # threads calling with a new signature at once trace it once
         self._bound = weakref.WeakKeyDictionary()
         self.full_graph = full_graph
         self._build_strategy = build_strategy
@@ -82,12 +86,9 @@ class StaticFunction:
         return self._input_spec
 
     def __call__(self, *args, **kwargs):
-        if not _enabled[0] or _mode._static[0]:  # in static mode the function builds its ops directly
+        if not _enabled[0] or _mode.static_state.on:  # in static mode the function builds its ops directly
             return self.dygraph_function(*args, **kwargs)
-        if not kwargs and all(isinstance(a, Tensor) for a in args):  # the usual call: no structure to flatten
-            tensors, rebuild_args = list(args), None
-        else:
-            tensors, rebuild_args = flatten((args, kwargs), lambda v: isinstance(v, Tensor))
+        tensors, rebuild_args = _tensor_arguments(args, kwargs)
         specs = self._specs_for(args, tensors)
         key = self._key(rebuild_args, tensors, specs)
         entry = self._recent.get(key)
@@ -95,22 +96,22 @@ class StaticFunction:
             entry = self._recent[key] = self._variant(key, args, kwargs, specs)
         partial, rebuild = entry
         outs, _saved = apply(RUN_PROGRAM, tensors, partial.capture_tensors, program=partial)
-        for t, value in partial.written:  # buffers the program updated (BatchNorm's running statistics)
+        for t, value in partial.take_written():  # buffers the program updated (BatchNorm's running statistics)
             if value is t._data:  # updated in place (a GPU step: static.executor.FixedStep)
                 t._bump_version()
             else:
                 t._write(value)
-        partial.written = []
         return rebuild(outs)
 
     def _variant(self, key, args, kwargs, specs):
         """The program traced for `key` whose captures (parameters, buffers, constants) still have the stop_gradient
         they had when it was traced (freezing a parameter changes the backward), traced now if there is none."""
-        for (k, _), entry in self._programs.items():
-            if k == key and entry[0].traced_with_current_stop_gradients():
-                return entry
-        entry = self._programs[key, len(self._programs)] = self._trace(args, kwargs, specs)
-        return entry
+        with self._tracing:
+            for (k, _), entry in self._programs.items():
+                if k == key and entry[0].traced_with_current_stop_gradients():
+                    return entry
+            entry = self._programs[key, len(self._programs)] = self._trace(args, kwargs, specs)
+            return entry
 
     def _specs_for(self, args, tensors):
         if self._input_spec is None:
@@ -157,13 +158,45 @@ class StaticFunction:
                 raise explain_untraceable(e, e.__traceback__) from e
             raise
 
+    def trace_specs(self, specs, api):
+        """The program traced for `specs` (InputSpecs or Tensors for the Tensor arguments; other values -- a bool,
+        an int, a str, None -- are passed to the function as they are, as Paddle's input_spec allows)."""
+        args = []
+        for k, s in enumerate(specs):
+            if isinstance(s, Tensor):
+                s = InputSpec.from_tensor(s)
+            if isinstance(s, InputSpec):
+                args.append(Tensor(np.zeros([max(d, 1) for d in s.shape], dtype=s.dtype.np)))
+            elif s is None or isinstance(s, (bool, int, float, str)):
+                args.append(s)
+            else:
+                raise TypeError(f"{api}: input_spec[{k}] must be an InputSpec, a Tensor or a constant (bool, int, "
+                                f"float, str, None), received {type(s).__name__}")
+        tensor_specs = [InputSpec.from_tensor(s) if isinstance(s, Tensor) else s for s in specs
+                        if isinstance(s, (InputSpec, Tensor))]
+        tensors, rebuild_args = _tensor_arguments(tuple(args), {})
+        return self._variant(self._key(rebuild_args, tensors, tensor_specs), tuple(args), {}, tensor_specs)[0]
+
     @property
     def concrete_program(self):
-        """The most recently traced program (Paddle's concrete_program.main_program)."""
+        """The most recently traced program (Paddle's concrete_program.main_program); with an input_spec and nothing
+        traced yet, the program traced for it."""
         if not self._programs:
-            raise RuntimeError("to_static: call the function once (or give input_spec and save it) before "
-                               "asking for its program")
+            if self._input_spec is None:
+                raise RuntimeError("to_static: call the function once (or give input_spec) before asking for its "
+                                   "program")
+            return self.trace_specs(self._input_spec, "to_static")
         return next(reversed(self._programs.values()))[0]
+
+    @property
+    def inputs(self):
+        """The input variables of the traced program (Paddle's StaticFunction.inputs)."""
+        return list(self.concrete_program.inputs)
+
+    @property
+    def outputs(self):
+        """The output variables of the traced program (Paddle's StaticFunction.outputs)."""
+        return list(self.concrete_program.outputs)
 
     def host_syncs(self):
         """A paddlelite extension (Paddle has no such inspection): the ops of the most recently traced program's
@@ -173,6 +206,14 @@ class StaticFunction:
 
     def rollback(self):
         return self.dygraph_function
+
+
+def _tensor_arguments(args, kwargs):
+    """(the Tensors among the arguments, flattened; the function rebuilding the arguments from them, None when the
+    arguments are those Tensors alone)."""
+    if not kwargs and all(isinstance(a, Tensor) for a in args):  # the usual call: no structure to flatten
+        return list(args), None
+    return flatten((args, kwargs), lambda v: isinstance(v, Tensor))
 
 
 def _from_truth_value(tb):

@@ -5,7 +5,6 @@ parameters in the pickle-free archive); `load` reads it back into a TranslatedLa
 forward runs the loaded program as one run_program op -- so it also trains (its backward is appended
 on load, its parameters are ordinary eager Parameters).
 """
-import numpy as np
 
 from ..device.place import current_place
 from ..framework.tensor import Parameter, Tensor
@@ -14,7 +13,6 @@ from ..ops import apply
 from ..ops.run_program import RUN_PROGRAM
 from ..static.executor import Executor, Scope, scope_guard
 from ..static.framework import Parameter as StaticParameter
-from ..static.input import InputSpec
 from ..static.io import InferenceModelError, load_inference_model, save_inference_model
 from .api import StaticFunction
 from .program import partial_program
@@ -33,13 +31,7 @@ def save(layer, path, input_spec=None, **configs):
                         f"{type(layer).__name__}")
     specs = input_spec if input_spec is not None else static.input_spec
     if specs is not None:
-        specs = [InputSpec.from_tensor(s) if isinstance(s, Tensor) else s for s in specs]
-        for k, s in enumerate(specs):
-            if not isinstance(s, InputSpec):
-                raise TypeError(f"paddle.jit.save: input_spec[{k}] must be an InputSpec or a Tensor, received "
-                                f"{type(s).__name__}")
-        examples = [Tensor(np.zeros([max(d, 1) for d in s.shape], dtype=s.dtype.np)) for s in specs]
-        partial = static._trace(examples, {}, specs)[0]
+        partial = static.trace_specs(list(specs), "paddle.jit.save")
     elif static._programs:
         partial = static.concrete_program
     else:

@@ -8,7 +8,8 @@ differentiable output. A `PartialProgram` then runs the forward ops and the back
 executor plans; the `run_program` op (ops/run_program.py) calls them, so the traced forward is one
 eager grad node and `loss.backward()` reaches the Layer's parameters.
 """
-import contextlib
+
+import threading
 
 import numpy as np
 
@@ -21,7 +22,7 @@ from ..static.backward import gradients
 from ..static.executor import FixedStep, Plan
 from ..static.framework import Program, Variable, program_guard
 from ..static.input import InputSpec, data
-from .structure import flatten
+from ..utils.structure import flatten
 
 
 # Whether a traced step owns fixed input and output arrays (FixedStep): None -- on a GPU, where a CUDA graph
@@ -97,7 +98,7 @@ class PartialProgram:
             self.backward = backward_step.plan
         self.capture_tensors = [t for _, t in captures]
         self._capture_stop_gradients = [t.stop_gradient for t in self.capture_tensors]
-        self.written = []  # (Tensor, array): buffers the last forward updated (BatchNorm's running stats)
+        self._written = threading.local()  # .buffers: [(Tensor, array)] this thread's last forward updated
         by_name = {v.name: t for v, t in captures}
         self._write_back = [by_name[n] for _, n in self.forward.write_back if n in by_name]
 
@@ -127,9 +128,10 @@ class PartialProgram:
     def run_forward(self, xp, xs, params):
         feeds = list(xs) + list(params)
         step = self.steps_at(_call_place(xp, feeds))[0]
-        values = step.run(feeds)
-        scope = step.scope._values
-        self.written = [(t, scope.pop(t.name)) for t in self._write_back if t.name in scope]
+        with step.lock:  # another thread's run would write its own buffer values into the scope
+            values = step.run(feeds)
+            scope = step.scope._values
+            self._written.buffers = [(t, scope.pop(t.name)) for t in self._write_back if t.name in scope]
         n = len(self.outputs)
         return values[:n], [v if hasattr(v, "dtype") else _box(_step_scopes_by_name(v, step.plan))
                             for v in values[n:]]
@@ -141,6 +143,13 @@ class PartialProgram:
         grads = step.run(feeds)
         n = len(self.grad_x)
         return grads[:n], grads[n:]
+
+    def take_written(self):
+        """The buffers (BatchNorm's running statistics) the last forward run in this thread updated, as
+        [(Tensor, new array)], once: the caller writes them into the tensors after the run_program op."""
+        written = getattr(self._written, "buffers", [])
+        self._written.buffers = []
+        return written
 
     def host_syncs(self):
         """The ops of the forward and backward steps that read device values on the host (Plan.host_syncs): a
@@ -231,7 +240,7 @@ def trace(fn, args, kwargs, specs, place, cuda_graph=False):
     program = Program()
     capture = _Capture(program)
     tensors, rebuild = flatten((args, kwargs), lambda v: isinstance(v, Tensor))
-    with _static_mode(), program_guard(program, Program()), _appender.tensor_capture(capture):
+    with _mode.static_guard(True), program_guard(program, Program()), _appender.tensor_capture(capture):
         inputs = []
         for k, (t, spec) in enumerate(zip(tensors, specs)):
             shape = list(spec.shape) if spec is not None else list(t._data.shape)
@@ -247,20 +256,10 @@ def partial_program(program, inputs, captures, outputs, place, cuda_graph=False)
     """A PartialProgram of `program`'s forward ops (feeding `inputs`, reading `captures` [(Variable, Tensor)],
     computing `outputs`), with their backward appended."""
     n_forward = len(program.global_block().ops)
-    with _static_mode(), program_guard(program, Program()):
+    with _mode.static_guard(True), program_guard(program, Program()):
         grad_inputs, input_grads, capture_grads = _append_backward(program, inputs, captures, outputs)
     return PartialProgram(program, n_forward, inputs, captures, outputs, grad_inputs, input_grads, capture_grads,
                           place, cuda_graph)
-
-
-@contextlib.contextmanager
-def _static_mode():
-    was_static = _mode._static[0]
-    _mode._static[0] = True
-    try:
-        yield
-    finally:
-        _mode._static[0] = was_static
 
 
 def _append_backward(program, inputs, captures, outputs):

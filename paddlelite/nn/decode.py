@@ -10,7 +10,7 @@ import numpy as np
 from ..framework import user_warnings as _user_warnings
 from .. import tensor as _t
 from ..framework import dtype as _dtype
-from ..framework.mode import _static
+from ..framework.mode import in_static_mode
 from ..static.control_flow import while_loop
 from ..static.framework import Variable
 from . import functional as F
@@ -276,7 +276,7 @@ def dynamic_decode(decoder, inits=None, max_step_num=None, output_time_major=Fal
     if not isinstance(decoder, Decoder):
         raise TypeError(f"dynamic_decode: decoder must be a Decoder, received {type(decoder).__name__}")
     inputs, states, finished = decoder.initialize(inits)
-    if _static[0]:
+    if in_static_mode():
         final_outputs, final_states, sequence_lengths = _decode_static(
             decoder, inputs, states, finished, max_step_num, impute_finished, is_test, kwargs)
     else:

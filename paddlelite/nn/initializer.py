@@ -10,10 +10,11 @@ import math
 import numpy as np
 
 from ..framework import dtype as _dtype
-from ..framework.mode import _static, grad_state
+from ..framework.mode import no_grad, static_guard
 from ..framework.tensor import Tensor
 from ..ops import dispatch
 from ..ops.registry import get_op
+from ..utils import unique_name
 
 __all__ = ["Initializer", "Constant", "Normal", "Uniform", "XavierUniform", "XavierNormal", "KaimingNormal",
            "KaimingUniform", "TruncatedNormal", "Assign", "calculate_gain", "set_global_initializer",
@@ -53,6 +54,10 @@ class Initializer:
     """Base: subclasses give `_op(shape, dtype)` -> (op type, attrs)."""
 
     _bare_desc = False  # Paddle's Constant appends a bare fill_constant desc (no empty input slots listed)
+    # parameter dtypes Paddle's initialiser draws in float32 into `<_tmp_key>.<param>.tmp_<n>` and casts (static mode)
+    _float32_for = frozenset()
+    _tmp_key = None
+    _seed = 0  # a random op's seed; 0: the program's random_seed (itself 0: unseeded)
 
     def _op(self, shape, dtype):
         raise TypeError(f"{type(self).__name__} does not define how to initialise a parameter")
@@ -73,8 +78,16 @@ class Initializer:
         if block is None:
             from .. import static
             block = static.default_startup_program().global_block()
-        op = block.append_op(type=op_type, outputs={"Out": [param]}, attrs=attrs)
+        target = param
+        if dtype in self._float32_for:
+            target = block.create_var(unique_name.generate(f"{self._tmp_key}.{param.name}.tmp"), shape, "float32")
+            op_type, attrs = self._op(shape, "float32")
+        if attrs.get("seed") == 0:
+            attrs = dict(attrs, seed=block.program.random_seed)
+        op = block.append_op(type=op_type, outputs={"Out": [target]}, attrs=attrs)
         op._bare_desc = self._bare_desc
+        if target is not param:
+            block.append_op(type="cast", inputs={"X": [target]}, outputs={"Out": [param]}, attrs={"dtype": dtype})
         return op
 
     def array(self, shape, dtype, place=None):
@@ -82,12 +95,8 @@ class Initializer:
         op_type, attrs = self._op([int(d) for d in shape], _dtype.convert_dtype(dtype).name)
         if place is not None:
             attrs = dict(attrs, place=place)
-        prev_static, prev_grad = _static[0], grad_state.enabled
-        _static[0], grad_state.enabled = False, False
-        try:
+        with static_guard(False), no_grad():
             return dispatch.apply(get_op(op_type), **attrs)._data
-        finally:
-            _static[0], grad_state.enabled = prev_static, prev_grad
 
 
 class Constant(Initializer):
@@ -110,10 +119,12 @@ class Normal(Initializer):
 
     def _op(self, shape, dtype):
         return "gaussian_random", {"shape": shape, "dtype": dtype, "mean": self.mean, "std": self.std,
-                                   "seed": 0}
+                                   "seed": self._seed}
 
 
 class TruncatedNormal(Initializer):
+    _float32_for, _tmp_key = frozenset({"float16", "bfloat16"}), "truncated_gaussian_random"
+
     def __init__(self, mean=0.0, std=1.0, a=-2.0, b=2.0, name=None):
         if not a < b:
             raise ValueError(f"TruncatedNormal: a ({a}) must be less than b ({b})")
@@ -121,22 +132,30 @@ class TruncatedNormal(Initializer):
 
     def _op(self, shape, dtype):
         return "truncated_gaussian_random", {"shape": shape, "dtype": dtype, "mean": self.mean, "std": self.std,
-                                             "a": self.a, "b": self.b, "seed": 0}
+                                             "a": self.a, "b": self.b, "seed": self._seed}
 
 
 class Uniform(Initializer):
+    _float32_for, _tmp_key = frozenset({"float16"}), "uniform_random"
+
     def __init__(self, low=-1.0, high=1.0, name=None):
         if low > high:
             raise ValueError(f"Uniform: low ({low}) must not exceed high ({high})")
         self.low, self.high = float(low), float(high)
 
     def _op(self, shape, dtype):
-        return "uniform_random", {"shape": shape, "dtype": dtype, "min": self.low, "max": self.high, "seed": 0}
+        return "uniform_random", {"shape": shape, "dtype": dtype, "min": self.low, "max": self.high,
+                                  "seed": self._seed}
 
 
 class _FanBased(Initializer):
     def __init__(self, fan_in=None, fan_out=None):
         self.fan_in, self.fan_out = fan_in, fan_out
+
+    def _draw(self, distribution, shape, dtype):
+        """The op of `distribution` (a Uniform or Normal) drawn with this initialiser's seed."""
+        op_type, attrs = distribution._op(shape, dtype)
+        return op_type, dict(attrs, seed=self._seed)
 
     def _fan(self, shape):
         fi, fo = _fans(shape)
@@ -144,6 +163,8 @@ class _FanBased(Initializer):
 
 
 class XavierUniform(_FanBased):
+    _float32_for, _tmp_key = frozenset({"float16"}), "xavier_init"
+
     def __init__(self, fan_in=None, fan_out=None, gain=1.0, name=None):
         super().__init__(fan_in, fan_out)
         self.gain = float(gain)
@@ -151,46 +172,67 @@ class XavierUniform(_FanBased):
     def _op(self, shape, dtype):
         fi, fo = self._fan(shape)
         limit = self.gain * math.sqrt(6.0 / float(fi + fo))
-        return Uniform(-limit, limit)._op(shape, dtype)
+        return self._draw(Uniform(-limit, limit), shape, dtype)
 
 
 class XavierNormal(_FanBased):
+    _float32_for, _tmp_key = frozenset({"float16", "bfloat16"}), "xavier_init"
+
     def __init__(self, fan_in=None, fan_out=None, gain=1.0, name=None):
         super().__init__(fan_in, fan_out)
         self.gain = float(gain)
 
     def _op(self, shape, dtype):
         fi, fo = self._fan(shape)
-        return Normal(0.0, self.gain * math.sqrt(2.0 / float(fi + fo)))._op(shape, dtype)
+        return self._draw(Normal(0.0, self.gain * math.sqrt(2.0 / float(fi + fo))), shape, dtype)
+
+
+def _kaiming_mode(mode, fan_in):
+    if mode not in ("fan_in", "fan_out"):
+        raise ValueError(f"The mode of KaimingNormal/KaimingUniform should be 'fan_in' or 'fan_out', but received "
+                         f"{mode}.")
+    if mode == "fan_out" and fan_in is not None:
+        raise ValueError("The mode of KaimingNormal/KaimingUniform is 'fan_out', but fan_in is set. Please set fan_in "
+                         "to None.")
 
 
 class KaimingNormal(_FanBased):
     """He normal: std = gain / sqrt(fan_in), gain = calculate_gain(nonlinearity, negative_slope)."""
 
-    def __init__(self, fan_in=None, negative_slope=0.0, nonlinearity="relu", name=None):
+    _float32_for, _tmp_key = frozenset({"float16", "bfloat16"}), "masra_init"  # sic: Paddle's key
+
+    def __init__(self, fan_in=None, negative_slope=0.0, nonlinearity="relu", mode="fan_in", name=None):
+        _kaiming_mode(mode, fan_in)
         super().__init__(fan_in, None)
         self.gain = calculate_gain(nonlinearity, negative_slope)
+        self.mode = mode
 
     def _op(self, shape, dtype):
-        fi, _ = self._fan(shape)
-        return Normal(0.0, self.gain / math.sqrt(float(fi)))._op(shape, dtype)
+        fan = self._fan(shape)[self.mode == "fan_out"]
+        return self._draw(Normal(0.0, self.gain / math.sqrt(float(fan))), shape, dtype)
 
 
 class KaimingUniform(_FanBased):
     """He uniform: limit = gain * sqrt(3 / fan_in)."""
 
-    def __init__(self, fan_in=None, negative_slope=0.0, nonlinearity="relu", name=None):
+    _float32_for, _tmp_key = frozenset({"float16"}), "masra_init"
+
+    def __init__(self, fan_in=None, negative_slope=0.0, nonlinearity="relu", mode="fan_in", name=None):
+        _kaiming_mode(mode, fan_in)
         super().__init__(fan_in, None)
         self.gain = calculate_gain(nonlinearity, negative_slope)
+        self.mode = mode
 
     def _op(self, shape, dtype):
-        fi, _ = self._fan(shape)
-        limit = self.gain * math.sqrt(3.0 / float(fi))
-        return Uniform(-limit, limit)._op(shape, dtype)
+        fan = self._fan(shape)[self.mode == "fan_out"]
+        limit = self.gain * math.sqrt(3.0 / float(fan))
+        return self._draw(Uniform(-limit, limit), shape, dtype)
 
 
 class Assign(Initializer):
     """Initialise from given values (a NumPy array, list, number or Tensor) of the parameter's shape."""
+
+    _float32_for, _tmp_key = frozenset({"float16", "bfloat16"}), "numpy_array_init"
 
     def __init__(self, value, name=None):
         if isinstance(value, Tensor):
@@ -289,13 +331,16 @@ TruncatedNormalInitializer = TruncatedNormal
 NumpyArrayInitializer = Assign
 
 
-def XavierInitializer(uniform=True, fan_in=None, fan_out=None, seed=0):
-    return XavierUniform(fan_in, fan_out) if uniform else XavierNormal(fan_in, fan_out)
+def XavierInitializer(uniform=True, fan_in=None, fan_out=None, seed=0, gain=1.0):
+    init = XavierUniform(fan_in, fan_out, gain) if uniform else XavierNormal(fan_in, fan_out, gain)
+    init._seed = seed
+    return init
 
 
-def MSRAInitializer(uniform=True, fan_in=None, seed=0, negative_slope=0.0, nonlinearity="relu"):
-    cls = KaimingUniform if uniform else KaimingNormal
-    return cls(fan_in, negative_slope, nonlinearity)
+def MSRAInitializer(uniform=True, fan_in=None, seed=0, negative_slope=0.0, nonlinearity="relu", mode="fan_in"):
+    init = (KaimingUniform if uniform else KaimingNormal)(fan_in, negative_slope, nonlinearity, mode)
+    init._seed = seed
+    return init
 
 
 class LazyGuard:

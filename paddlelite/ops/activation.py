@@ -10,6 +10,7 @@ import numpy as np
 from ..framework.random import rng_for
 from .formula import exp, hardsigmoid, minimum, reduce_sum, sigmoid, softplus, tanh, where, zeros_like
 from .launch import activation as _launch
+from .launch.generated import f32
 from .math import erf_array, unary_grad
 from .registry import Meta, register_op
 from .shape_rules import check_float, float_only, float_rule, normalize_axis
@@ -24,15 +25,16 @@ def _grad_op_rule(name, first="X"):
     return infer
 
 
-def _activation(name, forward, grad, attrs=None):
+def _activation(name, forward, grad, attrs=None, elementwise=None):
     return register_op(name, inputs=("X",), outputs=("Out",), forward=float_only(name, forward),
-                       infer=float_rule(name), grad=grad, attrs=attrs, double_grad=True)
+                       infer=float_rule(name), grad=grad, attrs=attrs, double_grad=True, elementwise=elementwise)
 
 
-def _grad_op(name, first, forward, grad, attrs=None, nondiff_first=False, gpu=None):
+def _grad_op(name, first, forward, grad, attrs=None, nondiff_first=False, gpu=None, elementwise=None):
     return register_op(name, inputs=(first, "DOut"), outputs=("Out",), forward=forward,
                        infer=_grad_op_rule(name, first), grad=grad, attrs=attrs, same_dtype=(first, "DOut"),
-                       nondiff_inputs=(first,) if nondiff_first else (), double_grad=True, gpu=gpu)
+                       nondiff_inputs=(first,) if nondiff_first else (), double_grad=True, gpu=gpu,
+                       elementwise=elementwise)
 
 
 def _act_kernel(act):
@@ -74,10 +76,11 @@ def _relu(xp, x):
     return out
 
 
-RELU = _activation("relu", _relu, _via("relu_grad", "Out"))
+RELU = _activation("relu", _relu, _via("relu_grad", "Out"), elementwise=lambda x: f"(fmaxf({x}, 0.f) + 0.f)")
 # dOut * (Out > 0), Paddle's formula: one multiply is cheaper than a select
 RELU_GRAD = _grad_op("relu_grad", "Out", lambda xp, out, dout: dout * (out > 0),
-                     _grad_op_grad("relu_grad", "Out"), nondiff_first=True, gpu=_act_kernel("relu"))
+                     _grad_op_grad("relu_grad", "Out"), nondiff_first=True, gpu=_act_kernel("relu"),
+                     elementwise=lambda out, dout: f"({dout} * ({out} > 0.f ? 1.f : 0.f))")
 
 RELU6 = _activation("relu6", lambda xp, x, threshold: xp.clip(x, 0, threshold).astype(x.dtype, copy=False),
                     _via("relu6_grad", "Out"), attrs={"threshold": 6.0})
@@ -127,15 +130,21 @@ def _sigmoid(xp, x):
     return xp.where(x >= 0, one / (one + e), e / (one + e))
 
 
-SIGMOID = _activation("sigmoid", _sigmoid, _via("sigmoid_grad", "Out"))
+def _sigmoid_expr(x):  # as _sigmoid: e^-|x| never overflows
+    e = f"expf(-fabsf({x}))"
+    return f"({x} >= 0.f ? 1.f / (1.f + {e}) : {e} / (1.f + {e}))"
+
+
+SIGMOID = _activation("sigmoid", _sigmoid, _via("sigmoid_grad", "Out"), elementwise=_sigmoid_expr)
 SIGMOID_GRAD = _grad_op("sigmoid_grad", "Out", lambda xp, out, dout: dout * out * (out.dtype.type(1) - out),
                         _grad_op_grad("sigmoid_grad", "Out", lambda out: 1.0 - 2.0 * out),
-                        gpu=_act_kernel("sigmoid"))
+                        gpu=_act_kernel("sigmoid"), elementwise=lambda out, dout: f"({dout} * {out} * (1.f - {out}))")
 
 
-TANH = _activation("tanh", lambda xp, x: xp.tanh(x), _via("tanh_grad", "Out"))
+TANH = _activation("tanh", lambda xp, x: xp.tanh(x), _via("tanh_grad", "Out"), elementwise=lambda x: f"tanhf({x})")
 TANH_GRAD = _grad_op("tanh_grad", "Out", lambda xp, out, dout: dout * (out.dtype.type(1) - out * out),
-                     _grad_op_grad("tanh_grad", "Out", lambda out: out * -2.0), gpu=_act_kernel("tanh"))
+                     _grad_op_grad("tanh_grad", "Out", lambda out: out * -2.0), gpu=_act_kernel("tanh"),
+                     elementwise=lambda out, dout: f"({dout} * (1.f - {out} * {out}))")
 
 
 # ---- gelu: exact 0.5 x (1 + erf(x / sqrt 2)), or the tanh approximation ----------------------------
@@ -173,7 +182,14 @@ def _gelu_second(x, approximate):
     return (1.0 - t ** 2) * (du + x2 * (3.0 * _GELU_A * _GELU_C) - x * t * du ** 2)
 
 
-GELU = _activation("gelu", _gelu, _via("gelu_grad", "X"), attrs={"approximate": False})
+def _gelu_expr(x, approximate):
+    if approximate:
+        inner = f"{f32(_GELU_C)} * ({x} + {f32(_GELU_A)} * {x} * {x} * {x})"
+        return f"(0.5f * {x} * (1.f + tanhf({inner})))"
+    return f"(0.5f * {x} * (1.f + erff({x} * {f32(_INV_SQRT2)})))"
+
+
+GELU = _activation("gelu", _gelu, _via("gelu_grad", "X"), attrs={"approximate": False}, elementwise=_gelu_expr)
 GELU_GRAD = _grad_op("gelu_grad", "X", _gelu_grad_forward, _grad_op_grad("gelu_grad", "X", _gelu_second),
                      attrs={"approximate": False},
                      gpu=lambda xp, x, dout, approximate: _launch.act_grad(xp, x, dout,
@@ -181,6 +197,11 @@ GELU_GRAD = _grad_op("gelu_grad", "X", _gelu_grad_forward, _grad_op_grad("gelu_g
 
 
 # ---- silu: x sigmoid(x) ----------------------------------------------------------------------------
+def _silu_grad_expr(x, dout):  # as _silu_grad_forward
+    s = _sigmoid_expr(x)
+    return f"({dout} * {s} * (1.f + {x} * (1.f - {s})))"
+
+
 def _silu_grad_forward(xp, x, dout):
     s = _sigmoid(xp, x)
     return dout * s * (x.dtype.type(1) + x * (x.dtype.type(1) - s))
@@ -191,9 +212,10 @@ def _silu_second(x):  # silu'' = s (1 - s) (2 + x (1 - 2 s)), s = sigmoid(x)
     return s * (1.0 - s) * (x * (1.0 - 2.0 * s) + 2.0)
 
 
-SILU = _activation("silu", lambda xp, x: x * _sigmoid(xp, x), _via("silu_grad", "X"))
+SILU = _activation("silu", lambda xp, x: x * _sigmoid(xp, x), _via("silu_grad", "X"),
+                   elementwise=lambda x: f"({x} * {_sigmoid_expr(x)})")
 SILU_GRAD = _grad_op("silu_grad", "X", _silu_grad_forward, _grad_op_grad("silu_grad", "X", _silu_second),
-                     gpu=_act_kernel("silu"))
+                     gpu=_act_kernel("silu"), elementwise=_silu_grad_expr)
 
 
 # ---- softplus: log(1 + e^(beta x)) / beta, linear above the threshold -------------------------------

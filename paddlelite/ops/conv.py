@@ -302,7 +302,7 @@ def _register_conv(nd):
 
     def infer(x, w, **attrs):
         if x.dtype != w.dtype:
-            raise TypeError(f"op '{name}': Filter has dtype {w.dtype} but Input has {x.dtype}; cast one explicitly")
+            raise ValueError(f"op '{name}': Filter has dtype {w.dtype} but Input has {x.dtype}; cast one explicitly")
         (n, *_), (o, *_), _, _, _, outs = _conv_geometry(name, nd, x.shape, w.shape, **attrs)
         return Meta(nchw_out_shape(n, o, outs, attrs["data_format"]), x.dtype)
 
@@ -417,7 +417,7 @@ def _register_conv_transpose(nd):
 
     def infer(x, w, **attrs):
         if x.dtype != w.dtype:
-            raise TypeError(f"op '{name}': Filter has dtype {w.dtype} but Input has {x.dtype}; cast one explicitly")
+            raise ValueError(f"op '{name}': Filter has dtype {w.dtype} but Input has {x.dtype}; cast one explicitly")
         (n, *_), (_, cout_g, *_), _, _, _, outs = _conv_t_geometry(name, nd, x.shape, w.shape, **attrs)
         return Meta(nchw_out_shape(n, cout_g * attrs["groups"], outs, attrs["data_format"]), x.dtype)
 

@@ -57,8 +57,8 @@ def _range_infer(start_t, end_t, step_t, start, end, step, dtype, place):
 # The bounds are the attrs (eager arange), or with start=end=step=None the Start/End/Step tensors (static
 # programs, as Paddle's range op takes them)
 RANGE = register_op(
-    "range", inputs=("Start", "End", "Step"), outputs=("Out",), optional_inputs=("Start", "End", "Step"),
-    nondiff_inputs=("Start", "End", "Step"), forward=_range_forward, infer=_range_infer,
+    "range", inputs=("Start", "End", "Step"), outputs=("Out",), host_inputs=("Start", "End", "Step"),
+    forward=_range_forward, infer=_range_infer,
     attrs={"start": 0, "end": 1, "step": 1, "dtype": "int64", "place": None},
     host_sync=lambda attrs: DATA_DEPENDENT_SHAPE if attrs["start"] is None else None)
 

@@ -16,7 +16,7 @@ from .registry import Meta, no_grad_op_error
 _ndarray = _np.ndarray
 _new = object.__new__
 _grad_state = _mode.grad_state
-_static = _mode._static
+_static_state = _mode.static_state  # .on: whether this thread is in static mode
 _hooks = {}  # 'static': the static-mode appender
 _make_node = None  # the eager grad-node class, OpNode(op, inputs, attrs, outs); set by autograd.node
 autocast = [None]  # the active paddle.amp.auto_cast rule (ops/autocast.py: Autocast), or None
@@ -44,7 +44,7 @@ def apply(op, *inputs, **attrs):  # noqa: C901 -- the eager hot path, inlined on
         inputs = with_absent_inputs(op, inputs)
     if autocast[0] is not None:
         inputs = autocast[0].cast_inputs(op, inputs)
-    if _static[0]:
+    if _static_state.on:
         return _hooks["static"](op, inputs, attrs)
 
     # Collect arrays, the common place, and whether any input needs a gradient.
@@ -127,11 +127,12 @@ def _has_no_grad(op):
 
 
 def device_array(xp, a):
-    """`a` as an array of `xp`. A NumPy object array (a while loop's step scopes boxed by paddle.jit) stays on
-    the host: CuPy has no object dtype."""
-    if a.__class__ is _ndarray and a.dtype.hasobject:
-        return a
-    return xp.asarray(a)
+    """`a` as an array of `xp`: itself when it is one (a multi-output op's results on a GPU: no CuPy call per output).
+    A NumPy object array (a while loop's step scopes boxed by paddle.jit) stays on the host: CuPy has no object
+    dtype."""
+    if a.__class__ is _ndarray:
+        return a if xp is _np or a.dtype.hasobject else xp.asarray(a)
+    return a if a.__class__ is getattr(xp, "ndarray", None) else xp.asarray(a)
 
 
 def _other_input(op, slot_i, t, place):
@@ -163,7 +164,8 @@ def _check_same_dtype(op, arrays):
     for i in op.same_dtype[1:]:
         a = arrays[i]
         if a is not None and a.dtype is not ref and a.dtype != ref:  # builtin dtypes are singletons
-            raise TypeError(f"op '{op.type}': input '{op.inputs[i]}' has dtype {a.dtype} but "
+            # ValueError, as Paddle's kernels raise for operands of two dtypes (its APIs' promotion raises TypeError)
+            raise ValueError(f"op '{op.type}': input '{op.inputs[i]}' has dtype {a.dtype} but "
                             f"'{op.inputs[first]}' has {ref}; cast one of them explicitly "
                             "(paddlelite never promotes silently)")
 

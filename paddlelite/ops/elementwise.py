@@ -5,6 +5,7 @@ lower rank is padded with trailing 1-dims (a view), then everything broadcasts a
 import numpy as np
 
 from .formula import conj_if_complex, equal, isnan, log, real, reshape_as, sign, unsqueeze, where, zeros_like
+from .launch.generated import with_axis as _ew
 from .registry import Meta, register_op
 from .shape_rules import axis_padding, broadcast_shapes, check_same_dtype, padded
 
@@ -29,10 +30,10 @@ def with_axis(name, forward):
     return aligned
 
 
-def _binary(name, forward, grad, axis=True):
+def _binary(name, forward, grad, axis=True, elementwise=None):
     return register_op(name, inputs=("X", "Y"), outputs=("Out",), forward=with_axis(name, forward) if axis else forward,
                        infer=binary_rule(name), grad=grad, same_dtype=("X", "Y"), double_grad=True,
-                       attrs=_AXIS if axis else None)
+                       attrs=_AXIS if axis else None, elementwise=elementwise)
 
 
 def _axis(g):
@@ -122,12 +123,18 @@ def _minmax_grad(x_wins):
     return grad
 
 
-ADD = _binary("add", lambda xp, x, y: xp.add(x, y), _add_grad)
-SUBTRACT = _binary("subtract", lambda xp, x, y: xp.subtract(x, y), _subtract_grad)
-MULTIPLY = _binary("multiply", lambda xp, x, y: xp.multiply(x, y), _multiply_grad)
-DIVIDE = _binary("divide", lambda xp, x, y: xp.true_divide(x, y), _divide_grad)
-MAXIMUM = _binary("maximum", lambda xp, x, y: xp.maximum(x, y), _tie_split_grad(lambda x, y: x > y))
-MINIMUM = _binary("minimum", lambda xp, x, y: xp.minimum(x, y), _tie_split_grad(lambda x, y: x < y))
+ADD = _binary("add", lambda xp, x, y: xp.add(x, y), _add_grad, elementwise=_ew(lambda x, y: f"({x} + {y})"))
+SUBTRACT = _binary("subtract", lambda xp, x, y: xp.subtract(x, y), _subtract_grad,
+                   elementwise=_ew(lambda x, y: f"({x} - {y})"))
+MULTIPLY = _binary("multiply", lambda xp, x, y: xp.multiply(x, y), _multiply_grad,
+                   elementwise=_ew(lambda x, y: f"({x} * {y})"))
+DIVIDE = _binary("divide", lambda xp, x, y: xp.true_divide(x, y), _divide_grad,
+                 elementwise=_ew(lambda x, y: f"({x} / {y})"))
+# NumPy's maximum/minimum: NaN from either side, and y where they tie (its -0.0 against 0.0)
+MAXIMUM = _binary("maximum", lambda xp, x, y: xp.maximum(x, y), _tie_split_grad(lambda x, y: x > y),
+                  elementwise=_ew(lambda x, y: f"(({x} > {y} || {x} != {x}) ? {x} : {y})"))
+MINIMUM = _binary("minimum", lambda xp, x, y: xp.minimum(x, y), _tie_split_grad(lambda x, y: x < y),
+                  elementwise=_ew(lambda x, y: f"(({x} < {y} || {x} != {x}) ? {x} : {y})"))
 ELEMENTWISE_POW = _binary("elementwise_pow", lambda xp, x, y: xp.power(x, y), _elementwise_pow_grad)
 
 

@@ -67,6 +67,15 @@ ASSIGN = register_op("assign", inputs=("X",), outputs=("Out",), forward=lambda x
                      infer=same_as_first, grad=_assign_grad, double_grad=True)
 
 
+# ---- share_data / memcpy: what a static Variable's detach() and cpu()/cuda() append; no gradient, as Paddle's --------
+SHARE_DATA = register_op("share_data", inputs=("X",), outputs=("Out",), forward=lambda xp, x: x, infer=same_as_first,
+                         view=True)
+# dst_place_type (Paddle's: 0 CPU, 1 GPU) is kept for the program's text; a plan runs on its executor's one place,
+# so the copy stays there
+MEMCPY = register_op("memcpy", inputs=("X",), outputs=("Out",), forward=lambda xp, x, dst_place_type: x.copy(),
+                     infer=same_as_first, attrs={"dst_place_type": 0})
+
+
 # ---- add_n (Paddle's op type `sum`): Out = X[0] + X[1] + ...; static backward accumulates gradients with it --
 def _add_n_infer(xs, **attrs):
     if not xs:

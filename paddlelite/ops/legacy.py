@@ -279,6 +279,7 @@ LEGACY_DESC = {
     "strided_slice": (None, _STRIDED_SLICE_TENSORS),
     "uniform_random": (_random_desc(diag_num=0, diag_step=0, diag_val=1.0), ("ShapeTensor", "ShapeTensorList")),
     "gaussian_random": (_random_desc(), ()),
+    "truncated_gaussian_random": (_random_desc(), ()),
     "pad3d": (None, ("Paddings",)),
     **{f"{m}_interp_v2": (None, ("OutSize", "Scale", "SizeTensor"))
        for m in ("nearest", "linear", "bilinear", "bicubic", "trilinear")},

@@ -8,7 +8,8 @@ import numpy as np
 
 from .activation import shifted_logits
 from .launch import softmax_ce as _launch
-from .registry import Meta, VALUE_CHECK, checks_values, register_op
+from ..device.deferred_checks import check
+from .registry import Meta, VALUE_CHECK, register_op
 from .shape_rules import check_float, known_shapes_differ, normalize_axis
 
 # use_softmax=False: Logits already are probabilities (Softmax is a copy of them), the loss is -log of them
@@ -46,19 +47,15 @@ def _swce_infer(logits, label, soft_label, ignore_index, axis, numeric_stable_mo
     return Meta(logits.shape, logits.dtype), Meta(loss_shape, logits.dtype)
 
 
-def _hard_label_check(attrs):
-    return None if attrs["soft_label"] else VALUE_CHECK
-
-
 def _hard_index(xp, label, num_classes, ignore_index, op, error=IndexError):
     """Labels -> (index array safe to gather with, mask of kept positions); `error` for a label out of range
     (Paddle's kernels: OutOfRange, an IndexError; nll_loss's InvalidArgument, a ValueError)."""
     keep = label != ignore_index
-    bad = keep & ((label < 0) | (label >= num_classes)) if checks_values(xp) else None
-    if bad is not None and bool(bad.any()):
-        raise error(f"op '{op}': Label values must lie in [0, {num_classes}) or equal ignore_index="
-                         f"{ignore_index}, received {int(label[bad].reshape(-1)[0])}")
-    return xp.where(keep, label, 0).astype(np.int64), keep
+    bad = keep & ((label < 0) | (label >= num_classes))
+    check(xp, bad, lambda: error(f"op '{op}': Label values must lie in [0, {num_classes}) or equal ignore_index="
+                                 f"{ignore_index}, received {int(label[bad].reshape(-1)[0])}"))
+    # on a device the error comes later: meanwhile a bad label gathers class 0, never memory outside the row
+    return xp.where(keep & ~bad, label, 0).astype(np.int64), keep
 
 
 def _meta(a):
@@ -129,13 +126,13 @@ SOFTMAX_WITH_CROSS_ENTROPY = register_op(
     "softmax_with_cross_entropy", inputs=("Logits", "Label"), outputs=("Softmax", "Loss"), forward=_swce_forward,
     infer=_swce_infer, grad=_swce_grad, attrs=_SWCE_ATTRS, nondiff_inputs=("Label",),
     intermediate_outputs=("Softmax",),
-    host_sync=_hard_label_check)
+)
 
 # No grad maker: double backward through softmax_with_cross_entropy is not supported.
 SOFTMAX_WITH_CROSS_ENTROPY_GRAD = register_op(
     "softmax_with_cross_entropy_grad", inputs=("Label", "Softmax", "DLoss"), outputs=("DLogits",),
     forward=_swce_grad_forward, infer=_swce_grad_infer, attrs=_SWCE_ATTRS, gpu=_swce_grad_kernel,
-    host_sync=_hard_label_check)
+)
 
 
 # ---- bce_loss: binary cross entropy on probabilities, per element --------------------------------------
@@ -289,11 +286,11 @@ _NLL_ATTRS = {"ignore_index": -100, "reduction": "mean"}
 NLL_LOSS = register_op("nll_loss", inputs=("X", "Label", "Weight"), outputs=("Out", "Total_weight"),
                        optional_inputs=("Weight",), nondiff_inputs=("Label", "Weight"),
                        intermediate_outputs=("Total_weight",), forward=_nll_forward, infer=_nll_infer,
-                       grad=_nll_grad, attrs=_NLL_ATTRS, host_sync=VALUE_CHECK)
+                       grad=_nll_grad, attrs=_NLL_ATTRS)
 NLL_LOSS_GRAD = register_op("nll_loss_grad", inputs=("X", "Label", "Weight", "Total_weight", "DOut"),
                             outputs=("DX",), optional_inputs=("Weight",), forward=_nll_grad_forward,
                             infer=lambda x, label, weight, total, dout, **a: Meta(x.shape, x.dtype),
-                            attrs=_NLL_ATTRS, host_sync=VALUE_CHECK)
+                            attrs=_NLL_ATTRS)
 
 
 # ---- kldiv_loss: Target (log(Target) - X) where Target > 0 (0 elsewhere), or exp(Target) (Target - X) with

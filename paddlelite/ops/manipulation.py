@@ -222,8 +222,8 @@ def _concat_infer(xs, axis):
     total = 0
     for k, m in enumerate(xs):
         if m.dtype != first.dtype:
-            raise TypeError(f"op 'concat': X[{k}] has dtype {m.dtype} but X[0] has {first.dtype}; "
-                            "cast explicitly")
+            raise ValueError(f"op 'concat': X[{k}] has dtype {m.dtype} but X[0] has {first.dtype}; "
+                             "cast explicitly")
         if len(m.shape) != nd or not all(_dims_match(a, b) for i, (a, b) in enumerate(zip(m.shape, first.shape))
                                          if i != ax):
             raise ValueError(f"op 'concat': X[{k}] has shape {list(m.shape)} but X[0] has {list(first.shape)}; "
@@ -246,7 +246,7 @@ def _check_dtypes(op, xs):
     """Variadic inputs must share a dtype (NumPy would promote silently)."""
     for k, a in enumerate(xs):
         if a.dtype != xs[0].dtype:
-            raise TypeError(f"op '{op}': X[{k}] has dtype {a.dtype} but X[0] has {xs[0].dtype}; cast explicitly")
+            raise ValueError(f"op '{op}': X[{k}] has dtype {a.dtype} but X[0] has {xs[0].dtype}; cast explicitly")
     return xs
 
 
@@ -338,7 +338,7 @@ def _stack_infer(xs, axis):
     first = xs[0]
     for k, m in enumerate(xs):
         if m.dtype != first.dtype:
-            raise TypeError(f"op 'stack': X[{k}] has dtype {m.dtype} but X[0] has {first.dtype}; cast explicitly")
+            raise ValueError(f"op 'stack': X[{k}] has dtype {m.dtype} but X[0] has {first.dtype}; cast explicitly")
         if len(m.shape) != len(first.shape) or not all(_dims_match(a, b) for a, b in zip(m.shape, first.shape)):
             raise ValueError(f"op 'stack': X[{k}] has shape {list(m.shape)} but X[0] has {list(first.shape)}; "
                              "stacked tensors must have the same shape")
@@ -859,51 +859,80 @@ ROLL = register_op("roll", inputs=("X",), outputs=("Out",), forward=_roll_forwar
 
 
 # ---- repeat_interleave ----------------------------------------------------------------------------
+# repeats: the attr (one count for every element), or RepeatsTensor (a 1-D int tensor, a count per element of the
+# axis; Paddle's legacy op takes it in this slot), read on the host
 def _ri_axis(ndim, axis):
     return None if axis is None else normalize_axis("repeat_interleave", axis, ndim)
 
 
-def _repeat_interleave_infer(x, repeats, axis):
+def _ri_counts(x, repeats_t, repeats, ax):
+    """The repeat count(s) as xp.repeat takes them: the int, or the tensor's list (one per element of the axis)."""
+    if repeats_t is None:
+        return repeats
+    counts = [int(v) for v in repeats_t.reshape(-1).tolist()]
+    n = x.size if ax is None else x.shape[ax]
+    if len(counts) != n or min(counts, default=0) < 0:
+        raise ValueError(f"op 'repeat_interleave': RepeatsTensor must hold {n} non-negative counts (one per element "
+                         f"along the axis), received {counts}")
+    return counts
+
+
+def _repeat_interleave_forward(xp, x, repeats_t, repeats, axis):
+    ax = _ri_axis(x.ndim, axis)
+    return xp.repeat(x, _ri_counts(x, repeats_t, repeats, ax), axis=ax)
+
+
+def _repeat_interleave_infer(x, repeats_t, repeats, axis):
     ax = _ri_axis(len(x.shape), axis)
     if ax is None:
-        n = -1 if -1 in x.shape else int(np.prod(x.shape)) * repeats
+        n = -1 if -1 in x.shape or repeats_t is not None else int(np.prod(x.shape)) * repeats
         return Meta((n,), x.dtype)
     shape = list(x.shape)
-    shape[ax] = -1 if shape[ax] == -1 else shape[ax] * repeats
+    shape[ax] = -1 if shape[ax] == -1 or repeats_t is not None else shape[ax] * repeats
     return Meta(tuple(shape), x.dtype)
 
 
 def _repeat_interleave_grad(g):
     if g.needs("X"):
-        g.set_input_grad("X", g.op("repeat_interleave_grad", g.input("X"), g.output_grad("Out"),
+        g.set_input_grad("X", g.op("repeat_interleave_grad", g.input("X"), g.output_grad("Out"), g.input("RepeatsTensor"),
                                    repeats=g.attrs["repeats"], axis=g.attrs["axis"]))
 
 
 REPEAT_INTERLEAVE = register_op(
-    "repeat_interleave", inputs=("X",), outputs=("Out",),
-    forward=lambda xp, x, repeats, axis: xp.repeat(x, repeats, axis=_ri_axis(x.ndim, axis)),
-    infer=_repeat_interleave_infer, grad=_repeat_interleave_grad, attrs={"repeats": 1, "axis": None},
-    double_grad=True)
+    "repeat_interleave", inputs=("X", "RepeatsTensor"), outputs=("Out",), host_inputs=("RepeatsTensor",),
+    forward=_repeat_interleave_forward, infer=_repeat_interleave_infer, grad=_repeat_interleave_grad,
+    attrs={"repeats": 1, "axis": None}, double_grad=True)
 
 
-def _repeat_interleave_grad_forward(xp, x, dout, repeats, axis):
+def _repeat_interleave_grad_forward(xp, x, dout, repeats_t, repeats, axis):
     ax = _ri_axis(x.ndim, axis)
+    counts = _ri_counts(x, repeats_t, repeats, ax)
+    if isinstance(counts, int):
+        if ax is None:
+            return xp.asarray(dout.reshape(-1, counts).sum(axis=1)).reshape(x.shape)
+        shape = x.shape[:ax] + (x.shape[ax], counts) + x.shape[ax + 1:]
+        return xp.asarray(dout.reshape(shape).sum(axis=ax + 1))
     if ax is None:
-        return xp.asarray(dout.reshape(-1, repeats).sum(axis=1)).reshape(x.shape)
-    shape = x.shape[:ax] + (x.shape[ax], repeats) + x.shape[ax + 1:]
-    return xp.asarray(dout.reshape(shape).sum(axis=ax + 1))
+        dout, ax = dout.reshape(-1), 0
+    # a count per element: the sums of consecutive runs of dout, as differences of its running sum
+    running = xp.cumsum(dout, axis=ax)
+    running = xp.concatenate([xp.zeros_like(xp.take(running, [0], axis=ax)), running], axis=ax)
+    ends = np.cumsum(counts)
+    sums = xp.take(running, ends.tolist(), axis=ax) - xp.take(running, (ends - counts).tolist(), axis=ax)
+    return sums.astype(dout.dtype, copy=False).reshape(x.shape)
 
 
 def _repeat_interleave_grad_grad(g):
     if g.needs("OutGrad"):
-        g.set_input_grad("OutGrad", g.op("repeat_interleave", g.output_grad("XGrad"), repeats=g.attrs["repeats"],
-                                         axis=g.attrs["axis"]))
+        g.set_input_grad("OutGrad", g.op("repeat_interleave", g.output_grad("XGrad"), g.input("RepeatsTensor"),
+                                         repeats=g.attrs["repeats"], axis=g.attrs["axis"]))
 
 
 REPEAT_INTERLEAVE_GRAD = register_op(
-    "repeat_interleave_grad", inputs=("X", "OutGrad"), meta_inputs=("X",), outputs=("XGrad",), nondiff_inputs=("X",),
-    forward=_repeat_interleave_grad_forward, infer=lambda x, dout, **a: Meta(x.shape, dout.dtype),
-    grad=_repeat_interleave_grad_grad, attrs={"repeats": 1, "axis": None}, double_grad=True)
+    "repeat_interleave_grad", inputs=("X", "OutGrad", "RepeatsTensor"), meta_inputs=("X",), outputs=("XGrad",),
+    nondiff_inputs=("X",), host_inputs=("RepeatsTensor",), forward=_repeat_interleave_grad_forward,
+    infer=lambda x, dout, repeats_t, **a: Meta(x.shape, dout.dtype), grad=_repeat_interleave_grad_grad,
+    attrs={"repeats": 1, "axis": None}, double_grad=True)
 
 
 # ---- pad (constant) -------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from .complex import REAL_OF
 from .elementwise import binary_rule, with_axis
 from .formula import (conj, conj_if_complex, cos, cosh, exp, imag, isfinite, make_complex, matmul, real, reciprocal,
                       reshape, reshape_as, rsqrt, sign, sin, sinh, unsqueeze, where, zeros_like)
+from .launch.generated import f32
 from .registry import Meta, register_op
 from .shape_rules import broadcast_shapes, check_same_dtype, float_only, float_rule, same_as_first
 
@@ -25,6 +26,15 @@ def _scale_forward(xp, x, scale_t, scale, bias, bias_after_scale):
     return out.astype(x.dtype, copy=False)
 
 
+def _scale_expr(x, scale_t, scale, bias, bias_after_scale):
+    s, b = f32(scale), f32(bias)
+    if scale_t is not None or s is None or b is None:
+        return None
+    if bias_after_scale:
+        return f"({x} * {s} + {b})" if bias else f"({x} * {s})"
+    return f"(({x} + {b}) * {s})"
+
+
 def _scale_grad(g):
     if g.needs("X"):
         scale_t = g.input("ScaleTensor")
@@ -36,7 +46,7 @@ def _scale_grad(g):
 SCALE = register_op("scale", inputs=("X", "ScaleTensor"), outputs=("Out",), optional_inputs=("ScaleTensor",),
                     nondiff_inputs=("ScaleTensor",), forward=_scale_forward, infer=lambda x, scale_t, **a: x,
                     grad=_scale_grad, attrs={"scale": 1.0, "bias": 0.0, "bias_after_scale": True},
-                    double_grad=True)
+                    double_grad=True, elementwise=_scale_expr)
 
 
 # ---- matmul ---------------------------------------------------------------------------------------
@@ -277,10 +287,10 @@ def unary_grad(dx):
     return grad
 
 
-def _unary(name, kind, forward, dx, attrs=None):
+def _unary(name, kind, forward, dx, attrs=None, elementwise=None):
     infer, forward = kind(name, forward)
     return register_op(name, inputs=("X",), outputs=("Out",), forward=forward, infer=infer, grad=unary_grad(dx),
-                       attrs=attrs, double_grad=True)
+                       attrs=attrs, double_grad=True, elementwise=elementwise)
 
 
 def _numeric_rule(name):
@@ -365,14 +375,16 @@ def _zero(x, out, dout):  # piecewise constant: the gradient is zero almost ever
 
 
 # CONSTANT = _unary(type, dtypes, forward(xp, x, **attrs), dx(x, out, dout, **attrs))
-EXP = _unary("exp", ANY, lambda xp, x: xp.exp(x), lambda x, out, dout: dout * out)
-LOG = _unary("log", ANY, lambda xp, x: xp.log(x), lambda x, out, dout: dout / x)
+EXP = _unary("exp", ANY, lambda xp, x: xp.exp(x), lambda x, out, dout: dout * out,
+             elementwise=lambda x: f"expf({x})")
+LOG = _unary("log", ANY, lambda xp, x: xp.log(x), lambda x, out, dout: dout / x, elementwise=lambda x: f"logf({x})")
 def _pow_grad(x, out, dout, factor):  # factor * x ** (factor - 1); x ** 0 is constant: 0 even at x = 0 (0 * inf)
     return zeros_like(dout) if factor == 0 else dout * (x ** (factor - 1.0) * factor)
 
 
 POW = _unary("pow", POW_RULE, _pow_forward, _pow_grad, attrs={"factor": 1.0})
-SQRT = _unary("sqrt", FLOAT, lambda xp, x: xp.sqrt(x), lambda x, out, dout: dout * 0.5 / out)
+SQRT = _unary("sqrt", FLOAT, lambda xp, x: xp.sqrt(x), lambda x, out, dout: dout * 0.5 / out,
+              elementwise=lambda x: f"sqrtf({x})")
 RSQRT = _unary("rsqrt", FLOAT, lambda xp, x: (1 / xp.sqrt(x)).astype(x.dtype, copy=False),
                lambda x, out, dout: dout * (out * out ** 2 * -0.5))
 SIGN = _unary("sign", NUMERIC, lambda xp, x: xp.sign(x), _zero)
@@ -399,7 +411,8 @@ def _abs_grad(g):  # complex x: dout * x / |x| (the conjugate convention makes i
 
 ABS = register_op("abs", inputs=("X",), outputs=("Out",), forward=lambda xp, x: xp.abs(x), infer=_abs_infer,
                   grad=_abs_grad, double_grad=True)
-SQUARE = _unary("square", NUMERIC, lambda xp, x: xp.square(x), lambda x, out, dout: dout * (x * 2.0))
+SQUARE = _unary("square", NUMERIC, lambda xp, x: xp.square(x), lambda x, out, dout: dout * (x * 2.0),
+                elementwise=lambda x: f"({x} * {x})")
 SIN = _unary("sin", FLOAT, lambda xp, x: xp.sin(x), lambda x, out, dout: dout * cos(x))
 COS = _unary("cos", FLOAT, lambda xp, x: xp.cos(x), lambda x, out, dout: dout * -sin(x))
 TAN = _unary("tan", FLOAT, lambda xp, x: xp.tan(x), lambda x, out, dout: dout * (out ** 2 + 1.0))

@@ -1,11 +1,12 @@
 """Embedding lookup and dropout, each with its dedicated grad op (bound to a fused CUDA kernel)."""
 import numpy as np
 
+from ..device.deferred_checks import check
 from ..framework.random import rng_for
 from .conv import scatter_add
 from .launch import dropout as _launch_dropout
 from .launch import embedding as _launch_embedding
-from .registry import Meta, VALUE_CHECK, no_grad_op_error, register_op
+from .registry import Meta, no_grad_op_error, register_op
 from .shape_rules import check_float
 
 
@@ -29,14 +30,14 @@ def _embedding_infer(ids, w, padding_idx, scale_grad_by_freq, is_sparse):
     return Meta(tuple(ids.shape) + (w.shape[1],), w.dtype)
 
 
-def _check_ids(op, ids, vocab):
-    if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= vocab):
-        raise ValueError(f"op '{op}': Ids must lie in [0, {vocab}) (the rows of W), received values in "
-                         f"[{int(ids.min())}, {int(ids.max())}]")
+def _check_ids(xp, op, ids, vocab):
+    check(xp, (ids < 0) | (ids >= vocab), lambda: ValueError(
+        f"op '{op}': Ids must lie in [0, {vocab}) (the rows of W), received values in [{int(ids.min())}, "
+        f"{int(ids.max())}]"))
 
 
 def _embedding_forward(xp, ids, w, padding_idx, scale_grad_by_freq, is_sparse):
-    _check_ids("embedding", ids, w.shape[0])
+    _check_ids(xp, "embedding", ids, w.shape[0])
     out = w[ids]
     row = padding_row(padding_idx, w.shape[0])
     if row is not None:
@@ -51,7 +52,7 @@ def _scaled_by_freq(xp, dw, ids):
 
 
 def _embedding_grad_forward(xp, ids, w, dout, padding_idx, scale_grad_by_freq, is_sparse):
-    _check_ids("embedding_grad", ids, w.shape[0])
+    _check_ids(xp, "embedding_grad", ids, w.shape[0])
     dw = xp.zeros(w.shape, dtype=dout.dtype)
     scatter_add(xp, dw, ids.reshape(-1), dout.reshape(-1, w.shape[1]))
     row = padding_row(padding_idx, w.shape[0])
@@ -92,15 +93,13 @@ def _embedding_grad_grad(g):
 _EMBEDDING_ATTRS = {"padding_idx": -1, "scale_grad_by_freq": False, "is_sparse": False}
 EMBEDDING = register_op("embedding", inputs=("Ids", "W"), outputs=("Out",), forward=_embedding_forward,
                         infer=_embedding_infer, grad=_embedding_grad,
-                        attrs=_EMBEDDING_ATTRS, nondiff_inputs=("Ids",), double_grad=True,
-                        host_sync=VALUE_CHECK)
+                        attrs=_EMBEDDING_ATTRS, nondiff_inputs=("Ids",), double_grad=True)
 
 EMBEDDING_GRAD = register_op("embedding_grad", inputs=("Ids", "W", "DOut"), meta_inputs=("W",), outputs=("DW",),
                              forward=_embedding_grad_forward, infer=_embedding_grad_infer, grad=_embedding_grad_grad,
                              attrs=_EMBEDDING_ATTRS, nondiff_inputs=("Ids", "W"),
                              double_grad=True,
-                             gpu=_embedding_grad_kernel,
-                             host_sync=VALUE_CHECK)
+                             gpu=_embedding_grad_kernel)
 
 
 # ---- dropout --------------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ def _check_affine(op, slot, meta, right, x):
     if meta is None:
         return
     if meta.dtype != _compute_dtype(x.dtype) and meta.dtype != x.dtype:
-        raise TypeError(f"op '{op}': {slot} has dtype {meta.dtype} but X has {x.dtype}")
+        raise ValueError(f"op '{op}': {slot} has dtype {meta.dtype} but X has {x.dtype}")
     n = _numel(meta.shape)
     if right != -1 and n != -1 and n != right:
         raise ValueError(f"op '{op}': {slot} must have {right} elements (the product of X's dims from "

@@ -16,23 +16,18 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..device.graph_capture import capturing
+from .launch import generated as _generated
 from .legacy import REGISTRY_TYPES as _BY_LEGACY_TYPE
 
 
 Meta = namedtuple("Meta", ["shape", "dtype"])  # shape: tuple of int, -1 = unknown; dtype: numpy dtype
 
 # the usual reasons an op's forward reads device values on the host (OpDef.host_sync). A value check is a
-# validation: an op whose check skips itself while a CUDA graph is captured (`checks_values`) can be replayed
-# -- the step's runs before its capture checked their values, a replay checks nothing, as Paddle's in-kernel
-# checks do not stop a graph
+# validation; an op checking through device.deferred_checks reads nothing on the host and declares none (its
+# check waits for the next read of device values, and skips itself while a CUDA graph is captured, as Paddle's
+# in-kernel checks do not stop a graph)
 DATA_DEPENDENT_SHAPE = "its output shape depends on the input values"
 VALUE_CHECK = "checks its input values on the host"
-
-
-def checks_values(xp):
-    """Whether an op's value check (VALUE_CHECK) runs now: not while a CUDA graph is being captured."""
-    return not capturing(xp)
 
 
 class OpDef:
@@ -41,13 +36,13 @@ class OpDef:
                  "nondiff_inputs", "meta_inputs", "same_dtype", "double_grad", "diff_inputs_mask", "n_in",
                  "n_out", "simple", "input_index", "output_index", "view", "block_runner", "block_grad",
                  "block_locals", "host_sync", "lacks_higher_grad", "host_inputs", "absent_tails", "callable_attrs",
-                 "_forwards")
+                 "elementwise", "_forwards")
 
     def __init__(self, type, inputs, outputs, forward=None, infer=None, grad=None, attrs=None,
                  variadic_inputs=(), optional_inputs=(), variadic_outputs=(), intermediate_outputs=(),
                  nondiff_inputs=(), meta_inputs=(), same_dtype=(), double_grad=False, view=False,
                  block_runner=None, block_grad=None, block_locals=None, host_sync=None, host_inputs=(),
-                 callable_attrs=()):
+                 callable_attrs=(), elementwise=None):
         self.type = type
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
@@ -57,6 +52,11 @@ class OpDef:
         self.attrs = dict(attrs or {})
         self.impls = {}  # device -> forward (register_impl)
         self._forwards = {}  # array module -> the forward it runs (forward_for)
+        # elementwise(*input expressions, **attrs) -> the op's value as a CUDA expression over float values (an input
+        # None where the op was given none), or None where these attrs or inputs are not covered: what generated
+        # kernels are written from (ops/launch/generated.py) -- an elementwise op of one output, its output shaped
+        # as its inputs broadcast together and of their (float) dtype
+        self.elementwise = elementwise
         self.variadic_inputs = frozenset(variadic_inputs)
         # host inputs: arguments Paddle's op also takes as tensors (a reshape's Shape, a slice's StartsTensorList),
         # optional, read on the host when given, so a step holding them waits for the device (a value known only
@@ -161,12 +161,15 @@ def register_op(type, gpu=None, **spec):
     """Declare an op. Returns its OpDef (module-level constants make call sites cheap).
 
     `gpu`: the op's kernel binding, fn(xp, *arrays, **attrs) with the forward's signature (see
-    register_impl).
+    register_impl). An op declaring its `elementwise` CUDA expression and no binding runs, on a GPU, as one kernel
+    generated from that expression.
     """
     if type in _REGISTRY or type in _BY_LEGACY_TYPE:
         raise ValueError(f"op '{type}' is registered twice (or is the legacy name of another op)")
     op = OpDef(type, **spec)
     _REGISTRY[type] = op
+    if gpu is None and op.elementwise is not None:
+        gpu = _generated.single_op(op)
     if gpu is not None:
         register_impl(type, "gpu", gpu)
     return op
@@ -178,14 +181,18 @@ def register_impl(type, device, fn):
     `fn` receives the arrays and the filled-in attrs as the forward does and returns None for a
     configuration it does not cover (float64, an odd layout): the reference forward runs instead.
     """
-    op = get_op(type)
+    attach_impl(get_op(type), device, fn)
+
+
+def attach_impl(op, device, fn):
+    """register_impl for OpDef `op` (registered or not: static/fusion.py's fused chains are OpDefs of their own)."""
     forward = op.forward
 
     def run(xp, *arrays, **attrs):
         out = fn(xp, *arrays, **attrs)
         return forward(xp, *arrays, **attrs) if out is None else out
 
-    run.__name__ = run.__qualname__ = f"{type}_{device}"
+    run.__name__ = run.__qualname__ = f"{op.type}_{device}"
     run.__wrapped__ = fn  # inspect.signature shows the binding's own
     op.impls[device] = run
     op._forwards.clear()

@@ -354,6 +354,102 @@ GAMMAINC = _gamma_pair("gammainc", gammainc_series, 1.0)
 GAMMAINCC = _gamma_pair("gammaincc", gammaincc_series, -1.0)
 
 
+# ---- gammaincinv: y with P(a, y) = u, the inverse of gammainc in y. A uniform u through it is a Gamma(a, 1)
+# draw that is a smooth function of (a, u): the reparameterised gamma sampler (implicit reparameterisation,
+# Figurnov et al. 2018: dy/da = -(dP/da) / (dP/dy) at the draw), so its gradient is the op's own derivative.
+_HALLEY_STEPS = 24
+
+
+def _gamma_log_density(xp, a, y):  # log(y^(a-1) e^-y / Gamma(a)) = log dP/dy
+    return (a - 1.0) * xp.log(y) - y - lgamma_series(xp, a)
+
+
+def _gammaincinv_start(xp, a, u):
+    """A first guess at P^-1(a, u): Wilson-Hilferty's cube of a normal quantile for a > 1; below, the inverse of
+    P ~ y^a / Gamma(a + 1) near 0 for small u and of the exponential tail above (Numerical Recipes' invgammp)."""
+    tail = xp.minimum(u, 1.0 - u)
+    t = xp.sqrt(-2.0 * xp.log(xp.maximum(tail, _TINY)))
+    z = (2.30753 + t * 0.27061) / (1.0 + t * (0.99229 + t * 0.04481)) - t  # ~ the normal quantile of `tail`
+    z = xp.where(u < 0.5, z, -z)
+    big = xp.maximum(a, 1.0)
+    wilson = xp.maximum(1e-3, big * (1.0 - 1.0 / (9.0 * big) + z / (3.0 * xp.sqrt(big))) ** 3)
+    knee = 1.0 - a * (0.253 + a * 0.12)
+    small = xp.where(u < knee, (u / knee) ** (1.0 / a), 1.0 - xp.log1p(-(u - knee) / (1.0 - knee)))
+    return xp.where(a > 1.0, wilson, small)
+
+
+def gammaincinv_series(xp, a, u):
+    """Halley's iteration on P(a, y) - u from _gammaincinv_start, kept positive (float64)."""
+    a, u = xp.broadcast_arrays(a, u)
+    shape = a.shape
+    a, u = a.ravel(), u.ravel()
+    y = _gammaincinv_start(xp, a, u)
+    live = (a > 0) & (u > 0) & (u < 1)
+    y = xp.where(live, y, 1.0)
+    for _ in range(_HALLEY_STEPS):
+        newton = (_regularized_gamma(xp, a, y, upper=False) - u) / xp.exp(_gamma_log_density(xp, a, y))
+        step = newton / (1.0 - 0.5 * xp.minimum(1.0, newton * ((a - 1.0) / y - 1.0)))
+        step = xp.where(live & xp.isfinite(step), step, 0.0)
+        moved = y - step
+        y = xp.where(moved > 0, moved, 0.5 * y)  # an overshoot past 0 halves y instead
+        if not bool(xp.any(xp.abs(step) > 1e-13 * y)):
+            break
+    y = xp.where(u == 0, 0.0, xp.where(u == 1, np.inf, y))
+    return xp.where((a > 0) & (u >= 0) & (u <= 1), y, np.nan).reshape(shape)
+
+
+def _gammainc_da(xp, a, y):
+    """dP(a, y)/da by the series P = sum_n t_n, t_n = y^(a+n) e^-y / Gamma(a+n+1) (differentiated termwise:
+    d t_n / da = t_n (log y - psi(a+n+1))); log t_n is accumulated so that no term underflows before its peak."""
+    log_y = xp.log(y)
+    log_t = a * log_y - y - lgamma_series(xp, a + 1.0)
+    psi = digamma_series(xp, a + 1.0)
+    total = xp.exp(log_t) * (log_y - psi)
+    scale = xp.abs(total)
+    for n in range(1, 100000):
+        log_t = log_t + log_y - xp.log(a + n)
+        psi = psi + 1.0 / (a + n)
+        term = xp.exp(log_t) * (log_y - psi)
+        total = total + term
+        scale = scale + xp.abs(term)
+        if n % 16 == 0 and not bool(xp.any((a + n < y) | (xp.abs(term) > 1e-17 * scale))):
+            break
+    return total
+
+
+def _gammaincinv_grad_forward(xp, a, out, dout):
+    """(dA, dU) of y = P^-1(a, u): dy/du = 1 / density(y), dy/da = -(dP/da)(a, y) / density(y), in float64."""
+    a64, y = a.astype(np.float64), out.astype(np.float64)
+    with np.errstate(all="ignore"):
+        density = xp.exp(_gamma_log_density(xp, a64, y))
+        du = dout / density
+        da = xp.where(y > 0, -_gammainc_da(xp, a64, xp.where(y > 0, y, 1.0)), 0.0) * du
+    return da.astype(a.dtype), du.astype(a.dtype)
+
+
+def _gammaincinv_grad(g):
+    grads = g.op("gammaincinv_grad", g.input("X"), g.output("Out"), g.output_grad("Out"))
+    for slot, grad in zip(("X", "U"), grads):
+        if g.needs(slot):
+            g.set_input_grad(slot, g.reduce_as(grad, g.input(slot)))
+
+
+def _gammaincinv_infer(a, u):
+    check_same_dtype("gammaincinv", a, u)
+    float_rule("gammaincinv")(a)
+    return Meta(broadcast_shapes("gammaincinv", a.shape, u.shape), a.dtype)
+
+
+GAMMAINCINV = register_op(
+    "gammaincinv", inputs=("X", "U"), outputs=("Out",),
+    forward=_special(gammaincinv_series, lambda s, a, u: s.gammaincinv(a, u)), infer=_gammaincinv_infer,
+    grad=_gammaincinv_grad, same_dtype=("X", "U"), host_sync="iterates to convergence on the host")
+GAMMAINCINV_GRAD = register_op(
+    "gammaincinv_grad", inputs=("X", "Out", "DOut"), outputs=("DX", "DU"), forward=_gammaincinv_grad_forward,
+    infer=lambda a, out, dout: (Meta(out.shape, a.dtype), Meta(out.shape, a.dtype)),
+    host_sync="sums a series to convergence on the host")
+
+
 # ---- nextafter: the next representable float after x toward y (not differentiable) ---------------------
 def _nextafter_infer(x, y):
     check_same_dtype("nextafter", x, y)

@@ -2,7 +2,7 @@
 (and, for AdamW, a decay coefficient), so a GPU kernel can do them all in one launch."""
 import numbers
 
-from ..framework.mode import _static
+from ..framework.mode import in_static_mode
 from .optimizer import Optimizer
 
 __all__ = ["Adam", "AdamW"]
@@ -55,7 +55,7 @@ class Adam(Optimizer):
         for (_, b1, b2, eps, coeff), (lr, pgs) in groups.items():
             params = [p for p, _ in pgs]
             m1, m2, b1p, b2p = map(list, zip(*[self._moments(p, b1, b2) for p in params]))
-            if _static[0]:  # a program shows Paddle's static update: one adam (adamw) op per parameter
+            if in_static_mode():  # a program shows Paddle's static update: one adam (adamw) op per parameter
                 for (p, g), acc in zip(pgs, zip(m1, m2, b1p, b2p)):
                     self._update_one(p, g, lr, acc, {"beta1": b1, "beta2": b2, "epsilon": eps}, coeff)
                 continue

@@ -7,7 +7,7 @@ import collections
 import functools
 
 from ..autograd import enable_grad, no_grad
-from ..framework.mode import _static
+from ..framework.mode import in_static_mode
 from ..tensor import concat, to_tensor, zeros_like
 from .optimizer import Optimizer
 
@@ -160,7 +160,7 @@ class LBFGS(Optimizer):
     def step(self, closure):
         """Run up to max_iter L-BFGS iterations; `closure` clears the gradients, recomputes the loss,
         calls backward and returns the loss. Returns the loss of the first evaluation."""
-        if _static[0]:
+        if in_static_mode():
             raise RuntimeError("LBFGS.step() is only supported in dynamic mode")
         if not callable(closure):
             raise TypeError(f"LBFGS.step: closure must be callable, received {type(closure).__name__}")

@@ -22,7 +22,7 @@ import numpy as np
 from ..autograd import no_grad
 from ..device.graph_capture import recording
 from ..framework import dtype as _dtype
-from ..framework.mode import _static
+from ..framework.mode import in_static_mode
 from ..framework.tensor import Tensor, wrap_array
 from ..ops import autocast, dispatch
 from ..ops.registry import get_op
@@ -79,7 +79,7 @@ class Optimizer:
         self._name = name
         self._param_groups = []
         if parameters is None:
-            if not _static[0]:
+            if not in_static_mode():
                 raise AttributeError(f"{api}: parameters must be given in dynamic mode, e.g. "
                                      f"{api}(parameters=model.parameters())")
         else:
@@ -197,7 +197,7 @@ class Optimizer:
         shape = list(param.shape) if shape is None else list(shape)
         dtype = _dtype.convert_dtype(dtype or param.dtype).name
         var_name = f"{pname}_{name}_0"
-        if _static[0]:
+        if in_static_mode():
             with device_guard(device):
                 t = _persistable_var(self._program, self._startup, var_name, shape, dtype, fill_value, False)
         else:
@@ -219,7 +219,7 @@ class Optimizer:
         """Apply optimizer op `op_type`: eagerly (its results written into the parameters' and accumulators'
         storage, so views and detached aliases see the update) or appended to the program."""
         op = get_op(op_type)
-        if _static[0]:
+        if in_static_mode():
             return self._block.append_op(type=op_type, inputs=self._static_inputs(op, inputs), outputs=outputs,
                                          attrs={**op.fill_attrs(attrs or {}), **self._static_update_attrs(inputs)})
         result = dispatch.apply(op, *map(inputs.get, op.inputs), **(attrs or {}))
@@ -289,18 +289,18 @@ class Optimizer:
         if not self._decoupled_decay:
             # one scope for all the parameters' terms, as Paddle's (static only: eagerly a generator context per
             # step would cost more than the loop)
-            with name_scope("regularization") if _static[0] else contextlib.nullcontext():
+            with name_scope("regularization") if in_static_mode() else contextlib.nullcontext():
                 triples = [(p, self._regularized(p, g, group), group) for p, g, group in triples]
         entries = []
-        base_lr = None if _static[0] else self.get_lr()  # a scheduler computes it once per update, not per parameter
-        capture = None if _static[0] else recording()
+        base_lr = None if in_static_mode() else self.get_lr()  # a scheduler computes it once per update, not per parameter
+        capture = None if in_static_mode() else recording()
         if capture is not None:  # captured into a CUDA graph: the rate is written before each launch, not in it
             capture.on_launch(self._refresh_eager_lrs)
         for p, g, group in triples:
             ratio = float(getattr(p, "optimize_attr", {}).get("learning_rate", 1.0)) * \
                 float(group.get("learning_rate", 1.0))
             ratio *= self._lr_ratio(p)
-            if _static[0]:
+            if in_static_mode():
                 lr = self._static_lr_var(self._program, self._startup, ratio)
             else:
                 lr = self._eager_lr(p._place, base_lr * ratio, ratio, p._data.dtype)
@@ -318,14 +318,14 @@ class Optimizer:
         under the parameter's names, as Paddle's), then the master is cast into the parameter."""
         if not self._multi_precision:
             return self._apply_updates(self._prepare(triples))
-        master_of = self._static_master if _static[0] else self._master_weight
+        master_of = self._static_master if in_static_mode() else self._master_weight
         low = [(p, master_of(p)) for p, _, _ in triples if p.dtype.np in _dtype.LOW_PRECISION]
         masters = {id(p): m for p, m in low}
         triples = [(masters[id(p)], dispatch.apply(_CAST, g, dtype="float32"), group) if id(p) in masters
                    else (p, g, group) for p, g, group in triples]
         self._apply_updates(self._prepare(triples))
         for p, m in low:
-            if _static[0]:
+            if in_static_mode():
                 self._block.append_op(type="cast", inputs={"X": m}, outputs={"Out": p}, attrs={"dtype": p.dtype.name})
             else:
                 p._write(dispatch.apply(_CAST, m, dtype=p.dtype.name)._data)
@@ -378,7 +378,7 @@ class Optimizer:
 
     def step(self) -> None:
         """Update every parameter that has a gradient (dynamic mode)."""
-        if _static[0]:
+        if in_static_mode():
             raise RuntimeError(f"{type(self).__name__}.step() is for dynamic mode; in static mode call "
                                "optimizer.minimize(loss) while building the program")
         with no_grad():
@@ -388,7 +388,7 @@ class Optimizer:
 
     def apply_gradients(self, params_grads):
         """Append (static: to the default programs) or run (dynamic) the updates for `params_grads`."""
-        if _static[0]:
+        if in_static_mode():
             from .. import static
             return self._append_static_updates(params_grads, static.default_main_program(),
                                                static.default_startup_program())
@@ -399,7 +399,7 @@ class Optimizer:
 
     def backward(self, loss, startup_program=None, parameters=None, no_grad_set=None, callbacks=None):
         """Static: append the backward pass; dynamic: the current (param, grad) pairs."""
-        if _static[0]:
+        if in_static_mode():
             from .. import static
             params = parameters if parameters is not None else (self._parameter_list or None)
             return static.append_backward(loss, parameter_list=params, no_grad_set=no_grad_set,
@@ -411,7 +411,7 @@ class Optimizer:
         """Dynamic mode (as in Paddle): update the parameters from the gradients a previous
         `loss.backward()` produced. Static mode: append the backward pass and the update ops.
         Returns (optimize_ops, params_grads)."""
-        if not _static[0]:
+        if not in_static_mode():
             if not isinstance(loss, Tensor):
                 raise TypeError(f"{type(self).__name__}.minimize: loss must be a Tensor, received "
                                 f"{type(loss).__name__}")

@@ -6,8 +6,9 @@ it into a gradient group first. Temporaries are named like Paddle's LayerHelper 
 `<key>_<n>.tmp_<k>` with the op type (or the enclosing layer's name) as the key.
 """
 import contextlib
+import threading
 
-from ..framework.mode import _static
+from ..framework.mode import in_static_mode
 from ..framework.tensor import Tensor
 from ..ops import dispatch
 from ..ops.legacy import (HELPER_NAMED_OUTPUTS, INPLACE_OUTPUTS, NO_GRAD_OUTPUTS_KEPT, OUTPUT_ORDER, STOP_GRADIENT_OUTPUTS, extra_outputs, legacy_type,
@@ -15,20 +16,27 @@ from ..ops.legacy import (HELPER_NAMED_OUTPUTS, INPLACE_OUTPUTS, NO_GRAD_OUTPUTS
 from ..ops.registry import Meta
 from .framework import Operator, Variable, default_main_program, program_unique_name
 
-_layer_name = [None]
-_capture = [None]  # while paddle.jit traces: fn(Tensor) -> Variable standing for that eager Tensor
+
+class _ThreadBuilding(threading.local):
+    """What the guards below set, per thread (as the programs ops are built into: static/framework.py)."""
+    layer_name = None    # how the next op's outputs are named: a LayerHelper name, a _Reserved one, ...
+    capture = None       # while paddle.jit traces: fn(Tensor) -> Variable standing for that eager Tensor
+    output_order = None  # (op type, output slots in the order Paddle's API creates them)
+
+
+_thread = _ThreadBuilding()
 
 
 @contextlib.contextmanager
 def tensor_capture(fn):
     """Inside, an eager Tensor given to an op becomes the Variable `fn(tensor)` returns (paddle.jit's tracing
     turns the Layer's parameters and other captured tensors into persistable variables this way)."""
-    prev = _capture[0]
-    _capture[0] = fn
+    prev = _thread.capture
+    _thread.capture = fn
     try:
         yield
     finally:
-        _capture[0] = prev
+        _thread.capture = prev
 
 
 def program_copy(v, program):
@@ -44,8 +52,8 @@ def program_copy(v, program):
 def as_variable(v):
     """`v`, or the Variable standing for it: the one paddle.jit's tracing captured for an eager Tensor, or the
     current program's copy of a persistable Variable of the program it was cloned from (`program_copy`)."""
-    if _capture[0] is not None and isinstance(v, Tensor):
-        return _capture[0](v)
+    if _thread.capture is not None and isinstance(v, Tensor):
+        return _thread.capture(v)
     own = program_copy(v, default_main_program()) if isinstance(v, Variable) else None
     return v if own is None else own
 
@@ -61,12 +69,12 @@ def _captured(v, capture):
 @contextlib.contextmanager
 def layer_name_guard(name):
     """Temporaries of the ops appended inside are named `<name>.tmp_<k>` (fc, embedding, ...)."""
-    prev = _layer_name[0]
-    _layer_name[0] = name
+    prev = _thread.layer_name
+    _thread.layer_name = name
     try:
         yield
     finally:
-        _layer_name[0] = prev
+        _thread.layer_name = prev
 
 
 @contextlib.contextmanager
@@ -76,9 +84,9 @@ def layer_helper(key):
     names nothing. Yields the name (None in eager mode), for ops appended later under layer_name_guard.
     Inside a static layer API's own helper (static.nn.conv2d calling F.conv2d) its name stays: Paddle's builds
     the op with that one LayerHelper."""
-    outer = _layer_name[0]
-    if not _static[0] or (isinstance(outer, str) and not isinstance(outer, _Reserved)):
-        yield outer if _static[0] else None
+    outer = _thread.layer_name
+    if not in_static_mode() or (isinstance(outer, str) and not isinstance(outer, _Reserved)):
+        yield outer if in_static_mode() else None
         return
     name = program_unique_name(key)
     with layer_name_guard(name):
@@ -89,7 +97,7 @@ def op_helper_name(op_type):
     """The LayerHelper name Paddle's API of registry op `op_type` names its output by, taken now (its counters:
     ops/legacy.py NAME_KEYS), for APIs that build the op's tensor arguments before the op; None in eager mode.
     Build the op inside layer_name_guard(it)."""
-    if not _static[0]:
+    if not in_static_mode():
         return None
     key, counters = name_key(op_type)
     for _ in range(counters):
@@ -98,14 +106,14 @@ def op_helper_name(op_type):
 
 
 class _Reserved(str):
-    """_layer_name while the op the variable of this name was reserved for builds: its output is that variable."""
+    """The layer name while the op the variable of this name was reserved for builds: its output is that variable."""
 
 
 def reserve_output(key, shape, dtype, stop_gradient):
     """Create the variable `<key>.tmp_<k>` now (static mode; None in eager mode), as Paddle's APIs that create an
     op's output before the ops making its inputs (conv's bias add, before the bias reshape): the op built inside
     `reserved_output_guard(it)` then writes it."""
-    if not _static[0] or key is None:
+    if not in_static_mode() or key is None:
         return None
     program = default_main_program()
     return program.current_block().create_var(program._name_generator(key + ".tmp"), shape, dtype,
@@ -122,20 +130,17 @@ def output_name_guard(name):
     return layer_name_guard(None if name is None else _Reserved(name))
 
 
-_output_order = [None]
-
-
 @contextlib.contextmanager
 def output_order_guard(op_type, slots):
     """Op `op_type` built inside creates its outputs (Paddle's extra ones too) in the order `slots`, where the
     Paddle API that appends it creates them in another order than OUTPUT_ORDER's (static.nn.batch_norm makes
     ReserveSpace before Y): the temporaries are numbered so."""
-    prev = _output_order[0]
-    _output_order[0] = (op_type, tuple(slots))
+    prev = _thread.output_order
+    _thread.output_order = (op_type, tuple(slots))
     try:
         yield
     finally:
-        _output_order[0] = prev
+        _thread.output_order = prev
 
 
 def scalar_constant(value, dtype):
@@ -149,19 +154,19 @@ def scalar_constant(value, dtype):
     return out
 
 
-_OPERATOR_TEMPORARY = object()  # _layer_name while a Python operator builds its op: outputs are `tmp_<n>`
+_OPERATOR_TEMPORARY = object()  # the layer name while a Python operator builds its op: outputs are `tmp_<n>`
 
 
 def operator_temporaries(fn):
     """`fn` (a Variable's Python operator: +, *, astype, ...) naming its outputs `tmp_<n>`, as Paddle's
     operator overloads on Variables do."""
     def named(*args, **kwargs):
-        prev = _layer_name[0]
-        _layer_name[0] = _OPERATOR_TEMPORARY
+        prev = _thread.layer_name
+        _thread.layer_name = _OPERATOR_TEMPORARY
         try:
             return fn(*args, **kwargs)
         finally:
-            _layer_name[0] = prev
+            _thread.layer_name = prev
     named.__name__ = getattr(fn, "__name__", "operator")
     return named
 
@@ -169,12 +174,12 @@ def operator_temporaries(fn):
 def forward_name_fn(op_type, program):
     """Names for one forward op's outputs: `<layer or op key>.tmp_<k>` counted by the program, as Paddle's
     LayerHelper names them (`tmp_<n>`, counted globally, for operators)."""
-    if _layer_name[0] is _OPERATOR_TEMPORARY:
+    if _thread.layer_name is _OPERATOR_TEMPORARY:
         return lambda: program._name_generator("tmp")
-    if isinstance(_layer_name[0], _Reserved):
-        return lambda: str(_layer_name[0])
+    if isinstance(_thread.layer_name, _Reserved):
+        return lambda: str(_thread.layer_name)
     generate = program._name_generator
-    helper = _layer_name[0]
+    helper = _thread.layer_name
     if helper is None:
         key, counters = name_key(op_type)
         for _ in range(counters):
@@ -205,8 +210,8 @@ def build_op(block, op, inputs, attrs, new_name, role, legacy_outputs=False):
     """
     if len(inputs) != op.n_in:
         inputs = dispatch.with_absent_inputs(op, inputs)
-    if _capture[0] is not None:
-        inputs = [_captured(v, _capture[0]) for v in inputs]
+    if _thread.capture is not None:
+        inputs = [_captured(v, _thread.capture) for v in inputs]
     program = block.program
     metas, in_names, diff_sg = [], {}, []
     for slot, v, diff in zip(op.inputs, inputs, op.diff_inputs_mask):
@@ -236,7 +241,7 @@ def build_op(block, op, inputs, attrs, new_name, role, legacy_outputs=False):
     if op.n_out == 1 and isinstance(out_metas, Meta):
         out_metas = (out_metas,)
     # Paddle marks the outputs of a Variable's operators (x > y) and of some APIs by their inputs alone
-    by_inputs = legacy_outputs and (op.type in NO_GRAD_OUTPUTS_KEPT or _layer_name[0] is _OPERATOR_TEMPORARY)
+    by_inputs = legacy_outputs and (op.type in NO_GRAD_OUTPUTS_KEPT or _thread.layer_name is _OPERATOR_TEMPORARY)
     stop = (op.grad is None and not by_inputs) or all(diff_sg)
     metas_of = dict(zip(op.outputs, out_metas))
     no_grad = STOP_GRADIENT_OUTPUTS.get(op.type, ()) if legacy_outputs else ()
@@ -245,7 +250,7 @@ def build_op(block, op, inputs, attrs, new_name, role, legacy_outputs=False):
     extras = extra_outputs(op.type, metas[0], attrs) if legacy_outputs and metas else {}
     order = op.outputs
     if legacy_outputs:  # Paddle's numbering
-        given = _output_order[0]
+        given = _thread.output_order
         order = given[1] if given is not None and given[0] == op.type else OUTPUT_ORDER.get(op.type, op.outputs)
     for slot in [*(s for s in order if s in metas_of or s in extras), *(s for s in extras if s not in order)]:
         if slot in extras:

@@ -111,12 +111,12 @@ class BackwardPass:
         self.grad_names[fwd_name] = name
         self.grad_to_var[name] = fwd_name
 
-    def grad_var(self, fwd_name):
+    def grad_var(self, fwd_name, fwd_var=None):
         """The grad Variable of a forward var (created in the grad block, shaped like the var)."""
         name = self.grad_name_of(fwd_name)
         v = self.block._lookup(name)
         if v is None:
-            fv = self.fwd_block.var(fwd_name)
+            fv = self.fwd_block.var(fwd_name) if fwd_var is None else fwd_var
             v = self.block.create_var(name, fv._shape, fv._dtype, stop_gradient=False)
         return v
 
@@ -410,9 +410,13 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
                                                                 "parameter_list")
     user_no_grad = _names_of(no_grad_set, "append_backward", "no_grad_set")
     program = loss.block.program
-    block = program.global_block()
-    if loss.block is not block:
-        raise ValueError(f"append_backward: loss '{loss.name}' must be a variable of the global block")
+    # as Paddle's, the block being built is differentiated; inside a sub-block (a control-flow body) its gradient
+    # goes into a new block (parent: the sub-block's parent, forward_block_idx: the sub-block)
+    block = grad_block = program.current_block()
+    if block.idx != 0:
+        grad_block = program._create_block(parent_idx=block.parent_idx)
+        grad_block.forward_block_idx = block.idx
+        program.current_block_idx = block.idx
     loss_op = _find_loss_op(loss)
     if loss_op is None:
         raise ValueError(f"append_backward: no op of the program produces loss '{loss.name}'")
@@ -423,12 +427,12 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
     op_path = find_op_path(block, [loss.name], [], no_grad)
     no_grad |= find_no_grad_vars(block, op_path, [loss.name], no_grad)
 
-    bp = BackwardPass(program, block, block, no_grad, callbacks)
+    bp = BackwardPass(program, block, grad_block, no_grad, callbacks)
     seed_name = grad_name(loss.name)
-    if block._lookup(seed_name) is not None:  # an earlier backward's seed: a unique suffix (Paddle's _rename_grad_)
+    if grad_block._lookup(seed_name) is not None:  # an earlier backward's seed: a unique suffix (Paddle's _rename_grad_)
         bp.set_grad_name(loss.name, unique_name.generate(seed_name))
-    seed = bp.grad_var(loss.name)
-    seed_op = block.append_op("fill_constant", outputs={"Out": [seed]},
+    seed = bp.grad_var(loss.name, loss)  # the loss may live in another block than the one differentiated
+    seed_op = grad_block.append_op("fill_constant", outputs={"Out": [seed]},
                               attrs={"shape": [] if not loss._shape else [1], "value": 1.0, "dtype": loss.dtype.name,
                                      "place": None, OP_ROLE_ATTR: OP_ROLE_BACKWARD | OP_ROLE_LOSS,
                                      "op_namescope": "", "str_value": ""})
@@ -440,15 +444,15 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
     bp.commit()
 
     if param_names is None:
-        params = [p for p in block.all_parameters() if p.trainable]
+        params = [p for p in program.global_block().all_parameters() if p.trainable]
     else:
         params = [block.var(n) for n in param_names]
     result = []
     for p in params:
         if p.name not in bp.available:
             continue
-        g = block.var(bp.grad_name_of(p.name))
-        producer = next((op for op in reversed(block.ops) if g.name in op.output_arg_names), None)
+        g = grad_block.var(bp.grad_name_of(p.name))
+        producer = next((op for op in reversed(grad_block.ops) if g.name in op.output_arg_names), None)
         if producer is not None:
             role_var = [p.name, g.name] + list(producer._attrs.get(OP_ROLE_VAR_ATTR, []))
             producer._set_attr(OP_ROLE_VAR_ATTR, role_var)

@@ -13,6 +13,7 @@ from ..framework.mode import in_dynamic_mode
 from ..framework.tensor import Tensor
 from ..ops import dispatch
 from ..ops.registry import get_op, register_op
+from ..utils.structure import flatten
 from . import backward as _bw
 from . import executor as _ex
 from .framework import (EMPTY_VAR_NAME, OP_ROLE_ATTR, OP_ROLE_BACKWARD, Operator, Variable, default_main_program,
@@ -137,18 +138,29 @@ def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
     return _pack(outs, t_kind if true_fn is not None else f_kind)
 
 
-def _body_result(new, n):
+def _is_leaf(value):
+    return not isinstance(value, (list, tuple, dict))
+
+
+def _body_result(new, loop_vars):
+    """The body's results, and them flattened as the loop vars are (nested lists, tuples and dicts)."""
     new = list(new) if isinstance(new, (list, tuple)) else [new]
-    if len(new) != n:
-        raise ValueError(f"while_loop: body must return as many values as loop_vars ({n}), returned {len(new)}")
-    return new
+    if len(new) != len(loop_vars):
+        raise ValueError(f"while_loop: body must return as many values as loop_vars ({len(loop_vars)}), returned "
+                         f"{len(new)}")
+    flat, _ = flatten(new, _is_leaf)
+    expected, _ = flatten(list(loop_vars), _is_leaf)
+    if len(flat) != len(expected):
+        raise ValueError(f"while_loop: body must return the structure of loop_vars ({len(expected)} tensors "
+                         f"nested as loop_vars), returned {len(flat)}")
+    return new, flat
 
 
 def _while_eager(cond, body, loop_vars):
     """Dynamic mode, as Paddle: a Python loop (its ops record gradients as usual)."""
     kind = type(loop_vars)
     while _eager_condition(cond(*loop_vars)):
-        loop_vars = _body_result(body(*loop_vars), len(loop_vars))
+        loop_vars, _ = _body_result(body(*loop_vars), loop_vars)
     return kind(loop_vars)
 
 
@@ -158,8 +170,9 @@ def _eager_condition(now):
 
 
 def while_loop(cond, body, loop_vars, is_test=False, name=None):
-    """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; returns the final loop vars.
-    In dynamic mode it is a Python loop, as in Paddle."""
+    """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; returns the final loop vars. A loop var may
+    be a nested list, tuple or dict of Variables (the body returns the same structure). A var whose shape changes
+    in the body shows -1 in the dims that change. In dynamic mode it is a Python loop, as in Paddle."""
     if not callable(cond):
         raise TypeError(f"while_loop: cond must be callable, received {type(cond).__name__}")
     if not callable(body):
@@ -170,7 +183,8 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
         raise ValueError("while_loop: loop_vars must not be empty")
     if in_dynamic_mode():
         return _while_eager(cond, body, loop_vars)
-    for v in loop_vars:
+    flat_vars, _ = flatten(list(loop_vars), _is_leaf)
+    for v in flat_vars:
         if not isinstance(v, Variable):
             raise TypeError(f"while_loop: loop_vars must hold Variables, received {type(v).__name__}")
     program = default_main_program()
@@ -180,8 +194,8 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
     _check_pred(pre_cond, "while_loop", "the value returned by cond", bad_size=TypeError)
     block = program._create_block()
     try:
-        new = _body_result(body(*loop_vars), len(loop_vars))
-        for i, (n, s) in enumerate(zip(new, loop_vars)):
+        new, flat_new = _body_result(body(*loop_vars), loop_vars)
+        for i, (n, s) in enumerate(zip(flat_new, flat_vars)):
             if not isinstance(n, Variable):
                 raise TypeError(f"while_loop: body must return Variables, value {i} is {type(n).__name__}")
             if n.dtype != s.dtype or len(n.shape) != len(s.shape):
@@ -189,9 +203,10 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
                                  f"{n.dtype.name}{n.shape}")
         now = cond(*new)
         _check_pred(now, "while_loop", "the value returned by cond", bad_size=TypeError)
-        for n, s in zip(new, loop_vars):
+        for n, s in zip(flat_new, flat_vars):
             if n is not s:
                 block.append_op("assign", inputs={"X": [n]}, outputs={"Out": [s]})
+                s._shape = tuple(a if a == b else -1 for a, b in zip(s._shape, n._shape))
         block.append_op("assign", inputs={"X": [now]}, outputs={"Out": [pre_cond]})
     finally:
         program._rollback()

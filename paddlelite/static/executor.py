@@ -5,14 +5,15 @@ forward resolved for the place's array module, its attrs filled, its slots turne
 flat value list, and each temporary given the step after which it is dead (it is dropped there).
 Running a step is then a tight loop. Parameters and other persistable variables live in a Scope.
 """
-from collections import namedtuple
+import threading
+from collections import ChainMap, namedtuple
 from functools import partial
 
 import numpy as np
 
 from ..device import cuda
 from ..device.graph_capture import GraphReplay, replay_enabled
-from ..device.place import Place, current_place, parse_place
+from ..device.place import Place, current_place, parse_place, place_of_array
 from ..framework import dtype as _dtype
 from ..framework import user_warnings as _user_warnings
 from ..framework.flags import flag
@@ -20,16 +21,21 @@ from ..framework.tensor import Tensor
 from ..ops import check_numerics
 from ..ops.registry import VALUE_CHECK, get_op
 from .compiled import CompiledProgram
+from .fusion import fuse
 from .framework import EMPTY_VAR_NAME, Program, Variable, default_main_program, executable_ops, names_of
 
 
 # ---- scope ----------------------------------------------------------------------------------------
 class LoDTensor:
-    """A view of one scope variable's value (what `find_var(name).get_tensor()` returns)."""
+    """A view of one scope variable's value (what `find_var(name).get_tensor()` returns); `LoDTensor()` (Paddle's
+    core.LoDTensor / DenseTensor) is one holding its own value, set with `set(array, place)`."""
 
     __slots__ = ("_scope", "_name")
 
-    def __init__(self, scope, name):
+    def __init__(self, scope=None, name=""):
+        if scope is None:
+            scope = Scope()
+            scope._values[name] = None
         self._scope = scope
         self._name = name
 
@@ -55,7 +61,26 @@ class LoDTensor:
         self._scope._values[self._name] = place.xp.asarray(value)
 
     def shape(self):
-        return list(self._value().shape)
+        v = self._scope._values.get(self._name)
+        return [0] if v is None else list(v.shape)  # an empty tensor's shape is [0], as Paddle's
+
+    def _numel(self):
+        v = self._scope._values.get(self._name)
+        return 0 if v is None else int(v.size)
+
+    def _place(self):
+        return place_of_array(self._value())
+
+    def lod(self):
+        """[]: paddlelite's tensors carry no level-of-detail offsets (Paddle 3 deprecated them)."""
+        return []
+
+    def set_lod(self, lod):
+        if lod and any(level for level in lod):
+            raise NotImplementedError("LoDTensor.set_lod: paddlelite's tensors carry no level-of-detail offsets "
+                                      "(Paddle 3 deprecated LoD); pad the sequences to one length instead")
+
+    set_recursive_sequence_lengths = set_lod
 
     def _dtype(self):
         return _dtype.from_numpy(self._value().dtype)
@@ -84,10 +109,17 @@ class ScopeVar:
 
 
 class Scope:
-    """Name -> value (a NumPy or CuPy array) of the variables that outlive a run."""
+    """Name -> value (a NumPy or CuPy array) of the variables that outlive a run. A kid scope (`new_scope()`) sees
+    its parent's variables and keeps the ones it creates or writes to itself."""
 
-    def __init__(self):
-        self._values = {}
+    def __init__(self, parent=None):
+        self._values = {} if parent is None else ChainMap({}, parent._values)
+        self._kids = []
+
+    def new_scope(self):
+        kid = Scope(self)
+        self._kids.append(kid)
+        return kid
 
     def var(self, name):
         self._values.setdefault(name, None)
@@ -97,14 +129,17 @@ class Scope:
         return ScopeVar(self, name) if name in self._values else None
 
     def local_var_names(self):
-        return list(self._values)
+        return list(self._values.maps[0] if isinstance(self._values, ChainMap) else self._values)
+
+    def size(self):
+        return len(self.local_var_names())
 
     def erase(self, names):
         for n in names:
             self._values.pop(n, None)
 
     def drop_kids(self):
-        pass
+        self._kids.clear()
 
 
 _global_scope = [Scope()]
@@ -180,7 +215,9 @@ class Plan:
         """Steps for the ops of `block`; also the names it reads before writing, and the names it writes."""
         steps, reads, writes, written = [], [], [], set()
         last_use = {}
-        for k, op in enumerate(executable_ops(block.ops)):
+        ops = list(executable_ops(block.ops))
+        on_host = _host_constants(ops, block, keep) if self.xp is not np else ()
+        for k, op in enumerate(ops):
             op_reads, op_writes = op_io(op)
             for n in op_reads:
                 if n not in written and n not in reads:
@@ -191,13 +228,15 @@ class Plan:
                     written.add(n)
                     writes.append(n)
                 last_use[n] = k
-            steps.append(self.compile_op(op))
+            steps.append(self.compile_op(op, on_host=k in on_host))
         if free:
             frees = [[] for _ in steps]
             for n, k in last_use.items():
                 if n not in keep and not _persistable(block, n):
                     frees[k].append(self.slot(n))  # a sub-block may name it without a slot yet
             steps = [s + (tuple(f),) for s, f in zip(steps, frees)]
+            if self.xp is not np and not check_numerics.enabled[0]:  # on a GPU: elementwise chains as one kernel
+                steps = fuse(steps, self.xp, lambda slot: _shape(block, self.names[slot]))
         else:
             steps = [s + ((),) for s in steps]
         return steps, reads, writes
@@ -208,7 +247,8 @@ class Plan:
         graph); each of them waits for the device."""
         return list(self._host_syncs)
 
-    def compile_op(self, op):
+    def compile_op(self, op, on_host=False):
+        """The step running `op`; `on_host`: with NumPy, its result a host array (_host_constants)."""
         opdef = get_op(op.type)
         attrs = opdef.fill_attrs({k: v for k, v in op._attrs.items() if k in opdef.attrs})
         reason = opdef.host_sync_reason(attrs) or opdef.host_inputs_reason(op._inputs)
@@ -216,7 +256,7 @@ class Plan:
             self._host_syncs.append(HostSync(op.type, reason, op.where))
         if opdef.block_runner is not None:  # a structural op (control flow)
             return (2, opdef.block_runner(self, op), None, None, None, op)
-        fn = opdef.forward_for(self.xp)
+        fn = opdef.forward_for(self.xp) if not on_host else _with_numpy(opdef.forward)
         if check_numerics.enabled[0]:  # FLAGS_check_nan_inf (the plan's key says whether it was on)
             fn = _checking_numerics(fn, op, opdef, self.place)
         ins = []
@@ -292,7 +332,7 @@ class Plan:
         for i, name in self.external:
             v = values.get(name)
             if v is None:
-                _missing(block, name)
+                v = _unwritten(block, name)
             if not isinstance(v, xp.ndarray) and _is_array(v):
                 # set on another device (LoDTensor.set(value, CPUPlace()) before a GPU run): moved to this plan's
                 # device once, as Paddle's executor transfers an input to its kernel's place
@@ -338,6 +378,9 @@ class FixedStep:
     replay updates them where the next call reads them. With `cuda_graph`, a GPU step none of whose ops reads
     device values on the host (but to check them) is replayed from a CUDA graph once it repeats
     (device/graph_capture.GraphReplay).
+
+    Calls from several threads take turns (`lock`, held by `run`; a caller that reads the scope after a run
+    holds it across both).
     """
 
     def __init__(self, plan, copied, fixed=None, cuda_graph=False):
@@ -350,31 +393,33 @@ class FixedStep:
         self.scope = Scope()  # the Executor sets the one of its call
         fed = set(plan.feed_slots)
         self._fed_writes = [(i, name) for i, name in plan.write_back if i in fed]
-        # a value check skips itself during a capture (ops.registry.checks_values); any other host read refuses it
+        # a value check skips itself during a capture (device.deferred_checks); any other host read refuses it
         replayable = self.fixed and plan.xp is not np and all(s.reason == VALUE_CHECK for s in plan.host_syncs())
         self.graph = GraphReplay(plan.xp, self._drop_results) if cuda_graph and replayable else None
+        self.lock = threading.RLock()
 
     def run(self, feeds):
-        xp, env, fixed = self.plan.xp, self.env, self.fixed
-        if fixed:
-            for k, (slot, value, copied) in enumerate(zip(self.plan.feed_slots, feeds, self.copied)):
-                env[slot] = _copy_into(xp, self.feed_buffers, k, value) if copied and _is_array(value) else value
-        else:
-            for slot, value in zip(self.plan.feed_slots, feeds):
-                env[slot] = value
-        values = self.scope._values
-        for slot, name in self._fed_writes if fixed else ():
-            values[name] = env[slot]  # written in place by the step
-        if self.graph is None:
-            outs = self.plan.run_env(env, values, fixed)
-        else:
-            fed = [(slot, env[slot]) for slot in self.plan.feed_slots]
-            outs = self.graph.run(lambda: self._run_fed(fed), self._replay_key())
-        for i in self.plan.fetch_idx:  # the env does not keep the results alive until the next call
-            env[i] = None
-        if not fixed:
-            return outs
-        return [_copy_into(xp, self.fetch_buffers, k, v).copy() if _is_array(v) else v for k, v in enumerate(outs)]
+        with self.lock:  # one call at a time: the env, buffers and scope are the step's
+            xp, env, fixed = self.plan.xp, self.env, self.fixed
+            if fixed:
+                for k, (slot, value, copied) in enumerate(zip(self.plan.feed_slots, feeds, self.copied)):
+                    env[slot] = _copy_into(xp, self.feed_buffers, k, value) if copied and _is_array(value) else value
+            else:
+                for slot, value in zip(self.plan.feed_slots, feeds):
+                    env[slot] = value
+            values = self.scope._values
+            for slot, name in self._fed_writes if fixed else ():
+                values[name] = env[slot]  # written in place by the step
+            if self.graph is None:
+                outs = self.plan.run_env(env, values, fixed)
+            else:
+                fed = [(slot, env[slot]) for slot in self.plan.feed_slots]
+                outs = self.graph.run(lambda: self._run_fed(fed), self._replay_key())
+            for i in self.plan.fetch_idx:  # the env does not keep the results alive until the next call
+                env[i] = None
+            if not fixed:
+                return outs
+            return [_copy_into(xp, self.fetch_buffers, k, v).copy() if _is_array(v) else v for k, v in enumerate(outs)]
 
 
     def _run_fed(self, fed):
@@ -454,9 +499,47 @@ def _checking_numerics(fn, op, opdef, place):
     return run
 
 
+def _host_constants(ops, block, keep):
+    """Indices of the ops of a device plan that make a value from their attrs alone (no inputs) which later ops
+    read only through their host inputs (OpDef.host_inputs: a static arange's bounds, a reshape's shape list):
+    those run with NumPy, as Paddle keeps such constants in host memory (fill_constant's force_cpu), so reading
+    them makes the host wait for nothing."""
+    device_reads = set()
+    for op in ops:
+        host = get_op(op.type).host_inputs
+        reads = set(op_io(op)[0]) - {n for slot in host for n in op._inputs.get(slot, ())}
+        device_reads.update(reads)
+    out = set()
+    for k, op in enumerate(ops):
+        opdef = get_op(op.type)
+        if op.input_arg_names or opdef.block_runner is not None or opdef.forward is None:
+            continue
+        made = [n for n in op.output_arg_names if n != EMPTY_VAR_NAME]
+        if made and not any(n in device_reads or n in keep or _persistable(block, n) for n in made):
+            out.add(k)
+    return out
+
+
+def _with_numpy(forward):
+    return lambda xp, *arrays, **attrs: forward(np, *arrays, **attrs)
+
+
+def _shape(block, name):
+    v = block._lookup(name)
+    return None if v is None else tuple(v.shape)
+
+
 def _persistable(block, name):
     v = block._lookup(name)
     return v is not None and v.persistable
+
+
+def _unwritten(block, name):
+    """The value of a variable read before anything wrote it: an empty tensor array, or an error saying why."""
+    v = block._lookup(name)
+    if v is not None and v.type == "DENSE_TENSOR_ARRAY":
+        return []
+    _missing(block, name)
 
 
 def _missing(block, name):
@@ -471,10 +554,7 @@ def _missing(block, name):
 
 
 # ---- feeds ----------------------------------------------------------------------------------------
-def _feed_value(block, name, value, xp):
-    v = block._lookup(name)
-    if v is None:
-        raise ValueError(f"Executor.run: feed variable '{name}' is not in the program")
+def _feed_value(v, name, value, xp):
     if isinstance(value, LoDTensor):
         value = value._value()
     elif isinstance(value, Tensor):
@@ -570,7 +650,9 @@ class Executor:
         for name, value in feed.items():
             if isinstance(name, Variable):
                 name = name.name
-            feed_arrays[name] = _feed_value(block, name, value, xp)
+            v = block._lookup(name)
+            if v is not None:  # as Paddle, a feed the program has no variable for is ignored
+                feed_arrays[name] = _feed_value(v, name, value, xp)
         # keyed by the array module too: plans compiled while launches are counted (device.count_launches) stay apart
         key = (program._uid, program._version, tuple(sorted(feed_arrays)), tuple(fetch_names),
                check_numerics.enabled[0], xp)
@@ -583,13 +665,15 @@ class Executor:
             step = self._replayed.get(key)
             if step is None:
                 step = self._replayed[key] = FixedStep(plan, [True] * len(feed_arrays), True, True)
-            step.scope = scope
-            outs = step.run([feed_arrays[n] for n in sorted(feed_arrays)])
+            with step.lock:  # the scope is the step's for this call
+                step.scope = scope
+                outs = step.run([feed_arrays[n] for n in sorted(feed_arrays)])
         else:
             outs = plan.run(scope, feed_arrays)
         if return_numpy:
-            # CuPy arrays come back to the host; NumPy scalars (0-D ufunc results) become 0-D arrays
-            return [cuda.as_module(np, o) for o in outs]
+            # CuPy arrays come back to the host; NumPy scalars (0-D ufunc results) become 0-D arrays; a tensor array
+            # comes back as a list of them
+            return [[cuda.as_module(np, e) for e in o] if isinstance(o, list) else cuda.as_module(np, o) for o in outs]
         tmp = Scope()
         res = []
         for n, o in zip(fetch_names, outs):

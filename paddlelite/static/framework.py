@@ -7,11 +7,14 @@ ancestors. Every structural change bumps `Program._version`, which invalidates e
 import contextlib
 import os
 import sys
+import threading
+import warnings
 
 import numpy as np
 
 from ..framework import dtype as _dtype
 from ..framework.mode import in_static_mode
+from ..framework.var_type import VarKind, var_kind
 from ..ops.legacy import (EMPTY_GRAD_SLOTS, GRAD_AS_OPS, GRAD_INPUTS, REGISTRY_TYPES, SELECTED_ROWS_GRADS, grad_op,
                           legacy_desc)
 from ..ops.registry import get_op
@@ -71,7 +74,7 @@ class Variable:
         self._dtype = _dtype.convert_dtype(dtype)
         self.stop_gradient = bool(stop_gradient)
         self.persistable = bool(persistable)
-        self.type = type
+        self.type = var_kind(type, f"Variable '{name}'")  # Paddle's VarType kind (a str enum: == 'DENSE_TENSOR')
 
     # ---- metadata -------------------------------------------------------------------------------
     @property
@@ -128,6 +131,70 @@ class Variable:
             raise TypeError(f"Variable '{self.name}' of shape {self._shape} is not iterable while the program is "
                             f"being built: {why}")
         return (self[i] for i in range(self._shape[0]))
+
+    lod_level = 0  # Paddle 3's tensors carry no level-of-detail offsets
+    _OWN_METHODS = ("set_value",)  # static versions of names the Tensor methods also define (tensor/methods.install)
+
+    @property
+    def is_parameter(self):
+        return isinstance(self, Parameter)
+
+    def gradient(self):
+        raise AssertionError(f"Variable '{self.name}': 'gradient' can only be called on a paddle.Tensor in dynamic "
+                             "graph mode (call paddle.disable_static(); in a program fetch its '@GRAD' variable)")
+
+    # ---- values in a scope --------------------------------------------------------------------
+    def get_value(self, scope=None):
+        """The variable's value in `scope` (default: the global scope) as a LoDTensor."""
+        return self._scope_var(scope, "get_value").get_tensor()
+
+    def set_value(self, value, scope=None):
+        """Write `value` (a NumPy array, Tensor or LoDTensor of the variable's shape) into `scope`."""
+        if not hasattr(value, "__array__"):
+            raise TypeError(f"Variable.set_value: value must be a numpy.ndarray or a DenseTensor, received "
+                            f"{type(value).__name__}")
+        t = self._scope_var(scope, "set_value").get_tensor()
+        shape = value.shape() if callable(getattr(value, "shape", None)) else list(getattr(value, "shape", ()))
+        if t._is_initialized() and list(t.shape()) != list(shape):
+            raise ValueError(f"Variable.set_value: '{self.name}' expected a shape {t.shape()}, but the received "
+                             f"shape is {list(shape)}")
+        t.set(np.asarray(value), t._place() if t._is_initialized() else None)
+
+    def _scope_var(self, scope, api):
+        from .executor import Scope, global_scope  # the executor module builds on this one
+        if scope is not None and not isinstance(scope, Scope):
+            raise TypeError(f"Variable.{api}: scope should be None or a paddle.static.Scope, received "
+                            f"{type(scope).__name__}")
+        found = (global_scope() if scope is None else scope).find_var(self.name)
+        if found is None:
+            raise ValueError(f"Variable.{api}: cannot find variable '{self.name}' in the scope (run the startup "
+                             "program first)")
+        return found
+
+    # ---- copies appended to the program ----------------------------------------------------------
+    def detach(self):
+        """A new variable sharing this one's data, outside the gradient (Paddle's `share_data` op)."""
+        if self.type not in ("DENSE_TENSOR", "SELECTED_ROWS"):
+            raise AssertionError(f"Variable.detach: only DENSE_TENSOR or SELECTED_ROWS variables can be detached, "
+                                 f"'{self.name}' is {self.type}")
+        out = self.block.create_var(self.program._name_generator("detach_" + self.name), self._shape, self._dtype,
+                                    stop_gradient=True, persistable=self.persistable, type=self.type)
+        self.block.append_op("share_data", {"X": [self]}, {"Out": [out]})
+        return out
+
+    def _memcpy(self, dst_place_type):
+        out = self.block.create_var(self.program._name_generator("tmp"), self._shape, self._dtype,
+                                    stop_gradient=True, type=self.type)
+        self.block.append_op("memcpy", {"X": [self]}, {"Out": [out]}, {"dst_place_type": dst_place_type})
+        return out
+
+    def cpu(self):
+        """A copy (Paddle's `memcpy` op to the CPU; in paddlelite a program runs on its executor's one place)."""
+        return self._memcpy(0)
+
+    def cuda(self, device_id=None, blocking=True):
+        """A copy (Paddle's `memcpy` op to the GPU; in paddlelite a program runs on its executor's one place)."""
+        return self._memcpy(1)
 
     # ---- printing (Paddle's legacy-IR text) -----------------------------------------------------
     def to_string(self, throw_on_error=False, with_details=False):
@@ -221,8 +288,8 @@ class Operator:
         self.type = type
         self._inputs = {k: list(v) for k, v in (inputs or {}).items()}
         self._outputs = {k: list(v) for k, v in (outputs or {}).items()}
-        self._attrs = {**_COMMON_ATTRS, "op_device": _device[0] or "", "op_namescope": _name_scope[0].path(),
-                       OP_ROLE_VAR_ATTR: list(_role_var[0]), **(attrs or {})}
+        self._attrs = {**_COMMON_ATTRS, "op_device": _building.device or "", "op_namescope": _building.name_scope.path(),
+                       OP_ROLE_VAR_ATTR: list(_building.role_var), **(attrs or {})}
         self._where = user_frame()
         self._fwd_op = None      # for a grad op: the forward op whose gradient it belongs to
         # built as a bare OpDesc (backward's loss seed and gradient sums, as Paddle's _create_op_desc_): no name
@@ -411,7 +478,7 @@ class GradOperator(Operator):
         sparse = SELECTED_ROWS_GRADS.get(opdef.type)
         for slot in sparse(attrs) if sparse else ():
             for n in outputs.get(slot + GRAD_SUFFIX, ()):
-                block.var(n).type = "SELECTED_ROWS"
+                block.var(n).type = VarKind.SELECTED_ROWS
         type, inputs, outputs, self._grad_desc = grad_op(fwd_op.type, inputs, outputs)
         super().__init__(block, type, inputs, outputs, attrs)
         self._fwd_op = fwd_op
@@ -554,9 +621,12 @@ class Block:
                                  f"and dtype {old.dtype.name}; sharing it requires the same shape and dtype, "
                                  f"received shape {list(shape)} and dtype {new_dtype.name}")
             return old
+        initializer = kwargs.pop("initializer", None)
         p = Parameter(self, name, shape, dtype, trainable, **kwargs)
         self.vars[name] = p
         self.program._bump()
+        if initializer is not None:  # as Paddle's Block.create_parameter: its op goes into this block
+            initializer(p, self)
         return p
 
     def _sort_vars_from(self, n):
@@ -577,10 +647,10 @@ class Block:
 
     # ---- ops ------------------------------------------------------------------------------------
     def _make_op(self, type, inputs, outputs, attrs):
-        get_op(type)  # an unknown op type fails here, clearly
+        opdef = get_op(type)  # an unknown op type fails here, clearly
         ins = {k: _names(v, type, k) for k, v in (inputs or {}).items()}
         outs = {k: _names(v, type, k) for k, v in (outputs or {}).items()}
-        attrs = dict(attrs or {})
+        attrs = {**opdef.attrs, **(attrs or {})}  # as Paddle's OpDesc: every declared attribute, defaults filled
         attrs.setdefault(OP_ROLE_ATTR, self.program._op_role)
         return Operator(self, type, ins, outs, attrs)
 
@@ -658,6 +728,9 @@ def _name_of(v, op_type, slot):
                     f"received {type(v).__name__}")
 
 
+_global_seed = [0]  # the random_seed new Programs start with (Program.global_seed)
+
+
 class Program:
     """A list of blocks; block 0 is the global block. `_version` changes whenever the program does."""
 
@@ -670,7 +743,7 @@ class Program:
         self._appending_grad_times = 0
         self._op_role = OP_ROLE_FORWARD
         self._grad_group_counter = 0
-        self._seed = 0
+        self._seed = _global_seed[0]
         # names of the ops' temporaries (`mean_0.tmp_0`), counted per program as Paddle's LayerHelper does:
         # a new program starts again at `_0` whatever unique_name.guard is active
         self._name_generator = unique_name.UniqueNameGenerator()
@@ -686,6 +759,11 @@ class Program:
     def random_seed(self, seed):
         if not isinstance(seed, int) or isinstance(seed, bool):  # ValueError, as Paddle
             raise ValueError(f"Program.random_seed: the seed must be an integer, received {type(seed).__name__}")
+        self._seed = seed
+
+    def global_seed(self, seed=0):
+        """Seed this program's random ops and every Program created after it (Paddle's process-wide default)."""
+        _global_seed[0] = seed
         self._seed = seed
 
     def _bump(self):
@@ -721,6 +799,35 @@ class Program:
 
     def all_parameters(self):
         return self.global_block().all_parameters()
+
+    # ---- the values of its persistable variables --------------------------------------------------
+    def state_dict(self, mode="all", scope=None):
+        """{name: LoDTensor} of the parameters ('param'), the other persistable variables -- optimizer state,
+        buffers -- ('opt') or both ('all') in `scope` (default: the global scope)."""
+        if not isinstance(mode, str):
+            raise TypeError(f"Program.state_dict: mode should be a str, received {type(mode).__name__}")
+        if mode not in ("all", "param", "opt"):
+            raise ValueError(f"Program.state_dict: mode should be 'param', 'opt' or 'all', received '{mode}'")
+        wanted = {"param": lambda v: isinstance(v, Parameter),
+                  "opt": lambda v: not isinstance(v, Parameter) and not v.is_data and _holds_state(v),
+                  "all": lambda v: isinstance(v, Parameter) or (not v.is_data and _holds_state(v))}[mode]
+        return {v.name: v.get_value(scope) for v in self.list_vars() if wanted(v)}
+
+    def set_state_dict(self, state_dict, scope=None):
+        """Write each value of `state_dict` into the variable of its name in `scope`; a name the program lacks or a
+        value that does not fit is skipped with a warning, as Paddle's."""
+        if not isinstance(state_dict, dict):
+            raise TypeError(f"Program.set_state_dict: state_dict should be a dict, received "
+                            f"{type(state_dict).__name__}")
+        variables = {v.name: v for v in self.list_vars()}
+        for name, value in state_dict.items():
+            if name not in variables:
+                warnings.warn(f"Skip loading for '{name}'. Because '{name}' not in the program.")
+                continue
+            try:
+                variables[name].set_value(value, scope)
+            except (ValueError, TypeError) as err:
+                warnings.warn(f"Skip loading for '{name}'. {err}")
 
     @contextlib.contextmanager
     def _optimized_guard(self, param_and_grads=None):
@@ -792,10 +899,11 @@ class Program:
         return self.clone()
 
 
-# ---- default programs and guards -----------------------------------------------------------------
-_main = [Program()]
-_startup = [Program()]
+def _holds_state(v):
+    return v.persistable and v.type not in ("FEED_MINIBATCH", "FETCH_LIST", "READER")
 
+
+# ---- default programs and guards -----------------------------------------------------------------
 
 def program_unique_name(key):
     """`<key>_<n>`, n counted by the current main program: Paddle's static LayerHelper(key) names its layers
@@ -805,22 +913,30 @@ def program_unique_name(key):
 
 
 def default_main_program():
-    return _main[0]
+    return _building.main
+
+
+def manual_program_seed(seed):
+    """Paddle's paddle.framework.random._manual_program_seed: the default programs' and every new Program's
+    random_seed."""
+    default_main_program().random_seed = seed
+    default_startup_program().random_seed = seed
+    Program().global_seed(seed)
 
 
 def default_startup_program():
-    return _startup[0]
+    return _building.startup
 
 
 def switch_main_program(program):
-    old = _main[0]
-    _main[0] = program
+    old = _building.main
+    _building.main = program
     return old
 
 
 def switch_startup_program(program):
-    old = _startup[0]
-    _startup[0] = program
+    old = _building.startup
+    _building.startup = program
     return old
 
 
@@ -857,7 +973,23 @@ class _NameScope:
         return "/" if self.parent is None else f"{self.parent.path()}{self.name}/"
 
 
-_name_scope = [_NameScope()]
+_DEFAULT_PROGRAMS = (Program(), Program())  # the main and startup programs every thread starts with
+
+
+class _Building(threading.local):
+    """What this thread's static APIs build into: its main and startup programs, and the name scope, op_role_var
+    and op_device its guards set. Per thread, as the static mode is (framework/mode.py): a program_guard or a
+    to_static trace in one thread never redirects another thread's ops. Every thread starts on the default
+    programs (shared, as Paddle's)."""
+
+    def __init__(self):
+        self.main, self.startup = _DEFAULT_PROGRAMS
+        self.name_scope = _NameScope()
+        self.role_var = ()  # the (parameter, gradient) names an optimizer records on the ops it builds for them
+        self.device = None  # the device device_guard names for the ops built inside it
+
+
+_building = _Building()
 
 
 @contextlib.contextmanager
@@ -868,29 +1000,23 @@ def name_scope(prefix=None):
         return
     if not prefix:  # an AssertionError, as Paddle's assert
         raise AssertionError("name_scope: namescope prefix can not be empty")
-    previous = _name_scope[0]
-    _name_scope[0] = previous.child(prefix)
+    previous = _building.name_scope
+    _building.name_scope = previous.child(prefix)
     try:
         yield
     finally:
-        _name_scope[0] = previous
-
-
-_role_var = [()]  # the (parameter, gradient) names an optimizer records on the ops it builds for them
+        _building.name_scope = previous
 
 
 @contextlib.contextmanager
 def role_var_guard(param, grad):
     """Ops built inside carry op_role_var = [param, grad], as ops under Paddle's program._optimized_guard."""
-    previous = _role_var[0]
-    _role_var[0] = (param.name, grad.name)
+    previous = _building.role_var
+    _building.role_var = (param.name, grad.name)
     try:
         yield
     finally:
-        _role_var[0] = previous
-
-
-_device = [None]  # the device device_guard names for the ops built inside it
+        _building.role_var = previous
 
 
 @contextlib.contextmanager
@@ -905,12 +1031,12 @@ def device_guard(device=None):
     if name not in ("cpu", "gpu", "dcu", "xpu", "", None):
         raise ValueError("The Attr(device) should be 'cpu', 'xpu', 'dcu', 'gpu' or custom device, and it can also "
                          f"be empty string or None when there is no need to specify device. But received {device}")
-    previous = _device[0]
-    _device[0] = device
+    previous = _building.device
+    _building.device = device
     try:
         yield
     finally:
-        _device[0] = previous
+        _building.device = previous
 
 
 class StaticModeRequired(AssertionError, RuntimeError):

@@ -14,13 +14,16 @@ import tempfile
 
 import numpy as np
 
+from ..device.place import Place
 from ..framework import dtype as _dtype
 from ..framework.paddle_pickle import BFLOAT16_BITS
-from ..framework.io import CheckpointError, atomic_file, open_regular, read_archive, write_archive, write_file
+from ..framework.io import (CheckpointError, atomic_file, install_format, open_regular, read_archive, write_archive,
+                            write_file)
+from ..framework.tensor import wrap_array
 from ..ops.legacy import LEGACY_TYPES
 from ..ops.registry import all_ops
 from .callables import NO_FUNCTION
-from .executor import Executor, global_scope, op_io
+from .executor import Executor, LoDTensor, global_scope, op_io
 from .framework import Block, Operator, Parameter, Program, Variable, default_main_program
 
 __all__ = ["save_inference_model", "load_inference_model", "normalize_program", "InferenceModelError",
@@ -433,6 +436,14 @@ def deserialize_program(data):
     if not isinstance(data, bytes):
         raise TypeError(f"{api}: data must be bytes, received {type(data).__name__}")
     return _parse_model(data, "data", api)[0]
+
+
+# paddle.save of a Program writes its whole program document (no feeds, no fetches), which paddle.load reads back as
+# a Program; a LoDTensor is saved as the Tensor of its value (Paddle pickles it so too)
+install_format(Program, lambda program: _model_bytes(program, [], [], "paddle.save"),
+               sniff=lambda head: head[:1] == b"{",
+               decode=lambda data, where: _parse_model(data, where, "paddle.load")[0])
+install_format(LoDTensor, lambda t: wrap_array(np.array(t), Place("cpu"), True))
 
 
 def serialize_persistables(feed_vars, fetch_vars, executor, **kwargs):

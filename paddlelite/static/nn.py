@@ -5,6 +5,7 @@ Each helper takes a name (`name` or the next `fc_<n>`, `embedding_<n>` ...), cre
 the functional layer; their temporaries are named `<name>.tmp_<k>` as Paddle's LayerHelper does.
 """
 import functools
+import sys as _sys
 import math
 
 import numpy as np
@@ -665,6 +666,8 @@ def nce(input, label, num_total_classes, sample_weight=None, param_attr=None, bi
     if sampler == "custom_dist" and custom_dist is None:
         raise AssertionError(f"{api}: sampler='custom_dist' needs custom_dist, the probability of each class")
     num_neg_samples = 10 if num_neg_samples is None else int(num_neg_samples)
+    print("With sparse mode, if your models has only small parameter prefetch may cause speed down")  # as Paddle's,
+    # on every call (scripts and doctests compare their output with Paddle's)
     helper = name or program_unique_name("nce")
     dtype = input.dtype.name
     from .. import tensor as paddle
@@ -711,3 +714,10 @@ __all__ = ["fc", "embedding", "conv2d", "layer_norm", "batch_norm", "cond", "whi
            "bilinear_tensor_product", "sparse_embedding", "sequence_conv", "sequence_expand", "sequence_first_step",
            "sequence_last_step", "sequence_pool", "sequence_softmax", "py_func", "spectral_norm", "row_conv",
            "static_pylayer", "deform_conv2d", "nce"]
+
+# Paddle's static.nn is a package whose modules (common, control_flow, sequence_lod, static_pylayer) Paddle code
+# imports from: here one module holds them all, under each of those paths (static_pylayer stays the function, as
+# in Paddle, whose function shadows its module)
+for _path in ("common", "control_flow", "sequence_lod", "static_pylayer"):
+    _sys.modules[f"{__name__}.{_path}"] = _sys.modules[__name__]
+    globals().setdefault(_path, _sys.modules[__name__])

@@ -25,16 +25,16 @@ def from_numpy(ndarray):
         raise TypeError(f"from_numpy: expected a numpy.ndarray, received {type(ndarray).__name__}; use "
                         "paddle.to_tensor for other data")
     _dtype.convert_dtype(ndarray.dtype, "from_numpy")  # a dtype paddle has
-    return wrap_array(ndarray, _place.CPUPlace(), True)
+    return wrap_array(ndarray, _place.Place("cpu"), True)
 
 
 def check_shape(shape, op_name, expected_shape_type=None, expected_element_type=None,
                 expected_tensor_dtype=("int32", "int64")):
     """Paddle's shape-argument check for static programs (dynamic mode checks nothing, as in Paddle): a list or
     tuple of ints / int Variables, or an int Variable."""
-    from ..framework.mode import _static
+    from ..framework.mode import in_static_mode
     from ..static import Variable
-    if not _static[0]:
+    if not in_static_mode():
         return
     shape_types = expected_shape_type or (list, tuple, Variable)
     element_types = expected_element_type or (int, Variable)
@@ -53,12 +53,12 @@ def check_shape(shape, op_name, expected_shape_type=None, expected_element_type=
 def create_tensor(dtype, name=None, persistable=False):
     """A tensor of `dtype` to assign into later (paddle.assign(x, output=t)): a 0-D zero in dynamic mode (Paddle
     leaves its memory uninitialised), a variable of the main program's global block in static mode."""
-    from ..framework.mode import _static
+    from ..framework.mode import in_static_mode
     from ..static import default_main_program
     from ..utils import unique_name
     dt = _dtype.convert_dtype(dtype, "create_tensor")
     name = unique_name.generate("create_tensor") if name is None else name
-    if _static[0]:
+    if in_static_mode():
         return default_main_program().global_block().create_var(name=name, dtype=dt.name, persistable=persistable)
     t = _creation.zeros([], dt)
     t.name, t.persistable = name, bool(persistable)

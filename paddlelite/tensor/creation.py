@@ -1,6 +1,7 @@
 """Tensor creation: to_tensor, zeros/ones/full(_like), arange, linspace, eye, random tensors."""
 from __future__ import annotations
 
+import functools
 import numbers
 from typing import TYPE_CHECKING
 
@@ -9,7 +10,7 @@ import numpy as np
 from ..device import place as _place
 from ..framework import dtype as _dtype
 from ..framework import random as _random
-from ..framework.mode import _static
+from ..framework.mode import in_static_mode
 from ..framework.tensor import Tensor, generated_name, python_data_array, to_array, wrap_array
 from ..ops import dispatch
 from ..ops.creation import _range_len
@@ -27,13 +28,36 @@ def _resolve_place(place, api):
     return _place.current_place() if place is None else _place.parse_place(place, api)
 
 
+def _creation_options(fn):
+    """Paddle 3.3's keyword-only options of its creation APIs: `device` (where the tensor is made), `requires_grad`
+    (the result's stop_gradient is False), `pin_memory` (page-locked host memory, which paddlelite does not model:
+    RuntimeError as Paddle's CPU build raises, or NotImplementedError with CUDA) and `out` (the result is written
+    into it and it is returned)."""
+    api = fn.__name__
+
+    @functools.wraps(fn)
+    def create(*args, out=None, device=None, requires_grad=False, pin_memory=False, **kwargs):
+        if pin_memory:
+            _place.CUDAPinnedPlace()  # raises, saying why
+        if device is None or in_static_mode():  # a static program's tensors live where its executor runs
+            result = fn(*args, **kwargs)
+        else:
+            place = _place.device_to_place(device, api)
+            with _place.device_guard(place):
+                result = fn(*args, **kwargs)._to_place(place)  # a `_like` result is made where its input is
+        if requires_grad:
+            result.stop_gradient = False
+        return result if out is None else assign(result, out)
+    return create
+
+
 def to_tensor(data: TensorLike | NestedNumericSequence, dtype: DTypeLike | None = None,
               place: PlaceLike | None = None, stop_gradient: bool = True) -> Tensor:
     """A new leaf tensor holding a copy of `data` (list, scalar, numpy/cupy array or Tensor). In static mode, as
     Paddle's: the data as a constant of the program (or a Variable itself), cast to `dtype` where that differs."""
     if not isinstance(stop_gradient, bool):
         raise TypeError(f"to_tensor: stop_gradient must be a bool, received {type(stop_gradient).__name__}")
-    if _static[0]:
+    if in_static_mode():
         return _to_tensor_static(data, dtype, stop_gradient)
     p = _resolve_place(place, "to_tensor")
     if isinstance(data, Tensor) and dtype is None:
@@ -81,6 +105,7 @@ def _float_dtype(dtype, api=None):
 FILL_CONSTANT = None
 
 
+@_creation_options
 def full(shape: ShapeLike, fill_value: Numeric | str, dtype: DTypeLike | None = None, name: str | None = None,
          place: PlaceLike | None = None) -> Tensor:
     return _full(shape, fill_value, dtype, place, "full")
@@ -144,39 +169,47 @@ def _shape_argument(shape, api):
     return None, None, _shape_list(shape, api)
 
 
+@_creation_options
 def zeros(shape: ShapeLike, dtype: DTypeLike | None = None, name: str | None = None,
           place: PlaceLike | None = None) -> Tensor:
     return _full(shape, 0.0 if dtype is None or _dtype.convert_dtype(dtype, "zeros").is_floating_point else 0,
                  _float_dtype(dtype) if dtype is None else dtype, place, "zeros")
 
 
+@_creation_options
 def ones(shape: ShapeLike, dtype: DTypeLike | None = None, name: str | None = None,
          place: PlaceLike | None = None) -> Tensor:
     return _full(shape, 1.0 if dtype is None or _dtype.convert_dtype(dtype, "ones").is_floating_point else 1,
                  _float_dtype(dtype) if dtype is None else dtype, place, "ones")
 
 
+@_creation_options
 def full_like(x: Tensor, fill_value: Numeric | str, dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
     dtype = x.dtype if dtype is None else _dtype.convert_dtype(dtype, "full_like")  # explicit, as Paddle's API
     return dispatch.apply(get_op("fill_any_like"), x, value=fill_value, dtype=dtype.name)
 
 
+@_creation_options
 def zeros_like(x: Tensor, dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
     return full_like(x, 0, dtype)
 
 
+@_creation_options
 def ones_like(x: Tensor, dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
     return full_like(x, 1, dtype)
 
 
+@_creation_options
 def empty(shape: ShapeLike, dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
     return zeros(shape, dtype)
 
 
+@_creation_options
 def empty_like(x: Tensor, dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
     return zeros_like(x, dtype)
 
 
+@_creation_options
 def arange(start: float | Tensor = 0, end: float | Tensor | None = None, step: float | Tensor = 1,
            dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
     if end is None:
@@ -190,7 +223,7 @@ def arange(start: float | Tensor = 0, end: float | Tensor | None = None, step: f
     if not variables[2] and vals[2] == 0:
         raise ValueError("arange: step must not be 0")
     dtype = _dtype.convert_dtype(dtype, "arange").name
-    if _static[0]:
+    if in_static_mode():
         return _static_arange(vals, variables, dtype)
     return dispatch.apply(get_op("range"), None, None, None, start=vals[0], end=vals[1], step=vals[2], dtype=dtype)
 
@@ -212,6 +245,7 @@ def _static_arange(bounds, variables, dtype):
     return out
 
 
+@_creation_options
 def linspace(start: float | Tensor, stop: float | Tensor, num: int | Tensor, dtype: DTypeLike | None = None,
              name: str | None = None) -> Tensor:
     if not isinstance(num, (int, np.integer)) or num < 0:
@@ -220,6 +254,7 @@ def linspace(start: float | Tensor, stop: float | Tensor, num: int | Tensor, dty
                           dtype=_dtype.convert_dtype(dtype or _dtype.default_float(), "linspace").name)
 
 
+@_creation_options
 def eye(num_rows: int, num_columns: int | None = None, dtype: DTypeLike | None = None,
         name: str | None = None) -> Tensor:
     return dispatch.apply(get_op("eye"), num_rows=int(num_rows),
@@ -240,6 +275,7 @@ def uniform(shape, dtype=None, min=0.0, max=1.0, seed=0, name=None):
                           max=float(max), seed=int(seed))
 
 
+@_creation_options
 def rand(shape, dtype=None, name=None):
     return uniform(shape, dtype, 0.0, 1.0)
 
@@ -257,6 +293,7 @@ def gaussian(shape, mean=0.0, std=1.0, seed=0, dtype=None, name=None):
                           std=float(std), seed=int(seed))
 
 
+@_creation_options
 def randn(shape, dtype=None, name=None):
     return gaussian(shape, dtype=dtype)
 
@@ -284,7 +321,7 @@ def assign(x, output=None):
     receives an `assign` op writing to it (Paddle's way of updating an existing variable).
     """
     if not (isinstance(x, Tensor) or getattr(x, "_is_variable", False)):
-        if _static[0]:
+        if in_static_mode():
             a = np.asarray(x)
             a = a.astype(_dtype.default_float().np) if a.dtype == np.float64 and not isinstance(x, np.ndarray) else a
             x = dispatch.apply(get_op("assign_value"), shape=list(a.shape), dtype=_dtype.convert_dtype(a.dtype).name,
@@ -295,7 +332,7 @@ def assign(x, output=None):
             return x  # already a fresh copy
     elif output is None:
         return dispatch.apply(get_op("assign"), x)
-    if _static[0]:
+    if in_static_mode():
         output = as_variable(output)  # a BatchNorm buffer: an eager Tensor paddle.jit traces, a cloned program's copy
         # into the block being built (a cond branch's, a loop body's), as Paddle's LayerHelper appends
         output.block.program.current_block().append_op("assign", inputs={"X": [x]}, outputs={"Out": [output]})

@@ -27,6 +27,20 @@ class _Capsule:
         return (1, 0)  # kDLCPU
 
 
+class _WritableView:
+    """Exposes a read-only array's memory as writable (`__array_interface__`), keeping the array alive."""
+
+    def __init__(self, array):
+        self._array = array
+        self.__array_interface__ = dict(array.__array_interface__, data=(array.__array_interface__["data"][0], False))
+
+
+def _writable(array):
+    """NumPy marks an array read from a legacy (unversioned) capsule read-only, the capsule having no flag to say
+    otherwise; Paddle's from_dlpack shares the memory both ways (a write through it reaches the exporter)."""
+    return array if array.flags.writeable else np.asarray(_WritableView(array))
+
+
 def from_dlpack(dlpack):
     """A Tensor sharing the memory of `dlpack`: an object with __dlpack__ (a NumPy/CuPy array, a torch tensor,
     ...) or a capsule from to_dlpack."""
@@ -35,7 +49,7 @@ def from_dlpack(dlpack):
         data = cuda.cupy().from_dlpack(dlpack) if on_gpu else np.from_dlpack(dlpack)
     elif type(dlpack).__name__ == "PyCapsule":
         try:
-            data = np.from_dlpack(_Capsule(dlpack))
+            data = _writable(np.from_dlpack(_Capsule(dlpack)))
         except (BufferError, RuntimeError, TypeError):  # not CPU memory: a CUDA capsule
             data = cuda.cupy().from_dlpack(dlpack)
     else:

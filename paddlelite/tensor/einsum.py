@@ -8,6 +8,7 @@ needs later are the contracted K, the rest are M and N.
 import math as _pymath
 from collections import Counter
 
+from . import creation as _creation
 from . import manipulation as _manip
 from . import math as _math
 from . import reduce as _reduce
@@ -58,8 +59,7 @@ def _parse(equation, operands):
     for c in out:
         if not (c.isalpha() and c in used):
             raise ValueError(f"einsum: output label {c!r} of {equation!r} is not used by any input")
-    if len(set(out)) != len(out):
-        raise ValueError(f"einsum: duplicate output labels in {equation!r}")
+
     return labels, out
 
 
@@ -146,9 +146,32 @@ def einsum(equation, *operands):
         keep = set(out).union(*(t for _, t in terms[k + 1:]))
         x, term = _contract(x, term, *terms[k], keep)
     x, term = _sum_out(x, term, set(out))
-    if term != out:
-        x = _manip.transpose(x, [term.index(c) for c in out])
-    return x
+    unique = "".join(dict.fromkeys(out))
+    if term != unique:
+        x = _manip.transpose(x, [term.index(c) for c in unique])
+    return _repeat_labels(x, unique, out)
+
+
+def _repeat_labels(x, term, out):
+    """x (labels `term`, each once) spread over the output labels `out`, a label repeated in `out` giving a
+    diagonal ('i->ii' is diag_embed): a new axis per repeat, times the identity over it and the label's first axis."""
+    if term == out:
+        return x
+    axes = list(term)  # the label of each axis of x as it grows
+    for c in _repeats(out):
+        first = axes.index(c)
+        n = x.shape[first]
+        eye_shape = [1] * (len(axes) + 1)
+        eye_shape[first], eye_shape[-1] = n, n
+        x = _math.multiply(_manip.unsqueeze(x, -1), _manip.reshape(_creation.eye(n, dtype=x.dtype), eye_shape))
+        axes.append(c + "'" * axes.count(c))
+    names = [c + "'" * out[:k].count(c) for k, c in enumerate(out)]
+    return _manip.transpose(x, [axes.index(name) for name in names])
+
+
+def _repeats(out):
+    """The labels of `out` after their first occurrence, in order."""
+    return [c for k, c in enumerate(out) if c in out[:k]]
 
 
 __all__ = ["einsum"]

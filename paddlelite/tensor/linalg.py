@@ -394,6 +394,13 @@ def lu_solve(b, lu, pivots, trans="N", name=None):
 
 
 def matrix_exp(x, name=None):
+    """The exponential of square matrices [..., N, N]; as Paddle's, x may be a list or NumPy array, and a 0-D
+    tensor is a 1 x 1 matrix (its exp)."""
+    if not _m.is_tensor_like(x):
+        x = _c.to_tensor(x)
+    if len(x.shape) == 0:
+        _m.check_float_tensor(x, "matrix_exp")
+        return _mn.reshape(apply(_l.MATRIX_EXP, _mn.reshape(x, [1, 1])), [])
     _check_matrix(x, "matrix_exp", square=True)
     return apply(_l.MATRIX_EXP, x)
 
@@ -417,15 +424,18 @@ def _householder_q(x, tau, columns):
 
 def householder_product(x, tau, name=None):
     """The first n columns of the product of the Householder reflectors stored in x and tau (LAPACK orgqr)."""
-    _check_matrix(x, "householder_product")
     _m._check_tensor(tau, "householder_product", "tau")
+    if len(x.shape) < 2 or len(tau.shape) != len(x.shape) - 1:  # AssertionError, as Paddle's
+        raise AssertionError(f"householder_product: x must be at least 2-D [..., M, N] and tau have one dim less, "
+                             f"received shapes {list(x.shape)} and {list(tau.shape)}")
+    _check_matrix(x, "householder_product")
     m, n = x.shape[-2:]
     if m < n:
-        raise ValueError(f"householder_product: x must have at least as many rows as columns, received shape "
-                         f"{list(x.shape)}")
+        raise AssertionError(f"householder_product: x must have at least as many rows as columns, received shape "
+                             f"{list(x.shape)}")
     if tau.shape[-1] > n or list(tau.shape[:-1]) != list(x.shape[:-2]):
-        raise ValueError(f"householder_product: tau must be [*, k] with k <= {n} and the batch dims of x "
-                         f"{list(x.shape[:-2])}, received shape {list(tau.shape)}")
+        raise AssertionError(f"householder_product: tau must be [*, k] with k <= {n} and the batch dims of x "
+                             f"{list(x.shape[:-2])}, received shape {list(tau.shape)}")
     return _householder_q(x, tau, n)
 
 

@@ -6,13 +6,13 @@ import numpy as np
 
 from ..framework import user_warnings as _user_warnings
 from ..framework import dtype as _dtype
-from ..framework.mode import _static, grad_state as _grad_state
+from ..framework.mode import in_static_mode, grad_state as _grad_state
 from ..framework.tensor import Tensor, share_storage, wrap_array
 from ..ops import dispatch
 from ..ops import grad_support as _gs
 from ..ops import indexing as _io
 from ..ops import manipulation as _mo
-from .math import _check_tensor, is_tensor_like
+from .math import _check_tensor, _int, is_tensor_like  # noqa: F401  (_int: imported from here too)
 from ..static.appender import layer_name_guard, op_helper_name
 from .tensor_args import holds_tensors, placeholders, plain_ints, tensor_argument, tensor_list
 
@@ -47,17 +47,6 @@ def unsqueeze(x, axis, name=None):
 
 
 # ---- argument helpers -----------------------------------------------------------------------------
-def _int(value, api, arg):
-    """A Python int from an int, a NumPy integer or (eager) a 1-element int Tensor."""
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{api}: {arg} must be an int, received bool")
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, Tensor) and value._data.dtype.kind in "iu" and value._data.size == 1:
-        return int(value.item())
-    raise TypeError(f"{api}: {arg} must be an int, received {type(value).__name__}")
-
-
 def _int_list(value, api, arg, allow_int=True):
     if isinstance(value, Tensor) and value._data.dtype.kind in "iu" and value._data.ndim <= 1:
         return [int(v) for v in value.numpy().reshape(-1)]
@@ -276,7 +265,7 @@ def broadcast_to(x, shape, name=None):
 
 
 def _expand(x, shape, api):
-    if _static[0] and holds_tensors(shape):  # Paddle's static API asserts each entry's numel() == 1: ops it keeps
+    if in_static_mode() and holds_tensors(shape):  # Paddle's static API asserts each entry's numel() == 1: ops it keeps
         for v in shape:
             if is_tensor_like(v):
                 numel(v) == 1  # noqa: B015
@@ -307,13 +296,23 @@ def roll(x, shifts, axis=None, name=None):
                  axis=[] if axis is None else _int_list(axis, "roll", "axis"))
 
 
-def repeat_interleave(x, repeats, axis=None, name=None):
-    _check_tensor(x, "repeat_interleave")
-    repeats = _int(repeats, "repeat_interleave", "repeats")
-    if repeats < 0:
-        raise ValueError(f"repeat_interleave: repeats must be >= 0, received {repeats}")
-    return apply(_mo.REPEAT_INTERLEAVE, x, repeats=repeats,
-                 axis=None if axis is None else _int(axis, "repeat_interleave", "axis"))
+def repeat_interleave(x, repeats, axis=None, name=None, *, output_size=None):
+    """Each element (along `axis`, or of the flattened x) `repeats` times: an int, or a 1-D int Tensor of a count
+    per element. `output_size` (Paddle's hint of the result's length) is checked against the result."""
+    api = "repeat_interleave"
+    _check_tensor(x, api)
+    axis = None if axis is None else _int(axis, api, "axis")
+    if is_tensor_like(repeats):
+        out = apply(_mo.REPEAT_INTERLEAVE, x, tensor_argument(repeats, api, "repeats"), axis=axis)
+    else:
+        repeats = _int(repeats, api, "repeats")
+        if repeats < 0:
+            raise ValueError(f"{api}: repeats must be >= 0, received {repeats}")
+        out = apply(_mo.REPEAT_INTERLEAVE, x, repeats=repeats, axis=axis)
+    if output_size is not None and isinstance(out, Tensor) and out.shape[0 if axis is None else axis] != output_size:
+        raise ValueError(f"{api}: output_size {output_size} does not match the result's length "
+                         f"{out.shape[0 if axis is None else axis]}")
+    return out
 
 
 def pad(x, pad, value=0.0, name=None):
@@ -350,9 +349,16 @@ def gather_nd(x, index, name=None):
 
 
 def scatter(x, index, updates, overwrite=True, name=None):
+    """x with its rows at `index` replaced by (or, without overwrite, summed from) `updates`; a 0-D index names one
+    row, updates being that row (x.shape[1:]), as in Paddle."""
     _check_tensor(x, "scatter")
     _check_tensor(updates, "scatter", "updates")
-    _int_index(index, "scatter", ndims=(1,))
+    _int_index(index, "scatter", ndims=(0, 1))
+    if len(index.shape) == 0:
+        if len(updates.shape) != len(x.shape) - 1:
+            raise ValueError(f"scatter: with a 0-D index, updates must be one row of x (shape {list(x.shape[1:])}), "
+                             f"received shape {list(updates.shape)}")
+        index, updates = unsqueeze(index, 0), unsqueeze(updates, 0)
     return apply(_io.SCATTER, x, index, updates, overwrite=bool(overwrite))
 
 

@@ -6,13 +6,14 @@ import numbers
 
 import numpy as np
 
-from ..framework.mode import _static
+from ..framework.mode import in_static_mode
 from ..framework.promotion import promote_pair
 from ..framework.tensor import Tensor, wrap_array
 from ..ops import dispatch
 from ..ops import elementwise as _ew
 from ..ops import activation as _act
 from ..ops import linalg as _linalg_ops
+from ..ops import manipulation as _manip_ops
 from ..ops import math as _m
 from ..ops.registry import get_op
 from ..static.appender import scalar_constant
@@ -31,10 +32,21 @@ def operand(value, like, api, arg="y"):
                 (kind == "b" and not isinstance(value, (bool, np.bool_))):
             raise TypeError(f"{api}: {arg}={value!r} cannot be represented in the {like.dtype.name} tensor it is "
                             f"combined with; cast the tensor first (e.g. x.astype('float32'))")
-        if _static[0]:
+        if in_static_mode():
             return scalar_constant(value, like.dtype.name)
         return wrap_array(like._place.xp.asarray(value, dtype=like._data.dtype), like._place, True)
     raise TypeError(f"{api}: {arg} must be a Tensor or a Python number, received {type(value).__name__}")
+
+
+def _int(value, api, arg):
+    """A Python int from an int, a NumPy integer or (eager) a 1-element int Tensor."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{api}: {arg} must be an int, received bool")
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, Tensor) and value._data.dtype.kind in "iu" and value._data.size == 1:
+        return int(value.item())
+    raise TypeError(f"{api}: {arg} must be an int, received {type(value).__name__}")
 
 
 def _check_tensor(x, api, arg="x"):
@@ -72,6 +84,24 @@ add = _binary(_ew.ADD, "add")
 subtract = _binary(_ew.SUBTRACT, "subtract")
 multiply = _binary(_ew.MULTIPLY, "multiply")
 _divide = _binary(_ew.DIVIDE, "divide")
+
+
+def _with_axis(op, api):
+    """Paddle's legacy elementwise form (paddle.tensor.math._<op>_with_axis, which its tests call): y's dims line up
+    with x's from `axis` on (-1: the trailing dims, plain broadcasting)."""
+    def fn(x, y, axis=-1, name=None):
+        _check_tensor(x, api)
+        _check_tensor(y, api, "y")
+        x, y = promote_pair(x, y, api)
+        return dispatch.apply(op, x, y, axis=_int(axis, api, "axis"))
+    fn.__name__ = api
+    return fn
+
+
+_add_with_axis = _with_axis(_ew.ADD, "_add_with_axis")
+_subtract_with_axis = _with_axis(_ew.SUBTRACT, "_subtract_with_axis")
+_multiply_with_axis = _with_axis(_ew.MULTIPLY, "_multiply_with_axis")
+_divide_with_axis = _with_axis(_ew.DIVIDE, "_divide_with_axis")
 
 
 def true_division_operand(x):
@@ -113,6 +143,8 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
     _check_tensor(x, "matmul", "x")
     _check_tensor(y, "matmul", "y")
+    if x.dtype.name == "float32" and y.dtype.name in ("int32", "int64"):  # Paddle's matmul takes this pair only
+        y = apply(_manip_ops.CAST, y, dtype="float32")
     return apply(_m.MATMUL, x, y, transpose_x=bool(transpose_x), transpose_y=bool(transpose_y))
 
 

@@ -9,11 +9,11 @@ import numpy as np
 
 from ..framework import dtype as _dtype
 from ..framework.promotion import promote_pair, with_scalar
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, wrap_array
 from ..static.appender import operator_temporaries
 from . import (aliases, attribute, complex_math, counting, creation, diagonals, elementwise, inplace, integrate, linalg,
                manipulation, math, matrix_functions, nanreduce, order_stats, products, reduce, sampling, scattering,
-               search, series, special_math, stacking, tensor_attrs, tensor_extras, windows)
+               search, series, special_math, stacking, tensor_attrs, tensor_extras, tensor_internals, windows)
 from .math import operand
 from .tensor_args import is_tensor_like
 
@@ -172,6 +172,11 @@ _SCALAR_OPERAND_OPERATORS = {"__add__": "add", "__sub__": "subtract", "__mul__":
                              "__gt__": "greater_than", "__ge__": "greater_equal"}
 
 
+_NUMPY_OPERAND_OPERATORS = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
+                            "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__",
+                            "__matmul__", "__rmatmul__")
+
+
 def _zero_d_as_scalar(fn, api):
     """A static Variable's operator promotes a 0-D operand as a scalar, as Paddle's legacy math_op_patch does
     (its functional APIs do not; eager Tensors get the rule from the functional APIs themselves)."""
@@ -183,16 +188,39 @@ def _zero_d_as_scalar(fn, api):
     return op
 
 
+def _numpy_operand(fn):
+    """An eager Tensor's operator takes a NumPy array as a tensor of the array's dtype, then promotes as with any
+    tensor (Paddle's eager operators; its Tensor sets `__array_ufunc__ = None`, so `array + x` reaches `x.__radd__`)."""
+    def op(self, other):
+        if other.__class__ is np.ndarray:
+            other = wrap_array(self._place.xp.asarray(other), self._place, True)
+        return fn(self, other)
+    op.__name__ = fn.__name__
+    return op
+
+
+def _identity_comparison(fn, equal):
+    """`x == None` / `x == [..]` is False (and != True) as in Paddle: no elementwise comparison with them."""
+    def compare(self, other):
+        if other is None or isinstance(other, (list, tuple)):
+            return not equal
+        return fn(self, other)
+    compare.__name__ = fn.__name__
+    return compare
+
+
 def install(cls):
     """Attach every API listed in the functional modules' TENSOR_METHODS, plus the operators."""
     for module in (math, manipulation, reduce, creation, search, inplace, complex_math, aliases, elementwise, attribute,
                    diagonals, nanreduce, order_stats, products, stacking, scattering, tensor_extras, sampling, linalg,
                    counting, integrate, series, special_math, matrix_functions, tensor_attrs, windows):
         for name in getattr(module, "TENSOR_METHODS", ()):
-            setattr(cls, name, getattr(module, name))
+            if name not in getattr(cls, "_OWN_METHODS", ()):
+                setattr(cls, name, getattr(module, name))
     if issubclass(cls, Tensor):
-        for name in tensor_attrs.EAGER_METHODS:
-            setattr(cls, name, getattr(tensor_attrs, name))
+        for module in (tensor_attrs, tensor_internals):
+            for name in module.EAGER_METHODS:
+                setattr(cls, name, getattr(module, name))
     static_variable = not issubclass(cls, Tensor)
     for name, fn in OPERATORS.items():
         if static_variable and not isinstance(fn, property) and name != "__pos__":
@@ -206,5 +234,13 @@ def install(cls):
         compare = _comparison(fn, name)
         if static_variable:
             compare = operator_temporaries(_zero_d_as_scalar(compare, _SCALAR_OPERAND_OPERATORS[name]))
+        else:
+            compare = _numpy_operand(compare)
+        if name in ("__eq__", "__ne__"):
+            compare = _identity_comparison(compare, name == "__eq__")
         setattr(cls, name, compare)
+    if not static_variable:
+        for name in _NUMPY_OPERAND_OPERATORS:
+            setattr(cls, name, _numpy_operand(getattr(cls, name)))
+        cls.__array_ufunc__ = None
     cls.__hash__ = object.__hash__  # identity, as the operators above make __eq__ elementwise

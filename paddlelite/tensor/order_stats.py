@@ -62,7 +62,7 @@ def _nan_first_order(x, order, axis):
 
 def median(x, axis=None, keepdim=False, mode="avg", name=None, *, out=None):
     """The median along axis (of all elements when None): mode 'avg' averages the two middle elements of an
-    even count; 'min' takes the lower one and also returns its index."""
+    even count; 'min' takes the lower one and, along an axis, also returns its index."""
     _check_tensor(x, "median")
     if mode not in ("avg", "min"):
         raise ValueError(f"median: mode must be 'avg' or 'min', received {mode!r}")
@@ -78,8 +78,8 @@ def median(x, axis=None, keepdim=False, mode="avg", name=None, *, out=None):
     low, low_idx = _pick(x2, order, ax, (n - 1) // 2, keep)
     if axis is None and keepdim:
         low, low_idx = (_manip.reshape(t, [1] * len(x.shape)) for t in (low, low_idx))
-    if mode == "min":
-        return _deliver(low, out), low_idx
+    if mode == "min":  # the index too, along an axis (of all elements: the value alone, as Paddle's)
+        return (_deliver(low, out), low_idx) if axis is not None else _deliver(low, out)
     if x.dtype.np.kind in "biu":
         low = low.astype("float32")
     if n % 2:

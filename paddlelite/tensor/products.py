@@ -1,6 +1,7 @@
 """Paddle's products built on matmul: addmm, baddbmm, mv, outer/ger, inner, tensordot."""
 from . import manipulation as _manip
 from . import math as _math
+from . import reduce as _reduce
 from .aliases import _deliver
 from .manipulation import _int, _int_list
 from .math import _check_tensor
@@ -64,32 +65,47 @@ def inner(x, y, name=None):
     return _manip.reshape(flat, list(x.shape[:-1]) + list(y.shape[:-1]))
 
 
+def _axes_list(value, arg):
+    """A list of axes given as ints, or (eager) as an int Tensor."""
+    if hasattr(value, "numpy"):
+        if getattr(value, "_is_variable", False):
+            raise TypeError("tensordot: axes given as a Tensor are not available in static graph mode; pass ints, "
+                            "tuples or lists")
+        value = value.numpy().tolist()
+    return value if isinstance(value, list) and value and isinstance(value[0], list) else \
+        _int_list(value, "tensordot", arg)
+
+
 def tensordot(x, y, axes=2, name=None):
-    """Contract x's `axes[0]` with y's `axes[1]` (an int n: x's last n with y's first n; one list: the same
-    axes of both)."""
+    """Contract x's `axes[0]` with y's `axes[1]` (an int n: x's last n with y's first n; one flat list: the same axes
+    of both; lists of unequal length: the shorter one continues with the longer one's entries, as Paddle's). A
+    contracted dim of size 1 on one side is summed out on the other."""
     _check_tensor(x, "tensordot")
     _check_tensor(y, "tensordot", "y")
     nx, ny = len(x.shape), len(y.shape)
     if isinstance(axes, (list, tuple)) or hasattr(axes, "numpy"):
-        axes = axes.numpy().tolist() if hasattr(axes, "numpy") else list(axes)
-        if axes and isinstance(axes[0], (list, tuple)):
-            ax = _int_list(axes[0], "tensordot", "axes[0]")
-            ay = _int_list(axes[1], "tensordot", "axes[1]") if len(axes) > 1 else list(ax)
+        axes = _axes_list(axes, "axes") if hasattr(axes, "numpy") else list(axes)
+        if axes and (isinstance(axes[0], (list, tuple)) or hasattr(axes[0], "numpy")):
+            ax = _axes_list(axes[0], "axes[0]")
+            ay = _axes_list(axes[1], "axes[1]") if len(axes) > 1 else []
         else:
-            ax = ay = _int_list(axes, "tensordot", "axes")
+            ax, ay = _int_list(axes, "tensordot", "axes"), []
     else:
         n = _int(axes, "tensordot", "axes")
         if n < 0 or n > min(nx, ny):
             raise ValueError(f"tensordot: axes={n} must be in [0, {min(nx, ny)}] for shapes {list(x.shape)} and "
                              f"{list(y.shape)}")
         ax, ay = list(range(nx - n, nx)), list(range(n))
-    if len(ax) != len(ay):
-        raise ValueError(f"tensordot: the contracted axes of x {ax} and y {ay} must be as many")
+    ax, ay = ax + ay[len(ax):], ay + ax[len(ay):]
     ax, ay = [a % nx for a in ax], [a % ny for a in ay]
     for a, b in zip(ax, ay):
-        if x.shape[a] != y.shape[b]:
-            raise ValueError(f"tensordot: x's axis {a} (size {x.shape[a]}) and y's axis {b} (size {y.shape[b]}) "
-                             "must agree")
+        if x.shape[a] == 1 and y.shape[b] != 1:  # as Paddle: the other side's dim is summed to size 1
+            y = _reduce.sum(y, b, keepdim=True)
+        elif y.shape[b] == 1 and x.shape[a] != 1:
+            x = _reduce.sum(x, a, keepdim=True)
+        elif x.shape[a] != y.shape[b]:  # AssertionError, as Paddle's
+            raise AssertionError(f"tensordot: the dimensional size of x and y must match, but x has size "
+                                 f"{x.shape[a]} in dim {a} while y has size {y.shape[b]} in dim {b}")
     fx, fy = [a for a in range(nx) if a not in ax], [b for b in range(ny) if b not in ay]
     k = 1
     for a in ax:

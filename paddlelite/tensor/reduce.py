@@ -60,9 +60,14 @@ def _integer(x):
     return x.dtype.np.kind in "iu"
 
 
-def mean(x, axis=None, keepdim=False, name=None):
-    """Arithmetic mean; of an integer tensor, truncated toward zero to its dtype, as Paddle's."""
+def mean(x, axis=None, keepdim=False, name=None, *, dtype=None):
+    """Arithmetic mean; of an integer tensor, truncated toward zero to its dtype, as Paddle's. With `dtype`, x is
+    cast to it first (as Paddle's)."""
     _check_tensor(x, "mean")
+    if dtype is not None:
+        dtype = _dtype.convert_dtype(dtype, "mean")
+        if x.dtype != dtype:
+            x = apply(_mo.CAST, x, dtype=dtype.name)
     if _integer(x):  # computed in float64, then truncated toward zero, as Paddle's integer division
         return _reduce(_r.MEAN, "mean", x.astype("float64"), axis, keepdim).astype(x.dtype)
     check_float_tensor(x, "mean", real=False)

@@ -41,6 +41,9 @@ def index_add(x, index, axis, value, alpha=1, name=None, *, out=None):
 def index_fill(x, index, axis, value, name=None):
     """x with the slices at `index` along `axis` set to `value`."""
     _check_tensor(x, "index_fill")
+    if not isinstance(index, Tensor) or index.dtype.np.kind not in "iu":  # ValueError, as Paddle's
+        raise ValueError(f"index_fill: index must be an int32 or int64 Tensor, received "
+                         f"{index.dtype.name if isinstance(index, Tensor) else type(index).__name__}")
     _int_index(index, "index_fill", ndims=(1,))
     axis = _axis(x, axis, "index_fill")
     picked = apply(_io.GATHER_GRAD, x, index, _manip.gather(_creation.ones_like(x), index, axis), axis=axis)

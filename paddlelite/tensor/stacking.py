@@ -4,6 +4,8 @@ from ..ops.shape_rules import broadcast_shapes as _broadcast
 from ..ops import dispatch as _dispatch
 from ..ops.registry import get_op as _get_op
 from . import manipulation as _manip
+from .creation import to_tensor
+from .math import is_tensor_like
 from .manipulation import _check_tensor, _int, _int_list, _tensor_list
 
 
@@ -71,7 +73,8 @@ def rot90(x, k=1, axes=[0, 1], name=None):  # noqa: B006  (Paddle's signature)
 
 def _atleast(ndim, api):
     def reshaped(x):
-        _check_tensor(x, api, "inputs")
+        if not is_tensor_like(x):  # a number, list or NumPy array becomes a tensor first, as in Paddle
+            x = to_tensor(x)
         shape = list(x.shape)
         if len(shape) >= ndim:
             return x

@@ -2,7 +2,7 @@
 its ops read from input slots when the program runs (ops/tensor_args.py). A list mixing ints and tensors becomes
 one tensor per entry, the ints as constants kept on the CPU, as Paddle's static helpers build them."""
 from ..framework import dtype as _dtype
-from ..framework.mode import _static
+from ..framework.mode import in_static_mode
 from ..framework.tensor import Tensor
 
 
@@ -32,7 +32,7 @@ def tensor_argument(value, api, arg, kinds="iu"):
     if value.dtype.np.kind not in kinds:
         wanted = "an int32 or int64" if kinds == "iu" else "a numeric"
         raise TypeError(f"{api}: {arg} given as a Tensor must be {wanted} Tensor, received {value.dtype.name}")
-    if _static[0]:
+    if in_static_mode():
         value.stop_gradient = True
     return value
 

@@ -5,6 +5,7 @@ saying why (README.md, "Compatibility")."""
 import numpy as np
 
 from ..framework.tensor import Tensor, share_storage
+from ..framework.var_type import VarKind
 from ..ops import activation as _act
 from ..ops import dispatch
 from . import creation as _creation
@@ -57,7 +58,8 @@ device = property(lambda self: "cpu" if self.place.is_cpu_place() else f"gpu:{se
                   doc="Where the tensor lives: 'cpu' or 'gpu:N'.")
 is_cuda = property(lambda self: self.place.is_gpu_place(), doc="Whether the tensor lives on a GPU.")
 layout = property(lambda self: "NCHW", doc="The data layout Paddle reports for a dense tensor ('NCHW').")
-type = property(lambda self: "DENSE_TENSOR", doc="The tensor's kind: 'DENSE_TENSOR' (as a static Variable's type).")
+type = property(lambda self: VarKind.DENSE_TENSOR, doc="The tensor's kind: VarType.DENSE_TENSOR (as a static Variable's "
+                                                         "type; it equals 'DENSE_TENSOR').")
 block = property(lambda self: _global_block(), doc="The global block of the default main program.")
 num_shard = property(lambda self: None, doc="None: a dense tensor is not sharded (Paddle's value).")
 placements = property(lambda self: None, doc="None: a dense tensor has no distributed placements.")

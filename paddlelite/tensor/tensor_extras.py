@@ -32,8 +32,20 @@ def type_as(self, other):
     return _manip.cast(self, other.dtype)
 
 
+def _size(size, api):
+    """`x.new_ones(2, 3)` and `x.new_ones([2, 3])` (or size=[2, 3]) alike, as Paddle's."""
+    if len(size) == 1 and isinstance(size[0], (list, tuple, Tensor)):
+        return size[0]
+    if not size:
+        raise TypeError(f"Tensor.{api}: missing the size")
+    return list(size)
+
+
 def _new(fill, api):
-    def new(var, size, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    def new(var, *size, dtype=None, device=None, requires_grad=False, pin_memory=False, **kw):
+        size = _size(size + ((kw.pop("size"),) if "size" in kw else ()), api)
+        if kw:
+            raise TypeError(f"Tensor.{api}: unexpected keyword argument(s) {sorted(kw)}")
         out = fill(var, size, var.dtype if dtype is None else dtype)
         out.stop_gradient = not requires_grad
         return out

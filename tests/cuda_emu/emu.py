@@ -136,9 +136,16 @@ class EmuModules:
         self._sources = dict(sources or {})
 
     def module(self, family):
-        src = self._sources.get(family) or K.kernel_source(family)
+        return self._load(self._sources.get(family) or K.kernel_source(family), family)
+
+    def generated(self, source):
+        """A module of generated source (paddlelite/ops/launch/generated.py), built once per content."""
+        return self._load(source, "generated")
+
+    @staticmethod
+    def _load(source, tag):
         with _lock:
-            so = build(src, family)
+            so = build(source, tag)
             if so not in _libs:
                 _libs[so] = EmuModule(so)
             return _libs[so]

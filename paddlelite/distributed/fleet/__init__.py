@@ -5,7 +5,7 @@
 all-reduce after the backward (grad_allreduce.py) and whose dynamic `step` updates from the
 gradients DataParallel already averaged. Parameter-server mode is not implemented.
 """
-from ...framework.mode import _static
+from ...framework.mode import in_static_mode
 from ..env import get_rank, get_world_size, init_parallel_env, resolve_group
 from ..grad_allreduce import insert_grad_allreduce, insert_param_broadcast
 from ..parallel import DataParallel
@@ -126,7 +126,7 @@ class _DistributedOptimizer:
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
         """Static: backward, gradient all-reduce, updates. Dynamic: as the inner optimizer (the gradients
         of a DataParallel model are averaged during backward)."""
-        if not _static[0]:
+        if not in_static_mode():
             return self._inner.minimize(loss, startup_program, parameters, no_grad_set)
         from ... import static
         program = loss.block.program

@@ -68,9 +68,14 @@ def selu(x, scale=1.0507009873554804934193349852946, alpha=1.6732632423543772848
 
 
 def gelu(x, approximate=False, name=None):
+    """approximate: True or 'tanh' (the tanh approximation), False or 'none' (the exact erf form)."""
     _check_tensor(x, "gelu")
-    if not isinstance(approximate, (bool, np.bool_)):
-        raise TypeError(f"gelu: approximate must be a bool, received {type(approximate).__name__}")
+    if isinstance(approximate, str):
+        if approximate not in ("tanh", "none"):
+            raise ValueError(f"gelu: approximate should be 'tanh' or 'none', received '{approximate}'")
+        approximate = approximate == "tanh"
+    elif not isinstance(approximate, (bool, np.bool_)):
+        raise TypeError(f"gelu: approximate must be a bool, 'tanh' or 'none', received {type(approximate).__name__}")
     return apply(_act.GELU, x, approximate=bool(approximate))
 
 

@@ -5,7 +5,7 @@ import numpy as np
 
 from ...framework import user_warnings as _user_warnings
 from ... import tensor as T
-from ...framework.mode import _static
+from ...framework.mode import in_static_mode
 from ...ops import dispatch
 from ...ops import creation as _creation
 from ...ops import elementwise as _ew
@@ -37,7 +37,7 @@ def linear(x, weight, bias=None, name=None):
         _check_tensor(bias, "linear", "bias")
     # Paddle's static linear is two ops, matmul_v2 then elementwise_add, under one name; under auto_cast
     # (which Paddle's legacy static mode lacks) it stays one white-list op, computing in the low dtype as eager
-    if _static[0] and dispatch.autocast[0] is None:
+    if in_static_mode() and dispatch.autocast[0] is None:
         with layer_helper("linear"):
             out = apply(_math.MATMUL, x, weight)
             return out if bias is None else apply(_ew.ADD, out, bias)
@@ -49,7 +49,7 @@ _MODES = {"upscale_in_train": "upscale_in_train", "downscale_in_infer": "downgra
 
 
 def _ones(shape, like):
-    place = None if _static[0] else like.place
+    place = None if in_static_mode() else like.place
     return apply(_creation.FILL_CONSTANT, shape=list(shape), value=1.0, dtype=like.dtype.name, place=place)
 
 

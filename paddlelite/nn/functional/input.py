@@ -2,7 +2,7 @@
 import numbers
 
 from ... import tensor as T
-from ...framework.mode import _static, no_grad
+from ...framework.mode import in_static_mode, no_grad
 from ...ops import dispatch
 from ...ops import nn as _nn
 from ...tensor.manipulation import one_hot  # noqa: F401  (paddle.nn.functional.one_hot)
@@ -23,7 +23,7 @@ def _embedding_renorm(x, weight, max_norm, norm_type):
         norm = T.norm(rows, p=norm_type, axis=1, keepdim=True)
         scale = T.where(norm > max_norm, max_norm / (norm + 1e-7), T.ones_like(norm))
         renormed = T.scatter(weight, ids, rows * T.expand_as(scale, rows), overwrite=True)
-        if _static[0]:
+        if in_static_mode():
             return renormed
         T.assign(renormed, output=weight)
     return weight

@@ -4,7 +4,7 @@ import math
 import numbers
 
 from ... import tensor as T
-from ...framework.mode import _static, no_grad
+from ...framework.mode import in_static_mode, no_grad
 from ...ops import creation as _creation
 from ...ops import dispatch
 from ...ops import elementwise as _ew
@@ -70,7 +70,7 @@ def _check_same_shape(a, b, api, names=("input", "label")):
 
 def _one_hot(label, num_classes, dtype, axis):
     """Float one-hot of integer `label` along a new dim at `axis` (ids outside [0, C), e.g. ignored ones, give 0)."""
-    place = None if _static[0] else label.place
+    place = None if in_static_mode() else label.place
     classes = apply(_creation.RANGE, None, None, None, start=0, end=int(num_classes), step=1, dtype=label.dtype.name, place=place)
     nd = len(label.shape) + 1
     axis = axis % nd
@@ -82,7 +82,7 @@ def _one_hot(label, num_classes, dtype, axis):
 def _not_ignored(label, ignore_index, dtype):
     """1.0 where label != ignore_index, else 0.0 (label's shape, float dtype)."""
     ign = apply(_creation.FILL_CONSTANT, shape=[], value=int(ignore_index), dtype=label.dtype.name,
-                place=None if _static[0] else label.place)
+                place=None if in_static_mode() else label.place)
     return apply(_mo.CAST, apply(_ew.NOT_EQUAL, label, ign), dtype=dtype.name)
 
 
@@ -131,8 +131,10 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
                              f"{weight.shape}")
     squeeze_out = False
     if not soft_label:
-        if label.dtype.np.kind not in "iu":
-            raise TypeError(f"{api}: with soft_label=False, label must hold int64 class ids, received dtype "
+        if label.dtype.np.kind == "f":  # Paddle's kernel reads float class ids as ints (truncating)
+            label = apply(_mo.CAST, label, dtype="int64")
+        elif label.dtype.np.kind not in "iu":
+            raise TypeError(f"{api}: with soft_label=False, label must hold class ids, received dtype "
                             f"{label.dtype.name} (pass soft_label=True for probabilities)")
         if len(label.shape) == nd - 1:
             squeeze_out = True
@@ -205,8 +207,10 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
     _check_reduction(reduction, api)
     if label.dtype.np.kind not in "iu":
         raise TypeError(f"{api}: label must hold int64 class ids, received dtype {label.dtype.name}")
+    if len(input.shape) >= 2 and len(label.shape) == len(input.shape) and label.shape[1] == 1:
+        label = apply(get_op("squeeze"), label, axis=[1])  # [N, 1, ...] labels, as Paddle's kernel reads them
     if len(input.shape) < 2 or len(label.shape) != len(input.shape) - 1:
-        raise ValueError(f"{api}: input must be [N, C, ...] and label [N, ...] (one rank less), received shapes "
+        raise ValueError(f"{api}: input must be [N, C, ...] and label [N, ...] or [N, 1, ...], received shapes "
                          f"{input.shape} and {label.shape}")
     if weight is not None:
         check_float_tensor(weight, api, "weight")
@@ -323,7 +327,7 @@ def _log_sigmoid(x):  # log(sigmoid(x)) = -softplus(-x), without overflow
 def _without_grad(x):
     """x as a constant of the graph (Paddle's fused loss ops that these compositions stand for have no gradient
     for it)."""
-    if _static[0]:
+    if in_static_mode():
         x = T.assign(x)
         x.stop_gradient = True
         return x
@@ -438,7 +442,7 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-6, reductio
                              f"dim; received {variance.shape} for input {input.shape}")
     _check_reduction(reduction, api)
     _floats(api, input=input, label=label, variance=variance)
-    if not _static[0] and bool(T.any(variance < 0)):
+    if not in_static_mode() and bool(T.any(variance < 0)):
         raise ValueError(f"{api}: variance has negative entries")
     with no_grad():
         variance = _clip_min(variance, epsilon)
@@ -501,7 +505,7 @@ def triplet_margin_with_distance_loss(input, positive, negative, distance_functi
     pos, neg = dist(input, positive), dist(input, negative)
     if swap:
         neg = T.minimum(neg, dist(positive, negative))
-    if not _static[0] and not (bool(T.all(pos > 0)) and bool(T.all(neg > 0))):
+    if not in_static_mode() and not (bool(T.all(pos > 0)) and bool(T.all(neg > 0))):
         raise ValueError(f"{api}: the distances must be positive")
     return _reduce(_clip_min(_scale(pos - neg, 1.0, float(margin)), 0.0), reduction)
 
@@ -552,7 +556,7 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
         raise ValueError(f"{api}: epsilon must be in [0, 1], received {epsilon}")
     if prior_dist is not None:
         check_float_tensor(prior_dist, api, "prior_dist")
-    if _static[0]:  # Paddle's static API stops the gradient at the label itself (eager backpropagates to it)
+    if in_static_mode():  # Paddle's static API stops the gradient at the label itself (eager backpropagates to it)
         label.stop_gradient = True
     with layer_helper("label_smooth"):
         return apply(_loss.LABEL_SMOOTH, label, prior_dist, epsilon=float(epsilon))
@@ -600,7 +604,7 @@ def multi_label_margin_loss(input, label, reduction="mean", name=None):
     if len(input.shape) != 2 or len(label.shape) != 2:
         raise ValueError(f"{api}: input and label must be 2-D, received shapes {input.shape} and {label.shape}")
     classes = input.shape[1]
-    if not _static[0] and label.size:
+    if not in_static_mode() and label.size:
         if int(T.min(label)) < -1 or int(T.max(label)) >= classes:
             raise ValueError(f"{api}: label values must be in [-1, {classes}), received values outside")
     ended = T.cumsum(T.cast(label == -1, "int64"), axis=1)
@@ -620,7 +624,7 @@ def npair_loss(anchor, positive, labels, l2_reg=0.002):
     check_float_tensor(anchor, api, "anchor")
     check_float_tensor(positive, api, "positive")
     _check_tensor(labels, api, "labels")
-    if not _static[0] and (anchor.size == 0 or positive.size == 0):
+    if not in_static_mode() and (anchor.size == 0 or positive.size == 0):
         raise ValueError(f"{api}: anchor and positive must not be empty")
     column = T.reshape(labels, [-1, 1])
     same = T.cast(column == T.reshape(labels, [1, -1]), anchor.dtype)

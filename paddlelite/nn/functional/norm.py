@@ -3,7 +3,7 @@ composed."""
 import numbers
 
 from ... import tensor as T
-from ...framework.mode import _static, no_grad
+from ...framework.mode import in_static_mode, no_grad
 from ...ops import dispatch
 from ...ops import norm as _norm
 from ...static.appender import as_variable, layer_helper
@@ -84,7 +84,7 @@ def _apply_batch_norm(op, x, running_mean, running_var, weight, bias, training, 
     if training and not use_global_stats:  # running statistics are written back, in either mode
         with no_grad():
             for buf, new in ((running_mean, mean_out), (running_var, var_out)):
-                if _static[0] and new is as_variable(buf):  # the static op wrote them in place
+                if in_static_mode() and new is as_variable(buf):  # the static op wrote them in place
                     continue
                 assign(new if new.dtype == buf.dtype else new.astype(buf.dtype), output=buf)
     return y
@@ -120,8 +120,8 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
     _check_tensor(x, api)
     if data_format not in ("NC", "NCL", "NCHW", "NCDHW"):
         raise ValueError(f"{api}: data_format must be one of NC, NCL, NCHW, NCDHW, received {data_format!r}")
-    if len(x.shape) < 3:
-        raise ValueError(f"{api}: x must be at least 3-D [N, C, ...], received shape {x.shape}")
+    if len(x.shape) < 2:
+        raise ValueError(f"{api}: x must be at least 2-D [N, C, ...], received shape {x.shape}")
     _check_eps(eps, api)
     # Paddle's API normalises by the input's statistics whatever use_input_stats says, the running ones unused
     with layer_helper("instance_norm"):

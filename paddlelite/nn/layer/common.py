@@ -1,7 +1,7 @@
 """Linear, Embedding, Dropout, Flatten, Identity."""
 import numpy as np
 
-from ...framework.mode import _static
+from ...framework.mode import in_static_mode
 from .. import functional as F
 from .layers import Layer
 
@@ -68,7 +68,7 @@ class Embedding(Layer):
             self.weight = self.create_parameter([self._num_embeddings, self._embedding_dim], attr=weight_attr)
             if weight_attr is None:
                 self.weight.stop_gradient = _freeze
-        if padding_idx is not None and not _static[0]:
+        if padding_idx is not None and not in_static_mode():
             data = self.weight._data.copy()
             data[int(padding_idx) % num_embeddings] = 0
             self.weight._write(data)

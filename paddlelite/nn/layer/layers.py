@@ -16,7 +16,7 @@ import numpy as np
 from ...framework import user_warnings as _user_warnings
 from ...device import place as _place_mod
 from ...framework import dtype as _dtype
-from ...framework.mode import _static
+from ...framework.mode import in_static_mode
 from ...framework.tensor import Tensor
 from ...utils import unique_name
 from .param_attr import ParamAttr, create_parameter, is_parameter
@@ -175,7 +175,7 @@ class Layer:
 
     def create_tensor(self, name=None, persistable=None, dtype=None):
         dtype = dtype or self._dtype
-        if _static[0]:
+        if in_static_mode():
             from ... import static
             return static.default_main_program().current_block().create_var(
                 name=name or unique_name.generate(self._full_name + ".tmp"), dtype=dtype,
@@ -202,18 +202,22 @@ class Layer:
     def parameters(self, include_sublayers: bool = True) -> list[Parameter]:
         return [p for _, p in self.named_parameters(include_sublayers=include_sublayers)]
 
-    def named_parameters(self, prefix: str = "", include_sublayers: bool = True) -> Iterator[tuple[str, Parameter]]:
-        return self._named_members("_parameters", prefix, include_sublayers)
+    def named_parameters(self, prefix: str = "", include_sublayers: bool = True,
+                         remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
+        return self._named_members("_parameters", prefix, include_sublayers, remove_duplicate)
 
-    def _named_members(self, table, prefix, include_sublayers):
-        """(dotted name, tensor) for each tensor of the layers' `table` dict, shared ones once, None skipped."""
+    def _named_members(self, table, prefix, include_sublayers, remove_duplicate=True):
+        """(dotted name, tensor) for each tensor of the layers' `table` dict, shared ones once unless not
+        `remove_duplicate`, None skipped."""
         seen = set()
-        layers = self.named_sublayers(prefix=prefix, include_self=True) if include_sublayers else [(prefix, self)]
+        layers = self.named_sublayers(prefix=prefix, include_self=True, remove_duplicate=remove_duplicate) \
+            if include_sublayers else [(prefix, self)]
         for lprefix, layer in layers:
             for name, t in getattr(layer, table).items():
                 if t is None or id(t) in seen:
                     continue
-                seen.add(id(t))
+                if remove_duplicate:
+                    seen.add(id(t))
                 yield (lprefix + "." + name if lprefix else name), t
 
     # ---- sublayers ------------------------------------------------------------------------------
@@ -226,22 +230,20 @@ class Layer:
         object.__setattr__(self, name, sublayer)
         return sublayer
 
-    def named_sublayers(self, prefix: str = "", include_self: bool = False,
-                        layers_set: set[Layer] | None = None) -> Iterator[tuple[str, Layer]]:
-        """(name, layer) for every sublayer, depth first, each layer once."""
+    def named_sublayers(self, prefix: str = "", include_self: bool = False, layers_set: set[Layer] | None = None,
+                        remove_duplicate: bool = True) -> Iterator[tuple[str, Layer]]:
+        """(name, layer) for every sublayer, depth first, each layer once (under every name it has when not
+        `remove_duplicate`)."""
         if layers_set is None:
             layers_set = set()
         if include_self and id(self) not in layers_set:
-            layers_set.add(id(self))
+            if remove_duplicate:
+                layers_set.add(id(self))
             yield prefix, self
         for key, layer in self._sub_layers.items():
-            if layer is None:
-                continue
-            name = prefix + ("." if prefix else "") + key
-            if id(layer) not in layers_set:
-                layers_set.add(id(layer))
-                yield name, layer
-                yield from layer.named_sublayers(prefix=name, include_self=False, layers_set=layers_set)
+            if layer is not None:
+                yield from layer.named_sublayers(prefix=prefix + ("." if prefix else "") + key, include_self=True,
+                                                 layers_set=layers_set, remove_duplicate=remove_duplicate)
 
     def sublayers(self, include_self: bool = False) -> list[Layer]:
         return [l for _, l in self.named_sublayers(include_self=include_self)]
@@ -284,8 +286,9 @@ class Layer:
             tensor.name = unique_name.generate(self._full_name + "." + name)
         object.__setattr__(self, name, tensor)
 
-    def named_buffers(self, prefix: str = "", include_sublayers: bool = True) -> Iterator[tuple[str, Tensor]]:
-        return self._named_members("_buffers", prefix, include_sublayers)
+    def named_buffers(self, prefix: str = "", include_sublayers: bool = True,
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
+        return self._named_members("_buffers", prefix, include_sublayers, remove_duplicate)
 
     def buffers(self, include_sublayers: bool = True) -> list[Tensor]:
         return [b for _, b in self.named_buffers(include_sublayers=include_sublayers)]

@@ -7,7 +7,7 @@ the startup program with the initialiser's op writing it (Paddle's LayerHelper d
 import numpy as np
 
 from ...framework import dtype as _dtype
-from ...framework.mode import _static
+from ...framework.mode import in_static_mode
 from ...framework.tensor import Parameter
 from ...utils import unique_name
 from .. import initializer as _init
@@ -102,12 +102,12 @@ def create_parameter(shape, dtype=None, name=None, attr=None, is_bias=False, def
     pname = attr.name or name
     if not pname:  # Paddle's create_parameter_<n>.w_<k> (.b_<k> for a bias), counted per program in static mode
         generate = unique_name.generate
-        if _static[0]:
+        if in_static_mode():
             from ...static.framework import program_unique_name as generate
         pname = generate(_name_key or generate("create_parameter") + (".b" if is_bias else ".w"))
     init = attr.initializer or default_initializer or _init.global_initializer(is_bias) or \
         (_init.Constant(0.0) if is_bias else _init.XavierUniform())
-    if _static[0]:
+    if in_static_mode():
         return _static_parameter(pname, shape, dtype, attr, init)
     param = Parameter(init.array(shape, dtype), pname, trainable=attr.trainable)
     _attach_attrs(param, attr)

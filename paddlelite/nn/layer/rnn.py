@@ -17,7 +17,7 @@ import numpy as np
 
 from ... import tensor as _t
 from ...framework import dtype as _dtype
-from ...framework.mode import _static
+from ...framework.mode import in_static_mode
 from ...ops import rnn as _rnn_ops
 from ...ops.dispatch import apply
 from ...static.framework import default_main_program, default_startup_program
@@ -399,7 +399,7 @@ class _RNNBase(LayerList):
         """Paddle coalesces the weights into one buffer for cuDNN. A static program shows that as Paddle's does
         (the flat parameter, a coalesce_tensor op in the startup program, the dropout state variable), for the
         `rnn` op its forward appends; the weights themselves are used as they are."""
-        if not (_static[0] and self.could_use_cudnn):
+        if not (in_static_mode() and self.could_use_cudnn):
             return
         params = self.parameters(include_sublayers=False)
         cells = len(params) // 4
@@ -441,7 +441,7 @@ class _RNNBase(LayerList):
         return out, tuple(states) if len(states) > 1 else states[0]
 
     def forward(self, inputs, initial_states=None, sequence_length=None):
-        if _static[0] and self.could_use_cudnn:
+        if in_static_mode() and self.could_use_cudnn:
             if initial_states is None:  # Paddle's zeros [L * D, batch, H], the batch read off the input at run time
                 batch = inputs.shape[1 if self.time_major else 0]
                 if batch < 0:
