@@ -181,6 +181,7 @@ def installed(monkeypatch):
     monkeypatch.setattr(pg, "get_workspace_size", lambda self: 16)
     monkeypatch.setattr(pg, "execute", lambda self, pack, ws, handle=None: fake.execute(self, pack))
     monkeypatch.setitem(dcudnn._state, "cudnn", cudnn)
+    monkeypatch.setattr(dcudnn, "device_module", lambda xp: xp is np)  # NumPy arrays stand in for CuPy's
     monkeypatch.setattr(dcudnn, "device_id", lambda: 0)
     monkeypatch.setattr(dcudnn, "handle", lambda: None)
     monkeypatch.setattr(dcudnn, "workspace", lambda n: np.empty(n, np.uint8))

@@ -191,4 +191,6 @@ def test_disabled_and_float64_take_the_reference(fake):
     with dcudnn.disabled():
         assert binding("conv2d")(np, x, w, **attrs) is None
     assert binding("conv2d")(np, x.astype(np.float64), w.astype(np.float64), **attrs) is None
+    from paddlelite.device.launch_count import COUNTING  # the launch counter's array module is no device's
+    assert binding("conv2d")(COUNTING, x, w, **attrs) is None
     assert not fake.steps

@@ -49,9 +49,14 @@ def frontend():
     return _state["cudnn"]
 
 
-def enabled():
-    """Whether ops may run through cuDNN now: the Frontend is usable and no `disabled()` block is active."""
-    return not (_off and _off[-1]) and frontend() is not None
+def enabled(xp):
+    """Whether ops on arrays of module `xp` may run through cuDNN now: they are CuPy's (not NumPy's, nor the launch
+    counter's), the Frontend is usable and no `disabled()` block is active."""
+    return device_module(xp) and not (_off and _off[-1]) and frontend() is not None
+
+
+def device_module(xp):
+    return xp is cuda.cupy()
 
 
 @contextlib.contextmanager

@@ -19,9 +19,9 @@ _FORWARD, _BACKWARD = _cudnn.Graphs("sdpa"), _cudnn.Graphs("sdpa_backward")
 _F32, _I64 = np.dtype(np.float32), np.dtype(np.int64)
 
 
-def _usable(q, k, v, mask):
+def _usable(xp, q, k, v, mask):
     d = q.shape[3]
-    return (_cudnn.enabled() and q.dtype.name in ("float16", "bfloat16") and q.dtype == k.dtype == v.dtype
+    return (_cudnn.enabled(xp) and q.dtype.name in ("float16", "bfloat16") and q.dtype == k.dtype == v.dtype
             and v.shape[3] == d and d % 8 == 0 and d <= 256 and (mask is None or mask.dtype == q.dtype)
             and all(t.strides[-1] == t.itemsize for t in (q, k, v)))
 
@@ -125,7 +125,7 @@ def _extras(buffers, bias, seed_offset, dropout):
 
 def sdpa_forward(xp, q, k, v, mask, seed_offset, dropout, causal):
     """(out [B, Sq, H, D], lse [B, H, Sq] float32) through cuDNN; None when cuDNN cannot run it."""
-    if not _usable(q, k, v, mask):
+    if not _usable(xp, q, k, v, mask):
         return None
     b, sq, h, _ = q.shape
     bias = None if mask is None else _bias(xp, mask, sq)
@@ -143,7 +143,7 @@ def sdpa_forward(xp, q, k, v, mask, seed_offset, dropout, causal):
 
 def sdpa_backward(xp, q, k, v, out, lse, seed_offset, mask, dout, dropout, causal):
     """(dq, dk, dv) through cuDNN; None when cuDNN cannot run it."""
-    if not _usable(q, k, v, mask) or out.dtype != q.dtype or dout.dtype != q.dtype:
+    if not _usable(xp, q, k, v, mask) or out.dtype != q.dtype or dout.dtype != q.dtype:
         return None
     bias = None if mask is None else _bias(xp, mask, q.shape[1])
     lay = _Layout(q, k, v, bias, dropout, causal)

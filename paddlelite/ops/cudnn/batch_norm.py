@@ -16,8 +16,8 @@ _TRAIN, _INFER, _BACKWARD = _cudnn.Graphs("bn_train"), _cudnn.Graphs("bn_infer")
 _F32 = np.dtype(np.float32)
 
 
-def _usable(x):
-    return _cudnn.enabled() and x.dtype.name in ("float32", "float16", "bfloat16")
+def _usable(xp, x):
+    return _cudnn.enabled(xp) and x.dtype.name in ("float32", "float16", "bfloat16")
 
 
 def _logical(x, channel_axis):
@@ -84,7 +84,7 @@ def _run(graphs, key, build, buffers):
 def batch_norm_train(xp, x, scale, bias, mean, var, channel_axis, epsilon, momentum):
     """(Y, MeanOut, VarianceOut, SavedMean, SavedVariance) of batch_norm with batch statistics (float32 statistics);
     None when cuDNN cannot run it."""
-    if not _usable(x):
+    if not _usable(xp, x):
         return None
     c = x.shape[channel_axis]
 
@@ -113,7 +113,7 @@ def batch_norm_train(xp, x, scale, bias, mean, var, channel_axis, epsilon, momen
 def batch_norm_infer(xp, x, scale, bias, mean, var, channel_axis, epsilon):
     """(Y, MeanOut, VarianceOut, SavedMean, SavedVariance) of batch_norm with the given statistics (float32
     statistics); None when cuDNN cannot run it."""
-    if not _usable(x):
+    if not _usable(xp, x):
         return None
     c = x.shape[channel_axis]
 
@@ -136,7 +136,7 @@ def batch_norm_infer(xp, x, scale, bias, mean, var, channel_axis, epsilon):
 
 def batch_norm_backward(xp, x, scale, saved_mean, saved_inv_std, dy, channel_axis):
     """(DX, DScale, DBias) of batch_norm with batch statistics; None when cuDNN cannot run it."""
-    if not _usable(x) or dy.dtype != x.dtype or dy.strides != x.strides:
+    if not _usable(xp, x) or dy.dtype != x.dtype or dy.strides != x.strides:
         return None
     c = x.shape[channel_axis]
 

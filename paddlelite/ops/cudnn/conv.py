@@ -15,8 +15,8 @@ _FPROP, _DGRAD, _WGRAD = _cudnn.Graphs("conv_fprop"), _cudnn.Graphs("conv_dgrad"
 _DTYPES = ("float32", "float16", "bfloat16")
 
 
-def _usable(*arrays):
-    return _cudnn.enabled() and all(a.dtype.name in _DTYPES for a in arrays) and arrays[0].dtype == arrays[-1].dtype
+def _usable(xp, *arrays):
+    return _cudnn.enabled(xp) and all(a.dtype.name in _DTYPES for a in arrays) and arrays[0].dtype == arrays[-1].dtype
 
 
 def _channels_last(data_format):
@@ -82,7 +82,7 @@ def _run(graphs, op, inputs, output, params, channels_last):
 
 def conv_forward(xp, x, w, pads, strides, dilations, out_spatial, data_format):
     """y = conv(x, w) with Paddle's geometry already resolved; None when cuDNN cannot run it."""
-    if not _usable(x, w):
+    if not _usable(xp, x, w):
         return None
     cl = _channels_last(data_format)
     x = xp.ascontiguousarray(x)
@@ -95,7 +95,7 @@ def conv_forward(xp, x, w, pads, strides, dilations, out_spatial, data_format):
 
 def conv_backward(xp, x, w, dy, pads, strides, dilations, data_format, input_grad):
     """(dx, dw) of y = conv(x, w) given dy; dx is None when input_grad is False. None when cuDNN cannot run it."""
-    if not _usable(x, w, dy):
+    if not _usable(xp, x, w, dy):
         return None
     cl = _channels_last(data_format)
     x, dy, wl = xp.ascontiguousarray(x), xp.ascontiguousarray(dy), _filter(xp, w, cl)
@@ -116,7 +116,7 @@ def conv_transpose_forward(xp, x, w, pads, strides, dilations, groups, out_spati
     """The transposed convolution of x [N, Cin, *S] by w [Cin, Cout/g, *k]: the input gradient of the convolution of
     a [N, Cout, *out_spatial] image by w, with x as that convolution's output gradient. None when cuDNN cannot run
     it."""
-    if not _usable(x, w):
+    if not _usable(xp, x, w):
         return None
     cl = _channels_last(data_format)
     x = xp.ascontiguousarray(x)
