@@ -57,6 +57,9 @@ SMOKE = (
     # paddle.sparse
     "test_sparse_vs_paddle.py::test_conversions", "test_sparse_vs_paddle.py::test_gradients_reach_the_values",
     "test_sparse_products.py::test_matmul_sparse_dense",
+    # paddle.text, paddle.device.cuda, paddle.utils.dlpack
+    "test_text.py::test_viterbi_decode_static", "test_device_cuda_api.py::test_names_and_classes",
+    "test_tensor_dlpack.py::test_bfloat16_with_torch_shares_memory",
     # against real Paddle (skipped without it)
     "test_optimizers_vs_paddle.py::test_steps_match_paddle",
     "test_static_legacy_text_vs_paddle.py::test_program_prints_as_paddles_legacy_ir",
