@@ -59,3 +59,15 @@ def test_real_complex_mix_and_abs_at_zero(paddle):
 @differential(expected=raises(ValueError))
 def test_as_complex_requires_a_last_dim_of_2(paddle):
     paddle.as_complex(paddle.ones([2, 3]))
+
+
+@differential(expected={"real": [[], []], "imag": [[], []]})
+def test_real_imag_of_0d_keep_0d(paddle):  # value and gradient stay 0-D
+    shapes = {}
+    for name in ("real", "imag"):
+        x = paddle.complex(paddle.to_tensor(1.5), paddle.to_tensor(-0.5))
+        x.stop_gradient = False
+        out = getattr(paddle, name)(x)
+        out.backward()
+        shapes[name] = [list(out.shape), list(x.grad.shape)]
+    return shapes

@@ -4,7 +4,7 @@ Paddle 3.3.1 (tests/differential.py): values, dtypes, gradients, negative axes, 
 import numpy as np
 import pytest
 
-from tests.differential import differential, raises
+from tests.differential import differential, raises, run_static
 
 RNG = np.random.default_rng(3)
 INTS = RNG.integers(0, 7, size=20)
@@ -224,3 +224,14 @@ def test_block_diag(paddle):
     (out * out).sum().backward()
     return {"out": out, "da": a.grad, "db": b.grad,
             "int": paddle.block_diag([paddle.to_tensor([[1, 2]]), paddle.to_tensor([3])])}
+
+
+@differential(expected={"out": [[9.0, 27.0], [12.0, 33.0]]})
+def test_cumulative_trapezoid_spacing_fed_to_a_static_program(paddle):  # dx a 0-D Variable, fed at run time
+    # (Paddle's static trapezoid itself calls a PIR-only sum under the legacy IR: only the cumulative one compares)
+    def build():
+        y = paddle.static.data("y", [2, 3], "float32")
+        dx = paddle.static.data("dx", [], "float32")
+        return [paddle.cumulative_trapezoid(y, dx=dx)]
+    feed = {"y": np.array([[2.0, 4.0, 8.0], [3.0, 5.0, 9.0]], dtype="float32"), "dx": np.array(3.0, dtype="float32")}
+    return {"out": run_static(paddle, build, feed)[0]}

@@ -239,3 +239,14 @@ def test_eig_gradient_is_the_numeric_one():
         down[idx] -= eps
         numeric[idx] = (loss(up) - loss(down)) / (2 * eps)
     np.testing.assert_allclose(loss(a, grad=True), numeric, rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("dtype,shape,error", [("complex64", [2], TypeError), ("float32", [], ValueError)])
+def test_static_corrcoef_checks_dtype_and_rank(dtype, shape, error):
+    @differential(expected=raises(error))
+    def body(paddle):
+        paddle.enable_static()
+        with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+            paddle.linalg.corrcoef(paddle.static.data("x", shape, dtype))
+
+    body()

@@ -3,7 +3,7 @@ Dropout2D/3D, AlphaDropout, FeatureAlphaDropout layers against real Paddle 3.3.1
 import numpy as np
 import pytest
 
-from tests.differential import differential, run_static
+from tests.differential import differential, raises, run_static
 
 RNG = np.random.default_rng(31)
 X = RNG.uniform(-1, 1, (2, 3, 5, 6)).astype("float32")
@@ -226,3 +226,22 @@ def test_unfold_keeps_inf_and_nan_in_their_windows(paddle):
     except ValueError as error:
         too_big = type(error).__name__
     return {"cols": cols, "grad": x.grad, "too_big": too_big}
+
+
+def test_layer_astype_casts_every_parameter():
+    """As Paddle documents it: every parameter and buffer, whatever its dtype (Layer.to casts floating point ones
+    only). A deliberate difference: Paddle 3.3.1's own astype leaves them unchanged (it drops the casts' results)."""
+    import paddlelite as paddle
+    model = paddle.nn.Sequential(paddle.nn.Linear(2, 2), paddle.nn.BatchNorm1D(2))
+    paddle.nn.initializer.Constant(1.5)(model[0].weight)
+    assert model.astype("int8") is model
+    assert [str(p.dtype) for p in model.parameters()] == ["paddle.int8"] * 6
+    assert model[0].weight.numpy().tolist() == [[1, 1], [1, 1]]
+
+
+def test_layer_astype_rejects_unknown_dtypes():
+    @differential(expected=raises(ValueError))
+    def body(paddle):
+        paddle.nn.Linear(2, 2).astype("float128")
+
+    body()

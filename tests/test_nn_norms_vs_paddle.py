@@ -205,3 +205,19 @@ def test_static_batch_norm_reserve_space_only_in_training(paddle):  # Paddle's A
         bn.train()
         bn(x)
     return {"slots": [sorted(op.output_names) for op in main.global_block().ops if op.type == "batch_norm"]}
+
+
+@pytest.mark.parametrize("use_global_stats,trainable_statistics", [(False, True), (True, True), (True, False)])
+def test_fluid_batch_norm_statistics_flags_in_eval(use_global_stats, trainable_statistics):
+    """The fluid-era nn.BatchNorm hands both flags to the op: in eval mode trainable_statistics normalises with the
+    batch's statistics (and updates the running ones) unless use_global_stats."""
+    x = np.arange(48, dtype="float32").reshape(2, 3, 2, 4) / 7.0
+
+    @differential(rtol=1e-5, atol=1e-6)
+    def body(paddle):
+        layer = paddle.nn.BatchNorm(3, use_global_stats=use_global_stats, trainable_statistics=trainable_statistics)
+        layer.eval()
+        y = layer(paddle.to_tensor(x))
+        return {"y": y, "mean": layer._mean, "variance": layer._variance}
+
+    body()

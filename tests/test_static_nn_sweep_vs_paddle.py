@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 import pytest
 
-from tests.differential import assert_same, differential, reference_paddle, run_static, snapshot
+from tests.differential import assert_same, differential, raises, reference_paddle, run_static, snapshot
 
 X = np.array([[-1.5, -0.2, 0.0], [0.3, 0.8, 2.5]], "float32")
 
@@ -254,3 +254,16 @@ def test_affine_grid_with_an_open_batch(paddle):
         theta = paddle.static.data("theta", [-1, 2, 3], "float32")
         return [paddle.nn.functional.affine_grid(theta, [1, 1, 2, 3])]
     return run_static(paddle, build, {"theta": np.array([[[1.0, 0.0, 0.5], [0.0, 1.0, 0.0]]], "float32")})
+
+
+@pytest.mark.parametrize("api,shape,groups,filter_size", [("conv2d", [1, 3, 3, 3], 0, 1), ("conv3d", [1, 3, 3, 3, 3], 0, 1),
+                                                          ("conv2d", [0, 0, 0, 0], 1, 0)])
+def test_conv_bad_groups_or_sizes_raise_value_error(api, shape, groups, filter_size):
+    @differential(expected=raises(ValueError))
+    def body(paddle):
+        paddle.enable_static()
+        with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+            x = paddle.static.data("x", shape, "float32")
+            getattr(paddle.static.nn, api)(x, 3 if filter_size else 0, filter_size, groups=groups)
+
+    body()

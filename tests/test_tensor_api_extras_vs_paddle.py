@@ -283,3 +283,44 @@ def test_functional_binary_apis_take_tensors_only(api):
     def body(paddle):
         getattr(paddle, api)(paddle.to_tensor([1.0, 2.0]), 2)
     body()
+
+
+@differential(expected={"dtype": "paddle.bfloat16", "positional": "paddle.int32", "other": "paddle.float16",
+                        "keyword_other": "paddle.float16", "keywords": "paddle.int8"})
+def test_tensor_to_takes_paddles_three_forms(paddle):  # to(dtype, blocking), to(device, dtype, blocking), to(other)
+    x = paddle.to_tensor([1, 2, 3])
+    other = paddle.to_tensor([1.0], dtype="float16")
+    return {"dtype": str(x.to("bfloat16").dtype), "positional": str(x.to("cpu", "int32", False).dtype),
+            "other": str(x.to(other, False).dtype), "keyword_other": str(x.to(other=other).dtype),
+            "keywords": str(x.to(device="cpu", dtype="int8", blocking=True).dtype)}
+
+
+@pytest.mark.parametrize("call", [lambda x: x.to("cpu", "int32", False, "extra"), lambda x: x.to("cpu", test_key=1)])
+def test_tensor_to_rejects_extra_arguments(call):
+    @differential(expected=raises(TypeError))
+    def body(paddle):
+        call(paddle.to_tensor([1, 2, 3]))
+
+    body()
+
+
+@differential(expected=[True, False])
+def test_is_tensor_of_a_static_variable(paddle):
+    paddle.enable_static()
+    with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+        return [paddle.is_tensor(paddle.static.data("x", [2], "float32")), paddle.is_tensor([1.0])]
+
+
+@differential(rtol=1e-6)
+def test_inplace_functions_in_paddles_namespace(paddle):  # paddle.atanh_ & co. (Paddle has them outside its __all__)
+    x = paddle.to_tensor([0.5, 0.25])
+    paddle.atanh_(x)
+    names = ["acosh_", "asinh_", "atanh_", "logical_xor_", "not_equal_"]
+    return {"x": x, "present": [hasattr(paddle, n) for n in names]}
+
+
+@differential()
+def test_inplace_addmm_with_keyword_operands(paddle):  # addmm_(input, x=..., y=...): input is the one written
+    inp = paddle.ones([2, 2])
+    paddle.addmm_(inp, x=paddle.ones([2, 3]), y=paddle.ones([3, 2]), beta=0.5, alpha=2.0)
+    return inp

@@ -392,3 +392,11 @@ def test_assign_into_an_output_writes_its_storage(paddle):
     alias = out.detach()
     paddle.assign(paddle.to_tensor([1.0, 2.0]), output=out)
     return {"alias": alias, "version": alias.inplace_version}
+
+
+@differential(expected={"flat": [6], "flat_same": True, "recast": "paddle.float32"})
+def test_running_in_place_ops_flatten_or_recast(paddle):  # cumsum_ with axis=None flattens x, dtype= recasts it
+    x = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype="float64")
+    same = x.cumsum_() is x
+    paddle.cumsum_(x, 0, dtype="float32")
+    return {"flat": list(x.shape), "flat_same": same, "recast": str(x.dtype)}

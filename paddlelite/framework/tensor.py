@@ -52,6 +52,37 @@ def _holds_shared_zeros(array):
     return array.__class__ is np.ndarray and not array.flags.writeable
 
 
+
+_TO_DTYPE_NAMES = {"bfloat16", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "complex64",
+                   "complex128", "bool"}
+
+
+def _to_arguments(tensor, args, kwargs):
+    """(device, dtype) of a Tensor.to call, parsed as Paddle parses them (the first positional argument is a tensor,
+    a dtype, or else a device); `blocking`/`non_blocking`/`copy` are accepted (copies here are synchronous)."""
+    kwargs = dict(kwargs)
+    kwargs.pop("non_blocking", None)
+    kwargs.pop("copy", None)
+    if not 0 < len(args) + len(kwargs) <= 3:
+        raise TypeError(f"Tensor.to: expected (dtype, blocking), (device, dtype, blocking) or (other, blocking), "
+                        f"received {len(args) + len(kwargs)} arguments")
+    unknown = set(kwargs) - {"device", "dtype", "blocking", "other"}
+    if unknown:
+        raise TypeError(f"Tensor.to() got an unexpected keyword argument {sorted(unknown)[0]!r}")
+    if not args:
+        device, dtype = kwargs.get("device"), kwargs.get("dtype")
+        other = kwargs.get("other")
+        if device is None and dtype is None and other is not None:
+            return other.place, other.dtype
+        return device, dtype
+    first = args[0]
+    if isinstance(first, Tensor):
+        return first.place, first.dtype
+    if isinstance(first, (_dtype.DType, np.dtype)) or (isinstance(first, str) and first.lower() in _TO_DTYPE_NAMES):
+        return None, first
+    return first, (args[1] if len(args) > 1 else kwargs.get("dtype"))
+
+
 class Tensor(metaclass=PaddleNamedType):
     _paddle_name = "paddle.Tensor"
     # Class-level defaults keep construction cheap: an instance only stores what differs.
@@ -248,7 +279,10 @@ class Tensor(metaclass=PaddleNamedType):
         idx = 0 if device_id is None else device_id
         return self._to_place(_place_mod.parse_place(f"gpu:{idx}", "Tensor.cuda"))
 
-    def to(self, device=None, dtype=None, blocking=None):
+    def to(self, *args, **kwargs):
+        """Paddle's three forms: to(dtype, blocking), to(device, dtype, blocking), to(other, blocking) (the other
+        tensor's place and dtype); any of them by keyword (device=, dtype=, blocking=, other=)."""
+        device, dtype = _to_arguments(self, args, kwargs)
         t = self
         if device is not None:
             t = t._to_place(_place_mod.parse_place(device, "Tensor.to"))
@@ -430,6 +464,16 @@ class Parameter(Tensor):
         self.name = kwargs.get("name") or unique_name.generate("_eager_param_base")
         self.trainable = trainable
         self.stop_gradient = not trainable
+
+    _lazy_init = False  # created inside a LazyGuard: initialize() may be called (once)
+
+    def initialize(self):
+        """Paddle's initialisation of a parameter created inside a LazyGuard (its values are there already here);
+        AssertionError otherwise or when called again, as Paddle's."""
+        if not self._lazy_init:
+            raise AssertionError("Parameter.initialize: this parameter was not created inside paddle.LazyGuard, or "
+                                 "is initialised already (Required self._init_func is not None, but received None.)")
+        self._lazy_init = False
 
     def __repr__(self):
         return "Parameter containing:\n" + tensor_to_string(self)

@@ -38,9 +38,10 @@ def _imag_grad(g):
         g.set_input_grad("X", make_complex(zeros_like(dout), dout))
 
 
-REAL = register_op("real", inputs=("X",), outputs=("Out",), forward=lambda xp, x: xp.ascontiguousarray(x.real),
+# a C-ordered copy of the part (ascontiguousarray would make a 0-D input 1-D)
+REAL = register_op("real", inputs=("X",), outputs=("Out",), forward=lambda xp, x: x.real.copy(),
                    infer=_part_infer("real"), grad=_real_grad, double_grad=True)
-IMAG = register_op("imag", inputs=("X",), outputs=("Out",), forward=lambda xp, x: xp.ascontiguousarray(x.imag),
+IMAG = register_op("imag", inputs=("X",), outputs=("Out",), forward=lambda xp, x: x.imag.copy(),
                    infer=_part_infer("imag"), grad=_imag_grad, double_grad=True)
 
 

@@ -241,7 +241,10 @@ def _bn_channel_axis(op, shape, data_layout):
 
 
 def _uses_batch_stats(attrs):
-    return not (attrs["is_test"] or attrs["use_global_stats"]) or attrs["trainable_statistics"]
+    """Paddle's kernel rule: test mode is is_test unless trainable_statistics; the running statistics are used in
+    test mode or with use_global_stats, the batch's otherwise."""
+    test_mode = attrs["is_test"] and not attrs["trainable_statistics"]
+    return not (test_mode or attrs["use_global_stats"])
 
 
 def _batch_norm_infer(op):

@@ -111,31 +111,8 @@ def embedding(input, size, is_sparse=False, is_distributed=False, padding_idx=No
 def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=None, param_attr=None,
            bias_attr=None, use_cudnn=True, act=None, name=None, data_format="NCHW"):
     """2-D convolution with a [num_filters, C/groups, kh, kw] weight and a [num_filters] bias."""
-    require_static("paddle.static.nn.conv2d")
-    _check_var(input, "conv2d", "input")
-    if input.ndim != 4:
-        raise ValueError(f"conv2d: input must be 4-D ({data_format}), received shape {input.shape}")
-    if data_format not in ("NCHW", "NHWC"):
-        raise ValueError(f"conv2d: data_format must be 'NCHW' or 'NHWC', received {data_format!r}")
-    groups = 1 if groups is None else int(groups)
-    channels = input.shape[1] if data_format == "NCHW" else input.shape[3]
-    if channels < 0:
-        raise ValueError(f"conv2d: the channel dim of input must be known, received shape {input.shape}")
-    if channels % groups or num_filters % groups:
-        raise ValueError(f"conv2d: channels ({channels}) and num_filters ({num_filters}) must be divisible by "
-                         f"groups ({groups})")
-    ks = [filter_size, filter_size] if isinstance(filter_size, int) else list(filter_size)
-    helper = name or program_unique_name("conv2d")
-    dtype = input.dtype.name
-    from ..nn import initializer as init
-    std = math.sqrt(2.0 / (ks[0] * ks[1] * channels))
-    with layer_name_guard(helper):
-        w = _param(helper, "w", [int(num_filters), channels // groups] + ks, dtype, param_attr,
-                   default_initializer=init.Normal(0.0, std))
-        out = _F().conv2d(input, w, None, stride=stride, padding=padding, dilation=dilation, groups=groups,
-                          data_format=data_format)
-        b = _param(helper, "b", [int(num_filters)], dtype, bias_attr, is_bias=True) if bias_attr is not False else None
-        return _activation(_add_bias(out, b, 1 if data_format == "NCHW" else 3), act, "conv2d")
+    return _conv_nd(2, "conv2d", input, num_filters, filter_size, stride, padding, dilation, groups, param_attr,
+                    bias_attr, act, name, data_format)
 
 
 def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05, param_attr=None,
@@ -381,10 +358,13 @@ def _conv_nd(nd, api, input, num_filters, filter_size, stride, padding, dilation
     groups = 1 if groups is None else groups
     if groups <= 0:
         raise ValueError(f"the groups of {api} should be greater than 0. Received groups: {groups}")
-    if channels % groups:
-        raise ValueError(f"The number of input channels must be divisible by Attr(groups). Received: number of "
-                         f"channels({channels}), groups({groups}).")
+    if channels % groups or num_filters % groups:
+        raise ValueError(f"The number of input channels and of filters must be divisible by Attr(groups). Received: "
+                         f"number of channels({channels}), num_filters({num_filters}), groups({groups}).")
     ks = [filter_size] * nd if isinstance(filter_size, int) else list(filter_size)
+    if channels == 0 or num_filters <= 0 or min(ks) <= 0:
+        raise ValueError(f"{api}: the input's channels, num_filters and filter_size must be positive, received "
+                         f"{channels} channels, num_filters={num_filters}, filter_size={filter_size}")
     helper = name or program_unique_name(api)
     from ..nn import initializer as init
     std = math.sqrt(2.0 / (int(np.prod(ks)) * channels))

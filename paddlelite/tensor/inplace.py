@@ -5,8 +5,11 @@ sees it); layout updates (reshape_, squeeze_, transpose_, cast_, ...) make x its
 of the same storage for view ops. Both move x to the result's place in the graph and bump the version
 counter, and refuse a leaf that needs a gradient (ValueError, as Paddle).
 """
+import inspect
+
 import numpy as np
 
+from ..framework import dtype as _dtype
 from ..ops import dispatch
 from ..ops.registry import get_op
 from . import (aliases, creation, elementwise, manipulation, math, matrix_functions, nanreduce, products, reduce,
@@ -24,7 +27,7 @@ _VALUE_UPDATES = {
     "log2_": math.log2, "round_": math.round, "rsqrt_": math.rsqrt, "sigmoid_": math.sigmoid,
     "square_": math.square, "trunc_": math.trunc,
     "floor_divide_": math.floor_divide, "remainder_": math.remainder, "floor_mod_": math.floor_mod,
-    "mod_": math.mod, "bitwise_not_": math.bitwise_not, "cumsum_": reduce.cumsum,
+    "mod_": math.mod, "bitwise_not_": math.bitwise_not,
     "masked_fill_": search.masked_fill, "scatter_": manipulation.scatter, "tril_": manipulation.tril,
     "triu_": manipulation.triu,
     "addmm_": products.addmm, "baddbmm_": products.baddbmm, "bitwise_and_": elementwise.bitwise_and,
@@ -35,7 +38,7 @@ _VALUE_UPDATES = {
     "frac_": elementwise.frac, "gcd_": elementwise.gcd, "lcm_": elementwise.lcm, "hypot_": elementwise.hypot,
     "lerp_": elementwise.lerp, "logit_": elementwise.logit, "nan_to_num_": elementwise.nan_to_num,
     "sinc_": elementwise.sinc, "index_add_": scattering.index_add, "index_fill_": scattering.index_fill,
-    "scatter_add_": scattering.scatter_add, "cumprod_": nanreduce.cumprod,
+    "scatter_add_": scattering.scatter_add,
     "masked_scatter_": scattering.masked_scatter, "acosh_": elementwise.acosh, "asinh_": elementwise.asinh, "atanh_": elementwise.atanh,
     "digamma_": special_math.digamma, "lgamma_": special_math.lgamma, "gammaln_": special_math.gammaln,
     "gammainc_": special_math.gammainc, "gammaincc_": special_math.gammaincc, "i0_": special_math.i0,
@@ -56,8 +59,11 @@ _LAYOUT_UPDATES = {
 
 
 def _value_update(name, fn):
-    def update(x, *args, **kwargs):
-        return inplace_apply(x, name, lambda a: fn(a, *args, **kwargs))
+    first = next(iter(inspect.signature(fn).parameters))  # the tensor written into: `x`, or addmm_'s `input`
+
+    def update(*args, **kwargs):
+        target, args = (args[0], args[1:]) if args else (kwargs.pop(first), ())
+        return inplace_apply(target, name, lambda a: fn(a, *args, **kwargs))
     update.__name__ = name
     update.__doc__ = f"In-place {fn.__name__}: the result of {fn.__name__}(x, ...) is written into x."
     return update
@@ -71,10 +77,28 @@ def _layout_update(name, fn):
     return update
 
 
+def _running_update(name, fn):
+    """cumsum_/cumprod_ as Paddle's kernels: written into x along an axis; with axis=None (x flattened) or another
+    dtype x becomes the result instead."""
+    value, layout = _value_update(name, fn), _layout_update(name, fn)
+
+    def update(x, *args, **kwargs):
+        axis = args[0] if args else kwargs.get("axis", kwargs.get("dim"))
+        dtype = args[1] if len(args) > 1 else kwargs.get("dtype")
+        same_dtype = dtype is None or _dtype.convert_dtype(dtype).name == x.dtype.name
+        return (value if axis is not None and same_dtype else layout)(x, *args, **kwargs)
+    update.__name__ = name
+    update.__doc__ = value.__doc__
+    return update
+
+
 for _name, _fn in _VALUE_UPDATES.items():
     globals()[_name] = _value_update(_name, _fn)
 for _name, _fn in _LAYOUT_UPDATES.items():
     globals()[_name] = _layout_update(_name, _fn)
+_RUNNING_UPDATES = {"cumsum_": reduce.cumsum, "cumprod_": nanreduce.cumprod}
+for _name, _fn in _RUNNING_UPDATES.items():
+    globals()[_name] = _running_update(_name, _fn)
 
 
 def uniform_(x, min=0.0, max=1.0, seed=0, name=None):
@@ -168,9 +192,9 @@ def random_(x, from_=0, to=None, *, generator=None):
 # erf_ and expm1_ are Paddle top-level functions only (paddlelite/__init__.py exports them)
 _FUNCTIONS_ONLY = {"erf_", "expm1_"}
 _FILLS = ("uniform_", "normal_", "bernoulli_", "log_normal_", "cauchy_", "geometric_", "exponential_", "random_")
-TENSOR_METHODS = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, *_FILLS) if n not in _FUNCTIONS_ONLY]
+TENSOR_METHODS = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, *_RUNNING_UPDATES, *_FILLS) if n not in _FUNCTIONS_ONLY]
 # Paddle's namespace has most of them, not all (there is no paddle.add_ or paddle.sigmoid_)
 _METHODS_ONLY = {"add_", "scale_", "exp_", "clip_", "sqrt_", "floor_", "ceil_", "reciprocal_", "round_", "rsqrt_",
-                 "sigmoid_", "uniform_", "mul_", "clamp_", "lerp_", "not_equal_", "logical_xor_",
-                 "acosh_", "asinh_", "atanh_", "erfinv_", "exponential_", "random_"}
-__all__ = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, *_FILLS) if n not in _METHODS_ONLY | _FUNCTIONS_ONLY]
+                 "sigmoid_", "uniform_", "mul_", "clamp_", "lerp_", "erfinv_", "exponential_", "random_"}
+__all__ = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, *_RUNNING_UPDATES, *_FILLS)
+           if n not in _METHODS_ONLY | _FUNCTIONS_ONLY]

@@ -19,7 +19,10 @@ def _areas(y, x, dx, axis, api):
     n = y.shape[axis]
     pairs = _math.add(_manip.slice(y, [axis], [1], [n]), _manip.slice(y, [axis], [0], [max(n - 1, 0)]))
     if x is None:
-        return _math.scale(pairs, 0.5 * (1.0 if dx is None else float(dx))), axis
+        if dx is None or isinstance(dx, (int, float)):
+            return _math.scale(pairs, 0.5 * (1.0 if dx is None else float(dx))), axis
+        _check_tensor(dx, api)  # a 0-D Tensor (or static Variable): multiplied in, so programs can feed it
+        return _math.scale(_math.multiply(pairs, _manip.cast(dx, y.dtype)), 0.5), axis
     _check_tensor(x, api)
     if len(x.shape) == 1:
         if x.shape[0] != n:

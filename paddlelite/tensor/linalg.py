@@ -6,6 +6,7 @@ import numbers
 
 import numpy as np
 
+from ..framework.mode import in_static_mode
 from ..ops import dispatch
 from ..ops import linalg as _l
 from . import creation as _c
@@ -547,8 +548,10 @@ def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
 def corrcoef(x, rowvar=True, name=None):
     """Pearson correlation coefficients of the variables in x's rows (columns if not rowvar), clipped to [-1, 1]."""
     _m._check_tensor(x, "corrcoef")
-    if len(x.shape) > 2:
-        raise ValueError(f"corrcoef: x must be at most 2-D, received shape {list(x.shape)}")
+    if not 1 <= len(x.shape) <= 2:
+        raise ValueError(f"corrcoef: x must be 1-D or 2-D, received shape {list(x.shape)}")
+    if in_static_mode() and x.dtype.name not in ("float32", "float64"):  # Paddle's static check (eager takes complex too)
+        raise TypeError(f"corrcoef: x must be float32 or float64, received {x.dtype.name}")
     c = cov(x, rowvar=rowvar)
     if len(c.shape) == 0:
         return _m.divide(c, c)

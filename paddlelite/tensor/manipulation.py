@@ -7,7 +7,7 @@ import numpy as np
 from ..framework import user_warnings as _user_warnings
 from ..framework import dtype as _dtype
 from ..framework.mode import in_static_mode, grad_state as _grad_state
-from ..framework.tensor import Tensor, share_storage, wrap_array
+from ..framework.tensor import Tensor, new_version_counter, share_storage, wrap_array
 from ..ops import dispatch
 from ..ops import grad_support as _gs
 from ..ops import indexing as _io
@@ -519,10 +519,13 @@ def inplace_layout(x, api, compute):
         return compute(x)
     alias = _inplace_alias(x, api)
     share_storage(x, (alias,))  # a view op's result then shares x's version counter with x's other views
+    version = x.inplace_version
     out = compute(alias)
     x._data = out._data
     x._vbox = out._vbox
     _take_graph_position(x, out)
+    if x._vbox is not alias._vbox:  # a new storage (cumsum_, cast_): the tensor's count of in-place ops goes on
+        new_version_counter(x)[0] = version
     x._bump_version()
     return x
 

@@ -196,8 +196,8 @@ def inverse(x, name=None):
 
 
 def is_tensor(x):
-    """Whether x is a paddle Tensor."""
-    return isinstance(x, Tensor)
+    """Whether x is a paddle Tensor (in static mode: a Variable, as Paddle's answers there)."""
+    return is_tensor_like(x)
 
 
 def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):

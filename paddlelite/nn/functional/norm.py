@@ -70,10 +70,13 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
 
 
 def _apply_batch_norm(op, x, running_mean, running_var, weight, bias, training, momentum, epsilon, data_format,
-                      use_global_stats=None):
+                      use_global_stats=None, trainable_statistics=None):
     """Apply batch_norm-like `op` (batch_norm, sync_batch_norm: nn.SyncBatchNorm) to checked arguments and write
-    the running statistics back when it updates them."""
-    if use_global_stats is None:
+    the running statistics back when it updates them. `trainable_statistics` given (the fluid-era nn.BatchNorm):
+    both flags go to the op as they are; else they follow from use_global_stats as in F.batch_norm."""
+    if trainable_statistics is not None:
+        use_global_stats, trainable_statistics = bool(use_global_stats), bool(trainable_statistics)
+    elif use_global_stats is None:
         use_global_stats, trainable_statistics = not training, False
     else:
         use_global_stats, trainable_statistics = bool(use_global_stats), not use_global_stats
@@ -81,7 +84,8 @@ def _apply_batch_norm(op, x, running_mean, running_var, weight, bias, training, 
                  epsilon=float(epsilon), is_test=not training, data_layout=data_format,
                  use_global_stats=use_global_stats, trainable_statistics=trainable_statistics)
     y, mean_out, var_out = outs[0], outs[1], outs[2]
-    if training and not use_global_stats:  # running statistics are written back, in either mode
+    test_mode = not training and not trainable_statistics
+    if not (test_mode or use_global_stats):  # the op used the batch's statistics: the running ones are updated
         with no_grad():
             for buf, new in ((running_mean, mean_out), (running_var, var_out)):
                 if in_static_mode() and new is as_variable(buf):  # the static op wrote them in place

@@ -410,12 +410,23 @@ class Layer:
         """Move (and/or cast floating point) parameters and buffers in place; returns self."""
         return self._to_impl(device, dtype)
 
-    def _to_impl(self, device=None, dtype=None, include_sublayers=True):
+    _ASTYPE_DTYPES = ("bfloat16", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
+                      "complex64", "complex128", "bool")
+
+    def astype(self, dtype=None):
+        """Cast every parameter and buffer (whatever its dtype) to `dtype` in place; returns self."""
+        if not (isinstance(dtype, (_dtype.DType, np.dtype)) or (type(dtype) is str and dtype in self._ASTYPE_DTYPES)):
+            raise ValueError(f"Layer.astype: dtype must be one of {', '.join(self._ASTYPE_DTYPES)}, a paddle.dtype "
+                             f"or a numpy.dtype, received {dtype!r}")
+        return self._to_impl(dtype=dtype, cast_all=True)
+
+    def _to_impl(self, device=None, dtype=None, include_sublayers=True, cast_all=False):
+        """Move and cast in place: the floating point parameters and buffers (or, with cast_all, all of them)."""
         if device is None and dtype is None:
             return self
         place = None if device is None else _place_mod.parse_place(device, "Layer.to")
         np_dtype = None if dtype is None else _dtype.convert_dtype(dtype).np
-        if np_dtype is not None and _dtype.kind(np_dtype) != "f":
+        if np_dtype is not None and _dtype.kind(np_dtype) != "f" and not cast_all:
             raise TypeError(f"Layer.to: dtype must be a floating point dtype, received {np.dtype(np_dtype)}")
         for t in self.parameters(include_sublayers) + self.buffers(include_sublayers):
             if not isinstance(t, Tensor):
@@ -427,7 +438,7 @@ class Layer:
                     with place.xp.cuda.Device(place.index):
                         data = place.xp.asarray(data)
                 t._place = place
-            if np_dtype is not None and _dtype.kind(data.dtype) == "f" and data.dtype != np_dtype:
+            if np_dtype is not None and (cast_all or _dtype.kind(data.dtype) == "f") and data.dtype != np_dtype:
                 data = data.astype(np_dtype)
             if data is not t._data:
                 t._data = data

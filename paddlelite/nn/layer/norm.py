@@ -143,7 +143,8 @@ class BatchNorm(_BatchNormBase):
                  moving_variance_name=None, do_model_average_for_mean_and_var=True, use_global_stats=False,
                  trainable_statistics=False):
         super().__init__(num_channels, momentum, epsilon, param_attr, bias_attr, data_layout,
-                         use_global_stats or None, dtype=dtype)
+                         use_global_stats, dtype=dtype)
+        self._trainable_statistics = trainable_statistics
         self._act = act
         if is_test:
             self.eval()
@@ -156,9 +157,10 @@ class BatchNorm(_BatchNormBase):
         fmt = self._data_format
         if x.ndim != 4 and fmt in ("NCHW", "NHWC"):
             fmt = "NCL" if fmt == "NCHW" else "NLC"
-        out = F.batch_norm(x, self._mean, self._variance, weight=self.weight, bias=self.bias,
-                           training=self.training, momentum=self._momentum, epsilon=self._epsilon,
-                           data_format=fmt, use_global_stats=self._use_global_stats)
+        # both flags as the op takes them (Paddle's layer passes them straight to its batch_norm op)
+        out = _apply_batch_norm(_norm_ops.BATCH_NORM, x, self._mean, self._variance, self.weight, self.bias, self.training,
+                                self._momentum, self._epsilon, fmt, self._use_global_stats,
+                                self._trainable_statistics)
         return getattr(F, self._act)(out) if self._act else out
 
 
