@@ -1,3 +1,7 @@
+// softmax and softmax_with_cross_entropy, each one pass: the backward d logits = (softmax - target) * d loss,
+// and (at the end of the file) the forwards over rows -- softmax, its gradient, and softmax with the hard-label
+// loss -- one warp per row.
+//
 // softmax_with_cross_entropy backward: d logits = (softmax - target) * d loss, one elementwise pass.
 //
 // Logits are viewed as [outer, C, inner] (the class axis in the middle); the loss and hard labels
@@ -132,3 +136,93 @@ __device__ __forceinline__ void sce_soft(const T* __restrict__ sm, const T* __re
   }
 
 INSTANTIATE_FLOAT_TYPES(SCE_KERNELS)
+
+// ---- forwards over rows (the class axis last), one warp per row -------------------------------------
+// softmax: e = exp(max(x - max_row, -64)) (Paddle's clip: a logit far below the maximum keeps exp(-64)),
+// out = e / sum_row(e). Three passes over the row (max, sum, write); its second and third reads hit L1/L2.
+__device__ __forceinline__ float warp_max(float v) {
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+  return v;
+}
+
+// (max, sum of exp(max(x - max, -64))) of row `xr` of C values, in every lane of the warp.
+template <class T>
+__device__ __forceinline__ void row_softmax_stats(const T* __restrict__ xr, i64 C, int lane, float& m, float& s) {
+  m = ld(xr, 0);  // C >= 1
+  for (i64 c = lane; c < C; c += 32) m = fmaxf(m, ld(xr, c));
+  m = warp_max(m);
+  s = 0.f;
+  for (i64 c = lane; c < C; c += 32) s += expf(fmaxf(ld(xr, c) - m, -64.f));
+  s = warp_sum(s);
+}
+
+#define WARP_ROWS(r)                                                                                    \
+  const int lane = threadIdx.x & 31;                                                                    \
+  const i64 warps = (i64)gridDim.x * (blockDim.x >> 5);                                                 \
+  for (i64 r = (i64)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); r < rows; r += warps)
+
+template <class T>
+__device__ __forceinline__ void softmax_rows(const T* __restrict__ x, T* __restrict__ out, i64 rows, i64 C) {
+  WARP_ROWS(r) {
+    const T* xr = x + r * C;
+    float m, s;
+    row_softmax_stats(xr, C, lane, m, s);
+    const float inv = 1.f / s;
+    for (i64 c = lane; c < C; c += 32) st(out + r * C, c, expf(fmaxf(ld(xr, c) - m, -64.f)) * inv);
+  }
+}
+
+// softmax_grad: dx = (dout - sum_row(dout * out)) * out.
+template <class T>
+__device__ __forceinline__ void softmax_grad_rows(const T* __restrict__ out, const T* __restrict__ dout,
+                                                  T* __restrict__ dx, i64 rows, i64 C) {
+  WARP_ROWS(r) {
+    const T* o = out + r * C;
+    const T* d = dout + r * C;
+    float s = 0.f;
+    for (i64 c = lane; c < C; c += 32) s += ld(d, c) * ld(o, c);
+    s = warp_sum(s);
+    for (i64 c = lane; c < C; c += 32) st(dx + r * C, c, (ld(d, c) - s) * ld(o, c));
+  }
+}
+
+// softmax_with_cross_entropy with hard labels: softmax as above, and loss = log(sum) - (x[label] - max), 0 for
+// ignore_index. A label outside [0, C) sets *bad (checked by the host later: device/deferred_checks.py) and
+// gives the loss of class 0.
+template <class T, class L>
+__device__ __forceinline__ void sce_fwd_hard_rows(const T* __restrict__ x, const L* __restrict__ label,
+                                                  T* __restrict__ softmax, T* __restrict__ loss,
+                                                  int* __restrict__ bad, i64 rows, i64 C, i64 ignore_index) {
+  WARP_ROWS(r) {
+    const T* xr = x + r * C;
+    float m, s;
+    row_softmax_stats(xr, C, lane, m, s);
+    const float log_sum = logf(s);
+    for (i64 c = lane; c < C; c += 32) st(softmax + r * C, c, expf(fmaxf(ld(xr, c) - m, -64.f) - log_sum));
+    if (lane == 0) {
+      const i64 lab = (i64)label[r];
+      const bool out_of_range = lab != ignore_index && (lab < 0 || lab >= C);
+      if (out_of_range) *bad = 1;  // any writer: every one writes 1
+      const i64 at = out_of_range ? 0 : lab;
+      st(loss, r, lab == ignore_index ? 0.f : log_sum - fmaxf(ld(xr, at) - m, -64.f));
+    }
+  }
+}
+
+#define SOFTMAX_ROW_KERNELS(NAME, T)                                                                   \
+  extern "C" __global__ void softmax_rows_##NAME(const T* x, T* out, i64 rows, i64 C) {                 \
+    softmax_rows<T>(x, out, rows, C);                                                                    \
+  }                                                                                                      \
+  extern "C" __global__ void softmax_grad_rows_##NAME(const T* out, const T* dout, T* dx, i64 rows, i64 C) { \
+    softmax_grad_rows<T>(out, dout, dx, rows, C);                                                        \
+  }                                                                                                      \
+  extern "C" __global__ void sce_fwd_hard_i64_##NAME(const T* x, const i64* label, T* softmax, T* loss, \
+                                                     int* bad, i64 rows, i64 C, i64 ignore_index) {      \
+    sce_fwd_hard_rows<T, i64>(x, label, softmax, loss, bad, rows, C, ignore_index);                      \
+  }                                                                                                      \
+  extern "C" __global__ void sce_fwd_hard_i32_##NAME(const T* x, const int* label, T* softmax, T* loss, \
+                                                     int* bad, i64 rows, i64 C, i64 ignore_index) {      \
+    sce_fwd_hard_rows<T, int>(x, label, softmax, loss, bad, rows, C, ignore_index);                      \
+  }
+INSTANTIATE_FLOAT_TYPES(SOFTMAX_ROW_KERNELS)

@@ -114,6 +114,38 @@ def test_softmax_ce_grad_int32_labels_and_scalar_mean(emu):
     np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-7)
 
 
+ROW_SHAPES = [(5, 7), (1, 1), (3, 33), (2, 3, 64), (70, 12), (4, 1000), (2, 2101)]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", ROW_SHAPES)
+def test_softmax_rows(impls, dtype, shape):
+    x = randn(*shape, dtype=dtype) * 4
+    x.reshape(-1)[::5] = -200  # past Paddle's clip at -64 below the maximum
+    out = check(impls, "softmax", (x,), {"axis": -1}, dtype)
+    check(impls, "softmax", (strided(x),), {"axis": -1}, dtype)
+    check(impls, "softmax_grad", (out, randn(*shape, dtype=dtype)), {"axis": -1}, dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", ROW_SHAPES)
+@pytest.mark.parametrize("label_dtype", [np.int64, np.int32])
+def test_softmax_ce_forward_hard_labels(impls, dtype, shape, label_dtype):
+    x = randn(*shape, dtype=dtype) * 3
+    label = R.integers(0, shape[-1], shape[:-1] + (1,)).astype(label_dtype)
+    label.reshape(-1)[::3] = -100  # ignore_index
+    attrs = dict(soft_label=False, ignore_index=-100, axis=-1, numeric_stable_mode=True, use_softmax=True)
+    check(impls, "softmax_with_cross_entropy", (x, label), attrs, dtype)
+
+
+def test_softmax_ce_forward_flags_a_label_out_of_range(emu):
+    x = randn(3, 4)
+    _, loss, bad = sce_launch.softmax_ce_hard(np, x, np.array([[0], [4], [1]]), -100, -1)
+    assert bad[0] == 1 and np.isfinite(loss).all()  # the bad row's loss is class 0's, the host raises later
+    _, _, bad = sce_launch.softmax_ce_hard(np, x, np.array([[0], [-100], [3]]), -100, -1)
+    assert bad[0] == 0
+
+
 # ---- layer_norm -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((7, 64), 1), ((2, 3, 5), 1), ((2, 300), 1),

@@ -442,3 +442,34 @@ def test_fluid_data_loader_from_generator_and_data_feeder(paddle):
     got["dynamic"] = [list(t.shape) for b in dynamic.set_batch_generator(batches, places=paddle.CPUPlace())
                       for t in b]
     return got
+
+
+@differential(expected={"same": True, "initial": [5, 7], "replayed": True, "manual": True})
+def test_seed_returns_the_cpu_generator(paddle):
+    g = paddle.seed(5)
+    first = g.initial_seed()
+    state = g.get_state()
+    a = paddle.rand([3])
+    g.set_state(state)
+    replayed = bool((paddle.rand([3]) == a).all())
+    g.manual_seed(7)
+    c = paddle.rand([3])
+    paddle.seed(7)
+    return {"same": g is paddle.base.core.default_cpu_generator(),
+            "initial": [first, g.initial_seed()], "replayed": replayed,
+            "manual": bool((paddle.rand([3]) == c).all())}
+
+
+@differential(expected={"lazy": ["ok", "AssertionError"], "eager": "AssertionError", "shape": [2, 2]})
+def test_parameter_initialize_under_lazy_guard(paddle):
+    def outcome(fn):
+        try:
+            fn()
+            return "ok"
+        except AssertionError:
+            return "AssertionError"
+    with paddle.LazyGuard():
+        lazy = paddle.nn.Linear(2, 2)
+    first, again = outcome(lazy.weight.initialize), outcome(lazy.weight.initialize)
+    return {"lazy": [first, again], "eager": outcome(paddle.nn.Linear(2, 2).weight.initialize),
+            "shape": list(lazy.weight.numpy().shape)}

@@ -9,23 +9,40 @@ failed in-kernel check at the next synchronization. On NumPy a check runs at onc
 no check runs: a replay checks nothing, as Paddle's in-kernel checks do not stop a graph (the step's runs before
 its capture checked their values).
 """
+import contextlib
+
 import numpy as np
 
 from .graph_capture import capturing
 
 MAX_PENDING = 256  # flags kept before the host looks at them anyway (a loop that never reads a value)
 _pending = []      # [(array module, 0-D device bool flag, error())]
+_defer_host = [False]  # NumPy's checks kept too (the launch counter's NumPy values of a device op)
+
+
+@contextlib.contextmanager
+def deferred():
+    """Keep the checks of NumPy computations inside too, as a device's are kept."""
+    before, _defer_host[0] = _defer_host[0], True
+    try:
+        yield
+    finally:
+        _defer_host[0] = before
 
 
 def check(xp, bad, error):
-    """Raise `error()` (an exception made when raised: it may read values) where boolean array `bad` has a True."""
+    """Raise `error()` (an exception made when raised: it may read values) where array `bad` has a nonzero (a
+    boolean mask, or a kernel's one-element flag)."""
     if xp is np:
-        if np.asarray(bad).any():  # a plain read: NumPy's values are on the host already
+        failed = np.asarray(bad).any()  # a plain read: NumPy's values are on the host already
+        if failed and not _defer_host[0]:
             raise error()
+        if failed:
+            _pending.append((np, failed, error))
         return
     if capturing(xp):
         return
-    _pending.append((xp, bad.any(), error))
+    _pending.append((xp, bad.reshape(()) if bad.size == 1 else bad.any(), error))
     if len(_pending) >= MAX_PENDING:
         raise_pending()
 
@@ -36,8 +53,8 @@ def raise_pending():
         return
     entries = _pending[:]
     _pending.clear()
-    xp = entries[0][0]
-    failed = xp.stack([flag for _, flag, _ in entries]).get()
-    for (_, _, error), bad in zip(entries, failed):
-        if bad:
+    device = [(xp, flag) for xp, flag, _ in entries if xp is not np]
+    on_device = iter(device[0][0].stack([flag for _, flag in device]).get() if device else ())  # one copy of all
+    for xp, flag, error in entries:
+        if (flag if xp is np else next(on_device)):
             raise error()

@@ -29,7 +29,7 @@ import types
 
 import numpy as np
 
-from . import cublas, kernels
+from . import cublas, deferred_checks, kernels
 from .host_cublas import Cublas
 from .place import Place
 
@@ -515,7 +515,8 @@ class CountingModule(types.ModuleType):
             counter = _active[0] or LaunchCount()
             with counter.attributed(label):
                 if binding is not None and binding(xp, *arrays, **attrs) is not None:
-                    return _device(forward(np, *_plain(arrays), **attrs))
+                    with deferred_checks.deferred():  # its value checks report where the device's would
+                        return _device(forward(np, *_plain(arrays), **attrs))
                 return forward(xp, *arrays, **attrs)
         run.__name__ = f"{label}_counted"
         return run

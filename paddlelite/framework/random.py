@@ -295,6 +295,30 @@ class Generator:
         return self
 
 
+class _DeviceGenerator(Generator):
+    """The global generator of one device (Paddle's core.default_cpu_generator(), which paddle.seed returns): a view
+    of the device's stream that paddle.seed and the ops' draws use."""
+
+    def __init__(self, device):
+        self.device = device
+
+    @property
+    def _stream(self):
+        return _stream(self.device)  # the module's function: the device's current stream
+
+    @_stream.setter
+    def _stream(self, stream):
+        _state["streams"][self.device] = stream
+
+
+_CPU_GENERATOR = _DeviceGenerator("cpu")
+
+
+def default_cpu_generator():
+    """The CPU's global generator."""
+    return _CPU_GENERATOR
+
+
 def device_manual_seed_all(seed):
     """Seed every device's generator (paddle.seed, returning nothing)."""
     _seed_every_generator(seed)

@@ -462,6 +462,16 @@ class Parameter(Tensor):
         self.trainable = trainable
         self.stop_gradient = not trainable
 
+    _lazy_init = False  # created inside a LazyGuard: initialize() may be called (once)
+
+    def initialize(self):
+        """Paddle's initialisation of a parameter created inside a LazyGuard (its values are there already here);
+        AssertionError otherwise or when called again, as Paddle's."""
+        if not self._lazy_init:
+            raise AssertionError("Parameter.initialize: this parameter was not created inside paddle.LazyGuard, or "
+                                 "is initialised already (Required self._init_func is not None, but received None.)")
+        self._lazy_init = False
+
     def __repr__(self):
         return "Parameter containing:\n" + tensor_to_string(self)
 

@@ -6,6 +6,7 @@ array; in static mode it appends the op to the startup program's block, writing 
 `exe.run(startup_program)` initialises it -- the same way Paddle's initialisers work.
 """
 import math
+import threading
 
 import numpy as np
 
@@ -346,11 +347,19 @@ def MSRAInitializer(uniform=True, fan_in=None, seed=0, negative_slope=0.0, nonli
 class LazyGuard:
     """Paddle's lazy-initialisation scope for building huge models. Parameters created inside it are
     initialised at once here: paddlelite allocates them as NumPy/CuPy arrays on creation (README.md,
-    "Compatibility")."""
+    "Compatibility"); their `initialize()` succeeds once, as Paddle's."""
+
+    _depth = threading.local()
+
+    @classmethod
+    def active(cls):
+        return getattr(cls._depth, "n", 0) > 0
 
     def __enter__(self):
+        LazyGuard._depth.n = getattr(LazyGuard._depth, "n", 0) + 1
         return self
 
     def __exit__(self, *exc):
+        LazyGuard._depth.n -= 1
         return False
 

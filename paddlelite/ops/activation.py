@@ -10,6 +10,7 @@ import numpy as np
 from ..framework.random import rng_for
 from .formula import exp, hardsigmoid, minimum, reduce_sum, sigmoid, softplus, tanh, where, zeros_like
 from .launch import activation as _launch
+from .launch import softmax_ce as _sce_launch
 from .launch.generated import f32
 from .math import erf_array, unary_grad
 from .registry import Meta, register_op
@@ -352,8 +353,10 @@ def _log_softmax_grad_grad(g):
 
 
 SOFTMAX = register_op("softmax", inputs=("X",), outputs=("Out",), forward=_softmax, infer=_softmax_rule("softmax"),
-                      grad=_via("softmax_grad", "Out"), attrs={"axis": -1}, double_grad=True)
-SOFTMAX_GRAD = _grad_op("softmax_grad", "Out", _softmax_grad_forward, _softmax_grad_grad, attrs={"axis": -1})
+                      grad=_via("softmax_grad", "Out"), attrs={"axis": -1}, double_grad=True,
+                      gpu=_sce_launch.softmax)
+SOFTMAX_GRAD = _grad_op("softmax_grad", "Out", _softmax_grad_forward, _softmax_grad_grad, attrs={"axis": -1},
+                        gpu=_sce_launch.softmax_grad)
 LOG_SOFTMAX = register_op("log_softmax", inputs=("X",), outputs=("Out",), forward=_log_softmax,
                           infer=_softmax_rule("log_softmax"), grad=_via("log_softmax_grad", "Out"),
                           attrs={"axis": -1}, double_grad=True)

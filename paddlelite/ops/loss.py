@@ -52,10 +52,18 @@ def _hard_index(xp, label, num_classes, ignore_index, op, error=IndexError):
     (Paddle's kernels: OutOfRange, an IndexError; nll_loss's InvalidArgument, a ValueError)."""
     keep = label != ignore_index
     bad = keep & ((label < 0) | (label >= num_classes))
-    check(xp, bad, lambda: error(f"op '{op}': Label values must lie in [0, {num_classes}) or equal ignore_index="
-                                 f"{ignore_index}, received {int(label[bad].reshape(-1)[0])}"))
+    check(xp, bad, _label_error(label, num_classes, ignore_index, op, error))
     # on a device the error comes later: meanwhile a bad label gathers class 0, never memory outside the row
     return xp.where(keep & ~bad, label, 0).astype(np.int64), keep
+
+
+def _label_error(label, num_classes, ignore_index, op, error):
+    """The error of a label outside [0, num_classes) (made when raised: it reads the labels)."""
+    def make():
+        bad = (label != ignore_index) & ((label < 0) | (label >= num_classes))
+        return error(f"op '{op}': Label values must lie in [0, {num_classes}) or equal ignore_index={ignore_index}, "
+                     f"received {int(label[bad].reshape(-1)[0])}")
+    return make
 
 
 def _meta(a):
@@ -109,6 +117,18 @@ def _swce_grad_infer(label, softmax, dloss, soft_label, ignore_index, axis, nume
     return Meta(softmax.shape, softmax.dtype)
 
 
+def _swce_kernel(xp, logits, label, soft_label, ignore_index, axis, numeric_stable_mode, use_softmax):
+    """Hard labels over the last axis: softmax and loss in one kernel, the label check on the device."""
+    if soft_label or not use_softmax:
+        return None
+    out = _launch.softmax_ce_hard(xp, logits, label, ignore_index, axis)
+    if out is None:
+        return None
+    softmax, loss, bad = out
+    check(xp, bad, _label_error(label, logits.shape[axis], ignore_index, "softmax_with_cross_entropy", IndexError))
+    return softmax, loss
+
+
 def _swce_grad_kernel(xp, label, softmax, dloss, soft_label, ignore_index, axis, numeric_stable_mode, use_softmax):
     if not use_softmax:
         return None  # the reference forward
@@ -125,14 +145,12 @@ def _swce_grad(g):
 SOFTMAX_WITH_CROSS_ENTROPY = register_op(
     "softmax_with_cross_entropy", inputs=("Logits", "Label"), outputs=("Softmax", "Loss"), forward=_swce_forward,
     infer=_swce_infer, grad=_swce_grad, attrs=_SWCE_ATTRS, nondiff_inputs=("Label",),
-    intermediate_outputs=("Softmax",),
-)
+    intermediate_outputs=("Softmax",), gpu=_swce_kernel)
 
 # No grad maker: double backward through softmax_with_cross_entropy is not supported.
 SOFTMAX_WITH_CROSS_ENTROPY_GRAD = register_op(
     "softmax_with_cross_entropy_grad", inputs=("Label", "Softmax", "DLoss"), outputs=("DLogits",),
-    forward=_swce_grad_forward, infer=_swce_grad_infer, attrs=_SWCE_ATTRS, gpu=_swce_grad_kernel,
-)
+    forward=_swce_grad_forward, infer=_swce_grad_infer, attrs=_SWCE_ATTRS, gpu=_swce_grad_kernel)
 
 
 # ---- bce_loss: binary cross entropy on probabilities, per element --------------------------------------

@@ -263,7 +263,9 @@ def eye(num_rows: int, num_columns: int | None = None, dtype: DTypeLike | None =
 
 
 def seed(value):
-    return _random.seed(value)
+    """Seed every generator; returns the CPU's generator (a Generator: manual_seed, get_state, set_state, ...)."""
+    _random.seed(value)
+    return _random.default_cpu_generator()
 
 
 def uniform(shape, dtype=None, min=0.0, max=1.0, seed=0, name=None):

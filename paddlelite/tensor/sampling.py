@@ -89,8 +89,9 @@ def multinomial(x, num_samples=1, replacement=False, name=None, *, out=None):
 
 
 def manual_seed(seed):
-    """Seed every generator (Paddle's other name for paddle.seed)."""
-    return _random.seed(seed)
+    """Seed every generator (Paddle's other name for paddle.seed); returns the CPU's generator."""
+    _random.seed(seed)
+    return _random.default_cpu_generator()
 
 
 def get_rng_state(device=None):

@@ -110,6 +110,7 @@ def create_parameter(shape, dtype=None, name=None, attr=None, is_bias=False, def
     if in_static_mode():
         return _static_parameter(pname, shape, dtype, attr, init)
     param = Parameter(init.array(shape, dtype), pname, trainable=attr.trainable)
+    param._lazy_init = _init.LazyGuard.active()  # initialize() is then Paddle's no-fail call (the values are there)
     _attach_attrs(param, attr)
     return param
 
