@@ -18,7 +18,7 @@ from paddlelite.framework.sparse import is_sparse
 # one module per op module of paddlelite/ops/, named alike (tests/test_op_grads.py checks the mirror)
 FAMILIES = ["elementwise", "math", "activation", "reduce", "manipulation", "indexing", "nn", "conv", "pooling",
             "norm", "loss", "grad_support", "fused", "search", "run_program", "complex", "linalg", "fft", "rnn",
-            "special", "collective", "deform_conv", "nce", "interpolate", "attention", "sparse", "sparse_conv"]
+            "special", "collective", "deform_conv", "nce", "interpolate", "attention", "quant", "sparse", "sparse_conv"]
 
 
 @dataclass
@@ -42,6 +42,10 @@ class OpCase:
     # sparse inputs (framework/sparse.py containers holding float64 values) are differentiated through their values;
     # such cases run in eager mode only: paddlelite's static programs have no sparse variables
     eager_only: bool = False
+    # for a gradient defined by convention rather than by the forward (a straight-through estimator):
+    # surrogate(np, *inputs, **attrs) -> the outputs (slot order; trailing ones may be left out) of the function whose
+    # central differences the gradient must match
+    surrogate: object = None
 
     def __post_init__(self):
         if not self.id:
