@@ -179,7 +179,7 @@ def test_rearrangements(paddle):
     return {"transpose": [parts(sp.transpose(x, [1, 0])), parts(sp.transpose(csr, [1, 0])),
                           parts(sp.transpose(cube, [2, 0, 1]))],
             "reshape": [parts(sp.reshape(x, [2, 6])), parts(sp.reshape(x, [-1, 1])), parts(sp.reshape(csr, [4, 3])),
-                        parts(sp.reshape(cube, [6, 4, 1]))],
+                        parts(sp.reshape(cube, [6, 4, 1])), parts(sp.reshape(cube, [1, 0, 2, -1, 2]))],
             "slice": [parts(sp.slice(x, [1], [1], [3])), parts(sp.slice(x, [0, 1], [-2, 0], [10, 2])),
                       parts(sp.slice(csr, [0], [1], [3])), parts(sp.slice(cube, [2], [1], [3]))],
             "sum": [parts(sp.sum(x)), parts(sp.sum(x, axis=1)), parts(sp.sum(x, axis=0, keepdim=True)),
@@ -296,6 +296,11 @@ def test_igemm_is_the_submanifold_convolution():
     w2 = paddle.ones([3, 3, 1, 2])
     assert np.array_equal(F.subm_conv2d_igemm(x2, w2, padding=1).values().numpy(),
                           F.subm_conv2d(x2, w2, padding=1).values().numpy())
+
+
+@differential(expected=raises(ValueError))
+def test_reshape_zero_past_the_rank(paddle):  # a 0 copies x's dim at its index: there is none at index 3
+    paddle.sparse.reshape(paddle.ones([2, 3, 4]).to_sparse_coo(3), [0, 3, 2, 0])
 
 
 @differential(expected=raises(ValueError))

@@ -447,8 +447,7 @@ SPARSE_TRANSPOSE_MATRIX = sparse_op(  # the last two dims swapped (what the prod
 
 
 def reshaped(shape, old, api):
-    """`shape` with its one -1 (if any) taking what is left of `old` (a 0 is a 0, not a copy: Paddle's sparse
-    reshape)."""
+    """`shape` with its one -1 (if any) taking what is left of `old`."""
     shape = list(shape)
     if shape.count(-1) > 1:
         raise ValueError(f"{api}: only one dim of the shape may be -1, received {shape}")
@@ -463,13 +462,26 @@ def reshaped(shape, old, api):
     return shape
 
 
+def _copy_zero_dims(shape, old):
+    """`shape` with each 0 replaced by `old`'s dim at its index (Paddle's reshape rule; a 0 past `old`'s rank only
+    for a tensor of no elements)."""
+    out = list(shape)
+    for i, d in enumerate(out):
+        if d == 0 and i < len(old):
+            out[i] = old[i]
+        elif d == 0 and math.prod(old):
+            raise ValueError(f"sparse.reshape: a 0 in shape {list(shape)} at index {i} copies a dim of x, which has "
+                             f"only {len(old)} dims (shape {list(old)})")
+    return out
+
+
 def _sparse_reshape(xp, x, shape):
     """The sparse dims reshaped (row-major positions kept; the entries keep their order)."""
     _check_sparse("sparse_reshape", x)
     coo = as_coo(xp, x)
     sd = coo.sparse_dim
     dense = list(x.shape[sd:])
-    shape = list(shape)
+    shape = _copy_zero_dims(shape, x.shape)
     if dense and shape[len(shape) - len(dense):] != dense:
         raise ValueError(f"op 'sparse_reshape': the dense dims {dense} must stay last, received shape {shape}")
     new_sparse = reshaped(shape[:len(shape) - len(dense)], x.shape[:sd], "sparse.reshape")

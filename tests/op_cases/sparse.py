@@ -52,6 +52,7 @@ CASES = [
     _case("sparse_transpose", {"X": CSR}, {"perm": [1, 0]}, id="sparse_transpose-csr"),
     _case("sparse_transpose_matrix", {"X": BATCHED}),
     _case("sparse_reshape", {"X": UNCOALESCED}, {"shape": [2, -1]}),
+    _case("sparse_reshape", {"X": COO}, {"shape": [0, 1, -1]}, id="sparse_reshape-copy-dim"),
     _case("sparse_slice", {"X": COO}, {"axes": [1], "starts": [1], "ends": [4]}),
     _case("sparse_slice", {"X": CSR}, {"axes": [0, 1], "starts": [1, 0], "ends": [3, 3]}, id="sparse_slice-csr"),
     _case("sparse_sum", {"X": COO}, {"axis": 1}),
