@@ -71,6 +71,15 @@ def test_masked_matmul(fmt):
     np.testing.assert_allclose(y.grad.numpy(), a.T @ w, rtol=1e-12)
 
 
+@pytest.mark.parametrize("density", [0.03, 0.5])  # per-entry dots, and the whole product read at the entries
+def test_batched_masked_matmul_either_way(density):
+    a, b = RNG.uniform(-1, 1, (3, 6, 4)), RNG.uniform(-1, 1, (3, 7, 4))
+    mask = _sparse_dense((3, 6, 7), density=density, seed=5)
+    out = sp.masked_matmul(paddle.to_tensor(a), paddle.to_tensor(b).transpose([0, 2, 1]),
+                           paddle.to_tensor(mask).to_sparse_csr())
+    np.testing.assert_allclose(out.to_dense().numpy(), (a @ b.transpose(0, 2, 1)) * (mask != 0), rtol=1e-12)
+
+
 def test_mv_and_addmm():
     a = _sparse_dense((4, 5), seed=4)
     values, x, idx = _values_and_matrix(a, "csr")

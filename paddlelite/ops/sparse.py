@@ -333,6 +333,13 @@ def _mask_rows_cols(xp, mask):
     return batch, coo.indices[-2], coo.indices[-1]
 
 
+# A mask holding at least this share of its matrices' entries takes the whole product from the BLAS, then reads it at
+# the entries (an order of magnitude faster than per-entry dots, and no more memory than the pattern: 4-8 bytes per
+# matrix element against ~28 per entry); a sparser one dots the rows of its entries, _GATHER_CHUNK elements at a time.
+_DENSE_SHARE = 1 / 8
+_GATHER_CHUNK = 1 << 20
+
+
 def _masked_matmul(xp, x, y, mask, transpose_y):
     """(x @ op(y)) at mask's entries: for entry (r, c) the dot of x's row r and op(y)'s column c."""
     rank = len(mask.shape)
@@ -344,9 +351,16 @@ def _masked_matmul(xp, x, y, mask, transpose_y):
         raise ValueError(f"op 'sparse_masked_matmul': x {list(x.shape)} times y {list(y.shape)} does not give the "
                          f"mask's shape {list(mask.shape)}")
     batch, row, col = _mask_rows_cols(xp, mask)
-    left = x[row] if batch is None else x[batch, row]
-    right = yt[col] if batch is None else yt[batch, col]
-    return mask.with_values((left * right).sum(-1))
+    if batch is None:
+        x, yt, batch = x[None], yt[None], xp.zeros_like(row)
+    if row.size >= _DENSE_SHARE * math.prod(mask.shape):
+        return mask.with_values((x @ xp.swapaxes(yt, -1, -2))[batch, row, col])
+    dots = xp.empty(row.shape, x.dtype)
+    step = max(1, _GATHER_CHUNK // x.shape[-1])
+    for start in range(0, row.size, step):
+        at = slice(start, start + step)
+        dots[at] = xp.einsum("ij,ij->i", x[batch[at], row[at]], yt[batch[at], col[at]])
+    return mask.with_values(dots)
 
 
 def _masked_matmul_grad(g):
