@@ -42,6 +42,9 @@ LEGACY_TYPES = {
     "argmin": "arg_min",
     "one_hot": "one_hot_v2",
     "hardswish": "hard_swish",
+    "send_u_recv": "graph_send_recv",
+    "send_ue_recv": "graph_send_ue_recv",
+    "send_uv": "graph_send_uv",
 }
 
 
