@@ -470,6 +470,56 @@ def test_merged_adam_plan_is_reused_and_held_outputs_survive(emu, monkeypatch):
     assert not opt_launch._PLANS  # a strided input is not cached (its contiguous copy would go stale)
 
 
+
+@pytest.mark.parametrize("nesterov", [False, True])
+def test_merged_momentum_one_launch(emu, nesterov, monkeypatch):
+    """Every parameter in one momentum_multi launch, each with its own L2 coefficient (or none), a strided input
+    among them, as the op's reference computes; then in place (updating_in_place), the inputs themselves updated."""
+    impls = device_impls("gpu")
+    monkeypatch.setattr(opt_launch, "ADAM_CHUNK", 64)  # several chunks per tensor
+    shapes = [(5,), (3, 17), (1,), (40, 9)]
+    ps, gs, vs = ([randn(*s) for s in shapes] for _ in range(3))
+    gs[1] = strided(gs[1])
+    attrs = {**get_op("merged_momentum").attrs, "mu": 0.8, "use_nesterov": nesterov, "rescale_grad": 0.5,
+             "regularization_method": ["l2_decay", "", "l2_decay", ""], "regularization_coeff": [0.1, 0.0, 0.3, 0.0]}
+    kern = K.kernel("optimizer", "momentum_multi_f32")
+    before = kern.launches
+    check(impls, "merged_momentum", (ps, gs, vs, [_f1(1e-2)], None), attrs, np.float32)
+    assert kern.launches == before + 1
+    want = get_op("merged_momentum").forward(np, [p.copy() for p in ps], gs, [v.copy() for v in vs], [_f1(1e-2)],
+                                             None, **attrs)
+    with opt_launch.updating_in_place():
+        got = impls["merged_momentum"](np, ps, gs, vs, [_f1(1e-2)], None, **attrs)
+    assert kern.launches == before + 2
+    for outs, ins, ref in zip(got, (ps, vs), want):
+        assert all(o is i for o, i in zip(outs, ins))
+        for i, r in zip(ins, ref):
+            close(i, r, np.float32)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_merged_sgd_one_launch(emu, dtype, monkeypatch):
+    """sgd over every parameter: momentum_multi without velocities, one launch, bit for bit in float32."""
+    impls = device_impls("gpu")
+    monkeypatch.setattr(opt_launch, "ADAM_CHUNK", 64)
+    monkeypatch.setattr(opt_launch, "_PLANS", opt_launch.collections.OrderedDict())
+    shapes = [(7,), (3, 17), (40, 9)]
+    ps = [randn(*s, dtype=dtype) for s in shapes]
+    args = (ps, [_f1(0.05)], [randn(*s, dtype=dtype) for s in shapes], None)
+    kern = K.kernel("optimizer", "momentum_multi_" + {np.float32: "f32", np.float16: "f16"}[dtype])
+    before = kern.launches
+    got = impls["merged_sgd"](np, *args, multi_precision=False)
+    want = get_op("merged_sgd").forward(np, *args, multi_precision=False)
+    assert kern.launches == before + 1
+    for g, w in zip(got[0], want[0]):
+        if dtype == np.float32:
+            np.testing.assert_array_equal(g, w)
+        else:
+            close(g, w, dtype)
+    (plan,) = opt_launch._PLANS.values()  # kept: the next step sends only the gradients' addresses
+    impls["merged_sgd"](np, *args, multi_precision=False)
+    assert list(opt_launch._PLANS.values()) == [plan]
+
 # ---- raw bfloat16 kernels (NumPy has no bfloat16: bit patterns in uint16) ----------------------------
 def to_bf16(a):
     b = np.asarray(a, np.float32).view(np.uint32)

@@ -212,6 +212,17 @@ def test_merged_adam_many_params(cp, impls):
         np.float32)
 
 
+
+def test_merged_momentum_and_sgd_many_params(cp, impls):
+    shapes = [(R.integers(1, 300), R.integers(1, 300)) for _ in range(40)] + [(1,), (1 << 20,)]
+    ps, gs, vs = ([randn(*s) for s in shapes] for _ in range(3))
+    lr = [np.array([1e-3], np.float32)]
+    attrs = {**get_op("merged_momentum").attrs, "use_nesterov": True, "rescale_grad": 0.5,
+             "regularization_method": ["l2_decay", ""] * (len(shapes) // 2),
+             "regularization_coeff": [1e-4, 0.0] * (len(shapes) // 2)}
+    run(cp, impls, "merged_momentum", (ps, gs, vs, lr, None), attrs, np.float32)
+    run(cp, impls, "merged_sgd", (ps, lr, gs, None), get_op("merged_sgd").attrs, np.float32)
+
 @pytest.mark.parametrize("family", K.FAMILIES)
 def test_kernels_launch_with_the_common_block_size(cp, family):
     """Launch helpers use THREADS threads per block (layer_norm sizes its blocks from its kernel, attention uses its
