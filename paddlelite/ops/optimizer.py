@@ -49,7 +49,8 @@ def _sgd_infer(param, lr, grad, master_param=None, **attrs):
 SGD = register_op("sgd", inputs=("Param", "LearningRate", "Grad", "MasterParam"), outputs=("ParamOut",),
                   forward=_sgd_forward, infer=_sgd_infer, optional_inputs=("MasterParam",),
                   attrs={"multi_precision": False},
-                  gpu=lambda xp, param, lr, grad, master_param, multi_precision: _launch.sgd(xp, param, lr, grad))
+                  gpu=lambda xp, param, lr, grad, master_param, multi_precision: _launch.sgd(xp, param, lr, grad),
+                  batched=lambda multi_precision: None if multi_precision else ("merged_sgd", {}, {}))
 
 
 # ---- merged_sgd: sgd over lists of parameters in one launch on a GPU (paddlelite's: eager SGD's whole update;
@@ -114,6 +115,13 @@ def _momentum_infer(param, grad, velocity, lr, master_param=None, **attrs):
     return _meta(param), _meta(velocity)
 
 
+def _momentum_batched(mu, use_nesterov, regularization_method, regularization_coeff, multi_precision, rescale_grad):
+    if multi_precision:
+        return None
+    return ("merged_momentum", {"mu": mu, "use_nesterov": use_nesterov, "rescale_grad": rescale_grad},
+            {"regularization_method": regularization_method, "regularization_coeff": regularization_coeff})
+
+
 def _momentum_kernel(xp, param, grad, velocity, lr, master_param, mu, use_nesterov, regularization_method,
                      regularization_coeff, multi_precision, rescale_grad):
     l2 = regularization_coeff if regularization_method == "l2_decay" else 0.0
@@ -126,7 +134,7 @@ MOMENTUM = register_op(
     optional_inputs=("MasterParam",),
     attrs={"mu": 0.9, "use_nesterov": False, "regularization_method": "", "regularization_coeff": 0.0,
            "multi_precision": False, "rescale_grad": 1.0},
-    gpu=_momentum_kernel)
+    gpu=_momentum_kernel, batched=_momentum_batched)
 
 
 # ---- merged_momentum: momentum over lists of parameters (Paddle's op for use_multi_tensor), one launch on a GPU ----
@@ -273,13 +281,26 @@ def _adamw_kernel(xp, param, grad, lr, m1, m2, b1p, b2p, master_param, beta1, be
 _ADAM_IN = ("Param", "Grad", "LearningRate", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow", "MasterParam")
 _ADAM_OUT = ("ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut", "Beta2PowOut")
 
+def _adam_batched(beta1, beta2, epsilon, multi_precision, use_global_beta_pow, sparse_grad=False, coeff=0.0,
+                  lr_ratio=1.0, with_decay=False, **unused):
+    """merged_adam's attrs for an adam (adamw) step it can take: dense, without master weights or a rate ratio."""
+    if sparse_grad or multi_precision or lr_ratio != 1.0:
+        return None
+    decay = coeff if with_decay else 0.0
+    return ("merged_adam", {"beta1": beta1, "beta2": beta2, "epsilon": epsilon,
+                            "use_global_beta_pow": use_global_beta_pow, "weight_decay": decay,
+                            "use_adamw": decay != 0.0}, {})
+
+
 ADAM = register_op("adam", inputs=_ADAM_IN, outputs=_ADAM_OUT,
                    forward=_adam_forward, infer=_adam_infer,
-                   optional_inputs=("MasterParam",), attrs={**_ADAM_ATTRS, "sparse_grad": False}, gpu=_adam_kernel)
+                   optional_inputs=("MasterParam",), attrs={**_ADAM_ATTRS, "sparse_grad": False}, gpu=_adam_kernel,
+                   batched=_adam_batched)
 
 ADAMW = register_op("adamw", inputs=_ADAM_IN, outputs=_ADAM_OUT, forward=_adamw_forward, infer=_adam_infer,
                     optional_inputs=("MasterParam",),
-                    attrs={**_ADAM_ATTRS, "coeff": 0.01, "lr_ratio": 1.0, "with_decay": True}, gpu=_adamw_kernel)
+                    attrs={**_ADAM_ATTRS, "coeff": 0.01, "lr_ratio": 1.0, "with_decay": True}, gpu=_adamw_kernel,
+                    batched=_adam_batched)
 
 
 # ---- merged_adam: one op updating a list of parameters (one GPU launch for all of them) -------------

@@ -206,6 +206,12 @@ def _plan(key, state, usable, make):
     return plan
 
 
+def _list_types(params):
+    """(dtype, kernel suffix) of a list update's parameters; suffix None when there are none or no kernel takes
+    their dtype."""
+    return (None, None) if not params else (params[0].dtype, suffix(params[0].dtype))
+
+
 def _grad_pointers(xp, grads, dt, shapes):
     """The gradients' addresses as a device array (they change every step), with the arrays they point into;
     None when a gradient's dtype or shape is not its parameter's."""
@@ -217,11 +223,7 @@ def _grad_pointers(xp, grads, dt, shapes):
 
 def adam_multi(xp, params, grads, lrs, m1s, m2s, b1ps, b2ps, beta1, beta2, epsilon, coeff, write_pows, chunk=None):
     """All parameters in one launch; outputs are views into one flat buffer per output slot."""
-    n_t = len(params)
-    if n_t == 0:
-        return None
-    dt = params[0].dtype
-    sfx = suffix(dt)
+    n_t, (dt, sfx) = len(params), _list_types(params)
     if sfx is None:
         return None
     chunk = chunk or ADAM_CHUNK
@@ -256,11 +258,7 @@ def momentum_multi(xp, params, grads, velocities, lrs, l2_coeffs, mu, use_nester
     """Momentum (velocities given) or SGD (velocities None: p' = p - lr g) over every parameter in one launch; the
     outputs ([p'], and [v'] with velocities) are views into one flat buffer per output slot, or the given arrays
     themselves when updating in place."""
-    n_t = len(params)
-    if n_t == 0:
-        return None
-    dt = params[0].dtype
-    sfx = suffix(dt)
+    n_t, (dt, sfx) = len(params), _list_types(params)
     if sfx is None:
         return None
     tensors = (params,) if velocities is None else (params, velocities)
