@@ -148,6 +148,25 @@ def test_softmax_ce_forward_flags_a_label_out_of_range(emu):
 
 # ---- layer_norm -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((2, 3, 5), 1), ((9, 64), 1), ((2, 777), 1),
+                                        ((300, 8), 1)])
+@pytest.mark.parametrize("affine", ["both", "scale", "bias", "none", "f32 params"])
+def test_layer_norm_forward(impls, dtype, shape, axis, affine):
+    """One launch of ln_fwd gives Y, Mean and Variance as the reference does (a warp per row; rows more than the
+    grid's warps)."""
+    x = randn(*shape, dtype=dtype) * 3 + 1
+    n = int(np.prod(shape[axis:]))
+    pdt = np.float32 if affine == "f32 params" else dtype
+    scale = randn(n, dtype=pdt) if affine in ("both", "scale", "f32 params") else None
+    bias = randn(n, dtype=pdt) if affine in ("both", "bias", "f32 params") else None
+    kern = K.kernel("layer_norm", f"ln_fwd_{ {np.float32: 'f32', np.float16: 'f16'}[dtype] }_"
+                                  f"{ {np.float32: 'f32', np.float16: 'f16'}[pdt] }")
+    before = kern.launches
+    check(impls, "layer_norm", (x, scale, bias), dict(epsilon=1e-5, begin_norm_axis=axis), dtype)
+    assert kern.launches == before + 1
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((7, 64), 1), ((2, 3, 5), 1), ((2, 300), 1),
                                         ((3, 1000), 1), ((2, 777), 1), ((70, 96), 1), ((3, 2000), 1), ((5, 3000), 1),
                                         ((2, 4100), 1)])

@@ -92,6 +92,14 @@ def test_softmax_ce_grad(cp, impls, dtype, shape, soft):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16])
 @pytest.mark.parametrize("shape", [(1, 8), (7, 33), (64, 768), (1000, 1024), (16, 12288)])
+def test_layer_norm_forward(cp, impls, dtype, shape):
+    x = randn(*shape, dtype=dtype) * 3 + 1
+    run(cp, impls, "layer_norm", (x, randn(shape[1], dtype=dtype), randn(shape[1], dtype=dtype)),
+        dict(epsilon=1e-5, begin_norm_axis=1), dtype, rel=2e-2 if dtype == np.float16 else 1e-3)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("shape", [(1, 8), (7, 33), (64, 768), (1000, 1024), (16, 12288)])
 def test_layer_norm_grad(cp, impls, dtype, shape):
     x = randn(*shape, dtype=dtype)
     _, mean, var = get_op("layer_norm").forward(np, x, None, None, epsilon=1e-5, begin_norm_axis=1)
