@@ -150,3 +150,13 @@ def test_convolutions_and_batch_norm_count_their_cudnn_graphs():
     assert c.by_label["conv2d_grad"]["library"] == 2
     for g, w in zip(got, want):  # the values are the NumPy forwards'
         np.testing.assert_array_equal(g, w)
+
+
+def test_a_deep_copy_shares_the_ops_counting_resolved():
+    """An op keeps the forward it resolved for the counter's array module; a deep copy of what holds the op (a
+    quantized layer, a program) shares the op instead of trying to copy that module."""
+    import copy
+    with count_launches():
+        paddle.exp(paddle.ones([2]))
+    op = get_op("exp")
+    assert copy.deepcopy({"op": op})["op"] is op

@@ -157,6 +157,11 @@ class OpDef:
     def __repr__(self):
         return f"OpDef({self.type}: {self.inputs} -> {self.outputs})"
 
+    def __deepcopy__(self, memo):
+        """An op is its registry's: a deep copy of something holding it (a layer, a program) shares it, and never
+        copies the forwards it resolved for array modules (the launch counter's cannot be copied)."""
+        return self
+
 
 _REGISTRY = {}
 OPS = _REGISTRY  # type -> OpDef, for lookups on hot paths (read only: register_op writes it)
