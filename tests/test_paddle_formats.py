@@ -1,0 +1,137 @@
+"""Paddle's deployment formats across the border (issue 27): the .pdmodel (legacy-IR ProgramDesc) and .pdiparams
+(combined tensor stream) paddlelite writes are what real Paddle 3.3.1 loads -- static.load_inference_model on its
+legacy IR, and Paddle Inference's predictor on its default PIR -- and computes the same outputs from; what
+real Paddle writes, paddlelite loads and computes the same outputs from. The models are tests/deploy_zoo.py's."""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import paddlelite as paddle
+from tests.deploy_zoo import ZOO, build
+from tests.differential import reference_paddle
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RTOL, ATOL = 1e-4, 1e-5
+# the models real Paddle's dy2st saves on its legacy IR (the others convert to PIR only: their files are .json)
+LEGACY_SAVABLE = ("mlp", "lenet", "resnet18", "mobilenet_v3", "dynamic_batch")
+
+
+def _real_paddle():
+    ref = reference_paddle()
+    if ref is None:
+        pytest.skip("real Paddle is not installed")
+    return ref
+
+
+@pytest.fixture(scope="module")
+def our_models(tmp_path_factory):
+    """name -> (path prefix of the model paddlelite's jit.save wrote, inputs, paddlelite's eager output)."""
+    root = tmp_path_factory.mktemp("ours")
+    out = {}
+    for name in ZOO:
+        layer, spec, inputs = build(paddle, name)
+        expected = layer(*[paddle.to_tensor(a) for a in inputs]).numpy()
+        prefix = str(root / name / "model")
+        paddle.jit.save(layer, prefix, input_spec=spec)
+        out[name] = prefix, inputs, expected
+    return out
+
+
+def test_the_schema_is_paddles_framework_proto():
+    _real_paddle()
+    from google.protobuf import descriptor_pb2
+    from paddle.base.proto import framework_pb2
+
+    from paddlelite.framework.framework_proto import file_descriptor_proto
+    theirs = descriptor_pb2.FileDescriptorProto()
+    framework_pb2.DESCRIPTOR.CopyToProto(theirs)
+    ours = file_descriptor_proto()
+
+    def shape(messages):  # what the wire format depends on: names, numbers, labels, types, defaults, nesting
+        return {m.name: ({f.name: (f.number, f.label, f.type, f.type_name.rsplit(".", 1)[-1], f.default_value)
+                          for f in m.field}, {e.name: {v.name: v.number for v in e.value} for e in m.enum_type},
+                         shape(m.nested_type)) for m in messages}
+    theirs_shape = shape(theirs.message_type)
+    assert set(theirs_shape) - {m.name for m in ours.message_type} == {"OpProto"}  # op definitions, in no file
+    assert shape(ours.message_type) == {k: v for k, v in theirs_shape.items() if k != "OpProto"}
+    assert {e.name: {v.name: v.number for v in e.value} for e in ours.enum_type} == \
+        {e.name: {v.name: v.number for v in e.value} for e in theirs.enum_type}
+
+
+@pytest.mark.parametrize("name", list(ZOO))
+def test_real_paddle_loads_what_we_write(our_models, name):
+    ref = _real_paddle()
+    prefix, inputs, expected = our_models[name]
+    ref.enable_static()
+    try:
+        exe = ref.static.Executor(ref.CPUPlace())
+        with ref.static.scope_guard(ref.static.Scope()):
+            program, feeds, fetches = ref.static.load_inference_model(prefix, exe)
+            got = exe.run(program, feed=dict(zip(feeds, inputs)), fetch_list=fetches)[0]
+    finally:
+        ref.disable_static()
+    np.testing.assert_allclose(got, expected, rtol=RTOL, atol=ATOL)
+
+
+@pytest.mark.parametrize("name", LEGACY_SAVABLE)
+def test_we_load_what_real_paddle_writes(tmp_path, name):
+    ref = _real_paddle()
+    layer, spec, inputs = build(ref, name)
+    expected = layer(*[ref.to_tensor(a) for a in inputs]).numpy()
+    prefix = str(tmp_path / "model")
+    ref.jit.save(layer, prefix, input_spec=spec)
+    loaded = paddle.jit.load(prefix)
+    np.testing.assert_allclose(loaded(*[paddle.to_tensor(a) for a in inputs]).numpy(), expected, rtol=RTOL,
+                               atol=ATOL)
+    paddle.enable_static()
+    try:
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        with paddle.static.scope_guard(paddle.static.Scope()):
+            program, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
+            got = exe.run(program, feed=dict(zip(feeds, inputs)), fetch_list=fetches)[0]
+    finally:
+        paddle.disable_static()
+    np.testing.assert_allclose(got, expected, rtol=RTOL, atol=ATOL)
+
+
+_ON_PIR = """
+import json, sys
+import numpy as np
+import paddle
+import paddle.inference as paddle_infer
+out = {}
+for name, prefix, inputs in json.loads(sys.argv[1]):
+    arrays = [np.load(p) for p in inputs]
+    config = paddle_infer.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+    config.disable_glog_info()
+    predictor = paddle_infer.create_predictor(config)
+    for n, a in zip(predictor.get_input_names(), arrays):
+        handle = predictor.get_input_handle(n)
+        handle.reshape(a.shape)
+        handle.copy_from_cpu(a)
+    predictor.run()
+    served = predictor.get_output_handle(predictor.get_output_names()[0]).copy_to_cpu()
+    np.save(prefix + ".served.npy", served)
+"""
+
+
+def test_paddle_inference_on_pir_serves_what_we_write(our_models):
+    """Paddle 3.3.1's defaults (PIR): Paddle Inference's predictor translates our legacy programs and runs them."""
+    _real_paddle()
+    cases = []
+    for name, (prefix, inputs, _) in our_models.items():
+        paths = []
+        for k, a in enumerate(inputs):
+            paths.append(f"{prefix}.in{k}.npy")
+            np.save(paths[-1], a)
+        cases.append((name, prefix, paths))
+    env = {k: v for k, v in os.environ.items() if k not in ("FLAGS_enable_pir_api", "PYTHONPATH")}
+    proc = subprocess.run([sys.executable, "-c", _ON_PIR, json.dumps(cases)], env=env, capture_output=True, text=True,
+                          timeout=600, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    for name, (prefix, _, expected) in our_models.items():
+        np.testing.assert_allclose(np.load(f"{prefix}.served.npy"), expected, rtol=RTOL, atol=ATOL, err_msg=name)
