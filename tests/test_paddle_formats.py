@@ -1,6 +1,6 @@
 """Paddle's deployment formats across the border (issue 27): the .pdmodel (legacy-IR ProgramDesc) and .pdiparams
-(combined tensor stream) paddlelite writes are what real Paddle 3.3.1 loads -- static.load_inference_model on its
-legacy IR, and Paddle Inference's predictor on its default PIR -- and computes the same outputs from; what
+(combined tensor stream) paddlelite writes are what real Paddle 3.3.1 loads -- static.load_inference_model and
+jit.load on its legacy IR, and Paddle Inference's predictor on its default PIR -- and computes the same outputs from; what
 real Paddle writes, paddlelite loads and computes the same outputs from. The models are tests/deploy_zoo.py's."""
 import json
 import os
@@ -75,6 +75,8 @@ def test_real_paddle_loads_what_we_write(our_models, name):
     finally:
         ref.disable_static()
     np.testing.assert_allclose(got, expected, rtol=RTOL, atol=ATOL)
+    layer = ref.jit.load(prefix)  # a TranslatedLayer, in dygraph
+    np.testing.assert_allclose(layer(*[ref.to_tensor(a) for a in inputs]).numpy(), expected, rtol=RTOL, atol=ATOL)
 
 
 @pytest.mark.parametrize("name", LEGACY_SAVABLE)
@@ -135,3 +137,37 @@ def test_paddle_inference_on_pir_serves_what_we_write(our_models):
     assert proc.returncode == 0, proc.stderr[-4000:]
     for name, (prefix, _, expected) in our_models.items():
         np.testing.assert_allclose(np.load(f"{prefix}.served.npy"), expected, rtol=RTOL, atol=ATOL, err_msg=name)
+
+
+def test_a_training_program_real_paddle_saved_fine_tunes_here_as_there(tmp_path):
+    """static.save's .pdmodel holds the whole program, backward and optimizer included: read here (its backward
+    rebuilt from the loss by append_backward), with its .pdparams, it trains step for step as in Paddle."""
+    ref = _real_paddle()
+    X = np.random.default_rng(0).standard_normal((8, 3)).astype("float32")
+    feed = {"x": X, "y": X.sum(1, keepdims=True)}
+    ref.enable_static()
+    try:
+        ref.seed(1)
+        main, startup = ref.static.Program(), ref.static.Program()
+        with ref.static.program_guard(main, startup):
+            x = ref.static.data("x", [None, 3], "float32")
+            y = ref.static.data("y", [None, 1], "float32")
+            loss = ref.mean(ref.square(ref.static.nn.fc(ref.static.nn.fc(x, 8, activation="relu"), 1) - y))
+            ref.optimizer.SGD(learning_rate=0.1).minimize(loss)
+        exe = ref.static.Executor(ref.CPUPlace())
+        with ref.static.scope_guard(ref.static.Scope()):
+            exe.run(startup)
+            ref.static.save(main, str(tmp_path / "m"))
+            theirs = [exe.run(main, feed=feed, fetch_list=[loss])[0] for _ in range(3)]
+    finally:
+        ref.disable_static()
+    paddle.enable_static()
+    try:
+        program = paddle.static.deserialize_program(open(tmp_path / "m.pdmodel", "rb").read())
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        with paddle.static.scope_guard(paddle.static.Scope()):
+            paddle.static.load(program, str(tmp_path / "m"), exe)
+            ours = [exe.run(program, feed=feed, fetch_list=[loss.name])[0] for _ in range(3)]
+    finally:
+        paddle.disable_static()
+    np.testing.assert_allclose(ours, theirs, rtol=1e-5)

@@ -306,7 +306,8 @@ class _Parser:
     def unknown_ops(self, blocks):
         known = all_ops()
         unknown = sorted({od.type for bd in blocks for od in bd.ops if od.type not in (FEED, FETCH)
-                          and REGISTRY_TYPES.get(od.type, od.type) not in known and od.type not in known})
+                          and REGISTRY_TYPES.get(od.type, od.type) not in known and od.type not in known
+                          and not (bd.idx == 0 and _raw_role(od) & OP_ROLE_BACKWARD)})  # grad ops: rebuilt
         if unknown:
             raise InferenceModelError(
                 f"{self.api}: {self.where} uses {len(unknown)} op type{'s' if len(unknown) > 1 else ''} paddlelite "
@@ -408,6 +409,11 @@ class _Parser:
 _VAR_KINDS = frozenset(("DENSE_TENSOR", "SELECTED_ROWS", "FEED_MINIBATCH", "FETCH_LIST", "STEP_SCOPES",
                         "LOD_RANK_TABLE", "DENSE_TENSOR_ARRAY", "PLACE_LIST", "READER", "RAW", "VOCAB", "STRINGS",
                         "SPARSE_COO"))
+
+
+def _raw_role(od):
+    """The op_role an OpDesc records (0 when none, or not an INT attribute)."""
+    return next((a.i for a in od.attrs if a.name == OP_ROLE_ATTR and a.type == ATTR_TYPES["INT"]), 0)
 
 
 def _plain(value):
