@@ -11,7 +11,7 @@ Inputs are valid files (written by paddle.save, save_inference_model, jit.save) 
 files generated from their structure: pickles of crafted NumPy reduce tuples (dtype and array states,
 scalars), payloads, shared and self-containing containers, random opcode sequences; checkpoints whose
 manifest and `.npy` headers are rewritten; Paddle ProgramDescs (.pdmodel) whose fields are rewritten, Paddle tensor
-streams (.pdiparams) whose headers lie, paddlelite's first-format model documents rewritten and re-signed (so the
+streams (.pdiparams) whose headers lie, real Paddle's PIR programs (.json) whose JSON is rewritten, paddlelite's first-format model documents rewritten and re-signed (so the
 checks past the SHA-256 run), each model with any of those parameter files beside it.
 
 It runs as its own process -- `python -m tests.fuzz_files WORKDIR [READER ...]` (readers by the names
@@ -47,7 +47,7 @@ from tests.crafted_files import RECONSTRUCT, Reduce, npy_bytes, save_small_model
 TIMEOUT_S = 60
 MEMORY_HEADROOM = 1 << 30
 CI_EXAMPLES = {"paddle pickle": 120, "paddlelite checkpoint": 80, "inference model": 60, "jit.load": 30,
-               "first-format model": 20}
+               "first-format model": 20, "PIR model": 40}
 
 
 # ---- seeds: valid files -------------------------------------------------------------------------------
@@ -79,10 +79,10 @@ def _model_files(build):
         return f.read(), g.read()
 
 
-def _v1_model_files():
-    """paddlelite's first format (a JSON document and a zip checkpoint): (document, .pdiparams bytes)."""
-    prefix = os.path.join(os.path.dirname(__file__), "data", "paddlelite_v1", "model")
-    with open(prefix + ".pdmodel", "rb") as f, open(prefix + ".pdiparams", "rb") as g:
+def _json_model_files(folder, model_file):
+    """(JSON document, .pdiparams bytes) of a model in tests/data: paddlelite's first format, real Paddle's PIR."""
+    prefix = os.path.join(os.path.dirname(__file__), "data", folder, "model")
+    with open(prefix + model_file, "rb") as f, open(prefix + ".pdiparams", "rb") as g:
         return json.loads(f.read()), g.read()
 
 
@@ -407,8 +407,9 @@ def crafted_models(draw, kind):
     (a first-format document rewritten and re-signed); the parameters as saved, mutated, a crafted tensor stream,
     or any other generated parameter file."""
     (model, params), = SEEDS[kind]
-    if isinstance(model, dict):
-        model = draw(st.one_of(mutated_json(model).map(_signed), st.just(json.dumps(model).encode())))
+    if isinstance(model, dict):  # a PIR program has no signature; a first-format document is re-signed
+        sign = (lambda doc: json.dumps(doc).encode()) if "base_code" in model else _signed
+        model = draw(st.one_of(mutated_json(model).map(sign), st.just(json.dumps(model).encode())))
     else:
         model = draw(st.one_of(mutated_desc(model), st.just(model)))
     if draw(st.integers(0, 4)) == 0:
@@ -464,8 +465,9 @@ def fuzz(examples, readers):
     SEEDS["checkpoint"] = [_saved(o, format="paddlelite") for o in objects]
     for kind, build in (("inference model", save_small_model), ("jit.load", _save_jit_model)):
         SEEDS[kind] = [_model_files(build)]
-    SEEDS["first-format model"] = [_v1_model_files()]
-    for kind in ("inference model", "jit.load", "first-format model"):
+    SEEDS["first-format model"] = [_json_model_files("paddlelite_v1", ".pdmodel")]
+    SEEDS["PIR model"] = [_json_model_files("paddle_pir", ".json")]
+    for kind in ("inference model", "jit.load", "first-format model", "PIR model"):
         (model, params), = SEEDS[kind]
         SEEDS[kind + " bytes"] = [json.dumps(model).encode() if isinstance(model, dict) else model]
         SEEDS[kind + " params"] = [params]
@@ -492,6 +494,7 @@ def fuzz(examples, readers):
     run("inference model", crafted_models("inference model"), lambda case: _load_model(*case, jit=False))
     run("jit.load", crafted_models("jit.load"), lambda case: _load_model(*case, jit=True))
     run("first-format model", crafted_models("first-format model"), lambda case: _load_model(*case, jit=False))
+    run("PIR model", crafted_models("PIR model"), lambda case: _load_model(*case, jit=True))
 
 
 def _cap_memory():

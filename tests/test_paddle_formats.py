@@ -171,3 +171,55 @@ def test_a_training_program_real_paddle_saved_fine_tunes_here_as_there(tmp_path)
     finally:
         paddle.disable_static()
     np.testing.assert_allclose(ours, theirs, rtol=1e-5)
+
+
+PIR_FIXTURE = os.path.join(ROOT, "tests", "data", "paddle_pir")  # deploy_zoo's control_flow, as Paddle 3.3.1 saved it
+
+
+def test_a_pir_program_real_paddle_wrote_runs_here():
+    """tests/data/paddle_pir: real Paddle 3.3.1's default jit.save (PIR JSON, with `if` and `while`) -- read by
+    jit.load, static.load_inference_model and paddle.inference here, without Paddle installed."""
+    prefix = os.path.join(PIR_FIXTURE, "model")
+    x, expected = np.load(os.path.join(PIR_FIXTURE, "input.npy")), np.load(os.path.join(PIR_FIXTURE, "expected.npy"))
+    np.testing.assert_allclose(paddle.jit.load(prefix)(paddle.to_tensor(x)).numpy(), expected, rtol=RTOL, atol=ATOL)
+    predictor = paddle.inference.create_predictor(paddle.inference.Config(prefix + ".json", prefix + ".pdiparams"))
+    (out,) = predictor.run([paddle.to_tensor(x)])
+    np.testing.assert_allclose(out.numpy(), expected, rtol=RTOL, atol=ATOL)
+
+
+def test_pir_op_types_without_a_converter_are_all_named(tmp_path):
+    text = open(os.path.join(PIR_FIXTURE, "model.json")).read()
+    assert '"1.tanh"' in text and '"1.greater_than"' in text
+    (tmp_path / "m.json").write_text(text.replace('"1.tanh"', '"1.my_op"').replace('"1.greater_than"', '"1.other"'))
+    (tmp_path / "m.pdiparams").write_bytes(open(os.path.join(PIR_FIXTURE, "model.pdiparams"), "rb").read())
+    with pytest.raises(paddle.static.io.InferenceModelError,
+                       match="2 op types paddlelite has no converter for: pd_op.my_op, pd_op.other"):
+        paddle.jit.load(str(tmp_path / "m"))
+
+
+_SAVE_ON_PIR = """
+import os, sys
+import numpy as np
+import paddle
+sys.path.insert(0, sys.argv[2])
+from tests.deploy_zoo import ZOO, build
+for name in ZOO:
+    layer, spec, inputs = build(paddle, name)
+    prefix = os.path.join(sys.argv[1], name)
+    paddle.jit.save(layer, prefix, input_spec=spec)
+    np.save(prefix + ".expected.npy", layer(*[paddle.to_tensor(a) for a in inputs]).numpy())
+"""
+
+
+def test_we_load_the_pir_programs_real_paddle_writes_by_default(tmp_path):
+    _real_paddle()
+    env = {k: v for k, v in os.environ.items() if k not in ("FLAGS_enable_pir_api", "PYTHONPATH")}
+    proc = subprocess.run([sys.executable, "-c", _SAVE_ON_PIR, str(tmp_path), ROOT], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    for name in ZOO:
+        prefix = str(tmp_path / name)
+        assert os.path.exists(prefix + ".json") and not os.path.exists(prefix + ".pdmodel")
+        _, _, inputs = build(paddle, name)
+        got = paddle.jit.load(prefix)(*[paddle.to_tensor(a) for a in inputs]).numpy()
+        np.testing.assert_allclose(got, np.load(prefix + ".expected.npy"), rtol=RTOL, atol=ATOL, err_msg=name)

@@ -79,7 +79,7 @@ def get_trt_runtime_version():
 
 class Config:
     """Where the model is and how to run it: Config(prog_file, params_file), Config(model_dir) (a directory holding
-    `__model__`/`inference.pdmodel` and its parameters), or Config() then set_model."""
+    inference.pdmodel / inference.json and inference.pdiparams), or Config() then set_model."""
 
     def __init__(self, prog_file=None, params_file=None):
         self._model_dir, self._prog_file, self._params_file = "", "", ""
@@ -120,17 +120,17 @@ class Config:
     def model_prefix(self, api):
         """The path prefix of the model files (`<prefix>.pdmodel`, `<prefix>.pdiparams`)."""
         if self._prog_file:
-            prog = self._prog_file
-            if not prog.endswith(".pdmodel") or self._params_file != prog[:-len(".pdmodel")] + ".pdiparams":
-                raise ValueError(f"{api}: the model files must be <prefix>.pdmodel and <prefix>.pdiparams, received "
-                                 f"'{prog}' and '{self._params_file}'")
-            return prog[:-len(".pdmodel")]
-        for name in ("inference", "model", "__model__"):
+            prefix, ext = os.path.splitext(self._prog_file)
+            if ext not in (".pdmodel", ".json") or self._params_file != prefix + ".pdiparams":
+                raise ValueError(f"{api}: the model files must be <prefix>.pdmodel (or Paddle's PIR <prefix>.json) and "
+                                 f"<prefix>.pdiparams, received '{self._prog_file}' and '{self._params_file}'")
+            return prefix
+        for name in ("inference", "model"):
             prefix = os.path.join(self._model_dir, name)
-            if os.path.isfile(prefix + ".pdmodel"):
+            if os.path.isfile(prefix + ".pdmodel") or os.path.isfile(prefix + ".json"):
                 return prefix
         raise RuntimeError(f"{api}: no model: give Config(prog_file, params_file) or a model_dir holding "
-                           f"inference.pdmodel (received model_dir '{self._model_dir}')")
+                           f"inference.pdmodel or inference.json (received model_dir '{self._model_dir}')")
 
     def enable_use_gpu(self, memory_pool_init_size_mb, device_id=0, precision=PrecisionType.Float32):
         """Run on GPU `device_id` (where paddlelite has CUDA; like Paddle's CPU build, the CPU otherwise)."""

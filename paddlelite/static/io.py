@@ -6,9 +6,9 @@ An inference model is `<prefix>.pdmodel`, the program pruned to what the fetch v
 variables (a `clone(for_test=True)`: no backward or optimizer ops, test-mode attrs) with Paddle's feed and fetch ops,
 as a legacy-IR ProgramDesc (program_desc.py), and `<prefix>.pdiparams`, its persistable values as Paddle's combined
 tensor stream in sorted name order (framework/tensor_stream.py): the files real Paddle's save_inference_model and
-jit.save write, which its load_inference_model, jit.load and Paddle Inference read. Loading reads those and
-paddlelite's first format (a JSON program document and a zip checkpoint of the values: v1_model.py) where files of it
-exist. Every reader checks what it reads; a file that is
+jit.save write, which its load_inference_model, jit.load and Paddle Inference read. Loading reads those, the formats
+installed from above (real Paddle 3.3.1's PIR programs, `<prefix>.json`: jit/pir_program.py) and paddlelite's first
+format (a JSON program document and a zip checkpoint of the values: v1_model.py) where files of it exist. Every reader checks what it reads; a file that is
 not a valid model is an InferenceModelError (a CheckpointError) naming it.
 """
 import io
@@ -170,8 +170,21 @@ def _persistable_values(program, api):
     return params
 
 
+# program formats read by the floors above (paddle.jit's reader of real Paddle's PIR programs): (sniff(first bytes),
+# read(data, where, api) -> (program, feed names, fetch names), file extension)
+_PROGRAM_READERS = []
+
+
+def install_program_reader(sniff, read, extension):
+    """Teach the model loaders a program format: files `<prefix><extension>` whose first 64 bytes `sniff` accepts."""
+    _PROGRAM_READERS.append((sniff, read, extension))
+
+
 def parse_model(data, where, api):
     """(program, feed names, fetch names) of a model file's bytes, in whichever format it is written."""
+    for sniff, read, _ in _PROGRAM_READERS:
+        if sniff(bytes(data[:64])):
+            return read(data, where, api)
     if v1_model.is_v1_model(data[:1]):
         return v1_model.parse_model(data, where, api)
     if data[:1] in _PICKLE_MAGIC:
@@ -195,10 +208,14 @@ def read_params(data, program, where, api):
 
 
 def model_paths(path_prefix, api):
-    """(model file, parameter file) of the inference model at `path_prefix`."""
+    """(model file, parameter file) of the inference model at `path_prefix`: `<prefix>.pdmodel`, or a program of
+    another format (real Paddle 3.3.1's PIR `<prefix>.json`) where that is the one there."""
     model = path_prefix + ".pdmodel"
     if not os.path.exists(model):
-        raise FileNotFoundError(f"{api}: no model file '{model}'")
+        model = next((path_prefix + ext for _, _, ext in _PROGRAM_READERS if os.path.exists(path_prefix + ext)), model)
+    if not os.path.exists(model):
+        raise FileNotFoundError(f"{api}: no model file '{path_prefix}.pdmodel' (or "
+                                f"{[path_prefix + ext for _, _, ext in _PROGRAM_READERS]})")
     return model, path_prefix + ".pdiparams"
 
 
