@@ -247,3 +247,49 @@ def test_a_pir_program_real_paddle_wrote_fine_tunes_as_the_eager_model():
             losses[-1].append(float(loss))
     np.testing.assert_allclose(losses[0], losses[1], rtol=1e-5)
     assert losses[0][2] < losses[0][0]
+
+
+def _fc_program(lib, seed):
+    """(main, x, y, executor, output on X_FC) of a one-layer static program whose values come from `seed`."""
+    lib.enable_static()
+    lib.seed(seed)
+    main, startup = lib.static.Program(), lib.static.Program()
+    with lib.static.program_guard(main, startup):
+        x = lib.static.data("x", [None, 3], "float32")
+        y = lib.static.nn.fc(x, 2, name="fc")
+    exe = lib.static.Executor(lib.CPUPlace())
+    exe.run(startup)
+    return main, x, y, exe, exe.run(main, feed={"x": X_FC}, fetch_list=[y])[0]
+
+
+X_FC = np.random.default_rng(0).standard_normal((4, 3)).astype("float32")
+
+
+@pytest.mark.parametrize("filename", [None, "all_vars"])
+@pytest.mark.parametrize("writer", ["ours", "paddle"])
+def test_save_vars_and_serialize_cross_both_ways(tmp_path, writer, filename):
+    """save_vars files (one per variable, or combined) and serialize_program/serialize_persistables bytes that one
+    library writes, the other loads into the same program and computes the same outputs from."""
+    ref = _real_paddle()
+    src, dst = (paddle, ref) if writer == "ours" else (ref, paddle)
+    try:
+        main, x, y, exe, expected = _fc_program(src, seed=1)
+        src.static.save_vars(exe, str(tmp_path), main, predicate=src.static.is_persistable, filename=filename)
+        program_bytes = src.static.serialize_program([x], [y], program=main)
+        values_bytes = src.static.serialize_persistables([x], [y], exe, program=main)
+    finally:
+        src.disable_static()
+    try:
+        main, x, y, exe, _ = _fc_program(dst, seed=2)  # other values until loaded
+        with dst.static.scope_guard(dst.static.Scope()):
+            dst.static.load_vars(exe, str(tmp_path), main, predicate=dst.static.is_persistable, filename=filename)
+            np.testing.assert_allclose(exe.run(main, feed={"x": X_FC}, fetch_list=[y])[0], expected, rtol=1e-6)
+        with dst.static.scope_guard(dst.static.Scope()):
+            program = dst.static.deserialize_program(program_bytes)
+            dst.static.deserialize_persistables(program, values_bytes, exe)
+            fetch = [op for op in program.global_block().ops if op.type == "fetch"]
+            out_name = fetch[0].input("X")[0] if fetch else y.name
+            np.testing.assert_allclose(exe.run(program, feed={"x": X_FC}, fetch_list=[out_name])[0], expected,
+                                       rtol=1e-6)
+    finally:
+        dst.disable_static()

@@ -28,7 +28,8 @@ from .program_desc import InferenceModelError, is_program_desc, program_bytes, r
 
 __all__ = ["save_inference_model", "load_inference_model", "normalize_program", "InferenceModelError",
            "serialize_program", "deserialize_program", "serialize_persistables", "deserialize_persistables",
-           "save_to_file", "load_from_file"]
+           "save_to_file", "load_from_file", "save_vars", "load_vars", "is_persistable", "save_persistables",
+           "load_persistables"]
 
 _PICKLE_MAGIC = (b"\x80", b"(", b"]", b"}", b"c")
 
@@ -158,16 +159,7 @@ def persistable_names(program):
 
 def _persistable_values(program, api):
     """name -> array of the program's persistable dense variables, read from the global scope."""
-    scope = global_scope()
-    params = {}
-    for v in program.list_vars():
-        if is_persistable(v):
-            slot = scope.find_var(v.name)
-            if slot is None or not slot.is_initialized():
-                raise RuntimeError(f"{api}: persistable variable '{v.name}' has no value in the scope; run the "
-                                   "startup program (and train) with this executor before saving")
-            params[v.name] = np.array(slot.get_tensor())
-    return params
+    return _values_of([v for v in program.list_vars() if is_persistable(v)], api)
 
 
 # program formats read by the floors above (paddle.jit's reader of real Paddle's PIR programs): (sniff(first bytes),
@@ -482,33 +474,64 @@ def dir_prefix(dirname, filename, default, api):
     return os.path.join(os.fspath(dirname), filename or default)
 
 
-def _dir_vars(main_program, api):
+def _values_of(variables, api):
+    """name -> array of `variables`, read from the global scope."""
+    scope = global_scope()
+    values = {}
+    for v in variables:
+        slot = scope.find_var(v.name)
+        if slot is None or not slot.is_initialized():
+            raise RuntimeError(f"{api}: variable '{v.name}' has no value in the scope; run the startup program (and "
+                               "train) with this executor before saving")
+        values[v.name] = np.array(slot.get_tensor())
+    return values
+
+
+def _selected_vars(main_program, vars, predicate, api):
+    """(program, the variables `vars` names or `predicate` selects from it -- RAW ones left out, as Paddle's
+    save_vars leaves them -- sorted by name)."""
     program = getattr(main_program, "_program", main_program) or default_main_program()
     if not isinstance(program, Program):
         raise TypeError(f"{api}: main_program must be a Program, received {type(program).__name__}")
-    return program, sorted((v for v in program.list_vars() if is_persistable(v)), key=lambda v: v.name)
+    if vars is None:
+        if predicate is not None and not callable(predicate):
+            raise TypeError(f"{api}: predicate must be callable, received {type(predicate).__name__}")
+        vars = [v for v in program.list_vars() if predicate is None or predicate(v)]
+    chosen = []
+    for v in vars:
+        if not isinstance(v, Variable):
+            raise TypeError(f"{api}: vars must hold Variables, received {type(v).__name__}")
+        if v.type != "RAW":
+            chosen.append(v)
+    return program, sorted(chosen, key=lambda v: v.name)
 
 
-def save_persistables(executor, dirname, main_program=None, filename=None):
-    """The program's persistable values in `dirname`, as Paddle's save_vars writes them: one file per variable
-    (named as it, one tensor each), or all in `<dirname>/<filename>` as a combined tensor stream."""
-    api = "save_persistables"
-    program, variables = _dir_vars(main_program, api)
-    values = _persistable_values(program, api)
+def save_vars(executor, dirname, main_program=None, vars=None, predicate=None, filename=None):
+    """Save variables' values (from the global scope) as Paddle's save_vars does: `vars`, or those of `main_program`
+    `predicate` selects; one file per variable in `dirname` (named as it, one tensor each), or all in
+    `<dirname>/<filename>` as a combined tensor stream in name order -- or, without dirname and filename, returned as
+    that stream's bytes."""
+    api = "paddle.static.save_vars"
+    program, variables = _selected_vars(main_program, vars, predicate, api)
+    values = _values_of(variables, api)
+    if dirname is None and filename is None:
+        return combined_bytes(values)
     os.makedirs(os.fspath(dirname), exist_ok=True)
     if filename is not None:
         with atomic_file(dir_prefix(dirname, filename, None, api)) as f:
             f.write(combined_bytes(values))
-        return
+        return None
     for v in variables:
         with atomic_file(dir_prefix(dirname, v.name, None, api)) as f:
             f.write(tensor_bytes(values[v.name]))
+    return None
 
 
-def load_persistables(executor, dirname, main_program=None, filename=None):
-    """Load what save_persistables wrote (or Paddle's save_persistables) into the global scope."""
-    api = "load_persistables"
-    program, variables = _dir_vars(main_program, api)
+def load_vars(executor, dirname, main_program=None, vars=None, predicate=None, filename=None):
+    """Load what save_vars wrote (this library's or real Paddle's) into the global scope, checking each value
+    against its variable."""
+    api = "paddle.static.load_vars"
+    program, variables = _selected_vars(main_program, vars, predicate, api)
     if filename is not None:
         path, data = _read_bytes(dir_prefix(dirname, filename, None, api), api)
         values = read_combined(data, [v.name for v in variables], f"'{path}'", api)
@@ -518,3 +541,13 @@ def load_persistables(executor, dirname, main_program=None, filename=None):
             path, data = _read_bytes(dir_prefix(dirname, v.name, None, api), api)
             values[v.name] = read_one(data, f"'{path}'", api)
     _assign_values(variables, values, api, f"'{dirname}'", True)
+
+
+def save_persistables(executor, dirname, main_program=None, filename=None):
+    """The program's persistable values in `dirname` (save_vars of the persistable variables)."""
+    return save_vars(executor, dirname, main_program, predicate=is_persistable, filename=filename)
+
+
+def load_persistables(executor, dirname, main_program=None, filename=None):
+    """Load what save_persistables wrote (or Paddle's save_persistables) into the global scope."""
+    load_vars(executor, dirname, main_program, predicate=is_persistable, filename=filename)
