@@ -382,19 +382,7 @@ def save(program, model_path, protocol=4, **configs):
     api = "paddle.static.save"
     model_path = _check_model_path(model_path, api)
     params, others = _persistables(program, api)
-    scope = global_scope()
-
-    def values(vs):
-        out = {}
-        for v in vs:
-            slot = scope.find_var(v.name)
-            if slot is None or not slot.is_initialized():
-                raise RuntimeError(f"{api}: persistable variable '{v.name}' has no value in the scope; run the "
-                                   "startup program (and train) before saving")
-            out[v.name] = np.array(slot.get_tensor())
-        return out
-
-    param_values, other_values = values(params), values(others)
+    param_values, other_values = _values_of(params, api), _values_of(others, api)
     fmt = configs.get("format", "paddle")
     write_file(param_values, model_path + ".pdparams", api, fmt, protocol)
     write_file(other_values, model_path + ".pdopt", api, fmt, protocol)
