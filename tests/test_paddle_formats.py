@@ -293,3 +293,25 @@ def test_save_vars_and_serialize_cross_both_ways(tmp_path, writer, filename):
                                        rtol=1e-6)
     finally:
         dst.disable_static()
+
+
+@pytest.mark.parametrize("writer", ["ours", "paddle"])
+def test_paddle_save_of_a_program_crosses_both_ways(tmp_path, writer):
+    """paddle.save of a static Program writes its ProgramDesc; the other library's paddle.load gives the Program."""
+    ref = _real_paddle()
+    src, dst = (paddle, ref) if writer == "ours" else (ref, paddle)
+    path = str(tmp_path / "program.pdmodel")
+    try:
+        main = _fc_program(src, seed=1)[0]
+        src.save(main, path)
+        types = [op.type for op in main.global_block().ops]
+    finally:
+        src.disable_static()
+    dst.enable_static()
+    try:
+        loaded = dst.load(path)
+        assert isinstance(loaded, dst.static.Program)
+        assert len(loaded.global_block().ops) == len(types)
+        assert list(sorted(loaded.global_block().all_parameters(), key=lambda p: p.name)[0].shape) == [2]  # fc.b_0
+    finally:
+        dst.disable_static()
