@@ -93,15 +93,23 @@ def report(benchmark, name, nbytes, t_fused, t_copy, t_unfused, t_one, t_torch=N
     print(f"\n{name}: " + ", ".join(f"{k}={v:.3g}" for k, v in info.items()))
 
 
-def _bench(cp, benchmark, impls, name, op, arrays, attrs, out_bytes, torch_fn=None, unread=()):
-    """out_bytes: what the op writes; `unread`: positions of arguments passed only for their shape. The op's
-    attribute defaults are filled in, as the dispatcher does."""
+def _nbytes(out):
+    if isinstance(out, (tuple, list)):
+        return sum(_nbytes(o) for o in out)
+    return 0 if out is None else out.nbytes
+
+
+def _bench(cp, benchmark, impls, name, op, arrays, attrs, out_bytes=None, torch_fn=None, unread=()):
+    """out_bytes: what the op writes (None: its outputs' sizes); `unread`: positions of arguments passed only for
+    their shape. The op's attribute defaults are filled in, as the dispatcher does."""
     attrs = get_op(op).fill_attrs(attrs)
     dev = [None if a is None else [cp.asarray(e) for e in a] if isinstance(a, list) else cp.asarray(a)
            for a in arrays]
+    fused = lambda: impls[op](cp, *dev, **attrs)  # noqa: E731
+    if out_bytes is None:
+        out_bytes = _nbytes(fused())
     nbytes = out_bytes + sum(sum(e.nbytes for e in a) if isinstance(a, list) else a.nbytes
                              for i, a in enumerate(arrays) if a is not None and i not in unread)
-    fused = lambda: impls[op](cp, *dev, **attrs)  # noqa: E731
     unfused = lambda: get_op(op).forward(cp, *dev, **attrs)  # noqa: E731
     t_f, t_u, t_c = gpu_throughput(cp, fused), gpu_throughput(cp, unfused), copy_time(cp, nbytes)
     torch = _torch_cuda()
@@ -166,6 +174,27 @@ def test_bench_bias_act_grad(cp, benchmark, impls, act):
            x.nbytes + b.nbytes, torch_fn)
 
 
+@pytest.mark.parametrize("act", ["relu", "gelu"])
+def test_bench_act_grad(cp, benchmark, impls, act):
+    a, d = (R.standard_normal((M, N)).astype(np.float32) for _ in range(2))
+    _bench(cp, benchmark, impls, f"{act}_grad", f"{act}_grad", (np.maximum(a, 0) if act == "relu" else a, d),
+           get_op(f"{act}_grad").attrs)
+
+
+def test_bench_bias_act(cp, benchmark, impls):
+    x, b = R.standard_normal((M, N)).astype(np.float32), R.standard_normal(N).astype(np.float32)
+    _bench(cp, benchmark, impls, "bias_gelu", "fused_bias_act", (x, b), {"act": "gelu"},
+           torch_fn=lambda torch: (lambda t=torch.as_tensor(x, device="cuda"), u=torch.as_tensor(b, device="cuda"):
+                                   torch.nn.functional.gelu(t + u)))
+
+
+def test_bench_dropout_grad(cp, benchmark, impls):
+    mask = (R.uniform(size=(M, N)) > 0.1).astype(np.uint8)
+    d = R.standard_normal((M, N)).astype(np.float32)
+    _bench(cp, benchmark, impls, "dropout_grad", "dropout_grad", (mask, d),
+           dict(dropout_prob=0.1, is_test=False, dropout_implementation="upscale_in_train"))
+
+
 def test_bench_dropout_gelu_grad(cp, benchmark, impls):
     mask = (R.uniform(size=(M, N)) > 0.1).astype(np.uint8)
     a, d = (R.standard_normal((M, N)).astype(np.float32) for _ in range(2))
@@ -212,6 +241,68 @@ def test_bench_merged_adam(cp, benchmark, impls):
     total = sum(p.nbytes for p in ps)  # 96 MB of parameters: p, g, m1, m2 read, p, m1, m2 written
     _bench(cp, benchmark, impls, "merged_adam", "merged_adam", args, {**get_op("merged_adam").attrs, "use_adamw": True},
            3 * total)
+
+
+NOPT = 1 << 25  # 128 MB per float32 optimizer array
+
+
+def _opt_args(op):
+    p, g = R.standard_normal(NOPT).astype(np.float32), R.standard_normal(NOPT).astype(np.float32)
+    a, b = (np.abs(R.standard_normal(NOPT)).astype(np.float32) * 0.1 + 0.5 for _ in range(2))
+    mg, lr = R.standard_normal(NOPT).astype(np.float32) * 0.1, np.array([1e-3], np.float32)
+    one = np.array([0.9 ** 5], np.float32)
+    return {"sgd": (p, lr, g, None), "momentum": (p, g, a, lr, None), "adam": (p, g, lr, mg, a, one, one, None),
+            "adagrad": (p, g, a, lr, None), "rmsprop": (p, a, g, b, lr, mg, None), "adadelta": (p, g, a, b, lr, None),
+            "adamax": (p, g, lr, mg, a, one, None), "rprop": (p, g, mg, a * 0.01, None)}[op]
+
+
+@pytest.mark.parametrize("op", ["sgd", "momentum", "adam", "adagrad", "rmsprop", "adadelta", "adamax", "rprop"])
+def test_bench_optimizer(cp, benchmark, impls, op):
+    """One parameter of 32M elements: the single-tensor update kernels (every stream read once, written once)."""
+    _bench(cp, benchmark, impls, op, op, _opt_args(op), {**get_op(op).attrs, "centered": True}
+           if op == "rmsprop" else get_op(op).attrs)
+
+
+# ---- fused attention (compute-bound: FLOP/s, not bandwidth) ----------------------------------------------------
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+@pytest.mark.parametrize("path", ["kernels", "cudnn"])
+def test_bench_attention(cp, benchmark, impls, dtype, path):
+    """GPT-2-small's attention (batch 8, seq 1024, 12 heads of 64, causal), forward and backward: paddlelite's
+    flash kernels (kernels/attention.cu, CUDA cores) or cuDNN's SDPA, against PyTorch's SDPA, in TFLOP/s (4 B H S^2 D
+    for the forward and 10 for the backward, halved for the causal mask)."""
+    from paddlelite.device import cudnn as dcudnn
+    from paddlelite.ops.launch import attention as attn_launch
+    from paddlelite.ops.cudnn import attention as attn_cudnn
+    if path == "cudnn" and (dcudnn.frontend() is None or dtype == "float32"):
+        pytest.skip("cuDNN's SDPA: float16/bfloat16, with cuDNN Frontend installed")
+    b, s, h, d = 8, 1024, 12, 64
+    dt = cp.dtype(dtype) if dtype == "float32" else cp.dtype(pytest.importorskip("ml_dtypes").bfloat16)
+    q, k, v, do = (cp.asarray(R.standard_normal((b, s, h, d)).astype(np.float32)).astype(dt) for _ in range(4))
+    so = cp.zeros(2, cp.int64)
+    run = attn_cudnn if path == "cudnn" else attn_launch
+    fwd = (lambda: run.sdpa_forward(cp, q, k, v, None, so, 0.0, True)) if path == "cudnn" else \
+        (lambda: run.attention_forward(cp, q, k, v, None, so, 0.0, True))
+    out, lse = fwd()
+    bwd = (lambda: run.sdpa_backward(cp, q, k, v, out, lse, so, None, do, 0.0, True)) if path == "cudnn" else \
+        (lambda: run.attention_backward(cp, q, k, v, out, lse, so, None, do, 0.0, True))
+    flops = 4 * b * h * s * s * d / 2
+    t_f, t_b = gpu_throughput(cp, fwd, calls=3, n_repeat=5), gpu_throughput(cp, bwd, calls=3, n_repeat=5)
+    benchmark.pedantic(lambda: (fwd(), cp.cuda.Device().synchronize()), rounds=3, iterations=1)
+    info = {"forward TFLOP/s": flops / t_f / 1e12, "backward TFLOP/s": 2.5 * flops / t_b / 1e12,
+            "forward ms": t_f * 1e3, "backward ms": t_b * 1e3}
+    torch = _torch_cuda()
+    if torch is not None:
+        tdt = getattr(torch, dtype)
+        tq, tk, tv = (torch.randn(b, h, s, d, device="cuda", dtype=tdt, requires_grad=True) for _ in range(3))
+        tout = torch.nn.functional.scaled_dot_product_attention(tq, tk, tv, is_causal=True)
+        tdo = torch.randn_like(tout)
+        t_tf = gpu_throughput(cp, lambda: torch.nn.functional.scaled_dot_product_attention(tq, tk, tv, is_causal=True),
+                              calls=3, n_repeat=5)
+        t_tb = gpu_throughput(cp, lambda: torch.autograd.grad(tout, (tq, tk, tv), tdo, retain_graph=True), calls=3,
+                              n_repeat=5)
+        info.update({"torch forward TFLOP/s": flops / t_tf / 1e12, "torch backward TFLOP/s": 2.5 * flops / t_tb / 1e12})
+    benchmark.extra_info.update(info)
+    print(f"\nattention {path} {dtype}: " + ", ".join(f"{k}={v:.3g}" for k, v in info.items()))
 
 
 # ---- end-to-end training steps vs PyTorch --------------------------------------------------------

@@ -5,6 +5,7 @@ Paddle 3.3.1 names paddlelite implements (tests/test_public_api.py checks them a
 the subpackages are Paddle's namespaces. Helpers are imported under a leading underscore.
 """
 import math as _math
+import sys as _sys
 
 from . import ops as _ops  # noqa: F401  (registers every op)
 from . import autograd, device
@@ -75,11 +76,16 @@ from .amp.auto_cast import autocast  # noqa: E402
 from .amp import get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype, is_autocast_enabled  # noqa: E402
 from . import callbacks, hapi, pir_utils, vision  # noqa: E402
 from . import distribution  # noqa: E402
+from . import text  # noqa: E402
 from . import version  # noqa: E402
 from .utils.install_check import run_check as _run_check  # noqa: E402
 
+from .tensor import dlpack as _dlpack  # noqa: E402
+
 utils.run_check = _run_check  # paddle.utils.run_check trains a layer: it lives above the utils floor
-utils.__all__ = [*utils.__all__, "run_check"]
+# paddle.utils.dlpack makes Tensors (the tensor floor): filed under utils here, importable by its path
+utils.dlpack = _sys.modules[utils.__name__ + ".dlpack"] = _dlpack
+utils.__all__ = [*utils.__all__, "run_check", "dlpack"]
 from .hapi import Model, flops, summary  # noqa: E402
 
 from .framework.dtype import DType as dtype, UNSUPPORTED as _UNSUPPORTED_DTYPES  # noqa: E402

@@ -10,7 +10,9 @@
 #             torch.cuda.graphs) and per-op host cost against PyTorch on the same GPU (BENCH_DEVICE=gpu)  (~4 min)
 #   kernels   the fused kernels against a device copy, unfused CuPy and PyTorch (bench/test_bench_kernels.py) (~4 min)
 #   gemm      GEMMs in every precision and an AMP step against PyTorch (bench/test_bench_gemm.py)     (~2.5 min)
-# Usage: bash scripts/gpu_bench.sh [launches] [train] [kernels] [gemm]   (wheels the machine lacks: .whl/)
+#   models    issue 25: ResNet-50 (batch 64, bf16 AMP and fp32) and GPT-2-small (seq 1024, batch 8, bf16)
+#             training steps against PyTorch (bench/test_bench_models.py); not in the default set   (~4 min)
+# Usage: bash scripts/gpu_bench.sh [launches] [train] [kernels] [gemm] [models]   (wheels the machine lacks: .whl/)
 set -u
 PARTS=${*:-launches train kernels gemm}
 OUT=${OUT:-/tmp/gpu_out}; B=/tmp/gpu_bench_logs; rm -rf $B; mkdir -p $OUT $B
@@ -18,6 +20,9 @@ export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
 if ls .whl/*.whl >/dev/null 2>&1; then
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
     && export PYTHONPATH=$PYTHONPATH:/tmp/site
+fi
+if ls .whl/cuda/*.whl >/dev/null 2>&1 && ! python3 -c "import cuda.bindings.driver, cuda.pathfinder" 2>/dev/null; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/cuda/*.whl  # for cuDNN Frontend
 fi
 { nvidia-smi -L; git log -1 --format='commit %H %cd' 2>/dev/null; python3 -c "import numpy, cupy, torch;
 print('numpy', numpy.__version__, 'cupy', cupy.__version__, 'torch', torch.__version__, 'cuda', cupy.cuda.runtime.runtimeGetVersion())"
@@ -38,6 +43,9 @@ fi
 if has gemm; then  # GEMMs per precision (TF32, float16, bfloat16) and an AMP training step: TFLOP/s in extra_info
   BENCH_DEVICE=gpu timeout 150 $PT bench/test_bench_gemm.py --benchmark-json=$B/gemm.json > $B/gemm.log 2>&1
 fi
+if has models; then
+  timeout 300 $PT -s bench/test_bench_models.py --benchmark-json=$B/models.json > $B/models.log 2>&1
+fi
 tar czf $OUT/bench.tgz -C $B .
 cat $B/env.txt
 if has launches; then cut -c1-400 $B/launches.log; tail -5 $B/fusion_gpu.log; fi
@@ -47,3 +55,4 @@ if has gemm; then
   grep -E "^test_|passed|failed" $B/gemm.log | tail -40
   python3 -c "import json; [print(b['name'], b['extra_info'].get('TFLOP/s')) for b in json.load(open('$B/gemm.json'))['benchmarks'] if b['group'].startswith('matmul')]" 2>/dev/null
 fi
+if has models; then grep -E "step s|passed|failed|Error" $B/models.log | tail -20; fi

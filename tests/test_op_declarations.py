@@ -38,8 +38,8 @@ def test_launch_modules_mirror_the_kernel_families():
 
 
 def test_fused_kernels_are_bound_to_their_ops():
-    """Every fused kernel reaches the ops it implements through the registry (a lost `gpu=` shows here); an op
-    declaring its elementwise expression and no kernel of its own runs as a generated kernel."""
+    """Every fused kernel and cuDNN graph reaches the ops it implements through the registry (a lost `gpu=` shows
+    here); an op declaring its elementwise expression and no kernel of its own runs as a generated kernel."""
     impls = device_impls("gpu")
     generated = {t for t, fn in impls.items() if fn.__wrapped__.__name__ == f"{t}_generated"}
     bound = set(impls) - generated
@@ -48,4 +48,7 @@ def test_fused_kernels_are_bound_to_their_ops():
                      "layer_norm_grad", "relu_grad", "sigmoid_grad", "tanh_grad", "gelu_grad", "silu_grad", "dropout_grad", "fused_dropout_act_grad", "embedding_grad",
                      "reduce_as", "sgd", "momentum", "adam", "adamw", "merged_adam", "adagrad", "rmsprop", "adadelta",
                      "adamax", "nadam", "radam", "rprop", "fused_bias_act", "fused_bias_act_grad", "lstm_cell",
-                     "lstm_cell_grad", "gru_cell", "gru_cell_grad"}
+                     "lstm_cell_grad", "gru_cell", "gru_cell_grad", "flash_attn", "flash_attn_grad",
+                     # cuDNN graphs (ops/cudnn/; flash_attn's too, beside kernels/attention.cu)
+                     "conv2d", "conv2d_grad", "conv3d", "conv3d_grad", "conv2d_transpose", "conv3d_transpose",
+                     "batch_norm", "batch_norm_grad"}

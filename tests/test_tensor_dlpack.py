@@ -3,7 +3,7 @@ agreement with real Paddle on what comes back."""
 import numpy as np
 import pytest
 
-from tests.differential import assert_same, run_both
+from tests.differential import assert_same, differential, raises, run_both
 
 
 def _round_trip(paddle):
@@ -53,3 +53,55 @@ def test_bad_input():
         paddle.to_dlpack(np.zeros(2))
     with pytest.raises(TypeError):
         paddle.from_dlpack([1, 2])
+
+
+@differential(expected={"copied": [0.0, 1.0, 2.0], "shared": [9.0, 1.0, 2.0], "on_cpu": [9.0, 1.0, 2.0],
+                        "tensor": [1.0, 2.0], "ints": [3, 4]})
+def test_utils_dlpack_copy_and_device(paddle):
+    from_dlpack, to_dlpack = paddle.utils.dlpack.from_dlpack, paddle.utils.dlpack.to_dlpack
+    a = np.arange(3.0)
+    copied, shared, on_cpu = from_dlpack(a, copy=True), from_dlpack(a, copy=False), from_dlpack(a, device="cpu")
+    a[0] = 9.0
+    x = paddle.to_tensor([1.0, 2.0])
+    return {"copied": copied, "shared": shared, "on_cpu": on_cpu, "tensor": from_dlpack(x),  # Tensor.__dlpack__
+            "ints": from_dlpack(to_dlpack(paddle.to_tensor([3, 4], dtype="int32")))}
+
+
+@differential(expected=raises(ValueError))
+def test_capsule_is_consumed_once(paddle):
+    capsule = paddle.utils.dlpack.to_dlpack(paddle.to_tensor([1.0]))
+    paddle.utils.dlpack.from_dlpack(capsule)
+    paddle.utils.dlpack.from_dlpack(capsule)
+
+
+@differential(expected=raises(TypeError))
+def test_to_dlpack_of_an_array(paddle):
+    paddle.utils.dlpack.to_dlpack(np.zeros(2))
+
+
+@differential(expected={"shape": [2, 0], "scalar": 3.0, "strided": [0, 2], "bool": [True, False]})
+def test_odd_arrays(paddle):
+    from_dlpack = paddle.utils.dlpack.from_dlpack
+    return {"shape": list(from_dlpack(np.zeros((2, 0))).shape), "scalar": from_dlpack(np.array(3.0)),
+            "strided": from_dlpack(np.arange(3)[::2]), "bool": from_dlpack(np.array([True, False]))}
+
+
+def test_bfloat16_with_torch_shares_memory():
+    from tests.references import torch
+    import paddlelite as paddle
+    t = torch.tensor([1.5, 2.0], dtype=torch.bfloat16)
+    ours = paddle.utils.dlpack.from_dlpack(t)
+    assert str(ours.dtype) == "paddle.bfloat16" and ours.astype("float32").tolist() == [1.5, 2.0]
+    t[0] = 3.0
+    assert ours.astype("float32").tolist() == [3.0, 2.0]
+    back = torch.from_dlpack(paddle.utils.dlpack.to_dlpack(ours))
+    assert back.dtype == torch.bfloat16 and back.tolist() == [3.0, 2.0]
+    back[1] = -1.0
+    assert ours.astype("float32").tolist() == [3.0, -1.0]
+
+
+def test_numpy_reads_a_tensor():
+    import paddlelite as paddle
+    x = paddle.to_tensor([1.0, 2.0])
+    view = np.from_dlpack(x)
+    assert view.tolist() == [1.0, 2.0] and _address(view) == _address(x._data)

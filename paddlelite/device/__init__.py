@@ -4,6 +4,7 @@ lazy CuPy (cuda.py) and fused-kernel loading (kernels.py)."""
 import sys as _sys
 
 from . import cuda
+from . import cuda_api as _cuda_api
 from . import cuda_graphs as _cuda_graphs
 from .host_memory import keep_freed_memory as _keep_freed_memory
 from .info import (IPUPlace, XPUPlace, device_count, get_all_custom_device_type, get_all_device_type,
@@ -22,7 +23,11 @@ from .threads import apply_default as _one_blas_thread_for_small_work
 
 _keep_freed_memory()
 _one_blas_thread_for_small_work()
-# paddle.device.cuda is paddlelite's lazy CuPy module; Paddle's paddle.device.cuda.graphs is filed under it
+# paddle.device.cuda is paddlelite's lazy CuPy module; Paddle's names of paddle.device.cuda (cuda_api.py) and its
+# paddle.device.cuda.graphs are filed under it
+for _name in _cuda_api.__all__:
+    setattr(cuda, _name, getattr(_cuda_api, _name))
+cuda.__all__ = [*_cuda_api.__all__, "device_count", "graphs"]
 cuda.graphs = _sys.modules[cuda.__name__ + ".graphs"] = _cuda_graphs
 
 __all__ = ["cuda", "CPUPlace", "CUDAPlace", "Place", "current_place", "get_device", "parse_place", "place_of_array",

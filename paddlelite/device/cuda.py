@@ -89,7 +89,3 @@ def gpu_index(device, api):
         raise ValueError(f"{api}: device id {index} is out of range; {device_count()} CUDA device(s) are visible")
     return index
 
-
-def synchronize(device=None):
-    if is_available():
-        cupy().cuda.Device(0 if device is None else int(device)).synchronize()

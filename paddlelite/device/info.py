@@ -103,7 +103,11 @@ class DeviceProperties:
 
 def get_device_properties(device=None):
     """The properties of a CUDA device: None (the current one), an int, 'gpu' / 'gpu:N' or a CUDAPlace."""
-    index = cuda.gpu_index(device, "paddle.device.get_device_properties")
+    return properties(cuda.gpu_index(device, "paddle.device.get_device_properties"))
+
+
+def properties(index):
+    """The DeviceProperties of CUDA device `index`."""
     props = cuda.cupy().cuda.runtime.getDeviceProperties(index)
     name = props["name"]
     return DeviceProperties(name.decode() if isinstance(name, bytes) else name, props["major"], props["minor"],

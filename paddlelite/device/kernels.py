@@ -20,7 +20,7 @@ import threading
 
 from . import cuda
 
-FAMILIES = ("softmax_ce", "layer_norm", "activation", "dropout", "embedding", "reduce", "optimizer", "rnn")
+FAMILIES = ("softmax_ce", "layer_norm", "activation", "dropout", "embedding", "reduce", "optimizer", "rnn", "attention")
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"[ \t]*$', re.M)
 
 

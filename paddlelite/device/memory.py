@@ -28,9 +28,10 @@ def track_peaks(cp):
     cp.cuda.set_allocator(_malloc)
 
 
-def _stats(device, api):
-    """(used bytes, reserved bytes, peaks [allocated, reserved]) of the CUDA device `device` names."""
-    index = cuda.gpu_index(device, f"paddle.device.{api}")
+def stats(device, api):
+    """(used bytes, reserved bytes, peaks [allocated, reserved]) of the CUDA device `device` names; `api`, the
+    public name called, is named by the error without CUDA."""
+    index = cuda.gpu_index(device, api)
     cp = cuda.cupy()
     with cp.cuda.Device(index):
         used, total = _pool[0].used_bytes(), _pool[0].total_bytes()
@@ -41,37 +42,71 @@ def _stats(device, api):
 
 def memory_allocated(device=None):
     """Bytes of GPU memory the live tensors of `device` (default: the current GPU) use."""
-    return _stats(device, "memory_allocated")[0]
+    return stats(device, "paddle.device.memory_allocated")[0]
 
 
 def memory_reserved(device=None):
     """Bytes of GPU memory paddlelite's pool holds on `device` (used plus cached for reuse)."""
-    return _stats(device, "memory_reserved")[1]
+    return stats(device, "paddle.device.memory_reserved")[1]
 
 
 def max_memory_allocated(device=None):
     """The peak of memory_allocated(device) since start or the last reset_max_memory_allocated."""
-    return _stats(device, "max_memory_allocated")[2][0]
+    return stats(device, "paddle.device.max_memory_allocated")[2][0]
 
 
 def max_memory_reserved(device=None):
     """The peak of memory_reserved(device) since start or the last reset_max_memory_reserved."""
-    return _stats(device, "max_memory_reserved")[2][1]
+    return stats(device, "paddle.device.max_memory_reserved")[2][1]
 
 
 def reset_max_memory_allocated(device=None):
-    used, _, peak = _stats(device, "reset_max_memory_allocated")
+    used, _, peak = stats(device, "paddle.device.reset_max_memory_allocated")
     peak[0] = used
 
 
 def reset_max_memory_reserved(device=None):
-    _, total, peak = _stats(device, "reset_max_memory_reserved")
+    _, total, peak = stats(device, "paddle.device.reset_max_memory_reserved")
     peak[1] = total
 
 
 def reset_peak_memory_stats(device=None):
     """Reset the peak of allocated memory (as Paddle: the reserved peak is kept)."""
-    reset_max_memory_allocated(device)
+    used, _, peak = stats(device, "paddle.device.reset_peak_memory_stats")
+    peak[0] = used
+
+
+def release_cached(device, api):
+    """Give the pool's free blocks of `device` back to the driver; the bytes released."""
+    index = cuda.gpu_index(device, api)
+    with cuda.cupy().cuda.Device(index):
+        before = _pool[0].total_bytes()
+        _pool[0].free_all_blocks()
+        return before - _pool[0].total_bytes()
+
+
+def summary(device, api):
+    """The text of paddle.device.cuda.memory_summary: one table of the pool's statistics on `device`."""
+    used, total, peak = stats(device, api)
+    with cuda.cupy().cuda.Device(cuda.gpu_index(device, api)):
+        free, physical = cuda.cupy().cuda.runtime.memGetInfo()
+    unused_at_peak = (total - peak[0]) / total if total else 0.0
+    headers = ["Allocators", "Allocated", "Max Alloc", "Reserved", "Max Reserved", "Max Frag Rate",
+               "Phy GPU Used / Total"]
+    row = ["1", format_size(used), format_size(peak[0]), format_size(total), format_size(peak[1]),
+           f"{unused_at_peak:.2%}", f"{format_size(physical - free)} / {format_size(physical)}"]
+    widths = [max(len(h), len(v)) + 2 for h, v in zip(headers, row)]
+    rule = "+" + "+".join("-" * w for w in widths) + "+"
+    line = lambda cells: "|" + "|".join(c.center(w) for c, w in zip(cells, widths)) + "|"  # noqa: E731
+    return "\n".join(["Global Memory Snapshot", rule, line(headers), rule, line(row), rule])
+
+
+def format_size(n):
+    """Bytes in the largest binary unit that keeps a number >= 1 ('1.50 MB')."""
+    for unit in ("B", "KB", "MB", "GB"):
+        if abs(n) < 1024 or unit == "GB":
+            return f"{n:.2f} {unit}" if unit != "B" else f"{n} B"
+        n /= 1024
 
 
 def empty_cache():

@@ -150,10 +150,14 @@ class _Stream:
         self._lock = threading.Lock()
 
     def draws(self, xp):
+        return Draws(xp, stream_key(*self.take()))
+
+    def take(self):
+        """This stream's state for one op's draws, and the stream past them."""
         with self._lock:
-            seed, offset = self.seed, self.offset
-            self.offset = offset + 1
-        return Draws(xp, _word(_word(seed, _STREAM_DOMAIN), offset))
+            state = self.seed, self.offset
+            self.offset = state[1] + 1
+        return state
 
     @property
     def state(self):
@@ -167,6 +171,12 @@ class _Stream:
 
 
 _state = {"seed": _fresh_seed(), "streams": {}}  # streams: "cpu" / ("gpu", index) -> _Stream
+
+
+def stream_key(seed, offset):
+    """The key of the draws a stream in state (seed, offset) gives: a kernel that draws on the device derives it
+    from the same two numbers (kernels/attention.cu)."""
+    return _word(_word(seed, _STREAM_DOMAIN), offset)
 
 
 def _stream(device):
@@ -197,6 +207,14 @@ def get_rng(xp):
         return Draws(xp, captured_key(capture.random_words, capture.random_draw(_take_offsets, device)))
     refuse_during_capture(xp, "draws from the global random stream outside paddlelite's captures")
     return _stream(device).draws(xp)
+
+
+def next_seed_offset(xp):
+    """The state (seed, offset) of the global stream of `xp`'s device for its next draws, taken as get_rng takes
+    them, for an op that draws in its own kernel: `Draws(xp, stream_key(seed, offset))` are the numbers get_rng
+    would give. The state is read on the host, so a CUDA-graph capture refuses it."""
+    refuse_during_capture(xp, "takes the random stream's state on the host for a kernel that draws itself")
+    return _stream("cpu" if xp is np else ("gpu", xp.cuda.Device().id)).take()
 
 
 def _take_offsets(device, n):

@@ -17,6 +17,7 @@ from . import run_program  # noqa: F401  (run_program, run_program_grad: paddle.
 from . import deform_conv  # noqa: F401  (deformable_conv, deformable_conv_v1: paddle.static.nn.deform_conv2d)
 from . import nce  # noqa: F401  (nce: paddle.static.nn.nce)
 from . import interpolate  # noqa: F401  (nearest/linear/bilinear/bicubic/trilinear_interp_v2: F.interpolate)
+from . import attention  # noqa: F401  (flash_attn, flash_attn_grad: fused attention)
 from . import tensor_array  # noqa: F401  (write_to_array, read_from_array, lod_array_length: static tensor arrays)
 from .dispatch import apply
 from .registry import GradBuilder, Meta, OpDef, all_ops, device_impls, get_op, register_impl, register_op

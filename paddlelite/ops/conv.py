@@ -1,5 +1,7 @@
 """Convolution (conv2d / conv3d and their grads, conv2d_transpose / conv3d_transpose) by im2col + matmul, plus
-the sliding-window helpers pooling shares; every helper works for any number of spatial dims.
+the sliding-window helpers pooling shares; every helper works for any number of spatial dims. On a GPU with cuDNN
+Frontend installed (the `[cudnn]` extra) each op's binding runs cuDNN's fprop / dgrad / wgrad graphs
+(ops/cudnn/conv.py); im2col stays the fallback and the reference.
 
 Windows are gathered with one strided view, which works unchanged on NumPy and CuPy; the adjoint (col2im)
 adds one strided slice per kernel offset back. Within one kernel offset the slices do not overlap, so a plain
@@ -11,7 +13,7 @@ import itertools
 import numpy as np
 
 from ..device.cuda import cupyx_for
-
+from .cudnn import conv as _cudnn_conv
 from .math import matmul_array
 from .registry import Meta, register_op
 from .shape_rules import known_shapes_differ
@@ -277,6 +279,22 @@ def _conv_geometry(op, nd, x_shape, w_shape, strides, paddings, padding_algorith
     return (n, c, *sizes), (o, cg, *ksize), pads, strides, dilations, outs
 
 
+def _cudnn_bindings(nd, name, grad_name):
+    """The GPU bindings of conv<nd>d (cuDNN's fprop) and of its grad op (wgrad, and dgrad when DInput is wanted)."""
+    def gpu(xp, x, w, **attrs):
+        _, _, pads, strides, dils, outs = _conv_geometry(name, nd, x.shape, w.shape, **attrs)
+        return _cudnn_conv.conv_forward(xp, x, w, pads, strides, dils, outs, attrs["data_format"])
+
+    def grad_gpu(xp, x, w, dout, input_grad, **attrs):
+        _, _, pads, strides, dils, _ = _conv_geometry(grad_name, nd, x.shape, w.shape, **attrs)
+        got = _cudnn_conv.conv_backward(xp, x, w, dout, pads, strides, dils, attrs["data_format"], input_grad)
+        if got is None or input_grad:
+            return got
+        return xp.broadcast_to(xp.zeros((), dtype=x.dtype), x.shape), got[1]  # as the reference: no DInput storage
+
+    return gpu, grad_gpu
+
+
 def _register_conv(nd):
     """conv<nd>d and conv<nd>d_grad: the forward is one batched matmul of the filter with the windows."""
     name, grad_name = f"conv{nd}d", f"conv{nd}d_grad"
@@ -345,13 +363,14 @@ def _register_conv(nd):
             if terms:
                 g.set_input_grad("DOutput", terms[0] if len(terms) == 1 else terms[0] + terms[1])
 
+    gpu, grad_gpu = _cudnn_bindings(nd, name, grad_name)
     conv = register_op(name, inputs=("Input", "Filter"), outputs=("Output",), forward=forward, infer=infer,
-                       grad=grad, attrs=attrs_default, same_dtype=("Input", "Filter"), double_grad=True)
+                       grad=grad, attrs=attrs_default, same_dtype=("Input", "Filter"), double_grad=True, gpu=gpu)
     # input_grad=False: the caller takes DFilter only (the data Input of a first layer needs no gradient)
     conv_grad = register_op(grad_name, inputs=("Input", "Filter", "DOutput"), outputs=("DInput", "DFilter"),
                             forward=grad_forward, infer=grad_infer, grad=grad_grad,
                             attrs={**attrs_default, "input_grad": True},
-                            same_dtype=("Input", "Filter", "DOutput"), double_grad=True)
+                            same_dtype=("Input", "Filter", "DOutput"), double_grad=True, gpu=grad_gpu)
     return conv, conv_grad
 
 
@@ -412,6 +431,11 @@ def _register_conv_transpose(nd):
         out = fold_windows(xp, cols.reshape(n, g * cout_g, *ksize, *sizes), padded, strides, dils)
         return from_nchw(xp, xp.ascontiguousarray(crop_hw(out, pads, outs)), attrs["data_format"])
 
+    def gpu(xp, x, w, **attrs):
+        _, _, pads, strides, dils, outs = _conv_t_geometry(name, nd, x.shape, w.shape, **attrs)
+        return _cudnn_conv.conv_transpose_forward(xp, x, w, pads, strides, dils, attrs["groups"], outs,
+                                                  attrs["data_format"])
+
     def grad(g):
         conv = {k: g.attrs[k] for k in conv_keys}  # the convolution this op is the adjoint of
         x, w, dout = g.input("Input"), g.input("Filter"), g.output_grad("Output")
@@ -422,7 +446,7 @@ def _register_conv_transpose(nd):
 
     return register_op(name, inputs=("Input", "Filter"), outputs=("Output",), forward=forward, infer=infer,
                        grad=grad, attrs={**_conv_attrs(nd), "output_padding": [0] * nd},
-                       same_dtype=("Input", "Filter"), double_grad=True)
+                       same_dtype=("Input", "Filter"), double_grad=True, gpu=gpu)
 
 
 CONV2D_TRANSPOSE = _register_conv_transpose(2)

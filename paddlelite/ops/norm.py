@@ -7,6 +7,7 @@ import numpy as np
 
 from .formula import reshape_as
 from .collective import ring_communicator
+from .cudnn import batch_norm as _cudnn_bn
 from .launch import layer_norm as _launch
 from .registry import Meta, register_op
 from .shape_rules import check_float
@@ -363,6 +364,27 @@ def _bn_grad_forward(op, sums):
     return forward
 
 
+def _bn_gpu(xp, x, scale, bias, mean, var, **attrs):
+    """batch_norm through cuDNN (ops/cudnn/batch_norm.py), statistics in the op's dtype for them."""
+    axis = _bn_channel_axis("batch_norm", x.shape, attrs["data_layout"])
+    if _uses_batch_stats(attrs):
+        got = _cudnn_bn.batch_norm_train(xp, x, scale, bias, mean, var, axis, attrs["epsilon"], attrs["momentum"])
+    else:
+        got = _cudnn_bn.batch_norm_infer(xp, x, scale, bias, mean, var, axis, attrs["epsilon"])
+    if got is None:
+        return None
+    sdt = _compute_dtype(x.dtype)
+    return (got[0], *(a.astype(sdt, copy=False) for a in got[1:]))
+
+
+def _bn_grad_gpu(xp, x, scale, saved_mean, saved_inv_std, dy, **attrs):
+    """batch_norm_grad through cuDNN, for batch statistics (global statistics make dX a plain scaling)."""
+    if not _uses_batch_stats(attrs):
+        return None
+    axis = _bn_channel_axis("batch_norm_grad", x.shape, attrs["data_layout"])
+    return _cudnn_bn.batch_norm_backward(xp, x, scale, saved_mean, saved_inv_std, dy, axis)
+
+
 def _batch_norm_grad_infer(op):
     def infer(x, scale, saved_mean, saved_var, dy, **attrs):
         c = x.shape[_bn_channel_axis(op, x.shape, attrs["data_layout"])]
@@ -373,21 +395,22 @@ def _batch_norm_grad_infer(op):
     return infer
 
 
-def _batch_norm_ops(type, stats, sums):
+def _batch_norm_ops(type, stats, sums, gpu=None, grad_gpu=None):
     """batch_norm-like op `type` and its grad op (no grad maker: double backward is not supported)."""
     forward = register_op(type, inputs=("X", "Scale", "Bias", "Mean", "Variance"),
                           outputs=("Y", "MeanOut", "VarianceOut", "SavedMean", "SavedVariance"),
                           forward=_bn_forward(type, stats), infer=_batch_norm_infer(type),
                           grad=_fused_norm_grad(f"{type}_grad", ("SavedMean", "SavedVariance")),
                           attrs=_BN_ATTRS, optional_inputs=("Scale", "Bias"), nondiff_inputs=("Mean", "Variance"),
-                          intermediate_outputs=("MeanOut", "VarianceOut", "SavedMean", "SavedVariance"))
+                          intermediate_outputs=("MeanOut", "VarianceOut", "SavedMean", "SavedVariance"), gpu=gpu)
     grad = register_op(f"{type}_grad", inputs=("X", "Scale", "SavedMean", "SavedVariance", "DY"),
                        outputs=("DX", "DScale", "DBias"), forward=_bn_grad_forward(f"{type}_grad", sums),
-                       infer=_batch_norm_grad_infer(f"{type}_grad"), attrs=_BN_ATTRS, optional_inputs=("Scale",))
+                       infer=_batch_norm_grad_infer(f"{type}_grad"), attrs=_BN_ATTRS, optional_inputs=("Scale",),
+                       gpu=grad_gpu)
     return forward, grad
 
 
-BATCH_NORM, BATCH_NORM_GRAD = _batch_norm_ops("batch_norm", _local_stats, _local_sums)
+BATCH_NORM, BATCH_NORM_GRAD = _batch_norm_ops("batch_norm", _local_stats, _local_sums, _bn_gpu, _bn_grad_gpu)
 # Paddle's sync_batch_norm: the statistics (and in backward the sums dX needs) of the batch of every rank of
 # the world; before a process group exists, batch_norm's numbers.
 SYNC_BATCH_NORM, SYNC_BATCH_NORM_GRAD = _batch_norm_ops("sync_batch_norm", _global_stats, _global_sums)

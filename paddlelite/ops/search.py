@@ -1,5 +1,5 @@
 """Sorting and searching: take_along_axis, top_k_v2, argsort (differentiable through the indices they pick),
-where_index (nonzero), unique and accuracy (not differentiable)."""
+where_index (nonzero), unique, accuracy and viterbi_decode (not differentiable)."""
 import numpy as np
 
 from ..framework.random import rng_for
@@ -8,7 +8,7 @@ from .conv import scatter_add
 from .indexing import _check_bounds, _check_int_index
 from .registry import DATA_DEPENDENT_SHAPE, Meta, VALUE_CHECK, register_op
 from .tensor_args import scalar_value
-from .shape_rules import normalize_axis
+from .shape_rules import check_float, normalize_axis
 
 
 def _along_index(xp, index, axis):
@@ -594,3 +594,82 @@ TOP_P_SAMPLING = register_op("top_p_sampling", inputs=("X", "PS", "Threshold", "
                              optional_inputs=("Threshold", "TopPSeed"), forward=_top_p_forward, infer=_top_p_infer,
                              attrs={"seed": -1, "k": 0, "mode": "truncated", "return_top": False},
                              host_sync="reads TopPSeed on the host (when given)")
+
+
+# ---- viterbi_decode: the best tag path of a linear-chain CRF (Paddle's kernel, step for step) ----------------
+def _viterbi_forward(xp, potentials, transition, length, include_bos_eos_tag):
+    """Scores [batch] and paths [batch, max(length)]. As Paddle's kernel: a sequence stops taking steps once its
+    length is used up (its alpha carried by a 0/1 mask, arithmetically), with include_bos_eos_tag the last row of
+    `transition` scores the start and the second to last the stop; a path's tail past its length is 0."""
+    _viterbi_check(potentials, transition, length)
+    batch, seq_len, n = potentials.shape
+    left = length
+    max_len = int(left.max()) if batch else 0
+    if max_len > seq_len:
+        raise IndexError(f"op 'viterbi_decode': Length values must not exceed the sequence length {seq_len}, "
+                         f"received {max_len}")
+    if max_len < 1:  # Paddle's kernel crashes
+        raise ValueError(f"op 'viterbi_decode': the longest Length must be at least 1, received {max_len}")
+    one = potentials.dtype.type(1)
+    logits = potentials.transpose(1, 0, 2)
+    stop, start = transition[n - 2], transition[n - 1]
+    alpha = logits[0]
+    if include_bos_eos_tag:
+        alpha = alpha + start + stop * (left == 1).astype(alpha.dtype)[:, None]
+    left = left - 1
+    history = []
+    for i in range(1, max_len):
+        total = alpha[:, :, None] + transition[None]
+        history.append(total.argmax(axis=1))
+        step = total.max(axis=1) + logits[i]
+        mask = (left > 0).astype(alpha.dtype)[:, None]
+        alpha = alpha * (one - mask) + step * mask
+        if include_bos_eos_tag:
+            alpha = alpha + stop * (left == 1).astype(alpha.dtype)[:, None]
+        left = left - 1
+    scores, last = alpha.max(axis=1), alpha.argmax(axis=1)
+    path = xp.zeros((max_len, batch), np.int64)
+    path[max_len - 1] = last * (left >= 0)
+    rows = xp.arange(batch)
+    for k, picked in enumerate(reversed(history), 2):
+        left = left + 1
+        update = picked[rows, last] * (left > 0)
+        ended = (left == 0).astype(np.int64)
+        update = update * (1 - ended) + last * ended
+        path[max_len - k] = update
+        last = update + last * (left < 0)
+    return scores, path.T.copy()
+
+
+def _viterbi_infer(potentials, transition, length, include_bos_eos_tag):
+    _viterbi_check(potentials, transition, length)
+    return Meta((potentials.shape[0],), potentials.dtype), Meta((potentials.shape[0], -1), np.dtype(np.int64))
+
+
+def _viterbi_check(potentials, transition, length):
+    """Shapes and dtypes (of arrays or Metas; -1 dims unknown) as Paddle's kernel checks them: ValueError."""
+    op = "viterbi_decode"
+    if len(potentials.shape) != 3:
+        raise ValueError(f"op '{op}': Input must be 3-D [batch_size, sequence_length, num_tags], received shape "
+                         f"{list(potentials.shape)}")
+    square = len(transition.shape) == 2 and (-1 in transition.shape or transition.shape[0] == transition.shape[1])
+    if not square:
+        raise ValueError(f"op '{op}': Transition must be a square 2-D [num_tags, num_tags] tensor, received shape "
+                         f"{list(transition.shape)}")
+    if len(length.shape) != 1:
+        raise ValueError(f"op '{op}': Length must be 1-D [batch_size], received shape {list(length.shape)}")
+    for dim, other, what in ((potentials.shape[2], transition.shape[0], "the number of tags of Input and Transition"),
+                             (potentials.shape[0], length.shape[0], "the batch size of Input and Length")):
+        if dim != other and -1 not in (dim, other):
+            raise ValueError(f"op '{op}': {what} should be equal, received {dim} and {other}")
+    check_float(op, potentials, "Input", real=True)
+    if np.dtype(transition.dtype) != np.dtype(potentials.dtype):
+        raise ValueError(f"op '{op}': Transition's dtype must be Input's ({np.dtype(potentials.dtype)}), received "
+                         f"{np.dtype(transition.dtype)}")
+    if np.dtype(length.dtype) != np.int64:
+        raise ValueError(f"op '{op}': Length must be int64, received {np.dtype(length.dtype)}")
+
+
+VITERBI_DECODE = register_op("viterbi_decode", inputs=("Input", "Transition", "Length"), outputs=("Scores", "Path"),
+                             forward=_viterbi_forward, infer=_viterbi_infer, attrs={"include_bos_eos_tag": True},
+                             host_sync="reads the longest Length on the host (the path's width)")

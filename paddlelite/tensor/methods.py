@@ -11,8 +11,8 @@ from ..framework import dtype as _dtype
 from ..framework.promotion import promote_pair, with_scalar
 from ..framework.tensor import Tensor, wrap_array
 from ..static.appender import operator_temporaries
-from . import (aliases, attribute, complex_math, counting, creation, diagonals, elementwise, inplace, integrate, linalg,
-               manipulation, math, matrix_functions, nanreduce, order_stats, products, reduce, sampling, scattering,
+from . import (aliases, attribute, complex_math, counting, creation, diagonals, dlpack, elementwise, inplace, integrate,
+               linalg, manipulation, math, matrix_functions, nanreduce, order_stats, products, reduce, sampling, scattering,
                search, series, special_math, stacking, tensor_attrs, tensor_extras, tensor_internals, windows)
 from .math import operand
 from .tensor_args import is_tensor_like
@@ -218,7 +218,7 @@ def install(cls):
             if name not in getattr(cls, "_OWN_METHODS", ()):
                 setattr(cls, name, getattr(module, name))
     if issubclass(cls, Tensor):
-        for module in (tensor_attrs, tensor_internals):
+        for module in (tensor_attrs, tensor_internals, dlpack):
             for name in module.EAGER_METHODS:
                 setattr(cls, name, getattr(module, name))
     static_variable = not issubclass(cls, Tensor)

@@ -1,7 +1,9 @@
-"""nn.functional: activation, attention (scaled_dot_product_attention), common (dropout, linear, pad, interpolate,
+"""nn.functional: activation, attention (scaled_dot_product_attention, flash_attention; flash_attention is
+also Paddle's module path of its flash-attention APIs), common (dropout, linear, pad, interpolate,
 ...), conv, pooling, norm, input (embedding), loss, distance, sampling (affine_grid, grid_sample), vision (pixel/channel shuffles), extension
 (sequence_mask), gpu_kernels (Paddle's GPU-only APIs, which raise as in its CPU build)."""
 from . import activation, attention, common, conv, distance, extension, gpu_kernels, input, loss, norm, pooling, sampling, vision
+from . import flash_attention  # Paddle's module path of flash_attention (the function is not in F's namespace)
 from .activation import *  # noqa: F401,F403
 from .attention import *  # noqa: F401,F403
 from .common import *  # noqa: F401,F403

@@ -1,8 +1,17 @@
-"""scaled_dot_product_attention (Paddle's 'math' backend, composed of matmul / softmax / dropout ops) and
-flash_attn_qkvpacked, the same on a packed query/key/value tensor."""
+"""scaled_dot_product_attention, flash_attention and flash_attn_qkvpacked.
+
+As Paddle selects its backend by place: on a GPU, attention is the fused `flash_attn` op (ops/attention.py: cuDNN's
+SDPA, or paddlelite's flash-attention kernels; no [seq, seq] matrix in memory); on the CPU it is Paddle's 'math'
+backend, composed of matmul / softmax / dropout ops (what Paddle's CPU build runs and its static programs show).
+Both compute the same numbers from the same random state: the fused op's dropout mask is the dropout op's.
+"""
 import numpy as np
 
 from ... import tensor as T
+from ...device.place import current_place
+from ...framework.mode import in_static_mode
+from ...ops import attention as _attention
+from ...ops.dispatch import apply
 from ...tensor.math import check_float_tensor
 from .activation import softmax
 from .common import dropout
@@ -16,6 +25,52 @@ def _repeat_heads(t, repeats):
         return t
     b, s, h, d = t.shape
     return T.reshape(T.expand(T.unsqueeze(t, 3), [b, s, h, repeats, d]), [b, s, h * repeats, d])
+
+
+def fused_applies(query, attn_mask=None):
+    """Whether attention on `query` runs as the fused op: on a GPU (in a static program, the device it is built
+    for, as Paddle's expected place), unless the mask wants a gradient (the fused op gives it none)."""
+    place = current_place() if in_static_mode() else query.place
+    return place.is_gpu_place() and (attn_mask is None or attn_mask.stop_gradient)
+
+
+def additive_mask(attn_mask, dtype):
+    """Paddle's mask as scores to add: a bool mask keeps its True positions (-inf elsewhere), other masks are added
+    as values in `dtype`."""
+    if attn_mask is None:
+        return None
+    if attn_mask.dtype.name == "bool":
+        return T.where(attn_mask, T.zeros([], dtype), T.full([], -np.inf, dtype))
+    return attn_mask if attn_mask.dtype.name == dtype else T.cast(attn_mask, dtype)
+
+
+def flash(query, key, value, mask=None, dropout_p=0.0, causal=False, training=True, fixed_seed_offset=None,
+          return_softmax=False):
+    """The flash_attn op on [B, S, H, D] query and [B, S, Hk, D] key/value (Hk dividing H) with an additive mask:
+    (out, softmax or None)."""
+    out, weights, _, _ = apply(_attention.FLASH_ATTN, query, key, value, fixed_seed_offset, mask,
+                               dropout=float(dropout_p), causal=bool(causal), return_softmax=bool(return_softmax),
+                               is_test=not training)
+    return out, (weights if return_softmax else None)
+
+
+def _math(q, k, v, mask, dropout_p, causal, training, scale):
+    """Paddle's 'math' attention over [B, S, H, D]: (out, weights after dropout); causal adds -1e4 above the
+    diagonal, as Paddle's get_triangle_upper_mask."""
+    head_dim = q.shape[-1]
+    scale = scale or (head_dim ** -0.5 if head_dim else 1.0)
+    q, k, v = (T.transpose(t, [0, 2, 1, 3]) for t in (q, k, v))
+    product = T.matmul(q * scale, k, transpose_y=True)                 # [B, H, Sq, Sk]
+    if causal:
+        sq, sk = product.shape[-2], product.shape[-1]
+        upper = np.triu(np.full((sq, sk), -1e4, dtype=q.dtype.np), 1)
+        product = product + T.assign(upper)
+    elif mask is not None:
+        product = product + mask
+    weights = softmax(product)
+    if dropout_p > 0.0:
+        weights = dropout(weights, dropout_p, training=training, mode="upscale_in_train")
+    return T.transpose(T.matmul(weights, v), [0, 2, 1, 3]), weights
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, training=True,
@@ -40,25 +95,29 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     elif not q_heads == k_heads == v_heads:
         raise ValueError(f"{api}: query, key and value must have the same number of heads without enable_gqa, "
                          f"received {q_heads}, {k_heads}, {v_heads}")
-    repeats = q_heads // k_heads if k_heads else 1
-    key, value = _repeat_heads(key, repeats), _repeat_heads(value, repeats)
-    head_dim = query.shape[-1]
-    scale = scale or (head_dim ** -0.5 if head_dim else 1.0)
-    q, k, v = (T.transpose(t, [0, 2, 1, 3]) for t in (query, key, value))
-    product = T.matmul(q * scale, k, transpose_y=True)                 # [B, H, Sq, Sk]
-    if is_causal:
-        sq, sk = product.shape[-2], product.shape[-1]
-        upper = np.triu(np.full((sq, sk), -np.inf, dtype=query.dtype.np), 1)
-        product = product + T.assign(upper)
-    elif attn_mask is not None:
-        if attn_mask.dtype.name == "bool":
-            attn_mask = T.where(attn_mask, T.zeros([], query.dtype), T.full([], -np.inf, query.dtype))
-        product = product + attn_mask
-    weights = softmax(product)
-    if dropout_p > 0.0:
-        weights = dropout(weights, dropout_p, training=training, mode="upscale_in_train")
-    out = T.transpose(T.matmul(weights, v), [0, 2, 1, 3])
+    mask = None if is_causal else additive_mask(attn_mask, query.dtype.name)
+    if scale is None and k_heads and fused_applies(query, mask):
+        out = flash(query, key, value, mask, dropout_p, is_causal, training)[0]
+    else:
+        repeats = q_heads // k_heads if k_heads else 1
+        out = _math(query, _repeat_heads(key, repeats), _repeat_heads(value, repeats), mask, dropout_p, is_causal,
+                    training, scale)[0]
     return out if batched else T.squeeze(out, 0)
+
+
+def flash_attention(query, key, value, dropout=0.0, causal=False, return_softmax=False, *, fixed_seed_offset=None,
+                    rng_name="", training=True, name=None, softmax_scale=None):
+    """Paddle's paddle.nn.functional.flash_attention.flash_attention: attention over [batch, seq, heads, head_dim]
+    (key/value heads may divide the query heads on a GPU). Returns (out, softmax or None)."""
+    api = "flash_attention"
+    for arg, t in (("query", query), ("key", key), ("value", value)):
+        check_float_tensor(t, api, arg)
+        if len(t.shape) != 4:
+            raise ValueError(f"{api}: {arg} must be 4-D [batch, seq, heads, head_dim], received shape {t.shape}")
+    if softmax_scale is None and fused_applies(query):
+        return flash(query, key, value, None, dropout, causal, training, fixed_seed_offset, return_softmax)
+    out, weights = _math(query, key, value, None, dropout, causal, training, softmax_scale)
+    return out, (weights if return_softmax else None)
 
 
 def flash_attn_qkvpacked(qkv, dropout=0.0, causal=False, return_softmax=False, *, fixed_seed_offset=None,

@@ -6,6 +6,7 @@ import copy
 from ... import tensor as _t
 from ...framework import dtype as _dtype
 from .. import functional as F
+from ..functional import attention as _attention
 from .common import Dropout, Linear
 from .container import LayerList
 from .layers import Layer
@@ -94,7 +95,11 @@ class MultiHeadAttention(Layer):
         from ... import concat
         key = query if key is None else key
         value = query if value is None else value
-        q = self._heads(self.q_proj(query))
+        # on a GPU the fused attention op (F.scaled_dot_product_attention's), straight on [batch, seq, heads, dim]
+        fused = not self.need_weights and _attention.fused_applies(query, attn_mask)
+        q = _t.manipulation.reshape(self.q_proj(query), [0, 0, self.num_heads, self.head_dim])
+        if not fused:
+            q = _t.manipulation.transpose(q, [0, 2, 1, 3])
         if isinstance(cache, self.StaticCache):
             k, v = cache.k, cache.v
         else:
@@ -106,6 +111,24 @@ class MultiHeadAttention(Layer):
         elif cache is not None and not isinstance(cache, self.StaticCache):
             raise TypeError(f"MultiHeadAttention: cache must be a MultiHeadAttention.Cache or StaticCache, "
                             f"received {type(cache).__name__}")
+        if fused:  # k, v stay in Paddle's cache layout [batch, heads, seq, dim]: the op reads them through views
+            out, weights = _attention.flash(q, _t.manipulation.transpose(k, [0, 2, 1, 3]),
+                                            _t.manipulation.transpose(v, [0, 2, 1, 3]),
+                                            _attn_bias(attn_mask, q.dtype.name), self.dropout, training=self.training)
+        else:
+            out, weights = self._attend(q, k, v, attn_mask)
+        out = _t.manipulation.reshape(out, [0, 0, self.embed_dim])
+        out = self.out_proj(out)
+        outs = [out]
+        if self.need_weights:
+            outs.append(weights)
+        if cache is not None:  # a StaticCache comes back unchanged, as in Paddle
+            outs.append(cache)
+        return out if len(outs) == 1 else tuple(outs)
+
+    def _attend(self, q, k, v, attn_mask):
+        """The unfused attention over [batch, heads, seq, dim] heads (Paddle's ops, in its order): (out [batch, seq,
+        heads, dim], weights)."""
         q = _t.math.scale(q, self.head_dim ** -0.5)
         product = _t.math.matmul(q, k, transpose_y=True)
         bias = _attn_bias(attn_mask, product.dtype.name)
@@ -115,15 +138,7 @@ class MultiHeadAttention(Layer):
         if self.dropout:
             weights = F.dropout(weights, self.dropout, training=self.training, mode="upscale_in_train")
         out = _t.math.matmul(weights, v)
-        out = _t.manipulation.transpose(out, [0, 2, 1, 3])
-        out = _t.manipulation.reshape(out, [0, 0, self.embed_dim])
-        out = self.out_proj(out)
-        outs = [out]
-        if self.need_weights:
-            outs.append(weights)
-        if cache is not None:  # a StaticCache comes back unchanged, as in Paddle
-            outs.append(cache)
-        return out if len(outs) == 1 else tuple(outs)
+        return _t.manipulation.transpose(out, [0, 2, 1, 3]), weights
 
 
 class _TransformerBlock(Layer):

@@ -1,21 +1,13 @@
 """What the datasets share: finding their files (paddlelite never downloads) and the image backend."""
-import os
-
 import numpy as np
 
+from ...io.dataset_files import local_file as _local_file
 from ..image import get_image_backend, pil_image_module
 
 
 def local_file(path, url, name, what, download):
-    """`path` when it names an existing file; otherwise a clear error: paddlelite does not download."""
-    if path is None:
-        assert download, f"{what} is not set and downloading automatically is disabled"
-        raise ValueError(f"paddle.vision.datasets.{name}: {what} is not set and paddlelite does not download "
-                         f"(no network access); fetch {url} yourself and pass {what}='<local path>'")
-    if not os.path.exists(path):
-        raise ValueError(f"paddle.vision.datasets.{name}: {what}={path!r} does not exist (paddlelite does not "
-                         f"download; the file is {url})")
-    return path
+    """`path` when it names an existing file (paddlelite does not download)."""
+    return _local_file(path, url, f"paddle.vision.datasets.{name}", what, download)
 
 
 def check_backend(backend):
