@@ -312,6 +312,21 @@ def test_save_needs_a_spec_or_a_traced_call(tmp_path):
     np.testing.assert_allclose(paddle.jit.load(str(tmp_path / "m"))(x).numpy(), y, rtol=1e-6)
 
 
+
+def test_saved_inputs_are_named_after_the_arguments(tmp_path):
+    """An InputSpec without a name: the feed is named after forward's argument, as Paddle's jit.save names it."""
+    class Two(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(3, 2)
+
+        def forward(self, inp, other):
+            return self.fc(inp) + other
+
+    path = str(tmp_path / "two")
+    paddle.jit.save(Two(), path, input_spec=[InputSpec([None, 3]), InputSpec([None, 2], name="bias")])
+    assert paddle.static.load_inference_model(path, paddle.static.Executor())[1] == ["inp", "bias"]
+
 def _control_flow_body(paddle):
     def f(x, n):
         if x.mean() > 0:

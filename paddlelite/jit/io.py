@@ -21,26 +21,30 @@ from .program import partial_program
 def save(layer, path, input_spec=None, **configs):
     """Trace `layer` (a Layer or a to_static function) with `input_spec` (or its last traced program) and write
     `<path>.pdmodel` / `<path>.pdiparams`."""
+    partial = traced_program(layer, input_spec, "paddle.jit.save")
+    scope = Scope()
+    for v, t in partial.captures:
+        scope._values[v.name] = t._host()
+    with scope_guard(scope):
+        save_inference_model(path, partial.inputs, partial.outputs, Executor("cpu"), program=partial.program)
+
+
+def traced_program(layer, input_spec, api):
+    """The PartialProgram of `layer` (a Layer or a to_static function) traced for `input_spec`, or its last traced
+    program when there is no input_spec: what jit.save and onnx.export write."""
     if isinstance(layer, Layer):
         static = layer.forward if isinstance(layer.forward, StaticFunction) else \
             StaticFunction(type(layer).forward).__get__(layer)
     elif isinstance(layer, StaticFunction):
         static = layer
     else:
-        raise TypeError(f"paddle.jit.save: layer must be a Layer or a to_static function, received "
-                        f"{type(layer).__name__}")
+        raise TypeError(f"{api}: layer must be a Layer or a to_static function, received {type(layer).__name__}")
     specs = input_spec if input_spec is not None else static.input_spec
     if specs is not None:
-        partial = static.trace_specs(list(specs), "paddle.jit.save")
-    elif static._programs:
-        partial = static.concrete_program
-    else:
-        raise ValueError("paddle.jit.save: give input_spec (or call the model once) so there is a program to save")
-    scope = Scope()
-    for v, t in partial.captures:
-        scope._values[v.name] = t._host()
-    with scope_guard(scope):
-        save_inference_model(path, partial.inputs, partial.outputs, Executor("cpu"), program=partial.program)
+        return static.trace_specs(list(specs), api)
+    if static._programs:
+        return static.concrete_program
+    raise ValueError(f"{api}: give input_spec (or call the model once) so there is a program to save")
 
 
 def load(path, **configs):

@@ -9,6 +9,7 @@ executor plans; the `run_program` op (ops/run_program.py) calls them, so the tra
 eager grad node and `loss.backward()` reaches the Layer's parameters.
 """
 
+import inspect
 import threading
 
 import numpy as np
@@ -242,14 +243,34 @@ def trace(fn, args, kwargs, specs, place, cuda_graph=False):
     tensors, rebuild = flatten((args, kwargs), lambda v: isinstance(v, Tensor))
     with _mode.static_guard(True), program_guard(program, Program()), _appender.tensor_capture(capture):
         inputs = []
+        arg_names = _argument_names(fn, args, kwargs, len(tensors))
         for k, (t, spec) in enumerate(zip(tensors, specs)):
             shape = list(spec.shape) if spec is not None else list(t._data.shape)
-            v = data(spec.name if spec is not None and spec.name else f"_jst.input_{k}", shape, t.dtype)
+            name = spec.name if spec is not None and spec.name else arg_names[k]
+            if name is None or program.global_block().has_var(name):
+                name = f"_jst.input_{k}"
+            v = data(name, shape, t.dtype)
             v.stop_gradient = t.stop_gradient
             inputs.append(v)
         call_args, call_kwargs = rebuild(inputs)
         outputs, out_rebuild = flatten(fn(*call_args, **call_kwargs), lambda v: isinstance(v, Variable))
     return partial_program(program, inputs, capture.pairs, outputs, place, cuda_graph), out_rebuild
+
+
+def _argument_names(fn, args, kwargs, n):
+    """The name of the parameter each of the `n` Tensor leaves of (args, kwargs) is passed as, None for a Tensor inside
+    a structure: Paddle names an input without an InputSpec name after its argument (`forward(self, x)`: `x`)."""
+    try:
+        params = [p for p in inspect.signature(fn).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):  # a builtin or an object without a signature
+        params = []
+    names = []
+    tops = [(params[i].name if i < len(params) else None, a) for i, a in enumerate(args)] + list(kwargs.items())
+    for name, value in tops:
+        leaves = flatten(value, lambda v: isinstance(v, Tensor))[0]
+        names += [name if leaf is value else None for leaf in leaves]
+    return names if len(names) == n else [None] * n
 
 
 def partial_program(program, inputs, captures, outputs, place, cuda_graph=False):

@@ -313,10 +313,12 @@ def extra_outputs(type, x, attrs):
 
 
 # Outputs Paddle's static op writes in place into the variable of an input (output slot: input slot): batch_norm's
-# running statistics, as an optimizer's ParamOut is its Param. The op's value is the same either way; a program
-# then has no temporaries and assign ops for them.
+# running statistics, a fake quanter's moving scale, as an optimizer's ParamOut is its Param. The op's value is the
+# same either way; a program then has no temporaries and assign ops for them.
 _RUNNING_STATS = {"MeanOut": "Mean", "VarianceOut": "Variance"}
-INPLACE_OUTPUTS = {"batch_norm": _RUNNING_STATS, "sync_batch_norm": _RUNNING_STATS}
+INPLACE_OUTPUTS = {"batch_norm": _RUNNING_STATS, "sync_batch_norm": _RUNNING_STATS,
+                   "fake_quantize_dequantize_moving_average_abs_max": {"OutScale": "InScale", "OutState": "InState",
+                                                                       "OutAccum": "InAccum"}}
 
 
 # Outputs Paddle's API creates in another order than the op's slots (so its temporaries are numbered so), and

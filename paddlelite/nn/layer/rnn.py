@@ -20,6 +20,7 @@ from ...framework import dtype as _dtype
 from ...framework.mode import in_static_mode
 from ...ops import rnn as _rnn_ops
 from ...ops.dispatch import apply
+from ...static.appender import as_variable
 from ...static.framework import default_main_program, default_startup_program
 from .. import functional as F
 from .. import initializer as I
@@ -402,19 +403,29 @@ class _RNNBase(LayerList):
         if not (in_static_mode() and self.could_use_cudnn):
             return
         params = self.parameters(include_sublayers=False)
-        cells = len(params) // 4
-        # Paddle's cuDNN order: every cell's W_ih, W_hh, then every cell's b_ih, b_hh
-        self._all_weights = [w for k in range(cells) for w in params[4 * k:4 * k + 2]] + \
-            [b for k in range(cells) for b in params[4 * k + 2:4 * k + 4]]
         flat = self.create_parameter([sum(int(np.prod(p.shape)) for p in params)], dtype=params[0].dtype,
                                      default_initializer=I.Constant(0.0))
-        main = default_main_program().global_block()
-        self._dropout_state = main.create_var(f"{self._full_name}.dropout_state__non_persistable", (), "uint8")
+        self._dropout_state_var()
         default_startup_program().global_block().append_op(
-            "coalesce_tensor", inputs={"Input": self._all_weights},
-            outputs={"Output": self._all_weights, "FusedOutput": [flat]},
+            "coalesce_tensor", inputs={"Input": self._all_weights()},
+            outputs={"Output": self._all_weights(), "FusedOutput": [flat]},
             attrs=_rnn_ops.COALESCE_TENSOR.fill_attrs({"copy_data": True, "use_align": False,
                                                        "dtype": params[0].dtype.name}))
+
+    def _all_weights(self):
+        """The weights in Paddle's cuDNN order: every cell's W_ih, W_hh, then every cell's b_ih, b_hh."""
+        params = self.parameters(include_sublayers=False)
+        cells = len(params) // 4
+        return [w for k in range(cells) for w in params[4 * k:4 * k + 2]] + \
+            [b for k in range(cells) for b in params[4 * k + 2:4 * k + 4]]
+
+    def _dropout_state_var(self):
+        """The `rnn` op's dropout state variable in the program being built (a layer made in eager mode and traced by
+        to_static gets it in the traced program)."""
+        main = default_main_program().global_block()
+        name = f"{self._full_name}.dropout_state__non_persistable"
+        var = main._lookup(name)
+        return main.create_var(name, (), "uint8") if var is None else var
 
     def _rnn_op(self, inputs, initial_states, sequence_length):
         """Paddle's static forward: one `rnn` op over the time-major input (its outputs named by this layer)."""
@@ -431,9 +442,10 @@ class _RNNBase(LayerList):
         states = [new_var(s.shape, dtype) for s in initial_states]
         reserve = new_var((), "uint8", stop_gradient=True)
         block.append_op(
-            "rnn", inputs={"Input": [inputs], "WeightList": self._all_weights, "PreState": list(initial_states),
+            "rnn", inputs={"Input": [inputs], "WeightList": [as_variable(w) for w in self._all_weights()],
+                           "PreState": list(initial_states),
                            "SequenceLength": [] if sequence_length is None else [sequence_length]},
-            outputs={"Out": [out], "State": states, "Reserve": [reserve], "DropoutState": [self._dropout_state]},
+            outputs={"Out": [out], "State": states, "Reserve": [reserve], "DropoutState": [self._dropout_state_var()]},
             attrs={"dropout_prob": float(self.dropout), "is_bidirec": self.num_directions == 2,
                    "input_size": self.input_size, "hidden_size": self.hidden_size, "num_layers": self.num_layers,
                    "mode": self.mode, "seed": 0, "is_test": not self.training})
