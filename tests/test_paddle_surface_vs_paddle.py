@@ -283,6 +283,52 @@ def test_initializers_append_paddles_ops_to_a_block(paddle):
             "kaiming_fan_out": _init_ops(paddle, lambda: init.KaimingNormal(mode="fan_out"), "float32", True)}
 
 
+@differential(expected={
+    "normal": [["gaussian_random", {"dtype": 5, "shape": [5, 10], "mean": 2.299999952316284,
+                                    "std": 1.899999976158142, "seed": 123}]],
+    "uniform": [["uniform_random", {"dtype": 5, "shape": [5, 10], "min": -4.199999809265137,
+                                    "max": 3.0999999046325684, "seed": 456}]],
+    "truncated": [["truncated_gaussian_random", {"dtype": 5, "shape": [5, 10], "mean": 0.0, "std": 1.0,
+                                                 "seed": 7}]],
+    "subclasses": [True, True, True], "assigned": [0.5, 1.5, 2.5, 3.5]})
+def test_fluid_initializers_take_a_seed(paddle):
+    """NormalInitializer/UniformInitializer/TruncatedNormalInitializer are Paddle's seeded bases of Normal/Uniform/
+    TruncatedNormal; base.framework.extract_plain_list reads assign_value's Scalars."""
+    init = paddle.nn.initializer
+    block = paddle.static.Program().global_block()
+    paddle.enable_static()
+    block.create_parameter(name="a", shape=[4], dtype="float32",
+                           initializer=init.NumpyArrayInitializer(np.arange(4, dtype="float32") + 0.5))
+    assigned = _module(paddle, "base.framework").extract_plain_list(block.ops[0].attr("values"))
+    return {"normal": _init_ops(paddle, lambda: init.NormalInitializer(2.3, 1.9, 123), "float32", True),
+            "uniform": _init_ops(paddle, lambda: init.UniformInitializer(-4.2, 3.1, seed=456), "float32", True),
+            "truncated": _init_ops(paddle, lambda: init.TruncatedNormalInitializer(seed=7), "float32", True),
+            "subclasses": [issubclass(init.Normal, init.NormalInitializer),
+                           issubclass(init.Uniform, init.UniformInitializer),
+                           issubclass(init.TruncatedNormal, init.TruncatedNormalInitializer)],
+            "assigned": assigned}
+
+
+@differential(expected={"inside": False, "after": True, "name": "opened", "signature": "(path, mode='r')",
+                        "value": ["path", "r"]})
+def test_dygraph_guard_and_signature_safe_contextmanager(paddle):
+    """base.framework._dygraph_guard(None) runs a block in static mode (no tracer); base.wrapped_decorator's
+    signature_safe_contextmanager keeps the function's signature (Paddle's test helpers build on both)."""
+    import inspect
+    fw = _module(paddle, "base.framework")
+    with fw._dygraph_guard(None):
+        inside = paddle.in_dynamic_mode()
+
+    @_module(paddle, "base.wrapped_decorator").signature_safe_contextmanager
+    def opened(path, mode="r"):
+        yield [path, mode]
+
+    with opened("path") as value:
+        pass
+    return {"inside": inside, "after": paddle.in_dynamic_mode(), "name": opened.__name__,
+            "signature": str(inspect.signature(opened)), "value": value}
+
+
 @differential(expected=raises(ValueError))
 def test_kaiming_fan_out_with_fan_in(paddle):
     paddle.nn.initializer.KaimingUniform(fan_in=3.0, mode="fan_out")

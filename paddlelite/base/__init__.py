@@ -20,8 +20,9 @@ from . import core
 
 backward, dygraph, framework = _fluid.backward, _fluid.dygraph, _fluid.framework
 initializer, io, layers, data_feeder = _fluid.initializer, _fluid.io, _fluid.layers, _fluid.data_feeder
-reader = _fluid.reader
-for _name in ("backward", "data_feeder", "dygraph", "framework", "initializer", "io", "layers", "reader"):
+reader, wrapped_decorator = _fluid.reader, _fluid.wrapped_decorator
+for _name in ("backward", "data_feeder", "dygraph", "framework", "initializer", "io", "layers", "reader",
+              "wrapped_decorator"):
     _sys.modules[f"{__name__}.{_name}"] = getattr(_fluid, _name)
 # the module paths Paddle code imports these from: the modules that implement them here
 _sys.modules[f"{__name__}.dygraph.base"] = _fluid.dygraph.base = _fluid.dygraph  # Paddle's dygraph.base: the same names

@@ -112,41 +112,66 @@ class Constant(Initializer):
         return "fill_constant", {"shape": shape, "value": v, "dtype": dtype}
 
 
-class Normal(Initializer):
-    def __init__(self, mean=0.0, std=1.0, name=None):
-        if std < 0:
-            raise ValueError(f"Normal: std must be non-negative, received {std}")
-        self.mean, self.std = float(mean), float(std)
+class NormalInitializer(Initializer):
+    """Paddle's fluid-era spelling with the random op's seed (0: the program's random_seed); Normal is one."""
+
+    def __init__(self, loc=0.0, scale=1.0, seed=0):
+        if scale < 0:
+            raise ValueError(f"{type(self).__name__}: std must be non-negative, received {scale}")
+        self.mean, self.std, self._seed = float(loc), float(scale), seed
 
     def _op(self, shape, dtype):
         return "gaussian_random", {"shape": shape, "dtype": dtype, "mean": self.mean, "std": self.std,
                                    "seed": self._seed}
 
 
-class TruncatedNormal(Initializer):
+class Normal(NormalInitializer):
+    def __init__(self, mean=0.0, std=1.0, name=None):
+        super().__init__(mean, std)
+
+
+class TruncatedNormalInitializer(Initializer):
+    """Paddle's fluid-era spelling with the random op's seed; TruncatedNormal is one."""
+
     _float32_for, _tmp_key = frozenset({"float16", "bfloat16"}), "truncated_gaussian_random"
 
-    def __init__(self, mean=0.0, std=1.0, a=-2.0, b=2.0, name=None):
+    def __init__(self, loc=0.0, scale=1.0, seed=0, a=-2.0, b=2.0):
         if not a < b:
-            raise ValueError(f"TruncatedNormal: a ({a}) must be less than b ({b})")
-        self.mean, self.std, self.a, self.b = float(mean), float(std), float(a), float(b)
+            raise ValueError(f"{type(self).__name__}: a ({a}) must be less than b ({b})")
+        self.mean, self.std, self.a, self.b, self._seed = float(loc), float(scale), float(a), float(b), seed
 
     def _op(self, shape, dtype):
         return "truncated_gaussian_random", {"shape": shape, "dtype": dtype, "mean": self.mean, "std": self.std,
                                              "a": self.a, "b": self.b, "seed": self._seed}
 
 
-class Uniform(Initializer):
+class TruncatedNormal(TruncatedNormalInitializer):
+    def __init__(self, mean=0.0, std=1.0, a=-2.0, b=2.0, name=None):
+        super().__init__(mean, std, 0, a, b)
+
+
+class UniformInitializer(Initializer):
+    """Paddle's fluid-era spelling with the random op's seed; Uniform is one. Its diagonal arguments (values set on
+    a diagonal after the draw) are not supported: only their defaults are accepted."""
+
     _float32_for, _tmp_key = frozenset({"float16"}), "uniform_random"
 
-    def __init__(self, low=-1.0, high=1.0, name=None):
+    def __init__(self, low=-1.0, high=1.0, seed=0, diag_num=0, diag_step=0, diag_val=1.0):
         if low > high:
-            raise ValueError(f"Uniform: low ({low}) must not exceed high ({high})")
-        self.low, self.high = float(low), float(high)
+            raise ValueError(f"{type(self).__name__}: low ({low}) must not exceed high ({high})")
+        if diag_num or diag_step:
+            raise NotImplementedError(f"{type(self).__name__}: diag_num/diag_step (a diagonal set after the draw) "
+                                      f"are not supported; received diag_num={diag_num}, diag_step={diag_step}")
+        self.low, self.high, self._seed = float(low), float(high), seed
 
     def _op(self, shape, dtype):
         return "uniform_random", {"shape": shape, "dtype": dtype, "min": self.low, "max": self.high,
                                   "seed": self._seed}
+
+
+class Uniform(UniformInitializer):
+    def __init__(self, low=-1.0, high=1.0, name=None):
+        super().__init__(low, high)
 
 
 class _FanBased(Initializer):
@@ -326,9 +351,6 @@ def global_initializer(is_bias):
 
 # fluid-era names
 ConstantInitializer = Constant
-NormalInitializer = Normal
-UniformInitializer = Uniform
-TruncatedNormalInitializer = TruncatedNormal
 NumpyArrayInitializer = Assign
 
 

@@ -172,13 +172,19 @@ def _fill_any_like_desc(attrs, x):  # dtype None (x's: backward's zero gradients
 
 class _Scalar:
     """A value of an assign_value desc's `values`, shown as Paddle's paddle::experimental::Scalar prints it:
-    Scalar(float64(1.5)), Scalar(int64(3)), Scalar(bool(1)) (C++ stream formatting of the value)."""
+    Scalar(float64(1.5)), Scalar(int64(3)), Scalar(bool(1)) (C++ stream formatting of the value); `value()` gives
+    the value, as core.Scalar's."""
+
+    __slots__ = ("_value",)
 
     def __init__(self, value):
-        self.value = value
+        self._value = value
+
+    def value(self):
+        return self._value
 
     def __repr__(self):
-        v = self.value
+        v = self._value
         if isinstance(v, bool):
             return f"Scalar(bool({int(v)}))"
         return f"Scalar(int64({v}))" if isinstance(v, int) else f"Scalar(float64({v:g}))"

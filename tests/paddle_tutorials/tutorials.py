@@ -58,8 +58,7 @@ TUTORIALS = {
     # saving and loading: paddle.Model fit with save_dir, Model.save/load, training resumed from a checkpoint
     "save_load_model": Tutorial("docs/practices/quick_start/save_model.ipynb", {"mnist_train": 200, "mnist_test": 100}),
     # bag of words on IMDB reviews (paddle.text.datasets.Imdb): paddle.Model fit, then a hand-written loop
-    "imdb_bow": Tutorial("docs/practices/nlp/imdb_bow_classification.ipynb", {"imdb": 32},
-                         known_bug="paddle.text is not implemented yet (helper misc26)"),
+    "imdb_bow": Tutorial("docs/practices/nlp/imdb_bow_classification.ipynb", {"imdb": 32}),
     # the saving and loading guide: state dicts and checkpoints, paddle.Model.save/load, static programs'
     # state_dict and save/load, save_inference_model/load_inference_model
     "save_load_guide": Tutorial("docs/guides/beginner/model_save_load_cn.ipynb", {"mnist_train": 200},
@@ -71,8 +70,7 @@ TUTORIALS = {
                                           "fidelity and files)"),
     # the high-level API tour: MNIST datasets and transforms, Sequential and subclassed models, paddle.Model fit
     "high_level_api": Tutorial("docs/practices/quick_start/high_level_api.ipynb",
-                               {"mnist_train": 200, "mnist_test": 100},
-                               known_bug="paddle.text is not implemented yet (helper misc26)"),
+                               {"mnist_train": 200, "mnist_test": 100}),
     # the beginners' quick start: LeNet on MNIST with paddle.Model, save and load
     "quick_start": Tutorial("docs/guides/beginner/quick_start_cn.ipynb", {"mnist_train": 200, "mnist_test": 100}),
 }
