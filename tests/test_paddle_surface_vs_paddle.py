@@ -179,6 +179,32 @@ def test_program_state_dict_round_trip(paddle):
             "bad_mode": bad}
 
 
+@differential(expected={"keys": ["fc_0.b_0", "fc_0.w_0"], "same": True, "restored": [[7.0, 7.0]]})
+def test_program_state_dict_through_paddle_save(paddle):
+    """paddle.save of Program.state_dict() (LoDTensor values, pickled as their arrays) and paddle.load back into
+    set_state_dict, as Paddle's saving guide does."""
+    import os
+    import tempfile
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [1, 2], "float32")
+        y = paddle.static.nn.fc(x, 2, weight_attr=paddle.nn.initializer.Constant(3.0),
+                                bias_attr=paddle.nn.initializer.Constant(1.0))
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    with tempfile.TemporaryDirectory() as scratch:
+        path = os.path.join(scratch, "model.pdparams")
+        paddle.save(main.state_dict(), path)
+        loaded = paddle.load(path)
+    saved = {name: np.array(t) for name, t in main.state_dict().items()}
+    same = all(np.array_equal(np.array(loaded[name]), value) for name, value in saved.items())
+    exe.run(startup)  # fresh values, then the saved ones back
+    main.set_state_dict(loaded)
+    (out,) = exe.run(main, feed={"x": np.ones((1, 2), np.float32)}, fetch_list=[y])
+    return {"keys": sorted(loaded), "same": same, "restored": out}
+
+
 @differential(expected={"cpu_op": "memcpy", "detach": ["detach_x_0", True, "share_data"], "lod_level": 0,
                         "is_parameter": [True, False], "values": [[2.0, 4.0], [2.0, 4.0], [2.0, 4.0]],
                         "gradient": "AssertionError"})

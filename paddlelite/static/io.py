@@ -439,11 +439,12 @@ def deserialize_program(data):
 
 
 # paddle.save of a Program writes its whole program document (no feeds, no fetches), which paddle.load reads back as
-# a Program; a LoDTensor is saved as the Tensor of its value (Paddle pickles it so too)
+# a Program; a LoDTensor is saved as the Tensor of its value, and as the NumPy array of its value inside a container
+# (Program.state_dict()'s values), as Paddle pickles it there
 install_format(Program, lambda program: _model_bytes(program, [], [], "paddle.save"),
                sniff=lambda head: head[:1] == b"{",
                decode=lambda data, where: _parse_model(data, where, "paddle.load")[0])
-install_format(LoDTensor, lambda t: wrap_array(np.array(t), Place("cpu"), True))
+install_format(LoDTensor, lambda t: wrap_array(np.array(t), Place("cpu"), True), nested=np.array)
 
 
 def serialize_persistables(feed_vars, fetch_vars, executor, **kwargs):

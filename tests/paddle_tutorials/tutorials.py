@@ -65,9 +65,7 @@ TUTORIALS = {
                                 listings=(6,),  # the files model.save writes, listed
                                 # Paddle 3.3.1's PIR Program.set_state_dict refuses the guide's arguments (its
                                 # legacy IR stops earlier, at static.nn.fc); the training comes before
-                                paddle_error="set_state_dict(): incompatible function arguments",
-                                known_bug="paddle.save of Program.state_dict()'s LoDTensor values (issue 28, helpers "
-                                          "fidelity and files)"),
+                                paddle_error="set_state_dict(): incompatible function arguments"),
     # the high-level API tour: MNIST datasets and transforms, Sequential and subclassed models, paddle.Model fit
     "high_level_api": Tutorial("docs/practices/quick_start/high_level_api.ipynb",
                                {"mnist_train": 200, "mnist_test": 100}),
