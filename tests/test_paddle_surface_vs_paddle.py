@@ -285,6 +285,7 @@ def _init_ops(paddle, make, dtype, by_block):
 
 @differential(expected={
     "constant": [["fill_constant", {"dtype": 5, "shape": [5, 10], "value": 2.0}]],
+    "constant_bf16": [["fill_constant", {"dtype": 22, "shape": [5, 10], "value": 2.299999952316284}]],
     "uniform16": [["uniform_random", {"dtype": 5, "shape": [5, 10], "min": -1.0, "max": 1.0, "seed": 0}],
                   ["cast", {"in_dtype": 5, "out_dtype": 4}]],
     "xavier_bf16": [["uniform_random", {"dtype": 22, "shape": [5, 10], "min": -0.6324555277824402,
@@ -301,6 +302,7 @@ def _init_ops(paddle, make, dtype, by_block):
 def test_initializers_append_paddles_ops_to_a_block(paddle):
     init = paddle.nn.initializer
     return {"constant": _init_ops(paddle, lambda: init.Constant(2.0), "float32", True),
+            "constant_bf16": _init_ops(paddle, lambda: init.Constant(2.3), "bfloat16", True),
             "uniform16": _init_ops(paddle, lambda: init.Uniform(-1.0, 1.0), "float16", False),
             "xavier_bf16": _init_ops(paddle, init.XavierUniform, "bfloat16", True),
             "xavier_normal16": _init_ops(paddle, init.XavierNormal, "float16", False),
@@ -333,6 +335,19 @@ def test_fluid_initializers_take_a_seed(paddle):
                            issubclass(init.Uniform, init.UniformInitializer),
                            issubclass(init.TruncatedNormal, init.TruncatedNormalInitializer)],
             "assigned": assigned}
+
+
+@differential(expected={"list": [[1.0, 2.0], [2]], "row": [[[1.0, 2.0, 3.0]], [1, 3]], "same": [[0.0, 1.0], [2]]})
+def test_assign_gives_the_parameter_the_values_shape(paddle):
+    """Eagerly, an Assign initialiser's values replace the parameter whole: it takes their shape, whatever the layer
+    declared (Paddle's assign_value_ writes the value's shape)."""
+    def weight(value):
+        attr = paddle.ParamAttr(initializer=paddle.nn.initializer.Assign(value))
+        w = paddle.nn.Linear(2, 2, weight_attr=attr).weight
+        return [w.numpy().tolist(), list(w.shape)]
+
+    return {"list": weight([1.0, 2.0]), "row": weight(np.array([[1.0, 2.0, 3.0]])),
+            "same": weight(np.arange(2.0))}
 
 
 @differential(expected={"inside": False, "after": True, "name": "opened", "signature": "(path, mode='r')",
@@ -511,8 +526,8 @@ def test_fluid_data_loader_from_generator_and_data_feeder(paddle):
                             fetch_list=[out])[0].ravel().tolist()
     paddle.disable_static()
     dynamic = paddle.base.io.DataLoader.from_generator(capacity=2)
-    got["dynamic"] = [list(t.shape) for b in dynamic.set_batch_generator(batches, places=paddle.CPUPlace())
-                      for t in b]
+    got["dynamic"] = [list(t.shape) for b in dynamic.set_batch_generator(batches, places=paddle.CPUPlace())()
+                      for t in b]  # called: Paddle code iterates loader() too
     return got
 
 

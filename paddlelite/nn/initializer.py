@@ -108,7 +108,8 @@ class Constant(Initializer):
         self.value = value
 
     def _op(self, shape, dtype):
-        v = float(self.value) if np.dtype(dtype).kind in "fc" else int(self.value)
+        floating = _dtype.convert_dtype(dtype)
+        v = float(self.value) if floating.is_floating_point or floating.is_complex else int(self.value)
         return "fill_constant", {"shape": shape, "value": v, "dtype": dtype}
 
 
@@ -256,7 +257,7 @@ class KaimingUniform(_FanBased):
 
 
 class Assign(Initializer):
-    """Initialise from given values (a NumPy array, list, number or Tensor) of the parameter's shape."""
+    """Initialise from given values (a NumPy array, list, number or Tensor): the parameter takes their shape."""
 
     _float32_for, _tmp_key = frozenset({"float16", "bfloat16"}), "numpy_array_init"
 
@@ -268,9 +269,7 @@ class Assign(Initializer):
             raise TypeError(f"Assign: value must be numeric, received dtype {self.value.dtype}")
 
     def _op(self, shape, dtype):
-        if list(self.value.shape) != list(shape) and self.value.size != int(np.prod(shape)):
-            raise ValueError(f"Assign: value of shape {list(self.value.shape)} does not fit a parameter of "
-                             f"shape {list(shape)}")
+        shape = list(self.value.shape)  # Paddle's: the parameter takes the value's shape, whatever it was declared
         kind = np.dtype(dtype).kind
         vals = self.value.astype(dtype).ravel()
         values = [float(v) for v in vals] if kind in "fc" else [int(v) for v in vals] if kind in "iu" \
