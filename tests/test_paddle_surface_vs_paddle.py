@@ -87,6 +87,37 @@ def test_scope_new_scope(paddle):
                                                                                    type(parent))}
 
 
+@differential(expected={"int32": [True, 1], "list": [True, [1.0, 2.0]], "errors": ["AssertionError", "TypeError",
+                                                                                 "TypeError"],
+                        "base_tensor": [[2, 3], True], "imperative": [True, False]})
+def test_base_executor_as_lodtensor_base_tensor_and_imperative(paddle):
+    """base.executor._as_lodtensor (a feed value as a tensor: a dtype needed for anything but an ndarray), base.Tensor
+    (the scope variable's tensor class) and base.enable_imperative / disable_imperative."""
+    base = paddle.base
+    cpu = base.CPUPlace()
+
+    def outcome(fn):
+        try:
+            fn()
+        except Exception as error:  # noqa: BLE001 -- the class is what is compared
+            return type(error).__name__
+
+    number = base.executor._as_lodtensor(1.0, cpu, paddle.int32)
+    listed = base.executor._as_lodtensor([1, 2], cpu, paddle.float64)
+    errors = [outcome(lambda: base.executor._as_lodtensor(1, cpu)),
+              outcome(lambda: base.executor._as_lodtensor({"a": 1}, cpu, paddle.int32)),
+              outcome(lambda: base.executor._as_lodtensor([{1.2}, {1, 2}], cpu, paddle.int32))]
+    tensor = base.Tensor()
+    tensor.set(np.ones([2, 3], "float32"), cpu)
+    base.disable_imperative()
+    static = paddle.in_dynamic_mode()
+    base.enable_imperative()
+    return {"int32": [number._dtype() == paddle.int32, int(np.array(number))],
+            "list": [listed._dtype() == paddle.float64, np.array(listed).tolist()], "errors": errors,
+            "base_tensor": [tensor.shape(), isinstance(tensor, base.core.DenseTensor)],
+            "imperative": [paddle.in_dynamic_mode(), static]}
+
+
 # ---- paddle.base.framework -------------------------------------------------------------------------------------
 @differential(expected={"dygraph_only": "AssertionError", "static_only": "AssertionError", "ok": [3, 3],
                         "not_support": "AssertionError", "stat_dict": {"a": 1}, "grad_name": "x@GRAD",

@@ -19,6 +19,9 @@ from ..static import executor as _static_executor
 from . import core
 
 backward, dygraph, framework = _fluid.backward, _fluid.dygraph, _fluid.framework
+executor = _static_executor
+Tensor = core.DenseTensor  # Paddle's base.Tensor: the runtime tensor of a scope variable, not the eager Tensor
+enable_imperative, disable_imperative = enable_dygraph, disable_dygraph  # Paddle's older names
 initializer, io, layers, data_feeder = _fluid.initializer, _fluid.io, _fluid.layers, _fluid.data_feeder
 reader, wrapped_decorator = _fluid.reader, _fluid.wrapped_decorator
 for _name in ("backward", "data_feeder", "dygraph", "framework", "initializer", "io", "layers", "reader",

@@ -145,6 +145,30 @@ class Scope:
 _global_scope = [Scope()]
 
 
+def _as_lodtensor(data, place, dtype=None):
+    """A LoDTensor on `place` holding `data` (Paddle's base.executor._as_lodtensor, how it turns a feed value into a
+    tensor): an ndarray as it is, a Python number, list or tuple cast to `dtype`, which it then needs."""
+    if not isinstance(data, np.ndarray):
+        if dtype is None:  # AssertionError, as Paddle's
+            raise AssertionError("_as_lodtensor: the dtype should be given when data is not a numpy.ndarray, "
+                                 f"received {type(data).__name__}")
+        np_dtype = _dtype.convert_dtype(dtype).np
+        if np.isscalar(data):
+            data = np.array(data).astype(np_dtype)
+        elif isinstance(data, (list, tuple)):
+            data = np.array(data)
+            if data.dtype == np.object_:
+                raise TypeError("_as_lodtensor: the data do not form a regular array (nested lists of different "
+                                "lengths, or of non-numbers)")
+            data = data.astype(np_dtype)
+        else:
+            raise TypeError(f"_as_lodtensor: data must be a numpy.ndarray, a number, a list or a tuple, received "
+                            f"{type(data).__name__}")
+    tensor = LoDTensor()
+    tensor.set(data, place)
+    return tensor
+
+
 def global_scope():
     return _global_scope[0]
 

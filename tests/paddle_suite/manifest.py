@@ -303,15 +303,6 @@ KNOWN_BUGS = {
         'TestDeviceGuard.test_op_descs_device_attr': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestDeviceGuard.test_without_kernel_op': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
-    "test/deprecated/legacy_test/test_executor_feed_non_tensor.py": {
-        'TestAsLodTensor.test_as_lodtensor_assertion_error': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestAsLodTensor.test_as_lodtensor_fp64': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestAsLodTensor.test_as_lodtensor_int32': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestAsLodTensor.test_as_lodtensor_list': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestAsLodTensor.test_as_lodtensor_nested_list': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestAsLodTensor.test_as_lodtensor_tuple': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestAsLodTensor.test_as_lodtensor_type_error': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
     "test/deprecated/legacy_test/test_initializer.py": {
         'TestBilinearInitializer.test_bilinear_initializer_bf16': 'open: AssertionError: 1 != 2',
         'TestBilinearInitializer.test_bilinear_initializer_fp16': 'open: AssertionError: 1 != 2',
@@ -470,9 +461,6 @@ KNOWN_BUGS = {
         'TestTensor.test_slice_tensor': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestTensor.test_tensor_pointer': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestTensor.test_tensor_set_error': 'issue 28, exception classes and messages that differ (helper suite): AssertionError: unexpectedly None',
-        'TestTensor.test_tensor_set_fp16': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestTensor.test_tensor_set_from_array_list': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestTensor.test_tensor_set_int16': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestTensor.test_tensor_set_item_complex128': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestTensor.test_tensor_set_item_complex64': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestTensorPtr.test_tensor_ptr': "open: AttributeError: 'Tensor' object has no attribute 'set'",
@@ -541,14 +529,6 @@ KNOWN_BUGS = {
     },
     "test/legacy_test/test_dlpack.py": {
         'TestDLPack.test_dlpack_static': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
-    "test/legacy_test/test_dygraph_weight_norm.py": {
-        'TestDygraphRemoveWeightNorm.test_check_output': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestDygraphWeightNorm.test_check_output': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestDygraphWeightNormCase1.test_check_output': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestDygraphWeightNormCase2.test_check_output': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestDygraphWeightNormCase3.test_check_output': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestDygraphWeightNormCase4.test_check_output': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
     "test/legacy_test/test_einsum.py": {
         'TestErrors.test_diagonalize_errors': 'issue 28, exception classes that differ (helper suite)',

@@ -36,6 +36,7 @@ class Tutorial:
     known_bug: str = ""  # why paddlelite cannot run it yet (the test expects the failure until it is fixed)
     listings: tuple = ()  # indices of code cells that show a listing (file names, a log), not code: dropped
     paddle_error: str = ""  # where Paddle 3.3.1 itself stops (text of its error): its losses up to there count
+    modules: tuple = ()  # what the notebook imports besides the framework, NumPy and matplotlib (skipped without)
 
 
 TUTORIALS = {
@@ -69,6 +70,10 @@ TUTORIALS = {
     # the high-level API tour: MNIST datasets and transforms, Sequential and subclassed models, paddle.Model fit
     "high_level_api": Tutorial("docs/practices/quick_start/high_level_api.ipynb",
                                {"mnist_train": 200, "mnist_test": 100}),
+    # a vision transformer on CIFAR-100 with random augmentations, a warmed-up cosine schedule, label smoothing and
+    # tqdm progress bars; then saved, loaded and evaluated (2 epochs of one step)
+    "vit_cifar100": Tutorial("docs/practices/cv/image_classification_ViT.ipynb", {"cifar100": 64},
+                             text=(("EPOCHS = 200", "EPOCHS = 2"),), modules=("tqdm",)),
     # the beginners' quick start: LeNet on MNIST with paddle.Model, save and load
     "quick_start": Tutorial("docs/guides/beginner/quick_start_cn.ipynb", {"mnist_train": 200, "mnist_test": 100}),
 }
