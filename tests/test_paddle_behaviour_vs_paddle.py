@@ -329,3 +329,31 @@ def test_static_tensor_arrays(paddle):
         meta = {"kind": str(arr.type), "names": [arr.name, fresh.name]}
     return {"array": run_static(paddle, lambda: _array_program(paddle), {}),
             "while": run_static(paddle, lambda: _array_in_while(paddle), {}), **meta}
+
+
+@differential(expected={"scalar": [[-1.0, -2.0, -3.0], [-1.0, 1.0, -1.0]], "inplace": [1.0, 2.0], "int": [1, 2]})
+def test_copysign_takes_a_python_number(paddle):
+    """copysign's y may be a number (a 0-D Tensor of x's dtype); copysign_ too."""
+    x = paddle.to_tensor([1.0, -2.0, 3.0], stop_gradient=False)
+    out = paddle.copysign(x, -1.0)
+    out.sum().backward()
+    y = paddle.to_tensor([-1.0, 2.0], "float64")
+    y.copysign_(3)
+    return {"scalar": [out, x.grad], "inplace": y, "int": paddle.copysign(paddle.to_tensor([1, -2]), 3)}
+
+
+@differential(expected={"refused": ["ValueError", "ValueError", "ValueError"], "same_shape": [True, [2, 3]]})
+def test_inplace_comparison_refuses_to_broadcast_x(paddle):
+    """equal_ / less_than_ / logical_and_ make x their bool result, but never of a broadcast shape (ValueError)."""
+    def outcome(fn):
+        try:
+            fn()
+        except Exception as error:  # noqa: BLE001 -- the class is what is compared
+            return type(error).__name__
+
+    y = paddle.ones([2, 3, 1])
+    refused = [outcome(lambda: getattr(paddle, name)(paddle.ones([2, 1, 3]), y))
+               for name in ("equal_", "less_than_", "logical_and_")]
+    x = paddle.ones([2, 3])
+    x.greater_equal_(paddle.zeros([3]))
+    return {"refused": refused, "same_shape": [x.dtype == paddle.bool, list(x.shape)]}

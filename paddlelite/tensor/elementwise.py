@@ -22,13 +22,22 @@ from .math import _binary, _check_tensor, check_float_tensor, is_tensor_like, tr
 
 apply = dispatch.apply
 
-copysign = _binary(_ew.COPYSIGN, "copysign")
+_copysign = _binary(_ew.COPYSIGN, "copysign")
 heaviside = _binary(_ew.HEAVISIDE, "heaviside")
 _atan2 = _binary(_ew.ATAN2, "atan2")
 fmax = _binary(_ew.FMAX, "fmax")
 fmin = _binary(_ew.FMIN, "fmin")
 gcd = _binary(_ew.GCD, "gcd")
 lcm = _binary(_ew.LCM, "lcm")
+
+
+def copysign(x, y, name=None):
+    """Elementwise |x| with the sign of y (op 'copysign'); y a Tensor or a Python number, which Paddle makes a 0-D
+    Tensor of x's dtype."""
+    if isinstance(y, (int, float)):
+        _check_tensor(x, "copysign")
+        y = _creation.full([], y, x.dtype)
+    return _copysign(x, y)
 
 
 def _bitwise(op, api):
