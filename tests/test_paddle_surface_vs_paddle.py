@@ -381,6 +381,23 @@ def test_assign_gives_the_parameter_the_values_shape(paddle):
             "same": weight(np.arange(2.0))}
 
 
+@differential(expected={"same": [True, True], "differ": True})
+def test_eager_initializers_draw_with_the_program_seed(paddle):
+    """In the legacy IR an initialiser of seed 0 draws with the main program's random_seed eagerly too: under
+    _manual_program_seed every parameter gets a generator of that seed (same shapes, same values)."""
+    paddle.disable_static()
+    paddle.framework.random._manual_program_seed(2020)
+    try:
+        a, b = paddle.nn.Linear(3, 2), paddle.nn.Linear(3, 2)
+        same = [np.array_equal(a.weight.numpy(), b.weight.numpy()),
+                np.array_equal(paddle.nn.MultiHeadAttention(4, 2).q_proj.weight.numpy(),
+                               paddle.nn.MultiHeadAttention(4, 2).q_proj.weight.numpy())]
+    finally:
+        paddle.framework.random._manual_program_seed(0)
+    differ = not np.array_equal(paddle.nn.Linear(3, 2).weight.numpy(), paddle.nn.Linear(3, 2).weight.numpy())
+    return {"same": same, "differ": differ}
+
+
 @differential(expected={"inside": False, "after": True, "name": "opened", "signature": "(path, mode='r')",
                         "value": ["path", "r"]})
 def test_dygraph_guard_and_signature_safe_contextmanager(paddle):

@@ -92,8 +92,13 @@ class Initializer:
         return op
 
     def array(self, shape, dtype, place=None):
-        """The initial values as an array (NumPy/CuPy) on `place` (default: the current device)."""
+        """The initial values as an array (NumPy/CuPy) on `place` (default: the current device). A random op of
+        seed 0 draws with the main program's random_seed, as Paddle's legacy initialisers do eagerly too: a
+        generator of that seed for each parameter when it is set (_manual_program_seed), paddle.seed's otherwise."""
         op_type, attrs = self._op([int(d) for d in shape], _dtype.convert_dtype(dtype).name)
+        if attrs.get("seed") == 0:
+            from .. import static
+            attrs = dict(attrs, seed=static.default_main_program().random_seed)
         if place is not None:
             attrs = dict(attrs, place=place)
         with static_guard(False), no_grad():
