@@ -398,6 +398,24 @@ def test_eager_initializers_draw_with_the_program_seed(paddle):
     return {"same": same, "differ": differ}
 
 
+@differential(expected={"mapped": [{"b": 2, "a": 4}, [6], []], "flat": [2, 3, 1], "packed": {"b": 7, "a": [9, 8]},
+                        "tensors": [[2.0], [4.0]], "bad": "ValueError"})
+def test_utils_nest_functions(paddle):
+    """paddle.utils.map_structure / flatten / pack_sequence_as: dict entries in sorted key order, containers rebuilt
+    with their own key order and types."""
+    utils = paddle.utils
+    try:
+        utils.pack_sequence_as([0, 0], [1, 2, 3])
+        bad = None
+    except ValueError as error:
+        bad = type(error).__name__
+    mapped = utils.map_structure(lambda x: x * 2, [{"b": 1, "a": 2}, [3], []])
+    return {"mapped": mapped, "flat": utils.flatten({"b": 1, "a": [2, 3]}),
+            "packed": utils.pack_sequence_as({"b": 0, "a": [0, 0]}, [9, 8, 7]),
+            "tensors": utils.map_structure(lambda t: t + 1, [paddle.to_tensor([1.0]), paddle.to_tensor([3.0])]),
+            "bad": bad}
+
+
 @differential(expected={"inside": False, "after": True, "name": "opened", "signature": "(path, mode='r')",
                         "value": ["path", "r"]})
 def test_dygraph_guard_and_signature_safe_contextmanager(paddle):

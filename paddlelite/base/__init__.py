@@ -37,4 +37,5 @@ __all__ = ["CPUPlace", "CUDAPlace", "DataFeeder", "Executor", "ParamAttr", "Prog
            "backward", "data_feeder", "default_main_program", "default_startup_program", "disable_dygraph", "dygraph",
            "enable_dygraph", "framework", "get_flags", "global_scope", "gradients", "in_dygraph_mode",
            "in_dynamic_or_pir_mode", "in_pir_mode", "initializer", "io", "is_compiled_with_cuda", "layers",
-           "program_guard", "reader", "scope_guard", "set_flags", "set_global_initializer", "unique_name"]
+           "program_guard", "reader", "scope_guard", "set_flags", "set_global_initializer", "unique_name", "executor",
+           "Tensor", "enable_imperative", "disable_imperative", "wrapped_decorator"]
