@@ -359,9 +359,7 @@ KNOWN_BUGS = {
     },
     "test/deprecated/legacy_test/test_learning_rate_scheduler.py": {
         'TestLearningRateDecayDygraph.test_LinearLrWarmup': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestLearningRateDecayDygraph.test_MultiStepDecay': 'issue 28, exception classes that differ (helper suite)',
         'TestLearningRateDecayDygraph.test_NoamDecay': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestLearningRateDecayDygraph.test_StepDecay': "open: ValueError: StepDecay: step_size must be a positive int, received 'test'",
     },
     "test/deprecated/legacy_test/test_linalg_cond.py": {
         'TestCondAPIError.test_static_empty_input_error': 'issue 28, exception classes that differ (helper suite)',
@@ -452,9 +450,6 @@ KNOWN_BUGS = {
     },
     "test/deprecated/legacy_test/test_transformer_api.py": {
         'TestTransformer.test_transformer_attr_3': 'open: TypeError: ParamAttr: expected a ParamAttr, str, Initializer, False or None, received bool',
-        'TestTransformer.test_transformer_decoder_layer': 'open: [ 0.575721, -1.690044, -2.950316, ..., -0.579732,  0.960828,...',
-        'TestTransformer.test_transformer_encoder_layer': 'open: -2.113278e-01,  7.943503e-01, -2.144616e-01,  2.191039e+00,...',
-        'TestTransformer.test_transformer_encoder_layer_attr_1': 'open: [ 4.671632e-02, -1.674087e+00,  1.779852e+00, ...,...',
     },
     "test/deprecated/legacy_test/test_zero_dim_sundry_static_api_deprecated.py": {
         'TestSundryAPIStatic.test_static_auc': "open: RuntimeError: Executor.run: persistable variable '_generated_var_0' is not initialized in the scope; run the startup program first (exe.run(paddle.sta",
@@ -579,8 +574,6 @@ KNOWN_BUGS = {
         'TestSaveLoadWithInputSpec.test_multi_in_out': 'open: ValueError: too many values to unpack (expected 2)',
         'TestSaveLoadWithInputSpec.test_multi_in_out1': 'open: ValueError: too many values to unpack (expected 2)',
         'TestSaveLoadWithInputSpec.test_with_input_spec': 'open: RuntimeError: to_static: call the function once (or give input_spec) before asking for its program',
-        'TestUtilsMapAndPack.test_utils_map_structure': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestUtilsMapAndPack.test_utils_pack_sequence_as': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
     "test/legacy_test/test_layer_norm_op_v2.py": {
         'TestLayerNormFunction.test_dygraph': 'issue 28, APIs Paddle lets take lists, NumPy arrays or Python numbers (helper suite)',
@@ -653,9 +646,6 @@ KNOWN_BUGS = {
     },
     "test/legacy_test/test_unique_name.py": {
         'TestImperativeUniqueName.test_name_generator': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
-    "test/legacy_test/test_unpool1d_op.py": {
-        'TestUnpool1DOpAPI_dygraph4.test_case': "open: TypeError: max_unpool1d: x must be a floating-point Tensor, received int64; cast it to a floating point dtype first, e.g. x.astype('float32')",
     },
     "test/legacy_test/test_zeros_op.py": {
         'ApiZerosError.test_shape_errors': 'issue 28, exception classes and messages that differ (helper suite): AssertionError',
