@@ -20,10 +20,11 @@ fails under paddlelite must be in one of three lists:
 REPO = "PaddlePaddle/Paddle"
 COMMIT = "f29fa63afbd8cbfbf95a2e3954bd322cccab00b5"
 
-# Deliberate differences: path -> {test: why paddlelite answers otherwise}.
 # Paddle's tests of its new IR, which paddlelite does not have
-PIR_ONLY = "builds a PIR program (paddle.pir, pir_utils.IrGuard, pd_op names): paddlelite keeps one IR, Paddle's legacy one, which the same file tests too"
+PIR_ONLY = ("builds a PIR program (paddle.pir, pir_utils.IrGuard, pd_op names): paddlelite keeps one IR, Paddle's "
+            "legacy one, which the same file tests too")
 
+# Deliberate differences: path -> {test: why paddlelite answers otherwise}.
 DIFFERENCES = {
     "test/deprecated/legacy_test/test_initializer.py": {
         'TestBilinearInitializerPir.test_bilinear_initializer': PIR_ONLY,
@@ -41,6 +42,7 @@ DIFFERENCES = {
         'TestNumpyArrayInitializerPir.test_numpy_array_initializer': PIR_ONLY,
         'TestNumpyArrayInitializerPir.test_numpy_array_initializer_bf16': PIR_ONLY,
         'TestNumpyArrayInitializerPir.test_numpy_array_initializer_fp16': PIR_ONLY,
+        'TestUniformInitializerPir.test_uniform_initializer': PIR_ONLY,
         'TestUniformInitializerPir.test_uniform_initializer_bf16': PIR_ONLY,
         'TestUniformInitializerPir.test_uniform_initializer_default_value': PIR_ONLY,
         'TestUniformInitializerPir.test_uniform_initializer_fp16': PIR_ONLY,
@@ -319,7 +321,6 @@ KNOWN_BUGS = {
         'TestSetGlobalInitializer.test_set_global_bias_initializer': 'open: + uniform_random',
         'TestSetGlobalInitializer.test_set_global_weight_initializer': 'open: + uniform_random',
         'TestUniformInitializer.test_uniform_initializer_fp16': 'open: AssertionError: False is not true',
-        'TestUniformInitializerPir.test_uniform_initializer': 'open: NotImplementedError: UniformInitializer: diag_num/diag_step (a diagonal set after the draw) are not supported; received diag_num=16, diag_step=16',
     },
     "test/deprecated/legacy_test/test_initializer_nn.py": {
         'TestTruncatedNormal.test_truncated_normal_initializer_bf16': 'open: AssertionError: False is not true',
