@@ -236,6 +236,29 @@ def test_program_state_dict_through_paddle_save(paddle):
     return {"keys": sorted(loaded), "same": same, "restored": out}
 
 
+@differential(expected={"fewer_dims": [[6], [3], [4, 2]], "refused": ["ValueError"] * 5})
+def test_executor_feed_shape_check(paddle):
+    """Executor.run's feed check, Paddle's: the fed dims match the variable's leading dims (-1: any); fewer dims than
+    declared run as fed, a 0-D value, more dims, or a mismatched leading dim are a ValueError."""
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        a = paddle.static.data("a", [-1, 1], "float32")
+        b = paddle.static.data("b", [-1, 3], "float32")
+        c = paddle.static.data("c", [-1, 2, 1], "float32")
+        d = paddle.static.data("d", [2, 3], "float32")
+    exe = paddle.static.Executor(paddle.CPUPlace())
+
+    def fed(var, shape):
+        try:
+            return list(exe.run(main, feed={var.name: np.zeros(shape, "float32")}, fetch_list=[var])[0].shape)
+        except ValueError as error:
+            return type(error).__name__
+
+    return {"fewer_dims": [fed(a, [6]), fed(b, [3]), fed(c, [4, 2])],
+            "refused": [fed(a, []), fed(a, [6, 1, 1]), fed(a, [2, 2]), fed(d, [6]), fed(b, [2, 4])]}
+
+
 @differential(expected={"cpu_op": "memcpy", "detach": ["detach_x_0", True, "share_data"], "lod_level": 0,
                         "is_parameter": [True, False], "values": [[2.0, 4.0], [2.0, 4.0], [2.0, 4.0]],
                         "gradient": "AssertionError"})

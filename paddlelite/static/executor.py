@@ -589,7 +589,10 @@ def _feed_value(v, name, value, xp):
         raise ValueError(f"Executor.run: the data type of fed variable '{name}' must be {v.dtype.name}, "
                          f"received {value.dtype} (cast it with .astype('{v.dtype.name}'))")
     shape = tuple(value.shape)
-    if len(shape) != len(v._shape) or any(d != -1 and d != s for d, s in zip(v._shape, shape)):
+    # Paddle's check (its diff_tensor_shape): the fed dims must match the variable's leading dims (-1: any size);
+    # fewer dims than declared (at least one) pass as they are, more do not
+    ranks_fit = len(shape) == len(v._shape) or 1 <= len(shape) < len(v._shape)
+    if not ranks_fit or any(d != -1 and d != s for d, s in zip(v._shape, shape)):
         raise ValueError(f"Executor.run: fed variable '{name}' should have shape {list(v._shape)} "
                          f"(-1 = any size), received {list(shape)}")
     return value if isinstance(value, xp.ndarray) else xp.asarray(value)
