@@ -373,8 +373,6 @@ KNOWN_BUGS = {
     },
     "test/deprecated/legacy_test/test_math_op_patch.py": {
         'TestMathOpPatches.test_astype': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestMathOpPatches.test_equal': "open: ValueError: Executor.run: fed variable 'a' should have shape [-1, 1] (-1 = any size), received [6]",
-        'TestMathOpPatches.test_integer_div': "open: ValueError: Executor.run: fed variable 'a' should have shape [-1, 1] (-1 = any size), received [6]",
         'TestMathOpPatches.test_neg': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
     "test/deprecated/legacy_test/test_optimizer.py": {
