@@ -439,6 +439,14 @@ def test_utils_nest_functions(paddle):
             "bad": bad}
 
 
+@differential(expected=["x", "x", "x", "x@GRAD_slice_0", "x", "y"])
+def test_backward_strip_grad_suffix(paddle):
+    """base.backward._strip_grad_suffix_: a gradient's name back to its forward variable's."""
+    strip = _module(paddle, "base.backward")._strip_grad_suffix_
+    return [strip(name) for name in ("x@GRAD", "x@GRAD@GRAD", "x@GRAD@RENAME@1", "x@GRAD_slice_0@GRAD",
+                                     "grad/grad/x@GRAD@RENAME@block0@1@GRAD", "y")]
+
+
 @differential(expected={"inside": False, "after": True, "name": "opened", "signature": "(path, mode='r')",
                         "value": ["path", "r"]})
 def test_dygraph_guard_and_signature_safe_contextmanager(paddle):
