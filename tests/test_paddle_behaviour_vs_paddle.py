@@ -357,3 +357,26 @@ def test_inplace_comparison_refuses_to_broadcast_x(paddle):
     x = paddle.ones([2, 3])
     x.greater_equal_(paddle.zeros([3]))
     return {"refused": refused, "same_shape": [x.dtype == paddle.bool, list(x.shape)]}
+
+
+@differential(expected={"dygraph_int": 1.5, "static_int": "TypeError", "label_int16": "ValueError"})
+def test_nanmean_int_and_cosine_embedding_label_dtype(paddle):
+    """nanmean takes integers eagerly (float32 result) but refuses them in static mode (TypeError); a
+    cosine_embedding_loss label of int16 is a ValueError."""
+    def outcome(fn):
+        try:
+            fn()
+        except Exception as error:  # noqa: BLE001 -- the class is what is compared
+            return type(error).__name__
+
+    dygraph_int = paddle.nanmean(paddle.to_tensor([1, 2], "int32")).item()
+    x = paddle.ones([4, 3])
+    label_int16 = outcome(lambda: paddle.nn.functional.cosine_embedding_loss(
+        x, x, paddle.to_tensor(np.ones(4, "int16")), margin=0.5))
+    paddle.enable_static()
+    try:
+        with paddle.static.program_guard(paddle.static.Program()):
+            static_int = outcome(lambda: paddle.nanmean(paddle.static.data("x", [10, 12], "int32")))
+    finally:
+        paddle.disable_static()
+    return {"dygraph_int": dygraph_int, "static_int": static_int, "label_int16": label_int16}

@@ -464,6 +464,8 @@ def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", nam
         raise ValueError(f"{api}: inputs must be 1-D or 2-D, received shape {input1.shape}")
     if input1.dtype.name not in ("float32", "float64"):
         raise ValueError(f"{api}: input1 must be float32 or float64, received {input1.dtype.name}")
+    if label.dtype.name not in ("int32", "int64", "float32", "float64"):
+        raise ValueError(f"{api}: label must be int32, int64, float32 or float64, received {label.dtype.name}")
     _check_reduction(reduction, api)
     dot = T.sum(input1 * input2, axis=-1)
     norms = _scale(T.sum(T.square(input1), axis=-1), 1.0, 1e-11) * _scale(T.sum(T.square(input2), axis=-1), 1.0, 1e-11)
