@@ -380,3 +380,21 @@ def test_nanmean_int_and_cosine_embedding_label_dtype(paddle):
     finally:
         paddle.disable_static()
     return {"dygraph_int": dygraph_int, "static_int": static_int, "label_int16": label_int16}
+
+
+@differential(expected={"weighted": [[1.5833333333333333, -1.5833333333333333], [-1.5833333333333333, 1.5833333333333333]],
+                        "errors": ["ValueError"] * 3})
+def test_cov_weight_values_checked(paddle):
+    """cov refuses negative fweights or aweights and weights that sum to zero (ValueError, eager, as Paddle)."""
+    x = paddle.to_tensor([[1.0, 2.0, 4.0], [4.0, 3.0, 1.0]], "float64")
+
+    def outcome(**weights):
+        try:
+            paddle.linalg.cov(x, fweights=weights.get("f"), aweights=weights.get("a"))
+        except Exception as error:  # noqa: BLE001 -- the class is what is compared
+            return type(error).__name__
+
+    errors = [outcome(f=paddle.to_tensor([1, -1, 1])), outcome(a=paddle.to_tensor([1.0, -1.0, 1.0], "float64")),
+              outcome(f=paddle.to_tensor([0, 0, 0]))]
+    weighted = paddle.linalg.cov(x, fweights=paddle.to_tensor([1, 2, 1]))
+    return {"weighted": weighted, "errors": errors}
