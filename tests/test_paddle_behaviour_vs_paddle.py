@@ -398,3 +398,18 @@ def test_cov_weight_values_checked(paddle):
               outcome(f=paddle.to_tensor([0, 0, 0]))]
     weighted = paddle.linalg.cov(x, fweights=paddle.to_tensor([1, 2, 1]))
     return {"weighted": weighted, "errors": errors}
+
+
+@differential(expected={"true_attr": [[2, 3], [3]], "errors": ["TypeError", "TypeError"]})
+def test_param_attr_true_and_bad_initializers(paddle):
+    """An attr of True is the default ParamAttr; an ndarray as attr or default_initializer is a TypeError."""
+    layer = paddle.nn.Linear(2, 3, weight_attr=True, bias_attr=True)
+
+    def outcome(**kwargs):
+        try:
+            paddle.create_parameter([1, 2, 3], "float32", **kwargs)
+        except Exception as error:  # noqa: BLE001 -- the class is what is compared
+            return type(error).__name__
+
+    return {"true_attr": [list(layer.weight.shape), list(layer.bias.shape)],
+            "errors": [outcome(attr=np.arange(6)), outcome(default_initializer=np.arange(6))]}

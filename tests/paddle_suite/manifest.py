@@ -284,7 +284,6 @@ KNOWN_BUGS = {
     "test/deprecated/legacy_test/test_backward.py": {
         'TestGradientsWithOptimizer.test_gradient_with_optimizer': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestSimpleNet.test_backward': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestStripGradSuffix.test_strip_grad_suffix': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
     "test/deprecated/legacy_test/test_block_rename_var_deprecated.py": {
         'TestBlockRenameVar.test_rename_var': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
@@ -447,9 +446,6 @@ KNOWN_BUGS = {
         'TestTensor.test_tensor_set_item_complex64': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestTensorPtr.test_tensor_ptr': "open: AttributeError: 'Tensor' object has no attribute 'set'",
     },
-    "test/deprecated/legacy_test/test_transformer_api.py": {
-        'TestTransformer.test_transformer_attr_3': 'open: TypeError: ParamAttr: expected a ParamAttr, str, Initializer, False or None, received bool',
-    },
     "test/deprecated/legacy_test/test_zero_dim_sundry_static_api_deprecated.py": {
         'TestSundryAPIStatic.test_static_auc': "open: RuntimeError: Executor.run: persistable variable '_generated_var_0' is not initialized in the scope; run the startup program first (exe.run(paddle.sta",
     },
@@ -487,16 +483,6 @@ KNOWN_BUGS = {
     "test/legacy_test/test_conv_transpose_nn_grad.py": {
         '*': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
-    "test/legacy_test/test_cosine_embedding_loss.py": {
-        'TestFunctionCosineEmbeddingLoss.test_errors': 'issue 28, exception classes that differ (helper suite)',
-    },
-    "test/legacy_test/test_cov.py": {
-        'Cov_Test6.test_errors': 'issue 28, exception classes that differ (helper suite)',
-        'Cov_Test9.test_errors': 'issue 28, exception classes that differ (helper suite)',
-    },
-    "test/legacy_test/test_create_parameter.py": {
-        'TestCreateParameterError.test_errors': 'issue 28, exception classes and messages that differ (helper suite): ValueError: The truth value of an array with more than one element is ambiguous. Use a.any() or a.al',
-    },
     "test/legacy_test/test_data.py": {
         'TestApiStaticDataError.test_error': 'issue 28, exception classes that differ (helper suite)',
     },
@@ -521,9 +507,6 @@ KNOWN_BUGS = {
     },
     "test/legacy_test/test_group_norm_op_v2.py": {
         'TestGroupNormDimException.test_exception': 'issue 28, exception classes and messages that differ (helper suite): paddlelite.static.framework.StaticModeRequired: paddle.static.nn.group_norm: only available in stati',
-    },
-    "test/legacy_test/test_imperative_container_layerdict.py": {
-        'TestLayerDict.test_layer_dict_error_inputs': "issue 28, exception classes and messages that differ (helper suite): TypeError: 'int' object is not iterable",
     },
     "test/legacy_test/test_imperative_group.py": {
         'TestDataParallelGroup.test_construct_group0': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
@@ -586,9 +569,6 @@ KNOWN_BUGS = {
     "test/legacy_test/test_modelaverage.py": {
         'TestModelAverage.test_model_average_static': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
     },
-    "test/legacy_test/test_nanmean_api.py": {
-        'TestNanmeanAPI.test_errors': 'issue 28, exception classes that differ (helper suite)',
-    },
     "test/legacy_test/test_normal_inplace.py": {
         'TestNormalRandomInplaceGrad.test_normal_inplace_grad': "open: AttributeError: 'NoneType' object has no attribute 'numpy'",
     },
@@ -635,13 +615,8 @@ KNOWN_BUGS = {
         'TestTranslatedLayer.test_get_input_spec': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestTranslatedLayer.test_get_program_method_not_exists': 'issue 28, exception classes that differ (helper suite)',
     },
-    "test/legacy_test/test_triplet_margin_loss.py": {
-        'TestTripletMarginLoss.test_TripletMarginLoss_margin': 'issue 28, exception classes that differ (helper suite)',
-    },
     "test/legacy_test/test_triplet_margin_with_distance_loss.py": {
         'TestTripletMarginWithDistanceLossDFE.test_TripletMarginWithDistanceLoss_distance_funtion_error': 'issue 28, APIs Paddle lets take lists, NumPy arrays or Python numbers (helper suite)',
-        'TestTripletMarginWithDistanceLossDim.test_TripletMarginDistanceLoss_dimension': 'issue 28, exception classes that differ (helper suite)',
-        'TestTripletMarginWithDistanceLossMargin.test_TripletMarginWithDistanceLoss_margin': 'issue 28, exception classes that differ (helper suite)',
     },
     "test/legacy_test/test_unique_name.py": {
         'TestImperativeUniqueName.test_name_generator': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
