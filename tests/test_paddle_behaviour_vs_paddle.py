@@ -413,3 +413,15 @@ def test_param_attr_true_and_bad_initializers(paddle):
 
     return {"true_attr": [list(layer.weight.shape), list(layer.bias.shape)],
             "errors": [outcome(attr=np.arange(6)), outcome(default_initializer=np.arange(6))]}
+
+
+@differential(expected={"int32": [0, 0], "refused": ["TypeError", "TypeError"]})
+def test_frac_dtypes(paddle):
+    """frac takes int32/int64/float16/float32/float64 (an integer's fraction is 0); int16 and bfloat16 are refused."""
+    def outcome(dtype):
+        try:
+            paddle.frac(paddle.to_tensor([1, 2], dtype=dtype))
+        except Exception as error:  # noqa: BLE001 -- the class is what is compared
+            return type(error).__name__
+
+    return {"int32": paddle.frac(paddle.to_tensor([3, -2], "int32")), "refused": [outcome("int16"), outcome("bfloat16")]}

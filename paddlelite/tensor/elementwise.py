@@ -179,8 +179,8 @@ def rad2deg(x, name=None):
 def frac(x, name=None, *, out=None):
     """The fractional part x - trunc(x), with x's sign (0 for integer tensors)."""
     _check_tensor(x, "frac")
-    if x.dtype.np.kind not in "iuf":
-        raise TypeError(f"frac: x must be an integer or floating-point tensor, received {x.dtype.name}")
+    if x.dtype.name not in ("int32", "int64", "float16", "float32", "float64"):  # Paddle's list
+        raise TypeError(f"frac: x must be int32, int64, float16, float32 or float64, received {x.dtype.name}")
     result = _math.subtract(x, _math.trunc(x)) if x.dtype.np.kind == "f" else _math.scale(x, 0.0)
     return _deliver(result, out)
 
