@@ -425,3 +425,21 @@ def test_frac_dtypes(paddle):
             return type(error).__name__
 
     return {"int32": paddle.frac(paddle.to_tensor([3, -2], "int32")), "refused": [outcome("int16"), outcome("bfloat16")]}
+
+
+@differential(expected=["TypeError", "TypeError"])
+def test_static_data_and_input_spec_shape_must_be_a_list(paddle):
+    """paddle.static.data and InputSpec take a list or tuple shape; an int is a TypeError."""
+    def outcome(fn):
+        try:
+            fn()
+        except Exception as error:  # noqa: BLE001 -- the class is what is compared
+            return type(error).__name__
+
+    paddle.enable_static()
+    try:
+        with paddle.static.program_guard(paddle.static.Program()):
+            data = outcome(lambda: paddle.static.data(name="d", shape=2, dtype="bool"))
+    finally:
+        paddle.disable_static()
+    return [data, outcome(lambda: paddle.static.InputSpec(3))]
