@@ -483,9 +483,6 @@ KNOWN_BUGS = {
     "test/legacy_test/test_conv_transpose_nn_grad.py": {
         '*': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
-    "test/legacy_test/test_data.py": {
-        'TestApiStaticDataError.test_error': 'issue 28, exception classes that differ (helper suite)',
-    },
     "test/legacy_test/test_dataloader_autotune.py": {
         'TestAutoTune.test_dataloader_disable_autotune': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
         'TestAutoTune.test_dataloader_use_autotune': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
@@ -501,9 +498,6 @@ KNOWN_BUGS = {
     },
     "test/legacy_test/test_exception.py": {
         'TestException.test_exception': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
-    "test/legacy_test/test_frac_api.py": {
-        'TestFracError.test_dygraph_error': 'issue 28, exception classes that differ (helper suite)',
     },
     "test/legacy_test/test_group_norm_op_v2.py": {
         'TestGroupNormDimException.test_exception': 'issue 28, exception classes and messages that differ (helper suite): paddlelite.static.framework.StaticModeRequired: paddle.static.nn.group_norm: only available in stati',
