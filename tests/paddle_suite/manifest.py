@@ -554,9 +554,6 @@ KNOWN_BUGS = {
     "test/legacy_test/test_layer_norm_op_v2.py": {
         'TestLayerNormFunction.test_dygraph': 'issue 28, APIs Paddle lets take lists, NumPy arrays or Python numbers (helper suite)',
     },
-    "test/legacy_test/test_linalg_lstsq_op.py": {
-        'TestLinalgLstsqAPIError.test_api_errors': 'issue 28, exception classes that differ (helper suite)',
-    },
     "test/legacy_test/test_lookahead.py": {
         'TestLookAhead.test_lookahead_static': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
     },
