@@ -70,6 +70,7 @@ _framework.__all__ += ["ParamAttr"]
 _framework_random._manual_program_seed = static.framework.manual_program_seed
 from . import distributed  # noqa: E402
 from . import jit  # noqa: E402
+from . import inference  # noqa: E402
 from .distributed.parallel import DataParallel  # noqa: E402
 from . import amp  # noqa: E402
 from .amp.auto_cast import autocast  # noqa: E402
@@ -77,8 +78,10 @@ from .amp import get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dt
 from . import callbacks, hapi, pir_utils, vision  # noqa: E402
 from . import distribution  # noqa: E402
 from . import text  # noqa: E402
+from . import geometric  # noqa: E402
 from . import audio  # noqa: E402
 from . import quantization  # noqa: E402
+from . import profiler  # noqa: E402
 from .audio.functional.window import (bartlett_window, blackman_window, hamming_window, hann_window,  # noqa: E402
                                       kaiser_window)
 from . import version  # noqa: E402

@@ -5,6 +5,7 @@ import sys as _sys
 
 from . import io as _io
 from .io import TranslatedLayer, load, save
+from . import pir_program  # noqa: F401  (the model loaders read real Paddle's PIR programs)
 
 _sys.modules[f"{__name__}.translated_layer"] = _io  # Paddle's module of TranslatedLayer, which Paddle code imports
 
