@@ -524,7 +524,6 @@ KNOWN_BUGS = {
     "test/legacy_test/test_io_save_load.py": {
         'TestSaveInferenceModelAPIError.test_useless_feeded_var_names': 'issue 28, exception classes that differ (helper suite)',
         'TestSaveLoadAPIError.test_get_valid_program_error': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestSaveLoadAPIError.test_load_vars_error': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
     "test/legacy_test/test_jit_save_load.py": {
         'TestInputSpecCompatibility.test_jit_save_incompatible_input_sepc': 'issue 28, exception classes that differ (helper suite)',
