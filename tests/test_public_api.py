@@ -18,7 +18,7 @@ PACKAGES = ["", "nn", "nn.functional", "nn.utils", "static", "optimizer", "io", 
             "geometric"]
 MODULES = ["nn.initializer", "static.nn", "optimizer.lr", "utils.unique_name", "autograd.py_layer",
            "autograd.backward_mode", "signal", "tensor.random", "tensor.logic", "tensor.linalg", "tensor.stat", "tensor.attribute", "callbacks", "version",
-           "device.cuda", "utils.dlpack"]
+           "device.cuda", "utils.dlpack", "vision.ops"]
 
 # Names paddlelite adds to a Paddle namespace, and why.
 ADDITIONS = {

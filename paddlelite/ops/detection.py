@@ -1,0 +1,440 @@
+"""Detection ops (paddle.vision.ops): region-of-interest pooling (roi_align, roi_pool, psroi_pool and their grad
+ops), non-maximum suppression (nms) and box encoding (box_coder), as Paddle's CPU kernels compute them.
+
+ROIs [R, 4] are (x1, y1, x2, y2) boxes in input-image coordinates (times spatial_scale on the feature map X
+[N, C, H, W]); RoisNum [N] (int32) says how many consecutive ROIs belong to each image.
+
+- roi_align averages, in each of the pooled_height x pooled_width bins of an ROI, a grid of bilinear samples
+  (sampling_ratio per side, or ceil(roi size / pooled size)). Sampling is separable, so an ROI's bins are one pair
+  of interpolation matrices Ay [pooled_height, H], Ax [pooled_width, W] and out = Ay @ X @ Ax^T: the forward and
+  its gradient (Ay^T @ dout @ Ax) are matrix products, whatever each ROI's grid size.
+- roi_pool takes the maximum of each (rounded) bin, remembering where (Argmax) for the gradient.
+- psroi_pool (position sensitive) averages bin (i, j) of output channel c from input channel (c * ph + i) * pw + j:
+  box sums from a summed-area table, the gradient spread back through the same table's difference form.
+"""
+import numpy as np
+
+from .conv import scatter_add
+from .math import matmul_array
+from .registry import DATA_DEPENDENT_SHAPE, Meta, register_op
+from .shape_rules import check_float
+
+
+def _host(xp, a):
+    return a if xp is np else xp.asnumpy(a)
+
+
+def _check_rois(op, x, rois, rois_num):
+    if len(x.shape) != 4:
+        raise ValueError(f"op '{op}': X must be 4-D [N, C, H, W], received shape {list(x.shape)}")
+    if len(rois.shape) != 2 or rois.shape[1] not in (4, -1):
+        raise ValueError(f"op '{op}': ROIs must have shape [num_rois, 4], received {list(rois.shape)}")
+    if rois_num is not None and len(rois_num.shape) != 1:
+        raise ValueError(f"op '{op}': RoisNum must be 1-D [batch_size], received shape {list(rois_num.shape)}")
+    check_float(op, x, "X", real=True)
+
+
+def _roi_batch(xp, op, x, rois, rois_num):
+    """The image each ROI belongs to (host int64 array)."""
+    n, r = x.shape[0], rois.shape[0]
+    if rois_num is None:
+        if n != 1:
+            raise ValueError(f"op '{op}': RoisNum is required for a batch of {n} images")
+        return np.zeros(r, dtype=np.int64)
+    counts = _host(xp, rois_num).astype(np.int64)
+    if counts.size != n or (counts < 0).any() or int(counts.sum()) != r:
+        raise ValueError(f"op '{op}': RoisNum must give the ROIs of each of the {n} images and sum to {r}, received "
+                         f"{counts.tolist()}")
+    return np.repeat(np.arange(n), counts)
+
+
+def _per_image(batch):
+    """(image, the positions of its ROIs) for each image that has ROIs."""
+    return [(int(b), np.nonzero(batch == b)[0]) for b in np.unique(batch)]
+
+
+# ---- roi_align -------------------------------------------------------------------------------------------------
+def _align_matrix(xp, start, length, pooled, grid, extent, dtype):
+    """[R, pooled, extent]: the bilinear weights, averaged over each bin's grid of samples, with which the samples of
+    one axis read the feature map (Paddle's bilinear_interpolate: a sample beyond [-1, extent] reads 0, one below 0
+    reads at 0, one at or beyond extent - 1 reads the last row)."""
+    r = start.shape[0]
+    most = int(grid.max()) if r else 1
+    bin_size = (length / pooled)[:, None, None]
+    at = xp.arange(most, dtype=dtype)[None, None, :]
+    y = start[:, None, None] + xp.arange(pooled, dtype=dtype)[None, :, None] * bin_size + \
+        (at + 0.5) * bin_size / grid[:, None, None]
+    used = (at < grid[:, None, None]) & (y >= -1.0) & (y <= extent)
+    y = xp.maximum(y, 0)
+    low = xp.floor(y).astype(np.int64)
+    last = low >= extent - 1
+    low = xp.where(last, extent - 1, low)
+    high = xp.where(last, extent - 1, low + 1)
+    frac = xp.where(last, 0, y - low)
+    weight = used / grid[:, None, None]
+    matrix = xp.zeros((r, pooled, extent), dtype=dtype)
+    rows = (xp.arange(r)[:, None, None] * pooled + xp.arange(pooled)[None, :, None]) * extent
+    scatter_add(xp, matrix.reshape(-1), (rows + low).reshape(-1), ((1 - frac) * weight).reshape(-1))
+    scatter_add(xp, matrix.reshape(-1), (rows + high).reshape(-1), (frac * weight).reshape(-1))
+    return matrix
+
+
+def _align_matrices(xp, x_shape, rois, pooled_height, pooled_width, spatial_scale, sampling_ratio, aligned, dtype):
+    rois = rois.astype(dtype)
+    offset = 0.5 if aligned else 0.0
+    x1, y1, x2, y2 = (rois[:, k] * spatial_scale - offset for k in range(4))
+    width, height = x2 - x1, y2 - y1
+    if not aligned:
+        width, height = xp.maximum(width, 1.0), xp.maximum(height, 1.0)
+    if sampling_ratio > 0:
+        grid_h = grid_w = xp.full(rois.shape[0], sampling_ratio, dtype=dtype)
+    else:
+        grid_h, grid_w = xp.ceil(height / pooled_height), xp.ceil(width / pooled_width)
+    # a zero-sized grid (an empty ROI) averages nothing: Paddle's count = max(grid_h * grid_w, 1)
+    grid_h, grid_w = xp.maximum(grid_h, 1), xp.maximum(grid_w, 1)
+    return (_align_matrix(xp, y1, height, pooled_height, grid_h, x_shape[2], dtype),
+            _align_matrix(xp, x1, width, pooled_width, grid_w, x_shape[3], dtype))
+
+
+def _roi_align_forward(xp, x, rois, rois_num, pooled_height, pooled_width, spatial_scale, sampling_ratio, aligned):
+    batch = _roi_batch(xp, "roi_align", x, rois, rois_num)
+    ay, ax = _align_matrices(xp, x.shape, rois, pooled_height, pooled_width, spatial_scale, sampling_ratio, aligned,
+                             x.dtype)
+    out = xp.zeros((rois.shape[0], x.shape[1], pooled_height, pooled_width), dtype=x.dtype)
+    for image, at in _per_image(batch):
+        rows = matmul_array(xp, ay[at][:, None], x[image][None])                   # [r, C, ph, W]
+        out[at] = matmul_array(xp, rows, ax[at].swapaxes(1, 2)[:, None])          # [r, C, ph, pw]
+    return out
+
+
+def _roi_align_grad_forward(xp, x, rois, rois_num, dout, pooled_height, pooled_width, spatial_scale, sampling_ratio,
+                            aligned):
+    batch = _roi_batch(xp, "roi_align_grad", x, rois, rois_num)
+    ay, ax = _align_matrices(xp, x.shape, rois, pooled_height, pooled_width, spatial_scale, sampling_ratio, aligned,
+                             dout.dtype)
+    dx = xp.zeros(x.shape, dtype=dout.dtype)
+    for image, at in _per_image(batch):
+        rows = matmul_array(xp, ay[at].swapaxes(1, 2)[:, None], dout[at])          # [r, C, H, pw]
+        dx[image] = xp.tensordot(rows, ax[at], axes=([0, 3], [0, 1]))              # [C, H, W]
+    return dx
+
+
+def _pooled_meta(op, x, rois, rois_num, pooled_height, pooled_width, channels=None):
+    _check_rois(op, x, rois, rois_num)
+    if pooled_height < 1 or pooled_width < 1:
+        raise ValueError(f"op '{op}': pooled_height and pooled_width must be positive, received "
+                         f"{pooled_height} and {pooled_width}")
+    return Meta((rois.shape[0], x.shape[1] if channels is None else channels, pooled_height, pooled_width), x.dtype)
+
+
+def _roi_align_infer(x, rois, rois_num, pooled_height, pooled_width, spatial_scale, sampling_ratio, aligned):
+    return _pooled_meta("roi_align", x, rois, rois_num, pooled_height, pooled_width)
+
+
+def _roi_grad_maker(grad_op, out_slot="Out", extra=()):
+    def grad(g):
+        if g.needs("X"):
+            g.set_input_grad("X", g.op(grad_op, g.input("X"), g.input("ROIs"), g.input("RoisNum"),
+                                       *(g.output(s) for s in extra), g.output_grad(out_slot), **g.attrs))
+    return grad
+
+
+def _linear_grad_grad(forward_op):
+    """The grad op of a pooling linear in X is that pooling's transpose: its own gradient is the pooling."""
+    def grad(g):
+        if g.needs("Out@GRAD"):
+            g.set_input_grad("Out@GRAD", g.op(forward_op, g.output_grad("X@GRAD"), g.input("ROIs"),
+                                              g.input("RoisNum"), **g.attrs))
+    return grad
+
+
+_ROI_SLOTS = dict(inputs=("X", "ROIs", "RoisNum"), outputs=("Out",), optional_inputs=("RoisNum",),
+                  nondiff_inputs=("ROIs", "RoisNum"), host_sync="reads RoisNum on the host")
+_GRAD_SLOTS = dict(inputs=("X", "ROIs", "RoisNum", "Out@GRAD"), outputs=("X@GRAD",), meta_inputs=("X",),
+                   optional_inputs=("RoisNum",), nondiff_inputs=("ROIs", "RoisNum"),
+                   host_sync="reads RoisNum on the host")
+_ALIGN_ATTRS = {"pooled_height": 1, "pooled_width": 1, "spatial_scale": 1.0, "sampling_ratio": -1, "aligned": False}
+
+ROI_ALIGN = register_op("roi_align", **_ROI_SLOTS, forward=_roi_align_forward, infer=_roi_align_infer,
+                        grad=_roi_grad_maker("roi_align_grad"), attrs=_ALIGN_ATTRS, double_grad=True)
+ROI_ALIGN_GRAD = register_op("roi_align_grad", **_GRAD_SLOTS, forward=_roi_align_grad_forward,
+                             infer=lambda x, rois, rois_num, dout, **attrs: Meta(x.shape, dout.dtype),
+                             grad=_linear_grad_grad("roi_align"), attrs=_ALIGN_ATTRS, double_grad=True)
+
+
+# ---- psroi_pool ------------------------------------------------------------------------------------------------
+def _round(xp, v):
+    """C's round: halves away from zero (NumPy's round goes to even)."""
+    return xp.sign(v) * xp.floor(xp.abs(v) + 0.5)
+
+
+def _ps_bins(xp, x_shape, rois, pooled_height, pooled_width, spatial_scale, dtype):
+    """Each ROI's bin edges, clipped to the map: (h_start, h_end [R, ph], w_start, w_end [R, pw]) ints."""
+    x1, y1, x2, y2 = (_round(xp, rois[:, k].astype(dtype)) for k in range(4))
+    x1, y1, x2, y2 = x1 * spatial_scale, y1 * spatial_scale, (x2 + 1.0) * spatial_scale, (y2 + 1.0) * spatial_scale
+    height, width = xp.maximum(y2 - y1, 0.1), xp.maximum(x2 - x1, 0.1)
+
+    def edges(start, size, pooled, extent):
+        step = (size / pooled)[:, None]
+        at = xp.arange(pooled, dtype=dtype)[None, :]
+        lo = xp.floor(step * at + start[:, None]).astype(np.int64)
+        hi = xp.ceil(step * (at + 1) + start[:, None]).astype(np.int64)
+        return xp.clip(lo, 0, extent), xp.clip(hi, 0, extent)
+    return (*edges(y1, height, pooled_height, x_shape[2]), *edges(x1, width, pooled_width, x_shape[3]))
+
+
+def _ps_layout(x_shape, pooled_height, pooled_width, output_channels):
+    """Input channel of (output channel c, bin i, j) is (c * ph + i) * pw + j: X viewed as [N, c, ph, pw, H, W]."""
+    return (x_shape[0], output_channels, pooled_height, pooled_width, x_shape[2], x_shape[3])
+
+
+def _ps_corners(xp, bins, at):
+    hs, he, ws, we = (b[at] for b in bins)
+    area = (he - hs)[:, :, None] * (we - ws)[:, None, :]
+    return hs[:, :, None], he[:, :, None], ws[:, None, :], we[:, None, :], area
+
+
+def _psroi_forward(xp, x, rois, rois_num, output_channels, pooled_height, pooled_width, spatial_scale):
+    batch = _roi_batch(xp, "psroi_pool", x, rois, rois_num)
+    _check_ps_channels("psroi_pool", x.shape, output_channels, pooled_height, pooled_width)
+    bins = _ps_bins(xp, x.shape, rois, pooled_height, pooled_width, spatial_scale, x.dtype)
+    view = x.reshape(_ps_layout(x.shape, pooled_height, pooled_width, output_channels))
+    table = xp.zeros(view.shape[:4] + (x.shape[2] + 1, x.shape[3] + 1), dtype=x.dtype)  # summed-area table
+    table[..., 1:, 1:] = view.cumsum(axis=4).cumsum(axis=5)
+    out = xp.zeros((rois.shape[0], output_channels, pooled_height, pooled_width), dtype=x.dtype)
+    i, j = xp.arange(pooled_height)[:, None], xp.arange(pooled_width)[None, :]
+    for image, at in _per_image(batch):
+        hs, he, ws, we, area = _ps_corners(xp, bins, at)
+        t = table[image]                                                           # [c, ph, pw, H + 1, W + 1]
+        total = t[:, i, j, he, we] - t[:, i, j, hs, we] - t[:, i, j, he, ws] + t[:, i, j, hs, ws]
+        out[at] = xp.where(area > 0, total / xp.maximum(area, 1), 0).swapaxes(0, 1)
+    return out
+
+
+def _psroi_grad_forward(xp, x, rois, rois_num, dout, output_channels, pooled_height, pooled_width, spatial_scale):
+    batch = _roi_batch(xp, "psroi_pool_grad", x, rois, rois_num)
+    bins = _ps_bins(xp, x.shape, rois, pooled_height, pooled_width, spatial_scale, dout.dtype)
+    shape = _ps_layout(x.shape, pooled_height, pooled_width, output_channels)
+    # the difference form of the summed-area table: +d at (hs, ws) and (he, we), -d at (hs, we) and (he, ws)
+    corners = xp.zeros(shape[:4] + (shape[4] + 1, shape[5] + 1), dtype=dout.dtype)
+    _, c, ph, pw, h, w = shape
+    cell = (xp.arange(c)[:, None, None] * ph + xp.arange(ph)[:, None]) * pw + xp.arange(pw)    # [c, ph, pw]
+    for image, at in _per_image(batch):
+        hs, he, ws, we, area = _ps_corners(xp, bins, at)
+        share = xp.where(area[:, None] > 0, dout[at] / xp.maximum(area[:, None], 1), 0)  # [r, c, ph, pw]
+        plane = (image * c * ph * pw + cell) * (h + 1)
+        for rows, cols, sign in ((hs, ws, 1), (he, we, 1), (hs, we, -1), (he, ws, -1)):
+            flat = (plane + rows[:, None]) * (w + 1) + cols[:, None]
+            scatter_add(xp, corners.reshape(-1), flat.reshape(-1), (sign * share).reshape(-1))
+    return corners.cumsum(axis=4).cumsum(axis=5)[..., :-1, :-1].reshape(x.shape)
+
+
+def _check_ps_channels(op, x_shape, output_channels, pooled_height, pooled_width):
+    if output_channels <= 1:  # Paddle's shape rule
+        raise ValueError(f"op '{op}': the pooled output channels must be greater than 1, received {output_channels}")
+    if x_shape[1] != -1 and x_shape[1] != output_channels * pooled_height * pooled_width:
+        raise ValueError(f"op '{op}': X must have output_channels * pooled_height * pooled_width = "
+                         f"{output_channels * pooled_height * pooled_width} channels, received {x_shape[1]}")
+
+
+def _psroi_infer(x, rois, rois_num, output_channels, pooled_height, pooled_width, spatial_scale):
+    _check_ps_channels("psroi_pool", x.shape, output_channels, pooled_height, pooled_width)
+    return _pooled_meta("psroi_pool", x, rois, rois_num, pooled_height, pooled_width, output_channels)
+
+
+_PS_ATTRS = {"output_channels": 1, "pooled_height": 1, "pooled_width": 1, "spatial_scale": 1.0}
+PSROI_POOL = register_op("psroi_pool", **_ROI_SLOTS, forward=_psroi_forward, infer=_psroi_infer,
+                         grad=_roi_grad_maker("psroi_pool_grad"), attrs=_PS_ATTRS, double_grad=True)
+PSROI_POOL_GRAD = register_op("psroi_pool_grad", **_GRAD_SLOTS, forward=_psroi_grad_forward,
+                              infer=lambda x, rois, rois_num, dout, **attrs: Meta(x.shape, dout.dtype),
+                              grad=_linear_grad_grad("psroi_pool"), attrs=_PS_ATTRS, double_grad=True)
+
+
+# ---- roi_pool --------------------------------------------------------------------------------------------------
+def _pool_bins(xp, rois, pooled, spatial_scale, lo_col, hi_col, extent):
+    """Bin edges along one axis, as Paddle's roi_pool: ROI ends rounded half away from zero, bins of
+    max(end - start + 1, 1) / pooled cells, floor/ceil edges clipped to the map. [R, pooled] each."""
+    scaled = rois.astype(np.float64) * spatial_scale
+    start, end = _round(xp, scaled[:, lo_col]), _round(xp, scaled[:, hi_col])
+    step = (xp.maximum(end - start + 1, 1) / pooled)[:, None]
+    at = xp.arange(pooled)[None, :]
+    lo = xp.floor(at * step).astype(np.int64) + start[:, None].astype(np.int64)
+    hi = xp.ceil((at + 1) * step).astype(np.int64) + start[:, None].astype(np.int64)
+    return xp.clip(lo, 0, extent), xp.clip(hi, 0, extent)
+
+
+def _roi_pool_forward(xp, x, rois, rois_num, pooled_height, pooled_width, spatial_scale):
+    batch = _roi_batch(xp, "roi_pool", x, rois, rois_num)
+    n, c, h, w = x.shape
+    hs, he = _pool_bins(xp, rois, pooled_height, spatial_scale, 1, 3, h)
+    ws, we = _pool_bins(xp, rois, pooled_width, spatial_scale, 0, 2, w)
+    r = rois.shape[0]
+    out = xp.zeros((r, c, pooled_height, pooled_width), dtype=x.dtype)
+    argmax = xp.full((r, c, pooled_height, pooled_width), -1, dtype=np.int64)
+    if r == 0:
+        return out, argmax
+    # every bin read as a window of the largest bin's size, the cells past its own edges masked out
+    span_h, span_w = int((he - hs).max()), int((we - ws).max())
+    if span_h <= 0 or span_w <= 0:
+        return out, argmax
+    dh, dw = xp.arange(span_h), xp.arange(span_w)
+    rows = hs[:, :, None] + dh                                                     # [R, ph, sh]
+    cols = ws[:, :, None] + dw                                                     # [R, pw, sw]
+    inside = (rows < he[:, :, None])[:, :, None, :, None] & (cols < we[:, :, None])[:, None, :, None, :]
+    flat = xp.minimum(rows, h - 1)[:, :, None, :, None] * w + xp.minimum(cols, w - 1)[:, None, :, None, :]
+    flat = xp.broadcast_to(flat, inside.shape).reshape(r, 1, pooled_height, pooled_width, -1)
+    inside = inside.reshape(r, 1, pooled_height, pooled_width, -1)
+    planes = x.reshape(n, c, h * w)[xp.asarray(batch)]                             # [R, C, H*W]
+    for k in range(pooled_height):  # one row of bins at a time bounds the window tensor
+        idx = xp.broadcast_to(flat[:, :, k], (r, c, pooled_width, flat.shape[-1]))
+        vals = xp.take_along_axis(planes[:, :, None, :], idx, axis=3)
+        vals = xp.where(inside[:, :, k], vals, -xp.inf)
+        best = xp.argmax(vals, axis=3)
+        found = xp.take_along_axis(vals, best[..., None], axis=3)[..., 0]
+        empty = ~inside[:, :, k].any(axis=3)
+        out[:, :, k] = xp.where(empty, 0, found)
+        argmax[:, :, k] = xp.where(empty, -1, xp.take_along_axis(idx, best[..., None], axis=3)[..., 0])
+    return out, argmax
+
+
+def _roi_pool_grad_forward(xp, x, rois, rois_num, argmax, dout, pooled_height, pooled_width, spatial_scale):
+    batch = xp.asarray(_roi_batch(xp, "roi_pool_grad", x, rois, rois_num))
+    n, c, h, w = x.shape
+    dx = xp.zeros(x.size, dtype=dout.dtype)
+    plane = (batch[:, None] * c + xp.arange(c)[None, :]) * (h * w)                  # [R, C]
+    hit = argmax >= 0
+    target = (plane[:, :, None, None] + argmax)[hit]
+    scatter_add(xp, dx, target, dout[hit])
+    return dx.reshape(x.shape)
+
+
+def _roi_pool_infer(x, rois, rois_num, pooled_height, pooled_width, spatial_scale):
+    out = _pooled_meta("roi_pool", x, rois, rois_num, pooled_height, pooled_width)
+    return out, Meta(out.shape, np.dtype(np.int64))
+
+
+def _roi_pool_grad_grad(g):
+    if g.needs("Out@GRAD"):  # dOut reaches X at Argmax: its gradient reads X@GRAD's gradient back there
+        g.set_input_grad("Out@GRAD", g.op("roi_pool_grad_grad", g.input("X"), g.input("ROIs"), g.input("RoisNum"),
+                                          g.input("Argmax"), g.output_grad("X@GRAD"), **g.attrs))
+
+
+def _roi_pool_grad_grad_forward(xp, x, rois, rois_num, argmax, ddx, pooled_height, pooled_width, spatial_scale):
+    batch = xp.asarray(_roi_batch(xp, "roi_pool_grad_grad", x, rois, rois_num))
+    planes = ddx.reshape(x.shape[0], x.shape[1], -1)[batch]                         # [R, C, H*W]
+    read = xp.take_along_axis(planes, xp.maximum(argmax, 0).reshape(argmax.shape[0], argmax.shape[1], -1), axis=2)
+    return xp.where(argmax >= 0, read.reshape(argmax.shape), 0)
+
+
+_POOL_ATTRS = {"pooled_height": 1, "pooled_width": 1, "spatial_scale": 1.0}
+ROI_POOL = register_op("roi_pool", inputs=("X", "ROIs", "RoisNum"), outputs=("Out", "Argmax"),
+                       intermediate_outputs=("Argmax",), optional_inputs=("RoisNum",),
+                       nondiff_inputs=("ROIs", "RoisNum"), forward=_roi_pool_forward, infer=_roi_pool_infer,
+                       grad=_roi_grad_maker("roi_pool_grad", extra=("Argmax",)), attrs=_POOL_ATTRS,
+                       double_grad=True, host_sync="reads RoisNum on the host")
+ROI_POOL_GRAD = register_op("roi_pool_grad", inputs=("X", "ROIs", "RoisNum", "Argmax", "Out@GRAD"),
+                            outputs=("X@GRAD",), meta_inputs=("X",), optional_inputs=("RoisNum",),
+                            nondiff_inputs=("ROIs", "RoisNum", "Argmax"), forward=_roi_pool_grad_forward,
+                            infer=lambda x, rois, rois_num, argmax, dout, **attrs: Meta(x.shape, dout.dtype),
+                            grad=_roi_pool_grad_grad, attrs=_POOL_ATTRS, double_grad=True,
+                            host_sync="reads RoisNum on the host")
+ROI_POOL_GRAD_GRAD = register_op(
+    "roi_pool_grad_grad", inputs=("X", "ROIs", "RoisNum", "Argmax", "X@GRAD@GRAD"), outputs=("Out@GRAD@GRAD",),
+    meta_inputs=("X",), optional_inputs=("RoisNum",), nondiff_inputs=("ROIs", "RoisNum", "Argmax"),
+    forward=_roi_pool_grad_grad_forward,
+    infer=lambda x, rois, rois_num, argmax, ddx, **attrs: Meta(argmax.shape, ddx.dtype),
+    attrs=_POOL_ATTRS, host_sync="reads RoisNum on the host")
+
+
+# ---- nms -------------------------------------------------------------------------------------------------------
+def _nms_forward(xp, boxes, iou_threshold):
+    """The indices of the boxes kept by greedy suppression in the given order: a box is dropped when its IoU with
+    a kept earlier box exceeds iou_threshold."""
+    if boxes.ndim != 2 or boxes.shape[1] != 4:
+        raise ValueError(f"op 'nms': Boxes must have shape [num_boxes, 4], received {list(boxes.shape)}")
+    x1, y1, x2, y2 = (boxes[:, k][:, None] for k in range(4))
+    area = (x2 - x1) * (y2 - y1)
+    inter = (xp.maximum(xp.minimum(x2, x2.T) - xp.maximum(x1, x1.T), 0) *
+             xp.maximum(xp.minimum(y2, y2.T) - xp.maximum(y1, y1.T), 0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        overlaps = _host(xp, inter / (area + area.T - inter) > iou_threshold)
+    suppressed = np.zeros(boxes.shape[0], dtype=bool)
+    keep = []
+    for i in range(boxes.shape[0]):
+        if not suppressed[i]:
+            keep.append(i)
+            suppressed |= overlaps[i]
+    return xp.asarray(np.array(keep, dtype=np.int64))
+
+
+def _nms_infer(boxes, iou_threshold):
+    if len(boxes.shape) != 2 or boxes.shape[1] not in (4, -1):
+        raise ValueError(f"op 'nms': Boxes must have shape [num_boxes, 4], received {list(boxes.shape)}")
+    return Meta((-1,), np.dtype(np.int64))
+
+
+NMS = register_op("nms", inputs=("Boxes",), outputs=("KeepBoxesIdxs",), nondiff_inputs=("Boxes",),
+                  forward=_nms_forward, infer=_nms_infer, attrs={"iou_threshold": 1.0}, host_sync=DATA_DEPENDENT_SHAPE)
+
+
+# ---- box_coder -------------------------------------------------------------------------------------------------
+def _center_size(boxes, extra, midpoint=False):
+    """(center x, center y, width, height); un-normalized boxes count their end pixel (extra = 1), and their
+    centers are x1 + width / 2, except an encoded target's, the midpoint (Paddle's kernel)."""
+    w = boxes[..., 2] - boxes[..., 0] + extra
+    h = boxes[..., 3] - boxes[..., 1] + extra
+    if midpoint:
+        return (boxes[..., 0] + boxes[..., 2]) / 2, (boxes[..., 1] + boxes[..., 3]) / 2, w, h
+    return boxes[..., 0] + w / 2, boxes[..., 1] + h / 2, w, h
+
+
+def _box_coder_forward(xp, prior, prior_var, target, code_type, box_normalized, axis, variance):
+    extra = 0.0 if box_normalized else 1.0
+    var = prior_var if prior_var is not None else (xp.asarray(variance, dtype=prior.dtype) if variance else None)
+    if code_type == "encode_center_size":
+        pcx, pcy, pw, ph = (v[None, :] for v in _center_size(prior, extra))
+        tcx, tcy, tw, th = (v[:, None] for v in _center_size(target, extra, midpoint=True))
+        with np.errstate(divide="ignore"):  # a degenerate box encodes to -inf, as Paddle's
+            out = xp.stack([(tcx - pcx) / pw, (tcy - pcy) / ph, xp.log(xp.abs(tw / pw)), xp.log(xp.abs(th / ph))],
+                           -1)
+        return (out if var is None else out / var).astype(target.dtype)
+    # decode: prior (and a per-prior variance) broadcast along `axis` of target [N, M, 4]
+    expand = (lambda v: v[None]) if axis == 0 else (lambda v: v[:, None])
+    pcx, pcy, pw, ph = (expand(v) for v in _center_size(prior, extra))
+    if var is None:
+        var = xp.ones(4, dtype=target.dtype)
+    v = expand(var) if var.ndim == 2 else var
+    vx, vy, vw, vh = (v[..., k] for k in range(4))
+    cx = vx * target[..., 0] * pw + pcx
+    cy = vy * target[..., 1] * ph + pcy
+    w = xp.exp(vw * target[..., 2]) * pw
+    h = xp.exp(vh * target[..., 3]) * ph
+    return xp.stack([cx - w / 2, cy - h / 2, cx + w / 2 - extra, cy + h / 2 - extra], -1).astype(target.dtype)
+
+
+def _box_coder_infer(prior, prior_var, target, code_type, box_normalized, axis, variance):
+    op = "box_coder"
+    if code_type not in ("encode_center_size", "decode_center_size"):
+        raise ValueError(f"op '{op}': code_type must be 'encode_center_size' or 'decode_center_size', received "
+                         f"{code_type!r}")
+    if len(prior.shape) != 2 or prior.shape[1] not in (4, -1):
+        raise ValueError(f"op '{op}': PriorBox must have shape [M, 4], received {list(prior.shape)}")
+    if prior_var is not None and list(prior_var.shape) not in ([prior.shape[0], 4], [-1, 4], [4]):
+        raise ValueError(f"op '{op}': PriorBoxVar must have shape [M, 4] or [4], received {list(prior_var.shape)}")
+    if variance and len(variance) != 4:
+        raise ValueError(f"op '{op}': variance must hold 4 values, received {list(variance)}")
+    if code_type == "encode_center_size":
+        if len(target.shape) != 2 or target.shape[1] not in (4, -1):
+            raise ValueError(f"op '{op}': TargetBox must have shape [N, 4] to encode, received {list(target.shape)}")
+        return Meta((target.shape[0], prior.shape[0], 4), target.dtype)
+    if len(target.shape) != 3 or target.shape[2] not in (4, -1):
+        raise ValueError(f"op '{op}': TargetBox must have shape [N, M, 4] to decode, received {list(target.shape)}")
+    if axis not in (0, 1):
+        raise ValueError(f"op '{op}': axis must be 0 or 1, received {axis}")
+    return Meta(tuple(target.shape), target.dtype)
+
+
+BOX_CODER = register_op("box_coder", inputs=("PriorBox", "PriorBoxVar", "TargetBox"), outputs=("OutputBox",),
+                        optional_inputs=("PriorBoxVar",), nondiff_inputs=("PriorBox", "PriorBoxVar", "TargetBox"),
+                        forward=_box_coder_forward, infer=_box_coder_infer,
+                        attrs={"code_type": "encode_center_size", "box_normalized": True, "axis": 0, "variance": []})

@@ -1,0 +1,240 @@
+"""paddle.vision.ops: the detection operators (ROI pooling, non-maximum suppression, box coding), deformable
+convolution, and reading/decoding image files, over the registry ops of ops/detection.py and ops/deform_conv.py."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import tensor as T
+from ..framework.mode import in_static_mode
+from ..nn import initializer as _init
+from ..nn.layer.layers import Layer
+from ..ops import deform_conv as _deform_ops
+from ..ops import detection as _detection
+from ..ops.dispatch import apply
+from ..tensor.tensor_args import is_tensor_like
+
+__all__ = ["box_coder", "deform_conv2d", "DeformConv2D", "read_file", "decode_jpeg", "roi_pool", "RoIPool",
+           "psroi_pool", "PSRoIPool", "roi_align", "RoIAlign", "nms"]
+
+
+def _check_tensor(x, api, arg, dtypes=("float32", "float64")):
+    if not is_tensor_like(x):
+        raise TypeError(f"{api}: {arg} must be a Tensor, received {type(x).__name__}")
+    if dtypes and x.dtype.name not in dtypes:
+        raise TypeError(f"{api}: {arg} must be a Tensor of dtype {list(dtypes)}, received {x.dtype.name}")
+
+
+def _pair(value, api, arg):
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return [int(value)] * 2
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, (int, np.integer)) for v in value):
+        return [int(v) for v in value]
+    raise ValueError(f"{api}: {arg} must be an int or a pair of ints, received {value!r}")
+
+
+def _rois(api, x, boxes, boxes_num, output_size):
+    _check_tensor(x, api, "x")
+    _check_tensor(boxes, api, "boxes")
+    if boxes_num is None:
+        if not in_static_mode():
+            raise AssertionError(f"{api}: boxes_num should not be None in dygraph mode.")
+    else:
+        _check_tensor(boxes_num, api, "boxes_num", ("int32",))
+    return _pair(output_size, api, "output_size")
+
+
+# ---- ROI pooling -----------------------------------------------------------------------------------------------
+def roi_align(x, boxes, boxes_num, output_size, spatial_scale=1.0, sampling_ratio=-1, aligned=True, name=None):
+    """[num_boxes, C, *output_size]: each box's region of x (N, C, H, W) averaged over bins of bilinear samples
+    (sampling_ratio per bin side, or adaptive when <= 0); aligned shifts the boxes by half a pixel."""
+    height, width = _rois("roi_align", x, boxes, boxes_num, output_size)
+    return apply(_detection.ROI_ALIGN, x, boxes, boxes_num, pooled_height=height, pooled_width=width,
+                 spatial_scale=float(spatial_scale), sampling_ratio=int(sampling_ratio), aligned=bool(aligned))
+
+
+def roi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
+    """[num_boxes, C, *output_size]: the maximum of each bin of each box's (rounded) region of x."""
+    height, width = _rois("roi_pool", x, boxes, boxes_num, output_size)
+    return apply(_detection.ROI_POOL, x, boxes, boxes_num, pooled_height=height, pooled_width=width,
+                 spatial_scale=float(spatial_scale))[0]
+
+
+def psroi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
+    """Position-sensitive ROI pooling: [num_boxes, C / (ph * pw), ph, pw], bin (i, j) of output channel c the mean
+    of input channel (c * ph + i) * pw + j over the bin."""
+    height, width = _rois("psroi_pool", x, boxes, boxes_num, output_size)
+    if len(x.shape) != 4:
+        raise ValueError(f"psroi_pool: x must be 4-D (N, C, H, W), received shape {list(x.shape)}")
+    if height * width == 0:
+        raise ValueError("output_size should not contain 0.")
+    return apply(_detection.PSROI_POOL, x, boxes, boxes_num, output_channels=int(x.shape[1] / (height * width)),
+                 pooled_height=height, pooled_width=width, spatial_scale=float(spatial_scale))
+
+
+class RoIAlign(Layer):
+    """roi_align with a fixed output_size and spatial_scale."""
+
+    def __init__(self, output_size, spatial_scale=1.0):
+        super().__init__()
+        self._output_size, self._spatial_scale = output_size, spatial_scale
+
+    def forward(self, x, boxes, boxes_num, aligned=True):
+        return roi_align(x, boxes, boxes_num, self._output_size, self._spatial_scale, aligned=aligned)
+
+
+class RoIPool(Layer):
+    """roi_pool with a fixed output_size and spatial_scale."""
+
+    def __init__(self, output_size, spatial_scale=1.0):
+        super().__init__()
+        self._output_size, self._spatial_scale = output_size, spatial_scale
+
+    def forward(self, x, boxes, boxes_num):
+        return roi_pool(x, boxes, boxes_num, self._output_size, self._spatial_scale)
+
+    def extra_repr(self):
+        return f"output_size={self._output_size}, spatial_scale={self._spatial_scale}"
+
+
+class PSRoIPool(Layer):
+    """psroi_pool with a fixed output_size and spatial_scale."""
+
+    def __init__(self, output_size, spatial_scale=1.0):
+        super().__init__()
+        self.output_size, self.spatial_scale = output_size, spatial_scale
+
+    def forward(self, x, boxes, boxes_num):
+        return psroi_pool(x, boxes, boxes_num, self.output_size, self.spatial_scale)
+
+
+# ---- non-maximum suppression -----------------------------------------------------------------------------------
+def _nms(boxes, iou_threshold):
+    return apply(_detection.NMS, boxes, iou_threshold=float(iou_threshold))
+
+
+def nms(boxes, iou_threshold=0.3, scores=None, category_idxs=None, categories=None, top_k=None):
+    """The indices (int64) of the boxes [N, 4] kept by non-maximum suppression: in the given order without scores;
+    else by descending score, per category when category_idxs and categories are given, at most top_k of them."""
+    _check_tensor(boxes, "nms", "boxes")
+    if scores is None:
+        return _nms(boxes, iou_threshold)
+    if category_idxs is None:
+        order = T.argsort(scores, descending=True)
+        return T.gather(order, _nms(T.gather(boxes, order), iou_threshold))
+    if top_k is not None and top_k > scores.shape[0]:
+        raise AssertionError("top_k should be smaller equal than the number of boxes")
+    if categories is None:
+        raise AssertionError("if category_idxs is given, categories which is a list of unique id of all categories "
+                             "is necessary")
+    mask = T.zeros_like(scores, dtype="int32")
+    for category in categories:
+        members = T.reshape(T.nonzero(T.equal(category_idxs, T.to_tensor(category, dtype=category_idxs.dtype))),
+                            [-1])
+        if members.shape[0] == 0:
+            continue
+        order = T.argsort(T.gather(scores, members), descending=True)
+        kept = T.gather(members, T.gather(order, _nms(T.gather(boxes, T.gather(members, order)), iou_threshold)))
+        mask = T.scatter(mask, kept, T.ones_like(kept, dtype="int32"), overwrite=True)
+    kept = T.reshape(T.nonzero(mask), [-1])
+    kept_scores = T.gather(scores, kept)
+    if top_k is None:
+        return T.gather(kept, T.argsort(kept_scores, descending=True))
+    return T.gather(kept, T.topk(kept_scores, min(top_k, kept.shape[0]))[1])
+
+
+# ---- box coding ------------------------------------------------------------------------------------------------
+def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_size", box_normalized=True, axis=0,
+              name=None):
+    """Encode target boxes [N, 4] against prior boxes [M, 4] as center-size offsets [N, M, 4] divided by the
+    variances, or decode such offsets [N, M, 4] back into boxes (the priors along `axis`)."""
+    _check_tensor(prior_box, "box_coder", "prior_box")
+    _check_tensor(target_box, "box_coder", "target_box")
+    if is_tensor_like(prior_box_var):
+        var, variance = prior_box_var, []
+    elif isinstance(prior_box_var, (list, tuple)):
+        if len(prior_box_var) != 4:
+            raise AssertionError("Input prior_box_var must be Variable or list|tuple with 4 elements.")
+        var, variance = None, [float(v) for v in prior_box_var]
+    else:
+        raise TypeError("Input prior_box_var must be Variable or list|tuple")
+    return apply(_detection.BOX_CODER, prior_box, var, target_box, code_type=code_type,
+                 box_normalized=bool(box_normalized), axis=int(axis), variance=variance)
+
+
+# ---- deformable convolution ------------------------------------------------------------------------------------
+def deform_conv2d(x, offset, weight, bias=None, stride=1, padding=0, dilation=1, deformable_groups=1, groups=1,
+                  mask=None, name=None):
+    """Deformable convolution: v2 (modulated by mask) when a mask is given, else v1 (ops deformable_conv /
+    deformable_conv_v1), plus bias per output channel."""
+    _check_tensor(x, "deform_conv2d", "x")
+    _check_tensor(offset, "deform_conv2d", "offset")
+    attrs = dict(strides=_pair(stride, "deform_conv2d", "stride"), paddings=_pair(padding, "deform_conv2d", "padding"),
+                 dilations=_pair(dilation, "deform_conv2d", "dilation"), groups=groups,
+                 deformable_groups=deformable_groups, im2col_step=1)
+    if mask is None:
+        out = apply(_deform_ops.DEFORMABLE_CONV_V1, x, offset, weight, **attrs)
+    else:
+        out = apply(_deform_ops.DEFORMABLE_CONV, x, offset, weight, mask, **attrs)
+    return out if bias is None else out + T.reshape(bias, [1, -1, 1, 1])
+
+
+class DeformConv2D(Layer):
+    """A deformable convolution layer: weight [out_channels, in_channels / groups, *kernel_size] (He-normal over all
+    input channels, as Paddle) and a bias; forward(x, offset, mask=None)."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, deformable_groups=1,
+                 groups=1, weight_attr=None, bias_attr=None):
+        super().__init__()
+        if weight_attr is False:
+            raise AssertionError("weight_attr should not be False in Conv.")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups.")
+        self._in_channels, self._out_channels = in_channels, out_channels
+        self._deformable_groups, self._groups = deformable_groups, groups
+        self._stride = _pair(stride, "DeformConv2D", "stride")
+        self._padding = _pair(padding, "DeformConv2D", "padding")
+        self._dilation = _pair(dilation, "DeformConv2D", "dilation")
+        self._kernel_size = _pair(kernel_size, "DeformConv2D", "kernel_size")
+        std = (2.0 / (int(np.prod(self._kernel_size)) * in_channels)) ** 0.5
+        self.weight = self.create_parameter([out_channels, in_channels // groups, *self._kernel_size],
+                                            attr=weight_attr, default_initializer=_init.Normal(0.0, std))
+        self.bias = self.create_parameter([out_channels], attr=bias_attr, is_bias=True)
+
+    def forward(self, x, offset, mask=None):
+        return deform_conv2d(x, offset, self.weight, self.bias, self._stride, self._padding, self._dilation,
+                             self._deformable_groups, self._groups, mask)
+
+
+# ---- image files -----------------------------------------------------------------------------------------------
+def read_file(filename, name=None):
+    """A file's bytes as a 1-D uint8 Tensor."""
+    with open(filename, "rb") as f:
+        data = f.read()
+    return T.to_tensor(np.frombuffer(data, dtype=np.uint8).copy())
+
+
+_JPEG_MODES = {"unchanged": None, "gray": "L", "rgb": "RGB"}
+
+
+def decode_jpeg(x, mode="unchanged", name=None):
+    """The image a 1-D uint8 Tensor of JPEG bytes holds, as a [C, H, W] uint8 Tensor (mode 'unchanged', 'gray' or
+    'rgb'); decoded by Pillow (the `vision` extra). A file that is not a readable image raises ValueError."""
+    _check_tensor(x, "decode_jpeg", "x", ("uint8",))
+    if mode not in _JPEG_MODES:
+        raise ValueError(f"decode_jpeg: mode must be one of {list(_JPEG_MODES)}, received {mode!r}")
+    try:
+        import io
+
+        from PIL import Image
+    except ImportError as e:  # pragma: no cover - Pillow is the `vision` extra
+        raise ImportError("decode_jpeg needs Pillow: pip install 'paddlelite-numpy[vision]'") from e
+    try:
+        image = Image.open(io.BytesIO(x.numpy().tobytes()))
+        image.load()
+    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
+        raise ValueError(f"decode_jpeg: x is not a decodable image ({e})") from e
+    if _JPEG_MODES[mode] is not None:
+        image = image.convert(_JPEG_MODES[mode])
+    array = np.asarray(image, dtype=np.uint8)
+    array = array[None] if array.ndim == 2 else array.transpose(2, 0, 1)
+    return T.to_tensor(np.ascontiguousarray(array))
