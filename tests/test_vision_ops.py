@@ -106,8 +106,9 @@ def test_deform_conv2d(modulated):
         bias = paddle.to_tensor(g.uniform(-1, 1, 6).astype("float32"), stop_gradient=False)
         out = paddle.vision.ops.deform_conv2d(x, offset, weight, bias, padding=1, deformable_groups=2, groups=2,
                                               mask=mask)
-        grads = paddle.grad((out * out).sum(), [x, offset, weight, bias])
-        return {"out": out, "grads": grads}
+        if modulated:  # Paddle 3.3.1's CPU deformable_conv_grad with a mask kills the process (op_cases check ours)
+            return {"out": out}
+        return {"out": out, "grads": paddle.grad((out * out).sum(), [x, offset, weight, bias])}
     body()
 
 
