@@ -1,6 +1,6 @@
 """paddle.incubate: the graph and segment operators under their older names, fused softmax-with-mask,
 identity_loss, the LookAhead optimizer wrapper, and the autograd subpackage (vjp, jvp, Jacobian, Hessian)."""
-from . import autograd  # noqa: F401
+from . import autograd, nn  # noqa: F401
 from .operators import (graph_reindex, graph_sample_neighbors, graph_send_recv, identity_loss, softmax_mask_fuse,
                         softmax_mask_fuse_upper_triangle)
 from .optimizer import LookAhead

@@ -3,4 +3,4 @@ static-mode switches of Paddle's primitive-operator autodiff (prim), and its for
 from .functional import Hessian, Jacobian, jvp, vjp
 from .primapi import disable_prim, enable_prim, forward_grad, grad, prim_enabled
 
-__all__ = ["vjp", "jvp", "Jacobian", "Hessian", "enable_prim", "disable_prim", "forward_grad", "grad"]
+__all__ = ["vjp", "jvp", "Jacobian", "Hessian", "enable_prim", "disable_prim", "prim_enabled", "forward_grad", "grad"]
