@@ -145,3 +145,40 @@ def test_read_file_and_decode_jpeg(tmp_path):
     assert list(paddle.vision.ops.decode_jpeg(data, "gray").shape) == [1, 5, 7]
     with pytest.raises(ValueError, match="decode_jpeg"):
         paddle.vision.ops.decode_jpeg(paddle.to_tensor(np.frombuffer(b"not an image", np.uint8).copy()))
+
+
+@differential(rtol=1e-5, atol=1e-5)
+def test_prior_box(paddle):
+    feature, image = paddle.zeros([1, 3, 4, 5]), paddle.zeros([1, 3, 40, 48])
+    prior = paddle.vision.ops.prior_box
+    return {"flip_clip": prior(feature, image, [10.0, 20.0], [18.0, 30.0], [2.0, 3.0], flip=True, clip=True),
+            "ordered": prior(feature, image, [10.0], [18.0], [2.0, 1.0, 0.5], min_max_aspect_ratios_order=True,
+                             steps=[9.0, 11.0], offset=0.3),
+            "scalars": prior(feature, image, 12.0, aspect_ratios=2.0)}
+
+
+@differential(rtol=1e-5, atol=2e-5)
+def test_yolo_box(paddle):
+    g = np.random.default_rng(5)
+    x = paddle.to_tensor(g.uniform(-2, 2, (2, 2 * (5 + 3), 3, 4)).astype("float32"))
+    aware = paddle.to_tensor(g.uniform(-2, 2, (2, 2 + 2 * (5 + 3), 3, 4)).astype("float32"))
+    size = paddle.to_tensor([[60, 80], [30, 50]], "int32")
+    yolo = paddle.vision.ops.yolo_box
+    return {"clipped": yolo(x, size, [10, 13, 16, 30], 3, 0.4, 16),
+            "scaled": yolo(x, size, [10, 13, 16, 30], 3, 0.1, 16, clip_bbox=False, scale_x_y=1.2),
+            "iou_aware": yolo(aware, size, [10, 13, 16, 30], 3, 0.2, 16, iou_aware=True, iou_aware_factor=0.4)}
+
+
+@differential(rtol=1e-5, atol=2e-5)
+def test_yolo_box_and_prior_box_static(paddle):
+    g = np.random.default_rng(6)
+    x = g.uniform(-2, 2, (1, 2 * 7, 3, 4)).astype("float32")
+
+    def build():
+        feature = paddle.static.data("x", [-1, 14, 3, 4], "float32")
+        size = paddle.static.data("size", [-1, 2], "int32")
+        boxes, scores = paddle.vision.ops.yolo_box(feature, size, [10, 13, 16, 30], 2, 0.3, 8)
+        priors = paddle.vision.ops.prior_box(feature, paddle.static.data("img", [1, 3, 24, 32], "float32"), [8.0])
+        return [boxes, scores, *priors]
+    return run_static(paddle, build, {"x": x, "size": np.array([[24, 32]], "int32"),
+                                      "img": np.zeros((1, 3, 24, 32), "float32")})

@@ -1,5 +1,6 @@
 """Detection ops (paddle.vision.ops): region-of-interest pooling (roi_align, roi_pool, psroi_pool and their grad
-ops), non-maximum suppression (nms) and box encoding (box_coder), as Paddle's CPU kernels compute them.
+ops), non-maximum suppression (nms), box encoding (box_coder), SSD priors (prior_box) and YOLOv3 decoding (yolo_box),
+as Paddle's CPU kernels compute them.
 
 ROIs [R, 4] are (x1, y1, x2, y2) boxes in input-image coordinates (times spatial_scale on the feature map X
 [N, C, H, W]); RoisNum [N] (int32) says how many consecutive ROIs belong to each image.
@@ -438,3 +439,136 @@ BOX_CODER = register_op("box_coder", inputs=("PriorBox", "PriorBoxVar", "TargetB
                         optional_inputs=("PriorBoxVar",), nondiff_inputs=("PriorBox", "PriorBoxVar", "TargetBox"),
                         forward=_box_coder_forward, infer=_box_coder_infer,
                         attrs={"code_type": "encode_center_size", "box_normalized": True, "axis": 0, "variance": []})
+
+
+# ---- prior_box -------------------------------------------------------------------------------------------------
+def _expanded_ratios(aspect_ratios, flip):
+    """1 first, then each new ratio (and its inverse with flip), as Paddle's ExpandAspectRatios."""
+    out = [1.0]
+    for ar in aspect_ratios:
+        if all(abs(ar - seen) >= 1e-6 for seen in out):
+            out.append(float(ar))
+            if flip:
+                out.append(1.0 / ar)
+    return out
+
+
+def _prior_sizes(min_sizes, max_sizes, ratios, min_max_aspect_ratios_order):
+    """The (half width, half height) of each prior at a position, in Paddle's order."""
+    sizes = []
+    for s, low in enumerate(min_sizes):
+        shaped = [(low * np.sqrt(ar) / 2, low / np.sqrt(ar) / 2) for ar in ratios]
+        both = [(np.sqrt(low * max_sizes[s]) / 2,) * 2] if max_sizes else []
+        if min_max_aspect_ratios_order:
+            sizes += [(low / 2, low / 2)] + both + [wh for wh, ar in zip(shaped, ratios) if abs(ar - 1) >= 1e-6]
+        else:
+            sizes += shaped + both
+    return sizes
+
+
+def _prior_box_forward(xp, input, image, min_sizes, max_sizes, aspect_ratios, variances, flip, clip, step_w, step_h,
+                       offset, min_max_aspect_ratios_order):
+    (h, w), (img_h, img_w) = input.shape[2:], image.shape[2:]
+    sizes = np.array(_prior_sizes(min_sizes, max_sizes, _expanded_ratios(aspect_ratios, flip),
+                                  min_max_aspect_ratios_order))                                 # [P, 2]
+    step_w = step_w if step_w else img_w / w
+    step_h = step_h if step_h else img_h / h
+    cx = ((np.arange(w) + offset) * step_w)[None, :, None]
+    cy = ((np.arange(h) + offset) * step_h)[:, None, None]
+    bw, bh = sizes[:, 0], sizes[:, 1]
+    boxes = np.stack(np.broadcast_arrays((cx - bw) / img_w, (cy - bh) / img_h, (cx + bw) / img_w,
+                                         (cy + bh) / img_h), -1)                                 # [H, W, P, 4]
+    if clip:
+        boxes = np.clip(boxes, 0.0, 1.0)
+    var = np.broadcast_to(np.asarray(variances, dtype=np.float64), boxes.shape)
+    return xp.asarray(boxes.astype(input.dtype)), xp.asarray(np.ascontiguousarray(var).astype(input.dtype))
+
+
+def _prior_box_infer(input, image, min_sizes, max_sizes, aspect_ratios, variances, flip, clip, step_w, step_h, offset,
+                     min_max_aspect_ratios_order):
+    op = "prior_box"
+    for slot, meta in (("Input", input), ("Image", image)):
+        if len(meta.shape) != 4:
+            raise ValueError(f"op '{op}': {slot} must be 4-D [N, C, H, W], received shape {list(meta.shape)}")
+    if not min_sizes or any(v <= 0 for v in min_sizes):
+        raise ValueError(f"op '{op}': min_sizes must be positive numbers, received {list(min_sizes)}")
+    if max_sizes and (len(max_sizes) != len(min_sizes) or any(hi <= lo for lo, hi in zip(min_sizes, max_sizes))):
+        raise ValueError(f"op '{op}': max_sizes must pair with min_sizes, each larger, received {list(max_sizes)} "
+                         f"for {list(min_sizes)}")
+    if len(variances) != 4 or any(v <= 0 for v in variances):
+        raise ValueError(f"op '{op}': variances must be 4 positive numbers, received {list(variances)}")
+    priors = len(_prior_sizes(min_sizes, max_sizes, _expanded_ratios(aspect_ratios, flip),
+                              min_max_aspect_ratios_order))
+    shape = (input.shape[2], input.shape[3], priors, 4)
+    return Meta(shape, input.dtype), Meta(shape, input.dtype)
+
+
+PRIOR_BOX = register_op(
+    "prior_box", inputs=("Input", "Image"), outputs=("Boxes", "Variances"), meta_inputs=("Input", "Image"),
+    forward=_prior_box_forward, infer=_prior_box_infer,
+    attrs={"min_sizes": [], "max_sizes": [], "aspect_ratios": [1.0], "variances": [0.1, 0.1, 0.2, 0.2],
+           "flip": False, "clip": False, "step_w": 0.0, "step_h": 0.0, "offset": 0.5,
+           "min_max_aspect_ratios_order": False})
+
+
+# ---- yolo_box --------------------------------------------------------------------------------------------------
+def _sigmoid(xp, v):
+    return 1.0 / (1.0 + xp.exp(-v))
+
+
+def _yolo_box_forward(xp, x, img_size, anchors, class_num, conf_thresh, downsample_ratio, clip_bbox, scale_x_y,
+                      iou_aware, iou_aware_factor):
+    n, c, h, w = x.shape
+    an_num = len(anchors) // 2
+    if iou_aware:
+        iou, x = x[:, :an_num], x[:, an_num:]
+    entries = x.reshape(n, an_num, 5 + class_num, h, w)
+    conf = _sigmoid(xp, entries[:, :, 4])
+    if iou_aware:
+        conf = conf ** (1 - iou_aware_factor) * _sigmoid(xp, iou) ** iou_aware_factor
+    keep = conf >= conf_thresh
+    img_h = img_size[:, 0].astype(x.dtype).reshape(n, 1, 1, 1)
+    img_w = img_size[:, 1].astype(x.dtype).reshape(n, 1, 1, 1)
+    bias = -0.5 * (scale_x_y - 1.0)
+    grid_x, grid_y = xp.arange(w, dtype=x.dtype), xp.arange(h, dtype=x.dtype)[:, None]
+    cx = (grid_x + _sigmoid(xp, entries[:, :, 0]) * scale_x_y + bias) * img_w / w
+    cy = (grid_y + _sigmoid(xp, entries[:, :, 1]) * scale_x_y + bias) * img_h / h
+    anchor = xp.asarray(np.asarray(anchors, dtype=x.dtype).reshape(an_num, 2))
+    bw = xp.exp(entries[:, :, 2]) * anchor[:, 0, None, None] * img_w / (downsample_ratio * w)
+    bh = xp.exp(entries[:, :, 3]) * anchor[:, 1, None, None] * img_h / (downsample_ratio * h)
+    x1, y1, x2, y2 = cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2
+    if clip_bbox:
+        x1, y1 = xp.maximum(x1, 0), xp.maximum(y1, 0)
+        x2, y2 = xp.minimum(x2, img_w - 1), xp.minimum(y2, img_h - 1)
+    boxes = xp.where(keep[..., None], xp.stack([x1, y1, x2, y2], -1), 0).reshape(n, -1, 4)
+    scores = xp.where(keep[:, :, None], conf[:, :, None] * _sigmoid(xp, entries[:, :, 5:]), 0)   # [N, A, C, H, W]
+    return boxes.astype(x.dtype), scores.transpose(0, 1, 3, 4, 2).reshape(n, -1, class_num).astype(x.dtype)
+
+
+def _yolo_box_infer(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, clip_bbox, scale_x_y, iou_aware,
+                    iou_aware_factor):
+    op = "yolo_box"
+    check_float(op, x, "X", real=True)
+    if len(x.shape) != 4:
+        raise ValueError(f"op '{op}': X must be 4-D [N, C, H, W], received shape {list(x.shape)}")
+    if len(img_size.shape) != 2 or img_size.shape[1] not in (2, -1) or np.dtype(img_size.dtype) != np.int32:
+        raise ValueError(f"op '{op}': ImgSize must be an int32 tensor [N, 2], received {img_size.dtype} "
+                         f"{list(img_size.shape)}")
+    if not anchors or len(anchors) % 2:
+        raise ValueError(f"op '{op}': anchors must hold (width, height) pairs, received {list(anchors)}")
+    if class_num <= 0:
+        raise ValueError(f"op '{op}': class_num must be positive, received {class_num}")
+    an_num = len(anchors) // 2
+    channels = an_num * (5 + class_num) + (an_num if iou_aware else 0)
+    if x.shape[1] not in (channels, -1):
+        raise ValueError(f"op '{op}': X must have {channels} channels for {an_num} anchors and {class_num} classes"
+                         f"{' (iou_aware)' if iou_aware else ''}, received {x.shape[1]}")
+    boxes = -1 if -1 in x.shape[2:] else an_num * x.shape[2] * x.shape[3]
+    return Meta((x.shape[0], boxes, 4), x.dtype), Meta((x.shape[0], boxes, class_num), x.dtype)
+
+
+YOLO_BOX = register_op(
+    "yolo_box", inputs=("X", "ImgSize"), outputs=("Boxes", "Scores"), nondiff_inputs=("X", "ImgSize"),
+    forward=_yolo_box_forward, infer=_yolo_box_infer,
+    attrs={"anchors": [], "class_num": 1, "conf_thresh": 0.01, "downsample_ratio": 32, "clip_bbox": True,
+           "scale_x_y": 1.0, "iou_aware": False, "iou_aware_factor": 0.5})

@@ -13,7 +13,7 @@ from ..ops import detection as _detection
 from ..ops.dispatch import apply
 from ..tensor.tensor_args import is_tensor_like
 
-__all__ = ["box_coder", "deform_conv2d", "DeformConv2D", "read_file", "decode_jpeg", "roi_pool", "RoIPool",
+__all__ = ["yolo_box", "prior_box", "box_coder", "deform_conv2d", "DeformConv2D", "read_file", "decode_jpeg", "roi_pool", "RoIPool",
            "psroi_pool", "PSRoIPool", "roi_align", "RoIAlign", "nms"]
 
 
@@ -159,6 +159,40 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
         raise TypeError("Input prior_box_var must be Variable or list|tuple")
     return apply(_detection.BOX_CODER, prior_box, var, target_box, code_type=code_type,
                  box_normalized=bool(box_normalized), axis=int(axis), variance=variance)
+
+
+def _floats(value):
+    return [float(v) for v in (value if isinstance(value, (list, tuple)) else [value])]
+
+
+def prior_box(input, image, min_sizes, max_sizes=None, aspect_ratios=[1.0], variance=[0.1, 0.1, 0.2, 0.2],  # noqa: B006
+              flip=False, clip=False, steps=[0.0, 0.0], offset=0.5, min_max_aspect_ratios_order=False,  # noqa: B006
+              name=None):
+    """SSD prior boxes (boxes, variances), each [H, W, num_priors, 4]: at every position of the feature map input,
+    boxes of min_sizes (and sqrt(min * max) with max_sizes) at each aspect ratio, normalized by image's size."""
+    _check_tensor(input, "prior_box", "input")
+    _check_tensor(image, "prior_box", "image")
+    steps = _floats(steps)
+    if len(steps) != 2:
+        raise ValueError("steps should be (step_w, step_h)")
+    max_sizes = _floats(max_sizes) if max_sizes is not None and len(_floats(max_sizes)) and \
+        _floats(max_sizes)[0] > 0 else []
+    return apply(_detection.PRIOR_BOX, input, image, min_sizes=_floats(min_sizes), max_sizes=max_sizes,
+                 aspect_ratios=_floats(aspect_ratios), variances=_floats(variance), flip=bool(flip), clip=bool(clip),
+                 step_w=steps[0], step_h=steps[1], offset=float(offset),
+                 min_max_aspect_ratios_order=bool(min_max_aspect_ratios_order))
+
+
+def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, clip_bbox=True, name=None,
+             scale_x_y=1.0, iou_aware=False, iou_aware_factor=0.5):
+    """YOLOv3 detections from one head's output x [N, anchors * (5 + class_num), H, W] (boxes [N, M, 4] in the
+    pixels of img_size [N, 2] (height, width), scores [N, M, class_num]); a prediction whose objectness is below
+    conf_thresh gives zeros."""
+    _check_tensor(x, "yolo_box", "x")
+    _check_tensor(img_size, "yolo_box", "img_size", ("int32",))
+    return apply(_detection.YOLO_BOX, x, img_size, anchors=[int(a) for a in anchors], class_num=int(class_num),
+                 conf_thresh=float(conf_thresh), downsample_ratio=int(downsample_ratio), clip_bbox=bool(clip_bbox),
+                 scale_x_y=float(scale_x_y), iou_aware=bool(iou_aware), iou_aware_factor=float(iou_aware_factor))
 
 
 # ---- deformable convolution ------------------------------------------------------------------------------------
