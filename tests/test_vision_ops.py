@@ -182,3 +182,16 @@ def test_yolo_box_and_prior_box_static(paddle):
         return [boxes, scores, *priors]
     return run_static(paddle, build, {"x": x, "size": np.array([[24, 32]], "int32"),
                                       "img": np.zeros((1, 3, 24, 32), "float32")})
+
+
+@differential(rtol=1e-5, atol=1e-6)
+def test_matrix_nms(paddle):
+    g = np.random.default_rng(7)
+    corner = g.uniform(0, 1, (2, 30, 2))
+    boxes = paddle.to_tensor(np.concatenate([corner, corner + g.uniform(0.05, 0.4, (2, 30, 2))], -1).astype("float32"))
+    scores = paddle.to_tensor(g.uniform(0, 1, (2, 4, 30)).astype("float32"))
+    nms = paddle.vision.ops.matrix_nms
+    return {"linear": nms(boxes, scores, 0.1, 0.3, 20, 15, return_index=True),
+            "gaussian": nms(boxes, scores, 0.2, 0.2, -1, -1, use_gaussian=True, gaussian_sigma=1.5,
+                            background_label=-1, return_index=True),
+            "pixels": nms(boxes * 50, scores, 0.3, 0.1, 10, -1, normalized=False, return_rois_num=False)}

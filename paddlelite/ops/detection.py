@@ -1,5 +1,6 @@
 """Detection ops (paddle.vision.ops): region-of-interest pooling (roi_align, roi_pool, psroi_pool and their grad
-ops), non-maximum suppression (nms), box encoding (box_coder), SSD priors (prior_box) and YOLOv3 decoding (yolo_box),
+ops), non-maximum suppression (nms, matrix_nms), box encoding (box_coder), SSD priors (prior_box) and YOLOv3 decoding
+(yolo_box),
 as Paddle's CPU kernels compute them.
 
 ROIs [R, 4] are (x1, y1, x2, y2) boxes in input-image coordinates (times spatial_scale on the feature map X
@@ -572,3 +573,84 @@ YOLO_BOX = register_op(
     forward=_yolo_box_forward, infer=_yolo_box_infer,
     attrs={"anchors": [], "class_num": 1, "conf_thresh": 0.01, "downsample_ratio": 32, "clip_bbox": True,
            "scale_x_y": 1.0, "iou_aware": False, "iou_aware_factor": 0.5})
+
+
+# ---- matrix_nms ------------------------------------------------------------------------------------------------
+def _pairwise_iou(boxes, normalized):
+    """[K, K] IoU of boxes [K, 4], as Paddle's JaccardOverlap: un-normalized boxes count their end pixel (+1), in
+    the intersection too, of boxes whose coordinates overlap (touching counts)."""
+    extra = 0.0 if normalized else 1.0
+    x1, y1, x2, y2 = (boxes[:, k] for k in range(4))
+    area = (x2 - x1 + extra) * (y2 - y1 + extra)
+    iw = np.minimum(x2[:, None], x2[None]) - np.maximum(x1[:, None], x1[None])
+    ih = np.minimum(y2[:, None], y2[None]) - np.maximum(y1[:, None], y1[None])
+    inter = np.where((iw >= 0) & (ih >= 0), (iw + extra) * (ih + extra), 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(inter > 0, inter / (area[:, None] + area[None] - inter), 0.0)
+
+
+def _matrix_nms_class(boxes, scores, score_threshold, post_threshold, nms_top_k, use_gaussian, sigma, normalized):
+    """(kept box indices, decayed scores) of one class: each candidate's score decays by the worst ratio over the
+    higher-scored candidates j of its IoU with j against j's own largest IoU (Matrix NMS, SOLOv2)."""
+    candidates = np.nonzero(scores > score_threshold)[0]
+    order = candidates[np.argsort(-scores[candidates], kind="stable")]
+    if nms_top_k > -1:
+        order = order[:nms_top_k]
+    if order.size == 0:
+        return order, scores[order]
+    iou = np.tril(_pairwise_iou(boxes[order], normalized), -1)                       # iou[i, j], j < i
+    iou_max = iou.max(axis=1)                                                        # each one's largest IoU above
+    lower = np.tril(np.ones_like(iou, dtype=bool), -1)
+    if use_gaussian:
+        decay = np.exp((iou_max[None, :] ** 2 - iou ** 2) * sigma)
+    else:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            decay = (1.0 - iou) / (1.0 - iou_max[None, :])
+    decayed = np.where(lower, decay, 1.0).min(axis=1, initial=1.0) * scores[order]
+    kept = decayed > post_threshold
+    return order[kept], decayed[kept]
+
+
+def _matrix_nms_forward(xp, bboxes, scores, background_label, score_threshold, post_threshold, nms_top_k, keep_top_k,
+                        normalized, use_gaussian, gaussian_sigma):
+    boxes_h, scores_h = _host(xp, bboxes).astype(np.float64), _host(xp, scores).astype(np.float64)
+    n, classes, m = scores_h.shape
+    rows, index, counts = [], [], []
+    for image in range(n):
+        found = []
+        for c in range(classes):
+            if c == background_label:
+                continue
+            kept, decayed = _matrix_nms_class(boxes_h[image], scores_h[image, c], score_threshold, post_threshold,
+                                              nms_top_k, use_gaussian, gaussian_sigma, normalized)
+            found += [(s, c, i) for s, i in zip(decayed, kept)]
+        found.sort(key=lambda t: -t[0])
+        if keep_top_k > -1:
+            found = found[:keep_top_k]
+        rows += [[c, s, *boxes_h[image, i]] for s, c, i in found]
+        index += [image * m + i for _, _, i in found]
+        counts.append(len(found))
+    out = np.array(rows, dtype=bboxes.dtype).reshape(-1, 6)
+    return (xp.asarray(out), xp.asarray(np.array(index, dtype=np.int32).reshape(-1, 1)),
+            xp.asarray(np.array(counts, dtype=np.int32)))
+
+
+def _matrix_nms_infer(bboxes, scores, background_label, score_threshold, post_threshold, nms_top_k, keep_top_k,
+                      normalized, use_gaussian, gaussian_sigma):
+    op = "matrix_nms"
+    if len(bboxes.shape) != 3 or bboxes.shape[2] not in (4, -1):
+        raise ValueError(f"op '{op}': BBoxes must have shape [N, M, 4], received {list(bboxes.shape)}")
+    if len(scores.shape) != 3:
+        raise ValueError(f"op '{op}': Scores must have shape [N, C, M], received {list(scores.shape)}")
+    if -1 not in (bboxes.shape[1], scores.shape[2]) and bboxes.shape[1] != scores.shape[2]:
+        raise ValueError(f"op '{op}': BBoxes [N, M, 4] and Scores [N, C, M] must agree on M, received "
+                         f"{list(bboxes.shape)} and {list(scores.shape)}")
+    return (Meta((-1, 6), bboxes.dtype), Meta((-1, 1), np.dtype(np.int32)),
+            Meta((bboxes.shape[0],), np.dtype(np.int32)))
+
+
+MATRIX_NMS = register_op(
+    "matrix_nms", inputs=("BBoxes", "Scores"), outputs=("Out", "Index", "RoisNum"), nondiff_inputs=("BBoxes", "Scores"),
+    forward=_matrix_nms_forward, infer=_matrix_nms_infer, host_sync=DATA_DEPENDENT_SHAPE,
+    attrs={"background_label": 0, "score_threshold": 0.0, "post_threshold": 0.0, "nms_top_k": -1, "keep_top_k": -1,
+           "normalized": True, "use_gaussian": False, "gaussian_sigma": 2.0})

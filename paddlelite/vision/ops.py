@@ -13,7 +13,7 @@ from ..ops import detection as _detection
 from ..ops.dispatch import apply
 from ..tensor.tensor_args import is_tensor_like
 
-__all__ = ["yolo_box", "prior_box", "box_coder", "deform_conv2d", "DeformConv2D", "read_file", "decode_jpeg", "roi_pool", "RoIPool",
+__all__ = ["yolo_box", "prior_box", "box_coder", "matrix_nms", "deform_conv2d", "DeformConv2D", "read_file", "decode_jpeg", "roi_pool", "RoIPool",
            "psroi_pool", "PSRoIPool", "roi_align", "RoIAlign", "nms"]
 
 
@@ -140,6 +140,21 @@ def nms(boxes, iou_threshold=0.3, scores=None, category_idxs=None, categories=No
     if top_k is None:
         return T.gather(kept, T.argsort(kept_scores, descending=True))
     return T.gather(kept, T.topk(kept_scores, min(top_k, kept.shape[0]))[1])
+
+
+def matrix_nms(bboxes, scores, score_threshold, post_threshold, nms_top_k, keep_top_k, use_gaussian=False,
+               gaussian_sigma=2.0, background_label=0, normalized=True, return_index=False, return_rois_num=True,
+               name=None):
+    """Matrix NMS (SOLOv2) of bboxes [N, M, 4] scored per class by scores [N, C, M]: (out [K, 6] rows of (label,
+    decayed score, box), rois_num [N] (int32) or None, index [K, 1] into the N * M boxes or None)."""
+    _check_tensor(bboxes, "matrix_nms", "bboxes")
+    _check_tensor(scores, "matrix_nms", "scores")
+    out, index, rois_num = apply(
+        _detection.MATRIX_NMS, bboxes, scores, background_label=int(background_label),
+        score_threshold=float(score_threshold), post_threshold=float(post_threshold), nms_top_k=int(nms_top_k),
+        keep_top_k=int(keep_top_k), normalized=bool(normalized), use_gaussian=bool(use_gaussian),
+        gaussian_sigma=float(gaussian_sigma))
+    return out, (rois_num if return_rois_num else None), (index if return_index else None)
 
 
 # ---- box coding ------------------------------------------------------------------------------------------------
