@@ -195,3 +195,28 @@ def test_matrix_nms(paddle):
             "gaussian": nms(boxes, scores, 0.2, 0.2, -1, -1, use_gaussian=True, gaussian_sigma=1.5,
                             background_label=-1, return_index=True),
             "pixels": nms(boxes * 50, scores, 0.3, 0.1, 10, -1, normalized=False, return_rois_num=False)}
+
+
+def _fpn_rois():
+    g = np.random.default_rng(8)
+    corner = g.uniform(0, 300, (20, 2))
+    return np.concatenate([corner, corner + g.uniform(1, 400, (20, 2))], 1).astype("float32")
+
+
+@pytest.mark.parametrize("pixel_offset", [False, True])
+def test_distribute_fpn_proposals(pixel_offset):
+    @differential()
+    def body(paddle):
+        return paddle.vision.ops.distribute_fpn_proposals(paddle.to_tensor(_fpn_rois()), 2, 5, 4, 224, pixel_offset,
+                                                          paddle.to_tensor([8, 12], "int32"))
+    body()
+
+
+@differential()
+def test_distribute_fpn_proposals_static(paddle):
+    def build():
+        rois = paddle.static.data("rois", [-1, 4], "float32")
+        num = paddle.static.data("num", [2], "int32")
+        multi, restore, counts = paddle.vision.ops.distribute_fpn_proposals(rois, 2, 4, 3, 112, rois_num=num)
+        return [restore, *counts]  # Paddle's static fetch refuses the per-level ROIs (they carry LoD)
+    return run_static(paddle, build, {"rois": _fpn_rois(), "num": np.array([8, 12], "int32")})

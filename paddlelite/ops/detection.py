@@ -36,9 +36,9 @@ def _check_rois(op, x, rois, rois_num):
     check_float(op, x, "X", real=True)
 
 
-def _roi_batch(xp, op, x, rois, rois_num):
-    """The image each ROI belongs to (host int64 array)."""
-    n, r = x.shape[0], rois.shape[0]
+def _roi_batch(xp, op, n, rois, rois_num):
+    """The image (of n) each ROI belongs to (host int64 array)."""
+    r = rois.shape[0]
     if rois_num is None:
         if n != 1:
             raise ValueError(f"op '{op}': RoisNum is required for a batch of {n} images")
@@ -99,7 +99,7 @@ def _align_matrices(xp, x_shape, rois, pooled_height, pooled_width, spatial_scal
 
 
 def _roi_align_forward(xp, x, rois, rois_num, pooled_height, pooled_width, spatial_scale, sampling_ratio, aligned):
-    batch = _roi_batch(xp, "roi_align", x, rois, rois_num)
+    batch = _roi_batch(xp, "roi_align", x.shape[0], rois, rois_num)
     ay, ax = _align_matrices(xp, x.shape, rois, pooled_height, pooled_width, spatial_scale, sampling_ratio, aligned,
                              x.dtype)
     out = xp.zeros((rois.shape[0], x.shape[1], pooled_height, pooled_width), dtype=x.dtype)
@@ -111,7 +111,7 @@ def _roi_align_forward(xp, x, rois, rois_num, pooled_height, pooled_width, spati
 
 def _roi_align_grad_forward(xp, x, rois, rois_num, dout, pooled_height, pooled_width, spatial_scale, sampling_ratio,
                             aligned):
-    batch = _roi_batch(xp, "roi_align_grad", x, rois, rois_num)
+    batch = _roi_batch(xp, "roi_align_grad", x.shape[0], rois, rois_num)
     ay, ax = _align_matrices(xp, x.shape, rois, pooled_height, pooled_width, spatial_scale, sampling_ratio, aligned,
                              dout.dtype)
     dx = xp.zeros(x.shape, dtype=dout.dtype)
@@ -197,7 +197,7 @@ def _ps_corners(xp, bins, at):
 
 
 def _psroi_forward(xp, x, rois, rois_num, output_channels, pooled_height, pooled_width, spatial_scale):
-    batch = _roi_batch(xp, "psroi_pool", x, rois, rois_num)
+    batch = _roi_batch(xp, "psroi_pool", x.shape[0], rois, rois_num)
     _check_ps_channels("psroi_pool", x.shape, output_channels, pooled_height, pooled_width)
     bins = _ps_bins(xp, x.shape, rois, pooled_height, pooled_width, spatial_scale, x.dtype)
     view = x.reshape(_ps_layout(x.shape, pooled_height, pooled_width, output_channels))
@@ -214,7 +214,7 @@ def _psroi_forward(xp, x, rois, rois_num, output_channels, pooled_height, pooled
 
 
 def _psroi_grad_forward(xp, x, rois, rois_num, dout, output_channels, pooled_height, pooled_width, spatial_scale):
-    batch = _roi_batch(xp, "psroi_pool_grad", x, rois, rois_num)
+    batch = _roi_batch(xp, "psroi_pool_grad", x.shape[0], rois, rois_num)
     bins = _ps_bins(xp, x.shape, rois, pooled_height, pooled_width, spatial_scale, dout.dtype)
     shape = _ps_layout(x.shape, pooled_height, pooled_width, output_channels)
     # the difference form of the summed-area table: +d at (hs, ws) and (he, we), -d at (hs, we) and (he, ws)
@@ -266,7 +266,7 @@ def _pool_bins(xp, rois, pooled, spatial_scale, lo_col, hi_col, extent):
 
 
 def _roi_pool_forward(xp, x, rois, rois_num, pooled_height, pooled_width, spatial_scale):
-    batch = _roi_batch(xp, "roi_pool", x, rois, rois_num)
+    batch = _roi_batch(xp, "roi_pool", x.shape[0], rois, rois_num)
     n, c, h, w = x.shape
     hs, he = _pool_bins(xp, rois, pooled_height, spatial_scale, 1, 3, h)
     ws, we = _pool_bins(xp, rois, pooled_width, spatial_scale, 0, 2, w)
@@ -300,7 +300,7 @@ def _roi_pool_forward(xp, x, rois, rois_num, pooled_height, pooled_width, spatia
 
 
 def _roi_pool_grad_forward(xp, x, rois, rois_num, argmax, dout, pooled_height, pooled_width, spatial_scale):
-    batch = xp.asarray(_roi_batch(xp, "roi_pool_grad", x, rois, rois_num))
+    batch = xp.asarray(_roi_batch(xp, "roi_pool_grad", x.shape[0], rois, rois_num))
     n, c, h, w = x.shape
     dx = xp.zeros(x.size, dtype=dout.dtype)
     plane = (batch[:, None] * c + xp.arange(c)[None, :]) * (h * w)                  # [R, C]
@@ -322,7 +322,7 @@ def _roi_pool_grad_grad(g):
 
 
 def _roi_pool_grad_grad_forward(xp, x, rois, rois_num, argmax, ddx, pooled_height, pooled_width, spatial_scale):
-    batch = xp.asarray(_roi_batch(xp, "roi_pool_grad_grad", x, rois, rois_num))
+    batch = xp.asarray(_roi_batch(xp, "roi_pool_grad_grad", x.shape[0], rois, rois_num))
     planes = ddx.reshape(x.shape[0], x.shape[1], -1)[batch]                         # [R, C, H*W]
     read = xp.take_along_axis(planes, xp.maximum(argmax, 0).reshape(argmax.shape[0], argmax.shape[1], -1), axis=2)
     return xp.where(argmax >= 0, read.reshape(argmax.shape), 0)
@@ -654,3 +654,46 @@ MATRIX_NMS = register_op(
     forward=_matrix_nms_forward, infer=_matrix_nms_infer, host_sync=DATA_DEPENDENT_SHAPE,
     attrs={"background_label": 0, "score_threshold": 0.0, "post_threshold": 0.0, "nms_top_k": -1, "keep_top_k": -1,
            "normalized": True, "use_gaussian": False, "gaussian_sigma": 2.0})
+
+
+# ---- distribute_fpn_proposals ----------------------------------------------------------------------------------
+def _fpn_levels(xp, rois, min_level, max_level, refer_level, refer_scale, pixel_offset):
+    """The FPN level of each ROI: floor(log2(sqrt(area) / refer_scale + 1e-8) + refer_level), clipped."""
+    extra = 1.0 if pixel_offset else 0.0
+    w, h = rois[:, 2] - rois[:, 0] + extra, rois[:, 3] - rois[:, 1] + extra
+    area = xp.where((w < extra) | (h < extra), 0.0, w * h)  # a box with x2 < x1 (or y2 < y1) has no area
+    with np.errstate(divide="ignore"):
+        level = xp.floor(xp.log2(xp.sqrt(area) / refer_scale + 1e-8) + refer_level)
+    return xp.clip(level, min_level, max_level).astype(np.int64)
+
+
+def _distribute_forward(xp, rois, rois_num, min_level, max_level, refer_level, refer_scale, pixel_offset):
+    images = rois_num.shape[0] if rois_num is not None else 1
+    batch = _roi_batch(xp, "distribute_fpn_proposals", images, rois, rois_num)
+    level = _host(xp, _fpn_levels(xp, rois, min_level, max_level, refer_level, refer_scale, pixel_offset))
+    multi, counts, order = [], [], []
+    for lvl in range(min_level, max_level + 1):
+        at = np.nonzero(level == lvl)[0]                      # image after image: ROIs come grouped by image
+        multi.append(rois[xp.asarray(at)])
+        counts.append(xp.asarray(np.bincount(batch[at], minlength=images).astype(np.int32)))
+        order.append(at)
+    restore = np.empty(rois.shape[0], dtype=np.int32)
+    restore[np.concatenate(order)] = np.arange(rois.shape[0], dtype=np.int32)
+    return multi, counts, xp.asarray(restore.reshape(-1, 1))
+
+
+def _distribute_infer(rois, rois_num, min_level, max_level, refer_level, refer_scale, pixel_offset):
+    if len(rois.shape) != 2 or rois.shape[1] not in (4, -1):
+        raise ValueError(f"op 'distribute_fpn_proposals': FpnRois must have shape [R, 4], received {list(rois.shape)}")
+    levels = max_level - min_level + 1
+    images = rois_num.shape[0] if rois_num is not None else 1
+    return ([Meta((-1, 4), rois.dtype) for _ in range(levels)],
+            [Meta((images,), np.dtype(np.int32)) for _ in range(levels)], Meta((rois.shape[0], 1), np.dtype(np.int32)))
+
+
+DISTRIBUTE_FPN_PROPOSALS = register_op(
+    "distribute_fpn_proposals", inputs=("FpnRois", "RoisNum"), optional_inputs=("RoisNum",),
+    outputs=("MultiFpnRois", "MultiLevelRoIsNum", "RestoreIndex"),
+    variadic_outputs=("MultiFpnRois", "MultiLevelRoIsNum"), nondiff_inputs=("FpnRois", "RoisNum"),
+    forward=_distribute_forward, infer=_distribute_infer, host_sync=DATA_DEPENDENT_SHAPE,
+    attrs={"min_level": 2, "max_level": 5, "refer_level": 4, "refer_scale": 224, "pixel_offset": False})

@@ -13,7 +13,7 @@ from ..ops import detection as _detection
 from ..ops.dispatch import apply
 from ..tensor.tensor_args import is_tensor_like
 
-__all__ = ["yolo_box", "prior_box", "box_coder", "matrix_nms", "deform_conv2d", "DeformConv2D", "read_file", "decode_jpeg", "roi_pool", "RoIPool",
+__all__ = ["yolo_box", "prior_box", "box_coder", "matrix_nms", "distribute_fpn_proposals", "deform_conv2d", "DeformConv2D", "read_file", "decode_jpeg", "roi_pool", "RoIPool",
            "psroi_pool", "PSRoIPool", "roi_align", "RoIAlign", "nms"]
 
 
@@ -155,6 +155,24 @@ def matrix_nms(bboxes, scores, score_threshold, post_threshold, nms_top_k, keep_
         keep_top_k=int(keep_top_k), normalized=bool(normalized), use_gaussian=bool(use_gaussian),
         gaussian_sigma=float(gaussian_sigma))
     return out, (rois_num if return_rois_num else None), (index if return_index else None)
+
+
+def distribute_fpn_proposals(fpn_rois, min_level, max_level, refer_level, refer_scale, pixel_offset=False,
+                             rois_num=None, name=None):
+    """FPN level assignment: (multi_rois, one [R_l, 4] per level min_level..max_level; restore_ind [R, 1], where
+    each ROI went in their concatenation; rois_num_per_level, one [N] int32 per level, or None without rois_num).
+    A ROI of size s goes to floor(refer_level + log2(s / refer_scale)), clipped to the levels."""
+    if min_level <= 0 or max_level <= 0:
+        raise AssertionError("min_level and max_level should be greater than 0")
+    if not 1 < max_level - min_level + 1 < 100:
+        raise AssertionError("max_level should be greater than min_level, with at most 100 levels")
+    _check_tensor(fpn_rois, "distribute_fpn_proposals", "fpn_rois")
+    if rois_num is None and not in_static_mode():
+        raise AssertionError("rois_num should not be None in dygraph mode.")
+    multi, counts, restore = apply(
+        _detection.DISTRIBUTE_FPN_PROPOSALS, fpn_rois, rois_num, min_level=int(min_level), max_level=int(max_level),
+        refer_level=int(refer_level), refer_scale=int(refer_scale), pixel_offset=bool(pixel_offset))
+    return multi, restore, (counts if rois_num is not None else None)
 
 
 # ---- box coding ------------------------------------------------------------------------------------------------
