@@ -220,3 +220,26 @@ def test_distribute_fpn_proposals_static(paddle):
         multi, restore, counts = paddle.vision.ops.distribute_fpn_proposals(rois, 2, 4, 3, 112, rois_num=num)
         return [restore, *counts]  # Paddle's static fetch refuses the per-level ROIs (they carry LoD)
     return run_static(paddle, build, {"rois": _fpn_rois(), "num": np.array([8, 12], "int32")})
+
+
+def _rpn_inputs(paddle):
+    g = np.random.default_rng(9)
+    n, a, h, w = 2, 3, 4, 5
+    centers = np.stack(np.meshgrid(np.arange(w) * 16 + 8, np.arange(h) * 16 + 8), -1)[:, :, None, :].repeat(a, 2)
+    half = np.array([8, 16, 24])[None, None, :, None]
+    return (paddle.to_tensor(g.uniform(0, 1, (n, a, h, w)).astype("float32")),
+            paddle.to_tensor(g.uniform(-0.5, 0.5, (n, 4 * a, h, w)).astype("float32")),
+            paddle.to_tensor([[64.0, 80.0], [50.0, 60.0]]),
+            paddle.to_tensor(np.concatenate([centers - half, centers + half], -1).astype("float32")),
+            paddle.to_tensor(np.full((h, w, a, 4), [0.1, 0.1, 0.2, 0.2], "float32")))
+
+
+@pytest.mark.parametrize("options", [dict(pre_nms_top_n=30, post_nms_top_n=10, nms_thresh=0.5, min_size=2.0),
+                                     dict(pre_nms_top_n=100, post_nms_top_n=100, nms_thresh=0.7, pixel_offset=True),
+                                     dict(pre_nms_top_n=20, post_nms_top_n=5, nms_thresh=0.9, eta=0.8)],
+                         ids=["plain", "pixel_offset", "adaptive_eta"])
+def test_generate_proposals(options):
+    @differential(rtol=1e-5, atol=1e-5)
+    def body(paddle):
+        return paddle.vision.ops.generate_proposals(*_rpn_inputs(paddle), return_rois_num=True, **options)
+    body()

@@ -1,7 +1,7 @@
 """Detection ops (paddle.vision.ops): region-of-interest pooling (roi_align, roi_pool, psroi_pool and their grad
-ops), non-maximum suppression (nms, matrix_nms), box encoding (box_coder), SSD priors (prior_box) and YOLOv3 decoding
-(yolo_box),
-as Paddle's CPU kernels compute them.
+ops), non-maximum suppression (nms, matrix_nms), box encoding (box_coder), SSD priors (prior_box), YOLOv3 decoding
+(yolo_box) and the two-stage detectors' proposals (generate_proposals_v2, distribute_fpn_proposals), as Paddle's CPU
+kernels compute them.
 
 ROIs [R, 4] are (x1, y1, x2, y2) boxes in input-image coordinates (times spatial_scale on the feature map X
 [N, C, H, W]); RoisNum [N] (int32) says how many consecutive ROIs belong to each image.
@@ -697,3 +697,96 @@ DISTRIBUTE_FPN_PROPOSALS = register_op(
     variadic_outputs=("MultiFpnRois", "MultiLevelRoIsNum"), nondiff_inputs=("FpnRois", "RoisNum"),
     forward=_distribute_forward, infer=_distribute_infer, host_sync=DATA_DEPENDENT_SHAPE,
     attrs={"min_level": 2, "max_level": 5, "refer_level": 4, "refer_scale": 224, "pixel_offset": False})
+
+
+# ---- generate_proposals ----------------------------------------------------------------------------------------
+_BBOX_CLIP = np.log(1000.0 / 16.0)  # the largest log-scale a delta may apply (Paddle's kBBoxClipDefault)
+
+
+def _decode_proposals(anchors, deltas, variances, offset):
+    """Anchors [K, 4] moved by deltas [K, 4] (scaled by variances), as the RPN's box coder."""
+    w = anchors[:, 2] - anchors[:, 0] + offset
+    h = anchors[:, 3] - anchors[:, 1] + offset
+    cx, cy = anchors[:, 0] + 0.5 * w, anchors[:, 1] + 0.5 * h
+    d = deltas * variances if variances is not None else deltas
+    px, py = d[:, 0] * w + cx, d[:, 1] * h + cy
+    pw, ph = np.exp(np.minimum(d[:, 2], _BBOX_CLIP)) * w, np.exp(np.minimum(d[:, 3], _BBOX_CLIP)) * h
+    return np.stack([px - pw / 2, py - ph / 2, px + pw / 2 - offset, py + ph / 2 - offset], 1)
+
+
+def _greedy_nms(boxes, threshold, eta, normalized):
+    """Greedy NMS of boxes in score order with Paddle's adaptive threshold (times eta after each kept box while
+    above 0.5)."""
+    iou = _pairwise_iou(boxes, normalized)
+    keep = []
+    for i in range(boxes.shape[0]):
+        if all(iou[i, j] <= threshold for j in keep):
+            keep.append(i)
+            if eta < 1 and threshold > 0.5:
+                threshold *= eta
+    return np.array(keep, dtype=np.int64)
+
+
+def _generate_proposals_forward(xp, scores, deltas, im_shape, anchors, variances, pre_nms_topN, post_nms_topN,
+                                nms_thresh, min_size, eta, pixel_offset):
+    """Per image: the pre_nms_topN best-scored anchors moved by their deltas, clipped to the image, those smaller than
+    min_size dropped, NMS, the post_nms_topN best kept (RPN proposals)."""
+    pre_nms_top_n, post_nms_top_n = pre_nms_topN, post_nms_topN
+    offset = 1.0 if pixel_offset else 0.0
+    s_h, d_h, im_h = _host(xp, scores), _host(xp, deltas), _host(xp, im_shape).astype(np.float64)
+    a_h, v_h = _host(xp, anchors).reshape(-1, 4), _host(xp, variances).reshape(-1, 4)
+    n = s_h.shape[0]
+    rois, probs, counts = [], [], []
+    for image in range(n):
+        score = s_h[image].transpose(1, 2, 0).reshape(-1)                        # [H, W, A] order, as the anchors
+        delta = d_h[image].reshape(-1, 4, *d_h.shape[2:]).transpose(2, 3, 0, 1).reshape(-1, 4)
+        order = np.argsort(-score, kind="stable")
+        if 0 < pre_nms_top_n < order.size:
+            order = order[:pre_nms_top_n]
+        boxes = _decode_proposals(a_h[order], delta[order], v_h[order], offset)
+        height, width = im_h[image, 0], im_h[image, 1]
+        boxes[:, 0::2] = np.clip(boxes[:, 0::2], 0, width - offset)
+        boxes[:, 1::2] = np.clip(boxes[:, 1::2], 0, height - offset)
+        bw, bh = boxes[:, 2] - boxes[:, 0] + offset, boxes[:, 3] - boxes[:, 1] + offset
+        keep = (bw >= max(min_size, 1.0)) & (bh >= max(min_size, 1.0))
+        if pixel_offset:
+            keep &= (boxes[:, 0] + bw / 2 <= width) & (boxes[:, 1] + bh / 2 <= height)
+        boxes, kept_scores = boxes[keep], score[order][keep]
+        if boxes.shape[0] == 0:  # Paddle keeps one empty proposal for an image with none
+            boxes, kept_scores = np.zeros((1, 4)), np.zeros(1)
+        elif nms_thresh > 0:
+            chosen = _greedy_nms(boxes, nms_thresh, eta, not pixel_offset)
+            if 0 < post_nms_top_n < chosen.size:
+                chosen = chosen[:post_nms_top_n]
+            boxes, kept_scores = boxes[chosen], kept_scores[chosen]
+        rois.append(boxes)
+        probs.append(kept_scores)
+        counts.append(boxes.shape[0])
+    dtype = scores.dtype
+    return (xp.asarray(np.concatenate(rois).astype(dtype)), xp.asarray(np.concatenate(probs).reshape(-1, 1)
+                                                                       .astype(dtype)),
+            xp.asarray(np.array(counts, dtype=np.int32)))
+
+
+def _generate_proposals_infer(scores, deltas, im_shape, anchors, variances, pre_nms_topN, post_nms_topN,
+                              nms_thresh, min_size, eta, pixel_offset):
+    op = "generate_proposals"
+    if len(scores.shape) != 4 or len(deltas.shape) != 4:
+        raise ValueError(f"op '{op}': Scores [N, A, H, W] and BboxDeltas [N, 4A, H, W] must be 4-D, received "
+                         f"{list(scores.shape)} and {list(deltas.shape)}")
+    if -1 not in (scores.shape[1], deltas.shape[1]) and deltas.shape[1] != 4 * scores.shape[1]:
+        raise ValueError(f"op '{op}': BboxDeltas must have 4 channels per anchor ({4 * scores.shape[1]}), received "
+                         f"{deltas.shape[1]}")
+    for slot, meta in (("Anchors", anchors), ("Variances", variances)):
+        if meta.shape[-1] not in (4, -1):
+            raise ValueError(f"op '{op}': {slot} must end in 4 box coordinates, received {list(meta.shape)}")
+    return (Meta((-1, 4), scores.dtype), Meta((-1, 1), scores.dtype), Meta((scores.shape[0],), np.dtype(np.int32)))
+
+
+GENERATE_PROPOSALS = register_op(
+    "generate_proposals_v2", inputs=("Scores", "BboxDeltas", "ImShape", "Anchors", "Variances"),
+    outputs=("RpnRois", "RpnRoiProbs", "RpnRoisNum"),
+    nondiff_inputs=("Scores", "BboxDeltas", "ImShape", "Anchors", "Variances"),
+    forward=_generate_proposals_forward, infer=_generate_proposals_infer, host_sync=DATA_DEPENDENT_SHAPE,
+    attrs={"pre_nms_topN": 6000, "post_nms_topN": 1000, "nms_thresh": 0.5, "min_size": 0.1, "eta": 1.0,
+           "pixel_offset": True})

@@ -13,7 +13,7 @@ from ..ops import detection as _detection
 from ..ops.dispatch import apply
 from ..tensor.tensor_args import is_tensor_like
 
-__all__ = ["yolo_box", "prior_box", "box_coder", "matrix_nms", "distribute_fpn_proposals", "deform_conv2d", "DeformConv2D", "read_file", "decode_jpeg", "roi_pool", "RoIPool",
+__all__ = ["yolo_box", "prior_box", "box_coder", "matrix_nms", "distribute_fpn_proposals", "generate_proposals", "deform_conv2d", "DeformConv2D", "read_file", "decode_jpeg", "roi_pool", "RoIPool",
            "psroi_pool", "PSRoIPool", "roi_align", "RoIAlign", "nms"]
 
 
@@ -173,6 +173,23 @@ def distribute_fpn_proposals(fpn_rois, min_level, max_level, refer_level, refer_
         _detection.DISTRIBUTE_FPN_PROPOSALS, fpn_rois, rois_num, min_level=int(min_level), max_level=int(max_level),
         refer_level=int(refer_level), refer_scale=int(refer_scale), pixel_offset=bool(pixel_offset))
     return multi, restore, (counts if rois_num is not None else None)
+
+
+def generate_proposals(scores, bbox_deltas, img_size, anchors, variances, pre_nms_top_n=6000, post_nms_top_n=1000,
+                       nms_thresh=0.5, min_size=0.1, eta=1.0, pixel_offset=False, return_rois_num=False, name=None):
+    """RPN proposals: (rpn_rois [K, 4], rpn_roi_probs [K, 1], rpn_rois_num [N] int32, or None in static mode
+    without return_rois_num) from objectness scores [N, A, H, W], deltas [N, 4A, H, W], img_size [N, 2] (height,
+    width) and the anchors and variances [H, W, A, 4]."""
+    for x, arg in ((scores, "scores"), (bbox_deltas, "bbox_deltas"), (img_size, "img_size"), (anchors, "anchors"),
+                   (variances, "variances")):
+        _check_tensor(x, "generate_proposals", arg)
+    if not return_rois_num and not in_static_mode():
+        raise AssertionError("return_rois_num should be True in dygraph mode.")
+    rois, probs, counts = apply(
+        _detection.GENERATE_PROPOSALS, scores, bbox_deltas, img_size, anchors, variances,
+        pre_nms_topN=int(pre_nms_top_n), post_nms_topN=int(post_nms_top_n), nms_thresh=float(nms_thresh),
+        min_size=float(min_size), eta=float(eta), pixel_offset=bool(pixel_offset))
+    return rois, probs, (counts if return_rois_num else None)
 
 
 # ---- box coding ------------------------------------------------------------------------------------------------
