@@ -137,3 +137,28 @@ def test_multi_head_attention(pre_layer_norm):
     p /= p.sum(-1, keepdims=True)
     h = X + (p @ v).transpose(0, 2, 1, 3).reshape(2, 4, 8) @ out_w
     np.testing.assert_allclose(got, h if pre_layer_norm else _layer_norm(h), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("normalize_before", [False, True])
+def test_attention_and_encoder_layers(normalize_before):
+    paddle = _lite()
+    paddle.seed(2)
+    inc = paddle.incubate.nn
+    attn = inc.FusedMultiHeadAttention(8, 2, dropout_rate=0.0, attn_dropout_rate=0.0, normalize_before=normalize_before)
+    x = paddle.to_tensor(X)
+    mask = paddle.to_tensor(np.tril(np.ones((4, 4), bool)))
+    got = attn(x, attn_mask=mask).numpy()
+    w, b = attn.qkv_weight.numpy(), attn.qkv_bias.numpy()
+    src = _layer_norm(X) if normalize_before else X
+    q, k, v = (np.einsum("bse,hde->bhsd", src, w[i]) + b[i][None, :, None, :] for i in range(3))
+    s = q @ k.transpose(0, 1, 3, 2) / 2.0 + np.where(np.tril(np.ones((4, 4))) > 0, 0, -1e9)
+    p = np.exp(s - s.max(-1, keepdims=True))
+    p /= p.sum(-1, keepdims=True)
+    h = X + (p @ v).transpose(0, 2, 1, 3).reshape(2, 4, 8) @ attn.linear_weight.numpy() + attn.linear_bias.numpy()
+    np.testing.assert_allclose(got, h if normalize_before else _layer_norm(h), rtol=1e-4, atol=1e-5)
+    assert [list(p.shape) for p in attn.parameters()][:2] == [[3, 2, 4, 8], [3, 2, 4]]
+    layer = inc.FusedTransformerEncoderLayer(8, 2, 16, dropout_rate=0.0, normalize_before=normalize_before)
+    xg = paddle.to_tensor(X, stop_gradient=False)
+    out = layer(xg, mask)
+    out.sum().backward()
+    assert list(out.shape) == [2, 4, 8] and xg.grad is not None and layer.fused_attn.qkv_weight.grad is not None

@@ -2,9 +2,11 @@
 from . import functional  # noqa: F401
 from ...nn import initializer as _init
 from ...nn.layer.layers import Layer as _Layer
+from ...nn.layer.transformer import _attn_bias, _param_attrs
 from . import functional as F
 
-__all__ = ["FusedLinear", "FusedDropoutAdd", "FusedBiasDropoutResidualLayerNorm", "FusedFeedForward"]
+__all__ = ["FusedLinear", "FusedDropoutAdd", "FusedBiasDropoutResidualLayerNorm", "FusedFeedForward",
+           "FusedMultiHeadAttention", "FusedTransformerEncoderLayer"]
 
 
 class FusedLinear(_Layer):
@@ -100,3 +102,86 @@ class FusedFeedForward(_Layer):
                                    ring_id=self._ring_id)
 
 
+
+
+class FusedMultiHeadAttention(_Layer):
+    """Self-attention (fused_multi_head_attention): qkv_weight [3, num_heads, head_dim, embed_dim] ([embed_dim,
+    3 * embed_dim] with transpose_qkv_wb), qkv_bias, linear_weight [embed_dim, embed_dim], linear_bias, and the
+    layer norm before (normalize_before: pre_ln_*) or after (ln_*)."""
+
+    def __init__(self, embed_dim, num_heads, dropout_rate=0.5, attn_dropout_rate=0.5, kdim=None, vdim=None,
+                 normalize_before=False, need_weights=False, qkv_weight_attr=None, qkv_bias_attr=None,
+                 linear_weight_attr=None, linear_bias_attr=None, pre_ln_scale_attr=None, pre_ln_bias_attr=None,
+                 ln_scale_attr=None, ln_bias_attr=None, epsilon=1e-5, nranks=1, ring_id=-1, transpose_qkv_wb=False,
+                 name=None):
+        super().__init__()
+        if embed_dim <= 0 or num_heads <= 0:
+            raise AssertionError(f"Expected embed_dim and nhead to be greater than 0, but received {embed_dim} and "
+                                 f"{num_heads}")
+        if embed_dim % num_heads:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        if need_weights:
+            raise AssertionError("Only support need_weight is False now.")
+        if nranks != 1 or ring_id != -1:
+            raise NotImplementedError("FusedMultiHeadAttention: tensor parallelism (nranks, ring_id) is not supported")
+        self.normalize_before, self._epsilon, self._ring_id = normalize_before, epsilon, ring_id
+        self.embed_dim, self.num_heads, self.head_dim = embed_dim, num_heads, embed_dim // num_heads
+        self.kdim, self.vdim, self.need_weights = kdim, vdim, need_weights
+        self.transpose_qkv_wb = transpose_qkv_wb
+        qkv_shape = [embed_dim, 3 * embed_dim] if transpose_qkv_wb else [3, num_heads, self.head_dim, embed_dim]
+        self.qkv_weight = self.create_parameter(qkv_shape, attr=qkv_weight_attr)
+        self.qkv_bias = self.create_parameter([3 * embed_dim] if transpose_qkv_wb else qkv_shape[:3],
+                                              attr=qkv_bias_attr, is_bias=True)
+        self.linear_weight = self.create_parameter([embed_dim, embed_dim], attr=linear_weight_attr)
+        self.linear_bias = self.create_parameter([embed_dim], attr=linear_bias_attr, is_bias=True)
+        if normalize_before:
+            self.pre_ln_scale, self.pre_ln_bias = _norm_params(self, embed_dim, pre_ln_scale_attr, pre_ln_bias_attr)
+            self.ln_scale = self.ln_bias = None
+        else:
+            self.pre_ln_scale = self.pre_ln_bias = None
+            self.ln_scale, self.ln_bias = _norm_params(self, embed_dim, ln_scale_attr, ln_bias_attr)
+        self.dropout_rate, self.attn_dropout_rate, self.name = dropout_rate, attn_dropout_rate, name
+
+    def forward(self, query, key=None, value=None, attn_mask=None, cache=None):
+        return F.fused_multi_head_attention(
+            query, self.qkv_weight, self.linear_weight, self.normalize_before, self.pre_ln_scale, self.pre_ln_bias,
+            self.ln_scale, self.ln_bias, self._epsilon, self.qkv_bias, self.linear_bias, cache,
+            _attn_bias(attn_mask, query.dtype.name), self.dropout_rate, self.attn_dropout_rate, self._epsilon,
+            self.training, num_heads=self.num_heads, transpose_qkv_wb=self.transpose_qkv_wb)
+
+    def extra_repr(self):
+        return f"embed_dim={self.embed_dim}, num_heads={self.num_heads}, dropout_rate={self.dropout_rate}, " \
+               f"attn_dropout_rate={self.attn_dropout_rate}, epsilon={self._epsilon}, kdim={self.kdim}, " \
+               f"vdim={self.vdim}, normalize_before={self.normalize_before}, need_weights={self.need_weights}, " \
+               f"dtype={self._dtype}"
+
+
+class FusedTransformerEncoderLayer(_Layer):
+    """A transformer encoder layer of FusedMultiHeadAttention then FusedFeedForward; weight_attr / bias_attr one attr
+    or a list of two (attention, feed-forward)."""
+
+    def __init__(self, d_model, nhead, dim_feedforward, dropout_rate=0.1, activation="relu", attn_dropout_rate=None,
+                 act_dropout_rate=None, normalize_before=False, weight_attr=None, bias_attr=None):
+        super().__init__()
+        for arg, value in (("d_model", d_model), ("nhead", nhead), ("dim_feedforward", dim_feedforward)):
+            if value <= 0:
+                raise AssertionError(f"Expected {arg} to be greater than 0, but received {value}")
+        weights = _param_attrs(weight_attr, 2, "FusedTransformerEncoderLayer", "weight_attr")
+        biases = _param_attrs(bias_attr, 2, "FusedTransformerEncoderLayer", "bias_attr")
+        self.normalize_before = normalize_before
+        self.fused_attn = FusedMultiHeadAttention(
+            d_model, nhead, dropout_rate=dropout_rate,
+            attn_dropout_rate=dropout_rate if attn_dropout_rate is None else attn_dropout_rate,
+            normalize_before=normalize_before, qkv_weight_attr=weights[0], qkv_bias_attr=biases[0],
+            linear_weight_attr=weights[0], linear_bias_attr=biases[0], pre_ln_scale_attr=weights[0],
+            pre_ln_bias_attr=biases[0], ln_scale_attr=weights[0], ln_bias_attr=biases[0])
+        self.ffn = FusedFeedForward(
+            d_model, dim_feedforward, dropout_rate=dropout_rate, activation=activation,
+            act_dropout_rate=dropout_rate if act_dropout_rate is None else act_dropout_rate,
+            normalize_before=normalize_before, linear1_weight_attr=weights[1], linear1_bias_attr=biases[1],
+            linear2_weight_attr=weights[1], linear2_bias_attr=biases[1])
+
+    def forward(self, src, src_mask=None, cache=None):
+        if cache is not None:
+            raise NotImplementedError("FusedTransformerEncoderLayer: incremental caches are not supported")
+        return self.ffn(self.fused_attn(src, attn_mask=src_mask))
