@@ -135,3 +135,31 @@ def test_lookahead_arguments(alpha, k):
     def body(paddle):
         paddle.incubate.LookAhead(paddle.optimizer.SGD(0.1, parameters=[]), alpha=alpha, k=k)
     body()
+
+
+@pytest.mark.parametrize("window", [dict(min_average_window=2, max_average_window=3),
+                                    dict(min_average_window=1, max_average_window=10)])
+def test_model_average_like_paddle(window):
+    @differential(rtol=1e-5, atol=1e-6)
+    def body(paddle):
+        layer = paddle.nn.Linear(3, 2)
+        layer.weight.set_value(paddle.to_tensor(np.arange(6, dtype="float32").reshape(3, 2) / 10))
+        layer.bias.set_value(paddle.zeros([2]))
+        sgd = paddle.optimizer.SGD(0.1, parameters=layer.parameters())
+        average = paddle.incubate.ModelAverage(0.5, parameters=layer.parameters(), **window)
+        x = paddle.to_tensor(X, dtype="float32")
+        seen = []
+        for _ in range(6):
+            paddle.mean(layer(x) ** 2).backward()
+            sgd.step()
+            average.step()
+            sgd.clear_grad()
+            with average.apply():
+                seen.append(layer.weight.numpy().copy())
+            seen.append(layer.weight.numpy().copy())
+        with average.apply(need_restore=False):
+            pass
+        kept = layer.weight.numpy().copy()
+        average.restore()
+        return seen + [kept, layer.weight.numpy()]
+    body()
