@@ -26,8 +26,9 @@ from ..static.input import InputSpec, data
 from ..utils.structure import flatten
 
 
-# Whether a traced step owns fixed input and output arrays (FixedStep): None -- on a GPU, where a CUDA graph
-# can replay the step (on the CPU the copies would buy nothing); True/False -- always/never.
+# Whether a traced step owns fixed input and output arrays (FixedStep): None -- on a GPU when the step may be
+# replayed from a CUDA graph (elsewhere the copies in and out would be device work buying nothing: two copies per
+# fetched value, one per fed one); True/False -- always/never.
 fixed_io = [None]
 
 
@@ -109,7 +110,7 @@ class PartialProgram:
         key = (place, place.xp)  # plans compiled while launches are counted (device.count_launches) stay apart
         steps = self._steps.get(key)
         if steps is None:
-            fixed = fixed_io[0]
+            fixed = fixed_io[0] if fixed_io[0] is not None or self.cuda_graph else False
             forward = FixedStep(Plan(self._forward_ops, self._forward_feeds, self._forward_fetch, place),
                                 self._forward_copied, fixed, self.cuda_graph)
             # an intermediate of a branch not taken this time has no value: it travels as a boxed None
