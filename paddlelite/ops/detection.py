@@ -50,9 +50,9 @@ def _roi_batch(xp, op, n, rois, rois_num):
     return np.repeat(np.arange(n), counts)
 
 
-def _per_image(batch):
-    """(image, the positions of its ROIs) for each image that has ROIs."""
-    return [(int(b), np.nonzero(batch == b)[0]) for b in np.unique(batch)]
+def _per_image(xp, batch):
+    """(image, the positions of its ROIs, on the device) for each image that has ROIs."""
+    return [(int(b), xp.asarray(np.nonzero(batch == b)[0])) for b in np.unique(batch)]
 
 
 # ---- roi_align -------------------------------------------------------------------------------------------------
@@ -103,7 +103,7 @@ def _roi_align_forward(xp, x, rois, rois_num, pooled_height, pooled_width, spati
     ay, ax = _align_matrices(xp, x.shape, rois, pooled_height, pooled_width, spatial_scale, sampling_ratio, aligned,
                              x.dtype)
     out = xp.zeros((rois.shape[0], x.shape[1], pooled_height, pooled_width), dtype=x.dtype)
-    for image, at in _per_image(batch):
+    for image, at in _per_image(xp, batch):
         rows = matmul_array(xp, ay[at][:, None], x[image][None])                   # [r, C, ph, W]
         out[at] = matmul_array(xp, rows, ax[at].swapaxes(1, 2)[:, None])          # [r, C, ph, pw]
     return out
@@ -115,7 +115,7 @@ def _roi_align_grad_forward(xp, x, rois, rois_num, dout, pooled_height, pooled_w
     ay, ax = _align_matrices(xp, x.shape, rois, pooled_height, pooled_width, spatial_scale, sampling_ratio, aligned,
                              dout.dtype)
     dx = xp.zeros(x.shape, dtype=dout.dtype)
-    for image, at in _per_image(batch):
+    for image, at in _per_image(xp, batch):
         rows = matmul_array(xp, ay[at].swapaxes(1, 2)[:, None], dout[at])          # [r, C, H, pw]
         dx[image] = xp.tensordot(rows, ax[at], axes=([0, 3], [0, 1]))              # [C, H, W]
     return dx
@@ -205,7 +205,7 @@ def _psroi_forward(xp, x, rois, rois_num, output_channels, pooled_height, pooled
     table[..., 1:, 1:] = view.cumsum(axis=4).cumsum(axis=5)
     out = xp.zeros((rois.shape[0], output_channels, pooled_height, pooled_width), dtype=x.dtype)
     i, j = xp.arange(pooled_height)[:, None], xp.arange(pooled_width)[None, :]
-    for image, at in _per_image(batch):
+    for image, at in _per_image(xp, batch):
         hs, he, ws, we, area = _ps_corners(xp, bins, at)
         t = table[image]                                                           # [c, ph, pw, H + 1, W + 1]
         total = t[:, i, j, he, we] - t[:, i, j, hs, we] - t[:, i, j, he, ws] + t[:, i, j, hs, ws]
@@ -221,7 +221,7 @@ def _psroi_grad_forward(xp, x, rois, rois_num, dout, output_channels, pooled_hei
     corners = xp.zeros(shape[:4] + (shape[4] + 1, shape[5] + 1), dtype=dout.dtype)
     _, c, ph, pw, h, w = shape
     cell = (xp.arange(c)[:, None, None] * ph + xp.arange(ph)[:, None]) * pw + xp.arange(pw)    # [c, ph, pw]
-    for image, at in _per_image(batch):
+    for image, at in _per_image(xp, batch):
         hs, he, ws, we, area = _ps_corners(xp, bins, at)
         share = xp.where(area[:, None] > 0, dout[at] / xp.maximum(area[:, None], 1), 0)  # [r, c, ph, pw]
         plane = (image * c * ph * pw + cell) * (h + 1)
@@ -338,8 +338,7 @@ ROI_POOL_GRAD = register_op("roi_pool_grad", inputs=("X", "ROIs", "RoisNum", "Ar
                             outputs=("X@GRAD",), meta_inputs=("X",), optional_inputs=("RoisNum",),
                             nondiff_inputs=("ROIs", "RoisNum", "Argmax"), forward=_roi_pool_grad_forward,
                             infer=lambda x, rois, rois_num, argmax, dout, **attrs: Meta(x.shape, dout.dtype),
-                            grad=_roi_pool_grad_grad, attrs=_POOL_ATTRS, double_grad=True,
-                            host_sync="reads RoisNum on the host")
+                            grad=_roi_pool_grad_grad, attrs=_POOL_ATTRS, host_sync="reads RoisNum on the host")
 ROI_POOL_GRAD_GRAD = register_op(
     "roi_pool_grad_grad", inputs=("X", "ROIs", "RoisNum", "Argmax", "X@GRAD@GRAD"), outputs=("Out@GRAD@GRAD",),
     meta_inputs=("X",), optional_inputs=("RoisNum",), nondiff_inputs=("ROIs", "RoisNum", "Argmax"),
