@@ -8,7 +8,8 @@
 #             the GPU (tests/test_fusion.py -m gpu)                                                  (~4.5 min)
 #   train     training steps (with CUDA-graph replay: to_static, the Executor, eager CUDAGraph, PyTorch's
 #             torch.cuda.graphs) and per-op host cost against PyTorch on the same GPU (BENCH_DEVICE=gpu)  (~4 min)
-#   kernels   the fused kernels against a device copy, unfused CuPy and PyTorch (bench/test_bench_kernels.py) (~4 min)
+#   kernels   the fused and generated kernels against a device copy, unfused CuPy and PyTorch
+#             (bench/test_bench_kernels.py)                                                          (~5 min)
 #   gemm      GEMMs in every precision and an AMP step against PyTorch (bench/test_bench_gemm.py)     (~2.5 min)
 #   models    issue 25: ResNet-50 (batch 64, bf16 AMP and fp32) and GPT-2-small (seq 1024, batch 8, bf16)
 #             training steps against PyTorch (bench/test_bench_models.py); not in the default set   (~4 min)
@@ -38,7 +39,7 @@ if has train; then
   BENCH_DEVICE=gpu timeout 240 $PT bench/test_bench_eager.py bench/test_bench_train.py --benchmark-json=$B/train.json > $B/train.log 2>&1
 fi
 if has kernels; then
-  timeout 240 $PT -s bench/test_bench_kernels.py --benchmark-json=$B/kernels.json > $B/kernels.log 2>&1
+  timeout 330 $PT -s bench/test_bench_kernels.py --benchmark-json=$B/kernels.json > $B/kernels.log 2>&1
 fi
 if has gemm; then  # GEMMs per precision (TF32, float16, bfloat16) and an AMP training step: TFLOP/s in extra_info
   BENCH_DEVICE=gpu timeout 150 $PT bench/test_bench_gemm.py --benchmark-json=$B/gemm.json > $B/gemm.log 2>&1

@@ -17,6 +17,7 @@ import numpy as np
 from ..device.place import Place, current_place, place_of_array
 from ..framework import mode as _mode
 from ..framework.tensor import Parameter, Tensor
+from ..ops import instrument
 from ..ops.registry import Meta
 from ..static import appender as _appender
 from ..static.backward import gradients
@@ -107,7 +108,8 @@ class PartialProgram:
     def steps_at(self, place):
         """The forward and backward steps (FixedStep; the backward None without gradients) running this program
         on `place`: one program runs wherever its run_program op's inputs are, each place with its own plans."""
-        key = (place, place.xp)  # plans compiled while launches are counted (device.count_launches) stay apart
+        # plans compiled while launches are counted (device.count_launches) or a profiler records stay apart
+        key = (place, place.xp, instrument.token[0])
         steps = self._steps.get(key)
         if steps is None:
             fixed = fixed_io[0] if fixed_io[0] is not None or self.cuda_graph else False
