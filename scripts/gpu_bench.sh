@@ -4,8 +4,8 @@
 #   launches  launches per training step (bench/profile_steps.py): CUDA's profiler (CUPTI, through torch.profiler)
 #             counts the kernels, copies and memsets of one step of each model of tests/step_models.py --
 #             paddlelite eager, static Executor and to_static, and PyTorch eager -- beside paddlelite's CPU count
-#             (device.count_launches) and each step's time; then the generated and fused elementwise kernels on
-#             the GPU (tests/test_fusion.py -m gpu)                                                  (~4.5 min)
+#             (device.count_launches) and each step's time; then the generated and fused elementwise kernels and
+#             the batched optimizer updates on the GPU (tests/test_fusion.py, test_batching.py -m gpu)   (~5 min)
 #   train     training steps (with CUDA-graph replay: to_static, the Executor, eager CUDAGraph, PyTorch's
 #             torch.cuda.graphs) and per-op host cost against PyTorch on the same GPU (BENCH_DEVICE=gpu)  (~4 min)
 #   kernels   the fused and generated kernels against a device copy, unfused CuPy and PyTorch
@@ -32,7 +32,9 @@ PT="python3 -m pytest -p no:cacheprovider -W ignore -q --benchmark-only --benchm
 has() { [[ " $PARTS " == *" $1 "* ]]; }
 if has launches; then
   timeout 200 python3 bench/profile_steps.py --out $B/launches.json > $B/launches.log 2>&1; echo "rc=$?" >> $B/launches.log
-  timeout 60 python3 -m pytest -p no:cacheprovider -W ignore -q -rfE -m gpu tests/test_fusion.py tests/test_launch_count.py \
+  timeout 90 python3 -m pytest -p no:cacheprovider -W ignore -q -rfE -m gpu tests/test_fusion.py tests/test_launch_count.py \
+    tests/test_batching.py "tests/test_kernels_gpu.py::test_merged_momentum_and_sgd_many_params" \
+    "tests/test_kernels_gpu.py::test_layer_norm_forward" \
     > $B/fusion_gpu.log 2>&1; echo "rc=$?" >> $B/fusion_gpu.log
 fi
 if has train; then
