@@ -79,6 +79,7 @@ from . import callbacks, hapi, pir_utils, vision  # noqa: E402
 from . import distribution, sparse  # noqa: E402
 from . import text  # noqa: E402
 from . import geometric  # noqa: E402
+from . import incubate  # noqa: E402
 from . import audio  # noqa: E402
 from . import quantization  # noqa: E402
 from . import profiler  # noqa: E402
