@@ -77,6 +77,7 @@ from .amp import get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dt
 from . import callbacks, hapi, pir_utils, vision  # noqa: E402
 from . import distribution  # noqa: E402
 from . import text  # noqa: E402
+from . import onnx  # noqa: E402  (paddle.onnx.export; the onnx package is the optional extra [onnx])
 from . import version  # noqa: E402
 from .utils.install_check import run_check as _run_check  # noqa: E402
 
