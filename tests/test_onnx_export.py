@@ -152,6 +152,39 @@ def test_grouped_dilated_transposed_convolutions_pools_and_norms(layout, tmp_pat
                                rtol=2e-4, atol=2e-5)
 
 
+def _functions():
+    F = paddle.nn.functional
+    return {  # name: (function of x, x's shape)
+        "attention": (lambda q: F.scaled_dot_product_attention(q, q * 0.5, q, is_causal=True), [2, 5, 2, 8]),
+        "activations": (lambda x: F.silu(x) + F.leaky_relu(x) + F.elu(x) + F.softplus(x) + F.hardtanh(x) + F.selu(x)
+                        + F.mish(x) + F.gelu(x, approximate=True) + paddle.clip(x, -1, 1) + paddle.pow(x, 2)
+                        + F.normalize(x, axis=1), [2, 5]),
+        "reductions": (lambda x: x.max(1) + x.prod(1) + paddle.logsumexp(x, 1) + x.std(1) + x.var(1, unbiased=False)
+                       + x.norm(p=2, axis=1) + paddle.argmax(x, 1).astype("float32"), [2, 5]),
+        "sorting": (lambda x: paddle.argsort(x, 1, descending=True).astype("float32") + paddle.sort(x, 1)
+                    + paddle.topk(x, 2, largest=False)[0].sum(1, keepdim=True) + paddle.cumsum(x, 1)
+                    + paddle.flip(x, [1]) + paddle.roll(x, [2, -1], [1, 0]), [3, 5]),
+        "masks": (lambda x: paddle.where(x > 0, x, paddle.zeros_like(x)) + paddle.masked_fill(x, x < 0, 1.0)
+                  + paddle.tril(x, -1) + paddle.triu(x), [5, 5]),
+        "bilinear": (lambda x: F.interpolate(x, size=[7, 5], mode="bilinear")
+                     + F.interpolate(x, size=[7, 5], mode="bilinear", align_corners=True)
+                     + F.interpolate(x, size=[7, 5], mode="bicubic"), [1, 2, 4, 4]),
+        "nearest_by_scale": (lambda x: F.interpolate(x, scale_factor=1.7, mode="nearest")
+                             + F.interpolate(x, scale_factor=1.7, mode="bilinear", align_mode=1), [1, 2, 4, 4]),
+        "channel_last_linear": (lambda x: F.interpolate(x, size=[9], mode="linear", data_format="NWC"), [1, 4, 2]),
+        "trilinear": (lambda x: F.interpolate(x, size=[3, 5, 6], mode="trilinear"), [1, 2, 2, 4, 4]),
+    }
+
+
+@pytest.mark.parametrize("name", list(_functions()))
+def test_functional_ops_run_in_onnxruntime_like_paddlelite(name, tmp_path):
+    fn, shape = _functions()[name]
+    static = paddle.jit.to_static(fn)
+    _, session = _export(static, [InputSpec(shape, "float32", "x")], tmp_path, opset_version=14)
+    x = _floats(*shape)
+    np.testing.assert_allclose(session.run(None, {"x": x})[0], fn(paddle.to_tensor(x)).numpy(), rtol=2e-4, atol=2e-5)
+
+
 def test_unsupported_ops_are_listed_in_one_error(tmp_path):
     def f(x):
         return paddle.linalg.det(x) + paddle.linalg.matrix_rank(x).astype("float32") + paddle.linalg.det(x * 2)

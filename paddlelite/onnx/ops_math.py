@@ -224,6 +224,20 @@ def _reduce(g, op):
     g.reduce(_REDUCE[op.type], x, axes, keep, out)
 
 
+@converter("var")
+def _var(g, op):
+    """The mean square deviation over the reduced elements, divided by their count less one when unbiased."""
+    x, out, a = op.input("X"), op.output("Out"), op.attrs
+    axes = _axes(g, x, a["axis"])
+    reduced = [g.shape(x)[d] for d in (range(g.rank(x)) if axes is None else axes)]
+    if -1 in reduced:
+        raise Unsupported(f"a variance over dims {reduced} known only when the model runs")
+    deviation = g.node("Sub", [x, g.reduce("ReduceMean", x, axes, True)])
+    total = g.reduce("ReduceSum", g.node("Mul", [deviation, deviation]), axes, a["keepdim"])
+    count = int(np.prod(reduced)) - int(bool(a["unbiased"]))
+    g.node("Div", [total, _const_like(g, x, max(count, 0))], out)
+
+
 @converter("argmax", "argmin")
 def _arg(g, op):
     x, out, a = op.input("X"), op.output("Out"), op.attrs
@@ -332,3 +346,30 @@ def _clip(g, op):
             t = g.node("Reshape", [t if g.dtype(t) == dtype else g.cast(t, dtype), g.const([], np.int64)])
         bounds.append(t if t is not None else None if math.isinf(value) else value)
     g.clip(x, bounds[0], bounds[1], dtype, op.output("Out"))
+
+
+# ---- sorting ------------------------------------------------------------------------------------------------------
+def _top_k(g, x, k, axis, largest, sorted_, outs):
+    """ONNX TopK (k a 1-element int64 tensor); the smallest / unsorted forms need opset 11."""
+    g.require(10, "op top_k")
+    if not largest or not sorted_:
+        g.require(11, "the smallest or unsorted top_k")
+    extra = {"largest": int(largest), "sorted": int(sorted_)} if g.opset >= 11 else {}
+    return g.node("TopK", [x, k], outs, axis=axis % g.rank(x), **extra)
+
+
+@converter("top_k_v2")
+def _top_k_v2(g, op):
+    x, a = op.input("X"), op.attrs
+    k = op.input("K")
+    k = g.const([int(a["k"])], np.int64) if k is None else g.node("Reshape", [g.int64(k), g.const([1], np.int64)])
+    _top_k(g, x, k, a["axis"], a["largest"], a["sorted"], [op.output("Out"), op.output("Indices")])
+
+
+@converter("argsort")
+def _argsort(g, op):
+    """A full TopK along the axis (ties keep their order, as Paddle's stable sort)."""
+    x, a = op.input("X"), op.attrs
+    axis = a["axis"] % g.rank(x)
+    k = g.slice(g.shape_of(x), [axis], [axis + 1], [0])
+    _top_k(g, x, k, axis, a["descending"], True, [op.output("Out"), op.output("Indices")])

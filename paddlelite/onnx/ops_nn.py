@@ -256,3 +256,55 @@ def _rnn(g, op):
             g.node("Concat", names, state, axis=0)
         else:
             g.identity(names[0], state)
+
+
+# ---- interpolation ------------------------------------------------------------------------------------------------
+def _resize_mode(method, align_corners, align_mode):
+    """(ONNX Resize's mode, its coordinate_transformation_mode) of Paddle's interpolation: nearest takes the floor of
+    dst / scale; linear modes with align_mode 0 and bicubic sample at half pixels (clamped at the edge)."""
+    if method == "nearest":
+        return "nearest", "asymmetric"
+    mode = "cubic" if method == "bicubic" else "linear"
+    if align_corners:
+        return mode, "align_corners"
+    return mode, "asymmetric" if align_mode == 1 and mode == "linear" else "half_pixel"
+
+
+@converter("nearest_interp_v2", "linear_interp_v2", "bilinear_interp_v2", "bicubic_interp_v2", "trilinear_interp_v2")
+def _interp(g, op):
+    """ONNX Resize with sizes when Paddle has an output size (OutSize, SizeTensor, out_*), with scales when it has a
+    scale (which also sets Paddle's source-coordinate ratio, as ONNX's scales do)."""
+    g.require(11, f"op {op.type}")
+    x, a = op.input("X"), op.attrs
+    method = op.type[:-len("_interp_v2")]
+    nd = g.rank(x) - 2
+    mode, transform = _resize_mode(method, a["align_corners"], a["align_mode"])
+    given_size = op.input("OutSize") is not None or op.inputs("SizeTensor")
+    sizes = scales = None
+    if given_size:
+        sizes = g.int_arg(op, "OutSize", "SizeTensor", [])
+    elif op.input("Scale") is not None:
+        factor = g.node("Expand", [g.node("Reshape", [g.cast(op.input("Scale"), np.float32), g.const([-1], np.int64)]),
+                                   g.const([nd], np.int64)])
+        scales = g.node("Concat", [g.const([1.0, 1.0], np.float32), factor], axis=0)
+    elif a["scale"]:
+        factor = list(a["scale"]) * nd if len(a["scale"]) == 1 else list(a["scale"])
+        scales = g.const([1.0, 1.0, *factor], np.float32)
+    else:
+        sizes = [a["out_d"], a["out_h"], a["out_w"]][3 - nd:]
+    if isinstance(sizes, list):
+        spatial = _spatial(g, x, a["data_layout"])
+        if method in ("nearest", "bilinear", "bicubic") and not a["align_corners"] and \
+                any(o == 1 and n != 1 for o, n in zip(sizes, spatial)):
+            raise Unsupported(f"an output size of 1 from {spatial} (Paddle reads the first input, ONNX's "
+                              f"{transform} the middle)")
+        sizes = g.const(sizes, np.int64)
+
+    def build(xc, out):
+        full = None if sizes is None else g.node("Concat", [g.slice(g.node("Shape", [xc]), [0], [2], [0]), sizes],
+                                                 axis=0)
+        empty = g.const(np.zeros(0, np.float32)) if g.opset < 13 else None
+        extra = {"nearest_mode": "floor"} if mode == "nearest" else {"cubic_coeff_a": -0.75} if mode == "cubic" else {}
+        return g.node("Resize", [xc, empty, scales if scales is not None else empty, full], out, mode=mode,
+                      coordinate_transformation_mode=transform, **extra)
+    _channel_first_op(g, x, op.output("Out"), a["data_layout"], build)

@@ -154,6 +154,38 @@ def _gather_nd(g, op):
     g.node("GatherND", [op.input("X"), g.int64(op.input("Index"))], op.output("Out"))
 
 
+@converter("flip")
+def _flip(g, op):
+    x = op.input("X")
+    axes = [ax % g.rank(x) for ax in op.attrs["axis"]]
+    g.slice(x, [-1] * len(axes), [-(2 ** 63)] * len(axes), axes, [-1] * len(axes), op.output("Out"))
+
+
+@converter("roll")
+def _roll(g, op):
+    """Each axis's last `shift` elements moved to its front (over the flattened tensor when no axis is given)."""
+    x, out, a = op.input("X"), op.output("Out"), op.attrs
+    shape = g.shape(x)
+    axes = [ax % g.rank(x) for ax in a["axis"]]
+    if not axes:
+        if -1 in shape:
+            raise Unsupported(f"rolling the flattened tensor of shape {list(shape)} known only when the model runs")
+        flat = g.node("Reshape", [x, g.const([-1], np.int64)])
+        g.node("Reshape", [_rolled(g, flat, int(np.prod(shape)), a["shifts"][0], 0), g.const(shape, np.int64)], out)
+        return
+    for k, (shift, axis) in enumerate(zip(a["shifts"], axes)):
+        if shape[axis] == -1:
+            raise Unsupported(f"rolling dim {axis}, known only when the model runs")
+        x = _rolled(g, x, shape[axis], shift, axis, out if k == len(axes) - 1 else None)
+
+
+def _rolled(g, x, n, shift, axis, out=None):
+    s = int(shift) % n if n else 0
+    if s == 0:
+        return g.identity(x, out)
+    return g.node("Concat", [g.slice(x, [n - s], [n], [axis]), g.slice(x, [0], [n - s], [axis])], out, axis=axis)
+
+
 # ---- broadcasting and repeating -----------------------------------------------------------------------------------
 @converter("expand")
 def _expand(g, op):
