@@ -115,7 +115,8 @@ template <class T>
 __device__ __forceinline__ void adam_multi_k(const i64* __restrict__ table, const i64* __restrict__ gptrs,
                                              T* __restrict__ pout, T* __restrict__ m1out, T* __restrict__ m2out,
                                              float* __restrict__ pows, i64 ntensors, i64 nchunks, i64 chunk,
-                                             float beta1, float beta2, float eps, float coeff, int write_pows) {
+                                             float beta1, float beta2, float eps, float coeff, int write_pows,
+                                             int in_place) {
   const i64* chunk_tensor = table + ntensors * ADAM_TABLE_COLS;
   const i64* chunk_first = chunk_tensor + nchunks;
   for (i64 c = blockIdx.x; c < nchunks; c += gridDim.x) {
@@ -127,9 +128,10 @@ __device__ __forceinline__ void adam_multi_k(const i64* __restrict__ table, cons
     const T* m2 = (const T*)row[2];
     const float lr = *(const float*)row[3], b1p = *(const float*)row[4], b2p = *(const float*)row[5];
     const i64 n = row[6], off = row[7], first = chunk_first[c];
-    T* po = pout + off;
-    T* ao = m1out + off;
-    T* bo = m2out + off;
+    // in place: the updates go where the table's rows point (each element is read, then written, by one thread)
+    T* po = in_place ? (T*)row[0] : pout + off;
+    T* ao = in_place ? (T*)row[1] : m1out + off;
+    T* bo = in_place ? (T*)row[2] : m2out + off;
     if (write_pows && first == 0 && threadIdx.x == 0) {
       pows[2 * t] = b1p * beta1;
       pows[2 * t + 1] = b2p * beta2;
@@ -181,12 +183,21 @@ __device__ __forceinline__ void adam_multi_k(const i64* __restrict__ table, cons
   extern "C" __global__ void adam_multi_##NAME(const i64* table, const i64* gptrs, T* pout, T* m1out,     \
                                                T* m2out, float* pows, i64 ntensors, i64 nchunks, i64 chunk, \
                                                float beta1, float beta2, float eps, float coeff,          \
-                                               int write_pows) {                                          \
+                                               int write_pows, int in_place) {                            \
     adam_multi_k<T>(table, gptrs, pout, m1out, m2out, pows, ntensors, nchunks, chunk, beta1, beta2, eps,  \
-                    coeff, write_pows);                                                                   \
+                    coeff, write_pows, in_place);                                                         \
   }
 
 INSTANTIATE_FLOAT_TYPES(OPT_KERNELS)
+
+// adam_multi in place: the new beta powers (pows, [b1p', b2p'] per tensor) into each tensor's own beta powers, after
+// adam_multi read them (every block of a tensor reads its powers: adam_multi cannot overwrite them itself)
+extern "C" __global__ void adam_pows_in_place(const i64* table, const float* pows, i64 ntensors) {
+  for (i64 t = GRID_TID; t < ntensors; t += GRID_STRIDE) {
+    *(float*)table[t * ADAM_TABLE_COLS + 4] = pows[2 * t];
+    *(float*)table[t * ADAM_TABLE_COLS + 5] = pows[2 * t + 1];
+  }
+}
 
 // ---- element-wise adaptive updates: one thread per element, arguments (inputs, lr, outputs, n, attrs) ----
 // adagrad:  m' = m + g^2;  p' = p - lr g / (sqrt(m') + eps)

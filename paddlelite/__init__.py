@@ -78,6 +78,11 @@ from . import callbacks, hapi, pir_utils, vision  # noqa: E402
 from . import distribution  # noqa: E402
 from . import text  # noqa: E402
 from . import onnx  # noqa: E402  (paddle.onnx.export; the onnx package is the optional extra [onnx])
+from . import geometric  # noqa: E402
+from . import audio  # noqa: E402
+from . import quantization  # noqa: E402
+from .audio.functional.window import (bartlett_window, blackman_window, hamming_window, hann_window,  # noqa: E402
+                                      kaiser_window)
 from . import version  # noqa: E402
 from .utils.install_check import run_check as _run_check  # noqa: E402
 
@@ -123,6 +128,7 @@ __all__ = [
     "dtype", "Generator", "CUDAPinnedPlace", "XPUPinnedPlace", "crop", "softmax", "adaptive_avg_pool1d", "conv1d",
     "conv2d", "conv3d", "group_norm", "layer_norm", "LazyGuard", "batch", "uint16", "uint32", "uint64", "pstring", "raw",
     "cfloat", "cdouble", "double", "half", "float",
+    "bartlett_window", "blackman_window", "hamming_window", "hann_window", "kaiser_window",
     "cat", "concatenate", "finfo", "iinfo", "pi", "e", "inf", "nan", "newaxis", "ger", "pdist", "standard_gamma", "erf_",
     "expm1_", "bernoulli",
     "from_dlpack", "to_dlpack", "tolist", "get_cuda_rng_state", "get_rng_state", "manual_seed", "set_cuda_rng_state",

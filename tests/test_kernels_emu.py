@@ -335,6 +335,24 @@ def test_sgd_momentum(impls, dtype, shape):
         check(impls, "momentum", (p, g, v, _f1(0.1), None), attrs, dtype)
 
 
+def test_updates_in_place(impls):
+    """Inside updating_in_place the kernels write the parameter and its accumulators where they are (Optimizer._run
+    takes them there anyway); a non-contiguous one gets a new array."""
+    p, g, v = randn(3, 17), randn(3, 17), randn(3, 17)
+    momentum = dict(mu=0.9, use_nesterov=False, regularization_method="l2_decay", regularization_coeff=0.01,
+                    multi_precision=False, rescale_grad=0.5)
+    want = get_op("momentum").forward(np, p, g, v, _f1(0.1), None, **momentum)
+    strided_v = strided(v.copy())
+    with opt_launch.updating_in_place():
+        got = impls["momentum"](np, p, g, v, _f1(0.1), None, **momentum)
+        out = impls["sgd"](np, strided(p), _f1(0.1), g, None, multi_precision=False)
+        assert impls["momentum"](np, p.copy(), g, strided_v, _f1(0.1), None, **momentum)[1] is not strided_v
+    assert got[0] is p and got[1] is v
+    close(p, want[0], np.float32)
+    close(v, want[1], np.float32)
+    assert not np.shares_memory(out, p)
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("op,extra", [("adam", {}), ("adamw", {"coeff": 0.01, "lr_ratio": 0.5, "with_decay": True})])
 @pytest.mark.parametrize("global_pow", [False, True])
@@ -394,6 +412,29 @@ def test_merged_adam_one_launch(emu, use_adamw, monkeypatch):
     before = kern.launches
     check(impls, "merged_adam", (ps, gs, [_f1(1e-2)], m1, m2, b1, b2, None), attrs, np.float32)
     assert kern.launches == before + 1
+
+
+def test_merged_adam_in_place(emu, monkeypatch):
+    """updating_in_place: the parameters, moments and beta powers updated where they are, in two launches."""
+    impls = device_impls("gpu")
+    monkeypatch.setattr(opt_launch, "ADAM_CHUNK", 64)
+    shapes = [(5,), (3, 17), (40, 9)]
+    ps, gs, m1 = ([randn(*s) for s in shapes] for _ in range(3))
+    m2 = [np.abs(randn(*s)) for s in shapes]
+    b1, b2 = [_f1(0.9 ** 2) for _ in shapes], [_f1(0.999 ** 2) for _ in shapes]
+    attrs = {**get_op("merged_adam").attrs, "weight_decay": 0.01, "use_adamw": True}
+    args = (ps, gs, [_f1(1e-2)], m1, m2, b1, b2, None)
+    want = get_op("merged_adam").forward(np, *[[a.copy() for a in x] if isinstance(x, list) else x for x in args],
+                                         **attrs)
+    launches = [K.kernel("optimizer", name).launches for name in ("adam_multi_f32", "adam_pows_in_place")]
+    with opt_launch.updating_in_place():
+        got = impls["merged_adam"](np, *args, **attrs)
+    assert [K.kernel("optimizer", name).launches for name in ("adam_multi_f32", "adam_pows_in_place")] == \
+        [n + 1 for n in launches]
+    for outs, ins, ref in zip(got, (ps, m1, m2, b1, b2), want):
+        assert all(o is i for o, i in zip(outs, ins))
+        for i, r in zip(ins, ref):
+            close(i, r, np.float32)
 
 
 def test_merged_adam_plan_is_reused_and_held_outputs_survive(emu, monkeypatch):

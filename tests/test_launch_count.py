@@ -113,3 +113,16 @@ def test_off_by_default_and_after():
     assert out.__class__ is np.ndarray
     t = paddle.exp(paddle.ones([2]))
     assert t._data.__class__ is np.ndarray
+
+
+def test_optimizer_updates_parameters_in_place_on_a_device():
+    """On a GPU an update writes the parameter where it is: one kernel per parameter, no copy back."""
+    with count_launches() as c:
+        layer = paddle.nn.Linear(4, 3)
+        opt = paddle.optimizer.SGD(0.1, parameters=layer.parameters())
+        weight = layer.weight._data
+        layer(paddle.ones([2, 4])).sum().backward()
+        c.reset()
+        opt.step()
+    assert layer.weight._data is weight
+    assert c.by_label["sgd"] == {"raw": 2} and "paddlelite.framework.tensor._write" not in c.by_label

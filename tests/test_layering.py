@@ -7,13 +7,15 @@ The floors, lowest first (docs/ARCHITECTURE.md, "Layers"):
   2 ops                the registry, every op, the dispatcher, the kernels' launch code
   3 autograd | static the eager engine and the static Program/backward/Executor; they never import each other
   4 tensor             the functional API
-  5 nn, optimizer, io, metric, amp, distributed, regularizer, linalg, special, and paddle.static's layer-level APIs
+  5 nn, optimizer, io, metric, amp, distributed, regularizer, linalg, special, geometric, and paddle.static's
+                       layer-level APIs
                        (static/nn.py, static/layer_apis.py, static/ema.py, static/metric.py; the top-level package files them under paddle.static)
   6 fluid, base, jit   the fluid-era spellings (base: Paddle 3's name for fluid); paddle.jit (to_static)
     vision, hapi       paddle.vision (transforms, models, datasets); the high-level API (Model, summary, flops)
     callbacks          paddle.callbacks: re-exports hapi's callbacks
     distribution       paddle.distribution: distributions, KL, transforms over the tensor and nn.functional APIs
     text               paddle.text: viterbi_decode (a Layer too) and the NLP datasets
+    audio              paddle.audio: spectrogram layers over signal.stft, windows, audio files, datasets
   7 paddlelite         the top-level package: re-exports every floor
   8 examples, __main__ programs written against `import paddlelite as paddle`; `python -m paddlelite`
 
@@ -35,8 +37,9 @@ FLOORS = {
     "autograd": 3, "static": 3,
     "tensor": 4,
     "nn": 5, "optimizer": 5, "io": 5, "metric": 5, "distributed": 5, "regularizer": 5, "linalg": 5, "special": 5, "fft": 5, "signal": 5, "amp": 5,
+    "geometric": 5,
     "fluid": 6, "base": 6, "jit": 6, "vision": 6, "distribution": 6, "hapi": 6, "callbacks": 6, "compat": 6,
-    "pir_utils": 6, "text": 6, "onnx": 6,
+    "pir_utils": 6, "text": 6, "audio": 6, "quantization": 6, "onnx": 6,
     "": 7,
     "examples": 8, "__main__": 8,
 }

@@ -417,3 +417,16 @@ def test_assign_writes_into_output_in_both_modes():
     finally:
         paddle.disable_static()
     np.testing.assert_allclose(got, [3, 4])
+
+
+def test_reassigned_members_keep_their_place_and_none_sublayers_print():
+    from tests.differential import differential
+
+    @differential()
+    def body(paddle):
+        layer = paddle.nn.Sequential(paddle.nn.ReLU(), paddle.nn.Tanh())
+        layer.extra = paddle.nn.Sigmoid()
+        setattr(layer, "0", paddle.nn.ELU())  # replaced where it was
+        setattr(layer, "1", None)
+        return [list(layer._sub_layers), repr(layer)]
+    body()

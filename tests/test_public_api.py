@@ -13,7 +13,9 @@ import pytest
 # namespace -> the module that implements it; PACKAGES show nothing but __all__ and subpackages
 PACKAGES = ["", "nn", "nn.functional", "nn.utils", "static", "optimizer", "io", "metric", "autograd", "device",
             "utils", "tensor", "framework", "regularizer", "fluid", "distributed", "base", "amp",
-            "vision", "vision.transforms", "vision.models", "vision.datasets", "distribution", "text", "text.datasets"]
+            "vision", "vision.transforms", "vision.models", "vision.datasets", "distribution", "text", "text.datasets",
+            "audio", "audio.features", "audio.functional", "audio.backends", "audio.datasets",
+            "geometric"]
 MODULES = ["nn.initializer", "static.nn", "optimizer.lr", "utils.unique_name", "autograd.py_layer",
            "autograd.backward_mode", "signal", "tensor.random", "tensor.logic", "tensor.linalg", "tensor.stat", "tensor.attribute", "callbacks", "version",
            "device.cuda", "utils.dlpack"]

@@ -168,11 +168,14 @@ class Tensor(metaclass=PaddleNamedType):
         into the old one and saves the copy: what an optimizer update of a parameter costs most. On the CPU
         only: a CUDA graph replaying a step reads a parameter at a fixed device address."""
         data = self._data
+        if array is data:  # written in place already (ops.launch.optimizer.updating_in_place)
+            self._bump_version()
+            return
         # references to `data`: this tensor, the local name and getrefcount's argument
         if data.__class__ is np.ndarray and data.base is None and sys.getrefcount(data) <= 3 \
                 and array.dtype is data.dtype and array.shape == data.shape and array.flags.c_contiguous:
             self._data = array
-            (self._vbox or new_version_counter(self))[0] += 1
+            self._bump_version()
         else:
             self._write(array)
 

@@ -42,6 +42,9 @@ LEGACY_TYPES = {
     "argmin": "arg_min",
     "one_hot": "one_hot_v2",
     "hardswish": "hard_swish",
+    "send_u_recv": "graph_send_recv",
+    "send_ue_recv": "graph_send_ue_recv",
+    "send_uv": "graph_send_uv",
 }
 
 
@@ -313,10 +316,12 @@ def extra_outputs(type, x, attrs):
 
 
 # Outputs Paddle's static op writes in place into the variable of an input (output slot: input slot): batch_norm's
-# running statistics, as an optimizer's ParamOut is its Param. The op's value is the same either way; a program
-# then has no temporaries and assign ops for them.
+# running statistics, a fake quanter's moving scale, as an optimizer's ParamOut is its Param. The op's value is the
+# same either way; a program then has no temporaries and assign ops for them.
 _RUNNING_STATS = {"MeanOut": "Mean", "VarianceOut": "Variance"}
-INPLACE_OUTPUTS = {"batch_norm": _RUNNING_STATS, "sync_batch_norm": _RUNNING_STATS}
+INPLACE_OUTPUTS = {"batch_norm": _RUNNING_STATS, "sync_batch_norm": _RUNNING_STATS,
+                   "fake_quantize_dequantize_moving_average_abs_max": {"OutScale": "InScale", "OutState": "InState",
+                                                                       "OutAccum": "InAccum"}}
 
 
 # Outputs Paddle's API creates in another order than the op's slots (so its temporaries are numbered so), and

@@ -25,6 +25,7 @@ from ..framework import dtype as _dtype
 from ..framework.mode import in_static_mode
 from ..framework.tensor import Tensor, wrap_array
 from ..ops import autocast, dispatch
+from ..ops.launch import optimizer as _launch
 from ..ops.registry import get_op
 from ..static.framework import device_guard, name_scope
 from ..utils import unique_name
@@ -222,7 +223,11 @@ class Optimizer:
         if in_static_mode():
             return self._block.append_op(type=op_type, inputs=self._static_inputs(op, inputs), outputs=outputs,
                                          attrs={**op.fill_attrs(attrs or {}), **self._static_update_attrs(inputs)})
-        result = dispatch.apply(op, *map(inputs.get, op.inputs), **(attrs or {}))
+        # each result goes into the tensor its op read (ParamOut into Param, ...): the GPU kernels may write there
+        in_place = all(outputs.get(slot) is inputs.get(slot[:-3]) for slot in op.outputs
+                       if slot.endswith("Out") and slot[:-3] in inputs)
+        with _launch.updating_in_place() if in_place else contextlib.nullcontext():
+            result = dispatch.apply(op, *map(inputs.get, op.inputs), **(attrs or {}))
         if op.n_out == 1:
             result = (result,)
         for slot, res in zip(op.outputs, result):

@@ -16,7 +16,7 @@ import numpy as np
 # one module per op module of paddlelite/ops/, named alike (tests/test_op_grads.py checks the mirror)
 FAMILIES = ["elementwise", "math", "activation", "reduce", "manipulation", "indexing", "nn", "conv", "pooling",
             "norm", "loss", "grad_support", "fused", "search", "run_program", "complex", "linalg", "fft", "rnn",
-            "special", "collective", "deform_conv", "nce", "interpolate", "attention"]
+            "special", "collective", "deform_conv", "nce", "interpolate", "attention", "quant", "geometric"]
 
 
 @dataclass
@@ -37,6 +37,10 @@ class OpCase:
     # singular vectors: LAPACK and cuSOLVER pick different signs, as in Paddle): tests see each vector times the
     # sign of its first component, which makes their losses and comparisons independent of the pick
     sign_free: dict = field(default_factory=dict)
+    # for a gradient defined by convention rather than by the forward (a straight-through estimator):
+    # surrogate(np, *inputs, **attrs) -> the outputs (slot order; trailing ones may be left out) of the function whose
+    # central differences the gradient must match
+    surrogate: object = None
 
     def __post_init__(self):
         if not self.id:

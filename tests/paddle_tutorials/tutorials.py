@@ -56,8 +56,7 @@ TUTORIALS = {
                                  text=(("50000", "100"), ("10000", "100"), ("num_batchs=1000", "num_batchs=2"),
                                        ("epoch_num = 20", "epoch_num = 2"))),
     # saving and loading: paddle.Model fit with save_dir, Model.save/load, training resumed from a checkpoint
-    "save_load_model": Tutorial("docs/practices/quick_start/save_model.ipynb", {"mnist_train": 200, "mnist_test": 100},
-                                known_bug="paddle.nn.loss as a module (issue 28, module paths)"),
+    "save_load_model": Tutorial("docs/practices/quick_start/save_model.ipynb", {"mnist_train": 200, "mnist_test": 100}),
     # bag of words on IMDB reviews (paddle.text.datasets.Imdb): paddle.Model fit, then a hand-written loop
     "imdb_bow": Tutorial("docs/practices/nlp/imdb_bow_classification.ipynb", {"imdb": 32},
                          known_bug="paddle.text is not implemented yet (helper misc26)"),
@@ -68,7 +67,8 @@ TUTORIALS = {
                                 # Paddle 3.3.1's PIR Program.set_state_dict refuses the guide's arguments (its
                                 # legacy IR stops earlier, at static.nn.fc); the training comes before
                                 paddle_error="set_state_dict(): incompatible function arguments",
-                                known_bug="Program.state_dict/set_state_dict (issue 28, module paths and names)"),
+                                known_bug="paddle.save of Program.state_dict()'s LoDTensor values (issue 28, helpers "
+                                          "fidelity and files)"),
     # the high-level API tour: MNIST datasets and transforms, Sequential and subclassed models, paddle.Model fit
     "high_level_api": Tutorial("docs/practices/quick_start/high_level_api.ipynb",
                                {"mnist_train": 200, "mnist_test": 100},

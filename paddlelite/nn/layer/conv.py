@@ -59,12 +59,7 @@ class _ConvNd(Layer):
         self.bias = self.create_parameter([self._out_channels], attr=bias_attr, is_bias=True)
 
     def _padded(self, x):
-        if self._padding_mode == "zeros":
-            return x
-        pad = []
-        for p in reversed(self._pad):  # F.pad lists the last spatial dim first
-            pad += [p, p]
-        return F.pad(x, pad, mode=_PAD_MODES[self._padding_mode], data_format=self._data_format)
+        return padded(x, self._padding_mode, getattr(self, "_pad", None), self._data_format)
 
     def forward(self, x):
         return getattr(F, self._fn)(self._padded(x), self.weight, bias=self.bias, stride=self._stride,
@@ -162,3 +157,14 @@ class Conv1DTranspose(_ConvTransposeNd):
 
 
 Conv1d, Conv2d, Conv3d = Conv1D, Conv2D, Conv3D  # Paddle's aliases
+
+
+def padded(x, padding_mode, pad, data_format):
+    """x padded by F.pad for a convolution's non-zero padding_mode (`pad`: one int per spatial dim); x itself for
+    'zeros', which the convolution pads."""
+    if padding_mode == "zeros":
+        return x
+    widths = []
+    for p in reversed(pad):  # F.pad lists the last spatial dim first
+        widths += [p, p]
+    return F.pad(x, widths, mode=_PAD_MODES[padding_mode], data_format=data_format)

@@ -301,13 +301,13 @@ class Layer:
             if params is None:
                 raise ValueError(f"{type(self).__name__}: call super().__init__() before assigning parameter "
                                  f"'{name}'")
-            Layer._forget_member(self, name)
+            Layer._forget_member(self, name, keep="_parameters")
             params[name] = value
         elif isinstance(value, Layer):
             if params is None:
                 raise ValueError(f"{type(self).__name__}: call super().__init__() before assigning sublayer "
                                  f"'{name}'")
-            Layer._forget_member(self, name)
+            Layer._forget_member(self, name, keep="_sub_layers")
             d["_sub_layers"][name] = value
         elif params is not None and name in params:
             if value is not None:
@@ -333,11 +333,13 @@ class Layer:
             d["_buffers"][name] = value
         object.__setattr__(self, name, value)
 
-    def _forget_member(self, name):
-        # called through the class: a sublayer may take any name (Paddle's SqueezeNet has one called `_drop`)
+    def _forget_member(self, name, keep=None):
+        # called through the class: a sublayer may take any name (Paddle's SqueezeNet has one called `_drop`);
+        # `keep`: the dict a new value of the same kind replaces the old in, keeping its place (as Paddle's)
         d = self.__dict__
         for key in ("_parameters", "_sub_layers", "_buffers"):
-            d[key].pop(name, None)
+            if key != keep:
+                d[key].pop(name, None)
         d["_non_persistable_buffer_names_set"].discard(name)
 
     def __delattr__(self, name):
@@ -481,9 +483,7 @@ class Layer:
     def __repr__(self):
         lines = []
         extra = self.extra_repr()
-        for name, layer in self._sub_layers.items():
-            if layer is None:
-                continue
+        for name, layer in self._sub_layers.items():  # a None sublayer too, as Paddle prints it
             sub = repr(layer).replace("\n", "\n  ")
             lines.append(f"({name}): {sub}")
         head = type(self).__name__ + "("

@@ -1,6 +1,7 @@
 """kernels/optimizer.cu: sgd, momentum, adam(w) per parameter, adam over many parameters in one launch, and the
 element-wise adaptive updates (adagrad, rmsprop, adadelta, adamax, nadam, radam, rprop)."""
 import collections
+import contextlib
 import sys
 import weakref
 
@@ -10,6 +11,26 @@ from ...device.kernels import kernel, sm_count
 from .common import THREADS, aligned, blocks, f32, i32, i64, ptr, scalar_f32, suffix
 
 ADAM_CHUNK = 16384  # elements per chunk of adam_multi: many equal pieces, blocks stride over them
+_in_place = [False]
+
+
+@contextlib.contextmanager
+def updating_in_place():
+    """Inside, sgd, momentum and adam write the parameter and its accumulators into their own storage (Paddle's
+    in-place optimizer ops) where it is contiguous: for a caller that takes the results into those tensors anyway
+    (Optimizer._run), which then copies nothing. Each element is read and then written by one thread, so the
+    kernels' input and output may be one array."""
+    before, _in_place[0] = _in_place[0], True
+    try:
+        yield
+    finally:
+        _in_place[0] = before
+
+
+def _out(xp, contiguous, given):
+    """The output array of an update read from `contiguous` (xp.ascontiguousarray(given)): the storage of `given`
+    itself when updating in place and it was contiguous already, else a new array."""
+    return given if _in_place[0] and contiguous is given else xp.empty_like(contiguous)
 
 
 def sgd(xp, param, lr, grad):
@@ -17,7 +38,7 @@ def sgd(xp, param, lr, grad):
     if sfx is None or grad.dtype != param.dtype or grad.shape != param.shape:
         return None
     p_, g_ = xp.ascontiguousarray(param), xp.ascontiguousarray(grad)
-    out = xp.empty(param.shape, dtype=param.dtype)
+    out = _out(xp, p_, param)
     n = out.size
     if n:
         kernel("optimizer", f"sgd_{sfx}")((blocks(n, THREADS * 4),), (THREADS,),
@@ -31,14 +52,14 @@ def momentum(xp, param, grad, velocity, lr, mu, use_nesterov, l2_coeff, rescale_
             or not grad.shape == velocity.shape == param.shape:
         return None
     p_, g_, v_ = (xp.ascontiguousarray(a) for a in (param, grad, velocity))
-    pout, vout = xp.empty_like(p_), xp.empty_like(v_)
+    pout, vout = _out(xp, p_, param), _out(xp, v_, velocity)
     n = pout.size
     if n:
         kernel("optimizer", f"momentum_{sfx}")(
             (blocks(n, THREADS * 4),), (THREADS,),
             (p_, g_, v_, scalar_f32(xp, lr), pout, vout, i64(n), f32(mu), f32(rescale_grad),
              f32(l2_coeff), i32(bool(use_nesterov)), i32(aligned(4, p_, g_, v_, pout, vout))))
-    return pout.reshape(param.shape), vout.reshape(velocity.shape)
+    return pout, vout
 
 
 def adam(xp, param, grad, lr, m1, m2, b1p, b2p, beta1, beta2, epsilon, coeff, lr_ratio, write_pows):
@@ -47,7 +68,7 @@ def adam(xp, param, grad, lr, m1, m2, b1p, b2p, beta1, beta2, epsilon, coeff, lr
             or b1p.dtype != np.float32 or b2p.dtype != np.float32:
         return None
     p_, g_, a_, b_ = (xp.ascontiguousarray(t) for t in (param, grad, m1, m2))
-    pout, m1o, m2o = xp.empty_like(p_), xp.empty_like(a_), xp.empty_like(b_)
+    pout, m1o, m2o = _out(xp, p_, param), _out(xp, a_, m1), _out(xp, b_, m2)
     pows = xp.empty((2,), dtype=np.float32)
     n = pout.size
     vec = aligned(4, p_, g_, a_, b_, pout, m1o, m2o)
@@ -111,6 +132,8 @@ class _AdamPlan:
         if not self.cacheable:  # used for this launch only: the converted copies live as long as the plan
             self._keep = (ins, lr_all, pows_in)
         self.write_pows, self.b1ps, self.b2ps = write_pows, list(b1ps), list(b2ps)
+        # each tensor's beta powers its own (updating_in_place writes them there)
+        self.distinct_pows = len({id(b) for b in (*b1ps, *b2ps)}) == 2 * n_t
         self.out = None
 
     def _died(self, _ref):
@@ -179,11 +202,18 @@ def adam_multi(xp, params, grads, lrs, m1s, m2s, b1ps, b2ps, beta1, beta2, epsil
         return None
     grads = [xp.ascontiguousarray(g) for g in grads]
     gptrs = xp.asarray(np.fromiter(map(ptr, grads), np.int64, n_t))
+    in_place = _in_place[0] and plan.cacheable  # cacheable: the table points at the given arrays themselves
     flat, pows, outs = plan.outputs(xp, dt)
     kernel("optimizer", f"adam_multi_{sfx}")(
         (max(1, min(plan.nchunks, sm_count() * 4)),), (THREADS,),
         (plan.table, gptrs, *flat, pows, i64(n_t), i64(plan.nchunks), i64(chunk), f32(beta1), f32(beta2),
-         f32(epsilon), f32(coeff), i32(bool(write_pows))))
+         f32(epsilon), f32(coeff), i32(bool(write_pows)), i32(in_place)))
+    if not in_place:
+        return outs
+    outs[:3] = [list(params), list(m1s), list(m2s)]
+    if write_pows and plan.distinct_pows:
+        kernel("optimizer", "adam_pows_in_place")((1,), (THREADS,), (plan.table, pows, i64(n_t)))
+        outs[3:] = [list(b1ps), list(b2ps)]
     return outs
 
 

@@ -1,0 +1,4 @@
+"""paddle.quantization.base_observer: BaseObserver lives beside BaseQuanter, its base."""
+from .base_quanter import BaseObserver
+
+__all__ = ["BaseObserver"]
