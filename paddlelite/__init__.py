@@ -81,6 +81,7 @@ from . import onnx  # noqa: E402  (paddle.onnx.export; the onnx package is the o
 from . import geometric  # noqa: E402
 from . import audio  # noqa: E402
 from . import quantization  # noqa: E402
+from . import profiler  # noqa: E402
 from .audio.functional.window import (bartlett_window, blackman_window, hamming_window, hann_window,  # noqa: E402
                                       kaiser_window)
 from . import version  # noqa: E402

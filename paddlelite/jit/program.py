@@ -17,6 +17,7 @@ import numpy as np
 from ..device.place import Place, current_place, place_of_array
 from ..framework import mode as _mode
 from ..framework.tensor import Parameter, Tensor
+from ..ops import instrument
 from ..ops.registry import Meta
 from ..static import appender as _appender
 from ..static.backward import gradients
@@ -26,8 +27,9 @@ from ..static.input import InputSpec, data
 from ..utils.structure import flatten
 
 
-# Whether a traced step owns fixed input and output arrays (FixedStep): None -- on a GPU, where a CUDA graph
-# can replay the step (on the CPU the copies would buy nothing); True/False -- always/never.
+# Whether a traced step owns fixed input and output arrays (FixedStep): None -- on a GPU when the step may be
+# replayed from a CUDA graph (elsewhere the copies in and out would be device work buying nothing: two copies per
+# fetched value, one per fed one); True/False -- always/never.
 fixed_io = [None]
 
 
@@ -106,10 +108,11 @@ class PartialProgram:
     def steps_at(self, place):
         """The forward and backward steps (FixedStep; the backward None without gradients) running this program
         on `place`: one program runs wherever its run_program op's inputs are, each place with its own plans."""
-        key = (place, place.xp)  # plans compiled while launches are counted (device.count_launches) stay apart
+        # plans compiled while launches are counted (device.count_launches) or a profiler records stay apart
+        key = (place, place.xp, instrument.token[0])
         steps = self._steps.get(key)
         if steps is None:
-            fixed = fixed_io[0]
+            fixed = fixed_io[0] if fixed_io[0] is not None or self.cuda_graph else False
             forward = FixedStep(Plan(self._forward_ops, self._forward_feeds, self._forward_fetch, place),
                                 self._forward_copied, fixed, self.cuda_graph)
             # an intermediate of a branch not taken this time has no value: it travels as a boxed None

@@ -18,7 +18,7 @@ from ..framework import dtype as _dtype
 from ..framework import user_warnings as _user_warnings
 from ..framework.flags import flag
 from ..framework.tensor import Tensor
-from ..ops import check_numerics
+from ..ops import check_numerics, instrument
 from ..ops.registry import VALUE_CHECK, get_op
 from .compiled import CompiledProgram
 from .fusion import fuse
@@ -653,9 +653,10 @@ class Executor:
             v = block._lookup(name)
             if v is not None:  # as Paddle, a feed the program has no variable for is ignored
                 feed_arrays[name] = _feed_value(v, name, value, xp)
-        # keyed by the array module too: plans compiled while launches are counted (device.count_launches) stay apart
+        # keyed by the array module too: plans compiled while launches are counted (device.count_launches) stay apart,
+        # as do those compiled while a profiler records (ops/instrument.py)
         key = (program._uid, program._version, tuple(sorted(feed_arrays)), tuple(fetch_names),
-               check_numerics.enabled[0], xp)
+               check_numerics.enabled[0], xp, instrument.token[0])
         plan = self._plans.get(key)
         if plan is None:
             self._plans = {k: p for k, p in self._plans.items() if k[0] != program._uid}
