@@ -134,6 +134,89 @@ def test_bench_softmax_ce_grad(cp, benchmark, impls):
            dict(soft_label=False, ignore_index=-100, axis=-1, numeric_stable_mode=True), sm.nbytes, torch_fn)
 
 
+# ---- kernels/softmax_ce.cu's row kernels: one warp per row ------------------------------------------------------
+@pytest.mark.parametrize("C", [1024, 4096, 32768])
+def test_bench_softmax(cp, benchmark, impls, C):
+    """softmax over rows of C (128 MB in, 128 MB out): a warp reads its row three times (max, sum, write), so
+    rows longer than what L1 keeps for the resident warps are read from L2 or memory again."""
+    x = R.standard_normal((32 * 2 ** 20 // C, C)).astype(np.float32)
+    _bench(cp, benchmark, impls, f"softmax C={C}", "softmax", (x,), {"axis": -1},
+           torch_fn=lambda torch: (lambda t=torch.as_tensor(x, device="cuda"): torch.softmax(t, -1)))
+
+
+def test_bench_softmax_grad(cp, benchmark, impls):
+    out = R.uniform(size=(M, N)).astype(np.float32)
+    d = R.standard_normal((M, N)).astype(np.float32)
+
+    def torch_fn(torch):
+        o, g = torch.as_tensor(out, device="cuda"), torch.as_tensor(d, device="cuda")
+        return lambda: torch._softmax_backward_data(g, o, -1, o.dtype)
+    _bench(cp, benchmark, impls, "softmax_grad", "softmax_grad", (out, d), {"axis": -1}, torch_fn=torch_fn)
+
+
+def test_bench_softmax_ce(cp, benchmark, impls):
+    """softmax_with_cross_entropy, hard labels: logits in; softmax and the loss column out (PyTorch's
+    cross_entropy writes no softmax: its figure is the speed of the loss alone)."""
+    x = R.standard_normal((M, N)).astype(np.float32)
+    lab = R.integers(0, N, (M, 1)).astype(np.int64)
+
+    def torch_fn(torch):
+        t, la = torch.as_tensor(x, device="cuda"), torch.as_tensor(lab[:, 0], device="cuda")
+        return lambda: torch.nn.functional.cross_entropy(t, la, reduction="none")
+    _bench(cp, benchmark, impls, "softmax_ce", "softmax_with_cross_entropy", (x, lab), {}, torch_fn=torch_fn)
+
+
+def test_bench_softmax_ce_grad_soft(cp, benchmark, impls):
+    sm, lab = (R.uniform(size=(M, N)).astype(np.float32) for _ in range(2))
+    dl = R.standard_normal((M, 1)).astype(np.float32)
+    _bench(cp, benchmark, impls, "softmax_ce_grad soft", "softmax_with_cross_entropy_grad", (lab, sm, dl),
+           dict(soft_label=True), sm.nbytes,
+           lambda torch: (lambda s=torch.as_tensor(sm, device="cuda"), la=torch.as_tensor(lab, device="cuda"),
+                          d=torch.as_tensor(dl, device="cuda"): (s - la) * d))
+
+
+# ---- generated elementwise kernels (ops/launch/generated.py) ----------------------------------------------------
+@pytest.mark.parametrize("case", ["flat", "row-bias", "bf16"])
+def test_bench_generated_add(cp, benchmark, impls, case):
+    """The add op's generated kernel: flat (both inputs at the output's index), a bias row broadcast over [M, N]
+    (the row index computed per element), and bfloat16 (2-byte elements)."""
+    x = R.standard_normal((M, N)).astype(np.float32)
+    y = R.standard_normal(N if case == "row-bias" else (M, N)).astype(np.float32)
+    if case == "bf16":
+        bf16 = pytest.importorskip("ml_dtypes").bfloat16
+        x, y = x.astype(bf16), y.astype(bf16)
+    torch_fn = None if case == "bf16" else (
+        lambda torch: (lambda a=torch.as_tensor(x, device="cuda"), b=torch.as_tensor(y, device="cuda"): a + b))
+    _bench(cp, benchmark, impls, f"generated add {case}", "add", (x, y), {}, torch_fn=torch_fn)
+
+
+def test_bench_generated_chain(cp, benchmark):
+    """A chain the fusion pass makes of a training step's elementwise ops -- relu(x * y + z), scaled -- as one
+    generated kernel, against its four ops one by one on CuPy (four launches, three temporaries)."""
+    from paddlelite.ops.launch import generated
+    from paddlelite.ops.registry import all_ops
+    ops = all_ops()
+    steps = [(ops["multiply"], ops["multiply"].fill_attrs({}), [("in", 0), ("in", 1)]),
+             (ops["add"], ops["add"].fill_attrs({}), [("step", 0), ("in", 2)]),
+             (ops["relu"], ops["relu"].fill_attrs({}), [("step", 1)]),
+             (ops["scale"], ops["scale"].fill_attrs({"scale": 0.5}), [("step", 2), None])]
+    chain = generated.Chain(steps, 3, [3])
+    host = [R.standard_normal((M, N)).astype(np.float32) for _ in range(3)]
+    dev = [cp.asarray(a) for a in host]
+    fused = lambda: generated.launch(cp, chain, dev)  # noqa: E731
+
+    def unfused():
+        v = [*dev]
+        for op, attrs, args in steps:
+            v.append(op.forward(cp, *[None if a is None else v[a[1] if a[0] == "in" else 3 + a[1]] for a in args],
+                                **attrs))
+        return v[-1]
+    nbytes = 4 * host[0].nbytes
+    t_f, t_u, t_c = gpu_throughput(cp, fused), gpu_throughput(cp, unfused), copy_time(cp, nbytes)
+    benchmark.pedantic(lambda: (fused(), cp.cuda.Device().synchronize()), rounds=10, iterations=1)
+    report(benchmark, "generated chain multiply+add+relu+scale", nbytes, t_f, t_c, t_u, gpu_median(fused))
+
+
 @pytest.mark.parametrize("N", [1024, 4096])
 @pytest.mark.parametrize("occupancy", [True, False], ids=["warp4", "warp8"])
 def test_bench_layer_norm_grad(cp, benchmark, impls, N, occupancy, monkeypatch):

@@ -1,3 +1,8 @@
+// layer_norm forward over a [M, N] view (N = the normalised size): ln_fwd, one warp per row (grid-stride over
+// rows), Paddle's order in float32: mean = sum(x) / N, var = sum((x - mean)^2) / N (two passes: no cancellation),
+// y = (x - mean) / sqrt(var + eps) * scale + bias; Mean and Variance written per row. A lane visits columns
+// lane, lane + 32, ..., so a row's loads coalesce; the row is read three times (from L1/L2 after the first).
+//
 // layer_norm backward over a [M, N] view (N = the normalised size), one pass over X and dY.
 //
 //   xhat = (x - mean) * rstd,  rstd = 1 / sqrt(var + eps),  g = dy * scale
@@ -22,6 +27,38 @@
 
 #define LN_MAXK 8
 #define LN_WARP_MAX 1024  // columns one warp keeps in registers (KV = 8)
+
+template <class T, class S>
+__device__ __forceinline__ void ln_fwd(const T* __restrict__ x, const S* __restrict__ scale, const S* __restrict__ bias,
+                                       T* __restrict__ y, float* __restrict__ mean, float* __restrict__ var, i64 M,
+                                       i64 N, float eps, int has_scale, int has_bias) {
+  const int lane = threadIdx.x & 31;
+  const i64 warps = (i64)gridDim.x * (blockDim.x >> 5);
+  for (i64 r = (i64)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); r < M; r += warps) {
+    const T* xr = x + r * N;
+    T* yr = y + r * N;
+    float s = 0.f;
+    for (i64 j = lane; j < N; j += 32) s += ld(xr, j);
+    const float mu = warp_sum(s) / (float)N;
+    float q = 0.f;
+    for (i64 j = lane; j < N; j += 32) {
+      const float d = ld(xr, j) - mu;
+      q += d * d;
+    }
+    const float v = warp_sum(q) / (float)N;
+    const float sd = sqrtf(v + eps);
+    for (i64 j = lane; j < N; j += 32) {
+      float o = (ld(xr, j) - mu) / sd;
+      if (has_scale) o = o * ld(scale, j);
+      if (has_bias) o = o + ld(bias, j);
+      st(yr, j, o);
+    }
+    if (lane == 0) {
+      mean[r] = mu;
+      var[r] = v;
+    }
+  }
+}
 
 // Column of element e of group k held by lane `lane` of slot `slot` of a G-warp row group: the G warps act
 // as one warp of 32*G lanes (see above).
@@ -248,6 +285,11 @@ __device__ __forceinline__ void ln_bwd(const T* __restrict__ x, const S* __restr
 // (one 256-thread block per SM), ln_bwd_warp4 at most 16 (two blocks per SM: twice the warps to hide
 // latency behind).
 #define LN_KERNELS(NAME, T, SNAME, S)                                                                   \
+  extern "C" __global__ void ln_fwd_##NAME##_##SNAME(const T* x, const S* scale, const S* bias, T* y,   \
+                                                     float* mean, float* var, i64 M, i64 N, float eps,  \
+                                                     int has_scale, int has_bias) {                     \
+    ln_fwd<T, S>(x, scale, bias, y, mean, var, M, N, eps, has_scale, has_bias);                          \
+  }                                                                                                     \
   extern "C" __global__ void ln_bwd_##NAME##_##SNAME(const T* x, const S* scale, const float* mean,     \
                                                      const float* var, const T* dy, T* dx, float* pg,   \
                                                      float* pb, i64 M, i64 N, float eps, int has_scale) { \

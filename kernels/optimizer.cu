@@ -164,6 +164,65 @@ __device__ __forceinline__ void adam_multi_k(const i64* __restrict__ table, cons
   }
 }
 
+// momentum_multi: momentum (has_v) or sgd over every parameter in one launch, as adam_multi: a row per tensor holds
+// the addresses of p, v (with has_v), lr, the L2 coefficient's float bits (with has_v), the element count and the
+// offset of its slice in the flat outputs; with has_v = 0 the update is sgd's, p' = p - lr g.
+template <class T>
+__device__ __forceinline__ void momentum_multi_k(const i64* __restrict__ table, const i64* __restrict__ gptrs,
+                                                 T* __restrict__ pout, T* __restrict__ vout, i64 ntensors,
+                                                 i64 nchunks, i64 chunk, int has_v, float mu, float rescale,
+                                                 int nesterov, int in_place) {
+  const int cols = has_v ? 6 : 4;
+  const i64* chunk_tensor = table + ntensors * cols;
+  const i64* chunk_first = chunk_tensor + nchunks;
+  for (i64 c = blockIdx.x; c < nchunks; c += gridDim.x) {
+    const i64 t = chunk_tensor[c];
+    const i64* row = table + t * cols;
+    const T* p = (const T*)row[0];
+    const T* g = (const T*)gptrs[t];
+    const T* vel = has_v ? (const T*)row[1] : (const T*)0;
+    const float lr = *(const float*)row[has_v ? 2 : 1];
+    const float l2 = has_v ? __int_as_float((int)row[3]) : 0.f;
+    const i64 n = row[cols - 2], off = row[cols - 1], first = chunk_first[c];
+    T* po = in_place ? (T*)row[0] : pout + off;
+    T* vo = in_place ? (T*)row[1] : vout + off;
+    const i64 last = first + chunk < n ? first + chunk : n;
+    const unsigned long long align = (unsigned long long)(4 * sizeof(T)) - 1;
+    const bool vec = ((row[0] | gptrs[t] | (has_v ? row[1] : 0)) & align) == 0;
+    const i64 vend = vec ? first + ((last - first) & ~(i64)3) : first;
+    for (i64 i = first + 4 * (i64)threadIdx.x; i < vend; i += 4 * (i64)blockDim.x) {
+      float pv[4], gv[4], vv[4];
+      load4(p, i, pv);
+      load4(g, i, gv);
+      if (has_v) {
+        load4(vel, i, vv);
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+          const float gg = gv[k] * rescale + l2 * pv[k];
+          vv[k] = vv[k] * mu + gg;
+          pv[k] = nesterov ? pv[k] - (gg + vv[k] * mu) * lr : pv[k] - lr * vv[k];
+        }
+        store4(vo, i, vv);
+      } else {
+#pragma unroll
+        for (int k = 0; k < 4; ++k) pv[k] = pv[k] - lr * gv[k];
+      }
+      store4(po, i, pv);
+    }
+    for (i64 i = vend + threadIdx.x; i < last; i += blockDim.x) {
+      const float pi = ld(p, i);
+      if (has_v) {
+        const float gg = ld(g, i) * rescale + l2 * pi;
+        const float vn = ld(vel, i) * mu + gg;
+        st(vo, i, vn);
+        st(po, i, nesterov ? pi - (gg + vn * mu) * lr : pi - lr * vn);
+      } else {
+        st(po, i, pi - lr * ld(g, i));
+      }
+    }
+  }
+}
+
 #define OPT_KERNELS(NAME, T)                                                                              \
   extern "C" __global__ void sgd_##NAME(const T* p, const float* lr, const T* g, T* out, i64 n, int vec) {  \
     sgd_k<T>(p, lr, g, out, n, vec);                                                                      \
@@ -186,6 +245,12 @@ __device__ __forceinline__ void adam_multi_k(const i64* __restrict__ table, cons
                                                int write_pows, int in_place) {                            \
     adam_multi_k<T>(table, gptrs, pout, m1out, m2out, pows, ntensors, nchunks, chunk, beta1, beta2, eps,  \
                     coeff, write_pows, in_place);                                                         \
+  }                                                                                                       \
+  extern "C" __global__ void momentum_multi_##NAME(const i64* table, const i64* gptrs, T* pout, T* vout,  \
+                                                   i64 ntensors, i64 nchunks, i64 chunk, int has_v,        \
+                                                   float mu, float rescale, int nesterov, int in_place) {  \
+    momentum_multi_k<T>(table, gptrs, pout, vout, ntensors, nchunks, chunk, has_v, mu, rescale, nesterov,  \
+                        in_place);                                                                        \
   }
 
 INSTANTIATE_FLOAT_TYPES(OPT_KERNELS)

@@ -70,6 +70,7 @@ _framework.__all__ += ["ParamAttr"]
 _framework_random._manual_program_seed = static.framework.manual_program_seed
 from . import distributed  # noqa: E402
 from . import jit  # noqa: E402
+from . import inference  # noqa: E402
 from .distributed.parallel import DataParallel  # noqa: E402
 from . import amp  # noqa: E402
 from .amp.auto_cast import autocast  # noqa: E402

@@ -4,11 +4,12 @@
 #   launches  launches per training step (bench/profile_steps.py): CUDA's profiler (CUPTI, through torch.profiler)
 #             counts the kernels, copies and memsets of one step of each model of tests/step_models.py --
 #             paddlelite eager, static Executor and to_static, and PyTorch eager -- beside paddlelite's CPU count
-#             (device.count_launches) and each step's time; then the generated and fused elementwise kernels on
-#             the GPU (tests/test_fusion.py -m gpu)                                                  (~4.5 min)
+#             (device.count_launches) and each step's time; then the generated and fused elementwise kernels and
+#             the batched optimizer updates on the GPU (tests/test_fusion.py, test_batching.py -m gpu)   (~5 min)
 #   train     training steps (with CUDA-graph replay: to_static, the Executor, eager CUDAGraph, PyTorch's
 #             torch.cuda.graphs) and per-op host cost against PyTorch on the same GPU (BENCH_DEVICE=gpu)  (~4 min)
-#   kernels   the fused kernels against a device copy, unfused CuPy and PyTorch (bench/test_bench_kernels.py) (~4 min)
+#   kernels   the fused and generated kernels against a device copy, unfused CuPy and PyTorch
+#             (bench/test_bench_kernels.py)                                                          (~5 min)
 #   gemm      GEMMs in every precision and an AMP step against PyTorch (bench/test_bench_gemm.py)     (~2.5 min)
 #   models    issue 25: ResNet-50 (batch 64, bf16 AMP and fp32) and GPT-2-small (seq 1024, batch 8, bf16)
 #             training steps against PyTorch (bench/test_bench_models.py); not in the default set   (~4 min)
@@ -31,14 +32,16 @@ PT="python3 -m pytest -p no:cacheprovider -W ignore -q --benchmark-only --benchm
 has() { [[ " $PARTS " == *" $1 "* ]]; }
 if has launches; then
   timeout 200 python3 bench/profile_steps.py --out $B/launches.json > $B/launches.log 2>&1; echo "rc=$?" >> $B/launches.log
-  timeout 60 python3 -m pytest -p no:cacheprovider -W ignore -q -rfE -m gpu tests/test_fusion.py tests/test_launch_count.py \
+  timeout 90 python3 -m pytest -p no:cacheprovider -W ignore -q -rfE -m gpu tests/test_fusion.py tests/test_launch_count.py \
+    tests/test_batching.py "tests/test_kernels_gpu.py::test_merged_momentum_and_sgd_many_params" \
+    "tests/test_kernels_gpu.py::test_layer_norm_forward" \
     > $B/fusion_gpu.log 2>&1; echo "rc=$?" >> $B/fusion_gpu.log
 fi
 if has train; then
   BENCH_DEVICE=gpu timeout 240 $PT bench/test_bench_eager.py bench/test_bench_train.py --benchmark-json=$B/train.json > $B/train.log 2>&1
 fi
 if has kernels; then
-  timeout 240 $PT -s bench/test_bench_kernels.py --benchmark-json=$B/kernels.json > $B/kernels.log 2>&1
+  timeout 330 $PT -s bench/test_bench_kernels.py --benchmark-json=$B/kernels.json > $B/kernels.log 2>&1
 fi
 if has gemm; then  # GEMMs per precision (TF32, float16, bfloat16) and an AMP training step: TFLOP/s in extra_info
   BENCH_DEVICE=gpu timeout 150 $PT bench/test_bench_gemm.py --benchmark-json=$B/gemm.json > $B/gemm.log 2>&1

@@ -10,8 +10,9 @@ MemoryError, which fails the property), never runs a payload and never crashes t
 Inputs are valid files (written by paddle.save, save_inference_model, jit.save) mutated byte-wise, and
 files generated from their structure: pickles of crafted NumPy reduce tuples (dtype and array states,
 scalars), payloads, shared and self-containing containers, random opcode sequences; checkpoints whose
-manifest and `.npy` headers are rewritten; model documents whose JSON is rewritten and re-signed (so the
-checks past the SHA-256 run), with any of those parameter files beside them.
+manifest and `.npy` headers are rewritten; Paddle ProgramDescs (.pdmodel) whose fields are rewritten, Paddle tensor
+streams (.pdiparams) whose headers lie, real Paddle's PIR programs (.json) whose JSON is rewritten, paddlelite's first-format model documents rewritten and re-signed (so the
+checks past the SHA-256 run), each model with any of those parameter files beside it.
 
 It runs as its own process -- `python -m tests.fuzz_files WORKDIR [READER ...]` (readers by the names
 CI_EXAMPLES gives them; all by default), started by tests/test_fuzz_files.py --
@@ -45,7 +46,8 @@ from tests.crafted_files import RECONSTRUCT, Reduce, npy_bytes, save_small_model
 
 TIMEOUT_S = 60
 MEMORY_HEADROOM = 1 << 30
-CI_EXAMPLES = {"paddle pickle": 120, "paddlelite checkpoint": 80, "inference model": 50, "jit.load": 30}
+CI_EXAMPLES = {"paddle pickle": 120, "paddlelite checkpoint": 80, "inference model": 60, "jit.load": 30,
+               "first-format model": 20, "PIR model": 40}
 
 
 # ---- seeds: valid files -------------------------------------------------------------------------------
@@ -70,13 +72,18 @@ def _saved(obj, **kwargs):
 
 
 def _model_files(build):
-    """(.pdmodel document, .pdiparams bytes) that `build(prefix)` writes."""
+    """(.pdmodel bytes, .pdiparams bytes) that `build(prefix)` writes."""
     prefix = os.path.join(WORKDIR, "seed_model")
     build(prefix)
-    with open(prefix + ".pdmodel", "rb") as f:
-        doc = json.loads(f.read())
-    with open(prefix + ".pdiparams", "rb") as f:
-        return doc, f.read()
+    with open(prefix + ".pdmodel", "rb") as f, open(prefix + ".pdiparams", "rb") as g:
+        return f.read(), g.read()
+
+
+def _json_model_files(folder, model_file):
+    """(JSON document, .pdiparams bytes) of a model in tests/data: paddlelite's first format, real Paddle's PIR."""
+    prefix = os.path.join(os.path.dirname(__file__), "data", folder, "model")
+    with open(prefix + model_file, "rb") as f, open(prefix + ".pdiparams", "rb") as g:
+        return json.loads(f.read()), g.read()
 
 
 def _save_jit_model(prefix):
@@ -312,23 +319,103 @@ def crafted_checkpoints(draw):
 
 
 def _signed(doc):
-    """A model document re-signed after an edit, so the loader's checks past the SHA-256 run."""
-    from paddlelite.static.io import _canonical_sha
+    """A first-format model document re-signed after an edit, so the loader's checks past the SHA-256 run."""
+    from paddlelite.static.v1_model import _canonical_sha
     if isinstance(doc, dict) and isinstance(doc.get("program"), dict):
         doc = dict(doc, sha256=_canonical_sha(doc["program"]))
     return json.dumps(doc).encode()
 
 
+def _fields(message, out):
+    """Every (message, field descriptor) of a parsed protobuf message, nested ones included."""
+    for field in message.DESCRIPTOR.fields:
+        out.append((message, field))
+        if field.type == field.TYPE_MESSAGE:
+            children = getattr(message, field.name) if field.is_repeated else \
+                [getattr(message, field.name)] if message.HasField(field.name) else []
+            for child in children:
+                _fields(child, out)
+    return out
+
+
+def _field_values(field):
+    """Values for a scalar protobuf field: edge integers, names a program uses, registered op types."""
+    if field.type == field.TYPE_STRING:
+        return st.one_of(st.sampled_from(["x", "feed", "fetch", "X", "Out", "sub_block", "op_role", "col", "dtype",
+                                          "fc_0.w_0", "@EMPTY@", "", "py_func", *sorted(all_ops())]),
+                         st.text(max_size=5))
+    if field.type == field.TYPE_BOOL:
+        return st.booleans()
+    if field.type in (field.TYPE_FLOAT, field.TYPE_DOUBLE):
+        return st.floats(width=32 if field.type == field.TYPE_FLOAT else 64)
+    if field.type == field.TYPE_ENUM:
+        return st.sampled_from([v.number for v in field.enum_type.values])
+    bits = 32 if field.type == field.TYPE_INT32 else 64
+    return st.one_of(st.integers(-3, 8), st.sampled_from([2 ** (bits - 1) - 1, -2 ** (bits - 1), 2 ** 20, 2 ** 30]))
+
+
+@st.composite
+def mutated_desc(draw, data):
+    """A ProgramDesc (`data`) with 1-4 fields changed: a scalar set to an edge value, a repeated field's element
+    dropped, copied or appended, an optional message cleared; serialized again."""
+    from paddlelite.framework.framework_proto import messages
+    desc = messages().ProgramDesc()
+    desc.ParseFromString(data)
+    for _ in range(draw(st.integers(1, 4))):
+        message, field = draw(st.sampled_from(_fields(desc, [])))
+        if field.is_repeated:
+            items = getattr(message, field.name)
+            action = draw(st.sampled_from(["drop", "copy", "append"]))
+            if action == "drop" and len(items):
+                del items[draw(st.integers(0, len(items) - 1))]
+            elif action == "copy" and len(items):
+                item = items[draw(st.integers(0, len(items) - 1))]
+                items.add().CopyFrom(item) if field.type == field.TYPE_MESSAGE else items.append(item)
+            elif field.type != field.TYPE_MESSAGE:
+                items.append(draw(_field_values(field)))
+        elif field.type == field.TYPE_MESSAGE:
+            message.ClearField(field.name)
+        else:
+            setattr(message, field.name, draw(_field_values(field)))
+    return desc.SerializePartialToString()
+
+
+@st.composite
+def crafted_tensor_streams(draw):
+    """Paddle tensor streams of 1-3 records whose every header field may lie: versions, LoD levels and sizes, the
+    TensorDesc's size, data type and dims (huge ones among them), data shorter or longer than they say."""
+    from paddlelite.framework.framework_proto import messages
+    out = b""
+    for _ in range(draw(st.integers(1, 3))):
+        version = draw(st.sampled_from([0, 0, 0, 1, 2 ** 32 - 1]))
+        lod = draw(st.lists(st.binary(max_size=24), max_size=2))
+        desc = messages().VarType.TensorDesc(data_type=draw(st.sampled_from([5, 3, 0, 22, 23, 19, 7])),
+                                             dims=draw(st.lists(st.sampled_from([0, 1, 2, 3, -1, 2 ** 31, 2 ** 62]),
+                                                                max_size=4)))
+        desc_bytes = desc.SerializePartialToString()
+        desc_size = draw(st.sampled_from([len(desc_bytes)] * 4 + [0, -1, 2 ** 31 - 1, len(desc_bytes) + 3]))
+        out += struct.pack("<IQ", version, draw(st.sampled_from([len(lod), len(lod), 2 ** 63])))
+        out += b"".join(struct.pack("<Q", draw(st.sampled_from([len(level), 2 ** 40]))) + level for level in lod)
+        out += struct.pack("<Ii", draw(st.sampled_from([0, 0, 7])), desc_size) + desc_bytes
+        out += draw(st.binary(max_size=64))
+    return out
+
+
 @st.composite
 def crafted_models(draw, kind):
-    """(.pdmodel bytes, .pdiparams bytes) of a `kind` model: the document rewritten and re-signed, or its bytes
-    mutated; the parameters as saved, mutated, or any generated parameter file."""
-    (doc, params), = SEEDS[kind]
-    model = draw(st.one_of(mutated_json(doc).map(_signed), st.just(json.dumps(doc).encode())))
+    """(.pdmodel bytes, .pdiparams bytes) of a `kind` model: the program's fields rewritten or its bytes mutated
+    (a first-format document rewritten and re-signed); the parameters as saved, mutated, a crafted tensor stream,
+    or any other generated parameter file."""
+    (model, params), = SEEDS[kind]
+    if isinstance(model, dict):  # a PIR program has no signature; a first-format document is re-signed
+        sign = (lambda doc: json.dumps(doc).encode()) if "base_code" in model else _signed
+        model = draw(st.one_of(mutated_json(model).map(sign), st.just(json.dumps(model).encode())))
+    else:
+        model = draw(st.one_of(mutated_desc(model), st.just(model)))
     if draw(st.integers(0, 4)) == 0:
         model = draw(mutated_bytes(kind + " bytes"))
-    param_files = st.one_of(mutated_bytes("checkpoint"), crafted_checkpoints(), crafted_pickles(),
-                            mutated_bytes("pickle"))
+    param_files = st.one_of(mutated_bytes(kind + " params"), crafted_tensor_streams(), mutated_bytes("checkpoint"),
+                            crafted_checkpoints(), crafted_pickles())
     return model, draw(st.one_of(st.just(params), param_files))
 
 
@@ -378,7 +465,12 @@ def fuzz(examples, readers):
     SEEDS["checkpoint"] = [_saved(o, format="paddlelite") for o in objects]
     for kind, build in (("inference model", save_small_model), ("jit.load", _save_jit_model)):
         SEEDS[kind] = [_model_files(build)]
-        SEEDS[kind + " bytes"] = [json.dumps(SEEDS[kind][0][0]).encode()]
+    SEEDS["first-format model"] = [_json_model_files("paddlelite_v1", ".pdmodel")]
+    SEEDS["PIR model"] = [_json_model_files("paddle_pir", ".json")]
+    for kind in ("inference model", "jit.load", "first-format model", "PIR model"):
+        (model, params), = SEEDS[kind]
+        SEEDS[kind + " bytes"] = [json.dumps(model).encode() if isinstance(model, dict) else model]
+        SEEDS[kind + " params"] = [params]
 
     def run(name, strategy, load):
         if readers and name not in readers:
@@ -401,6 +493,8 @@ def fuzz(examples, readers):
     run("paddlelite checkpoint", st.one_of(mutated_bytes("checkpoint"), crafted_checkpoints()), load_file)
     run("inference model", crafted_models("inference model"), lambda case: _load_model(*case, jit=False))
     run("jit.load", crafted_models("jit.load"), lambda case: _load_model(*case, jit=True))
+    run("first-format model", crafted_models("first-format model"), lambda case: _load_model(*case, jit=False))
+    run("PIR model", crafted_models("PIR model"), lambda case: _load_model(*case, jit=True))
 
 
 def _cap_memory():

@@ -70,6 +70,23 @@ def test_generated_kernel_of_each_op_computes_its_forward(emu, op_type, dtype, l
     _compare(got, ref, exact=dtype == "float32" and not _TRANSCENDENTAL.search(expr))
 
 
+@_needs_gxx
+@pytest.mark.parametrize("shape", [(7,), (5, 1023), (130, 1000)])
+def test_generated_kernel_unrolled_rounds_and_tails(emu, shape):
+    """Each thread takes generated.UNROLL elements a round: loops shorter than one round, ending inside one, and
+    of many rounds of the grid (one wave of blocks) compute every element once, a row broadcast included."""
+    ops = all_ops()
+    steps = [(ops["multiply"], ops["multiply"].fill_attrs({}), [("in", 0), ("in", 1)]),
+             (ops["add"], ops["add"].fill_attrs({}), [("step", 0), ("in", 2)])]
+    chain = generated.Chain(steps, 3, [0, 1])
+    rng = np.random.default_rng(3)
+    x, z = (rng.standard_normal(shape).astype(np.float32) for _ in range(2))
+    y = rng.standard_normal(shape[-1]).astype(np.float32)
+    product, total = generated.launch(np, chain, [x, y, z])
+    np.testing.assert_array_equal(product, x * y)
+    np.testing.assert_array_equal(total, x * y + z)
+
+
 def test_uncovered_calls_fall_back():
     relu = all_ops()["relu"]
     assert generated.single_op(relu)(np, np.ones(3)) is None  # float64: the op's forward runs
@@ -125,6 +142,7 @@ def test_generated_sources_compile_with_nvrtc(arch):
         chain = generated.Chain([(op, op.fill_attrs({}), args)], n, [0])
         sources.append(chain.source("f32", 1, (True,) * n))
         sources.append(chain.source("bf16", 3, (False,) * n))
+        sources.append(chain.source("f16", 2, (False,) * n, index64=True))  # a loop of 2^31 elements or more
     for chain, _ in _model_chains("gpt"):
         sources.append(chain.source("f16", 2, (True,) + (False,) * (chain.n_in - 1)))
     for name, source in sources:

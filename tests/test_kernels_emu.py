@@ -148,6 +148,25 @@ def test_softmax_ce_forward_flags_a_label_out_of_range(emu):
 
 # ---- layer_norm -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((2, 3, 5), 1), ((9, 64), 1), ((2, 777), 1),
+                                        ((300, 8), 1)])
+@pytest.mark.parametrize("affine", ["both", "scale", "bias", "none", "f32 params"])
+def test_layer_norm_forward(impls, dtype, shape, axis, affine):
+    """One launch of ln_fwd gives Y, Mean and Variance as the reference does (a warp per row; rows more than the
+    grid's warps)."""
+    x = randn(*shape, dtype=dtype) * 3 + 1
+    n = int(np.prod(shape[axis:]))
+    pdt = np.float32 if affine == "f32 params" else dtype
+    scale = randn(n, dtype=pdt) if affine in ("both", "scale", "f32 params") else None
+    bias = randn(n, dtype=pdt) if affine in ("both", "bias", "f32 params") else None
+    kern = K.kernel("layer_norm", f"ln_fwd_{ {np.float32: 'f32', np.float16: 'f16'}[dtype] }_"
+                                  f"{ {np.float32: 'f32', np.float16: 'f16'}[pdt] }")
+    before = kern.launches
+    check(impls, "layer_norm", (x, scale, bias), dict(epsilon=1e-5, begin_norm_axis=axis), dtype)
+    assert kern.launches == before + 1
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((7, 64), 1), ((2, 3, 5), 1), ((2, 300), 1),
                                         ((3, 1000), 1), ((2, 777), 1), ((70, 96), 1), ((3, 2000), 1), ((5, 3000), 1),
                                         ((2, 4100), 1)])
@@ -469,6 +488,56 @@ def test_merged_adam_plan_is_reused_and_held_outputs_survive(emu, monkeypatch):
     step([randn(*s) for s in shapes])
     assert not opt_launch._PLANS  # a strided input is not cached (its contiguous copy would go stale)
 
+
+
+@pytest.mark.parametrize("nesterov", [False, True])
+def test_merged_momentum_one_launch(emu, nesterov, monkeypatch):
+    """Every parameter in one momentum_multi launch, each with its own L2 coefficient (or none), a strided input
+    among them, as the op's reference computes; then in place (updating_in_place), the inputs themselves updated."""
+    impls = device_impls("gpu")
+    monkeypatch.setattr(opt_launch, "ADAM_CHUNK", 64)  # several chunks per tensor
+    shapes = [(5,), (3, 17), (1,), (40, 9)]
+    ps, gs, vs = ([randn(*s) for s in shapes] for _ in range(3))
+    gs[1] = strided(gs[1])
+    attrs = {**get_op("merged_momentum").attrs, "mu": 0.8, "use_nesterov": nesterov, "rescale_grad": 0.5,
+             "regularization_method": ["l2_decay", "", "l2_decay", ""], "regularization_coeff": [0.1, 0.0, 0.3, 0.0]}
+    kern = K.kernel("optimizer", "momentum_multi_f32")
+    before = kern.launches
+    check(impls, "merged_momentum", (ps, gs, vs, [_f1(1e-2)], None), attrs, np.float32)
+    assert kern.launches == before + 1
+    want = get_op("merged_momentum").forward(np, [p.copy() for p in ps], gs, [v.copy() for v in vs], [_f1(1e-2)],
+                                             None, **attrs)
+    with opt_launch.updating_in_place():
+        got = impls["merged_momentum"](np, ps, gs, vs, [_f1(1e-2)], None, **attrs)
+    assert kern.launches == before + 2
+    for outs, ins, ref in zip(got, (ps, vs), want):
+        assert all(o is i for o, i in zip(outs, ins))
+        for i, r in zip(ins, ref):
+            close(i, r, np.float32)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_merged_sgd_one_launch(emu, dtype, monkeypatch):
+    """sgd over every parameter: momentum_multi without velocities, one launch, bit for bit in float32."""
+    impls = device_impls("gpu")
+    monkeypatch.setattr(opt_launch, "ADAM_CHUNK", 64)
+    monkeypatch.setattr(opt_launch, "_PLANS", opt_launch.collections.OrderedDict())
+    shapes = [(7,), (3, 17), (40, 9)]
+    ps = [randn(*s, dtype=dtype) for s in shapes]
+    args = (ps, [_f1(0.05)], [randn(*s, dtype=dtype) for s in shapes], None)
+    kern = K.kernel("optimizer", "momentum_multi_" + {np.float32: "f32", np.float16: "f16"}[dtype])
+    before = kern.launches
+    got = impls["merged_sgd"](np, *args, multi_precision=False)
+    want = get_op("merged_sgd").forward(np, *args, multi_precision=False)
+    assert kern.launches == before + 1
+    for g, w in zip(got[0], want[0]):
+        if dtype == np.float32:
+            np.testing.assert_array_equal(g, w)
+        else:
+            close(g, w, dtype)
+    (plan,) = opt_launch._PLANS.values()  # kept: the next step sends only the gradients' addresses
+    impls["merged_sgd"](np, *args, multi_precision=False)
+    assert list(opt_launch._PLANS.values()) == [plan]
 
 # ---- raw bfloat16 kernels (NumPy has no bfloat16: bit patterns in uint16) ----------------------------
 def to_bf16(a):

@@ -92,6 +92,14 @@ def test_softmax_ce_grad(cp, impls, dtype, shape, soft):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16])
 @pytest.mark.parametrize("shape", [(1, 8), (7, 33), (64, 768), (1000, 1024), (16, 12288)])
+def test_layer_norm_forward(cp, impls, dtype, shape):
+    x = randn(*shape, dtype=dtype) * 3 + 1
+    run(cp, impls, "layer_norm", (x, randn(shape[1], dtype=dtype), randn(shape[1], dtype=dtype)),
+        dict(epsilon=1e-5, begin_norm_axis=1), dtype, rel=2e-2 if dtype == np.float16 else 1e-3)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("shape", [(1, 8), (7, 33), (64, 768), (1000, 1024), (16, 12288)])
 def test_layer_norm_grad(cp, impls, dtype, shape):
     x = randn(*shape, dtype=dtype)
     _, mean, var = get_op("layer_norm").forward(np, x, None, None, epsilon=1e-5, begin_norm_axis=1)
@@ -211,6 +219,17 @@ def test_merged_adam_many_params(cp, impls):
     run(cp, impls, "merged_adam", args, {**get_op("merged_adam").attrs, "use_adamw": True, "weight_decay": 0.01},
         np.float32)
 
+
+
+def test_merged_momentum_and_sgd_many_params(cp, impls):
+    shapes = [(R.integers(1, 300), R.integers(1, 300)) for _ in range(40)] + [(1,), (1 << 20,)]
+    ps, gs, vs = ([randn(*s) for s in shapes] for _ in range(3))
+    lr = [np.array([1e-3], np.float32)]
+    attrs = {**get_op("merged_momentum").attrs, "use_nesterov": True, "rescale_grad": 0.5,
+             "regularization_method": ["l2_decay", ""] * (len(shapes) // 2),
+             "regularization_coeff": [1e-4, 0.0] * (len(shapes) // 2)}
+    run(cp, impls, "merged_momentum", (ps, gs, vs, lr, None), attrs, np.float32)
+    run(cp, impls, "merged_sgd", (ps, lr, gs, None), get_op("merged_sgd").attrs, np.float32)
 
 @pytest.mark.parametrize("family", K.FAMILIES)
 def test_kernels_launch_with_the_common_block_size(cp, family):

@@ -116,13 +116,47 @@ def test_off_by_default_and_after():
 
 
 def test_optimizer_updates_parameters_in_place_on_a_device():
-    """On a GPU an update writes the parameter where it is: one kernel per parameter, no copy back."""
+    """On a GPU an update writes the parameters where they are: one kernel for all of them (and the gradients'
+    addresses sent to the device), no copy back."""
     with count_launches() as c:
         layer = paddle.nn.Linear(4, 3)
         opt = paddle.optimizer.SGD(0.1, parameters=layer.parameters())
         weight = layer.weight._data
         layer(paddle.ones([2, 4])).sum().backward()
+        opt.step()  # the first update also sends the parameters' table
         c.reset()
         opt.step()
     assert layer.weight._data is weight
-    assert c.by_label["sgd"] == {"raw": 2} and "paddlelite.framework.tensor._write" not in c.by_label
+    assert c.by_label["merged_sgd"] == {"raw": 1, "h2d": 1, "alloc": 1} and "paddlelite.framework.tensor._write" not in c.by_label
+
+
+def test_convolutions_and_batch_norm_count_their_cudnn_graphs():
+    """Counting takes the cuDNN path a GPU with cuDNN Frontend takes, Frontend installed here or not: each graph
+    run one library call (a convolution's forward one, its backward two: wgrad and dgrad)."""
+    data = np.random.default_rng(0).standard_normal((2, 3, 8, 8)).astype(np.float32)
+    conv, norm = paddle.nn.Conv2D(3, 4, 3, bias_attr=False), paddle.nn.BatchNorm2D(4)
+
+    def step():
+        x = paddle.to_tensor(data, stop_gradient=False)
+        y = norm(conv(x))
+        y.sum().backward()
+        return y.numpy(), x.grad.numpy()
+
+    want = step()
+    with count_launches() as c:
+        got = step()
+    for op in ("conv2d", "batch_norm", "batch_norm_grad"):
+        assert c.by_label[op]["library"] == 1, (op, c.by_label[op])
+    assert c.by_label["conv2d_grad"]["library"] == 2
+    for g, w in zip(got, want):  # the values are the NumPy forwards'
+        np.testing.assert_array_equal(g, w)
+
+
+def test_a_deep_copy_shares_the_ops_counting_resolved():
+    """An op keeps the forward it resolved for the counter's array module; a deep copy of what holds the op (a
+    quantized layer, a program) shares the op instead of trying to copy that module."""
+    import copy
+    with count_launches():
+        paddle.exp(paddle.ones([2]))
+    op = get_op("exp")
+    assert copy.deepcopy({"op": op})["op"] is op

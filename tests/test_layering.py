@@ -11,6 +11,7 @@ The floors, lowest first (docs/ARCHITECTURE.md, "Layers"):
                        layer-level APIs
                        (static/nn.py, static/layer_apis.py, static/ema.py, static/metric.py; the top-level package files them under paddle.static)
   6 fluid, base, jit   the fluid-era spellings (base: Paddle 3's name for fluid); paddle.jit (to_static)
+    inference          paddle.inference: Config, create_predictor, Predictor over saved inference models
     vision, hapi       paddle.vision (transforms, models, datasets); the high-level API (Model, summary, flops)
     callbacks          paddle.callbacks: re-exports hapi's callbacks
     distribution       paddle.distribution: distributions, KL, transforms over the tensor and nn.functional APIs
@@ -39,7 +40,8 @@ FLOORS = {
     "nn": 5, "optimizer": 5, "io": 5, "metric": 5, "distributed": 5, "regularizer": 5, "linalg": 5, "special": 5, "fft": 5, "signal": 5, "amp": 5,
     "geometric": 5,
     "fluid": 6, "base": 6, "jit": 6, "vision": 6, "distribution": 6, "hapi": 6, "callbacks": 6, "compat": 6,
-    "pir_utils": 6, "text": 6, "audio": 6, "quantization": 6, "profiler": 6, "onnx": 6,
+    "pir_utils": 6, "text": 6, "audio": 6, "quantization": 6, "profiler": 6, "inference": 6,
+    "onnx": 6,  # paddle.onnx.export (over jit)
     "": 7,
     "examples": 8, "__main__": 8,
 }

@@ -98,6 +98,21 @@ def test_ptq_calibrates_and_converts():
     body()
 
 
+def test_ptq_copies_outside_an_initialized_fleet(monkeypatch):
+    """A world size in the environment alone (fleet.init not called) is not parallel training, as in Paddle."""
+    monkeypatch.setenv("PADDLE_TRAINERS_NUM", "4")
+
+    @differential()
+    def body(paddle):
+        observer = _sub(paddle, "quantization.observers").AbsmaxObserver()
+        model = _model(paddle)
+        model.eval()
+        quantized = paddle.quantization.PTQ(paddle.quantization.QuantConfig(activation=observer, weight=None)).quantize(
+            model)
+        return [type(quantized.fc).__name__, type(model.fc).__name__]
+    body()
+
+
 @differential(expected=raises(AssertionError))
 def test_qat_needs_a_training_model(paddle):
     model = _model(paddle)

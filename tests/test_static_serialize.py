@@ -63,11 +63,11 @@ def test_deserialize_rejects_corrupt_bytes():
     main, x, y, exe, out = _build_and_train(paddle)
     try:
         data = paddle.static.serialize_program([x], [y], program=main)
-        with pytest.raises(Exception, match="SHA-256|JSON"):
-            paddle.static.deserialize_program(data.replace(b"relu", b"tanh"))
+        with pytest.raises(Exception, match="not a Paddle ProgramDesc"):
+            paddle.static.deserialize_program(data[:len(data) // 2])
         params = paddle.static.serialize_persistables([x], [y], exe, program=main)
         other = paddle.static.Program()
-        with pytest.raises(Exception, match="missing|unexpected"):
+        with pytest.raises(Exception, match="does not belong to this program"):
             paddle.static.deserialize_persistables(other, params, exe)
     finally:
         paddle.disable_static()

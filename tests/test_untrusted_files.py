@@ -186,17 +186,19 @@ def _py_func_program():
         paddle.disable_static()
 
 
-def _resign(path, edit):
-    from paddlelite.static.io import _canonical_sha
-    doc = json.loads(open(path).read())
-    edit(doc["program"])
-    doc["sha256"] = _canonical_sha(doc["program"])
-    with open(path, "w") as f:
-        f.write(json.dumps(doc))
-
-
-def _py_func_ops(program_doc):
-    return [op for b in program_doc["blocks"] for op in b["ops"] if op["type"] == "py_func"]
+def _set_attr(path, op_type, name, value):
+    """Rewrite `path`'s ProgramDesc: attribute `name` of every `op_type` op set to `value`."""
+    from paddlelite.framework.framework_proto import messages
+    from paddlelite.static.program_desc import _attr
+    m = messages()
+    desc = m.ProgramDesc()
+    desc.ParseFromString(open(path, "rb").read())
+    for op in (op for b in desc.blocks for op in b.ops if op.type == op_type):
+        kept = [a for a in op.attrs if a.name != name]
+        del op.attrs[:]
+        op.attrs.extend(kept + [_attr(m, op_type, name, value)])
+    with open(path, "wb") as f:
+        f.write(desc.SerializeToString())
 
 
 @pytest.mark.parametrize("fn_id", ["registered", 0, 10 ** 6, -2, True])
@@ -208,8 +210,7 @@ def test_a_loaded_model_never_chooses_python_code(tmp_path, fn_id):
         prefix = str(tmp_path / "pyfunc")
         paddle.static.save_inference_model(prefix, [x], [out], exe, program=main)
         if fn_id != "registered":
-            _resign(prefix + ".pdmodel", lambda p: [op["attrs"].update(forward_callable_id=fn_id)
-                                                    for op in _py_func_ops(p)])
+            _set_attr(prefix + ".pdmodel", "py_func", "forward_callable_id", fn_id)
         with pytest.raises(InferenceModelError, match="cannot choose Python code"):
             paddle.static.load_inference_model(prefix, exe)
     finally:
@@ -246,11 +247,7 @@ def test_a_loaded_pylayer_cannot_name_a_backward_function(tmp_path):
         prefix = str(tmp_path / "pylayer")
         paddle.static.save_inference_model(prefix, [x], [y], exe, program=main)
         paddle.static.load_inference_model(prefix, exe)  # no backward function: loads
-
-        def name_one(program_doc):
-            for op in (op for b in program_doc["blocks"] for op in b["ops"] if op["type"] == "pylayer"):
-                op["attrs"]["backward_function_id"] = 0
-        _resign(prefix + ".pdmodel", name_one)
+        _set_attr(prefix + ".pdmodel", "pylayer", "backward_function_id", 0)
         with pytest.raises(InferenceModelError, match="backward_function_id"):
             paddle.static.load_inference_model(prefix, exe)
     finally:

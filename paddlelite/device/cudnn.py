@@ -24,6 +24,8 @@ import importlib
 import threading
 from collections import namedtuple
 
+import numpy as np
+
 from . import cuda
 
 # what a graph may run: deterministic plans only, autotuned per key, at most this many workspace bytes, float32 on
@@ -33,6 +35,7 @@ Policy = namedtuple("Policy", ["deterministic", "exhaustive", "workspace_limit",
 _state = {}
 _caches = []  # every Graphs, for clear()
 _off = []  # a stack of switches: `disabled()` pushes True
+_stand_in = []  # the graph standing in for every graph (standing_in), innermost last
 _local = threading.local()  # this thread's cuDNN handle per device
 
 
@@ -50,13 +53,29 @@ def frontend():
 
 
 def enabled(xp):
-    """Whether ops on arrays of module `xp` may run through cuDNN now: they are CuPy's (not NumPy's, nor the launch
-    counter's), the Frontend is usable and no `disabled()` block is active."""
-    return device_module(xp) and not (_off and _off[-1]) and frontend() is not None
+    """Whether ops on arrays of module `xp` may run through cuDNN now: no `disabled()` block is active, and they are
+    CuPy's with the Frontend usable, or a `standing_in` graph runs them (the launch counter's module, not NumPy)."""
+    if _off and _off[-1]:
+        return False
+    if _stand_in:
+        return xp is not np
+    return device_module(xp) and frontend() is not None
 
 
 def device_module(xp):
     return xp is cuda.cupy()
+
+
+@contextlib.contextmanager
+def standing_in(graph):
+    """Inside, every graph the ops ask for is `graph` (its `run(buffers)` does what it likes: the launch counter
+    counts a library call), none is built and no Frontend is needed: the ops take their cuDNN path, as on a GPU with
+    the Frontend, on any array module but NumPy."""
+    _stand_in.append(graph)
+    try:
+        yield
+    finally:
+        _stand_in.pop()
 
 
 @contextlib.contextmanager
@@ -148,6 +167,8 @@ class Graphs:
         """The graph of `key`, built on first use by `build(graph) -> {name: tensor}` (it adds the nodes and marks
         the outputs). `buffers` are this call's arrays ({name: array}), which an exhaustive search times the plans
         on (None: a graph asked for ahead of its call keeps the heuristics' plan). None when cuDNN cannot run it."""
+        if _stand_in:
+            return _stand_in[-1]
         key = (key, policy, device_id())
         try:
             return self._built[key]

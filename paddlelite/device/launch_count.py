@@ -29,7 +29,7 @@ import types
 
 import numpy as np
 
-from . import cublas, deferred_checks, kernels
+from . import cublas, cudnn, deferred_checks, kernels
 from .host_cublas import Cublas
 from .place import Place
 
@@ -526,7 +526,9 @@ class CountingModule(types.ModuleType):
         def run(xp, *arrays, **attrs):
             arrays = [a if k in host else _as_device_input(a) for k, a in enumerate(arrays)]
             counter = _active[0] or LaunchCount()
-            with counter.attributed(label):
+            # the binding's arithmetic on what its launches did not write (a counted cuDNN graph's outputs) may
+            # divide by zero: those values are replaced by the forward's
+            with counter.attributed(label), np.errstate(all="ignore"):
                 launched = None if binding is None else binding(xp, *arrays, **attrs)
                 if launched is not None:
                     with deferred_checks.deferred():  # its value checks report where the device's would
@@ -544,7 +546,9 @@ def _holding(launched, values):
     if isinstance(launched, (tuple, list)) and isinstance(values, (tuple, list)) and len(launched) == len(values):
         return type(launched)(_holding(a, v) for a, v in zip(launched, values))
     if isinstance(launched, np.ndarray) and np.shape(values) == launched.shape:
-        launched.view(np.ndarray)[...] = values
+        if launched.flags.writeable:
+            launched.view(np.ndarray)[...] = values
+        # else a read-only view the binding's host code made (a broadcast zero): its values are NumPy's already
         return launched
     return _device(values)
 
@@ -595,6 +599,15 @@ class CountingCublas(Cublas):
         return super().cublasLtMatmul(*args)
 
 
+class _CountedGraph:
+    """Every cuDNN graph while counting (device/cudnn.standing_in): each run one library call. Its workspace, sized
+    by the plan cuDNN picks on the device, is not counted."""
+
+    @staticmethod
+    def run(buffers):
+        _count("library")
+
+
 class _CountedKernel:
     max_threads_per_block = 1024
 
@@ -618,7 +631,8 @@ def count_launches():
     before = cpu._xp, _active[0]
     cpu._xp, _active[0] = COUNTING, counter
     try:
-        with kernels.use_backend(CountingKernels()), cublas.use_library(CountingCublas()):
+        with kernels.use_backend(CountingKernels()), cublas.use_library(CountingCublas()), \
+                cudnn.standing_in(_CountedGraph):
             yield counter
     finally:
         cpu._xp, _active[0] = before

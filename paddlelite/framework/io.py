@@ -469,15 +469,15 @@ def open_regular(path, api):
     return path, os.fdopen(fd, "rb")
 
 
-def read_archive(path, api, return_numpy=False, keep_name_table=False):
+def read_archive(path, api, return_numpy=False, keep_name_table=False, name=None):
     """Read and verify a file `write_archive` wrote (zip and CRC, manifest, SHA-256 of every array, no
     unnamed arrays) or real Paddle's pickle (restricted unpickler); `api` names the caller in errors, which
-    are CheckpointErrors naming the file."""
+    are CheckpointErrors naming the file (a file-like object: `name`, or its class)."""
     if _is_buffer(path):  # a file-like object: its bytes, read once
         if not hasattr(path, "read"):
             raise TypeError(f"{api}: path must be a str, an os.PathLike or a readable file-like object (io.BytesIO), "
                             f"received {type(path).__name__}")
-        path, f = f"<{type(path).__name__}>", _io.BytesIO(path.read())
+        path, f = name or f"<{type(path).__name__}>", _io.BytesIO(path.read())
     else:
         path, f = open_regular(path, api)
     with f:

@@ -8,11 +8,7 @@ so comparisons with a tensor's dtype hold either way) and a kind is a `VarKind`,
 import enum
 
 from .dtype import DTYPES, UNSUPPORTED
-
-# Paddle's numbers of the kinds (framework.proto)
-_KIND_NUMBERS = {"DENSE_TENSOR": 7, "SELECTED_ROWS": 8, "FEED_MINIBATCH": 9, "FETCH_LIST": 10, "STEP_SCOPES": 11,
-                 "LOD_RANK_TABLE": 12, "DENSE_TENSOR_ARRAY": 13, "PLACE_LIST": 14, "READER": 15, "RAW": 17,
-                 "VOCAB": 29, "STRINGS": 30, "SPARSE_COO": 32}
+from .framework_proto import KIND_NUMBERS as _KIND_NUMBERS  # Paddle's numbers of the kinds
 
 
 class VarKind(str, enum.Enum):
@@ -58,7 +54,7 @@ def var_kind(kind, api="Variable"):
     try:
         return VarKind(kind if isinstance(kind, str) else getattr(kind, "value", kind))
     except ValueError:
-        raise ValueError(f"{api}: type must be one of {sorted(_KIND_NUMBERS)}, received {kind!r}") from None
+        raise ValueError(f"{api}: type must be one of {sorted({k.value for k in VarKind})}, received {kind!r}") from None
 
 
 class VarType:

@@ -2,6 +2,7 @@
 from .api import (StaticFunction, enable_to_static, ignore_module, not_to_static, set_code_level, set_verbosity,
                   to_static)
 from .io import TranslatedLayer, load, save
+from . import pir_program  # noqa: F401  (the model loaders read real Paddle's PIR programs)
 
 __all__ = ["TranslatedLayer", "load", "save", "enable_to_static", "ignore_module", "not_to_static", "set_code_level",
            "set_verbosity", "to_static", "StaticFunction"]

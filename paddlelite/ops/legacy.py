@@ -9,6 +9,8 @@ already have Paddle's name. Slot names are Paddle's in the registry itself.
 
 import numpy as np
 
+from ..framework.framework_proto import DTYPE_BY_NUMBER, DTYPE_NUMBERS
+
 LEGACY_TYPES = {
     "add": "elementwise_add",
     "subtract": "elementwise_sub",
@@ -42,13 +44,16 @@ LEGACY_TYPES = {
     "argmin": "arg_min",
     "one_hot": "one_hot_v2",
     "hardswish": "hard_swish",
+    "hardsigmoid": "hard_sigmoid",
     "send_u_recv": "graph_send_recv",
     "send_ue_recv": "graph_send_ue_recv",
     "send_uv": "graph_send_uv",
 }
 
 
-REGISTRY_TYPES = {legacy: ours for ours, legacy in LEGACY_TYPES.items()}  # and back
+# Legacy types Paddle also writes for one of our ops: its conv layers pick the depthwise kernel by op type
+LEGACY_ALIASES = {"depthwise_conv2d": "conv2d", "depthwise_conv2d_transpose": "conv2d_transpose"}
+REGISTRY_TYPES = {**{legacy: ours for ours, legacy in LEGACY_TYPES.items()}, **LEGACY_ALIASES}  # and back
 
 
 # The key Paddle's API names an op's temporaries by (LayerHelper(key): `<key>_<n>.tmp_<k>`) where it is not
@@ -125,18 +130,45 @@ def grad_op(forward_type, inputs, outputs):
 # for printing and for `op.attr(name)` / `op.all_attrs()` / `op.input_names`.
 
 # Paddle's VarDesc.VarType numbers, which legacy op descs store for dtype attributes
-VAR_TYPE = {"bool": 0, "int16": 1, "int32": 2, "int64": 3, "float16": 4, "float32": 5, "float64": 6, "uint8": 20,
-            "int8": 21, "bfloat16": 22, "complex64": 23, "complex128": 24}
+VAR_TYPE = DTYPE_NUMBERS
+DTYPE_ATTRS = ("dtype", "in_dtype", "out_dtype")  # attributes a desc holds as a VarType number (-1: none given)
+
+
+def _dtype_number(dtype):
+    return -1 if dtype is None else VAR_TYPE.get(str(dtype), -1)
+
+
+def _dtype_name(number):
+    return DTYPE_BY_NUMBER.get(number) if isinstance(number, int) else number
+
+
+# Each conversion below gives Paddle's desc attributes of our op's; its `back` (set by `_back`) gives ours from a
+# desc's (what a Paddle file holds), leaving out what the op's defaults fill in. A conversion without one renames
+# nothing: the desc's attributes are ours (less those the op does not have, dropped by `attrs_from_desc`).
+def _back(inverse):
+    def attach(fn):
+        fn.back = inverse
+        return fn
+    return attach
 
 
 def _renamed(**names):
-    return lambda attrs, x: {names.get(k, k): v for k, v in attrs.items()}
+    back = {v: k for k, v in names.items()}
+    return _back(lambda attrs, x: {back.get(k, k): v for k, v in attrs.items()})(
+        lambda attrs, x: {names.get(k, k): v for k, v in attrs.items()})
 
 
 def _as_list(axis):
     return list(axis) if isinstance(axis, (list, tuple)) else [axis]
 
 
+def _reduce_back(attrs, x):
+    dims = attrs.get("dim", [])
+    return {**attrs, "axis": None if attrs.get("reduce_all") or not dims else list(dims),
+            "keepdim": attrs.get("keep_dim", False), "dtype": _dtype_name(attrs.get("out_dtype", -1))}
+
+
+@_back(_reduce_back)
 def _reduce_desc(attrs, x):  # reduce_sum's requested dtype shows as Paddle's in_dtype/out_dtype pair
     out = {k: v for k, v in attrs.items() if k not in ("axis", "keepdim", "dtype")}
     axis, dtype = attrs["axis"], attrs.get("dtype")
@@ -146,12 +178,28 @@ def _reduce_desc(attrs, x):  # reduce_sum's requested dtype shows as Paddle's in
     return out
 
 
+@_back(lambda attrs, x: {**attrs, "dtype": _dtype_name(attrs["out_dtype"])})
 def _cast_desc(attrs, x):
     out = {k: v for k, v in attrs.items() if k != "dtype"}
     out.update(in_dtype=VAR_TYPE.get(x.dtype.name, -1), out_dtype=VAR_TYPE.get(str(attrs["dtype"]), -1))
     return out
 
 
+def _fill_constant_back(attrs, x):  # str_value, when given, holds the exact value (an int64's every digit)
+    dtype = _dtype_name(attrs.get("dtype", VAR_TYPE["float32"]))
+    text, value = attrs.get("str_value", ""), attrs.get("value", 0.0)
+    integral = dtype is not None and dtype.startswith(("int", "uint"))
+    if text:
+        try:
+            value = int(text) if integral else float(text)
+        except ValueError:
+            value = float(text)
+    elif integral or dtype == "bool":
+        value = int(value)
+    return {**attrs, "dtype": dtype, "value": bool(value) if dtype == "bool" else value}
+
+
+@_back(_fill_constant_back)
 def _fill_constant_desc(attrs, x):  # Paddle's value attr is a float; str_value an int's digits for int dtypes
     out = {k: v for k, v in attrs.items() if k not in ("dtype", "place")}
     value, dtype = attrs["value"], str(attrs["dtype"])
@@ -173,8 +221,8 @@ def _fill_any_like_desc(attrs, x):  # dtype None (x's: backward's zero gradients
             "value": float(value) if isinstance(value, (int, float)) else value}
 
 
-class _Scalar:
-    """A value of an assign_value desc's `values`, shown as Paddle's paddle::experimental::Scalar prints it:
+class Scalar:
+    """A value of a SCALAR attribute (assign_value's `values`), shown as Paddle's paddle::experimental::Scalar prints it:
     Scalar(float64(1.5)), Scalar(int64(3)), Scalar(bool(1)) (C++ stream formatting of the value)."""
 
     def __init__(self, value):
@@ -187,13 +235,28 @@ class _Scalar:
         return f"Scalar(int64({v}))" if isinstance(v, int) else f"Scalar(float64({v:g}))"
 
 
+@_back(lambda attrs, x: {**attrs, "values": [v.value if isinstance(v, Scalar) else v for v in attrs.get("values", [])]})
 def _assign_value_desc(attrs, x):  # the values as Scalars, the dtype as a VarType number; no place attr
     return {**_without("place")(attrs, x), "dtype": VAR_TYPE.get(str(attrs["dtype"]), -1),
-            "values": [_Scalar(v) for v in attrs["values"]]}
+            "values": [Scalar(v) for v in attrs["values"]]}
 
 
 def _random_desc(**extra):  # the initializers' random ops: dtype as a VarType number, no place
     return lambda attrs, x: {**extra, **_without("place")(attrs, x), "dtype": VAR_TYPE.get(str(attrs["dtype"]), -1)}
+
+
+@_back(lambda attrs, x: {**attrs, "axis": None if attrs.get("flatten") else attrs.get("axis", -1),
+                         "keepdim": attrs.get("keepdims", False)})
+def _arg_extreme_desc(attrs, x):  # argmax/argmin over all elements: Paddle's flatten flag, axis 0
+    out = {k: v for k, v in attrs.items() if k != "keepdim"}
+    return {**out, "axis": 0 if attrs["axis"] is None else attrs["axis"], "flatten": attrs["axis"] is None,
+            "keepdims": attrs["keepdim"]}
+
+
+@_back(lambda attrs, x: {**attrs, "axis": None if attrs.get("flatten") else attrs.get("axis", -1)})
+def _cumsum_desc(attrs, x):  # a cumsum over all elements: Paddle's flatten flag, axis -1
+    return {**attrs, "axis": -1 if attrs["axis"] is None else attrs["axis"], "flatten": attrs["axis"] is None,
+            "exclusive": False}
 
 
 def _flatten_desc(attrs, x):
@@ -236,6 +299,11 @@ def _nce_desc(attrs, x):  # custom_neg_classes is an extra (test-only) attr Padd
     return {"is_test": False, **_without("custom_neg_classes")(attrs, x)}
 
 
+# a range's dtype is its bounds' (its inputs)
+_RANGE_DESC = _back(lambda attrs, x: {**attrs, "dtype": None if x is None else x.dtype.name})(
+    _without("start", "end", "step", "dtype", "place"))
+
+
 _ELEMENTWISE = ("add", "subtract", "multiply", "divide", "maximum", "minimum", "remainder", "floor_divide",
                 "elementwise_pow")
 _ELEMENTWISE_WITHOUT_AXIS = ("fmax", "fmin", "heaviside")  # newer ops: no axis attribute
@@ -270,14 +338,16 @@ LEGACY_DESC = {
     "split": (None, ("AxisTensor", "SectionsTensorList")),
     "tile": (None, ("RepeatTimes", "repeat_times_tensor")),
     "top_k_v2": (None, ("K",)),
-    "cumsum": (_with(flatten=False, exclusive=False), ()),
+    "cumsum": (_cumsum_desc, ()),
+    "argmax": (_arg_extreme_desc, ()),
+    "argmin": (_arg_extreme_desc, ()),
     "flatten": (_flatten_desc, ()),
     "nce": (_nce_desc, ()),
     "batch_norm": (_batch_norm_desc, ("MomentumTensor",)),
     "lamb": (None, ("SkipUpdate",)),
     "relu6": (_without("threshold"), ()),  # Paddle's relu6 op has its threshold fixed at 6
     "hardswish": (_with(offset=3.0, scale=6.0, threshold=6.0), ()),
-    "range": (_without("start", "end", "step", "dtype", "place"), ()),  # the bounds are its inputs
+    "range": (_RANGE_DESC, ()),  # the bounds are its inputs
     "slice": (None, _SLICE_TENSORS),
     "strided_slice": (None, _STRIDED_SLICE_TENSORS),
     "uniform_random": (_random_desc(diag_num=0, diag_step=0, diag_val=1.0), ("ShapeTensor", "ShapeTensorList")),
@@ -387,5 +457,59 @@ def legacy_desc(type, attrs, x):
     first input Variable)."""
     fn, empty_slots = LEGACY_DESC.get(type, (None, ()))
     attrs = attrs if fn is None else fn(attrs, x)
-    # a legacy op desc keeps float attributes in float32 (epsilon 1e-5 reads back as 9.999999747378752e-06)
-    return {k: float(np.float32(v)) if v.__class__ is float else v for k, v in attrs.items()}, empty_slots
+    # a legacy op desc keeps float attributes in float32 (epsilon 1e-5 reads back as 9.999999747378752e-06) and
+    # dtypes as VarType numbers
+    return {k: float(np.float32(v)) if v.__class__ is float else
+            _dtype_number(v) if k in DTYPE_ATTRS and isinstance(v, str) else v for k, v in attrs.items()}, empty_slots
+
+
+def attrs_from_desc(type, attrs, x, defaults):
+    """Our attrs of registry op `type` from the attrs of Paddle's legacy op desc (what a Paddle file holds; `x`: the
+    op's first input Variable, `defaults`: the op's declared attrs): the inverse of `legacy_desc`. Attributes the op
+    does not declare are passed through; its defaults fill those the desc lacks."""
+    attrs = {k: _dtype_name(v) if k in DTYPE_ATTRS and isinstance(v, int) and not isinstance(defaults.get(k, 0), int)
+             else v for k, v in attrs.items()}
+    back = getattr(LEGACY_DESC.get(type, (None, ()))[0], "back", None)
+    return attrs if back is None else back(attrs, x)
+
+
+# The AttrType of the attributes whose value cannot tell it (an empty list, an integer Paddle keeps in 64 bits, a
+# double): op type -> {attribute: AttrType name}; "*": every op's. Other attributes take their value's type (bool
+# BOOLEAN, int INT, float FLOAT, str STRING, lists of those INTS/FLOATS/STRINGS/BOOLEANS, a block BLOCK).
+_LONG_SHAPE = {"shape": "LONGS"}
+DECLARED_ATTR_TYPES = {
+    "*": {"op_role_var": "STRINGS", "op_callstack": "STRINGS"},
+    **{t: {"min_row_size_to_use_multithread": "LONG"} for t in ("adam", "adamw")},
+    **{t: {"dim": "LONGS"} for t in ("reduce_all", "reduce_any", "reduce_amax", "reduce_amin")},
+    **{t: {"axis": "LONG"} for t in ("arg_max", "arg_min")},
+    "as_strided": {"dims": "LONGS", "stride": "LONGS", "offset": "LONG"},
+    "assign_value": {"values": "SCALARS"},
+    **{f"{m}_interp_v2": {"scale": "FLOATS"} for m in ("nearest", "linear", "bilinear", "bicubic", "trilinear")},
+    "coalesce_tensor": {"concated_shapes": "LONGS", "concated_ranks": "LONGS"},
+    "lookup_table_v2": {"padding_idx": "LONG"},
+    "eye": {"num_rows": "LONG", "num_columns": "LONG"},
+    **{t: {"axes": "LONGS"} for t in ("fft_c2c", "fft_r2c")},
+    "fft_c2r": {"axes": "LONGS", "last_dim_size": "LONG"},
+    **{t: _LONG_SHAPE for t in ("fill_constant", "gaussian_random", "uniform_random", "randint")},
+    "histogram": {"bins": "LONG"},
+    "nll_loss": {"ignore_index": "LONG"},
+    "py_func": {"backward_skip_vars": "STRINGS"},
+    "roll": {"shifts": "LONGS", "axis": "LONGS"},
+    "set_value": {k: "LONGS" for k in ("axes", "starts", "ends", "steps", "decrease_axes", "none_axes", "shape")},
+    "var": {"axis": "LONGS", "correction": "FLOAT64"},
+}
+
+
+# Paddle 3.3.1's op versions (its op_version_map: how many times an op's definition changed since its first), of the
+# legacy types our ops have; a ProgramDesc records them for the op types it holds
+OP_VERSIONS = {
+    **dict.fromkeys(("argsort", "assign_value", "auc", "clip", "conv2d", "conv3d", "conv3d_transpose", "cumprod",
+                     "cumsum", "depthwise_conv2d", "depthwise_conv2d_transpose", "elementwise_add", "elementwise_div",
+                     "elementwise_mul", "elementwise_pow", "elementwise_sub", "equal", "flip", "gather", "greater_equal",
+                     "greater_than", "histogram", "instance_norm", "kldiv_loss", "lamb", "leaky_relu", "less_equal",
+                     "less_than", "linspace", "lookup_table_v2", "lstsq", "max_pool2d_with_index",
+                     "max_pool3d_with_index", "momentum", "not_equal", "print", "round", "softplus", "trace",
+                     "truncated_gaussian_random", "unique_consecutive"), 1),
+    **dict.fromkeys(("coalesce_tensor", "conv2d_transpose", "fill_constant", "roll"), 2),
+    "set_value": 4,
+}

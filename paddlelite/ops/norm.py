@@ -150,7 +150,7 @@ _layer_norm_grad = _fused_norm_grad("layer_norm_grad", ("Mean", "Variance"))
 LAYER_NORM = register_op("layer_norm", inputs=("X", "Scale", "Bias"), outputs=("Y", "Mean", "Variance"),
                          forward=_layer_norm_forward, infer=_layer_norm_infer, grad=_layer_norm_grad,
                          attrs={"epsilon": 1e-5, "begin_norm_axis": 1}, optional_inputs=("Scale", "Bias"),
-                         intermediate_outputs=("Mean", "Variance"))
+                         intermediate_outputs=("Mean", "Variance"), gpu=_launch.layer_norm)
 
 # No grad maker: double backward through layer_norm is not supported.
 LAYER_NORM_GRAD = register_op("layer_norm_grad", inputs=("X", "Scale", "Mean", "Variance", "DY"),

@@ -1,5 +1,6 @@
-"""Optimizer update ops, with Paddle's op types, slots and attrs: sgd, momentum, adam, adamw, merged_adam,
-adagrad, rmsprop, adamax, adadelta, lamb, nadam, radam.
+"""Optimizer update ops, with Paddle's op types, slots and attrs: sgd, momentum, merged_momentum, adam, adamw,
+merged_adam, adagrad, rmsprop, adamax, adadelta, lamb, nadam, radam; and merged_sgd (paddlelite's own: sgd over a
+list of parameters, which eager SGD runs as one launch).
 
 They have no grad makers. Forwards return new arrays (ParamOut, ...) and never write into their
 inputs; eager optimizers rebind the parameter's array, static programs write ParamOut back to the
@@ -48,7 +49,45 @@ def _sgd_infer(param, lr, grad, master_param=None, **attrs):
 SGD = register_op("sgd", inputs=("Param", "LearningRate", "Grad", "MasterParam"), outputs=("ParamOut",),
                   forward=_sgd_forward, infer=_sgd_infer, optional_inputs=("MasterParam",),
                   attrs={"multi_precision": False},
-                  gpu=lambda xp, param, lr, grad, master_param, multi_precision: _launch.sgd(xp, param, lr, grad))
+                  gpu=lambda xp, param, lr, grad, master_param, multi_precision: _launch.sgd(xp, param, lr, grad),
+                  batched=lambda multi_precision: None if multi_precision else ("merged_sgd", {}, {}))
+
+
+# ---- merged_sgd: sgd over lists of parameters in one launch on a GPU (paddlelite's: eager SGD's whole update;
+# Paddle launches sgd per parameter, PyTorch's foreach SGD one multi-tensor kernel) --------------------------------
+def _merged_sgd_check(params, lrs, grads):
+    if len(grads) != len(params):
+        raise ValueError(f"op 'merged_sgd': {len(params)} Params but {len(grads)} Grads")
+    if len(lrs) not in (1, len(params)):
+        raise ValueError(f"op 'merged_sgd': LearningRate must hold 1 or {len(params)} tensors, received {len(lrs)}")
+
+
+def _merged_sgd_forward(xp, params, lrs, grads, master_params, multi_precision):
+    _merged_sgd_check(params, lrs, grads)
+    return ([_sgd_forward(xp, p, lrs[i if len(lrs) > 1 else 0], g, None, multi_precision)
+             for i, (p, g) in enumerate(zip(params, grads))], [] if master_params is None else list(master_params))
+
+
+def _merged_sgd_infer(params, lrs, grads, master_params=None, **attrs):
+    _merged_sgd_check(params, lrs, grads)
+    for p, g in zip(params, grads):
+        _check_like("merged_sgd", p, g, "Grad")
+    return [_meta(p) for p in params], [] if master_params is None else [_meta(m) for m in master_params]
+
+
+def _merged_sgd_kernel(xp, params, lrs, grads, master_params, multi_precision):
+    """Every parameter in one launch (kernels/optimizer.cu momentum_multi without velocities)."""
+    if len(grads) != len(params) or len(lrs) not in (1, len(params)):
+        return None  # the reference raises the explanatory error
+    outs = _launch.momentum_multi(xp, params, grads, None, lrs, None, 0.0, False, 1.0)
+    return None if outs is None else (outs[0], [] if master_params is None else list(master_params))
+
+
+MERGED_SGD = register_op("merged_sgd", inputs=("Param", "LearningRate", "Grad", "MasterParam"),
+                         outputs=("ParamOut", "MasterParamOut"), forward=_merged_sgd_forward,
+                         infer=_merged_sgd_infer, variadic_inputs=("Param", "LearningRate", "Grad", "MasterParam"),
+                         optional_inputs=("MasterParam",), variadic_outputs=("ParamOut", "MasterParamOut"),
+                         attrs={"multi_precision": False}, gpu=_merged_sgd_kernel)
 
 
 # ---- momentum ---------------------------------------------------------------------------------------
@@ -76,6 +115,13 @@ def _momentum_infer(param, grad, velocity, lr, master_param=None, **attrs):
     return _meta(param), _meta(velocity)
 
 
+def _momentum_batched(mu, use_nesterov, regularization_method, regularization_coeff, multi_precision, rescale_grad):
+    if multi_precision:
+        return None
+    return ("merged_momentum", {"mu": mu, "use_nesterov": use_nesterov, "rescale_grad": rescale_grad},
+            {"regularization_method": regularization_method, "regularization_coeff": regularization_coeff})
+
+
 def _momentum_kernel(xp, param, grad, velocity, lr, master_param, mu, use_nesterov, regularization_method,
                      regularization_coeff, multi_precision, rescale_grad):
     l2 = regularization_coeff if regularization_method == "l2_decay" else 0.0
@@ -88,7 +134,75 @@ MOMENTUM = register_op(
     optional_inputs=("MasterParam",),
     attrs={"mu": 0.9, "use_nesterov": False, "regularization_method": "", "regularization_coeff": 0.0,
            "multi_precision": False, "rescale_grad": 1.0},
-    gpu=_momentum_kernel)
+    gpu=_momentum_kernel, batched=_momentum_batched)
+
+
+# ---- merged_momentum: momentum over lists of parameters (Paddle's op for use_multi_tensor), one launch on a GPU ----
+_MERGED_MOMENTUM_LISTS = ("Grad", "Velocity")
+
+
+def _merged_momentum_check(params, grads, velocities, lrs, regularization_method, regularization_coeff):
+    n = len(params)
+    for slot, group in zip(_MERGED_MOMENTUM_LISTS, (grads, velocities)):
+        if len(group) != n:
+            raise ValueError(f"op 'merged_momentum': {n} Params but {len(group)} {slot}")
+    if len(lrs) not in (1, n):
+        raise ValueError(f"op 'merged_momentum': LearningRate must hold 1 or {n} tensors, received {len(lrs)}")
+    for name, attr in (("regularization_method", regularization_method),
+                       ("regularization_coeff", regularization_coeff)):
+        if len(attr) not in (0, n):
+            raise ValueError(f"op 'merged_momentum': {name} must hold 0 or {n} values, received {len(attr)}")
+
+
+def _per_param(attr, i):
+    return attr[i] if attr else None
+
+
+def _merged_momentum_forward(xp, params, grads, velocities, lrs, master_params, mu, use_nesterov,
+                             regularization_method, regularization_coeff, multi_precision, rescale_grad):
+    _merged_momentum_check(params, grads, velocities, lrs, regularization_method, regularization_coeff)
+    p_out, v_out = [], []
+    for i, (p, g, v) in enumerate(zip(params, grads, velocities)):
+        p_new, v_new = _momentum_forward(xp, p, g, v, lrs[i if len(lrs) > 1 else 0], None, mu, use_nesterov,
+                                         _per_param(regularization_method, i) or "",
+                                         _per_param(regularization_coeff, i) or 0.0, multi_precision,
+                                         rescale_grad)
+        p_out.append(p_new)
+        v_out.append(v_new)
+    return p_out, v_out, [] if master_params is None else list(master_params)
+
+
+def _merged_momentum_infer(params, grads, velocities, lrs, master_params=None, **attrs):
+    _merged_momentum_check(params, grads, velocities, lrs, attrs["regularization_method"],
+                           attrs["regularization_coeff"])
+    for p, g, v in zip(params, grads, velocities):
+        _check_like("merged_momentum", p, g, "Grad")
+        _check_like("merged_momentum", p, v, "Velocity")
+    return ([_meta(p) for p in params], [_meta(v) for v in velocities],
+            [] if master_params is None else [_meta(m) for m in master_params])
+
+
+def _merged_momentum_kernel(xp, params, grads, velocities, lrs, master_params, mu, use_nesterov,
+                            regularization_method, regularization_coeff, multi_precision, rescale_grad):
+    """Every parameter in one launch (kernels/optimizer.cu momentum_multi)."""
+    n = len(params)
+    if any(len(g) != n for g in (grads, velocities)) or len(lrs) not in (1, n) \
+            or len(regularization_method) not in (0, n) or len(regularization_coeff) not in (0, n):
+        return None  # the reference raises the explanatory error
+    l2 = [_per_param(regularization_coeff, i) or 0.0 if _per_param(regularization_method, i) == "l2_decay" else 0.0
+          for i in range(n)]
+    outs = _launch.momentum_multi(xp, params, grads, velocities, lrs, l2, mu, use_nesterov, rescale_grad)
+    return None if outs is None else (*outs, [] if master_params is None else list(master_params))
+
+
+MERGED_MOMENTUM = register_op(
+    "merged_momentum", inputs=("Param", "Grad", "Velocity", "LearningRate", "MasterParam"),
+    outputs=("ParamOut", "VelocityOut", "MasterParamOut"), forward=_merged_momentum_forward,
+    infer=_merged_momentum_infer, variadic_inputs=("Param", "Grad", "Velocity", "LearningRate", "MasterParam"),
+    optional_inputs=("MasterParam",), variadic_outputs=("ParamOut", "VelocityOut", "MasterParamOut"),
+    attrs={"mu": 0.9, "use_nesterov": False, "regularization_method": [], "regularization_coeff": [],
+           "multi_precision": False, "rescale_grad": 1.0},
+    gpu=_merged_momentum_kernel)
 
 
 # ---- adam / adamw -----------------------------------------------------------------------------------
@@ -167,13 +281,26 @@ def _adamw_kernel(xp, param, grad, lr, m1, m2, b1p, b2p, master_param, beta1, be
 _ADAM_IN = ("Param", "Grad", "LearningRate", "Moment1", "Moment2", "Beta1Pow", "Beta2Pow", "MasterParam")
 _ADAM_OUT = ("ParamOut", "Moment1Out", "Moment2Out", "Beta1PowOut", "Beta2PowOut")
 
+def _adam_batched(beta1, beta2, epsilon, multi_precision, use_global_beta_pow, sparse_grad=False, coeff=0.0,
+                  lr_ratio=1.0, with_decay=False, **unused):
+    """merged_adam's attrs for an adam (adamw) step it can take: dense, without master weights or a rate ratio."""
+    if sparse_grad or multi_precision or lr_ratio != 1.0:
+        return None
+    decay = coeff if with_decay else 0.0
+    return ("merged_adam", {"beta1": beta1, "beta2": beta2, "epsilon": epsilon,
+                            "use_global_beta_pow": use_global_beta_pow, "weight_decay": decay,
+                            "use_adamw": decay != 0.0}, {})
+
+
 ADAM = register_op("adam", inputs=_ADAM_IN, outputs=_ADAM_OUT,
                    forward=_adam_forward, infer=_adam_infer,
-                   optional_inputs=("MasterParam",), attrs={**_ADAM_ATTRS, "sparse_grad": False}, gpu=_adam_kernel)
+                   optional_inputs=("MasterParam",), attrs={**_ADAM_ATTRS, "sparse_grad": False}, gpu=_adam_kernel,
+                   batched=_adam_batched)
 
 ADAMW = register_op("adamw", inputs=_ADAM_IN, outputs=_ADAM_OUT, forward=_adamw_forward, infer=_adam_infer,
                     optional_inputs=("MasterParam",),
-                    attrs={**_ADAM_ATTRS, "coeff": 0.01, "lr_ratio": 1.0, "with_decay": True}, gpu=_adamw_kernel)
+                    attrs={**_ADAM_ATTRS, "coeff": 0.01, "lr_ratio": 1.0, "with_decay": True}, gpu=_adamw_kernel,
+                    batched=_adam_batched)
 
 
 # ---- merged_adam: one op updating a list of parameters (one GPU launch for all of them) -------------

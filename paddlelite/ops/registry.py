@@ -36,13 +36,13 @@ class OpDef:
                  "nondiff_inputs", "meta_inputs", "same_dtype", "double_grad", "diff_inputs_mask", "n_in",
                  "n_out", "simple", "input_index", "output_index", "view", "block_runner", "block_grad",
                  "block_locals", "host_sync", "lacks_higher_grad", "host_inputs", "absent_tails", "callable_attrs",
-                 "elementwise", "_forwards")
+                 "elementwise", "batched", "_forwards")
 
     def __init__(self, type, inputs, outputs, forward=None, infer=None, grad=None, attrs=None,
                  variadic_inputs=(), optional_inputs=(), variadic_outputs=(), intermediate_outputs=(),
                  nondiff_inputs=(), meta_inputs=(), same_dtype=(), double_grad=False, view=False,
                  block_runner=None, block_grad=None, block_locals=None, host_sync=None, host_inputs=(),
-                 callable_attrs=(), elementwise=None):
+                 callable_attrs=(), elementwise=None, batched=None):
         self.type = type
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
@@ -57,6 +57,11 @@ class OpDef:
         # kernels are written from (ops/launch/generated.py) -- an elementwise op of one output, its output shaped
         # as its inputs broadcast together and of their (float) dtype
         self.elementwise = elementwise
+        # batched(attrs) -> (list op type, shared attrs, per-item attrs) or None: the op over lists of which calls
+        # of this op with equal shared attrs are one call (an optimizer update per parameter -> one over every
+        # parameter), its inputs and outputs this op's slots as lists and the per-item attrs as lists; what
+        # static/batching.py merges a plan's independent calls into
+        self.batched = batched
         self.variadic_inputs = frozenset(variadic_inputs)
         # host inputs: arguments Paddle's op also takes as tensors (a reshape's Shape, a slice's StartsTensorList),
         # optional, read on the host when given, so a step holding them waits for the device (a value known only
@@ -151,6 +156,11 @@ class OpDef:
 
     def __repr__(self):
         return f"OpDef({self.type}: {self.inputs} -> {self.outputs})"
+
+    def __deepcopy__(self, memo):
+        """An op is its registry's: a deep copy of something holding it (a layer, a program) shares it, and never
+        copies the forwards it resolved for array modules (the launch counter's cannot be copied)."""
+        return self
 
 
 _REGISTRY = {}

@@ -1,8 +1,10 @@
-"""Momentum (optionally Nesterov): v = mu * v + g; param -= lr * v (op `momentum`).
+"""Momentum (optionally Nesterov): v = mu * v + g; param -= lr * v (op `momentum` per parameter in a program; eagerly
+`merged_momentum`, every parameter sharing a learning rate in one update -- one launch on a GPU).
 
 An optimizer-level L2Decay is fused into the op (regularization_method='l2_decay'), as Paddle does."""
 import numbers
 
+from ..framework.mode import in_static_mode
 from .optimizer import Optimizer
 from .regularizer import L2Decay
 
@@ -24,13 +26,25 @@ class Momentum(Optimizer):
         self._rescale_grad = float(rescale_grad)
 
     def _append_updates(self, entries):
+        groups = {}
         for p, g, lr, group in entries:
-            attrs = {"mu": float(group.get("momentum", self._momentum)), "use_nesterov": self._use_nesterov,
-                     "rescale_grad": self._rescale_grad}
+            mu = float(group.get("momentum", self._momentum))
             reg = self._regularizer_of(p, group)
-            if getattr(p, "regularizer", None) is None and isinstance(reg, L2Decay):
-                attrs["regularization_method"] = "l2_decay"
-                attrs["regularization_coeff"] = reg.coeff
+            method, coeff = ("l2_decay", reg.coeff) if getattr(p, "regularizer", None) is None \
+                and isinstance(reg, L2Decay) else ("", 0.0)
             v = self._acc("velocity", p)
-            self._run("momentum", {"Param": p, "Grad": g, "Velocity": v, "LearningRate": lr},
-                      {"ParamOut": p, "VelocityOut": v}, attrs)
+            if in_static_mode():  # a program shows Paddle's static update: one momentum op per parameter
+                attrs = {"mu": mu, "use_nesterov": self._use_nesterov, "rescale_grad": self._rescale_grad}
+                if method:
+                    attrs.update(regularization_method=method, regularization_coeff=coeff)
+                self._run("momentum", {"Param": p, "Grad": g, "Velocity": v, "LearningRate": lr},
+                          {"ParamOut": p, "VelocityOut": v}, attrs)
+                continue
+            groups.setdefault((id(lr), mu), (lr, mu, []))[2].append((p, g, v, method, coeff))
+        for lr, mu, rows in groups.values():  # eagerly, the parameters sharing a rate and mu in one update
+            params, grads, vs, methods, coeffs = map(list, zip(*rows))
+            self._run("merged_momentum",
+                      {"Param": params, "Grad": grads, "Velocity": vs, "LearningRate": [lr], "MasterParam": None},
+                      {"ParamOut": params, "VelocityOut": vs},
+                      {"mu": mu, "use_nesterov": self._use_nesterov, "rescale_grad": self._rescale_grad,
+                       "regularization_method": methods, "regularization_coeff": coeffs})

@@ -88,10 +88,9 @@ class PTQ(Quantization):
 
     @staticmethod
     def _is_parallel_training():
-        try:
-            return fleet.worker_num() > 2
-        except Exception:  # fleet is not initialized
-            return False
+        """More than 2 workers in an initialized fleet (Paddle's fleet.worker_num() raises before fleet.init, so a
+        world size read from the environment alone does not count)."""
+        return fleet._state["strategy"] is not None and fleet.worker_num() > 2
 
     def quantize(self, model, inplace=False):
         target = model

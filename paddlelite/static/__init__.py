@@ -16,9 +16,9 @@ from .framework import (Block, Operator, Parameter, Program, Variable, default_m
                         default_startup_program, device_guard, name_scope, program_guard)
 from . import io
 from .input import InputSpec, data
-from .io import (deserialize_persistables, deserialize_program, load, load_from_file, load_inference_model,
-                 load_program_state, normalize_program, save, save_inference_model, save_to_file,
-                 serialize_persistables, serialize_program, set_program_state)
+from .io import (deserialize_persistables, deserialize_program, is_persistable, load, load_from_file,
+                 load_inference_model, load_program_state, load_vars, normalize_program, save, save_inference_model,
+                 save_to_file, save_vars, serialize_persistables, serialize_program, set_program_state)
 
 
 __all__ = ["Block", "Executor", "InputSpec", "LoDTensor", "Operator", "Parameter", "Program", "Scope",
@@ -29,6 +29,7 @@ __all__ = ["Block", "Executor", "InputSpec", "LoDTensor", "Operator", "Parameter
            "normalize_program", "save", "load", "load_program_state", "set_program_state", "accuracy",
            "BuildStrategy", "CompiledProgram", "IpuCompiledProgram", "IpuStrategy", "ipu_shard_guard",
            "set_ipu_shard", "xpu_places", "device_guard", "serialize_program", "deserialize_program",
-           "serialize_persistables", "deserialize_persistables", "save_to_file", "load_from_file",
+           "serialize_persistables", "deserialize_persistables", "save_to_file", "load_from_file", "save_vars",
+           "load_vars", "is_persistable",
            "create_global_var", "WeightNormParamAttr", "Print", "py_func",
            "ExponentialMovingAverage", "auc", "ctr_metric_bundle"]

@@ -21,6 +21,7 @@ from ..framework.tensor import Tensor
 from ..ops import check_numerics, instrument
 from ..ops.registry import VALUE_CHECK, get_op
 from .compiled import CompiledProgram
+from .batching import batch
 from .fusion import fuse
 from .framework import EMPTY_VAR_NAME, Program, Variable, default_main_program, executable_ops, names_of
 
@@ -235,8 +236,9 @@ class Plan:
                 if n not in keep and not _persistable(block, n):
                     frees[k].append(self.slot(n))  # a sub-block may name it without a slot yet
             steps = [s + (tuple(f),) for s, f in zip(steps, frees)]
-            if self.xp is not np and not check_numerics.enabled[0]:  # on a GPU: elementwise chains as one kernel
-                steps = fuse(steps, self.xp, lambda slot: _shape(block, self.names[slot]))
+            # on a GPU: elementwise chains as one kernel each, the per-parameter updates of one kind as one
+            if self.xp is not np and not check_numerics.enabled[0]:
+                steps = batch(fuse(steps, self.xp, lambda slot: _shape(block, self.names[slot])), self.xp)
         else:
             steps = [s + ((),) for s in steps]
         return steps, reads, writes

@@ -409,13 +409,20 @@ class Operator:
         op._attrs = dict(attrs)
         return op
 
-    # ---- printing (Paddle's legacy-IR text: slots and attributes sorted by name) ---------------
-    def to_string(self, throw_on_error=False, with_details=False):
+    def _desc_slots(self):
+        """(inputs, outputs, attrs) of Paddle's legacy op desc of this op, each sorted by name as an OpDesc keeps
+        them: what the program text prints and a .pdmodel file holds."""
         desc_attrs, empty = self._desc()
         inputs = {**dict.fromkeys(empty, []), **self._given_inputs()}
-        outs = ", ".join(f"{k}={self._outputs[k]}" for k in sorted(self._outputs))
-        ins = ", ".join(f"{k}={inputs[k]}" for k in sorted(inputs))
-        attrs = ", ".join(f"{k} = {_attr_text(v)}" for k, v in sorted(desc_attrs.items()))
+        return ({k: inputs[k] for k in sorted(inputs)}, {k: self._outputs[k] for k in sorted(self._outputs)},
+                dict(sorted(desc_attrs.items())))
+
+    # ---- printing (Paddle's legacy-IR text: slots and attributes sorted by name) ---------------
+    def to_string(self, throw_on_error=False, with_details=False):
+        inputs, outputs, desc_attrs = self._desc_slots()
+        outs = ", ".join(f"{k}={v}" for k, v in outputs.items())
+        ins = ", ".join(f"{k}={v}" for k, v in inputs.items())
+        attrs = ", ".join(f"{k} = {_attr_text(v)}" for k, v in desc_attrs.items())
         call = f"{self.type}(inputs={{{ins}}}, {attrs})"
         return f"{{{outs}}} = {call}" if outs else call
 

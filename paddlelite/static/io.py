@@ -1,42 +1,37 @@
-"""save_inference_model / load_inference_model (paddle.static.io).
+"""Models and their values in files (paddle.static.io): save_inference_model / load_inference_model,
+serialize_* / deserialize_*, static.save / load and the fluid-era save_persistables / load_persistables, in Paddle's
+formats.
 
-`<prefix>.pdmodel` is a JSON document: the program pruned to what the fetch variables need from the
-feed variables (a `clone(for_test=True)`, so no backward/optimizer ops and test-mode attrs), its blocks'
-variables and ops with plain-data attrs, the feed and fetch names, and the SHA-256 of its canonical
-form. `<prefix>.pdiparams` holds the persistable values in paddlelite's pickle-free checkpoint format
-(framework/io.py). Loading checks both files and rebuilds the Program through the Block API.
+An inference model is `<prefix>.pdmodel`, the program pruned to what the fetch variables need from the feed
+variables (a `clone(for_test=True)`: no backward or optimizer ops, test-mode attrs) with Paddle's feed and fetch ops,
+as a legacy-IR ProgramDesc (program_desc.py), and `<prefix>.pdiparams`, its persistable values as Paddle's combined
+tensor stream in sorted name order (framework/tensor_stream.py): the files real Paddle's save_inference_model and
+jit.save write, which its load_inference_model, jit.load and Paddle Inference read. Loading reads those, the formats
+installed from above (real Paddle 3.3.1's PIR programs, `<prefix>.json`: jit/pir_program.py) and paddlelite's first
+format (a JSON program document and a zip checkpoint of the values: v1_model.py) where files of it exist. Every reader checks what it reads; a file that is
+not a valid model is an InferenceModelError (a CheckpointError) naming it.
 """
-import hashlib
-import json
-import math
+import io
 import os
-import tempfile
 
 import numpy as np
 
 from ..device.place import Place
-from ..framework import dtype as _dtype
+from ..framework.io import atomic_file, install_format, open_regular, read_archive, write_file
 from ..framework.paddle_pickle import BFLOAT16_BITS
-from ..framework.io import (CheckpointError, atomic_file, install_format, open_regular, read_archive, write_archive,
-                            write_file)
 from ..framework.tensor import wrap_array
-from ..ops.legacy import LEGACY_TYPES
-from ..ops.registry import all_ops
-from .callables import NO_FUNCTION
+from ..framework.tensor_stream import combined_bytes, read_combined, read_one, tensor_bytes
+from . import v1_model
 from .executor import Executor, LoDTensor, global_scope, op_io
 from .framework import Block, Operator, Parameter, Program, Variable, default_main_program
+from .program_desc import InferenceModelError, is_program_desc, program_bytes, read_program
 
 __all__ = ["save_inference_model", "load_inference_model", "normalize_program", "InferenceModelError",
            "serialize_program", "deserialize_program", "serialize_persistables", "deserialize_persistables",
-           "save_to_file", "load_from_file"]
+           "save_to_file", "load_from_file", "save_vars", "load_vars", "is_persistable", "save_persistables",
+           "load_persistables"]
 
-MODEL_FORMAT = "paddlelite-inference-program"
-MODEL_VERSION = 1
 _PICKLE_MAGIC = (b"\x80", b"(", b"]", b"}", b"c")
-
-
-class InferenceModelError(CheckpointError):
-    """A .pdmodel/.pdiparams pair that cannot be loaded (truncated, edited, not ours, inconsistent)."""
 
 
 def _var_list(value, what, api):
@@ -119,150 +114,6 @@ def normalize_program(program, feed_vars, fetch_vars):
     return out
 
 
-# ---- attrs <-> JSON --------------------------------------------------------------------------------
-def _attr_to_json(value, where):
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        value = float(value)
-        return value if math.isfinite(value) else {"__float__": value.hex()}
-    if isinstance(value, Block):
-        return {"__block__": value.idx}
-    if isinstance(value, list):
-        return [_attr_to_json(v, where) for v in value]
-    if isinstance(value, tuple):
-        return {"__tuple__": [_attr_to_json(v, where) for v in value]}
-    raise TypeError(f"paddle.static.save_inference_model: {where} is a {type(value).__name__}, which cannot be "
-                    "saved; op attributes must be None, bool, int, float, str, a sub-block, or lists/tuples of "
-                    "those")
-
-
-def _attr_from_json(value, program, where, fail):
-    if value is None or isinstance(value, (bool, str, int, float)):
-        return value
-    if isinstance(value, list):
-        return [_attr_from_json(v, program, where, fail) for v in value]
-    if isinstance(value, dict) and len(value) == 1:
-        (tag, body), = value.items()
-        if tag == "__tuple__" and isinstance(body, list):
-            return tuple(_attr_from_json(v, program, where, fail) for v in body)
-        if tag == "__float__" and isinstance(body, str):
-            try:
-                return float.fromhex(body)
-            except ValueError:
-                pass
-        if tag == "__block__" and isinstance(body, int) and 0 < body < len(program.blocks):
-            return program.blocks[body]
-    fail(f"{where} has an invalid value {value!r:.80}")
-
-
-# ---- program <-> JSON ------------------------------------------------------------------------------
-def _program_to_doc(program):
-    blocks = []
-    for b in program.blocks:
-        vars_ = []
-        for v in b.vars.values():
-            vars_.append({"name": v.name, "shape": list(v._shape), "dtype": v.dtype.name, "type": v.type,
-                          "persistable": v.persistable, "stop_gradient": v.stop_gradient,
-                          "is_data": bool(v.is_data), "parameter": isinstance(v, Parameter),
-                          "trainable": bool(v.trainable)})
-        ops = []
-        for i, op in enumerate(b.ops):
-            attrs = {k: _attr_to_json(v, f"attribute '{k}' of op '{op.type}' (block {b.idx}, op {i})")
-                     for k, v in op._attrs.items()}
-            ops.append({"type": op.type, "inputs": op._inputs, "outputs": op._outputs, "attrs": attrs})
-        blocks.append({"idx": b.idx, "parent_idx": b.parent_idx, "vars": vars_, "ops": ops})
-    return {"blocks": blocks}
-
-
-def _canonical_sha(doc):
-    return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-
-
-def _check(cond, fail, msg):
-    if not cond:
-        fail(msg)
-
-
-def _doc_to_program(doc, fail):
-    known = all_ops()
-    known.update({legacy: known[ours] for ours, legacy in LEGACY_TYPES.items() if ours in known})
-    blocks = doc.get("blocks") if isinstance(doc, dict) else None
-    _check(isinstance(blocks, list) and blocks, fail, "has no 'blocks' list")
-    program = Program()
-    for i, bd in enumerate(blocks):
-        _check(isinstance(bd, dict) and bd.get("idx") == i, fail, f"block {i} is malformed")
-        parent = bd.get("parent_idx")
-        _check(isinstance(parent, int) and (parent == -1 if i == 0 else 0 <= parent < i), fail,
-               f"block {i} has an invalid parent_idx {parent!r}")
-        if i:
-            program.blocks.append(Block(program, i, parent))
-    for i, bd in enumerate(blocks):
-        block = program.blocks[i]
-        _check(isinstance(bd.get("vars"), list) and isinstance(bd.get("ops"), list), fail,
-               f"block {i} needs 'vars' and 'ops' lists")
-        for vd in bd["vars"]:
-            _check(isinstance(vd, dict) and isinstance(vd.get("name"), str) and vd["name"], fail,
-                   f"block {i} has a variable without a name: {vd!r:.80}")
-            name = vd["name"]
-            _check(name not in block.vars, fail, f"block {i} declares variable '{name}' twice")
-            try:
-                shape = vd["shape"]
-                dtype = _dtype.convert_dtype(vd["dtype"])
-                flags = {k: vd[k] for k in ("persistable", "stop_gradient", "is_data", "parameter", "trainable")}
-                vtype = vd["type"]
-                if not isinstance(shape, list) or not all(isinstance(f, bool) for f in flags.values()) \
-                        or not isinstance(vtype, str):
-                    raise TypeError("wrong field types")
-                if flags["parameter"]:
-                    v = block.create_parameter(name, shape, dtype, trainable=flags["trainable"])
-                else:
-                    v = block.create_var(name=name, shape=shape, dtype=dtype, persistable=flags["persistable"],
-                                         stop_gradient=flags["stop_gradient"], type=vtype,
-                                         is_data=flags["is_data"])
-                v.stop_gradient = flags["stop_gradient"]
-            except (KeyError, TypeError, ValueError) as e:
-                fail(f"variable '{name}' of block {i} is malformed ({type(e).__name__}: {e})")
-    for i, bd in enumerate(blocks):
-        block = program.blocks[i]
-        for k, od in enumerate(bd["ops"]):
-            where = f"op {k} of block {i}"
-            _check(isinstance(od, dict) and isinstance(od.get("type"), str), fail, f"{where} has no type")
-            t = od["type"]
-            _check(t in known, fail, f"{where} has unknown op type '{t}' (not registered in paddlelite)")
-            slots = {}
-            for key in ("inputs", "outputs"):
-                m = od.get(key)
-                _check(isinstance(m, dict) and all(isinstance(s, str) and isinstance(ns, list)
-                                                   and all(isinstance(n, str) for n in ns)
-                                                   for s, ns in m.items()),
-                       fail, f"{where} ('{t}') has malformed {key}")
-                for ns in m.values():
-                    for n in ns:
-                        _check(block._lookup(n) is not None, fail,
-                               f"{where} ('{t}') names variable '{n}', which no block declares")
-                slots[key] = m
-            _check(isinstance(od.get("attrs"), dict), fail, f"{where} ('{t}') has no attrs object")
-            attrs = {a: _attr_from_json(v, program, f"attribute '{a}' of {where} ('{t}')", fail)
-                     for a, v in od["attrs"].items()}
-            for a in known[t].callable_attrs:
-                fn_id = attrs.get(a, NO_FUNCTION)
-                _check(type(fn_id) is int and fn_id == NO_FUNCTION, fail,
-                       f"{where} ('{t}') calls Python function {fn_id!r:.40} (attribute '{a}') of the process that "
-                       "built it; a program read from a file cannot choose Python code to run")
-            try:
-                if known[t].block_runner is not None:  # a structural op: built as it was saved, no shape inference
-                    block._append_operator(Operator(block, t, slots["inputs"], slots["outputs"], attrs))
-                else:
-                    block.append_op(type=t, inputs=slots["inputs"], outputs=slots["outputs"], attrs=attrs)
-            except Exception as e:  # noqa: BLE001 -- the op's own checks and shape rule refused what the file says
-                fail(f"{where} ('{t}') cannot be built from its slots and attrs ({type(e).__name__}: {e})")
-    return program
-
-
-# ---- save / load -----------------------------------------------------------------------------------
 def _check_prefix(path_prefix, api, arg="path_prefix", example="./infer/model"):
     if not isinstance(path_prefix, (str, os.PathLike)):
         raise TypeError(f"{api}: {arg} must be a str, received {type(path_prefix).__name__}")
@@ -293,30 +144,94 @@ def _pruned(program, feed_vars, fetch_vars, api):
     return normalize_program(program, feed_vars, fetch_vars), feed_vars, fetch_vars
 
 
-def _model_bytes(pruned, feed_vars, fetch_vars, api):
-    """The .pdmodel document of a pruned program."""
-    body = _program_to_doc(pruned)
-    body["feed"] = [v.name for v in feed_vars]
-    body["fetch"] = [v.name for v in fetch_vars]
-    doc = {"format": MODEL_FORMAT, "version": MODEL_VERSION, "sha256": _canonical_sha(body), "program": body}
-    try:
-        return json.dumps(doc, allow_nan=False).encode("utf-8")
-    except (TypeError, ValueError) as e:
-        raise TypeError(f"{api}: the program cannot be written as JSON ({e})") from None
+
+# ---- reading and writing models --------------------------------------------------------------------
+def is_persistable(v):
+    """A variable whose value a parameter file holds: a persistable dense tensor (Paddle's is_persistable, less the
+    kinds its load_combine skips)."""
+    return v.persistable and v.type == "DENSE_TENSOR"
+
+
+def persistable_names(program):
+    """The names of `program`'s persistable values, in the order Paddle's parameter files hold them."""
+    return sorted({v.name for v in program.list_vars() if is_persistable(v)})
 
 
 def _persistable_values(program, api):
     """name -> array of the program's persistable dense variables, read from the global scope."""
-    scope = global_scope()
-    params = {}
-    for v in program.list_vars():
-        if v.persistable and v.type == "DENSE_TENSOR":
-            slot = scope.find_var(v.name)
-            if slot is None or not slot.is_initialized():
-                raise RuntimeError(f"{api}: persistable variable '{v.name}' has no value in the scope; run the "
-                                   "startup program (and train) with this executor before saving")
-            params[v.name] = np.array(slot.get_tensor())
-    return params
+    return _values_of([v for v in program.list_vars() if is_persistable(v)], api)
+
+
+# program formats read by the floors above (paddle.jit's reader of real Paddle's PIR programs): (sniff(first bytes),
+# read(data, where, api) -> (program, feed names, fetch names), file extension)
+_PROGRAM_READERS = []
+
+
+def install_program_reader(sniff, read, extension):
+    """Teach the model loaders a program format: files `<prefix><extension>` whose first 64 bytes `sniff` accepts."""
+    _PROGRAM_READERS.append((sniff, read, extension))
+
+
+def parse_model(data, where, api):
+    """(program, feed names, fetch names) of a model file's bytes, in whichever format it is written."""
+    for sniff, read, _ in _PROGRAM_READERS:
+        if sniff(bytes(data[:64])):
+            return read(data, where, api)
+    if v1_model.is_v1_model(data[:1]):
+        return v1_model.parse_model(data, where, api)
+    if data[:1] in _PICKLE_MAGIC:
+        raise InferenceModelError(f"{api}: {where} looks like a pickle file; paddlelite never unpickles a model (it "
+                                  "can run arbitrary code)")
+    return read_program(data, where, api)
+
+
+def _read_bytes(path, api):
+    path, f = open_regular(path, api)
+    with f:
+        return path, f.read()
+
+
+def read_params(data, program, where, api):
+    """{name: array} of a parameter file's bytes for `program`: Paddle's combined tensor stream, or paddlelite's first
+    format (a zip checkpoint of {name: array})."""
+    if data[:4] == b"PK\x03\x04" or data[:1] in _PICKLE_MAGIC:
+        return read_archive(io.BytesIO(data), api, return_numpy=True, name=where.strip("'"))
+    return read_combined(data, persistable_names(program), where, api)
+
+
+def model_paths(path_prefix, api):
+    """(model file, parameter file) of the inference model at `path_prefix`: `<prefix>.pdmodel`, or a program of
+    another format (real Paddle 3.3.1's PIR `<prefix>.json`) where that is the one there."""
+    model = path_prefix + ".pdmodel"
+    if not os.path.exists(model):
+        model = next((path_prefix + ext for _, _, ext in _PROGRAM_READERS if os.path.exists(path_prefix + ext)), model)
+    if not os.path.exists(model):
+        raise FileNotFoundError(f"{api}: no model file '{path_prefix}.pdmodel' (or "
+                                f"{[path_prefix + ext for _, _, ext in _PROGRAM_READERS]})")
+    return model, path_prefix + ".pdiparams"
+
+
+def read_model(path_prefix, api):
+    """(program, feed names, fetch names, {name: array}) of the inference model at `path_prefix`."""
+    model_path, params_path = model_paths(path_prefix, api)
+    model_path, data = _read_bytes(model_path, api)
+    program, feeds, fetches = parse_model(data, f"'{model_path}'", api)
+    if persistable_names(program) or os.path.exists(params_path):
+        params_path, data = _read_bytes(params_path, api)
+        values = read_params(data, program, f"'{params_path}'", api)
+    else:
+        values = {}
+    return program, feeds, fetches, values
+
+
+def write_model(path_prefix, program, feed_names, fetch_names, values):
+    """Write `<path_prefix>.pdmodel` and `<path_prefix>.pdiparams` (each atomically)."""
+    model = program_bytes(program, feed_names, fetch_names)
+    params = combined_bytes(values)
+    with atomic_file(path_prefix + ".pdiparams") as f:
+        f.write(params)
+    with atomic_file(path_prefix + ".pdmodel") as f:
+        f.write(model)
 
 
 def _check_executor(executor, api):
@@ -325,75 +240,28 @@ def _check_executor(executor, api):
 
 
 def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, program=None, **kwargs):
-    """Save the part of `program` (default: the main program) that computes `fetch_vars` from
-    `feed_vars` to `<path_prefix>.pdmodel`, and the persistable values it reads (from the global scope,
-    where `executor` ran the startup program) to `<path_prefix>.pdiparams`."""
+    """Save the part of `program` (default: the main program) that computes `fetch_vars` from `feed_vars` to
+    `<path_prefix>.pdmodel`, and the persistable values it reads (from the global scope, where `executor` ran the
+    startup program) to `<path_prefix>.pdiparams`, in Paddle's formats."""
     api = "paddle.static.save_inference_model"
     path_prefix = _check_prefix(path_prefix, api)
     feed_vars = _var_list(feed_vars, "feed_vars", api)
     fetch_vars = _var_list(fetch_vars, "fetch_vars", api)
     _check_executor(executor, api)
     pruned, feed_vars, fetch_vars = _pruned(kwargs.get("main_program", program), feed_vars, fetch_vars, api)
-    text = _model_bytes(pruned, feed_vars, fetch_vars, api)
-    params = _persistable_values(pruned, api)
-    d = os.path.dirname(path_prefix)
-    if d:
-        os.makedirs(d, exist_ok=True)
-    write_archive(params, path_prefix + ".pdiparams", api)
-    with atomic_file(path_prefix + ".pdmodel") as f:
-        f.write(text)
-
-
-def _read_model(path, api):
-    path, f = open_regular(path, api)
-    with f:
-        return _parse_model(f.read(), f"'{path}'", api)
-
-
-def _parse_model(raw, where, api):
-    """(program, feed names, fetch names) of a .pdmodel document; `where` names its source in errors."""
-    def fail(msg):
-        raise InferenceModelError(f"{api}: {where} {msg}")
-
-    if raw[:1] in _PICKLE_MAGIC:
-        fail("looks like a pickle file; paddlelite never unpickles (it can run arbitrary code)")
-    try:
-        doc = json.loads(raw.decode("utf-8"))
-    except ValueError as e:  # also UnicodeDecodeError, and an int of more digits than Python converts
-        fail(f"is not valid JSON; it is truncated or not a paddlelite inference model ({e})")
-    except RecursionError:
-        fail("nests its JSON too deeply to be a paddlelite inference model")
-    if not isinstance(doc, dict) or doc.get("format") != MODEL_FORMAT:
-        fail(f"is not a paddlelite inference model (no '\"format\": \"{MODEL_FORMAT}\"')")
-    if doc.get("version") != MODEL_VERSION:
-        fail(f"has format version {doc.get('version')!r}; this paddlelite reads version {MODEL_VERSION}")
-    body = doc.get("program")
-    _check(isinstance(body, dict), fail, "has no 'program' object")
-    if _canonical_sha(body) != doc.get("sha256"):
-        fail("does not match its recorded SHA-256; the file was modified or corrupted")
-    program = _doc_to_program(body, fail)
-    names = {}
-    for key in ("feed", "fetch"):
-        ns = body.get(key)
-        _check(isinstance(ns, list) and all(isinstance(n, str) for n in ns), fail, f"has no valid '{key}' list")
-        for n in ns:
-            _check(program.global_block()._lookup(n) is not None, fail,
-                   f"names {key} variable '{n}', which the program does not declare")
-        names[key] = ns
-    return program, names["feed"], names["fetch"]
+    write_model(path_prefix, pruned, [v.name for v in feed_vars], [v.name for v in fetch_vars],
+                _persistable_values(pruned, api))
 
 
 def load_inference_model(path_prefix, executor, **kwargs):
-    """Load what save_inference_model wrote: returns [inference_program, feed_target_names,
-    fetch_targets]; the parameters go into the global scope (the one `executor.run` uses by default)."""
+    """Load an inference model (Paddle's legacy or PIR program, or paddlelite's first format): returns
+    [inference_program, feed_target_names, fetch_targets]; the parameters go into the global scope (the one
+    `executor.run` uses by default)."""
     api = "paddle.static.load_inference_model"
     path_prefix = _check_prefix(path_prefix, api)
     _check_executor(executor, api)
-    model_path = path_prefix + ".pdmodel"
-    params_path = path_prefix + ".pdiparams"
-    program, feed_names, fetch_names = _read_model(model_path, api)
-    values = read_archive(params_path, api, return_numpy=True)
-    _load_persistables(program, values, executor, f"'{params_path}'", f"'{model_path}'", api)
+    program, feed_names, fetch_names, values = read_model(path_prefix, api)
+    _load_persistables(program, values, executor, f"'{path_prefix}.pdiparams'", "the model", api)
     block = program.global_block()
     return [program, list(feed_names), [block.var(n) for n in fetch_names]]
 
@@ -404,13 +272,15 @@ def _load_persistables(program, values, executor, source, model, api):
     if not isinstance(values, dict) or not all(isinstance(k, str) and isinstance(a, np.ndarray)
                                                for k, a in values.items()):
         raise InferenceModelError(f"{api}: {source} does not hold a name -> array mapping")
-    wanted = {v.name: v for v in program.list_vars() if v.persistable and v.type == "DENSE_TENSOR"}
+    wanted = {v.name: v for v in program.list_vars() if is_persistable(v)}
     missing = sorted(set(wanted) - set(values))
     extra = sorted(set(values) - set(wanted))
     if missing or extra:
         raise InferenceModelError(f"{api}: {source} does not match {model}: missing {missing}, unexpected {extra}")
     for name, arr in values.items():
         v = wanted[name]
+        if arr.dtype == BFLOAT16_BITS and v.dtype == "bfloat16":  # paddlelite's first format: bfloat16 as its bits
+            values[name] = arr = arr.view(v.dtype.np)
         shape_ok = len(v._shape) == arr.ndim and all(d in (-1, s) for d, s in zip(v._shape, arr.shape))
         if arr.dtype != v.dtype.np or not shape_ok:
             raise InferenceModelError(f"{api}: {source} holds '{name}' as {arr.dtype}{list(arr.shape)}, but "
@@ -423,41 +293,37 @@ def _load_persistables(program, values, executor, source, model, api):
 
 # ---- in-memory models: serialize_* / deserialize_*, save_to_file / load_from_file -----------------
 def serialize_program(feed_vars, fetch_vars, **kwargs):
-    """The bytes of the .pdmodel document save_inference_model writes (the program pruned to what fetch_vars
-    need from feed_vars; kwargs: program)."""
+    """The bytes of the .pdmodel save_inference_model writes (the program pruned to what fetch_vars need from
+    feed_vars, with feed and fetch ops; kwargs: program)."""
     api = "paddle.static.serialize_program"
     pruned, feed_vars, fetch_vars = _pruned(kwargs.get("program"), feed_vars, fetch_vars, api)
-    return _model_bytes(pruned, feed_vars, fetch_vars, api)
+    return program_bytes(pruned, [v.name for v in feed_vars], [v.name for v in fetch_vars])
 
 
 def deserialize_program(data):
-    """The Program serialize_program's bytes describe (checked as load_inference_model checks a file)."""
+    """The Program of serialize_program's bytes (or any .pdmodel's), checked as load_inference_model checks a file."""
     api = "paddle.static.deserialize_program"
     if not isinstance(data, bytes):
         raise TypeError(f"{api}: data must be bytes, received {type(data).__name__}")
-    return _parse_model(data, "data", api)[0]
+    return parse_model(data, "data", api)[0]
 
 
-# paddle.save of a Program writes its whole program document (no feeds, no fetches), which paddle.load reads back as
-# a Program; a LoDTensor is saved as the Tensor of its value (Paddle pickles it so too)
-install_format(Program, lambda program: _model_bytes(program, [], [], "paddle.save"),
-               sniff=lambda head: head[:1] == b"{",
-               decode=lambda data, where: _parse_model(data, where, "paddle.load")[0])
+# paddle.save of a Program writes its ProgramDesc (the whole program: no feeds, no fetches), which paddle.load reads
+# back as a Program (and paddlelite's first program documents); a LoDTensor is saved as the Tensor of its value
+# (Paddle pickles it so too)
+install_format(Program, lambda program: program_bytes(program),
+               sniff=lambda head: is_program_desc(head) or v1_model.is_v1_model(head),
+               decode=lambda data, where: parse_model(data, where, "paddle.load")[0])
 install_format(LoDTensor, lambda t: wrap_array(np.array(t), Place("cpu"), True))
 
 
 def serialize_persistables(feed_vars, fetch_vars, executor, **kwargs):
-    """The bytes of the .pdiparams archive save_inference_model writes: the persistable values the pruned
-    program reads, from the global scope."""
+    """The bytes of the .pdiparams save_inference_model writes: the persistable values the pruned program reads,
+    from the global scope, as Paddle's combined tensor stream."""
     api = "paddle.static.serialize_persistables"
     _check_executor(executor, api)
     pruned = _pruned(kwargs.get("program"), feed_vars, fetch_vars, api)[0]
-    params = _persistable_values(pruned, api)
-    with tempfile.TemporaryDirectory() as d:  # the archive writer's verified format, kept in memory
-        path = os.path.join(d, "persistables.pdiparams")
-        write_archive(params, path, api)
-        with open(path, "rb") as f:
-            return f.read()
+    return combined_bytes(_persistable_values(pruned, api))
 
 
 def deserialize_persistables(program, data, executor):
@@ -469,11 +335,7 @@ def deserialize_persistables(program, data, executor):
     if not isinstance(data, bytes):
         raise TypeError(f"{api}: data must be bytes, received {type(data).__name__}")
     _check_executor(executor, api)
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "persistables.pdiparams")
-        with open(path, "wb") as f:
-            f.write(data)
-        values = read_archive(path, api, return_numpy=True)
+    values = read_params(data, program, "data", api)
     _load_persistables(program, values, executor, "data", "the program", api)
     return program
 
@@ -513,31 +375,19 @@ def _check_model_path(model_path, api):
 
 
 def save(program, model_path, protocol=4, **configs):
-    """Write the program's parameters to `<model_path>.pdparams` and its other persistable variables
-    (optimizer moments, learning rate, ...) to `<model_path>.pdopt`, reading values from the global scope, as
-    real Paddle writes them ({name: ndarray} pickles; format="paddlelite": paddlelite's pickle-free format)."""
+    """Write the program's parameters to `<model_path>.pdparams`, its other persistable variables (optimizer
+    moments, learning rate, ...) to `<model_path>.pdopt` -- reading values from the global scope, as real Paddle
+    writes them ({name: ndarray} pickles; format="paddlelite": paddlelite's pickle-free format) -- and the program
+    itself to `<model_path>.pdmodel` (its ProgramDesc)."""
     api = "paddle.static.save"
     model_path = _check_model_path(model_path, api)
     params, others = _persistables(program, api)
-    scope = global_scope()
-
-    def values(vs):
-        out = {}
-        for v in vs:
-            slot = scope.find_var(v.name)
-            if slot is None or not slot.is_initialized():
-                raise RuntimeError(f"{api}: persistable variable '{v.name}' has no value in the scope; run the "
-                                   "startup program (and train) before saving")
-            out[v.name] = np.array(slot.get_tensor())
-        return out
-
-    param_values, other_values = values(params), values(others)
-    d = os.path.dirname(model_path)
-    if d:
-        os.makedirs(d, exist_ok=True)
+    param_values, other_values = _values_of(params, api), _values_of(others, api)
     fmt = configs.get("format", "paddle")
     write_file(param_values, model_path + ".pdparams", api, fmt, protocol)
     write_file(other_values, model_path + ".pdopt", api, fmt, protocol)
+    with atomic_file(model_path + ".pdmodel") as f:
+        f.write(program_bytes(getattr(program, "_program", program)))
 
 
 def load_program_state(model_path, var_list=None):
@@ -564,8 +414,7 @@ def set_program_state(program, state_dict):
 
 
 def _assign_values(variables, values, api, source, require):
-    from .executor import global_scope as _gs
-    scope = _gs()
+    scope = global_scope()
     checked = []
     for v in variables:
         if v.name not in values:
@@ -613,12 +462,80 @@ def dir_prefix(dirname, filename, default, api):
     return os.path.join(os.fspath(dirname), filename or default)
 
 
+def _values_of(variables, api):
+    """name -> array of `variables`, read from the global scope."""
+    scope = global_scope()
+    values = {}
+    for v in variables:
+        slot = scope.find_var(v.name)
+        if slot is None or not slot.is_initialized():
+            raise RuntimeError(f"{api}: variable '{v.name}' has no value in the scope; run the startup program (and "
+                               "train) with this executor before saving")
+        values[v.name] = np.array(slot.get_tensor())
+    return values
+
+
+def _selected_vars(main_program, vars, predicate, api):
+    """(program, the variables `vars` names or `predicate` selects from it -- RAW ones left out, as Paddle's
+    save_vars leaves them -- sorted by name)."""
+    program = getattr(main_program, "_program", main_program) or default_main_program()
+    if not isinstance(program, Program):
+        raise TypeError(f"{api}: main_program must be a Program, received {type(program).__name__}")
+    if vars is None:
+        if predicate is not None and not callable(predicate):
+            raise TypeError(f"{api}: predicate must be callable, received {type(predicate).__name__}")
+        vars = [v for v in program.list_vars() if predicate is None or predicate(v)]
+    chosen = []
+    for v in vars:
+        if not isinstance(v, Variable):
+            raise TypeError(f"{api}: vars must hold Variables, received {type(v).__name__}")
+        if v.type != "RAW":
+            chosen.append(v)
+    return program, sorted(chosen, key=lambda v: v.name)
+
+
+def save_vars(executor, dirname, main_program=None, vars=None, predicate=None, filename=None):
+    """Save variables' values (from the global scope) as Paddle's save_vars does: `vars`, or those of `main_program`
+    `predicate` selects; one file per variable in `dirname` (named as it, one tensor each), or all in
+    `<dirname>/<filename>` as a combined tensor stream in name order -- or, without dirname and filename, returned as
+    that stream's bytes."""
+    api = "paddle.static.save_vars"
+    program, variables = _selected_vars(main_program, vars, predicate, api)
+    values = _values_of(variables, api)
+    if dirname is None and filename is None:
+        return combined_bytes(values)
+    os.makedirs(os.fspath(dirname), exist_ok=True)
+    if filename is not None:
+        with atomic_file(dir_prefix(dirname, filename, None, api)) as f:
+            f.write(combined_bytes(values))
+        return None
+    for v in variables:
+        with atomic_file(dir_prefix(dirname, v.name, None, api)) as f:
+            f.write(tensor_bytes(values[v.name]))
+    return None
+
+
+def load_vars(executor, dirname, main_program=None, vars=None, predicate=None, filename=None):
+    """Load what save_vars wrote (this library's or real Paddle's) into the global scope, checking each value
+    against its variable."""
+    api = "paddle.static.load_vars"
+    program, variables = _selected_vars(main_program, vars, predicate, api)
+    if filename is not None:
+        path, data = _read_bytes(dir_prefix(dirname, filename, None, api), api)
+        values = read_combined(data, [v.name for v in variables], f"'{path}'", api)
+    else:
+        values = {}
+        for v in variables:
+            path, data = _read_bytes(dir_prefix(dirname, v.name, None, api), api)
+            values[v.name] = read_one(data, f"'{path}'", api)
+    _assign_values(variables, values, api, f"'{dirname}'", True)
+
+
 def save_persistables(executor, dirname, main_program=None, filename=None):
-    """The program's persistable values under `<dirname>/<filename or __persistables__>`."""
-    save(main_program or default_main_program(),
-         dir_prefix(dirname, filename, "__persistables__", "save_persistables"))
+    """The program's persistable values in `dirname` (save_vars of the persistable variables)."""
+    return save_vars(executor, dirname, main_program, predicate=is_persistable, filename=filename)
 
 
 def load_persistables(executor, dirname, main_program=None, filename=None):
-    load(main_program or default_main_program(),
-         dir_prefix(dirname, filename, "__persistables__", "load_persistables"), executor)
+    """Load what save_persistables wrote (or Paddle's save_persistables) into the global scope."""
+    load_vars(executor, dirname, main_program, predicate=is_persistable, filename=filename)

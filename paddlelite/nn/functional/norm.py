@@ -90,7 +90,10 @@ def _apply_batch_norm(op, x, running_mean, running_var, weight, bias, training, 
             for buf, new in ((running_mean, mean_out), (running_var, var_out)):
                 if in_static_mode() and new is as_variable(buf):  # the static op wrote them in place
                     continue
-                assign(new if new.dtype == buf.dtype else new.astype(buf.dtype), output=buf)
+                if in_static_mode():
+                    assign(new if new.dtype == buf.dtype else new.astype(buf.dtype), output=buf)
+                else:  # the op's fresh result becomes the buffer's values: one copy at most (none on the CPU)
+                    buf._take((new if new.dtype == buf.dtype else new.astype(buf.dtype))._data)
     return y
 
 

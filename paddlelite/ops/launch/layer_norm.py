@@ -1,4 +1,5 @@
-"""kernels/layer_norm.cu: layer_norm's backward (dx, and dscale/dbias from per-block partials)."""
+"""kernels/layer_norm.cu: layer_norm's forward (a warp per row) and backward (dx, and dscale/dbias from per-block
+partials)."""
 import numpy as np
 
 from ...device.kernels import kernel, sm_count
@@ -24,6 +25,30 @@ def warp_plan(N, vec):
     if big is not None:
         return "ln_bwd_warp8", big[1], big[0], 1
     return None
+
+
+def layer_norm(xp, x, scale, bias, epsilon, begin_norm_axis):
+    """(Y, Mean, Variance) of layer_norm in one launch; None for what the kernel does not take (float64, a Scale
+    and Bias of different dtypes, an empty tensor)."""
+    sfx = suffix(x.dtype)
+    if sfx is None or not 0 < begin_norm_axis < max(x.ndim, 1) + 1:
+        return None
+    M, N = prod(x.shape[:begin_norm_axis]), prod(x.shape[begin_norm_axis:])
+    given = [a for a in (scale, bias) if a is not None]
+    ssfx = suffix(given[0].dtype) if given else sfx
+    if M == 0 or N == 0 or ssfx not in (sfx, "f32") or any(a.size != N or suffix(a.dtype) != ssfx for a in given):
+        return None
+    x2 = xp.ascontiguousarray(x).reshape(M, N)
+    sc, bi = (xp.ascontiguousarray(a.reshape(-1)) if a is not None else x2 for a in (scale, bias))
+    y = xp.empty((M, N), dtype=x.dtype)
+    mean, var = xp.empty((M,), dtype=np.float32), xp.empty((M,), dtype=np.float32)
+    fn = kernel("layer_norm", f"ln_fwd_{sfx}_{ssfx}")
+    threads = block_size(fn, 256)
+    grid = max(1, min(-(-M // (threads // 32)), sm_count() * 8))
+    fn((grid,), (threads,), (x2, sc, bi, y, mean, var, i64(M), i64(N), f32(epsilon), i32(scale is not None),
+                             i32(bias is not None)))
+    stats = x.shape[:begin_norm_axis]
+    return y.reshape(x.shape), mean.reshape(stats), var.reshape(stats)
 
 
 def layer_norm_grad(xp, x, scale, mean, var, dy, epsilon, begin_norm_axis):
