@@ -250,3 +250,23 @@ def test_static_corrcoef_checks_dtype_and_rank(dtype, shape, error):
             paddle.linalg.corrcoef(paddle.static.data("x", shape, dtype))
 
     body()
+
+
+@differential(expected=["ValueError", "ValueError"])
+def test_lstsq_rows_must_match(paddle):
+    """lstsq of X and Y with different row counts is a ValueError, eagerly and when the static program is built."""
+    def outcome(fn):
+        try:
+            fn()
+        except Exception as error:  # noqa: BLE001 -- the class is what is compared
+            return type(error).__name__
+
+    eager = outcome(lambda: paddle.linalg.lstsq(paddle.ones([5, 10]), paddle.ones([4, 15])))
+    paddle.enable_static()
+    try:
+        with paddle.static.program_guard(paddle.static.Program()):
+            static = outcome(lambda: paddle.linalg.lstsq(paddle.static.data("x", [5, 10], "float32"),
+                                                         paddle.static.data("y", [4, 15], "float32")))
+    finally:
+        paddle.disable_static()
+    return [eager, static]

@@ -64,6 +64,8 @@ def test_scheduler_step_to_epoch_and_state(name):
     lambda lr: lr.LinearLR(0.1, 0),
     lambda lr: lr.CosineAnnealingWarmRestarts(0.1, T_0=0),
     lambda lr: lr.CosineAnnealingWarmRestarts(0.1, T_0=2, T_mult=0),
+    lambda lr: lr.StepDecay(0.1, "test", 0.1),  # TypeError
+    lambda lr: lr.MultiStepDecay(-1, [20, 30, 50]),  # a negative learning rate: ValueError
 ])
 def test_scheduler_bad_arguments(bad):
     differential()(lambda paddle: bad(paddle.optimizer.lr))()

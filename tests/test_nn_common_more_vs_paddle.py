@@ -245,3 +245,17 @@ def test_layer_astype_rejects_unknown_dtypes():
         paddle.nn.Linear(2, 2).astype("float128")
 
     body()
+
+
+@differential(expected={"unpooled": [[[0, 1, 0, 3, 0, 5, 0, 7]]], "int32": "RuntimeError"})
+def test_max_unpool_of_int64_values(paddle):
+    """max_unpool takes Paddle's kernel dtypes: float32, float64 and int64 (int32: RuntimeError, no kernel)."""
+    F = paddle.nn.functional
+    x = paddle.to_tensor(np.arange(8, dtype="float32").reshape([1, 1, 8]))
+    out, mask = F.max_pool1d(x, 2, 2, return_mask=True)
+    try:
+        F.max_unpool1d(out.astype("int32"), mask, 2, 2)
+        int32 = None
+    except Exception as error:  # noqa: BLE001 -- the class is what is compared
+        int32 = type(error).__name__
+    return {"unpooled": F.max_unpool1d(out.astype("int64"), mask, 2, 2, output_size=x.shape), "int32": int32}

@@ -273,3 +273,23 @@ def test_cross_entropy_without_softmax_zero_probabilities(paddle):
     loss.sum().backward()
     return {"grad": x.grad, "loss": paddle.concat([loss[0:1], loss[2:]]),
             "zero_probability_loss_huge": bool(float(loss[1]) > 1e19)}
+
+
+@differential(expected={"errors": ["ValueError"] * 4, "zero_distance": 1.0})
+def test_triplet_losses_check_margin_and_shapes(paddle):
+    """The triplet losses refuse a negative margin and unequal shapes (ValueError); a distance of zero is allowed."""
+    F = paddle.nn.functional
+    x = paddle.ones([2, 3])
+
+    def outcome(fn):
+        try:
+            fn()
+        except Exception as error:  # noqa: BLE001 -- the class is what is compared
+            return type(error).__name__
+
+    errors = [outcome(lambda: F.triplet_margin_loss(x, x, x, margin=-1.0)),
+              outcome(lambda: F.triplet_margin_with_distance_loss(x, x, x, margin=-1.0)),
+              outcome(lambda: F.triplet_margin_with_distance_loss(x, paddle.ones([1, 3]), paddle.ones([1, 3]))),
+              outcome(lambda: F.triplet_margin_loss(x, paddle.ones([1, 3]), x))]
+    zero = F.triplet_margin_with_distance_loss(x, x, x, distance_function=lambda a, b: (a - b).abs().sum(-1))
+    return {"errors": errors, "zero_distance": zero.item()}

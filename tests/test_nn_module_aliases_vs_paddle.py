@@ -44,3 +44,19 @@ def test_parameter_constructors(paddle):
                                         trained.stop_gradient, by_shape.trainable, shared.persistable],
             "shape": [by_shape.shape, by_shape.dtype], "is_param": isinstance(layer.weight, paddle.nn.Parameter),
             "names": [n for n, _ in layer.named_parameters()], "grad": trained.grad, "repr": repr(trained)}
+
+
+@differential(expected={"keys": ["a", "b", "c"], "errors": ["ValueError", "AssertionError"]})
+def test_layer_dict_update_forms_and_errors(paddle):
+    """LayerDict.update takes a mapping, a LayerDict or (key, layer) pairs; a triple is a ValueError, a non-iterable
+    an AssertionError (Paddle's classes)."""
+    layers = paddle.nn.LayerDict({"a": paddle.nn.ReLU()})
+    layers.update(paddle.nn.LayerDict({"b": paddle.nn.Tanh()}))
+    layers.update([("c", paddle.nn.Sigmoid())])
+    errors = []
+    for bad in ([("d", paddle.nn.ReLU(), "extra")], 1):
+        try:
+            layers.update(bad)
+        except Exception as error:  # noqa: BLE001 -- the class is what is compared
+            errors.append(type(error).__name__)
+    return {"keys": list(layers.keys()), "errors": errors}

@@ -152,3 +152,48 @@ def test_matches_torch_where_math_coincides(name):
 ])
 def test_bad_arguments_raise_as_paddle(bad):
     differential()(lambda paddle: bad(paddle, list(_params(paddle))))()
+
+
+# ---- paddle.nn.utils.clip_grad_norm_ / clip_grad_value_ -------------------------------------------------------
+@differential(expected={"2": [7.348469, 0.408248], "1": [18.0, 0.166667], "0": [1.0, 2.999997],
+                        "inf": [3.0, 1.0], "two": [3.0, [1.0, 0.5]]})
+def test_clip_grad_norm_of_each_norm_type(paddle):
+    """Paddle's norm types (inf, 0, 1, 2), its scale max_norm / (norm + 1e-6) clamped to 1, the total norm of
+    several gradients as the norm of their norms."""
+    out = {}
+    x = paddle.to_tensor(np.ones([2, 3], "float32"), stop_gradient=False)
+    for norm_type in (2, 1, 0, float("inf")):
+        x.clear_gradient()
+        (x * 3).sum().backward()
+        total = paddle.nn.utils.clip_grad_norm_([x], 1.0, norm_type)
+        out[str(norm_type)] = [round(total.item(), 5), round(float(x.grad.numpy()[0, 0]), 6)]
+    a = paddle.to_tensor([1.0], stop_gradient=False)
+    b = paddle.to_tensor([1.0], stop_gradient=False)
+    (a * 3 + b * 1.5).backward()
+    total = paddle.nn.utils.clip_grad_norm_([a, b], 1.0, float("inf"))
+    out["two"] = [total.item(), [round(float(a.grad.numpy()[0]), 6), round(float(b.grad.numpy()[0]), 6)]]
+    return out
+
+
+@differential(expected=["ValueError", "RuntimeError", "RuntimeError", "RuntimeError"])
+def test_clip_grad_refusals(paddle):
+    """A norm type Paddle does not support, a non-finite norm with error_if_nonfinite, and either function in static
+    mode."""
+    def outcome(fn):
+        try:
+            fn()
+        except Exception as error:  # noqa: BLE001 -- the class is what is compared
+            return type(error).__name__
+
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    x.grad = paddle.to_tensor([1.0, 2.0])
+    bad_type = outcome(lambda: paddle.nn.utils.clip_grad_norm_(x, 2.0, norm_type=float("-inf")))
+    x.grad = paddle.full([2], float("inf"))
+    nonfinite = outcome(lambda: paddle.nn.utils.clip_grad_norm_(x, 2.0, error_if_nonfinite=True))
+    paddle.enable_static()
+    try:
+        static = [outcome(lambda: paddle.nn.utils.clip_grad_norm_(x, 2.0)),
+                  outcome(lambda: paddle.nn.utils.clip_grad_value_(x, 2.0))]
+    finally:
+        paddle.disable_static()
+    return [bad_type, nonfinite, *static]

@@ -329,3 +329,117 @@ def test_static_tensor_arrays(paddle):
         meta = {"kind": str(arr.type), "names": [arr.name, fresh.name]}
     return {"array": run_static(paddle, lambda: _array_program(paddle), {}),
             "while": run_static(paddle, lambda: _array_in_while(paddle), {}), **meta}
+
+
+@differential(expected={"scalar": [[-1.0, -2.0, -3.0], [-1.0, 1.0, -1.0]], "inplace": [1.0, 2.0], "int": [1, 2]})
+def test_copysign_takes_a_python_number(paddle):
+    """copysign's y may be a number (a 0-D Tensor of x's dtype); copysign_ too."""
+    x = paddle.to_tensor([1.0, -2.0, 3.0], stop_gradient=False)
+    out = paddle.copysign(x, -1.0)
+    out.sum().backward()
+    y = paddle.to_tensor([-1.0, 2.0], "float64")
+    y.copysign_(3)
+    return {"scalar": [out, x.grad], "inplace": y, "int": paddle.copysign(paddle.to_tensor([1, -2]), 3)}
+
+
+@differential(expected={"refused": ["ValueError", "ValueError", "ValueError"], "same_shape": [True, [2, 3]]})
+def test_inplace_comparison_refuses_to_broadcast_x(paddle):
+    """equal_ / less_than_ / logical_and_ make x their bool result, but never of a broadcast shape (ValueError)."""
+    def outcome(fn):
+        try:
+            fn()
+        except Exception as error:  # noqa: BLE001 -- the class is what is compared
+            return type(error).__name__
+
+    y = paddle.ones([2, 3, 1])
+    refused = [outcome(lambda: getattr(paddle, name)(paddle.ones([2, 1, 3]), y))
+               for name in ("equal_", "less_than_", "logical_and_")]
+    x = paddle.ones([2, 3])
+    x.greater_equal_(paddle.zeros([3]))
+    return {"refused": refused, "same_shape": [x.dtype == paddle.bool, list(x.shape)]}
+
+
+@differential(expected={"dygraph_int": 1.5, "static_int": "TypeError", "label_int16": "ValueError"})
+def test_nanmean_int_and_cosine_embedding_label_dtype(paddle):
+    """nanmean takes integers eagerly (float32 result) but refuses them in static mode (TypeError); a
+    cosine_embedding_loss label of int16 is a ValueError."""
+    def outcome(fn):
+        try:
+            fn()
+        except Exception as error:  # noqa: BLE001 -- the class is what is compared
+            return type(error).__name__
+
+    dygraph_int = paddle.nanmean(paddle.to_tensor([1, 2], "int32")).item()
+    x = paddle.ones([4, 3])
+    label_int16 = outcome(lambda: paddle.nn.functional.cosine_embedding_loss(
+        x, x, paddle.to_tensor(np.ones(4, "int16")), margin=0.5))
+    paddle.enable_static()
+    try:
+        with paddle.static.program_guard(paddle.static.Program()):
+            static_int = outcome(lambda: paddle.nanmean(paddle.static.data("x", [10, 12], "int32")))
+    finally:
+        paddle.disable_static()
+    return {"dygraph_int": dygraph_int, "static_int": static_int, "label_int16": label_int16}
+
+
+@differential(expected={"weighted": [[1.5833333333333333, -1.5833333333333333], [-1.5833333333333333, 1.5833333333333333]],
+                        "errors": ["ValueError"] * 3})
+def test_cov_weight_values_checked(paddle):
+    """cov refuses negative fweights or aweights and weights that sum to zero (ValueError, eager, as Paddle)."""
+    x = paddle.to_tensor([[1.0, 2.0, 4.0], [4.0, 3.0, 1.0]], "float64")
+
+    def outcome(**weights):
+        try:
+            paddle.linalg.cov(x, fweights=weights.get("f"), aweights=weights.get("a"))
+        except Exception as error:  # noqa: BLE001 -- the class is what is compared
+            return type(error).__name__
+
+    errors = [outcome(f=paddle.to_tensor([1, -1, 1])), outcome(a=paddle.to_tensor([1.0, -1.0, 1.0], "float64")),
+              outcome(f=paddle.to_tensor([0, 0, 0]))]
+    weighted = paddle.linalg.cov(x, fweights=paddle.to_tensor([1, 2, 1]))
+    return {"weighted": weighted, "errors": errors}
+
+
+@differential(expected={"true_attr": [[2, 3], [3]], "errors": ["TypeError", "TypeError"]})
+def test_param_attr_true_and_bad_initializers(paddle):
+    """An attr of True is the default ParamAttr; an ndarray as attr or default_initializer is a TypeError."""
+    layer = paddle.nn.Linear(2, 3, weight_attr=True, bias_attr=True)
+
+    def outcome(**kwargs):
+        try:
+            paddle.create_parameter([1, 2, 3], "float32", **kwargs)
+        except Exception as error:  # noqa: BLE001 -- the class is what is compared
+            return type(error).__name__
+
+    return {"true_attr": [list(layer.weight.shape), list(layer.bias.shape)],
+            "errors": [outcome(attr=np.arange(6)), outcome(default_initializer=np.arange(6))]}
+
+
+@differential(expected={"int32": [0, 0], "refused": ["TypeError", "TypeError"]})
+def test_frac_dtypes(paddle):
+    """frac takes int32/int64/float16/float32/float64 (an integer's fraction is 0); int16 and bfloat16 are refused."""
+    def outcome(dtype):
+        try:
+            paddle.frac(paddle.to_tensor([1, 2], dtype=dtype))
+        except Exception as error:  # noqa: BLE001 -- the class is what is compared
+            return type(error).__name__
+
+    return {"int32": paddle.frac(paddle.to_tensor([3, -2], "int32")), "refused": [outcome("int16"), outcome("bfloat16")]}
+
+
+@differential(expected=["TypeError", "TypeError"])
+def test_static_data_and_input_spec_shape_must_be_a_list(paddle):
+    """paddle.static.data and InputSpec take a list or tuple shape; an int is a TypeError."""
+    def outcome(fn):
+        try:
+            fn()
+        except Exception as error:  # noqa: BLE001 -- the class is what is compared
+            return type(error).__name__
+
+    paddle.enable_static()
+    try:
+        with paddle.static.program_guard(paddle.static.Program()):
+            data = outcome(lambda: paddle.static.data(name="d", shape=2, dtype="bool"))
+    finally:
+        paddle.disable_static()
+    return [data, outcome(lambda: paddle.static.InputSpec(3))]

@@ -87,6 +87,37 @@ def test_scope_new_scope(paddle):
                                                                                    type(parent))}
 
 
+@differential(expected={"int32": [True, 1], "list": [True, [1.0, 2.0]], "errors": ["AssertionError", "TypeError",
+                                                                                 "TypeError"],
+                        "base_tensor": [[2, 3], True], "imperative": [True, False]})
+def test_base_executor_as_lodtensor_base_tensor_and_imperative(paddle):
+    """base.executor._as_lodtensor (a feed value as a tensor: a dtype needed for anything but an ndarray), base.Tensor
+    (the scope variable's tensor class) and base.enable_imperative / disable_imperative."""
+    base = paddle.base
+    cpu = base.CPUPlace()
+
+    def outcome(fn):
+        try:
+            fn()
+        except Exception as error:  # noqa: BLE001 -- the class is what is compared
+            return type(error).__name__
+
+    number = base.executor._as_lodtensor(1.0, cpu, paddle.int32)
+    listed = base.executor._as_lodtensor([1, 2], cpu, paddle.float64)
+    errors = [outcome(lambda: base.executor._as_lodtensor(1, cpu)),
+              outcome(lambda: base.executor._as_lodtensor({"a": 1}, cpu, paddle.int32)),
+              outcome(lambda: base.executor._as_lodtensor([{1.2}, {1, 2}], cpu, paddle.int32))]
+    tensor = base.Tensor()
+    tensor.set(np.ones([2, 3], "float32"), cpu)
+    base.disable_imperative()
+    static = paddle.in_dynamic_mode()
+    base.enable_imperative()
+    return {"int32": [number._dtype() == paddle.int32, int(np.array(number))],
+            "list": [listed._dtype() == paddle.float64, np.array(listed).tolist()], "errors": errors,
+            "base_tensor": [tensor.shape(), isinstance(tensor, base.core.DenseTensor)],
+            "imperative": [paddle.in_dynamic_mode(), static]}
+
+
 # ---- paddle.base.framework -------------------------------------------------------------------------------------
 @differential(expected={"dygraph_only": "AssertionError", "static_only": "AssertionError", "ok": [3, 3],
                         "not_support": "AssertionError", "stat_dict": {"a": 1}, "grad_name": "x@GRAD",
@@ -179,6 +210,55 @@ def test_program_state_dict_round_trip(paddle):
             "bad_mode": bad}
 
 
+@differential(expected={"keys": ["fc_0.b_0", "fc_0.w_0"], "same": True, "restored": [[7.0, 7.0]]})
+def test_program_state_dict_through_paddle_save(paddle):
+    """paddle.save of Program.state_dict() (LoDTensor values, pickled as their arrays) and paddle.load back into
+    set_state_dict, as Paddle's saving guide does."""
+    import os
+    import tempfile
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [1, 2], "float32")
+        y = paddle.static.nn.fc(x, 2, weight_attr=paddle.nn.initializer.Constant(3.0),
+                                bias_attr=paddle.nn.initializer.Constant(1.0))
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    with tempfile.TemporaryDirectory() as scratch:
+        path = os.path.join(scratch, "model.pdparams")
+        paddle.save(main.state_dict(), path)
+        loaded = paddle.load(path)
+    saved = {name: np.array(t) for name, t in main.state_dict().items()}
+    same = all(np.array_equal(np.array(loaded[name]), value) for name, value in saved.items())
+    exe.run(startup)  # fresh values, then the saved ones back
+    main.set_state_dict(loaded)
+    (out,) = exe.run(main, feed={"x": np.ones((1, 2), np.float32)}, fetch_list=[y])
+    return {"keys": sorted(loaded), "same": same, "restored": out}
+
+
+@differential(expected={"fewer_dims": [[6], [3], [4, 2]], "refused": ["ValueError"] * 5})
+def test_executor_feed_shape_check(paddle):
+    """Executor.run's feed check, Paddle's: the fed dims match the variable's leading dims (-1: any); fewer dims than
+    declared run as fed, a 0-D value, more dims, or a mismatched leading dim are a ValueError."""
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        a = paddle.static.data("a", [-1, 1], "float32")
+        b = paddle.static.data("b", [-1, 3], "float32")
+        c = paddle.static.data("c", [-1, 2, 1], "float32")
+        d = paddle.static.data("d", [2, 3], "float32")
+    exe = paddle.static.Executor(paddle.CPUPlace())
+
+    def fed(var, shape):
+        try:
+            return list(exe.run(main, feed={var.name: np.zeros(shape, "float32")}, fetch_list=[var])[0].shape)
+        except ValueError as error:
+            return type(error).__name__
+
+    return {"fewer_dims": [fed(a, [6]), fed(b, [3]), fed(c, [4, 2])],
+            "refused": [fed(a, []), fed(a, [6, 1, 1]), fed(a, [2, 2]), fed(d, [6]), fed(b, [2, 4])]}
+
+
 @differential(expected={"cpu_op": "memcpy", "detach": ["detach_x_0", True, "share_data"], "lod_level": 0,
                         "is_parameter": [True, False], "values": [[2.0, 4.0], [2.0, 4.0], [2.0, 4.0]],
                         "gradient": "AssertionError"})
@@ -259,6 +339,7 @@ def _init_ops(paddle, make, dtype, by_block):
 
 @differential(expected={
     "constant": [["fill_constant", {"dtype": 5, "shape": [5, 10], "value": 2.0}]],
+    "constant_bf16": [["fill_constant", {"dtype": 22, "shape": [5, 10], "value": 2.299999952316284}]],
     "uniform16": [["uniform_random", {"dtype": 5, "shape": [5, 10], "min": -1.0, "max": 1.0, "seed": 0}],
                   ["cast", {"in_dtype": 5, "out_dtype": 4}]],
     "xavier_bf16": [["uniform_random", {"dtype": 22, "shape": [5, 10], "min": -0.6324555277824402,
@@ -275,12 +356,115 @@ def _init_ops(paddle, make, dtype, by_block):
 def test_initializers_append_paddles_ops_to_a_block(paddle):
     init = paddle.nn.initializer
     return {"constant": _init_ops(paddle, lambda: init.Constant(2.0), "float32", True),
+            "constant_bf16": _init_ops(paddle, lambda: init.Constant(2.3), "bfloat16", True),
             "uniform16": _init_ops(paddle, lambda: init.Uniform(-1.0, 1.0), "float16", False),
             "xavier_bf16": _init_ops(paddle, init.XavierUniform, "bfloat16", True),
             "xavier_normal16": _init_ops(paddle, init.XavierNormal, "float16", False),
             "truncated": _init_ops(paddle, init.TruncatedNormal, "float32", True),
             "xavier_gain_seed": _init_ops(paddle, lambda: init.XavierInitializer(seed=3, gain=2.0), "float32", True),
             "kaiming_fan_out": _init_ops(paddle, lambda: init.KaimingNormal(mode="fan_out"), "float32", True)}
+
+
+@differential(expected={
+    "normal": [["gaussian_random", {"dtype": 5, "shape": [5, 10], "mean": 2.299999952316284,
+                                    "std": 1.899999976158142, "seed": 123}]],
+    "uniform": [["uniform_random", {"dtype": 5, "shape": [5, 10], "min": -4.199999809265137,
+                                    "max": 3.0999999046325684, "seed": 456}]],
+    "truncated": [["truncated_gaussian_random", {"dtype": 5, "shape": [5, 10], "mean": 0.0, "std": 1.0,
+                                                 "seed": 7}]],
+    "subclasses": [True, True, True], "assigned": [0.5, 1.5, 2.5, 3.5]})
+def test_fluid_initializers_take_a_seed(paddle):
+    """NormalInitializer/UniformInitializer/TruncatedNormalInitializer are Paddle's seeded bases of Normal/Uniform/
+    TruncatedNormal; base.framework.extract_plain_list reads assign_value's Scalars."""
+    init = paddle.nn.initializer
+    block = paddle.static.Program().global_block()
+    paddle.enable_static()
+    block.create_parameter(name="a", shape=[4], dtype="float32",
+                           initializer=init.NumpyArrayInitializer(np.arange(4, dtype="float32") + 0.5))
+    assigned = _module(paddle, "base.framework").extract_plain_list(block.ops[0].attr("values"))
+    return {"normal": _init_ops(paddle, lambda: init.NormalInitializer(2.3, 1.9, 123), "float32", True),
+            "uniform": _init_ops(paddle, lambda: init.UniformInitializer(-4.2, 3.1, seed=456), "float32", True),
+            "truncated": _init_ops(paddle, lambda: init.TruncatedNormalInitializer(seed=7), "float32", True),
+            "subclasses": [issubclass(init.Normal, init.NormalInitializer),
+                           issubclass(init.Uniform, init.UniformInitializer),
+                           issubclass(init.TruncatedNormal, init.TruncatedNormalInitializer)],
+            "assigned": assigned}
+
+
+@differential(expected={"list": [[1.0, 2.0], [2]], "row": [[[1.0, 2.0, 3.0]], [1, 3]], "same": [[0.0, 1.0], [2]]})
+def test_assign_gives_the_parameter_the_values_shape(paddle):
+    """Eagerly, an Assign initialiser's values replace the parameter whole: it takes their shape, whatever the layer
+    declared (Paddle's assign_value_ writes the value's shape)."""
+    def weight(value):
+        attr = paddle.ParamAttr(initializer=paddle.nn.initializer.Assign(value))
+        w = paddle.nn.Linear(2, 2, weight_attr=attr).weight
+        return [w.numpy().tolist(), list(w.shape)]
+
+    return {"list": weight([1.0, 2.0]), "row": weight(np.array([[1.0, 2.0, 3.0]])),
+            "same": weight(np.arange(2.0))}
+
+
+@differential(expected={"same": [True, True], "differ": True})
+def test_eager_initializers_draw_with_the_program_seed(paddle):
+    """In the legacy IR an initialiser of seed 0 draws with the main program's random_seed eagerly too: under
+    _manual_program_seed every parameter gets a generator of that seed (same shapes, same values)."""
+    paddle.disable_static()
+    paddle.framework.random._manual_program_seed(2020)
+    try:
+        a, b = paddle.nn.Linear(3, 2), paddle.nn.Linear(3, 2)
+        same = [np.array_equal(a.weight.numpy(), b.weight.numpy()),
+                np.array_equal(paddle.nn.MultiHeadAttention(4, 2).q_proj.weight.numpy(),
+                               paddle.nn.MultiHeadAttention(4, 2).q_proj.weight.numpy())]
+    finally:
+        paddle.framework.random._manual_program_seed(0)
+    differ = not np.array_equal(paddle.nn.Linear(3, 2).weight.numpy(), paddle.nn.Linear(3, 2).weight.numpy())
+    return {"same": same, "differ": differ}
+
+
+@differential(expected={"mapped": [{"b": 2, "a": 4}, [6], []], "flat": [2, 3, 1], "packed": {"b": 7, "a": [9, 8]},
+                        "tensors": [[2.0], [4.0]], "bad": "ValueError"})
+def test_utils_nest_functions(paddle):
+    """paddle.utils.map_structure / flatten / pack_sequence_as: dict entries in sorted key order, containers rebuilt
+    with their own key order and types."""
+    utils = paddle.utils
+    try:
+        utils.pack_sequence_as([0, 0], [1, 2, 3])
+        bad = None
+    except ValueError as error:
+        bad = type(error).__name__
+    mapped = utils.map_structure(lambda x: x * 2, [{"b": 1, "a": 2}, [3], []])
+    return {"mapped": mapped, "flat": utils.flatten({"b": 1, "a": [2, 3]}),
+            "packed": utils.pack_sequence_as({"b": 0, "a": [0, 0]}, [9, 8, 7]),
+            "tensors": utils.map_structure(lambda t: t + 1, [paddle.to_tensor([1.0]), paddle.to_tensor([3.0])]),
+            "bad": bad}
+
+
+@differential(expected=["x", "x", "x", "x@GRAD_slice_0", "x", "y"])
+def test_backward_strip_grad_suffix(paddle):
+    """base.backward._strip_grad_suffix_: a gradient's name back to its forward variable's."""
+    strip = _module(paddle, "base.backward")._strip_grad_suffix_
+    return [strip(name) for name in ("x@GRAD", "x@GRAD@GRAD", "x@GRAD@RENAME@1", "x@GRAD_slice_0@GRAD",
+                                     "grad/grad/x@GRAD@RENAME@block0@1@GRAD", "y")]
+
+
+@differential(expected={"inside": False, "after": True, "name": "opened", "signature": "(path, mode='r')",
+                        "value": ["path", "r"]})
+def test_dygraph_guard_and_signature_safe_contextmanager(paddle):
+    """base.framework._dygraph_guard(None) runs a block in static mode (no tracer); base.wrapped_decorator's
+    signature_safe_contextmanager keeps the function's signature (Paddle's test helpers build on both)."""
+    import inspect
+    fw = _module(paddle, "base.framework")
+    with fw._dygraph_guard(None):
+        inside = paddle.in_dynamic_mode()
+
+    @_module(paddle, "base.wrapped_decorator").signature_safe_contextmanager
+    def opened(path, mode="r"):
+        yield [path, mode]
+
+    with opened("path") as value:
+        pass
+    return {"inside": inside, "after": paddle.in_dynamic_mode(), "name": opened.__name__,
+            "signature": str(inspect.signature(opened)), "value": value}
 
 
 @differential(expected=raises(ValueError))
@@ -439,8 +623,8 @@ def test_fluid_data_loader_from_generator_and_data_feeder(paddle):
                             fetch_list=[out])[0].ravel().tolist()
     paddle.disable_static()
     dynamic = paddle.base.io.DataLoader.from_generator(capacity=2)
-    got["dynamic"] = [list(t.shape) for b in dynamic.set_batch_generator(batches, places=paddle.CPUPlace())
-                      for t in b]
+    got["dynamic"] = [list(t.shape) for b in dynamic.set_batch_generator(batches, places=paddle.CPUPlace())()
+                      for t in b]  # called: Paddle code iterates loader() too
     return got
 
 

@@ -100,7 +100,7 @@ def test_feed_errors_name_the_variable(prog):
     (out,) = exe.run(main, feed={"x": np.ones((1, 3), np.float32), "nope": np.ones(1)}, fetch_list=[y])
     np.testing.assert_array_equal(out, [[2, 2, 2]])
     with pytest.raises(ValueError, match="'x' should have shape \\[-1, 3\\]"):
-        exe.run(main, feed={"x": np.ones((3,), np.float32)}, fetch_list=[y])
+        exe.run(main, feed={"x": np.ones((3, 3, 1), np.float32)}, fetch_list=[y])
     with pytest.raises(ValueError, match="'x' should have shape"):
         exe.run(main, feed={"x": np.ones((2, 4), np.float32)}, fetch_list=[y])
     with pytest.raises(ValueError, match="data type of fed variable 'x' must be float32"):

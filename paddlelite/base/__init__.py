@@ -19,9 +19,13 @@ from ..static import executor as _static_executor
 from . import core
 
 backward, dygraph, framework = _fluid.backward, _fluid.dygraph, _fluid.framework
+executor = _static_executor
+Tensor = core.DenseTensor  # Paddle's base.Tensor: the runtime tensor of a scope variable, not the eager Tensor
+enable_imperative, disable_imperative = enable_dygraph, disable_dygraph  # Paddle's older names
 initializer, io, layers, data_feeder = _fluid.initializer, _fluid.io, _fluid.layers, _fluid.data_feeder
-reader = _fluid.reader
-for _name in ("backward", "data_feeder", "dygraph", "framework", "initializer", "io", "layers", "reader"):
+reader, wrapped_decorator = _fluid.reader, _fluid.wrapped_decorator
+for _name in ("backward", "data_feeder", "dygraph", "framework", "initializer", "io", "layers", "reader",
+              "wrapped_decorator"):
     _sys.modules[f"{__name__}.{_name}"] = getattr(_fluid, _name)
 # the module paths Paddle code imports these from: the modules that implement them here
 _sys.modules[f"{__name__}.dygraph.base"] = _fluid.dygraph.base = _fluid.dygraph  # Paddle's dygraph.base: the same names
@@ -33,4 +37,5 @@ __all__ = ["CPUPlace", "CUDAPlace", "DataFeeder", "Executor", "ParamAttr", "Prog
            "backward", "data_feeder", "default_main_program", "default_startup_program", "disable_dygraph", "dygraph",
            "enable_dygraph", "framework", "get_flags", "global_scope", "gradients", "in_dygraph_mode",
            "in_dynamic_or_pir_mode", "in_pir_mode", "initializer", "io", "is_compiled_with_cuda", "layers",
-           "program_guard", "reader", "scope_guard", "set_flags", "set_global_initializer", "unique_name"]
+           "program_guard", "reader", "scope_guard", "set_flags", "set_global_initializer", "unique_name", "executor",
+           "Tensor", "enable_imperative", "disable_imperative", "wrapped_decorator"]

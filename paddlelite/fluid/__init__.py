@@ -8,7 +8,7 @@ from ..static import (Executor, Program, Scope, default_main_program, default_st
                       program_guard, scope_guard)
 from ..static.framework import Operator, Parameter, Variable
 from ..utils import unique_name
-from . import backward, data_feeder, dygraph, framework, initializer, io, layers, optimizer, reader
+from . import backward, data_feeder, dygraph, framework, initializer, io, layers, optimizer, reader, wrapped_decorator
 from .data_feeder import DataFeeder
 from .backward import append_backward, gradients
 

@@ -9,7 +9,7 @@ from ..device.place import CPUPlace, CUDAPlace, Place, current_place, parse_plac
 from ..framework.dtype import convert_dtype
 from ..framework.flags import (GlobalFlags, get_flags, in_dynamic_or_pir_mode, in_pir_mode, set_flags,  # noqa: F401
                                use_pir_api)
-from ..framework.mode import in_dynamic_mode
+from ..framework.mode import in_dynamic_mode, static_guard
 from ..framework.tensor import Parameter as EagerParamBase  # noqa: F401
 from ..static.executor import cpu_places, cuda_places  # noqa: F401
 from ..static.framework import (GRAD_SUFFIX, Block, Operator, Parameter, Program, Variable,  # noqa: F401
@@ -22,6 +22,17 @@ def in_dygraph_mode():
 
 
 _non_static_mode = in_dygraph_mode
+
+
+def _dygraph_guard(tracer):
+    """Paddle's swap of the dygraph tracer for a block: None (no tracer) runs it in static mode, a tracer in dynamic
+    mode (paddlelite has no tracer object: the mode is the whole of what it decides)."""
+    return static_guard(tracer is None)
+
+
+def extract_plain_list(scalars):
+    """The values of a list of Scalars (an op's list attribute, e.g. assign_value's `values`)."""
+    return [item.value() for item in scalars]
 
 
 def _mode_check(func, wanted_dygraph, message):

@@ -62,6 +62,10 @@ class GeneratorLoader:
         self._batches = reader
         return self
 
+    def __call__(self):
+        """The loader itself: Paddle code iterates `loader()` as well as `loader`."""
+        return self
+
     def __iter__(self):
         if not self.iterable:
             raise AssertionError("DataLoader is not iterable")

@@ -18,6 +18,7 @@ path -- leaves the old file or one complete new one.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import hashlib
 import io as _io
@@ -129,15 +130,31 @@ class _Writer:
 # its program document, a LoDTensor as the Tensor of its value. class -> encode(obj): bytes to write as they are,
 # or an object to save as usual
 _ENCODERS = {}
+_NESTED_ENCODERS = {}  # class -> encode(obj): the object saved for one inside a dict, list or tuple
 _DECODERS = []  # (sniff(first bytes) -> bool, decode(data, where) -> object): what paddle.load reads besides
 
 
-def install_format(cls, encode, sniff=None, decode=None):
-    """Teach paddle.save an instance of `cls` (`encode(obj)`: bytes written as they are, or an object saved as usual)
-    and paddle.load the bytes `sniff(first 4 bytes)` recognises (`decode(data, where)`)."""
+def install_format(cls, encode, sniff=None, decode=None, nested=None):
+    """Teach paddle.save an instance of `cls` (`encode(obj)`: bytes written as they are, or an object saved as usual;
+    `nested(obj)`: the object saved for one inside a container, when that differs) and paddle.load the bytes
+    `sniff(first 4 bytes)` recognises (`decode(data, where)`)."""
     _ENCODERS[cls] = encode
+    if nested is not None:
+        _NESTED_ENCODERS[cls] = nested
     if decode is not None:
         _DECODERS.append((sniff, decode))
+
+
+def _encode_items(obj):
+    """`obj` with the instances of install_format's classes inside its dicts, lists and tuples encoded."""
+    encode = _NESTED_ENCODERS.get(type(obj))
+    if encode is not None:
+        return encode(obj)
+    if type(obj) in (dict, collections.OrderedDict):
+        return type(obj)((k, _encode_items(v)) for k, v in obj.items())
+    if type(obj) in (list, tuple):
+        return type(obj)(_encode_items(v) for v in obj)
+    return obj
 
 
 def _is_buffer(path):
@@ -160,8 +177,7 @@ def write_file(obj, path, api, format="paddle", protocol=4):
     if format not in FORMATS:
         raise ValueError(f"{api}: format must be one of {FORMATS}, received {format!r}")
     encode = _ENCODERS.get(type(obj))
-    if encode is not None:
-        obj = encode(obj)
+    obj = encode(obj) if encode is not None else _encode_items(obj)
     if _is_buffer(path):
         if not hasattr(path, "write"):
             raise TypeError(f"{api}: path must be a str, an os.PathLike or a writable file-like object (io.BytesIO), "

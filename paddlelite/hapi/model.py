@@ -18,7 +18,7 @@ from ..io import DataLoader, Dataset, DistributedBatchSampler
 from ..metric import Metric
 from ..nn import Layer
 from ..static import InputSpec
-from .batch import to_list as _to_list
+from .batch import to_list  # Paddle code imports it from hapi.model too
 from .callbacks import EarlyStopping, config_callbacks
 from .dynamic_adapter import DynamicGraphAdapter
 from .model_summary import summary
@@ -74,7 +74,7 @@ class Model:
         if isinstance(specs, dict):
             assert not is_input
             specs = [specs[n] for n in inspect.signature(self.network.forward).parameters]
-        specs = _to_list(specs)
+        specs = to_list(specs)
         for i, spec in enumerate(specs):
             if not isinstance(spec, InputSpec):
                 raise TypeError(f"paddle.Model: inputs/labels must be paddle.static.InputSpec, item {i} is "
@@ -90,7 +90,7 @@ class Model:
         if loss is not None and not isinstance(loss, Layer) and not callable(loss):
             raise TypeError("'loss' must be sub classes of `paddle.nn.Layer` or any callable function.")
         self._loss = loss
-        metrics = _to_list(metrics)
+        metrics = to_list(metrics)
         for metric in metrics:
             assert isinstance(metric, Metric), f"{metric.__class__.__name__} is not sub class of Metric"
         self._metrics = metrics
@@ -256,7 +256,7 @@ class Model:
                 else:
                     values = []
                 for metric in self._metrics:
-                    values.extend(_to_list(metric.accumulate()))
+                    values.extend(to_list(metric.accumulate()))
                 logs.update(zip(self._metrics_name(), values))
             logs["step"] = step
             logs["batch_size"] = batch_size
@@ -274,7 +274,7 @@ class Model:
     def _metrics_name(self):
         names = ["loss"] if self._loss else []
         for metric in self._metrics:
-            names.extend(_to_list(metric.name()))
+            names.extend(to_list(metric.name()))
         return names
 
     # ---- persistence ---------------------------------------------------------------------------

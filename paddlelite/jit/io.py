@@ -17,6 +17,10 @@ from ..static.io import InferenceModelError, load_inference_model, save_inferenc
 from .api import StaticFunction
 from .program import partial_program
 
+# the suffix of Paddle's file of extra variable facts beside `<path>.pdiparams` (jit.translated_layer's name; Paddle
+# code imports it from there). paddlelite writes no such file: what it records stays in the program.
+INFER_PARAMS_INFO_SUFFIX = ".pdiparams.info"
+
 
 def save(layer, path, input_spec=None, **configs):
     """Trace `layer` (a Layer or a to_static function) with `input_spec` (or its last traced program) and write

@@ -92,8 +92,13 @@ class Initializer:
         return op
 
     def array(self, shape, dtype, place=None):
-        """The initial values as an array (NumPy/CuPy) on `place` (default: the current device)."""
+        """The initial values as an array (NumPy/CuPy) on `place` (default: the current device). A random op of
+        seed 0 draws with the main program's random_seed, as Paddle's legacy initialisers do eagerly too: a
+        generator of that seed for each parameter when it is set (_manual_program_seed), paddle.seed's otherwise."""
         op_type, attrs = self._op([int(d) for d in shape], _dtype.convert_dtype(dtype).name)
+        if attrs.get("seed") == 0:
+            from .. import static
+            attrs = dict(attrs, seed=static.default_main_program().random_seed)
         if place is not None:
             attrs = dict(attrs, place=place)
         with static_guard(False), no_grad():
@@ -108,45 +113,71 @@ class Constant(Initializer):
         self.value = value
 
     def _op(self, shape, dtype):
-        v = float(self.value) if np.dtype(dtype).kind in "fc" else int(self.value)
+        floating = _dtype.convert_dtype(dtype)
+        v = float(self.value) if floating.is_floating_point or floating.is_complex else int(self.value)
         return "fill_constant", {"shape": shape, "value": v, "dtype": dtype}
 
 
-class Normal(Initializer):
-    def __init__(self, mean=0.0, std=1.0, name=None):
-        if std < 0:
-            raise ValueError(f"Normal: std must be non-negative, received {std}")
-        self.mean, self.std = float(mean), float(std)
+class NormalInitializer(Initializer):
+    """Paddle's fluid-era spelling with the random op's seed (0: the program's random_seed); Normal is one."""
+
+    def __init__(self, loc=0.0, scale=1.0, seed=0):
+        if scale < 0:
+            raise ValueError(f"{type(self).__name__}: std must be non-negative, received {scale}")
+        self.mean, self.std, self._seed = float(loc), float(scale), seed
 
     def _op(self, shape, dtype):
         return "gaussian_random", {"shape": shape, "dtype": dtype, "mean": self.mean, "std": self.std,
                                    "seed": self._seed}
 
 
-class TruncatedNormal(Initializer):
+class Normal(NormalInitializer):
+    def __init__(self, mean=0.0, std=1.0, name=None):
+        super().__init__(mean, std)
+
+
+class TruncatedNormalInitializer(Initializer):
+    """Paddle's fluid-era spelling with the random op's seed; TruncatedNormal is one."""
+
     _float32_for, _tmp_key = frozenset({"float16", "bfloat16"}), "truncated_gaussian_random"
 
-    def __init__(self, mean=0.0, std=1.0, a=-2.0, b=2.0, name=None):
+    def __init__(self, loc=0.0, scale=1.0, seed=0, a=-2.0, b=2.0):
         if not a < b:
-            raise ValueError(f"TruncatedNormal: a ({a}) must be less than b ({b})")
-        self.mean, self.std, self.a, self.b = float(mean), float(std), float(a), float(b)
+            raise ValueError(f"{type(self).__name__}: a ({a}) must be less than b ({b})")
+        self.mean, self.std, self.a, self.b, self._seed = float(loc), float(scale), float(a), float(b), seed
 
     def _op(self, shape, dtype):
         return "truncated_gaussian_random", {"shape": shape, "dtype": dtype, "mean": self.mean, "std": self.std,
                                              "a": self.a, "b": self.b, "seed": self._seed}
 
 
-class Uniform(Initializer):
+class TruncatedNormal(TruncatedNormalInitializer):
+    def __init__(self, mean=0.0, std=1.0, a=-2.0, b=2.0, name=None):
+        super().__init__(mean, std, 0, a, b)
+
+
+class UniformInitializer(Initializer):
+    """Paddle's fluid-era spelling with the random op's seed; Uniform is one. Its diagonal arguments (values set on
+    a diagonal after the draw) are not supported: only their defaults are accepted."""
+
     _float32_for, _tmp_key = frozenset({"float16"}), "uniform_random"
 
-    def __init__(self, low=-1.0, high=1.0, name=None):
+    def __init__(self, low=-1.0, high=1.0, seed=0, diag_num=0, diag_step=0, diag_val=1.0):
         if low > high:
-            raise ValueError(f"Uniform: low ({low}) must not exceed high ({high})")
-        self.low, self.high = float(low), float(high)
+            raise ValueError(f"{type(self).__name__}: low ({low}) must not exceed high ({high})")
+        if diag_num or diag_step:
+            raise NotImplementedError(f"{type(self).__name__}: diag_num/diag_step (a diagonal set after the draw) "
+                                      f"are not supported; received diag_num={diag_num}, diag_step={diag_step}")
+        self.low, self.high, self._seed = float(low), float(high), seed
 
     def _op(self, shape, dtype):
         return "uniform_random", {"shape": shape, "dtype": dtype, "min": self.low, "max": self.high,
                                   "seed": self._seed}
+
+
+class Uniform(UniformInitializer):
+    def __init__(self, low=-1.0, high=1.0, name=None):
+        super().__init__(low, high)
 
 
 class _FanBased(Initializer):
@@ -231,7 +262,7 @@ class KaimingUniform(_FanBased):
 
 
 class Assign(Initializer):
-    """Initialise from given values (a NumPy array, list, number or Tensor) of the parameter's shape."""
+    """Initialise from given values (a NumPy array, list, number or Tensor): the parameter takes their shape."""
 
     _float32_for, _tmp_key = frozenset({"float16", "bfloat16"}), "numpy_array_init"
 
@@ -243,9 +274,7 @@ class Assign(Initializer):
             raise TypeError(f"Assign: value must be numeric, received dtype {self.value.dtype}")
 
     def _op(self, shape, dtype):
-        if list(self.value.shape) != list(shape) and self.value.size != int(np.prod(shape)):
-            raise ValueError(f"Assign: value of shape {list(self.value.shape)} does not fit a parameter of "
-                             f"shape {list(shape)}")
+        shape = list(self.value.shape)  # Paddle's: the parameter takes the value's shape, whatever it was declared
         kind = np.dtype(dtype).kind
         vals = self.value.astype(dtype).ravel()
         values = [float(v) for v in vals] if kind in "fc" else [int(v) for v in vals] if kind in "iu" \
@@ -326,9 +355,6 @@ def global_initializer(is_bias):
 
 # fluid-era names
 ConstantInitializer = Constant
-NormalInitializer = Normal
-UniformInitializer = Uniform
-TruncatedNormalInitializer = TruncatedNormal
 NumpyArrayInitializer = Assign
 
 

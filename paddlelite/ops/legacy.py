@@ -223,19 +223,25 @@ def _fill_any_like_desc(attrs, x):  # dtype None (x's: backward's zero gradients
 
 class Scalar:
     """A value of a SCALAR attribute (assign_value's `values`), shown as Paddle's paddle::experimental::Scalar prints it:
-    Scalar(float64(1.5)), Scalar(int64(3)), Scalar(bool(1)) (C++ stream formatting of the value)."""
+    Scalar(float64(1.5)), Scalar(int64(3)), Scalar(bool(1)) (C++ stream formatting of the value); `value()` gives
+    the value, as core.Scalar's."""
+
+    __slots__ = ("_value",)
 
     def __init__(self, value):
-        self.value = value
+        self._value = value
+
+    def value(self):
+        return self._value
 
     def __repr__(self):
-        v = self.value
+        v = self._value
         if isinstance(v, bool):
             return f"Scalar(bool({int(v)}))"
         return f"Scalar(int64({v}))" if isinstance(v, int) else f"Scalar(float64({v:g}))"
 
 
-@_back(lambda attrs, x: {**attrs, "values": [v.value if isinstance(v, Scalar) else v for v in attrs.get("values", [])]})
+@_back(lambda attrs, x: {**attrs, "values": [v.value() if isinstance(v, Scalar) else v for v in attrs.get("values", [])]})
 def _assign_value_desc(attrs, x):  # the values as Scalars, the dtype as a VarType number; no place attr
     return {**_without("place")(attrs, x), "dtype": VAR_TYPE.get(str(attrs["dtype"]), -1),
             "values": [Scalar(v) for v in attrs["values"]]}

@@ -573,6 +573,9 @@ def _lstsq_forward(xp, x, y, rcond, driver):
 def _lstsq_infer(x, y, rcond, driver):
     xs, ys = _matrix_check("lstsq", x), _matrix_check("lstsq", y, "Y")
     check_same_dtype("lstsq", x, y)
+    if xs[-2] != ys[-2] and -1 not in (xs[-2], ys[-2]):  # ValueError, as Paddle's (one equation per row)
+        raise ValueError(f"op 'lstsq': X and Y must have the same number of rows, received shapes {list(xs)} and "
+                         f"{list(ys)}")
     batch = broadcast_shapes("lstsq", xs[:-2], ys[:-2])
     return (Meta(batch + (xs[-1], ys[-1]), x.dtype), Meta((-1,), x.dtype), Meta((-1,), np.dtype(np.int32)),
             Meta((-1,), x.dtype))

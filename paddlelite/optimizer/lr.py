@@ -28,6 +28,8 @@ class LRScheduler:
     def __init__(self, learning_rate=0.1, last_epoch=-1, verbose=False):
         api = type(self).__name__
         self.base_lr = _number(api, "learning_rate", learning_rate)
+        if self.base_lr < 0:  # ValueError, as Paddle's
+            raise ValueError(f"{api}: learning_rate must not be negative, received {learning_rate}")
         if not isinstance(last_epoch, int):
             raise TypeError(f"{api}: last_epoch must be an int, received {type(last_epoch).__name__}")
         self.last_lr = self.base_lr
@@ -84,8 +86,10 @@ class StepDecay(LRScheduler):
     """lr = base * gamma ** (last_epoch // step_size)"""
 
     def __init__(self, learning_rate, step_size, gamma=0.1, last_epoch=-1, verbose=False):
-        if not isinstance(step_size, int) or step_size <= 0:
-            raise ValueError(f"StepDecay: step_size must be a positive int, received {step_size!r}")
+        if not isinstance(step_size, int):  # TypeError, as Paddle's
+            raise TypeError(f"StepDecay: step_size must be an int, received {type(step_size).__name__}")
+        if step_size <= 0:
+            raise ValueError(f"StepDecay: step_size must be positive, received {step_size}")
         if gamma >= 1.0:
             raise ValueError(f"StepDecay: gamma must be less than 1.0, received {gamma}")
         self.step_size, self.gamma = step_size, float(gamma)

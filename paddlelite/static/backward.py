@@ -7,6 +7,7 @@ ops are renamed `x@GRAD@RENAME@block<i>@<k>` and summed by one accumulation op p
 reader; the ops are appended with op_role Backward and the callbacks run after each one.
 """
 import os
+import re
 import time
 
 from ..framework.mode import in_static_mode
@@ -33,8 +34,12 @@ def grad_name(name):
 
 
 def strip_grad(name):
-    i = name.find(GRAD_SUFFIX)
-    return name if i < 0 else name[:i]
+    """The forward variable's name of a gradient's, as Paddle's backward._strip_grad_suffix_: x@GRAD, x@GRAD@GRAD and
+    x@GRAD@RENAME@1 -> x, x@GRAD_slice_0@GRAD -> x@GRAD_slice_0, a leading 'grad/' name scope dropped."""
+    pos = re.search(f"{GRAD_SUFFIX}+@", name) or re.search(f"{GRAD_SUFFIX}$", name)
+    stripped = name[:pos.start()] if pos is not None else name
+    scope = name.rfind("grad/")  # found in the whole name and cut from the stripped one, as Paddle's
+    return stripped[scope + 5:] if scope != -1 else stripped
 
 
 def _differentiable(op):

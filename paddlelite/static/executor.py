@@ -146,6 +146,30 @@ class Scope:
 _global_scope = [Scope()]
 
 
+def _as_lodtensor(data, place, dtype=None):
+    """A LoDTensor on `place` holding `data` (Paddle's base.executor._as_lodtensor, how it turns a feed value into a
+    tensor): an ndarray as it is, a Python number, list or tuple cast to `dtype`, which it then needs."""
+    if not isinstance(data, np.ndarray):
+        if dtype is None:  # AssertionError, as Paddle's
+            raise AssertionError("_as_lodtensor: the dtype should be given when data is not a numpy.ndarray, "
+                                 f"received {type(data).__name__}")
+        np_dtype = _dtype.convert_dtype(dtype).np
+        if np.isscalar(data):
+            data = np.array(data).astype(np_dtype)
+        elif isinstance(data, (list, tuple)):
+            data = np.array(data)
+            if data.dtype == np.object_:
+                raise TypeError("_as_lodtensor: the data do not form a regular array (nested lists of different "
+                                "lengths, or of non-numbers)")
+            data = data.astype(np_dtype)
+        else:
+            raise TypeError(f"_as_lodtensor: data must be a numpy.ndarray, a number, a list or a tuple, received "
+                            f"{type(data).__name__}")
+    tensor = LoDTensor()
+    tensor.set(data, place)
+    return tensor
+
+
 def global_scope():
     return _global_scope[0]
 
@@ -567,7 +591,10 @@ def _feed_value(v, name, value, xp):
         raise ValueError(f"Executor.run: the data type of fed variable '{name}' must be {v.dtype.name}, "
                          f"received {value.dtype} (cast it with .astype('{v.dtype.name}'))")
     shape = tuple(value.shape)
-    if len(shape) != len(v._shape) or any(d != -1 and d != s for d, s in zip(v._shape, shape)):
+    # Paddle's check (its diff_tensor_shape): the fed dims must match the variable's leading dims (-1: any size);
+    # fewer dims than declared (at least one) pass as they are, more do not
+    ranks_fit = len(shape) == len(v._shape) or 1 <= len(shape) < len(v._shape)
+    if not ranks_fit or any(d != -1 and d != s for d, s in zip(v._shape, shape)):
         raise ValueError(f"Executor.run: fed variable '{name}' should have shape {list(v._shape)} "
                          f"(-1 = any size), received {list(shape)}")
     return value if isinstance(value, xp.ndarray) else xp.asarray(value)

@@ -6,7 +6,7 @@ from .framework import Variable, default_main_program, normalize_shape, require_
 
 
 def _check_shape(shape, api):
-    if not isinstance(shape, (list, tuple, int, np.integer)):
+    if not isinstance(shape, (list, tuple)):  # an int too: TypeError, as Paddle's
         raise TypeError(f"{api}: shape must be a list or tuple, received {type(shape).__name__}")
     return list(normalize_shape(shape, api))
 

@@ -309,12 +309,12 @@ def deserialize_program(data):
 
 
 # paddle.save of a Program writes its ProgramDesc (the whole program: no feeds, no fetches), which paddle.load reads
-# back as a Program (and paddlelite's first program documents); a LoDTensor is saved as the Tensor of its value
-# (Paddle pickles it so too)
+# back as a Program (and paddlelite's first program documents); a LoDTensor is saved as the Tensor of its value, and as
+# the NumPy array of its value inside a container (Program.state_dict()'s values), as Paddle pickles it there
 install_format(Program, lambda program: program_bytes(program),
                sniff=lambda head: is_program_desc(head) or v1_model.is_v1_model(head),
                decode=lambda data, where: parse_model(data, where, "paddle.load")[0])
-install_format(LoDTensor, lambda t: wrap_array(np.array(t), Place("cpu"), True))
+install_format(LoDTensor, lambda t: wrap_array(np.array(t), Place("cpu"), True), nested=np.array)
 
 
 def serialize_persistables(feed_vars, fetch_vars, executor, **kwargs):

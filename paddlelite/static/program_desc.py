@@ -121,9 +121,9 @@ def _attr(m, op_type, name, value):
     elif kind == "BLOCKS":
         a.blocks_idx.extend(b.idx for b in value)
     elif kind == "SCALAR":
-        a.scalar.CopyFrom(_scalar(m, value.value if isinstance(value, Scalar) else value))
+        a.scalar.CopyFrom(_scalar(m, value.value() if isinstance(value, Scalar) else value))
     elif kind == "SCALARS":
-        a.scalars.extend(_scalar(m, v.value if isinstance(v, Scalar) else v) for v in value)
+        a.scalars.extend(_scalar(m, v.value() if isinstance(v, Scalar) else v) for v in value)
     else:
         field = {"INT": "i", "LONG": "l", "FLOAT": "f", "FLOAT64": "float64", "STRING": "s", "BOOLEAN": "b",
                  "INTS": "ints", "LONGS": "longs", "FLOATS": "floats", "FLOAT64S": "float64s", "STRINGS": "strings",
@@ -419,7 +419,7 @@ def _raw_role(od):
 def _plain(value):
     """An attribute value as our ops hold it (a Scalar as its value)."""
     if isinstance(value, Scalar):
-        return value.value
+        return value.value()
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value

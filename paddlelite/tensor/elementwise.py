@@ -22,13 +22,22 @@ from .math import _binary, _check_tensor, check_float_tensor, is_tensor_like, tr
 
 apply = dispatch.apply
 
-copysign = _binary(_ew.COPYSIGN, "copysign")
+_copysign = _binary(_ew.COPYSIGN, "copysign")
 heaviside = _binary(_ew.HEAVISIDE, "heaviside")
 _atan2 = _binary(_ew.ATAN2, "atan2")
 fmax = _binary(_ew.FMAX, "fmax")
 fmin = _binary(_ew.FMIN, "fmin")
 gcd = _binary(_ew.GCD, "gcd")
 lcm = _binary(_ew.LCM, "lcm")
+
+
+def copysign(x, y, name=None):
+    """Elementwise |x| with the sign of y (op 'copysign'); y a Tensor or a Python number, which Paddle makes a 0-D
+    Tensor of x's dtype."""
+    if isinstance(y, (int, float)):
+        _check_tensor(x, "copysign")
+        y = _creation.full([], y, x.dtype)
+    return _copysign(x, y)
 
 
 def _bitwise(op, api):
@@ -170,8 +179,8 @@ def rad2deg(x, name=None):
 def frac(x, name=None, *, out=None):
     """The fractional part x - trunc(x), with x's sign (0 for integer tensors)."""
     _check_tensor(x, "frac")
-    if x.dtype.np.kind not in "iuf":
-        raise TypeError(f"frac: x must be an integer or floating-point tensor, received {x.dtype.name}")
+    if x.dtype.name not in ("int32", "int64", "float16", "float32", "float64"):  # Paddle's list
+        raise TypeError(f"frac: x must be int32, int64, float16, float32 or float64, received {x.dtype.name}")
     result = _math.subtract(x, _math.trunc(x)) if x.dtype.np.kind == "f" else _math.scale(x, 0.0)
     return _deliver(result, out)
 

@@ -13,7 +13,7 @@ from ..framework import dtype as _dtype
 from ..ops import dispatch
 from ..ops.registry import get_op
 from . import (aliases, creation, elementwise, manipulation, math, matrix_functions, nanreduce, products, reduce,
-               scattering, search, special_math)
+               scattering, search, special_math, stacking)
 from .manipulation import inplace_apply, inplace_layout
 
 # name_ -> the out-of-place API whose result is written into x
@@ -49,12 +49,14 @@ _VALUE_UPDATES = {
 _LAYOUT_UPDATES = {
     "reshape_": manipulation.reshape, "squeeze_": manipulation.squeeze, "unsqueeze_": manipulation.unsqueeze,
     "flatten_": manipulation.flatten, "transpose_": manipulation.transpose, "t_": math.t,
-    "cast_": manipulation.cast,
-    # comparisons and logical ops make x their bool result, as in Paddle
+    "cast_": manipulation.cast, "logical_not_": math.logical_not,
+}
+# comparisons and logical ops make x their bool result, as in Paddle, but never of another shape
+_COMPARISON_UPDATES = {
     "equal_": math.equal, "not_equal_": math.not_equal, "greater_equal_": math.greater_equal,
     "greater_than_": math.greater_than, "less_": aliases.less, "less_equal_": math.less_equal,
     "less_than_": math.less_than, "logical_and_": math.logical_and, "logical_or_": math.logical_or,
-    "logical_xor_": math.logical_xor, "logical_not_": math.logical_not,
+    "logical_xor_": math.logical_xor,
 }
 
 
@@ -77,6 +79,20 @@ def _layout_update(name, fn):
     return update
 
 
+def _comparison_update(name, fn):
+    layout = _layout_update(name, fn)
+
+    def update(x, y, *args, **kwargs):
+        shape = stacking.broadcast_shape(list(x.shape), list(getattr(y, "shape", [])))
+        if list(shape) != list(x.shape):  # ValueError, as Paddle's
+            raise ValueError(f"{name}: the shape of broadcast output {list(shape)} is different from that of inplace "
+                             f"tensor {list(x.shape)} in the Inplace operation")
+        return layout(x, y, *args, **kwargs)
+    update.__name__ = name
+    update.__doc__ = layout.__doc__
+    return update
+
+
 def _running_update(name, fn):
     """cumsum_/cumprod_ as Paddle's kernels: written into x along an axis; with axis=None (x flattened) or another
     dtype x becomes the result instead."""
@@ -96,6 +112,8 @@ for _name, _fn in _VALUE_UPDATES.items():
     globals()[_name] = _value_update(_name, _fn)
 for _name, _fn in _LAYOUT_UPDATES.items():
     globals()[_name] = _layout_update(_name, _fn)
+for _name, _fn in _COMPARISON_UPDATES.items():
+    globals()[_name] = _comparison_update(_name, _fn)
 _RUNNING_UPDATES = {"cumsum_": reduce.cumsum, "cumprod_": nanreduce.cumprod}
 for _name, _fn in _RUNNING_UPDATES.items():
     globals()[_name] = _running_update(_name, _fn)
@@ -192,9 +210,9 @@ def random_(x, from_=0, to=None, *, generator=None):
 # erf_ and expm1_ are Paddle top-level functions only (paddlelite/__init__.py exports them)
 _FUNCTIONS_ONLY = {"erf_", "expm1_"}
 _FILLS = ("uniform_", "normal_", "bernoulli_", "log_normal_", "cauchy_", "geometric_", "exponential_", "random_")
-TENSOR_METHODS = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, *_RUNNING_UPDATES, *_FILLS) if n not in _FUNCTIONS_ONLY]
+TENSOR_METHODS = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, *_COMPARISON_UPDATES, *_RUNNING_UPDATES, *_FILLS) if n not in _FUNCTIONS_ONLY]
 # Paddle's namespace has most of them, not all (there is no paddle.add_ or paddle.sigmoid_)
 _METHODS_ONLY = {"add_", "scale_", "exp_", "clip_", "sqrt_", "floor_", "ceil_", "reciprocal_", "round_", "rsqrt_",
                  "sigmoid_", "uniform_", "mul_", "clamp_", "lerp_", "erfinv_", "exponential_", "random_"}
-__all__ = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, *_RUNNING_UPDATES, *_FILLS)
+__all__ = [n for n in (*_VALUE_UPDATES, *_LAYOUT_UPDATES, *_COMPARISON_UPDATES, *_RUNNING_UPDATES, *_FILLS)
            if n not in _METHODS_ONLY | _FUNCTIONS_ONLY]

@@ -527,11 +527,19 @@ def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
         if list(w.shape) != [n]:
             raise ValueError(f"cov: {arg} must be 1-D with {n} elements (the observations), received shape "
                              f"{list(w.shape)}")
+        if not in_static_mode():  # Paddle checks the weights' values eagerly (a host sync, as its own)
+            values = w.numpy()
+            if values.size and values.min() < 0:
+                raise ValueError(f"cov: {arg} must not be negative, received a minimum of {values.min()}")
+            if arg == "fweights" and not np.array_equal(values, np.round(values)):
+                raise ValueError("cov: fweights must hold integers (frequencies)")
         w = _mn.cast(w, x.dtype.name)
         weights = w if weights is None else _m.multiply(weights, w)
     if weights is None:
         weights = _c.ones([n], dtype=x.dtype.name)
     total = _r.sum(weights)
+    if (fweights is not None or aweights is not None) and not in_static_mode() and total.item() == 0:
+        raise ValueError("cov: the weights sum to zero, so the covariance cannot be normalised")
     mean = _m.divide(_r.sum(_m.multiply(x, weights), axis=1, keepdim=True), total)
     centered = _m.subtract(x, mean)
     if not ddof:

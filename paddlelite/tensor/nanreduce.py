@@ -1,5 +1,6 @@
 """NaN-ignoring and counting reductions (nansum, nanmean, count_nonzero) and the cumulative ones
 (cumprod, cummax, cummin, logcumsumexp)."""
+from ..framework.mode import in_static_mode
 from ..ops import dispatch
 from ..ops import reduce as _r
 from ..ops import search as _s
@@ -28,6 +29,8 @@ def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
 def nanmean(x, axis=None, keepdim=False, name=None):
     """The mean over `axis` of the non-NaN elements (NaN where all are NaN); integers in float32, as Paddle's."""
     _check_tensor(x, "nanmean")
+    if in_static_mode() and not x.dtype.is_floating_point:  # Paddle checks the dtype in static mode only
+        raise TypeError(f"nanmean: x must be a floating-point Variable in static mode, received {x.dtype.name}")
     x = _math.true_division_operand(x)
     check_float_tensor(x, "nanmean")
     count = _reduce.sum(_manip.cast(_math.logical_not(_math.isnan(x)), x.dtype), axis, None, keepdim)

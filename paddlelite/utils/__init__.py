@@ -1,5 +1,6 @@
 """Utilities: unique_name (parameter and temporary naming); structure (nested lists, tuples and dicts flattened to
-leaves and rebuilt)."""
+leaves and rebuilt); layers_utils (Paddle's nest functions flatten, pack_sequence_as, map_structure)."""
 from . import unique_name
+from .layers_utils import flatten, map_structure, pack_sequence_as
 
-__all__ = ["unique_name"]
+__all__ = ["unique_name", "flatten", "map_structure", "pack_sequence_as"]

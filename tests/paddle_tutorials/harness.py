@@ -120,16 +120,19 @@ def _mnist_files(directory, mode, count):
     return image_path, label_path
 
 
-def _cifar10_file(directory, count):
-    """cifar-10-python.tar.gz: pickled batches of 3072-byte rows."""
-    path = os.path.join(directory, "cifar-10-python.tar.gz")
+def _cifar_file(directory, count, classes=10):
+    """cifar-10-python.tar.gz (batches data_batch_1, test_batch; `labels`) or cifar-100-python.tar.gz (train, test;
+    `fine_labels`): pickled batches of 3072-byte rows."""
+    path = os.path.join(directory, f"cifar-{classes}-python.tar.gz")
+    folder, names, key = ("cifar-10-batches-py", ("data_batch_1", "test_batch"), b"labels") if classes == 10 else \
+        ("cifar-100-python", ("train", "test"), b"fine_labels")
     rng = np.random.RandomState(3)
     with tarfile.open(path, "w:gz") as tar:
-        for name in ("data_batch_1", "test_batch"):
+        for name in names:
             batch = {b"data": rng.randint(0, 256, size=(count, 3072)).astype(np.uint8),
-                     b"labels": rng.randint(0, 10, size=count).tolist()}
+                     key: rng.randint(0, classes, size=count).tolist()}
             blob = pickle.dumps(batch, protocol=2)
-            info = tarfile.TarInfo(f"cifar-10-batches-py/{name}")
+            info = tarfile.TarInfo(f"{folder}/{name}")
             info.size = len(blob)
             tar.addfile(info, io.BytesIO(blob))
     return path
@@ -176,7 +179,7 @@ def write_pairs(path, count, seed=5):
 
 def _patch_datasets(paddle, directory, sizes):
     datasets = paddle.vision.datasets
-    mnist, cifar10 = datasets.MNIST, datasets.Cifar10
+    mnist, cifar10, cifar100 = datasets.MNIST, datasets.Cifar10, datasets.Cifar100
 
     class MNIST(mnist):
         def __init__(self, image_path=None, label_path=None, mode="train", transform=None, download=True,
@@ -186,10 +189,15 @@ def _patch_datasets(paddle, directory, sizes):
 
     class Cifar10(cifar10):
         def __init__(self, data_file=None, mode="train", transform=None, download=True, backend=None):
-            super().__init__(_cifar10_file(directory, sizes["cifar10"]), mode, transform, False, backend)
+            super().__init__(_cifar_file(directory, sizes["cifar10"]), mode, transform, False, backend)
+
+    class Cifar100(cifar100):
+        def __init__(self, data_file=None, mode="train", transform=None, download=True, backend=None):
+            super().__init__(_cifar_file(directory, sizes["cifar100"], 100), mode, transform, False, backend)
 
     datasets.MNIST = datasets.mnist.MNIST = MNIST  # tutorials name the classes both ways
     datasets.Cifar10 = datasets.cifar.Cifar10 = Cifar10
+    datasets.Cifar100 = datasets.cifar.Cifar100 = Cifar100
     try:
         import paddle.text as text
     except ImportError:  # a framework without paddle.text: the tutorial stops where it uses it

@@ -36,6 +36,7 @@ class Tutorial:
     known_bug: str = ""  # why paddlelite cannot run it yet (the test expects the failure until it is fixed)
     listings: tuple = ()  # indices of code cells that show a listing (file names, a log), not code: dropped
     paddle_error: str = ""  # where Paddle 3.3.1 itself stops (text of its error): its losses up to there count
+    modules: tuple = ()  # what the notebook imports besides the framework, NumPy and matplotlib (skipped without)
 
 
 TUTORIALS = {
@@ -58,21 +59,21 @@ TUTORIALS = {
     # saving and loading: paddle.Model fit with save_dir, Model.save/load, training resumed from a checkpoint
     "save_load_model": Tutorial("docs/practices/quick_start/save_model.ipynb", {"mnist_train": 200, "mnist_test": 100}),
     # bag of words on IMDB reviews (paddle.text.datasets.Imdb): paddle.Model fit, then a hand-written loop
-    "imdb_bow": Tutorial("docs/practices/nlp/imdb_bow_classification.ipynb", {"imdb": 32},
-                         known_bug="paddle.text is not implemented yet (helper misc26)"),
+    "imdb_bow": Tutorial("docs/practices/nlp/imdb_bow_classification.ipynb", {"imdb": 32}),
     # the saving and loading guide: state dicts and checkpoints, paddle.Model.save/load, static programs'
     # state_dict and save/load, save_inference_model/load_inference_model
     "save_load_guide": Tutorial("docs/guides/beginner/model_save_load_cn.ipynb", {"mnist_train": 200},
                                 listings=(6,),  # the files model.save writes, listed
                                 # Paddle 3.3.1's PIR Program.set_state_dict refuses the guide's arguments (its
                                 # legacy IR stops earlier, at static.nn.fc); the training comes before
-                                paddle_error="set_state_dict(): incompatible function arguments",
-                                known_bug="paddle.save of Program.state_dict()'s LoDTensor values (issue 28, helpers "
-                                          "fidelity and files)"),
+                                paddle_error="set_state_dict(): incompatible function arguments"),
     # the high-level API tour: MNIST datasets and transforms, Sequential and subclassed models, paddle.Model fit
     "high_level_api": Tutorial("docs/practices/quick_start/high_level_api.ipynb",
-                               {"mnist_train": 200, "mnist_test": 100},
-                               known_bug="paddle.text is not implemented yet (helper misc26)"),
+                               {"mnist_train": 200, "mnist_test": 100}),
+    # a vision transformer on CIFAR-100 with random augmentations, a warmed-up cosine schedule, label smoothing and
+    # tqdm progress bars; then saved, loaded and evaluated (2 epochs of one step)
+    "vit_cifar100": Tutorial("docs/practices/cv/image_classification_ViT.ipynb", {"cifar100": 64},
+                             text=(("EPOCHS = 200", "EPOCHS = 2"),), modules=("tqdm",)),
     # the beginners' quick start: LeNet on MNIST with paddle.Model, save and load
     "quick_start": Tutorial("docs/guides/beginner/quick_start_cn.ipynb", {"mnist_train": 200, "mnist_test": 100}),
 }

@@ -464,6 +464,8 @@ def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", nam
         raise ValueError(f"{api}: inputs must be 1-D or 2-D, received shape {input1.shape}")
     if input1.dtype.name not in ("float32", "float64"):
         raise ValueError(f"{api}: input1 must be float32 or float64, received {input1.dtype.name}")
+    if label.dtype.name not in ("int32", "int64", "float32", "float64"):
+        raise ValueError(f"{api}: label must be int32, int64, float32 or float64, received {label.dtype.name}")
     _check_reduction(reduction, api)
     dot = T.sum(input1 * input2, axis=-1)
     norms = _scale(T.sum(T.square(input1), axis=-1), 1.0, 1e-11) * _scale(T.sum(T.square(input2), axis=-1), 1.0, 1e-11)
@@ -478,16 +480,23 @@ def _distance(x, y, p, epsilon, keepdim=False):
     return T.norm(_scale(x - y, 1.0, float(epsilon)), p=p, axis=-1, keepdim=keepdim)
 
 
+def _check_triplet(api, input, positive, negative, margin, reduction):
+    """The triplet losses' arguments: Paddle's ValueErrors for the reduction, a negative margin and unequal shapes."""
+    _check_reduction(reduction, api)
+    if margin < 0:
+        raise ValueError(f"{api}: margin must not be negative, received {margin}")
+    _floats(api, input=input, positive=positive, negative=negative)
+    if not list(input.shape) == list(positive.shape) == list(negative.shape):
+        raise ValueError(f"{api}: input, positive and negative must have the same shape, received {input.shape}, "
+                         f"{positive.shape} and {negative.shape}")
+
+
 def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-6, swap=False, reduction="mean",
                         name=None):
     """max(d(input, positive) - d(input, negative) + margin, 0), d the p-norm distance (with swap, the negative
     distance is the smaller of d(input, negative) and d(positive, negative))."""
     api = "triplet_margin_loss"
-    _check_reduction(reduction, api)
-    _floats(api, input=input, positive=positive, negative=negative)
-    if not list(input.shape) == list(positive.shape) == list(negative.shape):
-        raise ValueError(f"{api}: input, positive and negative must have the same shape, received {input.shape}, "
-                         f"{positive.shape} and {negative.shape}")
+    _check_triplet(api, input, positive, negative, margin, reduction)
     pos = _distance(input, positive, p, epsilon)
     neg = _distance(input, negative, p, epsilon)
     if swap:
@@ -497,16 +506,15 @@ def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-6
 
 def triplet_margin_with_distance_loss(input, positive, negative, distance_function=None, margin=1.0, swap=False,
                                       reduction="mean", name=None):
-    """triplet_margin_loss with any distance (default: pairwise_distance with p=2); distances must be positive."""
+    """triplet_margin_loss with any distance (default: pairwise_distance with p=2); distances must not be negative."""
     api = "triplet_margin_with_distance_loss"
-    _check_reduction(reduction, api)
-    _floats(api, input=input, positive=positive, negative=negative)
+    _check_triplet(api, input, positive, negative, margin, reduction)
     dist = distance_function or (lambda a, b: _distance(a, b, 2.0, 1e-6))
     pos, neg = dist(input, positive), dist(input, negative)
     if swap:
         neg = T.minimum(neg, dist(positive, negative))
-    if not in_static_mode() and not (bool(T.all(pos > 0)) and bool(T.all(neg > 0))):
-        raise ValueError(f"{api}: the distances must be positive")
+    if not in_static_mode() and not (bool(T.all(pos >= 0)) and bool(T.all(neg >= 0))):
+        raise ValueError(f"{api}: the distances must not be negative (check the distance function)")
     return _reduce(_clip_min(_scale(pos - neg, 1.0, float(margin)), 0.0), reduction)
 
 

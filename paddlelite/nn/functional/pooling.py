@@ -25,13 +25,17 @@ apply = dispatch.apply
 _WITH_INDEX = {2: _pool.MAX_POOL2D_WITH_INDEX, 3: _pool.MAX_POOL3D_WITH_INDEX}
 
 
-def _check_x(x, api, nd, data_format, formats):
+def _check_x(x, api, nd, data_format, formats, dtypes=None):
+    """x: a Tensor of `nd` dims in one of `formats`, floating-point (or of one of `dtypes`' names)."""
     _check_tensor(x, api)
     if data_format not in formats:
         raise ValueError(f"{api}: data_format must be one of {list(formats)}, received {data_format!r}")
     if len(x.shape) != nd:
         raise ValueError(f"{api}: x must be {nd}-D ({data_format}), received shape {x.shape}")
-    check_float_tensor(x, api)
+    if dtypes is None:
+        check_float_tensor(x, api)
+    elif x.dtype.name not in dtypes:  # RuntimeError, as Paddle's (no kernel registered for that dtype)
+        raise RuntimeError(f"{api}: x must be a Tensor of dtype {', '.join(dtypes)}, received {x.dtype.name}")
 
 
 def _pool_padding(padding, nd, api, channel_last, ceil_mode):
@@ -242,10 +246,13 @@ def _max_pool_with_mask(x, nd, kernel_size, stride, padding, ceil_mode, data_for
                  ceil_mode=bool(ceil_mode))
 
 
+_UNPOOL_DTYPES = ("float32", "float64", "int64")  # Paddle's unpool kernels
+
+
 def _max_unpool(x, indices, nd, kernel_size, stride, padding, data_format, output_size, api):
     """The partial inverse of max pooling: each value of x written at its index (from return_mask) in a zero
     [N, C, *sizes] output (size = (in - 1) * stride - 2 * padding + kernel, or output_size)."""
-    _check_x(x, api, nd + 2, data_format, (_FORMATS[nd][0],))
+    _check_x(x, api, nd + 2, data_format, (_FORMATS[nd][0],), _UNPOOL_DTYPES)
     _check_tensor(indices, api, "indices")
     if list(indices.shape) != list(x.shape):
         raise ValueError(f"{api}: indices must have x's shape {x.shape}, received {indices.shape}")
@@ -279,7 +286,7 @@ def max_unpool3d(x, indices, kernel_size, stride=None, padding=0, data_format="N
 def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="NCL", output_size=None, name=None):
     """max_unpool2d over a unit height: [N, C, L] values at their positions of a zero [N, C, L_out]."""
     api = "max_unpool1d"
-    _check_x(x, api, 3, data_format, ("NCL",))
+    _check_x(x, api, 3, data_format, ("NCL",), _UNPOOL_DTYPES)
     k = int_tuple(kernel_size, 1, api, "kernel_size")[0]
     s = k if stride is None else int_tuple(stride, 1, api, "stride")[0]
     p = int(padding) if isinstance(padding, numbers.Integral) else int(list(padding)[0])

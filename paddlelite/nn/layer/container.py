@@ -1,5 +1,6 @@
 """Sequential, LayerList, LayerDict, ParameterList."""
 import collections
+from collections.abc import Iterable, Mapping
 
 from .layers import Layer
 from .param_attr import is_parameter
@@ -191,7 +192,18 @@ class LayerDict(Layer):
         return layer
 
     def update(self, sublayers):
-        items = sublayers.items() if isinstance(sublayers, dict) else sublayers
+        """Add the sublayers of a mapping (or LayerDict), or of a sequence of (key, layer) pairs, in order."""
+        if not isinstance(sublayers, Iterable):  # AssertionError, as Paddle's
+            raise AssertionError(f"LayerDict.update: sublayers must be an iterable of key/value pairs, received "
+                                 f"{type(sublayers).__name__}")
+        if isinstance(sublayers, (Mapping, LayerDict)):
+            items = list(sublayers.items())
+        else:
+            items = list(sublayers)
+            for i, kv in enumerate(items):
+                if len(kv) != 2:
+                    raise ValueError(f"LayerDict.update: the {i}'s element of sublayers has {len(kv)} entries, a "
+                                     f"(key, layer) pair has 2")
         for key, layer in items:
             self.add_sublayer(key, layer)
 

@@ -39,7 +39,7 @@ class ParamAttr:
 
     @staticmethod
     def _to_attr(arg):
-        """None -> default ParamAttr; str -> named; Initializer -> with that initializer; False -> False."""
+        """None or True -> default ParamAttr; str -> named; Initializer -> with that initializer; False -> False."""
         if arg is None:
             return ParamAttr()
         if isinstance(arg, ParamAttr):
@@ -48,11 +48,11 @@ class ParamAttr:
             return ParamAttr(name=arg)
         if isinstance(arg, _init.Initializer):
             return ParamAttr(initializer=arg)
-        if arg is False:
-            return False
+        if isinstance(arg, bool):  # Paddle's: True the default attribute, False no parameter
+            return ParamAttr() if arg else False
         if isinstance(arg, (list, tuple)):
             return [ParamAttr._to_attr(a) for a in arg]
-        raise TypeError(f"ParamAttr: expected a ParamAttr, str, Initializer, False or None, received "
+        raise TypeError(f"ParamAttr: expected a ParamAttr, str, Initializer, bool or None, received "
                         f"{type(arg).__name__}")
 
     def __repr__(self):
@@ -105,6 +105,9 @@ def create_parameter(shape, dtype=None, name=None, attr=None, is_bias=False, def
         if in_static_mode():
             from ...static.framework import program_unique_name as generate
         pname = generate(_name_key or generate("create_parameter") + (".b" if is_bias else ".w"))
+    if default_initializer is not None and not isinstance(default_initializer, _init.Initializer):
+        raise TypeError(f"create_parameter: default_initializer must be an Initializer or None, received "
+                        f"{type(default_initializer).__name__}")
     init = attr.initializer or default_initializer or _init.global_initializer(is_bias) or \
         (_init.Constant(0.0) if is_bias else _init.XavierUniform())
     if in_static_mode():
