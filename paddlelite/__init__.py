@@ -80,6 +80,7 @@ from . import distribution  # noqa: E402
 from . import text  # noqa: E402
 from . import onnx  # noqa: E402  (paddle.onnx.export; the onnx package is the optional extra [onnx])
 from . import geometric  # noqa: E402
+from . import incubate  # noqa: E402
 from . import audio  # noqa: E402
 from . import quantization  # noqa: E402
 from . import profiler  # noqa: E402

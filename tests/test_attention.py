@@ -12,7 +12,7 @@ from paddlelite.device import kernels as K
 from paddlelite.nn.functional import attention as fattn
 from paddlelite.ops.launch import attention as launch
 from paddlelite.ops.registry import get_op
-from tests.differential import differential
+from tests.differential import differential, raises
 
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="the CUDA emulation needs g++")
 
@@ -264,3 +264,79 @@ def test_multi_head_attention_masks_vs_paddle(mask_dtype):
         for p, w in zip(mha.parameters(), weights):
             p.set_value(w)
         return {"out": mha(paddle.to_tensor(x), attn_mask=paddle.to_tensor(mask))}
+
+
+# ---- variable-length sequences (flash_attn_unpadded) -----------------------------------------------------------
+@pytest.mark.parametrize("kind", ["plain", "causal", "gqa", "scale"])
+def test_flash_attn_unpadded_is_attention_per_sequence(monkeypatch, kind):
+    """Packed sequences through the fused op (as on a GPU) give each sequence's own attention, gradients
+    included: the keys past a sequence's end are masked, its padded query rows dropped."""
+    monkeypatch.setattr(fattn, "fused_applies", lambda query, attn_mask=None: True)
+    lens_q = [3, 1, 5]
+    lens_k = lens_q if kind == "causal" else [4, 2, 1]
+    hk = 1 if kind == "gqa" else 2
+    scale = 0.3 if kind == "scale" else 8 ** -0.5
+    q, k, v = arrays([(sum(lens_q), 2, 8), (sum(lens_k), hk, 8), (sum(lens_k), hk, 8)], np.float64, seed=6)
+    cu_q, cu_k = (np.concatenate([[0], np.cumsum(n)]).astype(np.int32) for n in (lens_q, lens_k))
+    weight = np.linspace(-1, 1, q.size).reshape(q.shape)
+    results = []
+    for packed in (True, False):
+        ts = [paddle.to_tensor(a, stop_gradient=False) for a in (q, k, v)]
+        if packed:
+            out, softmax = paddle.nn.functional.flash_attention.flash_attn_unpadded(
+                *ts, paddle.to_tensor(cu_q), paddle.to_tensor(cu_k), max(lens_q), max(lens_k), scale,
+                causal=kind == "causal")
+            assert softmax is None
+        else:
+            outs = []
+            for i in range(len(lens_q)):
+                qi = ts[0][int(cu_q[i]):int(cu_q[i + 1])]
+                ki, vi = (t[int(cu_k[i]):int(cu_k[i + 1])] for t in ts[1:])
+                ki, vi = (paddle.repeat_interleave(t, 2 // hk, axis=1) for t in (ki, vi))
+                outs.append(paddle.nn.functional.scaled_dot_product_attention(
+                    qi.unsqueeze(0), ki.unsqueeze(0), vi.unsqueeze(0), is_causal=kind == "causal", scale=scale)[0])
+            out = paddle.concat(outs)
+        (out * paddle.to_tensor(weight)).sum().backward()
+        results.append([out.numpy(), *(t.grad.numpy() for t in ts)])
+    for got, want in zip(*results):
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+
+
+def test_flash_attn_unpadded_rejects_bad_input():
+    q = paddle.ones([4, 2, 8])
+    cu = paddle.to_tensor(np.array([0, 4], np.int32))
+    F = paddle.nn.functional.flash_attention
+    with pytest.raises(ValueError, match="flash_attn_unpadded: query must be 3-D"):
+        F.flash_attn_unpadded(paddle.ones([1, 4, 2, 8]), q, q, cu, cu, 4, 4, 0.3)
+    with pytest.raises(ValueError, match="cu_seqlens_k must be a 1-D int32 tensor"):
+        F.flash_attn_unpadded(q, q, q, cu, paddle.to_tensor([0.0, 4.0]), 4, 4, 0.3)
+    with pytest.raises(ValueError, match="must describe one batch"):
+        F.flash_attn_unpadded(q, q, q, cu, paddle.to_tensor(np.array([0, 2, 4], np.int32)), 4, 4, 0.3)
+
+
+@differential(expected=raises(RuntimeError))
+def test_flash_attn_unpadded_on_the_cpu_raises_as_paddle(paddle):
+    q = paddle.to_tensor(np.ones((6, 2, 8), np.float32))
+    cu = paddle.to_tensor(np.array([0, 2, 6], np.int32))
+    paddle.nn.functional.flash_attention.flash_attn_unpadded(q, q, q, cu, cu, 4, 4, 0.3)
+
+
+def test_calc_reduced_attention_scores_sums_the_weights(monkeypatch):
+    """From the fused op's softmax_lse (as on a GPU): the attention weights summed over the queries."""
+    monkeypatch.setattr(fattn, "fused_applies", lambda query, attn_mask=None: True)
+    q, k = (paddle.to_tensor(a) for a in arrays([(2, 5, 3, 8), (2, 7, 3, 8)], seed=8))
+    op = get_op("flash_attn")
+    _, weights, lse, _ = op.forward(np, q.numpy(), k.numpy(), k.numpy(), None, None,
+                                    **op.fill_attrs({"return_softmax": True}))
+    got = paddle.nn.functional.flash_attention.calc_reduced_attention_scores(q, k, paddle.to_tensor(lse))
+    assert got.shape == [2, 3, 1, 7] and got.dtype.name == "float32"
+    np.testing.assert_allclose(got.numpy(), weights.sum(axis=2, keepdims=True), rtol=1e-5)
+    with pytest.raises(ValueError, match="softmax_lse must be float32"):
+        paddle.nn.functional.flash_attention.calc_reduced_attention_scores(q, k, paddle.to_tensor(lse[:, :, :4]))
+
+
+@differential(expected=raises(RuntimeError))
+def test_calc_reduced_attention_scores_on_the_cpu_raises_as_paddle(paddle):
+    q = paddle.to_tensor(np.ones((1, 4, 2, 8), np.float32))
+    paddle.nn.functional.flash_attention.calc_reduced_attention_scores(q, q, paddle.to_tensor(np.zeros((1, 2, 4),
+                                                                                                       np.float32)))

@@ -16,6 +16,7 @@ The floors, lowest first (docs/ARCHITECTURE.md, "Layers"):
     callbacks          paddle.callbacks: re-exports hapi's callbacks
     distribution       paddle.distribution: distributions, KL, transforms over the tensor and nn.functional APIs
     text               paddle.text: viterbi_decode (a Layer too) and the NLP datasets
+    incubate           paddle.incubate: the older graph/segment names, softmax_mask_fuse, LookAhead, autograd
     audio              paddle.audio: spectrogram layers over signal.stft, windows, audio files, datasets
   7 paddlelite         the top-level package: re-exports every floor
   8 examples, __main__ programs written against `import paddlelite as paddle`; `python -m paddlelite`
@@ -40,7 +41,7 @@ FLOORS = {
     "nn": 5, "optimizer": 5, "io": 5, "metric": 5, "distributed": 5, "regularizer": 5, "linalg": 5, "special": 5, "fft": 5, "signal": 5, "amp": 5,
     "geometric": 5,
     "fluid": 6, "base": 6, "jit": 6, "vision": 6, "distribution": 6, "hapi": 6, "callbacks": 6, "compat": 6,
-    "pir_utils": 6, "text": 6, "audio": 6, "quantization": 6, "profiler": 6, "inference": 6,
+    "pir_utils": 6, "text": 6, "incubate": 6, "audio": 6, "quantization": 6, "profiler": 6, "inference": 6,
     "onnx": 6,  # paddle.onnx.export (over jit)
     "": 7,
     "examples": 8, "__main__": 8,

@@ -15,10 +15,10 @@ PACKAGES = ["", "nn", "nn.functional", "nn.utils", "static", "optimizer", "io", 
             "utils", "tensor", "framework", "regularizer", "fluid", "distributed", "base", "amp",
             "vision", "vision.transforms", "vision.models", "vision.datasets", "distribution", "text", "text.datasets",
             "audio", "audio.features", "audio.functional", "audio.backends", "audio.datasets",
-            "geometric"]
+            "geometric", "incubate", "incubate.autograd", "incubate.nn"]
 MODULES = ["nn.initializer", "static.nn", "optimizer.lr", "utils.unique_name", "autograd.py_layer",
            "autograd.backward_mode", "signal", "tensor.random", "tensor.logic", "tensor.linalg", "tensor.stat", "tensor.attribute", "callbacks", "version",
-           "device.cuda", "utils.dlpack"]
+           "device.cuda", "utils.dlpack", "vision.ops", "incubate.nn.functional"]
 
 # Names paddlelite adds to a Paddle namespace, and why.
 ADDITIONS = {

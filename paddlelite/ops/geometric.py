@@ -275,12 +275,20 @@ def _same_index_dtype(op, slots, arrays):
                          f"{', '.join(str(a.dtype) for a in arrays)}")
 
 
+def _owners(xp, counts):
+    """For counts [k], the group of each of their sum(counts) elements: numpy.repeat(arange(k), counts), written so
+    CuPy (whose repeat takes no array of counts) runs it too."""
+    ends = xp.cumsum(counts)
+    total = int(ends[-1]) if counts.size else 0
+    return xp.searchsorted(ends, xp.arange(total), side="right")
+
+
 def _neighbour_edges(xp, colptr, nodes):
     """The CSC edge positions of each node's neighbours, node by node: (positions, node of each, its rank among
     the node's neighbours, degrees)."""
     start = colptr[nodes]
     degree = (colptr[nodes + 1] - start).astype(np.int64)
-    owner = xp.repeat(xp.arange(nodes.size), degree)
+    owner = _owners(xp, degree)
     first = xp.cumsum(degree) - degree
     rank = xp.arange(owner.size) - first[owner]
     return start[owner].astype(np.int64) + rank, owner, rank, degree
@@ -388,7 +396,7 @@ def _reindex_forward(xp, x, neighbors, count, value_buffer, index_buffer):
     place = in_x.copy()
     place[new] = n + xp.arange(new.size)
     out_nodes = xp.concatenate([x.reshape(-1), nodes[new]])
-    dst = xp.repeat(xp.arange(count.size, dtype=np.int64) % max(n, 1), count.astype(np.int64))
+    dst = _owners(xp, count.astype(np.int64)) % max(n, 1)
     return place[inverse[n:]].astype(x.dtype), dst.astype(x.dtype), out_nodes.astype(x.dtype)
 
 

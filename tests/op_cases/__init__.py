@@ -16,7 +16,7 @@ import numpy as np
 # one module per op module of paddlelite/ops/, named alike (tests/test_op_grads.py checks the mirror)
 FAMILIES = ["elementwise", "math", "activation", "reduce", "manipulation", "indexing", "nn", "conv", "pooling",
             "norm", "loss", "grad_support", "fused", "search", "run_program", "complex", "linalg", "fft", "rnn",
-            "special", "collective", "deform_conv", "nce", "interpolate", "attention", "quant", "geometric"]
+            "special", "collective", "deform_conv", "nce", "interpolate", "attention", "quant", "geometric", "detection"]
 
 
 @dataclass

@@ -133,3 +133,103 @@ def flash_attn_qkvpacked(qkv, dropout=0.0, causal=False, return_softmax=False, *
     out = scaled_dot_product_attention(query, qkv[:, :, slots - 2], qkv[:, :, slots - 1], dropout_p=dropout,
                                        is_causal=causal, training=training)
     return out, None
+
+
+def _cpu_build_raises(api, kernel):
+    raise RuntimeError(f"{api}: the kernel `{kernel}` is not registered on the CPU: Paddle implements it for GPUs "
+                       f"only (its CPU build raises too); paddlelite runs it on a GPU")
+
+
+def _padded_rows(cu_seqlens, max_seqlen):
+    """([B, max_seqlen] row of the packed tensor each padded position reads, [B, max_seqlen] bool: the position
+    holds a token) of the sequences `cu_seqlens` [B + 1] delimits."""
+    cu = T.cast(cu_seqlens, "int64")
+    starts, lengths = cu[:-1], cu[1:] - cu[:-1]
+    position = T.unsqueeze(T.arange(max_seqlen, dtype="int64"), 0)
+    valid = position < T.unsqueeze(lengths, 1)
+    return T.where(valid, T.unsqueeze(starts, 1) + position, T.zeros([], "int64")), valid
+
+
+def _unpad(packed, rows):
+    """[total, H, D] packed sequences -> [B, max_seqlen, H, D] (positions past a sequence's end hold its first
+    row; the key mask or the repacking leaves them out)."""
+    b, s = rows.shape
+    return T.reshape(T.gather(packed, T.reshape(rows, [-1])), [b, s, *packed.shape[1:]])
+
+
+def unpadded(query, key, value, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, scale, dropout=0.0,
+             causal=False, return_softmax=False, fixed_seed_offset=None, training=True):
+    """flash_attn_unpadded on any place: the packed sequences laid out [B, max_seqlen, H, D], the fused flash_attn
+    op with the keys past each sequence's end masked, and the rows packed again. (out [total_q, H, D], softmax
+    [B, H, max_seqlen_q, max_seqlen_k] or None)."""
+    rows_q, _ = _padded_rows(cu_seqlens_q, max_seqlen_q)
+    rows_k, valid_k = _padded_rows(cu_seqlens_k, max_seqlen_k)
+    q, k, v = _unpad(query, rows_q), _unpad(key, rows_k), _unpad(value, rows_k)
+    head_dim = query.shape[-1]
+    if scale != head_dim ** -0.5:  # the op scales by 1 / sqrt(head_dim)
+        q = q * (scale * head_dim ** 0.5)
+    mask = T.unsqueeze(additive_mask(valid_k, query.dtype.name), [1, 2])  # [B, 1, 1, Sk]
+    out, weights = flash(q, k, v, mask, dropout, causal, training, fixed_seed_offset, return_softmax)
+    total = query.shape[0]
+    row = T.arange(total, dtype="int64")
+    cu = T.cast(cu_seqlens_q, "int64")
+    batch = T.sum(T.cast(T.unsqueeze(row, 1) >= T.unsqueeze(cu[1:], 0), "int64"), axis=1)  # each row's sequence
+    at = batch * max_seqlen_q + row - T.gather(cu, batch)
+    return T.gather(T.reshape(out, [-1, *out.shape[2:]]), at), weights
+
+
+def flash_attn_unpadded(query, key, value, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, scale, dropout=0.0,
+                        causal=False, return_softmax=False, fixed_seed_offset=None, rng_name="", training=True,
+                        name=None):
+    """Paddle's variable-length flash attention over packed sequences: query [total_q, H, D], key/value
+    [total_k, Hk, D] (Hk dividing H), sequence i being rows cu_seqlens[i]:cu_seqlens[i + 1]; softmax(q k^T * scale)
+    v within each sequence. A GPU API (Paddle's CPU build has no kernel; neither has paddlelite's CPU). causal
+    masks key j > query i counted from each sequence's start, which is FlashAttention's alignment where a
+    sequence's query and key lengths are equal (self-attention); the softmax returned is [B, H, max_seqlen_q,
+    max_seqlen_k], unrounded. Returns (out [total_q, H, D], softmax or None)."""
+    api = "flash_attn_unpadded"
+    for arg, t in (("query", query), ("key", key), ("value", value)):
+        check_float_tensor(t, api, arg)
+        if len(t.shape) != 3:
+            raise ValueError(f"{api}: {arg} must be 3-D [total_seq_len, heads, head_dim], received shape {t.shape}")
+    for arg, t in (("cu_seqlens_q", cu_seqlens_q), ("cu_seqlens_k", cu_seqlens_k)):
+        if t.dtype.name not in ("int32", "int64") or len(t.shape) != 1 or t.shape[0] < 2:
+            raise ValueError(f"{api}: {arg} must be a 1-D int32 tensor of batch + 1 offsets, received "
+                             f"{t.dtype.name} of shape {t.shape}")
+    if cu_seqlens_q.shape[0] != cu_seqlens_k.shape[0]:
+        raise ValueError(f"{api}: cu_seqlens_q and cu_seqlens_k must describe one batch, received "
+                         f"{cu_seqlens_q.shape[0]} and {cu_seqlens_k.shape[0]} offsets")
+    if not fused_applies(query):
+        _cpu_build_raises(api, "flash_attn_unpadded")
+    return unpadded(query, key, value, cu_seqlens_q, cu_seqlens_k, int(max_seqlen_q), int(max_seqlen_k),
+                    float(scale), dropout, causal, return_softmax, fixed_seed_offset, training)
+
+
+def reduced_scores(query, key, softmax_lse):
+    """sum over the queries of softmax(q k^T / sqrt(head_dim)), from the forward's log-sum-exp of each score row
+    ([B, H, >= Sq], float32): [B, H, 1, Sk] float32."""
+    seq_q, head_dim = query.shape[1], query.shape[3]
+    q, k = (T.transpose(T.cast(t, "float32"), [0, 2, 1, 3]) for t in (query, key))
+    scores = T.matmul(q, k, transpose_y=True) * (head_dim ** -0.5)
+    return T.sum(T.exp(scores - T.unsqueeze(softmax_lse[:, :, :seq_q], -1)), axis=2, keepdim=True)
+
+
+def calc_reduced_attention_scores(query, key, softmax_lse):
+    """Paddle's reduce_sum(softmax(q k^T / sqrt(d)), dim=-2) over query / key [batch, seq, heads, head_dim] and the
+    softmax_lse flash attention returned: [batch, heads, 1, seq_k], float32. A GPU API, as in Paddle."""
+    api = "calc_reduced_attention_scores"
+    for arg, t in (("query", query), ("key", key)):
+        check_float_tensor(t, api, arg)
+        if len(t.shape) != 4:
+            raise ValueError(f"{api}: {arg} must be 4-D [batch, seq, heads, head_dim], received shape {t.shape}")
+    (b, sq, h, d), (bk, _, hk, dk) = query.shape, key.shape
+    if (b, h, d) != (bk, hk, dk):
+        raise ValueError(f"{api}: key must have query's batch, heads and head_dim, received query {query.shape} "
+                         f"and key {key.shape}")
+    if softmax_lse.dtype.name != "float32" or len(softmax_lse.shape) != 3 or softmax_lse.shape[:2] != [b, h] \
+            or softmax_lse.shape[2] < sq:
+        raise ValueError(f"{api}: softmax_lse must be float32 [batch, heads, >= seq_q] = [{b}, {h}, >= {sq}], "
+                         f"received {softmax_lse.dtype.name} of shape {softmax_lse.shape}")
+    if not fused_applies(query):
+        _cpu_build_raises(api, "calc_reduced_attn_scores")
+    return reduced_scores(query, key, softmax_lse)

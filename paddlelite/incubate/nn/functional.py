@@ -1,0 +1,220 @@
+"""paddle.incubate.nn.functional: the fused transformer building blocks, written over the registry's ops (each
+piece differentiable in both modes; on a GPU the attention runs through F.scaled_dot_product_attention's fused
+op). Paddle's quantized variants (quant_scale > 0) are not supported."""
+from ... import tensor as T
+from ...nn import functional as F
+from ...nn.functional.activation import swiglu
+
+__all__ = ["fused_rms_norm", "fused_layer_norm", "fused_dropout_add", "fused_matmul_bias", "fused_linear",
+           "fused_linear_activation", "fused_bias_act", "fused_rotary_position_embedding", "fused_feedforward",
+           "fused_bias_dropout_residual_layer_norm", "fused_multi_head_attention", "swiglu"]
+
+
+def _no_quant(api, quant_scale):
+    if quant_scale > 0:
+        raise NotImplementedError(f"{api}: quantized outputs (quant_scale > 0) are not supported")
+
+
+def _residual_sum(x, bias, residual, alpha=1.0):
+    h = x if bias is None else x + bias
+    return h if residual is None else h + (residual if alpha == 1.0 else alpha * residual)
+
+
+def _normalized(api, x, begin_norm_axis):
+    axis = begin_norm_axis + len(x.shape) if begin_norm_axis < 0 else begin_norm_axis
+    if not 0 < axis < len(x.shape) + (len(x.shape) == 1):
+        raise ValueError(f"{api}: begin_norm_axis must lie in [1, {len(x.shape)}), received {begin_norm_axis}")
+    return list(range(axis, len(x.shape)))
+
+
+def fused_rms_norm(x, norm_weight, norm_bias, epsilon, begin_norm_axis=1, bias=None, residual=None, quant_scale=-1,
+                   quant_round_type=0, quant_max_bound=0, quant_min_bound=0):
+    """(out, residual_out): h = x + bias + residual; out = h / sqrt(mean(h^2) + epsilon) * norm_weight + norm_bias
+    over the axes from begin_norm_axis; residual_out is h (an empty tensor when neither bias nor residual is
+    given)."""
+    _no_quant("fused_rms_norm", quant_scale)
+    h = _residual_sum(x, bias, residual)
+    axes = _normalized("fused_rms_norm", h, begin_norm_axis)
+    out = h * T.rsqrt(T.mean(h * h, axis=axes, keepdim=True) + epsilon)
+    out = out * T.reshape(norm_weight, h.shape[axes[0]:])
+    if norm_bias is not None:
+        out = out + T.reshape(norm_bias, h.shape[axes[0]:])
+    empty = T.zeros([0], dtype=x.dtype)
+    return out, (h if bias is not None or residual is not None else empty)
+
+
+def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, begin_norm_axis=1, bias=None,
+                     residual=None, quant_scale=-1, quant_round_type=0, quant_max_bound=0, quant_min_bound=0):
+    """(out, residual_out, mean, inv_var): h = x + bias + residual_alpha * residual, layer-normalized over the axes
+    from begin_norm_axis (mean and 1 / sqrt(var + epsilon) per normalized row, flattened)."""
+    _no_quant("fused_layer_norm", quant_scale)
+    h = _residual_sum(x, bias, residual, residual_alpha)
+    axes = _normalized("fused_layer_norm", h, begin_norm_axis)
+    mean = T.mean(h, axis=axes, keepdim=True)
+    centred = h - mean
+    inv_var = T.rsqrt(T.mean(centred * centred, axis=axes, keepdim=True) + epsilon)
+    out = centred * inv_var
+    if norm_weight is not None:
+        out = out * T.reshape(norm_weight, h.shape[axes[0]:])
+    if norm_bias is not None:
+        out = out + T.reshape(norm_bias, h.shape[axes[0]:])
+    return out, h, T.reshape(mean, [-1]), T.reshape(inv_var, [-1])
+
+
+def fused_dropout_add(x, y, p=0.5, training=True, mode="upscale_in_train", name=None):
+    """dropout(x) + y."""
+    return F.dropout(x, p, training=training, mode=mode) + y
+
+
+def fused_matmul_bias(x, y, bias=None, transpose_x=False, transpose_y=False, name=None):
+    """matmul(x, y) (either transposed) + bias."""
+    out = T.matmul(x, y, transpose_x, transpose_y)
+    return out if bias is None else out + bias
+
+
+def fused_linear(x, weight, bias=None, transpose_weight=False, name=None):
+    """x @ weight (+ bias); weight [in, out], or [out, in] with transpose_weight."""
+    return fused_matmul_bias(x, weight, bias, False, transpose_weight)
+
+
+_GEMM_ACTS = {None: None, "none": None, "relu": F.relu, "gelu": lambda h: F.gelu(h, approximate=True)}
+
+
+def fused_linear_activation(x, y, bias, trans_x=False, trans_y=False, activation=None):
+    """activation(matmul(x, y) + bias): relu, or gelu in cuBLASLt's epilogue form (the tanh approximation)."""
+    if activation not in _GEMM_ACTS:
+        raise ValueError(f"fused_linear_activation: activation must be one of ['gelu', 'relu', 'none', None], "
+                         f"received {activation!r}")
+    out = fused_matmul_bias(x, y, bias, trans_x, trans_y)
+    act = _GEMM_ACTS[activation]
+    return out if act is None else act(out)
+
+
+def _halves_act(inner):
+    def act(h):
+        a, b = T.chunk(h, 2, axis=-1)
+        return inner(a) * b
+    return act
+
+
+_BIAS_ACTS = {"gelu": F.gelu, "relu": F.relu, "silu": F.silu, "swish": F.silu, "sigmoid": F.sigmoid, "tanh": T.tanh,
+              "identity": lambda h: h, "swiglu": _halves_act(F.silu), "geglu": _halves_act(F.gelu)}
+
+
+def fused_bias_act(x, bias=None, dequant_scales=None, shift=None, smooth=None, act_method="gelu",
+                   compute_dtype="default", quant_scale=-1, quant_round_type=0, quant_max_bound=0, quant_min_bound=0):
+    """act_method(x + bias); swiglu / geglu split the last axis into halves (a, b) and give act(a) * b."""
+    _no_quant("fused_bias_act", quant_scale)
+    if dequant_scales is not None or shift is not None or smooth is not None:
+        raise NotImplementedError("fused_bias_act: dequant_scales, shift and smooth (quantized inputs) are not "
+                                  "supported")
+    if act_method not in _BIAS_ACTS:
+        raise ValueError(f"fused_bias_act: act_method must be one of {sorted(_BIAS_ACTS)}, received {act_method!r}")
+    return _BIAS_ACTS[act_method](x if bias is None else x + bias)
+
+
+def _rotate(x, sin, cos, neox):
+    if neox:  # halves: (a, b) -> (a cos - b sin, b cos + a sin)
+        a, b = T.chunk(x, 2, axis=-1)
+        return x * cos + T.concat([-b, a], axis=-1) * sin
+    pairs = T.reshape(x, [*x.shape[:-1], x.shape[-1] // 2, 2])  # interleaved pairs (x0, x1)
+    a, b = pairs[..., 0], pairs[..., 1]
+    rotated = T.reshape(T.stack([-b, a], axis=-1), x.shape)
+    return x * cos + rotated * sin
+
+
+def fused_rotary_position_embedding(q, k=None, v=None, sin=None, cos=None, position_ids=None,
+                                    use_neox_rotary_style=True, time_major=False, rotary_emb_base=10000.0):
+    """(q, k, v) rotated by their positions (rotary embedding): [batch, seq, heads, head_dim] tensors ([seq, batch,
+    ...] with time_major); sin / cos [seq, head_dim] (or broadcastable [1, seq, 1, head_dim]) computed from
+    rotary_emb_base when not given, picked by position_ids [batch, seq] when given. use_neox_rotary_style rotates
+    the two halves of head_dim, else adjacent pairs."""
+    seq_axis = 0 if time_major else 1
+    seq, dim = q.shape[seq_axis], q.shape[-1]
+    if sin is None or cos is None:
+        inv_freq = 1.0 / (rotary_emb_base ** (T.arange(0, dim, 2, dtype="float32") / dim))
+        freqs = T.unsqueeze(T.arange(seq, dtype="float32"), 1) * T.unsqueeze(inv_freq, 0)          # [seq, dim/2]
+        freqs = T.concat([freqs, freqs], axis=-1) if use_neox_rotary_style else \
+            T.reshape(T.stack([freqs, freqs], axis=-1), [seq, dim])
+        sin, cos = T.sin(freqs), T.cos(freqs)
+    sin, cos = T.reshape(sin, [-1, dim]), T.reshape(cos, [-1, dim])
+    if position_ids is not None:
+        sin, cos = F.embedding(position_ids, sin), F.embedding(position_ids, cos)            # [batch, seq, dim]
+        sin, cos = T.unsqueeze(sin, 2), T.unsqueeze(cos, 2)
+        if time_major:
+            sin, cos = T.transpose(sin, [1, 0, 2, 3]), T.transpose(cos, [1, 0, 2, 3])
+    else:
+        sin, cos = T.unsqueeze(sin[:seq], [1, 2] if time_major else [0, 2]), \
+            T.unsqueeze(cos[:seq], [1, 2] if time_major else [0, 2])
+    sin, cos = T.cast(sin, q.dtype), T.cast(cos, q.dtype)
+    return tuple(None if t is None else _rotate(t, sin, cos, use_neox_rotary_style) for t in (q, k, v))
+
+
+def _layer_norm(x, scale, bias, epsilon):
+    return F.layer_norm(x, x.shape[-1:], scale, bias, epsilon)
+
+
+def _dropout(x, rate, training, mode):
+    return F.dropout(x, rate, training=training, mode=mode) if rate else x
+
+
+def _collective(api, ring_id):
+    if ring_id != -1:
+        raise NotImplementedError(f"{api}: tensor-parallel rings (ring_id) are not supported")
+
+
+def fused_feedforward(x, linear1_weight, linear2_weight, linear1_bias=None, linear2_bias=None, ln1_scale=None,
+                      ln1_bias=None, ln2_scale=None, ln2_bias=None, dropout1_rate=0.5, dropout2_rate=0.5,
+                      activation="relu", ln1_epsilon=1e-5, ln2_epsilon=1e-5, pre_layer_norm=False, training=True,
+                      mode="upscale_in_train", ring_id=-1, add_residual=True, name=None):
+    """The transformer feed-forward block: [layer_norm1 ->] linear1 -> activation -> dropout1 -> linear2 ->
+    dropout2 [-> + x] [-> layer_norm2 when not pre_layer_norm]."""
+    _collective("fused_feedforward", ring_id)
+    out = _layer_norm(x, ln1_scale, ln1_bias, ln1_epsilon) if pre_layer_norm else x
+    out = getattr(F, activation)(F.linear(out, linear1_weight, linear1_bias))
+    out = F.linear(_dropout(out, dropout1_rate, training, mode), linear2_weight, linear2_bias)
+    out = _dropout(out, dropout2_rate, training, mode)
+    out = x + out if add_residual else out
+    return out if pre_layer_norm else _layer_norm(out, ln2_scale, ln2_bias, ln2_epsilon)
+
+
+def fused_bias_dropout_residual_layer_norm(x, residual, bias=None, ln_scale=None, ln_bias=None, dropout_rate=0.5,
+                                           ln_epsilon=1e-5, training=True, mode="upscale_in_train", name=None):
+    """layer_norm(residual + dropout(x + bias))."""
+    h = x if bias is None else x + bias
+    return _layer_norm(residual + _dropout(h, dropout_rate, training, mode), ln_scale, ln_bias, ln_epsilon)
+
+
+def fused_multi_head_attention(x, qkv_weight, linear_weight, pre_layer_norm=False, pre_ln_scale=None,
+                               pre_ln_bias=None, ln_scale=None, ln_bias=None, pre_ln_epsilon=1e-5, qkv_bias=None,
+                               linear_bias=None, cache_kv=None, attn_mask=None, dropout_rate=0.5,
+                               attn_dropout_rate=0.5, ln_epsilon=1e-5, training=True, mode="upscale_in_train",
+                               ring_id=-1, add_residual=True, num_heads=-1, transpose_qkv_wb=False, name=None):
+    """Self-attention block on x [batch, seq, embed]: [pre layer_norm ->] one projection to q, k, v (qkv_weight
+    [3, heads, head_dim, embed], or [embed, 3 * embed] with transpose_qkv_wb and num_heads) -> softmax(q k^T /
+    sqrt(head_dim) + attn_mask) with attention dropout -> v (F.scaled_dot_product_attention: the fused attention
+    op on a GPU) -> linear_weight [embed, embed] (+ linear_bias) ->
+    dropout [-> + x] [-> layer_norm when not pre_layer_norm]."""
+    _collective("fused_multi_head_attention", ring_id)
+    if cache_kv is not None:
+        raise NotImplementedError("fused_multi_head_attention: cache_kv (incremental decoding) is not supported")
+    batch, seq, embed = x.shape
+    out = _layer_norm(x, pre_ln_scale, pre_ln_bias, pre_ln_epsilon) if pre_layer_norm else x
+    if transpose_qkv_wb:
+        if num_heads <= 0:
+            raise ValueError("fused_multi_head_attention: num_heads must be given with transpose_qkv_wb")
+        heads, head_dim = num_heads, embed // num_heads
+        qkv = F.linear(out, qkv_weight, qkv_bias)
+    else:
+        _, heads, head_dim, _ = qkv_weight.shape
+        qkv = T.matmul(out, T.reshape(qkv_weight, [3 * heads * head_dim, embed]), transpose_y=True)
+        if qkv_bias is not None:
+            qkv = qkv + T.reshape(qkv_bias, [-1])
+    q, k, v = T.unbind(T.reshape(qkv, [batch, seq, 3, heads, head_dim]), axis=2)             # [batch, seq, heads, d]
+    if attn_dropout_rate and training and mode != "upscale_in_train":
+        raise NotImplementedError("fused_multi_head_attention: attention dropout is upscale_in_train only")
+    context = F.scaled_dot_product_attention(q, k, v, attn_mask, attn_dropout_rate, training=training)
+    context = T.reshape(context, [batch, seq, heads * head_dim])
+    out = _dropout(F.linear(context, linear_weight, linear_bias), dropout_rate, training, mode)
+    out = x + out if add_residual else out
+    return out if pre_layer_norm else _layer_norm(out, ln_scale, ln_bias, ln_epsilon)

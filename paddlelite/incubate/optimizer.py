@@ -1,0 +1,129 @@
+"""LookAhead (Zhang et al. 2019): an inner optimizer takes the fast steps; every k steps the slow weights move alpha
+of the way to the fast ones and the fast weights restart from them. ModelAverage: the parameters averaged over a
+window of recent steps, swapped in for evaluation. Both eager."""
+import contextlib
+
+from ..autograd import no_grad
+from ..fluid.framework import dygraph_only
+from ..optimizer.optimizer import Optimizer
+
+__all__ = []
+
+
+class LookAhead(Optimizer):
+    """LookAhead(inner_optimizer, alpha=0.5, k=5): step() runs the inner optimizer's step, then on every k-th step
+    sets slow = alpha * fast + (1 - alpha) * slow and fast = slow (slow starts as the weights after step 1)."""
+
+    def __init__(self, inner_optimizer, alpha=0.5, k=5, name=None):
+        if inner_optimizer is None:
+            raise AssertionError("inner optimizer can not be None")
+        if not 0.0 <= alpha <= 1.0:
+            raise AssertionError("alpha should be larger or equal to 0.0, and less or equal than 1.0")
+        if not isinstance(k, int) or isinstance(k, bool) or k <= 0:
+            raise AssertionError("k should be a positive integer")
+        self.inner_optimizer = inner_optimizer
+        super().__init__(learning_rate=alpha, parameters=inner_optimizer._parameter_list, name=name)
+        self.alpha, self.k, self.type = alpha, k, "lookahead"
+        self._steps = 0
+        self._slow = {}
+
+    @dygraph_only
+    def step(self):
+        self.inner_optimizer.step()
+        self._steps += 1
+        with no_grad():
+            for p in self._parameter_list:
+                if p.stop_gradient or p._grad is None:
+                    continue
+                if self._steps == 1:
+                    self._slow[id(p)] = p.detach().clone()
+                if self._steps % self.k == 0:
+                    slow = self._slow[id(p)]
+                    slow.set_value(self.alpha * p + (1.0 - self.alpha) * slow)
+                    p.set_value(slow)
+
+    def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
+        """loss.backward() has run (eager): one step; returns (None, the parameters with their gradients)."""
+        params_grads = [(p, p._grad) for p in self._parameter_list if not p.stop_gradient and p._grad is not None]
+        self.step()
+        return None, params_grads
+
+    def clear_grad(self, set_to_zero=True):
+        self.inner_optimizer.clear_grad(set_to_zero)
+
+
+_MAX_ACCUMULATES = 16384  # Paddle's kMaxNumAccumulates: sum_1 moves into sum_2 this often (precision of long sums)
+
+
+class _Average:
+    """One parameter's running sums (Paddle's average_accumulates state)."""
+
+    def __init__(self, param):
+        zeros = param.detach().clone() * 0
+        self.sums = [zeros, zeros.clone(), zeros.clone()]
+        self.accumulates = self.old_accumulates = self.updates = 0
+        self.backup = None
+
+
+class ModelAverage(Optimizer):
+    """The average of the parameters over a sliding window of recent steps: step() after each optimizer step adds
+    them up; `with apply():` swaps the averages in (restored after, unless need_restore=False; restore() then).
+    The window closes once it holds min_average_window steps and min(max_average_window, average_window_rate *
+    steps) of them, as Paddle's average_accumulates op."""
+
+    def __init__(self, average_window_rate, parameters=None, min_average_window=10000, max_average_window=10000,
+                 name=None):
+        super().__init__(learning_rate=0.0, parameters=parameters, name=name)
+        self.average_window, self.type = average_window_rate, "average_accumulates"
+        self.min_average_window, self.max_average_window = min_average_window, max_average_window
+        self._averages = {}
+
+    @dygraph_only
+    def step(self):
+        with no_grad():
+            for p in self._parameter_list:
+                if p.stop_gradient or p._grad is None:
+                    continue
+                a = self._averages.setdefault(id(p), _Average(p))
+                a.updates += 1
+                a.accumulates += 1
+                a.sums[0] = a.sums[0] + p
+                zeros = p.detach() * 0
+                if a.updates % _MAX_ACCUMULATES == 0:
+                    a.sums[0], a.sums[1] = zeros, a.sums[1] + a.sums[0]
+                window = min(self.max_average_window, int(a.updates * self.average_window))
+                if a.accumulates >= self.min_average_window and a.accumulates >= window:
+                    a.sums = [zeros, zeros.clone(), a.sums[0] + a.sums[1]]
+                    a.old_accumulates, a.accumulates = a.accumulates, 0
+
+    def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
+        self.step()
+
+    def _swap_in(self):
+        with no_grad():
+            for p in self._parameter_list:
+                a = self._averages.get(id(p))
+                if a is None:
+                    continue
+                a.backup = p.detach().clone()
+                total = float(a.accumulates + a.old_accumulates)
+                p.set_value(((a.sums[0] + a.sums[1] + a.sums[2]).astype("float32") / total).astype(p.dtype))
+
+    @contextlib.contextmanager
+    def apply(self, executor=None, need_restore=True):
+        """Within the block the parameters hold their averages."""
+        self._swap_in()
+        try:
+            yield
+        finally:
+            if need_restore:
+                self.restore()
+
+    def restore(self, executor=None):
+        """Put back the parameters apply() replaced."""
+        with no_grad():
+            for p in self._parameter_list:
+                a = self._averages.get(id(p))
+                if a is not None and a.backup is not None:
+                    p.set_value(a.backup)
+                    a.backup = None
