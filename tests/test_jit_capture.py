@@ -6,6 +6,7 @@ import pytest
 
 import paddlelite as paddle
 from paddlelite import nn
+from paddlelite.framework.sparse import is_sparse
 from paddlelite.ops.registry import DATA_DEPENDENT_SHAPE
 from paddlelite.static.executor import FixedStep, Plan
 from paddlelite.utils import unique_name
@@ -285,6 +286,8 @@ class _HostReadSpy(np.ndarray):
 def _spy(v):
     if v is None:
         return None
+    if is_sparse(v):  # a sparse container's arrays
+        return v.map_arrays(_spy)
     return [_spy(e) for e in v] if isinstance(v, list) else np.asarray(v).view(_HostReadSpy)
 
 

@@ -12,6 +12,7 @@ import pytest
 
 import paddlelite as paddle
 from paddlelite.ops import apply, get_op
+from paddlelite.framework.sparse import is_sparse
 from paddlelite.ops.registry import all_ops
 from tests.op_cases import diff_outputs as _diff_outputs, grad_slots as _grad_slots, load_cases
 
@@ -26,11 +27,22 @@ def _weights(op, case, outs):
             for e in _diff_outputs(op, outs, case)]
 
 
+def _sparse_input(container, differentiated, place, make):
+    """A sparse tensor holding `container`'s pattern whose values are a tensor of their own (the leaf the case
+    differentiates): (the sparse tensor, the values tensor)."""
+    values = paddle.to_tensor(make(np.asarray(container.values)), place=place, stop_gradient=not differentiated)
+    pattern = paddle.Tensor(np.zeros(0), place=place)
+    pattern._data = container.map_arrays(lambda a: pattern._place.xp.asarray(a))
+    return apply(get_op("sparse_with_values"), values, pattern), values
+
+
 def _to_tensors(case, slots, place, make=lambda a: a):
     tensors = {}
     for slot, v in case.inputs.items():
         if v is None:
             tensors[slot] = None
+        elif is_sparse(v):
+            tensors[slot] = _sparse_input(v, slot in slots, place, make)
         elif isinstance(v, list):
             tensors[slot] = [paddle.to_tensor(make(np.asarray(e)), place=place, stop_gradient=slot not in slots)
                              for e in v]
@@ -40,11 +52,16 @@ def _to_tensors(case, slots, place, make=lambda a: a):
 
 
 def _flat_inputs(tensors, slots):
+    """The tensors a case differentiates (a sparse input's values)."""
     flat = []
     for s in slots:
         v = tensors[s]
-        flat.extend(v if isinstance(v, list) else [v])
+        flat.extend(v if isinstance(v, list) else [v[1]] if isinstance(v, tuple) else [v])
     return flat
+
+
+def _op_inputs(tensors, op):
+    return [v[0] if isinstance(v, tuple) else v for v in (tensors.get(s) for s in op.inputs)]
 
 
 def _loss(op, case, outs, weights):
@@ -60,7 +77,7 @@ def _loss(op, case, outs, weights):
 def _eager(op, case, place=None, make=lambda a: a, create_graph=False):  # None: the current device
     slots = _grad_slots(op, case)
     tensors = _to_tensors(case, slots, place, make)
-    outs = apply(op, *[tensors.get(s) for s in op.inputs], **case.attrs)
+    outs = apply(op, *_op_inputs(tensors, op), **case.attrs)
     weights = _weights(op, case, outs)
     loss = _loss(op, case, outs, weights)
     inputs = _flat_inputs(tensors, slots)
@@ -81,13 +98,15 @@ def _numeric_grads(op, case, weights, value_fn=None):
             return (np.complex128 if np.iscomplexobj(e) else np.float64) if differentiated else None
         if isinstance(v, list):
             return [np.array(e, dtype=dtype(e)) for e in v]
+        if is_sparse(v):  # its values perturbed in place
+            return v.with_values(np.array(v.values, dtype=dtype(v.values)))
         return None if v is None else np.array(v, dtype=dtype(v))
 
     arrays = {s: copy(v, s in slots) for s, v in case.inputs.items()}
     value_fn = value_fn or (lambda a: _numeric_value(op, case, a, weights))
     result = []
     for s in slots:
-        targets = arrays[s] if isinstance(arrays[s], list) else [arrays[s]]
+        targets = arrays[s] if isinstance(arrays[s], list) else [arrays[s].values if is_sparse(arrays[s]) else arrays[s]]
         for arr in targets:
             grad = np.zeros_like(arr)
             flat, gflat = arr.reshape(-1), grad.reshape(-1)

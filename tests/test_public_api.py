@@ -15,7 +15,8 @@ PACKAGES = ["", "nn", "nn.functional", "nn.utils", "static", "optimizer", "io", 
             "utils", "tensor", "framework", "regularizer", "fluid", "distributed", "base", "amp",
             "vision", "vision.transforms", "vision.models", "vision.datasets", "distribution", "text", "text.datasets",
             "audio", "audio.features", "audio.functional", "audio.backends", "audio.datasets",
-            "geometric", "incubate", "incubate.autograd", "incubate.nn"]
+            "geometric", "incubate", "incubate.autograd", "incubate.nn",
+            "sparse", "sparse.nn", "sparse.nn.functional"]
 MODULES = ["nn.initializer", "static.nn", "optimizer.lr", "utils.unique_name", "autograd.py_layer",
            "autograd.backward_mode", "signal", "tensor.random", "tensor.logic", "tensor.linalg", "tensor.stat", "tensor.attribute", "callbacks", "version",
            "device.cuda", "utils.dlpack", "vision.ops", "incubate.nn.functional"]

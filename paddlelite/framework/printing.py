@@ -14,6 +14,7 @@ import numpy as np
 
 from ..device import cuda
 from .dtype import kind as dtype_kind
+from .sparse import is_sparse
 
 
 class _PrintOptions:
@@ -104,8 +105,20 @@ def array_to_string(array, indent):
 
 def tensor_to_string(tensor, prefix="Tensor"):
     indent = len(prefix) + 1
+    if is_sparse(tensor._data):
+        return _sparse_to_string(tensor, prefix, indent)
     return (f"{prefix}(shape={list(tensor.shape)}, dtype={tensor.dtype.name}, place={tensor.place}, "
             f"stop_gradient={tensor.stop_gradient},\n{' ' * indent}{array_to_string(tensor._data, indent)})")
+
+
+def _sparse_to_string(tensor, prefix, indent):
+    """A sparse tensor: its index arrays and values, each under its name (Paddle prints the dtype as
+    `paddle.float32` and ends the header and each part but the last with ', ')."""
+    data = tensor._data
+    names = ("indices", "values") if data.format == "coo" else ("crows", "cols", "values")
+    parts = [f"{name}={array_to_string(array, indent + len(name) + 1)}" for name, array in zip(names, data.arrays())]
+    return (f"{prefix}(shape={list(tensor.shape)}, dtype={tensor.dtype}, place={tensor.place}, "
+            f"stop_gradient={tensor.stop_gradient}, \n{' ' * indent}" + f", \n{' ' * indent}".join(parts) + ")")
 
 
 class PaddleNamedType(type):

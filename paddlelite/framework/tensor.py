@@ -21,6 +21,7 @@ from ..utils import unique_name
 from . import dtype as _dtype
 from .printing import PaddleNamedType, tensor_to_string
 from .size import Size
+from .sparse import is_sparse
 
 _generated_ids = itertools.count()   # Paddle names tensors made from data generated_tensor_N ...
 _tmp_ids = itertools.count()         # ... and op results eager_tmp_N (ours: when first asked for)
@@ -212,6 +213,9 @@ class Tensor(metaclass=PaddleNamedType):
         data = self._data
         if data.__class__ is np.ndarray:
             return data.copy()
+        if is_sparse(data):
+            raise TypeError(f"Tensor.numpy: a sparse {data.format.upper()} tensor has no dense array; use "
+                            "to_dense(), values() or indices()/crows()/cols()")
         deferred_checks.raise_pending()  # the host reads device values: the checks kept until now are looked at
         return data.get()  # a device array (CuPy's) has get()
 
@@ -263,12 +267,8 @@ class Tensor(metaclass=PaddleNamedType):
     def _to_place(self, place):
         if place is self._place:
             return self
-        if place.kind == "cpu":
-            data = self._data.get()
-        else:
-            cp = place.xp
-            with cp.cuda.Device(place.index):
-                data = cp.asarray(self._data)
+        data = self._data.map_arrays(lambda a: _array_to(a, place)) if is_sparse(self._data) else \
+            _array_to(self._data, place)
         # The copy is a new leaf: gradients do not flow across devices.
         return wrap_array(data, place, self.stop_gradient)
 
@@ -386,6 +386,16 @@ class Tensor(metaclass=PaddleNamedType):
 
 
 _new = object.__new__
+
+
+def _array_to(array, place):
+    """A copy of `array` on `place`'s device."""
+    if place.kind == "cpu":
+        return array.get()
+    cp = place.xp
+    with cp.cuda.Device(place.index):
+        return cp.asarray(array)
+
 
 
 def wrap_array(data, place, stop_gradient):

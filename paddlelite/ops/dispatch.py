@@ -9,6 +9,7 @@ import numpy as _np
 from ..device.place import current_place, parse_place
 from ..framework import mode as _mode
 from ..framework import user_warnings as _user_warnings
+from ..framework.sparse import is_sparse as _is_sparse
 from ..framework.tensor import Tensor, share_storage, wrap_array
 from . import check_numerics as _check_numerics
 from .registry import Meta, no_grad_op_error
@@ -85,7 +86,7 @@ def apply(op, *inputs, **attrs):  # noqa: C901 -- the eager hot path, inlined on
 
     record = needs_grad and _grad_state.enabled and (op.grad is not None or _has_no_grad(op))
     if op.n_out == 1 and op.simple:
-        if out.__class__ is not _ndarray and xp is _np:  # NumPy ufuncs give scalars for 0-D inputs
+        if out.__class__ is not _ndarray and xp is _np and not _is_sparse(out):  # NumPy ufuncs give scalars for 0-D inputs
             out = _np.asarray(out)
         result = _new(Tensor)  # wrap_array, inlined: this is the hottest line of eager mode
         result._data = out
@@ -129,10 +130,10 @@ def _has_no_grad(op):
 def device_array(xp, a):
     """`a` as an array of `xp`: itself when it is one (a multi-output op's results on a GPU: no CuPy call per output).
     A NumPy object array (a while loop's step scopes boxed by paddle.jit) stays on the host: CuPy has no object
-    dtype."""
+    dtype; a sparse container holds arrays of `xp` already."""
     if a.__class__ is _ndarray:
         return a if xp is _np or a.dtype.hasobject else xp.asarray(a)
-    return a if a.__class__ is getattr(xp, "ndarray", None) else xp.asarray(a)
+    return a if a.__class__ is getattr(xp, "ndarray", None) or _is_sparse(a) else xp.asarray(a)
 
 
 def _other_input(op, slot_i, t, place):
@@ -182,11 +183,17 @@ def _mixed_places(op, slot_i, first, other):
 
 def _explain_failure(op, arrays, attrs, error):
     """Re-raise a forward failure with the op's own shape rule's explanation when it has one."""
+    if not op.sparse:
+        for slot, a in zip(op.inputs, arrays):
+            if _is_sparse(a):
+                raise TypeError(f"op '{op.type}': input '{slot}' is a sparse {a.format.upper()} tensor, and the op "
+                                "takes dense tensors; use paddle.sparse's functions or to_dense()") from error
     metas = [None if a is None else
              [Meta(tuple(e.shape), e.dtype) for e in a] if isinstance(a, list) else Meta(tuple(a.shape), a.dtype)
              for a in arrays]
     try:
-        op.infer(*metas, **attrs)
+        if op.infer is not None:  # (a sparse op has none: its forward explains itself)
+            op.infer(*metas, **attrs)
     except (ValueError, TypeError, IndexError) as rule_error:
         raise rule_error from error
     except Exception:

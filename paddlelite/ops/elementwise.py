@@ -123,7 +123,9 @@ def _minmax_grad(x_wins):
     return grad
 
 
-ADD = _binary("add", lambda xp, x, y: xp.add(x, y), _add_grad, elementwise=_ew(lambda x, y: f"({x} + {y})"))
+# `+` rather than xp.add: the engine sums gradients with this op, and a sparse tensor's gradients (framework/sparse.py)
+# add by their values
+ADD = _binary("add", lambda xp, x, y: x + y, _add_grad, elementwise=_ew(lambda x, y: f"({x} + {y})"))
 SUBTRACT = _binary("subtract", lambda xp, x, y: xp.subtract(x, y), _subtract_grad,
                    elementwise=_ew(lambda x, y: f"({x} - {y})"))
 MULTIPLY = _binary("multiply", lambda xp, x, y: xp.multiply(x, y), _multiply_grad,

@@ -1,6 +1,7 @@
 """Ops that gradients are built from: unbroadcasting, zeros/ones like a tensor, assignment."""
 import numpy as np
 
+from ..framework.sparse import is_sparse
 from .formula import assign, expand_as
 from .launch.reduce import reduce_as as _reduce_as_kernel
 from .registry import Meta, register_op
@@ -45,6 +46,8 @@ EXPAND_AS = register_op("expand_as", inputs=("X", "Target"), meta_inputs=("Targe
 
 
 def _fill_any_like_forward(xp, x, value, dtype):
+    if is_sparse(x):  # the seed or zeros of a sparse tensor's gradient: its pattern (framework/sparse.py)
+        return x.filled(xp, value, None if dtype is None else np.dtype(dtype))
     out = xp.empty(x.shape, x.dtype if dtype is None else np.dtype(dtype))
     xp.copyto(out, value, casting="unsafe")  # xp.full without NumPy's Python-level wrapper: every backward seeds with it
     return out

@@ -36,13 +36,13 @@ class OpDef:
                  "nondiff_inputs", "meta_inputs", "same_dtype", "double_grad", "diff_inputs_mask", "n_in",
                  "n_out", "simple", "input_index", "output_index", "view", "block_runner", "block_grad",
                  "block_locals", "host_sync", "lacks_higher_grad", "host_inputs", "absent_tails", "callable_attrs",
-                 "elementwise", "batched", "_forwards")
+                 "elementwise", "batched", "_forwards", "sparse")
 
     def __init__(self, type, inputs, outputs, forward=None, infer=None, grad=None, attrs=None,
                  variadic_inputs=(), optional_inputs=(), variadic_outputs=(), intermediate_outputs=(),
                  nondiff_inputs=(), meta_inputs=(), same_dtype=(), double_grad=False, view=False,
                  block_runner=None, block_grad=None, block_locals=None, host_sync=None, host_inputs=(),
-                 callable_attrs=(), elementwise=None, batched=None):
+                 callable_attrs=(), elementwise=None, batched=None, sparse=False):
         self.type = type
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
@@ -98,6 +98,9 @@ class OpDef:
         # callable_attrs: attrs holding the id of a Python function of this process (static/callables.py), -1 for
         # none; a program read from a file may hold no other value there (a file must not choose code to run)
         self.callable_attrs = tuple(callable_attrs)
+        # sparse: the forward takes (or makes) sparse tensors (framework/sparse.py); a dense op handed one fails
+        # with a TypeError saying so (dispatch._explain_failure)
+        self.sparse = sparse
         self.diff_inputs_mask = tuple(s not in self.nondiff_inputs for s in self.inputs)
         self.n_in = len(self.inputs)
         self.n_out = len(self.outputs)

@@ -383,17 +383,20 @@ def gammaincinv_series(xp, a, u):
     a, u = xp.broadcast_arrays(a, u)
     shape = a.shape
     a, u = a.ravel(), u.ravel()
-    y = _gammaincinv_start(xp, a, u)
     live = (a > 0) & (u > 0) & (u < 1)
-    y = xp.where(live, y, 1.0)
+    y = xp.where(live, _gammaincinv_start(xp, a, u), 1.0)
+    todo = xp.nonzero(live)[0]  # the draws still moving: most converge in two or three steps, a few take more
     for _ in range(_HALLEY_STEPS):
-        newton = (_regularized_gamma(xp, a, y, upper=False) - u) / xp.exp(_gamma_log_density(xp, a, y))
-        step = newton / (1.0 - 0.5 * xp.minimum(1.0, newton * ((a - 1.0) / y - 1.0)))
-        step = xp.where(live & xp.isfinite(step), step, 0.0)
-        moved = y - step
-        y = xp.where(moved > 0, moved, 0.5 * y)  # an overshoot past 0 halves y instead
-        if not bool(xp.any(xp.abs(step) > 1e-13 * y)):
+        if todo.size == 0:
             break
+        at, yt = a[todo], y[todo]
+        newton = (_regularized_gamma(xp, at, yt, upper=False) - u[todo]) / xp.exp(_gamma_log_density(xp, at, yt))
+        step = newton / (1.0 - 0.5 * xp.minimum(1.0, newton * ((at - 1.0) / yt - 1.0)))
+        step = xp.where(xp.isfinite(step), step, 0.0)
+        moved = yt - step
+        yt = xp.where(moved > 0, moved, 0.5 * yt)  # an overshoot past 0 halves y instead
+        y[todo] = yt
+        todo = todo[xp.abs(step) > 1e-13 * yt]
     y = xp.where(u == 0, 0.0, xp.where(u == 1, np.inf, y))
     return xp.where((a > 0) & (u >= 0) & (u <= 1), y, np.nan).reshape(shape)
 

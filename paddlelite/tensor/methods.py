@@ -13,7 +13,7 @@ from ..framework.tensor import Tensor, wrap_array
 from ..static.appender import operator_temporaries
 from . import (aliases, attribute, complex_math, counting, creation, diagonals, dlpack, elementwise, inplace, integrate,
                linalg, manipulation, math, matrix_functions, nanreduce, order_stats, products, reduce, sampling, scattering,
-               search, series, special_math, stacking, tensor_attrs, tensor_extras, tensor_internals, windows)
+               search, series, sparse, special_math, stacking, tensor_attrs, tensor_extras, tensor_internals, windows)
 from .math import operand
 from .tensor_args import is_tensor_like
 
@@ -218,9 +218,11 @@ def install(cls):
             if name not in getattr(cls, "_OWN_METHODS", ()):
                 setattr(cls, name, getattr(module, name))
     if issubclass(cls, Tensor):
-        for module in (tensor_attrs, tensor_internals, dlpack):
+        for module in (tensor_attrs, tensor_internals, dlpack, sparse):
             for name in module.EAGER_METHODS:
                 setattr(cls, name, getattr(module, name))
+        for name, fn in sparse.EAGER_ALIASES.items():
+            setattr(cls, name, fn)
     static_variable = not issubclass(cls, Tensor)
     for name, fn in OPERATORS.items():
         if static_variable and not isinstance(fn, property) and name != "__pos__":

@@ -95,15 +95,11 @@ def stride(self, dim=None):
     return strides[dim]
 
 
-def is_dense(self):
-    return True
-
-
 def _false(self):
     return False
 
 
-is_dist = is_sparse = is_sparse_coo = is_sparse_csr = is_selected_rows = _false
+is_dist = is_selected_rows = _false
 
 
 def value(self):
@@ -234,11 +230,9 @@ def _unsupported(name, why):
     return method
 
 
-_SPARSE = "paddlelite has no sparse tensors (every tensor is dense)"
 _RUNTIME = "this reaches into Paddle's C++ runtime objects, which paddlelite does not have"
 UNSUPPORTED = {
-    **{n: _SPARSE for n in ("coalesce", "cols", "crows", "dense_dim", "indices", "is_coalesced", "nnz", "rows",
-                            "sparse_dim", "to_dense", "to_sparse_coo", "to_sparse_csr", "values")},
+    "rows": "SelectedRows (Paddle's row-sparse gradients) are not tensors here; paddle.sparse has COO and CSR",
     **{n: _RUNTIME for n in ("get_map_tensor", "get_selected_rows", "get_tensor", "set_string_list", "set_tensor",
                              "set_vocab")},
     "reconstruct_from_": "distributed tensors are not supported (paddle.distributed here is data parallel only)",
@@ -248,7 +242,6 @@ globals().update({name: _unsupported(name, why) for name, why in UNSUPPORTED.ite
 TENSOR_METHODS = ["fill_diagonal_tensor", "is_tensor", "softmax"]
 # eager Tensors only: a static Variable has its own block, type, ... (methods.install)
 EAGER_METHODS = ["apply", "apply_", "block", "data", "device", "fill_diagonal_", "fill_diagonal_tensor_", "get_device",
-                 "grad_", "grad_fn", "is_cuda", "is_dense", "is_dist", "is_selected_rows", "is_sparse",
-                 "is_sparse_coo", "is_sparse_csr", "layout", "num_shard", "pin_memory", "placements", "process_mesh",
+                 "grad_", "grad_fn", "is_cuda", "is_dist", "is_selected_rows", "layout", "num_shard", "pin_memory", "placements", "process_mesh",
                  "requires_grad", "requires_grad_", "resize_", "set_", "stride", "type", "value", *UNSUPPORTED]
 __all__ = ["softmax"]

@@ -13,10 +13,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from paddlelite.framework.sparse import is_sparse
+
 # one module per op module of paddlelite/ops/, named alike (tests/test_op_grads.py checks the mirror)
 FAMILIES = ["elementwise", "math", "activation", "reduce", "manipulation", "indexing", "nn", "conv", "pooling",
             "norm", "loss", "grad_support", "fused", "search", "run_program", "complex", "linalg", "fft", "rnn",
-            "special", "collective", "deform_conv", "nce", "interpolate", "attention", "quant", "geometric", "detection"]
+            "special", "collective", "deform_conv", "nce", "interpolate", "attention", "quant", "geometric", "detection",
+            "sparse", "sparse_conv"]
 
 
 @dataclass
@@ -37,6 +40,9 @@ class OpCase:
     # singular vectors: LAPACK and cuSOLVER pick different signs, as in Paddle): tests see each vector times the
     # sign of its first component, which makes their losses and comparisons independent of the pick
     sign_free: dict = field(default_factory=dict)
+    # sparse inputs (framework/sparse.py containers holding float64 values) are differentiated through their values;
+    # such cases run in eager mode only: paddlelite's static programs have no sparse variables
+    eager_only: bool = False
     # for a gradient defined by convention rather than by the forward (a straight-through estimator):
     # surrogate(np, *inputs, **attrs) -> the outputs (slot order; trailing ones may be left out) of the function whose
     # central differences the gradient must match
@@ -106,6 +112,8 @@ def grad_slots(op, case):
 def is_float(v):
     if v is None:
         return False
+    if is_sparse(v):
+        return v.values.dtype.kind in "fc"
     if isinstance(v, list):
         return all(np.asarray(e).dtype.kind in "fc" for e in v)
     return np.asarray(v).dtype.kind in "fc"  # complex counts: its gradient is dL/d(re) + i dL/d(im)
@@ -122,10 +130,20 @@ def diff_outputs(op, outs, case=None):
         if slot in op.intermediate_outputs:
             continue
         for e in (o if isinstance(o, list) else [o]):
+            e = sparse_values(e)
             dt = e.dtype
             if (dt.is_floating_point or dt.is_complex) if hasattr(dt, "is_complex") else np.dtype(dt).kind in "fc":
                 picked.append(_fix_signs(e, sign_free[slot]) if slot in sign_free else e)
     return picked
+
+
+def sparse_values(e):
+    """A sparse output as its values (a container's array, a Tensor's differentiable values); others as they are."""
+    if is_sparse(e):
+        return e.values
+    if is_sparse(getattr(e, "_data", None)):
+        return e.values()
+    return e
 
 
 def _fix_signs(v, axis):
