@@ -43,6 +43,7 @@ FLOORS = {
     "fluid": 6, "base": 6, "jit": 6, "vision": 6, "distribution": 6, "hapi": 6, "callbacks": 6, "compat": 6,
     "pir_utils": 6, "text": 6, "incubate": 6, "audio": 6, "quantization": 6, "profiler": 6, "inference": 6,
     "sparse": 6,
+    "onnx": 6,  # paddle.onnx.export (over jit)
     "": 7,
     "examples": 8, "__main__": 8,
 }

@@ -219,7 +219,7 @@ GRU_CELL_GRAD = register_op("gru_cell_grad", inputs=("XGates", "HGates", "HPrev"
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 
-def _rnn_cells(weights, num_layers, is_bidirec):
+def rnn_cells(weights, num_layers, is_bidirec):
     n = num_layers * (2 if is_bidirec else 1)
     return [(weights[2 * k], weights[2 * k + 1], weights[2 * n + 2 * k], weights[2 * n + 2 * k + 1]) for k in range(n)]
 
@@ -272,7 +272,7 @@ def _rnn_run(xp, x, pre_states, weights, seq_len, dropout_prob, is_bidirec, num_
     lstm = mode == "LSTM"
     hs, cs = pre_states[0], pre_states[1] if lstm else None
     h_out, c_out = xp.empty_like(hs), xp.empty_like(cs) if lstm else None
-    cells = _rnn_cells(weights, num_layers, is_bidirec)
+    cells = rnn_cells(weights, num_layers, is_bidirec)
     masks = [] if masks is None else masks
     tape = []
     layer_in = x
@@ -325,7 +325,7 @@ def _rnn_grad_forward(xp, x, pre_states, weights, seq_len, reserve, dout, dstate
     lstm = mode == "LSTM"
     T = x.shape[0]
     valid = _valid_steps(xp, T, seq_len)
-    cells = _rnn_cells(weights, num_layers, is_bidirec)
+    cells = rnn_cells(weights, num_layers, is_bidirec)
     grads = [xp.zeros_like(w) for w in weights]
     n = len(cells)
     dpre = [xp.zeros_like(s) for s in pre_states]
