@@ -1,10 +1,14 @@
 """`import paddle` gives paddlelite when the user asks (compat.install_as_paddle): `python -m paddlelite script.py`,
 `paddlelite.install_as_paddle()`, PADDLELITE_AS_PADDLE=1 through paddlelite-as-paddle.pth. Unchanged Paddle
-tutorial-style programs (tests/paddle_scripts) run in subprocesses; every `paddle.X` is the one `paddlelite.X`."""
-import importlib.util
+tutorial-style programs (tests/paddle_scripts) run in subprocesses; every `paddle.X` is the one `paddlelite.X`.
+
+Only test_real_paddle_is_never_shadowed needs real Paddle (importorskip); the others import `paddle` through the
+alias, so they run without it. The programs are text (tests/paddle_scripts/*.txt, strings below), never imported
+by pytest itself."""
 import os
 import subprocess
 import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -22,30 +26,38 @@ def _run(args, cwd, **env):
     return r.stdout
 
 
+def _script(name, folder):
+    """Paddle program `name` as the user has it: a .py file (kept as text here so pytest never imports it)."""
+    path = folder / f"{name}.py"
+    with open(os.path.join(SCRIPTS, f"{name}.txt")) as f:
+        path.write_text(f.read())
+    return str(path)
+
+
 # Each `paddle...` name a Paddle program imports is the paddlelite module object itself, loaded once.
-IDENTITY = """
-import sys
-import paddle
-import paddle.nn.functional as F
-from paddle.io import Dataset
-from paddle.vision.models import resnet18
-import paddle.base, paddle.fluid, paddle.base.dygraph
-import paddlelite
-assert paddle is paddlelite and F is paddlelite.nn.functional and Dataset is paddlelite.io.Dataset
-assert resnet18 is paddlelite.vision.models.resnet18
-assert paddle.base is paddlelite.base and paddle.fluid is paddlelite.fluid
-assert paddle.base.dygraph is paddlelite.fluid.dygraph
-assert isinstance(paddle.to_tensor([1.0]), paddlelite.Tensor)
-assert isinstance(paddle.nn.Linear(2, 2), paddlelite.nn.Layer)
-import pickle
-blob = pickle.dumps(paddle.nn.Linear(2, 2))  # pickles name paddlelite's classes, whatever the program calls it
-assert b"paddlelite.nn.layer" in blob and isinstance(pickle.loads(blob), paddlelite.nn.Linear)
-for name, module in list(sys.modules.items()):
-    if name.startswith("paddle."):
-        assert module is sys.modules["paddlelite" + name[len("paddle"):]], name
-        assert module.__spec__.name.startswith("paddlelite"), name  # each module keeps its own spec
-print("identical", sys.argv[1:])
-"""
+IDENTITY = textwrap.dedent("""
+    import sys
+    import paddle
+    import paddle.nn.functional as F
+    from paddle.io import Dataset
+    from paddle.vision.models import resnet18
+    import paddle.base, paddle.fluid, paddle.base.dygraph
+    import paddlelite
+    assert paddle is paddlelite and F is paddlelite.nn.functional and Dataset is paddlelite.io.Dataset
+    assert resnet18 is paddlelite.vision.models.resnet18
+    assert paddle.base is paddlelite.base and paddle.fluid is paddlelite.fluid
+    assert paddle.base.dygraph is paddlelite.fluid.dygraph
+    assert isinstance(paddle.to_tensor([1.0]), paddlelite.Tensor)
+    assert isinstance(paddle.nn.Linear(2, 2), paddlelite.nn.Layer)
+    import pickle
+    blob = pickle.dumps(paddle.nn.Linear(2, 2))  # pickles name paddlelite's classes, whatever the program calls it
+    assert b"paddlelite.nn.layer" in blob and isinstance(pickle.loads(blob), paddlelite.nn.Linear)
+    for name, module in list(sys.modules.items()):
+        if name.startswith("paddle."):
+            assert module is sys.modules["paddlelite" + name[len("paddle"):]], name
+            assert module.__spec__.name.startswith("paddlelite"), name  # each module keeps its own spec
+    print("identical", sys.argv[1:])
+""")
 
 
 def test_python_m_paddlelite_runs_a_script_as_main_with_its_arguments(tmp_path):
@@ -81,21 +93,20 @@ def test_environment_variable_through_the_startup_hook(tmp_path):
 
 
 def test_real_paddle_is_never_shadowed(tmp_path):
-    if importlib.util.find_spec("paddle") is None:
-        pytest.skip("real Paddle is not installed")
-    real = """
-import paddlelite, paddle
-assert paddle is not paddlelite and 'site-packages' in paddle.__file__  # importing paddlelite aliases nothing
-try:
-    paddlelite.install_as_paddle()
-except RuntimeError as e:
-    print("refused:", "already imported" in str(e))
-"""
+    pytest.importorskip("paddle")  # real Paddle, which the program below imports beside paddlelite
+    real = textwrap.dedent("""
+    import paddlelite, paddle
+    assert paddle is not paddlelite and 'site-packages' in paddle.__file__  # importing paddlelite aliases nothing
+    try:
+        paddlelite.install_as_paddle()
+    except RuntimeError as e:
+        print("refused:", "already imported" in str(e))
+""")
     assert _run(["-c", real], tmp_path).strip().endswith("refused: True")
 
 
 def test_lenet_with_paddle_model_saves_files_naming_paddlelite(tmp_path):
-    out = _run(["-m", "paddlelite", os.path.join(SCRIPTS, "lenet_model.py"), str(tmp_path)], tmp_path)
+    out = _run(["-m", "paddlelite", _script("lenet_model", tmp_path), str(tmp_path)], tmp_path)
     assert float(out.split()[-1]) >= 0.9, out
     import paddlelite
     # written under the alias, read back by a process where paddle is not paddlelite (this one)
@@ -105,7 +116,7 @@ def test_lenet_with_paddle_model_saves_files_naming_paddlelite(tmp_path):
     assert net(image).shape == [2, 2] and "conv1.weight" in state
 
 
-@pytest.mark.parametrize("script", ["dataset_loader.py", "static_program.py", "static_model_fit.py"])
+@pytest.mark.parametrize("script", ["dataset_loader", "static_program", "static_model_fit"])
 def test_paddle_tutorial_scripts_run_unchanged(script, tmp_path):
-    out = _run(["-m", "paddlelite", os.path.join(SCRIPTS, script)], tmp_path)
+    out = _run(["-m", "paddlelite", _script(script, tmp_path)], tmp_path)
     assert "loss" in out, out
