@@ -6,29 +6,18 @@
 
 Run: pytest bench/test_bench_sparse.py --benchmark-only --benchmark-group-by=group
 """
-import os
 
 import numpy as np
 import pytest
 
 import paddlelite
+from bench.references import LIBS
 
 RNG = np.random.default_rng(0)
 SITES = np.unique(RNG.integers(0, 64, (20000, 3)), axis=0)
 INDICES = np.concatenate([np.zeros((len(SITES), 1), np.int64), SITES], 1).T
 FEATURES = RNG.uniform(-1, 1, (len(SITES), 16)).astype(np.float32)
 MATRIX = (RNG.uniform(size=(2000, 2000)) < 0.01) * RNG.uniform(-1, 1, (2000, 2000))
-
-
-def _reference():
-    os.environ.setdefault("FLAGS_enable_pir_api", "0")
-    paddle = pytest.importorskip("paddle")
-    paddle.set_device("cpu")
-    return paddle
-
-
-LIBS = {"paddlelite": lambda: paddlelite, "paddle": _reference}
-
 
 @pytest.mark.parametrize("lib", LIBS)
 def test_subm_conv3d_step(benchmark, lib):

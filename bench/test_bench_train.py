@@ -9,14 +9,17 @@ With BENCH_DEVICE=gpu: paddlelite on the GPU against PyTorch on the same GPU, ea
 Run: pytest bench/test_bench_train.py --benchmark-only --benchmark-group-by=group
 Aim: eager <= 1.0x PyTorch, static and to_static <= 0.9x.
 """
+import functools
 import os
 
 import numpy as np
 import pytest
 
 import paddlelite as paddle
+from bench.torch_step_models import TORCH_MODELS
 from paddlelite import nn
 from paddlelite.utils import unique_name
+from tests.step_models import MODELS
 
 torch = pytest.importorskip("torch")
 torch.set_num_threads(1)
@@ -55,46 +58,10 @@ def data():
         rng.standard_normal((16, 64, 256), dtype=np.float32), rng.integers(0, 10, 16)
 
 
-def _mlp():
-    return nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
-
-
-def _cnn():
-    return nn.Sequential(nn.Conv2D(1, 8, 3, padding=1), nn.ReLU(), nn.MaxPool2D(2),
-                         nn.Conv2D(8, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2D(2),
-                         nn.Flatten(), nn.Linear(16 * 7 * 7, 10))
-
-
-def _torch_mlp():
-    return torch.nn.Sequential(torch.nn.Linear(784, 256), torch.nn.ReLU(), torch.nn.Linear(256, 128),
-                               torch.nn.ReLU(), torch.nn.Linear(128, 10))
-
-
-def _torch_cnn():
-    return torch.nn.Sequential(torch.nn.Conv2d(1, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
-                               torch.nn.Conv2d(8, 16, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
-                               torch.nn.Flatten(), torch.nn.Linear(16 * 7 * 7, 10))
-
-
-class _Encoder(nn.Layer):
-    def __init__(self):
-        super().__init__()
-        self.enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(256, 4, 512, dropout=0.0), 2)
-        self.head = nn.Linear(256, 10)
-
-    def forward(self, x):
-        return self.head(self.enc(x).mean(axis=1))
-
-
-class _TorchEncoder(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        layer = torch.nn.TransformerEncoderLayer(256, 4, 512, dropout=0.0, batch_first=True)
-        self.enc = torch.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
-        self.head = torch.nn.Linear(256, 10)
-
-    def forward(self, x):
-        return self.head(self.enc(x).mean(dim=1))
+# The launch budgets' models (tests/step_models.py) and their PyTorch twins (bench/torch_step_models.py).
+_mlp, _cnn, _Encoder = (functools.partial(MODELS[name].make, paddle) for name in ("mlp", "cnn", "encoder"))
+_torch_mlp, _torch_cnn, _TorchEncoder = (functools.partial(TORCH_MODELS[name], torch)
+                                         for name in ("mlp", "cnn", "encoder"))
 
 
 def _eager_step(make, x, y, to_static=False, cuda_graph=False):

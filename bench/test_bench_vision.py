@@ -7,28 +7,16 @@
 
 Run: pytest bench/test_bench_vision.py --benchmark-only --benchmark-group-by=group
 """
-import os
 import random
 
 import numpy as np
 import pytest
 
-import paddlelite
+from bench.references import LIBS
 
 X = np.random.RandomState(0).normal(size=(8, 3, 64, 64)).astype("float32")
 Y = np.random.RandomState(1).randint(0, 10, size=(8, 1)).astype("int64")
 IMAGE = np.random.RandomState(2).uniform(size=(3, 48, 48)).astype("float32")
-
-
-def _reference():
-    os.environ.setdefault("FLAGS_enable_pir_api", "0")
-    paddle = pytest.importorskip("paddle")
-    paddle.set_device("cpu")
-    return paddle
-
-
-LIBS = {"paddlelite": lambda: paddlelite, "paddle": _reference}
-
 
 @pytest.mark.parametrize("lib", LIBS)
 def test_resnet18_train_step(benchmark, lib):

@@ -110,7 +110,7 @@ def _gpt(torch):
     return GPT()
 
 
-_MAKERS = {"mlp": _mlp, "cnn": _cnn, "encoder": _encoder, "char_transformer": _char_transformer,
+TORCH_MODELS = {"mlp": _mlp, "cnn": _cnn, "encoder": _encoder, "char_transformer": _char_transformer,
            "resnet18": _resnet18, "gpt": _gpt}
 
 
@@ -130,7 +130,7 @@ def torch_train_step(torch, name, device="cuda", seed=0):
     """A function running one PyTorch training step of model `name` on a new host batch each call."""
     torch.manual_seed(seed)
     spec, rng = MODELS[name], np.random.default_rng(seed)
-    model = _MAKERS[name](torch).to(device)
+    model = TORCH_MODELS[name](torch).to(device)
     opt, sched, clip = _optimizer(torch, name, model.parameters())
     params = list(model.parameters())
 
