@@ -21,7 +21,7 @@ def location_scale(loc, scale):
 
 
 def _check_value(value):
-    if not isinstance(value, (Tensor, Variable)):
+    if not distribution.is_tensor(value):
         raise TypeError(f"Expected type of value is Variable or Value, but got {type(value)}")
 
 

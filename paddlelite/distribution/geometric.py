@@ -20,7 +20,7 @@ class Geometric(distribution.Distribution):
     def __init__(self, probs):
         if isinstance(probs, numbers.Real):
             probs = _pt.full(shape=[], fill_value=probs, dtype="float32")
-        elif not isinstance(probs, (Tensor, Variable)):
+        elif not distribution.is_tensor(probs):
             raise TypeError("Expected type of probs is Number.Real|Tensor|framework.Variable|Value, but got "
                             f"{type(probs)}")
         self.probs = probs

@@ -4,8 +4,6 @@ import numbers
 import numpy as np
 
 from .. import tensor as _pt
-from ..framework.tensor import Tensor
-from ..static.framework import Variable
 from . import distribution
 from .distribution import sample_by_rsample
 
@@ -13,7 +11,7 @@ from .distribution import sample_by_rsample
 def _as_tensor(value, name):
     if isinstance(value, numbers.Real):
         return _pt.full(shape=[], fill_value=value)
-    if not isinstance(value, (Tensor, Variable)):
+    if not distribution.is_tensor(value):
         raise TypeError(f"Expected type of {name} is Real|Variable, but got {type(value)}")
     return value
 

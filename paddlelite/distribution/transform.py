@@ -5,11 +5,9 @@ import math
 import typing
 
 from .. import tensor as _pt
-from ..framework.tensor import Tensor
 from ..nn import functional as _F
-from ..static.framework import Variable
 from . import constraint, distribution, variable
-from .distribution import sum_rightmost
+from .distribution import is_tensor, sum_rightmost
 
 __all__ = ["Transform", "AbsTransform", "AffineTransform", "ChainTransform", "ExpTransform", "IndependentTransform",
            "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftmaxTransform", "StackTransform",
@@ -29,12 +27,8 @@ class Type(enum.Enum):
         return _type in (cls.BIJECTION, cls.INJECTION)
 
 
-def _tensor_like(value):
-    return isinstance(value, (Tensor, Variable))
-
-
 def _check_rank(value, rank, name):
-    if not _tensor_like(value):
+    if not is_tensor(value):
         raise TypeError(f"Expected '{name}' is a Tensor or Real, but got {type(value)}.")
     if value.dim() < rank:
         raise ValueError(f"The dimensions of {name}({value.dim()}) should be grater than or equal to {rank}")
@@ -154,9 +148,9 @@ class AffineTransform(Transform):
     _type = Type.BIJECTION
 
     def __init__(self, loc, scale):
-        if not _tensor_like(loc):
+        if not is_tensor(loc):
             raise TypeError(f"Expected 'loc' is a Tensor, but got {type(loc)}")
-        if not _tensor_like(scale):
+        if not is_tensor(scale):
             raise TypeError(f"Expected scale is a Tensor, but got {type(scale)}")
         self._loc, self._scale = loc, scale
         super().__init__()
@@ -292,7 +286,7 @@ class IndependentTransform(Transform):
         return self._base.inverse(y)
 
     def _forward_log_det_jacobian(self, x):
-        return self._base.forward_log_det_jacobian(x).sum(list(range(-self._reinterpreted_batch_rank, 0)))
+        return sum_rightmost(self._base.forward_log_det_jacobian(x), self._reinterpreted_batch_rank)
 
     def _forward_shape(self, shape):
         return self._base.forward_shape(shape)
@@ -315,7 +309,7 @@ class PowerTransform(Transform):
     _type = Type.BIJECTION
 
     def __init__(self, power):
-        if not _tensor_like(power):
+        if not is_tensor(power):
             raise TypeError(f"Expected 'power' is a tensor, but got {type(power)}")
         self._power = power
         super().__init__()
