@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from ..framework.sparse import SparseArray, SparseCoo, SparseCsr
+from .conv import scatter_add
 from .formula import transpose
 from .registry import DATA_DEPENDENT_SHAPE, register_op
 
@@ -57,13 +58,7 @@ def unravel(xp, keys, dims):
 
 def segment_sum(xp, ids, values, n):
     """out[i] = the sum of values[k] over the k with ids[k] == i, for i < n."""
-    out = xp.zeros((n,) + tuple(values.shape[1:]), dtype=values.dtype)
-    if xp is np:
-        np.add.at(out, ids, values)
-    else:
-        import cupyx
-        cupyx.scatter_add(out, ids, values)
-    return out
+    return scatter_add(xp, xp.zeros((n,) + tuple(values.shape[1:]), dtype=values.dtype), ids, values)
 
 
 def csr_entry_rows(xp, x):
