@@ -16,6 +16,7 @@ from ..framework.sparse import SparseArray, SparseCoo, SparseCsr
 from .conv import scatter_add
 from .formula import transpose
 from .registry import DATA_DEPENDENT_SHAPE, register_op
+from .search import _scatter_at
 
 _INT = np.int64
 
@@ -646,11 +647,7 @@ def _sparse_softmax(xp, x, axis):
     row, n = _rows(xp, x)
     v = as_coo(xp, x).values
     top = xp.full(n, -np.inf, dtype=v.dtype)
-    if xp is np:
-        np.maximum.at(top, row, v)
-    else:
-        import cupyx
-        cupyx.scatter_max(top, row, v)
+    _scatter_at(xp, top, row, v, "max")
     e = xp.exp(v - top[row])
     return x.with_values(e / segment_sum(xp, row, e, n)[row])
 

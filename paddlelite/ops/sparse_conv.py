@@ -14,6 +14,7 @@ import numpy as np
 
 from ..framework.sparse import SparseCoo
 from .registry import DATA_DEPENDENT_SHAPE
+from .search import _scatter_at
 from .sparse import grad_op_of, linear_keys, sparse_module, sparse_op, unravel
 
 _INT = np.int64
@@ -128,11 +129,7 @@ def _max_pool_forward(xp, x, ksize, strides, paddings):
     n_out = out_indices.shape[1]
     values = xp.full((n_out, x.values.shape[-1]), -np.inf, dtype=x.values.dtype)
     for i, o in pairs:
-        if xp is np:
-            np.maximum.at(values, o, x.values[i])
-        else:
-            import cupyx
-            cupyx.scatter_max(values, o, x.values[i])
+        _scatter_at(xp, values, o, x.values[i], "max")
     return SparseCoo(out_indices, values, shape, coalesced=True)
 
 
