@@ -1,6 +1,6 @@
 """What paddle.sparse's functions share: checks of their sparse arguments and the value-wise map of a sparse
 tensor (a dense function of its values on the same pattern: gradients through the dense op)."""
-from ..framework.sparse import SparseCoo, SparseCsr, is_sparse
+from ..framework.sparse import is_sparse
 from ..framework.tensor import Tensor
 from ..ops import dispatch
 from ..ops import sparse as _ops
@@ -29,11 +29,3 @@ def valuewise(x, fn, api):
     """x's pattern holding fn(x's values)."""
     check_sparse(x, api)
     return dispatch.apply(_ops.SPARSE_WITH_VALUES, fn(dispatch.apply(_ops.SPARSE_VALUES, x)), x)
-
-
-def is_coo(x):
-    return isinstance(x._data, SparseCoo)
-
-
-def is_csr(x):
-    return isinstance(x._data, SparseCsr)

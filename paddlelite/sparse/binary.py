@@ -13,7 +13,8 @@ from ..tensor import creation as _creation
 from ..tensor import manipulation as _manip
 from ..tensor import math as _math
 from ..tensor.manipulation import _check_tensor
-from ._kinds import check_same_format, check_sparse, is_csr, valuewise
+from ..tensor.sparse import is_sparse_csr
+from ._kinds import check_same_format, check_sparse, valuewise
 from .unary import scale_values
 
 
@@ -65,7 +66,7 @@ def divide(x, y, name=None):
     check_same_format(x, y, "sparse.divide")
     dense = _math.divide(x.to_dense(), y.to_dense())
     everywhere = _creation.ones(list(x.shape), "bool")
-    everywhere = everywhere.to_sparse_csr() if is_csr(x) else everywhere.to_sparse_coo(x.sparse_dim())
+    everywhere = everywhere.to_sparse_csr() if is_sparse_csr(x) else everywhere.to_sparse_coo(x.sparse_dim())
     return dispatch.apply(_ops.SPARSE_MASK_AS, dense, everywhere)
 
 

@@ -7,8 +7,8 @@ from ..ops import dispatch
 from ..ops import sparse as _ops
 from .. import tensor as _math
 from ..tensor import manipulation as _manip
-from ..tensor.sparse import coalesce as _coalesce
-from ._kinds import check_sparse, is_coo, valuewise
+from ..tensor.sparse import coalesce as _coalesce, is_sparse_coo
+from ._kinds import check_sparse, valuewise
 
 _INT_KINDS = "biu"
 
@@ -66,7 +66,7 @@ def cast(x, index_dtype=None, value_dtype=None, name=None):
         return out
     index_dtype = _dtype.convert_dtype(index_dtype, "sparse.cast")
     values = out.values()
-    if is_coo(x):
+    if is_sparse_coo(x):
         return dispatch.apply(_ops.SPARSE_COO_TENSOR, values, out.indices().astype(index_dtype), shape=list(x.shape))
     return dispatch.apply(_ops.SPARSE_CSR_TENSOR, values, out.crows().astype(index_dtype),
                           out.cols().astype(index_dtype), shape=list(x.shape))

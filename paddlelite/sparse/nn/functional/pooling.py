@@ -3,14 +3,15 @@ from ....nn.functional.conv import int_tuple, padding_attrs
 from ....ops import dispatch
 from ....ops import sparse_conv as _ops
 from ....ops.conv import resolve_pads
-from ..._kinds import check_sparse, is_coo
+from ....tensor.sparse import is_sparse_coo
+from ..._kinds import check_sparse
 
 
 def max_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False, data_format="NDHWC", name=None):
     """The channel-wise maximum of x's entries in each window (windows holding no entry have no output)."""
     api = "sparse.nn.functional.max_pool3d"
     check_sparse(x, api)
-    if not is_coo(x):
+    if not is_sparse_coo(x):
         raise TypeError(f"{api}: only supports a COO tensor, received a CSR one")
     if data_format != "NDHWC":
         raise ValueError(f"{api}: only supports data_format 'NDHWC', received {data_format!r}")

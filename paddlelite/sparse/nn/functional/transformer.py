@@ -4,7 +4,8 @@ import math
 from .... import tensor as _t
 from ....ops import dispatch
 from ....ops import sparse as _ops
-from ..._kinds import check_sparse, is_csr, valuewise
+from ....tensor.sparse import is_sparse_csr
+from ..._kinds import check_sparse, valuewise
 from .activation import softmax
 
 
@@ -14,7 +15,7 @@ def attention(query, key, value, sparse_mask, key_padding_mask=None, attn_mask=N
     attn_mask [seq, seq] hold 0 where attention is forbidden."""
     api = "sparse.nn.functional.attention"
     check_sparse(sparse_mask, api, "sparse_mask")
-    if not is_csr(sparse_mask):
+    if not is_sparse_csr(sparse_mask):
         raise TypeError(f"{api}: sparse_mask must be a CSR tensor")
     if len(query.shape) != 4:
         raise ValueError(f"{api}: query, key and value must be 4-D [batch, heads, seq, dim], received "
