@@ -102,7 +102,7 @@ class _Session:
         self._recording.__enter__()
 
     def stop(self):
-        recorder, self._recording = record._recorder[0], self._recording
+        recorder = record._recorder[0]
         self._recording.__exit__(None, None, None)
         self._recording = None
         return recorder.finish()
