@@ -6,6 +6,7 @@ import numpy as np
 from .. import tensor as _pt
 from ..framework.tensor import Tensor
 from ..static.framework import Variable
+from ..tensor.tensor_args import is_tensor_like
 from . import distribution
 from .distribution import sample_by_rsample
 
@@ -21,7 +22,7 @@ def location_scale(loc, scale):
 
 
 def _check_value(value):
-    if not distribution.is_tensor(value):
+    if not is_tensor_like(value):
         raise TypeError(f"Expected type of value is Variable or Value, but got {type(value)}")
 
 

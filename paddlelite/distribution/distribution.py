@@ -12,12 +12,8 @@ from ..framework.mode import in_dynamic_mode, no_grad
 from ..framework.tensor import Tensor
 from ..framework.user_warnings import warn
 from ..nn import functional as _F
+from ..tensor.tensor_args import is_tensor_like
 from ..static.framework import Variable
-
-
-def is_tensor(value):
-    """An eager Tensor or a static Variable (Paddle's distributions take either as a parameter)."""
-    return isinstance(value, (Tensor, Variable))
 
 
 def check_type(value, name, types, api):
@@ -97,7 +93,7 @@ class Distribution:
 
     def _validate_args(self, *args):
         """Whether the arguments are tensors; ValueError when some are and others are not."""
-        tensors = [is_tensor(a) for a in args]
+        tensors = [is_tensor_like(a) for a in args]
         if any(tensors) and not all(tensors):
             raise ValueError("if one argument is Tensor, all arguments should be Tensor")
         return all(tensors) and bool(tensors)
@@ -107,7 +103,7 @@ class Distribution:
         and float64 warn first); tensors pass through."""
         arrays = []
         for arg in args:
-            if is_tensor(arg):
+            if is_tensor_like(arg):
                 arrays.append(arg)
                 continue
             if not isinstance(arg, (float, list, tuple, np.ndarray)):
@@ -155,8 +151,8 @@ class Distribution:
     def _broadcast_all(self, *args):
         """The arguments as tensors broadcast together; numbers take the first tensor's dtype (else the default)."""
         for arg in args:
-            if not isinstance(arg, (float, list, tuple, np.ndarray)) and not is_tensor(arg):
+            if not isinstance(arg, (float, list, tuple, np.ndarray)) and not is_tensor_like(arg):
                 raise TypeError("Type of input args must be float, list, tuple, numpy.ndarray or Tensor, but "
                                 f"received type {type(arg)}")
-        dtype = next((a.dtype for a in args if is_tensor(a)), _dtype.get_default_dtype())
-        return tuple(_pt.broadcast_tensors([a if is_tensor(a) else _pt.to_tensor(a, dtype=dtype) for a in args]))
+        dtype = next((a.dtype for a in args if is_tensor_like(a)), _dtype.get_default_dtype())
+        return tuple(_pt.broadcast_tensors([a if is_tensor_like(a) else _pt.to_tensor(a, dtype=dtype) for a in args]))

@@ -4,6 +4,7 @@ import numbers
 from .. import tensor as _pt
 from ..framework.tensor import Tensor
 from ..static.framework import Variable
+from ..tensor.tensor_args import is_tensor_like
 from . import distribution
 from .exponential import TINY
 from .distribution import sample_by_rsample
@@ -20,7 +21,7 @@ class Geometric(distribution.Distribution):
     def __init__(self, probs):
         if isinstance(probs, numbers.Real):
             probs = _pt.full(shape=[], fill_value=probs, dtype="float32")
-        elif not distribution.is_tensor(probs):
+        elif not is_tensor_like(probs):
             raise TypeError("Expected type of probs is Number.Real|Tensor|framework.Variable|Value, but got "
                             f"{type(probs)}")
         self.probs = probs

@@ -4,6 +4,7 @@ import numbers
 import numpy as np
 
 from .. import tensor as _pt
+from ..tensor.tensor_args import is_tensor_like
 from . import distribution
 from .distribution import sample_by_rsample
 
@@ -11,7 +12,7 @@ from .distribution import sample_by_rsample
 def _as_tensor(value, name):
     if isinstance(value, numbers.Real):
         return _pt.full(shape=[], fill_value=value)
-    if not distribution.is_tensor(value):
+    if not is_tensor_like(value):
         raise TypeError(f"Expected type of {name} is Real|Variable, but got {type(value)}")
     return value
 

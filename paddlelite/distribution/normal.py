@@ -7,9 +7,10 @@ import numpy as np
 
 from .. import tensor as _pt
 from ..tensor import random as _random
+from ..tensor.tensor_args import is_tensor_like
 from . import distribution
 from ._params import PARAMETER_TYPES, draw_shape, two_parameters
-from .distribution import check_sample_shape, check_type, is_tensor
+from .distribution import check_sample_shape, check_type
 from ..framework.mode import in_dynamic_mode
 
 
@@ -39,7 +40,7 @@ class Normal(distribution.Distribution):
             if isinstance(loc, (complex, np.ndarray)):
                 part = "float32" if isinstance(loc, complex) or loc.dtype == np.complex64 else "float64"
                 loc = _pt.complex(_pt.to_tensor(np.real(loc), part), _pt.to_tensor(np.imag(loc), part))
-            if not is_tensor(scale):
+            if not is_tensor_like(scale):
                 scale = _pt.to_tensor(scale, dtype=scale.dtype if isinstance(scale, np.ndarray) else "float32")
             self.loc, self.scale, self.dtype = loc, scale, loc.dtype.name
         else:

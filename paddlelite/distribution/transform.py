@@ -6,8 +6,9 @@ import typing
 
 from .. import tensor as _pt
 from ..nn import functional as _F
+from ..tensor.tensor_args import is_tensor_like
 from . import constraint, distribution, variable
-from .distribution import is_tensor, sum_rightmost
+from .distribution import sum_rightmost
 
 __all__ = ["Transform", "AbsTransform", "AffineTransform", "ChainTransform", "ExpTransform", "IndependentTransform",
            "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftmaxTransform", "StackTransform",
@@ -28,7 +29,7 @@ class Type(enum.Enum):
 
 
 def _check_rank(value, rank, name):
-    if not is_tensor(value):
+    if not is_tensor_like(value):
         raise TypeError(f"Expected '{name}' is a Tensor or Real, but got {type(value)}.")
     if value.dim() < rank:
         raise ValueError(f"The dimensions of {name}({value.dim()}) should be grater than or equal to {rank}")
@@ -148,9 +149,9 @@ class AffineTransform(Transform):
     _type = Type.BIJECTION
 
     def __init__(self, loc, scale):
-        if not is_tensor(loc):
+        if not is_tensor_like(loc):
             raise TypeError(f"Expected 'loc' is a Tensor, but got {type(loc)}")
-        if not is_tensor(scale):
+        if not is_tensor_like(scale):
             raise TypeError(f"Expected scale is a Tensor, but got {type(scale)}")
         self._loc, self._scale = loc, scale
         super().__init__()
@@ -309,7 +310,7 @@ class PowerTransform(Transform):
     _type = Type.BIJECTION
 
     def __init__(self, power):
-        if not is_tensor(power):
+        if not is_tensor_like(power):
             raise TypeError(f"Expected 'power' is a tensor, but got {type(power)}")
         self._power = power
         super().__init__()

@@ -3,9 +3,8 @@ tensor API, so they run in both modes and on every device."""
 import math
 
 from ... import tensor as T
-from ...framework.tensor import Tensor
 from ...nn import functional as F
-from ...static.framework import Variable
+from ...tensor.tensor_args import is_tensor_like
 
 _MIN_LOG_HZ = 1000.0  # Slaney's scale: linear below 1 kHz, logarithmic above
 _F_SP = 200.0 / 3
@@ -13,16 +12,12 @@ _MIN_LOG_MEL = _MIN_LOG_HZ / _F_SP
 _LOGSTEP = math.log(6.4) / 27.0
 
 
-def _is_tensor(x):
-    return isinstance(x, (Tensor, Variable))
-
-
 def hz_to_mel(freq, htk=False):
     """Frequencies in Hz (a Tensor or a float) on the mel scale: HTK's formula, or Slaney's (librosa's default)."""
     if htk:
-        return 2595.0 * (T.log10(1.0 + freq / 700.0) if _is_tensor(freq) else math.log10(1.0 + freq / 700.0))
+        return 2595.0 * (T.log10(1.0 + freq / 700.0) if is_tensor_like(freq) else math.log10(1.0 + freq / 700.0))
     mels = freq / _F_SP
-    if _is_tensor(freq):
+    if is_tensor_like(freq):
         target = _MIN_LOG_MEL + T.log(freq / _MIN_LOG_HZ + 1e-10) / _LOGSTEP  # 1e-10: no log(0)
         mask = (freq > _MIN_LOG_HZ).astype(freq.dtype)
         return target * mask + mels * (1 - mask)
@@ -36,7 +31,7 @@ def mel_to_hz(mel, htk=False):
     if htk:
         return 700.0 * (10.0 ** (mel / 2595.0) - 1.0)
     freqs = _F_SP * mel
-    if _is_tensor(mel):
+    if is_tensor_like(mel):
         target = _MIN_LOG_HZ * T.exp(_LOGSTEP * (mel - _MIN_LOG_MEL))
         mask = (mel > _MIN_LOG_MEL).astype(mel.dtype)
         return target * mask + freqs * (1 - mask)
