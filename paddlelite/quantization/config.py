@@ -41,7 +41,6 @@ class QuantConfig:
         self._type2config = {}
         self._model = None
         self._qat_layer_mapping = copy.deepcopy(DEFAULT_QAT_LAYER_MAPPINGS)
-        self._customized_qat_layer_mapping = {}
         self._customized_leaves = []
 
     def add_layer_config(self, layer, activation=None, weight=None):
@@ -72,7 +71,6 @@ class QuantConfig:
         assert isinstance(target, type) and issubclass(target, nn.Layer), (
             "The target layer should be a subclass of paddle.nn.qat.Layer")
         self._qat_layer_mapping[source] = target
-        self._customized_qat_layer_mapping[source] = target
 
     def add_customized_leaf(self, layer_type):
         """Treat layers of `layer_type` as leaves: observed as a whole, their sublayers left alone."""
@@ -98,8 +96,7 @@ class QuantConfig:
         return self._is_leaf(layer) and self._has_observer_config(layer)
 
     def _get_qat_layer(self, layer):
-        target = self._customized_qat_layer_mapping.get(type(layer), self.qat_layer_mappings.get(type(layer)))
-        return target(layer, self._get_config_by_layer(layer))
+        return self._qat_layer_mapping[type(layer)](layer, self._get_config_by_layer(layer))
 
     def _has_observer_config(self, layer):
         config = self._get_config_by_layer(layer)

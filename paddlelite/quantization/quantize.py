@@ -50,7 +50,7 @@ class Quantization(metaclass=abc.ABCMeta):
             setattr(model, name, layer)
 
     def _insert_activation_observers(self, model, config):
-        quantized_types = {*config._qat_layer_mapping.values(), *config._customized_qat_layer_mapping.values()}
+        quantized_types = set(config.qat_layer_mappings.values())
         replaced = {}
         for name, child in model.named_children():
             if config._need_observe(child):
