@@ -79,6 +79,16 @@ def test_an_op_runs_its_gpu_binding_and_computes_the_numpy_forward():
     assert c.by_label == {"relu_grad": {"raw": 1, "alloc": 1}}
 
 
+def test_sparse_row_maxima_are_counted_scatters():
+    """sparse softmax takes its row maxima through cupyx's scatter_max (the counter's cupyx stand-in), one kernel."""
+    x = paddle.to_tensor(np.array([[0.0, 1.0, 2.0], [3.0, 0.0, 0.0]], np.float32)).to_sparse_csr()
+    plain = paddle.sparse.nn.functional.softmax(x).to_dense().numpy()
+    with count_launches() as c:
+        counted = paddle.sparse.nn.functional.softmax(x).to_dense().numpy()
+    np.testing.assert_allclose(counted, plain, rtol=1e-6)
+    assert c.total("elementwise") > 0
+
+
 @pytest.mark.parametrize("mode", ["eager", "static", "to_static"])
 def test_counted_training_computes_what_numpy_does(mode):
     from tests.step_models import train_step

@@ -40,17 +40,17 @@ def neg(x, name=None):
     return scale_values(x, -1.0)
 
 
-def _float_values(x):
+def _float_values(x, api):
     """Integer values become float32 first (deg2rad/rad2deg), as Paddle's."""
-    return cast(x, value_dtype="float32") if check_sparse(x, "sparse").dtype.np.kind in _INT_KINDS else x
+    return cast(x, value_dtype="float32") if check_sparse(x, api).dtype.np.kind in _INT_KINDS else x
 
 
 def deg2rad(x, name=None):
-    return scale_values(_float_values(x), np.pi / 180.0)
+    return scale_values(_float_values(x, "sparse.deg2rad"), np.pi / 180.0)
 
 
 def rad2deg(x, name=None):
-    return scale_values(_float_values(x), 180.0 / np.pi)
+    return scale_values(_float_values(x, "sparse.rad2deg"), 180.0 / np.pi)
 
 
 def isnan(x, name=None):

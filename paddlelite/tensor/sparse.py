@@ -22,10 +22,14 @@ def _as_tensor(value, dtype, place, stop_gradient):
     return to_tensor(value, dtype=dtype, place=place, stop_gradient=stop_gradient)
 
 
-def _index_tensor(value, place, what):
+def _index_tensor(value, place, what, api):
     t = _as_tensor(value, None, place, True)
     if t.dtype.name not in _INDEX_DTYPES:
-        raise TypeError(f"the dtype of {what} must be 'int8' or 'int16' or 'int32' or 'int64'")
+        # Paddle's words, for crows and cols too
+        raise TypeError("the dtype of indices must be 'int8' or 'int16' or 'int32' or 'int64'")
+    # Paddle reads past its buffers on a negative index (and may abort the process); NumPy would wrap it
+    if t.size and int(t.numpy().min()) < 0:
+        raise ValueError(f"{api}: every entry of '{what}' must be >= 0, received {int(t.numpy().min())}")
     return t
 
 
@@ -56,7 +60,7 @@ def sparse_coo_tensor(indices, values, shape=None, dtype=None, place=None, stop_
     one past the largest index of each sparse dim, then the values' dense dims."""
     check_dynamic_mode("sparse_coo_tensor")
     place = _place(place)
-    indices = _index_tensor(indices, place, "indices")
+    indices = _index_tensor(indices, place, "indices", "sparse_coo_tensor")
     values = _values(values, dtype, place, stop_gradient)
     if len(indices.shape) != 2:
         raise ValueError("'indices' must be 2-D.")
@@ -94,8 +98,8 @@ def sparse_csr_tensor(crows, cols, values, shape=None, dtype=None, place=None, s
     `values` (1-D, one per column index)."""
     check_dynamic_mode("sparse_csr_tensor")
     place = _place(place)
-    crows = _index_tensor(crows, place, "indices")
-    cols = _index_tensor(cols, place, "indices")
+    crows = _index_tensor(crows, place, "crows", "sparse_csr_tensor")
+    cols = _index_tensor(cols, place, "cols", "sparse_csr_tensor")
     values = _values(values, dtype, place, stop_gradient)
     if shape is not None and len(shape) not in (2, 3):
         raise ValueError(f"SparseCsrTensor only support 2-D or 3-D matrix. but get shape {list(shape)}")
