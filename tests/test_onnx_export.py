@@ -1,12 +1,15 @@
 """paddle.onnx.export: the model zoo (MLP, LeNet, ResNet-18, MobileNetV3, an LSTM / GRU classifier, a Transformer
-encoder, a dynamic-batch model) written as ONNX passes onnx.checker and ONNX Runtime reproduces paddlelite's outputs,
+encoder, a dynamic-batch model, tensor-dependent if / while) written as ONNX passes onnx.checker and ONNX Runtime reproduces paddlelite's outputs,
 at more than one batch size; unsupported ops fail once, listing all of them; opset upgrades are announced."""
+import warnings
+
 import numpy as np
 import pytest
 
 import paddlelite as paddle
 from paddlelite import nn
 from paddlelite.static import InputSpec
+from tests import deploy_zoo
 
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
@@ -185,6 +188,111 @@ def test_functional_ops_run_in_onnxruntime_like_paddlelite(name, tmp_path):
     np.testing.assert_allclose(session.run(None, {"x": x})[0], fn(paddle.to_tensor(x)).numpy(), rtol=2e-4, atol=2e-5)
 
 
+@pytest.mark.parametrize("name", list(deploy_zoo.ZOO))
+def test_the_deployment_zoo_runs_in_onnxruntime(name, tmp_path):
+    """Issue 27's zoo (tests/deploy_zoo.py, the models the Paddle-format tests carry), its cond/while model too."""
+    model, specs, inputs = deploy_zoo.build(paddle, name)
+    _, session = _export(model, specs, tmp_path, opset_version=13)
+    feed = {i.name: x for i, x in zip(session.get_inputs(), inputs)}
+    np.testing.assert_allclose(session.run(None, feed)[0], model(*map(paddle.to_tensor, inputs)).numpy(),
+                               rtol=2e-4, atol=2e-5)
+
+
+class Gated(nn.Layer):
+    """A tensor-dependent `if` and a `while` whose trip count depends on the input, converted by to_static."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        h = self.fc(x)
+        if paddle.mean(x) > 0:
+            h = paddle.tanh(h) + 1.0
+        else:
+            h = h * 0.5 - 1.0
+        i = paddle.zeros([1], dtype="int64")
+        while paddle.abs(h).sum() < 100.0:
+            h = h * 2.0 + self.fc(h) * 0.1
+            i = i + 1
+        return h, i
+
+
+@pytest.mark.parametrize("opset", [9, 13])
+def test_if_and_while_become_onnx_if_and_loop(opset, tmp_path):
+    paddle.seed(3)
+    model = Gated()
+    model.eval()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        proto, session = _export(model, [InputSpec([None, 4], "float32", "x")], tmp_path, opset_version=opset)
+    # each branch writes the cond's output alone: If-11's branches of unlike shapes
+    assert proto.opset_import[0].version == max(opset, 11)
+    assert any("opset 11" in str(w.message) for w in caught) == (opset < 11)
+    assert {"If", "Loop"} <= {n.op_type for n in proto.graph.node}
+    trips, branches = set(), set()
+    # the then-branch's values lie in (0, 2): the batch size sets the trip count
+    for x in (_floats(1, 4) + 2.0, _floats(4, 4) + 2.0, _floats(12, 4) + 2.0, _floats(30, 4) + 2.0, _floats(2, 4) - 2.0):
+        h, i = model(paddle.to_tensor(x))
+        got_h, got_i = session.run(None, {"x": x})
+        np.testing.assert_allclose(got_h, h.numpy(), rtol=2e-4, atol=2e-5)
+        np.testing.assert_array_equal(got_i, i.numpy())
+        trips.add(int(i.numpy()[0]))
+        branches.add(bool(x.mean() > 0))
+    assert len(trips) >= 3 and branches == {True, False}, (trips, branches)  # each branch, several trip counts
+
+
+def test_static_cond_and_while_loop_nested(tmp_path):
+    """paddle.static.nn.cond inside a while_loop body, and a cond with several outputs."""
+    def f(x):
+        def body(i, acc):
+            acc = paddle.static.nn.cond(paddle.sum(acc) > 0, lambda: acc - x, lambda: acc + x * 2.0)
+            return i + 1, acc
+
+        n = paddle.cast(paddle.sum(paddle.abs(x)) * 2.0, "int64") + 1
+        _, acc = paddle.static.nn.while_loop(lambda i, acc: i < n, body,
+                                             [paddle.zeros([1], "int64"), paddle.zeros_like(x)])
+        lo, hi = paddle.static.nn.cond(paddle.max(acc) > 1.0, lambda: (acc.min(), acc.max()),
+                                       lambda: (acc.max(), acc.min()))
+        return acc, lo - hi
+
+    static = paddle.jit.to_static(f)
+    _, session = _export(static, [InputSpec([None, 3], "float32", "x")], tmp_path, opset_version=11)
+    for x in (_floats(2, 3), _floats(4, 3) * 0.1, _floats(1, 3) * 3):
+        for got, want in zip(session.run(None, {"x": x}), f(paddle.to_tensor(x))):
+            np.testing.assert_allclose(got, want.numpy(), rtol=2e-4, atol=2e-5)
+
+
+def test_output_spec_keeps_the_outputs_asked_for(tmp_path):
+    class TwoHeads(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 4)
+
+        @paddle.jit.to_static(input_spec=[InputSpec([None, 4], "float32", "x")])
+        def forward(self, x):
+            h = self.fc(x)
+            return paddle.tanh(h), h.sum(axis=1)
+
+    model = TwoHeads()
+    x = _floats(3, 4)
+    first, second = model(paddle.to_tensor(x))
+    for spec, want in (([1], second), ([second], second), ([first, second], None)):
+        path = str(tmp_path / f"m{len(spec)}")
+        paddle.onnx.export(model, path, output_spec=spec)
+        session = ort.InferenceSession(path + ".onnx", providers=["CPUExecutionProvider"])
+        got = session.run(None, {"x": x})
+        expected = [first, second] if want is None else [want]
+        assert len(got) == len(expected)
+        for g, w in zip(got, expected):
+            np.testing.assert_allclose(g, w.numpy(), rtol=2e-4, atol=2e-5)
+    other = paddle.to_tensor(x)  # not an output of the forward
+    with pytest.raises(ValueError, match="does not exists"):
+        paddle.onnx.export(model, str(tmp_path / "bad"), output_spec=[other])
+    with pytest.raises(ValueError, match="out of range"):
+        paddle.onnx.export(model, str(tmp_path / "bad"), output_spec=[2])
+
+
 def test_unsupported_ops_are_listed_in_one_error(tmp_path):
     def f(x):
         return paddle.linalg.det(x) + paddle.linalg.matrix_rank(x).astype("float32") + paddle.linalg.det(x * 2)
@@ -213,6 +321,7 @@ def test_an_op_needing_a_newer_opset_raises_it_with_a_warning(tmp_path):
     ({"opset_version": 3}, ValueError, "opset_version"),
     ({"opset_version": "13"}, ValueError, "opset_version"),
     ({"output_names": ["y"]}, TypeError, "output_names"),
+    ({"output_spec": 0}, TypeError, "output_spec"),
 ])
 def test_bad_arguments(kwargs, exc, match, tmp_path):
     with pytest.raises(exc, match=match):

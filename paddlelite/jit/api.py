@@ -96,6 +96,8 @@ class StaticFunction:
             entry = self._recent[key] = self._variant(key, args, kwargs, specs)
         partial, rebuild = entry
         outs, _saved = apply(RUN_PROGRAM, tensors, partial.capture_tensors, program=partial)
+        for t, v in zip(outs, partial.outputs):  # as Paddle's: jit.save(output_spec=) finds outputs by these names
+            t._name = v.name
         for t, value in partial.take_written():  # buffers the program updated (BatchNorm's running statistics)
             if value is t._data:  # updated in place (a GPU step: static.executor.FixedStep)
                 t._bump_version()

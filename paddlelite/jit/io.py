@@ -5,6 +5,7 @@ parameters in the pickle-free archive); `load` reads it back into a TranslatedLa
 forward runs the loaded program as one run_program op -- so it also trains (its backward is appended
 on load, its parameters are ordinary eager Parameters).
 """
+import warnings
 
 from ..device.place import current_place
 from ..framework.tensor import Parameter, Tensor
@@ -25,12 +26,47 @@ INFER_PARAMS_INFO_SUFFIX = ".pdiparams.info"
 def save(layer, path, input_spec=None, **configs):
     """Trace `layer` (a Layer or a to_static function) with `input_spec` (or its last traced program) and write
     `<path>.pdmodel` / `<path>.pdiparams`."""
-    partial = traced_program(layer, input_spec, "paddle.jit.save")
+    api = "paddle.jit.save"
+    partial = traced_program(layer, input_spec, api)
+    outputs = selected_outputs(partial.outputs, configs.get("output_spec"), api)
     scope = Scope()
     for v, t in partial.captures:
         scope._values[v.name] = t._host()
     with scope_guard(scope):
-        save_inference_model(path, partial.inputs, partial.outputs, Executor("cpu"), program=partial.program)
+        save_inference_model(path, partial.inputs, outputs, Executor("cpu"), program=partial.program)
+
+
+def selected_outputs(outputs, output_spec, api):
+    """The traced program's `outputs` that configs' `output_spec` keeps, as Paddle's jit.save picks them: each entry
+    an output Tensor of the to_static forward (found by its name) or an output's position; a spec naming every
+    output keeps them all in the program's order (warning of names it does not know)."""
+    if output_spec is None:
+        return list(outputs)
+    if not isinstance(output_spec, (list, tuple)):
+        raise TypeError(f"{api}: configs output_spec must be a list of output Tensors or positions, received "
+                        f"{type(output_spec).__name__}")
+    by_name = {v.name: v for v in outputs}
+    if len(output_spec) == len(outputs) and not any(isinstance(s, int) for s in output_spec):
+        for spec in output_spec:
+            if getattr(spec, "name", None) not in by_name:
+                warnings.warn(_UNKNOWN_OUTPUT % getattr(spec, "name", spec), stacklevel=3)
+        return list(outputs)
+    chosen = []
+    for spec in output_spec:
+        if isinstance(spec, int) and not isinstance(spec, bool):
+            if not -len(outputs) <= spec < len(outputs):
+                raise ValueError(f"{api}: output_spec position {spec} is out of range for the {len(outputs)} "
+                                 "outputs of the forward")
+            chosen.append(outputs[spec])
+        elif getattr(spec, "name", None) in by_name:
+            chosen.append(by_name[spec.name])
+        else:
+            raise ValueError(_UNKNOWN_OUTPUT % getattr(spec, "name", spec))
+    return chosen
+
+
+_UNKNOWN_OUTPUT = ("The tensor `%s` does not exists. Please make sure the name of example Tensor in configs.output_spec "
+                   "is the output tensor of Layer.forward method.")
 
 
 def traced_program(layer, input_spec, api):

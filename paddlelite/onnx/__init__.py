@@ -6,13 +6,13 @@ registry type (convert.py; the converters in ops_*.py). Paddle's own export hand
 """
 import os
 
-from ..jit.io import traced_program
+from ..jit.io import selected_outputs, traced_program
 from ..static.io import normalize_program
 
 __all__ = ["export"]
 
 # the options of paddle2onnx's dygraph2onnx this export takes
-_CONFIGS = ("enable_onnx_checker", "auto_upgrade_opset")
+_CONFIGS = ("output_spec", "enable_onnx_checker", "auto_upgrade_opset")
 
 
 def export(layer, path, input_spec=None, opset_version=9, **configs):
@@ -21,6 +21,8 @@ def export(layer, path, input_spec=None, opset_version=9, **configs):
     opset_version: the ONNX opset to write (9, Paddle's default, up to the newest the installed onnx knows); an op that
     needs a newer one raises it, with a warning, unless auto_upgrade_opset=False. A dim of None / -1 in an InputSpec
     stays symbolic in the model (a dynamic batch size). Ops with no ONNX form raise one error listing all of them.
+    configs: output_spec (the forward's outputs to keep, as jit.save takes it: output Tensors or positions; the
+    program is pruned to them), enable_onnx_checker, auto_upgrade_opset.
     """
     api = "paddle.onnx.export"
     try:
@@ -41,7 +43,7 @@ def export(layer, path, input_spec=None, opset_version=9, **configs):
     if unknown:
         raise TypeError(f"{api}: unexpected keyword argument(s) {unknown}; it takes {list(_CONFIGS)}")
     partial = traced_program(layer, input_spec, api)
-    outputs = partial.outputs
+    outputs = selected_outputs(partial.outputs, configs.get("output_spec"), api)
     program = normalize_program(partial.program, partial.inputs, outputs)
     values = {v.name: t._host() for v, t in partial.captures}
     model, _ = program_to_onnx(program, [v.name for v in partial.inputs], [v.name for v in outputs], values,

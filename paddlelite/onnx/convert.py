@@ -10,9 +10,8 @@ import warnings
 from onnx import helper
 
 from ..ops.legacy import REGISTRY_TYPES
-from ..ops.registry import get_op
-from . import ops_math, ops_nn, ops_tensor  # noqa: F401  (fill CONVERTERS)
-from .graph import CONVERTERS, MIN_OPSET, Graph, NeedsOpset, OpView, Unsupported, onnx_dtype
+from . import ops_control, ops_math, ops_nn, ops_tensor  # noqa: F401  (fill CONVERTERS)
+from .graph import CONVERTERS, MIN_OPSET, Graph, NeedsOpset
 
 
 class UnsupportedOpsError(NotImplementedError):
@@ -26,13 +25,22 @@ def _registry_type(op):
 def check_convertible(ops, api):
     """Raise one UnsupportedOpsError naming every op type of `ops` that has no converter."""
     missing = {}
-    for op in ops:
+    for op in _all_ops(ops):
         if _registry_type(op) not in CONVERTERS:
             missing.setdefault(op.type, []).append(op.where)
     if missing:
         lines = [f"  {t} (x{len(w)}, first added at {w[0]})" for t, w in sorted(missing.items())]
         raise UnsupportedOpsError(f"{api}: {len(missing)} op type(s) of the program have no ONNX converter:\n"
                                   + "\n".join(lines))
+
+
+def _all_ops(ops):
+    """`ops` and the ops of their sub-blocks (branches, loop bodies), depth first."""
+    for op in ops:
+        yield op
+        sub = op._attrs.get("sub_block")
+        if sub is not None:
+            yield from _all_ops(sub.ops)
 
 
 def program_to_onnx(program, feed_names, fetch_names, values, opset, api, auto_upgrade=True):
@@ -70,41 +78,63 @@ def _metas(block):
 
 def _build(block, feed_names, fetch_names, values, opset, api):
     g = Graph(opset, _metas(block))
-    produced = set(feed_names)
+    g._define(feed_names)
     for name in sorted(values):
         if name in g.metas:
             g.const(values[name], name=name)
-            produced.add(name)
-    problems = []
-    for op in block.ops:
-        view = OpView(op, get_op(op.type))
-        absent = [n for slot in op._inputs for n in view.inputs(slot) if n not in produced and n not in g.known]
-        if absent:
-            problems.append(f"  {op.type} (added at {op.where}): its input(s) {absent} are not computed by the "
-                            "exported ops (an output their converter leaves out, or a variable without a value)")
-            continue
-        start = len(g.nodes)
-        try:
-            CONVERTERS[view.type](g, view)
-        except Unsupported as e:
-            problems.append(f"  {op.type} (added at {op.where}): {e}")
-            continue
-        produced.update(n for node in g.nodes[start:] for n in node.output)
+    problems = g.convert_ops(block.ops)
     if problems:
         raise UnsupportedOpsError(f"{api}: {len(problems)} op(s) cannot be written as ONNX:\n" + "\n".join(problems))
-    missing = [n for n in fetch_names if n not in produced and n not in g.known]
+    missing = [n for n in fetch_names if g.current.get(n, n) not in g.visible]
     if missing:
         raise UnsupportedOpsError(f"{api}: the outputs {missing} are not computed by the exported ops")
-    read = {n for node in g.nodes for n in node.input} | set(fetch_names)
+    outputs = _name_outputs(g, fetch_names, set(feed_names) | set(values))
+    read = {n for node in g.nodes for n in _reads(node)} | set(outputs)
     initializers = [t for t in g.initializers if t.name in read]  # parameters a converter rewrote (rnn) go
-    graph = helper.make_graph(g.nodes, "paddlelite", [_value_info(g, n) for n in feed_names],
-                              [_value_info(g, n) for n in fetch_names], initializers)
+    graph = helper.make_graph(g.nodes, "paddlelite", [g.value_info(n) for n in feed_names],
+                              [g.value_info(n) for n in outputs], initializers)
     opsets = [helper.make_opsetid("", opset)]
     return helper.make_model(graph, opset_imports=opsets, producer_name="paddlelite",
                              ir_version=helper.find_min_ir_version_for(opsets))
 
 
-def _value_info(g, name):
-    shape, dtype = g.metas[name]
-    return helper.make_tensor_value_info(name, onnx_dtype(dtype), [None if d == -1 else d for d in shape])
+def _name_outputs(g, fetch_names, fixed):
+    """The model's output names: each fetched variable's own name, its newest version renamed to it where the
+    program wrote the variable more than once (an earlier version holding the name gives it up), except where the
+    name is an input's or a parameter's."""
+    outputs = []
+    for name in fetch_names:
+        newest = g.current.get(name, name)
+        if newest != name and name not in fixed:
+            older = g.fresh(name)
+            _rename(g.nodes, {name: older, newest: name})
+            g.metas[older] = g.metas[name]
+            newest = name
+        outputs.append(newest)
+    return outputs
 
+
+def _subgraphs(node):
+    for attr in node.attribute:
+        if attr.HasField("g"):
+            yield attr.g
+        yield from attr.graphs
+
+
+def _reads(node):
+    """The values `node` reads, its sub-graphs' reads of outer values included."""
+    yield from node.input
+    for sub in _subgraphs(node):
+        for inner in sub.node:
+            yield from _reads(inner)
+
+
+def _rename(nodes, mapping):
+    """Rename values in `nodes` and their sub-graphs by `mapping` (old name -> new)."""
+    for node in nodes:
+        node.input[:] = [mapping.get(n, n) for n in node.input]
+        node.output[:] = [mapping.get(n, n) for n in node.output]
+        for sub in _subgraphs(node):
+            _rename(sub.node, mapping)
+            for info in sub.output:
+                info.name = mapping.get(info.name, info.name)

@@ -10,11 +10,19 @@ argument Paddle gives as a tensor can still become an attribute where an old ops
 
 A converter that cannot express an op raises `Unsupported(reason)`; one that needs a newer opset than the one asked for
 raises `NeedsOpset`, and the exporter starts over at that opset (paddle2onnx's auto_upgrade_opset).
+
+A program may write a variable more than once (a loop var assigned back, both branches of a cond writing its
+output); ONNX values are written once. So an op writing a name that already holds a value writes a fresh version,
+and later ops read the newest version of each name (`Graph.current`). A sub-block (a branch, a loop body) becomes a
+sub-graph (`Graph.subgraph`) that reads the outer values by name, as ONNX's If and Loop allow.
 """
+import itertools
+
 import numpy as np
 from onnx import helper, numpy_helper
 
 from ..framework.dtype import convert_dtype
+from ..ops.registry import get_op
 
 # the oldest opset the converters write: ConstantOfShape, Where, MatMul on integers, BatchNormalization-9
 MIN_OPSET = 9
@@ -49,11 +57,27 @@ class OpView:
     """One program op as its converter reads it: the registry type, the attrs (every one the registry declares,
     defaults filled), input and output names per slot."""
 
-    def __init__(self, op, opdef):
+    def __init__(self, op, opdef, g):
         self.type = opdef.type
         self.attrs = {k: op._attrs.get(k, default) for k, default in opdef.attrs.items()}
-        self._inputs = op._inputs
-        self._outputs = op._outputs
+        self.where = op.where
+        self._inputs = {slot: [g.current.get(n, n) for n in names] for slot, names in op._inputs.items()}
+        # an output name that already holds a value gets a fresh version (ONNX values are written once)
+        self.versions = {}
+        for n in (n for names in op._outputs.values() for n in names):
+            if n in g.defined and n not in self.versions:
+                self.versions[n] = g.fresh(n)
+                g.metas[self.versions[n]] = g.metas[n]
+        self.program_inputs, self.program_outputs = op._inputs, op._outputs  # the program's names, unversioned
+        self._outputs = {slot: [self.versions.get(n, n) for n in names] for slot, names in op._outputs.items()}
+
+    def written(self, g, name):
+        """The ONNX value program output `name` is to be written to, made a fresh version if `name` has come to hold
+        a value since the view was made (a sub-graph of this op wrote it)."""
+        if self.versions.get(name, name) in g.defined:
+            self.versions[name] = g.fresh(name)
+            g.metas[self.versions[name]] = g.metas[name]
+        return self.versions.get(name, name)
 
     def input(self, slot):
         """The one name in input slot `slot`, or None when the slot is empty."""
@@ -80,14 +104,61 @@ class Graph:
     """Nodes and initializers being written, at one opset. `metas` holds (shape, NumPy dtype) of the program's
     variables (-1 = a dim known only when the model runs)."""
 
-    def __init__(self, opset, metas):
+    def __init__(self, opset, metas, parent=None):
         self.opset = opset
-        self.metas = metas
+        self.metas = metas  # shared with the sub-graphs, as the names are
         self.nodes = []
         self.initializers = []
-        self.known = {}  # name -> the NumPy array it holds (initializers)
-        self._taken = set(metas)
-        self._count = 0
+        if parent is None:
+            self.known = {}  # name -> the NumPy array it holds (initializers)
+            self.current = {}  # program variable -> the ONNX value holding its newest version, where not itself
+            self.visible = set()  # values this graph's nodes may read (its own, and the outer graphs')
+            self.defined = set()  # values of the whole model (each written once)
+            self._taken = set(metas)
+            self._counter = itertools.count(1)
+        else:
+            self.known, self.current, self.visible = dict(parent.known), dict(parent.current), set(parent.visible)
+            self.defined, self._taken, self._counter = parent.defined, parent._taken, parent._counter
+
+    def subgraph(self, block):
+        """A Graph for the ops of sub-block `block`, reading this one's values."""
+        self.metas.update({name: (tuple(v.shape), v.dtype.np) for name, v in block.vars.items()})
+        return Graph(self.opset, self.metas, self)
+
+    def _define(self, names):
+        self._taken.update(names)
+        self.defined.update(names)
+        self.visible.update(names)
+
+    # ---- converting program ops ------------------------------------------------------------------------------
+    def convert_ops(self, ops):
+        """Append the nodes of program ops `ops`, each through its converter; returns the problems met (one line
+        each: an op that cannot be written, or reads a value no op before it computes)."""
+        problems = []
+        for op in ops:
+            view = OpView(op, get_op(op.type), self)
+            absent = [n for slot in op._inputs for n in view.inputs(slot) if n not in self.visible]
+            if absent:
+                problems.append(f"  {op.type} (added at {op.where}): its input(s) {absent} are not computed by the "
+                                "exported ops (an output their converter leaves out, or a variable without a value)")
+                continue
+            try:
+                CONVERTERS[view.type](self, view)
+            except Unsupported as e:
+                problems.append(f"  {op.type} (added at {op.where}): {e}")
+                continue
+            self.current.update((n, v) for n, v in view.versions.items() if v in self.visible)
+        return problems
+
+    def value_info(self, name, shape=True):
+        """ONNX's ValueInfo of value `name`: its dtype, and its shape (-1: a symbolic dim) unless shape=False."""
+        dims, dtype = self.metas[name]
+        return helper.make_tensor_value_info(name, onnx_dtype(dtype), [None if d == -1 else d for d in dims]
+                                             if shape else None)
+
+    def graph(self, name, inputs, outputs):
+        """This graph's nodes as an ONNX GraphProto (a sub-graph: inputs and outputs are ValueInfos)."""
+        return helper.make_graph(self.nodes, name, inputs, outputs, self.initializers)
 
     # ---- what the program says of a variable ----------------------------------------------------------------
     def shape(self, name):
@@ -106,8 +177,7 @@ class Graph:
     def fresh(self, hint):
         """A value name no variable and no earlier node uses."""
         while True:
-            self._count += 1
-            name = f"{hint}.onnx_{self._count}"
+            name = f"{hint}.onnx_{next(self._counter)}"
             if name not in self._taken:
                 self._taken.add(name)
                 return name
@@ -120,7 +190,7 @@ class Graph:
             outputs = [self.fresh(op_type) for _ in range(outputs or 1)]
         elif isinstance(outputs, str):
             outputs = [outputs]
-        self._taken.update(outputs)
+        self._define(outputs)
         inputs = ["" if i is None else i for i in inputs]
         while inputs and inputs[-1] == "":
             inputs.pop()
@@ -132,7 +202,7 @@ class Graph:
         """An initializer holding `value` (as `dtype`); returns its name."""
         array = np.asarray(value, dtype=dtype)
         name = name or self.fresh("const")
-        self._taken.add(name)
+        self._define([name])
         self.initializers.append(numpy_helper.from_array(array, name))
         self.known[name] = array
         return name
