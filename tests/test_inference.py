@@ -6,7 +6,7 @@ import pytest
 import paddlelite as paddle
 from paddlelite import inference
 from tests.deploy_zoo import build
-from tests.differential import reference_paddle
+from tests.differential import differential, raises, reference_paddle
 
 
 def _save(tmp_path, name):
@@ -89,3 +89,45 @@ def test_both_predictors_agree_on_what_real_paddle_wrote(tmp_path, name):
     ours, our_shape, _ = _serve(paddle, prefix, inputs)
     np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)
     assert our_shape == their_shape
+
+
+@differential(expected={"names": ["add", "matmul", "sum", "full", "reshape_with_xshape", "reshape_grad",
+                                  "multiply_double_grad", "relu", "not_an_op"]})
+def test_phi_kernel_names_are_paddles(paddle):
+    names = ["elementwise_add", "matmul_v2", "reduce_sum", "fill_constant", "reshape2", "reshape2_grad",
+             "elementwise_mul_grad_grad", "relu", "not_an_op"]
+    return {"names": [paddle.inference._get_phi_kernel_name(n) for n in names]}
+
+
+def test_every_phi_kernel_name_is_paddles():
+    real = pytest.importorskip("paddle")
+    from paddlelite.inference.phi_kernel_names import PHI_KERNEL_NAMES
+    from paddlelite.ops.registry import _REGISTRY
+    for name in {*PHI_KERNEL_NAMES, *_REGISTRY}:
+        assert inference._get_phi_kernel_name(name) == real.inference._get_phi_kernel_name(name), name
+
+
+@differential(expected={"defaults": [0, 0, -1, None, 1, True, 10.0, []], "set": [1048576, 20.0, ["conv2d"]],
+                        "use_xpu": False, "device": 0})
+def test_xpu_config_holds_paddles_settings(paddle):
+    config = paddle.inference.XpuConfig()
+    names = ["device_id", "l3_size", "context_gm_size", "stream", "gemm_compute_precision",
+             "transformer_encoder_adaptive_seqlen", "quant_post_static_gelu_out_threshold", "quant_post_dynamic_op_types"]
+    defaults = [getattr(config, n) for n in names]
+    config.l3_size, config.quant_post_static_gelu_out_threshold = 1 << 20, 20
+    config.quant_post_dynamic_op_types = ["conv2d"]
+    predictor_config = paddle.inference.Config()
+    return {"defaults": defaults, "use_xpu": predictor_config.use_xpu(), "device": predictor_config.xpu_device_id(),
+            "set": [config.l3_size, config.quant_post_static_gelu_out_threshold, config.quant_post_dynamic_op_types]}
+
+
+@pytest.mark.parametrize("bad", ["unknown_attribute", "wrong_type", "set_before_enable", "enable"])
+def test_xpu_misuse_raises_as_paddle(bad):
+    @differential(expected=raises({"unknown_attribute": AttributeError, "wrong_type": TypeError}.get(bad, RuntimeError)))
+    def body(paddle):
+        config = paddle.inference.XpuConfig()
+        {"unknown_attribute": lambda: setattr(config, "l3", 1),
+         "wrong_type": lambda: setattr(config, "l3_size", "big"),
+         "set_before_enable": lambda: paddle.inference.Config().set_xpu_config(config),
+         "enable": lambda: paddle.inference.Config().enable_xpu()}[bad]()
+    body()

@@ -20,8 +20,9 @@ from ..framework.tensor import Tensor as _Tensor
 from ..static.executor import Executor, Scope, scope_guard
 from ..static.io import _load_persistables, read_model
 from ..version import full_version
+from .phi_kernel_names import PHI_KERNEL_NAMES
 
-__all__ = ["Config", "DataType", "PlaceType", "PrecisionType", "Predictor", "PredictorPool", "Tensor",
+__all__ = ["Config", "DataType", "PlaceType", "PrecisionType", "Predictor", "PredictorPool", "Tensor", "XpuConfig",
            "create_predictor", "get_num_bytes_of_data_type", "get_trt_compile_version", "get_trt_runtime_version",
            "get_version"]
 
@@ -149,6 +150,28 @@ class Config:
     def memory_pool_init_size_mb(self):
         return self._pool_mb
 
+    # Kunlun XPU: paddlelite runs on CPUs and NVIDIA GPUs, as a Paddle build without WITH_XPU
+    def enable_xpu(self, *args, **kwargs):
+        raise RuntimeError("Config.enable_xpu: paddlelite has no XPU support (it runs on CPUs and NVIDIA GPUs), as a "
+                           "Paddle build without WITH_XPU")
+
+    def use_xpu(self):
+        return False
+
+    def xpu_device_id(self):
+        return 0
+
+    def xpu_config(self):
+        return XpuConfig()
+
+    def set_xpu_config(self, config):
+        raise RuntimeError("Config.set_xpu_config: should call enable_xpu before set_xpu_config (and paddlelite has "
+                           "no XPU)")
+
+    def set_xpu_device_id(self, device_id=0):
+        raise RuntimeError("Config.set_xpu_device_id: should call enable_xpu before set_xpu_device_id (and "
+                           "paddlelite has no XPU)")
+
     def set_cpu_math_library_num_threads(self, n):
         self._threads = max(1, int(n))
 
@@ -190,6 +213,42 @@ class Config:
                 ("use_gpu", self._gpu), ("gpu_device_id", self._device_id),
                 ("cpu_math_thread", self._threads), *self._switches.items()]
         return "\n".join(f"{k}: {v}" for k, v in rows)
+
+
+class XpuConfig:
+    """The settings of a Kunlun XPU run (Paddle's names and defaults). paddlelite has no XPU, so no Config accepts
+    one (`Config.set_xpu_config` raises as Paddle's does before `enable_xpu`), but the settings hold and check types
+    as Paddle's do, for code that builds them."""
+
+    _DEFAULTS = {"device_id": 0, "l3_size": 0, "l3_ptr": None, "l3_autotune_size": 0, "context_gm_size": -1,
+                 "context": None, "stream": None, "conv_autotune_level": 0, "conv_autotune_file": "",
+                 "conv_autotune_file_writeback": False, "fc_autotune_level": 0, "fc_autotune_file": "",
+                 "fc_autotune_file_writeback": False, "gemm_compute_precision": 1,
+                 "transformer_softmax_optimize_level": 0, "transformer_encoder_adaptive_seqlen": True,
+                 "quant_post_static_gelu_out_threshold": 10.0, "quant_post_dynamic_activation_method": 0,
+                 "quant_post_dynamic_weight_precision": 1, "quant_post_dynamic_op_types": []}
+    __slots__ = tuple(_DEFAULTS)
+
+    def __init__(self):
+        for name, value in self._DEFAULTS.items():
+            object.__setattr__(self, name, list(value) if isinstance(value, list) else value)
+
+    def __setattr__(self, name, value):
+        default = self._DEFAULTS.get(name, ...)
+        if default is ...:
+            raise AttributeError(f"'XpuConfig' object has no attribute '{name}'")
+        kind = type(default)
+        if default is not None and not (isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+                                        or kind is float and isinstance(value, int) and not isinstance(value, bool)):
+            raise TypeError(f"XpuConfig.{name}: expected {kind.__name__}, received {type(value).__name__}")
+        object.__setattr__(self, name, float(value) if kind is float else value)
+
+
+def _get_phi_kernel_name(op_type):
+    """The name of the phi kernel that legacy operator type `op_type` runs (Paddle's op-compat table)."""
+    if not isinstance(op_type, str):
+        raise TypeError(f"_get_phi_kernel_name: op_type must be a str, received {type(op_type).__name__}")
+    return PHI_KERNEL_NAMES.get(op_type, op_type)
 
 
 class Tensor:
