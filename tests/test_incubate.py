@@ -91,6 +91,88 @@ def test_graph_and_segment_names(paddle):
                         inc.segment_max(x, paddle.to_tensor([0, 0])), inc.segment_min(x, paddle.to_tensor([1, 1]))]}
 
 
+# Paddle's documented graph: node v's in-neighbours are row[colptr[v]:colptr[v + 1]]
+KHOP_ROW = [3, 7, 0, 9, 1, 4, 2, 9, 3, 9, 1, 9, 7]
+KHOP_COLPTR = [0, 2, 4, 5, 6, 7, 9, 11, 11, 13, 13]
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32"])
+def test_graph_khop_sampler_one_hop_of_whole_neighbourhoods(dtype):
+    # one hop, sizes past every degree: deterministic (Paddle 3.3.1's kernel fails on more hops or repeated nodes)
+    @differential(expected={"src": [[4], [5], [6], [5], [0], [6], [2]], "dst": [[0], [0], [1], [1], [2], [2], [3]],
+                            "index": [0, 8, 1, 2, 3, 7, 9], "reindex": [0, 1, 2, 3], "eids": [0, 10, 110, 120, 20, 30, 40]},
+                  check_dtype=False)
+    def body(paddle):
+        row, colptr = paddle.to_tensor(KHOP_ROW, dtype), paddle.to_tensor(KHOP_COLPTR, dtype)
+        eids = paddle.arange(13, dtype=dtype) * 10
+        src, dst, index, reindex, out_eids = paddle.incubate.graph_khop_sampler(
+            row, colptr, paddle.to_tensor([0, 8, 1, 2], dtype), [5], eids, True)
+        assert src.dtype == dst.dtype == reindex.dtype == out_eids.dtype == row.dtype
+        three = paddle.incubate.graph_khop_sampler(row, colptr, paddle.to_tensor([0, 8, 1, 2], dtype), [9])
+        assert len(three) == 4 and all((a.numpy() == b.numpy()).all() for a, b in zip(three, (src, dst, index)))
+        return {"src": src, "dst": dst, "index": index, "reindex": reindex, "eids": out_eids}
+    body()
+
+
+@differential(expected=[[[4], [5], [6], [5], [0], [6], [2]], [[0], [0], [1], [1], [2], [2], [3]], [0, 8, 1, 2, 3, 7, 9],
+                        [0, 1, 2, 3]], check_dtype=False)
+def test_graph_khop_sampler_static(paddle):
+    def build():
+        data = paddle.static.data
+        return list(paddle.incubate.graph_khop_sampler(data("row", [13], "int64"), data("colptr", [11], "int64"),
+                                                       data("nodes", [None], "int64"), [5]))
+    return run_static(paddle, build, {"row": np.array(KHOP_ROW), "colptr": np.array(KHOP_COLPTR),
+                                      "nodes": np.array([0, 8, 1, 2])})
+
+
+def test_graph_khop_sampler_hops_and_samples():
+    import paddlelite as paddle
+    row, colptr = paddle.to_tensor(KHOP_ROW), paddle.to_tensor(KHOP_COLPTR)
+    nodes = [5, 1, 5, 6]  # a repeated node is sampled once
+    for sizes in ([9, 9], [1, 2], [2, 1, 1]):
+        src, dst, index, reindex = (t.numpy() for t in paddle.incubate.graph_khop_sampler(
+            row, colptr, paddle.to_tensor(nodes), sizes))
+        assert index[:3].tolist() == [5, 1, 6] and reindex.tolist() == [0, 1, 0, 2]
+        assert len(set(index.tolist())) == len(index)
+        for s, d in zip(index[src.ravel()], index[dst.ravel()]):  # each edge is an edge of the graph
+            assert s in KHOP_ROW[KHOP_COLPTR[d]:KHOP_COLPTR[d + 1]]
+        per_dst = np.bincount(dst.ravel(), minlength=len(index))
+        first = [min(sizes[0], KHOP_COLPTR[v + 1] - KHOP_COLPTR[v]) for v in (5, 1, 6)]
+        assert per_dst[:3].tolist() == first  # the first hop takes min(size, degree) of each input node
+    # whole hops: every in-edge of the input nodes, then of the nodes new in hop one
+    src, dst, index, _ = paddle.incubate.graph_khop_sampler(row, colptr, paddle.to_tensor([5, 1, 6]), [9, 9])
+    got = sorted(zip(index.numpy()[src.numpy().ravel()].tolist(), index.numpy()[dst.numpy().ravel()].tolist()))
+    assert got == sorted(_whole_hops([5, 1, 6], 2))
+
+
+def _whole_hops(nodes, hops):
+    """The (src, dst) edges of `hops` whole hops back from `nodes`, each hop from the nodes new to the previous one."""
+    edges, frontier = [], list(nodes)
+    for _ in range(hops):
+        met = [(u, v) for v in frontier for u in KHOP_ROW[KHOP_COLPTR[v]:KHOP_COLPTR[v + 1]]]
+        edges += met
+        frontier = sorted({u for u, _ in met} - set(frontier))
+    return edges
+
+
+@pytest.mark.parametrize("bad", ["no_neighbours", "eids_missing", "sizes"])
+def test_graph_khop_sampler_errors(bad):
+    @differential(expected=raises(TypeError if bad == "sizes" else ValueError))
+    def body(paddle):
+        row, colptr = paddle.to_tensor(KHOP_ROW), paddle.to_tensor(KHOP_COLPTR)
+        khop = paddle.incubate.graph_khop_sampler
+        {"no_neighbours": lambda: khop(row, colptr, paddle.to_tensor([7, 9]), [2]),
+         "eids_missing": lambda: khop(row, colptr, paddle.to_tensor([0]), [2], None, True),
+         "sizes": lambda: khop(row, colptr, paddle.to_tensor([0]), 2)}[bad]()
+    body()
+
+
+def test_graph_khop_sampler_takes_integer_ids_only():
+    import paddlelite as paddle
+    with pytest.raises(TypeError, match="graph_khop_sampler: row must be a Tensor of dtype"):
+        paddle.incubate.graph_khop_sampler(paddle.to_tensor([1.0]), paddle.to_tensor([0, 1]), paddle.to_tensor([0]), [1])
+
+
 @differential(rtol=1e-5, atol=1e-6)
 def test_softmax_mask_fuse_and_identity_loss(paddle):
     x = paddle.to_tensor(np.linspace(-2, 2, 2 * 3 * 4 * 4).reshape(2, 3, 4, 4).astype("float32"), stop_gradient=False)

@@ -1,13 +1,16 @@
 """paddle.incubate's operators: the graph ops under their pre-paddle.geometric names (graph_send_recv is
 send_u_recv, graph_sample_neighbors and graph_reindex the sampling and reindexing ops, each with its older
-signature), softmax with an additive mask (or the causal, upper-triangle mask) and identity_loss."""
+signature), graph_khop_sampler, softmax with an additive mask (or the causal, upper-triangle mask) and identity_loss."""
 import numpy as np
 
 from .. import tensor as T
 from ..geometric import message_passing as _mp
 from ..geometric import sampling as _sampling
 from ..geometric.reindex import reindex_graph
+from ..geometric._checks import INDICES, check_tensor
 from ..nn import functional as F
+from ..ops.dispatch import apply
+from ..ops.geometric import GRAPH_KHOP_SAMPLER
 
 __all__ = []
 
@@ -64,3 +67,20 @@ def identity_loss(x, reduction="none"):
     if code not in (0, 1, 2):
         raise TypeError("Unsupported reduction type.")
     return T.sum(x) if code == 0 else T.mean(x) if code == 1 else x
+
+
+def graph_khop_sampler(row, colptr, input_nodes, sample_sizes, sorted_eids=None, return_eids=False, name=None):
+    """Sample len(sample_sizes) hops of neighbours of `input_nodes` from the CSC graph (row, colptr) and renumber the
+    subgraph: (edge_src [E, 1], edge_dst [E, 1], sample_index, reindex_nodes[, edge_eids]). Paddle 3.3.1's kernel
+    fails on repeated input nodes and on more than one hop; here both work (the frontier of each hop is the sampled
+    nodes new to the previous one)."""
+    if return_eids and sorted_eids is None:
+        raise ValueError("`sorted_eid` should not be None if return_eids is True.")
+    if not isinstance(sample_sizes, (list, tuple)) or not all(isinstance(k, int) for k in sample_sizes):
+        raise TypeError(f"graph_khop_sampler: sample_sizes must be a list or tuple of ints, received {sample_sizes!r}")
+    for arg, value in (("row", row), ("colptr", colptr), ("input_nodes", input_nodes)):
+        check_tensor(value, "graph_khop_sampler", arg, INDICES)
+    outs = apply(GRAPH_KHOP_SAMPLER, row, colptr, input_nodes, sorted_eids if return_eids else None,
+                 sample_sizes=list(sample_sizes),
+                 return_eids=bool(return_eids))
+    return tuple(outs) if return_eids else tuple(outs[:4])

@@ -369,6 +369,68 @@ WEIGHTED_SAMPLE_NEIGHBORS = register_op(
     host_sync=DATA_DEPENDENT_SHAPE)
 
 
+# ---- graph_khop_sampler ----------------------------------------------------------------------------------------
+def _first_seen(xp, values):
+    """(the distinct values in the order they first appear, the place of each of `values` among them)."""
+    nodes, inverse = xp.unique(values, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    first = xp.full(nodes.size, values.size, dtype=np.int64)
+    _scatter_at(xp, first, inverse, xp.arange(values.size, dtype=np.int64), "min")
+    order = xp.argsort(first, kind="stable")
+    place = xp.empty(nodes.size, dtype=np.int64)
+    place[order] = xp.arange(nodes.size)
+    return nodes[order], place[inverse]
+
+
+def _khop_forward(xp, row, colptr, x, eids, sample_sizes, return_eids):
+    """Layer by layer: each frontier node's neighbours (sample_sizes[i] of them at random where it has more; all for
+    -1), the next frontier the sampled nodes new to this one. Nodes are renumbered in the order they are met: the
+    frontiers', then the sampled ones'."""
+    op = "graph_khop_sampler"
+    _same_index_dtype(op, ("Row", "Col_Ptr", "X"), (row, colptr, x))
+    if not (row.size and colptr.size and x.size):
+        raise ValueError(f"op '{op}': Row, Col_Ptr and X must not be empty, received sizes {row.size}, "
+                         f"{colptr.size}, {x.size}")
+    draws = rng_for(xp, 0)
+    frontier, reindex_x = _first_seen(xp, x.reshape(-1))  # the first frontier is numbered first: its place is its id
+    dsts, srcs, counts, edge_ids = [], [], [], []
+    for layer, size in enumerate(sample_sizes):
+        if frontier.size == 0:
+            break
+        src, count, out_eids = _sample(xp, op, row.reshape(-1), colptr.reshape(-1), frontier,
+                                       None if eids is None else eids.reshape(-1), lambda pos: draws.random(pos.size),
+                                       size, return_eids)
+        if layer == 0 and src.size == 0:
+            raise ValueError(f"op '{op}': the input nodes `X` should have at least one neighbour, but none of them "
+                             "has any")
+        dsts.append(frontier)
+        srcs.append(src)
+        counts.append(count)
+        edge_ids.append(out_eids)
+        frontier = xp.setdiff1d(xp.unique(src), frontier)
+    dst_nodes, src_nodes = xp.concatenate(dsts), xp.concatenate(srcs)
+    nodes, place = _first_seen(xp, xp.concatenate([dst_nodes, src_nodes]))
+    edge_dst = place[_owners(xp, xp.concatenate(counts).astype(np.int64))]
+    edge_src = place[dst_nodes.size:]
+    out_eids = xp.concatenate(edge_ids) if return_eids else xp.zeros(0, dtype=row.dtype)
+    return (edge_src.reshape(-1, 1).astype(row.dtype), edge_dst.reshape(-1, 1).astype(row.dtype),
+            nodes.astype(row.dtype), reindex_x.astype(row.dtype), out_eids)
+
+
+def _khop_infer(row, colptr, x, eids, sample_sizes, return_eids):
+    _check_eids("graph_khop_sampler", eids, return_eids)
+    edges = Meta((-1, 1), row.dtype)
+    return (edges, edges, Meta((-1,), row.dtype), Meta((x.shape[0],), row.dtype),
+            Meta((-1,), eids.dtype if return_eids else row.dtype))
+
+
+GRAPH_KHOP_SAMPLER = register_op(
+    "graph_khop_sampler", inputs=("Row", "Col_Ptr", "X", "Eids"),
+    outputs=("Out_Src", "Out_Dst", "Sample_Index", "Reindex_X", "Out_Eids"), optional_inputs=("Eids",),
+    forward=_khop_forward, infer=_khop_infer, attrs={"sample_sizes": [], "return_eids": False},
+    host_sync=DATA_DEPENDENT_SHAPE)
+
+
 # ---- reindex_graph ---------------------------------------------------------------------------------------------
 def _reindex_forward(xp, x, neighbors, count, value_buffer, index_buffer):
     """Out_Nodes: x, then the neighbours not in x in the order they first appear; Reindex_Src: each neighbour's
