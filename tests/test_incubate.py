@@ -245,3 +245,54 @@ def test_model_average_like_paddle(window):
         average.restore()
         return seen + [kept, layer.weight.numpy()]
     body()
+
+
+def _served(paddle, directory, cache=False):
+    """A Layer whose forward is served by paddle.incubate.jit.inference (the decorator form), its weights set."""
+    class Net(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = paddle.nn.Linear(4, 3)
+            self.fc.weight.set_value(np.linspace(-1, 1, 12, dtype="float32").reshape(4, 3))
+
+        @paddle.incubate.jit.inference(save_model_dir=directory, cache_static_model=cache)
+        def forward(self, x, ys):
+            return self.fc(x) * 2.0 + ys[0] - ys[1]
+    return Net()
+
+
+@differential(rtol=1e-5, atol=1e-6)
+def test_incubate_inference_serves_a_layer_and_widens_changed_dims(paddle):
+    import os
+    import tempfile
+    with tempfile.TemporaryDirectory() as directory:
+        net = _served(paddle, directory)
+        x = paddle.to_tensor(np.linspace(-1, 1, 8, dtype="float32").reshape(2, 4))
+        first = net(x, [paddle.ones([2, 3]), paddle.full([3], 0.5)])
+        x5 = paddle.to_tensor(np.linspace(-2, 2, 20, dtype="float32").reshape(5, 4))
+        second = net(x5, [paddle.ones([5, 3]), paddle.full([3], 0.25)])
+        with open(os.path.join(directory, "forward", "infer_d2s_input_info.txt")) as f:
+            shapes = f.read().split()
+    return {"first": first, "second": second, "shapes": shapes}
+
+
+def test_incubate_inference_reuses_the_cached_model(tmp_path):
+    import paddlelite as paddle
+    x, ys = paddle.ones([2, 4]), [paddle.ones([2, 3]), paddle.ones([3])]
+    want = _served(paddle, str(tmp_path), cache=True)(x, ys).numpy()
+    model = tmp_path / "forward" / "infer.pdmodel"
+    saved = model.stat().st_mtime_ns
+    again = _served(paddle, str(tmp_path), cache=True)
+    again.fc.weight.set_value(np.zeros([4, 3], "float32"))  # the cached model keeps the weights it was saved with
+    np.testing.assert_allclose(again(x, ys).numpy(), want)
+    assert model.stat().st_mtime_ns == saved
+
+    def plain(a, scale=None):
+        return a * 3.0
+    served = paddle.incubate.inference(plain, save_model_dir=str(tmp_path))
+    assert paddle.incubate.inference(served) is served
+    np.testing.assert_allclose(served(x).numpy(), np.full([2, 4], 3.0))
+    with pytest.raises(TypeError, match="argument 'scale' must be a Tensor"):
+        served(x, scale=2.5)
+    with pytest.raises(ValueError, match="precision_mode"):
+        paddle.incubate.inference(plain, precision_mode="int8")
