@@ -162,3 +162,66 @@ def test_attention_and_encoder_layers(normalize_before):
     out = layer(xg, mask)
     out.sum().backward()
     assert list(out.shape) == [2, 4, 8] and xg.grad is not None and layer.fused_attn.qkv_weight.grad is not None
+
+
+# fast_ln, fast_rms_norm, fused_rms_norm_ext, int_bincount and blha_get_max_len have only GPU kernels in Paddle 3.3.1:
+# their reference is the formula of Paddle's kernels (and, for int_bincount, its math_int_bincount)
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_fast_norms_against_their_formulas(dtype):
+    import paddlelite as paddle
+    F = paddle.incubate.nn.functional
+    rng = np.random.default_rng(3)
+    x, w, b = (rng.standard_normal(s).astype("float32") for s in ((2, 3, 8), (8,), (8,)))
+    mean = x.mean(-1)
+    inv_var = 1 / np.sqrt(x.var(-1) + 1e-5)
+    inv_rms = 1 / np.sqrt((x * x).mean(-1) + 1e-5)
+    tol = {"rtol": 1e-5, "atol": 1e-5} if dtype == "float32" else {"rtol": 2e-2, "atol": 2e-2}
+    xt, wt, bt = (paddle.to_tensor(a).astype(dtype) for a in (x, w, b))
+    y, m, iv = F.fast_ln(xt, wt, bt)
+    assert y.dtype.name == dtype and m.dtype.name == iv.dtype.name == "float32" and m.shape == [6]
+    np.testing.assert_allclose(y.astype("float32").numpy(), (x - mean[..., None]) * inv_var[..., None] * w + b, **tol)
+    np.testing.assert_allclose(m.numpy(), mean.ravel(), **tol)
+    np.testing.assert_allclose(iv.numpy(), inv_var.ravel(), **tol)
+    for fn in (F.fast_rms_norm, F.fused_rms_norm_ext):
+        y, iv = fn(xt, wt)
+        assert y.dtype.name == dtype and iv.dtype.name == "float32"
+        np.testing.assert_allclose(y.astype("float32").numpy(), x * inv_rms[..., None] * w, **tol)
+        np.testing.assert_allclose(iv.numpy(), inv_rms.ravel(), **tol)
+
+
+def test_fast_rms_norm_gradient():
+    import paddlelite as paddle
+    x = paddle.to_tensor(np.linspace(-1, 2, 8, dtype="float64").reshape(2, 4), stop_gradient=False)
+    w = paddle.to_tensor([1.0, 0.5, 2.0, -1.0], dtype="float64", stop_gradient=False)
+    (y, _) = paddle.incubate.nn.functional.fast_rms_norm(x, w)
+    (y * y).sum().backward()
+    xn, wn = x.numpy(), w.numpy()
+
+    def loss(a, v):
+        return float((((a / np.sqrt((a * a).mean(-1, keepdims=True) + 1e-5)) * v) ** 2).sum())
+    h = 1e-6
+    numeric = np.zeros_like(xn)
+    for i in np.ndindex(xn.shape):
+        d = np.zeros_like(xn)
+        d[i] = h
+        numeric[i] = (loss(xn + d, wn) - loss(xn - d, wn)) / (2 * h)
+    np.testing.assert_allclose(x.grad.numpy(), numeric, rtol=1e-5, atol=1e-7)
+
+
+def test_int_bincount_and_blha_get_max_len():
+    import paddlelite as paddle
+    F = paddle.incubate.nn.functional
+    ids = np.array([[1, 3, 9], [3, 0, 4]])
+    got = F.int_bincount(paddle.to_tensor(ids), 1, 5, "int32")
+    assert got.dtype.name == "int32"
+    np.testing.assert_array_equal(got.numpy(), [np.sum(ids == v) for v in range(1, 5)])
+    assert F.int_bincount(paddle.to_tensor(ids), 0, 3).dtype.name == "int64"
+    with pytest.raises(ValueError, match="high"):
+        F.int_bincount(paddle.to_tensor(ids), 3, 1)
+    with pytest.raises(ValueError, match="int32 or int64"):
+        F.int_bincount(paddle.to_tensor([1.0]), 0, 2)
+    enc, dec = F.blha_get_max_len(paddle.to_tensor([3, 0, 9], "int32"), paddle.to_tensor([0, 7, 20], "int32"),
+                                  paddle.ones([2]))  # the third sequence is past the batch
+    assert enc.dtype.name == "int32" and enc.shape == [1] and (enc.item(), dec.item()) == (3, 7)
+    empty = paddle.zeros([0], "int32")
+    assert [t.item() for t in F.blha_get_max_len(empty, empty, paddle.ones([2]))] == [0, 0]

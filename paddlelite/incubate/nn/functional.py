@@ -7,7 +7,8 @@ from ...nn.functional.activation import swiglu
 
 __all__ = ["fused_rms_norm", "fused_layer_norm", "fused_dropout_add", "fused_matmul_bias", "fused_linear",
            "fused_linear_activation", "fused_bias_act", "fused_rotary_position_embedding", "fused_feedforward",
-           "fused_bias_dropout_residual_layer_norm", "fused_multi_head_attention", "swiglu"]
+           "fused_bias_dropout_residual_layer_norm", "fused_multi_head_attention", "swiglu", "fast_ln", "fast_rms_norm",
+           "fused_rms_norm_ext", "int_bincount", "blha_get_max_len"]
 
 
 def _no_quant(api, quant_scale):
@@ -35,7 +36,7 @@ def fused_rms_norm(x, norm_weight, norm_bias, epsilon, begin_norm_axis=1, bias=N
     _no_quant("fused_rms_norm", quant_scale)
     h = _residual_sum(x, bias, residual)
     axes = _normalized("fused_rms_norm", h, begin_norm_axis)
-    out = h * T.rsqrt(T.mean(h * h, axis=axes, keepdim=True) + epsilon)
+    out = h * _inverse_rms(h, axes, epsilon)
     out = out * T.reshape(norm_weight, h.shape[axes[0]:])
     if norm_bias is not None:
         out = out + T.reshape(norm_bias, h.shape[axes[0]:])
@@ -59,6 +60,60 @@ def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, beg
     if norm_bias is not None:
         out = out + T.reshape(norm_bias, h.shape[axes[0]:])
     return out, h, T.reshape(mean, [-1]), T.reshape(inv_var, [-1])
+
+
+def _inverse_rms(h, axes, epsilon):
+    return T.rsqrt(T.mean(h * h, axis=axes, keepdim=True) + epsilon)
+
+
+def _in_float32(x):
+    """x as float32 when it is a 16-bit float: the fast norms keep their statistics in float32, as Paddle's."""
+    return x.astype("float32") if x.dtype.name in ("float16", "bfloat16") else x
+
+
+def fast_ln(x, scale, bias, epsilon=1e-5):
+    """(y, mean, invvar): layer norm over the last axis, mean and 1 / sqrt(var + epsilon) per row (float32)."""
+    out, _, mean, inv_var = fused_layer_norm(_in_float32(x), _in_float32(scale), _in_float32(bias), epsilon,
+                                             begin_norm_axis=-1)
+    return out.astype(x.dtype), mean, inv_var
+
+
+def fast_rms_norm(x, scale, epsilon=1e-5):
+    """(y, invvar): y = x / sqrt(mean(x^2) + epsilon) * scale over the last axis; invvar per row (float32)."""
+    h = _in_float32(x)
+    inv_rms = _inverse_rms(h, [len(h.shape) - 1], epsilon)
+    return (h * inv_rms * _in_float32(scale)).astype(x.dtype), T.reshape(inv_rms, [-1])
+
+
+def fused_rms_norm_ext(x, scale, epsilon=1e-5, name=None):
+    """(y, invvar): fast_rms_norm's."""
+    return fast_rms_norm(x, scale, epsilon)
+
+
+def int_bincount(x, low, high, dtype=None, name=None):
+    """How often each of low, ..., high - 1 occurs in x (a 0-D, 1-D or 2-D int32/int64 tensor of non-negative
+    ids), as a [high - low] tensor of `dtype` (x's by default)."""
+    api = "int_bincount"
+    if len(x.shape) > 2:
+        raise ValueError(f"{api}: x must be a 0D, 1D or 2D tensor, but got ndim={len(x.shape)}")
+    if x.dtype.name not in ("int32", "int64"):
+        raise ValueError(f"{api}: x.dtype must be int32 or int64, but got {x.dtype.name}")
+    if high < low:
+        raise ValueError(f"{api}: 'high' ({high}) must be greater than or equal to 'low' ({low})")
+    counts = T.bincount(T.reshape(x, [-1]), minlength=high)
+    return T.slice(counts, [0], [low], [high]).astype(x.dtype if dtype is None else dtype)
+
+
+def blha_get_max_len(seq_lens_encoder, seq_lens_decoder, batch_size):
+    """(max_enc_len_this_time, max_dec_len_this_time): the longest encoder and decoder lengths among the first
+    batch_size.shape[0] sequences (0 for none), each an int32 [1] tensor (block_multihead_attention's sizes)."""
+    n = batch_size.shape[0]
+
+    def longest(lens):
+        if lens.size == 0:
+            return T.zeros([1], dtype="int32")
+        return T.reshape(T.maximum(T.max(lens[:n]).astype("int32"), T.zeros([], dtype="int32")), [1])
+    return longest(seq_lens_encoder), longest(seq_lens_decoder)
 
 
 def fused_dropout_add(x, y, p=0.5, training=True, mode="upscale_in_train", name=None):
