@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from tests.differential import assert_same, run_both
+from tests.differential import assert_same, differential, run_both
 from tests.test_tensor_api_vs_paddle import _grads, _ints, _rand, _values
 
 
@@ -118,3 +118,18 @@ def test_diagonal_scatter_grad():
     expected = w.copy()
     expected[np.arange(3), np.arange(3) + 1] = 0
     np.testing.assert_allclose(x.grad.numpy(), expected)
+
+
+@differential(expected={"fill": [[0.0, 0.0], [0.0, 0.0], False], "normal": [0.0, 0.0], "cauchy": [0.0, 0.0],
+                        "uniform": [0.0, 0.0]})
+def test_fills_and_draws_in_place_give_the_overwritten_values_a_zero_gradient(paddle):
+    def through(method, *args):
+        t = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+        y = t * 2
+        y.retain_grads()
+        getattr(y, method)(*args)
+        (y * 3).sum().backward()
+        return t.grad, y.grad, y.stop_gradient
+    t_grad, y_grad, stop = through("fill_", 1.0)
+    return {"fill": [t_grad, y_grad, stop], "normal": through("normal_")[0], "cauchy": through("cauchy_")[0],
+            "uniform": through("uniform_")[0]}

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..framework.sparse import is_sparse
-from .formula import assign, expand_as
+from .formula import assign, expand_as, zeros_like
 from .launch.reduce import reduce_as as _reduce_as_kernel
 from .registry import Meta, register_op
 from .shape_rules import known_shapes_differ, same_as_first
@@ -68,6 +68,19 @@ def _assign_grad(g):
 
 ASSIGN = register_op("assign", inputs=("X",), outputs=("Out",), forward=lambda xp, x: x.copy(),
                      infer=same_as_first, grad=_assign_grad, double_grad=True)
+
+
+def _overwrite_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", zeros_like(g.input("X")))
+    if g.needs("Value"):
+        g.set_input_grad("Value", assign(g.output_grad("Out")))
+
+
+# X overwritten by Value (a fill or a draw written in place): the values overwritten get a zero gradient, as Paddle's
+# fill_any_grad and *_inplace_grad give, so a tensor that needed gradients still does after Tensor.fill_ / normal_
+OVERWRITE = register_op("overwrite", inputs=("X", "Value"), outputs=("Out",), forward=lambda xp, x, value: value.copy(),
+                        infer=same_as_first, grad=_overwrite_grad)
 
 
 # ---- share_data / memcpy: what a static Variable's detach() and cpu()/cuda() append; no gradient, as Paddle's --------

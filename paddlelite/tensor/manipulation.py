@@ -505,6 +505,8 @@ def inplace_apply(x, api, compute):
     if out._data.shape != x._data.shape or out._data.dtype != x._data.dtype:
         raise ValueError(f"{api}: the in-place result has shape {out.shape} and dtype {out.dtype.name}, but the "
                          f"tensor has shape {x.shape} and dtype {x.dtype.name}; in-place ops cannot change them")
+    if out._node is None and not x.stop_gradient:  # new values from no input (a fill, a draw): x still needs grads
+        out = apply(_gs.OVERWRITE, alias, out)
     if out._node is not None:  # the new grad node may have saved x's old values: keep them for it
         alias._data = alias._data.copy()
     x._write(out._data)

@@ -465,9 +465,6 @@ KNOWN_BUGS = {
         'TestBucketizeAPI.test_empty_input_error': 'issue 28, APIs Paddle lets take lists, NumPy arrays or Python numbers (helper suite)',
         'TestBucketizeAPI.test_input_error': 'issue 28, APIs Paddle lets take lists, NumPy arrays or Python numbers (helper suite)',
     },
-    "test/legacy_test/test_cauchy_inplace.py": {
-        'TestCauchyInplaceGrad.test_cauchy_inplace_grad': "open: AttributeError: 'NoneType' object has no attribute 'numpy'",
-    },
     "test/legacy_test/test_combinations.py": {
         'TestCombinationsAPI1.test_errors': 'issue 28, APIs Paddle lets take lists, NumPy arrays or Python numbers (helper suite)',
         'TestCombinationsAPI2.test_errors': 'issue 28, APIs Paddle lets take lists, NumPy arrays or Python numbers (helper suite)',
@@ -557,9 +554,6 @@ KNOWN_BUGS = {
     "test/legacy_test/test_modelaverage.py": {
         'TestModelAverage.test_model_average_static': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
     },
-    "test/legacy_test/test_normal_inplace.py": {
-        'TestNormalRandomInplaceGrad.test_normal_inplace_grad': "open: AttributeError: 'NoneType' object has no attribute 'numpy'",
-    },
     "test/legacy_test/test_optimizer_for_varbase.py": {
         'TestOptimizerForVarBase.test_create_param_lr_with_1_for_coverage': "open: NotImplementedError: Tensor.get_tensor: this reaches into Paddle's C++ runtime objects, which paddlelite does not have",
         'TestOptimizerForVarBase.test_create_param_lr_with_no_1_value_for_coverage': "open: NotImplementedError: Tensor.get_tensor: this reaches into Paddle's C++ runtime objects, which paddlelite does not have",
@@ -584,9 +578,6 @@ KNOWN_BUGS = {
     },
     "test/legacy_test/test_svd_lowrank.py": {
         'TestSvdLowrankAPI.test_errors': 'issue 28, APIs Paddle lets take lists, NumPy arrays or Python numbers (helper suite)',
-    },
-    "test/legacy_test/test_tensor_fill_.py": {
-        'TensorFill_Test.test_tensor_fill_backward': "open: AttributeError: 'NoneType' object has no attribute 'numpy'",
     },
     "test/legacy_test/test_tensor_register_hook.py": {
         'TestRegisterBackwardFinalHook.test_register_backward_hook': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
