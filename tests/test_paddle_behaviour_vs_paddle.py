@@ -5,6 +5,7 @@ instance_norm of [N, C], nll_loss of [N, 1] labels, float class ids, matmul of f
 exception class of a kernel's dtype mismatch, append_backward inside a sub-block, and while_loop over nested loop
 vars and vars that change shape."""
 import numpy as np
+import pytest
 
 from tests.differential import differential, raises, run_static
 
@@ -106,6 +107,14 @@ def test_tensordot_axes_forms(paddle):
             "tensor_pair": shape(paddle.to_tensor([[2], [0]])), "zero": shape(0),
             # a contracted dim of size 1 against 3: the other side is summed first
             "broadcast": paddle.tensordot(paddle.ones([1, 1]), paddle.ones([3, 2]), axes=[[1], [0]])[:, :1]}
+
+
+@pytest.mark.parametrize("axes,error", [(-1, AssertionError), (100, IndexError), (0.5, TypeError)])
+def test_tensordot_bad_int_axes(axes, error):
+    @differential(expected=raises(error))
+    def body(paddle):
+        paddle.tensordot(paddle.ones([2, 3]), paddle.ones([3, 2]), axes=axes)
+    body()
 
 
 @differential(expected=raises(AssertionError))

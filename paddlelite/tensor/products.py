@@ -92,8 +92,10 @@ def tensordot(x, y, axes=2, name=None):
             ax, ay = _int_list(axes, "tensordot", "axes"), []
     else:
         n = _int(axes, "tensordot", "axes")
-        if n < 0 or n > min(nx, ny):
-            raise ValueError(f"tensordot: axes={n} must be in [0, {min(nx, ny)}] for shapes {list(x.shape)} and "
+        if n < 0:  # Paddle's classes: an assertion, then the index its loop runs past
+            raise AssertionError(f"tensordot: the 'axes' should not be negative, but received axes={n}")
+        if n > min(nx, ny):
+            raise IndexError(f"tensordot: axes={n} must be in [0, {min(nx, ny)}] for shapes {list(x.shape)} and "
                              f"{list(y.shape)}")
         ax, ay = list(range(nx - n, nx)), list(range(n))
     ax, ay = ax + ay[len(ax):], ay + ax[len(ay):]
