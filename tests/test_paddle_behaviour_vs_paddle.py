@@ -109,6 +109,16 @@ def test_tensordot_axes_forms(paddle):
             "broadcast": paddle.tensordot(paddle.ones([1, 1]), paddle.ones([3, 2]), axes=[[1], [0]])[:, :1]}
 
 
+@differential(rtol=1e-5, atol=1e-6)
+def test_matmul_and_kron_promote_a_real_operand_to_complex(paddle):
+    z = paddle.to_tensor(np.array([[1 + 2j, 2], [3, 4 - 1j]], "complex64"), stop_gradient=False)
+    r = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
+    out = paddle.matmul(z, r) + paddle.matmul(r, z)
+    out.real().sum().backward()
+    return {"matmul": out, "kron": paddle.kron(r, z), "dtype": str(paddle.kron(z, r).dtype), "r_grad": r.grad,
+            "z_grad": z.grad}
+
+
 @pytest.mark.parametrize("axes,error", [(-1, AssertionError), (100, IndexError), (0.5, TypeError)])
 def test_tensordot_bad_int_axes(axes, error):
     @differential(expected=raises(error))

@@ -104,6 +104,18 @@ def promote_pair(x, y, api, zero_d_scalars=None):
     return x, y
 
 
+def real_to_complex(x, y):
+    """(x, y) with a real floating operand cast to its complex partner's dtype, where that dtype holds both (float32
+    with complex64, any float with complex128): the silent promotion of Paddle's matmul and kron. Other pairs stay."""
+    a, b = x.dtype.np, y.dtype.np
+    if (a.kind == "c") == (b.kind == "c") or dtype_kind(a if b.kind == "c" else b) != "f":
+        return x, y
+    common = promote(a, b)
+    if common == b:
+        return x.astype(common.name), y
+    return (x, y.astype(common.name)) if common == a else (x, y)
+
+
 def scalar_dtype(tensor_dtype, value):
     """The NumPy dtype a tensor of `tensor_dtype` and a Python scalar `value` combine into (operators)."""
     kind = dtype_kind(tensor_dtype)

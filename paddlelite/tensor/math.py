@@ -7,7 +7,7 @@ import numbers
 import numpy as np
 
 from ..framework.mode import in_static_mode
-from ..framework.promotion import promote_pair
+from ..framework.promotion import promote_pair, real_to_complex
 from ..framework.tensor import Tensor, wrap_array
 from ..ops import dispatch
 from ..ops import elementwise as _ew
@@ -145,6 +145,7 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
     _check_tensor(y, "matmul", "y")
     if x.dtype.name == "float32" and y.dtype.name in ("int32", "int64"):  # Paddle's matmul takes this pair only
         y = apply(_manip_ops.CAST, y, dtype="float32")
+    x, y = real_to_complex(x, y)
     return apply(_m.MATMUL, x, y, transpose_x=bool(transpose_x), transpose_y=bool(transpose_y))
 
 

@@ -4,6 +4,7 @@ import numbers
 
 import numpy as np
 
+from ..framework.promotion import real_to_complex
 from ..ops import dispatch
 from ..ops import special as _special
 from . import creation as _creation
@@ -28,6 +29,7 @@ def kron(x, y, name=None):
     """The Kronecker product (the lower-rank input padded with leading dims of 1)."""
     _check_tensor(x, "kron")
     _check_tensor(y, "kron", "y")
+    x, y = real_to_complex(x, y)
     if x.dtype != y.dtype:
         raise ValueError(f"kron: x and y must have the same dtype, received {x.dtype.name} and {y.dtype.name}")
     return apply(_special.KRON, x, y)

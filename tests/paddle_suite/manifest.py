@@ -474,13 +474,6 @@ KNOWN_BUGS = {
         'TestCombinationsAPI2.test_errors': 'issue 28, APIs Paddle lets take lists, NumPy arrays or Python numbers (helper suite)',
         'TestCombinationsAPIBase.test_errors': 'issue 28, APIs Paddle lets take lists, NumPy arrays or Python numbers (helper suite)',
     },
-    "test/legacy_test/test_complex_kron.py": {
-        'ComplexKronTestCase.runTest': 'issue 28, mixed-dtype arithmetic Paddle promotes (real with complex) (helper suite)',
-    },
-    "test/legacy_test/test_complex_matmul.py": {
-        'TestComplexMatMulLayer.test_complex_x_real_y': 'issue 28, mixed-dtype arithmetic Paddle promotes (real with complex) (helper suite)',
-        'TestComplexMatMulLayer.test_real_x_complex_y': 'issue 28, mixed-dtype arithmetic Paddle promotes (real with complex) (helper suite)',
-    },
     "test/legacy_test/test_conv_transpose_nn_grad.py": {
         '*': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
