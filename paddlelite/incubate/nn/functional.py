@@ -8,7 +8,7 @@ from ...nn.functional.activation import swiglu
 __all__ = ["fused_rms_norm", "fused_layer_norm", "fused_dropout_add", "fused_matmul_bias", "fused_linear",
            "fused_linear_activation", "fused_bias_act", "fused_rotary_position_embedding", "fused_feedforward",
            "fused_bias_dropout_residual_layer_norm", "fused_multi_head_attention", "swiglu", "fast_ln", "fast_rms_norm",
-           "fused_rms_norm_ext", "int_bincount", "blha_get_max_len"]
+           "fused_rms_norm_ext", "int_bincount", "blha_get_max_len", "masked_multihead_attention"]
 
 
 def _no_quant(api, quant_scale):
@@ -114,6 +114,48 @@ def blha_get_max_len(seq_lens_encoder, seq_lens_decoder, batch_size):
             return T.zeros([1], dtype="int32")
         return T.reshape(T.maximum(T.max(lens[:n]).astype("int32"), T.zeros([], dtype="int32")), [1])
     return longest(seq_lens_encoder), longest(seq_lens_decoder)
+
+
+def masked_multihead_attention(x, cache_kv=None, bias=None, src_mask=None, cum_offsets=None, sequence_lengths=None,
+                               rotary_tensor=None, beam_cache_offset=None, qkv_out_scale=None, out_shift=None,
+                               out_smooth=None, seq_len=1, rotary_emb_dims=0, use_neox_rotary_style=False,
+                               compute_dtype='default', out_scale=-1, quant_round_type=1, quant_max_bound=127.0,
+                               quant_min_bound=-127.0):
+    """(out, cache_kv): one decoding step. x [batch, 3 * num_head * head_dim] (+ bias [3, num_head, head_dim]) splits
+    into q, k, v; k and v are written in place into cache_kv [2, batch, num_head, max_seq_len, head_dim] at the
+    time step (src_mask.shape[3] - 1 when a mask is given, else seq_len; sequence_lengths [batch, 1] gives each
+    sequence its own), and q attends over the cached steps 0..time step with 1/sqrt(head_dim) scaling and src_mask
+    added to the scores. out is [batch, num_head * head_dim]. Inference only (Paddle registers no gradient)."""
+    api = "masked_multihead_attention"
+    _no_quant(api, out_scale)
+    for name, value in (("rotary_tensor", rotary_tensor), ("beam_cache_offset", beam_cache_offset),
+                        ("qkv_out_scale", qkv_out_scale), ("out_shift", out_shift), ("out_smooth", out_smooth),
+                        ("cum_offsets", cum_offsets)):
+        if value is not None:
+            raise NotImplementedError(f"{api}: '{name}' is not supported")
+    if cache_kv is None or len(cache_kv.shape) != 5 or cache_kv.shape[0] != 2:
+        raise ValueError(f"{api}: cache_kv must be a 5-D tensor [2, batch_size, num_head, max_seq_len, head_dim], "
+                         f"received {None if cache_kv is None else cache_kv.shape}")
+    _, batch, heads, max_len, head_dim = cache_kv.shape
+    if list(x.shape) != [batch, 3 * heads * head_dim]:
+        raise ValueError(f"{api}: x must have shape [{batch}, {3 * heads * head_dim}] to match cache_kv, "
+                         f"received {x.shape}")
+    qkv = T.reshape(x, [batch, 3, heads, head_dim])
+    if bias is not None:
+        qkv = qkv + T.reshape(bias, [1, 3, heads, head_dim])
+    step = seq_len if src_mask is None else src_mask.shape[3] - 1
+    steps = [step] * batch if sequence_lengths is None else [int(n) for n in sequence_lengths.numpy().reshape(-1)]
+    outs = []
+    for b, t in enumerate(steps):
+        if not 0 <= t < max_len:
+            raise ValueError(f"{api}: time step {t} of sequence {b} must lie in [0, {max_len})")
+        cache_kv[:, b, :, t] = qkv[b, 1:]
+        keys, values = cache_kv[0, b, :, :t + 1], cache_kv[1, b, :, :t + 1]
+        scores = T.matmul(T.unsqueeze(qkv[b, 0], 1), keys, transpose_y=True) * (head_dim ** -0.5)
+        if src_mask is not None:
+            scores = scores + T.reshape(src_mask[b, 0, 0, :t + 1], [1, 1, t + 1]).astype(scores.dtype)
+        outs.append(T.reshape(T.matmul(F.softmax(scores, axis=-1), values), [heads * head_dim]))
+    return T.stack(outs), cache_kv
 
 
 def fused_dropout_add(x, y, p=0.5, training=True, mode="upscale_in_train", name=None):
