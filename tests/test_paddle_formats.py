@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -100,25 +101,25 @@ def test_we_load_what_real_paddle_writes(tmp_path, name):
     np.testing.assert_allclose(got, expected, rtol=RTOL, atol=ATOL)
 
 
-_ON_PIR = """
-import json, sys
-import numpy as np
-import paddle
-import paddle.inference as paddle_infer
-out = {}
-for name, prefix, inputs in json.loads(sys.argv[1]):
-    arrays = [np.load(p) for p in inputs]
-    config = paddle_infer.Config(prefix + ".pdmodel", prefix + ".pdiparams")
-    config.disable_glog_info()
-    predictor = paddle_infer.create_predictor(config)
-    for n, a in zip(predictor.get_input_names(), arrays):
-        handle = predictor.get_input_handle(n)
-        handle.reshape(a.shape)
-        handle.copy_from_cpu(a)
-    predictor.run()
-    served = predictor.get_output_handle(predictor.get_output_names()[0]).copy_to_cpu()
-    np.save(prefix + ".served.npy", served)
-"""
+_ON_PIR = textwrap.dedent("""
+    import json, sys
+    import numpy as np
+    import paddle
+    import paddle.inference as paddle_infer
+    out = {}
+    for name, prefix, inputs in json.loads(sys.argv[1]):
+        arrays = [np.load(p) for p in inputs]
+        config = paddle_infer.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+        config.disable_glog_info()
+        predictor = paddle_infer.create_predictor(config)
+        for n, a in zip(predictor.get_input_names(), arrays):
+            handle = predictor.get_input_handle(n)
+            handle.reshape(a.shape)
+            handle.copy_from_cpu(a)
+        predictor.run()
+        served = predictor.get_output_handle(predictor.get_output_names()[0]).copy_to_cpu()
+        np.save(prefix + ".served.npy", served)
+    """)  # run by a subprocess under real Paddle; indented so nothing here imports it
 
 
 def test_paddle_inference_on_pir_serves_what_we_write(our_models):
@@ -197,18 +198,18 @@ def test_pir_op_types_without_a_converter_are_all_named(tmp_path):
         paddle.jit.load(str(tmp_path / "m"))
 
 
-_SAVE_ON_PIR = """
-import os, sys
-import numpy as np
-import paddle
-sys.path.insert(0, sys.argv[2])
-from tests.deploy_zoo import ZOO, build
-for name in ZOO:
-    layer, spec, inputs = build(paddle, name)
-    prefix = os.path.join(sys.argv[1], name)
-    paddle.jit.save(layer, prefix, input_spec=spec)
-    np.save(prefix + ".expected.npy", layer(*[paddle.to_tensor(a) for a in inputs]).numpy())
-"""
+_SAVE_ON_PIR = textwrap.dedent("""
+    import os, sys
+    import numpy as np
+    import paddle
+    sys.path.insert(0, sys.argv[2])
+    from tests.deploy_zoo import ZOO, build
+    for name in ZOO:
+        layer, spec, inputs = build(paddle, name)
+        prefix = os.path.join(sys.argv[1], name)
+        paddle.jit.save(layer, prefix, input_spec=spec)
+        np.save(prefix + ".expected.npy", layer(*[paddle.to_tensor(a) for a in inputs]).numpy())
+    """)  # run by a subprocess under real Paddle; indented so nothing here imports it
 
 
 def test_we_load_the_pir_programs_real_paddle_writes_by_default(tmp_path):
