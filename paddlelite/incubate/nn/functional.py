@@ -1,6 +1,8 @@
 """paddle.incubate.nn.functional: the fused transformer building blocks, written over the registry's ops (each
 piece differentiable in both modes; on a GPU the attention runs through F.scaled_dot_product_attention's fused
 op). Paddle's quantized variants (quant_scale > 0) are not supported."""
+import numpy as np
+
 from ... import tensor as T
 from ...nn import functional as F
 from ...nn.functional.activation import swiglu
@@ -145,17 +147,23 @@ def masked_multihead_attention(x, cache_kv=None, bias=None, src_mask=None, cum_o
         qkv = qkv + T.reshape(bias, [1, 3, heads, head_dim])
     step = seq_len if src_mask is None else src_mask.shape[3] - 1
     steps = [step] * batch if sequence_lengths is None else [int(n) for n in sequence_lengths.numpy().reshape(-1)]
-    outs = []
     for b, t in enumerate(steps):
         if not 0 <= t < max_len:
             raise ValueError(f"{api}: time step {t} of sequence {b} must lie in [0, {max_len})")
-        cache_kv[:, b, :, t] = qkv[b, 1:]
-        keys, values = cache_kv[0, b, :, :t + 1], cache_kv[1, b, :, :t + 1]
-        scores = T.matmul(T.unsqueeze(qkv[b, 0], 1), keys, transpose_y=True) * (head_dim ** -0.5)
-        if src_mask is not None:
-            scores = scores + T.reshape(src_mask[b, 0, 0, :t + 1], [1, 1, t + 1]).astype(scores.dtype)
-        outs.append(T.reshape(T.matmul(F.softmax(scores, axis=-1), values), [heads * head_dim]))
-    return T.stack(outs), cache_kv
+    if sequence_lengths is None:  # one step for the whole batch: one write
+        cache_kv[:, :, :, step] = T.transpose(qkv[:, 1:], [1, 0, 2, 3])
+    else:
+        for b, t in enumerate(steps):
+            cache_kv[:, b, :, t] = qkv[b, 1:]
+    span = max(steps) + 1  # the batch attends over the longest sequence's steps, each masked past its own
+    scores = T.matmul(T.unsqueeze(qkv[:, 0], 2), cache_kv[0, :, :, :span], transpose_y=True) * (head_dim ** -0.5)
+    if src_mask is not None:
+        scores = scores + src_mask[:, :, :, :span].astype(scores.dtype)
+    if min(steps) + 1 < span:
+        beyond = np.arange(span)[None, :] > np.array(steps)[:, None]
+        scores = T.masked_fill(scores, T.to_tensor(beyond.reshape(batch, 1, 1, span)), float("-inf"))
+    out = T.matmul(F.softmax(scores, axis=-1), cache_kv[1, :, :, :span])
+    return T.reshape(out, [batch, heads * head_dim]), cache_kv
 
 
 def fused_dropout_add(x, y, p=0.5, training=True, mode="upscale_in_train", name=None):
