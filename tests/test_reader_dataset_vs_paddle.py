@@ -192,3 +192,14 @@ def test_split_and_cluster_files_reader_share_the_samples_between_trainers(tmp_p
              for rank in (0, 1)]
     assert sorted(parts[0] + parts[1]) == list(range(12))
     assert parts[0] == [0, 1, 2, 3, 4, 9, 10, 11]  # files 0 and 2 (Paddle's grouping: 0..4, 5..8, 9..11)
+
+
+@differential(expected={"random": [[[8]], [[0, 1]], [1, 1], "int64"], "rows": [[[0, 1, 2, 3]], [3, 2]],
+                        "list": [[[0.0], [1.0]], [[0, 1, 2]]]})
+def test_lod_tensors_of_length_one_sequences(paddle):
+    np.random.seed(3)
+    drawn = paddle.base.create_random_int_lodtensor([[1]], [1], paddle.CPUPlace(), 0, 9)
+    rows = paddle.base.create_lod_tensor(np.ones([3, 2], "float32"), [[1, 1, 1]], paddle.CPUPlace())
+    listed = paddle.base.create_lod_tensor([[0], [1]], [[1, 1]], paddle.CPUPlace())
+    return {"random": [np.array(drawn).tolist(), drawn.lod(), drawn.shape(), str(np.array(drawn).dtype)],
+            "rows": [rows.lod(), rows.shape()], "list": [np.array(listed).tolist(), listed.lod()]}

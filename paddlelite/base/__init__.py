@@ -8,8 +8,9 @@ import sys as _sys
 
 from .. import fluid as _fluid
 from ..device import CPUPlace, CUDAPlace, is_compiled_with_cuda
-from ..fluid import (DataFeeder, Executor, ParamAttr, Program, Scope, Variable, append_backward, default_main_program,
-                     default_startup_program, global_scope, gradients, program_guard, scope_guard, unique_name)
+from ..fluid import (DataFeeder, Executor, ParamAttr, Program, Scope, Variable, append_backward, create_lod_tensor,
+                     create_random_int_lodtensor, default_main_program, default_startup_program, global_scope,
+                     gradients, program_guard, scope_guard, unique_name)
 from ..fluid.dygraph import disable_dygraph, enable_dygraph
 from ..fluid.framework import in_dygraph_mode
 from ..framework.flags import get_flags, in_dynamic_or_pir_mode, in_pir_mode, set_flags
@@ -23,8 +24,8 @@ executor = _static_executor
 Tensor = core.DenseTensor  # Paddle's base.Tensor: the runtime tensor of a scope variable, not the eager Tensor
 enable_imperative, disable_imperative = enable_dygraph, disable_dygraph  # Paddle's older names
 initializer, io, layers, data_feeder = _fluid.initializer, _fluid.io, _fluid.layers, _fluid.data_feeder
-reader, wrapped_decorator = _fluid.reader, _fluid.wrapped_decorator
-for _name in ("backward", "data_feeder", "dygraph", "framework", "initializer", "io", "layers", "reader",
+reader, wrapped_decorator, lod_tensor = _fluid.reader, _fluid.wrapped_decorator, _fluid.lod_tensor
+for _name in ("backward", "data_feeder", "dygraph", "framework", "initializer", "io", "layers", "lod_tensor", "reader",
               "wrapped_decorator"):
     _sys.modules[f"{__name__}.{_name}"] = getattr(_fluid, _name)
 # the module paths Paddle code imports these from: the modules that implement them here
@@ -33,7 +34,7 @@ _sys.modules[f"{__name__}.executor"] = _static_executor
 _sys.modules[f"{__name__}.param_attr"] = _param_attr
 _sys.modules[f"{__name__}.unique_name"] = unique_name
 
-__all__ = ["CPUPlace", "CUDAPlace", "DataFeeder", "Executor", "ParamAttr", "Program", "Scope", "Variable", "append_backward",
+__all__ = ["CPUPlace", "CUDAPlace", "create_lod_tensor", "create_random_int_lodtensor", "DataFeeder", "Executor", "ParamAttr", "Program", "Scope", "Variable", "append_backward",
            "backward", "data_feeder", "default_main_program", "default_startup_program", "disable_dygraph", "dygraph",
            "enable_dygraph", "framework", "get_flags", "global_scope", "gradients", "in_dygraph_mode",
            "in_dynamic_or_pir_mode", "in_pir_mode", "initializer", "io", "is_compiled_with_cuda", "layers",

@@ -53,8 +53,8 @@ def _check_exists_and_download(path, url, md5, module_name, download=True):
 
 def fetch_all():
     """Every module's fetch(): the files are checked (paddlelite does not download them)."""
-    from . import cifar, mnist, uci_housing
-    for module in (cifar, mnist, uci_housing):
+    from . import cifar, imikolov, mnist, uci_housing
+    for module in (cifar, imikolov, mnist, uci_housing):
         module.fetch()
 
 

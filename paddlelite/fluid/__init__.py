@@ -8,8 +8,10 @@ from ..static import (Executor, Program, Scope, default_main_program, default_st
                       program_guard, scope_guard)
 from ..static.framework import Operator, Parameter, Variable
 from ..utils import unique_name
-from . import backward, data_feeder, dygraph, framework, initializer, io, layers, optimizer, reader, wrapped_decorator
+from . import (backward, data_feeder, dygraph, framework, initializer, io, layers, lod_tensor, optimizer, reader,
+               wrapped_decorator)
 from .data_feeder import DataFeeder
+from .lod_tensor import create_lod_tensor, create_random_int_lodtensor
 from .backward import append_backward, gradients
 
 
@@ -28,4 +30,5 @@ def ParamAttr(*args, **kwargs):
 __all__ = ["CPUPlace", "CUDAPlace", "DataFeeder", "Executor", "Program", "Scope", "default_main_program",
            "default_startup_program", "global_scope", "program_guard", "scope_guard", "unique_name",
            "backward", "dygraph", "layers", "append_backward", "gradients", "data", "ParamAttr",
-           "Variable", "Parameter", "Operator", "framework", "initializer", "io", "optimizer"]
+           "Variable", "Parameter", "Operator", "framework", "initializer", "io", "optimizer", "create_lod_tensor",
+           "create_random_int_lodtensor"]

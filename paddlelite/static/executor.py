@@ -73,15 +73,31 @@ class DenseTensor:
         return place_of_array(self._value())
 
     def lod(self):
-        """[]: paddlelite's tensors carry no level-of-detail offsets (Paddle 3 deprecated them)."""
-        return []
+        """The level-of-detail offsets set on the tensor ([] when none)."""
+        return [list(level) for level in self._scope._lods.get(self._name, [])]
 
     def set_lod(self, lod):
-        if lod and any(level for level in lod):
-            raise NotImplementedError("LoDTensor.set_lod: paddlelite's tensors carry no level-of-detail offsets "
-                                      "(Paddle 3 deprecated LoD); pad the sequences to one length instead")
+        """Offsets [[0, 1, 2, ...]]: one level of sequences of length 1, which is the dense tensor itself."""
+        lengths = [[b - a for a, b in zip(level, level[1:])] for level in lod]
+        self._set_lengths(lengths, lod, "set_lod")
 
-    set_recursive_sequence_lengths = set_lod
+    def set_recursive_sequence_lengths(self, lengths):
+        """[[1, 1, ...]]: one level of sequences of length 1 (see set_lod)."""
+        offsets = [[0, *np.cumsum(level, dtype=int).tolist()] for level in lengths]
+        self._set_lengths(lengths, offsets, "set_recursive_sequence_lengths")
+
+    def _set_lengths(self, lengths, offsets, api):
+        if not lengths or all(not level for level in lengths):
+            self._scope._lods.pop(self._name, None)
+            return
+        if len(lengths) > 1 or any(n != 1 for n in lengths[0]):
+            raise NotImplementedError(f"LoDTensor.{api}: paddlelite's tensors carry no level-of-detail sequences "
+                                      f"(Paddle 3 deprecated LoD), only one level of length-1 sequences, which is "
+                                      f"the dense tensor; received {lengths}. Pad the sequences to one length instead")
+        if self._is_initialized() and len(lengths[0]) != self.shape()[0]:
+            raise ValueError(f"LoDTensor.{api}: {len(lengths[0])} sequences of length 1, but the tensor has "
+                             f"{self.shape()[0]} rows")
+        self._scope._lods[self._name] = offsets
 
     def _dtype(self):
         return _dtype.from_numpy(self._value().dtype)
@@ -117,6 +133,7 @@ class Scope:
 
     def __init__(self, parent=None):
         self._values = {} if parent is None else ChainMap({}, parent._values)
+        self._lods = {}  # name -> level-of-detail offsets (only the dense kind: see DenseTensor.set_lod)
         self._kids = []
 
     def new_scope(self):

@@ -146,12 +146,30 @@ def _write_uci_housing(directory, rng):
     return {"MD5": "housing.data"}
 
 
+def _write_imikolov(directory, rng):
+    """simple-examples.tgz with ptb.train/valid/test: sentences over 20 words, each frequent enough for the
+    dictionary (min_word_freq 50), the next word mostly following from the previous ones."""
+    words = [f"w{i}" for i in range(20)]
+    with tarfile.open(os.path.join(directory, "imikolov%2Fsimple-examples.tgz"), "w:gz") as tar:
+        for split, count in (("train", 400), ("valid", 80), ("test", 80)):
+            lines = []
+            for _ in range(count):
+                start = rng.randint(0, 20)
+                lines.append(" ".join(words[(start + 3 * k) % 20] for k in range(rng.randint(4, 12))))
+            blob = ("\n".join(lines) + "\n").encode()
+            info = tarfile.TarInfo(f"./simple-examples/data/ptb.{split}.txt")
+            info.size = len(blob)
+            tar.addfile(info, io.BytesIO(blob))
+    return {"MD5": "imikolov%2Fsimple-examples.tgz"}
+
+
 def _supply_datasets(source, home):
-    """A file that reads `paddle.dataset.mnist`, `cifar` or `uci_housing` (the book tests) gets small synthetic files
+    """A file that reads `paddle.dataset.mnist`, `cifar`, `uci_housing` or `imikolov` (the book tests) gets small synthetic files
     in a scratch DATA_HOME, their MD5s set as the module's (nothing is downloaded)."""
     import importlib
 
-    writers = {"mnist": _write_mnist, "cifar": _write_cifar, "uci_housing": _write_uci_housing}
+    writers = {"mnist": _write_mnist, "cifar": _write_cifar, "uci_housing": _write_uci_housing,
+               "imikolov": _write_imikolov}
     for name, write in writers.items():
         if f"paddle.dataset.{name}" not in source:
             continue
