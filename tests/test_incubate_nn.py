@@ -208,6 +208,35 @@ def test_fast_rms_norm_gradient():
     np.testing.assert_allclose(x.grad.numpy(), numeric, rtol=1e-5, atol=1e-7)
 
 
+def test_rms_norms_are_one_kernel_eagerly_and_one_op_in_a_program():
+    """fused_rms_norm (with its residual sum) and fast_rms_norm run as one rms_norm op: one launch of
+    kernels/rms_norm.cu on a GPU (counted here over NumPy), one op in a static program giving the eager values."""
+    import paddlelite as paddle
+    from paddlelite.device.launch_count import count_launches
+    F = paddle.incubate.nn.functional
+    with count_launches() as c:
+        x, r, w = (paddle.to_tensor(a) for a in (X, R, W8))
+        F.fused_rms_norm(x, w, None, 1e-6, 2, residual=r)
+        F.fast_rms_norm(x, w)
+    assert c.by_label["rms_norm"]["raw"] == 2
+    assert set(c.by_label) == {"paddlelite.framework.tensor.to_array", "rms_norm"}
+    eager = [t.numpy() for t in F.fused_rms_norm(*(paddle.to_tensor(a) for a in (X, W8)), None, 1e-6, 2,
+                                                 residual=paddle.to_tensor(R))]
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main, paddle.static.Program()):
+            xv, rv = paddle.static.data("x", [2, 4, 8]), paddle.static.data("r", [2, 4, 8])
+            out, residual_out = F.fused_rms_norm(xv, paddle.static.data("w", [8]), None, 1e-6, 2, residual=rv)
+        assert [op.type for op in main.global_block().ops if op.type not in ("feed", "fetch")] == ["rms_norm"]
+        got = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": X, "r": R, "w": W8},
+                                                            fetch_list=[out, residual_out])
+    finally:
+        paddle.disable_static()
+    for a, b in zip(got, eager):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
+
+
 def test_int_bincount_and_blha_get_max_len():
     import paddlelite as paddle
     F = paddle.incubate.nn.functional

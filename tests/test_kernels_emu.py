@@ -17,6 +17,7 @@ from paddlelite.ops.launch import embedding as emb_launch
 from paddlelite.ops.launch import layer_norm as ln_launch
 from paddlelite.ops.launch import optimizer as opt_launch
 from paddlelite.ops.launch import reduce as red_launch
+from paddlelite.ops.launch import rms_norm as rms_launch
 from paddlelite.ops.launch import rnn as rnn_launch
 from paddlelite.ops.launch import softmax_ce as sce_launch
 from paddlelite.ops.registry import device_impls, get_op
@@ -144,6 +145,46 @@ def test_softmax_ce_forward_flags_a_label_out_of_range(emu):
     assert bad[0] == 1 and np.isfinite(loss).all()  # the bad row's loss is class 0's, the host raises later
     _, _, bad = sce_launch.softmax_ce_hard(np, x, np.array([[0], [-100], [3]]), -100, -1)
     assert bad[0] == 0
+
+
+# ---- rms_norm -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((2, 3, 5), 1), ((300, 8), 1), ((2, 777), 1),
+                                        ((5, 6), 0)])
+@pytest.mark.parametrize("fused,affine", [("plain", False), ("plain", True), ("residual", True), ("bias", False),
+                                          ("both", True)])
+def test_rms_norm_forward(impls, dtype, shape, axis, fused, affine):
+    """One launch of rms_fwd gives Out, ResidualOut (the residual sum) and InvVar as the reference does."""
+    x = randn(*shape, dtype=dtype) * 3 + 1
+    n = int(np.prod(shape[axis:]))
+    bias = randn(n, dtype=dtype) if fused in ("bias", "both") else None
+    residual = randn(*shape, dtype=dtype) if fused in ("residual", "both") else None
+    weight, norm_bias = (randn(n, dtype=dtype), randn(n, dtype=dtype)) if affine else (None, None)
+    kern = K.kernel("rms_norm", f"rms_fwd_{ {np.float32: 'f32', np.float16: 'f16'}[dtype] }")
+    before = kern.launches
+    out, residual_out, inv = check(impls, "rms_norm", (x, bias, residual, weight, norm_bias),
+                                   dict(epsilon=1e-5, begin_norm_axis=axis), dtype)
+    assert kern.launches == before + 1
+    assert residual_out.shape == (x.shape if fused != "plain" else (0,)) and inv.dtype == np.float32
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((2, 300), 1), ((11, 40), 1), ((2, 4100), 1)])
+@pytest.mark.parametrize("with_weight,with_dresidual", [(True, True), (True, False), (False, False)])
+def test_rms_norm_grad(impls, dtype, shape, axis, with_weight, with_dresidual):
+    h = randn(*shape, dtype=dtype)
+    n = int(np.prod(shape[axis:]))
+    _, _, inv = get_op("rms_norm").forward(np, h, None, None, None, None, epsilon=1e-5, begin_norm_axis=axis)
+    weight = randn(n, dtype=dtype) if with_weight else None
+    dresidual = randn(*shape, dtype=dtype) if with_dresidual else None
+    check(impls, "rms_norm_grad", (h, weight, inv, randn(*shape, dtype=dtype), dresidual),
+          dict(epsilon=1e-5, begin_norm_axis=axis), dtype)
+
+
+def test_rms_norm_kernels_leave_float64_and_mixed_dtypes_to_the_reference(emu):
+    x = randn(3, 4).astype(np.float64)
+    assert rms_launch.rms_norm(np, x, None, None, None, None, 1e-5, 1) is None
+    assert rms_launch.rms_norm(np, randn(3, 4), None, None, randn(4, dtype=np.float16), None, 1e-5, 1) is None
 
 
 # ---- layer_norm -----------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Normalisation ops: layer_norm, instance_norm, batch_norm and sync_batch_norm, each with its grad op.
+"""Normalisation ops: layer_norm, rms_norm (with its residual sum), instance_norm, batch_norm and sync_batch_norm,
+each with its grad op.
 
 Each backward is ONE dedicated op computing every input gradient in a pass (a fused GPU kernel replaces it
 by op type). Statistics are computed in float32 for float16 inputs, else in the input's dtype.
@@ -9,8 +10,9 @@ from .formula import reshape_as
 from .collective import ring_communicator
 from .cudnn import batch_norm as _cudnn_bn
 from .launch import layer_norm as _launch
+from .launch import rms_norm as _rms_launch
 from .registry import Meta, register_op
-from .shape_rules import check_float
+from .shape_rules import check_float, known_shapes_differ
 
 
 def _compute_dtype(dtype):
@@ -157,6 +159,116 @@ LAYER_NORM_GRAD = register_op("layer_norm_grad", inputs=("X", "Scale", "Mean", "
                               outputs=("DX", "DScale", "DBias"), forward=_layer_norm_grad_forward,
                               infer=_layer_norm_grad_infer, attrs={"epsilon": 1e-5, "begin_norm_axis": 1},
                               optional_inputs=("Scale",), gpu=_launch.layer_norm_grad)
+
+
+# ---- rms_norm: h = x + bias + residual, out = h / sqrt(mean(h^2) + epsilon) * norm_weight + norm_bias -------
+# Paddle's fused_rms_norm. ResidualOut is h when bias or residual is given (else empty); InvVar is 1/rms per row
+# (float32, float64 for float64 X). 16-bit inputs are summed and normalised in float32 (kernels/rms_norm.cu alike).
+def _rms_dtype(dtype):
+    return np.dtype(np.float64) if dtype == np.float64 else np.dtype(np.float32)
+
+
+def _rms_split(op, x, begin_norm_axis):
+    nd = len(x.shape)
+    if not isinstance(begin_norm_axis, (int, np.integer)) or not 0 <= begin_norm_axis < max(nd, 1):
+        raise ValueError(f"op '{op}': begin_norm_axis must be in [0, {nd}) for a {nd}-D X of shape "
+                         f"{list(x.shape)}, received {begin_norm_axis!r}")
+    return _numel(x.shape[:begin_norm_axis]), _numel(x.shape[begin_norm_axis:])
+
+
+def _rms_check(op, x, right, vectors=(), same_shape=()):
+    for slot, meta in vectors:
+        if meta is not None:
+            if meta.dtype != x.dtype:
+                raise TypeError(f"op '{op}': {slot} has dtype {meta.dtype} but X has {x.dtype}")
+            _check_affine(op, slot, meta, right, x)
+    for slot, meta in same_shape:
+        if meta is not None and (meta.dtype != x.dtype or known_shapes_differ(meta.shape, x.shape)):
+            raise ValueError(f"op '{op}': {slot} must have X's shape {list(x.shape)} and dtype {x.dtype}, "
+                             f"received {list(meta.shape)} {meta.dtype}")
+
+
+def _rms_norm_infer(x, bias, residual, norm_weight, norm_bias, epsilon, begin_norm_axis):
+    check_float("rms_norm", x, real=True)
+    left, right = _rms_split("rms_norm", x, begin_norm_axis)
+    _rms_check("rms_norm", x, right, (("Bias", bias), ("NormWeight", norm_weight), ("NormBias", norm_bias)),
+               (("Residual", residual),))
+    fused = bias is not None or residual is not None
+    return (Meta(x.shape, x.dtype), Meta(x.shape if fused else (0,), x.dtype),
+            Meta((left,), _rms_dtype(x.dtype)))
+
+
+def _rms_norm_forward(xp, x, bias, residual, norm_weight, norm_bias, epsilon, begin_norm_axis):
+    left, right = _rms_split("rms_norm", x, begin_norm_axis)
+    cdt = _rms_dtype(x.dtype)
+    h = x.reshape(left, right).astype(cdt)
+    if bias is not None:
+        h += bias.reshape(1, right).astype(cdt, copy=False)
+    if residual is not None:
+        h += residual.reshape(left, right).astype(cdt, copy=False)
+    inv = _rows_dot(xp, h, h)
+    inv /= right
+    inv = 1 / xp.sqrt(inv + cdt.type(epsilon))
+    out = h * inv[:, None]
+    if norm_weight is not None:
+        out *= norm_weight.reshape(1, right).astype(cdt, copy=False)
+    if norm_bias is not None:
+        out += norm_bias.reshape(1, right).astype(cdt, copy=False)
+    fused = bias is not None or residual is not None
+    residual_out = h.astype(x.dtype).reshape(x.shape) if fused else xp.empty((0,), x.dtype)
+    return out.astype(x.dtype, copy=False).reshape(x.shape), residual_out, inv
+
+
+def _rms_norm_grad(g):
+    if not g.needs_any("X", "Bias", "Residual", "NormWeight", "NormBias"):
+        return
+    fused = g.input("Bias") is not None or g.input("Residual") is not None
+    dout, dresidual_out = g.output_grad("Out"), g.output_grad("ResidualOut") if fused else None
+    if dout is None and dresidual_out is None:
+        return
+    dh, dweight, dnorm_bias = g.op("rms_norm_grad", g.output("ResidualOut") if fused else g.input("X"),
+                                   g.input("NormWeight"), g.output("InvVar"), g.output_grad_or_zeros("Out"),
+                                   dresidual_out, **g.attrs)
+    g.set_input_grads(("X", "Residual", "NormWeight", "NormBias"), (dh, dh, dweight, dnorm_bias))
+    if g.needs("Bias"):
+        g.set_input_grad("Bias", g.reduce_as(dh, g.input("Bias")))
+
+
+def _rms_norm_grad_infer(h, norm_weight, inv_var, dout, dresidual_out, epsilon, begin_norm_axis):
+    _, right = _rms_split("rms_norm_grad", h, begin_norm_axis)
+    _rms_check("rms_norm_grad", h, right, (("NormWeight", norm_weight),),
+               (("DOut", dout), ("DResidualOut", dresidual_out)))
+    p = Meta(norm_weight.shape, h.dtype) if norm_weight is not None else Meta((right,), h.dtype)
+    return Meta(h.shape, h.dtype), p, p
+
+
+def _rms_norm_grad_forward(xp, h, norm_weight, inv_var, dout, dresidual_out, epsilon, begin_norm_axis):
+    # xhat = h inv; dh = inv (dout w - xhat mean(dout w xhat)) + dresidual_out; dw = sum dout xhat; dnb = sum dout
+    left, right = _rms_split("rms_norm_grad", h, begin_norm_axis)
+    cdt = _rms_dtype(h.dtype)
+    inv = inv_var.reshape(left, 1).astype(cdt, copy=False)
+    xhat = h.reshape(left, right).astype(cdt) * inv
+    d = dout.reshape(left, right).astype(cdt, copy=False)
+    g = d * norm_weight.reshape(1, right).astype(cdt, copy=False) if norm_weight is not None else d
+    dh = inv * (g - xhat * (_rows_dot(xp, g, xhat) / right)[:, None])
+    if dresidual_out is not None:
+        dh += dresidual_out.reshape(left, right).astype(cdt, copy=False)
+    pshape = norm_weight.shape if norm_weight is not None else (right,)
+    return (dh.astype(h.dtype).reshape(h.shape), _column_sums(xp, d * xhat).astype(h.dtype).reshape(pshape),
+            _column_sums(xp, d).astype(h.dtype).reshape(pshape))
+
+
+RMS_NORM = register_op("rms_norm", inputs=("X", "Bias", "Residual", "NormWeight", "NormBias"),
+                       outputs=("Out", "ResidualOut", "InvVar"), forward=_rms_norm_forward, infer=_rms_norm_infer,
+                       grad=_rms_norm_grad, attrs={"epsilon": 1e-5, "begin_norm_axis": 1},
+                       optional_inputs=("Bias", "Residual", "NormWeight", "NormBias"),
+                       intermediate_outputs=("InvVar",), gpu=_rms_launch.rms_norm)
+
+# No grad maker: double backward through rms_norm is not supported.
+RMS_NORM_GRAD = register_op("rms_norm_grad", inputs=("H", "NormWeight", "InvVar", "DOut", "DResidualOut"),
+                            outputs=("DH", "DNormWeight", "DNormBias"), forward=_rms_norm_grad_forward,
+                            infer=_rms_norm_grad_infer, attrs={"epsilon": 1e-5, "begin_norm_axis": 1},
+                            optional_inputs=("NormWeight", "DResidualOut"), gpu=_rms_launch.rms_norm_grad)
 
 
 # ---- instance_norm --------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Gradient cases for layer_norm, instance_norm, batch_norm, sync_batch_norm and group_norm (ops/norm.py)."""
+"""Gradient cases for layer_norm, rms_norm, instance_norm, batch_norm, sync_batch_norm and group_norm
+(ops/norm.py)."""
 from . import OpCase, positive, rand
 from .collective import one_rank_world
 
@@ -10,6 +11,12 @@ CASES = [
            id="layer_norm-plain"),
     OpCase("layer_norm", {"X": rand(2, 2, 4, seed=5), "Scale": rand(4, seed=6), "Bias": None},
            {"begin_norm_axis": 2, "epsilon": 1e-3}, id="layer_norm-scale-only"),
+    # ---- rms_norm: plain, and with the residual sum (ResidualOut's gradient reaches X, Bias and Residual too)
+    OpCase("rms_norm", {"X": rand(3, 5, seed=51), "Bias": None, "Residual": None, "NormWeight": rand(5, seed=52),
+                        "NormBias": None}, id="rms_norm-plain"),
+    OpCase("rms_norm", {"X": rand(2, 3, 4, seed=53), "Bias": rand(4, seed=54), "Residual": rand(2, 3, 4, seed=55),
+                        "NormWeight": rand(4, seed=56), "NormBias": rand(4, seed=57)},
+           {"begin_norm_axis": 2, "epsilon": 1e-3}, id="rms_norm-residual-bias"),
     # ---- instance_norm
     OpCase("instance_norm", {"X": rand(2, 3, 2, 2, seed=41), "Scale": rand(3, seed=42), "Bias": rand(3, seed=43)},
            id="instance_norm-affine"),
