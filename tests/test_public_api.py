@@ -35,7 +35,8 @@ ADDITIONS = {
     "io": {"default_collate_fn", "default_convert_fn"},  # Paddle keeps them in paddle.io.dataloader.collate
     "fluid": {"CPUPlace", "CUDAPlace", "DataFeeder", "Executor", "Operator", "ParamAttr", "Parameter", "Program", "Scope",
               "Variable", "append_backward", "data", "default_main_program", "default_startup_program",
-              "global_scope", "gradients", "program_guard", "scope_guard"},  # fluid's 1.x names (Paddle 3 has no fluid)
+              "global_scope", "gradients", "program_guard", "scope_guard", "create_lod_tensor",
+              "create_random_int_lodtensor"},  # fluid's 1.x names (Paddle 3 has no fluid)
     "tensor": {"assign", "clone", "seed",
                "logspace", "tril_indices", "triu_indices"},  # Paddle files these under paddle.tensor.creation only
     "distributed": {"Group", "Task"},  # what new_group and async collectives return; Paddle keeps them deeper  # Paddle files them elsewhere; here they sit with the other creators

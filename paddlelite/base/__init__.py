@@ -34,7 +34,7 @@ _sys.modules[f"{__name__}.executor"] = _static_executor
 _sys.modules[f"{__name__}.param_attr"] = _param_attr
 _sys.modules[f"{__name__}.unique_name"] = unique_name
 
-__all__ = ["CPUPlace", "CUDAPlace", "create_lod_tensor", "create_random_int_lodtensor", "DataFeeder", "Executor", "ParamAttr", "Program", "Scope", "Variable", "append_backward",
+__all__ = ["CPUPlace", "CUDAPlace", "create_lod_tensor", "create_random_int_lodtensor", "lod_tensor", "DataFeeder", "Executor", "ParamAttr", "Program", "Scope", "Variable", "append_backward",
            "backward", "data_feeder", "default_main_program", "default_startup_program", "disable_dygraph", "dygraph",
            "enable_dygraph", "framework", "get_flags", "global_scope", "gradients", "in_dygraph_mode",
            "in_dynamic_or_pir_mode", "in_pir_mode", "initializer", "io", "is_compiled_with_cuda", "layers",
