@@ -8,6 +8,11 @@
 //                are read once, dx written once. Tiles as tile_colsum (16-byte accesses when B % 4 == 0
 //                and aligned); with gridDim.y > 1 the column sums are float32 partials [G, B] finished
 //                by reduce_mid (reduce.cu).
+// glu_act:       out = act(a) * b over [M, n] rows, a and b rows of stride lda / ldb: one input split in
+//                halves (swiglu(x): a = x[:, :n], b = x[:, n:], strides 2n) or two inputs (strides n).
+// glu_act_grad:  da = dout * b * act'(a), db = dout * act(a), written with the same strides (into one
+//                [M, 2n] gradient, or two). A thread's elements step by the grid's stride; its column
+//                steps by stride % n, so no division per element.
 #include "common.cuh"
 
 template <class T>
@@ -109,6 +114,39 @@ __device__ __forceinline__ void bias_act_grad_k(const T* __restrict__ x, const T
   }
 }
 
+// Grid-stride over the M * n elements of a [M, n] view, each with its row and column (no division per element).
+template <class F>
+__device__ __forceinline__ void rows_cols_loop(i64 M, i64 n, F f) {
+  const i64 total = M * n, stride = GRID_STRIDE;
+  const i64 dr = stride / n, dc = stride - dr * n;
+  i64 i = GRID_TID, r = i / n, c = i - r * n;
+  for (; i < total; i += stride) {
+    f(i, r, c);
+    r += dr;
+    c += dc;
+    if (c >= n) { c -= n; ++r; }
+  }
+}
+
+template <class T>
+__device__ __forceinline__ void glu_act_k(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ out,
+                                          i64 M, i64 n, i64 lda, i64 ldb, int act) {
+  rows_cols_loop(M, n, [&](i64 i, i64 r, i64 c) {
+    st(out, i, act_forward(act, ld(a, r * lda + c)) * ld(b, r * ldb + c));
+  });
+}
+
+template <class T>
+__device__ __forceinline__ void glu_act_grad_k(const T* __restrict__ a, const T* __restrict__ b,
+                                               const T* __restrict__ dout, T* __restrict__ da, T* __restrict__ db,
+                                               i64 M, i64 n, i64 lda, i64 ldb, int act) {
+  rows_cols_loop(M, n, [&](i64 i, i64 r, i64 c) {
+    const float av = ld(a, r * lda + c), bv = ld(b, r * ldb + c), d = ld(dout, i);
+    st(da, r * lda + c, d * bv * act_grad(act, av));
+    st(db, r * ldb + c, d * act_forward(act, av));
+  });
+}
+
 #define BIAS_ACT_GRAD_BLOCKS_PER_SM 2  // resident 256-thread blocks (launch/activation.py sizes the grid)
 
 #define ACT_KERNELS(NAME, T)                                                                             \
@@ -125,6 +163,14 @@ __device__ __forceinline__ void bias_act_grad_k(const T* __restrict__ x, const T
                                                   int vec) {                                             \
     if (vec) bias_act_grad_k<4, T>(x, bias, dout, dx, dbias, partial, R, B, act);                        \
     else bias_act_grad_k<1, T>(x, bias, dout, dx, dbias, partial, R, B, act);                            \
+  }                                                                                                      \
+  extern "C" __global__ void glu_act_##NAME(const T* a, const T* b, T* out, i64 M, i64 n, i64 lda, i64 ldb, \
+                                            int act) {                                                   \
+    glu_act_k<T>(a, b, out, M, n, lda, ldb, act);                                                        \
+  }                                                                                                      \
+  extern "C" __global__ void glu_act_grad_##NAME(const T* a, const T* b, const T* dout, T* da, T* db, i64 M, \
+                                                 i64 n, i64 lda, i64 ldb, int act) {                     \
+    glu_act_grad_k<T>(a, b, dout, da, db, M, n, lda, ldb, act);                                          \
   }
 
 INSTANTIATE_FLOAT_TYPES(ACT_KERNELS)

@@ -208,9 +208,10 @@ def test_fast_rms_norm_gradient():
     np.testing.assert_allclose(x.grad.numpy(), numeric, rtol=1e-5, atol=1e-7)
 
 
-def test_rms_norms_are_one_kernel_eagerly_and_one_op_in_a_program():
-    """fused_rms_norm (with its residual sum) and fast_rms_norm run as one rms_norm op: one launch of
-    kernels/rms_norm.cu on a GPU (counted here over NumPy), one op in a static program giving the eager values."""
+def test_fused_blocks_are_one_kernel_eagerly_and_one_op_in_a_program():
+    """fused_rms_norm (with its residual sum), fast_rms_norm, swiglu and fused_bias_act each run as one registry op:
+    one kernel launch on a GPU (counted here over NumPy); fused_rms_norm is one op in a static program giving the
+    eager values."""
     import paddlelite as paddle
     from paddlelite.device.launch_count import count_launches
     F = paddle.incubate.nn.functional
@@ -218,8 +219,11 @@ def test_rms_norms_are_one_kernel_eagerly_and_one_op_in_a_program():
         x, r, w = (paddle.to_tensor(a) for a in (X, R, W8))
         F.fused_rms_norm(x, w, None, 1e-6, 2, residual=r)
         F.fast_rms_norm(x, w)
-    assert c.by_label["rms_norm"]["raw"] == 2
-    assert set(c.by_label) == {"paddlelite.framework.tensor.to_array", "rms_norm"}
+        F.swiglu(x)
+        F.swiglu(x, r)
+        F.fused_bias_act(x, w, act_method="gelu")
+    assert {label: counts.get("raw") for label, counts in c.by_label.items()} == {
+        "paddlelite.framework.tensor.to_array": None, "rms_norm": 2, "swiglu": 2, "fused_bias_act": 1}
     eager = [t.numpy() for t in F.fused_rms_norm(*(paddle.to_tensor(a) for a in (X, W8)), None, 1e-6, 2,
                                                  residual=paddle.to_tensor(R))]
     paddle.enable_static()

@@ -147,6 +147,21 @@ def test_softmax_ce_forward_flags_a_label_out_of_range(emu):
     assert bad[0] == 0
 
 
+# ---- swiglu ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(4, 10), (3, 2, 66), (1, 2), (300, 6)])
+@pytest.mark.parametrize("two_inputs", [False, True])
+def test_swiglu_forward_and_grad(impls, dtype, shape, two_inputs):
+    """One launch each of glu_act / glu_act_grad, as the reference: halves of one input (strides 2n) or two."""
+    x = randn(*shape, dtype=dtype)
+    y = randn(*shape, dtype=dtype) if two_inputs else None
+    kern = K.kernel("activation", f"glu_act_{ {np.float32: 'f32', np.float16: 'f16'}[dtype] }")
+    before = kern.launches
+    out = check(impls, "swiglu", (x, y), {}, dtype)
+    assert kern.launches == before + 1
+    check(impls, "swiglu_grad", (x, y, randn(*out.shape, dtype=dtype)), {}, dtype)
+
+
 # ---- rms_norm -------------------------------------------------------------------------------------
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((2, 3, 5), 1), ((300, 8), 1), ((2, 777), 1),

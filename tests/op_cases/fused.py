@@ -8,4 +8,7 @@ CASES = [
 ] + [
     OpCase("fused_bias_act", {"X": rand(2, 3, 4, seed=3), "Bias": rand(4, seed=4)}, {"act": "gelu"},
            id="fused_bias_act-3d"),
+    # swiglu: one input split in halves, and two inputs
+    OpCase("swiglu", {"X": rand(2, 3, 6, seed=5), "Y": None}, id="swiglu-halves"),
+    OpCase("swiglu", {"X": rand(3, 4, seed=6), "Y": rand(3, 4, seed=7)}, id="swiglu-two-inputs"),
 ]

@@ -4,6 +4,7 @@ op). Paddle's quantized variants (quant_scale > 0) are not supported."""
 import numpy as np
 
 from ... import tensor as T
+from ...ops import fused as _fused
 from ...ops import norm as _norm
 from ...ops.dispatch import apply
 from ...nn import functional as F
@@ -205,7 +206,10 @@ def _halves_act(inner):
 
 
 _BIAS_ACTS = {"gelu": F.gelu, "relu": F.relu, "silu": F.silu, "swish": F.silu, "sigmoid": F.sigmoid, "tanh": T.tanh,
-              "identity": lambda h: h, "swiglu": _halves_act(F.silu), "geglu": _halves_act(F.gelu)}
+              "identity": lambda h: h, "swiglu": swiglu, "geglu": _halves_act(F.gelu)}
+# act_method -> the fused_bias_act op's act: act(x + bias) in one op (one kernel on a GPU)
+_BIAS_ACT_OP = {"gelu": "gelu", "relu": "relu", "silu": "silu", "swish": "silu", "sigmoid": "sigmoid", "tanh": "tanh",
+                "identity": "identity"}
 
 
 def fused_bias_act(x, bias=None, dequant_scales=None, shift=None, smooth=None, act_method="gelu",
@@ -217,6 +221,8 @@ def fused_bias_act(x, bias=None, dequant_scales=None, shift=None, smooth=None, a
                                   "supported")
     if act_method not in _BIAS_ACTS:
         raise ValueError(f"fused_bias_act: act_method must be one of {sorted(_BIAS_ACTS)}, received {act_method!r}")
+    if bias is not None and act_method in _BIAS_ACT_OP:
+        return apply(_fused.FUSED_BIAS_ACT, x, bias, act=_BIAS_ACT_OP[act_method])
     return _BIAS_ACTS[act_method](x if bias is None else x + bias)
 
 

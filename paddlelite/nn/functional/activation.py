@@ -11,6 +11,7 @@ from ...framework import dtype as _dtype
 from ...ops import activation as _act
 from ...ops import dispatch
 from ...ops import elementwise as _ew
+from ...ops import fused as _fused
 from ...ops import manipulation as _mo
 from ...ops import math as _m
 from ...ops import nn as _nn
@@ -216,7 +217,7 @@ def glu(x, axis=-1, name=None):
 
 
 def swiglu(x, y=None, name=None):
-    """silu(x) * y; without y, x's last axis is split into halves (x, y)."""
+    """silu(x) * y; without y, x's last axis is split into halves (x, y). One swiglu op: one kernel on a GPU."""
     check_float_tensor(x, "swiglu")
     if y is None:
         if not x.shape:
@@ -224,10 +225,9 @@ def swiglu(x, y=None, name=None):
                              "received a 0-D tensor")
         if x.shape[-1] % 2:
             raise ValueError(f"swiglu: with y=None the last dim of x must be even, received shape {x.shape}")
-        x, y = T.split(x, 2, axis=-1)
     else:
         check_float_tensor(y, "swiglu", "y")
-    return apply(_ew.MULTIPLY, apply(_act.SILU, x), y)
+    return apply(_fused.SWIGLU, x, y)
 
 
 def maxout(x, groups, axis=1, name=None):

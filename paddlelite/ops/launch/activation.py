@@ -60,3 +60,53 @@ def bias_act_grad(xp, x, bias, dout, act):
     if gy > 1:
         dbias = reduce_mid(xp, part, 1, gy, B, x.dtype, grid_y=1)
     return dx, dbias.reshape(bias.shape)
+
+
+def _glu_operands(xp, x, y):
+    """(x contiguous, rows M, half width n, b's element offset into x or None, row stride) of a gated unit's
+    inputs; None for what the kernels do not take."""
+    if suffix(x.dtype) is None or x.ndim == 0:
+        return None
+    x_ = xp.ascontiguousarray(x)
+    if y is None:
+        if x.shape[-1] % 2:
+            return None
+        n = x.shape[-1] // 2
+        return x_, x_.size // max(2 * n, 1), n, n, 2 * n
+    if y.dtype != x.dtype or y.shape != x.shape:
+        return None
+    return x_, x_.size // max(x.shape[-1], 1), x.shape[-1], None, x.shape[-1]
+
+
+def swiglu(xp, x, y):
+    """silu(a) * b, a and b the halves of x's last axis (y None) or x and y, in one launch."""
+    ops = _glu_operands(xp, x, y)
+    if ops is None:
+        return None
+    x_, M, n, offset, ld = ops
+    out = xp.empty((*x.shape[:-1], n), dtype=x.dtype)
+    if out.size:
+        b = x_.reshape(-1)[offset:] if offset is not None else xp.ascontiguousarray(y)
+        kernel("activation", f"glu_act_{suffix(x.dtype)}")(
+            (blocks(out.size, THREADS * 4),), (THREADS,),
+            (x_, b, out, i64(M), i64(n), i64(ld), i64(ld), i32(ACT_CODES["silu"])))
+    return out
+
+
+def swiglu_grad(xp, x, y, dout):
+    """(dx, dy) of swiglu in one launch (dy empty when y is None: both halves' gradients are in dx)."""
+    ops = _glu_operands(xp, x, y)
+    if ops is None or dout.dtype != x.dtype:
+        return None
+    x_, M, n, offset, ld = ops
+    if tuple(dout.shape) != (*x.shape[:-1], n):
+        return None
+    dx = xp.empty(x.shape, dtype=x.dtype)
+    dy = xp.empty(x.shape if y is not None else (0,), dtype=x.dtype)
+    if M * n:
+        b = x_.reshape(-1)[offset:] if offset is not None else xp.ascontiguousarray(y)
+        db = dx.reshape(-1)[offset:] if offset is not None else dy
+        kernel("activation", f"glu_act_grad_{suffix(x.dtype)}")(
+            (blocks(M * n, THREADS * 4),), (THREADS,),
+            (x_, b, xp.ascontiguousarray(dout), dx, db, i64(M), i64(n), i64(ld), i64(ld), i32(ACT_CODES["silu"])))
+    return dx, dy
