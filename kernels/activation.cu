@@ -114,20 +114,6 @@ __device__ __forceinline__ void bias_act_grad_k(const T* __restrict__ x, const T
   }
 }
 
-// Grid-stride over the M * n elements of a [M, n] view, each with its row and column (no division per element).
-template <class F>
-__device__ __forceinline__ void rows_cols_loop(i64 M, i64 n, F f) {
-  const i64 total = M * n, stride = GRID_STRIDE;
-  const i64 dr = stride / n, dc = stride - dr * n;
-  i64 i = GRID_TID, r = i / n, c = i - r * n;
-  for (; i < total; i += stride) {
-    f(i, r, c);
-    r += dr;
-    c += dc;
-    if (c >= n) { c -= n; ++r; }
-  }
-}
-
 template <class T>
 __device__ __forceinline__ void glu_act_k(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ out,
                                           i64 M, i64 n, i64 lda, i64 ldb, int act) {

@@ -161,6 +161,20 @@ __device__ __forceinline__ float act_forward(int act, float x) {
 #define GRID_TID ((i64)blockIdx.x * blockDim.x + threadIdx.x)
 #define GRID_STRIDE ((i64)gridDim.x * blockDim.x)
 
+// Grid-stride over the M * n elements of a [M, n] view, each with its row and column (no division per element).
+template <class F>
+__device__ __forceinline__ void rows_cols_loop(i64 M, i64 n, F f) {
+  const i64 total = M * n, stride = GRID_STRIDE;
+  const i64 dr = stride / n, dc = stride - dr * n;
+  i64 i = GRID_TID, r = i / n, c = i - r * n;
+  for (; i < total; i += stride) {
+    f(i, r, c);
+    r += dr;
+    c += dc;
+    if (c >= n) { c -= n; ++r; }
+  }
+}
+
 // Grid-stride over nvec groups of 4 elements, two groups per thread and step: `load(v)` returns group v's
 // inputs, `store(v, in)` computes and writes it. Both groups are loaded before either is used, so each
 // thread keeps twice the bytes in flight.

@@ -209,7 +209,8 @@ def test_fast_rms_norm_gradient():
 
 
 def test_fused_blocks_are_one_kernel_eagerly_and_one_op_in_a_program():
-    """fused_rms_norm (with its residual sum), fast_rms_norm, swiglu and fused_bias_act each run as one registry op:
+    """fused_rms_norm (with its residual sum), fast_rms_norm, swiglu, fused_bias_act and the rotary embedding (per
+    tensor) each run as one registry op:
     one kernel launch on a GPU (counted here over NumPy); fused_rms_norm is one op in a static program giving the
     eager values."""
     import paddlelite as paddle
@@ -222,8 +223,12 @@ def test_fused_blocks_are_one_kernel_eagerly_and_one_op_in_a_program():
         F.swiglu(x)
         F.swiglu(x, r)
         F.fused_bias_act(x, w, act_method="gelu")
+        q, table = paddle.to_tensor(G.uniform(-1, 1, (2, 5, 3, 8)).astype("float32")), paddle.to_tensor(
+            G.uniform(-1, 1, (5, 8)).astype("float32"))
+        F.fused_rotary_position_embedding(q, q, sin=table, cos=table)
     assert {label: counts.get("raw") for label, counts in c.by_label.items()} == {
-        "paddlelite.framework.tensor.to_array": None, "rms_norm": 2, "swiglu": 2, "fused_bias_act": 1}
+        "paddlelite.framework.tensor.to_array": None, "rms_norm": 2, "swiglu": 2, "fused_bias_act": 1,
+        "fused_rope": 2}
     eager = [t.numpy() for t in F.fused_rms_norm(*(paddle.to_tensor(a) for a in (X, W8)), None, 1e-6, 2,
                                                  residual=paddle.to_tensor(R))]
     paddle.enable_static()

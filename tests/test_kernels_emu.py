@@ -162,6 +162,23 @@ def test_swiglu_forward_and_grad(impls, dtype, shape, two_inputs):
     check(impls, "swiglu_grad", (x, y, randn(*out.shape, dtype=dtype)), {}, dtype)
 
 
+# ---- rotary position embedding ------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,per_sequence", [((2, 3, 2, 8), False), ((3, 5, 1, 6), True), ((1, 70, 3, 4), False)])
+@pytest.mark.parametrize("neox", [True, False])
+@pytest.mark.parametrize("time_major", [False, True])
+def test_rope_forward_and_grad(impls, dtype, shape, per_sequence, neox, time_major):
+    x = randn(*shape, dtype=dtype)
+    seq, batch = (shape[0], shape[1]) if time_major else (shape[1], shape[0])
+    tables = [randn(batch if per_sequence else 1, seq, shape[-1], dtype=dtype) for _ in range(2)]
+    attrs = dict(use_neox_rotary_style=neox, time_major=time_major)
+    kern = K.kernel("rope", f"rope_{ {np.float32: 'f32', np.float16: 'f16'}[dtype] }")
+    before = kern.launches
+    check(impls, "fused_rope", (x, *tables), attrs, dtype)
+    check(impls, "fused_rope_grad", (x, *tables), attrs, dtype)
+    assert kern.launches == before + 2
+
+
 # ---- rms_norm -------------------------------------------------------------------------------------
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((2, 3, 5), 1), ((300, 8), 1), ((2, 777), 1),
