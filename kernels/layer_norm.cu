@@ -2,6 +2,8 @@
 // rows), Paddle's order in float32: mean = sum(x) / N, var = sum((x - mean)^2) / N (two passes: no cancellation),
 // y = (x - mean) / sqrt(var + eps) * scale + bias; Mean and Variance written per row. A lane visits columns
 // lane, lane + 32, ..., so a row's loads coalesce; the row is read three times (from L1/L2 after the first).
+// With a residual sum (incubate's fused_layer_norm) the row normalised is h = x + rbias_j + alpha * residual,
+// recomputed in float32 on each pass and written once as ResidualOut (hout).
 //
 // layer_norm backward over a [M, N] view (N = the normalised size), one pass over X and dY.
 //
@@ -28,27 +30,43 @@
 #define LN_MAXK 8
 #define LN_WARP_MAX 1024  // columns one warp keeps in registers (KV = 8)
 
+template <class T>
+__device__ __forceinline__ float ln_h(const T* xr, const T* rbias, const T* rr, i64 j, float alpha, int has_rbias,
+                                      int has_res) {
+  float h = ld(xr, j);
+  if (has_rbias) h += ld(rbias, j);
+  if (has_res) h += alpha * ld(rr, j);
+  return h;
+}
+
 template <class T, class S>
 __device__ __forceinline__ void ln_fwd(const T* __restrict__ x, const S* __restrict__ scale, const S* __restrict__ bias,
                                        T* __restrict__ y, float* __restrict__ mean, float* __restrict__ var, i64 M,
-                                       i64 N, float eps, int has_scale, int has_bias) {
+                                       i64 N, float eps, int has_scale, int has_bias, const T* __restrict__ rbias,
+                                       const T* __restrict__ res, T* __restrict__ hout, float alpha, int has_rbias,
+                                       int has_res) {
   const int lane = threadIdx.x & 31;
   const i64 warps = (i64)gridDim.x * (blockDim.x >> 5);
   for (i64 r = (i64)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); r < M; r += warps) {
     const T* xr = x + r * N;
+    const T* rr = res + r * N;
     T* yr = y + r * N;
     float s = 0.f;
-    for (i64 j = lane; j < N; j += 32) s += ld(xr, j);
+    for (i64 j = lane; j < N; j += 32) {
+      const float h = ln_h(xr, rbias, rr, j, alpha, has_rbias, has_res);
+      if (has_rbias || has_res) st(hout + r * N, j, h);
+      s += h;
+    }
     const float mu = warp_sum(s) / (float)N;
     float q = 0.f;
     for (i64 j = lane; j < N; j += 32) {
-      const float d = ld(xr, j) - mu;
+      const float d = ln_h(xr, rbias, rr, j, alpha, has_rbias, has_res) - mu;
       q += d * d;
     }
     const float v = warp_sum(q) / (float)N;
     const float sd = sqrtf(v + eps);
     for (i64 j = lane; j < N; j += 32) {
-      float o = (ld(xr, j) - mu) / sd;
+      float o = (ln_h(xr, rbias, rr, j, alpha, has_rbias, has_res) - mu) / sd;
       if (has_scale) o = o * ld(scale, j);
       if (has_bias) o = o + ld(bias, j);
       st(yr, j, o);
@@ -287,8 +305,11 @@ __device__ __forceinline__ void ln_bwd(const T* __restrict__ x, const S* __restr
 #define LN_KERNELS(NAME, T, SNAME, S)                                                                   \
   extern "C" __global__ void ln_fwd_##NAME##_##SNAME(const T* x, const S* scale, const S* bias, T* y,   \
                                                      float* mean, float* var, i64 M, i64 N, float eps,  \
-                                                     int has_scale, int has_bias) {                     \
-    ln_fwd<T, S>(x, scale, bias, y, mean, var, M, N, eps, has_scale, has_bias);                          \
+                                                     int has_scale, int has_bias, const T* rbias,       \
+                                                     const T* res, T* hout, float alpha, int has_rbias, \
+                                                     int has_res) {                                     \
+    ln_fwd<T, S>(x, scale, bias, y, mean, var, M, N, eps, has_scale, has_bias, rbias, res, hout, alpha,   \
+                 has_rbias, has_res);                                                                   \
   }                                                                                                     \
   extern "C" __global__ void ln_bwd_##NAME##_##SNAME(const T* x, const S* scale, const float* mean,     \
                                                      const float* var, const T* dy, T* dx, float* pg,   \

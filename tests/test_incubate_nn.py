@@ -209,8 +209,8 @@ def test_fast_rms_norm_gradient():
 
 
 def test_fused_blocks_are_one_kernel_eagerly_and_one_op_in_a_program():
-    """fused_rms_norm (with its residual sum), fast_rms_norm, swiglu, fused_bias_act and the rotary embedding (per
-    tensor) each run as one registry op:
+    """fused_rms_norm and fused_layer_norm (with their residual sums), fast_rms_norm, swiglu, fused_bias_act and the
+    rotary embedding (per tensor) each run as one registry op:
     one kernel launch on a GPU (counted here over NumPy); fused_rms_norm is one op in a static program giving the
     eager values."""
     import paddlelite as paddle
@@ -226,9 +226,12 @@ def test_fused_blocks_are_one_kernel_eagerly_and_one_op_in_a_program():
         q, table = paddle.to_tensor(G.uniform(-1, 1, (2, 5, 3, 8)).astype("float32")), paddle.to_tensor(
             G.uniform(-1, 1, (5, 8)).astype("float32"))
         F.fused_rotary_position_embedding(q, q, sin=table, cos=table)
-    assert {label: counts.get("raw") for label, counts in c.by_label.items()} == {
-        "paddlelite.framework.tensor.to_array": None, "rms_norm": 2, "swiglu": 2, "fused_bias_act": 1,
-        "fused_rope": 2}
+        F.fused_layer_norm(x, w, w, 1e-5, 0.5, 2, w, r)
+    counts = {label: counts.get("raw") for label, counts in c.by_label.items()}
+    # (fused_layer_norm's 1 / sqrt(variance + epsilon) per row is two more small ops over the [rows] statistics)
+    assert counts == {"paddlelite.framework.tensor.to_array": None, "rms_norm": 2, "swiglu": 2, "fused_bias_act": 1,
+                      "fused_rope": 2, "fused_bias_residual_layernorm": 1, "scale": 1,
+                      "rsqrt": None}
     eager = [t.numpy() for t in F.fused_rms_norm(*(paddle.to_tensor(a) for a in (X, W8)), None, 1e-6, 2,
                                                  residual=paddle.to_tensor(R))]
     paddle.enable_static()

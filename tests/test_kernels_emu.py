@@ -240,6 +240,23 @@ def test_layer_norm_forward(impls, dtype, shape, axis, affine):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((300, 8), 1)])
+@pytest.mark.parametrize("fused", ["residual", "bias", "both"])
+def test_layer_norm_over_a_residual_sum(impls, dtype, shape, axis, fused):
+    """ln_fwd with the residual sum: one launch gives Out, ResidualOut, Mean and Variance as the reference."""
+    x = randn(*shape, dtype=dtype)
+    n = int(np.prod(shape[axis:]))
+    bias = randn(n, dtype=dtype) if fused != "residual" else None
+    residual = randn(*shape, dtype=dtype) if fused != "bias" else None
+    kern = K.kernel("layer_norm", f"ln_fwd_{ {np.float32: 'f32', np.float16: 'f16'}[dtype] }_"
+                                  f"{ {np.float32: 'f32', np.float16: 'f16'}[dtype] }")
+    before = kern.launches
+    check(impls, "fused_bias_residual_layernorm", (x, bias, residual, randn(n, dtype=dtype), randn(n, dtype=dtype)),
+          dict(epsilon=1e-5, residual_alpha=0.5, begin_norm_axis=axis), dtype)
+    assert kern.launches == before + 1
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((7, 64), 1), ((2, 3, 5), 1), ((2, 300), 1),
                                         ((3, 1000), 1), ((2, 777), 1), ((70, 96), 1), ((3, 2000), 1), ((5, 3000), 1),
                                         ((2, 4100), 1)])

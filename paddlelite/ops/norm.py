@@ -1,5 +1,5 @@
-"""Normalisation ops: layer_norm, rms_norm (with its residual sum), instance_norm, batch_norm and sync_batch_norm,
-each with its grad op.
+"""Normalisation ops: layer_norm (and over a residual sum: fused_bias_residual_layernorm), rms_norm (with its
+residual sum), instance_norm, batch_norm and sync_batch_norm, each with its grad op.
 
 Each backward is ONE dedicated op computing every input gradient in a pass (a fused GPU kernel replaces it
 by op type). Statistics are computed in float32 for float16 inputs, else in the input's dtype.
@@ -161,6 +161,67 @@ LAYER_NORM_GRAD = register_op("layer_norm_grad", inputs=("X", "Scale", "Mean", "
                               optional_inputs=("Scale",), gpu=_launch.layer_norm_grad)
 
 
+# ---- fused_bias_residual_layernorm: layer_norm over h = x + bias + residual_alpha * residual ---------------
+# Paddle's fused_layer_norm. ResidualOut is h when bias or residual is given (else empty); Mean and Variance are
+# layer_norm's (float32 for 16-bit X, summed over h in float32, as kernels/layer_norm.cu). The backward is
+# layer_norm_grad on h, the gradient reaching ResidualOut added.
+def _residual_ln_infer(x, bias, residual, norm_weight, norm_bias, epsilon, residual_alpha, begin_norm_axis):
+    op = "fused_bias_residual_layernorm"
+    check_float(op, x, real=True)
+    left, right = _ln_split(op, x.shape, begin_norm_axis)
+    _rms_check(op, x, right, (("Bias", bias),), (("Residual", residual),))
+    _check_affine(op, "NormWeight", norm_weight, right, x)
+    _check_affine(op, "NormBias", norm_bias, right, x)
+    fused = bias is not None or residual is not None
+    stat = Meta(tuple(x.shape[:begin_norm_axis]), _rms_dtype(x.dtype))
+    return Meta(x.shape, x.dtype), Meta(x.shape if fused else (0,), x.dtype), stat, stat
+
+
+def _residual_ln_forward(xp, x, bias, residual, norm_weight, norm_bias, epsilon, residual_alpha, begin_norm_axis):
+    h = x.astype(_rms_dtype(x.dtype))
+    if bias is not None:
+        h += bias.reshape(x.shape[begin_norm_axis:]).astype(h.dtype, copy=False)
+    if residual is not None:
+        h += residual_alpha * residual.astype(h.dtype, copy=False)
+    y, mean, var = _layer_norm_forward(xp, h, norm_weight, norm_bias, epsilon, begin_norm_axis)
+    fused = bias is not None or residual is not None
+    return (y.astype(x.dtype, copy=False), h.astype(x.dtype) if fused else xp.empty((0,), x.dtype), mean, var)
+
+
+def _residual_norm_grad(g, grad_op, alpha=1.0):
+    """Grad maker of a norm over h = x + bias + alpha * residual (ResidualOut): grad_op(h, dout, dresidual_out)
+    gives (dh, the gradient reaching ResidualOut included; dweight; dnorm_bias)."""
+    if not g.needs_any("X", "Bias", "Residual", "NormWeight", "NormBias"):
+        return
+    fused = g.input("Bias") is not None or g.input("Residual") is not None
+    dout, dresidual_out = g.output_grad("Out"), g.output_grad("ResidualOut") if fused else None
+    if dout is None and dresidual_out is None:
+        return
+    dh, dweight, dnorm_bias = grad_op(g.output("ResidualOut") if fused else g.input("X"),
+                                      g.output_grad_or_zeros("Out"), dresidual_out)
+    g.set_input_grads(("X", "Residual", "NormWeight", "NormBias"),
+                      (dh, dh if alpha == 1.0 else dh * alpha, dweight, dnorm_bias))
+    if g.needs("Bias"):
+        g.set_input_grad("Bias", g.reduce_as(dh, g.input("Bias")))
+
+
+def _residual_ln_grad(g):
+    def grad_op(h, dout, dresidual_out):
+        dh, dweight, dnorm_bias = g.op("layer_norm_grad", h, g.input("NormWeight"), g.output("Mean"),
+                                       g.output("Variance"), dout, epsilon=g.attrs["epsilon"],
+                                       begin_norm_axis=g.attrs["begin_norm_axis"])
+        return (dh if dresidual_out is None else dh + dresidual_out), dweight, dnorm_bias
+    _residual_norm_grad(g, grad_op, g.attrs["residual_alpha"])
+
+
+FUSED_BIAS_RESIDUAL_LAYERNORM = register_op(
+    "fused_bias_residual_layernorm", inputs=("X", "Bias", "Residual", "NormWeight", "NormBias"),
+    outputs=("Out", "ResidualOut", "Mean", "Variance"), forward=_residual_ln_forward, infer=_residual_ln_infer,
+    grad=_residual_ln_grad, attrs={"epsilon": 1e-5, "residual_alpha": 1.0, "begin_norm_axis": 1},
+    optional_inputs=("Bias", "Residual", "NormWeight", "NormBias"), intermediate_outputs=("Mean", "Variance"),
+    gpu=_launch.residual_layer_norm)
+
+
 # ---- rms_norm: h = x + bias + residual, out = h / sqrt(mean(h^2) + epsilon) * norm_weight + norm_bias -------
 # Paddle's fused_rms_norm. ResidualOut is h when bias or residual is given (else empty); InvVar is 1/rms per row
 # (float32, float64 for float64 X). 16-bit inputs are summed and normalised in float32 (kernels/rms_norm.cu alike).
@@ -220,18 +281,8 @@ def _rms_norm_forward(xp, x, bias, residual, norm_weight, norm_bias, epsilon, be
 
 
 def _rms_norm_grad(g):
-    if not g.needs_any("X", "Bias", "Residual", "NormWeight", "NormBias"):
-        return
-    fused = g.input("Bias") is not None or g.input("Residual") is not None
-    dout, dresidual_out = g.output_grad("Out"), g.output_grad("ResidualOut") if fused else None
-    if dout is None and dresidual_out is None:
-        return
-    dh, dweight, dnorm_bias = g.op("rms_norm_grad", g.output("ResidualOut") if fused else g.input("X"),
-                                   g.input("NormWeight"), g.output("InvVar"), g.output_grad_or_zeros("Out"),
-                                   dresidual_out, **g.attrs)
-    g.set_input_grads(("X", "Residual", "NormWeight", "NormBias"), (dh, dh, dweight, dnorm_bias))
-    if g.needs("Bias"):
-        g.set_input_grad("Bias", g.reduce_as(dh, g.input("Bias")))
+    _residual_norm_grad(g, lambda h, dout, dresidual_out: g.op("rms_norm_grad", h, g.input("NormWeight"),
+                                                               g.output("InvVar"), dout, dresidual_out, **g.attrs))
 
 
 def _rms_norm_grad_infer(h, norm_weight, inv_var, dout, dresidual_out, epsilon, begin_norm_axis):

@@ -11,6 +11,14 @@ CASES = [
            id="layer_norm-plain"),
     OpCase("layer_norm", {"X": rand(2, 2, 4, seed=5), "Scale": rand(4, seed=6), "Bias": None},
            {"begin_norm_axis": 2, "epsilon": 1e-3}, id="layer_norm-scale-only"),
+    # ---- fused_bias_residual_layernorm: layer_norm over x + bias + alpha * residual
+    OpCase("fused_bias_residual_layernorm", {"X": rand(2, 3, 4, seed=61), "Bias": rand(4, seed=62),
+                                             "Residual": rand(2, 3, 4, seed=63), "NormWeight": rand(4, seed=64),
+                                             "NormBias": rand(4, seed=65)},
+           {"begin_norm_axis": 2, "residual_alpha": 0.5}, id="fused_bias_residual_layernorm"),
+    OpCase("fused_bias_residual_layernorm", {"X": rand(3, 5, seed=66), "Bias": None, "Residual": None,
+                                             "NormWeight": None, "NormBias": None},
+           id="fused_bias_residual_layernorm-plain"),
     # ---- rms_norm: plain, and with the residual sum (ResidualOut's gradient reaches X, Bias and Residual too)
     OpCase("rms_norm", {"X": rand(3, 5, seed=51), "Bias": None, "Residual": None, "NormWeight": rand(5, seed=52),
                         "NormBias": None}, id="rms_norm-plain"),
