@@ -275,9 +275,12 @@ def fused_feedforward(x, linear1_weight, linear2_weight, linear1_bias=None, line
 
 def fused_bias_dropout_residual_layer_norm(x, residual, bias=None, ln_scale=None, ln_bias=None, dropout_rate=0.5,
                                            ln_epsilon=1e-5, training=True, mode="upscale_in_train", name=None):
-    """layer_norm(residual + dropout(x + bias))."""
-    h = x if bias is None else x + bias
-    return _layer_norm(residual + _dropout(h, dropout_rate, training, mode), ln_scale, ln_bias, ln_epsilon)
+    """layer_norm(residual + dropout(x + bias)): the residual sum and the norm are one fused_bias_residual_layernorm
+    op (one kernel on a GPU), and so is the bias too when dropout does nothing."""
+    if dropout_rate and (training or mode != "upscale_in_train"):
+        x, bias = _dropout(x if bias is None else x + bias, dropout_rate, training, mode), None
+    return apply(_norm.FUSED_BIAS_RESIDUAL_LAYERNORM, x, bias, residual, ln_scale, ln_bias, epsilon=float(ln_epsilon),
+                 residual_alpha=1.0, begin_norm_axis=len(x.shape) - 1)[0]
 
 
 def fused_multi_head_attention(x, qkv_weight, linear_weight, pre_layer_norm=False, pre_ln_scale=None,
