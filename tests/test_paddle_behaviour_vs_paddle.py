@@ -480,3 +480,23 @@ def test_unique_name_guard_and_switch_start_fresh_parameter_names(paddle):
     previous = paddle.utils.unique_name.switch()  # (generator, parameter-name checker)
     paddle.utils.unique_name.switch(*previous)
     return {"names": names, "switched": len(previous)}
+
+
+@differential(expected={"dtype": "float64", "static": "float32", "names": ["velocity", "moment1", "moment2",
+                                                                          "beta1_pow_acc", "beta2_pow_acc"]})
+def test_optimizer_dtype_and_accumulator_names(paddle):
+    layer = paddle.nn.Linear(2, 2)
+    layer.to(dtype="float64")
+    adam = paddle.optimizer.Adam(parameters=layer.parameters())
+    paddle.enable_static()
+    try:
+        with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+            loss = paddle.mean(paddle.static.nn.fc(paddle.static.data("x", [None, 2]), 1))
+            sgd = paddle.optimizer.SGD(0.1)
+            sgd.minimize(loss)
+    finally:
+        paddle.disable_static()
+    momentum, adam_cls = paddle.optimizer.Momentum, paddle.optimizer.Adam
+    return {"dtype": str(adam._dtype).replace("paddle.", ""), "static": str(sgd._dtype).replace("paddle.", ""),
+            "names": [momentum._velocity_acc_str, adam_cls._moment1_acc_str, adam_cls._moment2_acc_str,
+                      adam_cls._beta1_pow_acc_str, adam_cls._beta2_pow_acc_str]}

@@ -29,6 +29,9 @@ def set_moment_coefficients(opt, beta1, beta2, epsilon):
 
 class Adam(Optimizer):
     _op_type = "merged_adam"
+    # the accumulators' names: Paddle's class attributes, which subclasses read
+    _moment1_acc_str, _moment2_acc_str = "moment1", "moment2"
+    _beta1_pow_acc_str, _beta2_pow_acc_str = "beta1_pow_acc", "beta2_pow_acc"
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08, parameters=None,
                  weight_decay=None, grad_clip=None, lazy_mode=False, multi_precision=False, use_multi_tensor=False,
@@ -71,8 +74,9 @@ class Adam(Optimizer):
         """p's moment1, moment2, beta1_pow_acc, beta2_pow_acc (created in that order, parameter by parameter,
         as Paddle creates them)."""
         pow_dtype = "float64" if p.dtype.name == "float64" else "float32"
-        return (self._acc("moment1", p), self._acc("moment2", p), self._acc("beta1_pow_acc", p, b1, [1], pow_dtype, "cpu"),
-                self._acc("beta2_pow_acc", p, b2, [1], pow_dtype, "cpu"))
+        return (self._acc(self._moment1_acc_str, p), self._acc(self._moment2_acc_str, p),
+                self._acc(self._beta1_pow_acc_str, p, b1, [1], pow_dtype, "cpu"),
+                self._acc(self._beta2_pow_acc_str, p, b2, [1], pow_dtype, "cpu"))
 
     def _update_one(self, p, g, lr, acc, attrs, coeff):
         m1, m2, b1p, b2p = acc

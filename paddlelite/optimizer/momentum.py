@@ -14,6 +14,7 @@ __all__ = ["Momentum"]
 class Momentum(Optimizer):
     _op_type = "momentum"
     _fuses_l2 = True
+    _velocity_acc_str = "velocity"  # the accumulator's name: Paddle's class attribute, which subclasses read
 
     def __init__(self, learning_rate=0.001, momentum=0.9, parameters=None, use_nesterov=False, weight_decay=None,
                  grad_clip=None, multi_precision=False, rescale_grad=1.0, use_multi_tensor=False, name=None):
@@ -32,7 +33,7 @@ class Momentum(Optimizer):
             reg = self._regularizer_of(p, group)
             method, coeff = ("l2_decay", reg.coeff) if getattr(p, "regularizer", None) is None \
                 and isinstance(reg, L2Decay) else ("", 0.0)
-            v = self._acc("velocity", p)
+            v = self._acc(self._velocity_acc_str, p)
             if in_static_mode():  # a program shows Paddle's static update: one momentum op per parameter
                 attrs = {"mu": mu, "use_nesterov": self._use_nesterov, "rescale_grad": self._rescale_grad}
                 if method:

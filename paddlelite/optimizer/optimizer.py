@@ -93,6 +93,9 @@ class Optimizer:
                     self._add_param_group(dict(group))
             else:
                 self._add_param_group({"params": parameters})
+        # the parameters' dtype (the first one's; in static mode without parameters, the loss's), as Paddle's
+        first = next((p for group in self._param_groups for p in group["params"]), None)
+        self._dtype = None if first is None else first.dtype
         self._accumulators = collections.OrderedDict()  # acc name -> {param name: Tensor | Variable}
         self._pending_state = {}
         self._lr_cache = {}
@@ -435,6 +438,8 @@ class Optimizer:
                             f"{type(loss).__name__}")
         program = loss.block.program
         startup = startup_program or static.default_startup_program()
+        if self._dtype is None:
+            self._dtype = loss.dtype
         params_grads = self.backward(loss, startup, parameters, no_grad_set)
         return self._append_static_updates(params_grads, program, startup), params_grads
 

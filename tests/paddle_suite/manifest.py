@@ -389,12 +389,7 @@ KNOWN_BUGS = {
         'TestMathOpPatches.test_neg': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
     "test/deprecated/legacy_test/test_optimizer.py": {
-        'TestAdamOptimizer.test_adam_optimizer': "open: AttributeError: 'MockAdam' object has no attribute '_moment1_acc_str'",
         'TestGradientMergeOptimizer.test_program_desc': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
-        'TestMomentumOptimizer.test_nesterov_momentum_optimizer': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestMomentumOptimizer.test_vanilla_momentum_optimizer': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestOptimizerDtype.test_float32': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestOptimizerDtype.test_float64': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestRecomputeOptimizer.test_adjacent_checkpoint': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
         'TestRecomputeOptimizer.test_apply_gradients': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
         'TestRecomputeOptimizer.test_dropout': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
