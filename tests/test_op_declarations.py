@@ -1,6 +1,9 @@
 """How ops are declared: attr defaults live in the registry only, kernel launch code mirrors kernels/."""
+import ast
 import inspect
 import os
+import textwrap
+import types
 
 import pytest
 
@@ -49,6 +52,38 @@ def test_fused_kernels_are_bound_to_their_ops():
                      "reduce_as", "sgd", "momentum", "adam", "adamw", "merged_adam", "merged_momentum", "merged_sgd", "adagrad", "rmsprop", "adadelta",
                      "adamax", "nadam", "radam", "rprop", "fused_bias_act", "fused_bias_act_grad", "lstm_cell",
                      "lstm_cell_grad", "gru_cell", "gru_cell_grad", "flash_attn", "flash_attn_grad",
+                     "rms_norm", "rms_norm_grad", "swiglu", "swiglu_grad", "fused_rope", "fused_rope_grad",
+                     "fused_bias_residual_layernorm",
                      # cuDNN graphs (ops/cudnn/; flash_attn's too, beside kernels/attention.cu)
                      "conv2d", "conv2d_grad", "conv3d", "conv3d_grad", "conv2d_transpose", "conv3d_transpose",
                      "batch_norm", "batch_norm_grad"}
+
+
+# forwards that reach the generator; rnn_grad reuses the masks its forward drew (they come in through Reserve)
+_DRAWS_FROM = ("rng_for", "get_rng", "next_seed_offset")
+_REUSES_DRAWS = {"rnn_grad"}
+
+
+def _reaches_the_generator(fn, seen):
+    """Whether `fn`, or a module-level function it names (followed down), calls the random generator."""
+    if id(fn) in seen:
+        return False
+    seen.add(id(fn))
+    try:
+        src = textwrap.dedent(inspect.getsource(fn))
+        tree = ast.parse(src)
+    except (OSError, TypeError, SyntaxError):  # a builtin, or a lambda cut out of a longer line
+        return False
+    if any(marker in src for marker in _DRAWS_FROM):
+        return True
+    names = getattr(fn, "__globals__", {})
+    return any(isinstance(node, ast.Name) and isinstance(names.get(node.id), types.FunctionType)
+               and _reaches_the_generator(names[node.id], seen) for node in ast.walk(tree))
+
+
+def test_ops_that_draw_random_numbers_say_so():
+    """OpDef.draws: a recomputing backward (append_backward with checkpoints) must not run such an op again."""
+    drawing = {t for t, op in all_ops().items() if t not in _REUSES_DRAWS and any(
+        f is not None and _reaches_the_generator(f, set()) for f in (op.forward, *op.impls.values()))}
+    declared = {t for t, op in all_ops().items() if op.draws}
+    assert drawing == declared, (sorted(drawing - declared), sorted(declared - drawing))

@@ -1,10 +1,14 @@
 """LookAhead (Zhang et al. 2019): an inner optimizer takes the fast steps; every k steps the slow weights move alpha
 of the way to the fast ones and the fast weights restart from them. ModelAverage: the parameters averaged over a
-window of recent steps, swapped in for evaluation. Both eager."""
+window of recent steps, swapped in for evaluation. Both eager. RecomputeOptimizer: a static program's backward that
+computes the forward values between checkpoints again instead of keeping them (less memory, the same gradients)."""
 import contextlib
 
 from ..autograd import no_grad
 from ..fluid.framework import dygraph_only
+from ..framework.mode import in_dynamic_mode
+from ..static.backward import append_backward
+from ..static.framework import Variable, default_startup_program
 from ..optimizer.optimizer import Optimizer
 
 __all__ = []
@@ -127,3 +131,60 @@ class ModelAverage(Optimizer):
                 if a is not None and a.backup is not None:
                     p.set_value(a.backup)
                     a.backup = None
+
+
+class RecomputeOptimizer(Optimizer):
+    """RecomputeOptimizer(optimizer): `optimizer`'s updates over a recomputing backward (static mode only). Set the
+    checkpoints (Variables or names) with `_set_checkpoints`; between consecutive checkpoints the backward runs the
+    forward ops again for the values their gradients read (append_backward with checkpoints), so only the
+    checkpoints are kept. Ops that draw random numbers (dropout) are not run again: their outputs are kept."""
+
+    def __init__(self, optimizer):
+        if in_dynamic_mode():
+            raise Exception("In dygraph, don't support RecomputeOptimizer.")
+        self._optimizer = optimizer
+        self._checkpoints = None
+        self._learning_rate = optimizer._learning_rate
+        self._learning_rate_map = getattr(optimizer, "_learning_rate_map", {})
+        self._dtype = optimizer._dtype
+        self.enable_offload = False
+
+    def _set_checkpoints(self, checkpoints):
+        assert isinstance(checkpoints, list), "_checkpoints should be a list of Variable or a list of String"
+        for checkpoint in checkpoints:
+            assert isinstance(checkpoint, (Variable, str)), \
+                "_checkpoints should be a list of Variable or a list of String"
+        self._checkpoints = checkpoints
+
+    def _enable_offload(self):
+        raise NotImplementedError("RecomputeOptimizer: offloading checkpoints to pinned host memory is not supported")
+
+    def load(self, state_dict):
+        raise NotImplementedError("load function is not supported by Recompute Optimizer for now")
+
+    def backward(self, loss, startup_program=None, parameter_list=None, no_grad_set=None, callbacks=None):
+        assert self._checkpoints is not None, "You should call _set_checkpoints first"
+        if in_dynamic_mode():
+            raise NotImplementedError("DyGraph current does not support recompute")
+        self._dtype = loss.dtype
+        if not self._checkpoints:  # no checkpoints: the ordinary backward
+            return append_backward(loss, parameter_list, no_grad_set, callbacks)
+        checkpoints = [c if isinstance(c, Variable) else loss.block.var(c) for c in self._checkpoints]
+        params_grads, _ = append_backward(loss, parameter_list, no_grad_set, callbacks, checkpoints=checkpoints)
+        return params_grads
+
+    def apply_gradients(self, params_grads):
+        return self._optimizer.apply_gradients(params_grads)
+
+    def apply_optimize(self, loss, startup_program, params_grads):
+        return self._optimizer._append_static_updates(params_grads, loss.block.program,
+                                                      startup_program or default_startup_program())
+
+    def minimize(self, loss, startup_program=None, parameter_list=None, no_grad_set=None):
+        assert isinstance(loss, Variable), "The loss should be an Variable."
+        assert self._checkpoints is not None, "You should call _set_checkpoints first"
+        if in_dynamic_mode():
+            raise NotImplementedError("DyGraph current does not support recompute")
+        params_grads = self.backward(loss, startup_program=startup_program, parameter_list=parameter_list,
+                                     no_grad_set=no_grad_set)
+        return self.apply_optimize(loss, startup_program=startup_program, params_grads=params_grads), params_grads

@@ -391,4 +391,4 @@ def _gumbel_softmax_grad(g):
 
 GUMBEL_SOFTMAX = register_op("gumbel_softmax", inputs=("X",), outputs=("Out",), forward=_gumbel_softmax,
                              infer=_gumbel_softmax_infer, grad=_gumbel_softmax_grad,
-                             attrs={"temperature": 1.0, "hard": False, "axis": -1, "seed": 0}, double_grad=True)
+                             attrs={"temperature": 1.0, "hard": False, "axis": -1, "seed": 0}, double_grad=True, draws=True)

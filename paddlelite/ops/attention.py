@@ -192,7 +192,7 @@ FLASH_ATTN = register_op("flash_attn", inputs=("q", "k", "v", "fixed_seed_offset
                          outputs=("out", "softmax", "softmax_lse", "seed_offset"), forward=_forward, infer=_infer,
                          grad=_grad, attrs=_ATTRS, optional_inputs=("fixed_seed_offset", "attn_mask"),
                          nondiff_inputs=("fixed_seed_offset", "attn_mask"),
-                         intermediate_outputs=("softmax", "softmax_lse", "seed_offset"), gpu=_gpu)
+                         intermediate_outputs=("softmax", "softmax_lse", "seed_offset"), gpu=_gpu, draws=True)
 FLASH_ATTN_GRAD = register_op("flash_attn_grad",
                               inputs=("q", "k", "v", "out", "softmax_lse", "seed_offset", "attn_mask", "out_grad"),
                               outputs=("q_grad", "k_grad", "v_grad"), forward=_grad_forward, infer=_grad_infer,

@@ -103,20 +103,20 @@ _SHAPE_TENSORS = ("ShapeTensor", "ShapeTensorList")
 UNIFORM_RANDOM = register_op("uniform_random", inputs=_SHAPE_TENSORS, outputs=("Out",), variadic_inputs=_SHAPE_TENSORS[1:],
                              host_inputs=_SHAPE_TENSORS, forward=_uniform, infer=_uniform_infer,
                              attrs={"shape": [], "dtype": "float32", "min": -1.0, "max": 1.0, "seed": 0,
-                                    "place": None})
+                                    "place": None}, draws=True)
 GAUSSIAN_RANDOM = register_op("gaussian_random", inputs=_SHAPE_TENSORS, outputs=("Out",),
                               variadic_inputs=_SHAPE_TENSORS[1:], host_inputs=_SHAPE_TENSORS, forward=_gaussian,
                               infer=_random_infer,
                               attrs={"shape": [], "dtype": "float32", "mean": 0.0, "std": 1.0, "seed": 0,
-                                     "place": None})
+                                     "place": None}, draws=True)
 RANDINT = register_op("randint", inputs=(), outputs=("Out",), forward=_randint,
                       infer=lambda shape, dtype, **a: Meta(tuple(shape), _dt(dtype)),
-                      attrs={"shape": [], "low": 0, "high": 1, "dtype": "int64", "seed": 0, "place": None})
+                      attrs={"shape": [], "low": 0, "high": 1, "dtype": "int64", "seed": 0, "place": None}, draws=True)
 RANDPERM = register_op(
     "randperm", inputs=(), outputs=("Out",),
     forward=lambda xp, n, dtype, seed, place: rng_for(xp, seed).permutation(n).astype(_dt(dtype)),
     infer=lambda n, dtype, seed, place: Meta((n,), _dt(dtype)),
-    attrs={"n": 1, "dtype": "int64", "seed": 0, "place": None})
+    attrs={"n": 1, "dtype": "int64", "seed": 0, "place": None}, draws=True)
 
 
 def _truncated_gaussian(xp, shape, dtype, mean, std, a, b, seed, place):
@@ -143,7 +143,7 @@ TRUNCATED_GAUSSIAN_RANDOM = register_op(
     infer=lambda shape, dtype, **attrs: Meta(tuple(shape), np.dtype(dtype)),
     attrs={"shape": [], "dtype": "float32", "mean": 0.0, "std": 1.0, "a": -2.0, "b": 2.0, "seed": 0,
            "place": None},
-    host_sync="counts the samples to redraw on the host")
+    host_sync="counts the samples to redraw on the host", draws=True)
 
 
 def _assign_value(xp, shape, dtype, values, place):
@@ -208,14 +208,14 @@ def _standard_gamma(xp, x, seed):
 
 
 POISSON = register_op("poisson", inputs=("X",), outputs=("Out",), forward=_poisson,
-                      infer=lambda x, seed: Meta(x.shape, x.dtype), attrs={"seed": 0})
+                      infer=lambda x, seed: Meta(x.shape, x.dtype), attrs={"seed": 0}, draws=True)
 MULTINOMIAL = register_op("multinomial", inputs=("X",), outputs=("Out",), forward=_multinomial,
                           infer=lambda x, num_samples, replacement, seed: Meta(tuple(x.shape[:-1]) + (num_samples,),
                                                                                 np.dtype(np.int64)),
                           attrs={"num_samples": 1, "replacement": False, "seed": 0},
-                          host_sync=VALUE_CHECK)
+                          host_sync=VALUE_CHECK, draws=True)
 BINOMIAL = register_op("binomial", inputs=("Count", "Prob"), outputs=("Out",), forward=_binomial,
                        infer=_binomial_infer, attrs={"seed": 0}, same_dtype=("Count", "Prob"),
-                       host_sync=VALUE_CHECK)
+                       host_sync=VALUE_CHECK, draws=True)
 STANDARD_GAMMA = register_op("standard_gamma", inputs=("X",), outputs=("Out",), forward=float_only(
-    "standard_gamma", _standard_gamma), infer=float_rule("standard_gamma"), attrs={"seed": 0})
+    "standard_gamma", _standard_gamma), infer=float_rule("standard_gamma"), attrs={"seed": 0}, draws=True)

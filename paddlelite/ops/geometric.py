@@ -361,12 +361,12 @@ GRAPH_SAMPLE_NEIGHBORS = register_op(
     "graph_sample_neighbors", inputs=("Row", "Col_Ptr", "X", "Eids", "Perm_Buffer"),
     outputs=("Out", "Out_Count", "Out_Eids"), optional_inputs=("Eids", "Perm_Buffer"),
     forward=_sample_neighbors_forward, infer=_sample_neighbors_infer, attrs={**_SAMPLING, "flag_perm_buffer": False},
-    host_sync=DATA_DEPENDENT_SHAPE)
+    host_sync=DATA_DEPENDENT_SHAPE, draws=True)
 WEIGHTED_SAMPLE_NEIGHBORS = register_op(
     "weighted_sample_neighbors", inputs=("row", "colptr", "edge_weight", "input_nodes", "eids"),
     outputs=("out_neighbors", "out_count", "out_eids"), optional_inputs=("eids",),
     forward=_weighted_sample_forward, infer=_weighted_sample_infer, attrs=dict(_SAMPLING),
-    host_sync=DATA_DEPENDENT_SHAPE)
+    host_sync=DATA_DEPENDENT_SHAPE, draws=True)
 
 
 # ---- graph_khop_sampler ----------------------------------------------------------------------------------------
@@ -428,7 +428,7 @@ GRAPH_KHOP_SAMPLER = register_op(
     "graph_khop_sampler", inputs=("Row", "Col_Ptr", "X", "Eids"),
     outputs=("Out_Src", "Out_Dst", "Sample_Index", "Reindex_X", "Out_Eids"), optional_inputs=("Eids",),
     forward=_khop_forward, infer=_khop_infer, attrs={"sample_sizes": [], "return_eids": False},
-    host_sync=DATA_DEPENDENT_SHAPE)
+    host_sync=DATA_DEPENDENT_SHAPE, draws=True)
 
 
 # ---- reindex_graph ---------------------------------------------------------------------------------------------

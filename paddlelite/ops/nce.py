@@ -170,4 +170,4 @@ NCE = register_op("nce", inputs=_INPUTS, outputs=("Cost", "SampleLogits", "Sampl
                   nondiff_inputs=("Label", "SampleWeight", "CustomDistProbs", "CustomDistAlias",
                                   "CustomDistAliasProbs"),
                   intermediate_outputs=("SampleLogits", "SampleLabels"),
-                  host_sync=VALUE_CHECK)
+                  host_sync=VALUE_CHECK, draws=True)

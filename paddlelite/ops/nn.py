@@ -172,7 +172,7 @@ def _dropout_grad_grad(g):
 
 DROPOUT = register_op("dropout", inputs=("X",), outputs=("Out", "Mask"), forward=_dropout_forward,
                       infer=_dropout_infer, grad=_dropout_grad, attrs=_DROPOUT_ATTRS,
-                      intermediate_outputs=("Mask",), double_grad=True)
+                      intermediate_outputs=("Mask",), double_grad=True, draws=True)
 
 DROPOUT_GRAD = register_op("dropout_grad", inputs=("Mask", "DOut"), outputs=("DX",), forward=_dropout_grad_forward,
                            infer=_dropout_grad_infer, grad=_dropout_grad_grad,

@@ -270,7 +270,7 @@ def _table_max_grad(xp, x, mask, dout):
     return dx[:, :volume].reshape(x.shape)
 
 
-def _register_masked_max(name, attrs, infer, forward):
+def _register_masked_max(name, attrs, infer, forward, draws=False):
     """Register max pooling op `name` (outputs Out and Mask, the int32 flat index of each maximum) and its grad
     op, which adds the output gradient into the masked positions."""
     grad_name = name + "_grad"
@@ -283,7 +283,7 @@ def _register_masked_max(name, attrs, infer, forward):
             g.set_input_grad("X", g.op(grad_name, g.input("X"), g.output("Mask"), g.output_grad("Out"), **g.attrs))
 
     pool = register_op(name, inputs=("X",), outputs=("Out", "Mask"), forward=forward, infer=infer, grad=grad,
-                       attrs=attrs)
+                       attrs=attrs, draws=draws)
     pool_grad = register_op(grad_name, inputs=("X", "Mask", "DOut"), outputs=("DX",),
                             forward=lambda xp, x, mask, dout, **a: _table_max_grad(xp, x, mask, dout),
                             infer=grad_infer, attrs=attrs, nondiff_inputs=("X", "Mask"))
@@ -394,7 +394,7 @@ def _register_fractional(nd):
         table = _fractional_table(sizes, outs, kernels, u)
         return _table_max(xp, x, table, outs)
 
-    return _register_masked_max(name, _fractional_attrs(nd), infer, forward)
+    return _register_masked_max(name, _fractional_attrs(nd), infer, forward, draws=True)  # random_u = 0: drawn
 
 
 FRACTIONAL_MAX_POOL2D, FRACTIONAL_MAX_POOL2D_GRAD = _register_fractional(2)

@@ -405,7 +405,7 @@ _RNN_ATTRS = {"dropout_prob": 0.0, "is_bidirec": False, "input_size": 10, "hidde
 RNN = register_op("rnn", inputs=("Input", "PreState", "WeightList", "SequenceLength"),
                   outputs=("Out", "State", "Reserve", "DropoutState"), forward=_rnn_forward, infer=_rnn_infer,
                   grad=_rnn_grad, variadic_inputs=("PreState", "WeightList"), variadic_outputs=("State",),
-                  optional_inputs=("SequenceLength",), nondiff_inputs=("SequenceLength",), attrs=_RNN_ATTRS)
+                  optional_inputs=("SequenceLength",), nondiff_inputs=("SequenceLength",), attrs=_RNN_ATTRS, draws=True)
 RNN_GRAD = register_op("rnn_grad", inputs=("Input", "PreState", "WeightList", "SequenceLength", "Reserve", "DOut",
                                            "DState"),
                        outputs=("DInput", "DPreState", "DWeightList"), forward=_rnn_grad_forward,

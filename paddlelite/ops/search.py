@@ -593,7 +593,7 @@ TOP_P_SAMPLING = register_op("top_p_sampling", inputs=("X", "PS", "Threshold", "
                              outputs=("Out", "Ids", "TopkScores", "TopkIds"),
                              optional_inputs=("Threshold", "TopPSeed"), forward=_top_p_forward, infer=_top_p_infer,
                              attrs={"seed": -1, "k": 0, "mode": "truncated", "return_top": False},
-                             host_sync="reads TopPSeed on the host (when given)")
+                             host_sync="reads TopPSeed on the host (when given)", draws=True)
 
 
 # ---- viterbi_decode: the best tag path of a linear-chain CRF (Paddle's kernel, step for step) ----------------

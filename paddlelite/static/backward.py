@@ -85,12 +85,36 @@ def find_no_grad_vars(block, op_path, target_names, no_grad):
     return found
 
 
+def recompute_segments(op_path, checkpoints):
+    """[(start, end)] (inclusive op_path indices) of the ops a recomputing backward computes again, as Paddle's
+    _append_backward_ops_with_checkpoints_ gives them: the ops up to the one producing the first checkpoint, then
+    from the first reader of each checkpoint to the producer of the next (checkpoints ordered by their producers)."""
+    producer, reader = {}, {}
+    for i, op in enumerate(op_path):
+        for n in op.output_arg_names:
+            producer[n] = i
+        for n in op.input_arg_names:
+            reader.setdefault(n, i)
+    names = sorted((n for n in dict.fromkeys(checkpoints) if n in producer), key=producer.get)
+    if not names:
+        return []
+    segments = [(0, producer[names[0]])] if producer[names[0]] > 0 else []
+    last_end = producer[names[0]]
+    for a, b in zip(names, names[1:]):
+        start, end = max(reader.get(a, producer[a] + 1), last_end + 1), producer[b]
+        if start <= end:
+            segments.append((start, end))
+            last_end = end
+    return segments
+
+
 # ---- one backward pass over one block ------------------------------------------------------------
 class BackwardPass:
     """Builds the grad ops of `op_path` (ops of `fwd_block`) into `grad_block`."""
 
-    def __init__(self, program, fwd_block, grad_block, no_grad, callbacks=None, grad_to_var=None):
+    def __init__(self, program, fwd_block, grad_block, no_grad, callbacks=None, grad_to_var=None, checkpoints=()):
         self.program = program
+        self.checkpoints = list(checkpoints)  # forward var names kept for a recomputing backward (see _recompute)
         self.fwd_block = fwd_block
         self.block = grad_block
         self.no_grad = no_grad              # forward var names that get no gradient
@@ -126,28 +150,62 @@ class BackwardPass:
         return v
 
     def process(self, op_path):
-        for op in reversed(op_path):
-            outs = op.output_arg_names
-            if not any(n in self.available for n in outs):
-                continue
-            opdef = get_op(op.type)
-            if opdef.block_grad is not None:  # a structural op (control flow) builds its grad block
-                group, written = opdef.block_grad(self, op)
-            else:
-                needed = [n for slot, d in zip(opdef.inputs, opdef.diff_inputs_mask) if d
-                          for n in op.input(slot) if n not in self.no_grad]
-                if not needed:
-                    continue
-                builder = StaticGradBuilder(self, op, opdef)
-                try:
-                    opdef.grad(builder)
-                except Exception as e:
-                    raise type(e)(f"building the gradient of op '{op.type}' (added at {op.where}) failed: "
-                                  f"{e}") from e
-                group, written = builder.finish()
-                group = grad_ops_of(op, opdef, group, self.grad_to_var)
-            self.ops.extend(group)
-            self.available.update(n for n in written if n not in self.no_grad)
+        segments = {end: start for start, end in recompute_segments(op_path, self.checkpoints)}
+        open_segment = None  # (start, end, index in self.ops where the segment's grad ops begin)
+        for i in range(len(op_path) - 1, -1, -1):
+            if i in segments:
+                open_segment = (segments[i], i, len(self.ops))
+            self._grad_of(op_path[i])
+            if open_segment is not None and i == open_segment[0]:
+                self._recompute(op_path, *open_segment)
+                open_segment = None
+
+    def _grad_of(self, op):
+        outs = op.output_arg_names
+        if not any(n in self.available for n in outs):
+            return
+        opdef = get_op(op.type)
+        if opdef.block_grad is not None:  # a structural op (control flow) builds its grad block
+            group, written = opdef.block_grad(self, op)
+        else:
+            needed = [n for slot, d in zip(opdef.inputs, opdef.diff_inputs_mask) if d
+                      for n in op.input(slot) if n not in self.no_grad]
+            if not needed:
+                return
+            builder = StaticGradBuilder(self, op, opdef)
+            try:
+                opdef.grad(builder)
+            except Exception as e:
+                raise type(e)(f"building the gradient of op '{op.type}' (added at {op.where}) failed: "
+                              f"{e}") from e
+            group, written = builder.finish()
+            group = grad_ops_of(op, opdef, group, self.grad_to_var)
+        self.ops.extend(group)
+        self.available.update(n for n in written if n not in self.no_grad)
+
+    def _recompute(self, op_path, start, end, first):
+        """Paddle's recompute (append_backward with checkpoints): the ops of segment op_path[start..end] that make a
+        value not kept -- kept are checkpoints, persistables, and the outputs of ops that draw random numbers (their
+        draws must not be redrawn) -- run again as copies (outputs renamed '<name>.subprog_<n>') inserted before the
+        segment's grad ops, which read the copies: between checkpoints the forward values need not be kept."""
+        segment = op_path[start:end + 1]
+        made = {n for op in segment if not get_op(op.type).draws for n in op.output_arg_names}
+        kept = set(self.checkpoints) | {n for n in made if (v := self.fwd_block._lookup(n)) is not None and v.persistable}
+        chosen = [op for op in segment if any(n in made and n not in kept for n in op.output_arg_names)]
+        if not chosen:
+            return
+        suffix = f".subprog_{self.program._recompute_counter}"
+        self.program._recompute_counter += 1
+        renamed = {n: n + suffix for op in chosen for n in op.output_arg_names if n in made and n not in kept}
+        for old, new in renamed.items():
+            v = self.fwd_block.var(old)
+            self.block.create_var(new, v._shape, v._dtype)
+        copies = [Operator(self.block, op.type, {k: [renamed.get(n, n) for n in v] for k, v in op._inputs.items()},
+                           {k: [renamed.get(n, n) for n in v] for k, v in op._outputs.items()}, dict(op._attrs))
+                  for op in chosen]
+        for op in self.ops[first:]:
+            op._inputs = {k: [renamed.get(n, n) for n in v] for k, v in op._inputs.items()}
+        self.ops[first:first] = copies
 
     def commit(self):
         """Rename repeated outputs, insert the accumulation ops, append everything, run callbacks."""
@@ -406,7 +464,9 @@ def _dump(program, directory):
 # ---- public API -----------------------------------------------------------------------------------
 def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None, checkpoints=None,
                     distop_context=None, *, dump_backward_graph_path=None):
-    """Append the backward of `loss` to its program; returns [(Parameter, grad Variable)]."""
+    """Append the backward of `loss` to its program; returns [(Parameter, grad Variable)] -- and, given checkpoints
+    (Variables or names: a recomputing backward, see BackwardPass._recompute), ([(Parameter, grad)], the
+    checkpoint names in program order), as Paddle's."""
     _check_static("append_backward")
     if not isinstance(loss, Variable):
         raise _LossError(f"append_backward: loss must be a static Variable, received {type(loss).__name__}")
@@ -432,7 +492,12 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
     op_path = find_op_path(block, [loss.name], [], no_grad)
     no_grad |= find_no_grad_vars(block, op_path, [loss.name], no_grad)
 
-    bp = BackwardPass(program, block, grad_block, no_grad, callbacks)
+    checkpoint_names = [c if isinstance(c, str) else getattr(c, "name", None) for c in checkpoints or []]
+    if any(not isinstance(n, str) for n in checkpoint_names):
+        raise TypeError("append_backward: checkpoints must be a list of Variables or variable names")
+    position = {n: i for i, op in enumerate(op_path) for n in op.output_arg_names}
+    checkpoint_names = sorted((n for n in dict.fromkeys(checkpoint_names) if n in position), key=position.get)
+    bp = BackwardPass(program, block, grad_block, no_grad, callbacks, checkpoints=checkpoint_names)
     seed_name = grad_name(loss.name)
     if grad_block._lookup(seed_name) is not None:  # an earlier backward's seed: a unique suffix (Paddle's _rename_grad_)
         bp.set_grad_name(loss.name, unique_name.generate(seed_name))
@@ -465,7 +530,7 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
         result.append((p, g))
     if dump_backward_graph_path is not None:
         _dump(program, dump_backward_graph_path)
-    return result
+    return (result, checkpoint_names) if checkpoints else result
 
 
 def gradients(targets, inputs, target_gradients=None, no_grad_set=None):

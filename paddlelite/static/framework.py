@@ -750,6 +750,7 @@ class Program:
         self._appending_grad_times = 0
         self._op_role = OP_ROLE_FORWARD
         self._grad_group_counter = 0
+        self._recompute_counter = 0  # a recomputing backward's segments: their copies' name suffixes
         self._seed = _global_seed[0]
         # names of the ops' temporaries (`mean_0.tmp_0`), counted per program as Paddle's LayerHelper does:
         # a new program starts again at `_0` whatever unique_name.guard is active

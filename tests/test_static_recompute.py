@@ -1,0 +1,60 @@
+"""A recomputing backward (append_backward with checkpoints, paddle.incubate.optimizer.RecomputeOptimizer): Paddle's
+op sequence, and the gradients of the ordinary backward."""
+import numpy as np
+
+from tests.differential import differential
+
+RNG = np.random.default_rng(0)
+X, Y = RNG.standard_normal((8, 6)).astype("float32"), RNG.standard_normal((8, 1)).astype("float32")
+
+
+def _train(paddle, checkpoints, dropout=False, steps=3):
+    """(op types of the program, losses of `steps` SGD steps) of a three-layer MLP, recomputing between the
+    checkpoints given as layer indices (None: the ordinary backward)."""
+    paddle.seed(1)  # the same dropout masks in every run
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        main.random_seed = startup.random_seed = 5
+        with paddle.static.program_guard(main, startup):
+            h = paddle.static.data("x", [None, 6])
+            layers = []
+            for i, size in enumerate((5, 4, 1)):
+                h = paddle.static.nn.fc(h, size, weight_attr=paddle.ParamAttr(
+                    initializer=paddle.nn.initializer.Constant(0.1 * (i + 1))), activation="tanh" if i < 2 else None)
+                if dropout and i == 0:
+                    h = paddle.nn.functional.dropout(h, 0.3)
+                layers.append(h)
+            loss = paddle.nn.functional.mse_loss(h, paddle.static.data("y", [None, 1]))
+            sgd = paddle.optimizer.SGD(0.1)
+            if checkpoints is not None:
+                sgd = paddle.incubate.optimizer.RecomputeOptimizer(sgd)
+                sgd._set_checkpoints([layers[i] for i in checkpoints])
+            sgd.minimize(loss)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        losses = [float(exe.run(main, feed={"x": X, "y": Y}, fetch_list=[loss])[0]) for _ in range(steps)]
+        return [op.type for op in main.global_block().ops], losses
+    finally:
+        paddle.disable_static()
+
+
+@differential(rtol=1e-5, atol=1e-6)
+def test_recompute_between_checkpoints_gives_the_ordinary_gradients(paddle):
+    plain_ops, plain = _train(paddle, None)
+    ops, losses = _train(paddle, [0, 1])
+    one_ops, one = _train(paddle, [1])
+    np.testing.assert_allclose(losses, plain, rtol=1e-6)
+    np.testing.assert_allclose(one, plain, rtol=1e-6)
+    assert len(ops) > len(plain_ops) and len(one_ops) > len(plain_ops)  # forward ops computed again
+    return {"ops": ops, "one_checkpoint_ops": one_ops, "losses": losses}
+
+
+def test_ops_that_draw_are_not_drawn_again():
+    """A recomputed segment holding dropout keeps dropout's output (its mask must not be redrawn): the losses are
+    the ordinary backward's from the same seed."""
+    import paddlelite as paddle
+    plain_ops, plain = _train(paddle, None, dropout=True)
+    ops, losses = _train(paddle, [1], dropout=True)
+    np.testing.assert_allclose(losses, plain, rtol=1e-6)
+    assert ops.count("dropout") == 1 and len(ops) > len(plain_ops)
