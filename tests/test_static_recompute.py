@@ -8,10 +8,9 @@ RNG = np.random.default_rng(0)
 X, Y = RNG.standard_normal((8, 6)).astype("float32"), RNG.standard_normal((8, 1)).astype("float32")
 
 
-def _train(paddle, checkpoints, dropout=False, steps=3):
+def _train(paddle, checkpoints, steps=3):
     """(op types of the program, losses of `steps` SGD steps) of a three-layer MLP, recomputing between the
     checkpoints given as layer indices (None: the ordinary backward)."""
-    paddle.seed(1)  # the same dropout masks in every run
     paddle.enable_static()
     try:
         main, startup = paddle.static.Program(), paddle.static.Program()
@@ -22,8 +21,6 @@ def _train(paddle, checkpoints, dropout=False, steps=3):
             for i, size in enumerate((5, 4, 1)):
                 h = paddle.static.nn.fc(h, size, weight_attr=paddle.ParamAttr(
                     initializer=paddle.nn.initializer.Constant(0.1 * (i + 1))), activation="tanh" if i < 2 else None)
-                if dropout and i == 0:
-                    h = paddle.nn.functional.dropout(h, 0.3)
                 layers.append(h)
             loss = paddle.nn.functional.mse_loss(h, paddle.static.data("y", [None, 1]))
             sgd = paddle.optimizer.SGD(0.1)
@@ -50,11 +47,30 @@ def test_recompute_between_checkpoints_gives_the_ordinary_gradients(paddle):
     return {"ops": ops, "one_checkpoint_ops": one_ops, "losses": losses}
 
 
-def test_ops_that_draw_are_not_drawn_again():
-    """A recomputed segment holding dropout keeps dropout's output (its mask must not be redrawn): the losses are
-    the ordinary backward's from the same seed."""
+def test_a_recomputed_dropout_draws_its_mask_again_from_one_seed():
+    """A recomputed segment holding dropout: a seed op before the dropout draws once, and the dropout computed again
+    in the backward (its output '<name>.subprog_<n>') gives the forward's values, mask and all."""
     import paddlelite as paddle
-    plain_ops, plain = _train(paddle, None, dropout=True)
-    ops, losses = _train(paddle, [1], dropout=True)
-    np.testing.assert_allclose(losses, plain, rtol=1e-6)
-    assert ops.count("dropout") == 1 and len(ops) > len(plain_ops)
+    paddle.seed(1)
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [None, 6])
+            dropped = paddle.nn.functional.dropout(paddle.static.nn.fc(x, 5), 0.5)
+            checkpoint = paddle.static.nn.fc(dropped, 4)
+            loss = paddle.mean(paddle.static.nn.fc(checkpoint, 1))
+            sgd = paddle.incubate.optimizer.RecomputeOptimizer(paddle.optimizer.SGD(0.1))
+            sgd._set_checkpoints([checkpoint])
+            sgd.minimize(loss)
+        types = [op.type for op in main.global_block().ops]
+        copy = next(n for op in main.global_block().ops[types.index("fill_constant"):] if op.type == "dropout"
+                    for n in op.output("Out"))
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        forward, again = exe.run(main, feed={"x": X}, fetch_list=[dropped.name, copy])
+    finally:
+        paddle.disable_static()
+    assert types.count("seed") == 1 and types.index("seed") < types.index("dropout") and types.count("dropout") == 2
+    assert copy.endswith(".subprog_0") and 0 < (forward == 0).sum() < forward.size
+    np.testing.assert_array_equal(forward, again)

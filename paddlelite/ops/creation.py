@@ -112,6 +112,16 @@ GAUSSIAN_RANDOM = register_op("gaussian_random", inputs=_SHAPE_TENSORS, outputs=
 RANDINT = register_op("randint", inputs=(), outputs=("Out",), forward=_randint,
                       infer=lambda shape, dtype, **a: Meta(tuple(shape), _dt(dtype)),
                       attrs={"shape": [], "low": 0, "high": 1, "dtype": "int64", "seed": 0, "place": None}, draws=True)
+def _seed(xp, seed, deterministic, rng_name, force_cpu):
+    """Paddle's seed op: an int32 [1] seed for a random op's Seed input -- the attr when nonzero, else one drawn
+    from the generator (so one draw gives an op and its recomputation the same randomness)."""
+    value = seed if seed else int(rng_for(xp, 0).integers(1, 2 ** 31 - 1))
+    return xp.full((1,), value, dtype=np.int32)
+
+
+SEED = register_op("seed", inputs=(), outputs=("Out",), forward=_seed,
+                   infer=lambda **attrs: Meta((1,), np.dtype(np.int32)),
+                   attrs={"seed": 0, "deterministic": False, "rng_name": "", "force_cpu": False}, draws=True)
 RANDPERM = register_op(
     "randperm", inputs=(), outputs=("Out",),
     forward=lambda xp, n, dtype, seed, place: rng_for(xp, seed).permutation(n).astype(_dt(dtype)),

@@ -115,7 +115,7 @@ def _check_dropout_attrs(op, dropout_prob, dropout_implementation):
                          f"{dropout_implementation!r}")
 
 
-def _dropout_infer(x, dropout_prob, is_test, seed, dropout_implementation):
+def _dropout_infer(x, seed_tensor, dropout_prob, is_test, seed, dropout_implementation):
     _check_dropout_attrs("dropout", dropout_prob, dropout_implementation)
     check_float("dropout", x, real=True)
     return Meta(x.shape, x.dtype), Meta(x.shape, np.dtype(np.uint8))
@@ -130,11 +130,15 @@ def _keep_scale(dtype, p, mode, is_test):
     return dtype.type(1.0)
 
 
-def _dropout_forward(xp, x, dropout_prob, is_test, seed, dropout_implementation):
+def _dropout_forward(xp, x, seed_tensor, dropout_prob, is_test, seed, dropout_implementation):
+    """Seed (an int [1] tensor, read on the host), when given, fixes the mask's draws as a nonzero seed attr does:
+    how a recomputing backward runs dropout again with the same mask (ops/creation.py's seed op makes it)."""
     _check_dropout_attrs("dropout", dropout_prob, dropout_implementation)
     if is_test:
         return (x * _keep_scale(x.dtype, dropout_prob, dropout_implementation, True),
                 xp.ones(x.shape, dtype=np.uint8))
+    if seed_tensor is not None:
+        seed = int(np.asarray(seed_tensor.get() if hasattr(seed_tensor, "get") else seed_tensor).reshape(-1)[0])
     mask = (rng_for(xp, seed).random(x.shape) >= dropout_prob).astype(np.uint8)
     return x * mask * _keep_scale(x.dtype, dropout_prob, dropout_implementation, False), mask
 
@@ -170,9 +174,9 @@ def _dropout_grad_grad(g):
         g.set_input_grad("DOut", g.op("dropout_grad", g.input("Mask"), g.output_grad("DX"), **_grad_attrs(g.attrs)))
 
 
-DROPOUT = register_op("dropout", inputs=("X",), outputs=("Out", "Mask"), forward=_dropout_forward,
-                      infer=_dropout_infer, grad=_dropout_grad, attrs=_DROPOUT_ATTRS,
-                      intermediate_outputs=("Mask",), double_grad=True, draws=True)
+DROPOUT = register_op("dropout", inputs=("X", "Seed"), outputs=("Out", "Mask"), forward=_dropout_forward,
+                      infer=_dropout_infer, grad=_dropout_grad, attrs=_DROPOUT_ATTRS, host_inputs=("Seed",),
+                      intermediate_outputs=("Mask",), double_grad=True, draws=True, seed_input="Seed")
 
 DROPOUT_GRAD = register_op("dropout_grad", inputs=("Mask", "DOut"), outputs=("DX",), forward=_dropout_grad_forward,
                            infer=_dropout_grad_infer, grad=_dropout_grad_grad,

@@ -36,17 +36,19 @@ class OpDef:
                  "nondiff_inputs", "meta_inputs", "same_dtype", "double_grad", "diff_inputs_mask", "n_in",
                  "n_out", "simple", "input_index", "output_index", "view", "block_runner", "block_grad",
                  "block_locals", "host_sync", "lacks_higher_grad", "host_inputs", "absent_tails", "callable_attrs",
-                 "elementwise", "batched", "_forwards", "sparse", "draws")
+                 "elementwise", "batched", "_forwards", "sparse", "draws", "seed_input")
 
     def __init__(self, type, inputs, outputs, forward=None, infer=None, grad=None, attrs=None,
                  variadic_inputs=(), optional_inputs=(), variadic_outputs=(), intermediate_outputs=(),
                  nondiff_inputs=(), meta_inputs=(), same_dtype=(), double_grad=False, view=False,
                  block_runner=None, block_grad=None, block_locals=None, host_sync=None, host_inputs=(),
-                 callable_attrs=(), elementwise=None, batched=None, sparse=False, draws=False):
+                 callable_attrs=(), elementwise=None, batched=None, sparse=False, draws=False, seed_input=None):
         self.type = type
         # the forward draws random numbers (advancing the generator): running it again gives other values, so a
         # recomputing backward keeps its outputs instead (tests/test_op_declarations.py checks the flag)
         self.draws = draws
+        # the input slot that fixes such an op's draws (a seed tensor): given one, the op can run again alike
+        self.seed_input = seed_input
         self.inputs = tuple(inputs)
         self.outputs = tuple(outputs)
         self.forward = forward

@@ -85,6 +85,22 @@ def find_no_grad_vars(block, op_path, target_names, no_grad):
     return found
 
 
+def _seed_random_ops(block, op_path):
+    """Before a recomputing backward, as Paddle's modify_forward_desc_for_recompute: each op of the path that draws
+    random numbers and takes a seed tensor (OpDef.seed_input) without one gets a seed op before it, drawing the seed
+    once (or giving the op's fixed seed attr), so that its recomputation draws alike."""
+    for op in op_path:
+        opdef = get_op(op.type)
+        if not opdef.draws or opdef.seed_input is None or op._inputs.get(opdef.seed_input):
+            continue
+        out = block.create_var(unique_name.generate_with_ignorable_key(unique_name.generate("seed") + ".tmp"),
+                               (1,), "int32", stop_gradient=False)
+        block._insert_op(block.ops.index(op), "seed", outputs={"Out": [out]},
+                         attrs={"seed": int(op._attrs.get("seed", 0) or 0), "force_cpu": True,
+                                "op_device": op._attrs.get("op_device", "")})
+        op._inputs[opdef.seed_input] = [out.name]
+
+
 def recompute_segments(op_path, checkpoints):
     """[(start, end)] (inclusive op_path indices) of the ops a recomputing backward computes again, as Paddle's
     _append_backward_ops_with_checkpoints_ gives them: the ops up to the one producing the first checkpoint, then
@@ -109,6 +125,12 @@ def recompute_segments(op_path, checkpoints):
 
 
 # ---- one backward pass over one block ------------------------------------------------------------
+def _repeatable(op):
+    """Whether running `op` again gives its values again: it draws no random numbers, or a seed tensor fixes them."""
+    opdef = get_op(op.type)
+    return not opdef.draws or (opdef.seed_input is not None and bool(op._inputs.get(opdef.seed_input)))
+
+
 class BackwardPass:
     """Builds the grad ops of `op_path` (ops of `fwd_block`) into `grad_block`."""
 
@@ -185,11 +207,11 @@ class BackwardPass:
 
     def _recompute(self, op_path, start, end, first):
         """Paddle's recompute (append_backward with checkpoints): the ops of segment op_path[start..end] that make a
-        value not kept -- kept are checkpoints, persistables, and the outputs of ops that draw random numbers (their
-        draws must not be redrawn) -- run again as copies (outputs renamed '<name>.subprog_<n>') inserted before the
+        value not kept -- kept are checkpoints, persistables, and the outputs of ops whose random draws no seed
+        tensor fixes (they must not be redrawn) -- run again as copies (outputs renamed '<name>.subprog_<n>') inserted before the
         segment's grad ops, which read the copies: between checkpoints the forward values need not be kept."""
         segment = op_path[start:end + 1]
-        made = {n for op in segment if not get_op(op.type).draws for n in op.output_arg_names}
+        made = {n for op in segment if _repeatable(op) for n in op.output_arg_names}
         kept = set(self.checkpoints) | {n for n in made if (v := self.fwd_block._lookup(n)) is not None and v.persistable}
         chosen = [op for op in segment if any(n in made and n not in kept for n in op.output_arg_names)]
         if not chosen:
@@ -495,6 +517,8 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
     checkpoint_names = [c if isinstance(c, str) else getattr(c, "name", None) for c in checkpoints or []]
     if any(not isinstance(n, str) for n in checkpoint_names):
         raise TypeError("append_backward: checkpoints must be a list of Variables or variable names")
+    if checkpoint_names:
+        _seed_random_ops(block, op_path)
     position = {n: i for i, op in enumerate(op_path) for n in op.output_arg_names}
     checkpoint_names = sorted((n for n in dict.fromkeys(checkpoint_names) if n in position), key=position.get)
     bp = BackwardPass(program, block, grad_block, no_grad, callbacks, checkpoints=checkpoint_names)

@@ -390,9 +390,6 @@ KNOWN_BUGS = {
     },
     "test/deprecated/legacy_test/test_optimizer.py": {
         'TestGradientMergeOptimizer.test_program_desc': 'paddle.incubate.optimizer.GradientMergeOptimizer is not implemented',
-        'TestRecomputeOptimizer.test_dropout': 'recompute: paddlelite keeps the output of an op that draws random numbers (dropout) instead of inserting Paddle\'s seed op and recomputing it from that seed (the gradients are the same; the seed op is not implemented)',
-        'TestRecomputeOptimizer.test_dropout_with_determinate_seed': 'recompute: paddlelite keeps the output of an op that draws random numbers (dropout) instead of inserting Paddle\'s seed op and recomputing it from that seed (the gradients are the same; the seed op is not implemented)',
-        'TestRecomputeOptimizer.test_dropout_with_seed': 'recompute: paddlelite keeps the output of an op that draws random numbers (dropout) instead of inserting Paddle\'s seed op and recomputing it from that seed (the gradients are the same; the seed op is not implemented)',
     },
     "test/deprecated/legacy_test/test_paddle_save_load_binary.py": {
         '*': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',

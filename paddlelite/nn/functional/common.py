@@ -1,4 +1,5 @@
 """Common functional APIs: linear, dropout (+ dropout2d/3d), pad (constant mode through the pad op)."""
+import contextlib
 import numbers
 
 import numpy as np
@@ -70,8 +71,9 @@ def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_
         return x
     seed = 0  # 0: the global generator, so paddle.seed makes it reproducible
     if axis is None:  # at inference too the op runs (is_test): a new tensor, as Paddle's
-        return apply(_nn.DROPOUT, x, dropout_prob=float(p), is_test=not training, seed=seed,
-                     dropout_implementation=impl)[0]
+        with layer_name_guard(name) if name is not None and in_static_mode() else contextlib.nullcontext():
+            return apply(_nn.DROPOUT, x, dropout_prob=float(p), is_test=not training, seed=seed,
+                         dropout_implementation=impl)[0]
     if not training:  # Paddle's dropout over axes (dropout2d/3d) returns x itself at inference
         return x if impl == "upscale_in_train" else apply(_math.SCALE, x, scale=1.0 - float(p))
     axes = [axis] if isinstance(axis, int) else list(axis)
