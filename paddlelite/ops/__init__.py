@@ -18,6 +18,7 @@ from . import deform_conv  # noqa: F401  (deformable_conv, deformable_conv_v1: p
 from . import nce  # noqa: F401  (nce: paddle.static.nn.nce)
 from . import interpolate  # noqa: F401  (nearest/linear/bilinear/bicubic/trilinear_interp_v2: F.interpolate)
 from . import attention  # noqa: F401  (flash_attn, flash_attn_grad: fused attention)
+from . import moe  # noqa: F401  (moe_gate_dispatch, moe_combine, cal_aux_loss, ...: incubate's MoE routing)
 from . import tensor_array  # noqa: F401  (write_to_array, read_from_array, lod_array_length: static tensor arrays)
 from . import sparse, sparse_conv  # noqa: F401  (sparse tensors: values, conversions, products, point-cloud conv)
 from . import geometric  # noqa: F401  (segment_pool, send_u_recv/ue_recv/uv, graph sampling and reindexing)

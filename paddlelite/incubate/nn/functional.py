@@ -6,11 +6,15 @@ import numpy as np
 from ... import tensor as T
 from ...nn import functional as F
 from ...nn.functional.activation import swiglu
+from .moe import (build_src_rank_and_local_expert_id, cal_aux_loss, expand_modality_expert_id, moe_combine,
+                  moe_gate_dispatch, moe_gate_dispatch_permute)
 
 __all__ = ["fused_rms_norm", "fused_layer_norm", "fused_dropout_add", "fused_matmul_bias", "fused_linear",
            "fused_linear_activation", "fused_bias_act", "fused_rotary_position_embedding", "fused_feedforward",
            "fused_bias_dropout_residual_layer_norm", "fused_multi_head_attention", "swiglu", "fast_ln", "fast_rms_norm",
-           "fused_rms_norm_ext", "int_bincount", "blha_get_max_len", "masked_multihead_attention"]
+           "fused_rms_norm_ext", "int_bincount", "blha_get_max_len", "masked_multihead_attention", "moe_gate_dispatch",
+           "moe_gate_dispatch_permute", "moe_combine", "cal_aux_loss", "expand_modality_expert_id",
+           "build_src_rank_and_local_expert_id"]
 
 
 def _no_quant(api, quant_scale):

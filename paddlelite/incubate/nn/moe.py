@@ -1,0 +1,118 @@
+"""paddle.incubate.nn.functional's mixture-of-experts routing names, each one registry op of ops/moe.py (the
+routing rules are written there): dispatch tokens to their top-k experts, combine the experts' outputs, the
+load-balancing loss and the expert-id bookkeeping of expert parallelism. Paddle ships these for GPU builds only;
+here they run on the CPU and the GPU alike, in eager and static mode, with gradients where Paddle has grad ops
+(moe_gate_dispatch, moe_gate_dispatch_permute, moe_combine, cal_aux_loss)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...ops import moe as _moe
+from ...ops.dispatch import apply
+from ...tensor.math import check_float_tensor
+from ...tensor.tensor_args import is_tensor_like
+
+if TYPE_CHECKING:
+    from ...framework.tensor import Tensor
+
+__all__ = ["moe_gate_dispatch", "moe_gate_dispatch_permute", "moe_combine", "cal_aux_loss",
+           "expand_modality_expert_id", "build_src_rank_and_local_expert_id"]
+
+
+def _check_tensor(x, api, arg, optional=False):
+    if not (is_tensor_like(x) or (optional and x is None)):
+        raise TypeError(f"{api}: {arg} must be a Tensor{' or None' if optional else ''}, received "
+                        f"{type(x).__name__}")
+
+
+def _int_arg(value, api, arg, low=0):
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ValueError(f"{api}: {arg} must be an int >= {low}, received {value!r}")
+    return value
+
+
+def _gate_args(api, x, gate_logits, corr_bias, k, capacity):
+    check_float_tensor(x, api)
+    check_float_tensor(gate_logits, api, "gate_logits")
+    _check_tensor(corr_bias, api, "corr_bias", optional=True)
+    experts = gate_logits.shape[-1]
+    if not (isinstance(k, int) and 1 <= k <= experts):
+        raise ValueError(f"{api}: k must be an int in [1, num_experts={experts}], received {k!r}")
+    if len(x.shape) != 2 or len(gate_logits.shape) != 2 or x.shape[0] != gate_logits.shape[0]:
+        raise ValueError(f"{api}: x [S, H] and gate_logits [S, E] must be 2-D with equal rows, received shapes "
+                         f"{list(x.shape)} and {list(gate_logits.shape)}")
+    return k, _int_arg(capacity, api, "capacity")
+
+
+def moe_gate_dispatch(x: Tensor, gate_logits: Tensor, corr_bias: Tensor | None, k: int, capacity: int,
+                      use_pad: bool, name: str | None = None):
+    """(y, combine_weights, scatter_index, expert_offset, expert_id): x's rows [S, H] sent to each token's top-k
+    experts by gate_logits [S, E] (+ corr_bias [E] for the choice), at most `capacity` per expert; with use_pad y is
+    [E * capacity, H], expert e's rows at e * capacity."""
+    k, capacity = _gate_args("moe_gate_dispatch", x, gate_logits, corr_bias, k, capacity)
+    return tuple(apply(_moe.MOE_GATE_DISPATCH, x, gate_logits, corr_bias, k=k, capacity=capacity,
+                       use_pad=bool(use_pad)))
+
+
+def moe_gate_dispatch_permute(x: Tensor, gate_logits: Tensor, corr_bias: Tensor | None, k: int, capacity: int,
+                              world_size: int, name: str | None = None):
+    """moe_gate_dispatch with padding, y laid out [E / world_size, world_size, capacity, H] (local expert, rank)."""
+    api = "moe_gate_dispatch_permute"
+    k, capacity = _gate_args(api, x, gate_logits, corr_bias, k, capacity)
+    world_size = _int_arg(world_size, api, "world_size", 1)
+    if gate_logits.shape[1] % world_size:
+        raise ValueError(f"{api}: num_experts ({gate_logits.shape[1]}) must be divisible by world_size, received "
+                         f"world_size={world_size}")
+    return tuple(apply(_moe.MOE_GATE_DISPATCH_PERMUTE, x, gate_logits, corr_bias, k=k, capacity=capacity,
+                       world_size=world_size))
+
+
+def moe_combine(x: Tensor, combine_weights: Tensor, scatter_index: Tensor, name: str | None = None) -> Tensor:
+    """y [S, H]: y[s] = sum_j combine_weights[s, j] * x[scatter_index[s, j]] (scatter_index int32)."""
+    api = "moe_combine"
+    check_float_tensor(x, api)
+    check_float_tensor(combine_weights, api, "combine_weights")
+    _check_tensor(scatter_index, api, "scatter_index")
+    if scatter_index.dtype.name != "int32":
+        raise TypeError(f"{api}: scatter_index must be int32, received {scatter_index.dtype.name}")
+    if list(scatter_index.shape) != list(combine_weights.shape):
+        raise ValueError(f"{api}: scatter_index must be shaped as combine_weights {list(combine_weights.shape)}, "
+                         f"received {list(scatter_index.shape)}")
+    return apply(_moe.MOE_COMBINE, x, combine_weights, scatter_index)
+
+
+def cal_aux_loss(gate_prob: Tensor, dispatch_mask: Tensor, tokens_mask: Tensor | None,
+                 dispatch_tokens_mask: Tensor | None, num_experts: int, use_group: bool, moe_k: int,
+                 clip_min: float, name: str | None = None):
+    """(l_aux_loss, seqlen_float, ce): the MoE load-balancing loss of gate probabilities [S, E] and the dispatch
+    counts (dispatch_mask [E] or [S, E]); differentiable in gate_prob."""
+    api = "cal_aux_loss"
+    check_float_tensor(gate_prob, api, "gate_prob")
+    _check_tensor(dispatch_mask, api, "dispatch_mask")
+    _check_tensor(tokens_mask, api, "tokens_mask", optional=True)
+    _check_tensor(dispatch_tokens_mask, api, "dispatch_tokens_mask", optional=True)
+    return tuple(apply(_moe.CAL_AUX_LOSS, gate_prob, dispatch_mask, tokens_mask, dispatch_tokens_mask,
+                       num_experts=_int_arg(num_experts, api, "num_experts", 1), use_group=bool(use_group),
+                       moe_k=_int_arg(moe_k, api, "moe_k"), clip_min=float(clip_min)))
+
+
+def expand_modality_expert_id(expert_id: Tensor, num_expert_per_modality: int, group_size: int,
+                              modality_offset: int, is_group_expert: bool, name: str | None = None) -> Tensor:
+    """expert_id [S, k] renumbered for two modalities: (+ choice * group_size when is_group_expert), then
+    rank * 2 * num_expert_per_modality + id_in_rank + modality_offset * num_expert_per_modality."""
+    api = "expand_modality_expert_id"
+    _check_tensor(expert_id, api, "expert_id")
+    return apply(_moe.EXPAND_MODALITY_EXPERT_ID, expert_id, num_expert_per_modality=int(num_expert_per_modality),
+                 group_size=int(group_size), modality_offset=int(modality_offset),
+                 is_group_expert=bool(is_group_expert))
+
+
+def build_src_rank_and_local_expert_id(expert_num_global_tensor: Tensor, expert_num_global: list,
+                                       num_local_experts: int, name: str | None = None):
+    """(src_rank, local_expert_id), int32 of sum(expert_num_global) tokens: for the tokens counted per global
+    expert, in expert order, expert // num_local_experts and expert % num_local_experts."""
+    api = "build_src_rank_and_local_expert_id"
+    _check_tensor(expert_num_global_tensor, api, "expert_num_global_tensor")
+    counts = [_int_arg(int(n), api, "expert_num_global") for n in expert_num_global]
+    return tuple(apply(_moe.BUILD_SRC_RANK_AND_LOCAL_EXPERT_ID, expert_num_global_tensor, expert_num_global=counts,
+                       num_local_experts=_int_arg(num_local_experts, api, "num_local_experts", 1)))
