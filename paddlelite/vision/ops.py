@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tensor as T
+from ..framework.arg_errors import not_a_tensor
 from ..framework.mode import in_static_mode
 from ..nn import initializer as _init
 from ..nn.layer.layers import Layer
@@ -19,7 +20,7 @@ __all__ = ["yolo_box", "prior_box", "box_coder", "matrix_nms", "distribute_fpn_p
 
 def _check_tensor(x, api, arg, dtypes=("float32", "float64")):
     if not is_tensor_like(x):
-        raise TypeError(f"{api}: {arg} must be a Tensor, received {type(x).__name__}")
+        raise not_a_tensor(f"{api}: {arg} must be a Tensor, received {type(x).__name__}")
     if dtypes and x.dtype.name not in dtypes:
         raise TypeError(f"{api}: {arg} must be a Tensor of dtype {list(dtypes)}, received {x.dtype.name}")
 
