@@ -10,19 +10,13 @@ from typing import TYPE_CHECKING
 from ...ops import moe as _moe
 from ...ops.dispatch import apply
 from ...tensor.math import check_float_tensor
-from ...tensor.tensor_args import is_tensor_like
+from .fp8 import check_tensor, fp8_quant_blockwise
 
 if TYPE_CHECKING:
     from ...framework.tensor import Tensor
 
-__all__ = ["moe_gate_dispatch", "moe_gate_dispatch_permute", "moe_combine", "cal_aux_loss",
+__all__ = ["moe_gate_dispatch", "moe_gate_dispatch_permute", "moe_gate_dispatch_and_quant", "moe_combine", "cal_aux_loss",
            "expand_modality_expert_id", "build_src_rank_and_local_expert_id"]
-
-
-def _check_tensor(x, api, arg, optional=False):
-    if not (is_tensor_like(x) or (optional and x is None)):
-        raise TypeError(f"{api}: {arg} must be a Tensor{' or None' if optional else ''}, received "
-                        f"{type(x).__name__}")
 
 
 def _int_arg(value, api, arg, low=0):
@@ -34,7 +28,7 @@ def _int_arg(value, api, arg, low=0):
 def _gate_args(api, x, gate_logits, corr_bias, k, capacity):
     check_float_tensor(x, api)
     check_float_tensor(gate_logits, api, "gate_logits")
-    _check_tensor(corr_bias, api, "corr_bias", optional=True)
+    check_tensor(corr_bias, api, "corr_bias", optional=True)
     experts = gate_logits.shape[-1]
     if not (isinstance(k, int) and 1 <= k <= experts):
         raise ValueError(f"{api}: k must be an int in [1, num_experts={experts}], received {k!r}")
@@ -52,6 +46,16 @@ def moe_gate_dispatch(x: Tensor, gate_logits: Tensor, corr_bias: Tensor | None, 
     k, capacity = _gate_args("moe_gate_dispatch", x, gate_logits, corr_bias, k, capacity)
     return tuple(apply(_moe.MOE_GATE_DISPATCH, x, gate_logits, corr_bias, k=k, capacity=capacity,
                        use_pad=bool(use_pad)))
+
+
+def moe_gate_dispatch_and_quant(x: Tensor, gate_logits: Tensor, corr_bias: Tensor | None, k: int, capacity: int,
+                                use_pad: bool, use_pow2_scale: bool):
+    """(fp8_out, scale, combine_weights, scatter_index, expert_offset, expert_id): moe_gate_dispatch with its y
+    quantized to float8_e4m3fn in 1 x 128 blocks (decode scales [rows, H / 128]), as Paddle composes them."""
+    y, *routing = moe_gate_dispatch(x, gate_logits, corr_bias, k, capacity, use_pad)
+    y_fp8, scale = fp8_quant_blockwise(y, quant_method="1x128", output_scale_transpose=False,
+                                       using_pow2_scale=use_pow2_scale)
+    return (y_fp8, scale, *routing)
 
 
 def moe_gate_dispatch_permute(x: Tensor, gate_logits: Tensor, corr_bias: Tensor | None, k: int, capacity: int,
@@ -72,7 +76,7 @@ def moe_combine(x: Tensor, combine_weights: Tensor, scatter_index: Tensor, name:
     api = "moe_combine"
     check_float_tensor(x, api)
     check_float_tensor(combine_weights, api, "combine_weights")
-    _check_tensor(scatter_index, api, "scatter_index")
+    check_tensor(scatter_index, api, "scatter_index")
     if scatter_index.dtype.name != "int32":
         raise TypeError(f"{api}: scatter_index must be int32, received {scatter_index.dtype.name}")
     if list(scatter_index.shape) != list(combine_weights.shape):
@@ -88,9 +92,9 @@ def cal_aux_loss(gate_prob: Tensor, dispatch_mask: Tensor, tokens_mask: Tensor |
     counts (dispatch_mask [E] or [S, E]); differentiable in gate_prob."""
     api = "cal_aux_loss"
     check_float_tensor(gate_prob, api, "gate_prob")
-    _check_tensor(dispatch_mask, api, "dispatch_mask")
-    _check_tensor(tokens_mask, api, "tokens_mask", optional=True)
-    _check_tensor(dispatch_tokens_mask, api, "dispatch_tokens_mask", optional=True)
+    check_tensor(dispatch_mask, api, "dispatch_mask")
+    check_tensor(tokens_mask, api, "tokens_mask", optional=True)
+    check_tensor(dispatch_tokens_mask, api, "dispatch_tokens_mask", optional=True)
     return tuple(apply(_moe.CAL_AUX_LOSS, gate_prob, dispatch_mask, tokens_mask, dispatch_tokens_mask,
                        num_experts=_int_arg(num_experts, api, "num_experts", 1), use_group=bool(use_group),
                        moe_k=_int_arg(moe_k, api, "moe_k"), clip_min=float(clip_min)))
@@ -101,7 +105,7 @@ def expand_modality_expert_id(expert_id: Tensor, num_expert_per_modality: int, g
     """expert_id [S, k] renumbered for two modalities: (+ choice * group_size when is_group_expert), then
     rank * 2 * num_expert_per_modality + id_in_rank + modality_offset * num_expert_per_modality."""
     api = "expand_modality_expert_id"
-    _check_tensor(expert_id, api, "expert_id")
+    check_tensor(expert_id, api, "expert_id")
     return apply(_moe.EXPAND_MODALITY_EXPERT_ID, expert_id, num_expert_per_modality=int(num_expert_per_modality),
                  group_size=int(group_size), modality_offset=int(modality_offset),
                  is_group_expert=bool(is_group_expert))
@@ -112,7 +116,7 @@ def build_src_rank_and_local_expert_id(expert_num_global_tensor: Tensor, expert_
     """(src_rank, local_expert_id), int32 of sum(expert_num_global) tokens: for the tokens counted per global
     expert, in expert order, expert // num_local_experts and expert % num_local_experts."""
     api = "build_src_rank_and_local_expert_id"
-    _check_tensor(expert_num_global_tensor, api, "expert_num_global_tensor")
+    check_tensor(expert_num_global_tensor, api, "expert_num_global_tensor")
     counts = [_int_arg(int(n), api, "expert_num_global") for n in expert_num_global]
     return tuple(apply(_moe.BUILD_SRC_RANK_AND_LOCAL_EXPERT_ID, expert_num_global_tensor, expert_num_global=counts,
                        num_local_experts=_int_arg(num_local_experts, api, "num_local_experts", 1)))
