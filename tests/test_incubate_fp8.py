@@ -180,6 +180,17 @@ def test_fused_transpose_split_quant_quantizes_each_experts_tokens(pow2):
     assert F.fused_transpose_split_quant(_tensor_bf16(np.zeros((0, 4), np.float32)), None, []) == ([], [])
 
 
+def test_fused_transpose_wlch_split_quant_reads_rows_in_lwc_order():
+    x = _bf16((2, 3, 64, 32), 17)  # W, L, C, H: 384 rows in [L, W, C] order
+    outs, scales = F.fused_transpose_wlch_split_quant(_tensor_bf16(x), [256, 128], pow_2_scales=True)
+    rows = x.transpose(1, 0, 2, 3).reshape(384, 32)
+    for out, scale, part in zip(outs, scales, (rows[:256], rows[256:])):
+        want_q, want_decode = _quant_reference(np.ascontiguousarray(part.T), 1, True)
+        np.testing.assert_array_equal(_bits(out), want_q.view(np.uint8))
+        np.testing.assert_array_equal(scale.numpy(), want_decode.T)
+    assert [o.shape for o in outs] == [[32, 256], [32, 128]]
+
+
 @pytest.mark.parametrize("with_prob", [True, False])
 def test_fused_weighted_swiglu_act_quant(with_prob):
     x = _bf16((2, 3, 320), 10, 1.0)

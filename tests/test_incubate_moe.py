@@ -92,6 +92,50 @@ def test_dispatch_gradients_are_masked_by_the_dropped_pairs():
     np.testing.assert_allclose(gt.grad.numpy(), want)
 
 
+def _partial_reference(x, weights, expert_id, capacity, experts, use_pad, start, end, reverse):
+    """Expert by expert: its pairs in (choice, token) order, the first (last with reverse) `capacity` kept, laid
+    out by token."""
+    rows = x.shape[0]
+    out_w = np.zeros_like(weights)
+    scatter = np.zeros(expert_id.shape[::-1], np.int32)
+    y, rev, nums = [], [], np.zeros(experts, np.int64)
+    for e in range(start, end):
+        mine = sorted((j, t) for t in range(rows) for j in range(expert_id.shape[1]) if expert_id[t, j] == e)
+        kept = sorted((mine[len(mine) - capacity:] if reverse else mine[:capacity]) if capacity else [],
+                      key=lambda p: p[1])
+        nums[e] = len(mine) if use_pad else len(kept)
+        for j, t in kept:
+            out_w[t, j] = weights[t, j]
+            scatter[j, t] = len(y)
+            y.append(x[t])
+            rev.append(t)
+        if use_pad:
+            y += [np.zeros_like(x[0])] * (capacity - len(kept))
+            rev += [rows] * (capacity - len(kept))
+    return (np.array(y).reshape(-1, x.shape[1]), out_w, scatter, np.array(rev, np.int32),
+            np.bincount(expert_id.ravel(), minlength=experts), nums)
+
+
+@pytest.mark.parametrize("use_pad,reverse,capacity", [(True, False, 2), (False, False, 2), (False, True, 2),
+                                                      (True, False, 9), (False, True, 1)])
+def test_moe_gate_dispatch_partial_nosoftmaxtopk(use_pad, reverse, capacity):
+    g = np.random.default_rng(7)
+    x = g.standard_normal((8, 3)).astype("float32")
+    logits = g.random((8, 5))
+    expert_id = np.argsort(-logits, axis=1)[:, :2].astype("int32")
+    weights = np.take_along_axis(logits, expert_id, axis=1).astype("float32")
+    got = F.moe_gate_dispatch_partial_nosoftmaxtopk(paddle.to_tensor(x), paddle.to_tensor(weights),
+                                                    paddle.to_tensor(expert_id), 2, capacity, 5, use_pad, 1, 4,
+                                                    reverse)
+    want = _partial_reference(x, weights, expert_id, capacity, 5, use_pad, 1, 4, reverse)
+    for name, ours, ref in zip(("y", "combine_weights_out", "scatter_index", "scatter_index_rev", "expert_offset",
+                                "expert_nums_local"), got, want):
+        np.testing.assert_array_equal(ours.numpy(), ref, err_msg=name)
+    with pytest.raises(ValueError, match="reverse_token_drop"):
+        F.moe_gate_dispatch_partial_nosoftmaxtopk(paddle.to_tensor(x), paddle.to_tensor(weights),
+                                                  paddle.to_tensor(expert_id), 2, 2, 5, True, 1, 4, True)
+
+
 def test_moe_combine_and_its_gradient():
     g = np.random.default_rng(4)
     x, w = g.standard_normal((5, 3)).astype("float32"), g.random((4, 2)).astype("float32")

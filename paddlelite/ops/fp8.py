@@ -10,6 +10,8 @@ one int32. Layouts, as Paddle's kernels write them:
   takes for a "1-D scaled" operand); 128x128: [M / 128, N / 128], or its transpose.
 - input_transpose also quantizes x.T (its own 1x128 blocks run down x's columns): out_transposed [N, M] with
   scale_transposed shaped by the same rule.
+- fused_transpose_split_quant: per expert's run of rows, its transpose in 1 x 128 blocks along the tokens;
+  fused_transpose_wlch_split_quant the same over x [W, L, C, H] read as rows in [L, W, C] order.
 - fp8_gemm_blockwise(a [M, K], a scale, b [N, K], b scale): a @ b.T from the dequantized operands, accumulated in
   float32 (+ the given out with accumulate), cast to out_dtype.
 """
@@ -314,6 +316,28 @@ FUSED_TRANSPOSE_SPLIT_QUANT = register_op(
     "fused_transpose_split_quant", inputs=("x", "input_scales"), outputs=("out", "scale"),
     optional_inputs=("input_scales",), variadic_outputs=("out", "scale"), forward=_transpose_split_forward,
     infer=_transpose_split_infer, attrs={"tokens_per_expert": [], "pow_2_scales": False})
+
+
+def _wlch_rows(x):
+    """x [W, L, C, H] as the rows Paddle's kernel reads, in [L, W, C] order: [L * W * C, H]."""
+    return x.transpose(1, 0, 2, 3).reshape(-1, x.shape[3])
+
+
+def _wlch_split_forward(xp, x, tokens_per_expert, pow_2_scales):
+    return _transpose_split_forward(xp, _wlch_rows(x), None, tokens_per_expert, pow_2_scales)
+
+
+def _wlch_split_infer(x, tokens_per_expert, pow_2_scales):
+    op = "fused_transpose_wlch_split_quant"
+    if len(x.shape) != 4:
+        raise ValueError(f"op '{op}': x must be 4-D [W, L, C, H], received shape {list(x.shape)}")
+    rows = -1 if -1 in x.shape[:3] else int(np.prod(x.shape[:3]))
+    return _transpose_split_infer(Meta((rows, x.shape[3]), x.dtype), None, tokens_per_expert, pow_2_scales)
+
+
+FUSED_TRANSPOSE_WLCH_SPLIT_QUANT = register_op(
+    "fused_transpose_wlch_split_quant", inputs=("x",), outputs=("out", "scale"), variadic_outputs=("out", "scale"),
+    forward=_wlch_split_forward, infer=_wlch_split_infer, attrs={"tokens_per_expert": [], "pow_2_scales": False})
 
 
 def _swiglu_act(xp, x, prob):

@@ -12,6 +12,14 @@ here the forwards are written once against xp and run on NumPy and CuPy alike).
   weight is > 0 and puts dcombine_weights at each pair's expert of dgate_logits, masked alike.
 - moe_gate_dispatch_permute: use_pad's routing with y laid out [E / world_size, world_size, capacity, H] (local
   expert, rank) for an all-to-all; scatter_index keeps use_pad's numbering.
+- moe_gate_dispatch_partial_nosoftmaxtopk(x, combine_weights [S, k], expert_id [S, k]; ..., expert_start_index,
+  expert_end_index, reverse_token_drop): one rank's share of a dispatch whose top-k was taken before: only the pairs
+  of experts in [start, end) are routed, in the (expert, choice, token) order; without use_pad the first (or, with
+  reverse_token_drop, the last) `capacity` pairs of each expert are kept and y holds them packed ([kept, H], within an
+  expert by token), with use_pad y is [(end - start) * capacity, H] (each expert's first `capacity` pairs, by
+  token). scatter_index_rev is the token of each row of y (num_rows for padding), expert_offset the global count of
+  pairs per expert, expert_nums_local the routed count per local expert; combine weights of pairs not routed are 0.
+  Its gradient (Paddle's ..._grad) gathers dy back over the pairs of weight > 0 and passes dcombine_weights there.
 - moe_combine(x [R, H], combine_weights [S, k], scatter_index [S, k]): y[s] = sum_j w[s, j] * x[idx[s, j]].
 - cal_aux_loss: the load-balancing loss sum_e(me_e * ce_e) * E (/ moe_k with use_group), me the mean gate
   probability and ce the dispatched fraction per expert over seqlen tokens, as Paddle's math_cal_aux_loss.
@@ -21,7 +29,7 @@ here the forwards are written once against xp and run on NumPy and CuPy alike).
 import numpy as np
 
 from .conv import scatter_add
-from .registry import Meta, register_op
+from .registry import DATA_DEPENDENT_SHAPE, Meta, register_op
 from .shape_rules import check_float
 
 _INT32 = np.dtype("int32")
@@ -209,6 +217,116 @@ MOE_GATE_DISPATCH_PERMUTE = register_op(
 MOE_GATE_DISPATCH_PERMUTE_GRAD = register_op(
     "moe_gate_dispatch_permute_grad", forward=_permute_grad_forward, **_DISPATCH_GRAD,
     attrs={"k": 2, "capacity": 0, "world_size": 1, "num_experts": 1})
+
+
+# ---- partial dispatch (top-k taken by the caller) -------------------------------------------------------------
+def _partial_forward(xp, x, combine_weights, expert_id, k, capacity, num_experts, use_pad, expert_start_index,
+                     expert_end_index, reverse_token_drop):
+    rows = x.shape[0]
+    flat = expert_id.reshape(-1).astype(_INT64)
+    pairs = xp.arange(rows * k, dtype=_INT64)
+    expert_offset = xp.bincount(flat, minlength=num_experts)[:num_experts].astype(_INT64)
+    local = (flat >= expert_start_index) & (flat < expert_end_index)
+    routed_expert = xp.where(local, flat, num_experts)  # the kernels' sort key: out-of-range pairs go last
+    order = xp.argsort(routed_expert * k + pairs % k, kind="stable")  # (expert, choice, token)
+    sorted_expert = routed_expert[order]
+    counts = xp.bincount(sorted_expert, minlength=num_experts + 1)[:num_experts]
+    start = xp.cumsum(counts) - counts
+    position = xp.arange(order.size, dtype=_INT64)
+    in_range = sorted_expert < num_experts
+    clipped = xp.minimum(sorted_expert, num_experts - 1)
+    rank = position - start[clipped]
+    if reverse_token_drop:
+        rank = counts[clipped] - 1 - rank
+    kept = in_range & (rank < capacity)
+    kept_counts = xp.bincount(sorted_expert[kept], minlength=num_experts)[:num_experts]
+    expert_nums_local = (counts if use_pad else kept_counts).astype(_INT64)
+    token = order // k
+    combine = combine_weights.reshape(-1).copy()
+    combine[order[~kept]] = 0
+    # rows of y: per local expert its kept pairs by token; with use_pad each expert owns `capacity` rows
+    by_token = xp.lexsort(xp.stack([token, sorted_expert])) if order.size else order
+    kept_sorted = by_token[kept[by_token]]
+    expert_of = sorted_expert[kept_sorted]
+    if use_pad:
+        within = xp.arange(kept_sorted.size, dtype=_INT64) - (xp.cumsum(kept_counts) - kept_counts)[expert_of]
+        y_row = (expert_of - expert_start_index) * capacity + within
+        length = (expert_end_index - expert_start_index) * capacity
+    else:
+        y_row = xp.arange(kept_sorted.size, dtype=_INT64)
+        length = int(kept_sorted.size)
+    scatter_index_rev = xp.full(length, rows, dtype=_INT32)
+    scatter_index_rev[y_row] = token[kept_sorted].astype(_INT32)
+    y = xp.zeros((length if use_pad or length else 1, x.shape[1]), dtype=x.dtype)
+    y[y_row] = x[token[kept_sorted]]
+    scatter_index = xp.zeros(rows * k, dtype=_INT32)
+    scatter_index[order[kept_sorted]] = y_row.astype(_INT32)
+    scatter_index = scatter_index.reshape(rows, k).T.copy()
+    if not use_pad and length == 0:  # Paddle's kernel returns a 1-row y and a 0-D scatter_index_rev then
+        scatter_index_rev = xp.zeros((), dtype=_INT32)
+    return (y, combine.reshape(combine_weights.shape), scatter_index, scatter_index_rev, expert_offset,
+            expert_nums_local)
+
+
+def _partial_infer(x, combine_weights, expert_id, k, capacity, num_experts, use_pad, expert_start_index,
+                   expert_end_index, reverse_token_drop):
+    op = "moe_gate_dispatch_partial_nosoftmaxtopk"
+    _check_rank(op, x, "x", 2)
+    _check_rank(op, combine_weights, "combine_weights", 2)
+    _check_rank(op, expert_id, "expert_id", 2)
+    check_float(op, x, "x")
+    check_float(op, combine_weights, "combine_weights", real=True)
+    _check_int(op, expert_id, "expert_id")
+    rows = x.shape[0]
+    if -1 not in (rows, combine_weights.shape[0]) and combine_weights.shape[0] != rows:
+        raise ValueError(f"op '{op}': combine_weights must have x's {rows} rows, received "
+                         f"{list(combine_weights.shape)}")
+    if k < 1 or num_experts < k:
+        raise ValueError(f"op '{op}': need 1 <= k <= num_experts, received k={k}, num_experts={num_experts}")
+    if not 0 <= expert_start_index < expert_end_index <= num_experts:
+        raise ValueError(f"op '{op}': need 0 <= expert_start_index < expert_end_index <= num_experts, received "
+                         f"[{expert_start_index}, {expert_end_index}) of {num_experts}")
+    if reverse_token_drop and use_pad:
+        raise ValueError(f"op '{op}': use_pad must be False when reverse_token_drop is True")
+    length = (expert_end_index - expert_start_index) * capacity if use_pad else -1
+    return (Meta((length, x.shape[1]), x.dtype), Meta(tuple(combine_weights.shape), combine_weights.dtype),
+            Meta((k, rows), _INT32), Meta((length,), _INT32), Meta((num_experts,), _INT64),
+            Meta((num_experts,), _INT64))
+
+
+def _partial_grad(g):
+    if not (g.needs("x") or g.needs("combine_weights")):
+        return
+    dx, dw = g.op("moe_gate_dispatch_partial_nosoftmaxtopk_grad", g.output("combine_weights_out"),
+                  g.output("scatter_index"), g.output_grad_or_zeros("y"),
+                  g.output_grad_or_zeros("combine_weights_out"))
+    if g.needs("x"):
+        g.set_input_grad("x", dx)
+    if g.needs("combine_weights"):
+        g.set_input_grad("combine_weights", dw)
+
+
+def _partial_grad_forward(xp, combine_weights_out, scatter_index, y_grad, combine_weights_out_grad):
+    """dx over the pairs routed (weight > 0, row of y inside y_grad), dcombine_weights passed where weight > 0."""
+    live = (combine_weights_out > 0) & (scatter_index.T < y_grad.shape[0])
+    gathered = y_grad[xp.where(live, scatter_index.T, 0).astype(_INT64)]
+    x_grad = (gathered * live[..., None].astype(y_grad.dtype)).sum(axis=1).astype(y_grad.dtype, copy=False)
+    return x_grad, xp.where(combine_weights_out > 0, combine_weights_out_grad, 0).astype(combine_weights_out.dtype)
+
+
+_PARTIAL_ATTRS = {"k": 2, "capacity": 0, "num_experts": 1, "use_pad": True, "expert_start_index": 0,
+                  "expert_end_index": 1, "reverse_token_drop": False}
+MOE_GATE_DISPATCH_PARTIAL_NOSOFTMAXTOPK = register_op(
+    "moe_gate_dispatch_partial_nosoftmaxtopk", inputs=("x", "combine_weights", "expert_id"),
+    outputs=("y", "combine_weights_out", "scatter_index", "scatter_index_rev", "expert_offset", "expert_nums_local"),
+    nondiff_inputs=("expert_id",), forward=_partial_forward, infer=_partial_infer, grad=_partial_grad,
+    attrs=_PARTIAL_ATTRS, host_sync=lambda attrs: None if attrs["use_pad"] else DATA_DEPENDENT_SHAPE)
+MOE_GATE_DISPATCH_PARTIAL_NOSOFTMAXTOPK_GRAD = register_op(
+    "moe_gate_dispatch_partial_nosoftmaxtopk_grad",
+    inputs=("combine_weights_out", "scatter_index", "y_grad", "combine_weights_out_grad"),
+    outputs=("x_grad", "combine_weights_grad"), forward=_partial_grad_forward,
+    infer=lambda w, index, y_grad, w_grad: (Meta((w.shape[0], y_grad.shape[-1]), y_grad.dtype),
+                                            Meta(tuple(w.shape), w.dtype)))
 
 
 # ---- combine ---------------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ...framework.tensor import Tensor
 
 __all__ = ["fp8_quant_blockwise", "fp8_gemm_blockwise", "fused_act_dequant", "fused_stack_transpose_quant",
-           "fused_transpose_split_quant", "fused_weighted_swiglu_act_quant"]
+           "fused_transpose_split_quant", "fused_transpose_wlch_split_quant", "fused_weighted_swiglu_act_quant"]
 
 
 def check_tensor(x, api, arg, optional=False):
@@ -118,6 +118,19 @@ def fused_transpose_split_quant(x, input_scales, tokens_per_expert, pow_2_scales
     if x.shape[0] == 0 or x.shape[1] == 0:
         return [], []
     outs, scales = apply(_fp8.FUSED_TRANSPOSE_SPLIT_QUANT, x, input_scales, tokens_per_expert=tokens_per_expert,
+                         pow_2_scales=bool(pow_2_scales))
+    return list(outs), list(scales)
+
+
+def fused_transpose_wlch_split_quant(x: Tensor, tokens_per_expert: Sequence[int], pow_2_scales: bool = False):
+    """fused_transpose_split_quant of x [W, L, C, H] (bfloat16) read as rows in [L, W, C] order: per expert
+    (outs [H, t_i], scales [t_i / 128, H])."""
+    api = "fused_transpose_wlch_split_quant"
+    tokens_per_expert = [int(t) for t in tokens_per_expert]
+    check_tensor(x, api, "x")
+    if len(x.shape) != 4:
+        raise ValueError(f"{api}: x must be 4-D [W, L, C, H], received shape {list(x.shape)}")
+    outs, scales = apply(_fp8.FUSED_TRANSPOSE_WLCH_SPLIT_QUANT, x, tokens_per_expert=tokens_per_expert,
                          pow_2_scales=bool(pow_2_scales))
     return list(outs), list(scales)
 

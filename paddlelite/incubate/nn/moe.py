@@ -15,7 +15,8 @@ from .fp8 import check_tensor, fp8_quant_blockwise
 if TYPE_CHECKING:
     from ...framework.tensor import Tensor
 
-__all__ = ["moe_gate_dispatch", "moe_gate_dispatch_permute", "moe_gate_dispatch_and_quant", "moe_combine", "cal_aux_loss",
+__all__ = ["moe_gate_dispatch", "moe_gate_dispatch_permute", "moe_gate_dispatch_and_quant",
+           "moe_gate_dispatch_partial_nosoftmaxtopk", "moe_combine", "cal_aux_loss",
            "expand_modality_expert_id", "build_src_rank_and_local_expert_id"]
 
 
@@ -69,6 +70,37 @@ def moe_gate_dispatch_permute(x: Tensor, gate_logits: Tensor, corr_bias: Tensor 
                          f"world_size={world_size}")
     return tuple(apply(_moe.MOE_GATE_DISPATCH_PERMUTE, x, gate_logits, corr_bias, k=k, capacity=capacity,
                        world_size=world_size))
+
+
+def moe_gate_dispatch_partial_nosoftmaxtopk(x: Tensor, combine_weights: Tensor, expert_id: Tensor, k: int,
+                                            capacity: int, num_experts: int, use_pad: bool, expert_start_index: int,
+                                            expert_end_index: int, reverse_token_drop: bool, name: str | None = None):
+    """(y, combine_weights_out, scatter_index, scatter_index_rev, expert_offset, expert_nums_local): this rank's
+    experts [expert_start_index, expert_end_index) of a top-k already chosen (combine_weights float32 and expert_id
+    int32, [S, k]), each keeping `capacity` pairs (the last ones with reverse_token_drop)."""
+    api = "moe_gate_dispatch_partial_nosoftmaxtopk"
+    check_float_tensor(x, api)
+    check_float_tensor(combine_weights, api, "combine_weights")
+    check_tensor(expert_id, api, "expert_id")
+    if combine_weights.dtype.name != "float32" or expert_id.dtype.name != "int32":
+        raise TypeError(f"{api}: combine_weights must be float32 and expert_id int32, received "
+                        f"{combine_weights.dtype.name} and {expert_id.dtype.name}")
+    num_experts = _int_arg(num_experts, api, "num_experts", 1)
+    start, end = _int_arg(expert_start_index, api, "expert_start_index"), _int_arg(expert_end_index, api,
+                                                                                  "expert_end_index")
+    if not start < end <= num_experts:
+        raise ValueError(f"{api}: need expert_start_index < expert_end_index <= num_experts, received [{start}, "
+                         f"{end}) of {num_experts}")
+    if reverse_token_drop and use_pad:
+        raise ValueError(f"{api}: use_pad must be False when reverse_token_drop is True")
+    if list(expert_id.shape) != list(combine_weights.shape) or len(x.shape) != 2 or x.shape[0] != expert_id.shape[0] \
+            or expert_id.shape[1] != k:
+        raise ValueError(f"{api}: x [S, H], combine_weights and expert_id [S, k={k}] must agree, received shapes "
+                         f"{list(x.shape)}, {list(combine_weights.shape)}, {list(expert_id.shape)}")
+    return tuple(apply(_moe.MOE_GATE_DISPATCH_PARTIAL_NOSOFTMAXTOPK, x, combine_weights, expert_id,
+                       k=_int_arg(k, api, "k", 1), capacity=_int_arg(capacity, api, "capacity"),
+                       num_experts=num_experts, use_pad=bool(use_pad), expert_start_index=start,
+                       expert_end_index=end, reverse_token_drop=bool(reverse_token_drop)))
 
 
 def moe_combine(x: Tensor, combine_weights: Tensor, scatter_index: Tensor, name: str | None = None) -> Tensor:
