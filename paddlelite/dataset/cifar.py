@@ -1,5 +1,6 @@
 """paddle.dataset.cifar: CIFAR-10/100's samples as (3072 float32 values in [0, 1], int label)."""
 from ..vision.datasets.cifar import read_batches
+from ..utils import deprecated
 from . import common
 
 __all__ = []
@@ -24,22 +25,26 @@ def reader_creator(filename, sub_name, cycle=False):
     return reader
 
 
-@common.deprecated("paddle.vision.datasets.Cifar100")
+@deprecated(since="2.0.0", update_to="paddle.vision.datasets.Cifar100", level=1,
+            reason="Please use new dataset API which supports paddle.io.DataLoader")
 def train100():
     return reader_creator(common.download(CIFAR100_URL, "cifar", CIFAR100_MD5), "train")
 
 
-@common.deprecated("paddle.vision.datasets.Cifar100")
+@deprecated(since="2.0.0", update_to="paddle.vision.datasets.Cifar100", level=1,
+            reason="Please use new dataset API which supports paddle.io.DataLoader")
 def test100():
     return reader_creator(common.download(CIFAR100_URL, "cifar", CIFAR100_MD5), "test")
 
 
-@common.deprecated("paddle.vision.datasets.Cifar10")
+@deprecated(since="2.0.0", update_to="paddle.vision.datasets.Cifar10", level=1,
+            reason="Please use new dataset API which supports paddle.io.DataLoader")
 def train10(cycle=False):
     return reader_creator(common.download(CIFAR10_URL, "cifar", CIFAR10_MD5), "data_batch", cycle=cycle)
 
 
-@common.deprecated("paddle.vision.datasets.Cifar10")
+@deprecated(since="2.0.0", update_to="paddle.vision.datasets.Cifar10", level=1,
+            reason="Please use new dataset API which supports paddle.io.DataLoader")
 def test10(cycle=False):
     return reader_creator(common.download(CIFAR10_URL, "cifar", CIFAR10_MD5), "test_batch", cycle=cycle)
 

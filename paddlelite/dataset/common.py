@@ -1,12 +1,10 @@
 """Where paddle.dataset's readers find their files (DATA_HOME/<module>/<file>), checked by MD5 as Paddle checks
 them, and Paddle's helpers to split a reader into pickle files and read them back per trainer."""
-import functools
 import glob
 import hashlib
 import os
 import pickle
 import re
-import warnings
 
 from ..io.dataset_files import data_home
 
@@ -92,20 +90,3 @@ def cluster_files_reader(files_pattern, trainer_count, trainer_id, loader=pickle
                 yield from loader(f)
 
     return reader
-
-
-def deprecated(update_to):
-    """Paddle's level-1 deprecation of a 1.x reader creator: a warning on each call naming its replacement."""
-    def decorate(func):
-        message = (f'API "paddle.dataset.{func.__module__.rsplit(".", 1)[-1]}.{func.__name__}" is deprecated since '
-                   f'2.0.0, and will be removed in future versions. Please use "{update_to}" instead.\n'
-                   "    Reason: Please use new dataset API which supports paddle.io.DataLoader")
-
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            warnings.warn(f"\nWarning:\n{message} ", category=DeprecationWarning, stacklevel=2)
-            return func(*args, **kwargs)
-
-        return wrapper
-
-    return decorate

@@ -1,5 +1,6 @@
 """paddle.dataset.mnist: MNIST's samples as (784 float32 pixels scaled to [-1, 1], int label)."""
 from ..vision.datasets.mnist import read_idx
+from ..utils import deprecated
 from . import common
 
 __all__ = []
@@ -27,13 +28,15 @@ def reader_creator(image_filename, label_filename, buffer_size):
     return reader
 
 
-@common.deprecated("paddle.vision.datasets.MNIST")
+@deprecated(since="2.0.0", update_to="paddle.vision.datasets.MNIST", level=1,
+            reason="Please use new dataset API which supports paddle.io.DataLoader")
 def train():
     return reader_creator(common.download(TRAIN_IMAGE_URL, "mnist", TRAIN_IMAGE_MD5),
                           common.download(TRAIN_LABEL_URL, "mnist", TRAIN_LABEL_MD5), 100)
 
 
-@common.deprecated("paddle.vision.datasets.MNIST")
+@deprecated(since="2.0.0", update_to="paddle.vision.datasets.MNIST", level=1,
+            reason="Please use new dataset API which supports paddle.io.DataLoader")
 def test():
     return reader_creator(common.download(TEST_IMAGE_URL, "mnist", TEST_IMAGE_MD5),
                           common.download(TEST_LABEL_URL, "mnist", TEST_LABEL_MD5), 100)

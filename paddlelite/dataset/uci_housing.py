@@ -1,5 +1,6 @@
 """paddle.dataset.uci_housing: the Boston housing rows as (13 normalised float64 features, [price])."""
 from ..text.datasets.uci_housing import URL, load_rows
+from ..utils import deprecated
 from . import common
 
 __all__ = []
@@ -25,13 +26,15 @@ def _rows_reader(rows):
     return reader
 
 
-@common.deprecated("paddle.text.datasets.UCIHousing")
+@deprecated(since="2.0.0", update_to="paddle.text.datasets.UCIHousing", level=1,
+            reason="Please use new dataset API which supports paddle.io.DataLoader")
 def train():
     load_data(common.download(URL, "uci_housing", MD5))
     return _rows_reader(lambda: UCI_TRAIN_DATA)
 
 
-@common.deprecated("paddle.text.datasets.UCIHousing")
+@deprecated(since="2.0.0", update_to="paddle.text.datasets.UCIHousing", level=1,
+            reason="Please use new dataset API which supports paddle.io.DataLoader")
 def test():
     load_data(common.download(URL, "uci_housing", MD5))
     return _rows_reader(lambda: UCI_TEST_DATA)
