@@ -149,6 +149,13 @@ def _permute_infer(x, gate_logits, corr_bias, k, capacity, world_size):
     return (Meta((local, world_size, capacity, x.shape[1]), x.dtype), *_routing_metas(rows, experts, k, gate_logits))
 
 
+def _set_grads(g, grads):
+    """Deliver each slot's gradient reference where the slot needs one."""
+    for slot, ref in grads.items():
+        if g.needs(slot):
+            g.set_input_grad(slot, ref)
+
+
 def _dispatch_grad_maker(grad_type):
     def grad(g):
         if not (g.needs("x") or g.needs("gate_logits")):
@@ -156,10 +163,7 @@ def _dispatch_grad_maker(grad_type):
         dx, dgate = g.op(grad_type, g.output("combine_weights"), g.output("scatter_index"), g.output("expert_id"),
                          g.output_grad_or_zeros("y"), g.output_grad_or_zeros("combine_weights"),
                          num_experts=g.shape(g.input("gate_logits"))[1], **g.attrs)
-        if g.needs("x"):
-            g.set_input_grad("x", dx)
-        if g.needs("gate_logits"):
-            g.set_input_grad("gate_logits", dgate)
+        _set_grads(g, {"x": dx, "gate_logits": dgate})
     return grad
 
 
@@ -300,10 +304,7 @@ def _partial_grad(g):
     dx, dw = g.op("moe_gate_dispatch_partial_nosoftmaxtopk_grad", g.output("combine_weights_out"),
                   g.output("scatter_index"), g.output_grad_or_zeros("y"),
                   g.output_grad_or_zeros("combine_weights_out"))
-    if g.needs("x"):
-        g.set_input_grad("x", dx)
-    if g.needs("combine_weights"):
-        g.set_input_grad("combine_weights", dw)
+    _set_grads(g, {"x": dx, "combine_weights": dw})
 
 
 def _partial_grad_forward(xp, combine_weights_out, scatter_index, y_grad, combine_weights_out_grad):
@@ -353,10 +354,7 @@ def _combine_infer(x, combine_weights, scatter_index):
 def _combine_grad(g):
     dx, dw = g.op("moe_combine_grad", g.input("x"), g.input("combine_weights"), g.input("scatter_index"),
                   g.output_grad_or_zeros("y"))
-    if g.needs("x"):
-        g.set_input_grad("x", dx)
-    if g.needs("combine_weights"):
-        g.set_input_grad("combine_weights", dw)
+    _set_grads(g, {"x": dx, "combine_weights": dw})
 
 
 def _combine_grad_forward(xp, x, combine_weights, scatter_index, grad_y):
