@@ -14,6 +14,7 @@ from ..device.info import (IPUPlace, XPUPlace, is_compiled_with_cinn, is_compile
                            is_compiled_with_custom_device, is_compiled_with_distribute, is_compiled_with_ipu,
                            is_compiled_with_rocm, is_compiled_with_xpu)
 from ..device.place import CPUPlace, CUDAPinnedPlace, CUDAPlace, Place
+from ..distributed.parallel import assign_group_by_size as eager_assign_group_by_size
 from ..framework.flags import TF32, GlobalFlags
 from ..framework.random import Generator, default_cpu_generator
 from ..framework.tensor import Tensor
@@ -74,7 +75,8 @@ def set_num_threads(num_threads):
 
 
 __all__ = ["CPUPlace", "CUDAPinnedPlace", "CUDAPlace", "DenseTensor", "Generator", "IPUPlace", "LoDTensor", "Place",
-           "Scope", "VarDesc", "XPUPlace", "default_cpu_generator", "eager", "get_cublas_switch", "get_cudnn_switch",
+           "Scope", "VarDesc", "XPUPlace", "default_cpu_generator", "eager", "eager_assign_group_by_size",
+           "get_cublas_switch", "get_cudnn_switch",
            "globals", "is_compiled_with_cinn", "is_compiled_with_cuda", "is_compiled_with_custom_device",
            "is_compiled_with_distribute", "is_compiled_with_ipu", "is_compiled_with_mkldnn", "is_compiled_with_nccl",
            "is_compiled_with_onednn", "is_compiled_with_rocm", "is_compiled_with_xpu", "set_cublas_switch",

@@ -1,10 +1,10 @@
 """paddle.DataParallel: eager data parallelism with bucketed gradient all-reduce overlapped with backward.
 
 Each process runs the same model on its own shard of the batch. At construction the parameters are
-broadcast from the group's first rank, so every replica starts equal. Trainable parameters are cut
-into buckets (about `comm_buffer_size` MB each, the first -- the last layers, whose gradients arrive
-first -- `last_comm_buffer_size` MB), in reverse registration order. A post-accumulation hook on each
-parameter (Tensor._register_backward_hook) marks it ready once backward has accumulated its gradient;
+broadcast from the group's first rank, so every replica starts equal. Trainable parameters, in reverse
+registration order, are cut into buckets as Paddle's reducer groups them (assign_group_by_size: per dtype, about
+`comm_buffer_size` MB each, the first -- the last layers, whose gradients arrive first -- `last_comm_buffer_size`
+MB). A post-accumulation hook on each parameter (Tensor._register_backward_hook) marks it ready once backward has accumulated its gradient;
 the moment a bucket's last parameter is ready, its gradients are flattened, scaled by 1/nranks and
 all-reduced without waiting (MPI Iallreduce, or NCCL on its own CUDA stream) while backward goes on
 computing the earlier layers. When every bucket is launched the results are waited for and written
@@ -105,22 +105,42 @@ class _Reducer:
         self.unused = ()
 
 
+# phi::DataType's order, in which Paddle's grouping closes the last group of each dtype
+_DTYPE_ORDER = ("bool", "uint8", "int8", "uint16", "int16", "uint32", "int32", "uint64", "int64", "float32",
+                "float64", "complex64", "complex128", "float16", "bfloat16")
+
+
+def assign_group_by_size(tensors, is_sparse_gradient, group_size_limits, tensor_indices=()):
+    """Paddle's reducer grouping (core.eager_assign_group_by_size): lists of tensor indices. Tensors of one dtype
+    fill a group until its bytes reach the limit (group_size_limits[k] for a dtype's k-th group, the last limit
+    from then on); a sparse gradient is a group of its own. `tensor_indices` renames the tensors' positions (and
+    keeps the groups in the order they closed, where otherwise they are sorted by their first index)."""
+    groups, open_groups, limit_index = [], {}, {}
+    for i, t in enumerate(tensors):
+        index = tensor_indices[i] if tensor_indices else i
+        if is_sparse_gradient[index]:
+            groups.append([index])
+            continue
+        dtype = t.dtype.name
+        members, size = open_groups.get(dtype, ([], 0))
+        members.append(index)
+        size += t._data.size * t._data.dtype.itemsize
+        k = limit_index.setdefault(dtype, 0)
+        if size >= group_size_limits[k]:
+            groups.append(members)
+            members, size = [], 0
+            limit_index[dtype] = min(k + 1, len(group_size_limits) - 1)
+        open_groups[dtype] = (members, size)
+    rank = {name: r for r, name in enumerate(_DTYPE_ORDER)}
+    groups += [members for _, (members, _) in sorted(open_groups.items(), key=lambda e: rank.get(e[0], len(rank)))
+               if members]
+    return groups if tensor_indices else sorted(groups, key=lambda g: g[0])
+
+
 def _make_buckets(params, first_limit, limit):
-    """Consecutive parameters of one dtype and place, up to `first_limit` bytes for the first bucket
-    and `limit` for the others (a parameter larger than the limit has a bucket of its own)."""
-    buckets, current, size = [], [], 0
-    for p in params:
-        nbytes = p._data.size * p._data.dtype.itemsize
-        cap = first_limit if not buckets else limit
-        if current and (size + nbytes > cap or p._data.dtype != current[0]._data.dtype
-                        or p._place is not current[0]._place):
-            buckets.append(_Bucket(current))
-            current, size = [], 0
-        current.append(p)
-        size += nbytes
-    if current:
-        buckets.append(_Bucket(current))
-    return buckets
+    """The buckets of `params` (in the order their gradients arrive), grouped as Paddle's reducer groups them."""
+    groups = assign_group_by_size(params, [False] * len(params), [first_limit, limit])
+    return [_Bucket([params[i] for i in g]) for g in groups]
 
 
 def _leaves_reached(outputs):

@@ -7,6 +7,7 @@ gradient, attach a grad node. Functional APIs, Tensor methods and layers all com
 import numpy as _np
 
 from ..device.place import current_place, parse_place
+from ..framework.arg_errors import not_a_tensor
 from ..framework import mode as _mode
 from ..framework import user_warnings as _user_warnings
 from ..framework.sparse import is_sparse as _is_sparse
@@ -173,7 +174,7 @@ def _check_same_dtype(op, arrays):
 
 def _not_tensor(op, slot_i, value, k=None):
     where = f"input '{op.inputs[slot_i]}'" + (f"[{k}]" if k is not None else "")
-    raise TypeError(f"op '{op.type}': {where} must be a Tensor, received {type(value).__name__}")
+    raise not_a_tensor(f"op '{op.type}': {where} must be a Tensor, received {type(value).__name__}")
 
 
 def _mixed_places(op, slot_i, first, other):

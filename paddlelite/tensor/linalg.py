@@ -481,6 +481,8 @@ def svd_lowrank(x, q=None, niter=2, M=None, name=None):
     q = builtins.min(6, m, n) if q is None else q
     if not isinstance(q, (int, np.integer)) or not 0 <= q <= builtins.min(m, n):
         raise ValueError(f"svd_lowrank: q must be an int in [0, {builtins.min(m, n)}], received {q!r}")
+    if isinstance(niter, bool) or not isinstance(niter, (int, np.integer)) or niter < 0:
+        raise ValueError(f"svd_lowrank: niter must be a non-negative int, received {niter!r}")
     a = x if M is None else _m.subtract(x, M)
     from .creation import randn
     omega = randn(list(a.shape[:-2]) + [n, q], dtype=x.dtype.name)

@@ -6,6 +6,7 @@ import numbers
 
 import numpy as np
 
+from ..framework.arg_errors import not_a_tensor
 from ..framework.mode import in_static_mode
 from ..framework.promotion import promote_pair, real_to_complex
 from ..framework.tensor import Tensor, wrap_array
@@ -51,7 +52,23 @@ def _int(value, api, arg):
 
 def _check_tensor(x, api, arg="x"):
     if not is_tensor_like(x):
-        raise TypeError(f"{api}: {arg} must be a Tensor, received {type(x).__name__}")
+        raise not_a_tensor(f"{api}: {arg} must be a Tensor, received {type(x).__name__}")
+
+
+def check_variable(x, api, arg="x"):
+    """Paddle's check_variable_and_dtype where an API calls it in both modes: it reads x.dtype first, so in dygraph
+    an argument without one (None) is an AttributeError before the op's own not-a-Tensor error."""
+    if not in_static_mode() and not hasattr(x, "dtype"):
+        raise AttributeError(f"{api}: {arg} must be a Tensor, received {type(x).__name__}, which has no dtype")
+    _check_tensor(x, api, arg)
+
+
+def check_static_dtype(x, api, arg, dtypes):
+    """The dtype check Paddle's API makes only while building a static program (check_variable_and_dtype): in
+    dygraph its kernels take more dtypes."""
+    if in_static_mode() and x.dtype.name not in dtypes:
+        raise TypeError(f"{api}: {arg} must be a Tensor of dtype {list(dtypes)} in a static program, received "
+                        f"{x.dtype.name}")
 
 
 def check_float_tensor(x, api, arg="x", real=True):

@@ -10,7 +10,7 @@ from . import math as _math
 from . import reduce as _reduce
 from .aliases import _deliver
 from .elementwise import lerp
-from .math import _check_tensor
+from .math import _check_tensor, check_variable
 from .search import argsort, sort, take_along_axis
 
 
@@ -255,7 +255,7 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=Non
 
 def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None, *, out=None):
     """searchsorted of x's elements in the 1-D sorted_sequence."""
-    _check_tensor(sorted_sequence, "bucketize", "sorted_sequence")
+    check_variable(sorted_sequence, "bucketize", "sorted_sequence")
     if len(sorted_sequence.shape) != 1:
         raise ValueError(f"bucketize: sorted_sequence must be 1-D, received shape {list(sorted_sequence.shape)}")
     return searchsorted(sorted_sequence, x, out_int32, right, out=out)

@@ -4,7 +4,7 @@ from . import math as _math
 from . import reduce as _reduce
 from .aliases import _deliver
 from .manipulation import _int, _int_list
-from .math import _check_tensor
+from .math import _check_tensor, check_static_dtype
 
 
 def _scaled_sum(input, product, beta, alpha):
@@ -54,8 +54,9 @@ def ger(x, y, name=None, *, out=None):
 
 def inner(x, y, name=None):
     """Sum over the last axes of x and y: shape x.shape[:-1] + y.shape[:-1] (a product for 0-D operands)."""
-    _check_tensor(x, "inner")
-    _check_tensor(y, "inner", "y")
+    for t, arg in ((x, "x"), (y, "y")):
+        _check_tensor(t, "inner", arg)
+        check_static_dtype(t, "inner", arg, ("float16", "float32", "float64"))
     if not x.shape or not y.shape:
         return _math.multiply(x, y)
     if x.shape[-1] != y.shape[-1]:

@@ -90,12 +90,13 @@ def triu_indices(row, col=None, offset=0, dtype="int64"):
 
 def combinations(x, r=2, with_replacement=False, name=None):
     """The r-length combinations of the 1-D x's elements, one per row, in lexicographic order of positions."""
-    _check_tensor(x, "combinations")
-    if len(x.shape) != 1:
-        raise TypeError(f"combinations: x must be 1-D, received shape {list(x.shape)}")
+    shape = getattr(x, "shape", None)  # Paddle checks the rank and r before it meets a NumPy x as a non-Tensor
+    if shape is not None and len(shape) != 1:
+        raise TypeError(f"combinations: x must be 1-D, received shape {list(shape)}")
     r = _int(r, "combinations", "r")
     if r < 0:
         raise ValueError(f"combinations: r must be >= 0, received {r}")
+    _check_tensor(x, "combinations")
     if r == 0:
         return _creation.zeros([0], x.dtype)
     pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations

@@ -15,7 +15,7 @@ from . import creation as _creation
 from . import manipulation as _manip
 from . import math as _math
 from . import reduce as _reduce
-from .math import _check_tensor, is_tensor_like, true_division_operand
+from .math import _check_tensor, check_variable, is_tensor_like, true_division_operand
 
 apply = dispatch.apply
 
@@ -138,7 +138,7 @@ def stanh(x, scale_a=0.67, scale_b=1.7159, name=None):
 def polar(abs, angle, name=None, *, out=None):
     """The complex numbers abs * (cos(angle) + i sin(angle))."""
     for t, arg in ((abs, "abs"), (angle, "angle")):
-        _check_tensor(t, "polar", arg)
+        check_variable(t, "polar", arg)
         if t.dtype.name not in ("float32", "float64"):
             raise TypeError(f"polar: {arg} must be a float32 or float64 Tensor, received {t.dtype.name}")
     result = _complex.complex(_math.multiply(abs, _math.cos(angle)), _math.multiply(abs, _math.sin(angle)))

@@ -23,12 +23,12 @@ def _check_eps(epsilon, api):
 
 def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=None):
     """Normalise over the trailing dims given by normalized_shape; weight/bias hold prod(normalized_shape) values."""
-    _check_tensor(x, "layer_norm")
     if isinstance(normalized_shape, numbers.Integral) and not isinstance(normalized_shape, bool):
         normalized_shape = [int(normalized_shape)]
-    if not isinstance(normalized_shape, (list, tuple)) or not normalized_shape:
-        raise TypeError(f"layer_norm: normalized_shape must be an int or a non-empty list of ints, received "
-                        f"{normalized_shape!r}")
+    if not isinstance(normalized_shape, (list, tuple)) or not normalized_shape:  # (checked before x, as Paddle)
+        raise ValueError(f"layer_norm: normalized_shape must be an int or a non-empty list of ints, received "
+                         f"{normalized_shape!r}")
+    _check_tensor(x, "layer_norm")
     shape = list(x.shape)
     k = len(normalized_shape)
     if k >= len(shape) + 1 or [int(d) for d in normalized_shape] != shape[len(shape) - k:]:
