@@ -1,14 +1,17 @@
 """LookAhead (Zhang et al. 2019): an inner optimizer takes the fast steps; every k steps the slow weights move alpha
 of the way to the fast ones and the fast weights restart from them. ModelAverage: the parameters averaged over a
 window of recent steps, swapped in for evaluation. Both eager. RecomputeOptimizer: a static program's backward that
-computes the forward values between checkpoints again instead of keeping them (less memory, the same gradients)."""
+computes the forward values between checkpoints again instead of keeping them (less memory, the same gradients).
+GradientMergeOptimizer: a static program that sums the gradients of k steps and updates every k-th step."""
 import contextlib
 
+from .. import static
+from .. import tensor as _tensor
 from ..autograd import no_grad
 from ..fluid.framework import dygraph_only
 from ..framework.mode import in_dynamic_mode
 from ..static.backward import append_backward
-from ..static.framework import Variable, default_startup_program
+from ..static.framework import Variable, default_main_program, default_startup_program
 from ..optimizer.optimizer import Optimizer
 
 __all__ = []
@@ -185,6 +188,92 @@ class RecomputeOptimizer(Optimizer):
         assert self._checkpoints is not None, "You should call _set_checkpoints first"
         if in_dynamic_mode():
             raise NotImplementedError("DyGraph current does not support recompute")
+        params_grads = self.backward(loss, startup_program=startup_program, parameter_list=parameter_list,
+                                     no_grad_set=no_grad_set)
+        return self.apply_optimize(loss, startup_program=startup_program, params_grads=params_grads), params_grads
+
+
+class GradientMergeOptimizer:
+    """GradientMergeOptimizer(inner_optimizer, k_steps=1, avg=True), static mode only: each step adds the gradients
+    into persistable `<param>@GRAD@GradientMerge` sums; every k_steps-th step (a step counter kept in the program,
+    `gradient_merge_step`) a conditional block applies `inner_optimizer` to the sums (averaged over the k steps
+    with avg) and zeroes them: k small batches train as one batch k times larger."""
+
+    GRAD_MERGE_COND_NAME = "grad_merge_cond_name"
+
+    def __init__(self, inner_optimizer, k_steps=1, avg=True):
+        if in_dynamic_mode():
+            raise Exception("In dygraph, we don't support GradientMergeOptimizer.You can do Gradient merge by "
+                            "yourself with k-times forward + backward, and one-time optimizer.minimize()")
+        assert inner_optimizer is not None, "inner optimizer can not be None"
+        assert isinstance(k_steps, int) and k_steps > 0, "k_steps should be a positive integer"
+        self.inner_optimizer = inner_optimizer
+        self.k_steps = k_steps
+        self.type = "gradient_merge"
+        self.avg = avg
+        self._optimize_ops = None
+
+    def _set_k_steps(self, k_steps):
+        self.k_steps = k_steps
+
+    def _set_avg(self, avg):
+        self.avg = avg
+
+    def backward(self, loss, startup_program=None, parameter_list=None, no_grad_set=None, callbacks=None):
+        assert isinstance(loss, Variable), "The loss should be an Variable."
+        assert parameter_list is None, "The parameter_list should be None when using GradientMergeOptimizer"
+        assert no_grad_set is None, "The no_grad_set should be None when using GradientMergeOptimizer"
+        return self.inner_optimizer.backward(loss, startup_program=startup_program)
+
+    def apply_optimize(self, loss, startup_program, params_grads):
+        with static.program_guard(loss.block.program, startup_program):
+            return self.apply_gradients(params_grads)
+
+    def _merge_step_is_due(self, block):
+        """The bool variable 'gradient_merge_cond': whether this step completes k_steps (the counter advances)."""
+        def counter(name, value):
+            return static.create_global_var([1], value, "int32", persistable=True, force_cpu=True, name=name)
+        k, zero, step = counter("gradient_merge_k", self.k_steps), counter("gradient_merge_zero", 0), \
+            counter("gradient_merge_step", 0)
+        due = block.create_var("gradient_merge_cond", (1,), "bool")
+        with static.device_guard("cpu"):
+            _tensor.increment(step, value=1.0)
+            block.append_op("elementwise_mod", inputs={"X": step, "Y": k}, outputs={"Out": step}, attrs={"axis": -1})
+            block.append_op("equal", inputs={"X": step, "Y": zero}, outputs={"Out": due})
+        return due
+
+    def apply_gradients(self, params_grads):
+        main, startup = default_main_program(), default_startup_program()
+        block = main.global_block()
+        due = self._merge_step_is_due(block)
+        merged = []
+        for param, grad in params_grads:
+            name = param.name + "@GRAD@GradientMerge"
+            total = block.create_var(name, param.shape, param.dtype, persistable=True)
+            startup.global_block().create_var(name, param.shape, param.dtype, persistable=True)
+            startup.global_block().append_op("fill_constant", outputs={"Out": [name]},
+                                             attrs={"shape": list(param.shape), "dtype": param.dtype.name, "value": 0.0})
+            op = block.append_op("elementwise_add", inputs={"X": grad, "Y": total}, outputs={"Out": total},
+                                 attrs={"axis": -1})
+            op._set_attr(self.GRAD_MERGE_COND_NAME, due.name)
+            merged.append((param, total))
+
+        def update():
+            current = main.current_block()
+            if self.avg:
+                for _, total in merged:
+                    current.append_op("scale", inputs={"X": total}, outputs={"Out": total},
+                                      attrs={"scale": 1.0 / self.k_steps, "bias": 0.0, "bias_after_scale": False})
+            self._optimize_ops = self.inner_optimizer.apply_gradients(merged)
+            for _, total in merged:
+                current.append_op("fill_constant", outputs={"Out": total},
+                                  attrs={"shape": list(total.shape), "dtype": total.dtype.name, "value": 0.0})
+
+        static.nn.cond(due, true_fn=update, false_fn=None)
+        return self._optimize_ops
+
+    def minimize(self, loss, startup_program=None, parameter_list=None, no_grad_set=None):
+        assert isinstance(loss, Variable), "The loss should be an Variable."
         params_grads = self.backward(loss, startup_program=startup_program, parameter_list=parameter_list,
                                      no_grad_set=no_grad_set)
         return self.apply_optimize(loss, startup_program=startup_program, params_grads=params_grads), params_grads

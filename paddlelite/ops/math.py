@@ -43,6 +43,12 @@ def _scale_grad(g):
 
 
 # the factor: the attr, or a 1-element tensor (ScaleTensor; no gradient, as Paddle's)
+# increment: Out = X + step for a one-element X; static programs write it into X itself (Paddle's step counters).
+# No gradient: a counter, not a value in the graph.
+INCREMENT = register_op("increment", inputs=("X",), outputs=("Out",),
+                        forward=lambda xp, x, step: (x + np.asarray(step).astype(x.dtype)).astype(x.dtype),
+                        infer=lambda x, step: Meta(tuple(x.shape), x.dtype), attrs={"step": 1.0})
+
 SCALE = register_op("scale", inputs=("X", "ScaleTensor"), outputs=("Out",), optional_inputs=("ScaleTensor",),
                     nondiff_inputs=("ScaleTensor",), forward=_scale_forward, infer=lambda x, scale_t, **a: x,
                     grad=_scale_grad, attrs={"scale": 1.0, "bias": 0.0, "bias_after_scale": True},

@@ -447,7 +447,7 @@ class Optimizer:
         """The update ops for `params_grads`, appended to `program` (accumulators initialised by `startup`)."""
         from .. import static
         self._program, self._startup = program, startup
-        self._block = program.global_block()
+        self._block = program.current_block()  # a control-flow block when the updates are conditional
         n_before = len(self._block.ops)
         params_grads = sorted(params_grads, key=lambda pg: pg[0].name)  # Paddle updates parameters by name
         with static.program_guard(program, startup), program._optimized_guard(params_grads):

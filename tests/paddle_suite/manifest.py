@@ -397,9 +397,6 @@ KNOWN_BUGS = {
         'TestMathOpPatches.test_astype': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestMathOpPatches.test_neg': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
-    "test/deprecated/legacy_test/test_optimizer.py": {
-        'TestGradientMergeOptimizer.test_program_desc': 'paddle.incubate.optimizer.GradientMergeOptimizer is not implemented',
-    },
     "test/deprecated/legacy_test/test_paddle_save_load_binary.py": {
         '*': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },

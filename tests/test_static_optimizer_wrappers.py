@@ -1,5 +1,6 @@
-"""A recomputing backward (append_backward with checkpoints, paddle.incubate.optimizer.RecomputeOptimizer): Paddle's
-op sequence, and the gradients of the ordinary backward."""
+"""paddle.incubate.optimizer's static wrappers against real Paddle: RecomputeOptimizer (a recomputing backward,
+append_backward with checkpoints: Paddle's op sequence, the ordinary backward's gradients) and GradientMergeOptimizer
+(k steps' gradients summed, one update)."""
 import numpy as np
 
 from tests.differential import differential
@@ -74,3 +75,25 @@ def test_a_recomputed_dropout_draws_its_mask_again_from_one_seed():
     assert types.count("seed") == 1 and types.index("seed") < types.index("dropout") and types.count("dropout") == 2
     assert copy.endswith(".subprog_0") and 0 < (forward == 0).sum() < forward.size
     np.testing.assert_array_equal(forward, again)
+
+
+@differential(rtol=1e-5, atol=1e-6)
+def test_gradient_merge_updates_every_k_steps_with_the_averaged_gradients(paddle):
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x, y = paddle.static.data("x", [None, 6]), paddle.static.data("y", [None, 1])
+            out = paddle.static.nn.fc(x, 1, weight_attr=paddle.ParamAttr(
+                initializer=paddle.nn.initializer.Constant(0.2)))
+            loss = paddle.nn.functional.mse_loss(out, y)
+            opt = paddle.incubate.optimizer.GradientMergeOptimizer(paddle.optimizer.SGD(0.1), k_steps=2)
+            opt.minimize(loss)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        losses = [float(exe.run(main, feed={"x": X[2 * i:2 * i + 2], "y": Y[2 * i:2 * i + 2]}, fetch_list=[loss])[0])
+                  for i in range(4)]
+        return {"losses": losses, "main": [op.type for op in main.global_block().ops],
+                "update": [op.type for op in main.block(1).ops]}
+    finally:
+        paddle.disable_static()
