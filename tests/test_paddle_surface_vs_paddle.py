@@ -657,3 +657,23 @@ def test_parameter_initialize_under_lazy_guard(paddle):
     first, again = outcome(lazy.weight.initialize), outcome(lazy.weight.initialize)
     return {"lazy": [first, again], "eager": outcome(paddle.nn.Linear(2, 2).weight.initialize),
             "shape": list(lazy.weight.numpy().shape)}
+
+
+@differential(expected={"name": "x", "shape": [-1, 3], "feed": [True, False], "stop": [True, False],
+                        "persistable": False})
+def test_variable_desc(paddle):
+    paddle.enable_static()
+    try:
+        with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+            x = paddle.static.data("x", [None, 3])
+            desc = x.desc
+            feed = [desc.need_check_feed()]
+            desc.set_need_check_feed(False)
+            feed.append(desc.need_check_feed())
+            stop = [desc.stop_gradient()]
+            desc.set_stop_gradient(False)
+            stop.append(x.stop_gradient)
+            return {"name": desc.name(), "shape": desc.shape(), "feed": feed, "stop": stop,
+                    "persistable": desc.persistable()}
+    finally:
+        paddle.disable_static()

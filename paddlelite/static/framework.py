@@ -78,6 +78,10 @@ class Variable:
 
     # ---- metadata -------------------------------------------------------------------------------
     @property
+    def desc(self):
+        return VarDesc(self)
+
+    @property
     def shape(self):
         return self._shape  # a tuple, as Paddle's legacy-IR Variable.shape
 
@@ -222,6 +226,59 @@ class Parameter(Variable):
         self.regularizer = kwargs.get("regularizer")
         self.need_clip = kwargs.get("need_clip", True)
         self.is_distributed = False
+
+
+class VarDesc:
+    """Paddle's VarDesc view of a Variable (`var.desc`): methods, not properties, as in Paddle (`desc.name()`,
+    `desc.set_need_check_feed(False)`); the setters change the Variable."""
+
+    __slots__ = ("_var",)
+
+    def __init__(self, var):
+        self._var = var
+
+    def name(self):
+        return self._var.name
+
+    def shape(self):
+        return list(self._var._shape)
+
+    def set_shape(self, shape):
+        self._var._shape = normalize_shape(shape, f"Variable '{self._var.name}'", any_negative=True)
+
+    def dtype(self):
+        return self._var._dtype
+
+    def set_dtype(self, dtype):
+        self._var._dtype = _dtype.convert_dtype(dtype)
+
+    def type(self):
+        return self._var.type
+
+    def persistable(self):
+        return self._var.persistable
+
+    def set_persistable(self, persistable):
+        self._var.persistable = bool(persistable)
+
+    def stop_gradient(self):
+        return self._var.stop_gradient
+
+    def set_stop_gradient(self, stop_gradient):
+        self._var.stop_gradient = bool(stop_gradient)
+
+    def need_check_feed(self):
+        """Whether a feed of this variable is checked against its shape and dtype (data variables)."""
+        return self._var.is_data
+
+    def set_need_check_feed(self, need):
+        self._var.is_data = bool(need)
+
+    def is_parameter(self):
+        return isinstance(self._var, Parameter)
+
+    def lod_level(self):
+        return 0
 
 
 class OpDesc:

@@ -420,7 +420,6 @@ KNOWN_BUGS = {
         'TestConditionalOp.test_while_op': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
     "test/deprecated/legacy_test/test_static_pylayer.py": {
-        'TestExecutorRunAutoPrune.test_not_prune': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestExecutorRunAutoPrune.test_prune_compiled_program': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestExecutorRunAutoPrune.test_prune_feed_var_in_fetchlist_1': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestExecutorRunAutoPrune.test_prune_feed_var_in_fetchlist_2': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
