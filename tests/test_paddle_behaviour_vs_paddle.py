@@ -500,3 +500,8 @@ def test_optimizer_dtype_and_accumulator_names(paddle):
     return {"dtype": str(adam._dtype).replace("paddle.", ""), "static": str(sgd._dtype).replace("paddle.", ""),
             "names": [momentum._velocity_acc_str, adam_cls._moment1_acc_str, adam_cls._moment2_acc_str,
                       adam_cls._beta1_pow_acc_str, adam_cls._beta2_pow_acc_str]}
+
+
+@differential(expected=raises(TypeError))
+def test_hypot_of_a_number_is_a_type_error(paddle):
+    paddle.hypot(paddle.to_tensor([1.0]), 3.0)

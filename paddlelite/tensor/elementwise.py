@@ -153,6 +153,9 @@ def logaddexp(x, y, name=None):
 
 def hypot(x, y, name=None):
     """sqrt(x ** 2 + y ** 2)."""
+    for arg, value in (("x", x), ("y", y)):
+        if not is_tensor_like(value):  # Paddle's own check, in both modes
+            raise TypeError(f"hypot: {arg} must be tensor type, but got {type(value)}")
     x, y = _floating(x, "hypot"), _floating(y, "hypot", "y")
     return _math.sqrt(_math.add(_math.square(x), _math.square(y)))
 
