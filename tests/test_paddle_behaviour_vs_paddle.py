@@ -478,7 +478,9 @@ def test_unique_name_guard_and_switch_start_fresh_parameter_names(paddle):
         with paddle.utils.unique_name.guard():
             names.append(paddle.nn.Linear(2, 2, weight_attr=paddle.ParamAttr(name="guarded_w")).weight.name)
     previous = paddle.utils.unique_name.switch()  # (generator, parameter-name checker)
+    assert paddle.base.unique_name.dygraph_parameter_name_checker is not previous[1]  # a fresh one
     paddle.utils.unique_name.switch(*previous)
+    assert paddle.base.unique_name.dygraph_parameter_name_checker is previous[1]
     return {"names": names, "switched": len(previous)}
 
 

@@ -34,12 +34,12 @@ class DygraphParameterNameChecker:
 
 
 _generator = [UniqueNameGenerator()]
-_parameter_names = [DygraphParameterNameChecker()]
+dygraph_parameter_name_checker = DygraphParameterNameChecker()  # Paddle's module global (tests reset its name set)
 
 
 def parameter_name_used(name):
     """Whether an eager parameter was already named `name` in this namespace (the name is recorded)."""
-    return _parameter_names[0](name)
+    return dygraph_parameter_name_checker(name)
 
 
 def generate(key):
@@ -53,9 +53,10 @@ def generate_with_ignorable_key(key):
 
 def switch(new_generator=None, new_para_name_checker=None):
     """A new namespace (fresh ones by default); returns the previous generator and parameter-name checker."""
-    old = _generator[0], _parameter_names[0]
+    global dygraph_parameter_name_checker
+    old = _generator[0], dygraph_parameter_name_checker
     _generator[0] = new_generator if new_generator is not None else UniqueNameGenerator()
-    _parameter_names[0] = new_para_name_checker if new_para_name_checker is not None else \
+    dygraph_parameter_name_checker = new_para_name_checker if new_para_name_checker is not None else \
         DygraphParameterNameChecker()
     return old
 
