@@ -677,3 +677,31 @@ def test_variable_desc(paddle):
                     "persistable": desc.persistable()}
     finally:
         paddle.disable_static()
+
+
+@differential(expected={"shape": [3, 4], "dtype": "int32", "value": 2, "complex": [1.5, -2.0], "pointer": True,
+                        "same": True, "text": raises(ValueError)})
+def test_dense_tensor_low_level_methods(paddle):
+    import numbers
+    core = paddle.base.core
+    scope = core.Scope()
+    tensor = scope.var("t").get_tensor()
+    tensor._set_dims([3, 4])
+    tensor._alloc_int(core.CPUPlace())
+    array = np.array(tensor)
+    array[1, 2] = 2
+    tensor.set(array, core.CPUPlace())
+    complex_tensor = core.Tensor()
+    complex_tensor.set(np.zeros([2, 2], np.complex64), core.CPUPlace())
+    complex_tensor._set_complex64_element(3, 1.5 - 2j)
+    got = complex_tensor._get_complex64_element(3)
+    result = {"shape": list(np.array(tensor).shape), "dtype": str(np.array(tensor).dtype),
+              "value": int(np.array(tensor)[1, 2]), "complex": [got.real, got.imag],
+              "pointer": isinstance(tensor._mutable_data(core.CPUPlace(), paddle.float32), numbers.Integral),
+              "same": core.Tensor is core.DenseTensor}
+    try:
+        tensor.set(["1", "2"], core.CPUPlace())
+        result["text"] = "accepted"
+    except ValueError:
+        result["text"] = raises(ValueError)
+    return result

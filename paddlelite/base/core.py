@@ -17,12 +17,13 @@ from ..device.place import CPUPlace, CUDAPinnedPlace, CUDAPlace, Place
 from ..distributed.parallel import assign_group_by_size as eager_assign_group_by_size
 from ..framework.flags import TF32, GlobalFlags
 from ..framework.random import Generator, default_cpu_generator
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor as _EagerTensor
 from ..framework.var_type import VarDesc
 from ..static.executor import LoDTensor, Scope
 
 DenseTensor = LoDTensor  # one class under both names, as Paddle 3 (core.LoDTensor is DenseTensor)
-eager = types.SimpleNamespace(Tensor=Tensor)  # core.eager.Tensor: the eager tensor class
+Tensor = DenseTensor  # core.Tensor is the runtime tensor, as in Paddle 3
+eager = types.SimpleNamespace(Tensor=_EagerTensor)  # core.eager.Tensor: the eager tensor class
 _globals = GlobalFlags()
 
 

@@ -59,7 +59,56 @@ class DenseTensor:
         place = current_place() if place is None else parse_place(place, "LoDTensor.set")
         if isinstance(value, (DenseTensor, Tensor)):
             value = np.asarray(value)
-        self._scope._values[self._name] = place.xp.asarray(value)
+        array = place.xp.asarray(value)
+        if array.dtype.kind in "USO":  # text or objects: no tensor dtype
+            raise ValueError(f"DenseTensor.set: expected an array of numbers, received dtype {array.dtype}")
+        self._scope._values[self._name] = array
+
+    # ---- Paddle's C++ DenseTensor methods that tests and old scripts call --------------------------------
+    def _set_dims(self, dims):
+        """Resize: the values are kept when the element count matches, else the tensor is uninitialised until
+        an _alloc_* or set."""
+        dims = tuple(int(d) for d in dims)
+        self._scope._dims[self._name] = dims
+        v = self._scope._values.get(self._name)
+        if v is not None:
+            self._scope._values[self._name] = v.reshape(dims) if v.size == int(np.prod(dims)) else None
+
+    def _allocated(self, place, dtype):
+        """The tensor's array on `place` in `dtype`, zero-filled when it has none of that shape and dtype yet."""
+        place = parse_place(place, "DenseTensor._mutable_data")
+        dtype = np.dtype(dtype)
+        dims = self._scope._dims.get(self._name)
+        v = self._scope._values.get(self._name)
+        if v is None or v.dtype != dtype or (dims is not None and v.shape != dims):
+            v = place.xp.zeros(dims if dims is not None else (0,), dtype=dtype)
+            self._scope._values[self._name] = v
+        return v
+
+    def _alloc_float(self, place):
+        self._allocated(place, np.float32)
+
+    def _alloc_int(self, place):
+        self._allocated(place, np.int32)
+
+    def _alloc_double(self, place):
+        self._allocated(place, np.float64)
+
+    def _mutable_data(self, place, dtype):
+        """The address of the tensor's storage on `place` in `dtype` (allocated when needed)."""
+        return _address(self._allocated(place, _dtype.convert_dtype(dtype).np))
+
+    def _ptr(self):
+        return _address(self._value())
+
+    def _set_complex64_element(self, index, value):
+        self._value().reshape(-1)[index] = value
+
+    def _get_complex64_element(self, index):
+        return complex(self._value().reshape(-1)[index])
+
+    _set_complex128_element = _set_complex64_element
+    _get_complex128_element = _get_complex64_element
 
     def shape(self):
         v = self._scope._values.get(self._name)
@@ -113,6 +162,10 @@ class DenseTensor:
 
 
 LoDTensor = DenseTensor  # the name Paddle 2 code uses
+
+
+def _address(array):
+    return int(array.data.ptr) if hasattr(array.data, "ptr") else int(array.ctypes.data)
 class ScopeVar:
     __slots__ = ("_scope", "name")
 
@@ -134,6 +187,7 @@ class Scope:
     def __init__(self, parent=None):
         self._values = {} if parent is None else ChainMap({}, parent._values)
         self._lods = {}  # name -> level-of-detail offsets (only the dense kind: see DenseTensor.set_lod)
+        self._dims = {}  # name -> the dims _set_dims gave, for an allocation to come
         self._kids = []
 
     def new_scope(self):
