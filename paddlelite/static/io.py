@@ -17,7 +17,7 @@ import os
 import numpy as np
 
 from ..device.place import Place
-from ..framework.io import atomic_file, install_format, open_regular, read_archive, write_file
+from ..framework.io import ModelNotFoundError, atomic_file, install_format, open_regular, read_archive, write_file
 from ..framework.paddle_pickle import BFLOAT16_BITS
 from ..framework.tensor import wrap_array
 from ..framework.tensor_stream import combined_bytes, read_combined, read_one, tensor_bytes
@@ -206,7 +206,7 @@ def model_paths(path_prefix, api):
     if not os.path.exists(model):
         model = next((path_prefix + ext for _, _, ext in _PROGRAM_READERS if os.path.exists(path_prefix + ext)), model)
     if not os.path.exists(model):
-        raise FileNotFoundError(f"{api}: no model file '{path_prefix}.pdmodel' (or "
+        raise ModelNotFoundError(f"{api}: no model file '{path_prefix}.pdmodel' (or "
                                 f"{[path_prefix + ext for _, _, ext in _PROGRAM_READERS]})")
     return model, path_prefix + ".pdiparams"
 
@@ -447,7 +447,7 @@ def load(program, model_path, executor=None, var_list=None):
         others = [v for v in others if v.name in names]
     param_file = model_path + ".pdparams"
     if not os.path.exists(param_file):
-        raise FileNotFoundError(f"{api}: no parameter file '{param_file}' (written by paddle.static.save)")
+        raise ModelNotFoundError(f"{api}: no parameter file '{param_file}' (written by paddle.static.save)")
     _assign_values(params, read_archive(param_file, api, return_numpy=True), api, f"'{param_file}'", True)
     opt_file = model_path + ".pdopt"
     if others and os.path.exists(opt_file):
