@@ -18,7 +18,7 @@ from ..distributed.parallel import assign_group_by_size as eager_assign_group_by
 from ..framework.flags import TF32, GlobalFlags
 from ..framework.random import Generator, default_cpu_generator
 from ..framework.tensor import Tensor
-from ..framework.var_type import VarDesc
+from ..framework.var_type import DataType, VarDesc
 from ..static.executor import LoDTensor, Scope
 
 DenseTensor = LoDTensor
@@ -64,6 +64,35 @@ def get_cudnn_switch():
     return TF32["cudnn"]
 
 
+# Paddle's switches of its composite-op lowering (prim), forward and backward: accepted and reported back. paddlelite
+# differentiates every op through the one registry, so the gradients are the same with them on or off.
+_PRIM = {"forward": False, "backward": False}
+
+
+def _set_prim_forward_enabled(enable):
+    _PRIM["forward"] = bool(enable)
+
+
+def _set_prim_backward_enabled(enable):
+    _PRIM["backward"] = bool(enable)
+
+
+def _set_prim_all_enabled(enable):
+    _PRIM["forward"] = _PRIM["backward"] = bool(enable)
+
+
+def _is_fwd_prim_enabled():
+    return _PRIM["forward"]
+
+
+def _is_bwd_prim_enabled():
+    return _PRIM["backward"]
+
+
+def _is_all_prim_enabled():
+    return _PRIM["forward"] and _PRIM["backward"]
+
+
 def set_num_threads(num_threads):
     """The BLAS threads a large matrix product may use (device/threads.py; below 1 means 1). As Paddle's, it
     sets the math library directly and leaves FLAGS_paddle_num_threads as it was."""
@@ -74,7 +103,7 @@ def set_num_threads(num_threads):
     _threads.set_num_threads(num_threads)
 
 
-__all__ = ["CPUPlace", "CUDAPinnedPlace", "CUDAPlace", "DenseTensor", "Generator", "IPUPlace", "LoDTensor", "Place",
+__all__ = ["CPUPlace", "CUDAPinnedPlace", "CUDAPlace", "DataType", "DenseTensor", "Generator", "IPUPlace", "LoDTensor", "Place",
            "Scope", "VarDesc", "XPUPlace", "default_cpu_generator", "eager", "eager_assign_group_by_size",
            "get_cublas_switch", "get_cudnn_switch",
            "globals", "is_compiled_with_cinn", "is_compiled_with_cuda", "is_compiled_with_custom_device",

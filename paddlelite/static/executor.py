@@ -86,6 +86,30 @@ class LoDTensor:
     def _dtype(self):
         return _dtype.from_numpy(self._value().dtype)
 
+    def _element(self, i, dtype, api):
+        a = self._value()
+        if a.dtype != dtype:
+            raise TypeError(f"LoDTensor.{api}: the tensor holds {a.dtype}, not {np.dtype(dtype)}")
+        return a
+
+    def _get_float_element(self, i):
+        return float(self._element(i, np.float32, "_get_float_element").reshape(-1)[i])
+
+    def _get_double_element(self, i):
+        return float(self._element(i, np.float64, "_get_double_element").reshape(-1)[i])
+
+    def _set_element(self, i, value, dtype, api):
+        a = self._element(i, dtype, api)
+        if not a.flags.c_contiguous:  # written in place through a flat view
+            a = self._scope._values[self._name] = a.copy()
+        a.reshape(-1)[i] = value
+
+    def _set_float_element(self, i, value):
+        self._set_element(i, value, np.float32, "_set_float_element")
+
+    def _set_double_element(self, i, value):
+        self._set_element(i, value, np.float64, "_set_double_element")
+
     def _is_initialized(self):
         return self._scope._values.get(self._name) is not None
 
@@ -228,6 +252,8 @@ class Plan:
         # variables read before any op writes them come from the feed or the scope
         self.external = [(self.index[n], n) for n in reads if n not in fed]
         self.write_back = [(self.index[n], n) for n in writes if _persistable(block, n)]
+        # a fed persistable variable keeps its value in the scope, as Paddle's feed op writes it there
+        self.fed_persistables = [(self.feed_idx[n], n) for n in feed_names if _persistable(block, n)]
 
     def slot(self, name):
         i = self.index.get(name)
@@ -355,6 +381,8 @@ class Plan:
         and writes its parameters at fixed addresses)."""
         block = self.program.global_block()
         xp = self.xp
+        for i, name in self.fed_persistables:
+            values[name] = xp.array(env[i], copy=True)  # the scope's own copy: its elements may be set in place
         for i, name in self.external:
             v = values.get(name)
             if v is None:

@@ -471,16 +471,10 @@ KNOWN_BUGS = {
     "test/legacy_test/test_IntermediateLayerGetter.py": {
         '*': 'paddle.vision.ops / vision.models._utils names (helper geo_vision_incubate)',
     },
-    "test/legacy_test/test_activation_nn_grad.py": {
-        '*': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
     "test/legacy_test/test_affine_grid_function.py": {
         'AffineGridErrorTestCase.runTest': "issue 28, exception classes and messages that differ (helper suite): ValueError: affine_grid: out_shape must be a list of 4 or 5 ints, received 'not_valid'",
     },
     "test/legacy_test/test_assert_op.py": {
-        '*': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
-    "test/legacy_test/test_conv_transpose_nn_grad.py": {
         '*': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
     "test/legacy_test/test_dataloader_autotune.py": {
