@@ -6,17 +6,13 @@ import tempfile
 
 import numpy as np
 
-from tests.differential import differential
+from tests.differential import differential, error_class
 
 
 def _error_class(call):
     """The class a caller of Paddle catches (a missing model is a ValueError there; here it is also a
     FileNotFoundError)."""
-    try:
-        call()
-    except Exception as error:  # the class is the result compared
-        return next(c.__name__ for c in (ValueError, TypeError, AttributeError, Exception) if isinstance(error, c))
-    return None
+    return error_class(call, (ValueError, TypeError, AttributeError, Exception))
 
 
 def _two_inputs(paddle):

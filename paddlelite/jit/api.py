@@ -55,8 +55,9 @@ class StaticFunction:
                 raise TypeError(f"to_static: input_spec must be a list or tuple of InputSpec, received "
                                 f"{type(input_spec).__name__}")
             for k, s in enumerate(flatten(list(input_spec), lambda v: not isinstance(v, (list, tuple, dict)))[0]):
-                if not isinstance(s, (InputSpec, Tensor)) and s is not None:
-                    raise TypeError(f"to_static: input_spec[{k}] must be an InputSpec, received {type(s).__name__}")
+                if not isinstance(s, (InputSpec, Tensor, bool, int, float, str)) and s is not None:
+                    raise TypeError(f"to_static: input_spec[{k}] must be an InputSpec, a Tensor or a constant (bool, "
+                                    f"int, float, str, None), received {type(s).__name__}")
         self._function = function
         self._input_spec = None if input_spec is None else [
             InputSpec.from_tensor(s) if isinstance(s, Tensor) else s for s in input_spec]
@@ -120,7 +121,8 @@ class StaticFunction:
     def _specs_for(self, args, tensors):
         if self._input_spec is None:
             return [None] * len(tensors)
-        specs = flatten(list(self._input_spec), lambda v: isinstance(v, InputSpec))[0]
+        specs = [s for s in flatten(list(self._input_spec), lambda v: isinstance(v, InputSpec))[0]
+                 if s is None or isinstance(s, InputSpec)]  # (constants in the spec are arguments, not Tensors)
         specs = specs + [None] * (len(tensors) - len(specs))
         for k, (t, s) in enumerate(zip(tensors, specs)):
             if s is None:

@@ -514,12 +514,6 @@ KNOWN_BUGS = {
         'TestOptimizerForVarBase.test_create_param_lr_with_1_for_coverage': "open: NotImplementedError: Tensor.get_tensor: this reaches into Paddle's C++ runtime objects, which paddlelite does not have",
         'TestOptimizerForVarBase.test_create_param_lr_with_no_1_value_for_coverage': "open: NotImplementedError: Tensor.get_tensor: this reaches into Paddle's C++ runtime objects, which paddlelite does not have",
     },
-    "test/legacy_test/test_pylayer_op.py": {
-        'TestPyLayer.test_pylayer_Exception_bk': 'issue 28, PyLayer edge cases (helper suite)',
-        'TestPyLayer.test_pylayer_Exception_forward': 'issue 28, exception classes that differ (helper suite)',
-        'TestPyLayer.test_pylayer_inplace_backward_error': 'issue 28, exception classes that differ (helper suite)',
-        'TestPyLayer.test_simple_pylayer_multi_output': 'issue 28, PyLayer edge cases (helper suite)',
-    },
     "test/legacy_test/test_rand_op.py": {
         'TestRandOpError.test_errors': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
