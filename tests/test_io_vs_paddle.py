@@ -385,3 +385,33 @@ def test_default_collate_ragged_fields():
     import paddlelite
     with pytest.raises(RuntimeError, match="different numbers of fields"):
         next(iter(paddlelite.io.DataLoader([(1, 2), (1,)], batch_size=2)))
+
+
+@differential(expected={"list": ["DenseTensor", [4, 3], "DenseTensor", [4]], "list_out": 3.0,
+                        "dict": ["list", "dict", ["img", "lab"], "DenseTensor"], "dict_out": 3.0})
+def test_static_mode_loader_yields_dense_tensors_and_a_feed_dict_per_place(paddle):
+    class Rows(paddle.io.Dataset):
+        def __getitem__(self, i):
+            return np.full([3], i, "float32"), np.int64(i)
+
+        def __len__(self):
+            return 8
+
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            img = paddle.static.data("img", [None, 3], "float32")
+            lab = paddle.static.data("lab", [None], "int64")
+            out = paddle.mean(img) + paddle.mean(paddle.cast(lab, "float32"))  # (legacy-IR sum takes no Variable)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        batch = next(iter(paddle.io.DataLoader(Rows(), feed_list=[img, lab], batch_size=4)()))
+        listed = [v for d in batch for v in (type(d).__name__, d.shape())]
+        list_out = exe.run(main, feed={"img": batch[0], "lab": batch[1]}, fetch_list=[out])[0]
+        feeds = next(iter(paddle.io.DataLoader(Rows(), feed_list=[img, lab], batch_size=4, return_list=False)()))
+        dict_out = exe.run(main, feed=feeds[0], fetch_list=[out])[0]
+        return {"list": listed, "list_out": float(list_out),
+                "dict": [type(feeds).__name__, type(feeds[0]).__name__, sorted(feeds[0]),
+                         type(feeds[0]["img"]).__name__], "dict_out": float(dict_out)}
+    finally:
+        paddle.disable_static()

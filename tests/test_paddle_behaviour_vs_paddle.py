@@ -462,3 +462,21 @@ def test_static_data_and_input_spec_shape_must_be_a_list(paddle):
     finally:
         paddle.disable_static()
     return [data, outcome(lambda: paddle.static.InputSpec(3))]
+
+
+@differential(expected=raises(ValueError))
+def test_a_second_eager_parameter_of_one_name_is_an_error(paddle):
+    with paddle.utils.unique_name.guard():
+        paddle.nn.Linear(2, 2, weight_attr=paddle.ParamAttr(name="twice_w"))
+        paddle.nn.Linear(2, 2, weight_attr=paddle.ParamAttr(name="twice_w"))
+
+
+@differential(expected={"names": ["guarded_w", "guarded_w"], "switched": 2})
+def test_unique_name_guard_and_switch_start_fresh_parameter_names(paddle):
+    names = []
+    for _ in range(2):
+        with paddle.utils.unique_name.guard():
+            names.append(paddle.nn.Linear(2, 2, weight_attr=paddle.ParamAttr(name="guarded_w")).weight.name)
+    previous = paddle.utils.unique_name.switch()  # (generator, parameter-name checker)
+    paddle.utils.unique_name.switch(*previous)
+    return {"names": names, "switched": len(previous)}

@@ -21,7 +21,7 @@ from ..framework.tensor import Tensor
 from ..framework.var_type import DataType, VarDesc
 from ..static.executor import LoDTensor, Scope
 
-DenseTensor = LoDTensor
+DenseTensor = LoDTensor  # one class under both names, as Paddle 3 (core.LoDTensor is DenseTensor)
 eager = types.SimpleNamespace(Tensor=Tensor)  # core.eager.Tensor: the eager tensor class
 _globals = GlobalFlags()
 

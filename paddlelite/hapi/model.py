@@ -242,7 +242,8 @@ class Model:
         n_inputs = len(self._inputs)
         for step, data in enumerate(data_loader):
             data = _flatten(data)
-            batch_size = data[0].shape[0]
+            # a static-mode loader gives DenseTensors, whose shape is a method
+            batch_size = data[0].shape()[0] if callable(data[0].shape) else data[0].shape[0]
             callbacks.on_batch_begin(mode, step, logs)
             if mode == "predict":
                 outputs.append(self.predict_batch(data[:n_inputs] if self._inputs else data))

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from ..device import current_place
 from ..framework.mode import in_dynamic_mode
 from ..framework.tensor import Tensor
-from .collate import default_collate_fn, default_convert_fn, to_tensors
+from ..static.executor import LoDTensor
+from .collate import default_collate_fn, default_convert_fn, map_arrays, to_tensors
 from .dataset import IterableDataset, assert_arg
 from .fetcher import make_fetcher
 from .sampler import BatchSampler, SequenceSampler
@@ -106,16 +107,19 @@ class DataLoader:
         return len(self.batch_sampler) if self.auto_collate_batch else len(self.dataset)
 
     def _deliver(self, batch):
-        """A collated batch (arrays) as the loader returns it: Tensors, or a feed dict for return_list=False."""
-        out = to_tensors(batch, current_place())
-        if not self.return_list and self.feed_list is not None:
-            fields = out if isinstance(out, (list, tuple)) else [out]
-            names = [getattr(v, "name", v) for v in self.feed_list]
-            if len(names) != len(fields):
-                raise ValueError(f"DataLoader: feed_list has {len(names)} variables but a batch has "
-                                 f"{len(fields)} fields")
-            return {n: (f.numpy() if isinstance(f, Tensor) else f) for n, f in zip(names, fields)}
-        return out
+        """A collated batch (arrays) as the loader returns it: Tensors in dynamic mode; in static mode, Paddle's
+        DenseTensors, or for return_list=False a list (one entry per place) of the feed dict by variable name."""
+        if in_dynamic_mode():
+            return to_tensors(batch, current_place())
+        dense = map_arrays(batch, lambda leaf: _dense_tensor(leaf, current_place()))
+        if self.return_list or self.feed_list is None:
+            return dense
+        fields = dense if isinstance(dense, (list, tuple)) else [dense]
+        names = [getattr(v, "name", v) for v in self.feed_list]
+        if len(names) != len(fields):
+            raise ValueError(f"DataLoader: feed_list has {len(names)} variables but a batch has "
+                             f"{len(fields)} fields")
+        return [dict(zip(names, fields))]
 
     def __iter__(self) -> Iterator[Any]:
         if self.num_workers == 0:
@@ -130,3 +134,9 @@ class DataLoader:
 
     def __call__(self) -> Iterator[Any]:
         return self.__iter__()
+
+
+def _dense_tensor(leaf, place):
+    tensor = LoDTensor()
+    tensor.set(leaf, place)
+    return tensor

@@ -174,7 +174,8 @@ def _bce_forward(xp, x, label):
         bad = x.min() if not x.min() >= 0 else x.max()
         raise ValueError(f"bce_loss: input must be within [0, 1] (probabilities), received {bad}")
     floor = x.dtype.type(-100)
-    log_p, log_1mp = xp.maximum(xp.log(x), floor), xp.maximum(xp.log(1 - x), floor)
+    with np.errstate(divide="ignore"):  # log(0) = -inf is clamped at once, as Paddle's kernel does, silently
+        log_p, log_1mp = xp.maximum(xp.log(x), floor), xp.maximum(xp.log(1 - x), floor)
     return (-(label * log_p + (1 - label) * log_1mp)).astype(x.dtype, copy=False)
 
 

@@ -27,9 +27,9 @@ from .framework import EMPTY_VAR_NAME, Program, Variable, default_main_program, 
 
 
 # ---- scope ----------------------------------------------------------------------------------------
-class LoDTensor:
-    """A view of one scope variable's value (what `find_var(name).get_tensor()` returns); `LoDTensor()` (Paddle's
-    core.LoDTensor / DenseTensor) is one holding its own value, set with `set(array, place)`."""
+class DenseTensor:
+    """A view of one scope variable's value (what `find_var(name).get_tensor()` returns); `DenseTensor()` (Paddle's
+    core.DenseTensor, formerly LoDTensor) is one holding its own value, set with `set(array, place)`."""
 
     __slots__ = ("_scope", "_name")
 
@@ -57,7 +57,7 @@ class LoDTensor:
 
     def set(self, value, place=None):
         place = current_place() if place is None else parse_place(place, "LoDTensor.set")
-        if isinstance(value, (LoDTensor, Tensor)):
+        if isinstance(value, (DenseTensor, Tensor)):
             value = np.asarray(value)
         self._scope._values[self._name] = place.xp.asarray(value)
 
@@ -119,6 +119,8 @@ class LoDTensor:
         return f"LoDTensor('{self._name}', shape={self.shape()}, dtype={self._dtype().name})\n{np.array(self)}"
 
 
+
+LoDTensor = DenseTensor  # the name Paddle 2 code uses
 class ScopeVar:
     __slots__ = ("_scope", "name")
 

@@ -13,6 +13,7 @@ not a valid model is an InferenceModelError (a CheckpointError) naming it.
 """
 import io
 import os
+import warnings
 
 import numpy as np
 
@@ -35,9 +36,9 @@ _PICKLE_MAGIC = (b"\x80", b"(", b"]", b"}", b"c")
 
 
 def _var_list(value, what, api):
+    """The Variables of `value` (one or a list; an empty list too: with no feed and fetch variables a saved model is
+    the program pruned to nothing, as in Paddle)."""
     items = list(value) if isinstance(value, (list, tuple)) else [value]
-    if not items:
-        raise ValueError(f"{api}: {what} must not be empty")
     for v in items:
         if not isinstance(v, Variable):
             raise TypeError(f"{api}: {what} must be a Variable or a list of Variables, received "
@@ -225,11 +226,15 @@ def read_model(path_prefix, api):
 
 
 def write_model(path_prefix, program, feed_names, fetch_names, values):
-    """Write `<path_prefix>.pdmodel` and `<path_prefix>.pdiparams` (each atomically)."""
+    """Write `<path_prefix>.pdmodel` and `<path_prefix>.pdiparams` (each atomically); a model without persistable
+    values has no .pdiparams, as Paddle writes it."""
     model = program_bytes(program, feed_names, fetch_names)
-    params = combined_bytes(values)
-    with atomic_file(path_prefix + ".pdiparams") as f:
-        f.write(params)
+    if values:
+        params = combined_bytes(values)
+        with atomic_file(path_prefix + ".pdiparams") as f:
+            f.write(params)
+    else:
+        warnings.warn("no variable in your model, please ensure there are any variables in your model to save")
     with atomic_file(path_prefix + ".pdmodel") as f:
         f.write(model)
 

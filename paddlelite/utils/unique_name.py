@@ -1,4 +1,5 @@
-"""Paddle's per-key name counters: generate('fc') -> 'fc_0', 'fc_1', ...; guard() starts fresh."""
+"""Paddle's per-key name counters: generate('fc') -> 'fc_0', 'fc_1', ...; guard() starts fresh, and with it the set
+of parameter names eager mode has used (a second eager parameter of one name is an error, as in Paddle)."""
 import contextlib
 
 __all__ = ["generate", "guard", "switch"]
@@ -20,7 +21,25 @@ class UniqueNameGenerator:
         return copy
 
 
+class DygraphParameterNameChecker:
+    """checker(name) -> whether `name` was used before; records it."""
+
+    def __init__(self):
+        self._name_set = set()
+
+    def __call__(self, name):
+        used = name in self._name_set
+        self._name_set.add(name)
+        return used
+
+
 _generator = [UniqueNameGenerator()]
+_parameter_names = [DygraphParameterNameChecker()]
+
+
+def parameter_name_used(name):
+    """Whether an eager parameter was already named `name` in this namespace (the name is recorded)."""
+    return _parameter_names[0](name)
 
 
 def generate(key):
@@ -32,9 +51,12 @@ def generate_with_ignorable_key(key):
     return generate(key)
 
 
-def switch(new_generator=None):
-    old = _generator[0]
+def switch(new_generator=None, new_para_name_checker=None):
+    """A new namespace (fresh ones by default); returns the previous generator and parameter-name checker."""
+    old = _generator[0], _parameter_names[0]
     _generator[0] = new_generator if new_generator is not None else UniqueNameGenerator()
+    _parameter_names[0] = new_para_name_checker if new_para_name_checker is not None else \
+        DygraphParameterNameChecker()
     return old
 
 
@@ -49,4 +71,4 @@ def guard(new_generator=None):
     try:
         yield
     finally:
-        switch(old)
+        switch(*old)

@@ -8,17 +8,24 @@ This script imports no framework itself: `paddle` is whatever the interpreter gi
 alias, or real Paddle). `unittest.main` is replaced by a runner that records every test's outcome ("passed",
 "failed", "error", "skipped") and the last line of its traceback, so nothing but the call changes. The file's own
 directory and Paddle's test/legacy_test (its helper modules: utils, op_test, decorator_helper, ...) come first on
-sys.path; the working directory is a fresh temporary one, so files the tests write go nowhere else.
+sys.path; the working directory is a fresh temporary one, so files the tests write go nowhere else. The book tests
+read `paddle.dataset`'s files: they get small synthetic ones (nothing is downloaded).
 """
 import functools
+import gzip
+import io
 import json
 import os
 import runpy
+import pickle
 import sys
+import tarfile
 import tempfile
 import time
 import traceback
 import unittest
+
+import numpy as np
 
 
 class _RecordingResult(unittest.TestResult):
@@ -97,6 +104,69 @@ def _supply_era_helpers():
             setattr(pir_utils, name, run_once)
 
 
+def _learnable_images(rng, count, size, channels):
+    """uint8 images whose label (0-9) is the position of a bright block on noise: learnable in a few steps."""
+    labels = rng.randint(0, 10, size=count).astype(np.uint8)
+    images = rng.randint(0, 96, size=(count, channels, size, size)).astype(np.uint8)
+    cell = size // 5
+    for image, label in zip(images, labels):
+        row, col = divmod(int(label), 5)
+        image[:, 2 + 2 * cell * row:2 + 2 * cell * row + cell, col * cell:(col + 1) * cell] = 255
+    return images, labels
+
+
+def _write_mnist(directory, rng):
+    for prefix, count in (("train", 600), ("t10k", 100)):
+        images, labels = _learnable_images(rng, count, 28, 1)
+        for name, blob in ((f"{prefix}-images-idx3-ubyte.gz", np.array([2051, count, 28, 28], ">i4").tobytes()
+                            + images.tobytes()),
+                           (f"{prefix}-labels-idx1-ubyte.gz", np.array([2049, count], ">i4").tobytes()
+                            + labels.tobytes())):
+            with gzip.open(os.path.join(directory, name), "wb") as f:
+                f.write(blob)
+    return {"TRAIN_IMAGE_MD5": "train-images-idx3-ubyte.gz", "TRAIN_LABEL_MD5": "train-labels-idx1-ubyte.gz",
+            "TEST_IMAGE_MD5": "t10k-images-idx3-ubyte.gz", "TEST_LABEL_MD5": "t10k-labels-idx1-ubyte.gz"}
+
+
+def _write_cifar(directory, rng):
+    with tarfile.open(os.path.join(directory, "cifar-10-python.tar.gz"), "w:gz") as tar:
+        for name, count in (("data_batch_1", 256), ("test_batch", 128)):
+            images, labels = _learnable_images(rng, count, 32, 3)
+            blob = pickle.dumps({b"data": images.reshape(count, -1), b"labels": labels.tolist()}, protocol=2)
+            info = tarfile.TarInfo(f"cifar-10-batches-py/{name}")
+            info.size = len(blob)
+            tar.addfile(info, io.BytesIO(blob))
+    return {"CIFAR10_MD5": "cifar-10-python.tar.gz"}
+
+
+def _write_uci_housing(directory, rng):
+    features = rng.uniform(0, 10, size=(120, 13))
+    prices = features @ rng.uniform(0, 1, size=13) + rng.normal(0, 0.1, size=120)
+    np.savetxt(os.path.join(directory, "housing.data"), np.column_stack([features, prices]), fmt="%.5f")
+    return {"MD5": "housing.data"}
+
+
+def _supply_datasets(source, home):
+    """A file that reads `paddle.dataset.mnist`, `cifar` or `uci_housing` (the book tests) gets small synthetic files
+    in a scratch DATA_HOME, their MD5s set as the module's (nothing is downloaded)."""
+    import importlib
+
+    writers = {"mnist": _write_mnist, "cifar": _write_cifar, "uci_housing": _write_uci_housing}
+    for name, write in writers.items():
+        if f"paddle.dataset.{name}" not in source:
+            continue
+        try:
+            common = importlib.import_module("paddle.dataset.common")
+            module = importlib.import_module(f"paddle.dataset.{name}")
+        except ImportError:
+            return
+        directory = os.path.join(home, name)
+        os.makedirs(directory)
+        common.DATA_HOME = home
+        for key, file in write(directory, np.random.RandomState(0)).items():
+            setattr(module, key, common.md5file(os.path.join(directory, file)))
+
+
 def _write(out, payload):
     with open(out, "w") as f:
         json.dump(payload, f, indent=1, sort_keys=True)
@@ -123,6 +193,8 @@ def run(path, out):
         os.chdir(scratch)
         try:
             _supply_era_helpers()
+            with open(path, encoding="utf-8") as f:
+                _supply_datasets(f.read(), os.path.join(scratch, "dataset"))
             runpy.run_path(path, run_name="__main__")
         except SystemExit:
             pass

@@ -10,7 +10,7 @@ with another framework's, changing nothing the tutorial computes with:
 * The random start: NumPy's and Python's generators seeded (Paddle's samplers shuffle with NumPy); every parameter
   an optimizer is given is set, when the optimizer is created, to values drawn from a NumPy generator (uniform in
   Xavier's bound), except parameters whose initial values are all equal (zero biases, unit norm scales), which the
-  frameworks already agree on; dropout draws its masks from a NumPy generator too.
+  frameworks already agree on; dropout masks and `paddle.randn` noise are drawn from NumPy generators too.
 * The record: the value of every loss `Tensor.backward()` is called on, in order, written as JSON at exit to
   $PADDLE_TUTORIAL_LOSSES.
 """
@@ -177,6 +177,33 @@ def write_pairs(path, count, seed=5):
             f.write(" ".join(english).capitalize() + ".\t" + chinese + "\tCC-BY 2.0\n")
 
 
+def write_faces(directory, count, seed=7):
+    """`count` JPEG photos of CelebA's aligned size (178 x 218) in `directory` (the DCGAN tutorial's
+    img_align_celeba/, which it resizes and crops itself): smooth colour fields, so the crops stay varied after
+    JPEG coding."""
+    from PIL import Image
+
+    os.makedirs(directory, exist_ok=True)
+    rng = np.random.RandomState(seed)
+    rows, cols = np.mgrid[0:218, 0:178] / 218.0
+    for index in range(count):
+        a, b, c = rng.uniform(0, 6, size=(3, 3))
+        pixels = np.stack([np.sin(a[k] * rows + b[k] * cols + c[k]) for k in range(3)], axis=-1)
+        Image.fromarray(((pixels + 1) * 127.5).astype(np.uint8)).save(os.path.join(directory, f"{index:06d}.jpg"))
+
+
+def _patch_randn(paddle):
+    """Normal noise (a GAN's generator input) from a NumPy generator, as the dropout masks."""
+    original = paddle.randn
+    draws = np.random.RandomState(54321)
+
+    def randn(shape, dtype=None, name=None):
+        sample = original(shape, dtype, name)
+        return paddle.to_tensor(draws.standard_normal(sample.shape).astype(sample.numpy().dtype))
+
+    paddle.randn = randn
+
+
 def _patch_datasets(paddle, directory, sizes):
     datasets = paddle.vision.datasets
     mnist, cifar10, cifar100 = datasets.MNIST, datasets.Cifar10, datasets.Cifar100
@@ -220,6 +247,7 @@ def install(sizes):
     paddle.seed(0)
     _patch_optimizer(paddle)
     _patch_dropout(paddle)
+    _patch_randn(paddle)
     _patch_backward(paddle)
     _patch_datasets(paddle, os.getcwd(), sizes)
     atexit.register(_write_losses)

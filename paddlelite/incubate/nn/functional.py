@@ -6,11 +6,14 @@ import numpy as np
 from ... import tensor as T
 from ...nn import functional as F
 from ...nn.functional.activation import swiglu
+from ...nn.functional.attention import additive_mask
+from ...tensor.math import check_float_tensor
 
 __all__ = ["fused_rms_norm", "fused_layer_norm", "fused_dropout_add", "fused_matmul_bias", "fused_linear",
            "fused_linear_activation", "fused_bias_act", "fused_rotary_position_embedding", "fused_feedforward",
            "fused_bias_dropout_residual_layer_norm", "fused_multi_head_attention", "swiglu", "fast_ln", "fast_rms_norm",
-           "fused_rms_norm_ext", "int_bincount", "blha_get_max_len", "masked_multihead_attention"]
+           "fused_rms_norm_ext", "int_bincount", "blha_get_max_len", "masked_multihead_attention",
+           "variable_length_memory_efficient_attention"]
 
 
 def _no_quant(api, quant_scale):
@@ -164,6 +167,60 @@ def masked_multihead_attention(x, cache_kv=None, bias=None, src_mask=None, cum_o
         scores = T.masked_fill(scores, T.to_tensor(beyond.reshape(batch, 1, 1, span)), float("-inf"))
     out = T.matmul(F.softmax(scores, axis=-1), cache_kv[1, :, :, :span])
     return T.reshape(out, [batch, heads * head_dim]), cache_kv
+
+
+def _check_lengths(api, arg, lens, batch):
+    if lens.dtype.name != "int32" or lens.size != batch:
+        raise ValueError(f"{api}: {arg} must be an int32 tensor of {batch} lengths ([batch_size, 1]), received "
+                         f"{lens.dtype.name} of shape {lens.shape}")
+
+
+def variable_length_memory_efficient_attention(query, key, value, seq_lens, kv_seq_lens, mask=None, scale=None,
+                                               causal=False, pre_cache_length=0):
+    """Attention over query [batch, heads, seq_q, head_dim] and key/value [batch, kv_heads, seq_k, head_dim]
+    (kv_heads dividing heads) where sequence b has its own lengths: its queries 0..seq_lens[b] attend to its keys
+    0..kv_seq_lens[b] + pre_cache_length (the pre-cache only for a non-empty query), causal keeping key j <= query
+    i; softmax(q k^T * scale + mask) v, mask [batch, 1 or heads, seq_q, seq_k] added after scaling. Query rows
+    past seq_lens[b] (and rows with no key to attend) are zeros. Paddle's kernel is GPU-only; here it is one
+    batched masked attention (F.scaled_dot_product_attention: the fused op on a GPU), differentiable."""
+    api = "variable_length_memory_efficient_attention"
+    for arg, t in (("query", query), ("key", key), ("value", value)):
+        check_float_tensor(t, api, arg)
+        if len(t.shape) != 4:
+            raise ValueError(f"{api}: {arg} must be 4-D [batch_size, num_head, seq_len, head_size], received "
+                             f"shape {t.shape}")
+    batch, heads, seq_q, head_dim = query.shape
+    _, kv_heads, seq_k, _ = key.shape
+    if key.shape[0] != batch or kv_heads == 0 or heads % kv_heads or key.shape[3] != head_dim \
+            or value.shape[:3] != key.shape[:3]:
+        raise ValueError(f"{api}: key must be [{batch}, kv_num_head, seq_len, {head_dim}] with "
+                         f"kv_num_head dividing {heads}, and value [{batch}, kv_num_head, seq_len, value_head_size] "
+                         f"alike; received key {key.shape} and value {value.shape}")
+    _check_lengths(api, "seq_lens", seq_lens, batch)
+    _check_lengths(api, "kv_seq_lens", kv_seq_lens, batch)
+    if mask is not None and (len(mask.shape) != 4 or mask.shape[0] != batch or mask.shape[1] not in (1, heads)
+                             or list(mask.shape[2:]) != [seq_q, seq_k]):
+        raise ValueError(f"{api}: mask must be [{batch}, 1 or {heads}, {seq_q}, {seq_k}], received {mask.shape}")
+    scale = head_dim ** -0.5 if scale is None else float(scale)
+    q_len = T.reshape(seq_lens, [batch, 1, 1])
+    kv_len = T.reshape(kv_seq_lens, [batch, 1, 1]) + T.cast(q_len > 0, "int32") * int(pre_cache_length)
+    q_pos = T.reshape(T.arange(seq_q, dtype="int32"), [1, seq_q, 1])
+    k_pos = T.reshape(T.arange(seq_k, dtype="int32"), [1, 1, seq_k])
+    keep = k_pos < kv_len                                                                  # [batch, 1 or seq_q, seq_k]
+    if causal:
+        keep = keep & (k_pos <= q_pos)
+    attended = (q_pos < q_len) & T.any(keep, axis=-1, keepdim=True)                        # [batch, seq_q, 1]
+    keep = keep | ~attended  # a row that attends nothing takes every key, then is zeroed: no NaN, nor in gradients
+    scores_mask = additive_mask(T.unsqueeze(keep, 1), query.dtype.name)                  # [batch, 1, seq_q, seq_k]
+    if mask is not None:
+        scores_mask = scores_mask + T.cast(mask, query.dtype.name)
+    same_dims = value.shape[3] == head_dim  # the fused op scales by 1 / sqrt(head_dim) and wants one head size
+    q, k, v = (T.transpose(t, [0, 2, 1, 3]) for t in (query, key, value))
+    if same_dims and scale != head_dim ** -0.5:
+        q = q * (scale * head_dim ** 0.5)
+    out = F.scaled_dot_product_attention(q, k, v, scores_mask, training=False, scale=None if same_dims else scale)
+    out = T.transpose(out, [0, 2, 1, 3])                                              # [batch, heads, seq_q, dv]
+    return T.where(T.unsqueeze(attended, 1), out, T.zeros([], out.dtype.name))
 
 
 def fused_dropout_add(x, y, p=0.5, training=True, mode="upscale_in_train", name=None):

@@ -112,6 +112,10 @@ def create_parameter(shape, dtype=None, name=None, attr=None, is_bias=False, def
         (_init.Constant(0.0) if is_bias else _init.XavierUniform())
     if in_static_mode():
         return _static_parameter(pname, shape, dtype, attr, init)
+    if unique_name.parameter_name_used(pname):
+        raise ValueError(f"parameter name [{pname}] have be been used. In dygraph mode, the name of parameter "
+                         "can't be same.Please check the parameter attr value passed to self.create_parameter or "
+                         "constructor of dygraph Layers")
     param = Parameter(init.array(shape, dtype), pname, trainable=attr.trainable)
     param._lazy_init = _init.LazyGuard.active()  # initialize() is then Paddle's no-fail call (the values are there)
     _attach_attrs(param, attr)

@@ -13,6 +13,19 @@ __all__ = ["Cifar10", "Cifar100"]
 _URL_PREFIX = "https://dataset.bj.bcebos.com/cifar/"
 
 
+def read_batches(path, flag, ordered):
+    """(row of 3072 uint8, label) of every batch in the archive whose member name contains `flag`, the members in
+    name order when `ordered` (else as stored)."""
+    with tarfile.open(path, mode="r") as f:
+        names = [m.name for m in f if flag in m.name]
+        for name in sorted(names) if ordered else names:
+            # the archive's batches are pickles of plain dicts, lists and byte arrays
+            batch = pickle.load(f.extractfile(name), encoding="bytes")
+            labels = batch.get(b"labels", batch.get(b"fine_labels", None))
+            assert labels is not None
+            yield from zip(batch[b"data"], labels)
+
+
 class Cifar10(Dataset):
     """(image, label): a 32x32x3 PIL image ('pil') or float32 HWC array ('cv2'), and an int64 label."""
     _URL = _URL_PREFIX + "cifar-10-python.tar.gz"
@@ -29,14 +42,7 @@ class Cifar10(Dataset):
         self.dtype = get_default_dtype()
 
     def _load_data(self):
-        self.data = []
-        with tarfile.open(self.data_file, mode="r") as f:
-            for name in sorted(m.name for m in f if self.flag in m.name):
-                # the archive's batches are pickles of plain dicts, lists and byte arrays
-                batch = pickle.load(f.extractfile(name), encoding="bytes")
-                labels = batch.get(b"labels", batch.get(b"fine_labels", None))
-                assert labels is not None
-                self.data.extend(zip(batch[b"data"], labels))
+        self.data = list(read_batches(self.data_file, self.flag, ordered=True))
 
     def __getitem__(self, idx):
         image, label = self.data[idx]
