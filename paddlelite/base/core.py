@@ -13,6 +13,7 @@ from ..device import threads as _threads
 from ..device.info import (IPUPlace, XPUPlace, is_compiled_with_cinn, is_compiled_with_cuda,
                            is_compiled_with_custom_device, is_compiled_with_distribute, is_compiled_with_ipu,
                            is_compiled_with_rocm, is_compiled_with_xpu)
+from ..autograd.hooks import add_backward_final_hook
 from ..device.place import CPUPlace, CUDAPinnedPlace, CUDAPlace, Place
 from ..distributed.parallel import assign_group_by_size as eager_assign_group_by_size
 from ..framework.flags import TF32, GlobalFlags
@@ -22,7 +23,8 @@ from ..framework.var_type import DataType, VarDesc
 from ..static.executor import LoDTensor, Scope
 
 DenseTensor = LoDTensor  # one class under both names, as Paddle 3 (core.LoDTensor is DenseTensor)
-eager = types.SimpleNamespace(Tensor=Tensor)  # core.eager.Tensor: the eager tensor class
+# core.eager: the eager tensor class and the backward final hooks
+eager = types.SimpleNamespace(Tensor=Tensor, _add_backward_final_hook=add_backward_final_hook)
 _globals = GlobalFlags()
 
 

@@ -433,3 +433,13 @@ __all__ = ["abs", "acos", "add", "allclose", "asin", "atan", "bitwise_not", "bmm
            "logical_or", "logical_xor", "matmul", "maximum", "minimum", "mm", "mod", "multiply", "neg",
            "not_equal", "pow", "reciprocal", "remainder", "round", "rsqrt", "scale", "sigmoid", "sign", "sin",
            "sinh", "sqrt", "square", "subtract", "t", "tan", "tanh", "trunc", "where"]
+
+
+def __getattr__(name):
+    """Paddle's paddle.tensor.math module holds the whole math API (increment, cumsum, trapezoid, isin, ...), which
+    this package implements in several modules: a public name not defined here is the package's."""
+    if not name.startswith("_"):
+        from .. import tensor
+        if name in tensor.__all__:
+            return getattr(tensor, name)
+    raise AttributeError(f"module 'paddle.tensor.math' has no attribute '{name}'")
