@@ -79,3 +79,23 @@ def test_which_check_an_api_makes_first(paddle):
         "pca_lowrank_niter": error_class(lambda: paddle.linalg.pca_lowrank(x, niter=-1)),
         "pca_lowrank_ndarray": error_class(lambda: paddle.linalg.pca_lowrank(x.numpy())),
     }
+
+
+def _message_has(call, words):
+    try:
+        call()
+    except Exception as error:  # the message is the result compared
+        return words in str(error)
+    return None
+
+
+@differential(expected={"theta": "TypeError", "out_shape": "TypeError", "group_norm_1d": "ValueError",
+                        "group_norm_empty": "ValueError", "zeros_negative": True})
+def test_checks_made_before_the_rest(paddle):
+    theta = paddle.ones([1, 2, 3])
+    return {"theta": error_class(lambda: paddle.nn.functional.affine_grid("invalid", [1, 1, 2, 2])),
+            "out_shape": error_class(lambda: paddle.nn.functional.affine_grid(theta, "not_valid")),
+            # the static API's rank check comes before anything else, in dygraph too
+            "group_norm_1d": error_class(lambda: paddle.static.nn.group_norm(paddle.ones([3]), 3)),
+            "group_norm_empty": error_class(lambda: paddle.static.nn.group_norm(paddle.to_tensor([], "float32"), 3)),
+            "zeros_negative": _message_has(lambda: paddle.zeros([-1, 5]), "expected to be no less than 0")}

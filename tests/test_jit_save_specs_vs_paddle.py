@@ -96,3 +96,21 @@ def test_jit_load_errors_and_skip_forward(paddle):
                 "empty_model_filename": _error_class(lambda: paddle.jit.load(missing, model_filename="")),
                 "unsupported_config": _error_class(lambda: paddle.jit.load(missing, separate_params=True)),
                 "skip_forward_files": sorted(os.listdir(os.path.dirname(saved)))}
+
+
+@differential(expected={"useless_feed": "ValueError", "normalize": "ValueError"})
+def test_a_feed_the_fetches_do_not_need_is_refused(paddle):
+    """save_inference_model / normalize_program prune the program to the fetches; a feed variable the pruned program
+    does not read is refused, as Paddle's (ValueError: 'not involved in the target_vars calculation')."""
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [10, 16], "float32")
+        y = paddle.static.data("y", [10, 16], "float32")
+        z = paddle.static.nn.fc(x, 4)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    with tempfile.TemporaryDirectory() as tmp:
+        return {"useless_feed": _error_class(lambda: paddle.static.save_inference_model(
+                    os.path.join(tmp, "model"), [x, y], [z], exe, program=main)),
+                "normalize": _error_class(lambda: paddle.static.normalize_program(main, [x, y], [z]))}

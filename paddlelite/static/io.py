@@ -69,6 +69,12 @@ def normalize_program(program, feed_vars, fetch_vars):
             kept.append(op)
             needed.update(n for n in reads if n not in fed)
     kept.reverse()
+    used = {n for op in kept for n in op_io(op)[0]} | set(fetch_names)
+    for i, n in enumerate(feed_names):
+        if n not in used:  # Paddle's pruning drops it, then refuses the feed name
+            raise ValueError(f"{api}: The feeded_var_names[{i}]: '{n}' doesn't exist in pruned inference program. "
+                             f"Please check whether '{n}' is a valid feed_var name, or remove it from "
+                             f"feeded_var_names if '{n}' is not involved in the target_vars calculation.")
     produced = {n for op in kept for n in op_io(op)[1]}
     for n in sorted(needed - produced):
         v = block._lookup(n)

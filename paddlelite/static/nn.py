@@ -267,11 +267,11 @@ def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, ac
                name=None):
     """Group normalisation; as Paddle's, a per-channel scale `<name>.w_0` (ones) / shift `<name>.b_0` (zeros)
     exists only when param_attr / bias_attr is given (truthy): by default there is none."""
+    if len(getattr(input, "shape", ())) < 2:  # checked first, as Paddle's: in dygraph too
+        raise ValueError(f"The dimensions of Op(static.nn.group_norm)'s input should be more than 1. But received "
+                         f"{len(getattr(input, 'shape', ()))}")
     require_static("paddle.static.nn.group_norm")
     _check_var(input, "group_norm", "input")
-    if input.ndim < 2:
-        raise ValueError(f"The dimensions of Op(static.nn.group_norm)'s input should be more than 1. But received "
-                         f"{input.ndim}")
     if data_layout not in ("NCHW", "NHWC"):
         raise ValueError(f"Param(data_layout) of Op(static.nn.group_norm) got wrong value: received {data_layout} "
                          f"but only NCHW or NHWC supported.")

@@ -77,6 +77,11 @@ DIFFERENCES = {
     "test/legacy_test/test_increment.py": {
         "TestIncrement.test_no_inplace_increment": PIR_ONLY + " (paddle._pir_ops.increment)",
     },
+    "test/legacy_test/test_io_save_load.py": {
+        "TestSaveLoadAPIError.test_get_valid_program_error":
+            "builds a CompiledProgram from core.Graph(core.ProgramDesc()), the graph of Paddle's C++ IR passes; "
+            "paddlelite runs programs without a pass framework and has no core.Graph",
+    },
     "test/legacy_test/test_jit_save_load.py": {
         "TestJitPruneModelAndLoad.test_load_var_not_in_extra_var_info":
             "jit.save writes no <path>.pdiparams.info (Paddle's pickle of each variable's trainable/stop_gradient "
@@ -492,9 +497,6 @@ KNOWN_BUGS = {
     "test/legacy_test/test_IntermediateLayerGetter.py": {
         '*': 'paddle.vision.ops / vision.models._utils names (helper geo_vision_incubate)',
     },
-    "test/legacy_test/test_affine_grid_function.py": {
-        'AffineGridErrorTestCase.runTest': "issue 28, exception classes and messages that differ (helper suite): ValueError: affine_grid: out_shape must be a list of 4 or 5 ints, received 'not_valid'",
-    },
     "test/legacy_test/test_assert_op.py": {
         '*': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
@@ -503,13 +505,6 @@ KNOWN_BUGS = {
         'TestAutoTune.test_dataloader_use_autotune': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
         'TestAutoTune.test_distributer_batch_sampler_autotune': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
         'TestAutoTuneAPI.test_set_config_warnings': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
-    },
-    "test/legacy_test/test_group_norm_op_v2.py": {
-        'TestGroupNormDimException.test_exception': 'issue 28, exception classes and messages that differ (helper suite): paddlelite.static.framework.StaticModeRequired: paddle.static.nn.group_norm: only available in stati',
-    },
-    "test/legacy_test/test_io_save_load.py": {
-        'TestSaveInferenceModelAPIError.test_useless_feeded_var_names': 'issue 28, exception classes that differ (helper suite)',
-        'TestSaveLoadAPIError.test_get_valid_program_error': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
     "test/legacy_test/test_jit_save_load.py": {
         'TestSaveLoadWithDictInput.test_dict_input': 'open: TypeError: to_static: input_spec[0] must be an InputSpec, a Tensor or a constant (bool, int, float, str, None), received dict',
@@ -523,8 +518,5 @@ KNOWN_BUGS = {
     },
     "test/legacy_test/test_state_dict_convert.py": {
         'TestStateDictConvert.test_main': 'open: AssertionError: False is not true',
-    },
-    "test/legacy_test/test_zeros_op.py": {
-        'ApiZerosError.test_shape_errors': 'issue 28, exception classes and messages that differ (helper suite): AssertionError',
     },
 }
