@@ -254,8 +254,6 @@ class Plan:
         # variables read before any op writes them come from the feed or the scope
         self.external = [(self.index[n], n) for n in reads if n not in fed]
         self.write_back = [(self.index[n], n) for n in writes if _persistable(block, n)]
-        # a fed persistable variable keeps its value in the scope, as Paddle's feed op writes it there
-        self.fed_persistables = [(self.feed_idx[n], n) for n in feed_names if _persistable(block, n)]
 
     def slot(self, name):
         i = self.index.get(name)
@@ -383,8 +381,6 @@ class Plan:
         and writes its parameters at fixed addresses)."""
         block = self.program.global_block()
         xp = self.xp
-        for i, name in self.fed_persistables:
-            values[name] = xp.array(env[i], copy=True)  # the scope's own copy: its elements may be set in place
         for i, name in self.external:
             v = values.get(name)
             if v is None:
@@ -712,6 +708,8 @@ class Executor:
             v = block._lookup(name)
             if v is not None:  # as Paddle, a feed the program has no variable for is ignored
                 feed_arrays[name] = _feed_value(v, name, value, xp)
+                if _persistable(block, name):  # kept in the scope, as Paddle's feed op writes it there (a copy of
+                    scope._values[name] = xp.array(feed_arrays[name], copy=True)  # its own: set in place later)
         # keyed by the array module too: plans compiled while launches are counted (device.count_launches) stay apart,
         # as do those compiled while a profiler records (ops/instrument.py)
         key = (program._uid, program._version, tuple(sorted(feed_arrays)), tuple(fetch_names),
