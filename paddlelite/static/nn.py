@@ -19,6 +19,7 @@ from .appender import layer_name_guard, output_order_guard
 from .control_flow import cond, while_loop  # noqa: F401  (part of paddle.static.nn)
 from .framework import Variable, program_unique_name, require_static
 from .py_func import py_func  # noqa: F401  (part of paddle.static.nn)
+from .assert_op import Assert  # noqa: F401  (paddle.static.nn.control_flow.Assert)
 from .pylayer import static_pylayer  # noqa: F401  (part of paddle.static.nn)
 
 
@@ -701,3 +702,4 @@ __all__ = ["fc", "embedding", "conv2d", "layer_norm", "batch_norm", "cond", "whi
 for _path in ("common", "control_flow", "sequence_lod", "static_pylayer"):
     _sys.modules[f"{__name__}.{_path}"] = _sys.modules[__name__]
     globals().setdefault(_path, _sys.modules[__name__])
+__path__ = []  # a package, as Paddle's, so those paths import through an import alias's finder too (paddle.static...)

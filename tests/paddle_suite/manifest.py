@@ -497,9 +497,6 @@ KNOWN_BUGS = {
     "test/legacy_test/test_IntermediateLayerGetter.py": {
         '*': 'paddle.vision.ops / vision.models._utils names (helper geo_vision_incubate)',
     },
-    "test/legacy_test/test_assert_op.py": {
-        '*': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
     "test/legacy_test/test_dataloader_autotune.py": {
         'TestAutoTune.test_dataloader_disable_autotune': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
         'TestAutoTune.test_dataloader_use_autotune': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
