@@ -513,7 +513,4 @@ KNOWN_BUGS = {
     "test/legacy_test/test_modelaverage.py": {
         'TestModelAverage.test_model_average_static': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
     },
-    "test/legacy_test/test_state_dict_convert.py": {
-        'TestStateDictConvert.test_main': 'open: AssertionError: False is not true',
-    },
 }
