@@ -494,9 +494,6 @@ KNOWN_BUGS = {
     "test/deprecated/legacy_test/test_zero_dim_sundry_static_api_deprecated.py": {
         'TestSundryAPIStatic.test_static_auc': "open: RuntimeError: Executor.run: persistable variable '_generated_var_0' is not initialized in the scope; run the startup program first (exe.run(paddle.sta",
     },
-    "test/legacy_test/test_IntermediateLayerGetter.py": {
-        '*': 'paddle.vision.ops / vision.models._utils names (helper geo_vision_incubate)',
-    },
     "test/legacy_test/test_dataloader_autotune.py": {
         'TestAutoTune.test_dataloader_disable_autotune': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
         'TestAutoTune.test_dataloader_use_autotune': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
