@@ -95,6 +95,28 @@ def _is_all_prim_enabled():
     return _PRIM["forward"] and _PRIM["backward"]
 
 
+# Paddle's auto-tuning state (incubate.autotune.set_config): the kernel switch is FLAGS_use_autotune, its tuning range
+# is kept here; layout tuning (NCHW -> NHWC for tensor cores) is accepted and off: paddlelite converts no layouts, so
+# use_layout_autotune() is False, as on Paddle's builds without tensor cores
+_AUTOTUNE_RANGE = [1, 10]
+
+
+def set_autotune_range(start, end):
+    _AUTOTUNE_RANGE[:] = [int(start), int(end)]
+
+
+def enable_layout_autotune():
+    pass
+
+
+def disable_layout_autotune():
+    pass
+
+
+def use_layout_autotune():
+    return False
+
+
 def set_num_threads(num_threads):
     """The BLAS threads a large matrix product may use (device/threads.py; below 1 means 1). As Paddle's, it
     sets the math library directly and leaves FLAGS_paddle_num_threads as it was."""

@@ -494,12 +494,6 @@ KNOWN_BUGS = {
     "test/deprecated/legacy_test/test_zero_dim_sundry_static_api_deprecated.py": {
         'TestSundryAPIStatic.test_static_auc': "open: RuntimeError: Executor.run: persistable variable '_generated_var_0' is not initialized in the scope; run the startup program first (exe.run(paddle.sta",
     },
-    "test/legacy_test/test_dataloader_autotune.py": {
-        'TestAutoTune.test_dataloader_disable_autotune': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
-        'TestAutoTune.test_dataloader_use_autotune': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
-        'TestAutoTune.test_distributer_batch_sampler_autotune': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
-        'TestAutoTuneAPI.test_set_config_warnings': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
-    },
     "test/legacy_test/test_jit_save_load.py": {
         'TestSaveLoadWithDictInput.test_dict_input': 'open: TypeError: to_static: input_spec[0] must be an InputSpec, a Tensor or a constant (bool, int, float, str, None), received dict',
         'TestSaveLoadWithDictInputNoPrune.test_dict_input': 'open: TypeError: paddle.jit.save: input_spec[0] must be an InputSpec, a Tensor or a constant (bool, int, float, str, None), received dict',
