@@ -1,11 +1,13 @@
 """LookAhead (Zhang et al. 2019): an inner optimizer takes the fast steps; every k steps the slow weights move alpha
 of the way to the fast ones and the fast weights restart from them. ModelAverage: the parameters averaged over a
-window of recent steps, swapped in for evaluation. Both eager."""
+window of recent steps, swapped in for evaluation. Both eager; LookAhead also builds its step into a static program."""
 import contextlib
 
 from ..autograd import no_grad
 from ..fluid.framework import dygraph_only
+from ..framework.mode import in_static_mode
 from ..optimizer.optimizer import Optimizer
+from ..utils import unique_name
 
 __all__ = []
 
@@ -43,10 +45,38 @@ class LookAhead(Optimizer):
                     p.set_value(slow)
 
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
-        """loss.backward() has run (eager): one step; returns (None, the parameters with their gradients)."""
+        """Eager (loss.backward() has run): one step. Static: the inner optimizer's backward and updates, then the
+        ops of the lookahead step. Returns (the ops appended or None, the parameters with their gradients)."""
+        if in_static_mode():
+            return self._minimize_static(loss, startup_program, parameters, no_grad_set)
         params_grads = [(p, p._grad) for p in self._parameter_list if not p.stop_gradient and p._grad is not None]
         self.step()
         return None, params_grads
+
+    def _minimize_static(self, loss, startup_program, parameters, no_grad_set):
+        """The step as ops, with Paddle's masks instead of branches: a persistable step counter; each parameter's
+        slow copy takes its value at step 1, and on every k-th step both become alpha * fast + (1 - alpha) * slow."""
+        from .. import static
+        from .. import tensor as T
+        _, params_grads = self.inner_optimizer.minimize(loss, startup_program, parameters, no_grad_set)
+        program = loss.block.program
+        block = program.global_block()
+        first_op = len(block.ops)
+        with static.program_guard(program, startup_program or static.default_startup_program()):
+            step = static.create_global_var([1], 0, "int32", persistable=True,
+                                            name=unique_name.generate("lookahead_step"))
+            T.assign(T.add(step, T.full([1], 1, "int32")), step)
+            at_first = T.equal(step, T.full([1], 1, "int32"))
+            at_sync = T.equal(T.remainder(step, T.full([1], self.k, "int32")), T.full([1], 0, "int32"))
+            for p, _ in params_grads:
+                first, sync = T.cast(at_first, p.dtype), T.cast(at_sync, p.dtype)
+                slow = static.create_global_var(list(p.shape), 0.0, p.dtype, persistable=True,
+                                                name=unique_name.generate(p.name + "_slow"))
+                T.assign(first * p + (1.0 - first) * slow, slow)
+                pulled = self.alpha * p + (1.0 - self.alpha) * slow
+                T.assign(sync * pulled + (1.0 - sync) * p, p)
+                T.assign(sync * pulled + (1.0 - sync) * slow, slow)
+        return block.ops[first_op:], params_grads
 
     def clear_grad(self, set_to_zero=True):
         self.inner_optimizer.clear_grad(set_to_zero)
