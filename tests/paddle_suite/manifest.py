@@ -498,7 +498,4 @@ KNOWN_BUGS = {
         'TestSaveLoadWithDictInput.test_dict_input': 'open: TypeError: to_static: input_spec[0] must be an InputSpec, a Tensor or a constant (bool, int, float, str, None), received dict',
         'TestSaveLoadWithDictInputNoPrune.test_dict_input': 'open: TypeError: paddle.jit.save: input_spec[0] must be an InputSpec, a Tensor or a constant (bool, int, float, str, None), received dict',
     },
-    "test/legacy_test/test_modelaverage.py": {
-        'TestModelAverage.test_model_average_static': 'paddle.incubate is not implemented yet (helper geo_vision_incubate)',
-    },
 }
