@@ -8,12 +8,23 @@ from ...nn import functional as F
 from ...nn.functional.activation import swiglu
 from ...nn.functional.attention import additive_mask
 from ...tensor.math import check_float_tensor
+from .fp8 import (fp8_gemm_blockwise, fp8_quant_blockwise, fused_act_dequant, fused_stack_transpose_quant,
+                  fused_transpose_split_quant, fused_transpose_wlch_split_quant, fused_weighted_swiglu_act_quant)
+from .moe import (build_src_rank_and_local_expert_id, cal_aux_loss, expand_modality_expert_id, moe_combine,
+                  moe_gate_dispatch, moe_gate_dispatch_and_quant, moe_gate_dispatch_partial_nosoftmaxtopk,
+                  moe_gate_dispatch_permute)
+from .training_grads import cross_entropy_with_softmax_bwd_w_downcast, embedding_grad_add_to_, fused_swiglu_weighted_bwd
 
 __all__ = ["fused_rms_norm", "fused_layer_norm", "fused_dropout_add", "fused_matmul_bias", "fused_linear",
            "fused_linear_activation", "fused_bias_act", "fused_rotary_position_embedding", "fused_feedforward",
            "fused_bias_dropout_residual_layer_norm", "fused_multi_head_attention", "swiglu", "fast_ln", "fast_rms_norm",
            "fused_rms_norm_ext", "int_bincount", "blha_get_max_len", "masked_multihead_attention",
-           "variable_length_memory_efficient_attention"]
+           "variable_length_memory_efficient_attention", "moe_gate_dispatch", "moe_gate_dispatch_permute", "moe_combine",
+           "cal_aux_loss", "expand_modality_expert_id", "build_src_rank_and_local_expert_id",
+           "moe_gate_dispatch_and_quant", "fp8_quant_blockwise", "fp8_gemm_blockwise", "fused_act_dequant",
+           "fused_stack_transpose_quant", "fused_transpose_split_quant", "fused_weighted_swiglu_act_quant",
+           "cross_entropy_with_softmax_bwd_w_downcast", "embedding_grad_add_to_", "fused_swiglu_weighted_bwd",
+           "moe_gate_dispatch_partial_nosoftmaxtopk", "fused_transpose_wlch_split_quant"]
 
 
 def _no_quant(api, quant_scale):
