@@ -114,3 +114,26 @@ def test_a_feed_the_fetches_do_not_need_is_refused(paddle):
         return {"useless_feed": _error_class(lambda: paddle.static.save_inference_model(
                     os.path.join(tmp, "model"), [x, y], [z], exe, program=main)),
                 "normalize": _error_class(lambda: paddle.static.normalize_program(main, [x, y], [z]))}
+
+
+@differential()
+def test_jit_save_with_a_dict_input_spec(paddle):
+    """An input_spec entry may be a dict of InputSpecs (the forward takes a dict): the program's inputs are its
+    Tensors, named by the specs."""
+    class DictInput(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.linear = paddle.nn.Linear(2, 3, weight_attr=paddle.nn.initializer.Constant(0.5),
+                                           bias_attr=paddle.nn.initializer.Constant(0.1))
+
+        def forward(self, img):
+            return self.linear(img["img"] + img["img2"])
+
+    spec = paddle.static.InputSpec
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "model")
+        paddle.jit.save(DictInput(), path, input_spec=[{"img": spec([None, 2], "float32", "img"),
+                                                        "img2": spec([None, 2], "float32", "img2")}])
+        loaded = paddle.jit.load(path)
+        out = loaded(_x(paddle)[:, :2], _x(paddle)[:, 1:])
+        return {"out": out, "specs": [(s.name, list(s.shape)) for s in loaded._input_spec()]}

@@ -165,19 +165,23 @@ class StaticFunction:
             raise
 
     def trace_specs(self, specs, api):
-        """The program traced for `specs` (InputSpecs or Tensors for the Tensor arguments; other values -- a bool,
-        an int, a str, None -- are passed to the function as they are, as Paddle's input_spec allows)."""
-        args = []
-        for k, s in enumerate(specs):
+        """The program traced for `specs` (InputSpecs or Tensors for the Tensor arguments, also inside lists, tuples
+        and dicts; other values -- a bool, an int, a str, None -- are passed to the function as they are, as
+        Paddle's input_spec allows)."""
+        leaves, rebuild = flatten(list(specs), lambda v: not isinstance(v, (list, tuple, dict)))
+        values = []
+        for k, s in enumerate(leaves):
             if isinstance(s, Tensor):
                 s = InputSpec.from_tensor(s)
             if isinstance(s, InputSpec):
-                args.append(Tensor(np.zeros([max(d, 1) for d in s.shape], dtype=s.dtype.np)))
+                values.append(Tensor(np.zeros([max(d, 1) for d in s.shape], dtype=s.dtype.np)))
             elif s is None or isinstance(s, (bool, int, float, str)):
-                args.append(s)
+                values.append(s)
             else:
-                raise TypeError(f"{api}: input_spec[{k}] must be an InputSpec, a Tensor or a constant (bool, int, "
-                                f"float, str, None), received {type(s).__name__}")
+                raise TypeError(f"{api}: input_spec entry {k} must be an InputSpec, a Tensor or a constant (bool, "
+                                f"int, float, str, None), received {type(s).__name__}")
+        args = rebuild(values)
+        specs = leaves
         try:  # Paddle's FunctionSpec: arguments the specs leave out are a ValueError before any tracing
             inspect.signature(self.dygraph_function).bind(*args)
         except TypeError as e:
