@@ -278,3 +278,24 @@ def test_fp8_quant_blockwise_in_a_static_program():
     want_q, want_decode = _quant_reference(x, 1, True)
     np.testing.assert_array_equal(np.asarray(got_q).view(np.uint8), want_q.view(np.uint8))
     np.testing.assert_array_equal(got_s, want_decode)
+
+
+@pytest.mark.gpu
+def test_quantization_on_the_gpu_matches_the_cpu():
+    x = _bf16((256, 384), 18)
+    w = _bf16((128, 384), 19, 1.0)
+    results = {}
+    for device in ("cpu", "gpu"):
+        paddle.set_device(device)
+        try:
+            q, s = F.fp8_quant_blockwise(_tensor_bf16(x), using_pow2_scale=False)
+            qw, sw = F.fp8_quant_blockwise(_tensor_bf16(w), quant_method="128x128", output_scale_transpose=False)
+            out = F.fp8_gemm_blockwise(q, s, qw, sw, "float32", is_b_1d_scaled=False)
+            outs, scales = F.fused_transpose_split_quant(_tensor_bf16(x), None, [128, 128], pow_2_scales=True)
+            act, act_scale = F.fused_weighted_swiglu_act_quant(_tensor_bf16(x))
+            results[device] = [_bits(q), s.numpy(), out.numpy(), *[_bits(o) for o in outs],
+                               *[t.numpy() for t in scales], act_scale.numpy()]
+        finally:
+            paddle.set_device("cpu")
+    for ours, ref in zip(results["gpu"], results["cpu"]):
+        np.testing.assert_allclose(ours, ref, rtol=1e-5, atol=1e-5)

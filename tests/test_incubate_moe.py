@@ -222,3 +222,23 @@ def test_dispatch_and_combine_in_a_static_program():
     finally:
         paddle.disable_static()
     np.testing.assert_allclose(got, got_w.sum(1, keepdims=True) * x, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.gpu
+def test_routing_on_the_gpu_matches_the_cpu():
+    x, gate, bias = _inputs(rows=12, hidden=8, experts=6, seed=8)
+    results = {}
+    for device in ("cpu", "gpu"):
+        paddle.set_device(device)
+        try:
+            xt, gt = paddle.to_tensor(x, stop_gradient=False), paddle.to_tensor(gate, stop_gradient=False)
+            y, weights, scatter, offset, expert_id = F.moe_gate_dispatch(xt, gt, paddle.to_tensor(bias), 2, 3, True)
+            out = F.moe_combine(y * 2.0, weights, scatter.transpose([1, 0]))
+            out.sum().backward()
+            partial = F.moe_gate_dispatch_partial_nosoftmaxtopk(xt, weights, expert_id, 2, 2, 6, False, 1, 5, True)
+            results[device] = [t.numpy() for t in (y, weights, scatter, offset, expert_id, out, xt.grad, gt.grad,
+                                                   *partial)]
+        finally:
+            paddle.set_device("cpu")
+    for ours, ref in zip(results["gpu"], results["cpu"]):
+        np.testing.assert_allclose(ours, ref, rtol=1e-6, atol=1e-6)

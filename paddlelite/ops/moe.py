@@ -69,16 +69,22 @@ def _route(xp, gate_logits, corr_bias, k, capacity, use_pad):
     return combine, expert_id, expert_offset, kept, dest, source
 
 
+def _scatter_kept(xp, values, target, keep, length, fill):
+    """[length, ...] filled with `fill`, values[i] written at target[i] where keep[i]: the others land on a spare
+    last row that is cut off, so no boolean mask (a device-to-host sync on a GPU) sizes anything."""
+    out = xp.full((length + 1,) + values.shape[1:], fill, dtype=values.dtype)
+    out[xp.where(keep, target, length)] = values
+    return out[:length]
+
+
 def _dispatch(xp, x, gate_logits, corr_bias, k, capacity, use_pad, y_rows, y_row_of):
     combine, expert_id, expert_offset, kept, dest, source = _route(xp, gate_logits, corr_bias, k, capacity, use_pad)
     rows = x.shape[0]
     scatter_index = xp.zeros(rows * k, dtype=_INT32)
-    scatter_index[source[kept]] = dest[kept].astype(_INT32)
-    dropped = source[~kept]
+    scatter_index[source] = xp.where(kept, dest, 0).astype(_INT32)  # source is a permutation of the pairs
     combine = combine.reshape(-1)
-    combine[dropped] = 0
-    y = xp.zeros((y_rows, x.shape[1]), dtype=x.dtype)
-    y[y_row_of(dest[kept])] = x[source[kept] // k]
+    combine[source] = xp.where(kept, combine[source], 0)
+    y = _scatter_kept(xp, x[source // k], y_row_of(dest), kept, y_rows, 0)
     scatter_index = scatter_index.reshape(rows, k).T.copy()
     return y, combine.reshape(rows, k), scatter_index, expert_offset, expert_id
 
@@ -243,31 +249,30 @@ def _partial_forward(xp, x, combine_weights, expert_id, k, capacity, num_experts
     if reverse_token_drop:
         rank = counts[clipped] - 1 - rank
     kept = in_range & (rank < capacity)
-    kept_counts = xp.bincount(sorted_expert[kept], minlength=num_experts)[:num_experts]
+    kept_counts = xp.bincount(xp.where(kept, sorted_expert, num_experts), minlength=num_experts + 1)[:num_experts]
     expert_nums_local = (counts if use_pad else kept_counts).astype(_INT64)
     token = order // k
     combine = combine_weights.reshape(-1).copy()
-    combine[order[~kept]] = 0
+    combine[order] = xp.where(kept, combine[order], 0)
     # rows of y: per local expert its kept pairs by token; with use_pad each expert owns `capacity` rows
     by_token = xp.lexsort(xp.stack([token, sorted_expert])) if order.size else order
-    kept_sorted = by_token[kept[by_token]]
-    expert_of = sorted_expert[kept_sorted]
+    keep = kept[by_token]
+    position = xp.cumsum(keep) - 1  # among the kept pairs, in (expert, token) order
     if use_pad:
-        within = xp.arange(kept_sorted.size, dtype=_INT64) - (xp.cumsum(kept_counts) - kept_counts)[expert_of]
-        y_row = (expert_of - expert_start_index) * capacity + within
+        first = (xp.cumsum(kept_counts) - kept_counts)[clipped[by_token]]
+        y_row = (sorted_expert[by_token] - expert_start_index) * capacity + position - first
         length = (expert_end_index - expert_start_index) * capacity
     else:
-        y_row = xp.arange(kept_sorted.size, dtype=_INT64)
-        length = int(kept_sorted.size)
-    scatter_index_rev = xp.full(length, rows, dtype=_INT32)
-    scatter_index_rev[y_row] = token[kept_sorted].astype(_INT32)
-    y = xp.zeros((length if use_pad or length else 1, x.shape[1]), dtype=x.dtype)
-    y[y_row] = x[token[kept_sorted]]
+        y_row = position
+        length = int(kept_counts.sum())  # y's size depends on the values: read on the host
+    tokens = token[by_token]
+    scatter_index_rev = _scatter_kept(xp, tokens.astype(_INT32), y_row, keep, length, rows)
+    y = _scatter_kept(xp, x[tokens], y_row, keep, length, 0)
     scatter_index = xp.zeros(rows * k, dtype=_INT32)
-    scatter_index[order[kept_sorted]] = y_row.astype(_INT32)
+    scatter_index[order[by_token]] = xp.where(keep, y_row, 0).astype(_INT32)
     scatter_index = scatter_index.reshape(rows, k).T.copy()
     if not use_pad and length == 0:  # Paddle's kernel returns a 1-row y and a 0-D scatter_index_rev then
-        scatter_index_rev = xp.zeros((), dtype=_INT32)
+        y, scatter_index_rev = xp.zeros((1, x.shape[1]), dtype=x.dtype), xp.zeros((), dtype=_INT32)
     return (y, combine.reshape(combine_weights.shape), scatter_index, scatter_index_rev, expert_offset,
             expert_nums_local)
 

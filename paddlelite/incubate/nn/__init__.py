@@ -6,7 +6,7 @@ from ...nn.layer.transformer import _attn_bias, _param_attrs
 from . import functional as F
 
 __all__ = ["FusedLinear", "FusedDropoutAdd", "FusedBiasDropoutResidualLayerNorm", "FusedFeedForward",
-           "FusedMultiHeadAttention", "FusedTransformerEncoderLayer"]
+           "FusedMultiHeadAttention", "FusedTransformerEncoderLayer", "FusedMultiTransformer"]
 
 
 class FusedLinear(_Layer):
@@ -185,3 +185,85 @@ class FusedTransformerEncoderLayer(_Layer):
         if cache is not None:
             raise NotImplementedError("FusedTransformerEncoderLayer: incremental caches are not supported")
         return self.ffn(self.fused_attn(src, attn_mask=src_mask))
+
+
+class FusedMultiTransformer(_Layer):
+    """num_layers transformer layers of fused_multi_transformer. Each layer's parameters, created in Paddle's order
+    and so under Paddle's names (its state_dict loads): ln_scale [embed_dim] (float32 for layernorm), ln_bias,
+    qkv_weight [3, num_heads, head_dim, embed_dim] ([embed_dim, 3, num_heads, head_dim] without trans_qkvw),
+    qkv_bias [3, num_heads, head_dim], linear_weight [num_heads * head_dim, embed_dim], linear_bias, ffn_ln_scale,
+    ffn_ln_bias, ffn1_weight [embed_dim, dim_feedforward (twice that for a *glu activation)], ffn1_bias, ffn2_weight
+    [dim_feedforward, embed_dim], ffn2_bias; a bias exists only when its attr is given (truthy), as in Paddle. The
+    attrs are one for every layer or a list of one per layer."""
+
+    def __init__(self, embed_dim, num_heads, dim_feedforward, dropout_rate=0.0, activation="gelu",
+                 normalize_before=True, ln_scale_attrs=None, ln_bias_attrs=None, qkv_weight_attrs=None,
+                 qkv_bias_attrs=None, linear_weight_attrs=None, linear_bias_attrs=None, ffn_ln_scale_attrs=None,
+                 ffn_ln_bias_attrs=None, ffn1_weight_attrs=None, ffn1_bias_attrs=None, ffn2_weight_attrs=None,
+                 ffn2_bias_attrs=None, epsilon=1e-5, residual_alpha=1.0, num_layers=-1, nranks=1, trans_qkvw=True,
+                 ring_id=-1, norm_type="layernorm", use_neox_rotary_style=False, gqa_group_size=-1, name=None):
+        super().__init__()
+        for arg, value in (("embed_dim", embed_dim), ("nhead", num_heads), ("dim_feedforward", dim_feedforward)):
+            if value <= 0:
+                raise AssertionError(f"Expected {arg} to be greater than 0, but received {value}")
+        if embed_dim % num_heads:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        if nranks != 1 or ring_id != -1 or gqa_group_size > 0:
+            raise NotImplementedError("FusedMultiTransformer: tensor parallelism (nranks, ring_id) and grouped "
+                                      "heads (gqa_group_size) are not supported")
+        if isinstance(qkv_weight_attrs, (list, tuple)):
+            num_layers = len(qkv_weight_attrs)
+        if num_layers <= 0:
+            raise AssertionError(f"FusedMultiTransformer: num_layers must be positive (or the attrs lists), received "
+                                 f"{num_layers}")
+        self.normalize_before, self._epsilon, self._residual_alpha = normalize_before, epsilon, residual_alpha
+        self._trans_qkvw, self._ring_id, self._norm_type = trans_qkvw, ring_id, norm_type
+        self._use_neox_rotary_style, self._gqa_group_size = use_neox_rotary_style, gqa_group_size
+        self.embed_dim, self.num_heads, self.head_dim = embed_dim, num_heads, embed_dim // num_heads
+        self._dim_feedforward = dim_feedforward
+        norm_dtype = "float32" if norm_type == "layernorm" else self._dtype
+        ffn1_width = dim_feedforward * 2 if activation.endswith("glu") else dim_feedforward
+        qkv_shape = [3, num_heads, self.head_dim, embed_dim] if trans_qkvw else [embed_dim, 3, num_heads,
+                                                                                  self.head_dim]
+        specs = (  # (list name, attrs, shape, is_bias, dtype, default initializer)
+            ("ln_scales", ln_scale_attrs, [embed_dim], False, norm_dtype, _init.Constant(1.0)),
+            ("ln_biases", ln_bias_attrs, [embed_dim], True, norm_dtype, None),
+            ("qkv_weights", qkv_weight_attrs, qkv_shape, False, None, None),
+            ("qkv_biases", qkv_bias_attrs, [3, num_heads, self.head_dim], True, None, None),
+            ("linear_weights", linear_weight_attrs, [num_heads * self.head_dim, embed_dim], False, None, None),
+            ("linear_biases", linear_bias_attrs, [embed_dim], True, None, None),
+            ("ffn_ln_scales", ffn_ln_scale_attrs, [embed_dim], False, norm_dtype, _init.Constant(1.0)),
+            ("ffn_ln_biases", ffn_ln_bias_attrs, [embed_dim], True, norm_dtype, None),
+            ("ffn1_weights", ffn1_weight_attrs, [embed_dim, ffn1_width], False, None, None),
+            ("ffn1_biases", ffn1_bias_attrs, [ffn1_width], True, None, None),
+            ("ffn2_weights", ffn2_weight_attrs, [dim_feedforward, embed_dim], False, None, None),
+            ("ffn2_biases", ffn2_bias_attrs, [embed_dim], True, None, None))
+        lists = {spec[0]: [] for spec in specs}
+        for i in range(num_layers):
+            for key, attrs, shape, is_bias, dtype, initializer in specs:
+                if isinstance(attrs, (list, tuple)) and len(attrs) != num_layers:
+                    raise AssertionError(f"FusedMultiTransformer: {key[:-1]}_attrs must hold {num_layers} attrs, "
+                                         f"received {len(attrs)}")
+                attr = attrs[i] if isinstance(attrs, (list, tuple)) else attrs
+                param = None
+                if attr or not is_bias:  # Paddle creates a bias only for a given attr
+                    param = self.create_parameter(shape, attr=attr, dtype=dtype, is_bias=is_bias,
+                                                  default_initializer=initializer)
+                    self._parameters[param.name] = param
+                lists[key].append(param)
+        for key, params in lists.items():
+            setattr(self, key, None if params[0] is None else params)
+        self.dropout_rate, self.activation, self.name = dropout_rate, activation, name
+
+    def forward(self, src, attn_mask=None, caches=None, pre_caches=None, rotary_embs=None, rotary_emb_dims=0,
+                beam_offset=None, seq_lens=None, time_step=None):
+        return F.fused_multi_transformer(
+            src, self.ln_scales, self.ln_biases, self.qkv_weights, self.qkv_biases, self.linear_weights,
+            self.linear_biases, self.ffn_ln_scales, self.ffn_ln_biases, self.ffn1_weights, self.ffn1_biases,
+            self.ffn2_weights, self.ffn2_biases, pre_layer_norm=self.normalize_before, epsilon=self._epsilon,
+            residual_alpha=self._residual_alpha, cache_kvs=caches, beam_offset=beam_offset, pre_caches=pre_caches,
+            rotary_embs=rotary_embs, time_step=time_step, seq_lens=seq_lens, attn_mask=attn_mask,
+            dropout_rate=self.dropout_rate, rotary_emb_dims=rotary_emb_dims, activation=self.activation,
+            training=self.training, mode="upscale_in_train", trans_qkvw=self._trans_qkvw, ring_id=self._ring_id,
+            norm_type=self._norm_type, use_neox_rotary_style=self._use_neox_rotary_style,
+            gqa_group_size=self._gqa_group_size, name=self.name)

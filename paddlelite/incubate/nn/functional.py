@@ -371,23 +371,164 @@ def fused_multi_head_attention(x, qkv_weight, linear_weight, pre_layer_norm=Fals
     _collective("fused_multi_head_attention", ring_id)
     if cache_kv is not None:
         raise NotImplementedError("fused_multi_head_attention: cache_kv (incremental decoding) is not supported")
-    batch, seq, embed = x.shape
-    out = _layer_norm(x, pre_ln_scale, pre_ln_bias, pre_ln_epsilon) if pre_layer_norm else x
+    if attn_dropout_rate and training and mode != "upscale_in_train":
+        raise NotImplementedError("fused_multi_head_attention: attention dropout is upscale_in_train only")
     if transpose_qkv_wb:
         if num_heads <= 0:
             raise ValueError("fused_multi_head_attention: num_heads must be given with transpose_qkv_wb")
-        heads, head_dim = num_heads, embed // num_heads
-        qkv = F.linear(out, qkv_weight, qkv_bias)
-    else:
-        _, heads, head_dim, _ = qkv_weight.shape
-        qkv = T.matmul(out, T.reshape(qkv_weight, [3 * heads * head_dim, embed]), transpose_y=True)
-        if qkv_bias is not None:
-            qkv = qkv + T.reshape(qkv_bias, [-1])
+        qkv_weight = T.reshape(T.transpose(qkv_weight, [1, 0]), [3, num_heads, -1, x.shape[-1]])
+        qkv_bias = None if qkv_bias is None else T.reshape(qkv_bias, qkv_weight.shape[:3])
+
+    def attend(q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, attn_mask, attn_dropout_rate, training=training)
+    return _attention_block(x, qkv_weight, qkv_bias, linear_weight, linear_bias, attend, pre_layer_norm,
+                            (pre_ln_scale, pre_ln_bias, pre_ln_epsilon), (ln_scale, ln_bias, ln_epsilon),
+                            dropout_rate, training, mode, add_residual)
+
+
+def _k_cache_block(dtype):
+    """Elements of one 16-byte vector: Paddle's cache k stores [batch, heads, head_dim / x, max_seq_len, x] (the
+    step's x-element slices of a head contiguous) in its [batch, heads, max_seq_len, head_dim] buffer."""
+    return 16 // np.dtype(dtype.np).itemsize
+
+
+def _k_from_cache(cache_k):
+    """[batch, heads, max_seq_len, head_dim] keys in step order from Paddle's blocked cache-k buffer."""
+    b, h, steps, d = cache_k.shape
+    x = _k_cache_block(cache_k.dtype)
+    return T.reshape(T.transpose(T.reshape(cache_k, [b, h, d // x, steps, x]), [0, 1, 3, 2, 4]), [b, h, steps, d])
+
+
+def _k_to_cache(keys):
+    """The inverse of _k_from_cache."""
+    b, h, steps, d = keys.shape
+    x = _k_cache_block(keys.dtype)
+    return T.reshape(T.transpose(T.reshape(keys, [b, h, steps, d // x, x]), [0, 1, 3, 2, 4]), [b, h, steps, d])
+
+
+def _cached_attention(api, cache_kv, time_step, attn_mask):
+    """attend(q, k, v) of one layer with a cache_kv [2, batch, heads, max_seq_len, head_dim] (its k blocked as
+    Paddle's kernel keeps it): without time_step (the context stage) k and v fill steps 0..seq - 1 and q attends
+    over them with attn_mask; with it (a decoding step, seq 1) they are written at step time_step and q attends over
+    steps 0..time_step, attn_mask [batch, 1, 1, time_step + 1] added. The cache is written in place."""
+    def attend(q, k, v):                                                             # [batch, seq, heads, head_dim]
+        batch, seq, heads, head_dim = q.shape
+        if list(cache_kv.shape) != [2, batch, heads, cache_kv.shape[3], head_dim] or head_dim % _k_cache_block(
+                q.dtype) or cache_kv.shape[3] < seq:
+            raise ValueError(f"{api}: each cache_kvs tensor must be [2, {batch}, {heads}, max_seq_len >= {seq}, "
+                             f"{head_dim}] (head_dim a multiple of {_k_cache_block(q.dtype)}), received "
+                             f"{cache_kv.shape}")
+        max_len = cache_kv.shape[3]
+        keys, values = T.transpose(k, [0, 2, 1, 3]), T.transpose(v, [0, 2, 1, 3])    # [batch, heads, seq, head_dim]
+        if time_step is None:
+            if seq < max_len:
+                keys = T.concat([keys, _k_from_cache(cache_kv[0])[:, :, seq:]], axis=2)
+                values = T.concat([values, cache_kv[1][:, :, seq:]], axis=2)
+            T.assign(T.stack([_k_to_cache(keys), values]), output=cache_kv)  # in place, in both modes
+            return F.scaled_dot_product_attention(q, k, v, attn_mask, training=False)
+        if seq != 1:
+            raise ValueError(f"{api}: a decoding step (time_step given) takes one token per sequence, received x "
+                             f"of {seq} steps")
+        step = T.reshape(T.cast(time_step, "int32"), [1, 1, 1, 1])
+        position = T.reshape(T.arange(max_len, dtype="int32"), [1, 1, max_len, 1])
+        keys = T.where(position == step, keys, _k_from_cache(cache_kv[0]))
+        values = T.where(position == step, values, cache_kv[1])
+        T.assign(T.stack([_k_to_cache(keys), values]), output=cache_kv)
+        mask = additive_mask(T.reshape(position <= step, [1, 1, 1, max_len]), q.dtype.name)
+        if attn_mask is not None:
+            given = attn_mask.shape[-1]
+            if given > max_len:
+                raise ValueError(f"{api}: attn_mask covers {given} steps, more than the cache's {max_len}")
+            padding = T.zeros([*attn_mask.shape[:-1], max_len - given], q.dtype.name)
+            mask = mask + T.concat([additive_mask(attn_mask, q.dtype.name), padding], axis=-1)
+        return F.scaled_dot_product_attention(q, T.transpose(keys, [0, 2, 1, 3]), T.transpose(values, [0, 2, 1, 3]),
+                                              mask, training=False)
+    return attend
+
+
+def fused_multi_transformer(x, ln_scales, ln_biases, qkv_weights, qkv_biases, linear_weights, linear_biases,
+                            ffn_ln_scales, ffn_ln_biases, ffn1_weights, ffn1_biases, ffn2_weights, ffn2_biases,
+                            pre_layer_norm=True, epsilon=1e-05, residual_alpha=1.0, cache_kvs=None, beam_offset=None,
+                            pre_caches=None, seq_lens=None, rotary_embs=None, time_step=None, attn_mask=None,
+                            dropout_rate=0.0, rotary_emb_dims=0, activation="gelu", training=False,
+                            mode="upscale_in_train", trans_qkvw=True, ring_id=-1, norm_type="layernorm",
+                            use_neox_rotary_style=False, gqa_group_size=-1, name=None):
+    """A stack of transformer layers on x [batch, seq, embed], layer i the self-attention block of
+    fused_multi_head_attention (qkv_weights[i] [3, heads, head_dim, embed], or [embed, 3, heads, head_dim] without
+    trans_qkvw; linear_weights[i] [heads * head_dim, embed]; ln_scales / ln_biases its layer norm) then the
+    feed-forward block of fused_feedforward (ffn1_weights[i] [embed, dim_feedforward], ffn2_weights[i]
+    [dim_feedforward, embed], ffn_ln_* its layer norm), layer norms before the blocks (pre_layer_norm) or after the
+    residuals, dropout_rate on the attention weights and the blocks' outputs. With cache_kvs (one [2, batch, heads,
+    max_seq_len, head_dim] per layer, written in place) it is a generation model: without time_step the context
+    stage fills the caches, with it each call is one decoding step at step time_step (see _cached_attention).
+    Returns out, or (out, cache_kvs) with caches. Rotary embeddings, pre-caches, beam offsets, padding removal
+    (seq_lens), grouped heads, rms norm and residual_alpha != 1 raise NotImplementedError."""
+    api = "fused_multi_transformer"
+    if mode not in ("downscale_in_infer", "upscale_in_train"):
+        raise ValueError("mode argument should be 'downscale_in_infer' or 'upscale_in_train'")
+    _collective(api, ring_id)
+    unsupported = {"rotary_embs": rotary_embs is not None, "rotary_emb_dims": rotary_emb_dims != 0,
+                   "pre_caches": pre_caches is not None, "beam_offset": beam_offset is not None,
+                   "seq_lens": seq_lens is not None, "gqa_group_size": gqa_group_size > 0,
+                   "norm_type": norm_type != "layernorm", "residual_alpha": residual_alpha != 1.0}
+    for arg, given in unsupported.items():
+        if given:
+            raise NotImplementedError(f"{api}: '{arg}' is not supported")
+    if activation not in ("gelu", "relu"):
+        raise NotImplementedError(f"{api}: activation must be 'gelu' or 'relu', received {activation!r}")
+    check_float_tensor(x, api, "x")
+    if len(x.shape) != 3:
+        raise ValueError(f"{api}: x must be 3-D [batch_size, seq_len, dim_embed], received shape {x.shape}")
+    layers = len(qkv_weights)
+    per_layer = {"ln_scales": ln_scales, "ln_biases": ln_biases, "qkv_biases": qkv_biases,
+                 "linear_weights": linear_weights, "linear_biases": linear_biases, "ffn_ln_scales": ffn_ln_scales,
+                 "ffn_ln_biases": ffn_ln_biases, "ffn1_weights": ffn1_weights, "ffn1_biases": ffn1_biases,
+                 "ffn2_weights": ffn2_weights, "ffn2_biases": ffn2_biases, "cache_kvs": cache_kvs}
+    for arg, values in per_layer.items():
+        if values is not None and len(values) != layers:
+            raise ValueError(f"{api}: {arg} must hold one tensor per layer ({layers}, as qkv_weights), received "
+                             f"{len(values)}")
+    if time_step is not None and cache_kvs is None:
+        raise ValueError(f"{api}: time_step (a decoding step) needs cache_kvs")
+
+    def layer(values, i):
+        return None if values is None else values[i]
+    out = x
+    for i in range(layers):
+        qkv_weight = qkv_weights[i] if trans_qkvw else T.transpose(qkv_weights[i], [1, 2, 3, 0])
+        if len(qkv_weight.shape) != 4 or qkv_weight.shape[0] != 3 or qkv_weight.shape[3] != x.shape[2]:
+            raise ValueError(f"{api}: qkv_weights[{i}] must be [3, num_head, dim_head, {x.shape[2]}]"
+                             f"{'' if trans_qkvw else ' before the transpose of trans_qkvw=False'}, received "
+                             f"{qkv_weights[i].shape}")
+        if cache_kvs is None:
+            def attend(q, k, v):
+                return F.scaled_dot_product_attention(q, k, v, attn_mask, dropout_rate, training=training)
+        else:
+            attend = _cached_attention(api, cache_kvs[i], time_step, attn_mask)
+        out = _attention_block(out, qkv_weight, layer(qkv_biases, i), linear_weights[i], layer(linear_biases, i),
+                               attend, pre_layer_norm, (ln_scales[i], layer(ln_biases, i), epsilon),
+                               (ln_scales[i], layer(ln_biases, i), epsilon), dropout_rate, training, mode)
+        ffn_ln = (ffn_ln_scales[i], layer(ffn_ln_biases, i))
+        out = fused_feedforward(out, ffn1_weights[i], ffn2_weights[i], layer(ffn1_biases, i), layer(ffn2_biases, i),
+                                *ffn_ln, *ffn_ln, dropout_rate, dropout_rate, activation, epsilon, epsilon,
+                                pre_layer_norm, training, mode)
+    return out if cache_kvs is None else (out, cache_kvs)
+
+
+def _attention_block(x, qkv_weight, qkv_bias, linear_weight, linear_bias, attend, pre_layer_norm, pre_ln, post_ln,
+                     dropout_rate, training, mode, add_residual=True):
+    """The self-attention block of the fused transformers on x [batch, seq, embed]: [layer_norm(*pre_ln) ->] q, k, v
+    [batch, seq, heads, head_dim] from qkv_weight [3, heads, head_dim, embed] (+ qkv_bias [3, heads, head_dim]) ->
+    attend(q, k, v) (the attention, [batch, seq, heads, head_dim]) -> linear_weight [heads * head_dim, embed]
+    (+ linear_bias) -> dropout [-> + x] [-> layer_norm(*post_ln) when not pre_layer_norm]."""
+    batch, seq, embed = x.shape
+    out = _layer_norm(x, *pre_ln) if pre_layer_norm else x
+    _, heads, head_dim, _ = qkv_weight.shape
+    qkv = T.matmul(out, T.reshape(qkv_weight, [3 * heads * head_dim, embed]), transpose_y=True)
+    if qkv_bias is not None:
+        qkv = qkv + T.reshape(qkv_bias, [-1])
     q, k, v = T.unbind(T.reshape(qkv, [batch, seq, 3, heads, head_dim]), axis=2)             # [batch, seq, heads, d]
-    if attn_dropout_rate and training and mode != "upscale_in_train":
-        raise NotImplementedError("fused_multi_head_attention: attention dropout is upscale_in_train only")
-    context = F.scaled_dot_product_attention(q, k, v, attn_mask, attn_dropout_rate, training=training)
-    context = T.reshape(context, [batch, seq, heads * head_dim])
+    context = T.reshape(attend(q, k, v), [batch, seq, heads * head_dim])
     out = _dropout(F.linear(context, linear_weight, linear_bias), dropout_rate, training, mode)
     out = x + out if add_residual else out
-    return out if pre_layer_norm else _layer_norm(out, ln_scale, ln_bias, ln_epsilon)
+    return out if pre_layer_norm else _layer_norm(out, *post_ln)
