@@ -124,6 +124,26 @@ ELU_GRAD = _grad_op("elu_grad", "X", _elu_grad_forward, _grad_op_grad("elu_grad"
                     attrs={"alpha": 1.0})
 
 
+# ---- celu: x > 0 ? x : alpha (e^(x / alpha) - 1) -----------------------------------------------------
+def _celu(xp, x, alpha):
+    a = x.dtype.type(alpha)
+    return xp.where(x > 0, x, a * xp.expm1(xp.minimum(x, _zero(xp, x)) / a))
+
+
+def _celu_grad_forward(xp, x, dout, alpha):
+    return xp.where(x > 0, dout, dout * xp.exp(xp.minimum(x, _zero(xp, x)) / x.dtype.type(alpha)))
+
+
+def _celu_second(x, alpha):  # d/dx of e^(x / alpha) on the negative side, 0 on the positive side
+    zeros = zeros_like(x)
+    return where(x > zeros, zeros, exp(minimum(x, zeros) * (1.0 / alpha)) * (1.0 / alpha))
+
+
+CELU = _activation("celu", _celu, _via("celu_grad", "X"), attrs={"alpha": 1.0})
+CELU_GRAD = _grad_op("celu_grad", "X", _celu_grad_forward, _grad_op_grad("celu_grad", "X", _celu_second),
+                     attrs={"alpha": 1.0})
+
+
 # ---- sigmoid / tanh: grads from Out ---------------------------------------------------------------
 def _sigmoid(xp, x):
     e = xp.exp(-xp.abs(x))  # never overflows

@@ -13,6 +13,8 @@ CASES = [
     OpCase("leaky_relu_grad", {"X": X, "DOut": rand(2, 3, seed=2)}, {"alpha": 0.2}, id="leaky_relu_grad"),
     OpCase("elu", {"X": X}, {"alpha": 1.5}, id="elu"),
     OpCase("elu_grad", {"X": X, "DOut": rand(2, 3, seed=2)}, {"alpha": 1.5}, id="elu_grad"),
+    OpCase("celu", {"X": X}, {"alpha": 0.4}, id="celu"),
+    OpCase("celu_grad", {"X": X, "DOut": rand(2, 3, seed=2)}, {"alpha": 0.4}, id="celu_grad"),
     OpCase("sigmoid", {"X": rand(2, 3, low=-3, high=3)}, id="sigmoid"),
     OpCase("sigmoid_grad", {"Out": rand(2, 3, low=0.1, high=0.9), "DOut": rand(2, 3, seed=2)}, id="sigmoid_grad"),
     OpCase("tanh", {"X": rand(2, 3, low=-2, high=2)}, id="tanh"),

@@ -165,12 +165,12 @@ logsigmoid = log_sigmoid
 
 
 def celu(x, alpha=1.0, name=None):
-    """max(0, x) + min(0, alpha (exp(x / alpha) - 1)) = alpha elu(x / alpha)."""
+    """max(0, x) + min(0, alpha (exp(x / alpha) - 1)): Paddle's one celu op (its static programs show it)."""
     _check_tensor(x, "celu")
     alpha = _float(alpha, "celu", "alpha")
     if alpha == 0:
         raise ZeroDivisionError("celu: alpha cannot be 0")
-    return apply(_m.SCALE, apply(_act.ELU, apply(_m.SCALE, x, scale=1.0 / alpha), alpha=1.0), scale=alpha)
+    return apply(_act.CELU, x, alpha=alpha)
 
 
 def _threshold(value, api):
