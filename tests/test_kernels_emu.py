@@ -209,6 +209,54 @@ def test_layer_norm_grad_blocks_fit_the_kernels_thread_limit(emu, monkeypatch):
           np.float32)
 
 
+# ---- rms_norm -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((2, 777), 1), ((300, 8), 1)])
+@pytest.mark.parametrize("given", ["all", "residual", "bias", "none", "f32 params"])
+def test_rms_norm_forward(impls, dtype, shape, axis, given):
+    """One launch of rms_fwd gives Out, ResidualOut (h, or empty) and InvVar as the reference does."""
+    x = randn(*shape, dtype=dtype) * 3 + 1
+    n = int(np.prod(shape[axis:]))
+    pdt = np.float32 if given == "f32 params" else dtype
+    bias = randn(n, dtype=dtype) if given in ("all", "bias") else None
+    residual = strided(randn(*shape, dtype=dtype)) if given in ("all", "residual", "f32 params") else None
+    weight = randn(n, dtype=pdt) if given in ("all", "none", "f32 params") else None
+    norm_bias = randn(n, dtype=pdt) if given in ("all", "f32 params") else None
+    kern = K.kernel("rms_norm", f"rms_fwd_{ {np.float32: 'f32', np.float16: 'f16'}[dtype] }_"
+                                f"{ {np.float32: 'f32', np.float16: 'f16'}[pdt] }")
+    before = kern.launches
+    check(impls, "rms_norm", (x, bias, residual, weight, norm_bias), dict(epsilon=1e-5, begin_norm_axis=axis), dtype)
+    assert kern.launches == before + 1
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((2, 777), 1), ((70, 96), 1)])
+@pytest.mark.parametrize("with_weight,with_dres", [(True, True), (True, False), (False, True)])
+def test_rms_norm_grad(impls, dtype, shape, axis, with_weight, with_dres):
+    """DH and the column sums (DNormWeight, DNormBias, DBias) from one rms_bwd launch and one reduce_mid."""
+    n = int(np.prod(shape[axis:]))
+    h = randn(*shape, dtype=dtype)
+    weight = randn(n, dtype=dtype) if with_weight else None
+    _, _, inv = get_op("rms_norm").forward(np, h, None, None, weight, None, epsilon=1e-5, begin_norm_axis=axis)
+    dres = randn(*shape, dtype=dtype) if with_dres else None
+    check(impls, "rms_norm_grad", (h, weight, inv, strided(randn(*shape, dtype=dtype)), dres),
+          dict(begin_norm_axis=axis), dtype)
+
+
+def test_rms_norm_bf16_with_f32_weight(emu):
+    """bfloat16 X (bit patterns) with a float32 weight: the float32 formula on the rounded inputs."""
+    x, res, w = to_bf16(randn(6, 70)), to_bf16(randn(6, 70)), randn(70)
+    y, h, inv = (np.empty_like(x), np.empty_like(x), np.empty(6, np.float32))
+    emu.module("rms_norm").get_function("rms_fwd_bf16_f32")((1,), (64,), (
+        x, x, res, w, w, y, h, inv, np.int64(6), np.int64(70), np.float32(1e-5), np.int32(0), np.int32(1), np.int32(1),
+        np.int32(0)))
+    hf = from_bf16(x) + from_bf16(res)
+    ref_inv = 1 / np.sqrt((hf * hf).mean(1) + 1e-5)
+    np.testing.assert_allclose(inv, ref_inv, rtol=1e-5)
+    np.testing.assert_allclose(from_bf16(h), hf, rtol=1e-2, atol=1e-2)
+    np.testing.assert_allclose(from_bf16(y), hf * ref_inv[:, None] * w, rtol=1e-2, atol=1e-2)
+
+
 # ---- activation grads, bias + act, dropout --------------------------------------------------------
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("op,attrs", [("relu_grad", {}), ("sigmoid_grad", {}), ("tanh_grad", {}),

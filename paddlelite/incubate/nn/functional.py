@@ -4,6 +4,8 @@ op). Paddle's quantized variants (quant_scale > 0) are not supported."""
 import numpy as np
 
 from ... import tensor as T
+from ...ops import dispatch
+from ...ops import norm as _norm
 from ...nn import functional as F
 from ...nn.functional.activation import swiglu
 from ...nn.functional.attention import additive_mask
@@ -48,16 +50,12 @@ def fused_rms_norm(x, norm_weight, norm_bias, epsilon, begin_norm_axis=1, bias=N
                    quant_round_type=0, quant_max_bound=0, quant_min_bound=0):
     """(out, residual_out): h = x + bias + residual; out = h / sqrt(mean(h^2) + epsilon) * norm_weight + norm_bias
     over the axes from begin_norm_axis; residual_out is h (an empty tensor when neither bias nor residual is
-    given)."""
+    given). One rms_norm op: one kernel launch on a GPU."""
     _no_quant("fused_rms_norm", quant_scale)
-    h = _residual_sum(x, bias, residual)
-    axes = _normalized("fused_rms_norm", h, begin_norm_axis)
-    out = h * _inverse_rms(h, axes, epsilon)
-    out = out * T.reshape(norm_weight, h.shape[axes[0]:])
-    if norm_bias is not None:
-        out = out + T.reshape(norm_bias, h.shape[axes[0]:])
-    empty = T.zeros([0], dtype=x.dtype)
-    return out, (h if bias is not None or residual is not None else empty)
+    axes = _normalized("fused_rms_norm", x, begin_norm_axis)
+    out, residual_out, _ = dispatch.apply(_norm.RMS_NORM, x, bias, residual, norm_weight, norm_bias,
+                                          epsilon=float(epsilon), begin_norm_axis=axes[0])
+    return out, residual_out
 
 
 def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, begin_norm_axis=1, bias=None,
@@ -78,10 +76,6 @@ def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, beg
     return out, h, T.reshape(mean, [-1]), T.reshape(inv_var, [-1])
 
 
-def _inverse_rms(h, axes, epsilon):
-    return T.rsqrt(T.mean(h * h, axis=axes, keepdim=True) + epsilon)
-
-
 def _in_float32(x):
     """x as float32 when it is a 16-bit float: the fast norms keep their statistics in float32, as Paddle's."""
     return x.astype("float32") if x.dtype.name in ("float16", "bfloat16") else x
@@ -95,10 +89,12 @@ def fast_ln(x, scale, bias, epsilon=1e-5):
 
 
 def fast_rms_norm(x, scale, epsilon=1e-5):
-    """(y, invvar): y = x / sqrt(mean(x^2) + epsilon) * scale over the last axis; invvar per row (float32)."""
-    h = _in_float32(x)
-    inv_rms = _inverse_rms(h, [len(h.shape) - 1], epsilon)
-    return (h * inv_rms * _in_float32(scale)).astype(x.dtype), T.reshape(inv_rms, [-1])
+    """(y, invvar): y = x / sqrt(mean(x^2) + epsilon) * scale over the last axis (float32 statistics for 16-bit x);
+    invvar per row (float32). One rms_norm op."""
+    rows = x if len(x.shape) > 1 else T.reshape(x, [1, -1])
+    y, _, inv_rms = dispatch.apply(_norm.RMS_NORM, rows, None, None, scale, None, epsilon=float(epsilon),
+                                   begin_norm_axis=len(rows.shape) - 1)
+    return T.reshape(y, x.shape) if rows is not x else y, T.reshape(inv_rms, [-1])
 
 
 def fused_rms_norm_ext(x, scale, epsilon=1e-5, name=None):

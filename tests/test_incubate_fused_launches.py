@@ -1,0 +1,42 @@
+"""paddle.incubate.nn.functional's fused blocks are one registry op each: on a GPU one kernel launch per forward (and
+the grad op's kernel plus its column-sum reduction per backward), counted on the CPU by
+paddlelite.device.count_launches. Their values are tests/test_incubate_nn.py's; the kernels' own
+tests/test_kernels_emu.py's."""
+import numpy as np
+import pytest
+
+import paddlelite as paddle
+from paddlelite.device.launch_count import count_launches
+from paddlelite.incubate.nn import functional as IF
+
+R = np.random.default_rng(0)
+
+
+def _tensor(*shape, dtype="float32"):
+    return paddle.to_tensor(R.standard_normal(shape).astype(dtype), stop_gradient=False)
+
+
+def _kernels(counter):
+    """{op: launches} of the step just counted (raw kernels and CuPy's own)."""
+    kinds = ("raw", "elementwise", "reduction", "library")
+    return {label: n for label, k in counter.by_label.items() if (n := sum(k.get(kind, 0) for kind in kinds))}
+
+
+RMS = {
+    "fused_rms_norm": lambda x, r, w, b: IF.fused_rms_norm(x, w, None, 1e-5, 1)[0],
+    "fused_rms_norm-residual-bias": lambda x, r, w, b: IF.fused_rms_norm(x, w, b, 1e-5, 1, bias=b, residual=r)[0],
+    "fast_rms_norm": lambda x, r, w, b: IF.fast_rms_norm(x, w)[0],
+    "fused_rms_norm_ext": lambda x, r, w, b: IF.fused_rms_norm_ext(x, w)[0],
+}
+
+
+@pytest.mark.parametrize("name", sorted(RMS))
+def test_rms_norms_are_one_launch_forward(name):
+    with count_launches() as c:
+        args = (_tensor(4, 64), _tensor(4, 64), _tensor(64), _tensor(64))
+        c.reset()
+        out = RMS[name](*args)
+        assert _kernels(c) == {"rms_norm": 1}
+        c.reset()
+        out.sum().backward()
+        assert _kernels(c)["rms_norm_grad"] == 2  # dh and the column partials, then their sums
