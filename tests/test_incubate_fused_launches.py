@@ -40,3 +40,15 @@ def test_rms_norms_are_one_launch_forward(name):
         c.reset()
         out.sum().backward()
         assert _kernels(c)["rms_norm_grad"] == 2  # dh and the column partials, then their sums
+
+
+@pytest.mark.parametrize("with_y", [True, False])
+def test_swiglu_is_one_launch_each_way(with_y):
+    with count_launches() as c:
+        x, y = _tensor(4, 64), _tensor(4, 64)
+        c.reset()
+        out = IF.swiglu(x, y if with_y else None)
+        assert _kernels(c) == {"swiglu": 1}
+        c.reset()
+        out.sum().backward()
+        assert _kernels(c)["swiglu_grad"] == 1

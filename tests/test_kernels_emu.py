@@ -257,6 +257,26 @@ def test_rms_norm_bf16_with_f32_weight(emu):
     np.testing.assert_allclose(from_bf16(y), hf * ref_inv[:, None] * w, rtol=1e-2, atol=1e-2)
 
 
+# ---- swiglu -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(4, 10), (3, 2, 34), (2, 1), (300, 6)])
+@pytest.mark.parametrize("with_y", [True, False])
+def test_swiglu_forward_and_grad(impls, dtype, shape, with_y):
+    """One launch each: silu(a) * b and (da, db), a and b two tensors or the halves of x's rows (columns wrap
+    inside a thread's grid-stride steps: rows shorter and longer than the stride)."""
+    if not with_y and shape[-1] % 2:
+        shape = shape[:-1] + (shape[-1] * 2,)
+    x = strided(randn(*shape, dtype=dtype) * 3)
+    y = randn(*shape, dtype=dtype) if with_y else None
+    out = check(impls, "swiglu", (x, y), {}, dtype)
+    fwd, bwd = (K.kernel("activation", f"{k}_{ {np.float32: 'f32', np.float16: 'f16'}[dtype] }")
+                for k in ("swiglu", "swiglu_grad"))
+    before = fwd.launches, bwd.launches
+    check(impls, "swiglu", (x, y), {}, dtype)
+    check(impls, "swiglu_grad", (x, y, randn(*out.shape, dtype=dtype)), {}, dtype)
+    assert (fwd.launches, bwd.launches) == (before[0] + 1, before[1] + 1)
+
+
 # ---- activation grads, bias + act, dropout --------------------------------------------------------
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("op,attrs", [("relu_grad", {}), ("sigmoid_grad", {}), ("tanh_grad", {}),

@@ -219,6 +219,60 @@ SILU_GRAD = _grad_op("silu_grad", "X", _silu_grad_forward, _grad_op_grad("silu_g
                      gpu=_act_kernel("silu"), elementwise=_silu_grad_expr)
 
 
+# ---- swiglu: silu(a) * b, (a, b) = (X, Y) or X's halves along its last axis ----------------------------
+def _swiglu_infer(x, y):
+    check_float("swiglu", x, real=True)
+    if y is not None:
+        check_float("swiglu", y, "Y", real=True)
+        if y.dtype != x.dtype or tuple(y.shape) != tuple(x.shape) and -1 not in x.shape + y.shape:
+            raise ValueError(f"op 'swiglu': Y must be like X ({list(x.shape)}, {x.dtype}), received "
+                             f"{list(y.shape)}, {y.dtype}")
+        return Meta(x.shape, x.dtype)
+    if not len(x.shape) or x.shape[-1] != -1 and x.shape[-1] % 2:
+        raise ValueError(f"op 'swiglu': without Y the last dim of X must be even (it splits in halves), received "
+                         f"shape {list(x.shape)}")
+    return Meta(tuple(x.shape[:-1]) + (x.shape[-1] // 2 if x.shape[-1] != -1 else -1,), x.dtype)
+
+
+def _swiglu_halves(xp, x, y):
+    """(a, b) in float32 for 16-bit floats (the kernels' math), else in X's dtype."""
+    cdt = np.float32 if x.dtype.itemsize <= 2 else x.dtype
+    if y is None:
+        x, y = xp.split(x, 2, axis=-1)
+    return x.astype(cdt, copy=False), y.astype(cdt, copy=False)
+
+
+def _swiglu_forward(xp, x, y):
+    a, b = _swiglu_halves(xp, x, y)
+    return (a * _sigmoid(xp, a) * b).astype(x.dtype, copy=False)
+
+
+def _swiglu_grad_forward(xp, x, y, dout):
+    a, b = _swiglu_halves(xp, x, y)
+    d = dout.astype(a.dtype, copy=False)
+    da, db = _silu_grad_forward(xp, a, d * b), d * a * _sigmoid(xp, a)
+    if y is None:
+        return xp.concatenate([da, db], axis=-1).astype(x.dtype, copy=False), xp.empty((0,), x.dtype)
+    return da.astype(x.dtype, copy=False), db.astype(x.dtype, copy=False)
+
+
+def _swiglu_grad_infer(x, y, dout):
+    return Meta(x.shape, x.dtype), Meta(y.shape if y is not None else (0,), x.dtype)
+
+
+def _swiglu_grad(g):
+    if g.output_grad("Out") is not None and g.needs_any("X", "Y"):
+        g.set_input_grads(("X", "Y"), g.op("swiglu_grad", g.input("X"), g.input("Y"), g.output_grad("Out")))
+
+
+SWIGLU = register_op("swiglu", inputs=("X", "Y"), outputs=("Out",), forward=_swiglu_forward, infer=_swiglu_infer,
+                     grad=_swiglu_grad, optional_inputs=("Y",), gpu=_launch.swiglu)
+# No grad maker: double backward through swiglu is not supported.
+SWIGLU_GRAD = register_op("swiglu_grad", inputs=("X", "Y", "DOut"), outputs=("DX", "DY"),
+                          forward=_swiglu_grad_forward, infer=_swiglu_grad_infer, optional_inputs=("Y",),
+                          gpu=_launch.swiglu_grad)
+
+
 # ---- softplus: log(1 + e^(beta x)) / beta, linear above the threshold -------------------------------
 def _softplus(xp, x, beta, threshold):
     bx = x * x.dtype.type(beta)
