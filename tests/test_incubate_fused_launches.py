@@ -30,16 +30,24 @@ RMS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(RMS))
-def test_rms_norms_are_one_launch_forward(name):
+LN = {
+    "fused_layer_norm": lambda x, r, w, b: IF.fused_layer_norm(x, w, b, 1e-5)[0],
+    "fused_layer_norm-residual-bias": lambda x, r, w, b: IF.fused_layer_norm(x, w, b, 1e-5, 0.5, 1, b, r)[0],
+    "fast_ln": lambda x, r, w, b: IF.fast_ln(x, w, b)[0],
+}
+
+
+@pytest.mark.parametrize("op,grad_op,name", [("rms_norm", "rms_norm_grad", n) for n in sorted(RMS)]
+                         + [("fused_bias_residual_layernorm", "layer_norm_grad", n) for n in sorted(LN)])
+def test_fused_norms_are_one_launch_forward(op, grad_op, name):
     with count_launches() as c:
         args = (_tensor(4, 64), _tensor(4, 64), _tensor(64), _tensor(64))
         c.reset()
-        out = RMS[name](*args)
-        assert _kernels(c) == {"rms_norm": 1}
+        out = {**RMS, **LN}[name](*args)
+        assert _kernels(c) == {op: 1}
         c.reset()
         out.sum().backward()
-        assert _kernels(c)["rms_norm_grad"] == 2  # dh and the column partials, then their sums
+        assert _kernels(c)[grad_op] == 2  # dh and the column partials, then their sums
 
 
 @pytest.mark.parametrize("with_y", [True, False])

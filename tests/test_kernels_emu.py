@@ -209,12 +209,18 @@ def test_layer_norm_grad_blocks_fit_the_kernels_thread_limit(emu, monkeypatch):
           np.float32)
 
 
-# ---- rms_norm -------------------------------------------------------------------------------------
+# ---- the fused norms: rms_norm (kernels/rms_norm.cu) and fused_bias_residual_layernorm (ln_fwd) -------------
+FUSED_NORMS = {"rms_norm": ("rms_norm", "rms_fwd", dict(epsilon=1e-5)),
+               "fused_bias_residual_layernorm": ("layer_norm", "ln_fwd", dict(epsilon=1e-5, residual_alpha=0.5))}
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((2, 777), 1), ((300, 8), 1)])
 @pytest.mark.parametrize("given", ["all", "residual", "bias", "none", "f32 params"])
-def test_rms_norm_forward(impls, dtype, shape, axis, given):
-    """One launch of rms_fwd gives Out, ResidualOut (h, or empty) and InvVar as the reference does."""
+@pytest.mark.parametrize("op", sorted(FUSED_NORMS))
+def test_fused_norm_forward(impls, op, dtype, shape, axis, given):
+    """One launch gives every output as the reference does: h = x + bias (+ alpha) * residual normalised, h as
+    ResidualOut (empty without bias and residual), the float32 statistics."""
     x = randn(*shape, dtype=dtype) * 3 + 1
     n = int(np.prod(shape[axis:]))
     pdt = np.float32 if given == "f32 params" else dtype
@@ -222,10 +228,11 @@ def test_rms_norm_forward(impls, dtype, shape, axis, given):
     residual = strided(randn(*shape, dtype=dtype)) if given in ("all", "residual", "f32 params") else None
     weight = randn(n, dtype=pdt) if given in ("all", "none", "f32 params") else None
     norm_bias = randn(n, dtype=pdt) if given in ("all", "f32 params") else None
-    kern = K.kernel("rms_norm", f"rms_fwd_{ {np.float32: 'f32', np.float16: 'f16'}[dtype] }_"
-                                f"{ {np.float32: 'f32', np.float16: 'f16'}[pdt] }")
+    family, name, attrs = FUSED_NORMS[op]
+    kern = K.kernel(family, f"{name}_{ {np.float32: 'f32', np.float16: 'f16'}[dtype] }_"
+                            f"{ {np.float32: 'f32', np.float16: 'f16'}[pdt] }")
     before = kern.launches
-    check(impls, "rms_norm", (x, bias, residual, weight, norm_bias), dict(epsilon=1e-5, begin_norm_axis=axis), dtype)
+    check(impls, op, (x, bias, residual, weight, norm_bias), dict(attrs, begin_norm_axis=axis), dtype)
     assert kern.launches == before + 1
 
 

@@ -5,7 +5,7 @@ by op type). Statistics are computed in float32 for float16 inputs, else in the 
 """
 import numpy as np
 
-from .formula import reshape_as
+from .formula import reduce_sum, reshape_as
 from .collective import ring_communicator
 from .cudnn import batch_norm as _cudnn_bn
 from .launch import layer_norm as _launch
@@ -160,14 +160,62 @@ LAYER_NORM_GRAD = register_op("layer_norm_grad", inputs=("X", "Scale", "Mean", "
                               optional_inputs=("Scale",), gpu=_launch.layer_norm_grad)
 
 
+# ---- fused_bias_residual_layernorm: layer_norm over h = X + Bias + residual_alpha * Residual (Paddle's
+# fused_layer_norm), h returned as ResidualOut, InvVar = 1 / sqrt(Variance + epsilon) beside Variance ------------
+def _fused_ln_infer(x, bias, residual, norm_weight, norm_bias, epsilon, residual_alpha, begin_norm_axis):
+    h = _pre_norm_infer("fused_bias_residual_layernorm", x, bias, residual, norm_weight, norm_bias, begin_norm_axis)
+    stat = Meta(tuple(x.shape[:begin_norm_axis]), _stat_dtype(x.dtype))
+    return Meta(x.shape, x.dtype), h, stat, stat, stat
+
+
+def _fused_ln_forward(xp, x, bias, residual, norm_weight, norm_bias, epsilon, residual_alpha, begin_norm_axis):
+    h, h_out = _pre_norm_sum(xp, "fused_bias_residual_layernorm", x, bias, residual, residual_alpha, begin_norm_axis)
+    y, mean, var = _layer_norm_forward(xp, h, norm_weight, norm_bias, epsilon, 1)
+    stats = x.shape[:begin_norm_axis]
+    inv = 1 / xp.sqrt(var + var.dtype.type(epsilon))
+    return (y.astype(x.dtype, copy=False).reshape(x.shape), h_out, mean.reshape(stats), var.reshape(stats),
+            inv.reshape(stats))
+
+
+def _fused_ln_grad(g):
+    """layer_norm_grad over h, then h's gradient (with ResidualOut's) to X, Residual (times residual_alpha) and
+    Bias (summed over the rows)."""
+    with_h = g.input("Bias") is not None or g.input("Residual") is not None
+    dres = g.output_grad("ResidualOut") if with_h else None
+    if g.output_grad("Out") is None and dres is None or not g.needs_any("X", "Bias", "Residual", "NormWeight",
+                                                                         "NormBias"):
+        return
+    axis = g.attrs["begin_norm_axis"]
+    dh, dweight, dnorm_bias = g.op("layer_norm_grad", g.output("ResidualOut") if with_h else g.input("X"),
+                                   g.input("NormWeight"), g.output("Mean"), g.output("Variance"),
+                                   g.output_grad_or_zeros("Out"), epsilon=g.attrs["epsilon"], begin_norm_axis=axis)
+    if dres is not None:
+        dh = dh + dres
+    alpha = g.attrs["residual_alpha"]
+    if g.needs("NormBias"):
+        g.set_input_grad("NormBias", reshape_as(dnorm_bias, g.input("NormBias")))
+    if g.needs("Bias"):
+        g.set_input_grad("Bias", reshape_as(reduce_sum(dh, axis=list(range(axis))), g.input("Bias")))
+    g.set_input_grads(("X", "Residual", "NormWeight"), (dh, dh if alpha == 1 else dh * alpha, dweight))
+
+
+FUSED_LAYER_NORM = register_op(
+    "fused_bias_residual_layernorm", inputs=("X", "Bias", "Residual", "NormWeight", "NormBias"),
+    outputs=("Out", "ResidualOut", "Mean", "Variance", "InvVar"), forward=_fused_ln_forward, infer=_fused_ln_infer,
+    grad=_fused_ln_grad, attrs={"epsilon": 1e-5, "residual_alpha": 1.0, "begin_norm_axis": 1},
+    optional_inputs=("Bias", "Residual", "NormWeight", "NormBias"), intermediate_outputs=("Mean", "Variance", "InvVar"),
+    gpu=_launch.fused_layer_norm)
+
+
 # ---- rms_norm: Paddle's fused_rms_norm (h = X + Bias + Residual, Out = h * InvVar * NormWeight + NormBias) ----
 def _stat_dtype(dtype):
     """float32 for 16-bit floats (Paddle's InvVar and accumulation), else the input's dtype."""
     return np.dtype(np.float32) if np.dtype(dtype).itemsize <= 2 else np.dtype(dtype)
 
 
-def _rms_norm_infer(x, bias, residual, norm_weight, norm_bias, epsilon, begin_norm_axis):
-    op = "rms_norm"
+def _pre_norm_infer(op, x, bias, residual, norm_weight, norm_bias, begin_norm_axis):
+    """The checks of the fused norms' inputs; -> the Meta of their ResidualOut (h, or empty without bias and
+    residual)."""
     check_float(op, x, real=True)
     _, right = _ln_split(op, x.shape, begin_norm_axis)
     for slot, meta, dtypes in (("Bias", bias, (x.dtype,)), ("NormWeight", norm_weight, (x.dtype, _stat_dtype(x.dtype))),
@@ -178,18 +226,30 @@ def _rms_norm_infer(x, bias, residual, norm_weight, norm_bias, epsilon, begin_no
     if residual is not None and (residual.dtype != x.dtype or tuple(residual.shape) != tuple(x.shape)):
         raise ValueError(f"op '{op}': Residual must be like X ({list(x.shape)}, {x.dtype}), received "
                          f"{list(residual.shape)}, {residual.dtype}")
-    h = Meta(x.shape, x.dtype) if bias is not None or residual is not None else Meta((0,), x.dtype)
+    return Meta(x.shape, x.dtype) if bias is not None or residual is not None else Meta((0,), x.dtype)
+
+
+def _pre_norm_sum(xp, op, x, bias, residual, alpha, begin_norm_axis):
+    """h = X + Bias + alpha * Residual as [rows, features] in the statistics' dtype, and the ResidualOut to return
+    (h in X's dtype, or empty without bias and residual)."""
+    left, right = _ln_split(op, x.shape, begin_norm_axis)
+    h = x.reshape(left, right).astype(_stat_dtype(x.dtype))
+    if bias is not None:
+        h += bias.reshape(1, right)
+    if residual is not None:
+        h += residual.reshape(left, right) if alpha == 1 else h.dtype.type(alpha) * residual.reshape(left, right)
+    with_h = bias is not None or residual is not None
+    return h, h.astype(x.dtype).reshape(x.shape) if with_h else xp.empty((0,), x.dtype)
+
+
+def _rms_norm_infer(x, bias, residual, norm_weight, norm_bias, epsilon, begin_norm_axis):
+    h = _pre_norm_infer("rms_norm", x, bias, residual, norm_weight, norm_bias, begin_norm_axis)
     return Meta(x.shape, x.dtype), h, Meta(tuple(x.shape[:begin_norm_axis]), _stat_dtype(x.dtype))
 
 
 def _rms_norm_forward(xp, x, bias, residual, norm_weight, norm_bias, epsilon, begin_norm_axis):
-    left, right = _ln_split("rms_norm", x.shape, begin_norm_axis)
-    cdt = _stat_dtype(x.dtype)
-    h = x.reshape(left, right).astype(cdt)
-    if bias is not None:
-        h += bias.reshape(1, right)
-    if residual is not None:
-        h += residual.reshape(left, right)
+    h, h_out = _pre_norm_sum(xp, "rms_norm", x, bias, residual, 1, begin_norm_axis)
+    right, cdt = h.shape[1], h.dtype
     inv = _rows_dot(xp, h, h)
     inv /= right
     inv = 1 / xp.sqrt(inv + cdt.type(epsilon))
@@ -198,8 +258,6 @@ def _rms_norm_forward(xp, x, bias, residual, norm_weight, norm_bias, epsilon, be
         y *= norm_weight.reshape(1, right)
     if norm_bias is not None:
         y += norm_bias.reshape(1, right)
-    with_h = bias is not None or residual is not None
-    h_out = h.astype(x.dtype).reshape(x.shape) if with_h else xp.empty((0,), x.dtype)
     return y.astype(x.dtype, copy=False).reshape(x.shape), h_out, inv.reshape(x.shape[:begin_norm_axis])
 
 

@@ -10,6 +10,17 @@ CASES = [
            id="layer_norm-plain"),
     OpCase("layer_norm", {"X": rand(2, 2, 4, seed=5), "Scale": rand(4, seed=6), "Bias": None},
            {"begin_norm_axis": 2, "epsilon": 1e-3}, id="layer_norm-scale-only"),
+    # ---- fused_bias_residual_layernorm (Paddle's fused_layer_norm)
+    OpCase("fused_bias_residual_layernorm", {"X": rand(2, 3, 4, seed=81), "Bias": rand(12, seed=82),
+                                             "Residual": rand(2, 3, 4, seed=83), "NormWeight": rand(12, seed=84),
+                                             "NormBias": rand(12, seed=85)}, {"residual_alpha": 0.7},
+           id="fused_layer_norm-residual"),
+    OpCase("fused_bias_residual_layernorm", {"X": rand(3, 5, seed=86), "Bias": None, "Residual": None,
+                                             "NormWeight": rand(5, seed=87), "NormBias": None}, {"epsilon": 1e-3},
+           id="fused_layer_norm-plain"),
+    OpCase("fused_bias_residual_layernorm", {"X": rand(2, 2, 4, seed=88), "Bias": rand(4, seed=89), "Residual": None,
+                                             "NormWeight": None, "NormBias": rand(4, seed=90)}, {"begin_norm_axis": 2},
+           id="fused_layer_norm-bias-no-weight"),
     # ---- rms_norm (Paddle's fused_rms_norm): with bias and residual the gradient of ResidualOut joins h's
     OpCase("rms_norm", {"X": rand(2, 3, 4, seed=61), "Bias": rand(12, seed=62), "Residual": rand(2, 3, 4, seed=63),
                         "NormWeight": rand(12, seed=64), "NormBias": rand(12, seed=65)}, id="rms_norm-residual"),

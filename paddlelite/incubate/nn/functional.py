@@ -34,11 +34,6 @@ def _no_quant(api, quant_scale):
         raise NotImplementedError(f"{api}: quantized outputs (quant_scale > 0) are not supported")
 
 
-def _residual_sum(x, bias, residual, alpha=1.0):
-    h = x if bias is None else x + bias
-    return h if residual is None else h + (residual if alpha == 1.0 else alpha * residual)
-
-
 def _normalized(api, x, begin_norm_axis):
     axis = begin_norm_axis + len(x.shape) if begin_norm_axis < 0 else begin_norm_axis
     if not 0 < axis < len(x.shape) + (len(x.shape) == 1):
@@ -61,31 +56,21 @@ def fused_rms_norm(x, norm_weight, norm_bias, epsilon, begin_norm_axis=1, bias=N
 def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, begin_norm_axis=1, bias=None,
                      residual=None, quant_scale=-1, quant_round_type=0, quant_max_bound=0, quant_min_bound=0):
     """(out, residual_out, mean, inv_var): h = x + bias + residual_alpha * residual, layer-normalized over the axes
-    from begin_norm_axis (mean and 1 / sqrt(var + epsilon) per normalized row, flattened)."""
+    from begin_norm_axis (mean and 1 / sqrt(var + epsilon) per normalized row, flattened). One
+    fused_bias_residual_layernorm op: one kernel launch on a GPU."""
     _no_quant("fused_layer_norm", quant_scale)
-    h = _residual_sum(x, bias, residual, residual_alpha)
-    axes = _normalized("fused_layer_norm", h, begin_norm_axis)
-    mean = T.mean(h, axis=axes, keepdim=True)
-    centred = h - mean
-    inv_var = T.rsqrt(T.mean(centred * centred, axis=axes, keepdim=True) + epsilon)
-    out = centred * inv_var
-    if norm_weight is not None:
-        out = out * T.reshape(norm_weight, h.shape[axes[0]:])
-    if norm_bias is not None:
-        out = out + T.reshape(norm_bias, h.shape[axes[0]:])
-    return out, h, T.reshape(mean, [-1]), T.reshape(inv_var, [-1])
-
-
-def _in_float32(x):
-    """x as float32 when it is a 16-bit float: the fast norms keep their statistics in float32, as Paddle's."""
-    return x.astype("float32") if x.dtype.name in ("float16", "bfloat16") else x
+    axes = _normalized("fused_layer_norm", x, begin_norm_axis)
+    out, h, mean, _, inv_var = dispatch.apply(_norm.FUSED_LAYER_NORM, x, bias, residual, norm_weight, norm_bias,
+                                              epsilon=float(epsilon), residual_alpha=float(residual_alpha),
+                                              begin_norm_axis=axes[0])
+    return out, h if bias is not None or residual is not None else x, T.reshape(mean, [-1]), T.reshape(inv_var, [-1])
 
 
 def fast_ln(x, scale, bias, epsilon=1e-5):
-    """(y, mean, invvar): layer norm over the last axis, mean and 1 / sqrt(var + epsilon) per row (float32)."""
-    out, _, mean, inv_var = fused_layer_norm(_in_float32(x), _in_float32(scale), _in_float32(bias), epsilon,
-                                             begin_norm_axis=-1)
-    return out.astype(x.dtype), mean, inv_var
+    """(y, mean, invvar): layer norm over the last axis, mean and 1 / sqrt(var + epsilon) per row (float32 for
+    16-bit x)."""
+    out, _, mean, inv_var = fused_layer_norm(x, scale, bias, epsilon, begin_norm_axis=-1)
+    return out, mean, inv_var
 
 
 def fast_rms_norm(x, scale, epsilon=1e-5):
