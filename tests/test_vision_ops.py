@@ -184,6 +184,66 @@ def test_yolo_box_and_prior_box_static(paddle):
                                       "img": np.zeros((1, 3, 24, 32), "float32")})
 
 
+def _yolo_targets(paddle, dtype="float32"):
+    """Three images of six boxes: zero-sized padding, a box matching an anchor outside the mask, two boxes sharing
+    a cell and anchor (their objectness weight and gradient are the later box's, as Paddle's kernel writes them)."""
+    g = np.random.default_rng(4)
+    x = g.standard_normal((3, 16, 5, 5)).astype(dtype)
+    box = np.concatenate([g.uniform(0.05, 0.95, (3, 6, 2)), g.uniform(0.05, 0.6, (3, 6, 2))], -1).astype(dtype)
+    box[0, 4:, 2:] = 0
+    box[1, 2, 2] = 0
+    box[2, 1] = box[2, 0] + [0.01, 0.01, 0.02, -0.01]
+    label = g.integers(0, 3, (3, 6)).astype("int32")
+    score = g.uniform(0.3, 1, (3, 6)).astype(dtype)
+    return x, box, label, score
+
+
+_YOLO = dict(anchors=[10, 13, 16, 30, 33, 23, 30, 61], anchor_mask=[1, 2], class_num=3, downsample_ratio=8)
+
+
+@pytest.mark.parametrize("mixup, smooth, scale_x_y, ignore_thresh, dtype", [
+    (False, True, 1.0, 0.7, "float32"), (True, True, 1.2, 0.5, "float32"), (True, False, 1.05, 0.3, "float32"),
+    (False, False, 1.0, 0.0, "float64")])
+def test_yolo_loss(mixup, smooth, scale_x_y, ignore_thresh, dtype):
+    @differential(rtol=1e-5, atol=1e-5)
+    def body(paddle):
+        x, box, label, score = _yolo_targets(paddle, dtype)
+        x = paddle.to_tensor(x, stop_gradient=False)
+        loss = paddle.vision.ops.yolo_loss(
+            x, paddle.to_tensor(box), paddle.to_tensor(label), ignore_thresh=ignore_thresh,
+            gt_score=paddle.to_tensor(score) if mixup else None, use_label_smooth=smooth, scale_x_y=scale_x_y,
+            **_YOLO)
+        return _value_and_grad(paddle, x, loss)
+    body()
+
+
+@differential(rtol=1e-5, atol=1e-5)
+def test_yolo_loss_static(paddle):
+    x, box, label, score = _yolo_targets(paddle)
+
+    def build():
+        feature = paddle.static.data("x", [3, 16, 5, 5], "float32")
+        feature.stop_gradient = False
+        loss = paddle.vision.ops.yolo_loss(
+            feature, paddle.static.data("box", [3, 6, 4], "float32"), paddle.static.data("label", [3, 6], "int32"),
+            ignore_thresh=0.5, gt_score=paddle.static.data("score", [3, 6], "float32"), scale_x_y=1.1, **_YOLO)
+        return [loss, *paddle.static.gradients([loss], [feature])]
+    return run_static(paddle, build, {"x": x, "box": box, "label": label, "score": score})
+
+
+@pytest.mark.parametrize("change, error", [
+    ({"x": (2, 16, 5, 4)}, ValueError), ({"x": (2, 15, 5, 5)}, ValueError), ({"anchor_mask": [1, 4]}, ValueError),
+    ({"label": "float32"}, ValueError), ({"anchors": 10}, ValueError),
+    ({"anchors": [10, 13, 16]}, ValueError)])
+def test_yolo_loss_errors(change, error):
+    def call(paddle):
+        x = paddle.rand(list(change.get("x", (2, 16, 5, 5))))
+        box, label = paddle.rand([2, 4, 4]), paddle.zeros([2, 4], change.get("label", "int32"))
+        kw = {**_YOLO, **{k: v for k, v in change.items() if k in _YOLO}}
+        return paddle.vision.ops.yolo_loss(x, box, label, ignore_thresh=0.7, **kw)
+    differential(expected=raises(error))(call)()
+
+
 @differential(rtol=1e-5, atol=1e-6)
 def test_matrix_nms(paddle):
     g = np.random.default_rng(7)

@@ -1,6 +1,6 @@
 """Detection ops (paddle.vision.ops): region-of-interest pooling (roi_align, roi_pool, psroi_pool and their grad
 ops), non-maximum suppression (nms, matrix_nms), box encoding (box_coder), SSD priors (prior_box), YOLOv3 decoding
-(yolo_box) and the two-stage detectors' proposals (generate_proposals_v2, distribute_fpn_proposals), as Paddle's CPU
+(yolo_box) and training loss (yolov3_loss) and the two-stage detectors' proposals (generate_proposals_v2, distribute_fpn_proposals), as Paddle's CPU
 kernels compute them.
 
 ROIs [R, 4] are (x1, y1, x2, y2) boxes in input-image coordinates (times spatial_scale on the feature map X
@@ -572,6 +572,181 @@ YOLO_BOX = register_op(
     forward=_yolo_box_forward, infer=_yolo_box_infer,
     attrs={"anchors": [], "class_num": 1, "conf_thresh": 0.01, "downsample_ratio": 32, "clip_bbox": True,
            "scale_x_y": 1.0, "iou_aware": False, "iou_aware_factor": 0.5})
+
+
+# ---- yolov3_loss -----------------------------------------------------------------------------------------------
+# YOLOv3's training loss of one head, as Paddle's CPU kernel computes it, vectorised over images, anchors, cells and
+# ground-truth boxes (no Python loop). A gt box (cx, cy, w, h, normalised to the image) counts when w and h are not
+# below 1e-6; it matches the anchor (of all anchors) whose box, centred with it, overlaps it most, and when that
+# anchor is one of anchor_mask's, the prediction of its cell (int(cx * W), int(cy * H)) pays the location loss
+# (sigmoid cross entropy towards the offset in the cell, L1 towards log(size / anchor)), weighted by
+# (2 - w * h) * score, and the class loss (sigmoid cross entropy, label smoothing by min(1 / class_num, 1 / 40)).
+# Every prediction pays the objectness loss: towards 1 times the score at matched cells, towards 0 elsewhere, except
+# where its decoded box overlaps some gt box by more than ignore_thresh. ObjectnessMask holds those weights (score,
+# 0, or -1 ignored), GTMatchMask each gt box's position in anchor_mask (-1 none). As Paddle's kernel, the grid size
+# is H for both axes (X must be square) and the gradient of a cell two gt boxes share is the last box's.
+_OBJ_POSITIVE, _OBJ_IGNORED = 1e-5, -0.5  # the kernel's thresholds on ObjectnessMask's values
+
+
+def _sigmoid_ce(xp, logit, label):
+    return xp.maximum(logit, 0) - logit * label + xp.log1p(xp.exp(-xp.abs(logit)))
+
+
+def _center_iou(xp, a, b):
+    """IoU of boxes given as (cx, cy, w, h) tuples of broadcastable arrays."""
+    def overlap(c1, w1, c2, w2):
+        return xp.minimum(c1 + w1 / 2, c2 + w2 / 2) - xp.maximum(c1 - w1 / 2, c2 - w2 / 2)
+    ow, oh = overlap(a[0], a[2], b[0], b[2]), overlap(a[1], a[3], b[1], b[3])
+    inter = xp.where((ow < 0) | (oh < 0), 0, ow * oh)
+    return inter / (a[2] * a[3] + b[2] * b[3] - inter)
+
+
+def _label_targets(class_num, use_label_smooth):
+    smooth = min(1.0 / class_num, 1.0 / 40) if use_label_smooth else 0.0
+    return 1.0 - smooth, smooth
+
+
+def _gt_matches(xp, x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num, downsample_ratio,
+                use_label_smooth, match=None):
+    """What the gt boxes ask of the predictions at their cells: (match [N, B]: position in anchor_mask, -1 none;
+    key [N, B]: the cell, mask position * H * W + y * W + x, where the box writes the objectness weight and the
+    gradient, or the spare slot M * H * W for a box that matches none or whose cell a later box takes; the
+    predictions there [N, B, 5 + C]; their targets [N, B, 5 + C] (channel 4 unused); the weight of each box's terms
+    [N, B] (its score, 0 unmatched); the location terms' extra weight 2 - w * h [N, B]). `match` (the forward's
+    GTMatchMask) skips the matching."""
+    n, _, h, w = x.shape
+    m, dtype = len(anchor_mask), x.dtype.type
+    gx, gy, gw, gh = (gt_box[..., k] for k in range(4))
+    an = xp.asarray(np.asarray(anchors, dtype=x.dtype).reshape(-1, 2) / dtype(downsample_ratio * h))
+    if match is None:
+        # the anchor each gt box overlaps most, centred together (the kernel compares these IoUs as float32)
+        iou = _center_iou(xp, (0, 0, gw[..., None], gh[..., None]), (0, 0, an[:, 0], an[:, 1]))
+        best = xp.argmax(iou.astype(np.float32), axis=-1)
+        position = np.full(an.shape[0], -1, dtype=np.int32)
+        for j in reversed(range(m)):  # an anchor listed twice in anchor_mask takes its first position
+            position[anchor_mask[j]] = j
+        valid = (gw >= 1e-6) & (gh >= 1e-6)
+        match = xp.where(valid, xp.asarray(position)[best], -1).astype(np.int32)
+    matched = match >= 0
+    slot = xp.maximum(match, 0)
+    best = xp.asarray(np.asarray(anchor_mask, dtype=np.int64))[slot]
+    # C's int() truncates; a centre outside [0, 1) stays in the grid (the kernel would read past the row)
+    gi = xp.clip((gx * w).astype(np.int64), 0, w - 1)
+    gj = xp.clip((gy * h).astype(np.int64), 0, h - 1)
+    cell = slot * (h * w) + gj * w + gi
+    later = (cell[:, :, None] == cell[:, None, :]) & matched[:, None, :] & xp.triu(
+        xp.ones((cell.shape[1],) * 2, dtype=bool), 1)
+    key = xp.where(matched & ~later.any(-1), cell, m * h * w)
+    channel = slot[..., None] * (5 + class_num) + xp.arange(5 + class_num)
+    pred = x.reshape(n, -1, h * w)[xp.arange(n)[:, None, None], channel, (gj * w + gi)[..., None]]
+    pos, neg = _label_targets(class_num, use_label_smooth)
+    labels = xp.where(xp.arange(class_num) == gt_label[..., None], dtype(pos), dtype(neg))
+    box = [gx * w - gi, gy * h - gj, xp.log(xp.where(matched, gw, 1) / an[best, 0]),
+           xp.log(xp.where(matched, gh, 1) / an[best, 1]), xp.zeros_like(gx)]
+    target = xp.concatenate([xp.stack(box, -1).astype(x.dtype), labels], -1)
+    score = xp.ones(gx.shape, x.dtype) if gt_score is None else gt_score
+    return match, key, pred, target, xp.where(matched, score, 0).astype(x.dtype), (2 - gw * gh).astype(x.dtype)
+
+
+def _yolov3_loss_forward(xp, x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num, ignore_thresh,
+                         downsample_ratio, use_label_smooth, scale_x_y):
+    _yolov3_loss_infer(x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num, ignore_thresh,
+                       downsample_ratio, use_label_smooth, scale_x_y)  # eager calls reach here unchecked
+    n, _, h, w = x.shape
+    m = len(anchor_mask)
+    match, key, pred, target, weight, box_weight = _gt_matches(
+        xp, x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num, downsample_ratio, use_label_smooth)
+    ce = _sigmoid_ce(xp, pred, target)
+    location = (ce[..., 0] + ce[..., 1] + xp.abs(pred[..., 2] - target[..., 2])
+                + xp.abs(pred[..., 3] - target[..., 3])) * box_weight
+    loss = ((location + ce[..., 5:].sum(-1)) * weight).sum(-1)
+    # predictions whose decoded box overlaps a gt box by more than ignore_thresh pay no objectness loss
+    entries = x.reshape(n, m, 5 + class_num, h, w)
+    an = np.asarray(anchors, dtype=x.dtype).reshape(-1, 2)[list(anchor_mask)] / x.dtype.type(downsample_ratio * h)
+    bias = -0.5 * (scale_x_y - 1.0)
+    decoded = ((xp.arange(w, dtype=x.dtype) + _sigmoid(xp, entries[:, :, 0]) * scale_x_y + bias) / h,
+               (xp.arange(h, dtype=x.dtype)[:, None] + _sigmoid(xp, entries[:, :, 1]) * scale_x_y + bias) / h,
+               xp.exp(entries[:, :, 2]) * xp.asarray(an[:, 0, None, None]),
+               xp.exp(entries[:, :, 3]) * xp.asarray(an[:, 1, None, None]))
+    gt = [gt_box[:, None, None, None, :, k] for k in range(4)]
+    iou = _center_iou(xp, [d[..., None] for d in decoded], gt)                        # [N, M, H, W, B]
+    valid = (gt[2] >= 1e-6) & (gt[3] >= 1e-6)
+    ignored = xp.where(valid, iou, 0).max(-1) > ignore_thresh
+    obj = xp.concatenate([xp.where(ignored, -1, 0).astype(x.dtype).reshape(n, -1), xp.zeros((n, 1), x.dtype)], 1)
+    obj[xp.arange(n)[:, None], key] = weight
+    obj = obj[:, :-1].reshape(n, m, h, w)
+    logit = entries[:, :, 4]
+    objectness = xp.where(obj > _OBJ_POSITIVE, _sigmoid_ce(xp, logit, 1) * obj,
+                          xp.where(obj > _OBJ_IGNORED, _sigmoid_ce(xp, logit, 0), 0))
+    return (loss + objectness.sum((1, 2, 3))).astype(x.dtype), obj, match
+
+
+def _yolov3_loss_grad_forward(xp, x, gt_box, gt_label, gt_score, obj, match, dloss, anchors, anchor_mask, class_num,
+                              ignore_thresh, downsample_ratio, use_label_smooth, scale_x_y):
+    n, _, h, w = x.shape
+    m, k = len(anchor_mask), 5 + class_num
+    _, key, pred, target, weight, box_weight = _gt_matches(
+        xp, x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num, downsample_ratio, use_label_smooth,
+        match=match)
+    d = _sigmoid(xp, pred) - target                                                   # [N, B, 5 + C]
+    d[..., 2:4] = xp.where(pred[..., 2:4] > target[..., 2:4], 1, -1)
+    d[..., :4] *= box_weight[..., None]
+    cells = xp.zeros((n, m * h * w + 1, k), x.dtype)
+    cells[xp.arange(n)[:, None], key] = d * (weight * dloss[:, None])[..., None]
+    dx = xp.ascontiguousarray(cells[:, :-1].reshape(n, m, h * w, k).transpose(0, 1, 3, 2))
+    o, s = obj.reshape(n, m, h * w), _sigmoid(xp, x.reshape(n, m, k, h * w)[:, :, 4])
+    dx[:, :, 4] = xp.where(o > _OBJ_POSITIVE, (s - 1) * o, xp.where(o > _OBJ_IGNORED, s, 0)) * dloss[:, None, None]
+    return dx.reshape(x.shape).astype(x.dtype)
+
+
+def _yolov3_loss_infer(x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num, ignore_thresh,
+                       downsample_ratio, use_label_smooth, scale_x_y):
+    op = "yolov3_loss"
+    check_float(op, x, "X", real=True)
+    if len(x.shape) != 4 or x.shape[2] != x.shape[3]:
+        raise ValueError(f"op '{op}': X must be 4-D [N, C, H, W] with H == W, received shape {list(x.shape)}")
+    if not anchors or len(anchors) % 2:
+        raise ValueError(f"op '{op}': anchors must hold (width, height) pairs, received {list(anchors)}")
+    if not anchor_mask or any(not 0 <= a < len(anchors) // 2 for a in anchor_mask):
+        raise ValueError(f"op '{op}': anchor_mask must index the {len(anchors) // 2} anchors, received "
+                         f"{list(anchor_mask)}")
+    if class_num <= 0:
+        raise ValueError(f"op '{op}': class_num must be positive, received {class_num}")
+    if x.shape[1] not in (len(anchor_mask) * (5 + class_num), -1):
+        raise ValueError(f"op '{op}': X must have len(anchor_mask) * (5 + class_num) = "
+                         f"{len(anchor_mask) * (5 + class_num)} channels, received {x.shape[1]}")
+    if len(gt_box.shape) != 3 or gt_box.shape[2] not in (4, -1) or np.dtype(gt_box.dtype) != np.dtype(x.dtype):
+        raise ValueError(f"op '{op}': GTBox must be a {np.dtype(x.dtype)} tensor [N, B, 4] (X's dtype), received "
+                         f"{np.dtype(gt_box.dtype)} {list(gt_box.shape)}")
+    for slot, t, dtype in (("GTLabel", gt_label, np.int32), ("GTScore", gt_score, x.dtype)):
+        if t is not None and (tuple(t.shape) != tuple(gt_box.shape[:2]) or np.dtype(t.dtype) != np.dtype(dtype)):
+            raise ValueError(f"op '{op}': {slot} must be a {np.dtype(dtype)} tensor of GTBox's [N, B] = "
+                             f"{list(gt_box.shape[:2])}, received {np.dtype(t.dtype)} {list(t.shape)}")
+    return (Meta((x.shape[0],), x.dtype), Meta((x.shape[0], len(anchor_mask), *x.shape[2:]), x.dtype),
+            Meta(tuple(gt_box.shape[:2]), np.dtype(np.int32)))
+
+
+def _yolov3_loss_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("yolov3_loss_grad", g.input("X"), g.input("GTBox"), g.input("GTLabel"),
+                                   g.input("GTScore"), g.output("ObjectnessMask"), g.output("GTMatchMask"),
+                                   g.output_grad("Loss"), **g.attrs))
+
+
+_YOLO_LOSS_ATTRS = {"anchors": [], "anchor_mask": [], "class_num": 1, "ignore_thresh": 0.7, "downsample_ratio": 32,
+                    "use_label_smooth": True, "scale_x_y": 1.0}
+YOLOV3_LOSS = register_op(
+    "yolov3_loss", inputs=("X", "GTBox", "GTLabel", "GTScore"), outputs=("Loss", "ObjectnessMask", "GTMatchMask"),
+    intermediate_outputs=("ObjectnessMask", "GTMatchMask"), optional_inputs=("GTScore",),
+    nondiff_inputs=("GTBox", "GTLabel", "GTScore"), forward=_yolov3_loss_forward, infer=_yolov3_loss_infer,
+    grad=_yolov3_loss_grad, attrs=_YOLO_LOSS_ATTRS)
+YOLOV3_LOSS_GRAD = register_op(
+    "yolov3_loss_grad",
+    inputs=("X", "GTBox", "GTLabel", "GTScore", "ObjectnessMask", "GTMatchMask", "Loss@GRAD"), outputs=("X@GRAD",),
+    optional_inputs=("GTScore",),
+    nondiff_inputs=("GTBox", "GTLabel", "GTScore", "ObjectnessMask", "GTMatchMask", "Loss@GRAD"),
+    forward=_yolov3_loss_grad_forward, infer=lambda x, *rest, **attrs: Meta(x.shape, x.dtype),
+    attrs=_YOLO_LOSS_ATTRS)
 
 
 # ---- matrix_nms ------------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tensor as T
-from ..framework.arg_errors import not_a_tensor
+from ..framework.arg_errors import bad_argument, not_a_tensor
 from ..framework.mode import in_static_mode
 from ..nn import initializer as _init
 from ..nn.layer.layers import Layer
@@ -14,7 +14,7 @@ from ..ops import detection as _detection
 from ..ops.dispatch import apply
 from ..tensor.tensor_args import is_tensor_like
 
-__all__ = ["yolo_box", "prior_box", "box_coder", "matrix_nms", "distribute_fpn_proposals", "generate_proposals", "deform_conv2d", "DeformConv2D", "read_file", "decode_jpeg", "roi_pool", "RoIPool",
+__all__ = ["yolo_loss", "yolo_box", "prior_box", "box_coder", "matrix_nms", "distribute_fpn_proposals", "generate_proposals", "deform_conv2d", "DeformConv2D", "read_file", "decode_jpeg", "roi_pool", "RoIPool",
            "psroi_pool", "PSRoIPool", "roi_align", "RoIAlign", "nms"]
 
 
@@ -244,6 +244,33 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cli
     return apply(_detection.YOLO_BOX, x, img_size, anchors=[int(a) for a in anchors], class_num=int(class_num),
                  conf_thresh=float(conf_thresh), downsample_ratio=int(downsample_ratio), clip_bbox=bool(clip_bbox),
                  scale_x_y=float(scale_x_y), iou_aware=bool(iou_aware), iou_aware_factor=float(iou_aware_factor))
+
+
+def yolo_loss(x, gt_box, gt_label, anchors, anchor_mask, class_num, ignore_thresh, downsample_ratio, gt_score=None,
+              use_label_smooth=True, name=None, scale_x_y=1.0):
+    """YOLOv3's training loss [N] of one head's output x [N, len(anchor_mask) * (5 + class_num), H, H] against the
+    ground-truth boxes gt_box [N, B, 4] ((cx, cy, w, h), normalised to the image; zero-sized boxes are padding),
+    their int32 labels gt_label [N, B] and mixup scores gt_score [N, B] (ops/detection.py's yolov3_loss)."""
+    api = "yolo_loss"
+    for arg, t, dtypes in (("x", x, ("float32", "float64")), ("gt_box", gt_box, ("float32", "float64")),
+                           ("gt_label", gt_label, ("int32",)), ("gt_score", gt_score, ("float32", "float64"))):
+        if t is not None or arg != "gt_score":
+            _check_tensor(t, api, arg, ())
+            if t.dtype.name not in dtypes:
+                raise bad_argument(f"{api}: {arg} must be a Tensor of dtype {list(dtypes)}, received {t.dtype.name}")
+    for arg, value in (("anchors", anchors), ("anchor_mask", anchor_mask)):
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, (int, np.integer)) for v in value):
+            raise bad_argument(f"{api}: {arg} must be a list or tuple of ints, received {value!r}")
+    for arg, value, kinds in (("class_num", class_num, (int, np.integer)), ("downsample_ratio", downsample_ratio,
+                              (int, np.integer)), ("ignore_thresh", ignore_thresh, (int, float, np.number)),
+                              ("scale_x_y", scale_x_y, (int, float, np.number)),
+                              ("use_label_smooth", use_label_smooth, (bool, np.bool_))):
+        if not isinstance(value, kinds) or (isinstance(value, bool) and kinds[0] is not bool):
+            raise bad_argument(f"{api}: {arg} must be {kinds[0].__name__}, received {type(value).__name__}")
+    return apply(_detection.YOLOV3_LOSS, x, gt_box, gt_label, gt_score, anchors=[int(a) for a in anchors],
+                 anchor_mask=[int(a) for a in anchor_mask], class_num=int(class_num),
+                 ignore_thresh=float(ignore_thresh), downsample_ratio=int(downsample_ratio),
+                 use_label_smooth=bool(use_label_smooth), scale_x_y=float(scale_x_y))[0]
 
 
 # ---- deformable convolution ------------------------------------------------------------------------------------
