@@ -60,3 +60,16 @@ def test_swiglu_is_one_launch_each_way(with_y):
         c.reset()
         out.sum().backward()
         assert _kernels(c)["swiglu_grad"] == 1
+
+
+@pytest.mark.parametrize("tables", [False, True])
+def test_rotary_embedding_is_one_launch_each_way(tables):
+    with count_launches() as c:
+        q, k, v = _tensor(2, 5, 4, 8), _tensor(2, 5, 2, 8), _tensor(2, 5, 2, 8)
+        sin, cos = (paddle.to_tensor(R.standard_normal((1, 5, 1, 8)).astype("float32")) for _ in "sc")
+        c.reset()
+        outs = IF.fused_rotary_position_embedding(q, k, v, *((sin, cos) if tables else ()))
+        assert _kernels(c) == {"fused_rope": 1}
+        c.reset()
+        sum(o.sum() for o in outs).backward()
+        assert _kernels(c)["fused_rope"] == 1  # the gradient: the inverse rotation of all three, one launch

@@ -284,6 +284,36 @@ def test_swiglu_forward_and_grad(impls, dtype, shape, with_y):
     assert (fwd.launches, bwd.launches) == (before[0] + 1, before[1] + 1)
 
 
+# ---- fused_rope -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("neox", [True, False])
+@pytest.mark.parametrize("time_major", [False, True])
+@pytest.mark.parametrize("tables,positions", [(False, False), (False, True), (True, False), (True, True)])
+def test_fused_rope(impls, dtype, neox, time_major, tables, positions):
+    """q, k (fewer heads) and v rotated in one launch, forward and inverse (the gradient), against the reference."""
+    lead = (5, 2) if time_major else (2, 5)
+    q, k, v = (strided(randn(*lead, h, 6, dtype=dtype)) for h in (3, 1, 2))
+    angles = np.tile(randn(7, 3) * 3, 2) if neox else np.repeat(randn(7, 3) * 3, 2, axis=1)
+    sin, cos = (np.sin(angles).astype(dtype), np.cos(angles).astype(dtype)) if tables else (None, None)
+    pos = R.integers(0, 7, size=(2, 5)) if positions else None
+    kern = K.kernel("rope", f"rope_{ {np.float32: 'f32', np.float16: 'f16'}[dtype] }")
+    before = kern.launches
+    for inverse in (False, True):
+        check(impls, "fused_rope", (q, k, v, sin, cos, pos), dict(use_neox_rotary_style=neox, time_major=time_major,
+                                                                  rotary_emb_base=100.0, inverse=inverse), dtype)
+    assert kern.launches == before + 2
+
+
+def test_fused_rope_position_outside_the_tables_gives_nan(emu):
+    """A position id past the given tables' rows reads nothing out of bounds: that row's outputs are NaN."""
+    q = randn(1, 2, 1, 4)
+    table = np.ones((2, 4), np.float32)
+    out, _, _ = device_impls("gpu")["fused_rope"](np, q, None, None, table, table, np.array([[1, 9]]),
+                                                  use_neox_rotary_style=True, time_major=False,
+                                                  rotary_emb_base=1e4, inverse=False)
+    assert np.isfinite(out[0, 0]).all() and np.isnan(out[0, 1]).all()
+
+
 # ---- activation grads, bias + act, dropout --------------------------------------------------------
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("op,attrs", [("relu_grad", {}), ("sigmoid_grad", {}), ("tanh_grad", {}),

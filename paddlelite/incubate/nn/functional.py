@@ -5,6 +5,7 @@ import numpy as np
 
 from ... import tensor as T
 from ...ops import dispatch
+from ...ops import fused as _fused
 from ...ops import norm as _norm
 from ...nn import functional as F
 from ...nn.functional.activation import swiglu
@@ -267,41 +268,17 @@ def fused_bias_act(x, bias=None, dequant_scales=None, shift=None, smooth=None, a
     return _BIAS_ACTS[act_method](x if bias is None else x + bias)
 
 
-def _rotate(x, sin, cos, neox):
-    if neox:  # halves: (a, b) -> (a cos - b sin, b cos + a sin)
-        a, b = T.chunk(x, 2, axis=-1)
-        return x * cos + T.concat([-b, a], axis=-1) * sin
-    pairs = T.reshape(x, [*x.shape[:-1], x.shape[-1] // 2, 2])  # interleaved pairs (x0, x1)
-    a, b = pairs[..., 0], pairs[..., 1]
-    rotated = T.reshape(T.stack([-b, a], axis=-1), x.shape)
-    return x * cos + rotated * sin
-
-
 def fused_rotary_position_embedding(q, k=None, v=None, sin=None, cos=None, position_ids=None,
                                     use_neox_rotary_style=True, time_major=False, rotary_emb_base=10000.0):
     """(q, k, v) rotated by their positions (rotary embedding): [batch, seq, heads, head_dim] tensors ([seq, batch,
-    ...] with time_major); sin / cos [seq, head_dim] (or broadcastable [1, seq, 1, head_dim]) computed from
-    rotary_emb_base when not given, picked by position_ids [batch, seq] when given. use_neox_rotary_style rotates
-    the two halves of head_dim, else adjacent pairs."""
-    seq_axis = 0 if time_major else 1
-    seq, dim = q.shape[seq_axis], q.shape[-1]
-    if sin is None or cos is None:
-        inv_freq = 1.0 / (rotary_emb_base ** (T.arange(0, dim, 2, dtype="float32") / dim))
-        freqs = T.unsqueeze(T.arange(seq, dtype="float32"), 1) * T.unsqueeze(inv_freq, 0)          # [seq, dim/2]
-        freqs = T.concat([freqs, freqs], axis=-1) if use_neox_rotary_style else \
-            T.reshape(T.stack([freqs, freqs], axis=-1), [seq, dim])
-        sin, cos = T.sin(freqs), T.cos(freqs)
-    sin, cos = T.reshape(sin, [-1, dim]), T.reshape(cos, [-1, dim])
-    if position_ids is not None:
-        sin, cos = F.embedding(position_ids, sin), F.embedding(position_ids, cos)            # [batch, seq, dim]
-        sin, cos = T.unsqueeze(sin, 2), T.unsqueeze(cos, 2)
-        if time_major:
-            sin, cos = T.transpose(sin, [1, 0, 2, 3]), T.transpose(cos, [1, 0, 2, 3])
-    else:
-        sin, cos = T.unsqueeze(sin[:seq], [1, 2] if time_major else [0, 2]), \
-            T.unsqueeze(cos[:seq], [1, 2] if time_major else [0, 2])
-    sin, cos = T.cast(sin, q.dtype), T.cast(cos, q.dtype)
-    return tuple(None if t is None else _rotate(t, sin, cos, use_neox_rotary_style) for t in (q, k, v))
+    ...] with time_major); sin / cos [positions, head_dim] (or [1, positions, 1, head_dim]) computed from
+    rotary_emb_base when not given, their rows picked by position_ids [batch, seq] when given (else the first seq).
+    use_neox_rotary_style rotates the two halves of head_dim, else adjacent pairs. One fused_rope op: one kernel
+    launch on a GPU for all three."""
+    outs = dispatch.apply(_fused.FUSED_ROPE, q, k, v, sin, cos, position_ids,
+                           use_neox_rotary_style=bool(use_neox_rotary_style), time_major=bool(time_major),
+                           rotary_emb_base=float(rotary_emb_base), inverse=False)
+    return tuple(None if t is None else out for t, out in zip((q, k, v), outs))
 
 
 def _layer_norm(x, scale, bias, epsilon):
