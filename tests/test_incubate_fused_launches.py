@@ -73,3 +73,18 @@ def test_rotary_embedding_is_one_launch_each_way(tables):
         c.reset()
         sum(o.sum() for o in outs).backward()
         assert _kernels(c)["fused_rope"] == 1  # the gradient: the inverse rotation of all three, one launch
+
+
+@pytest.mark.parametrize("act_method", ["gelu", "relu", "swish", "identity"])
+def test_bias_act_is_one_launch_each_way(act_method):
+    """The bias add runs inside the activation's kernel, forward and backward (the bias gradient's column sum
+    included)."""
+    with count_launches() as c:
+        x, bias = _tensor(4, 64), _tensor(64)
+        c.reset()
+        out = IF.fused_bias_act(x, bias, act_method=act_method)
+        assert _kernels(c) == {"fused_bias_act": 1}
+        dout = paddle.ones_like(out)
+        c.reset()
+        out.backward(dout)
+        assert _kernels(c) == {"fused_bias_act_grad": 1}

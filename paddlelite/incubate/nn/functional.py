@@ -253,18 +253,25 @@ def _halves_act(inner):
 
 
 _BIAS_ACTS = {"gelu": F.gelu, "relu": F.relu, "silu": F.silu, "swish": F.silu, "sigmoid": F.sigmoid, "tanh": T.tanh,
-              "identity": lambda h: h, "swiglu": _halves_act(F.silu), "geglu": _halves_act(F.gelu)}
+              "identity": lambda h: h, "swiglu": swiglu, "geglu": _halves_act(F.gelu)}
+# act_method -> the act of the fused_bias_act op (one kernel with its bias add, forward and backward)
+_FUSED_BIAS_ACTS = {"gelu": "gelu", "relu": "relu", "silu": "silu", "swish": "silu", "sigmoid": "sigmoid",
+                    "tanh": "tanh", "identity": "identity"}
 
 
 def fused_bias_act(x, bias=None, dequant_scales=None, shift=None, smooth=None, act_method="gelu",
                    compute_dtype="default", quant_scale=-1, quant_round_type=0, quant_max_bound=0, quant_min_bound=0):
-    """act_method(x + bias); swiglu / geglu split the last axis into halves (a, b) and give act(a) * b."""
+    """act_method(x + bias); swiglu / geglu split the last axis into halves (a, b) and give act(a) * b. The bias add
+    runs in the activation's kernel (the fused_bias_act op) for a [cols] bias and a plain activation; swiglu is
+    its one-kernel op after the add."""
     _no_quant("fused_bias_act", quant_scale)
     if dequant_scales is not None or shift is not None or smooth is not None:
         raise NotImplementedError("fused_bias_act: dequant_scales, shift and smooth (quantized inputs) are not "
                                   "supported")
     if act_method not in _BIAS_ACTS:
         raise ValueError(f"fused_bias_act: act_method must be one of {sorted(_BIAS_ACTS)}, received {act_method!r}")
+    if bias is not None and act_method in _FUSED_BIAS_ACTS and bias.shape == x.shape[-1:]:
+        return dispatch.apply(_fused.FUSED_BIAS_ACT, x, bias, act=_FUSED_BIAS_ACTS[act_method])
     return _BIAS_ACTS[act_method](x if bias is None else x + bias)
 
 
