@@ -88,3 +88,25 @@ def test_bias_act_is_one_launch_each_way(act_method):
         c.reset()
         out.backward(dout)
         assert _kernels(c) == {"fused_bias_act_grad": 1}
+
+
+def test_dropout_add_draws_dropouts_mask_in_one_kernel():
+    """In training one kernel draws the mask from the global generator, scales and adds (with
+    fused_bias_dropout_residual_layer_norm's bias too): the same values as F.dropout(x) + y from the same seed. The
+    backward: dropout_grad's kernel (the residual's gradient is the output's)."""
+    x, y, bias = _tensor(4, 64), _tensor(4, 64), _tensor(64)
+    paddle.seed(5)
+    want = paddle.nn.functional.dropout(x, 0.3) + y
+    paddle.seed(5)
+    np.testing.assert_array_equal(IF.fused_dropout_add(x, y, 0.3).numpy(), want.numpy())
+    with count_launches() as c:
+        x, y = _tensor(4, 64), _tensor(4, 64)
+        c.reset()
+        out = IF.fused_dropout_add(x, y, 0.3)
+        assert _kernels(c) == {"fused_dropout_add": 1}  # the generator's words are computed in the kernel
+        c.reset()
+        out.backward(paddle.ones_like(out))
+        assert _kernels(c)["dropout_grad"] == 1
+        c.reset()
+        IF.fused_bias_dropout_residual_layer_norm(x, y, bias)
+        assert _kernels(c) == {"fused_dropout_add": 1, "layer_norm": 1}

@@ -13,6 +13,7 @@ import pytest
 
 from paddlelite.device import kernels as K
 from paddlelite.ops.launch import activation as act_launch
+from paddlelite.ops.launch import dropout as dropout_launch
 from paddlelite.ops.launch import embedding as emb_launch
 from paddlelite.ops.launch import layer_norm as ln_launch
 from paddlelite.ops.launch import optimizer as opt_launch
@@ -282,6 +283,32 @@ def test_swiglu_forward_and_grad(impls, dtype, shape, with_y):
     check(impls, "swiglu", (x, y), {}, dtype)
     check(impls, "swiglu_grad", (x, y, randn(*out.shape, dtype=dtype)), {}, dtype)
     assert (fwd.launches, bwd.launches) == (before[0] + 1, before[1] + 1)
+
+
+# ---- fused_dropout_add ------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("with_bias", [True, False])
+@pytest.mark.parametrize("mode", ["upscale_in_train", "downgrade_in_infer"])
+def test_fused_dropout_add(impls, dtype, with_bias, mode):
+    """(x + bias) * mask * scale + y and the mask in one launch, the mask the dropout op's from the same draws."""
+    x, y = strided(randn(3, 7, 5, dtype=dtype)), randn(3, 7, 5, dtype=dtype)
+    bias = randn(5, dtype=dtype) if with_bias else None
+    kern = K.kernel("dropout", f"dropout_add_{ {np.float32: 'f32', np.float16: 'f16'}[dtype] }")
+    before = kern.launches
+    out, mask = check(impls, "fused_dropout_add", (x, bias, y),
+                      dict(dropout_prob=0.35, seed=11, dropout_implementation=mode), dtype)
+    assert kern.launches == before + 1 and 0 < mask.mean() < 1
+
+
+def test_fused_dropout_add_reads_a_captured_draws_key_on_the_device(emu):
+    """A captured graph's draw has its key in device memory: the kernel reads it there, the same words as from the
+    key given as a number."""
+    from paddlelite.framework.random import Draws
+    x, y = randn(4, 9), randn(4, 9)
+    got = [dropout_launch.dropout_add(np, Draws(np, key), x, None, y, 0.5, 2.0)
+           for key in (123456789, np.array([123456789], np.uint64))]
+    np.testing.assert_array_equal(got[0][1], got[1][1])
+    np.testing.assert_array_equal(got[0][1], Draws(np, 123456789).random((4, 9)) >= 0.5)
 
 
 # ---- fused_rope -------------------------------------------------------------------------------------

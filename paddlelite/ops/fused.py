@@ -6,6 +6,8 @@
 - fused_dropout_act_grad(Mask, A, DOut; act, dropout attrs): the gradient through
   dropout(act(h)), i.e. act_grad(A, dropout_grad(Mask, DOut)); A is the activation's saved output
   for relu/sigmoid/tanh and its input for gelu/gelu_tanh/silu, as the unfused grad ops take them.
+- fused_dropout_add(X, Bias, Y; dropout attrs): (X + Bias) * dropout mask * scale + Y in training, the mask drawn
+  from the framework's generator as the dropout op draws it (its Mask output, as dropout's).
 - fused_rope(Q, K, V, Sin, Cos, PositionIds; use_neox_rotary_style, time_major, rotary_emb_base, inverse): Paddle's
   fused_rotary_position_embedding; its gradient is the same op with `inverse` flipped (the transposed rotation:
   given Sin/Cos tables hold, as Paddle's gradient assumes, one angle for both elements of a rotated pair).
@@ -16,8 +18,11 @@ is defined once; each op's `gpu=` binding runs its kernel (compiled on first use
 import numpy as np
 
 from .launch import activation as _launch
+from .launch import dropout as _dropout_launch
 from .launch import rope as _rope_launch
-from .nn import dropout_grad_kernel
+from ..framework.random import rng_for
+from .formula import reduce_sum, reshape_as
+from .nn import _keep_scale, dropout_grad_kernel
 from .registry import Meta, get_op, register_op
 from .shape_rules import check_float
 
@@ -218,3 +223,48 @@ FUSED_ROPE = register_op("fused_rope", inputs=("Q", "K", "V", "Sin", "Cos", "Pos
                          outputs=("OutQ", "OutK", "OutV"), forward=_rope_forward, infer=_rope_infer, grad=_rope_grad,
                          attrs=dict(_ROPE_ATTRS), optional_inputs=("K", "V", "Sin", "Cos", "PositionIds"),
                          nondiff_inputs=("Sin", "Cos", "PositionIds"), double_grad=True, gpu=_rope_launch.rope)
+
+
+# ---- fused_dropout_add ------------------------------------------------------------------------------
+_DROPOUT_ADD_ATTRS = {"dropout_prob": 0.5, "seed": 0, "dropout_implementation": "upscale_in_train"}
+
+
+def _dropout_add_infer(x, bias, y, dropout_prob, seed, dropout_implementation):
+    get_op("dropout").infer(x, dropout_prob, False, seed, dropout_implementation)
+    if bias is not None:
+        _bias_infer("fused_dropout_add", x, bias)
+    if y.dtype != x.dtype or tuple(y.shape) != tuple(x.shape) and -1 not in tuple(x.shape) + tuple(y.shape):
+        raise ValueError(f"op 'fused_dropout_add': Y must be like X ({list(x.shape)}, {x.dtype}), received "
+                         f"{list(y.shape)}, {y.dtype}")
+    return Meta(tuple(x.shape), x.dtype), Meta(tuple(x.shape), np.dtype(np.uint8))
+
+
+def _dropout_add_forward(xp, x, bias, y, dropout_prob, seed, dropout_implementation):
+    out, mask = get_op("dropout").forward(xp, x if bias is None else x + bias, dropout_prob=dropout_prob, is_test=False,
+                                          seed=seed, dropout_implementation=dropout_implementation)
+    return out + y, mask
+
+
+def _dropout_add_kernel(xp, x, bias, y, dropout_prob, seed, dropout_implementation):
+    scale = float(_keep_scale(np.dtype(np.float32), dropout_prob, dropout_implementation, False))
+    return _dropout_launch.dropout_add(xp, rng_for(xp, seed), x, bias, y, dropout_prob, scale)
+
+
+def _dropout_add_grad(g):
+    dout = g.output_grad("Out")
+    if dout is None:
+        return
+    if g.needs_any("X", "Bias"):
+        dx = g.op("dropout_grad", g.output("Mask"), dout, dropout_prob=g.attrs["dropout_prob"], is_test=False,
+                  dropout_implementation=g.attrs["dropout_implementation"])
+        if g.needs("Bias"):
+            g.set_input_grad("Bias", reshape_as(reduce_sum(dx, axis=list(range(len(g.shape(dx)) - 1))),
+                                                g.input("Bias")))
+        g.set_input_grads(("X",), (dx,))
+    g.set_input_grads(("Y",), (dout,))
+
+
+FUSED_DROPOUT_ADD = register_op("fused_dropout_add", inputs=("X", "Bias", "Y"), outputs=("Out", "Mask"),
+                                forward=_dropout_add_forward, infer=_dropout_add_infer, grad=_dropout_add_grad,
+                                attrs=dict(_DROPOUT_ADD_ATTRS), optional_inputs=("Bias",),
+                                intermediate_outputs=("Mask",), gpu=_dropout_add_kernel)

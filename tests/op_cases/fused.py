@@ -25,3 +25,10 @@ CASES += [
                           "PositionIds": np.array([[5, 0, 2], [1, 1, 4]], np.int64)},
            {"use_neox_rotary_style": False, "time_major": True}, id="fused_rope-tables-positions-time-major"),
 ]
+CASES += [  # fixed seeds: the same mask on every forward
+    OpCase("fused_dropout_add", {"X": rand(4, 5, seed=21), "Bias": rand(5, seed=22), "Y": rand(4, 5, seed=23)},
+           {"dropout_prob": 0.4, "seed": 7}, id="fused_dropout_add-bias"),
+    OpCase("fused_dropout_add", {"X": rand(2, 3, 4, seed=24), "Bias": None, "Y": rand(2, 3, 4, seed=25)},
+           {"dropout_prob": 0.3, "seed": 3, "dropout_implementation": "downgrade_in_infer"},
+           id="fused_dropout_add-downgrade"),
+]

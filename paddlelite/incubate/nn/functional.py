@@ -216,9 +216,21 @@ def variable_length_memory_efficient_attention(query, key, value, seq_lens, kv_s
     return T.where(T.unsqueeze(attended, 1), out, T.zeros([], out.dtype.name))
 
 
+def _dropout_add(x, bias, y, p, training, mode):
+    """dropout(x + bias) + y: in training with p > 0 one fused_dropout_add op (its mask drawn from the global
+    generator as F.dropout's), else F.dropout's inference rules."""
+    if not training or not p or mode not in ("upscale_in_train", "downscale_in_infer"):
+        return F.dropout(x if bias is None else x + bias, p, training=training, mode=mode) + y
+    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
+        raise ValueError(f"fused_dropout_add: p must be a number in [0, 1], received {p!r}")
+    return dispatch.apply(_fused.FUSED_DROPOUT_ADD, x, bias, y, dropout_prob=float(p), seed=0,
+                          dropout_implementation="upscale_in_train" if mode == "upscale_in_train" else
+                          "downgrade_in_infer")[0]
+
+
 def fused_dropout_add(x, y, p=0.5, training=True, mode="upscale_in_train", name=None):
-    """dropout(x) + y."""
-    return F.dropout(x, p, training=training, mode=mode) + y
+    """dropout(x) + y; in training one fused_dropout_add op (one kernel after the generator's draws)."""
+    return _dropout_add(x, None, y, p, training, mode)
 
 
 def fused_matmul_bias(x, y, bias=None, transpose_x=False, transpose_y=False, name=None):
@@ -318,9 +330,9 @@ def fused_feedforward(x, linear1_weight, linear2_weight, linear1_bias=None, line
 
 def fused_bias_dropout_residual_layer_norm(x, residual, bias=None, ln_scale=None, ln_bias=None, dropout_rate=0.5,
                                            ln_epsilon=1e-5, training=True, mode="upscale_in_train", name=None):
-    """layer_norm(residual + dropout(x + bias))."""
-    h = x if bias is None else x + bias
-    return _layer_norm(residual + _dropout(h, dropout_rate, training, mode), ln_scale, ln_bias, ln_epsilon)
+    """layer_norm(residual + dropout(x + bias)): in training the fused_dropout_add op (bias, dropout and residual in
+    one kernel), then layer_norm's."""
+    return _layer_norm(_dropout_add(x, bias, residual, dropout_rate, training, mode), ln_scale, ln_bias, ln_epsilon)
 
 
 def fused_multi_head_attention(x, qkv_weight, linear_weight, pre_layer_norm=False, pre_ln_scale=None,
