@@ -160,54 +160,7 @@ LAYER_NORM_GRAD = register_op("layer_norm_grad", inputs=("X", "Scale", "Mean", "
                               optional_inputs=("Scale",), gpu=_launch.layer_norm_grad)
 
 
-# ---- fused_bias_residual_layernorm: layer_norm over h = X + Bias + residual_alpha * Residual (Paddle's
-# fused_layer_norm), h returned as ResidualOut, InvVar = 1 / sqrt(Variance + epsilon) beside Variance ------------
-def _fused_ln_infer(x, bias, residual, norm_weight, norm_bias, epsilon, residual_alpha, begin_norm_axis):
-    h = _pre_norm_infer("fused_bias_residual_layernorm", x, bias, residual, norm_weight, norm_bias, begin_norm_axis)
-    stat = Meta(tuple(x.shape[:begin_norm_axis]), _stat_dtype(x.dtype))
-    return Meta(x.shape, x.dtype), h, stat, stat, stat
-
-
-def _fused_ln_forward(xp, x, bias, residual, norm_weight, norm_bias, epsilon, residual_alpha, begin_norm_axis):
-    h, h_out = _pre_norm_sum(xp, "fused_bias_residual_layernorm", x, bias, residual, residual_alpha, begin_norm_axis)
-    y, mean, var = _layer_norm_forward(xp, h, norm_weight, norm_bias, epsilon, 1)
-    stats = x.shape[:begin_norm_axis]
-    inv = 1 / xp.sqrt(var + var.dtype.type(epsilon))
-    return (y.astype(x.dtype, copy=False).reshape(x.shape), h_out, mean.reshape(stats), var.reshape(stats),
-            inv.reshape(stats))
-
-
-def _fused_ln_grad(g):
-    """layer_norm_grad over h, then h's gradient (with ResidualOut's) to X, Residual (times residual_alpha) and
-    Bias (summed over the rows)."""
-    with_h = g.input("Bias") is not None or g.input("Residual") is not None
-    dres = g.output_grad("ResidualOut") if with_h else None
-    if g.output_grad("Out") is None and dres is None or not g.needs_any("X", "Bias", "Residual", "NormWeight",
-                                                                         "NormBias"):
-        return
-    axis = g.attrs["begin_norm_axis"]
-    dh, dweight, dnorm_bias = g.op("layer_norm_grad", g.output("ResidualOut") if with_h else g.input("X"),
-                                   g.input("NormWeight"), g.output("Mean"), g.output("Variance"),
-                                   g.output_grad_or_zeros("Out"), epsilon=g.attrs["epsilon"], begin_norm_axis=axis)
-    if dres is not None:
-        dh = dh + dres
-    alpha = g.attrs["residual_alpha"]
-    if g.needs("NormBias"):
-        g.set_input_grad("NormBias", reshape_as(dnorm_bias, g.input("NormBias")))
-    if g.needs("Bias"):
-        g.set_input_grad("Bias", reshape_as(reduce_sum(dh, axis=list(range(axis))), g.input("Bias")))
-    g.set_input_grads(("X", "Residual", "NormWeight"), (dh, dh if alpha == 1 else dh * alpha, dweight))
-
-
-FUSED_LAYER_NORM = register_op(
-    "fused_bias_residual_layernorm", inputs=("X", "Bias", "Residual", "NormWeight", "NormBias"),
-    outputs=("Out", "ResidualOut", "Mean", "Variance", "InvVar"), forward=_fused_ln_forward, infer=_fused_ln_infer,
-    grad=_fused_ln_grad, attrs={"epsilon": 1e-5, "residual_alpha": 1.0, "begin_norm_axis": 1},
-    optional_inputs=("Bias", "Residual", "NormWeight", "NormBias"), intermediate_outputs=("Mean", "Variance", "InvVar"),
-    gpu=_launch.fused_layer_norm)
-
-
-# ---- rms_norm: Paddle's fused_rms_norm (h = X + Bias + Residual, Out = h * InvVar * NormWeight + NormBias) ----
+# ---- what the fused norms share: the pre-norm sum h = X + Bias + alpha * Residual --------------------------
 def _stat_dtype(dtype):
     """float32 for 16-bit floats (Paddle's InvVar and accumulation), else the input's dtype."""
     return np.dtype(np.float32) if np.dtype(dtype).itemsize <= 2 else np.dtype(dtype)
@@ -242,6 +195,62 @@ def _pre_norm_sum(xp, op, x, bias, residual, alpha, begin_norm_axis):
     return h, h.astype(x.dtype).reshape(x.shape) if with_h else xp.empty((0,), x.dtype)
 
 
+def _pre_norm_grad_inputs(g):
+    """(h, ResidualOut's gradient or None) for a fused norm's grad maker; (None, None) when no gradient is asked or
+    none reaches the outputs."""
+    with_h = g.input("Bias") is not None or g.input("Residual") is not None
+    dres = g.output_grad("ResidualOut") if with_h else None
+    if g.output_grad("Out") is None and dres is None or not g.needs_any("X", "Bias", "Residual", "NormWeight",
+                                                                         "NormBias"):
+        return None, None
+    return g.output("ResidualOut") if with_h else g.input("X"), dres
+
+
+# ---- fused_bias_residual_layernorm: layer_norm over h = X + Bias + residual_alpha * Residual (Paddle's
+# fused_layer_norm), h returned as ResidualOut, InvVar = 1 / sqrt(Variance + epsilon) beside Variance ------------
+def _fused_ln_infer(x, bias, residual, norm_weight, norm_bias, epsilon, residual_alpha, begin_norm_axis):
+    h = _pre_norm_infer("fused_bias_residual_layernorm", x, bias, residual, norm_weight, norm_bias, begin_norm_axis)
+    stat = Meta(tuple(x.shape[:begin_norm_axis]), _stat_dtype(x.dtype))
+    return Meta(x.shape, x.dtype), h, stat, stat, stat
+
+
+def _fused_ln_forward(xp, x, bias, residual, norm_weight, norm_bias, epsilon, residual_alpha, begin_norm_axis):
+    h, h_out = _pre_norm_sum(xp, "fused_bias_residual_layernorm", x, bias, residual, residual_alpha, begin_norm_axis)
+    y, mean, var = _layer_norm_forward(xp, h, norm_weight, norm_bias, epsilon, 1)
+    stats = x.shape[:begin_norm_axis]
+    inv = 1 / xp.sqrt(var + var.dtype.type(epsilon))
+    return (y.astype(x.dtype, copy=False).reshape(x.shape), h_out, mean.reshape(stats), var.reshape(stats),
+            inv.reshape(stats))
+
+
+def _fused_ln_grad(g):
+    """layer_norm_grad over h, then h's gradient (with ResidualOut's) to X, Residual (times residual_alpha) and
+    Bias (summed over the rows)."""
+    h, dres = _pre_norm_grad_inputs(g)
+    if h is None:
+        return
+    axis = g.attrs["begin_norm_axis"]
+    dh, dweight, dnorm_bias = g.op("layer_norm_grad", h, g.input("NormWeight"), g.output("Mean"), g.output("Variance"),
+                                   g.output_grad_or_zeros("Out"), epsilon=g.attrs["epsilon"], begin_norm_axis=axis)
+    if dres is not None:
+        dh = dh + dres
+    alpha = g.attrs["residual_alpha"]
+    if g.needs("NormBias"):
+        g.set_input_grad("NormBias", reshape_as(dnorm_bias, g.input("NormBias")))
+    if g.needs("Bias"):
+        g.set_input_grad("Bias", reshape_as(reduce_sum(dh, axis=list(range(axis))), g.input("Bias")))
+    g.set_input_grads(("X", "Residual", "NormWeight"), (dh, dh if alpha == 1 else dh * alpha, dweight))
+
+
+FUSED_LAYER_NORM = register_op(
+    "fused_bias_residual_layernorm", inputs=("X", "Bias", "Residual", "NormWeight", "NormBias"),
+    outputs=("Out", "ResidualOut", "Mean", "Variance", "InvVar"), forward=_fused_ln_forward, infer=_fused_ln_infer,
+    grad=_fused_ln_grad, attrs={"epsilon": 1e-5, "residual_alpha": 1.0, "begin_norm_axis": 1},
+    optional_inputs=("Bias", "Residual", "NormWeight", "NormBias"), intermediate_outputs=("Mean", "Variance", "InvVar"),
+    gpu=_launch.fused_layer_norm)
+
+
+# ---- rms_norm: Paddle's fused_rms_norm (h = X + Bias + Residual, Out = h * InvVar * NormWeight + NormBias) ----
 def _rms_norm_infer(x, bias, residual, norm_weight, norm_bias, epsilon, begin_norm_axis):
     h = _pre_norm_infer("rms_norm", x, bias, residual, norm_weight, norm_bias, begin_norm_axis)
     return Meta(x.shape, x.dtype), h, Meta(tuple(x.shape[:begin_norm_axis]), _stat_dtype(x.dtype))
@@ -294,19 +303,16 @@ def _rms_norm_grad_infer(h, norm_weight, inv_var, dout, dresidual_out, begin_nor
 
 def _rms_norm_grad(g):
     """ONE grad op gives the gradient of h (X's and Residual's), of the weights and of Bias (h's column sums)."""
-    with_h = g.input("Bias") is not None or g.input("Residual") is not None
-    dres = g.output_grad("ResidualOut") if with_h else None
-    if g.output_grad("Out") is None and dres is None or not g.needs_any("X", "Bias", "Residual", "NormWeight",
-                                                                         "NormBias"):
+    h, dres = _pre_norm_grad_inputs(g)
+    if h is None:
         return
-    dh, dweight, dnorm_bias, dbias = g.op("rms_norm_grad", g.output("ResidualOut") if with_h else g.input("X"),
-                                          g.input("NormWeight"), g.output("InvVar"), g.output_grad_or_zeros("Out"),
-                                          dres, begin_norm_axis=g.attrs["begin_norm_axis"])
-    grads = [dh, dh, dweight, dnorm_bias, dbias]
-    for i, slot in enumerate(("X", "Residual", "NormWeight", "NormBias", "Bias")):
-        if i > 1 and g.needs(slot):
-            grads[i] = reshape_as(grads[i], g.input(slot))
-    g.set_input_grads(("X", "Residual", "NormWeight", "NormBias", "Bias"), grads)
+    dh, dweight, dnorm_bias, dbias = g.op("rms_norm_grad", h, g.input("NormWeight"), g.output("InvVar"),
+                                          g.output_grad_or_zeros("Out"), dres,
+                                          begin_norm_axis=g.attrs["begin_norm_axis"])
+    for slot, grad in (("NormBias", dnorm_bias), ("Bias", dbias)):
+        if g.needs(slot):
+            g.set_input_grad(slot, reshape_as(grad, g.input(slot)))
+    g.set_input_grads(("X", "Residual", "NormWeight"), (dh, dh, dweight))
 
 
 RMS_NORM = register_op("rms_norm", inputs=("X", "Bias", "Residual", "NormWeight", "NormBias"),
