@@ -285,6 +285,17 @@ def test_swiglu_forward_and_grad(impls, dtype, shape, with_y):
     assert (fwd.launches, bwd.launches) == (before[0] + 1, before[1] + 1)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("act", ["silu", "gelu"])
+@pytest.mark.parametrize("with_bias", [True, False])
+def test_fused_glu_with_bias(impls, dtype, act, with_bias):
+    """fused_bias_act's swiglu / geglu: the bias added inside swiglu's kernels; the bias gradient dx's column sums."""
+    x = strided(randn(5, 3, 10, dtype=dtype))
+    bias = randn(10, dtype=dtype) if with_bias else None
+    check(impls, "fused_glu", (x, bias), dict(act=act), dtype)
+    check(impls, "fused_glu_grad", (x, bias, randn(5, 3, 5, dtype=dtype)), dict(act=act), dtype)
+
+
 # ---- fused_dropout_add ------------------------------------------------------------------------------
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("with_bias", [True, False])

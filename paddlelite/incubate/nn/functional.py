@@ -4,6 +4,7 @@ op). Paddle's quantized variants (quant_scale > 0) are not supported."""
 import numpy as np
 
 from ... import tensor as T
+from ...ops import activation as _act
 from ...ops import dispatch
 from ...ops import fused as _fused
 from ...ops import norm as _norm
@@ -257,15 +258,9 @@ def fused_linear_activation(x, y, bias, trans_x=False, trans_y=False, activation
     return out if act is None else act(out)
 
 
-def _halves_act(inner):
-    def act(h):
-        a, b = T.chunk(h, 2, axis=-1)
-        return inner(a) * b
-    return act
-
-
 _BIAS_ACTS = {"gelu": F.gelu, "relu": F.relu, "silu": F.silu, "swish": F.silu, "sigmoid": F.sigmoid, "tanh": T.tanh,
-              "identity": lambda h: h, "swiglu": swiglu, "geglu": _halves_act(F.gelu)}
+              "identity": lambda h: h}
+_GLU_ACTS = {"swiglu": "silu", "geglu": "gelu"}  # act(a) * b over the halves: the fused_glu op, bias add included
 # act_method -> the act of the fused_bias_act op (one kernel with its bias add, forward and backward)
 _FUSED_BIAS_ACTS = {"gelu": "gelu", "relu": "relu", "silu": "silu", "swish": "silu", "sigmoid": "sigmoid",
                     "tanh": "tanh", "identity": "identity"}
@@ -274,14 +269,20 @@ _FUSED_BIAS_ACTS = {"gelu": "gelu", "relu": "relu", "silu": "silu", "swish": "si
 def fused_bias_act(x, bias=None, dequant_scales=None, shift=None, smooth=None, act_method="gelu",
                    compute_dtype="default", quant_scale=-1, quant_round_type=0, quant_max_bound=0, quant_min_bound=0):
     """act_method(x + bias); swiglu / geglu split the last axis into halves (a, b) and give act(a) * b. The bias add
-    runs in the activation's kernel (the fused_bias_act op) for a [cols] bias and a plain activation; swiglu is
-    its one-kernel op after the add."""
+    runs in the activation's kernel: the fused_bias_act op for a [cols] bias and a plain activation, the fused_glu op
+    for swiglu / geglu (one launch each way)."""
     _no_quant("fused_bias_act", quant_scale)
     if dequant_scales is not None or shift is not None or smooth is not None:
         raise NotImplementedError("fused_bias_act: dequant_scales, shift and smooth (quantized inputs) are not "
                                   "supported")
-    if act_method not in _BIAS_ACTS:
-        raise ValueError(f"fused_bias_act: act_method must be one of {sorted(_BIAS_ACTS)}, received {act_method!r}")
+    if act_method not in _BIAS_ACTS and act_method not in _GLU_ACTS:
+        raise ValueError(f"fused_bias_act: act_method must be one of {sorted([*_BIAS_ACTS, *_GLU_ACTS])}, received "
+                         f"{act_method!r}")
+    if act_method in _GLU_ACTS:
+        if x.shape[-1] % 2:
+            raise ValueError(f"fused_bias_act: {act_method} splits the last dim of x in halves; it must be even, "
+                             f"received shape {x.shape}")
+        return dispatch.apply(_act.FUSED_GLU, x, bias, act=_GLU_ACTS[act_method])
     if bias is not None and act_method in _FUSED_BIAS_ACTS and bias.shape == x.shape[-1:]:
         return dispatch.apply(_fused.FUSED_BIAS_ACT, x, bias, act=_FUSED_BIAS_ACTS[act_method])
     return _BIAS_ACTS[act_method](x if bias is None else x + bias)
