@@ -168,11 +168,10 @@ def _rope_tables(xp, sin, cos, position_ids, B, S, D, neox, base, time_major, cd
         if position_ids is None:
             rows = [t[:S][None] for t in tables]                                     # [1, S, D]
         else:
+            # a position outside the tables' rows gives NaN, as the kernel (no host read of the ids)
             ids = position_ids.reshape(B, S)
-            if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= tables[0].shape[0]):
-                raise ValueError(f"op 'fused_rope': PositionIds must lie in [0, {tables[0].shape[0]}) (the rows of "
-                                 f"Sin/Cos), received values in [{int(ids.min())}, {int(ids.max())}]")
-            rows = [t[ids] for t in tables]                                          # [B, S, D]
+            inside = ((ids >= 0) & (ids < tables[0].shape[0]))[..., None]
+            rows = [xp.where(inside, t[xp.clip(ids, 0, t.shape[0] - 1)], np.dtype(cdt).type(np.nan)) for t in tables]  # [B, S, D]
     else:
         inv_freq = (1.0 / (np.float32(base) ** (xp.arange(0, D, 2, dtype=np.float32) / np.float32(D)))).astype(
             np.float32)

@@ -44,7 +44,8 @@ def fused_layer_norm(xp, x, pre_bias, residual, scale, bias, epsilon, residual_a
 
 def _ln_fwd(xp, x, scale, bias, epsilon, begin_norm_axis, pre_bias=None, residual=None, residual_alpha=1.0,
             with_inv=False):
-    """(Y, ResidualOut, Mean, Variance, InvVar) from one ln_fwd launch (InvVar empty unless with_inv)."""
+    """(Y, ResidualOut, Mean, Variance, InvVar) from one ln_fwd launch (ResidualOut and InvVar None unless with_inv:
+    plain layer_norm allocates nothing for them)."""
     sfx = suffix(x.dtype)
     if sfx is None or not 0 < begin_norm_axis < max(x.ndim, 1) + 1:
         return None
@@ -59,19 +60,20 @@ def _ln_fwd(xp, x, scale, bias, epsilon, begin_norm_axis, pre_bias=None, residua
                         for a in (scale, bias, pre_bias, residual))
     with_h = pre_bias is not None or residual is not None
     y = xp.empty((M, N), dtype=x.dtype)
-    h = xp.empty((M, N) if with_h else (0,), dtype=x.dtype)
     mean, var = xp.empty((M,), dtype=np.float32), xp.empty((M,), dtype=np.float32)
-    inv = xp.empty((M,) if with_inv else (0,), dtype=np.float32)
+    h = xp.empty((M, N), dtype=x.dtype) if with_h else y  # y: a stand-in the kernel does not write
+    inv = xp.empty((M,), dtype=np.float32) if with_inv else mean
     fn = kernel("layer_norm", f"ln_fwd_{sfx}_{ssfx}")
     threads = block_size(fn, 256)
     grid = max(1, min(-(-M // (threads // 32)), sm_count() * 8))
     fn((grid,), (threads,), (x2, sc, bi, y, mean, var, i64(M), i64(N), f32(epsilon), i32(scale is not None),
-                             i32(bias is not None), pre, res, h if with_h else y, inv if with_inv else mean,
-                             f32(residual_alpha), i32(pre_bias is not None), i32(residual is not None),
-                             i32(with_inv)))
+                             i32(bias is not None), pre, res, h, inv, f32(residual_alpha), i32(pre_bias is not None),
+                             i32(residual is not None), i32(with_inv)))
     stats = x.shape[:begin_norm_axis]
-    return (y.reshape(x.shape), h.reshape(x.shape) if with_h else h, mean.reshape(stats), var.reshape(stats),
-            inv.reshape(stats) if with_inv else inv)
+    if not with_inv:
+        return y.reshape(x.shape), None, mean.reshape(stats), var.reshape(stats), None
+    return (y.reshape(x.shape), h.reshape(x.shape) if with_h else xp.empty((0,), dtype=x.dtype), mean.reshape(stats),
+            var.reshape(stats), inv.reshape(stats))
 
 
 def layer_norm_grad(xp, x, scale, mean, var, dy, epsilon, begin_norm_axis):
