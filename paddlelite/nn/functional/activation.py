@@ -216,7 +216,7 @@ def glu(x, axis=-1, name=None):
 
 
 def swiglu(x, y=None, name=None):
-    """silu(x) * y; without y, x's last axis is split into halves (x, y)."""
+    """silu(x) * y; without y, x's last axis is split into halves (x, y). One swiglu op: one launch on a GPU."""
     check_float_tensor(x, "swiglu")
     if y is None:
         if not x.shape:
@@ -224,10 +224,11 @@ def swiglu(x, y=None, name=None):
                              "received a 0-D tensor")
         if x.shape[-1] % 2:
             raise ValueError(f"swiglu: with y=None the last dim of x must be even, received shape {x.shape}")
-        x, y = T.split(x, 2, axis=-1)
     else:
         check_float_tensor(y, "swiglu", "y")
-    return apply(_ew.MULTIPLY, apply(_act.SILU, x), y)
+        if y.shape != x.shape:
+            raise ValueError(f"swiglu: y must have x's shape {x.shape}, received {y.shape}")
+    return apply(_act.SWIGLU, x, y)
 
 
 def maxout(x, groups, axis=1, name=None):
