@@ -83,6 +83,14 @@ template <class T> __device__ __forceinline__ float ld(const T* p, i64 i) { retu
 __device__ __forceinline__ float ld(const unsigned char* p, i64 i) { return (float)p[i]; }
 template <class T> __device__ __forceinline__ void st(T* p, i64 i, float v) { p[i] = from_f<T>(v); }
 
+// ---- random words: word `counter` of key's SplitMix64 sequence, as paddlelite/framework/random.py draws it -----
+__device__ __forceinline__ unsigned long long splitmix_word(unsigned long long key, unsigned long long counter) {
+  unsigned long long z = counter * 0x9E3779B97F4A7C15ull + key;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
 // ---- reductions: warp shuffles, then one shared-memory round across warps --------------------------
 // blockDim.x must be a multiple of 32 (the host launchers guarantee it).
 __device__ __forceinline__ float warp_sum(float v) {
@@ -160,20 +168,6 @@ __device__ __forceinline__ float act_forward(int act, float x) {
 // Grid-stride index helpers.
 #define GRID_TID ((i64)blockIdx.x * blockDim.x + threadIdx.x)
 #define GRID_STRIDE ((i64)gridDim.x * blockDim.x)
-
-// Grid-stride over the M * n elements of a [M, n] view, each with its row and column (no division per element).
-template <class F>
-__device__ __forceinline__ void rows_cols_loop(i64 M, i64 n, F f) {
-  const i64 total = M * n, stride = GRID_STRIDE;
-  const i64 dr = stride / n, dc = stride - dr * n;
-  i64 i = GRID_TID, r = i / n, c = i - r * n;
-  for (; i < total; i += stride) {
-    f(i, r, c);
-    r += dr;
-    c += dc;
-    if (c >= n) { c -= n; ++r; }
-  }
-}
 
 // Grid-stride over nvec groups of 4 elements, two groups per thread and step: `load(v)` returns group v's
 // inputs, `store(v, in)` computes and writes it. Both groups are loaded before either is used, so each

@@ -1,39 +1,50 @@
-// Rotary position embedding over x [B, S, H, D] (time_major: [S, B, H, D]) with sin / cos tables [Bs, S, D]
-// (Bs = 1: shared by the batch; Bs = B: one per sequence, as position_ids pick them):
+// fused_rope: Paddle's fused_rotary_position_embedding over q, k and v, each [B, S, H_t, D] ([S, B, H_t, D] when
+// time_major), in one launch (blockIdx.y picks the tensor; each has its own head count H_t).
 //
-//   out_j = x_j cos_j + sgn_j x_p(j) sin_j
+//   out_d = x_d cos_d + sign_d x_partner sin_d
 //
-// p(j) the rotation partner of column j and sgn_j = -1 for the first of the pair, +1 for the second: the two halves
-// of D (use_neox_rotary_style: p(j) = j +- D/2) or adjacent pairs (p(j) = j ^ 1). The rotation R is
-// antisymmetric, so the gradient is dx = dout cos - R(dout sin):
-//
-//   dx_j = d_j cos_j - sgn_j d_p(j) sin_p(j)
-//
-// rope_k computes either (grad selects), one element per thread of a grid-stride loop over the rows of D.
+// The partner of d is d + D/2 / d - D/2 (use_neox_rotary_style: halves), else d + 1 / d - 1 (adjacent pairs); sign_d
+// is -1 on a pair's first element. The angle row is p = position_ids[b, s] (or s): given tables sin/cos [P, D] are
+// read at row p (a row outside the P given makes the output NaN, never a read out of bounds), else the angle is
+// p * base^(-2i / D) with i = d % (D/2) (neox) or d / 2 (pairs), in float32.
+// `inverse` negates sin: the transposed rotation, which is the gradient (the rotation is orthogonal).
 #include "common.cuh"
 
 template <class T>
-__device__ __forceinline__ void rope_k(const T* __restrict__ x, const T* __restrict__ sin_t, const T* __restrict__ cos_t,
-                                       T* __restrict__ out, i64 B, i64 S, i64 H, i64 D, i64 Bs, int neox,
-                                       int time_major, int grad) {
-  const i64 half = D >> 1;
-  rows_cols_loop(B * S * H, D, [&](i64 i, i64 row, i64 j) {
-    const i64 bs = row / H;
+__device__ __forceinline__ void rope_k(const T* __restrict__ x, T* __restrict__ o, i64 H, const T* __restrict__ sin,
+                                       const T* __restrict__ cos, i64 P, const i64* __restrict__ pos, i64 B,
+                                       i64 S, i64 D, float base, int neox, int time_major, int has_table, int has_pos,
+                                       int inverse) {
+  const i64 n = B * S * H * D, half = D / 2;
+  for (i64 i = GRID_TID; i < n; i += GRID_STRIDE) {
+    const i64 d = i % D, bs = i / D / H;
     const i64 b = time_major ? bs % B : bs / S, s = time_major ? bs / B : bs % S;
-    const i64 t = ((Bs > 1 ? b : 0) * S + s) * D;
-    const i64 p = neox ? (j < half ? j + half : j - half) : (j ^ 1);
-    const float sgn = (neox ? j < half : (j & 1) == 0) ? -1.f : 1.f;
-    const float xj = ld(x, i), xp = ld(x, i - j + p);
-    const float v = grad ? xj * ld(cos_t, t + j) - sgn * xp * ld(sin_t, t + p)
-                         : xj * ld(cos_t, t + j) + sgn * xp * ld(sin_t, t + j);
-    st(out, i, v);
-  });
+    const i64 p = has_pos ? pos[b * S + s] : s;
+    float sn, cs;
+    if (has_table) {
+      const bool inside = p >= 0 && p < P;
+      sn = inside ? ld(sin, p * D + d) : __int_as_float(0x7fc00000);
+      cs = inside ? ld(cos, p * D + d) : sn;
+    } else {
+      const i64 fi = neox ? d % half : d / 2;
+      const float angle = (float)p * (1.f / powf(base, (float)(2 * fi) / (float)D));
+      sn = sinf(angle);
+      cs = cosf(angle);
+    }
+    const bool first = neox ? d < half : (d & 1) == 0;
+    const float partner = ld(x, neox ? (first ? i + half : i - half) : (first ? i + 1 : i - 1));
+    st(o, i, ld(x, i) * cs + (first != (bool)inverse ? -partner : partner) * sn);
+  }
 }
 
-#define ROPE_KERNELS(NAME, T)                                                                                 \
-  extern "C" __global__ void rope_##NAME(const T* x, const T* sin_t, const T* cos_t, T* out, i64 B, i64 S,    \
-                                         i64 H, i64 D, i64 Bs, int neox, int time_major, int grad) {          \
-    rope_k<T>(x, sin_t, cos_t, out, B, S, H, D, Bs, neox, time_major, grad);                                  \
+#define ROPE_KERNELS(NAME, T)                                                                                \
+  extern "C" __global__ void rope_##NAME(const T* q, const T* k, const T* v, T* oq, T* ok, T* ov, i64 hq,   \
+                                         i64 hk, i64 hv, const T* sin, const T* cos, i64 P, const i64* pos,  \
+                                         i64 B, i64 S, i64 D, float base, int neox, int time_major,         \
+                                         int has_table, int has_pos, int inverse) {                          \
+    const int t = blockIdx.y;                                                                                \
+    rope_k<T>(t == 0 ? q : t == 1 ? k : v, t == 0 ? oq : t == 1 ? ok : ov, t == 0 ? hq : t == 1 ? hk : hv,   \
+              sin, cos, P, pos, B, S, D, base, neox, time_major, has_table, has_pos, inverse);                  \
   }
 
 INSTANTIATE_FLOAT_TYPES(ROPE_KERNELS)

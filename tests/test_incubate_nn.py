@@ -208,47 +208,6 @@ def test_fast_rms_norm_gradient():
     np.testing.assert_allclose(x.grad.numpy(), numeric, rtol=1e-5, atol=1e-7)
 
 
-def test_fused_blocks_are_one_kernel_eagerly_and_one_op_in_a_program():
-    """fused_rms_norm and fused_layer_norm (with their residual sums), fast_rms_norm, swiglu, fused_bias_act and the
-    rotary embedding (per tensor) each run as one registry op:
-    one kernel launch on a GPU (counted here over NumPy); fused_rms_norm is one op in a static program giving the
-    eager values."""
-    import paddlelite as paddle
-    from paddlelite.device.launch_count import count_launches
-    F = paddle.incubate.nn.functional
-    with count_launches() as c:
-        x, r, w = (paddle.to_tensor(a) for a in (X, R, W8))
-        F.fused_rms_norm(x, w, None, 1e-6, 2, residual=r)
-        F.fast_rms_norm(x, w)
-        F.swiglu(x)
-        F.swiglu(x, r)
-        F.fused_bias_act(x, w, act_method="gelu")
-        q, table = paddle.to_tensor(G.uniform(-1, 1, (2, 5, 3, 8)).astype("float32")), paddle.to_tensor(
-            G.uniform(-1, 1, (5, 8)).astype("float32"))
-        F.fused_rotary_position_embedding(q, q, sin=table, cos=table)
-        F.fused_layer_norm(x, w, w, 1e-5, 0.5, 2, w, r)
-    counts = {label: counts.get("raw") for label, counts in c.by_label.items()}
-    # (fused_layer_norm's 1 / sqrt(variance + epsilon) per row is two more small ops over the [rows] statistics)
-    assert counts == {"paddlelite.framework.tensor.to_array": None, "rms_norm": 2, "swiglu": 2, "fused_bias_act": 1,
-                      "fused_rope": 2, "fused_bias_residual_layernorm": 1, "scale": 1,
-                      "rsqrt": None}
-    eager = [t.numpy() for t in F.fused_rms_norm(*(paddle.to_tensor(a) for a in (X, W8)), None, 1e-6, 2,
-                                                 residual=paddle.to_tensor(R))]
-    paddle.enable_static()
-    try:
-        main = paddle.static.Program()
-        with paddle.static.program_guard(main, paddle.static.Program()):
-            xv, rv = paddle.static.data("x", [2, 4, 8]), paddle.static.data("r", [2, 4, 8])
-            out, residual_out = F.fused_rms_norm(xv, paddle.static.data("w", [8]), None, 1e-6, 2, residual=rv)
-        assert [op.type for op in main.global_block().ops if op.type not in ("feed", "fetch")] == ["rms_norm"]
-        got = paddle.static.Executor(paddle.CPUPlace()).run(main, feed={"x": X, "r": R, "w": W8},
-                                                            fetch_list=[out, residual_out])
-    finally:
-        paddle.disable_static()
-    for a, b in zip(got, eager):
-        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
-
-
 def test_int_bincount_and_blha_get_max_len():
     import paddlelite as paddle
     F = paddle.incubate.nn.functional

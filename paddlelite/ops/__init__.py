@@ -25,7 +25,6 @@ from . import tensor_array  # noqa: F401  (write_to_array, read_from_array, lod_
 from . import sparse, sparse_conv  # noqa: F401  (sparse tensors: values, conversions, products, point-cloud conv)
 from . import geometric  # noqa: F401  (segment_pool, send_u_recv/ue_recv/uv, graph sampling and reindexing)
 from . import quant  # noqa: F401  (fake_quantize_dequantize_moving_average_abs_max, quantize_linear, dequantize_linear)
-from . import rope  # noqa: F401  (fused_rope, fused_rope_grad: rotary position embedding)
 from . import detection  # noqa: F401  (roi_align, roi_pool, psroi_pool, nms, box_coder: paddle.vision.ops)
 from .dispatch import apply
 from .registry import GradBuilder, Meta, OpDef, all_ops, device_impls, get_op, register_impl, register_op

@@ -1,18 +1,17 @@
-"""Normalisation ops: layer_norm (and over a residual sum: fused_bias_residual_layernorm), rms_norm (with its
-residual sum), instance_norm, batch_norm and sync_batch_norm, each with its grad op.
+"""Normalisation ops: layer_norm, rms_norm, instance_norm, batch_norm and sync_batch_norm, each with its grad op.
 
 Each backward is ONE dedicated op computing every input gradient in a pass (a fused GPU kernel replaces it
 by op type). Statistics are computed in float32 for float16 inputs, else in the input's dtype.
 """
 import numpy as np
 
-from .formula import reshape_as
+from .formula import reduce_sum, reshape_as
 from .collective import ring_communicator
 from .cudnn import batch_norm as _cudnn_bn
 from .launch import layer_norm as _launch
 from .launch import rms_norm as _rms_launch
 from .registry import Meta, register_op
-from .shape_rules import check_float, known_shapes_differ
+from .shape_rules import check_float
 
 
 def _compute_dtype(dtype):
@@ -161,152 +160,159 @@ LAYER_NORM_GRAD = register_op("layer_norm_grad", inputs=("X", "Scale", "Mean", "
                               optional_inputs=("Scale",), gpu=_launch.layer_norm_grad)
 
 
-# ---- fused_bias_residual_layernorm: layer_norm over h = x + bias + residual_alpha * residual ---------------
-# Paddle's fused_layer_norm. ResidualOut is h when bias or residual is given (else empty); Mean and Variance are
-# layer_norm's (float32 for 16-bit X, summed over h in float32, as kernels/layer_norm.cu). The backward is
-# layer_norm_grad on h, the gradient reaching ResidualOut added.
-def _residual_ln_infer(x, bias, residual, norm_weight, norm_bias, epsilon, residual_alpha, begin_norm_axis):
-    op = "fused_bias_residual_layernorm"
+# ---- what the fused norms share: the pre-norm sum h = X + Bias + alpha * Residual --------------------------
+def _stat_dtype(dtype):
+    """float32 for 16-bit floats (Paddle's InvVar and accumulation), else the input's dtype."""
+    return np.dtype(np.float32) if np.dtype(dtype).itemsize <= 2 else np.dtype(dtype)
+
+
+def _pre_norm_infer(op, x, bias, residual, norm_weight, norm_bias, begin_norm_axis):
+    """The checks of the fused norms' inputs; -> the Meta of their ResidualOut (h, or empty without bias and
+    residual)."""
     check_float(op, x, real=True)
+    _, right = _ln_split(op, x.shape, begin_norm_axis)
+    for slot, meta, dtypes in (("Bias", bias, (x.dtype,)), ("NormWeight", norm_weight, (x.dtype, _stat_dtype(x.dtype))),
+                               ("NormBias", norm_bias, (x.dtype, _stat_dtype(x.dtype)))):
+        if meta is not None and meta.dtype not in dtypes:
+            raise ValueError(f"op '{op}': {slot} has dtype {meta.dtype} but X has {x.dtype}")
+        _check_affine(op, slot, meta, right, x if meta is None or meta.dtype == x.dtype else meta)
+    if residual is not None and (residual.dtype != x.dtype or tuple(residual.shape) != tuple(x.shape)):
+        raise ValueError(f"op '{op}': Residual must be like X ({list(x.shape)}, {x.dtype}), received "
+                         f"{list(residual.shape)}, {residual.dtype}")
+    return Meta(x.shape, x.dtype) if bias is not None or residual is not None else Meta((0,), x.dtype)
+
+
+def _pre_norm_sum(xp, op, x, bias, residual, alpha, begin_norm_axis):
+    """h = X + Bias + alpha * Residual as [rows, features] in the statistics' dtype, and the ResidualOut to return
+    (h in X's dtype, or empty without bias and residual)."""
     left, right = _ln_split(op, x.shape, begin_norm_axis)
-    _rms_check(op, x, right, (("Bias", bias),), (("Residual", residual),))
-    _check_affine(op, "NormWeight", norm_weight, right, x)
-    _check_affine(op, "NormBias", norm_bias, right, x)
-    fused = bias is not None or residual is not None
-    stat = Meta(tuple(x.shape[:begin_norm_axis]), _rms_dtype(x.dtype))
-    return Meta(x.shape, x.dtype), Meta(x.shape if fused else (0,), x.dtype), stat, stat
-
-
-def _residual_ln_forward(xp, x, bias, residual, norm_weight, norm_bias, epsilon, residual_alpha, begin_norm_axis):
-    h = x.astype(_rms_dtype(x.dtype))
+    h = x.reshape(left, right).astype(_stat_dtype(x.dtype))
     if bias is not None:
-        h += bias.reshape(x.shape[begin_norm_axis:]).astype(h.dtype, copy=False)
+        h += bias.reshape(1, right)
     if residual is not None:
-        h += residual_alpha * residual.astype(h.dtype, copy=False)
-    y, mean, var = _layer_norm_forward(xp, h, norm_weight, norm_bias, epsilon, begin_norm_axis)
-    fused = bias is not None or residual is not None
-    return (y.astype(x.dtype, copy=False), h.astype(x.dtype) if fused else xp.empty((0,), x.dtype), mean, var)
+        h += residual.reshape(left, right) if alpha == 1 else h.dtype.type(alpha) * residual.reshape(left, right)
+    with_h = bias is not None or residual is not None
+    return h, h.astype(x.dtype).reshape(x.shape) if with_h else xp.empty((0,), x.dtype)
 
 
-def _residual_norm_grad(g, grad_op, alpha=1.0):
-    """Grad maker of a norm over h = x + bias + alpha * residual (ResidualOut): grad_op(h, dout, dresidual_out)
-    gives (dh, the gradient reaching ResidualOut included; dweight; dnorm_bias)."""
-    if not g.needs_any("X", "Bias", "Residual", "NormWeight", "NormBias"):
+def _pre_norm_grad_inputs(g):
+    """(h, ResidualOut's gradient or None) for a fused norm's grad maker; (None, None) when no gradient is asked or
+    none reaches the outputs."""
+    with_h = g.input("Bias") is not None or g.input("Residual") is not None
+    dres = g.output_grad("ResidualOut") if with_h else None
+    if g.output_grad("Out") is None and dres is None or not g.needs_any("X", "Bias", "Residual", "NormWeight",
+                                                                         "NormBias"):
+        return None, None
+    return g.output("ResidualOut") if with_h else g.input("X"), dres
+
+
+# ---- fused_bias_residual_layernorm: layer_norm over h = X + Bias + residual_alpha * Residual (Paddle's
+# fused_layer_norm), h returned as ResidualOut, InvVar = 1 / sqrt(Variance + epsilon) beside Variance ------------
+def _fused_ln_infer(x, bias, residual, norm_weight, norm_bias, epsilon, residual_alpha, begin_norm_axis):
+    h = _pre_norm_infer("fused_bias_residual_layernorm", x, bias, residual, norm_weight, norm_bias, begin_norm_axis)
+    stat = Meta(tuple(x.shape[:begin_norm_axis]), _stat_dtype(x.dtype))
+    return Meta(x.shape, x.dtype), h, stat, stat, stat
+
+
+def _fused_ln_forward(xp, x, bias, residual, norm_weight, norm_bias, epsilon, residual_alpha, begin_norm_axis):
+    h, h_out = _pre_norm_sum(xp, "fused_bias_residual_layernorm", x, bias, residual, residual_alpha, begin_norm_axis)
+    y, mean, var = _layer_norm_forward(xp, h, norm_weight, norm_bias, epsilon, 1)
+    stats = x.shape[:begin_norm_axis]
+    inv = 1 / xp.sqrt(var + var.dtype.type(epsilon))
+    return (y.astype(x.dtype, copy=False).reshape(x.shape), h_out, mean.reshape(stats), var.reshape(stats),
+            inv.reshape(stats))
+
+
+def _fused_ln_grad(g):
+    """layer_norm_grad over h, then h's gradient (with ResidualOut's) to X, Residual (times residual_alpha) and
+    Bias (summed over the rows)."""
+    h, dres = _pre_norm_grad_inputs(g)
+    if h is None:
         return
-    fused = g.input("Bias") is not None or g.input("Residual") is not None
-    dout, dresidual_out = g.output_grad("Out"), g.output_grad("ResidualOut") if fused else None
-    if dout is None and dresidual_out is None:
-        return
-    dh, dweight, dnorm_bias = grad_op(g.output("ResidualOut") if fused else g.input("X"),
-                                      g.output_grad_or_zeros("Out"), dresidual_out)
-    g.set_input_grads(("X", "Residual", "NormWeight", "NormBias"),
-                      (dh, dh if alpha == 1.0 else dh * alpha, dweight, dnorm_bias))
+    axis = g.attrs["begin_norm_axis"]
+    dh, dweight, dnorm_bias = g.op("layer_norm_grad", h, g.input("NormWeight"), g.output("Mean"), g.output("Variance"),
+                                   g.output_grad_or_zeros("Out"), epsilon=g.attrs["epsilon"], begin_norm_axis=axis)
+    if dres is not None:
+        dh = dh + dres
+    alpha = g.attrs["residual_alpha"]
+    if g.needs("NormBias"):
+        g.set_input_grad("NormBias", reshape_as(dnorm_bias, g.input("NormBias")))
     if g.needs("Bias"):
-        g.set_input_grad("Bias", g.reduce_as(dh, g.input("Bias")))
+        g.set_input_grad("Bias", reshape_as(reduce_sum(dh, axis=list(range(axis))), g.input("Bias")))
+    g.set_input_grads(("X", "Residual", "NormWeight"), (dh, dh if alpha == 1 else dh * alpha, dweight))
 
 
-def _residual_ln_grad(g):
-    def grad_op(h, dout, dresidual_out):
-        dh, dweight, dnorm_bias = g.op("layer_norm_grad", h, g.input("NormWeight"), g.output("Mean"),
-                                       g.output("Variance"), dout, epsilon=g.attrs["epsilon"],
-                                       begin_norm_axis=g.attrs["begin_norm_axis"])
-        return (dh if dresidual_out is None else dh + dresidual_out), dweight, dnorm_bias
-    _residual_norm_grad(g, grad_op, g.attrs["residual_alpha"])
-
-
-FUSED_BIAS_RESIDUAL_LAYERNORM = register_op(
+FUSED_LAYER_NORM = register_op(
     "fused_bias_residual_layernorm", inputs=("X", "Bias", "Residual", "NormWeight", "NormBias"),
-    outputs=("Out", "ResidualOut", "Mean", "Variance"), forward=_residual_ln_forward, infer=_residual_ln_infer,
-    grad=_residual_ln_grad, attrs={"epsilon": 1e-5, "residual_alpha": 1.0, "begin_norm_axis": 1},
-    optional_inputs=("Bias", "Residual", "NormWeight", "NormBias"), intermediate_outputs=("Mean", "Variance"),
-    gpu=_launch.residual_layer_norm)
+    outputs=("Out", "ResidualOut", "Mean", "Variance", "InvVar"), forward=_fused_ln_forward, infer=_fused_ln_infer,
+    grad=_fused_ln_grad, attrs={"epsilon": 1e-5, "residual_alpha": 1.0, "begin_norm_axis": 1},
+    optional_inputs=("Bias", "Residual", "NormWeight", "NormBias"), intermediate_outputs=("Mean", "Variance", "InvVar"),
+    gpu=_launch.fused_layer_norm)
 
 
-# ---- rms_norm: h = x + bias + residual, out = h / sqrt(mean(h^2) + epsilon) * norm_weight + norm_bias -------
-# Paddle's fused_rms_norm. ResidualOut is h when bias or residual is given (else empty); InvVar is 1/rms per row
-# (float32, float64 for float64 X). 16-bit inputs are summed and normalised in float32 (kernels/rms_norm.cu alike).
-def _rms_dtype(dtype):
-    return np.dtype(np.float64) if dtype == np.float64 else np.dtype(np.float32)
-
-
-def _rms_split(op, x, begin_norm_axis):
-    nd = len(x.shape)
-    if not isinstance(begin_norm_axis, (int, np.integer)) or not 0 <= begin_norm_axis < max(nd, 1):
-        raise ValueError(f"op '{op}': begin_norm_axis must be in [0, {nd}) for a {nd}-D X of shape "
-                         f"{list(x.shape)}, received {begin_norm_axis!r}")
-    return _numel(x.shape[:begin_norm_axis]), _numel(x.shape[begin_norm_axis:])
-
-
-def _rms_check(op, x, right, vectors=(), same_shape=()):
-    for slot, meta in vectors:
-        if meta is not None:
-            if meta.dtype != x.dtype:
-                raise TypeError(f"op '{op}': {slot} has dtype {meta.dtype} but X has {x.dtype}")
-            _check_affine(op, slot, meta, right, x)
-    for slot, meta in same_shape:
-        if meta is not None and (meta.dtype != x.dtype or known_shapes_differ(meta.shape, x.shape)):
-            raise ValueError(f"op '{op}': {slot} must have X's shape {list(x.shape)} and dtype {x.dtype}, "
-                             f"received {list(meta.shape)} {meta.dtype}")
-
-
+# ---- rms_norm: Paddle's fused_rms_norm (h = X + Bias + Residual, Out = h * InvVar * NormWeight + NormBias) ----
 def _rms_norm_infer(x, bias, residual, norm_weight, norm_bias, epsilon, begin_norm_axis):
-    check_float("rms_norm", x, real=True)
-    left, right = _rms_split("rms_norm", x, begin_norm_axis)
-    _rms_check("rms_norm", x, right, (("Bias", bias), ("NormWeight", norm_weight), ("NormBias", norm_bias)),
-               (("Residual", residual),))
-    fused = bias is not None or residual is not None
-    return (Meta(x.shape, x.dtype), Meta(x.shape if fused else (0,), x.dtype),
-            Meta((left,), _rms_dtype(x.dtype)))
+    h = _pre_norm_infer("rms_norm", x, bias, residual, norm_weight, norm_bias, begin_norm_axis)
+    return Meta(x.shape, x.dtype), h, Meta(tuple(x.shape[:begin_norm_axis]), _stat_dtype(x.dtype))
 
 
 def _rms_norm_forward(xp, x, bias, residual, norm_weight, norm_bias, epsilon, begin_norm_axis):
-    left, right = _rms_split("rms_norm", x, begin_norm_axis)
-    cdt = _rms_dtype(x.dtype)
-    h = x.reshape(left, right).astype(cdt)
-    if bias is not None:
-        h += bias.reshape(1, right).astype(cdt, copy=False)
-    if residual is not None:
-        h += residual.reshape(left, right).astype(cdt, copy=False)
+    h, h_out = _pre_norm_sum(xp, "rms_norm", x, bias, residual, 1, begin_norm_axis)
+    right, cdt = h.shape[1], h.dtype
     inv = _rows_dot(xp, h, h)
     inv /= right
     inv = 1 / xp.sqrt(inv + cdt.type(epsilon))
-    out = h * inv[:, None]
+    y = h * inv[:, None]
     if norm_weight is not None:
-        out *= norm_weight.reshape(1, right).astype(cdt, copy=False)
+        y *= norm_weight.reshape(1, right)
     if norm_bias is not None:
-        out += norm_bias.reshape(1, right).astype(cdt, copy=False)
-    fused = bias is not None or residual is not None
-    residual_out = h.astype(x.dtype).reshape(x.shape) if fused else xp.empty((0,), x.dtype)
-    return out.astype(x.dtype, copy=False).reshape(x.shape), residual_out, inv
+        y += norm_bias.reshape(1, right)
+    return y.astype(x.dtype, copy=False).reshape(x.shape), h_out, inv.reshape(x.shape[:begin_norm_axis])
+
+
+def _rms_norm_grad_forward(xp, h, norm_weight, inv_var, dout, dresidual_out, begin_norm_axis):
+    # dh = r g - h r^3 mean(g h) with g = dout * NormWeight, r = InvVar; plus ResidualOut's own gradient
+    left, right = _ln_split("rms_norm_grad", h.shape, begin_norm_axis)
+    cdt = _stat_dtype(h.dtype)
+    h2 = h.reshape(left, right).astype(cdt, copy=False)
+    d2 = dout.reshape(left, right).astype(cdt, copy=False)
+    r = inv_var.reshape(left, 1).astype(cdt, copy=False)
+    w = norm_weight.reshape(right).astype(cdt, copy=False) if norm_weight is not None else xp.ones(right, cdt)
+    hr = h2 * r
+    dnorm_weight = _column_sums(xp, d2 * hr)
+    dnorm_bias = _column_sums(xp, d2)
+    dh = d2 * w
+    dh -= hr * (_rows_dot(xp, dh, hr) / right)[:, None]
+    dh *= r
+    if dresidual_out is not None:
+        dh += dresidual_out.reshape(left, right)
+    pshape = norm_weight.shape if norm_weight is not None else (right,)
+    pdt = norm_weight.dtype if norm_weight is not None else h.dtype
+    return (dh.astype(h.dtype, copy=False).reshape(h.shape), dnorm_weight.astype(pdt, copy=False).reshape(pshape),
+            dnorm_bias.astype(pdt, copy=False).reshape(pshape), _column_sums(xp, dh).astype(h.dtype, copy=False))
+
+
+def _rms_norm_grad_infer(h, norm_weight, inv_var, dout, dresidual_out, begin_norm_axis):
+    _, right = _ln_split("rms_norm_grad", h.shape, begin_norm_axis)
+    for slot, meta in (("DOut", dout), ("DResidualOut", dresidual_out)):
+        if meta is not None and tuple(meta.shape) != tuple(h.shape) and -1 not in h.shape + meta.shape:
+            raise ValueError(f"op 'rms_norm_grad': {slot} has shape {list(meta.shape)} but H has {list(h.shape)}")
+    p = Meta(norm_weight.shape, norm_weight.dtype) if norm_weight is not None else Meta((right,), h.dtype)
+    return Meta(h.shape, h.dtype), p, p, Meta((right,), h.dtype)
 
 
 def _rms_norm_grad(g):
-    _residual_norm_grad(g, lambda h, dout, dresidual_out: g.op("rms_norm_grad", h, g.input("NormWeight"),
-                                                               g.output("InvVar"), dout, dresidual_out, **g.attrs))
-
-
-def _rms_norm_grad_infer(h, norm_weight, inv_var, dout, dresidual_out, epsilon, begin_norm_axis):
-    _, right = _rms_split("rms_norm_grad", h, begin_norm_axis)
-    _rms_check("rms_norm_grad", h, right, (("NormWeight", norm_weight),),
-               (("DOut", dout), ("DResidualOut", dresidual_out)))
-    p = Meta(norm_weight.shape, h.dtype) if norm_weight is not None else Meta((right,), h.dtype)
-    return Meta(h.shape, h.dtype), p, p
-
-
-def _rms_norm_grad_forward(xp, h, norm_weight, inv_var, dout, dresidual_out, epsilon, begin_norm_axis):
-    # xhat = h inv; dh = inv (dout w - xhat mean(dout w xhat)) + dresidual_out; dw = sum dout xhat; dnb = sum dout
-    left, right = _rms_split("rms_norm_grad", h, begin_norm_axis)
-    cdt = _rms_dtype(h.dtype)
-    inv = inv_var.reshape(left, 1).astype(cdt, copy=False)
-    xhat = h.reshape(left, right).astype(cdt) * inv
-    d = dout.reshape(left, right).astype(cdt, copy=False)
-    g = d * norm_weight.reshape(1, right).astype(cdt, copy=False) if norm_weight is not None else d
-    dh = inv * (g - xhat * (_rows_dot(xp, g, xhat) / right)[:, None])
-    if dresidual_out is not None:
-        dh += dresidual_out.reshape(left, right).astype(cdt, copy=False)
-    pshape = norm_weight.shape if norm_weight is not None else (right,)
-    return (dh.astype(h.dtype).reshape(h.shape), _column_sums(xp, d * xhat).astype(h.dtype).reshape(pshape),
-            _column_sums(xp, d).astype(h.dtype).reshape(pshape))
+    """ONE grad op gives the gradient of h (X's and Residual's), of the weights and of Bias (h's column sums)."""
+    h, dres = _pre_norm_grad_inputs(g)
+    if h is None:
+        return
+    dh, dweight, dnorm_bias, dbias = g.op("rms_norm_grad", h, g.input("NormWeight"), g.output("InvVar"),
+                                          g.output_grad_or_zeros("Out"), dres,
+                                          begin_norm_axis=g.attrs["begin_norm_axis"])
+    for slot, grad in (("NormBias", dnorm_bias), ("Bias", dbias)):
+        if g.needs(slot):
+            g.set_input_grad(slot, reshape_as(grad, g.input(slot)))
+    g.set_input_grads(("X", "Residual", "NormWeight"), (dh, dh, dweight))
 
 
 RMS_NORM = register_op("rms_norm", inputs=("X", "Bias", "Residual", "NormWeight", "NormBias"),
@@ -317,10 +323,9 @@ RMS_NORM = register_op("rms_norm", inputs=("X", "Bias", "Residual", "NormWeight"
 
 # No grad maker: double backward through rms_norm is not supported.
 RMS_NORM_GRAD = register_op("rms_norm_grad", inputs=("H", "NormWeight", "InvVar", "DOut", "DResidualOut"),
-                            outputs=("DH", "DNormWeight", "DNormBias"), forward=_rms_norm_grad_forward,
-                            infer=_rms_norm_grad_infer, attrs={"epsilon": 1e-5, "begin_norm_axis": 1},
+                            outputs=("DH", "DNormWeight", "DNormBias", "DBias"), forward=_rms_norm_grad_forward,
+                            infer=_rms_norm_grad_infer, attrs={"begin_norm_axis": 1},
                             optional_inputs=("NormWeight", "DResidualOut"), gpu=_rms_launch.rms_norm_grad)
-
 
 # ---- instance_norm --------------------------------------------------------------------------------
 def _in_channels(op, x, scale, bias):

@@ -151,6 +151,30 @@ class DenseTensor:
     def _dtype(self):
         return _dtype.from_numpy(self._value().dtype)
 
+    def _element(self, i, dtype, api):
+        a = self._value()
+        if a.dtype != dtype:
+            raise TypeError(f"LoDTensor.{api}: the tensor holds {a.dtype}, not {np.dtype(dtype)}")
+        return a
+
+    def _get_float_element(self, i):
+        return float(self._element(i, np.float32, "_get_float_element").reshape(-1)[i])
+
+    def _get_double_element(self, i):
+        return float(self._element(i, np.float64, "_get_double_element").reshape(-1)[i])
+
+    def _set_element(self, i, value, dtype, api):
+        a = self._element(i, dtype, api)
+        if not a.flags.c_contiguous:  # written in place through a flat view
+            a = self._scope._values[self._name] = a.copy()
+        a.reshape(-1)[i] = value
+
+    def _set_float_element(self, i, value):
+        self._set_element(i, value, np.float32, "_set_float_element")
+
+    def _set_double_element(self, i, value):
+        self._set_element(i, value, np.float64, "_set_double_element")
+
     def _is_initialized(self):
         return self._scope._values.get(self._name) is not None
 
@@ -755,6 +779,8 @@ class Executor:
             v = block._lookup(name)
             if v is not None:  # as Paddle, a feed the program has no variable for is ignored
                 feed_arrays[name] = _feed_value(v, name, value, xp)
+                if _persistable(block, name):  # kept in the scope, as Paddle's feed op writes it there (a copy of
+                    scope._values[name] = xp.array(feed_arrays[name], copy=True)  # its own: set in place later)
         # keyed by the array module too: plans compiled while launches are counted (device.count_launches) stay apart,
         # as do those compiled while a profiler records (ops/instrument.py)
         key = (program._uid, program._version, tuple(sorted(feed_arrays)), tuple(fetch_names),

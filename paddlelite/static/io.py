@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 
 from ..device.place import Place
-from ..framework.io import atomic_file, install_format, open_regular, read_archive, write_file
+from ..framework.io import ModelNotFoundError, atomic_file, install_format, open_regular, read_archive, write_file
 from ..framework.paddle_pickle import BFLOAT16_BITS
 from ..framework.tensor import wrap_array
 from ..framework.tensor_stream import combined_bytes, read_combined, read_one, tensor_bytes
@@ -69,6 +69,12 @@ def normalize_program(program, feed_vars, fetch_vars):
             kept.append(op)
             needed.update(n for n in reads if n not in fed)
     kept.reverse()
+    used = {n for op in kept for n in op_io(op)[0]} | set(fetch_names)
+    for i, n in enumerate(feed_names):
+        if n not in used:  # Paddle's pruning drops it, then refuses the feed name
+            raise ValueError(f"{api}: The feeded_var_names[{i}]: '{n}' doesn't exist in pruned inference program. "
+                             f"Please check whether '{n}' is a valid feed_var name, or remove it from "
+                             f"feeded_var_names if '{n}' is not involved in the target_vars calculation.")
     produced = {n for op in kept for n in op_io(op)[1]}
     for n in sorted(needed - produced):
         v = block._lookup(n)
@@ -207,7 +213,7 @@ def model_paths(path_prefix, api):
     if not os.path.exists(model):
         model = next((path_prefix + ext for _, _, ext in _PROGRAM_READERS if os.path.exists(path_prefix + ext)), model)
     if not os.path.exists(model):
-        raise FileNotFoundError(f"{api}: no model file '{path_prefix}.pdmodel' (or "
+        raise ModelNotFoundError(f"{api}: no model file '{path_prefix}.pdmodel' (or "
                                 f"{[path_prefix + ext for _, _, ext in _PROGRAM_READERS]})")
     return model, path_prefix + ".pdiparams"
 
@@ -215,9 +221,18 @@ def model_paths(path_prefix, api):
 def read_model(path_prefix, api):
     """(program, feed names, fetch names, {name: array}) of the inference model at `path_prefix`."""
     model_path, params_path = model_paths(path_prefix, api)
+    return read_model_files(model_path, params_path, api)
+
+
+def read_model_files(model_path, params_path, api):
+    """read_model of a model file and its parameter file (read when it exists or the program has persistable
+    values; None: there is none, which a model with persistable values refuses)."""
     model_path, data = _read_bytes(model_path, api)
     program, feeds, fetches = parse_model(data, f"'{model_path}'", api)
-    if persistable_names(program) or os.path.exists(params_path):
+    if params_path is None and persistable_names(program):
+        raise InferenceModelError(f"{api}: the model '{model_path}' has persistable values "
+                                  f"{persistable_names(program)[:5]} and no parameter file was given")
+    if params_path is not None and (persistable_names(program) or os.path.exists(params_path)):
         params_path, data = _read_bytes(params_path, api)
         values = read_params(data, program, f"'{params_path}'", api)
     else:
@@ -228,14 +243,19 @@ def read_model(path_prefix, api):
 def write_model(path_prefix, program, feed_names, fetch_names, values):
     """Write `<path_prefix>.pdmodel` and `<path_prefix>.pdiparams` (each atomically); a model without persistable
     values has no .pdiparams, as Paddle writes it."""
+    if not values:
+        warnings.warn("no variable in your model, please ensure there are any variables in your model to save")
+    write_model_files(path_prefix + ".pdmodel", path_prefix + ".pdiparams", program, feed_names, fetch_names, values)
+
+
+def write_model_files(model_path, params_path, program, feed_names, fetch_names, values):
+    """write_model to the files named (the parameter file only when there are values)."""
     model = program_bytes(program, feed_names, fetch_names)
     if values:
         params = combined_bytes(values)
-        with atomic_file(path_prefix + ".pdiparams") as f:
+        with atomic_file(params_path) as f:
             f.write(params)
-    else:
-        warnings.warn("no variable in your model, please ensure there are any variables in your model to save")
-    with atomic_file(path_prefix + ".pdmodel") as f:
+    with atomic_file(model_path) as f:
         f.write(model)
 
 
@@ -452,7 +472,7 @@ def load(program, model_path, executor=None, var_list=None):
         others = [v for v in others if v.name in names]
     param_file = model_path + ".pdparams"
     if not os.path.exists(param_file):
-        raise FileNotFoundError(f"{api}: no parameter file '{param_file}' (written by paddle.static.save)")
+        raise ModelNotFoundError(f"{api}: no parameter file '{param_file}' (written by paddle.static.save)")
     _assign_values(params, read_archive(param_file, api, return_numpy=True), api, f"'{param_file}'", True)
     opt_file = model_path + ".pdopt"
     if others and os.path.exists(opt_file):

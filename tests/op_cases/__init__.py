@@ -19,7 +19,7 @@ from paddlelite.framework.sparse import is_sparse
 FAMILIES = ["elementwise", "math", "activation", "reduce", "manipulation", "indexing", "nn", "conv", "pooling",
             "norm", "loss", "grad_support", "fused", "search", "run_program", "complex", "linalg", "fft", "rnn",
             "special", "collective", "deform_conv", "nce", "interpolate", "attention", "quant", "geometric", "detection",
-            "sparse", "sparse_conv", "rope", "moe"]
+            "sparse", "sparse_conv", "moe"]
 
 
 @dataclass

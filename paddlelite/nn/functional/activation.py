@@ -11,7 +11,6 @@ from ...framework import dtype as _dtype
 from ...ops import activation as _act
 from ...ops import dispatch
 from ...ops import elementwise as _ew
-from ...ops import fused as _fused
 from ...ops import manipulation as _mo
 from ...ops import math as _m
 from ...ops import nn as _nn
@@ -166,12 +165,12 @@ logsigmoid = log_sigmoid
 
 
 def celu(x, alpha=1.0, name=None):
-    """max(0, x) + min(0, alpha (exp(x / alpha) - 1)) = alpha elu(x / alpha)."""
+    """max(0, x) + min(0, alpha (exp(x / alpha) - 1)): Paddle's one celu op (its static programs show it)."""
     _check_tensor(x, "celu")
     alpha = _float(alpha, "celu", "alpha")
     if alpha == 0:
         raise ZeroDivisionError("celu: alpha cannot be 0")
-    return apply(_m.SCALE, apply(_act.ELU, apply(_m.SCALE, x, scale=1.0 / alpha), alpha=1.0), scale=alpha)
+    return apply(_act.CELU, x, alpha=alpha)
 
 
 def _threshold(value, api):
@@ -217,7 +216,7 @@ def glu(x, axis=-1, name=None):
 
 
 def swiglu(x, y=None, name=None):
-    """silu(x) * y; without y, x's last axis is split into halves (x, y). One swiglu op: one kernel on a GPU."""
+    """silu(x) * y; without y, x's last axis is split into halves (x, y). One swiglu op: one launch on a GPU."""
     check_float_tensor(x, "swiglu")
     if y is None:
         if not x.shape:
@@ -227,7 +226,9 @@ def swiglu(x, y=None, name=None):
             raise ValueError(f"swiglu: with y=None the last dim of x must be even, received shape {x.shape}")
     else:
         check_float_tensor(y, "swiglu", "y")
-    return apply(_fused.SWIGLU, x, y)
+        if y.shape != x.shape:
+            raise ValueError(f"swiglu: y must have x's shape {x.shape}, received {y.shape}")
+    return apply(_act.SWIGLU, x, y)
 
 
 def maxout(x, groups, axis=1, name=None):

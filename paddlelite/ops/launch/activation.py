@@ -1,8 +1,8 @@
-"""kernels/activation.cu: activation gradients and the fused bias + activation (forward and backward)."""
+"""kernels/activation.cu: activation gradients, the fused bias + activation and swiglu (forward and backward)."""
 import numpy as np
 
 from ...device.kernels import kernel
-from .common import THREADS, aligned, blocks, i32, i64, suffix
+from .common import THREADS, aligned, blocks, i32, i64, prod, suffix
 from .reduce import col_grid, reduce_mid
 
 BIAS_ACT_GRAD_BLOCKS_PER_SM = 2  # as kernels/activation.cu
@@ -62,51 +62,59 @@ def bias_act_grad(xp, x, bias, dout, act):
     return dx, dbias.reshape(bias.shape)
 
 
-def _glu_operands(xp, x, y):
-    """(x contiguous, rows M, half width n, b's element offset into x or None, row stride) of a gated unit's
-    inputs; None for what the kernels do not take."""
-    if suffix(x.dtype) is None or x.ndim == 0:
+def _glu_args(x, y, bias):
+    """(suffix, D) of swiglu over x (and y, or bias [2D] of x's halves): D outputs per row; None where the kernels
+    do not apply."""
+    sfx = suffix(x.dtype)
+    if sfx is None or x.ndim == 0 or y is not None and (y.dtype != x.dtype or y.shape != x.shape) \
+            or bias is not None and (y is not None or bias.dtype != x.dtype or bias.size != x.shape[-1]):
         return None
+    return sfx, x.shape[-1] if y is not None else x.shape[-1] // 2
+
+
+def swiglu(xp, x, y, bias=None, act="silu"):
+    """act(a) * b in one launch, (a, b) = (x, y) or the halves of x (+ bias) along its last axis."""
+    args = _glu_args(x, y, bias)
+    if args is None:
+        return None
+    sfx, D = args
     x_ = xp.ascontiguousarray(x)
-    if y is None:
-        if x.shape[-1] % 2:
-            return None
-        n = x.shape[-1] // 2
-        return x_, x_.size // max(2 * n, 1), n, n, 2 * n
-    if y.dtype != x.dtype or y.shape != x.shape:
-        return None
-    return x_, x_.size // max(x.shape[-1], 1), x.shape[-1], None, x.shape[-1]
-
-
-def swiglu(xp, x, y):
-    """silu(a) * b, a and b the halves of x's last axis (y None) or x and y, in one launch."""
-    ops = _glu_operands(xp, x, y)
-    if ops is None:
-        return None
-    x_, M, n, offset, ld = ops
-    out = xp.empty((*x.shape[:-1], n), dtype=x.dtype)
-    if out.size:
-        b = x_.reshape(-1)[offset:] if offset is not None else xp.ascontiguousarray(y)
-        kernel("activation", f"glu_act_{suffix(x.dtype)}")(
-            (blocks(out.size, THREADS * 4),), (THREADS,),
-            (x_, b, out, i64(M), i64(n), i64(ld), i64(ld), i32(ACT_CODES["silu"])))
+    y_ = xp.ascontiguousarray(y) if y is not None else x_
+    b_ = xp.ascontiguousarray(bias).reshape(-1) if bias is not None else x_
+    out = xp.empty(x.shape[:-1] + (D,), dtype=x.dtype)
+    n = prod(out.shape)
+    if n:
+        kernel("activation", f"swiglu_{sfx}")((blocks(n, THREADS * 4),), (THREADS,),
+                                              (x_, y_, b_, out, i64(n), i64(D), i32(y is not None),
+                                               i32(bias is not None), i32(ACT_CODES[act])))
     return out
 
 
-def swiglu_grad(xp, x, y, dout):
-    """(dx, dy) of swiglu in one launch (dy empty when y is None: both halves' gradients are in dx)."""
-    ops = _glu_operands(xp, x, y)
-    if ops is None or dout.dtype != x.dtype:
+def swiglu_grad(xp, x, y, dout, bias=None, act="silu"):
+    """(dx, dy) of swiglu in one launch; dy empty without y (dx then holds both halves' gradients)."""
+    args = _glu_args(x, y, bias)
+    if args is None or dout.dtype != x.dtype:
         return None
-    x_, M, n, offset, ld = ops
-    if tuple(dout.shape) != (*x.shape[:-1], n):
-        return None
+    sfx, D = args
+    x_ = xp.ascontiguousarray(x)
+    y_ = xp.ascontiguousarray(y) if y is not None else x_
+    b_ = xp.ascontiguousarray(bias).reshape(-1) if bias is not None else x_
+    d_ = xp.ascontiguousarray(dout)
     dx = xp.empty(x.shape, dtype=x.dtype)
-    dy = xp.empty(x.shape if y is not None else (0,), dtype=x.dtype)
-    if M * n:
-        b = x_.reshape(-1)[offset:] if offset is not None else xp.ascontiguousarray(y)
-        db = dx.reshape(-1)[offset:] if offset is not None else dy
-        kernel("activation", f"glu_act_grad_{suffix(x.dtype)}")(
-            (blocks(M * n, THREADS * 4),), (THREADS,),
-            (x_, b, xp.ascontiguousarray(dout), dx, db, i64(M), i64(n), i64(ld), i64(ld), i32(ACT_CODES["silu"])))
+    dy = xp.empty(y.shape if y is not None else (0,), dtype=x.dtype)
+    n = d_.size
+    if n:
+        kernel("activation", f"swiglu_grad_{sfx}")((blocks(n, THREADS * 4),), (THREADS,),
+                                                   (x_, y_, b_, d_, dx, dy if y is not None else dx, i64(n), i64(D),
+                                                    i32(y is not None), i32(bias is not None), i32(ACT_CODES[act])))
     return dx, dy
+
+
+def glu_bias_grad(xp, x, bias, dout, act):
+    """(dx, dbias) of act(a) * b over the halves of x + bias: swiglu_grad's launch, then dx's column sums."""
+    got = swiglu_grad(xp, x, None, dout, bias, act) if x.size else None
+    if got is None:
+        return None
+    dx = got[0]
+    B = x.shape[-1]
+    return dx, reduce_mid(xp, dx.reshape(-1, B), 1, dx.size // B, B, bias.dtype).reshape(bias.shape)

@@ -1,27 +1,31 @@
-"""kernels/rope.cu: rotary position embedding, forward and gradient, one launch each."""
+"""kernels/rope.cu: the rotary position embedding of q, k and v in one launch (forward, and with `inverse` the
+gradient)."""
+import numpy as np
+
+from .common import THREADS, blocks, f32, i32, i64, suffix
 from ...device.kernels import kernel
-from .common import THREADS, blocks, i32, i64, suffix
 
 
-def rope(xp, x, sin, cos, use_neox_rotary_style, time_major, grad=False):
-    """x rotated by the sin / cos tables [Bs, S, D] (or, with grad, its gradient taken back); None for what the
-    kernel does not take."""
-    sfx = suffix(x.dtype)
-    if sfx is None or x.ndim != 4 or sin.dtype != x.dtype or cos.dtype != x.dtype or sin.shape != cos.shape:
+def rope(xp, q, k, v, sin, cos, position_ids, use_neox_rotary_style, time_major, rotary_emb_base, inverse):
+    """(OutQ, OutK, OutV), an absent tensor's output empty; None where the kernel does not apply (float64, tables of
+    another dtype than q's)."""
+    given = [t for t in (q, k, v) if t is not None]
+    if suffix(q.dtype) is None or any(t.dtype != q.dtype for t in given) or (sin is None) != (cos is None) \
+            or sin is not None and (sin.dtype != q.dtype or cos.dtype != q.dtype):
         return None
-    S, B = (x.shape[0], x.shape[1]) if time_major else (x.shape[1], x.shape[0])
-    H, D = x.shape[2], x.shape[3]
-    if sin.ndim != 3 or sin.shape[1:] != (S, D) or sin.shape[0] not in (1, B) or D % 2:
-        return None
-    x_ = xp.ascontiguousarray(x)
-    out = xp.empty(x.shape, dtype=x.dtype)
-    if out.size:
-        kernel("rope", f"rope_{sfx}")((blocks(out.size, THREADS * 4),), (THREADS,),
-                                      (x_, xp.ascontiguousarray(sin), xp.ascontiguousarray(cos), out, i64(B), i64(S),
-                                       i64(H), i64(D), i64(sin.shape[0]), i32(use_neox_rotary_style),
-                                       i32(time_major), i32(grad)))
-    return out
-
-
-def rope_grad(xp, dout, sin, cos, use_neox_rotary_style, time_major):
-    return rope(xp, dout, sin, cos, use_neox_rotary_style, time_major, grad=True)
+    B, S = (q.shape[1], q.shape[0]) if time_major else (q.shape[0], q.shape[1])
+    D = q.shape[-1]
+    xs = [xp.ascontiguousarray(t) for t in given]
+    outs = [xp.empty(t.shape, dtype=q.dtype) for t in given]
+    pad = 3 - len(given)
+    table = [xp.ascontiguousarray(t).reshape(-1) if t is not None else xs[0] for t in (sin, cos)]
+    pos = xp.ascontiguousarray(position_ids, dtype=np.int64) if position_ids is not None else xs[0]
+    n = max(t.size for t in given)
+    if n:
+        kernel("rope", f"rope_{suffix(q.dtype)}")(
+            (blocks(n, THREADS * 4), len(given)), (THREADS,),
+            (*xs, *xs[:1] * pad, *outs, *outs[:1] * pad, *(i64(t.shape[2]) for t in given), *[i64(0)] * pad,
+             *table, i64(sin.size // D if sin is not None else 0), pos, i64(B), i64(S), i64(D), f32(rotary_emb_base), i32(use_neox_rotary_style), i32(time_major),
+             i32(sin is not None), i32(position_ids is not None), i32(inverse)))
+    it = iter(outs)
+    return tuple(next(it) if t is not None else xp.empty((0,), dtype=q.dtype) for t in (q, k, v))
