@@ -8,7 +8,6 @@ fetched value in its output handle; `run(inputs)` takes and returns Tensors in i
 graph-optimization switches (IR passes, memory optimization, MKLDNN, TensorRT) are recorded as asked and reported by
 their getters: the Executor compiles its own plan whatever they say.
 """
-import enum
 import os
 
 import numpy as np
@@ -20,39 +19,13 @@ from ..framework.tensor import Tensor as _Tensor
 from ..static.executor import Executor, Scope, scope_guard
 from ..static.io import _load_persistables, read_model
 from ..version import full_version
+from .enums import DataType, PlaceType, PrecisionType
+from .mixed_precision import convert_to_mixed_precision
 from .phi_kernel_names import PHI_KERNEL_NAMES
 
 __all__ = ["Config", "DataType", "PlaceType", "PrecisionType", "Predictor", "PredictorPool", "Tensor", "XpuConfig",
-           "create_predictor", "get_num_bytes_of_data_type", "get_trt_compile_version", "get_trt_runtime_version",
-           "get_version"]
-
-
-class DataType(enum.IntEnum):
-    """Paddle Inference's element types (its PaddleDType numbers)."""
-    FLOAT32 = 0
-    INT64 = 1
-    INT32 = 2
-    UINT8 = 3
-    INT8 = 4
-    FLOAT16 = 5
-    BOOL = 6
-    FLOAT64 = 7
-    BFLOAT16 = 8
-
-
-class PlaceType(enum.IntEnum):
-    UNK = -1
-    CPU = 0
-    GPU = 1
-    XPU = 2
-    CUSTOM = 4
-
-
-class PrecisionType(enum.IntEnum):
-    Float32 = 0
-    Int8 = 1
-    Half = 2
-    Bfloat16 = 3
+           "convert_to_mixed_precision", "create_predictor", "get_num_bytes_of_data_type", "get_trt_compile_version",
+           "get_trt_runtime_version", "get_version"]
 
 
 _DATA_TYPES = {"float32": DataType.FLOAT32, "int64": DataType.INT64, "int32": DataType.INT32, "uint8": DataType.UINT8,

@@ -271,9 +271,11 @@ def _flatten_desc(attrs, x):
 
 
 def _paired_paddings(attrs, x):
-    """Paddle's conv/pool APIs store paddings [before, after, ...] as one value per dim when each pair is equal."""
+    """Paddle's conv/pool APIs store paddings [before, after, ...] as one value per dim when each pair is equal (paddings
+    read from a file in that form already stay as they are)."""
     p = attrs["paddings"]
-    return {**attrs, "paddings": list(p[::2])} if list(p[::2]) == list(p[1::2]) else attrs
+    pairs = x is None or len(p) == 2 * (len(x.shape) - 2)
+    return {**attrs, "paddings": list(p[::2])} if pairs and list(p[::2]) == list(p[1::2]) else attrs
 
 
 def _conv_transpose_desc(attrs, x):  # Paddle's API leaves a zero output_padding and the output_size unset

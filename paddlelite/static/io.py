@@ -215,9 +215,18 @@ def model_paths(path_prefix, api):
 def read_model(path_prefix, api):
     """(program, feed names, fetch names, {name: array}) of the inference model at `path_prefix`."""
     model_path, params_path = model_paths(path_prefix, api)
+    return read_model_files(model_path, params_path, api)
+
+
+def read_model_files(model_path, params_path, api):
+    """read_model of a model file and its parameter file (read when it exists or the program has persistable
+    values; None: there is none, which a model with persistable values refuses)."""
     model_path, data = _read_bytes(model_path, api)
     program, feeds, fetches = parse_model(data, f"'{model_path}'", api)
-    if persistable_names(program) or os.path.exists(params_path):
+    if params_path is None and persistable_names(program):
+        raise InferenceModelError(f"{api}: the model '{model_path}' has persistable values "
+                                  f"{persistable_names(program)[:5]} and no parameter file was given")
+    if params_path is not None and (persistable_names(program) or os.path.exists(params_path)):
         params_path, data = _read_bytes(params_path, api)
         values = read_params(data, program, f"'{params_path}'", api)
     else:
@@ -228,14 +237,19 @@ def read_model(path_prefix, api):
 def write_model(path_prefix, program, feed_names, fetch_names, values):
     """Write `<path_prefix>.pdmodel` and `<path_prefix>.pdiparams` (each atomically); a model without persistable
     values has no .pdiparams, as Paddle writes it."""
+    if not values:
+        warnings.warn("no variable in your model, please ensure there are any variables in your model to save")
+    write_model_files(path_prefix + ".pdmodel", path_prefix + ".pdiparams", program, feed_names, fetch_names, values)
+
+
+def write_model_files(model_path, params_path, program, feed_names, fetch_names, values):
+    """write_model to the files named (the parameter file only when there are values)."""
     model = program_bytes(program, feed_names, fetch_names)
     if values:
         params = combined_bytes(values)
-        with atomic_file(path_prefix + ".pdiparams") as f:
+        with atomic_file(params_path) as f:
             f.write(params)
-    else:
-        warnings.warn("no variable in your model, please ensure there are any variables in your model to save")
-    with atomic_file(path_prefix + ".pdmodel") as f:
+    with atomic_file(model_path) as f:
         f.write(model)
 
 

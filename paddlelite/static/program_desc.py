@@ -19,7 +19,7 @@ from ..framework.framework_proto import (ATTR_TYPE_NAMES, ATTR_TYPES, DTYPE_BY_N
                                          SCALAR_TYPES, messages)
 from ..framework.io import CheckpointError
 from ..framework.mode import static_guard
-from ..ops.legacy import DECLARED_ATTR_TYPES, OP_VERSIONS, REGISTRY_TYPES, Scalar, attrs_from_desc
+from ..ops.legacy import DECLARED_ATTR_TYPES, OP_VERSIONS, REGISTRY_TYPES, Scalar, attrs_from_desc, legacy_type
 from ..ops.registry import all_ops
 from .callables import NO_FUNCTION
 from .framework import _COMMON_ATTRS, Block, Operator, Parameter, Program, _grad_body_temporaries
@@ -387,7 +387,8 @@ class _Parser:
             self.check(type(fn_id) is int and fn_id == NO_FUNCTION,
                        f"{where} calls Python function {fn_id!r:.40} (attribute '{name}') of the process that built "
                        "it; a program read from a file cannot choose Python code to run")
-        op = Operator(block, opdef.type, inputs, outputs, {**opdef.attrs, **ours})
+        # typed as a program built here types it (Paddle's legacy type), so the program is written back as read
+        op = Operator(block, legacy_type(opdef.type), inputs, outputs, {**opdef.attrs, **ours})
         op._where = None
         return block._append_operator(op)
 
