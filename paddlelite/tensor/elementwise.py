@@ -153,6 +153,9 @@ def logaddexp(x, y, name=None):
 
 def hypot(x, y, name=None):
     """sqrt(x ** 2 + y ** 2)."""
+    for arg, value in (("x", x), ("y", y)):
+        if not is_tensor_like(value):  # TypeError in both modes, as Paddle's hypot and hypot_
+            raise TypeError(f"hypot: {arg} must be a Tensor, received {type(value).__name__}")
     x, y = _floating(x, "hypot"), _floating(y, "hypot", "y")
     return _math.sqrt(_math.add(_math.square(x), _math.square(y)))
 
