@@ -438,15 +438,8 @@ KNOWN_BUGS = {
         'TestStaticPyLayerInputOutput.test_wrong_structure_exception': 'issue 28, exception classes that differ (helper suite)',
     },
     "test/deprecated/legacy_test/test_tensor.py": {
-        'TestTensor.test_empty_tensor': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestTensor.test_float_tensor': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestTensor.test_int_tensor': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestTensor.test_print_tensor': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestTensor.test_slice_tensor': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestTensor.test_tensor_pointer': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestTensor.test_tensor_set_error': 'issue 28, exception classes and messages that differ (helper suite): AssertionError: unexpectedly None',
-        'TestTensor.test_tensor_set_item_complex128': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestTensor.test_tensor_set_item_complex64': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestTensorPtr.test_tensor_ptr': "open: AttributeError: 'Tensor' object has no attribute 'set'",
     },
     "test/deprecated/legacy_test/test_zero_dim_sundry_static_api_deprecated.py": {
