@@ -8,6 +8,10 @@
 //                are read once, dx written once. Tiles as tile_colsum (16-byte accesses when B % 4 == 0
 //                and aligned); with gridDim.y > 1 the column sums are float32 partials [G, B] finished
 //                by reduce_mid (reduce.cu).
+// swiglu:        out = act(a) * b over the n = R * D outputs (act silu, or gelu for geglu), (a, b) = (x, y), or
+//                without y the two halves of each row of x [R, 2D] plus bias [2D] when given: output i (column
+//                c = i % D) reads a at 2i - c (bias c) and b at 2i - c + D (bias c + D).
+// swiglu_grad:   da = dout * b * act'(a), db = dout * act(a), written where a and b were read.
 #include "common.cuh"
 
 template <class T>
@@ -108,6 +112,56 @@ __device__ __forceinline__ void bias_act_grad_k(const T* __restrict__ x, const T
     else storev<V>(partial, (i64)blockIdx.y * B + c, s);
   }
 }
+
+// Grid-stride over the outputs: f(i, ia, a, b) with a's index ia (b's is i with y, else ia + D); see above.
+template <class T, class F>
+__device__ __forceinline__ void glu_loop(const T* __restrict__ x, const T* __restrict__ y, const T* __restrict__ bias,
+                                         i64 n, i64 D, int has_y, int has_bias, F f) {
+  const i64 step = GRID_STRIDE % D;
+  i64 c = GRID_TID % D;
+  for (i64 i = GRID_TID; i < n; i += GRID_STRIDE, c = next_col(c, step, D)) {
+    const i64 ia = has_y ? i : 2 * i - c;
+    float a = ld(x, ia), b = has_y ? ld(y, i) : ld(x, ia + D);
+    if (has_bias) {
+      a += ld(bias, c);
+      b += ld(bias, c + D);
+    }
+    f(i, ia, a, b);
+  }
+}
+
+template <class T>
+__device__ __forceinline__ void swiglu_k(const T* __restrict__ x, const T* __restrict__ y, const T* __restrict__ bias,
+                                         T* __restrict__ out, i64 n, i64 D, int has_y, int has_bias, int act) {
+  glu_loop(x, y, bias, n, D, has_y, has_bias, [&](i64 i, i64, float a, float b) {
+    st(out, i, act_forward(act, a) * b);
+  });
+}
+
+template <class T>
+__device__ __forceinline__ void swiglu_grad_k(const T* __restrict__ x, const T* __restrict__ y,
+                                              const T* __restrict__ bias, const T* __restrict__ dout,
+                                              T* __restrict__ dx, T* __restrict__ dy, i64 n, i64 D, int has_y,
+                                              int has_bias, int act) {
+  glu_loop(x, y, bias, n, D, has_y, has_bias, [&](i64 i, i64 ia, float a, float b) {
+    const float d = ld(dout, i);
+    st(dx, ia, d * b * act_grad(act, a));
+    if (has_y) st(dy, i, d * act_forward(act, a));
+    else st(dx, ia + D, d * act_forward(act, a));
+  });
+}
+
+#define SWIGLU_KERNELS(NAME, T)                                                                          \
+  extern "C" __global__ void swiglu_##NAME(const T* x, const T* y, const T* bias, T* out, i64 n, i64 D,  \
+                                           int has_y, int has_bias, int act) {                           \
+    swiglu_k<T>(x, y, bias, out, n, D, has_y, has_bias, act);                                            \
+  }                                                                                                      \
+  extern "C" __global__ void swiglu_grad_##NAME(const T* x, const T* y, const T* bias, const T* dout, T* dx, \
+                                                T* dy, i64 n, i64 D, int has_y, int has_bias, int act) { \
+    swiglu_grad_k<T>(x, y, bias, dout, dx, dy, n, D, has_y, has_bias, act);                              \
+  }
+
+INSTANTIATE_FLOAT_TYPES(SWIGLU_KERNELS)
 
 #define BIAS_ACT_GRAD_BLOCKS_PER_SM 2  // resident 256-thread blocks (launch/activation.py sizes the grid)
 

@@ -83,6 +83,14 @@ template <class T> __device__ __forceinline__ float ld(const T* p, i64 i) { retu
 __device__ __forceinline__ float ld(const unsigned char* p, i64 i) { return (float)p[i]; }
 template <class T> __device__ __forceinline__ void st(T* p, i64 i, float v) { p[i] = from_f<T>(v); }
 
+// ---- random words: word `counter` of key's SplitMix64 sequence, as paddlelite/framework/random.py draws it -----
+__device__ __forceinline__ unsigned long long splitmix_word(unsigned long long key, unsigned long long counter) {
+  unsigned long long z = counter * 0x9E3779B97F4A7C15ull + key;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
 // ---- reductions: warp shuffles, then one shared-memory round across warps --------------------------
 // blockDim.x must be a multiple of 32 (the host launchers guarantee it).
 __device__ __forceinline__ float warp_sum(float v) {

@@ -2,6 +2,9 @@
 // rows), Paddle's order in float32: mean = sum(x) / N, var = sum((x - mean)^2) / N (two passes: no cancellation),
 // y = (x - mean) / sqrt(var + eps) * scale + bias; Mean and Variance written per row. A lane visits columns
 // lane, lane + 32, ..., so a row's loads coalesce; the row is read three times (from L1/L2 after the first).
+// Fused with the pre-norm sum of Paddle's fused_bias_residual_layernorm: the normalised row is
+// h = x + pre[j] + alpha * res (each optional), rebuilt in float32 on every read and written once as hout; inv, when
+// asked for, gets 1 / sqrt(var + eps) per row.
 //
 // layer_norm backward over a [M, N] view (N = the normalised size), one pass over X and dY.
 //
@@ -28,27 +31,49 @@
 #define LN_MAXK 8
 #define LN_WARP_MAX 1024  // columns one warp keeps in registers (KV = 8)
 
+// The fused pre-norm sum, or x itself.
+struct LnPre {
+  const void* pre;  // [N]
+  const void* res;  // [M, N]
+  void* hout;       // [M, N], written when pre or res is given
+  float* inv;       // [M], written when has_inv
+  float alpha;
+  int has_pre, has_res, has_inv;
+};
+
+template <class T>
+__device__ __forceinline__ float ln_h(const T* __restrict__ xr, const LnPre& p, i64 r, i64 N, i64 j) {
+  float h = ld(xr, j);
+  if (p.has_pre) h += ld((const T*)p.pre, j);
+  if (p.has_res) h += p.alpha * ld((const T*)p.res + r * N, j);
+  return h;
+}
+
 template <class T, class S>
 __device__ __forceinline__ void ln_fwd(const T* __restrict__ x, const S* __restrict__ scale, const S* __restrict__ bias,
                                        T* __restrict__ y, float* __restrict__ mean, float* __restrict__ var, i64 M,
-                                       i64 N, float eps, int has_scale, int has_bias) {
+                                       i64 N, float eps, int has_scale, int has_bias, const LnPre& p) {
   const int lane = threadIdx.x & 31;
   const i64 warps = (i64)gridDim.x * (blockDim.x >> 5);
   for (i64 r = (i64)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); r < M; r += warps) {
     const T* xr = x + r * N;
     T* yr = y + r * N;
     float s = 0.f;
-    for (i64 j = lane; j < N; j += 32) s += ld(xr, j);
+    for (i64 j = lane; j < N; j += 32) {
+      const float h = ln_h(xr, p, r, N, j);
+      s += h;
+      if (p.has_pre || p.has_res) st((T*)p.hout + r * N, j, h);
+    }
     const float mu = warp_sum(s) / (float)N;
     float q = 0.f;
     for (i64 j = lane; j < N; j += 32) {
-      const float d = ld(xr, j) - mu;
+      const float d = ln_h(xr, p, r, N, j) - mu;
       q += d * d;
     }
     const float v = warp_sum(q) / (float)N;
     const float sd = sqrtf(v + eps);
     for (i64 j = lane; j < N; j += 32) {
-      float o = (ld(xr, j) - mu) / sd;
+      float o = (ln_h(xr, p, r, N, j) - mu) / sd;
       if (has_scale) o = o * ld(scale, j);
       if (has_bias) o = o + ld(bias, j);
       st(yr, j, o);
@@ -56,6 +81,7 @@ __device__ __forceinline__ void ln_fwd(const T* __restrict__ x, const S* __restr
     if (lane == 0) {
       mean[r] = mu;
       var[r] = v;
+      if (p.has_inv) p.inv[r] = 1.f / sd;
     }
   }
 }
@@ -287,8 +313,11 @@ __device__ __forceinline__ void ln_bwd(const T* __restrict__ x, const S* __restr
 #define LN_KERNELS(NAME, T, SNAME, S)                                                                   \
   extern "C" __global__ void ln_fwd_##NAME##_##SNAME(const T* x, const S* scale, const S* bias, T* y,   \
                                                      float* mean, float* var, i64 M, i64 N, float eps,  \
-                                                     int has_scale, int has_bias) {                     \
-    ln_fwd<T, S>(x, scale, bias, y, mean, var, M, N, eps, has_scale, has_bias);                          \
+                                                     int has_scale, int has_bias, const T* pre,         \
+                                                     const T* res, T* hout, float* inv, float alpha,    \
+                                                     int has_pre, int has_res, int has_inv) {           \
+    ln_fwd<T, S>(x, scale, bias, y, mean, var, M, N, eps, has_scale, has_bias,                           \
+                 LnPre{pre, res, hout, inv, alpha, has_pre, has_res, has_inv});                         \
   }                                                                                                     \
   extern "C" __global__ void ln_bwd_##NAME##_##SNAME(const T* x, const S* scale, const float* mean,     \
                                                      const float* var, const T* dy, T* dx, float* pg,   \

@@ -75,7 +75,7 @@ from .distributed.parallel import DataParallel  # noqa: E402
 from . import amp  # noqa: E402
 from .amp.auto_cast import autocast  # noqa: E402
 from .amp import get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype, is_autocast_enabled  # noqa: E402
-from . import callbacks, hapi, pir_utils, vision  # noqa: E402
+from . import callbacks, hapi, pir, pir_utils, vision  # noqa: E402
 from . import distribution, sparse  # noqa: E402
 from . import dataset, reader  # noqa: E402
 from . import text  # noqa: E402

@@ -14,7 +14,7 @@ from .ops import manipulation as _mo
 from .ops.dispatch import apply
 from .tensor.creation import arange, assign
 from .tensor.manipulation import cast, roll
-from .tensor.math import _check_tensor
+from .tensor.math import _check_tensor, check_tensor_type
 
 _COMPLEX_NAME = {"float32": "complex64", "float64": "complex128"}
 
@@ -150,7 +150,7 @@ def _c2r(api, x, s, axes, norm, forward):
 
 
 def _one_dim(api, x, n, axis):
-    _check_tensor(x, api)
+    check_tensor_type(x, api)
     axis = _check_axis(api, x, -1 if axis is None else axis)
     if n is not None:
         _check_n(api, n)
@@ -158,7 +158,7 @@ def _one_dim(api, x, n, axis):
 
 
 def _checked_nd(api, x, s, axes, rank=None):
-    _check_tensor(x, api)
+    check_tensor_type(x, api)
     if rank is not None:  # the 2-D transforms
         if x.ndim < rank:
             raise ValueError(f"{api}: the rank of the input ({x.ndim}) should >= {rank}")

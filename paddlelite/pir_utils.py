@@ -2,8 +2,8 @@
 
 paddlelite implements Paddle's legacy IR only (FLAGS_enable_pir_api stays False), so every guard builds legacy-IR
 programs: OldIrGuard and DygraphOldIrGuard are exactly Paddle's; IrGuard and DygraphPirGuard, which switch Paddle to
-PIR, keep the legacy IR here (a body that uses only the common static API runs the same; PIR-only APIs such as
-paddle.pir are absent). Like Paddle's, IrGuard and OldIrGuard enter static mode for their body when entered in
+PIR, keep the legacy IR here (a body that uses only the common static API runs the same; of the PIR-only APIs only
+paddle.pir.Value is here, a class with no instances). Like Paddle's, IrGuard and OldIrGuard enter static mode for their body when entered in
 dynamic mode.
 """
 from .framework.mode import disable_static, enable_static, in_dynamic_mode

@@ -109,6 +109,18 @@ def snapshot(value):
     raise TypeError(f"differential: cannot compare a result of type {type(value).__name__}: {value!r}")
 
 
+def error_class(call, catching=None):
+    """The name of the class of the exception `call()` raises, None when it returns: a body compares the classes of
+    several calls at once. With `catching` (classes, in order), the name of the first that catches it -- the class a
+    caller of Paddle catches, where paddlelite's is a subclass of more than one."""
+    try:
+        call()
+    except Exception as error:  # the class is the result compared
+        cls = type(error) if catching is None else next(c for c in catching if isinstance(error, c))
+        return cls.__name__
+    return None
+
+
 def _builtin_base(cls):
     """The nearest built-in exception class of `cls` (Paddle raises some of its own subclasses)."""
     for base in cls.__mro__:
@@ -234,4 +246,4 @@ def differential(expected=_MISSING, *, rtol=1e-6, atol=1e-6, check_dtype=True):
     return decorate
 
 
-__all__ = ["assert_same", "differential", "raises", "reference_paddle", "run_both", "run_static", "snapshot"]
+__all__ = ["assert_same", "differential", "error_class", "raises", "reference_paddle", "run_both", "run_static", "snapshot"]

@@ -370,7 +370,8 @@ def test_backward_error_names_op_and_user_line():
             raise ArithmeticError("boom")
 
     z = Broken.apply(y)
-    with pytest.raises(ArithmeticError, match=r"backward of op 'Broken' failed \(created at .*test_autograd.py"):
+    # OSError, as Paddle reports an error raised in a PyLayer's backward (an External error), naming the original
+    with pytest.raises(OSError, match=r"backward of op 'Broken' failed \(created at .*test_autograd.py.*ArithmeticError"):
         z.sum().backward()
 
 

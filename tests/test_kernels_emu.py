@@ -13,6 +13,7 @@ import pytest
 
 from paddlelite.device import kernels as K
 from paddlelite.ops.launch import activation as act_launch
+from paddlelite.ops.launch import dropout as dropout_launch
 from paddlelite.ops.launch import embedding as emb_launch
 from paddlelite.ops.launch import layer_norm as ln_launch
 from paddlelite.ops.launch import optimizer as opt_launch
@@ -207,6 +208,150 @@ def test_layer_norm_grad_blocks_fit_the_kernels_thread_limit(emu, monkeypatch):
     _, mean, var = get_op("layer_norm").forward(np, x, None, None, epsilon=1e-5, begin_norm_axis=1)
     check(device_impls("gpu"), "layer_norm_grad", (x, randn(2001), mean, var, dy), dict(epsilon=1e-5, begin_norm_axis=1),
           np.float32)
+
+
+# ---- the fused norms: rms_norm (kernels/rms_norm.cu) and fused_bias_residual_layernorm (ln_fwd) -------------
+FUSED_NORMS = {"rms_norm": ("rms_norm", "rms_fwd", dict(epsilon=1e-5)),
+               "fused_bias_residual_layernorm": ("layer_norm", "ln_fwd", dict(epsilon=1e-5, residual_alpha=0.5))}
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((2, 777), 1), ((300, 8), 1)])
+@pytest.mark.parametrize("given", ["all", "residual", "bias", "none", "f32 params"])
+@pytest.mark.parametrize("op", sorted(FUSED_NORMS))
+def test_fused_norm_forward(impls, op, dtype, shape, axis, given):
+    """One launch gives every output as the reference does: h = x + bias (+ alpha) * residual normalised, h as
+    ResidualOut (empty without bias and residual), the float32 statistics."""
+    x = randn(*shape, dtype=dtype) * 3 + 1
+    n = int(np.prod(shape[axis:]))
+    pdt = np.float32 if given == "f32 params" else dtype
+    bias = randn(n, dtype=dtype) if given in ("all", "bias") else None
+    residual = strided(randn(*shape, dtype=dtype)) if given in ("all", "residual", "f32 params") else None
+    weight = randn(n, dtype=pdt) if given in ("all", "none", "f32 params") else None
+    norm_bias = randn(n, dtype=pdt) if given in ("all", "f32 params") else None
+    family, name, attrs = FUSED_NORMS[op]
+    kern = K.kernel(family, f"{name}_{ {np.float32: 'f32', np.float16: 'f16'}[dtype] }_"
+                            f"{ {np.float32: 'f32', np.float16: 'f16'}[pdt] }")
+    before = kern.launches
+    check(impls, op, (x, bias, residual, weight, norm_bias), dict(attrs, begin_norm_axis=axis), dtype)
+    assert kern.launches == before + 1
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,axis", [((4, 10), 1), ((3, 2, 33), 2), ((2, 777), 1), ((70, 96), 1)])
+@pytest.mark.parametrize("with_weight,with_dres", [(True, True), (True, False), (False, True)])
+def test_rms_norm_grad(impls, dtype, shape, axis, with_weight, with_dres):
+    """DH and the column sums (DNormWeight, DNormBias, DBias) from one rms_bwd launch and one reduce_mid."""
+    n = int(np.prod(shape[axis:]))
+    h = randn(*shape, dtype=dtype)
+    weight = randn(n, dtype=dtype) if with_weight else None
+    _, _, inv = get_op("rms_norm").forward(np, h, None, None, weight, None, epsilon=1e-5, begin_norm_axis=axis)
+    dres = randn(*shape, dtype=dtype) if with_dres else None
+    check(impls, "rms_norm_grad", (h, weight, inv, strided(randn(*shape, dtype=dtype)), dres),
+          dict(begin_norm_axis=axis), dtype)
+
+
+def test_rms_norm_bf16_with_f32_weight(emu):
+    """bfloat16 X (bit patterns) with a float32 weight: the float32 formula on the rounded inputs."""
+    x, res, w = to_bf16(randn(6, 70)), to_bf16(randn(6, 70)), randn(70)
+    y, h, inv = (np.empty_like(x), np.empty_like(x), np.empty(6, np.float32))
+    emu.module("rms_norm").get_function("rms_fwd_bf16_f32")((1,), (64,), (
+        x, x, res, w, w, y, h, inv, np.int64(6), np.int64(70), np.float32(1e-5), np.int32(0), np.int32(1), np.int32(1),
+        np.int32(0)))
+    hf = from_bf16(x) + from_bf16(res)
+    ref_inv = 1 / np.sqrt((hf * hf).mean(1) + 1e-5)
+    np.testing.assert_allclose(inv, ref_inv, rtol=1e-5)
+    np.testing.assert_allclose(from_bf16(h), hf, rtol=1e-2, atol=1e-2)
+    np.testing.assert_allclose(from_bf16(y), hf * ref_inv[:, None] * w, rtol=1e-2, atol=1e-2)
+
+
+# ---- swiglu -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(4, 10), (3, 2, 34), (2, 1), (300, 6)])
+@pytest.mark.parametrize("with_y", [True, False])
+def test_swiglu_forward_and_grad(impls, dtype, shape, with_y):
+    """One launch each: silu(a) * b and (da, db), a and b two tensors or the halves of x's rows (columns wrap
+    inside a thread's grid-stride steps: rows shorter and longer than the stride)."""
+    if not with_y and shape[-1] % 2:
+        shape = shape[:-1] + (shape[-1] * 2,)
+    x = strided(randn(*shape, dtype=dtype) * 3)
+    y = randn(*shape, dtype=dtype) if with_y else None
+    out = check(impls, "swiglu", (x, y), {}, dtype)
+    fwd, bwd = (K.kernel("activation", f"{k}_{ {np.float32: 'f32', np.float16: 'f16'}[dtype] }")
+                for k in ("swiglu", "swiglu_grad"))
+    before = fwd.launches, bwd.launches
+    check(impls, "swiglu", (x, y), {}, dtype)
+    check(impls, "swiglu_grad", (x, y, randn(*out.shape, dtype=dtype)), {}, dtype)
+    assert (fwd.launches, bwd.launches) == (before[0] + 1, before[1] + 1)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("act", ["silu", "gelu"])
+@pytest.mark.parametrize("with_bias", [True, False])
+def test_fused_glu_with_bias(impls, dtype, act, with_bias):
+    """fused_bias_act's swiglu / geglu: the bias added inside swiglu's kernels; the bias gradient dx's column sums."""
+    x = strided(randn(5, 3, 10, dtype=dtype))
+    bias = randn(10, dtype=dtype) if with_bias else None
+    check(impls, "fused_glu", (x, bias), dict(act=act), dtype)
+    check(impls, "fused_glu_grad", (x, bias, randn(5, 3, 5, dtype=dtype)), dict(act=act), dtype)
+
+
+# ---- fused_dropout_add ------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("with_bias", [True, False])
+@pytest.mark.parametrize("mode", ["upscale_in_train", "downgrade_in_infer"])
+def test_fused_dropout_add(impls, dtype, with_bias, mode):
+    """(x + bias) * mask * scale + y and the mask in one launch, the mask the dropout op's from the same draws."""
+    x, y = strided(randn(3, 7, 5, dtype=dtype)), randn(3, 7, 5, dtype=dtype)
+    bias = randn(5, dtype=dtype) if with_bias else None
+    kern = K.kernel("dropout", f"dropout_add_{ {np.float32: 'f32', np.float16: 'f16'}[dtype] }")
+    before = kern.launches
+    out, mask = check(impls, "fused_dropout_add", (x, bias, y),
+                      dict(dropout_prob=0.35, seed=11, dropout_implementation=mode), dtype)
+    assert kern.launches == before + 1 and 0 < mask.mean() < 1
+
+
+def test_fused_dropout_add_reads_a_captured_draws_key_on_the_device(emu):
+    """A captured graph's draw has its key in device memory: the kernel reads it there, the same words as from the
+    key given as a number."""
+    from paddlelite.framework.random import Draws
+    x, y = randn(4, 9), randn(4, 9)
+    got = [dropout_launch.dropout_add(np, Draws(np, key), x, None, y, 0.5, 2.0)
+           for key in (123456789, np.array([123456789], np.uint64))]
+    np.testing.assert_array_equal(got[0][1], got[1][1])
+    np.testing.assert_array_equal(got[0][1], Draws(np, 123456789).random((4, 9)) >= 0.5)
+
+
+# ---- fused_rope -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("neox", [True, False])
+@pytest.mark.parametrize("time_major", [False, True])
+@pytest.mark.parametrize("tables,positions", [(False, False), (False, True), (True, False), (True, True)])
+def test_fused_rope(impls, dtype, neox, time_major, tables, positions):
+    """q, k (fewer heads) and v rotated in one launch, forward and inverse (the gradient), against the reference."""
+    lead = (5, 2) if time_major else (2, 5)
+    q, k, v = (strided(randn(*lead, h, 6, dtype=dtype)) for h in (3, 1, 2))
+    angles = np.tile(randn(7, 3) * 3, 2) if neox else np.repeat(randn(7, 3) * 3, 2, axis=1)
+    sin, cos = (np.sin(angles).astype(dtype), np.cos(angles).astype(dtype)) if tables else (None, None)
+    pos = R.integers(0, 7, size=(2, 5)) if positions else None
+    kern = K.kernel("rope", f"rope_{ {np.float32: 'f32', np.float16: 'f16'}[dtype] }")
+    before = kern.launches
+    for inverse in (False, True):
+        check(impls, "fused_rope", (q, k, v, sin, cos, pos), dict(use_neox_rotary_style=neox, time_major=time_major,
+                                                                  rotary_emb_base=100.0, inverse=inverse), dtype)
+    assert kern.launches == before + 2
+
+
+def test_fused_rope_position_outside_the_tables_gives_nan(emu):
+    """A position id past the given tables' rows reads nothing out of bounds: that row's outputs are NaN (the NumPy
+    reference's too)."""
+    q = randn(1, 2, 1, 4)
+    table = np.ones((2, 4), np.float32)
+    args = (q, None, None, table, table, np.array([[1, 9]]))
+    attrs = dict(use_neox_rotary_style=True, time_major=False, rotary_emb_base=1e4, inverse=False)
+    for out in (device_impls("gpu")["fused_rope"](np, *args, **attrs)[0], get_op("fused_rope").forward(np, *args,
+                                                                                                          **attrs)[0]):
+        assert np.isfinite(out[0, 0]).all() and np.isnan(out[0, 1]).all()
 
 
 # ---- activation grads, bias + act, dropout --------------------------------------------------------

@@ -1,5 +1,7 @@
 """Issue 11 "Layers and specs" against real Paddle 3.3.1: Tensor attributes are buffers, InputSpec.batch /
 unbatch work in place, NoamDecay starts at 0."""
+import numpy as np
+
 from tests.differential import differential, raises
 
 
@@ -96,3 +98,31 @@ def test_layer_parameters_take_the_default_dtype(paddle):
         return {name: str(make(paddle.nn).parameters()[0].dtype) for name, make in _DEFAULT_DTYPE_LAYERS.items()}
     finally:
         paddle.set_default_dtype("float32")
+
+
+@differential(expected={"keys": ([], []), "weight": [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]],
+                        "static": ["linear.bias", "linear.weight", "scratch"]})
+def test_set_state_dict_matches_the_layers_own_entries_not_an_overriding_state_dict(paddle):
+    """A Layer whose state_dict renames entries converts them back in set_state_dict (Paddle's test_state_dict_convert):
+    set_state_dict matches against the layer's own entries, without the override or the state-dict hooks; and
+    to_static_state_dict includes the non-persistable buffers."""
+    class Renamed(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.linear = paddle.nn.Linear(3, 2)
+            self.register_buffer("scratch", paddle.zeros([1]), persistable=False)
+
+        def state_dict(self, destination=None, include_sublayers=True, structured_name_prefix="", use_hook=True):
+            st = super().state_dict(destination=destination, include_sublayers=include_sublayers,
+                                    structured_name_prefix=structured_name_prefix, use_hook=use_hook)
+            st["linear.new_weight"] = paddle.transpose(st.pop("linear.weight"), [1, 0])
+            return st
+
+        def set_state_dict(self, state_dict, use_structured_name=True):
+            state_dict["linear.weight"] = paddle.transpose(state_dict.pop("linear.new_weight"), [1, 0])
+            return super().set_state_dict(state_dict)
+
+    source, target = Renamed(), Renamed()
+    source.linear.weight.set_value(np.arange(6, dtype="float32").reshape(3, 2))
+    keys = target.set_state_dict(source.state_dict())
+    return {"keys": keys, "weight": target.linear.weight, "static": sorted(target.to_static_state_dict())}

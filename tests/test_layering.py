@@ -34,7 +34,7 @@ ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 
 FLOORS = {
     "device": 0, "utils": 0, "version": 0,
-    "framework": 1, "_typing": 1,
+    "framework": 1, "_typing": 1, "pir": 1,
     "ops": 2,
     "autograd": 3, "static": 3,
     "tensor": 4,

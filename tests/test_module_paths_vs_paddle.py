@@ -5,7 +5,7 @@ import importlib
 
 import numpy as np
 
-from tests.differential import differential, raises
+from tests.differential import differential, error_class, raises
 
 
 def _module(paddle, path):
@@ -220,3 +220,39 @@ def test_array_write_past_the_end(paddle):
 @differential(expected=raises(TypeError))
 def test_create_array_bad_items(paddle):
     paddle.tensor.create_array("float32", [1.0])
+
+
+@differential(expected={"increment": [8], "isin": [True, False], "trapezoid": 0.5, "missing": "AttributeError",
+                        "backward_utils": [1, True, "TypeError"]})
+def test_tensor_math_holds_the_math_api_and_backward_utils(paddle):
+    """paddle.tensor.math holds every math function (increment, isin, trapezoid, ... are implemented elsewhere
+    here); paddle.autograd.backward_utils' containers take PIR values or None only."""
+    math = _module(paddle, "tensor.math")
+    x = paddle.to_tensor([5], dtype="int64")
+    backward_utils = _module(paddle, "autograd.backward_utils")
+    table = backward_utils.ValueDict()
+    table[None] = 1
+    missing = error_class(lambda: math.no_such_function)
+    return {"increment": math.increment(x, value=3), "isin": math.isin(paddle.to_tensor([1, 4]), paddle.to_tensor([1, 2])),
+            "trapezoid": math.trapezoid(paddle.to_tensor([0.0, 1.0])).item(), "missing": missing,
+            "backward_utils": [len(table), None in table,
+                               error_class(lambda: backward_utils.ValueSet([paddle.ones([1])]))]}
+
+
+@differential(expected={"names": ["dygraph_tmp", "dygraph_tmp", "abc"], "steps": [1, 1], "has_grad": [True, False, True],
+                        "static": None})
+def test_dygraph_tracer(paddle):
+    """base.framework._dygraph_tracer(): the tracer in dynamic mode (its unique names share one counter, _has_grad is
+    the grad mode), None in static mode."""
+    framework = _module(paddle, "base.framework")
+    tracer = framework._dygraph_tracer()
+    names = [tracer._generate_unique_name(), tracer._generate_unique_name("dygraph_tmp"),
+             tracer._generate_unique_name("abc")]
+    has_grad = [tracer._has_grad]
+    with paddle.no_grad():
+        has_grad.append(tracer._has_grad)
+    has_grad.append(tracer._has_grad)
+    paddle.enable_static()
+    numbers = [int(n.rsplit("_", 1)[1]) for n in names]  # (the counter is the process's: compared by its steps)
+    return {"names": [n.rsplit("_", 1)[0] for n in names], "steps": [b - a for a, b in zip(numbers, numbers[1:])],
+            "has_grad": has_grad, "static": framework._dygraph_tracer()}

@@ -45,7 +45,8 @@ def test_fused_kernels_are_bound_to_their_ops():
     bound = set(impls) - generated
     assert generated == {t for t, op in all_ops().items() if op.elementwise is not None} - bound
     assert bound == {"softmax", "softmax_grad", "softmax_with_cross_entropy", "softmax_with_cross_entropy_grad",
-                     "layer_norm", "layer_norm_grad", "relu_grad", "sigmoid_grad", "tanh_grad", "gelu_grad", "silu_grad", "dropout_grad", "fused_dropout_act_grad", "embedding_grad",
+                     "layer_norm", "layer_norm_grad", "fused_bias_residual_layernorm", "rms_norm", "rms_norm_grad",
+                     "swiglu", "swiglu_grad", "fused_glu", "fused_glu_grad", "fused_rope", "fused_dropout_add", "relu_grad", "sigmoid_grad", "tanh_grad", "gelu_grad", "silu_grad", "dropout_grad", "fused_dropout_act_grad", "embedding_grad",
                      "reduce_as", "sgd", "momentum", "adam", "adamw", "merged_adam", "merged_momentum", "merged_sgd", "adagrad", "rmsprop", "adadelta",
                      "adamax", "nadam", "radam", "rprop", "fused_bias_act", "fused_bias_act_grad", "lstm_cell",
                      "lstm_cell_grad", "gru_cell", "gru_cell_grad", "flash_attn", "flash_attn_grad",

@@ -204,7 +204,7 @@ def test_set_shares_storage_and_resize_keeps_leading_values():
         paddle.to_tensor([1.0]).set_(paddle.to_tensor([1]))
 
 
-@pytest.mark.parametrize("name", ["rows", "get_tensor", "get_selected_rows", "get_map_tensor", "set_vocab",
+@pytest.mark.parametrize("name", ["rows", "get_selected_rows", "get_map_tensor", "set_vocab",
                                   "set_string_list"])
 def test_unsupported_names_say_why(name):
     import paddlelite as paddle

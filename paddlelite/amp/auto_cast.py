@@ -233,7 +233,7 @@ backward. Returns what it was given: models, or (models, optimizers)."""
     if master_grad:
         for model in model_list:
             for p in model.parameters():
-                if p._data.dtype in _dtype.LOW_PRECISION:
+                if p._data.dtype in _dtype.LOW_PRECISION and not p.stop_gradient:  # (hooks need a trainable leaf)
                     p._register_backward_hook(_MasterGrad(p))
     if save_dtype is not None:
         if save_dtype not in ("float16", "bfloat16", "float32", "float64"):

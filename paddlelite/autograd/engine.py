@@ -16,6 +16,7 @@ from ..framework.mode import is_grad_enabled, set_grad_enabled
 from ..framework.tensor import Tensor, wrap_array
 from ..ops import autocast, dispatch
 from ..ops.registry import get_op
+from .hooks import run_backward_final_hooks
 
 _ADD = None
 _NO_GRADS = itertools.repeat(None)  # the gradients of a node that did not run: zip() stops at its edges
@@ -99,6 +100,7 @@ def run_backward(roots, seeds, retain_graph, create_graph, capture=None, cut=Non
         _run_nodes(p, starts)
     for entry in list(p.leaves.values()):  # leaves seeded directly, or behind skipped nodes
         _deliver(p, entry)
+    run_backward_final_hooks()
     return p.captured
 
 

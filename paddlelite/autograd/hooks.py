@@ -75,3 +75,22 @@ def retain(tensor):
     table = _table_for(tensor)
     if not any(isinstance(fn, _Retain) and fn.tensor() is tensor for fn in table.values()):
         table[next(_ids)] = _Retain(tensor)
+
+
+# Paddle's backward final hooks (core.eager._add_backward_final_hook): called, in order, once the next backward or
+# grad pass has finished, then forgotten
+_final_hooks = []
+
+
+def add_backward_final_hook(hook):
+    if not callable(hook):
+        raise TypeError(f"_add_backward_final_hook: hook must be callable, received {type(hook).__name__}")
+    _final_hooks.append(hook)
+
+
+def run_backward_final_hooks():
+    hooks = list(_final_hooks)
+    _final_hooks.clear()
+    for hook in hooks:
+        hook()
+

@@ -135,6 +135,15 @@ def _flat_outputs(outs):
     return flat, layout
 
 
+def _read_as_constant(node, t):
+    """Whether grad node `node` (of a simple op) takes `t` only through inputs its op does not differentiate."""
+    op = getattr(node, "op", None)
+    if op is None or not op.simple or node.inputs is None:
+        return False
+    slots = [k for k, x in enumerate(node.inputs) if x is t]
+    return bool(slots) and not any(op.diff_inputs_mask[k] for k in slots)
+
+
 class OpNode(GradNode):
     """The grad node of a registry op: runs the op's grad maker with an EagerGradBuilder."""
 
@@ -205,7 +214,11 @@ class OpNode(GradNode):
             node = None if g is None else g._node
             if node is not None and node.seq > first_new and node not in tied:
                 tied.add(node)
-                node.zero_edges = ties if node.zero_edges is None else node.zero_edges + ties
+                # not an input its grad op reads only as a constant (leaky_relu_grad's X, a mask): Paddle's double
+                # grad op has no gradient for it, so a later backward leaves it None
+                node_ties = [(e, t) for e, t in ties if not _read_as_constant(node, t)]
+                if node_ties:
+                    node.zero_edges = node_ties if node.zero_edges is None else node.zero_edges + node_ties
 
     def zeros_for_output(self, i):
         out = self.outputs[i]

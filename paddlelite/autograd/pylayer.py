@@ -43,25 +43,31 @@ class PyLayerContext:
 
 
 def _tensor_inputs(args, kwargs):
-    """The Tensors among the arguments, as Paddle orders them: positional, then keyword in call order,
-    each looking one level into lists and tuples."""
-    found = []
+    """(the Tensors among the arguments, as Paddle orders them: positional, then keyword in call order, each looking
+    one level into lists and tuples; per argument holding any, None for a Tensor or the count of a list's)."""
+    found, layout = [], []
     for a in list(args) + list(kwargs.values()):
-        for e in (a if isinstance(a, (list, tuple)) else (a,)):
-            if isinstance(e, Tensor):
-                found.append(e)
-    return found
+        if isinstance(a, Tensor):
+            found.append(a)
+            layout.append(None)
+        elif isinstance(a, (list, tuple)):
+            tensors = [e for e in a if isinstance(e, Tensor)]
+            if tensors:
+                found.extend(tensors)
+                layout.append(len(tensors))
+    return found, layout
 
 
 class PyLayerNode(GradNode):
-    __slots__ = ("layer", "ctx", "in_shapes", "out_templates")
+    __slots__ = ("layer", "ctx", "in_shapes", "out_templates", "layout")
 
     grads_from_user = True  # backward's tensors are handed on as returned (Paddle keeps their flags)
 
-    def __init__(self, layer, ctx, inputs, outputs):
+    def __init__(self, layer, ctx, inputs, outputs, layout):
         GradNode.__init__(self, [_edge_of(t) for t in inputs], len(outputs))
         self.layer = layer
         self.ctx = ctx
+        self.layout = layout
         self.in_shapes = [t.shape for t in inputs]
         self.out_templates = [(o._data.shape, o._data.dtype, o._place) for o in outputs]
 
@@ -79,9 +85,28 @@ class PyLayerNode(GradNode):
         if self.ctx.grad_in_dtype_consistent:
             grads = [g if g is None or g._data.dtype == self.out_templates[i][1] else g.astype(self.out_templates[i][1])
                      for i, g in enumerate(grads)]
-        result = self.layer.backward(self.ctx, *grads)
+        try:
+            result = self.layer.backward(self.ctx, *grads)
+        except Exception as e:  # Paddle reports an error raised in backward as an External error: OSError
+            raise OSError(f"(External) error in backward of {self.name}: {type(e).__name__}: {e}") from e
         # a tuple holds one gradient per input; anything else is one gradient (a list is refused, as in Paddle)
-        return self._per_input(list(result) if isinstance(result, tuple) else [result])
+        # -- except for a list argument, whose gradients come as a list
+        result = list(result) if isinstance(result, tuple) else [result]
+        return self._per_input(self._flat(result))
+
+    def _flat(self, result):
+        """backward's gradients with those of a list argument (a list or tuple of them) in its Tensors' places."""
+        if len(result) != len(self.layout) or all(n is None for n in self.layout):
+            return result
+        flat = []
+        for n, g in zip(self.layout, result):
+            if n is not None and isinstance(g, (list, tuple)) and len(g) == n:
+                flat.extend(g)
+            elif n is not None and g is None:
+                flat.extend([None] * n)
+            else:
+                flat.append(g)
+        return flat
 
     def _per_input(self, result):
         """backward's gradients, one per Tensor input: it returns one per input, or one per input that
@@ -130,12 +155,15 @@ class PyLayer(PyLayerContext):
         recording = is_grad_enabled()
         with no_grad():
             out = cls.forward(ctx, *args, **kwargs)
-        inputs = _tensor_inputs(args, kwargs)
+        inputs, layout = _tensor_inputs(args, kwargs)
         if ctx.not_inplace_tensors:
             out = _new_for_not_inplace(out, ctx.not_inplace_tensors, inputs)
         outs = [o for o in (out if isinstance(out, (list, tuple)) else [out]) if isinstance(o, Tensor)]
-        if recording and outs and any(not t.stop_gradient for t in inputs):
-            _attach(cls, PyLayerNode(cls, ctx, inputs, outs), inputs, outs)
+        if not outs:
+            raise ValueError(f"{cls.__name__}: At least one output of `PyLayer.forward` is a `Tensor`; it returned "
+                             f"{type(out).__name__}")
+        if recording and any(not t.stop_gradient for t in inputs):
+            _attach(cls, PyLayerNode(cls, ctx, inputs, outs, layout), inputs, outs)
         return out
 
 
@@ -160,6 +188,8 @@ def _attach(cls, node, inputs, outs):
         if id(o) in non_diff:
             o.stop_gradient = True
             continue
+        if any(o is t for t in inputs):  # rebound in place: grad nodes that saved it see a new version
+            o._bump_version()
         o._node = node
         o._out_index = i
         o.stop_gradient = False

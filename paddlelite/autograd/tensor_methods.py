@@ -43,6 +43,12 @@ def _register_backward_hook(self, hook):
     into `.grad` -- Paddle's hook for reducers such as DataParallel's gradient buckets."""
     if not callable(hook):
         raise TypeError(f"Tensor._register_backward_hook: hook must be callable, received {type(hook).__name__}")
+    if self._node is not None:  # ValueError as Paddle's InvalidArgument
+        raise ValueError("Tensor._register_backward_hook: only a leaf Tensor takes a backward hook; this one is the "
+                         "output of an op")
+    if self.stop_gradient:
+        raise ValueError("Tensor._register_backward_hook: cannot register a backward hook on a Tensor that stops "
+                         "gradient (stop_gradient=True)")
     if self._post_accumulate_hooks is None:
         self._post_accumulate_hooks = {}
     return add_hook_to(self._post_accumulate_hooks, hook)

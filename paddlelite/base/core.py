@@ -13,16 +13,18 @@ from ..device import threads as _threads
 from ..device.info import (IPUPlace, XPUPlace, is_compiled_with_cinn, is_compiled_with_cuda,
                            is_compiled_with_custom_device, is_compiled_with_distribute, is_compiled_with_ipu,
                            is_compiled_with_rocm, is_compiled_with_xpu)
+from ..autograd.hooks import add_backward_final_hook
 from ..device.place import CPUPlace, CUDAPinnedPlace, CUDAPlace, Place
 from ..distributed.parallel import assign_group_by_size as eager_assign_group_by_size
 from ..framework.flags import TF32, GlobalFlags
 from ..framework.random import Generator, default_cpu_generator
 from ..framework.tensor import Tensor
-from ..framework.var_type import VarDesc
+from ..framework.var_type import DataType, VarDesc
 from ..static.executor import LoDTensor, Scope
 
 DenseTensor = LoDTensor  # one class under both names, as Paddle 3 (core.LoDTensor is DenseTensor)
-eager = types.SimpleNamespace(Tensor=Tensor)  # core.eager.Tensor: the eager tensor class
+# core.eager: the eager tensor class and the backward final hooks
+eager = types.SimpleNamespace(Tensor=Tensor, _add_backward_final_hook=add_backward_final_hook)
 _globals = GlobalFlags()
 
 
@@ -64,6 +66,57 @@ def get_cudnn_switch():
     return TF32["cudnn"]
 
 
+# Paddle's switches of its composite-op lowering (prim), forward and backward: accepted and reported back. paddlelite
+# differentiates every op through the one registry, so the gradients are the same with them on or off.
+_PRIM = {"forward": False, "backward": False}
+
+
+def _set_prim_forward_enabled(enable):
+    _PRIM["forward"] = bool(enable)
+
+
+def _set_prim_backward_enabled(enable):
+    _PRIM["backward"] = bool(enable)
+
+
+def _set_prim_all_enabled(enable):
+    _PRIM["forward"] = _PRIM["backward"] = bool(enable)
+
+
+def _is_fwd_prim_enabled():
+    return _PRIM["forward"]
+
+
+def _is_bwd_prim_enabled():
+    return _PRIM["backward"]
+
+
+def _is_all_prim_enabled():
+    return _PRIM["forward"] and _PRIM["backward"]
+
+
+# Paddle's auto-tuning state (incubate.autotune.set_config): the kernel switch is FLAGS_use_autotune, its tuning range
+# is kept here; layout tuning (NCHW -> NHWC for tensor cores) is accepted and off: paddlelite converts no layouts, so
+# use_layout_autotune() is False, as on Paddle's builds without tensor cores
+_AUTOTUNE_RANGE = [1, 10]
+
+
+def set_autotune_range(start, end):
+    _AUTOTUNE_RANGE[:] = [int(start), int(end)]
+
+
+def enable_layout_autotune():
+    pass
+
+
+def disable_layout_autotune():
+    pass
+
+
+def use_layout_autotune():
+    return False
+
+
 def set_num_threads(num_threads):
     """The BLAS threads a large matrix product may use (device/threads.py; below 1 means 1). As Paddle's, it
     sets the math library directly and leaves FLAGS_paddle_num_threads as it was."""
@@ -74,7 +127,7 @@ def set_num_threads(num_threads):
     _threads.set_num_threads(num_threads)
 
 
-__all__ = ["CPUPlace", "CUDAPinnedPlace", "CUDAPlace", "DenseTensor", "Generator", "IPUPlace", "LoDTensor", "Place",
+__all__ = ["CPUPlace", "CUDAPinnedPlace", "CUDAPlace", "DataType", "DenseTensor", "Generator", "IPUPlace", "LoDTensor", "Place",
            "Scope", "VarDesc", "XPUPlace", "default_cpu_generator", "eager", "eager_assign_group_by_size",
            "get_cublas_switch", "get_cudnn_switch",
            "globals", "is_compiled_with_cinn", "is_compiled_with_cuda", "is_compiled_with_custom_device",

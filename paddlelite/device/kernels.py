@@ -20,7 +20,8 @@ import threading
 
 from . import cuda
 
-FAMILIES = ("softmax_ce", "layer_norm", "activation", "dropout", "embedding", "reduce", "optimizer", "rnn", "attention")
+FAMILIES = ("softmax_ce", "layer_norm", "rms_norm", "activation", "dropout", "embedding", "reduce", "optimizer", "rnn",
+            "attention", "rope")
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"[ \t]*$', re.M)
 
 

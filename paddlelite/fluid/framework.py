@@ -2,6 +2,7 @@
 decorators (dygraph_only, static_only, dygraph_not_support, ...), the expected place, dtype conversion, grad names."""
 import contextlib
 import functools
+import itertools
 import warnings
 
 # the names Paddle code imports from paddle.base.framework (re-exported: Paddle's __all__ here is empty too)
@@ -9,7 +10,7 @@ from ..device.place import CPUPlace, CUDAPlace, Place, current_place, parse_plac
 from ..framework.dtype import convert_dtype
 from ..framework.flags import (GlobalFlags, get_flags, in_dynamic_or_pir_mode, in_pir_mode, set_flags,  # noqa: F401
                                use_pir_api)
-from ..framework.mode import in_dynamic_mode, static_guard
+from ..framework.mode import in_dynamic_mode, is_grad_enabled, set_grad_enabled, static_guard
 from ..framework.tensor import Parameter as EagerParamBase  # noqa: F401
 from ..static.executor import cpu_places, cuda_places  # noqa: F401
 from ..static.framework import (GRAD_SUFFIX, Block, Operator, Parameter, Program, Variable,  # noqa: F401
@@ -24,9 +25,48 @@ def in_dygraph_mode():
 _non_static_mode = in_dygraph_mode
 
 
+class Tracer:
+    """Paddle's dygraph tracer (base.dygraph.tracer.Tracer), the object `_dygraph_tracer()` returns in dynamic mode:
+    here a view of the mode state it stands for -- _has_grad is the grad mode, _expected_place the current
+    place -- plus its train flag and its unique-name counter (one counter for every key, as Paddle's)."""
+
+    def __init__(self):
+        self._train_mode = True
+        self._names = itertools.count()
+
+    @property
+    def _has_grad(self):
+        return is_grad_enabled()
+
+    @_has_grad.setter
+    def _has_grad(self, enabled):
+        set_grad_enabled(bool(enabled))
+
+    @property
+    def _expected_place(self):
+        return current_place()
+
+    def train_mode(self):
+        self._train_mode = True
+
+    def eval_mode(self):
+        self._train_mode = False
+
+    def _generate_unique_name(self, key="dygraph_tmp"):
+        return f"{key}_{next(self._names)}"
+
+
+_tracer = Tracer()
+
+
+def _dygraph_tracer():
+    """The dygraph tracer in dynamic mode, None in static mode (Paddle code tests it for the mode)."""
+    return _tracer if in_dynamic_mode() else None
+
+
 def _dygraph_guard(tracer):
     """Paddle's swap of the dygraph tracer for a block: None (no tracer) runs it in static mode, a tracer in dynamic
-    mode (paddlelite has no tracer object: the mode is the whole of what it decides)."""
+    mode."""
     return static_guard(tracer is None)
 
 

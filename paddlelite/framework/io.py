@@ -39,7 +39,7 @@ from .dtype import DTYPES
 from .tensor import Parameter, Tensor, wrap_array
 
 __all__ = ["save", "load", "CheckpointError", "write_file", "write_archive", "read_archive", "atomic_file",
-           "open_regular", "install_format"]
+           "open_regular", "install_format", "ModelNotFoundError"]
 
 FORMAT = "paddlelite-checkpoint"
 VERSION = 2  # 2: bfloat16/float8 arrays stored as bits with a "dtype" name; version 1 files read as before
@@ -62,6 +62,12 @@ _BY_NAME = {str(d): d for d in _BITS}
 
 class CheckpointError(ValueError):
     """A file that is not a valid paddlelite checkpoint (truncated, edited, or not ours)."""
+
+
+class ModelNotFoundError(FileNotFoundError, ValueError):
+    """A checkpoint or model file that is not there: Paddle's loaders raise ValueError ("The ``path`` (...) to load
+    model not exists"), Python code expects FileNotFoundError; both catch it (as NumPy's AxisError is both a
+    ValueError and an IndexError)."""
 
 
 def _digest(arr):
@@ -472,7 +478,7 @@ def open_regular(path, api):
     try:  # non-blocking: opening a named pipe must not wait for a writer
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
-        raise FileNotFoundError(f"{api}: no such file '{path}'") from None
+        raise ModelNotFoundError(f"{api}: no such file '{path}'") from None
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)

@@ -81,6 +81,14 @@ class Draws:
         self.used += n
         return out
 
+    def take_words(self, n):
+        """(key, first counter) of the next n words, consumed without computing them: for a kernel that computes
+        word i as SplitMix64's mix(counter_i * GAMMA + key) itself (kernels/common.cuh splitmix_word); the key is
+        an int, or a one-element uint64 device array (a captured draw's)."""
+        first = self.used
+        self.used += n
+        return self.key, first
+
     def random(self, size=(), dtype=np.float64):
         """Uniform in [0, 1): the top 53 bits of each word as a float64, or the top 24 as a float32."""
         shape, dtype = _shape(size), np.dtype(dtype)

@@ -68,6 +68,17 @@ class VarType:
     STRING = UNSUPPORTED["pstring"]
 
 
+class DataType:
+    """Paddle's core.DataType (phi's enum, the dtypes of Paddle 3's tensors): its members are paddle's dtypes."""
+
+    BOOL, INT8, UINT8, INT16, INT32, INT64 = VarType.BOOL, VarType.INT8, VarType.UINT8, VarType.INT16, \
+        VarType.INT32, VarType.INT64
+    FLOAT16, BFLOAT16, FLOAT32, FLOAT64 = VarType.FP16, VarType.BF16, VarType.FP32, VarType.FP64
+    COMPLEX64, COMPLEX128 = VarType.COMPLEX64, VarType.COMPLEX128
+    FLOAT8_E4M3FN, FLOAT8_E5M2 = VarType.FP8_E4M3FN, VarType.FP8_E5M2
+    UINT16, UINT32, UINT64, PSTRING = VarType.UINT16, VarType.UINT32, VarType.UINT64, VarType.STRING
+
+
 for _kind in VarKind.__members__:
     setattr(VarType, _kind, VarKind[_kind])
 

@@ -1,7 +1,7 @@
 """paddle.incubate: the graph and segment operators under their older names, fused softmax-with-mask,
 identity_loss, LookAhead and ModelAverage, the inference decorator (jit.inference), and the autograd and nn
 subpackages."""
-from . import autograd, jit, nn  # noqa: F401
+from . import autograd, autotune, jit, nn  # noqa: F401
 from .jit import inference
 from .operators import (graph_khop_sampler, graph_reindex, graph_sample_neighbors, graph_send_recv, identity_loss,
                         softmax_mask_fuse, softmax_mask_fuse_upper_triangle)

@@ -1,11 +1,13 @@
 """LookAhead (Zhang et al. 2019): an inner optimizer takes the fast steps; every k steps the slow weights move alpha
 of the way to the fast ones and the fast weights restart from them. ModelAverage: the parameters averaged over a
-window of recent steps, swapped in for evaluation. Both eager."""
+window of recent steps, swapped in for evaluation. Both eager, and both build their steps into static programs too."""
 import contextlib
 
 from ..autograd import no_grad
 from ..fluid.framework import dygraph_only
+from ..framework.mode import in_static_mode
 from ..optimizer.optimizer import Optimizer
+from ..utils import unique_name
 
 __all__ = []
 
@@ -43,10 +45,38 @@ class LookAhead(Optimizer):
                     p.set_value(slow)
 
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
-        """loss.backward() has run (eager): one step; returns (None, the parameters with their gradients)."""
+        """Eager (loss.backward() has run): one step. Static: the inner optimizer's backward and updates, then the
+        ops of the lookahead step. Returns (the ops appended or None, the parameters with their gradients)."""
+        if in_static_mode():
+            return self._minimize_static(loss, startup_program, parameters, no_grad_set)
         params_grads = [(p, p._grad) for p in self._parameter_list if not p.stop_gradient and p._grad is not None]
         self.step()
         return None, params_grads
+
+    def _minimize_static(self, loss, startup_program, parameters, no_grad_set):
+        """The step as ops, with Paddle's masks instead of branches: a persistable step counter; each parameter's
+        slow copy takes its value at step 1, and on every k-th step both become alpha * fast + (1 - alpha) * slow."""
+        from .. import static
+        from .. import tensor as T
+        _, params_grads = self.inner_optimizer.minimize(loss, startup_program, parameters, no_grad_set)
+        program = loss.block.program
+        block = program.global_block()
+        first_op = len(block.ops)
+        with static.program_guard(program, startup_program or static.default_startup_program()):
+            step = static.create_global_var([1], 0, "int32", persistable=True,
+                                            name=unique_name.generate("lookahead_step"))
+            T.assign(T.add(step, T.full([1], 1, "int32")), step)
+            at_first = T.equal(step, T.full([1], 1, "int32"))
+            at_sync = T.equal(T.remainder(step, T.full([1], self.k, "int32")), T.full([1], 0, "int32"))
+            for p, _ in params_grads:
+                first, sync = T.cast(at_first, p.dtype), T.cast(at_sync, p.dtype)
+                slow = static.create_global_var(list(p.shape), 0.0, p.dtype, persistable=True,
+                                                name=unique_name.generate(p.name + "_slow"))
+                T.assign(first * p + (1.0 - first) * slow, slow)
+                pulled = self.alpha * p + (1.0 - self.alpha) * slow
+                T.assign(sync * pulled + (1.0 - sync) * p, p)
+                T.assign(sync * pulled + (1.0 - sync) * slow, slow)
+        return block.ops[first_op:], params_grads
 
     def clear_grad(self, set_to_zero=True):
         self.inner_optimizer.clear_grad(set_to_zero)
@@ -77,6 +107,74 @@ class ModelAverage(Optimizer):
         self.average_window, self.type = average_window_rate, "average_accumulates"
         self.min_average_window, self.max_average_window = min_average_window, max_average_window
         self._averages = {}
+        if in_static_mode():  # as Paddle's: the main program's parameters are averaged from now on
+            self._build_static(parameters)
+
+    # ---- static programs: the running sums as ops of the main program, apply / restore as programs of their own
+    _SUMS = ("sum_1", "sum_2", "sum_3")
+    _COUNTS = ("num_accumulates", "old_num_accumulates", "num_updates")
+
+    def _build_static(self, parameters):
+        """Append to the main program, for each parameter, the update of its sums and counts (Paddle's
+        average_accumulates, with masks for its branches); build the apply and restore programs."""
+        from .. import static
+        from .. import tensor as T
+        program = static.default_main_program()
+        params = list(parameters) if parameters else program.global_block().all_parameters()
+        self._static = []
+        for p in params:
+            state = {n: static.create_global_var(list(p.shape), 0.0, p.dtype, persistable=True,
+                                                 name=unique_name.generate(f"{p.name}_{n}")) for n in self._SUMS}
+            state.update({n: static.create_global_var([1], 0, "int64", persistable=True,
+                                                      name=unique_name.generate(f"{p.name}_{n}"))
+                          for n in self._COUNTS})
+            self._static.append((p, state))
+            self._append_accumulate(T, p, state)
+        self._apply_program, self._restore_program = static.Program(), static.Program()
+        for p, state in self._static:
+            self._append_apply(static, T, p, state)
+
+    def _append_accumulate(self, T, p, st):
+        def mask(cond):
+            return T.cast(cond, p.dtype), T.cast(cond, "int64")
+        one = T.full([1], 1, "int64")
+        T.assign(T.add(st["num_updates"], one), st["num_updates"])
+        T.assign(T.add(st["num_accumulates"], one), st["num_accumulates"])
+        T.assign(st["sum_1"] + p, st["sum_1"])
+        spill, _ = mask(T.equal(T.remainder(st["num_updates"], T.full([1], _MAX_ACCUMULATES, "int64")),
+                                T.full([1], 0, "int64")))
+        T.assign(st["sum_2"] + spill * st["sum_1"], st["sum_2"])
+        T.assign((1.0 - spill) * st["sum_1"], st["sum_1"])
+        window = T.minimum(T.full([1], self.max_average_window, "int64"),
+                           T.cast(T.floor(T.cast(st["num_updates"], "float64") * self.average_window), "int64"))
+        acc = st["num_accumulates"]
+        close, close_int = mask(T.logical_and(T.greater_equal(acc, T.full([1], self.min_average_window, "int64")),
+                                              T.greater_equal(acc, window)))
+        T.assign(close * (st["sum_1"] + st["sum_2"]) + (1.0 - close) * st["sum_3"], st["sum_3"])
+        T.assign((1.0 - close) * st["sum_1"], st["sum_1"])
+        T.assign((1.0 - close) * st["sum_2"], st["sum_2"])
+        T.assign(close_int * acc + (1 - close_int) * st["old_num_accumulates"], st["old_num_accumulates"])
+        T.assign((1 - close_int) * acc, st["num_accumulates"])
+
+    def _append_apply(self, static, T, p, st):
+        """apply: back the parameter up and put its average in; restore: put the backup back."""
+        with static.program_guard(self._apply_program):
+            block = self._apply_program.global_block()
+            param, backup = (block.create_var(name=n, shape=p.shape, dtype=p.dtype, persistable=True)
+                             for n in (p.name, p.name + "@MODEL_AVERAGE_BACKUP"))
+            sums = [block.create_var(name=st[n].name, shape=p.shape, dtype=p.dtype, persistable=True)
+                    for n in self._SUMS]
+            counts = [block.create_var(name=st[n].name, shape=[1], dtype="int64", persistable=True)
+                      for n in ("num_accumulates", "old_num_accumulates")]
+            T.assign(param, backup)
+            total = T.cast(T.add(counts[0], counts[1]), "float32")
+            average = T.cast(T.cast(T.add_n(sums), "float32") / total, p.dtype)
+            T.assign(average, param)
+        with static.program_guard(self._restore_program):
+            block = self._restore_program.global_block()
+            param, backup = (block.create_var(name=n, shape=p.shape, dtype=p.dtype, persistable=True)
+                             for n in (p.name, p.name + "@MODEL_AVERAGE_BACKUP"))
+            T.assign(backup, param)
 
     @dygraph_only
     def step(self):
@@ -111,16 +209,22 @@ class ModelAverage(Optimizer):
 
     @contextlib.contextmanager
     def apply(self, executor=None, need_restore=True):
-        """Within the block the parameters hold their averages."""
-        self._swap_in()
+        """Within the block the parameters hold their averages (static: `executor` runs the swap)."""
+        if in_static_mode():
+            executor.run(self._apply_program)
+        else:
+            self._swap_in()
         try:
             yield
         finally:
             if need_restore:
-                self.restore()
+                self.restore(executor)
 
     def restore(self, executor=None):
         """Put back the parameters apply() replaced."""
+        if in_static_mode():
+            executor.run(self._restore_program)
+            return
         with no_grad():
             for p in self._parameter_list:
                 a = self._averages.get(id(p))

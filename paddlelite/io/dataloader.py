@@ -18,6 +18,7 @@ from ..framework.tensor import Tensor
 from ..static.executor import LoDTensor
 from .collate import default_collate_fn, default_convert_fn, map_arrays, to_tensors
 from .dataset import IterableDataset, assert_arg
+from .autotune import tuned_num_workers
 from .fetcher import make_fetcher
 from .sampler import BatchSampler, SequenceSampler
 from .worker import MultiProcessIter, get_worker_info
@@ -94,6 +95,8 @@ class DataLoader:
         self._collate = collate_fn or (default_collate_fn if self.auto_collate_batch else default_convert_fn)
         self._persistent_workers = persistent_workers
         self._iterator = None
+        self.num_workers = tuned_num_workers(self)  # as set (incubate.autotune.set_config may tune it)
+        self.use_shared_memory = use_shared_memory and self.num_workers > 0
 
     def _index_sampler(self):
         """What each batch is fetched from: index lists (map-style) or placeholders of batch_size (iterable)."""

@@ -7,6 +7,7 @@ cached program as one `run_program` op, reading the Layer's parameters' current 
 copied) and recording one grad node, so `loss.backward(); opt.step()` works as in eager mode.
 """
 import functools
+import inspect
 import logging
 import threading
 import weakref
@@ -23,6 +24,7 @@ from ..ops.run_program import RUN_PROGRAM
 from ..static.input import InputSpec
 from .convert import convert_function, explain_untraceable, ignored_modules, mark_not_to_static
 from .program import trace
+from ..utils import layers_utils
 from ..utils.structure import flatten
 
 _enabled = [True]
@@ -53,8 +55,9 @@ class StaticFunction:
                 raise TypeError(f"to_static: input_spec must be a list or tuple of InputSpec, received "
                                 f"{type(input_spec).__name__}")
             for k, s in enumerate(flatten(list(input_spec), lambda v: not isinstance(v, (list, tuple, dict)))[0]):
-                if not isinstance(s, (InputSpec, Tensor)) and s is not None:
-                    raise TypeError(f"to_static: input_spec[{k}] must be an InputSpec, received {type(s).__name__}")
+                if not isinstance(s, (InputSpec, Tensor, bool, int, float, str)) and s is not None:
+                    raise TypeError(f"to_static: input_spec[{k}] must be an InputSpec, a Tensor or a constant (bool, "
+                                    f"int, float, str, None), received {type(s).__name__}")
         self._function = function
         self._input_spec = None if input_spec is None else [
             InputSpec.from_tensor(s) if isinstance(s, Tensor) else s for s in input_spec]
@@ -118,7 +121,8 @@ class StaticFunction:
     def _specs_for(self, args, tensors):
         if self._input_spec is None:
             return [None] * len(tensors)
-        specs = flatten(list(self._input_spec), lambda v: isinstance(v, InputSpec))[0]
+        specs = [s for s in flatten(list(self._input_spec), lambda v: isinstance(v, InputSpec))[0]
+                 if s is None or isinstance(s, InputSpec)]  # (constants in the spec are arguments, not Tensors)
         specs = specs + [None] * (len(tensors) - len(specs))
         for k, (t, s) in enumerate(zip(tensors, specs)):
             if s is None:
@@ -161,23 +165,53 @@ class StaticFunction:
             raise
 
     def trace_specs(self, specs, api):
-        """The program traced for `specs` (InputSpecs or Tensors for the Tensor arguments; other values -- a bool,
-        an int, a str, None -- are passed to the function as they are, as Paddle's input_spec allows)."""
-        args = []
-        for k, s in enumerate(specs):
+        """The program traced for `specs` (InputSpecs or Tensors for the Tensor arguments, also inside lists, tuples
+        and dicts; other values -- a bool, an int, a str, None -- are passed to the function as they are, as
+        Paddle's input_spec allows)."""
+        leaves, rebuild = flatten(list(specs), lambda v: not isinstance(v, (list, tuple, dict)))
+        values = []
+        for k, s in enumerate(leaves):
             if isinstance(s, Tensor):
                 s = InputSpec.from_tensor(s)
             if isinstance(s, InputSpec):
-                args.append(Tensor(np.zeros([max(d, 1) for d in s.shape], dtype=s.dtype.np)))
+                values.append(Tensor(np.zeros([max(d, 1) for d in s.shape], dtype=s.dtype.np)))
             elif s is None or isinstance(s, (bool, int, float, str)):
-                args.append(s)
+                values.append(s)
             else:
-                raise TypeError(f"{api}: input_spec[{k}] must be an InputSpec, a Tensor or a constant (bool, int, "
-                                f"float, str, None), received {type(s).__name__}")
+                raise TypeError(f"{api}: input_spec entry {k} must be an InputSpec, a Tensor or a constant (bool, "
+                                f"int, float, str, None), received {type(s).__name__}")
+        args = rebuild(values)
+        specs = leaves
+        try:  # Paddle's FunctionSpec: arguments the specs leave out are a ValueError before any tracing
+            inspect.signature(self.dygraph_function).bind(*args)
+        except TypeError as e:
+            raise ValueError(f"{api}: the input_spec does not fit `{self._function.__name__}()`: {e}") from None
         tensor_specs = [InputSpec.from_tensor(s) if isinstance(s, Tensor) else s for s in specs
                         if isinstance(s, (InputSpec, Tensor))]
         tensors, rebuild_args = _tensor_arguments(tuple(args), {})
         return self._variant(self._key(rebuild_args, tensors, tensor_specs), tuple(args), {}, tensor_specs)[0]
+
+    def program_for_save(self, specs, api):
+        """The program jit.save writes (Paddle's concrete_program_specify_input_spec): traced for the to_static
+        input_spec when there is one (`specs`, jit.save's flattened input_spec, must be compatible with it), else for
+        `specs`, else the last traced program."""
+        if self._input_spec is not None:
+            partial = self.trace_specs(list(self._input_spec), api)
+            if specs is not None:
+                # to_static's InputSpecs without a name are named after their arguments, as the program's inputs
+                names = iter(v.name for v in partial.inputs)
+                own = [InputSpec(s.shape, s.dtype, s.name or next(names), s.stop_gradient)
+                       if isinstance(s, InputSpec) else s for s in layers_utils.flatten(list(self._input_spec))]
+                if not _specs_compatible(specs, own):
+                    raise ValueError(f"The `input_spec`: {specs} used to construct concrete_program is conflict with "
+                                     f"the `input_spec`: {self._input_spec} in `@paddle.jit.to_static`")
+            return partial
+        if specs is not None:
+            return self.trace_specs(specs, api)
+        if self._programs:
+            return next(reversed(self._programs.values()))[0]
+        raise ValueError(f"{api}: no program to save for {getattr(self._function, '__qualname__', self._function)}: "
+                         "give input_spec (to to_static or jit.save) or call the function once")
 
     @property
     def concrete_program(self):
@@ -210,6 +244,23 @@ class StaticFunction:
         return self.dygraph_function
 
 
+def _specs_compatible(specs, own):
+    """Paddle's input_specs_compatible: jit.save's specs against to_static's (both flat). As many: each pair alike
+    (InputSpecs of one rank and dtype whose known dims agree; other values equal); fewer or more: each of jit.save's
+    is one of to_static's."""
+    if len(specs) != len(own):
+        return all(s in own for s in specs)
+    for s, o in zip(specs, own):
+        if isinstance(s, InputSpec) or isinstance(o, InputSpec):
+            if not (isinstance(s, InputSpec) and isinstance(o, InputSpec) and len(s.shape) == len(o.shape)
+                    and s.dtype == o.dtype
+                    and all(a is None or b is None or a < 0 or b < 0 or a == b for a, b in zip(s.shape, o.shape))):
+                return False
+        elif s != o:
+            return False
+    return True
+
+
 def _tensor_arguments(args, kwargs):
     """(the Tensors among the arguments, flattened; the function rebuilding the arguments from them, None when the
     arguments are those Tensors alone)."""
@@ -235,7 +286,11 @@ def to_static(function=None, input_spec=None, build_strategy=None, backend=None,
             fn.forward = static.__get__(fn)
             return fn
         if isinstance(fn, StaticFunction):
-            return fn
+            if input_spec is None:
+                return fn
+            # a to_static function given an input_spec (net.forward = to_static(net.forward, input_spec=...))
+            static = StaticFunction(fn._function, input_spec, build_strategy, backend, full_graph)
+            return static if fn._instance is None else static.__get__(fn._instance)
         if not callable(fn):
             raise TypeError(f"to_static: expected a function or a Layer, received {type(fn).__name__}")
         return StaticFunction(fn, input_spec, build_strategy, backend, full_graph)

@@ -42,11 +42,11 @@ def export(layer, path, input_spec=None, opset_version=9, **configs):
     unknown = sorted(set(configs) - set(_CONFIGS))
     if unknown:
         raise TypeError(f"{api}: unexpected keyword argument(s) {unknown}; it takes {list(_CONFIGS)}")
-    partial = traced_program(layer, input_spec, api)
+    partial, inputs = traced_program(layer, input_spec, api)
     outputs = selected_outputs(partial.outputs, configs.get("output_spec"), api)
-    program = normalize_program(partial.program, partial.inputs, outputs)
+    program = normalize_program(partial.program, inputs, outputs)
     values = {v.name: t._host() for v, t in partial.captures}
-    model, _ = program_to_onnx(program, [v.name for v in partial.inputs], [v.name for v in outputs], values,
+    model, _ = program_to_onnx(program, [v.name for v in inputs], [v.name for v in outputs], values,
                                opset_version, api, auto_upgrade=configs.get("auto_upgrade_opset", True))
     if configs.get("enable_onnx_checker", True):
         onnx.checker.check_model(model, full_check=True)

@@ -48,7 +48,7 @@ def _composed(g, op):
         g.node("Not", [g.node("Or", [g.node("IsNaN", [x]), g.node("IsInf", [x])])], out)
 
 
-@converter("relu6", "leaky_relu", "elu", "hardsigmoid", "hardswish", "gelu", "softplus", "mish")
+@converter("relu6", "leaky_relu", "elu", "celu", "hardsigmoid", "hardswish", "gelu", "softplus", "mish")
 def _activation(g, op):
     x, out, a = op.input("X"), op.output("Out"), op.attrs
     if op.type == "relu6":
@@ -57,6 +57,9 @@ def _activation(g, op):
         g.node("LeakyRelu", [x], out, alpha=float(a["alpha"]))
     elif op.type == "elu":
         g.node("Elu", [x], out, alpha=float(a["alpha"]))
+    elif op.type == "celu":  # alpha elu(x / alpha): ONNX's Celu is float32 only
+        inner = g.node("Elu", [g.node("Mul", [x, _const_like(g, x, 1.0 / a["alpha"])])], alpha=1.0)
+        g.node("Mul", [inner, _const_like(g, x, a["alpha"])], out)
     elif op.type == "hardsigmoid":
         g.node("HardSigmoid", [x], out, alpha=float(a["slope"]), beta=float(a["offset"]))
     elif op.type == "hardswish":  # x * relu6(x + 3) / 6

@@ -124,6 +124,26 @@ ELU_GRAD = _grad_op("elu_grad", "X", _elu_grad_forward, _grad_op_grad("elu_grad"
                     attrs={"alpha": 1.0})
 
 
+# ---- celu: x > 0 ? x : alpha (e^(x / alpha) - 1) -----------------------------------------------------
+def _celu(xp, x, alpha):
+    a = x.dtype.type(alpha)
+    return xp.where(x > 0, x, a * xp.expm1(xp.minimum(x, _zero(xp, x)) / a))
+
+
+def _celu_grad_forward(xp, x, dout, alpha):
+    return xp.where(x > 0, dout, dout * xp.exp(xp.minimum(x, _zero(xp, x)) / x.dtype.type(alpha)))
+
+
+def _celu_second(x, alpha):  # d/dx of e^(x / alpha) on the negative side, 0 on the positive side
+    zeros = zeros_like(x)
+    return where(x > zeros, zeros, exp(minimum(x, zeros) * (1.0 / alpha)) * (1.0 / alpha))
+
+
+CELU = _activation("celu", _celu, _via("celu_grad", "X"), attrs={"alpha": 1.0})
+CELU_GRAD = _grad_op("celu_grad", "X", _celu_grad_forward, _grad_op_grad("celu_grad", "X", _celu_second),
+                     attrs={"alpha": 1.0})
+
+
 # ---- sigmoid / tanh: grads from Out ---------------------------------------------------------------
 def _sigmoid(xp, x):
     e = xp.exp(-xp.abs(x))  # never overflows
@@ -217,6 +237,130 @@ SILU = _activation("silu", lambda xp, x: x * _sigmoid(xp, x), _via("silu_grad", 
                    elementwise=lambda x: f"({x} * {_sigmoid_expr(x)})")
 SILU_GRAD = _grad_op("silu_grad", "X", _silu_grad_forward, _grad_op_grad("silu_grad", "X", _silu_second),
                      gpu=_act_kernel("silu"), elementwise=_silu_grad_expr)
+
+
+# ---- swiglu: silu(a) * b, (a, b) = (X, Y) or X's halves along its last axis ----------------------------
+def _swiglu_infer(x, y):
+    check_float("swiglu", x, real=True)
+    if y is not None:
+        check_float("swiglu", y, "Y", real=True)
+        if y.dtype != x.dtype or tuple(y.shape) != tuple(x.shape) and -1 not in x.shape + y.shape:
+            raise ValueError(f"op 'swiglu': Y must be like X ({list(x.shape)}, {x.dtype}), received "
+                             f"{list(y.shape)}, {y.dtype}")
+        return Meta(x.shape, x.dtype)
+    if not len(x.shape) or x.shape[-1] != -1 and x.shape[-1] % 2:
+        raise ValueError(f"op 'swiglu': without Y the last dim of X must be even (it splits in halves), received "
+                         f"shape {list(x.shape)}")
+    return Meta(tuple(x.shape[:-1]) + (x.shape[-1] // 2 if x.shape[-1] != -1 else -1,), x.dtype)
+
+
+_GLU_ACTS = ("silu", "gelu")  # swiglu's and geglu's
+
+
+def _glu_halves(xp, x, y, bias=None):
+    """(a, b) in float32 for 16-bit floats (the kernels' math), else in X's dtype: (X, Y), or the halves of X + Bias."""
+    cdt = np.float32 if x.dtype.itemsize <= 2 else x.dtype
+    x = x.astype(cdt, copy=False)
+    if bias is not None:
+        x = x + bias.astype(cdt, copy=False)
+    if y is None:
+        x, y = xp.split(x, 2, axis=-1)
+    return x, y.astype(cdt, copy=False)
+
+
+def _glu_act(xp, a, act):
+    return a * _sigmoid(xp, a) if act == "silu" else _gelu(xp, a, False)
+
+
+def _glu_grads(xp, x, y, dout, bias=None, act="silu"):
+    """(da, db) in the math's dtype."""
+    a, b = _glu_halves(xp, x, y, bias)
+    d = dout.astype(a.dtype, copy=False)
+    da = _silu_grad_forward(xp, a, d * b) if act == "silu" else _gelu_grad_forward(xp, a, d * b, False)
+    return da, d * _glu_act(xp, a, act)
+
+
+def _swiglu_forward(xp, x, y):
+    a, b = _glu_halves(xp, x, y)
+    return (_glu_act(xp, a, "silu") * b).astype(x.dtype, copy=False)
+
+
+def _swiglu_grad_forward(xp, x, y, dout):
+    da, db = _glu_grads(xp, x, y, dout)
+    if y is None:
+        return xp.concatenate([da, db], axis=-1).astype(x.dtype, copy=False), xp.empty((0,), x.dtype)
+    return da.astype(x.dtype, copy=False), db.astype(x.dtype, copy=False)
+
+
+def _swiglu_grad_infer(x, y, dout):
+    return Meta(x.shape, x.dtype), Meta(y.shape if y is not None else (0,), x.dtype)
+
+
+def _swiglu_grad(g):
+    if g.output_grad("Out") is not None and g.needs_any("X", "Y"):
+        g.set_input_grads(("X", "Y"), g.op("swiglu_grad", g.input("X"), g.input("Y"), g.output_grad("Out")))
+
+
+SWIGLU = register_op("swiglu", inputs=("X", "Y"), outputs=("Out",), forward=_swiglu_forward, infer=_swiglu_infer,
+                     grad=_swiglu_grad, optional_inputs=("Y",), gpu=_launch.swiglu)
+# No grad maker: double backward through swiglu is not supported.
+SWIGLU_GRAD = register_op("swiglu_grad", inputs=("X", "Y", "DOut"), outputs=("DX", "DY"),
+                          forward=_swiglu_grad_forward, infer=_swiglu_grad_infer, optional_inputs=("Y",),
+                          gpu=_launch.swiglu_grad)
+
+
+# ---- fused_glu: act(a) * b over the halves (a, b) of X + Bias (fused_bias_act's swiglu / geglu) ------------
+def _check_glu_act(op, act):
+    if act not in _GLU_ACTS:
+        raise ValueError(f"op '{op}': act must be one of {list(_GLU_ACTS)}, received {act!r}")
+
+
+def _fused_glu_infer(x, bias, act):
+    _check_glu_act("fused_glu", act)
+    out = _swiglu_infer(x, None)
+    if bias is not None and (bias.dtype != x.dtype or len(bias.shape) != 1
+                             or -1 not in (bias.shape[0], x.shape[-1]) and bias.shape[0] != x.shape[-1]):
+        raise ValueError(f"op 'fused_glu': Bias must be 1-D of X's last dim and dtype ({list(x.shape)[-1:]}, "
+                         f"{x.dtype}), received {list(bias.shape)}, {bias.dtype}")
+    return out
+
+
+def _fused_glu_forward(xp, x, bias, act):
+    _check_glu_act("fused_glu", act)
+    a, b = _glu_halves(xp, x, None, bias)
+    return (_glu_act(xp, a, act) * b).astype(x.dtype, copy=False)
+
+
+def _fused_glu_grad_forward(xp, x, bias, dout, act):
+    dx = xp.concatenate(_glu_grads(xp, x, None, dout, bias, act), axis=-1)
+    dbias = dx.reshape(-1, x.shape[-1]).sum(axis=0).astype(bias.dtype, copy=False) if bias is not None else \
+        xp.empty((0,), x.dtype)
+    return dx.astype(x.dtype, copy=False), dbias
+
+
+def _fused_glu_grad_infer(x, bias, dout, act):
+    return Meta(x.shape, x.dtype), Meta(bias.shape if bias is not None else (0,), x.dtype)
+
+
+def _fused_glu_grad(g):
+    if g.output_grad("Out") is not None and g.needs_any("X", "Bias"):
+        g.set_input_grads(("X", "Bias"), g.op("fused_glu_grad", g.input("X"), g.input("Bias"), g.output_grad("Out"),
+                                              **g.attrs))
+
+
+def _fused_glu_grad_kernel(xp, x, bias, dout, act):
+    if bias is None:  # DBias empty, as swiglu_grad's DY without Y
+        return _launch.swiglu_grad(xp, x, None, dout, act=act)
+    return _launch.glu_bias_grad(xp, x, bias, dout, act)
+
+
+FUSED_GLU = register_op("fused_glu", inputs=("X", "Bias"), outputs=("Out",), forward=_fused_glu_forward,
+                        infer=_fused_glu_infer, grad=_fused_glu_grad, attrs={"act": "silu"}, optional_inputs=("Bias",),
+                        gpu=lambda xp, x, bias, act: _launch.swiglu(xp, x, None, bias, act))
+# No grad maker: double backward through fused_glu is not supported.
+FUSED_GLU_GRAD = register_op("fused_glu_grad", inputs=("X", "Bias", "DOut"), outputs=("DX", "DBias"),
+                             forward=_fused_glu_grad_forward, infer=_fused_glu_grad_infer, attrs={"act": "silu"},
+                             optional_inputs=("Bias",), gpu=_fused_glu_grad_kernel)
 
 
 # ---- softplus: log(1 + e^(beta x)) / beta, linear above the threshold -------------------------------

@@ -378,8 +378,10 @@ def _zero(x, out, dout):  # piecewise constant: the gradient is zero almost ever
 EXP = _unary("exp", ANY, lambda xp, x: xp.exp(x), lambda x, out, dout: dout * out,
              elementwise=lambda x: f"expf({x})")
 LOG = _unary("log", ANY, lambda xp, x: xp.log(x), lambda x, out, dout: dout / x, elementwise=lambda x: f"logf({x})")
-def _pow_grad(x, out, dout, factor):  # factor * x ** (factor - 1); x ** 0 is constant: 0 even at x = 0 (0 * inf)
-    return zeros_like(dout) if factor == 0 else dout * (x ** (factor - 1.0) * factor)
+def _pow_grad(x, out, dout, factor):
+    """dout * factor * x ** (factor - 1); x ** 0 is constant: 0 even at x = 0 (not 0 * inf), still a product with
+    dout so higher orders reach dout with a zero, as Paddle's pow_triple_grad."""
+    return dout * zeros_like(x) if factor == 0 else dout * (x ** (factor - 1.0) * factor)
 
 
 POW = _unary("pow", POW_RULE, _pow_forward, _pow_grad, attrs={"factor": 1.0})

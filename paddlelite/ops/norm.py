@@ -1,14 +1,15 @@
-"""Normalisation ops: layer_norm, instance_norm, batch_norm and sync_batch_norm, each with its grad op.
+"""Normalisation ops: layer_norm, rms_norm, instance_norm, batch_norm and sync_batch_norm, each with its grad op.
 
 Each backward is ONE dedicated op computing every input gradient in a pass (a fused GPU kernel replaces it
 by op type). Statistics are computed in float32 for float16 inputs, else in the input's dtype.
 """
 import numpy as np
 
-from .formula import reshape_as
+from .formula import reduce_sum, reshape_as
 from .collective import ring_communicator
 from .cudnn import batch_norm as _cudnn_bn
 from .launch import layer_norm as _launch
+from .launch import rms_norm as _rms_launch
 from .registry import Meta, register_op
 from .shape_rules import check_float
 
@@ -158,6 +159,173 @@ LAYER_NORM_GRAD = register_op("layer_norm_grad", inputs=("X", "Scale", "Mean", "
                               infer=_layer_norm_grad_infer, attrs={"epsilon": 1e-5, "begin_norm_axis": 1},
                               optional_inputs=("Scale",), gpu=_launch.layer_norm_grad)
 
+
+# ---- what the fused norms share: the pre-norm sum h = X + Bias + alpha * Residual --------------------------
+def _stat_dtype(dtype):
+    """float32 for 16-bit floats (Paddle's InvVar and accumulation), else the input's dtype."""
+    return np.dtype(np.float32) if np.dtype(dtype).itemsize <= 2 else np.dtype(dtype)
+
+
+def _pre_norm_infer(op, x, bias, residual, norm_weight, norm_bias, begin_norm_axis):
+    """The checks of the fused norms' inputs; -> the Meta of their ResidualOut (h, or empty without bias and
+    residual)."""
+    check_float(op, x, real=True)
+    _, right = _ln_split(op, x.shape, begin_norm_axis)
+    for slot, meta, dtypes in (("Bias", bias, (x.dtype,)), ("NormWeight", norm_weight, (x.dtype, _stat_dtype(x.dtype))),
+                               ("NormBias", norm_bias, (x.dtype, _stat_dtype(x.dtype)))):
+        if meta is not None and meta.dtype not in dtypes:
+            raise ValueError(f"op '{op}': {slot} has dtype {meta.dtype} but X has {x.dtype}")
+        _check_affine(op, slot, meta, right, x if meta is None or meta.dtype == x.dtype else meta)
+    if residual is not None and (residual.dtype != x.dtype or tuple(residual.shape) != tuple(x.shape)):
+        raise ValueError(f"op '{op}': Residual must be like X ({list(x.shape)}, {x.dtype}), received "
+                         f"{list(residual.shape)}, {residual.dtype}")
+    return Meta(x.shape, x.dtype) if bias is not None or residual is not None else Meta((0,), x.dtype)
+
+
+def _pre_norm_sum(xp, op, x, bias, residual, alpha, begin_norm_axis):
+    """h = X + Bias + alpha * Residual as [rows, features] in the statistics' dtype, and the ResidualOut to return
+    (h in X's dtype, or empty without bias and residual)."""
+    left, right = _ln_split(op, x.shape, begin_norm_axis)
+    h = x.reshape(left, right).astype(_stat_dtype(x.dtype))
+    if bias is not None:
+        h += bias.reshape(1, right)
+    if residual is not None:
+        h += residual.reshape(left, right) if alpha == 1 else h.dtype.type(alpha) * residual.reshape(left, right)
+    with_h = bias is not None or residual is not None
+    return h, h.astype(x.dtype).reshape(x.shape) if with_h else xp.empty((0,), x.dtype)
+
+
+def _pre_norm_grad_inputs(g):
+    """(h, ResidualOut's gradient or None) for a fused norm's grad maker; (None, None) when no gradient is asked or
+    none reaches the outputs."""
+    with_h = g.input("Bias") is not None or g.input("Residual") is not None
+    dres = g.output_grad("ResidualOut") if with_h else None
+    if g.output_grad("Out") is None and dres is None or not g.needs_any("X", "Bias", "Residual", "NormWeight",
+                                                                         "NormBias"):
+        return None, None
+    return g.output("ResidualOut") if with_h else g.input("X"), dres
+
+
+# ---- fused_bias_residual_layernorm: layer_norm over h = X + Bias + residual_alpha * Residual (Paddle's
+# fused_layer_norm), h returned as ResidualOut, InvVar = 1 / sqrt(Variance + epsilon) beside Variance ------------
+def _fused_ln_infer(x, bias, residual, norm_weight, norm_bias, epsilon, residual_alpha, begin_norm_axis):
+    h = _pre_norm_infer("fused_bias_residual_layernorm", x, bias, residual, norm_weight, norm_bias, begin_norm_axis)
+    stat = Meta(tuple(x.shape[:begin_norm_axis]), _stat_dtype(x.dtype))
+    return Meta(x.shape, x.dtype), h, stat, stat, stat
+
+
+def _fused_ln_forward(xp, x, bias, residual, norm_weight, norm_bias, epsilon, residual_alpha, begin_norm_axis):
+    h, h_out = _pre_norm_sum(xp, "fused_bias_residual_layernorm", x, bias, residual, residual_alpha, begin_norm_axis)
+    y, mean, var = _layer_norm_forward(xp, h, norm_weight, norm_bias, epsilon, 1)
+    stats = x.shape[:begin_norm_axis]
+    inv = 1 / xp.sqrt(var + var.dtype.type(epsilon))
+    return (y.astype(x.dtype, copy=False).reshape(x.shape), h_out, mean.reshape(stats), var.reshape(stats),
+            inv.reshape(stats))
+
+
+def _fused_ln_grad(g):
+    """layer_norm_grad over h, then h's gradient (with ResidualOut's) to X, Residual (times residual_alpha) and
+    Bias (summed over the rows)."""
+    h, dres = _pre_norm_grad_inputs(g)
+    if h is None:
+        return
+    axis = g.attrs["begin_norm_axis"]
+    dh, dweight, dnorm_bias = g.op("layer_norm_grad", h, g.input("NormWeight"), g.output("Mean"), g.output("Variance"),
+                                   g.output_grad_or_zeros("Out"), epsilon=g.attrs["epsilon"], begin_norm_axis=axis)
+    if dres is not None:
+        dh = dh + dres
+    alpha = g.attrs["residual_alpha"]
+    if g.needs("NormBias"):
+        g.set_input_grad("NormBias", reshape_as(dnorm_bias, g.input("NormBias")))
+    if g.needs("Bias"):
+        g.set_input_grad("Bias", reshape_as(reduce_sum(dh, axis=list(range(axis))), g.input("Bias")))
+    g.set_input_grads(("X", "Residual", "NormWeight"), (dh, dh if alpha == 1 else dh * alpha, dweight))
+
+
+FUSED_LAYER_NORM = register_op(
+    "fused_bias_residual_layernorm", inputs=("X", "Bias", "Residual", "NormWeight", "NormBias"),
+    outputs=("Out", "ResidualOut", "Mean", "Variance", "InvVar"), forward=_fused_ln_forward, infer=_fused_ln_infer,
+    grad=_fused_ln_grad, attrs={"epsilon": 1e-5, "residual_alpha": 1.0, "begin_norm_axis": 1},
+    optional_inputs=("Bias", "Residual", "NormWeight", "NormBias"), intermediate_outputs=("Mean", "Variance", "InvVar"),
+    gpu=_launch.fused_layer_norm)
+
+
+# ---- rms_norm: Paddle's fused_rms_norm (h = X + Bias + Residual, Out = h * InvVar * NormWeight + NormBias) ----
+def _rms_norm_infer(x, bias, residual, norm_weight, norm_bias, epsilon, begin_norm_axis):
+    h = _pre_norm_infer("rms_norm", x, bias, residual, norm_weight, norm_bias, begin_norm_axis)
+    return Meta(x.shape, x.dtype), h, Meta(tuple(x.shape[:begin_norm_axis]), _stat_dtype(x.dtype))
+
+
+def _rms_norm_forward(xp, x, bias, residual, norm_weight, norm_bias, epsilon, begin_norm_axis):
+    h, h_out = _pre_norm_sum(xp, "rms_norm", x, bias, residual, 1, begin_norm_axis)
+    right, cdt = h.shape[1], h.dtype
+    inv = _rows_dot(xp, h, h)
+    inv /= right
+    inv = 1 / xp.sqrt(inv + cdt.type(epsilon))
+    y = h * inv[:, None]
+    if norm_weight is not None:
+        y *= norm_weight.reshape(1, right)
+    if norm_bias is not None:
+        y += norm_bias.reshape(1, right)
+    return y.astype(x.dtype, copy=False).reshape(x.shape), h_out, inv.reshape(x.shape[:begin_norm_axis])
+
+
+def _rms_norm_grad_forward(xp, h, norm_weight, inv_var, dout, dresidual_out, begin_norm_axis):
+    # dh = r g - h r^3 mean(g h) with g = dout * NormWeight, r = InvVar; plus ResidualOut's own gradient
+    left, right = _ln_split("rms_norm_grad", h.shape, begin_norm_axis)
+    cdt = _stat_dtype(h.dtype)
+    h2 = h.reshape(left, right).astype(cdt, copy=False)
+    d2 = dout.reshape(left, right).astype(cdt, copy=False)
+    r = inv_var.reshape(left, 1).astype(cdt, copy=False)
+    w = norm_weight.reshape(right).astype(cdt, copy=False) if norm_weight is not None else xp.ones(right, cdt)
+    hr = h2 * r
+    dnorm_weight = _column_sums(xp, d2 * hr)
+    dnorm_bias = _column_sums(xp, d2)
+    dh = d2 * w
+    dh -= hr * (_rows_dot(xp, dh, hr) / right)[:, None]
+    dh *= r
+    if dresidual_out is not None:
+        dh += dresidual_out.reshape(left, right)
+    pshape = norm_weight.shape if norm_weight is not None else (right,)
+    pdt = norm_weight.dtype if norm_weight is not None else h.dtype
+    return (dh.astype(h.dtype, copy=False).reshape(h.shape), dnorm_weight.astype(pdt, copy=False).reshape(pshape),
+            dnorm_bias.astype(pdt, copy=False).reshape(pshape), _column_sums(xp, dh).astype(h.dtype, copy=False))
+
+
+def _rms_norm_grad_infer(h, norm_weight, inv_var, dout, dresidual_out, begin_norm_axis):
+    _, right = _ln_split("rms_norm_grad", h.shape, begin_norm_axis)
+    for slot, meta in (("DOut", dout), ("DResidualOut", dresidual_out)):
+        if meta is not None and tuple(meta.shape) != tuple(h.shape) and -1 not in h.shape + meta.shape:
+            raise ValueError(f"op 'rms_norm_grad': {slot} has shape {list(meta.shape)} but H has {list(h.shape)}")
+    p = Meta(norm_weight.shape, norm_weight.dtype) if norm_weight is not None else Meta((right,), h.dtype)
+    return Meta(h.shape, h.dtype), p, p, Meta((right,), h.dtype)
+
+
+def _rms_norm_grad(g):
+    """ONE grad op gives the gradient of h (X's and Residual's), of the weights and of Bias (h's column sums)."""
+    h, dres = _pre_norm_grad_inputs(g)
+    if h is None:
+        return
+    dh, dweight, dnorm_bias, dbias = g.op("rms_norm_grad", h, g.input("NormWeight"), g.output("InvVar"),
+                                          g.output_grad_or_zeros("Out"), dres,
+                                          begin_norm_axis=g.attrs["begin_norm_axis"])
+    for slot, grad in (("NormBias", dnorm_bias), ("Bias", dbias)):
+        if g.needs(slot):
+            g.set_input_grad(slot, reshape_as(grad, g.input(slot)))
+    g.set_input_grads(("X", "Residual", "NormWeight"), (dh, dh, dweight))
+
+
+RMS_NORM = register_op("rms_norm", inputs=("X", "Bias", "Residual", "NormWeight", "NormBias"),
+                       outputs=("Out", "ResidualOut", "InvVar"), forward=_rms_norm_forward, infer=_rms_norm_infer,
+                       grad=_rms_norm_grad, attrs={"epsilon": 1e-5, "begin_norm_axis": 1},
+                       optional_inputs=("Bias", "Residual", "NormWeight", "NormBias"),
+                       intermediate_outputs=("InvVar",), gpu=_rms_launch.rms_norm)
+
+# No grad maker: double backward through rms_norm is not supported.
+RMS_NORM_GRAD = register_op("rms_norm_grad", inputs=("H", "NormWeight", "InvVar", "DOut", "DResidualOut"),
+                            outputs=("DH", "DNormWeight", "DNormBias", "DBias"), forward=_rms_norm_grad_forward,
+                            infer=_rms_norm_grad_infer, attrs={"begin_norm_axis": 1},
+                            optional_inputs=("NormWeight", "DResidualOut"), gpu=_rms_launch.rms_norm_grad)
 
 # ---- instance_norm --------------------------------------------------------------------------------
 def _in_channels(op, x, scale, bias):

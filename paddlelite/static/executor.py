@@ -750,6 +750,8 @@ class Executor:
             v = block._lookup(name)
             if v is not None:  # as Paddle, a feed the program has no variable for is ignored
                 feed_arrays[name] = _feed_value(v, name, value, xp)
+                if _persistable(block, name):  # kept in the scope, as Paddle's feed op writes it there (a copy of
+                    scope._values[name] = xp.array(feed_arrays[name], copy=True)  # its own: set in place later)
         # keyed by the array module too: plans compiled while launches are counted (device.count_launches) stay apart,
         # as do those compiled while a profiler records (ops/instrument.py)
         key = (program._uid, program._version, tuple(sorted(feed_arrays)), tuple(fetch_names),

@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 
 from ..device.place import Place
-from ..framework.io import atomic_file, install_format, open_regular, read_archive, write_file
+from ..framework.io import ModelNotFoundError, atomic_file, install_format, open_regular, read_archive, write_file
 from ..framework.paddle_pickle import BFLOAT16_BITS
 from ..framework.tensor import wrap_array
 from ..framework.tensor_stream import combined_bytes, read_combined, read_one, tensor_bytes
@@ -69,6 +69,12 @@ def normalize_program(program, feed_vars, fetch_vars):
             kept.append(op)
             needed.update(n for n in reads if n not in fed)
     kept.reverse()
+    used = {n for op in kept for n in op_io(op)[0]} | set(fetch_names)
+    for i, n in enumerate(feed_names):
+        if n not in used:  # Paddle's pruning drops it, then refuses the feed name
+            raise ValueError(f"{api}: The feeded_var_names[{i}]: '{n}' doesn't exist in pruned inference program. "
+                             f"Please check whether '{n}' is a valid feed_var name, or remove it from "
+                             f"feeded_var_names if '{n}' is not involved in the target_vars calculation.")
     produced = {n for op in kept for n in op_io(op)[1]}
     for n in sorted(needed - produced):
         v = block._lookup(n)
@@ -207,7 +213,7 @@ def model_paths(path_prefix, api):
     if not os.path.exists(model):
         model = next((path_prefix + ext for _, _, ext in _PROGRAM_READERS if os.path.exists(path_prefix + ext)), model)
     if not os.path.exists(model):
-        raise FileNotFoundError(f"{api}: no model file '{path_prefix}.pdmodel' (or "
+        raise ModelNotFoundError(f"{api}: no model file '{path_prefix}.pdmodel' (or "
                                 f"{[path_prefix + ext for _, _, ext in _PROGRAM_READERS]})")
     return model, path_prefix + ".pdiparams"
 
@@ -466,7 +472,7 @@ def load(program, model_path, executor=None, var_list=None):
         others = [v for v in others if v.name in names]
     param_file = model_path + ".pdparams"
     if not os.path.exists(param_file):
-        raise FileNotFoundError(f"{api}: no parameter file '{param_file}' (written by paddle.static.save)")
+        raise ModelNotFoundError(f"{api}: no parameter file '{param_file}' (written by paddle.static.save)")
     _assign_values(params, read_archive(param_file, api, return_numpy=True), api, f"'{param_file}'", True)
     opt_file = model_path + ".pdopt"
     if others and os.path.exists(opt_file):

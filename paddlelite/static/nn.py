@@ -19,6 +19,7 @@ from .appender import layer_name_guard, output_order_guard
 from .control_flow import cond, while_loop  # noqa: F401  (part of paddle.static.nn)
 from .framework import Variable, program_unique_name, require_static
 from .py_func import py_func  # noqa: F401  (part of paddle.static.nn)
+from .assert_op import Assert  # noqa: F401  (paddle.static.nn.control_flow.Assert)
 from .pylayer import static_pylayer  # noqa: F401  (part of paddle.static.nn)
 
 
@@ -267,11 +268,11 @@ def group_norm(input, groups, epsilon=1e-05, param_attr=None, bias_attr=None, ac
                name=None):
     """Group normalisation; as Paddle's, a per-channel scale `<name>.w_0` (ones) / shift `<name>.b_0` (zeros)
     exists only when param_attr / bias_attr is given (truthy): by default there is none."""
+    if len(getattr(input, "shape", ())) < 2:  # checked first, as Paddle's: in dygraph too
+        raise ValueError(f"The dimensions of Op(static.nn.group_norm)'s input should be more than 1. But received "
+                         f"{len(getattr(input, 'shape', ()))}")
     require_static("paddle.static.nn.group_norm")
     _check_var(input, "group_norm", "input")
-    if input.ndim < 2:
-        raise ValueError(f"The dimensions of Op(static.nn.group_norm)'s input should be more than 1. But received "
-                         f"{input.ndim}")
     if data_layout not in ("NCHW", "NHWC"):
         raise ValueError(f"Param(data_layout) of Op(static.nn.group_norm) got wrong value: received {data_layout} "
                          f"but only NCHW or NHWC supported.")
@@ -701,3 +702,4 @@ __all__ = ["fc", "embedding", "conv2d", "layer_norm", "batch_norm", "cond", "whi
 for _path in ("common", "control_flow", "sequence_lod", "static_pylayer"):
     _sys.modules[f"{__name__}.{_path}"] = _sys.modules[__name__]
     globals().setdefault(_path, _sys.modules[__name__])
+__path__ = []  # a package, as Paddle's, so those paths import through an import alias's finder too (paddle.static...)

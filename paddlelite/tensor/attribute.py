@@ -4,6 +4,7 @@ from ..framework.dtype import kind as dtype_kind
 from . import creation as _creation
 from .complex_math import imag, is_complex, real
 from .manipulation import _check_tensor, shape
+from .math import check_tensor_type
 
 
 def rank(input):
@@ -20,7 +21,7 @@ def is_empty(x, name=None):
 
 def _kind_test(kinds, api, doc):
     def fn(x):
-        _check_tensor(x, api)
+        check_tensor_type(x, api)
         return dtype_kind(x.dtype.np) in kinds  # bfloat16 and float8 count as floating
     fn.__name__ = fn.__qualname__ = api
     fn.__doc__ = doc

@@ -1,7 +1,7 @@
 """Complex tensors: paddle.complex, as_complex, as_real, real, imag, conj, angle, is_complex."""
 from ..ops import complex as _c
 from ..ops.dispatch import apply
-from .math import _check_tensor, _unary
+from .math import _check_tensor, _unary, check_tensor_type
 
 
 real = _unary(_c.REAL, "real", "The real part of a complex tensor")
@@ -31,7 +31,7 @@ def complex(real, imag, name=None):
 
 def is_complex(x):
     """Whether x is a complex64/complex128 tensor."""
-    _check_tensor(x, "is_complex")
+    check_tensor_type(x, "is_complex")
     return x.dtype.is_complex
 
 

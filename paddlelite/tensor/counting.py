@@ -9,7 +9,7 @@ from . import manipulation as _manip
 from . import math as _math
 from . import reduce as _reduce
 from .manipulation import _int
-from .math import _check_tensor
+from .math import _check_tensor, check_tensor_type
 
 apply = dispatch.apply
 
@@ -17,7 +17,7 @@ apply = dispatch.apply
 def bincount(x, weights=None, minlength=0, name=None):
     """How often each value of the non-negative int 1-D x occurs (summed weights when given), at least
     minlength long."""
-    _check_tensor(x, "bincount")
+    check_tensor_type(x, "bincount")
     if x.dtype.np.kind not in "iu":
         raise TypeError(f"bincount: x must hold integers, received {x.dtype.name}")
     if weights is not None:

@@ -90,10 +90,13 @@ def _shape_list(shape, api):
     if not isinstance(shape, (list, tuple)):
         raise TypeError(f"{api}: shape must be a list/tuple of ints, received {type(shape).__name__}")
     out = []
-    for d in shape:
+    for i, d in enumerate(shape):
         d = int(d.item()) if isinstance(d, Tensor) else d
-        if not isinstance(d, (int, np.integer)) or isinstance(d, bool) or d < 0:
+        if not isinstance(d, (int, np.integer)) or isinstance(d, bool):
             raise ValueError(f"{api}: shape entries must be non-negative ints, received {list(shape)}")
+        if d < 0:  # Paddle's words
+            raise ValueError(f"{api}: each value of shape is expected to be no less than 0, but received shape[{i}] "
+                             f"= {d}; shape = {list(shape)}")
         out.append(int(d))
     return out
 

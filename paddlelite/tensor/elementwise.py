@@ -18,7 +18,7 @@ from . import manipulation as _manip
 from . import math as _math
 from . import reduce as _reduce
 from .aliases import _deliver
-from .math import _binary, _check_tensor, check_float_tensor, is_tensor_like, true_division_operand
+from .math import _binary, _check_tensor, check_float_tensor, check_tensor_type, is_tensor_like, true_division_operand
 
 apply = dispatch.apply
 
@@ -77,7 +77,7 @@ def bitwise_invert(x, out=None, name=None):
 
 def signbit(x, name=None):
     """Whether each element's sign bit is set (True for -0.0), as a bool tensor."""
-    _check_tensor(x, "signbit")
+    check_tensor_type(x, "signbit")
     if x.dtype.name == "bool" or x.dtype.np.kind == "c":
         raise TypeError(f"signbit: x must be a real numeric tensor, received {x.dtype.name}")
     return apply(_m.SIGNBIT, x)
@@ -106,6 +106,7 @@ def atan2(x, y, name=None):
 
 def sgn(x, name=None):
     """The sign of floating-point x; x / |x| (0 at 0) for complex x."""
+    check_tensor_type(x, "sgn")
     check_float_tensor(x, "sgn", real=False)
     if x.dtype.np.kind != "c":
         return _math.sign(x)
@@ -117,19 +118,19 @@ def sgn(x, name=None):
 
 def isposinf(x, name=None):
     """Whether each element is +inf."""
-    _check_tensor(x, "isposinf")
+    check_tensor_type(x, "isposinf")
     return _math.logical_and(_math.isinf(x), _math.greater_than(x, _creation.zeros_like(x)))
 
 
 def isneginf(x, name=None):
     """Whether each element is -inf."""
-    _check_tensor(x, "isneginf")
+    check_tensor_type(x, "isneginf")
     return _math.logical_and(_math.isinf(x), _math.less_than(x, _creation.zeros_like(x)))
 
 
 def isreal(x, name=None):
     """Whether each element is real (always for real dtypes; imaginary part 0 for complex)."""
-    _check_tensor(x, "isreal")
+    check_tensor_type(x, "isreal")
     if x.dtype.np.kind != "c":
         return _creation.ones_like(x, "bool")
     real_dtype = "float32" if x.dtype.name == "complex64" else "float64"
@@ -138,8 +139,8 @@ def isreal(x, name=None):
 
 def isin(x, test_x, assume_unique=False, invert=False, name=None):
     """Whether each element of x occurs in test_x (negated with invert=True)."""
-    _check_tensor(x, "isin")
-    _check_tensor(test_x, "isin", "test_x")
+    check_tensor_type(x, "isin")
+    check_tensor_type(test_x, "isin", "test_x")
     found = _reduce.any(_math.equal(_manip.unsqueeze(x, [-1]), _manip.flatten(test_x)), axis=-1) \
         if x.shape else _reduce.any(_math.equal(x, _manip.flatten(test_x)))
     return _math.logical_not(found) if invert else found
@@ -153,9 +154,8 @@ def logaddexp(x, y, name=None):
 
 def hypot(x, y, name=None):
     """sqrt(x ** 2 + y ** 2)."""
-    for arg, value in (("x", x), ("y", y)):
-        if not is_tensor_like(value):  # TypeError in both modes, as Paddle's hypot and hypot_
-            raise TypeError(f"hypot: {arg} must be a Tensor, received {type(value).__name__}")
+    check_tensor_type(x, "hypot")
+    check_tensor_type(y, "hypot", "y")
     x, y = _floating(x, "hypot"), _floating(y, "hypot", "y")
     return _math.sqrt(_math.add(_math.square(x), _math.square(y)))
 
@@ -181,7 +181,7 @@ def rad2deg(x, name=None):
 
 def frac(x, name=None, *, out=None):
     """The fractional part x - trunc(x), with x's sign (0 for integer tensors)."""
-    _check_tensor(x, "frac")
+    check_tensor_type(x, "frac")
     if x.dtype.name not in ("int32", "int64", "float16", "float32", "float64"):  # Paddle's list
         raise TypeError(f"frac: x must be int32, int64, float16, float32 or float64, received {x.dtype.name}")
     result = _math.subtract(x, _math.trunc(x)) if x.dtype.np.kind == "f" else _math.scale(x, 0.0)
@@ -190,6 +190,7 @@ def frac(x, name=None, *, out=None):
 
 def sinc(x, name=None):
     """sin(pi x) / (pi x), 1 at x = 0 (where the gradient is 0)."""
+    check_tensor_type(x, "sinc")
     check_float_tensor(x, "sinc")
     at_zero = _math.equal(x, _math.scale(x, 0.0))
     safe = _math.where(at_zero, _math.scale(x, 0.0, bias=1.0), x)  # keeps 0/0 out of value and gradient

@@ -3,11 +3,12 @@ from . import manipulation as _manip
 from . import math as _math
 from . import reduce as _reduce
 from .manipulation import _int
-from .math import _check_tensor, check_float_tensor
+from .math import _check_tensor, check_float_tensor, check_tensor_type
 
 
 def _areas(y, x, dx, axis, api):
     """The trapezoids' areas along axis: (y[i] + y[i + 1]) / 2 * (x[i + 1] - x[i]) (or * dx)."""
+    check_tensor_type(y, api, "y")
     check_float_tensor(y, api, "y")
     if x is not None and dx is not None:
         raise ValueError(f"{api}: give x or dx, not both")

@@ -220,7 +220,7 @@ def _check_p(p, api, allowed_strings):
 
 def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None, *, dtype=None, out=None):
     """The p-norm of x over `axis` (all elements when None) as a vector."""
-    _m._check_tensor(x, "vector_norm")
+    _m.check_tensor_type(x, "vector_norm")
     p = _check_p(p, "vector_norm", ())
     if dtype is not None:
         x = _mn.cast(x, dtype)
@@ -276,7 +276,7 @@ def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B
 
 def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
     """Vector norms (axis None or an int) and matrix norms (axis a pair, or a 2-D x with p a matrix order)."""
-    _m._check_tensor(x, "norm")
+    _m.check_tensor_type(x, "norm")
     if isinstance(axis, tuple):
         axis = list(axis)
     elif isinstance(axis, list) and len(axis) == 1:

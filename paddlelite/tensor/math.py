@@ -55,6 +55,13 @@ def _check_tensor(x, api, arg="x"):
         raise not_a_tensor(f"{api}: {arg} must be a Tensor, received {type(x).__name__}")
 
 
+def check_tensor_type(x, api, arg="x"):
+    """The isinstance check some of Paddle's APIs make in Python before any op (is_complex, signbit, median, the fft
+    transforms, ...): a TypeError in both modes, where an op's own binding rejects a non-Tensor with ValueError."""
+    if not is_tensor_like(x):
+        raise TypeError(f"{api}: {arg} must be a Tensor, received {type(x).__name__}")
+
+
 def check_variable(x, api, arg="x"):
     """Paddle's check_variable_and_dtype where an API calls it in both modes: it reads x.dtype first, so in dygraph
     an argument without one (None) is an AttributeError before the op's own not-a-Tensor error."""
@@ -426,3 +433,13 @@ __all__ = ["abs", "acos", "add", "allclose", "asin", "atan", "bitwise_not", "bmm
            "logical_or", "logical_xor", "matmul", "maximum", "minimum", "mm", "mod", "multiply", "neg",
            "not_equal", "pow", "reciprocal", "remainder", "round", "rsqrt", "scale", "sigmoid", "sign", "sin",
            "sinh", "sqrt", "square", "subtract", "t", "tan", "tanh", "trunc", "where"]
+
+
+def __getattr__(name):
+    """Paddle's paddle.tensor.math module holds the whole math API (increment, cumsum, trapezoid, isin, ...), which
+    this package implements in several modules: a public name not defined here is the package's."""
+    if not name.startswith("_"):
+        from .. import tensor
+        if name in tensor.__all__:
+            return getattr(tensor, name)
+    raise AttributeError(f"module 'paddle.tensor.math' has no attribute '{name}'")

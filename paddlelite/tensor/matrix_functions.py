@@ -13,7 +13,7 @@ from . import manipulation as _manip
 from . import math as _math
 from . import reduce as _reduce
 from .manipulation import _int
-from .math import _check_tensor
+from .math import _check_tensor, check_tensor_type
 
 apply = dispatch.apply
 
@@ -128,7 +128,7 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=
 
 def pdist(x, p=2.0, name=None):
     """The p-norm distances between every pair of rows i < j of a 2-D x, as a vector of N (N - 1) / 2."""
-    _check_tensor(x, "pdist")
+    check_tensor_type(x, "pdist")
     if len(x.shape) != 2:
         raise AssertionError(f"pdist: x must be 2-D, received shape {list(x.shape)}")
     first, second = np.triu_indices(x.shape[0], k=1)  # the pairs only: no zero self-distance to differentiate

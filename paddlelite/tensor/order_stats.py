@@ -10,7 +10,7 @@ from . import math as _math
 from . import reduce as _reduce
 from .aliases import _deliver
 from .elementwise import lerp
-from .math import _check_tensor, check_variable
+from .math import _check_tensor, check_tensor_type, check_variable
 from .search import argsort, sort, take_along_axis
 
 
@@ -63,7 +63,7 @@ def _nan_first_order(x, order, axis):
 def median(x, axis=None, keepdim=False, mode="avg", name=None, *, out=None):
     """The median along axis (of all elements when None): mode 'avg' averages the two middle elements of an
     even count; 'min' takes the lower one and, along an axis, also returns its index."""
-    _check_tensor(x, "median")
+    check_tensor_type(x, "median")
     if mode not in ("avg", "min"):
         raise ValueError(f"median: mode must be 'avg' or 'min', received {mode!r}")
     x2, ax = _along(x, axis, "median")
@@ -95,7 +95,7 @@ _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 def quantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None, *, out=None):
     """The q-th quantile(s) along axis (list of axes, or all when None); a list of q stacks them first."""
-    _check_tensor(x, "quantile")
+    check_tensor_type(x, "quantile")
     if interpolation not in _INTERPOLATIONS:
         raise ValueError(f"quantile: interpolation must be one of {_INTERPOLATIONS}, received {interpolation!r}")
     qs = q.numpy().reshape(-1).tolist() if hasattr(q, "numpy") else (list(q) if isinstance(q, (list, tuple)) else [q])
@@ -171,7 +171,7 @@ def nanmedian(x, axis=None, keepdim=False, mode="avg", name=None):
     """The median of the non-NaN elements along axis (an int, a list, or all when None); NaN where all are NaN.
     mode 'avg' averages the two middle elements of an even count; 'min' takes the lower one and, for an int
     axis, also returns its index."""
-    _check_tensor(x, "nanmedian")
+    check_tensor_type(x, "nanmedian")
     if mode not in ("avg", "min"):
         raise ValueError(f"nanmedian: mode must be 'avg' or 'min', received {mode!r}")
     ordered, order, valid, shape = _nan_last(x, axis, keepdim, "nanmedian")
@@ -195,7 +195,7 @@ def nanmedian(x, axis=None, keepdim=False, mode="avg", name=None):
 def nanquantile(x, q, axis=None, keepdim=False, interpolation="linear"):
     """The q-th quantile(s) of the non-NaN elements along axis (NaN where all are NaN); a list of q stacks them
     first."""
-    _check_tensor(x, "nanquantile")
+    check_tensor_type(x, "nanquantile")
     if interpolation not in _INTERPOLATIONS:
         raise ValueError(f"nanquantile: interpolation must be one of {_INTERPOLATIONS}, received {interpolation!r}")
     if isinstance(q, (list, tuple)) and not q:

@@ -15,6 +15,7 @@ from .aliases import _deliver
 from .diagonals import _diagonal_positions, diagonal
 from .creation import _shape_list
 from .manipulation import _check_tensor, _int, _int_index, _int_list
+from .math import check_tensor_type
 from .search import nonzero, take_along_axis
 
 apply = dispatch.apply
@@ -80,7 +81,8 @@ def scatter_nd(index, updates, shape, name=None):
 def take(x, index, mode="raise", name=None):
     """The elements of flattened x at `index` (shaped like index); mode: 'raise' (negative counts from the
     end, out of range raises), 'wrap' (modulo) or 'clip' (to the ends)."""
-    _check_tensor(x, "take")
+    check_tensor_type(x, "take")
+    check_tensor_type(index, "take", "index")
     _int_index(index, "take", ndims=None)
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"take: mode must be 'raise', 'wrap' or 'clip', received {mode!r}")

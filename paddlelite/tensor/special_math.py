@@ -15,7 +15,7 @@ from . import creation as _creation
 from . import manipulation as _manip
 from . import math as _math
 from . import reduce as _reduce
-from .math import _check_tensor, check_variable, is_tensor_like, true_division_operand
+from .math import _check_tensor, check_tensor_type, check_variable, is_tensor_like, true_division_operand
 
 apply = dispatch.apply
 
@@ -105,7 +105,7 @@ def ldexp(x, y, name=None):
 
 def frexp(x, name=None):
     """(mantissa, exponent) with x = mantissa * 2**exponent, 0.5 <= |mantissa| < 1 (exponent as a float)."""
-    _check_tensor(x, "frexp")
+    check_tensor_type(x, "frexp")
     if x.dtype.name not in ("float32", "float64"):
         raise TypeError(f"frexp: x must be a float32 or float64 Tensor, received {x.dtype.name}")
     magnitude = _math.abs(x)

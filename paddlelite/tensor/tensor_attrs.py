@@ -4,10 +4,12 @@ torch-style spelling), and the sparse / distributed / C++-runtime names, which r
 saying why (README.md, "Compatibility")."""
 import numpy as np
 
+from ..device import cuda
 from ..framework.tensor import Tensor, share_storage
 from ..framework.var_type import VarKind
 from ..ops import activation as _act
 from ..ops import dispatch
+from ..static.executor import LoDTensor
 from . import creation as _creation
 from . import manipulation as _manip
 from . import math as _math
@@ -105,6 +107,32 @@ is_dist = is_selected_rows = _false
 def value(self):
     """The tensor itself (Paddle's dense value of a tensor)."""
     return self
+
+
+class _Storage:
+    """The one-variable scope a Tensor's get_tensor() view reads and writes: that Tensor's storage."""
+
+    def __init__(self, tensor):
+        self._values = self  # (the view reads and writes scope._values)
+        self._tensor = tensor
+
+    def get(self, name, default=None):
+        return self._tensor._data
+
+    def __setitem__(self, name, array):
+        t = self._tensor
+        array = cuda.as_module(t._place.xp, array)
+        if tuple(array.shape) != tuple(t._data.shape) or array.dtype != t._data.dtype:
+            raise ValueError(f"Tensor.get_tensor().set: the values must keep the tensor's shape {list(t._data.shape)} "
+                             f"and dtype {t._data.dtype}, received {list(array.shape)} {array.dtype} (a paddlelite "
+                             "tensor's storage is not reallocated)")
+        t._write(array)
+
+
+def get_tensor(self):
+    """Paddle's DenseTensor of this tensor (`x.value().get_tensor()`): a view reading as its array (np.array(v),
+    shape(), _dtype(), ...) whose set(array, place) writes the tensor's values."""
+    return LoDTensor(_Storage(self), self.name)
 
 
 # ---- whole-tensor methods -----------------------------------------------------------------------
@@ -233,8 +261,7 @@ def _unsupported(name, why):
 _RUNTIME = "this reaches into Paddle's C++ runtime objects, which paddlelite does not have"
 UNSUPPORTED = {
     "rows": "SelectedRows (Paddle's row-sparse gradients) are not tensors here; paddle.sparse has COO and CSR",
-    **{n: _RUNTIME for n in ("get_map_tensor", "get_selected_rows", "get_tensor", "set_string_list", "set_tensor",
-                             "set_vocab")},
+    **{n: _RUNTIME for n in ("get_map_tensor", "get_selected_rows", "set_string_list", "set_tensor", "set_vocab")},
     "reconstruct_from_": "distributed tensors are not supported (paddle.distributed here is data parallel only)",
 }
 globals().update({name: _unsupported(name, why) for name, why in UNSUPPORTED.items()})
@@ -243,5 +270,5 @@ TENSOR_METHODS = ["fill_diagonal_tensor", "is_tensor", "softmax"]
 # eager Tensors only: a static Variable has its own block, type, ... (methods.install)
 EAGER_METHODS = ["apply", "apply_", "block", "data", "device", "fill_diagonal_", "fill_diagonal_tensor_", "get_device",
                  "grad_", "grad_fn", "is_cuda", "is_dist", "is_selected_rows", "layout", "num_shard", "pin_memory", "placements", "process_mesh",
-                 "requires_grad", "requires_grad_", "resize_", "set_", "stride", "type", "value", *UNSUPPORTED]
+                 "requires_grad", "requires_grad_", "resize_", "set_", "stride", "type", "value", "get_tensor", *UNSUPPORTED]
 __all__ = ["softmax"]

@@ -5,6 +5,10 @@ from . import OpCase, away_from_zero, rand
 X = away_from_zero(2, 3)
 WIDE = np.array([[-4.5, -2.2, -0.7, -0.1], [0.2, 1.3, 2.8, 7.1]])  # crosses every kink of relu6/hard*
 CASES = [
+    OpCase("swiglu", {"X": rand(2, 3, 6, seed=71), "Y": None}, id="swiglu-halves"),
+    OpCase("swiglu", {"X": rand(3, 5, seed=72), "Y": rand(3, 5, seed=73)}, id="swiglu-xy"),
+    OpCase("fused_glu", {"X": rand(2, 3, 6, seed=74), "Bias": rand(6, seed=75)}, {"act": "gelu"}, id="geglu-bias"),
+    OpCase("fused_glu", {"X": rand(3, 4, seed=76), "Bias": None}, {"act": "silu"}, id="swiglu-fused-no-bias"),
     OpCase("relu", {"X": X}, id="relu"),
     OpCase("relu_grad", {"Out": np.maximum(X, 0), "DOut": rand(2, 3, seed=2)}, id="relu_grad"),
     OpCase("relu6", {"X": WIDE}, id="relu6"),
@@ -13,6 +17,8 @@ CASES = [
     OpCase("leaky_relu_grad", {"X": X, "DOut": rand(2, 3, seed=2)}, {"alpha": 0.2}, id="leaky_relu_grad"),
     OpCase("elu", {"X": X}, {"alpha": 1.5}, id="elu"),
     OpCase("elu_grad", {"X": X, "DOut": rand(2, 3, seed=2)}, {"alpha": 1.5}, id="elu_grad"),
+    OpCase("celu", {"X": X}, {"alpha": 0.4}, id="celu"),
+    OpCase("celu_grad", {"X": X, "DOut": rand(2, 3, seed=2)}, {"alpha": 0.4}, id="celu_grad"),
     OpCase("sigmoid", {"X": rand(2, 3, low=-3, high=3)}, id="sigmoid"),
     OpCase("sigmoid_grad", {"Out": rand(2, 3, low=0.1, high=0.9), "DOut": rand(2, 3, seed=2)}, id="sigmoid_grad"),
     OpCase("tanh", {"X": rand(2, 3, low=-2, high=2)}, id="tanh"),

@@ -1,4 +1,4 @@
-"""Gradient cases for layer_norm, instance_norm, batch_norm, sync_batch_norm and group_norm (ops/norm.py)."""
+"""Gradient cases for layer_norm, rms_norm, instance_norm, batch_norm, sync_batch_norm and group_norm (ops/norm.py)."""
 from . import OpCase, positive, rand
 from .collective import one_rank_world
 
@@ -10,6 +10,25 @@ CASES = [
            id="layer_norm-plain"),
     OpCase("layer_norm", {"X": rand(2, 2, 4, seed=5), "Scale": rand(4, seed=6), "Bias": None},
            {"begin_norm_axis": 2, "epsilon": 1e-3}, id="layer_norm-scale-only"),
+    # ---- fused_bias_residual_layernorm (Paddle's fused_layer_norm)
+    OpCase("fused_bias_residual_layernorm", {"X": rand(2, 3, 4, seed=81), "Bias": rand(12, seed=82),
+                                             "Residual": rand(2, 3, 4, seed=83), "NormWeight": rand(12, seed=84),
+                                             "NormBias": rand(12, seed=85)}, {"residual_alpha": 0.7},
+           id="fused_layer_norm-residual"),
+    OpCase("fused_bias_residual_layernorm", {"X": rand(3, 5, seed=86), "Bias": None, "Residual": None,
+                                             "NormWeight": rand(5, seed=87), "NormBias": None}, {"epsilon": 1e-3},
+           id="fused_layer_norm-plain"),
+    OpCase("fused_bias_residual_layernorm", {"X": rand(2, 2, 4, seed=88), "Bias": rand(4, seed=89), "Residual": None,
+                                             "NormWeight": None, "NormBias": rand(4, seed=90)}, {"begin_norm_axis": 2},
+           id="fused_layer_norm-bias-no-weight"),
+    # ---- rms_norm (Paddle's fused_rms_norm): with bias and residual the gradient of ResidualOut joins h's
+    OpCase("rms_norm", {"X": rand(2, 3, 4, seed=61), "Bias": rand(12, seed=62), "Residual": rand(2, 3, 4, seed=63),
+                        "NormWeight": rand(12, seed=64), "NormBias": rand(12, seed=65)}, id="rms_norm-residual"),
+    OpCase("rms_norm", {"X": rand(3, 5, seed=66), "Bias": None, "Residual": None, "NormWeight": rand(5, seed=67),
+                        "NormBias": None}, {"epsilon": 1e-3}, id="rms_norm-plain"),
+    OpCase("rms_norm", {"X": rand(2, 2, 4, seed=68), "Bias": None, "Residual": rand(2, 2, 4, seed=69),
+                        "NormWeight": None, "NormBias": rand(4, seed=70)}, {"begin_norm_axis": 2},
+           id="rms_norm-residual-no-weight"),
     # ---- instance_norm
     OpCase("instance_norm", {"X": rand(2, 3, 2, 2, seed=41), "Scale": rand(3, seed=42), "Bias": rand(3, seed=43)},
            id="instance_norm-affine"),

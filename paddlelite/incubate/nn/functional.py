@@ -4,6 +4,10 @@ op). Paddle's quantized variants (quant_scale > 0) are not supported."""
 import numpy as np
 
 from ... import tensor as T
+from ...ops import activation as _act
+from ...ops import dispatch
+from ...ops import fused as _fused
+from ...ops import norm as _norm
 from ...nn import functional as F
 from ...nn.functional.activation import swiglu
 from ...nn.functional.attention import additive_mask
@@ -32,11 +36,6 @@ def _no_quant(api, quant_scale):
         raise NotImplementedError(f"{api}: quantized outputs (quant_scale > 0) are not supported")
 
 
-def _residual_sum(x, bias, residual, alpha=1.0):
-    h = x if bias is None else x + bias
-    return h if residual is None else h + (residual if alpha == 1.0 else alpha * residual)
-
-
 def _normalized(api, x, begin_norm_axis):
     axis = begin_norm_axis + len(x.shape) if begin_norm_axis < 0 else begin_norm_axis
     if not 0 < axis < len(x.shape) + (len(x.shape) == 1):
@@ -48,57 +47,41 @@ def fused_rms_norm(x, norm_weight, norm_bias, epsilon, begin_norm_axis=1, bias=N
                    quant_round_type=0, quant_max_bound=0, quant_min_bound=0):
     """(out, residual_out): h = x + bias + residual; out = h / sqrt(mean(h^2) + epsilon) * norm_weight + norm_bias
     over the axes from begin_norm_axis; residual_out is h (an empty tensor when neither bias nor residual is
-    given)."""
+    given). One rms_norm op: one kernel launch on a GPU."""
     _no_quant("fused_rms_norm", quant_scale)
-    h = _residual_sum(x, bias, residual)
-    axes = _normalized("fused_rms_norm", h, begin_norm_axis)
-    out = h * _inverse_rms(h, axes, epsilon)
-    out = out * T.reshape(norm_weight, h.shape[axes[0]:])
-    if norm_bias is not None:
-        out = out + T.reshape(norm_bias, h.shape[axes[0]:])
-    empty = T.zeros([0], dtype=x.dtype)
-    return out, (h if bias is not None or residual is not None else empty)
+    axes = _normalized("fused_rms_norm", x, begin_norm_axis)
+    out, residual_out, _ = dispatch.apply(_norm.RMS_NORM, x, bias, residual, norm_weight, norm_bias,
+                                          epsilon=float(epsilon), begin_norm_axis=axes[0])
+    return out, residual_out
 
 
 def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, begin_norm_axis=1, bias=None,
                      residual=None, quant_scale=-1, quant_round_type=0, quant_max_bound=0, quant_min_bound=0):
     """(out, residual_out, mean, inv_var): h = x + bias + residual_alpha * residual, layer-normalized over the axes
-    from begin_norm_axis (mean and 1 / sqrt(var + epsilon) per normalized row, flattened)."""
+    from begin_norm_axis (mean and 1 / sqrt(var + epsilon) per normalized row, flattened). One
+    fused_bias_residual_layernorm op: one kernel launch on a GPU."""
     _no_quant("fused_layer_norm", quant_scale)
-    h = _residual_sum(x, bias, residual, residual_alpha)
-    axes = _normalized("fused_layer_norm", h, begin_norm_axis)
-    mean = T.mean(h, axis=axes, keepdim=True)
-    centred = h - mean
-    inv_var = T.rsqrt(T.mean(centred * centred, axis=axes, keepdim=True) + epsilon)
-    out = centred * inv_var
-    if norm_weight is not None:
-        out = out * T.reshape(norm_weight, h.shape[axes[0]:])
-    if norm_bias is not None:
-        out = out + T.reshape(norm_bias, h.shape[axes[0]:])
-    return out, h, T.reshape(mean, [-1]), T.reshape(inv_var, [-1])
-
-
-def _inverse_rms(h, axes, epsilon):
-    return T.rsqrt(T.mean(h * h, axis=axes, keepdim=True) + epsilon)
-
-
-def _in_float32(x):
-    """x as float32 when it is a 16-bit float: the fast norms keep their statistics in float32, as Paddle's."""
-    return x.astype("float32") if x.dtype.name in ("float16", "bfloat16") else x
+    axes = _normalized("fused_layer_norm", x, begin_norm_axis)
+    out, h, mean, _, inv_var = dispatch.apply(_norm.FUSED_LAYER_NORM, x, bias, residual, norm_weight, norm_bias,
+                                              epsilon=float(epsilon), residual_alpha=float(residual_alpha),
+                                              begin_norm_axis=axes[0])
+    return out, h if bias is not None or residual is not None else x, T.reshape(mean, [-1]), T.reshape(inv_var, [-1])
 
 
 def fast_ln(x, scale, bias, epsilon=1e-5):
-    """(y, mean, invvar): layer norm over the last axis, mean and 1 / sqrt(var + epsilon) per row (float32)."""
-    out, _, mean, inv_var = fused_layer_norm(_in_float32(x), _in_float32(scale), _in_float32(bias), epsilon,
-                                             begin_norm_axis=-1)
-    return out.astype(x.dtype), mean, inv_var
+    """(y, mean, invvar): layer norm over the last axis, mean and 1 / sqrt(var + epsilon) per row (float32 for
+    16-bit x)."""
+    out, _, mean, inv_var = fused_layer_norm(x, scale, bias, epsilon, begin_norm_axis=-1)
+    return out, mean, inv_var
 
 
 def fast_rms_norm(x, scale, epsilon=1e-5):
-    """(y, invvar): y = x / sqrt(mean(x^2) + epsilon) * scale over the last axis; invvar per row (float32)."""
-    h = _in_float32(x)
-    inv_rms = _inverse_rms(h, [len(h.shape) - 1], epsilon)
-    return (h * inv_rms * _in_float32(scale)).astype(x.dtype), T.reshape(inv_rms, [-1])
+    """(y, invvar): y = x / sqrt(mean(x^2) + epsilon) * scale over the last axis (float32 statistics for 16-bit x);
+    invvar per row (float32). One rms_norm op."""
+    rows = x if len(x.shape) > 1 else T.reshape(x, [1, -1])
+    y, _, inv_rms = dispatch.apply(_norm.RMS_NORM, rows, None, None, scale, None, epsilon=float(epsilon),
+                                   begin_norm_axis=len(rows.shape) - 1)
+    return T.reshape(y, x.shape) if rows is not x else y, T.reshape(inv_rms, [-1])
 
 
 def fused_rms_norm_ext(x, scale, epsilon=1e-5, name=None):
@@ -234,9 +217,21 @@ def variable_length_memory_efficient_attention(query, key, value, seq_lens, kv_s
     return T.where(T.unsqueeze(attended, 1), out, T.zeros([], out.dtype.name))
 
 
+def _dropout_add(x, bias, y, p, training, mode):
+    """dropout(x + bias) + y: in training with p > 0 one fused_dropout_add op (its mask drawn from the global
+    generator as F.dropout's), else F.dropout's inference rules."""
+    if not training or not p or mode not in ("upscale_in_train", "downscale_in_infer"):
+        return F.dropout(x if bias is None else x + bias, p, training=training, mode=mode) + y
+    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
+        raise ValueError(f"fused_dropout_add: p must be a number in [0, 1], received {p!r}")
+    return dispatch.apply(_fused.FUSED_DROPOUT_ADD, x, bias, y, dropout_prob=float(p), seed=0,
+                          dropout_implementation="upscale_in_train" if mode == "upscale_in_train" else
+                          "downgrade_in_infer")[0]
+
+
 def fused_dropout_add(x, y, p=0.5, training=True, mode="upscale_in_train", name=None):
-    """dropout(x) + y."""
-    return F.dropout(x, p, training=training, mode=mode) + y
+    """dropout(x) + y; in training one fused_dropout_add op (one kernel after the generator's draws)."""
+    return _dropout_add(x, None, y, p, training, mode)
 
 
 def fused_matmul_bias(x, y, bias=None, transpose_x=False, transpose_y=False, name=None):
@@ -263,64 +258,47 @@ def fused_linear_activation(x, y, bias, trans_x=False, trans_y=False, activation
     return out if act is None else act(out)
 
 
-def _halves_act(inner):
-    def act(h):
-        a, b = T.chunk(h, 2, axis=-1)
-        return inner(a) * b
-    return act
-
-
 _BIAS_ACTS = {"gelu": F.gelu, "relu": F.relu, "silu": F.silu, "swish": F.silu, "sigmoid": F.sigmoid, "tanh": T.tanh,
-              "identity": lambda h: h, "swiglu": _halves_act(F.silu), "geglu": _halves_act(F.gelu)}
+              "identity": lambda h: h}
+_GLU_ACTS = {"swiglu": "silu", "geglu": "gelu"}  # act(a) * b over the halves: the fused_glu op, bias add included
+# act_method -> the act of the fused_bias_act op (one kernel with its bias add, forward and backward)
+_FUSED_BIAS_ACTS = {"gelu": "gelu", "relu": "relu", "silu": "silu", "swish": "silu", "sigmoid": "sigmoid",
+                    "tanh": "tanh", "identity": "identity"}
 
 
 def fused_bias_act(x, bias=None, dequant_scales=None, shift=None, smooth=None, act_method="gelu",
                    compute_dtype="default", quant_scale=-1, quant_round_type=0, quant_max_bound=0, quant_min_bound=0):
-    """act_method(x + bias); swiglu / geglu split the last axis into halves (a, b) and give act(a) * b."""
+    """act_method(x + bias); swiglu / geglu split the last axis into halves (a, b) and give act(a) * b. The bias add
+    runs in the activation's kernel: the fused_bias_act op for a [cols] bias and a plain activation, the fused_glu op
+    for swiglu / geglu (one launch each way)."""
     _no_quant("fused_bias_act", quant_scale)
     if dequant_scales is not None or shift is not None or smooth is not None:
         raise NotImplementedError("fused_bias_act: dequant_scales, shift and smooth (quantized inputs) are not "
                                   "supported")
-    if act_method not in _BIAS_ACTS:
-        raise ValueError(f"fused_bias_act: act_method must be one of {sorted(_BIAS_ACTS)}, received {act_method!r}")
+    if act_method not in _BIAS_ACTS and act_method not in _GLU_ACTS:
+        raise ValueError(f"fused_bias_act: act_method must be one of {sorted([*_BIAS_ACTS, *_GLU_ACTS])}, received "
+                         f"{act_method!r}")
+    if act_method in _GLU_ACTS:
+        if x.shape[-1] % 2:
+            raise ValueError(f"fused_bias_act: {act_method} splits the last dim of x in halves; it must be even, "
+                             f"received shape {x.shape}")
+        return dispatch.apply(_act.FUSED_GLU, x, bias, act=_GLU_ACTS[act_method])
+    if bias is not None and act_method in _FUSED_BIAS_ACTS and bias.shape == x.shape[-1:]:
+        return dispatch.apply(_fused.FUSED_BIAS_ACT, x, bias, act=_FUSED_BIAS_ACTS[act_method])
     return _BIAS_ACTS[act_method](x if bias is None else x + bias)
-
-
-def _rotate(x, sin, cos, neox):
-    if neox:  # halves: (a, b) -> (a cos - b sin, b cos + a sin)
-        a, b = T.chunk(x, 2, axis=-1)
-        return x * cos + T.concat([-b, a], axis=-1) * sin
-    pairs = T.reshape(x, [*x.shape[:-1], x.shape[-1] // 2, 2])  # interleaved pairs (x0, x1)
-    a, b = pairs[..., 0], pairs[..., 1]
-    rotated = T.reshape(T.stack([-b, a], axis=-1), x.shape)
-    return x * cos + rotated * sin
 
 
 def fused_rotary_position_embedding(q, k=None, v=None, sin=None, cos=None, position_ids=None,
                                     use_neox_rotary_style=True, time_major=False, rotary_emb_base=10000.0):
     """(q, k, v) rotated by their positions (rotary embedding): [batch, seq, heads, head_dim] tensors ([seq, batch,
-    ...] with time_major); sin / cos [seq, head_dim] (or broadcastable [1, seq, 1, head_dim]) computed from
-    rotary_emb_base when not given, picked by position_ids [batch, seq] when given. use_neox_rotary_style rotates
-    the two halves of head_dim, else adjacent pairs."""
-    seq_axis = 0 if time_major else 1
-    seq, dim = q.shape[seq_axis], q.shape[-1]
-    if sin is None or cos is None:
-        inv_freq = 1.0 / (rotary_emb_base ** (T.arange(0, dim, 2, dtype="float32") / dim))
-        freqs = T.unsqueeze(T.arange(seq, dtype="float32"), 1) * T.unsqueeze(inv_freq, 0)          # [seq, dim/2]
-        freqs = T.concat([freqs, freqs], axis=-1) if use_neox_rotary_style else \
-            T.reshape(T.stack([freqs, freqs], axis=-1), [seq, dim])
-        sin, cos = T.sin(freqs), T.cos(freqs)
-    sin, cos = T.reshape(sin, [-1, dim]), T.reshape(cos, [-1, dim])
-    if position_ids is not None:
-        sin, cos = F.embedding(position_ids, sin), F.embedding(position_ids, cos)            # [batch, seq, dim]
-        sin, cos = T.unsqueeze(sin, 2), T.unsqueeze(cos, 2)
-        if time_major:
-            sin, cos = T.transpose(sin, [1, 0, 2, 3]), T.transpose(cos, [1, 0, 2, 3])
-    else:
-        sin, cos = T.unsqueeze(sin[:seq], [1, 2] if time_major else [0, 2]), \
-            T.unsqueeze(cos[:seq], [1, 2] if time_major else [0, 2])
-    sin, cos = T.cast(sin, q.dtype), T.cast(cos, q.dtype)
-    return tuple(None if t is None else _rotate(t, sin, cos, use_neox_rotary_style) for t in (q, k, v))
+    ...] with time_major); sin / cos [positions, head_dim] (or [1, positions, 1, head_dim]) computed from
+    rotary_emb_base when not given, their rows picked by position_ids [batch, seq] when given (else the first seq).
+    use_neox_rotary_style rotates the two halves of head_dim, else adjacent pairs. One fused_rope op: one kernel
+    launch on a GPU for all three."""
+    outs = dispatch.apply(_fused.FUSED_ROPE, q, k, v, sin, cos, position_ids,
+                           use_neox_rotary_style=bool(use_neox_rotary_style), time_major=bool(time_major),
+                           rotary_emb_base=float(rotary_emb_base), inverse=False)
+    return tuple(None if t is None else out for t, out in zip((q, k, v), outs))
 
 
 def _layer_norm(x, scale, bias, epsilon):
@@ -353,9 +331,9 @@ def fused_feedforward(x, linear1_weight, linear2_weight, linear1_bias=None, line
 
 def fused_bias_dropout_residual_layer_norm(x, residual, bias=None, ln_scale=None, ln_bias=None, dropout_rate=0.5,
                                            ln_epsilon=1e-5, training=True, mode="upscale_in_train", name=None):
-    """layer_norm(residual + dropout(x + bias))."""
-    h = x if bias is None else x + bias
-    return _layer_norm(residual + _dropout(h, dropout_rate, training, mode), ln_scale, ln_bias, ln_epsilon)
+    """layer_norm(residual + dropout(x + bias)): in training the fused_dropout_add op (bias, dropout and residual in
+    one kernel), then layer_norm's."""
+    return _layer_norm(_dropout_add(x, bias, residual, dropout_rate, training, mode), ln_scale, ln_bias, ln_epsilon)
 
 
 def fused_multi_head_attention(x, qkv_weight, linear_weight, pre_layer_norm=False, pre_ln_scale=None,

@@ -165,12 +165,12 @@ logsigmoid = log_sigmoid
 
 
 def celu(x, alpha=1.0, name=None):
-    """max(0, x) + min(0, alpha (exp(x / alpha) - 1)) = alpha elu(x / alpha)."""
+    """max(0, x) + min(0, alpha (exp(x / alpha) - 1)): Paddle's one celu op (its static programs show it)."""
     _check_tensor(x, "celu")
     alpha = _float(alpha, "celu", "alpha")
     if alpha == 0:
         raise ZeroDivisionError("celu: alpha cannot be 0")
-    return apply(_m.SCALE, apply(_act.ELU, apply(_m.SCALE, x, scale=1.0 / alpha), alpha=1.0), scale=alpha)
+    return apply(_act.CELU, x, alpha=alpha)
 
 
 def _threshold(value, api):
@@ -216,7 +216,7 @@ def glu(x, axis=-1, name=None):
 
 
 def swiglu(x, y=None, name=None):
-    """silu(x) * y; without y, x's last axis is split into halves (x, y)."""
+    """silu(x) * y; without y, x's last axis is split into halves (x, y). One swiglu op: one launch on a GPU."""
     check_float_tensor(x, "swiglu")
     if y is None:
         if not x.shape:
@@ -224,10 +224,11 @@ def swiglu(x, y=None, name=None):
                              "received a 0-D tensor")
         if x.shape[-1] % 2:
             raise ValueError(f"swiglu: with y=None the last dim of x must be even, received shape {x.shape}")
-        x, y = T.split(x, 2, axis=-1)
     else:
         check_float_tensor(y, "swiglu", "y")
-    return apply(_ew.MULTIPLY, apply(_act.SILU, x), y)
+        if y.shape != x.shape:
+            raise ValueError(f"swiglu: y must have x's shape {x.shape}, received {y.shape}")
+    return apply(_act.SWIGLU, x, y)
 
 
 def maxout(x, groups, axis=1, name=None):

@@ -170,10 +170,11 @@ def rms_norm(input, normalized_shape, weight=None, eps=1e-5, name=None):
         raise ValueError(f"{api}: normalized_shape {list(normalized_shape)} must equal the trailing dims of input "
                          f"{input.shape}")
     _check_eps(eps, api)
-    axes = list(range(len(input.shape) - k, len(input.shape)))
-    inv = T.rsqrt(T.scale(T.mean(T.square(input), axis=axes, keepdim=True), 1.0, float(eps)))
-    out = input * inv
     if weight is not None:
         _check_tensor(weight, api, "weight")
-        out = out * weight
-    return out, T.cast(T.reshape(inv, [-1]), "float32")
+    rows = input if k < len(input.shape) else T.reshape(input, [1, -1])  # the op keeps a leading (row) dim
+    out, _, inv = apply(_norm.RMS_NORM, rows, None, None, weight, None, epsilon=float(eps),
+                        begin_norm_axis=len(rows.shape) - min(k, len(rows.shape) - 1))
+    inv = T.reshape(inv, [-1])  # float32, but float64 for a float64 input: Paddle's invvar is float32
+    return (T.reshape(out, input.shape) if rows is not input else out,
+            inv if inv.dtype.name == "float32" else T.cast(inv, "float32"))

@@ -6,7 +6,7 @@ import math
 
 from ... import tensor as T
 from ...framework.tensor import Tensor
-from ...tensor.math import _check_tensor
+from ...tensor.math import _check_tensor, check_tensor_type
 
 __all__ = ["affine_grid", "grid_sample"]
 
@@ -117,10 +117,13 @@ def _base_axis(size, align_corners, dtype):
 def affine_grid(theta, out_shape, align_corners=True, name=None):
     """Sampling grid [N, H, W, 2] (or [N, D, H, W, 3]) of theta [N, 2, 3] (or [N, 3, 4]) applied to the
     normalised (x, y(, z), 1) coordinates of an output of shape out_shape [N, C, H, W] (or [N, C, D, H, W])."""
-    _check_tensor(theta, "affine_grid", "theta")
+    check_tensor_type(theta, "affine_grid", "theta")
     if isinstance(out_shape, Tensor):
         out_shape = [int(v) for v in out_shape.numpy().tolist()]
-    if not isinstance(out_shape, (list, tuple)) or len(out_shape) not in (4, 5):
+    if not isinstance(out_shape, (list, tuple)):  # TypeError as Paddle's
+        raise TypeError(f"affine_grid: out_shape must be a list, a tuple or a Tensor, received "
+                        f"{type(out_shape).__name__}")
+    if len(out_shape) not in (4, 5):
         raise ValueError(f"affine_grid: out_shape must be a list of 4 or 5 ints, received {out_shape!r}")
     nd = len(out_shape) - 2
     if list(theta.shape[1:]) != [nd, nd + 1]:

@@ -365,6 +365,18 @@ class Layer:
     def state_dict(self, destination: dict[str, Tensor] | None = None, include_sublayers: bool = True,
                    structured_name_prefix: str = "", use_hook: bool = True) -> dict[str, Tensor]:
         """OrderedDict of structured name -> parameter / persistable buffer (the objects themselves)."""
+        return self._state_dict_impl(destination, include_sublayers, structured_name_prefix, use_hook=use_hook)
+
+    def to_static_state_dict(self, destination: dict[str, Tensor] | None = None, include_sublayers: bool = True,
+                             structured_name_prefix: str = "", use_hook: bool = True) -> dict[str, Tensor]:
+        """state_dict with the non-persistable buffers too (what a traced program captures)."""
+        return self._state_dict_impl(destination, include_sublayers, structured_name_prefix,
+                                     include_non_persistable_buffer=True, use_hook=use_hook)
+
+    def _state_dict_impl(self, destination=None, include_sublayers=True, structured_name_prefix="",
+                         include_non_persistable_buffer=False, use_hook=True):
+        """The one implementation of the state dicts; a subclass overriding state_dict (to rename or convert
+        entries) leaves what set_state_dict matches against untouched, as in Paddle."""
         dest = collections.OrderedDict() if destination is None else destination
         layers = list(self.named_sublayers(prefix=structured_name_prefix.rstrip("."), include_self=True)) \
             if include_sublayers else [(structured_name_prefix.rstrip("."), self)]
@@ -373,7 +385,8 @@ class Layer:
                 if p is not None:
                     dest[(lprefix + "." if lprefix else "") + name] = p
             for name, b in layer._buffers.items():
-                if b is not None and name not in layer._non_persistable_buffer_names_set:
+                if b is not None and (include_non_persistable_buffer
+                                      or name not in layer._non_persistable_buffer_names_set):
                     dest[(lprefix + "." if lprefix else "") + name] = b
         if use_hook:
             for _, layer in layers:
@@ -382,8 +395,6 @@ class Layer:
                     dest = dest if result is None else result
         return dest
 
-    to_static_state_dict = state_dict
-
     def set_state_dict(self, state_dict: dict[str, Any],
                        use_structured_name: bool = True) -> tuple[list[str], list[str]]:
         """Copy values into the parameters/buffers; returns (missing_keys, unexpected_keys).
@@ -391,7 +402,7 @@ class Layer:
         Values may be Tensors or NumPy arrays; a shape or dtype mismatch raises ValueError."""
         if not isinstance(state_dict, dict):
             raise TypeError(f"set_state_dict: state_dict must be a dict, received {type(state_dict).__name__}")
-        own = self.state_dict()
+        own = self._state_dict_impl(use_hook=False)
         missing, used = [], set()
         for key, target in own.items():
             lookup = key if use_structured_name else getattr(target, "name", key)

@@ -30,25 +30,50 @@ def warp_plan(N, vec):
 def layer_norm(xp, x, scale, bias, epsilon, begin_norm_axis):
     """(Y, Mean, Variance) of layer_norm in one launch; None for what the kernel does not take (float64, a Scale
     and Bias of different dtypes, an empty tensor)."""
+    got = _ln_fwd(xp, x, scale, bias, epsilon, begin_norm_axis)
+    return None if got is None else (got[0], got[2], got[3])
+
+
+def fused_layer_norm(xp, x, pre_bias, residual, scale, bias, epsilon, residual_alpha, begin_norm_axis):
+    """(Y, ResidualOut, Mean, Variance, InvVar) of layer_norm over h = x + pre_bias + residual_alpha * residual in
+    one launch (ResidualOut h, empty when neither is given); None where the kernel does not apply."""
+    if any(a is not None and a.dtype != x.dtype for a in (pre_bias, residual)):
+        return None
+    return _ln_fwd(xp, x, scale, bias, epsilon, begin_norm_axis, pre_bias, residual, residual_alpha, True)
+
+
+def _ln_fwd(xp, x, scale, bias, epsilon, begin_norm_axis, pre_bias=None, residual=None, residual_alpha=1.0,
+            with_inv=False):
+    """(Y, ResidualOut, Mean, Variance, InvVar) from one ln_fwd launch (ResidualOut and InvVar None unless with_inv:
+    plain layer_norm allocates nothing for them)."""
     sfx = suffix(x.dtype)
     if sfx is None or not 0 < begin_norm_axis < max(x.ndim, 1) + 1:
         return None
     M, N = prod(x.shape[:begin_norm_axis]), prod(x.shape[begin_norm_axis:])
     given = [a for a in (scale, bias) if a is not None]
     ssfx = suffix(given[0].dtype) if given else sfx
-    if M == 0 or N == 0 or ssfx not in (sfx, "f32") or any(a.size != N or suffix(a.dtype) != ssfx for a in given):
+    if M == 0 or N == 0 or ssfx not in (sfx, "f32") or any(a.size != N or suffix(a.dtype) != ssfx for a in given) \
+            or pre_bias is not None and pre_bias.size != N or residual is not None and residual.size != M * N:
         return None
     x2 = xp.ascontiguousarray(x).reshape(M, N)
-    sc, bi = (xp.ascontiguousarray(a.reshape(-1)) if a is not None else x2 for a in (scale, bias))
+    sc, bi, pre, res = (xp.ascontiguousarray(a.reshape(-1)) if a is not None else x2
+                        for a in (scale, bias, pre_bias, residual))
+    with_h = pre_bias is not None or residual is not None
     y = xp.empty((M, N), dtype=x.dtype)
     mean, var = xp.empty((M,), dtype=np.float32), xp.empty((M,), dtype=np.float32)
+    h = xp.empty((M, N), dtype=x.dtype) if with_h else y  # y: a stand-in the kernel does not write
+    inv = xp.empty((M,), dtype=np.float32) if with_inv else mean
     fn = kernel("layer_norm", f"ln_fwd_{sfx}_{ssfx}")
     threads = block_size(fn, 256)
     grid = max(1, min(-(-M // (threads // 32)), sm_count() * 8))
     fn((grid,), (threads,), (x2, sc, bi, y, mean, var, i64(M), i64(N), f32(epsilon), i32(scale is not None),
-                             i32(bias is not None)))
+                             i32(bias is not None), pre, res, h, inv, f32(residual_alpha), i32(pre_bias is not None),
+                             i32(residual is not None), i32(with_inv)))
     stats = x.shape[:begin_norm_axis]
-    return y.reshape(x.shape), mean.reshape(stats), var.reshape(stats)
+    if not with_inv:
+        return y.reshape(x.shape), None, mean.reshape(stats), var.reshape(stats), None
+    return (y.reshape(x.shape), h.reshape(x.shape) if with_h else xp.empty((0,), dtype=x.dtype), mean.reshape(stats),
+            var.reshape(stats), inv.reshape(stats))
 
 
 def layer_norm_grad(xp, x, scale, mean, var, dy, epsilon, begin_norm_axis):

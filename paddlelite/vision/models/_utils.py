@@ -1,4 +1,6 @@
 """What the model families share: channel rounding, the conv-norm-activation block, pretrained weights."""
+import collections
+
 from ... import nn
 from ...framework.io import load
 
@@ -43,3 +45,33 @@ def load_pretrained(model, arch, pretrained):
                         f"got {type(pretrained).__name__}")
     model.set_dict(load(pretrained))
     return model
+
+
+class IntermediateLayerGetter(nn.LayerDict):
+    """The direct children of `model` up to the last one `return_layers` names, run in registration order: the
+    forward returns an OrderedDict {return_layers[name]: that child's output}. A Linear child (or one whose first
+    sublayer is a Linear) gets its 4-D input flattened from dim 1, as Paddle's wrapper does."""
+
+    def __init__(self, model, return_layers):
+        if not set(return_layers).issubset(name for name, _ in model.named_children()):
+            raise ValueError("return_layers are not present in model")
+        wanted = {str(k) for k in return_layers}
+        layers = collections.OrderedDict()
+        for name, child in model.named_children():
+            layers[name] = child
+            wanted.discard(name)
+            if not wanted:
+                break
+        super().__init__(layers)
+        self.return_layers = return_layers
+
+    def forward(self, x):
+        out = collections.OrderedDict()
+        for name, child in self.items():
+            first = child.sublayers()[0] if child.sublayers() else None
+            if x.ndim == 4 and (isinstance(child, nn.Linear) or isinstance(first, nn.Linear)):
+                x = x.flatten(1)
+            x = child(x)
+            if name in self.return_layers:
+                out[self.return_layers[name]] = x
+        return out
