@@ -334,11 +334,6 @@ KNOWN_BUGS = {
         'TestGradientsWithOptimizer.test_gradient_with_optimizer': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestSimpleNet.test_backward': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
-    "test/deprecated/legacy_test/test_block_rename_var_deprecated.py": {
-        'TestBlockRenameVar.test_rename_var': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestBlockRenameVarBytes.test_rename_var': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestBlockRenameVarStrCase2.test_rename_var': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
     "test/deprecated/legacy_test/test_broadcast_to_op.py": {
         'TestBroadcastToAPI.test_api': "open: ValueError: op 'expand': cannot expand the input of shape [12, 14] to [1, 14] (dim 0: 12 is neither 1 nor 1)",
         'TestBroadcastToError.test_errors': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
