@@ -62,6 +62,9 @@ DIFFERENCES = {
         'TestXavierInitializerPir.test_uniform_xavier_initializer_conv': PIR_ONLY,
         'TestXavierInitializerPir.test_xavier_initializer_supplied_arguments': PIR_ONLY,
     },
+    "test/deprecated/legacy_test/test_pow.py": {
+        'TestPowerError.test_pir_error': PIR_ONLY,
+    },
     "test/legacy_test/test_einsum.py": {
         "TestErrors.test_diagonalize_errors": NEW_EINSUM_OFF,
         "TestErrors.test_param_errors": NEW_EINSUM_OFF,
@@ -427,9 +430,6 @@ KNOWN_BUGS = {
     },
     "test/deprecated/legacy_test/test_paddle_save_load_binary.py": {
         '*': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
-    "test/deprecated/legacy_test/test_pow.py": {
-        'TestPowerError.test_pir_error': 'issue 28, exception classes that differ (helper suite)',
     },
     "test/deprecated/legacy_test/test_program.py": {
         'TestProgram.test_copy_info_from_error': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
