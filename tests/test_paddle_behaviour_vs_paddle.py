@@ -480,3 +480,19 @@ def test_unique_name_guard_and_switch_start_fresh_parameter_names(paddle):
     previous = paddle.utils.unique_name.switch()  # (generator, parameter-name checker)
     paddle.utils.unique_name.switch(*previous)
     return {"names": names, "switched": len(previous)}
+
+
+@differential(expected={"after": "again_w", "guard": ["again_w", "linear_1.b_0"], "seen": True})
+def test_disable_static_and_dygraph_guard_start_fresh_names(paddle):
+    # Paddle's enable_dygraph (disable_static) and base.dygraph.guard enter a unique_name guard: a parameter name
+    # may be used again after them, and layer names count from 0
+    def make():
+        return paddle.nn.Linear(2, 2, weight_attr=paddle.ParamAttr(name="again_w"))
+    make()
+    paddle.enable_static()
+    paddle.disable_static()
+    after = make().weight.name
+    with paddle.base.dygraph.guard():
+        in_guard = [make().weight.name, paddle.nn.Linear(2, 2).bias.name]
+    return {"after": after, "guard": in_guard,
+            "seen": "again_w" in paddle.base.unique_name.dygraph_parameter_name_checker._name_set}

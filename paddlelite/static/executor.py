@@ -86,29 +86,53 @@ class DenseTensor:
     def _dtype(self):
         return _dtype.from_numpy(self._value().dtype)
 
-    def _element(self, i, dtype, api):
-        a = self._value()
-        if a.dtype != dtype:
-            raise TypeError(f"LoDTensor.{api}: the tensor holds {a.dtype}, not {np.dtype(dtype)}")
-        return a
+    # Paddle's low-level DenseTensor API: dims set first, storage of them allocated after
+    def _set_dims(self, dims):
+        dims = [int(d) for d in dims]
+        if any(d < 0 for d in dims):
+            raise ValueError(f"DenseTensor._set_dims: dims must be non-negative, received {dims}")
+        v = self._scope._values.get(self._name)
+        if v is not None and v.size == int(np.prod(dims)):
+            self._scope._values[self._name] = v.reshape(dims)
+        else:  # the values go: a later _alloc_* or set gives storage of these dims
+            self._scope._values[self._name] = None
+        self._scope._dims[self._name] = dims
 
-    def _get_float_element(self, i):
-        return float(self._element(i, np.float32, "_get_float_element").reshape(-1)[i])
+    def _get_dims(self):
+        v = self._scope._values.get(self._name)
+        return list(v.shape) if v is not None else list(self._scope._dims.get(self._name, [0]))
 
-    def _get_double_element(self, i):
-        return float(self._element(i, np.float64, "_get_double_element").reshape(-1)[i])
+    def _mutable_data(self, place, dtype):
+        """Storage of the dims set and `dtype` on `place` (the values kept when they already are); its address."""
+        place = parse_place(place, "DenseTensor._mutable_data")
+        np_dtype = _dtype.convert_dtype(dtype).np
+        v = self._scope._values.get(self._name)
+        if v is None or v.dtype != np_dtype or place_of_array(v) != place:
+            self.set(np.zeros(self._get_dims(), np_dtype), place)
+        return self._ptr()
 
-    def _set_element(self, i, value, dtype, api):
-        a = self._element(i, dtype, api)
-        if not a.flags.c_contiguous:  # written in place through a flat view
-            a = self._scope._values[self._name] = a.copy()
-        a.reshape(-1)[i] = value
+    def _alloc_int(self, place):
+        self._mutable_data(place, "int32")
 
-    def _set_float_element(self, i, value):
-        self._set_element(i, value, np.float32, "_set_float_element")
+    def _alloc_float(self, place):
+        self._mutable_data(place, "float32")
 
-    def _set_double_element(self, i, value):
-        self._set_element(i, value, np.float64, "_set_double_element")
+    def _alloc_double(self, place):
+        self._mutable_data(place, "float64")
+
+    def _ptr(self):
+        v = self._value()
+        return int(v.ctypes.data if isinstance(v, np.ndarray) else v.data.ptr)
+
+    def _element(self, api, dtype, offset):
+        v = self._value()
+        if v.dtype != np.dtype(dtype):
+            raise TypeError(f"DenseTensor.{api}: the tensor holds {v.dtype.name}, not {np.dtype(dtype).name}")
+        if not 0 <= offset < v.size:
+            raise IndexError(f"DenseTensor.{api}: offset {offset} is out of range for {v.size} elements")
+        if not v.flags.c_contiguous:  # made contiguous, so the flat view below writes into the stored values
+            v = self._scope._values[self._name] = place_of_array(v).xp.ascontiguousarray(v)
+        return v.reshape(-1)
 
     def _is_initialized(self):
         return self._scope._values.get(self._name) is not None
@@ -119,6 +143,23 @@ class DenseTensor:
         return f"LoDTensor('{self._name}', shape={self.shape()}, dtype={self._dtype().name})\n{np.array(self)}"
 
 
+
+def _element_accessors(kind, dtype, convert):
+    """DenseTensor._get_<kind>_element(offset) and _set_<kind>_element(offset, value): one element of the flat
+    values, which must be of `dtype`."""
+    def get(self, offset):
+        return convert(self._element(f"_get_{kind}_element", dtype, offset)[offset])
+
+    def set_element(self, offset, value):
+        self._element(f"_set_{kind}_element", dtype, offset)[offset] = value
+    return get, set_element
+
+
+for _kind, _np_dtype, _convert in (("float", np.float32, float), ("double", np.float64, float),
+                                   ("complex64", np.complex64, complex), ("complex128", np.complex128, complex)):
+    _get, _set = _element_accessors(_kind, _np_dtype, _convert)
+    setattr(DenseTensor, f"_get_{_kind}_element", _get)
+    setattr(DenseTensor, f"_set_{_kind}_element", _set)
 
 LoDTensor = DenseTensor  # the name Paddle 2 code uses
 class ScopeVar:
@@ -141,6 +182,7 @@ class Scope:
 
     def __init__(self, parent=None):
         self._values = {} if parent is None else ChainMap({}, parent._values)
+        self._dims = {}  # dims DenseTensor._set_dims gave a variable not allocated yet
         self._kids = []
 
     def new_scope(self):

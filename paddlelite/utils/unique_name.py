@@ -33,18 +33,19 @@ class DygraphParameterNameChecker:
         return used
 
 
-_generator = [UniqueNameGenerator()]
-_parameter_names = [DygraphParameterNameChecker()]
+# module attributes, as Paddle's: its tests reach `unique_name.dygraph_parameter_name_checker._name_set`
+generator = UniqueNameGenerator()
+dygraph_parameter_name_checker = DygraphParameterNameChecker()
 
 
 def parameter_name_used(name):
     """Whether an eager parameter was already named `name` in this namespace (the name is recorded)."""
-    return _parameter_names[0](name)
+    return dygraph_parameter_name_checker(name)
 
 
 def generate(key):
     """A new unique name for `key`: 'key_0', then 'key_1', ..."""
-    return _generator[0](key)
+    return generator(key)
 
 
 def generate_with_ignorable_key(key):
@@ -53,9 +54,10 @@ def generate_with_ignorable_key(key):
 
 def switch(new_generator=None, new_para_name_checker=None):
     """A new namespace (fresh ones by default); returns the previous generator and parameter-name checker."""
-    old = _generator[0], _parameter_names[0]
-    _generator[0] = new_generator if new_generator is not None else UniqueNameGenerator()
-    _parameter_names[0] = new_para_name_checker if new_para_name_checker is not None else \
+    global generator, dygraph_parameter_name_checker
+    old = generator, dygraph_parameter_name_checker
+    generator = new_generator if new_generator is not None else UniqueNameGenerator()
+    dygraph_parameter_name_checker = new_para_name_checker if new_para_name_checker is not None else \
         DygraphParameterNameChecker()
     return old
 

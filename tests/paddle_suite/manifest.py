@@ -62,6 +62,9 @@ DIFFERENCES = {
         'TestXavierInitializerPir.test_uniform_xavier_initializer_conv': PIR_ONLY,
         'TestXavierInitializerPir.test_xavier_initializer_supplied_arguments': PIR_ONLY,
     },
+    "test/deprecated/legacy_test/test_pow.py": {
+        'TestPowerError.test_pir_error': PIR_ONLY,
+    },
     "test/legacy_test/test_einsum.py": {
         "TestErrors.test_diagonalize_errors": NEW_EINSUM_OFF,
         "TestErrors.test_param_errors": NEW_EINSUM_OFF,
@@ -334,11 +337,6 @@ KNOWN_BUGS = {
         'TestGradientsWithOptimizer.test_gradient_with_optimizer': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestSimpleNet.test_backward': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
-    "test/deprecated/legacy_test/test_block_rename_var_deprecated.py": {
-        'TestBlockRenameVar.test_rename_var': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestBlockRenameVarBytes.test_rename_var': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestBlockRenameVarStrCase2.test_rename_var': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
     "test/deprecated/legacy_test/test_broadcast_to_op.py": {
         'TestBroadcastToAPI.test_api': "open: ValueError: op 'expand': cannot expand the input of shape [12, 14] to [1, 14] (dim 0: 12 is neither 1 nor 1)",
         'TestBroadcastToError.test_errors': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
@@ -347,7 +345,6 @@ KNOWN_BUGS = {
         '_FailedTest.__main__': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
     "test/deprecated/legacy_test/test_device_guard.py": {
-        'TestDeviceGuard.test_cpu_only_op': 'paddle.vision.ops / vision.models._utils names (helper geo_vision_incubate)',
         'TestDeviceGuard.test_device_guard': 'open: TypeError: crop: shape must be an int, received Variable',
         'TestDeviceGuard.test_device_guard_with_id': 'open: TypeError: crop: shape must be an int, received Variable',
         'TestDeviceGuard.test_op_descs_device_attr': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
@@ -376,20 +373,8 @@ KNOWN_BUGS = {
         'TestUniform.test_uniform_initializer_fp16': 'open: AssertionError: False is not true',
     },
     "test/deprecated/legacy_test/test_inplace.py": {
-        'TestDygraphInplaceCumprod.test_backward_error': 'issue 28, PyLayer edge cases (helper suite)',
-        'TestDygraphInplaceCumsum.test_backward_error': 'issue 28, PyLayer edge cases (helper suite)',
-        'TestDygraphInplaceGammainc.test_forward_version': 'open: AssertionError: 1 != 3',
         'TestDygraphInplaceGcd.test_error': "issue 28, exception classes and messages that differ (helper suite): TypeError: op 'gcd': inputs must be integer tensors, received float32",
-        'TestDygraphInplaceHypot.test_backward_error': 'issue 28, PyLayer edge cases (helper suite)',
-        'TestDygraphInplaceHypot.test_forward_version': 'open: AssertionError: 1 != 3',
-        'TestDygraphInplaceIndexFill.test_backward_error': 'issue 28, PyLayer edge cases (helper suite)',
-        'TestDygraphInplaceIndexFill.test_forward_version': 'open: AssertionError: 1 != 3',
-        'TestDygraphInplaceLcm.test_forward_version': 'open: AssertionError: 1 != 4',
-        'TestDygraphInplaceLdexp.test_backward_error': 'issue 28, PyLayer edge cases (helper suite)',
         'TestDygraphInplaceLdexp.test_error': 'issue 28, exception classes that differ (helper suite)',
-        'TestDygraphInplaceLdexp.test_forward_version': 'open: AssertionError: 1 != 2',
-        'TestDygraphInplaceNanToNum.test_backward_error': 'issue 28, PyLayer edge cases (helper suite)',
-        'TestDygraphInplaceNanToNum.test_forward_version': 'open: AssertionError: 1 != 3',
         'TestDygraphInplacePowerScalar.test_type_error': 'issue 28, exception classes that differ (helper suite)',
         'TestDygraphInplaceWhere.test_error': 'issue 28, exception classes and messages that differ (helper suite): TypeError: where_: in-place operations need an eager Tensor, received int (in static mode use the ou',
     },
@@ -397,14 +382,14 @@ KNOWN_BUGS = {
         '*': "open: ModuleNotFoundError: No module named 'paddlelite.jit.dy2static'",
     },
     "test/deprecated/legacy_test/test_lazy_init.py": {
-        'TestDygraphLazy.test_wrapper': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestInitializerBase.test_wrapper': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestNestModelLazy.test_wrapper': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestNormal.test_wrapper': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestTruncatedNormal.test_wrapper': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestUniform.test_wrapper': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestXavierNormal.test_wrapper': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestXavierUniform.test_wrapper': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
+        'TestDygraphLazy.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
+        'TestInitializerBase.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
+        'TestNestModelLazy.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
+        'TestNormal.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
+        'TestTruncatedNormal.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
+        'TestUniform.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
+        'TestXavierNormal.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
+        'TestXavierUniform.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
     },
     "test/deprecated/legacy_test/test_learning_rate_scheduler.py": {
         'TestLearningRateDecayDygraph.test_LinearLrWarmup': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
@@ -446,9 +431,6 @@ KNOWN_BUGS = {
     "test/deprecated/legacy_test/test_paddle_save_load_binary.py": {
         '*': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
-    "test/deprecated/legacy_test/test_pow.py": {
-        'TestPowerError.test_pir_error': 'issue 28, exception classes that differ (helper suite)',
-    },
     "test/deprecated/legacy_test/test_program.py": {
         'TestProgram.test_copy_info_from_error': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestProgram.test_parse_program_from_string': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
@@ -484,15 +466,8 @@ KNOWN_BUGS = {
         'TestStaticPyLayerInputOutput.test_wrong_structure_exception': 'issue 28, exception classes that differ (helper suite)',
     },
     "test/deprecated/legacy_test/test_tensor.py": {
-        'TestTensor.test_empty_tensor': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestTensor.test_float_tensor': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestTensor.test_int_tensor': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestTensor.test_print_tensor': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestTensor.test_slice_tensor': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestTensor.test_tensor_pointer': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestTensor.test_tensor_set_error': 'issue 28, exception classes and messages that differ (helper suite): AssertionError: unexpectedly None',
-        'TestTensor.test_tensor_set_item_complex128': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestTensor.test_tensor_set_item_complex64': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestTensorPtr.test_tensor_ptr': "open: AttributeError: 'Tensor' object has no attribute 'set'",
     },
     "test/deprecated/legacy_test/test_zero_dim_sundry_static_api_deprecated.py": {
