@@ -101,10 +101,12 @@ def _eager_cpu_fresh_names():
     import paddlelite as paddle
     from paddlelite.device.place import ENV_VAR
     from paddlelite.utils import unique_name
-    paddle.disable_static()
+    paddle.enable_static()  # leaves the names namespace an earlier disable_static entered (as Paddle's)
     paddle.set_device(os.environ.get(ENV_VAR) or "cpu")
     with unique_name.guard():
+        paddle.disable_static()  # eager mode in a namespace inside this test's: enable_static comes back to it
         yield
+        paddle.enable_static()
     paddle.disable_static()
 
 

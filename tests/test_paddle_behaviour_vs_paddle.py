@@ -507,3 +507,17 @@ def test_optimizer_dtype_and_accumulator_names(paddle):
 @differential(expected=raises(TypeError))
 def test_hypot_of_a_number_is_a_type_error(paddle):
     paddle.hypot(paddle.to_tensor([1.0]), 3.0)
+@differential(expected={"after": "again_w", "guard": ["again_w", "linear_1.b_0"], "seen": True})
+def test_disable_static_and_dygraph_guard_start_fresh_names(paddle):
+    # Paddle's enable_dygraph (disable_static) and base.dygraph.guard enter a unique_name guard: a parameter name
+    # may be used again after them, and layer names count from 0
+    def make():
+        return paddle.nn.Linear(2, 2, weight_attr=paddle.ParamAttr(name="again_w"))
+    make()
+    paddle.enable_static()
+    paddle.disable_static()
+    after = make().weight.name
+    with paddle.base.dygraph.guard():
+        in_guard = [make().weight.name, paddle.nn.Linear(2, 2).bias.name]
+    return {"after": after, "guard": in_guard,
+            "seen": "again_w" in paddle.base.unique_name.dygraph_parameter_name_checker._name_set}

@@ -705,3 +705,26 @@ def test_dense_tensor_low_level_methods(paddle):
     except ValueError:
         result["text"] = raises(ValueError)
     return result
+@differential()
+def test_core_dense_tensor_dims_alloc_and_elements(paddle):
+    # Paddle's low-level DenseTensor API (its test_tensor.py): dims first, then storage of them
+    core = _module(paddle, "base.core")
+    t = core.Scope().var("t").get_tensor()
+    t._set_dims([2, 3])
+    t._alloc_int(paddle.CPUPlace())
+    ints = np.array(t)
+    ints[1, 2] = 7
+    t.set(ints, paddle.CPUPlace())
+    dims, int_dtype, written = t._get_dims(), str(np.array(t).dtype), int(np.array(t)[1, 2])
+    t._alloc_double(paddle.CPUPlace())
+    t._set_double_element(4, 2.5)
+    c = core.DenseTensor()
+    c.set(np.zeros((2, 2), np.complex64), paddle.CPUPlace())
+    c._set_complex64_element(3, 1.5 - 2j)
+    empty = core.DenseTensor()
+    empty._set_dims([0, 1])
+    empty._alloc_float(paddle.CPUPlace())
+    return {"dims": dims, "int_dtype": int_dtype, "written": written,  # allocated values are Paddle's uninitialized memory
+            "double": [t._get_double_element(4), str(np.array(t).dtype), list(np.array(t).shape)],
+            "complex": [c._get_complex64_element(3), np.array(c)], "empty": list(np.array(empty).shape),
+            "ptr": t._ptr() > 0 and isinstance(t._mutable_data(paddle.CPUPlace(), core.VarDesc.VarType.FP64), int)}

@@ -74,3 +74,17 @@ def test_sgd_update_ops_are_paddles(paddle):
             "distinct_scopes": len({op.attr("op_namescope") for op in ops}) == len(ops), "multi_precision": [op.attr("multi_precision")
                                                                                for op in ops],
             "lr_shape": list(lr.shape)}
+
+
+@pytest.mark.parametrize("new_name", ["Y", b"Y"], ids=["str", "bytes"])
+def test_block_rename_var_renames_it_in_the_ops(new_name):
+    @differential()
+    def body(paddle):
+        paddle.enable_static()
+        block = paddle.static.Program().current_block()
+        x = block.create_var(name="X", shape=[-1, 3], dtype="float32")
+        op = block.append_op(type="abs", inputs={"X": [x]}, outputs={"Out": [x]})
+        renamed = block._rename_var("X", new_name)
+        return {"vars": sorted(block.vars), "name": renamed.name, "in": op.input("X"), "out": op.output("Out"),
+                "shape": list(renamed.shape)}
+    body()

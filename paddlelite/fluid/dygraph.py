@@ -6,6 +6,7 @@ from ..autograd import grad, no_grad
 from ..framework import mode as _mode
 from ..framework.mode import disable_static as enable_dygraph
 from ..framework.mode import enable_static as disable_dygraph
+from ..utils import unique_name
 
 
 class _Guards(threading.local):
@@ -17,7 +18,8 @@ _guards = _Guards()
 
 @contextlib.contextmanager
 def guard(place=None):
-    """Run the block eagerly (fluid's dygraph mode) in this thread, restoring its previous mode afterwards."""
+    """Run the block eagerly (fluid's dygraph mode) in this thread, restoring its previous mode afterwards; in a
+    fresh names namespace, as Paddle's (unique names and eager parameter names start over)."""
     prev_device = None
     if place is not None:
         from ..device import get_device, set_device
@@ -25,7 +27,7 @@ def guard(place=None):
         set_device(place)
     _guards.depth += 1
     try:
-        with _mode.static_guard(False):
+        with _mode.static_guard(False), unique_name.guard():
             yield
     finally:
         _guards.depth -= 1

@@ -12,6 +12,8 @@ import contextlib
 import functools
 import threading
 
+from ..utils import unique_name
+
 _chosen = [False]  # the mode the main thread last chose: where new threads start
 
 
@@ -37,12 +39,22 @@ def _choose(static):
         _chosen[0] = static
 
 
+# the names namespace disable_static entered, as Paddle's enable_dygraph enters a dygraph guard (fresh unique names
+# and eager parameter names: a test may name a parameter again after it) until enable_static leaves it
+_eager_namespace = [None]
+
+
 def enable_static():
     _choose(True)
+    if _eager_namespace[0] is not None:
+        unique_name.switch(*_eager_namespace[0])
+        _eager_namespace[0] = None
 
 
 def disable_static(place=None):
     _choose(False)
+    if _eager_namespace[0] is None:
+        _eager_namespace[0] = unique_name.switch()
     if place is not None:
         from ..device import set_device
         set_device(place)

@@ -64,52 +64,6 @@ class DenseTensor:
             raise ValueError(f"DenseTensor.set: expected an array of numbers, received dtype {array.dtype}")
         self._scope._values[self._name] = array
 
-    # ---- Paddle's C++ DenseTensor methods that tests and old scripts call --------------------------------
-    def _set_dims(self, dims):
-        """Resize: the values are kept when the element count matches, else the tensor is uninitialised until
-        an _alloc_* or set."""
-        dims = tuple(int(d) for d in dims)
-        self._scope._dims[self._name] = dims
-        v = self._scope._values.get(self._name)
-        if v is not None:
-            self._scope._values[self._name] = v.reshape(dims) if v.size == int(np.prod(dims)) else None
-
-    def _allocated(self, place, dtype):
-        """The tensor's array on `place` in `dtype`, zero-filled when it has none of that shape and dtype yet."""
-        place = parse_place(place, "DenseTensor._mutable_data")
-        dtype = np.dtype(dtype)
-        dims = self._scope._dims.get(self._name)
-        v = self._scope._values.get(self._name)
-        if v is None or v.dtype != dtype or (dims is not None and v.shape != dims):
-            v = place.xp.zeros(dims if dims is not None else (0,), dtype=dtype)
-            self._scope._values[self._name] = v
-        return v
-
-    def _alloc_float(self, place):
-        self._allocated(place, np.float32)
-
-    def _alloc_int(self, place):
-        self._allocated(place, np.int32)
-
-    def _alloc_double(self, place):
-        self._allocated(place, np.float64)
-
-    def _mutable_data(self, place, dtype):
-        """The address of the tensor's storage on `place` in `dtype` (allocated when needed)."""
-        return _address(self._allocated(place, _dtype.convert_dtype(dtype).np))
-
-    def _ptr(self):
-        return _address(self._value())
-
-    def _set_complex64_element(self, index, value):
-        self._value().reshape(-1)[index] = value
-
-    def _get_complex64_element(self, index):
-        return complex(self._value().reshape(-1)[index])
-
-    _set_complex128_element = _set_complex64_element
-    _get_complex128_element = _get_complex64_element
-
     def shape(self):
         v = self._scope._values.get(self._name)
         return [0] if v is None else list(v.shape)  # an empty tensor's shape is [0], as Paddle's
@@ -151,29 +105,53 @@ class DenseTensor:
     def _dtype(self):
         return _dtype.from_numpy(self._value().dtype)
 
-    def _element(self, i, dtype, api):
-        a = self._value()
-        if a.dtype != dtype:
-            raise TypeError(f"LoDTensor.{api}: the tensor holds {a.dtype}, not {np.dtype(dtype)}")
-        return a
+    # Paddle's low-level DenseTensor API: dims set first, storage of them allocated after
+    def _set_dims(self, dims):
+        dims = [int(d) for d in dims]
+        if any(d < 0 for d in dims):
+            raise ValueError(f"DenseTensor._set_dims: dims must be non-negative, received {dims}")
+        v = self._scope._values.get(self._name)
+        if v is not None and v.size == int(np.prod(dims)):
+            self._scope._values[self._name] = v.reshape(dims)
+        else:  # the values go: a later _alloc_* or set gives storage of these dims
+            self._scope._values[self._name] = None
+        self._scope._dims[self._name] = dims
 
-    def _get_float_element(self, i):
-        return float(self._element(i, np.float32, "_get_float_element").reshape(-1)[i])
+    def _get_dims(self):
+        v = self._scope._values.get(self._name)
+        return list(v.shape) if v is not None else list(self._scope._dims.get(self._name, [0]))
 
-    def _get_double_element(self, i):
-        return float(self._element(i, np.float64, "_get_double_element").reshape(-1)[i])
+    def _mutable_data(self, place, dtype):
+        """Storage of the dims set and `dtype` on `place` (the values kept when they already are); its address."""
+        place = parse_place(place, "DenseTensor._mutable_data")
+        np_dtype = _dtype.convert_dtype(dtype).np
+        v = self._scope._values.get(self._name)
+        if v is None or v.dtype != np_dtype or place_of_array(v) != place:
+            self.set(np.zeros(self._get_dims(), np_dtype), place)
+        return self._ptr()
 
-    def _set_element(self, i, value, dtype, api):
-        a = self._element(i, dtype, api)
-        if not a.flags.c_contiguous:  # written in place through a flat view
-            a = self._scope._values[self._name] = a.copy()
-        a.reshape(-1)[i] = value
+    def _alloc_int(self, place):
+        self._mutable_data(place, "int32")
 
-    def _set_float_element(self, i, value):
-        self._set_element(i, value, np.float32, "_set_float_element")
+    def _alloc_float(self, place):
+        self._mutable_data(place, "float32")
 
-    def _set_double_element(self, i, value):
-        self._set_element(i, value, np.float64, "_set_double_element")
+    def _alloc_double(self, place):
+        self._mutable_data(place, "float64")
+
+    def _ptr(self):
+        v = self._value()
+        return int(v.ctypes.data if isinstance(v, np.ndarray) else v.data.ptr)
+
+    def _element(self, api, dtype, offset):
+        v = self._value()
+        if v.dtype != np.dtype(dtype):
+            raise TypeError(f"DenseTensor.{api}: the tensor holds {v.dtype.name}, not {np.dtype(dtype).name}")
+        if not 0 <= offset < v.size:
+            raise IndexError(f"DenseTensor.{api}: offset {offset} is out of range for {v.size} elements")
+        if not v.flags.c_contiguous:  # made contiguous, so the flat view below writes into the stored values
+            v = self._scope._values[self._name] = place_of_array(v).xp.ascontiguousarray(v)
+        return v.reshape(-1)
 
     def _is_initialized(self):
         return self._scope._values.get(self._name) is not None
@@ -185,11 +163,24 @@ class DenseTensor:
 
 
 
+def _element_accessors(kind, dtype, convert):
+    """DenseTensor._get_<kind>_element(offset) and _set_<kind>_element(offset, value): one element of the flat
+    values, which must be of `dtype`."""
+    def get(self, offset):
+        return convert(self._element(f"_get_{kind}_element", dtype, offset)[offset])
+
+    def set_element(self, offset, value):
+        self._element(f"_set_{kind}_element", dtype, offset)[offset] = value
+    return get, set_element
+
+
+for _kind, _np_dtype, _convert in (("float", np.float32, float), ("double", np.float64, float),
+                                   ("complex64", np.complex64, complex), ("complex128", np.complex128, complex)):
+    _get, _set = _element_accessors(_kind, _np_dtype, _convert)
+    setattr(DenseTensor, f"_get_{_kind}_element", _get)
+    setattr(DenseTensor, f"_set_{_kind}_element", _set)
+
 LoDTensor = DenseTensor  # the name Paddle 2 code uses
-
-
-def _address(array):
-    return int(array.data.ptr) if hasattr(array.data, "ptr") else int(array.ctypes.data)
 class ScopeVar:
     __slots__ = ("_scope", "name")
 
@@ -210,8 +201,8 @@ class Scope:
 
     def __init__(self, parent=None):
         self._values = {} if parent is None else ChainMap({}, parent._values)
+        self._dims = {}  # dims DenseTensor._set_dims gave a variable not allocated yet
         self._lods = {}  # name -> level-of-detail offsets (only the dense kind: see DenseTensor.set_lod)
-        self._dims = {}  # name -> the dims _set_dims gave, for an allocation to come
         self._kids = []
 
     def new_scope(self):

@@ -703,6 +703,23 @@ class Block:
         self.vars.pop(name, None)
         self.program._bump()
 
+    def _rename_var(self, name, new_name):
+        """Rename this block's variable `name` (str or bytes) to `new_name`, in its ops' inputs and outputs too, as
+        Paddle's; returns the variable."""
+        name, new_name = (n.decode() if isinstance(n, bytes) else n for n in (name, new_name))
+        if name not in self.vars:
+            raise ValueError(f"Block._rename_var: variable '{name}' is not in block {self.idx}")
+        if new_name != name and new_name in self.vars:
+            raise ValueError(f"Block._rename_var: block {self.idx} already has a variable '{new_name}'")
+        var = self.vars.pop(name)
+        var.name = new_name
+        self.vars[new_name] = var
+        for op in self.ops:
+            op._rename_input(name, new_name)
+            op._rename_output(name, new_name)
+        self.program._bump()
+        return var
+
     def all_parameters(self):
         return [v for v in self.vars.values() if isinstance(v, Parameter)]
 

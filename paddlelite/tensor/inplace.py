@@ -45,6 +45,10 @@ _VALUE_UPDATES = {
     "polygamma_": special_math.polygamma, "multigammaln_": special_math.multigammaln, "erfinv_": special_math.erfinv,
     "ldexp_": special_math.ldexp, "renorm_": matrix_functions.renorm,
 }
+# name_ -> how many in-place ops Paddle's API is made of (1 when not listed): each bumps x.inplace_version there,
+# so a program reading the count, or a backward that saved x, sees Paddle's number
+_PADDLE_INPLACE_STEPS = {"hypot_": 3, "gammainc_": 3, "index_fill_": 3, "lcm_": 4, "ldexp_": 2, "nan_to_num_": 3,
+                         "sinc_": 4}
 # name_ -> the API whose result x becomes (shape or dtype change)
 _LAYOUT_UPDATES = {
     "reshape_": manipulation.reshape, "squeeze_": manipulation.squeeze, "unsqueeze_": manipulation.unsqueeze,
@@ -62,18 +66,19 @@ _COMPARISON_UPDATES = {
 
 def _value_update(name, fn):
     first = next(iter(inspect.signature(fn).parameters))  # the tensor written into: `x`, or addmm_'s `input`
+    steps = _PADDLE_INPLACE_STEPS.get(name, 1)
 
     def update(*args, **kwargs):
         target, args = (args[0], args[1:]) if args else (kwargs.pop(first), ())
-        return inplace_apply(target, name, lambda a: fn(a, *args, **kwargs))
+        return inplace_apply(target, name, lambda a: fn(a, *args, **kwargs), steps)
     update.__name__ = name
     update.__doc__ = f"In-place {fn.__name__}: the result of {fn.__name__}(x, ...) is written into x."
     return update
 
 
-def _layout_update(name, fn):
+def _layout_update(name, fn, steps=1):
     def update(x, *args, **kwargs):
-        return inplace_layout(x, name, lambda a: fn(a, *args, **kwargs))
+        return inplace_layout(x, name, lambda a: fn(a, *args, **kwargs), steps)
     update.__name__ = name
     update.__doc__ = f"In-place {fn.__name__}: x becomes {fn.__name__}(x, ...) (same storage for a view)."
     return update
@@ -95,14 +100,16 @@ def _comparison_update(name, fn):
 
 def _running_update(name, fn):
     """cumsum_/cumprod_ as Paddle's kernels: written into x along an axis; with axis=None (x flattened) or another
-    dtype x becomes the result instead."""
-    value, layout = _value_update(name, fn), _layout_update(name, fn)
+    dtype x becomes the result instead (another dtype: Paddle's cast_ then the op, two in-place ops)."""
+    value, layout, cast_first = _value_update(name, fn), _layout_update(name, fn), _layout_update(name, fn, 2)
 
     def update(x, *args, **kwargs):
         axis = args[0] if args else kwargs.get("axis", kwargs.get("dim"))
         dtype = args[1] if len(args) > 1 else kwargs.get("dtype")
         same_dtype = dtype is None or _dtype.convert_dtype(dtype).name == x.dtype.name
-        return (value if axis is not None and same_dtype else layout)(x, *args, **kwargs)
+        if not same_dtype:
+            return cast_first(x, *args, **kwargs)
+        return (value if axis is not None else layout)(x, *args, **kwargs)
     update.__name__ = name
     update.__doc__ = value.__doc__
     return update

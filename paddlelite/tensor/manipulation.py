@@ -494,10 +494,11 @@ def _static_out_of_place(x, api):
     return True
 
 
-def inplace_apply(x, api, compute):
+def inplace_apply(x, api, compute, steps=1):
     """Run `compute(alias)` on x's values, write the result into x's storage (every view of it sees the
     values) and make x the result in the graph; the shared version counter is bumped, so a backward that
-    saved x or any alias of it detects the change."""
+    saved x or any alias of it detects the change. `steps`: the in-place ops Paddle's API is made of, each of
+    which bumps the counter there (its hypot_ is pow_, add_ and sqrt_), so the count reads as Paddle's."""
     if _static_out_of_place(x, api):
         return compute(x)
     alias = _inplace_alias(x, api)
@@ -510,13 +511,19 @@ def inplace_apply(x, api, compute):
     if out._node is not None:  # the new grad node may have saved x's old values: keep them for it
         alias._data = alias._data.copy()
     x._write(out._data)
+    _bump_more(x, steps)
     _take_graph_position(x, out)
     return x
 
 
-def inplace_layout(x, api, compute):
+def _bump_more(x, steps):
+    for _ in range(steps - 1):
+        x._bump_version()
+
+
+def inplace_layout(x, api, compute, steps=1):
     """x becomes `compute(alias)`'s result, whose shape or dtype may differ (reshape_, cast_, ...): for a
-    view op it views the same storage; the version counter is bumped."""
+    view op it views the same storage; the version counter is bumped (`steps` times: see inplace_apply)."""
     if _static_out_of_place(x, api):
         return compute(x)
     alias = _inplace_alias(x, api)
@@ -529,6 +536,7 @@ def inplace_layout(x, api, compute):
     if x._vbox is not alias._vbox:  # a new storage (cumsum_, cast_): the tensor's count of in-place ops goes on
         new_version_counter(x)[0] = version
     x._bump_version()
+    _bump_more(x, steps)
     return x
 
 

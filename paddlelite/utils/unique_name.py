@@ -33,8 +33,9 @@ class DygraphParameterNameChecker:
         return used
 
 
-_generator = [UniqueNameGenerator()]
-dygraph_parameter_name_checker = DygraphParameterNameChecker()  # Paddle's module global (tests reset its name set)
+# module attributes, as Paddle's: its tests reach `unique_name.dygraph_parameter_name_checker._name_set`
+generator = UniqueNameGenerator()
+dygraph_parameter_name_checker = DygraphParameterNameChecker()
 
 
 def parameter_name_used(name):
@@ -44,7 +45,7 @@ def parameter_name_used(name):
 
 def generate(key):
     """A new unique name for `key`: 'key_0', then 'key_1', ..."""
-    return _generator[0](key)
+    return generator(key)
 
 
 def generate_with_ignorable_key(key):
@@ -53,9 +54,9 @@ def generate_with_ignorable_key(key):
 
 def switch(new_generator=None, new_para_name_checker=None):
     """A new namespace (fresh ones by default); returns the previous generator and parameter-name checker."""
-    global dygraph_parameter_name_checker
-    old = _generator[0], dygraph_parameter_name_checker
-    _generator[0] = new_generator if new_generator is not None else UniqueNameGenerator()
+    global generator, dygraph_parameter_name_checker
+    old = generator, dygraph_parameter_name_checker
+    generator = new_generator if new_generator is not None else UniqueNameGenerator()
     dygraph_parameter_name_checker = new_para_name_checker if new_para_name_checker is not None else \
         DygraphParameterNameChecker()
     return old

@@ -88,6 +88,9 @@ DIFFERENCES = {
         'TestXavierInitializerPir.test_uniform_xavier_initializer_conv': PIR_ONLY,
         'TestXavierInitializerPir.test_xavier_initializer_supplied_arguments': PIR_ONLY,
     },
+    "test/deprecated/legacy_test/test_pow.py": {
+        'TestPowerError.test_pir_error': PIR_ONLY,
+    },
     "test/legacy_test/test_einsum.py": {
         "TestErrors.test_diagonalize_errors": NEW_EINSUM_OFF,
         "TestErrors.test_param_errors": NEW_EINSUM_OFF,
@@ -361,11 +364,6 @@ KNOWN_BUGS = {
         'TestGradientsWithOptimizer.test_gradient_with_optimizer': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestSimpleNet.test_backward': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
-    "test/deprecated/legacy_test/test_block_rename_var_deprecated.py": {
-        'TestBlockRenameVar.test_rename_var': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestBlockRenameVarBytes.test_rename_var': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestBlockRenameVarStrCase2.test_rename_var': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
     "test/deprecated/legacy_test/test_broadcast_to_op.py": {
         'TestBroadcastToAPI.test_api': "open: ValueError: op 'expand': cannot expand the input of shape [12, 14] to [1, 14] (dim 0: 12 is neither 1 nor 1)",
         'TestBroadcastToError.test_errors': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
@@ -374,7 +372,6 @@ KNOWN_BUGS = {
         '_FailedTest.__main__': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
     "test/deprecated/legacy_test/test_device_guard.py": {
-        'TestDeviceGuard.test_cpu_only_op': 'paddle.vision.ops / vision.models._utils names (helper geo_vision_incubate)',
         'TestDeviceGuard.test_device_guard': 'open: TypeError: crop: shape must be an int, received Variable',
         'TestDeviceGuard.test_device_guard_with_id': 'open: TypeError: crop: shape must be an int, received Variable',
         'TestDeviceGuard.test_op_descs_device_attr': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
@@ -412,14 +409,14 @@ KNOWN_BUGS = {
         '*': "open: ModuleNotFoundError: No module named 'paddlelite.jit.dy2static'",
     },
     "test/deprecated/legacy_test/test_lazy_init.py": {
-        'TestDygraphLazy.test_wrapper': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestInitializerBase.test_wrapper': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestNestModelLazy.test_wrapper': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestNormal.test_wrapper': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestTruncatedNormal.test_wrapper': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestUniform.test_wrapper': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestXavierNormal.test_wrapper': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestXavierUniform.test_wrapper': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
+        'TestDygraphLazy.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
+        'TestInitializerBase.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
+        'TestNestModelLazy.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
+        'TestNormal.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
+        'TestTruncatedNormal.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
+        'TestUniform.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
+        'TestXavierNormal.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
+        'TestXavierUniform.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
     },
     "test/deprecated/legacy_test/test_learning_rate_scheduler.py": {
         'TestLearningRateDecayDygraph.test_LinearLrWarmup': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
@@ -440,9 +437,6 @@ KNOWN_BUGS = {
     },
     "test/deprecated/legacy_test/test_paddle_save_load_binary.py": {
         '*': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
-    "test/deprecated/legacy_test/test_pow.py": {
-        'TestPowerError.test_pir_error': 'issue 28, exception classes that differ (helper suite)',
     },
     "test/deprecated/legacy_test/test_program.py": {
         'TestProgram.test_copy_info_from_error': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',

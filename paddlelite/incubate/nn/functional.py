@@ -10,7 +10,7 @@ from ...ops import fused as _fused
 from ...ops import norm as _norm
 from ...nn import functional as F
 from ...nn.functional.activation import swiglu
-from ...nn.functional.attention import additive_mask
+from ...nn.functional.attention import _padded_rows, _unpad, additive_mask
 from ...tensor.math import check_float_tensor
 from .fp8 import (fp8_gemm_blockwise, fp8_quant_blockwise, fused_act_dequant, fused_stack_transpose_quant,
                   fused_transpose_split_quant, fused_transpose_wlch_split_quant, fused_weighted_swiglu_act_quant)
@@ -203,18 +203,120 @@ def variable_length_memory_efficient_attention(query, key, value, seq_lens, kv_s
     keep = k_pos < kv_len                                                                  # [batch, 1 or seq_q, seq_k]
     if causal:
         keep = keep & (k_pos <= q_pos)
-    attended = (q_pos < q_len) & T.any(keep, axis=-1, keepdim=True)                        # [batch, seq_q, 1]
-    keep = keep | ~attended  # a row that attends nothing takes every key, then is zeroed: no NaN, nor in gradients
-    scores_mask = additive_mask(T.unsqueeze(keep, 1), query.dtype.name)                  # [batch, 1, seq_q, seq_k]
-    if mask is not None:
-        scores_mask = scores_mask + T.cast(mask, query.dtype.name)
-    same_dims = value.shape[3] == head_dim  # the fused op scales by 1 / sqrt(head_dim) and wants one head size
     q, k, v = (T.transpose(t, [0, 2, 1, 3]) for t in (query, key, value))
+    return T.transpose(_attention_over(q, k, v, keep, q_pos < q_len, mask, scale), [0, 2, 1, 3])
+
+
+def _fit(x, axis, size):
+    """x cut or zero-padded to `size` along `axis`."""
+    have = x.shape[axis]
+    if have >= size:
+        return T.slice(x, [axis], [0], [size])
+    padding = list(x.shape)
+    padding[axis] = size - have
+    return T.concat([x, T.zeros(padding, x.dtype.name)], axis=axis)
+
+
+def block_multihead_attention(qkv, key_cache, value_cache, seq_lens_encoder, seq_lens_decoder, seq_lens_this_time,
+                              padding_offsets, cum_offsets, cu_seqlens_q, cu_seqlens_k, block_tables,
+                              pre_key_cache=None, pre_value_cache=None, cache_k_quant_scales=None,
+                              cache_v_quant_scales=None, cache_k_dequant_scales=None, cache_v_dequant_scales=None,
+                              qkv_out_scale=None, qkv_bias=None, out_shift=None, out_smooth=None,
+                              max_enc_len_this_time=None, max_dec_len_this_time=None, rope_emb=None, mask=None,
+                              tgt_mask=None, max_seq_len=-1, block_size=64, use_neox_style=False,
+                              use_dynamic_cachekv_quant=False, quant_round_type=1, quant_max_bound=127.0,
+                              quant_min_bound=-127.0, out_scale=-1, compute_dtype="default", rope_theta=10000.0):
+    """(out [token_num, num_head * head_dim], qkv, key_cache, value_cache): attention over a paged KV cache.
+    qkv [token_num, (num_head + 2 * kv_num_head) * head_dim] packs each sequence's seq_lens_this_time[b] tokens
+    (sequence b from row cu_seqlens_q[b]); key_cache / value_cache [max_block_num, kv_num_head, block_size,
+    head_dim] hold step p of sequence b at block block_tables[b, p // block_size], slot p % block_size. An encoder
+    sequence (seq_lens_encoder[b] > 0) writes its tokens at steps 0.. and attends causally among them (mask
+    [batch, 1, seq, seq] added); a decoder sequence writes its token at step seq_lens_decoder[b] and attends over
+    steps 0..seq_lens_decoder[b] (tgt_mask [batch, 1 or num_head, 1, steps] added). The caches (and qkv, with
+    qkv_bias added) are written in place. The float path of Paddle's GPU kernel: pre-caches, rotary embeddings and
+    the quantization arguments raise NotImplementedError. max_seq_len (> 0) bounds the tokens of a sequence this
+    time; without it the bound is read from seq_lens_this_time (eager mode)."""
+    api = "block_multihead_attention"
+    _no_quant(api, out_scale)
+    for name, value in (("pre_key_cache", pre_key_cache), ("pre_value_cache", pre_value_cache),
+                        ("cache_k_quant_scales", cache_k_quant_scales), ("cache_v_quant_scales", cache_v_quant_scales),
+                        ("cache_k_dequant_scales", cache_k_dequant_scales),
+                        ("cache_v_dequant_scales", cache_v_dequant_scales), ("qkv_out_scale", qkv_out_scale),
+                        ("out_shift", out_shift), ("out_smooth", out_smooth), ("rope_emb", rope_emb),
+                        ("use_dynamic_cachekv_quant", use_dynamic_cachekv_quant or None)):
+        if value is not None:
+            raise NotImplementedError(f"{api}: '{name}' is not supported (the float path without rotary embeddings "
+                                      f"or pre-caches only)")
+    check_float_tensor(qkv, api, "qkv")
+    if len(key_cache.shape) != 4 or list(value_cache.shape) != list(key_cache.shape) or key_cache.shape[2] != block_size:
+        raise ValueError(f"{api}: key_cache and value_cache must both be [max_block_num, kv_num_head, block_size = "
+                         f"{block_size}, head_dim], received {key_cache.shape} and {value_cache.shape}")
+    num_blocks, kv_heads, _, head_dim = key_cache.shape
+    token_num, width = qkv.shape if len(qkv.shape) == 2 else (None, None)
+    heads = width // head_dim - 2 * kv_heads if width else 0
+    if width is None or width % head_dim or heads <= 0 or heads % kv_heads:
+        raise ValueError(f"{api}: qkv must be [token_num, (num_head + 2 * {kv_heads}) * {head_dim}] with num_head a "
+                         f"multiple of {kv_heads}, received {qkv.shape}")
+    batch = seq_lens_this_time.size
+    if len(block_tables.shape) != 2 or block_tables.shape[0] != batch:
+        raise ValueError(f"{api}: block_tables must be [{batch}, block_num_per_seq], received {block_tables.shape}")
+    steps = block_tables.shape[1] * block_size                                      # each sequence's cache length
+    if qkv_bias is not None:
+        qkv = T.assign(qkv + T.reshape(qkv_bias, [-1]), output=qkv)
+    tokens = T.reshape(qkv, [token_num, heads + 2 * kv_heads, head_dim])
+    q, k, v = tokens[:, :heads], tokens[:, heads:heads + kv_heads], tokens[:, heads + kv_heads:]
+
+    def lengths(t):
+        return T.reshape(T.cast(t, "int64"), [batch])
+    encoder = lengths(seq_lens_encoder) > 0
+    start = T.where(encoder, T.zeros([], "int64"), lengths(seq_lens_decoder))    # the step of a sequence's 1st token
+    cu = T.reshape(T.cast(cu_seqlens_q, "int64"), [-1])
+    row = T.arange(token_num, dtype="int64")
+    sequence = T.sum(T.cast(T.unsqueeze(row, 1) >= T.unsqueeze(cu[1:], 0), "int64"), axis=1)   # each token's
+    offset = row - T.gather(cu, sequence)
+    step = T.gather(start, sequence) + offset
+    tables = T.maximum(T.cast(block_tables, "int64"), T.zeros([], "int64"))  # unused entries may hold -1
+    slot = T.gather_nd(tables, T.stack([sequence, step // block_size], axis=1)) * block_size + step % block_size
+    layout = [num_blocks * block_size, kv_heads, head_dim]  # the caches as rows of (block, slot)
+    seq_slots = T.reshape(T.unsqueeze(tables * block_size, 2) + T.arange(block_size, dtype="int64"), [-1])
+    per_sequence = []
+    for cache, new in ((key_cache, k), (value_cache, v)):
+        rows = T.scatter(T.reshape(T.transpose(cache, [0, 2, 1, 3]), layout), slot, new, overwrite=True)
+        T.assign(T.transpose(T.reshape(rows, [num_blocks, block_size, kv_heads, head_dim]), [0, 2, 1, 3]),
+                 output=cache)
+        per_sequence.append(T.reshape(T.gather(rows, seq_slots), [batch, steps, kv_heads, head_dim]))
+    longest = max_seq_len if max_seq_len > 0 else int(np.max(seq_lens_this_time.numpy(), initial=0))
+    padded, valid = _padded_rows(cu, longest)
+    query_step = T.unsqueeze(start, 1) + T.arange(longest, dtype="int64")                         # [batch, longest]
+    keep = T.reshape(T.arange(steps, dtype="int64"), [1, 1, steps]) <= T.unsqueeze(query_step, 2)
+    added = None
+    for given, applies in ((mask, encoder), (tgt_mask, ~encoder)):
+        if given is not None:
+            given = _fit(_fit(T.cast(given, qkv.dtype.name), 3, steps), 2, longest) if given.shape[2] > 1 else \
+                _fit(T.cast(given, qkv.dtype.name), 3, steps)
+            given = given * T.reshape(T.cast(applies, qkv.dtype.name), [batch, 1, 1, 1])
+            added = given if added is None else added + given
+    out = _attention_over(_unpad(q, padded), *per_sequence, keep, T.unsqueeze(valid, 2), added, head_dim ** -0.5)
+    out = T.gather(T.reshape(out, [batch * longest, heads * head_dim]), sequence * longest + offset)
+    return out, qkv, key_cache, value_cache
+
+
+def _attention_over(q, k, v, keep, rows, mask, scale):
+    """softmax(q k^T * scale + mask) v over q [batch, seq_q, heads, head_dim] and k / v [batch, seq_k, kv_heads, *]
+    where keep (bool, broadcasting to [batch, seq_q, seq_k]) picks each query's keys and rows ([batch, seq_q, 1])
+    the queries that give output; the other rows, and rows that attend nothing, are zeros. mask [batch, 1 or heads,
+    seq_q, seq_k] is added to the scaled scores. One batched attention (the fused op on a GPU)."""
+    head_dim = q.shape[-1]
+    attended = rows & T.any(keep, axis=-1, keepdim=True)                                   # [batch, seq_q, 1]
+    keep = keep | ~attended  # a row that attends nothing takes every key, then is zeroed: no NaN, nor in gradients
+    scores_mask = additive_mask(T.unsqueeze(keep, 1), q.dtype.name)                  # [batch, 1, seq_q, seq_k]
+    if mask is not None:
+        scores_mask = scores_mask + T.cast(mask, q.dtype.name)
+    same_dims = v.shape[3] == head_dim  # the fused op scales by 1 / sqrt(head_dim) and wants one head size
     if same_dims and scale != head_dim ** -0.5:
         q = q * (scale * head_dim ** 0.5)
     out = F.scaled_dot_product_attention(q, k, v, scores_mask, training=False, scale=None if same_dims else scale)
-    out = T.transpose(out, [0, 2, 1, 3])                                              # [batch, heads, seq_q, dv]
-    return T.where(T.unsqueeze(attended, 1), out, T.zeros([], out.dtype.name))
+    return T.where(T.unsqueeze(attended, 2), out, T.zeros([], out.dtype.name))
 
 
 def _dropout_add(x, bias, y, p, training, mode):
