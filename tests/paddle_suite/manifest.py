@@ -29,11 +29,6 @@ NEW_EINSUM_OFF = ("FLAGS_new_einsum=0 selects Paddle's retired Python einsum, wh
                   "words its AssertionErrors otherwise; paddlelite has the one einsum, Paddle's default (einsum_v2), "
                   "and the same AssertionError class")
 
-# An in-place API bumps its tensor's inplace_version once per call; Paddle bumps it once per in-place kernel its
-# composite APIs run (masked_fill_ and ldexp_ 2, hypot_, nan_to_num_, index_fill_ and gammainc_ 3, lcm_ 4), which these
-# tests count (and the version an in-place-modified saved tensor reports in the backward's error)
-INPLACE_VERSIONS = ("inplace_version counts one per in-place API call; Paddle counts the in-place kernels inside "
-                    "its composite in-place APIs")
 
 # base.create_lod_tensor with sequence lengths
 NO_LOD = ("base.create_lod_tensor builds a LoD (level-of-detail, variable-length sequence) tensor; paddlelite has no "
@@ -41,20 +36,6 @@ NO_LOD = ("base.create_lod_tensor builds a LoD (level-of-detail, variable-length
 
 # Deliberate differences: path -> {test: why paddlelite answers otherwise}.
 DIFFERENCES = {
-    "test/deprecated/legacy_test/test_inplace.py": {
-        'TestDygraphInplaceCumprod.test_backward_error': INPLACE_VERSIONS,
-        'TestDygraphInplaceCumsum.test_backward_error': INPLACE_VERSIONS,
-        'TestDygraphInplaceGammainc.test_forward_version': INPLACE_VERSIONS,
-        'TestDygraphInplaceHypot.test_backward_error': INPLACE_VERSIONS,
-        'TestDygraphInplaceHypot.test_forward_version': INPLACE_VERSIONS,
-        'TestDygraphInplaceIndexFill.test_backward_error': INPLACE_VERSIONS,
-        'TestDygraphInplaceIndexFill.test_forward_version': INPLACE_VERSIONS,
-        'TestDygraphInplaceLcm.test_forward_version': INPLACE_VERSIONS,
-        'TestDygraphInplaceLdexp.test_backward_error': INPLACE_VERSIONS,
-        'TestDygraphInplaceLdexp.test_forward_version': INPLACE_VERSIONS,
-        'TestDygraphInplaceNanToNum.test_backward_error': INPLACE_VERSIONS,
-        'TestDygraphInplaceNanToNum.test_forward_version': INPLACE_VERSIONS,
-    },
     "test/deprecated/book/test_word2vec_book.py": {
         'W2VTest.test_cpu_sparse_normal': "after training and saving (which pass), it runs the model through Paddle "
                                           "1.x's native inference API (core.PaddleTensor, PaddleBuf, NativeConfig, "
