@@ -111,7 +111,7 @@ def recompute_segments(op_path, checkpoints):
             producer[n] = i
         for n in op.input_arg_names:
             reader.setdefault(n, i)
-    names = sorted((n for n in dict.fromkeys(checkpoints) if n in producer), key=producer.get)
+    names = [n for n in checkpoints if n in producer]  # ordered by their producers already (append_backward)
     if not names:
         return []
     segments = [(0, producer[names[0]])] if producer[names[0]] > 0 else []
