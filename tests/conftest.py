@@ -8,6 +8,8 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Real Paddle, wherever a test first imports it, runs its legacy IR (the seeds' static semantics).
 os.environ.setdefault("FLAGS_enable_pir_api", "0")
+# Paddle's own test files, copied for tests/test_paddle_suite.py, which runs each in its own process
+collect_ignore = ["paddle_suite/vendored"]
 
 
 def gpu_available():

@@ -347,7 +347,6 @@ KNOWN_BUGS = {
     },
     "test/deprecated/legacy_test/test_broadcast_to_op.py": {
         'TestBroadcastToAPI.test_api': "open: ValueError: op 'expand': cannot expand the input of shape [12, 14] to [1, 14] (dim 0: 12 is neither 1 nor 1)",
-        'TestBroadcastToError.test_errors': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
     "test/deprecated/legacy_test/test_conv2d_layer.py": {
         '_FailedTest.__main__': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',

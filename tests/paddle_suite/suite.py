@@ -1,8 +1,7 @@
 """Runs the files of manifest.py, one process per file, and compares what fails with the recorded lists.
 
-The files are Paddle's (repository PaddlePaddle/Paddle at manifest.COMMIT) and are not copied into this repository:
-point PADDLELITE_PADDLE_SOURCES at a checkout of that commit (only its test/ folder is read). Without it the tests
-that need the files skip.
+The files are Paddle's (repository PaddlePaddle/Paddle at manifest.COMMIT), copied unchanged into vendored/ with the
+helper modules they import (vendor.py); PADDLELITE_PADDLE_SOURCES may name a checkout of that commit to read instead.
 
     python -m tests.paddle_suite.suite [FILE ...]            # run under paddlelite, print what differs from the lists
     python -m tests.paddle_suite.suite --record [FILE ...]   # run under real Paddle, rewrite paddle_fails.json
@@ -20,14 +19,18 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 RUN_FILE = os.path.join(HERE, "run_file.py")
 PADDLE_FAILS = os.path.join(HERE, "paddle_fails.json")
 SOURCES_VAR = "PADDLELITE_PADDLE_SOURCES"
+VENDORED = os.path.join(HERE, "vendored")
 TIMEOUT_S = 120  # one file's cap; the slowest chosen file takes ~15 s on a loaded 2-core machine
 FAILED = ("failed", "error")
 
 
 def sources():
-    """The Paddle checkout the files are read from, or None."""
-    root = os.environ.get(SOURCES_VAR)
-    return root if root and os.path.isdir(os.path.join(root, "test")) else None
+    """Where the files are read from: the checkout $PADDLELITE_PADDLE_SOURCES names, else the copy in this
+    repository (vendor.py); None when neither holds them."""
+    for root in (os.environ.get(SOURCES_VAR), VENDORED):
+        if root and os.path.isdir(os.path.join(root, "test")):
+            return root
+    return None
 
 
 def run(path, framework):

@@ -1,6 +1,7 @@
 """Paddle's official tutorials (the notebooks of docs/practices in the repository PaddlePaddle/docs) as scripts.
 
-A tutorial is read from a checkout of that repository ($PADDLELITE_PADDLE_DOCS; the notebooks are not copied here),
+A tutorial is read from the copy of its notebook in vendored/ (outputs removed; tests/paddle_suite/vendor.py) or a
+checkout of that repository ($PADDLELITE_PADDLE_DOCS),
 its code cells joined in order into one script, which runs as it is with two kinds of substitution only:
 
 * data: the download becomes small synthetic files in the dataset's own format (harness.py), and `text` below
@@ -96,8 +97,12 @@ TUTORIALS = {
 
 
 def docs():
-    root = os.environ.get(DOCS_VAR)
-    return root if root and os.path.isdir(os.path.join(root, "docs", "practices")) else None
+    """Where the notebooks are read from: the checkout $PADDLELITE_PADDLE_DOCS names, else the copy in this
+    repository (tests/paddle_suite/vendor.py); None when neither holds them."""
+    for root in (os.environ.get(DOCS_VAR), os.path.join(HERE, "vendored")):
+        if root and os.path.isdir(os.path.join(root, "docs", "practices")):
+            return root
+    return None
 
 
 def script(name):
