@@ -3,8 +3,8 @@
 A test that fails must be listed: failing under real Paddle 3.3.1 too (paddle_fails.json, kept true by
 test_paddle_fails_list_is_true when Paddle is installed), a deliberate difference, or a known bug with its issue.
 
-The files are read from a checkout of Paddle's repository ($PADDLELITE_PADDLE_SOURCES, see tests/paddle_suite/
-README.md); without one these tests skip.
+The files are the copies in tests/paddle_suite/vendored (or a checkout of Paddle's repository named by
+$PADDLELITE_PADDLE_SOURCES, see tests/paddle_suite/README.md).
 """
 import importlib.util
 

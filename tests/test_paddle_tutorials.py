@@ -2,8 +2,8 @@
 tests/paddle_tutorials/tutorials.py, with synthetic data and small step counts in place of its downloads and epochs,
 trains from the same start as real Paddle did and must give the losses Paddle recorded, step by step.
 
-The notebooks are read from a checkout of Paddle's docs repository ($PADDLELITE_PADDLE_DOCS); without one these tests
-skip. With real Paddle installed, the recorded losses are checked to be what Paddle gives now.
+The notebooks are the copies in tests/paddle_tutorials/vendored (or a checkout of Paddle's docs repository named by
+$PADDLELITE_PADDLE_DOCS). With real Paddle installed, the recorded losses are checked to be what Paddle gives now.
 """
 import importlib.util
 
