@@ -248,6 +248,21 @@ def test_while_loop_gradient_of_a_variable_read_in_the_body(paddle):
                 [out[1], gx, gw])
 
 
+@differential(expected={"program": [["fill_constant"] * 3 + ["less_equal", "while"], ["increment", "cast",
+                         "elementwise_add", "less_equal", "assign", "assign"]], "fetched": [[5], [15.0]]})
+def test_while_loop_body_incrementing_its_counter_in_place(paddle):
+    """paddle.increment in a loop body appends Paddle's in-place increment op to the body's block (appended to
+    the block the counter was created in, the loop would never end)."""
+    main, start = _programs(paddle)
+    with paddle.static.program_guard(main, start):
+        limit = paddle.full([1], 4, "int64")
+        out = paddle.static.nn.while_loop(lambda i, s: paddle.less_equal(i, limit),
+                                          lambda i, s: [paddle.increment(i), s + paddle.cast(i, "float32")],
+                                          [paddle.full([1], 0, "int64"), paddle.full([1], 0.0, "float32")])
+    program = [[op.type for op in block.ops] for block in main.blocks]
+    return {"program": program, "fetched": _run(paddle, main, start, {}, list(out))}
+
+
 @differential(expected=[[6.0, 30.0], [5.0, 11.0], [5.5, 12.5], [3.5, 9.5]])
 def test_while_loop_gradients_of_two_carried_variables(paddle):
     main, start = _programs(paddle)

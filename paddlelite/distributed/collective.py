@@ -60,7 +60,7 @@ def _check(tensor, api, what="tensor"):
 def _store(tensor, value):
     """Write a collective's result into `tensor` (eager: rebind its array; static: an assign op)."""
     if in_static_mode():
-        tensor.block.append_op("assign", inputs={"X": [value]}, outputs={"Out": [tensor]})
+        tensor.block.program.current_block().append_op("assign", inputs={"X": [value]}, outputs={"Out": [tensor]})
         return
     tensor._data = value._data if isinstance(value, Tensor) else value
     tensor._bump_version()

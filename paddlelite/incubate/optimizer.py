@@ -7,6 +7,7 @@ k steps and updates every k-th step."""
 import contextlib
 
 from .. import static
+from .. import tensor as _tensor
 from ..autograd import no_grad
 from ..fluid.framework import dygraph_only
 from ..framework.mode import in_dynamic_mode, in_static_mode
@@ -340,7 +341,7 @@ class GradientMergeOptimizer:
             counter("gradient_merge_step", 0)
         due = block.create_var("gradient_merge_cond", (1,), "bool")
         with static.device_guard("cpu"):
-            block.append_op("increment", inputs={"X": step}, outputs={"Out": step}, attrs={"step": 1.0})
+            _tensor.increment(step, value=1.0)
             block.append_op("elementwise_mod", inputs={"X": step, "Y": k}, outputs={"Out": step}, attrs={"axis": -1})
             block.append_op("equal", inputs={"X": step, "Y": zero}, outputs={"Out": due})
         return due

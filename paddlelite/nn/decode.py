@@ -232,8 +232,9 @@ def _decode_static(decoder, inputs, states, finished, max_step_num, impute_finis
     limit = None if max_step_num is None else _t.full([1], max_step_num, dtype="int64")
 
     def step(time, inputs, states, finished, lengths):
-        return (_t.increment(time, 1.0),) + _decode_step(decoder, time, inputs, states, finished, lengths,
-                                                         impute_finished, False, kwargs)
+        # the step reads the time before the increment (static increment writes the counter in place)
+        stepped = _decode_step(decoder, time, inputs, states, finished, lengths, impute_finished, False, kwargs)
+        return (_t.increment(time, 1.0),) + stepped
 
     time, outputs, inputs, states, finished, lengths = step(_t.full([1], 0, dtype="int64"), inputs, states,
                                                            finished, lengths)

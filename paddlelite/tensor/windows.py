@@ -57,8 +57,10 @@ def increment(x, value=1.0, name=None):
     _check_tensor(x, "increment")
     if int(np.prod(x.shape)) != 1:
         raise ValueError(f"increment: x must hold exactly one element, received shape {list(x.shape)}")
-    if not isinstance(x, Tensor):  # static mode: the new value (a program cannot rebind x in place)
-        return _math.scale(x, 1.0, float(value))
+    if not isinstance(x, Tensor):  # static mode: Paddle's increment op writing x itself (a step counter)
+        x.block.program.current_block().append_op("increment", inputs={"X": [x]}, outputs={"Out": [x]},
+                                                  attrs={"step": float(value)})
+        return x
     return _manip.inplace_apply(x, "increment", lambda a: _math.scale(a, 1.0, float(value)).astype(x.dtype))
 
 
