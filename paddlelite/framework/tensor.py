@@ -224,7 +224,13 @@ class Tensor(metaclass=PaddleNamedType):
         return a if dtype is None else a.astype(dtype)
 
     def item(self, *index):
-        a = self._data[index] if index else self._data
+        a = self._data
+        if len(index) == 1:  # one index counts the elements in flattened order (Paddle's, as NumPy's item)
+            if not 0 <= index[0] < a.size:  # Paddle's offset is unsigned: a negative one is out of bounds too
+                raise ValueError(f"Tensor.item: index {index[0]} is out of bounds for size {a.size}")
+            a = a.reshape(-1)[index[0]]
+        elif index:
+            a = a[index]
         if a.size != 1:
             raise ValueError(f"Tensor.item: only a tensor with one element can be converted to a Python "
                              f"scalar, this one has shape {list(self._data.shape)}")

@@ -2,6 +2,8 @@
 kthvalue, median, quantile, searchsorted, bucketize."""
 import math as _pymath
 
+import numpy as np
+
 from ..ops import dispatch
 from ..ops import search as _s
 from . import creation as _creation
@@ -246,6 +248,9 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=Non
         right = side == "right"
     if sorter is not None:
         sorted_sequence = take_along_axis(sorted_sequence, sorter, -1)
+    if sorted_sequence.dtype != values.dtype:  # Paddle compares the two types' values as they are
+        common = np.result_type(sorted_sequence.dtype.name, values.dtype.name).name
+        sorted_sequence, values = _manip.cast(sorted_sequence, common), _manip.cast(values, common)
     seq = _manip.unsqueeze(sorted_sequence, [-2])   # [..., 1, N]
     vals = _manip.unsqueeze(values, [-1])            # [..., M, 1]
     before = _math.less_equal(seq, vals) if right else _math.less_than(seq, vals)

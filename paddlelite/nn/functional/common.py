@@ -29,16 +29,15 @@ apply = dispatch.apply
 
 
 def linear(x, weight, bias=None, name=None):
-    """x @ weight (+ bias); weight has shape [in_features, out_features] as in Paddle."""
+    """x @ weight (+ bias); weight has shape [in_features, out_features] as in Paddle (another rank multiplies
+    as matmul does: a 1-D weight, as Assign can make a Linear's, gives one feature)."""
     _check_tensor(x, "linear", "x")
     _check_tensor(weight, "linear", "weight")
-    if len(weight.shape) != 2:
-        raise ValueError(f"linear: weight must be 2-D [in_features, out_features], received shape {weight.shape}")
     if bias is not None:
         _check_tensor(bias, "linear", "bias")
     # Paddle's static linear is two ops, matmul_v2 then elementwise_add, under one name; under auto_cast
     # (which Paddle's legacy static mode lacks) it stays one white-list op, computing in the low dtype as eager
-    if in_static_mode() and dispatch.autocast[0] is None:
+    if (in_static_mode() and dispatch.autocast[0] is None) or len(weight.shape) != 2:
         with layer_helper("linear"):
             out = apply(_math.MATMUL, x, weight)
             return out if bias is None else apply(_ew.ADD, out, bias)

@@ -3,6 +3,8 @@ are composed from elementwise / reduce ops (so their gradients come from those o
 import math
 import numbers
 
+import numpy as np
+
 from ... import tensor as T
 from ...framework.mode import in_static_mode, no_grad
 from ...ops import creation as _creation
@@ -147,10 +149,12 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         label = apply(_loss.CHECK_LABELS, label, input, axis=axis, ignore_index=None, api=api, error="ValueError")
         hard_label = label
         onehot = _one_hot(apply(get_op("squeeze"), label, axis=[axis]), num_classes, input.dtype, axis)
-        label = _scale(onehot, 1.0 - label_smoothing, label_smoothing / num_classes)
+        label = _scale(onehot, *_smoothing(label_smoothing, num_classes))
         hard = False
     else:
         hard_label = label if hard else None
+        if label_smoothing > 0:  # Paddle smooths given distributions too
+            label = _scale(label, *_smoothing(label_smoothing, num_classes))
 
     # use_softmax=False: input holds probabilities, the op takes -log of them (Paddle's op, with that attr)
     loss = apply(_loss.SOFTMAX_WITH_CROSS_ENTROPY, input, label, soft_label=not hard, ignore_index=int(ignore_index),
@@ -179,13 +183,21 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
             count = apply(_loss.VALID_LABEL_COUNT, hard_label, ignore_index=int(ignore_index),
                           dtype=input.dtype.name)
             return apply(_ew.DIVIDE, _sum(loss), count)
-        if hard_label is not None and sample_w is not None:
-            return _safe_div(loss, _sum(apply(_ew.MULTIPLY, sample_w, _not_ignored(hard_label, ignore_index,
-                                                                                  input.dtype))))
+        if sample_w is not None:  # the weighted mean: over the weights of the samples (not ignored ones)
+            if hard_label is not None:
+                sample_w = apply(_ew.MULTIPLY, sample_w, _not_ignored(hard_label, ignore_index, input.dtype))
+            return _safe_div(loss, _sum(sample_w))
         return apply(_red.MEAN, loss)
     if squeeze_out:
         loss = apply(get_op("squeeze"), loss, axis=[op_axis])
     return loss
+
+
+def _smoothing(epsilon, num_classes):
+    """(scale, bias) of label smoothing, label * (1 - epsilon) + epsilon / num_classes, with the constants in
+    float32 as Paddle's label_smooth kernel computes them."""
+    eps = np.float32(epsilon)
+    return float(np.float32(1) - eps), float(eps / np.float32(num_classes))
 
 
 def _gs_ones():

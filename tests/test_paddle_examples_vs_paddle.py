@@ -1,0 +1,59 @@
+"""What Paddle 3.3.1's documented examples showed paddlelite doing otherwise (issue 28; tests/paddle_suite/examples.py
+runs every example under both frameworks and compares what they print), each checked against real Paddle."""
+import numpy as np
+
+from tests.differential import differential, raises
+
+
+@differential(expected={"flat": 3.3, "pair": 3.3, "scalar": 1, "negative": "ValueError"}, rtol=1e-6)
+def test_tensor_item_with_indices(paddle):
+    x = paddle.to_tensor([[1.1, 2.2, 3.3]])
+    try:
+        x.item(-1)  # Paddle's flat offset is unsigned
+        negative = "no error"
+    except ValueError:
+        negative = "ValueError"
+    return {"flat": x.item(2), "pair": x.item(0, 2), "scalar": paddle.to_tensor(1).item(), "negative": negative}
+
+
+@differential(expected={"weight_shape": [2], "out": [6.0], "grad": [1.0, 1.0]})
+def test_linear_with_a_one_dimensional_weight_from_assign(paddle):
+    """Assign gives a Linear's weight the array's own shape; the layer then multiplies as matmul does."""
+    assign = paddle.nn.initializer.Assign
+    linear = paddle.nn.Linear(2, 2, weight_attr=paddle.ParamAttr(initializer=assign(np.array([2, 2]))),
+                              bias_attr=paddle.ParamAttr(initializer=assign([2])))
+    out = linear(paddle.ones([1, 2]))
+    out.sum().backward()
+    return {"weight_shape": list(linear.weight.shape), "out": out, "grad": linear.weight.grad}
+
+
+@differential(expected={"int64_by_int32": [[1, 3, 4, 5], [1, 3, 4, 5]], "float_by_int": [1, 2]})
+def test_searchsorted_of_another_dtype(paddle):
+    values = paddle.to_tensor([[3, 6, 9, 10], [3, 6, 9, 10]], dtype="int32")
+    return {"int64_by_int32": paddle.searchsorted(paddle.to_tensor([1, 3, 5, 7, 9, 11, 13]), values),
+            "float_by_int": paddle.searchsorted(paddle.to_tensor([1.5, 3.0, 5.5]), paddle.to_tensor([3, 5]))}
+
+
+def test_cross_entropy_smooths_soft_labels_and_weights_their_mean():
+    rng = np.random.RandomState(0)
+    logits, labels = rng.uniform(0.1, 1, (4, 3)), rng.uniform(0.1, 1, (4, 3))
+    labels /= labels.sum(axis=-1, keepdims=True)
+
+    @differential(rtol=1e-12, atol=1e-12)
+    def losses(paddle):
+        weight = paddle.to_tensor([1.0, 2.0, 3.0], dtype="float64")
+        x, y = paddle.to_tensor(logits, stop_gradient=False), paddle.to_tensor(labels)
+        out = {}
+        for name, kw in {"mean": {}, "weighted_mean": {"weight": weight}, "none": {"reduction": "none"},
+                         "weighted_sum": {"reduction": "sum", "weight": weight}}.items():
+            out[name] = paddle.nn.CrossEntropyLoss(soft_label=True, label_smoothing=0.4, **kw)(x, y)
+        out["plain_weighted_mean"] = paddle.nn.CrossEntropyLoss(soft_label=True, weight=weight)(x, y)
+        out["plain_weighted_mean"].backward()
+        out["grad"] = x.grad
+        return out
+    losses()
+
+
+@differential(expected=raises(ValueError))
+def test_tensor_item_flat_index_past_the_end(paddle):
+    paddle.to_tensor([[1.0, 2.0]]).item(2)
