@@ -57,3 +57,31 @@ def test_cross_entropy_smooths_soft_labels_and_weights_their_mean():
 @differential(expected=raises(ValueError))
 def test_tensor_item_flat_index_past_the_end(paddle):
     paddle.to_tensor([[1.0, 2.0]]).item(2)
+
+
+@differential(expected={"unique": [True, True, False, True], "repeated": [[True] * 3] * 2,
+                        "repeated_inverted": [[False] * 3] * 2, "small": [True, False]})
+def test_isin_assume_unique_searches_by_sorting_as_paddle(paddle):
+    """Paddle's documented example: with assume_unique, values that are not unique give its sort-based answer."""
+    x = paddle.to_tensor([0.0, 1.0, 2.0] * 20).reshape([20, 3])
+    test_x = paddle.to_tensor([0.0, 1.0] * 20)
+    return {"unique": paddle.isin(paddle.to_tensor([3, 1, 70, 7]), paddle.arange(30), assume_unique=True),
+            "repeated": paddle.isin(x, test_x, assume_unique=True)[:2],
+            "repeated_inverted": paddle.isin(x, test_x, assume_unique=True, invert=True)[:2],
+            "small": paddle.isin(paddle.to_tensor([1, 5]), paddle.to_tensor([1, 2]), assume_unique=True)}
+
+
+@differential(expected=["  - shape: [2, 2]\n  - layout: NCHW\n  - place: Place(cpu)\n  - dtype: float32\n"
+                        "  - data: [1.5 2 3 4]",
+                        "  - shape: [3]\n  - layout: NCHW\n  - place: Place(cpu)\n  - dtype: float64\n"
+                        "  - data: [1e-07 1.23457e+08 0.1]",
+                        "  - shape: [2]\n  - layout: NCHW\n  - place: Place(cpu)\n  - dtype: bool\n  - data: [1 0]",
+                        "  - shape: []\n  - layout: NCHW\nuninited\n"])
+def test_dense_tensor_text(paddle):
+    kept = paddle.to_tensor([[1.5, 2.0], [3.0, 4.0]])  # (real Paddle's view dangles once its tensor is freed)
+    texts = [str(kept.get_tensor())]
+    for values in (np.array([1e-7, 123456789.0, 0.1]), np.array([True, False])):
+        t = paddle.base.core.DenseTensor()
+        t.set(values, paddle.CPUPlace())
+        texts.append(str(t))
+    return texts + [str(paddle.base.core.DenseTensor())]

@@ -161,6 +161,17 @@ class DenseTensor:
             return f"LoDTensor('{self._name}', uninitialized)"
         return f"LoDTensor('{self._name}', shape={self.shape()}, dtype={self._dtype().name})\n{np.array(self)}"
 
+    def __str__(self):
+        """Paddle's text of a DenseTensor: its LoD, shape, layout, place, dtype and every value as C++ streams
+        them (six significant digits, bools as 1 and 0)."""
+        if not self._is_initialized():
+            return "  - shape: []\n  - layout: NCHW\nuninited\n"
+        lod = "".join("{" + ", ".join(map(str, level)) + "}" for level in self.lod())
+        values = np.array(self).reshape(-1)
+        text = " ".join(f"{v:g}" if values.dtype.kind in "fc" else str(int(v)) for v in values.tolist())
+        return (("  - lod: {" + lod + "}\n" if lod else "") + f"  - shape: {self.shape()}\n  - layout: NCHW\n"
+                f"  - place: {self._place()}\n  - dtype: {self._dtype().name}\n  - data: [{text}]")
+
 
 
 def _element_accessors(kind, dtype, convert):

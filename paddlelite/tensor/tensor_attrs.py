@@ -114,6 +114,7 @@ class _Storage:
 
     def __init__(self, tensor):
         self._values = self  # (the view reads and writes scope._values)
+        self._lods = {}  # a Tensor's own storage carries no level-of-detail offsets
         self._tensor = tensor
 
     def get(self, name, default=None):
