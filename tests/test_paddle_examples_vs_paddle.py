@@ -1,5 +1,8 @@
 """What Paddle 3.3.1's documented examples showed paddlelite doing otherwise (issue 28; tests/paddle_suite/examples.py
 runs every example under both frameworks and compares what they print), each checked against real Paddle."""
+import os
+import tempfile
+
 import numpy as np
 
 from tests.differential import differential, raises
@@ -85,3 +88,43 @@ def test_dense_tensor_text(paddle):
         t.set(values, paddle.CPUPlace())
         texts.append(str(t))
     return texts + [str(paddle.base.core.DenseTensor())]
+
+
+@differential(expected={"inputs": ["label", "logits"], "outputs": ["loss", "softmax"]})
+def test_op_arg_names_follow_the_sorted_slots(paddle):
+    """An OpDesc keeps its slots sorted: Label before Logits (Program.clone's documented example prints them)."""
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main, paddle.static.Program()):
+            logits = paddle.static.data("logits", [4, 3])
+            label = paddle.static.data("label", [4, 1], "int64")
+            paddle.nn.functional.softmax_with_cross_entropy(logits, label, return_softmax=True)
+        op = main.global_block().ops[-1]
+        rename = {op.input("Logits")[0]: "logits", op.input("Label")[0]: "label",
+                  op.output("Loss")[0]: "loss", op.output("Softmax")[0]: "softmax"}
+        return {"inputs": [rename[n] for n in op.input_arg_names], "outputs": [rename[n] for n in op.output_arg_names]}
+    finally:
+        paddle.disable_static()
+
+
+@differential(expected=[[3.0, 3.0]])
+def test_static_save_beside_a_directory_of_the_same_name(paddle):
+    """static.save(prog, './temp') writes temp.pdparams even where a folder './temp' exists (Paddle checks only
+    that the path names a file)."""
+    paddle.enable_static()
+    try:
+        with tempfile.TemporaryDirectory() as root:
+            prefix = os.path.join(root, "temp")
+            os.mkdir(prefix)
+            main, startup = paddle.static.Program(), paddle.static.Program()
+            with paddle.static.program_guard(main, startup):
+                w = paddle.static.create_parameter([2], "float32",
+                                                   default_initializer=paddle.nn.initializer.Constant(3.0))
+            exe = paddle.static.Executor(paddle.CPUPlace())
+            exe.run(startup)
+            paddle.static.save(main, prefix)
+            paddle.static.load(main, prefix, exe)
+            return [np.array(paddle.static.global_scope().find_var(w.name).get_tensor())]
+    finally:
+        paddle.disable_static()

@@ -389,12 +389,12 @@ class Operator:
         return sorted(self._outputs)
 
     @property
-    def input_arg_names(self):
-        return [n for v in self._inputs.values() for n in v]
+    def input_arg_names(self):  # in the order of the sorted slots, as an OpDesc keeps them
+        return [n for k in sorted(self._inputs) for n in self._inputs[k]]
 
     @property
     def output_arg_names(self):
-        return [n for v in self._outputs.values() for n in v]
+        return [n for k in sorted(self._outputs) for n in self._outputs[k]]
 
     @property
     def attr_names(self):

@@ -392,10 +392,17 @@ def _persistables(program, api):
 
 
 def _check_model_path(model_path, api):
-    model_path = _check_prefix(model_path, api, "model_path", "./ckpt/model")
+    """The prefix of static.save's files; a directory of that name may exist (the files sit beside it), only the
+    file name part must not be empty (Paddle asserts it)."""
+    if not isinstance(model_path, (str, os.PathLike)):
+        raise TypeError(f"{api}: model_path must be a str, received {type(model_path).__name__}")
+    model_path = os.fspath(model_path)
     for ext in (".pdparams", ".pdopt", ".pdmodel"):
         if model_path.endswith(ext):
             model_path = model_path[:-len(ext)]
+    if not os.path.basename(model_path):
+        raise AssertionError(f"{api}: model_path must be dirname/filename such as './ckpt/model', received "
+                             f"{model_path!r} (no file name)")
     return model_path
 
 

@@ -131,6 +131,21 @@ def _reset(paddle, seed):
     random.seed(2023)
 
 
+@contextlib.contextmanager
+def _fresh(paddle):
+    """A fresh start for what an example builds: default programs, scope and names (Paddle's doctests run each
+    docstring in a process of its own)."""
+    with paddle.utils.unique_name.guard(), paddle.static.scope_guard(paddle.static.Scope()), \
+            paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+        try:
+            yield
+        finally:
+            prim = paddle.incubate.autograd
+            if hasattr(prim, "prim_enabled") and prim.prim_enabled():  # an example turned primitive-op mode on
+                paddle.enable_static()  # (Paddle turns it off in static mode only)
+                prim.disable_prim()
+
+
 def _shift_seeds(paddle, by):
     """Make the example's own paddle.seed(n) calls seed n + by: with its draws changed, an example whose output
     changes prints random draws."""
@@ -167,7 +182,7 @@ def worker(examples_path, out_path, seed):
             try:
                 _reset(paddle, seed)
                 signal.alarm(EXAMPLE_TIMEOUT_S)
-                with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(io.StringIO()):
+                with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(io.StringIO()), _fresh(paddle):
                     exec(compile(code, f"<example {name}>", "exec"), {"__name__": "__main__"})
             except BaseException as exc:  # an example's failure is a result, never the worker's end
                 error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]
