@@ -141,9 +141,10 @@ def _fresh(paddle):
             yield
         finally:
             prim = paddle.incubate.autograd
-            if hasattr(prim, "prim_enabled") and prim.prim_enabled():  # an example turned primitive-op mode on
-                paddle.enable_static()  # (Paddle turns it off in static mode only)
-                prim.disable_prim()
+            if hasattr(prim, "prim_enabled"):  # an example may have turned primitive-op mode on
+                paddle.enable_static()  # (Paddle answers and turns it off in static mode only; _reset leaves it)
+                if prim.prim_enabled():
+                    prim.disable_prim()
 
 
 def _shift_seeds(paddle, by):
