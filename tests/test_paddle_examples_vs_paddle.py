@@ -128,3 +128,13 @@ def test_static_save_beside_a_directory_of_the_same_name(paddle):
             return [np.array(paddle.static.global_scope().find_var(w.name).get_tensor())]
     finally:
         paddle.disable_static()
+
+
+@differential(expected={"with_params": ["int64", "int64"], "without": ["int", "int"]}, check_dtype=False)
+def test_summary_counts_are_numpy_integers(paddle):
+    """paddle.summary's documented example prints the dict it returns: NumPy integers where a layer has parameters."""
+    def kinds(net):
+        counts = paddle.summary(net, (1, 3))
+        return [type(counts[k]).__name__ for k in ("total_params", "trainable_params")]
+    return {"with_params": kinds(paddle.nn.Sequential(paddle.nn.Linear(3, 2))),
+            "without": kinds(paddle.nn.Sequential(paddle.nn.ReLU()))}

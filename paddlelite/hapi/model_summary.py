@@ -116,9 +116,9 @@ def _layer_rows(model, inputs, call):
         for p in layer._parameters.values():
             if p is None:
                 continue
-            params += int(np.prod(p.shape))
+            params += np.prod(p.shape)  # NumPy integers, as Paddle's counts (the returned dict shows them)
             if getattr(p, "trainable", True) and not p.stop_gradient:
-                trainable += int(np.prod(p.shape))
+                trainable += np.prod(p.shape)
         row["trainable_params"] = trainable
         row["trainable"] = trainable > 0 or not layer._parameters
         row["nb_params"] = params
