@@ -431,6 +431,9 @@ class Operator:
         self._attrs[name] = value
         self.block.program._bump()
 
+    def _is_optimize_op(self):
+        return bool(self._attrs.get(OP_ROLE_ATTR, 0) & OP_ROLE_OPTIMIZE)
+
     _update_desc_attr = _set_attr
 
     def _block_attr_id(self, name):
@@ -979,6 +982,16 @@ class Program:
 
     def __deepcopy__(self, memo):
         return self.clone()
+
+    # ---- pruning (Paddle's low-level API, what Executor.run(use_prune=True) runs) --------------------
+    def _prune(self, targets):
+        """A new Program of the ops `targets` (Variables, names or Operators) need."""
+        return self._prune_with_input([], targets)
+
+    def _prune_with_input(self, feeded_var_names, targets):
+        """A new Program of the ops `targets` need when the variables `feeded_var_names` are fed."""
+        from .prune import prune_with_input  # pruning builds on this module
+        return prune_with_input(self, feeded_var_names, targets)
 
 
 def _holds_state(v):
