@@ -9,6 +9,7 @@ import os
 import sys
 import threading
 import warnings
+from types import MappingProxyType
 
 import numpy as np
 
@@ -65,6 +66,7 @@ class Variable:
     is_data = False
     trainable = False
     belong_to_optimizer = False  # an optimizer's state (accumulator, learning rate): what Model.save puts in .pdopt
+    _desc_attrs = MappingProxyType({})  # the VarDesc's own attributes (desc._set_attr): replaced, never changed in place
 
     def __init__(self, block, name, shape=(), dtype="float32", stop_gradient=False, persistable=False,
                  type="DENSE_TENSOR"):
@@ -276,6 +278,23 @@ class VarDesc:
 
     def is_parameter(self):
         return isinstance(self._var, Parameter)
+
+    def _set_attr(self, name, value):
+        """An attribute of the VarDesc itself (an int, a str or a list of ints: what Paddle's VarDesc holds)."""
+        ints = isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        if not (ints or isinstance(value, str) or isinstance(value, int) and not isinstance(value, bool)):
+            raise TypeError(f"VarDesc._set_attr: the value of attribute '{name}' of variable '{self._var.name}' must "
+                            f"be an int, a str or a list of ints, received {type(value).__name__}")
+        self._var._desc_attrs = {**self._var._desc_attrs, name: list(value) if ints else value}
+
+    def attr(self, name):
+        return self._var._desc_attrs[name]
+
+    def has_attr(self, name):
+        return name in self._var._desc_attrs
+
+    def attr_names(self):
+        return sorted(self._var._desc_attrs)
 
     def lod_level(self):
         return 0
@@ -834,6 +853,18 @@ class Program:
         self._name_generator = unique_name.UniqueNameGenerator()
         Program._next_id[0] += 1
         self._uid = Program._next_id[0]
+        self._flushed_desc = None  # the ProgramDesc bytes at the last desc.flush()
+
+    @property
+    def desc(self):
+        from .program_desc import ProgramDesc  # the protobuf form builds on this module
+        return ProgramDesc(self)
+
+    @staticmethod
+    def parse_from_string(binary_str):
+        """The Program a ProgramDesc's bytes (`program.desc.serialize_to_string()`) describe."""
+        from .program_desc import read_program
+        return read_program(binary_str, "the string given", "Program.parse_from_string")[0]
 
     @property
     def random_seed(self):
@@ -983,6 +1014,28 @@ class Program:
     def __deepcopy__(self, memo):
         return self.clone()
 
+    # ---- copying information between programs (Paddle's low-level API) ------------------------------
+    def _copy_param_info_from(self, other):
+        """The global block's variables that are parameters of `other`'s global block become Parameters, with
+        their attributes (what a program rebuilt from another's desc has lost)."""
+        _check_other_program(other, "_copy_param_info_from")
+        block = self.global_block()
+        for p in other.global_block().all_parameters():
+            v = block.vars.get(p.name)
+            if v is None:  # pruned away
+                continue
+            param = object.__new__(type(p))
+            param.__dict__.update(p.__dict__)
+            param.block, param.op, param._shape, param._dtype = block, v.op, v._shape, v._dtype
+            block.vars[p.name] = param
+        self._bump()
+
+    def _copy_dist_param_info_from(self, other):
+        """The parameter-server settings of `other` (Paddle's fleet sets them on a program)."""
+        _check_other_program(other, "_copy_dist_param_info_from")
+        for name in _DIST_SETTINGS:
+            setattr(self, name, getattr(other, name))
+
     # ---- pruning (Paddle's low-level API, what Executor.run(use_prune=True) runs) --------------------
     def _prune(self, targets):
         """A new Program of the ops `targets` (Variables, names or Operators) need."""
@@ -992,6 +1045,18 @@ class Program:
         """A new Program of the ops `targets` need when the variables `feeded_var_names` are fed."""
         from .prune import prune_with_input  # pruning builds on this module
         return prune_with_input(self, feeded_var_names, targets)
+
+
+# a program's parameter-server settings, Paddle's defaults (fleet's transpilers set them; nothing here reads them)
+_DIST_SETTINGS = {"_is_distributed": False, "_is_chief": False, "_parameters_on_pservers": None, "_endpoints": (),
+                  "_ps_endpoint": None, "_distributed_lookup_table": None}
+for _name, _value in _DIST_SETTINGS.items():
+    setattr(Program, _name, _value)
+
+
+def _check_other_program(other, api):
+    if not isinstance(other, Program):  # TypeError, as Paddle
+        raise TypeError(f"Program.{api}: the source must be a Program, received {type(other).__name__}")
 
 
 def _holds_state(v):

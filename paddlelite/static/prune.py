@@ -1,11 +1,12 @@
 """Pruning a Program to what some targets need: Paddle's Program._prune_with_input (its core.prune), what
 Executor.run(use_prune=True) runs and what save_inference_model saves.
 
-A target is a variable (its last writer in the global block becomes a target op) or an op. Walking the global block
-backwards, an op is kept when it is a target op or writes a variable a kept op reads -- except an optimizer op,
-which is kept only as a target (it reads and writes the parameters, so it would otherwise be pulled in by every
-reader of a parameter). Fed variables cut the walk: what writes them is not needed. Sub-blocks of kept ops are kept
-whole, with every block they reach.
+A target is a variable or an op. Walking the global block backwards, an op is kept when it is a target op or writes a
+target variable or a variable a kept op reads -- except an optimizer op, which is kept only as a target (it reads and
+writes the parameters, so every reader of a parameter would pull it in). An op writes what its sub-blocks write
+(control flow's branches write the variables of the block around them), so every writer of a needed variable is
+kept. Fed variables cut the walk: what computes them is not needed. Sub-blocks of kept ops are kept whole, with every
+block they reach.
 """
 from .executor import op_io
 from .framework import Block, Operator, Program, Variable
@@ -16,46 +17,31 @@ def _generatable(block, fed):
     fed variable that is also a target: it stays a target only when an op can compute it from the feeds)."""
     computed = set()
     for op in block.ops:
-        reads = [n for n in op.input_arg_names if block.has_var(n) and not block.vars[n].persistable]
-        if all(n in computed or n in fed for n in reads):
-            computed.update(op.output_arg_names)
+        reads, writes = op_io(op)
+        if all(n in computed or n in fed for n in reads if block.has_var(n) and not block.vars[n].persistable):
+            computed.update(writes)
     return computed
 
 
-def _target_ops(program, fed, targets):
-    block = program.global_block()
-    given = {id(t) for t in targets if isinstance(t, Operator)}
-    generatable = None
-    ops = []
+def _target_names(block, fed, targets):
+    names = []
     for t in targets:
-        if isinstance(t, Operator):
-            ops.append(t)
-            continue
-        if isinstance(t, Variable):
-            name = t.name
-        elif isinstance(t, str):
-            name = t
-        else:  # ValueError, as Paddle
+        if isinstance(t, (Variable, str)):
+            names.append(t.name if isinstance(t, Variable) else t)
+        elif not isinstance(t, Operator):  # ValueError, as Paddle
             raise ValueError(f"All targets of Program._prune_with_input() can only be Variable or Operator, but "
                              f"received {type(t)}.")
-        if name in fed:
-            if generatable is None:
-                generatable = _generatable(block, fed)
-            if name not in generatable:
-                continue  # fed and not computable: nothing needs to run for it
-        writer = None
-        for op in block.ops:
-            if name in op.output_arg_names and (not op._is_optimize_op() or id(op) in given):
-                writer = op
-        if writer is not None:
-            ops.append(writer)
-    return ops
+    if any(n in fed for n in names):
+        generatable = _generatable(block, fed)
+        names = [n for n in names if n not in fed or n in generatable]  # fed, and nothing computes it: no target
+    return names
 
 
-def kept_ops(block, fed, target_ops):
-    """The ops of `block` that `target_ops` need, in program order, given the `fed` names."""
+def kept_ops(block, fed, target_ops, target_names):
+    """The ops of `block` that `target_ops` and the variables `target_names` need, in program order, given the
+    `fed` names."""
     targets = {id(op) for op in target_ops}
-    needed, kept = set(), []
+    needed, kept = set(target_names), []
     for op in reversed(block.ops):
         reads, writes = op_io(op)
         if id(op) in targets or (not op._is_optimize_op() and any(n in needed for n in writes)):
@@ -119,7 +105,7 @@ def prune_with_input(program, feeded_var_names, targets):
         if not isinstance(n, str):  # ValueError, as Paddle
             raise ValueError(f"All feeded_var_names of Program._prune_with_input() can only be str, but received "
                              f"{type(n)}.")
-    fed = set(feeded_var_names)
-    kept = kept_ops(program.global_block(), fed, _target_ops(program, fed, targets))
-    names = [t.name if isinstance(t, Variable) else t for t in targets if isinstance(t, (Variable, str))]
+    fed, block = set(feeded_var_names), program.global_block()
+    names = _target_names(block, fed, targets)
+    kept = kept_ops(block, fed, [t for t in targets if isinstance(t, Operator)], names)
     return program_of(program, kept, names)

@@ -419,21 +419,8 @@ KNOWN_BUGS = {
     "test/deprecated/legacy_test/test_paddle_save_load_binary.py": {
         '*': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
-    "test/deprecated/legacy_test/test_program.py": {
-        'TestProgram.test_copy_info_from_error': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestProgram.test_parse_program_from_string': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestProgram.test_prune_with_input_type_error': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestProgramHash.test_program_clone': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestProgramHash.test_program_hash_equal': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestProgramHash.test_program_need_update': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestProgramHash.test_program_update': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestProgramProto.test_update_op': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestProgramProto.test_update_var': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestProgramProto.test_update_var_attr': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
     "test/deprecated/legacy_test/test_save_inference_model_conditional_op.py": {
         'TestConditionalOp.test_for_op': "open: TypeError: 'Variable' object cannot be interpreted as an integer",
-        'TestConditionalOp.test_while_op': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
     "test/deprecated/legacy_test/test_tensor.py": {
         'TestTensor.test_slice_tensor': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
