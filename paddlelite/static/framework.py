@@ -18,11 +18,11 @@ from ..framework.mode import in_static_mode
 from ..framework.var_type import VarKind, var_kind
 from ..ops.legacy import (EMPTY_GRAD_SLOTS, GRAD_AS_OPS, GRAD_INPUTS, REGISTRY_TYPES, SELECTED_ROWS_GRADS, grad_op,
                           legacy_desc)
-from ..ops.registry import get_op
+from ..ops.registry import OPS, get_op
 from ..utils import unique_name
 from .dot import program_to_dot
-from .op_role import (OP_ROLE_ATTR, OP_ROLE_BACKWARD, OP_ROLE_FORWARD, OP_ROLE_LOSS,  # noqa: F401  (re-exported)
-                      OP_ROLE_OPTIMIZE, OP_ROLE_VAR_ATTR)
+from .op_role import (OP_DEVICE_ATTR, OP_NAMESCOPE_ATTR, OP_ROLE_ATTR, OP_ROLE_BACKWARD,  # noqa: F401  (re-exported)
+                      OP_ROLE_FORWARD, OP_ROLE_LOSS, OP_ROLE_OPTIMIZE, OP_ROLE_VAR_ATTR, WITH_QUANT_ATTR)
 GRAD_SUFFIX = "@GRAD"
 EMPTY_VAR_NAME = "@EMPTY@"  # Paddle's kEmptyVarName: a grad op output slot entry no gradient is written to
 
@@ -349,8 +349,19 @@ class OpDesc:
         self._op._rename_output(old, new)
 
 
+def _device_of(op_type):
+    """The op_device of an op built now: device_guard's device, except for a structural op (control flow: no kernel
+    of its own, its block's ops carry the devices), which Paddle warns about and leaves unset."""
+    device = _building.device or ""
+    opdef = OPS.get(op_type)
+    if device and opdef is not None and opdef.block_runner is not None:
+        warnings.warn(f"The Op({op_type}) is not support to set device.")
+        return ""
+    return device
+
+
 # Attributes every op of Paddle's legacy IR carries (op_role_var too, a fresh list per op)
-_COMMON_ATTRS = {"op_device": "", "op_namescope": "/", "with_quant_attr": False}
+_COMMON_ATTRS = {OP_DEVICE_ATTR: "", OP_NAMESCOPE_ATTR: "/", WITH_QUANT_ATTR: False}
 
 
 class Operator:
@@ -364,7 +375,7 @@ class Operator:
         self.type = type
         self._inputs = {k: list(v) for k, v in (inputs or {}).items()}
         self._outputs = {k: list(v) for k, v in (outputs or {}).items()}
-        self._attrs = {**_COMMON_ATTRS, "op_device": _building.device or "", "op_namescope": _building.name_scope.path(),
+        self._attrs = {**_COMMON_ATTRS, OP_DEVICE_ATTR: _device_of(type), OP_NAMESCOPE_ATTR: _building.name_scope.path(),
                        OP_ROLE_VAR_ATTR: list(_building.role_var), **(attrs or {})}
         self._where = user_frame()
         self._fwd_op = None      # for a grad op: the forward op whose gradient it belongs to

@@ -352,12 +352,6 @@ KNOWN_BUGS = {
     "test/deprecated/legacy_test/test_conv2d_layer.py": {
         '_FailedTest.__main__': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
-    "test/deprecated/legacy_test/test_device_guard.py": {
-        'TestDeviceGuard.test_device_guard': 'open: TypeError: crop: shape must be an int, received Variable',
-        'TestDeviceGuard.test_device_guard_with_id': 'open: TypeError: crop: shape must be an int, received Variable',
-        'TestDeviceGuard.test_op_descs_device_attr': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestDeviceGuard.test_without_kernel_op': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
     "test/deprecated/legacy_test/test_initializer.py": {
         'TestBilinearInitializer.test_bilinear_initializer_bf16': 'open: AssertionError: 1 != 2',
         'TestBilinearInitializer.test_bilinear_initializer_fp16': 'open: AssertionError: 1 != 2',
