@@ -717,16 +717,25 @@ def _crop_grad_forward(xp, x, dout, offsets_t, offsets_list, offsets):
     return dx
 
 
+def _runtime_box(attrs):
+    """Tensors give the box where the attrs hold Paddle's placeholders: no shape (Shape), 0 sizes (a ShapeTensor
+    entry; a true empty box reads nothing but is counted too), -1 offsets (Offsets, OffsetsTensor)."""
+    shape = attrs.get("shape", [1])  # crop_tensor_grad has none: dOut's shape is the box's
+    if not shape or 0 in shape or -1 in attrs["offsets"]:
+        return "reads the crop's shape or offsets given as tensors"
+    return None
+
+
 CROP_TENSOR = register_op(
     "crop_tensor", inputs=("X", "Shape", "Offsets", *_CROP_LISTS), outputs=("Out",), variadic_inputs=_CROP_LISTS,
     host_inputs=("Shape", "Offsets", *_CROP_LISTS), forward=_crop_forward, infer=_crop_infer, grad=_crop_grad,
-    attrs={"shape": [], "offsets": []}, view=True)
+    attrs={"shape": [], "offsets": []}, view=True, host_sync=_runtime_box)
 # dOut written into zeros shaped like X at the box's positions
 CROP_TENSOR_GRAD = register_op(
     "crop_tensor_grad", inputs=("X", "OutGrad", "Offsets", "OffsetsTensor"), meta_inputs=("X",),
     outputs=("XGrad",), variadic_inputs=("OffsetsTensor",), host_inputs=("Offsets", "OffsetsTensor"),
     forward=_crop_grad_forward, infer=lambda x, dout, *t, offsets: Meta(x.shape, dout.dtype),
-    attrs={"offsets": []})
+    attrs={"offsets": []}, host_sync=_runtime_box)
 
 
 # ---- expand / tile --------------------------------------------------------------------------------

@@ -413,9 +413,6 @@ KNOWN_BUGS = {
     "test/deprecated/legacy_test/test_paddle_save_load_binary.py": {
         '*': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
-    "test/deprecated/legacy_test/test_save_inference_model_conditional_op.py": {
-        'TestConditionalOp.test_for_op': "open: TypeError: 'Variable' object cannot be interpreted as an integer",
-    },
     "test/deprecated/legacy_test/test_tensor.py": {
         'TestTensor.test_slice_tensor': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
