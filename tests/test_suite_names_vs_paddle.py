@@ -8,7 +8,7 @@ import importlib
 import numpy as np
 import pytest
 
-from tests.differential import differential, error_class, run_static
+from tests.differential import differential, error_class
 
 
 def _module(paddle, path):
