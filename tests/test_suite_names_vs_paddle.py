@@ -225,3 +225,54 @@ def test_inplace_messages_keep_paddles_wording():
         paddle.ldexp_(paddle.randn([3, 4]), 1)
     with pytest.raises(TypeError, match="y must be scalar type, but received: <class 'list'> "):
         paddle.pow_(paddle.ones([2]), [2])
+
+
+# ---- static shapes, feeds and error classes (test_broadcast_to_op, test_math_op_patch, test_linalg_*) --------------
+@differential(expected={"shapes": [[-1, 14], [3, -1, 14], [3, -1, 14], [-1, 14], [1, 14]],
+                        "values": [[3, 12, 14], [3, 12, 14], [12, 14]]})
+def test_expand_to_a_shape_given_by_tensors(paddle):
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [1, 14])
+        y = paddle.static.data("y", [12, 14])
+        s = paddle.static.data("s", [2], "int32")
+        t = paddle.tensor.fill_constant([1], "int32", 12)
+        outs = [paddle.broadcast_to(x, [t, 14]), paddle.broadcast_to(x, [3, t, 14]), paddle.expand(y, [3, t, 14]),
+                paddle.broadcast_to(y, [t, 14]), paddle.broadcast_to(x, s)]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    got = exe.run(main, feed={"x": np.ones([1, 14], "float32"), "y": np.ones([12, 14], "float32"),
+                              "s": np.array([12, 14], "int32")}, fetch_list=outs[1:4])
+    return {"shapes": [list(o.shape) for o in outs], "values": [list(g.shape) for g in got]}
+
+
+@differential(expected={"cast": [[0.5], [-0.25]], "neg": [[-0.5], [0.25]]})
+def test_unchecked_feeds_run_as_fed(paddle):
+    """desc.set_need_check_feed(False): the feed's own dtype and rank go in, as in Paddle."""
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        a = paddle.static.data("a", [-1, 10, 1])  # float32
+        a.desc.set_need_check_feed(False)
+        outs = [a.astype("float32"), -a]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    cast, neg = exe.run(main, feed={"a": np.array([[0.5], [-0.25]], "float64")}, fetch_list=outs)
+    return {"cast": cast, "neg": neg}
+
+
+@differential(expected={"empty": "ValueError", "nonsquare_empty": "ValueError", "matrix_exp_int": "ValueError",
+                        "matrix_exp_0d_int": "ValueError", "matrix_exp_f16": "ValueError", "matrix_exp_1d": "ValueError",
+                        "cond_eager_empty": [0]})
+def test_cond_and_matrix_exp_error_classes(paddle):
+    eager_empty = paddle.linalg.cond(paddle.to_tensor(np.zeros([0, 3, 3], "float32")))
+    found = {"matrix_exp_int": error_class(lambda: paddle.linalg.matrix_exp(np.ones([2, 2], dtype=int))),
+             "matrix_exp_0d_int": error_class(lambda: paddle.linalg.matrix_exp(np.array(123, dtype=int))),
+             "matrix_exp_f16": error_class(lambda: paddle.linalg.matrix_exp(paddle.ones([2, 2], "float16"))),
+             "matrix_exp_1d": error_class(lambda: paddle.linalg.matrix_exp(np.ones([3]))),
+             "cond_eager_empty": list(eager_empty.shape)}
+    paddle.enable_static()
+    with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+        x = paddle.static.data("X", [0, 7, 7], "float32")
+        found["empty"] = error_class(lambda: paddle.linalg.cond(x, "fro"))
+        found["nonsquare_empty"] = error_class(lambda: paddle.linalg.cond(x, 2))
+    return found

@@ -457,10 +457,11 @@ class Optimizer:
         n_before = len(self._block.ops)
         params_grads = sorted(params_grads, key=lambda pg: pg[0].name)  # Paddle updates parameters by name
         with static.program_guard(program, startup), program._optimized_guard(params_grads):
-            self._static_lr_var(program, startup, 1.0)  # even with nothing to update, as Paddle's
             triples = self._collect(params_grads)
             if triples:
                 self._update(triples)
+            else:  # nothing to update: the learning rate exists all the same, as Paddle's
+                self._static_lr_var(program, startup, 1.0)
         return self._block.ops[n_before:]
 
     def clear_grad(self, set_to_zero: bool = True) -> None:

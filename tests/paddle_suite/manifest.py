@@ -337,9 +337,6 @@ FILES = {
 }
 
 KNOWN_BUGS = {
-    "test/deprecated/legacy_test/test_broadcast_to_op.py": {
-        'TestBroadcastToAPI.test_api': "open: ValueError: op 'expand': cannot expand the input of shape [12, 14] to [1, 14] (dim 0: 12 is neither 1 nor 1)",
-    },
     "test/deprecated/legacy_test/test_device_guard.py": {
         'TestDeviceGuard.test_device_guard': 'open: TypeError: crop: shape must be an int, received Variable',
         'TestDeviceGuard.test_device_guard_with_id': 'open: TypeError: crop: shape must be an int, received Variable',
@@ -377,16 +374,6 @@ KNOWN_BUGS = {
         'TestUniform.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
         'TestXavierNormal.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
         'TestXavierUniform.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
-    },
-    "test/deprecated/legacy_test/test_linalg_cond.py": {
-        'TestCondAPIError.test_static_empty_input_error': 'issue 28, exception classes that differ (helper suite)',
-    },
-    "test/deprecated/legacy_test/test_linalg_matrix_exp.py": {
-        'MatrixExpTestCaseError.test_error_dtype': 'issue 28, matrix_exp of 0-D and list inputs (helper suite)',
-    },
-    "test/deprecated/legacy_test/test_math_op_patch.py": {
-        'TestMathOpPatches.test_astype': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestMathOpPatches.test_neg': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
     "test/deprecated/legacy_test/test_paddle_save_load_binary.py": {
         '*': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
