@@ -138,3 +138,18 @@ def test_summary_counts_are_numpy_integers(paddle):
         return [type(counts[k]).__name__ for k in ("total_params", "trainable_params")]
     return {"with_params": kinds(paddle.nn.Sequential(paddle.nn.Linear(3, 2))),
             "without": kinds(paddle.nn.Sequential(paddle.nn.ReLU()))}
+
+
+@differential(expected={"starts": "blocks {\n  idx: 0\n  parent_idx: -1\n", "abs": True, "dims": [-1, 23, 48]})
+def test_program_to_string_without_details_is_the_desc_in_protobuf_text(paddle):
+    paddle.enable_static()
+    try:
+        program = paddle.static.Program()
+        block = program.current_block()
+        x = block.create_var(name="X", shape=[-1, 23, 48], dtype="float32")
+        block.append_op(type="abs", inputs={"X": [x]}, outputs={"Out": [x]})
+        text = program.to_string(throw_on_error=True, with_details=False)
+    finally:
+        paddle.disable_static()
+    dims = [int(line.split(":")[1]) for line in text.splitlines() if line.strip().startswith("dims:")]
+    return {"starts": text[:text.index("  vars")], "abs": 'type: "abs"' in text, "dims": dims}

@@ -987,9 +987,19 @@ class Program:
             self._op_role = prev
 
     def to_string(self, throw_on_error=False, with_details=False):
-        return "".join(b.to_string() + "\n" for b in self.blocks)
+        """Paddle's texts of a program: without details its ProgramDesc in protobuf's text format (what a
+        .pdmodel file holds), with details the blocks as `print(program)` shows them."""
+        if not isinstance(throw_on_error, bool) or not isinstance(with_details, bool):
+            raise AssertionError(f"Program.to_string: throw_on_error and with_details must be bool, received "
+                                 f"{type(throw_on_error).__name__} and {type(with_details).__name__}")
+        if with_details:
+            return str(self)
+        from .program_desc import program_bytes  # (program_desc builds on this module)
+        from ..framework.framework_proto import messages
+        return str(messages().ProgramDesc.FromString(program_bytes(self)))
 
-    __str__ = to_string
+    def __str__(self):
+        return "".join(b.to_string() + "\n" for b in self.blocks)
 
     def __repr__(self):
         return f"Program({len(self.blocks)} blocks, {sum(len(b.ops) for b in self.blocks)} ops)"
