@@ -375,9 +375,6 @@ KNOWN_BUGS = {
         'TestXavierNormal.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
         'TestXavierUniform.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
     },
-    "test/deprecated/legacy_test/test_paddle_save_load_binary.py": {
-        '*': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
     "test/deprecated/legacy_test/test_program.py": {
         'TestProgram.test_copy_info_from_error': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestProgram.test_parse_program_from_string': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
