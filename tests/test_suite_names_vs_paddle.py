@@ -341,3 +341,22 @@ def test_io_utils_get_and_set_value(paddle):
     io_utils.set_value(w, np.zeros([1, 2], "float32"))
     return {"values": values, "zeros": np.array(io_utils.get_value(w)), "pir": io_utils.is_pir_fetch_var(w),
             "bad": error_class(lambda: io_utils.get_value(np.zeros(2)))}
+
+
+@differential(expected={"types": ["DenseTensor"] * 7, "parts": [[[[9, 10, 11]]], [[[18, 19, 20]], [[0, 1, 2]]], [], [[[4]]]],
+                        "copy": 36, "out_of_range": "IndexError", "text": "IndexError", "none": "IndexError"})
+def test_dense_tensor_indexing(paddle):
+    """core.DenseTensor[...] (test_tensor's slice test): ints (keeping their dim) and slices, a copy."""
+    core = paddle.base.core
+    t = core.DenseTensor()
+    t.set(np.arange(12, dtype="float32").reshape(2, 2, 3), paddle.CPUPlace())
+    t3 = core.DenseTensor()
+    t3.set(np.arange(27, dtype="int64").reshape(3, 3, 3), paddle.CPUPlace())
+    picked = [t3[1], t3[2::-2], t3[2:-1:-1], t3[1, 1], t3[0:, 0:], t3[-1], t3[1:2, 0:1, 1:]]
+    part = t[1:]
+    part.set(np.zeros([1, 2, 3], "float32"), paddle.CPUPlace())
+    return {"types": [type(p).__name__ for p in picked],
+            "parts": [np.array(t3[1, 0]).tolist(), np.array(t3[2::-2])[:, :1, :].tolist(),
+                      np.array(t3[2:-1:-1]).tolist(), np.array(t3[0:1, 1:2, 1:2]).tolist()],
+            "copy": int(np.array(t).sum() - 30), "out_of_range": error_class(lambda: t3[5]),
+            "text": error_class(lambda: t3["a"]), "none": error_class(lambda: t3[None])}
