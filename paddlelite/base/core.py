@@ -22,6 +22,7 @@ from ..framework.tensor import Tensor as _EagerTensor
 from ..framework.var_type import DataType, VarDesc
 from ..static.binary_io import load_dense_tensor, load_selected_rows, save_dense_tensor, save_selected_rows
 from ..static.executor import LoDTensor, Scope
+from ..static import op_role as _op_role
 from ..static.selected_rows import SelectedRows
 
 DenseTensor = LoDTensor  # one class under both names, as Paddle 3 (core.LoDTensor is DenseTensor)
@@ -29,6 +30,12 @@ Tensor = DenseTensor  # core.Tensor is the runtime tensor, as in Paddle 3
 # core.eager: the eager tensor class and the backward final hooks
 eager = types.SimpleNamespace(Tensor=_EagerTensor, _add_backward_final_hook=add_backward_final_hook)
 _globals = GlobalFlags()
+# the names of the attributes every op carries, and the OpRole values of its op_role
+op_proto_and_checker_maker = types.SimpleNamespace(
+    OpRole=_op_role.OpRole, kOpRoleAttrName=lambda: _op_role.OP_ROLE_ATTR,
+    kOpRoleVarAttrName=lambda: _op_role.OP_ROLE_VAR_ATTR, kOpDeviceAttrName=lambda: _op_role.OP_DEVICE_ATTR,
+    kOpNameScopeAttrName=lambda: _op_role.OP_NAMESCOPE_ATTR, kOpCreationCallstackAttrName=lambda: _op_role.OP_CALLSTACK_ATTR,
+    kOpWithQuantAttrName=lambda: _op_role.WITH_QUANT_ATTR)
 
 
 def globals():  # noqa: A001  (Paddle's name)
@@ -133,7 +140,7 @@ def set_num_threads(num_threads):
 __all__ = ["CPUPlace", "CUDAPinnedPlace", "CUDAPlace", "DataType", "DenseTensor", "Generator", "IPUPlace", "LoDTensor", "Place",
            "Scope", "SelectedRows", "VarDesc", "XPUPlace", "default_cpu_generator", "eager", "eager_assign_group_by_size",
            "get_cublas_switch", "get_cudnn_switch",
-           "globals", "is_compiled_with_cinn", "is_compiled_with_cuda", "is_compiled_with_custom_device",
+           "globals", "op_proto_and_checker_maker", "is_compiled_with_cinn", "is_compiled_with_cuda", "is_compiled_with_custom_device",
            "is_compiled_with_distribute", "is_compiled_with_ipu", "is_compiled_with_mkldnn", "is_compiled_with_nccl",
            "is_compiled_with_onednn", "is_compiled_with_rocm", "is_compiled_with_xpu", "set_cublas_switch",
            "set_cudnn_switch", "set_num_threads", "save_dense_tensor", "load_dense_tensor", "save_selected_rows",
