@@ -11,6 +11,8 @@ from . import ops as _ops  # noqa: F401  (registers every op)
 from . import autograd, device
 from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled
 from .device import CPUPlace, CUDAPlace, get_device, is_compiled_with_cuda, set_device
+from .device import (is_compiled_with_cinn, is_compiled_with_custom_device, is_compiled_with_distribute,  # noqa: F401
+                     is_compiled_with_ipu, is_compiled_with_rocm, is_compiled_with_xpu)
 from .framework import random as _framework_random
 from .framework.dtype import DTYPES as _DTYPES
 from .framework.dtype import get_default_dtype, set_default_dtype
@@ -68,6 +70,8 @@ from . import framework as _framework  # noqa: E402
 _framework.ParamAttr = ParamAttr
 _framework.__all__ += ["ParamAttr"]
 _framework_random._manual_program_seed = static.framework.manual_program_seed
+_framework.core = base.core  # Paddle code imports the C++ core from paddle.framework too
+_sys.modules[f"{__name__}.framework.core"] = base.core
 from . import distributed  # noqa: E402
 from . import jit  # noqa: E402
 from . import inference  # noqa: E402

@@ -31,6 +31,8 @@ for _name in ("backward", "data_feeder", "dygraph", "framework", "initializer", 
 # the module paths Paddle code imports these from: the modules that implement them here
 _sys.modules[f"{__name__}.dygraph.base"] = _fluid.dygraph.base = _fluid.dygraph  # Paddle's dygraph.base: the same names
 _sys.modules[f"{__name__}.executor"] = _static_executor
+from ..fluid import layer_helper  # noqa: E402
+_sys.modules[f"{__name__}.layer_helper"] = layer_helper
 _sys.modules[f"{__name__}.param_attr"] = _param_attr
 _sys.modules[f"{__name__}.unique_name"] = unique_name
 
