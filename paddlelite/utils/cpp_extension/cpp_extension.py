@@ -2,13 +2,6 @@
 import os
 import shutil
 
-try:  # Paddle's module imports setuptools (its extensions are setuptools commands) whenever paddle is imported, so
-    # scripts run with setuptools loaded first; PaddleNLP relies on it: it imports pip at its top and setuptools later,
-    # which setuptools refuses on Python 3.11 (its distutils shim cannot replace the standard library's after pip)
-    import setuptools  # noqa: F401
-except ImportError:  # setuptools is optional here: nothing in paddlelite uses it
-    pass
-
 __all__ = ["CppExtension", "CUDAExtension", "load", "setup", "get_build_directory", "BuildExtension"]
 
 
