@@ -41,4 +41,4 @@ __all__ = ["CPUPlace", "CUDAPlace", "create_lod_tensor", "create_random_int_lodt
            "enable_dygraph", "framework", "get_flags", "global_scope", "gradients", "in_dygraph_mode",
            "in_dynamic_or_pir_mode", "in_pir_mode", "initializer", "io", "is_compiled_with_cuda", "layers",
            "program_guard", "reader", "scope_guard", "set_flags", "set_global_initializer", "unique_name", "executor",
-           "Tensor", "enable_imperative", "disable_imperative", "wrapped_decorator"]
+           "Tensor", "enable_imperative", "disable_imperative", "wrapped_decorator", "layer_helper"]
