@@ -38,6 +38,8 @@ from . import paddle_pickle
 from .dtype import DTYPES
 from .tensor import Parameter, Tensor, wrap_array
 
+EagerParamBase = Parameter  # Paddle's module holds the class under its base name (PaddleNLP patches it there)
+
 __all__ = ["save", "load", "CheckpointError", "write_file", "write_archive", "read_archive", "atomic_file",
            "open_regular", "install_format", "ModelNotFoundError"]
 
