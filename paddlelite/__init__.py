@@ -11,6 +11,8 @@ from . import ops as _ops  # noqa: F401  (registers every op)
 from . import autograd, device
 from .autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled
 from .device import CPUPlace, CUDAPlace, get_device, is_compiled_with_cuda, set_device
+from .device import (is_compiled_with_cinn, is_compiled_with_custom_device, is_compiled_with_distribute,  # noqa: F401
+                     is_compiled_with_ipu, is_compiled_with_rocm, is_compiled_with_xpu)
 from .framework import random as _framework_random
 from .framework.dtype import DTYPES as _DTYPES
 from .framework.dtype import get_default_dtype, set_default_dtype
@@ -69,6 +71,9 @@ from . import framework as _framework  # noqa: E402
 _framework.ParamAttr = ParamAttr
 _framework.__all__ += ["ParamAttr"]
 _framework_random._manual_program_seed = static.framework.manual_program_seed
+_framework.core = base.core  # Paddle code imports the C++ core from paddle.framework too
+_framework.__all__ += ["core"]
+_sys.modules[f"{__name__}.framework.core"] = base.core
 from . import distributed  # noqa: E402
 from . import jit  # noqa: E402
 from . import inference  # noqa: E402
@@ -142,6 +147,8 @@ __all__ = [
     "bfloat16", "float8_e4m3fn", "float8_e5m2",
     "get_default_dtype", "set_default_dtype", "disable_static", "enable_static", "in_dynamic_mode",
     "grad", "no_grad", "enable_grad", "is_grad_enabled", "set_grad_enabled",
-    "CPUPlace", "CUDAPlace", "get_device", "set_device", "is_compiled_with_cuda", "get_flags", "set_flags",
+    "CPUPlace", "CUDAPlace", "get_device", "set_device", "is_compiled_with_cuda", "is_compiled_with_cinn",
+    "is_compiled_with_custom_device", "is_compiled_with_distribute", "is_compiled_with_ipu", "is_compiled_with_rocm",
+    "is_compiled_with_xpu", "get_flags", "set_flags",
     "autocast", "get_autocast_cpu_dtype", "get_autocast_dtype", "get_autocast_gpu_dtype", "is_autocast_enabled",
 ]

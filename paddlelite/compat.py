@@ -183,7 +183,19 @@ def install_as_paddle():
         raise RuntimeError(f"install_as_paddle: PaddlePaddle is already imported in this process (from "
                            f"{getattr(imported, '__file__', None)}); call it before anything imports paddle, or "
                            "run the program with `python -m paddlelite script.py`")
+    _load_what_paddle_loads()
     sys.meta_path.insert(0, _PADDLE_FINDER)
+
+
+def _load_what_paddle_loads():
+    """Modules Paddle's own `import paddle` loads that programs written for Paddle rely on being loaded: setuptools
+    (Paddle's paddle.utils.cpp_extension imports it). PaddleNLP imports pip at its top and setuptools later, which
+    setuptools refuses on Python 3.11 (its distutils shim cannot replace the standard library's once pip is in)
+    unless setuptools came first -- as it does under Paddle. setuptools is optional: nothing else here uses it."""
+    try:
+        importlib.import_module("setuptools")
+    except ImportError:
+        pass
 
 
 def find_paddle_at_startup(fullname):

@@ -44,6 +44,7 @@ FLOORS = {
     "pir_utils": 6, "text": 6, "incubate": 6, "audio": 6, "quantization": 6, "profiler": 6, "inference": 6,
     "sparse": 6, "dataset": 6,
     "onnx": 6,  # paddle.onnx.export (over jit)
+    "common_ops_import": 6,  # the names Paddle's operator code imports in one line (from base, fluid, nn)
     "": 7,
     "examples": 8, "__main__": 8,
 }

@@ -24,6 +24,13 @@ class _AmpGlobalState:
 amp_global_state = _AmpGlobalState()
 
 _LEVELS = ("O0", "OD", "O1", "O2")
+_amp_state = [None]  # the arguments of the innermost auto_cast block running (amp_state)
+
+
+def amp_state():
+    """The arguments of the innermost auto_cast block this code runs in (a dict: enable, level, dtype, ...), None
+    outside any -- Paddle's test for "is AMP on" (a block with enable=False counts, as Paddle's)."""
+    return _amp_state[0]
 
 
 def _dtype_name(dtype):
@@ -61,6 +68,8 @@ def auto_cast(enable=True, custom_white_list=None, custom_black_list=None, level
     inputs that way (use_promote=False: they run in the dtype given); with decorate(level='O2') the
     parameters are already low precision. 'OD': white-list ops in `dtype`, all others in float32.
     'O0' or enable=False: no casting (also inside an enclosing auto_cast)."""
+    arguments = dict(enable=enable, custom_white_list=custom_white_list, custom_black_list=custom_black_list,
+                     level=level, dtype=dtype, use_promote=use_promote)
     level = str(level).upper()
     if level not in _LEVELS:
         raise ValueError("level should be O0, OD, O1 or O2.")
@@ -70,8 +79,13 @@ def auto_cast(enable=True, custom_white_list=None, custom_black_list=None, level
     amp_global_state.amp_dtype = dtype
     white, black = _update_list(custom_white_list, custom_black_list, level, dtype)
     rule = _autocast.Autocast(dtype, white, black, level, use_promote) if enable and level != "O0" else None
-    with _autocast.using(rule):
-        yield
+    previous = _amp_state[0]
+    _amp_state[0] = arguments
+    try:
+        with _autocast.using(rule):
+            yield
+    finally:
+        _amp_state[0] = previous
 
 
 amp_guard = auto_cast

@@ -32,6 +32,8 @@ for _name in ("backward", "data_feeder", "dygraph", "framework", "initializer", 
 # the module paths Paddle code imports these from: the modules that implement them here
 _sys.modules[f"{__name__}.dygraph.base"] = _fluid.dygraph.base = _fluid.dygraph  # Paddle's dygraph.base: the same names
 _sys.modules[f"{__name__}.executor"] = _static_executor
+from ..fluid import layer_helper  # noqa: E402
+_sys.modules[f"{__name__}.layer_helper"] = layer_helper
 _sys.modules[f"{__name__}.param_attr"] = _param_attr
 _sys.modules[f"{__name__}.unique_name"] = unique_name
 
@@ -40,4 +42,4 @@ __all__ = ["BuildStrategy", "CompiledProgram", "IpuCompiledProgram", "IpuStrateg
            "enable_dygraph", "framework", "get_flags", "global_scope", "gradients", "in_dygraph_mode",
            "in_dynamic_or_pir_mode", "in_pir_mode", "initializer", "io", "is_compiled_with_cuda", "layers",
            "program_guard", "reader", "scope_guard", "set_flags", "set_global_initializer", "unique_name", "executor",
-           "Tensor", "enable_imperative", "disable_imperative", "wrapped_decorator"]
+           "Tensor", "enable_imperative", "disable_imperative", "wrapped_decorator", "layer_helper"]

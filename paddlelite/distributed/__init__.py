@@ -14,16 +14,10 @@ from .env import (Group, ParallelEnv, ReduceOp, destroy_process_group, get_backe
 from .parallel import DataParallel  # noqa: F401
 from .spawn import spawn  # noqa: F401
 from . import fleet, io, launch  # noqa: F401
+from .fleet.base.topology import ParallelMode  # noqa: F401
 from .unsupported import NAMES as _UNSUPPORTED
 
 globals().update(_UNSUPPORTED)
-
-
-class ParallelMode:
-    DATA_PARALLEL = 0
-    TENSOR_PARALLEL = 1
-    PIPELINE_PARALLEL = 2
-    SHARDING_PARALLEL = 3
 
 
 def create_nccl_config(nccl_comm_init_option=None, ll_buffsize=None, ll128_buffsize=None, simple_buffsize=None,

@@ -6,6 +6,7 @@ from ..autograd import grad, no_grad
 from ..framework import mode as _mode
 from ..framework.mode import disable_static as enable_dygraph
 from ..framework.mode import enable_static as disable_dygraph
+from ..framework.mode import in_to_static_mode  # noqa: F401
 from ..utils import unique_name
 
 

@@ -20,6 +20,7 @@ _chosen = [False]  # the mode the main thread last chose: where new threads star
 class _StaticState(threading.local):
     def __init__(self):
         self.on = _chosen[0]
+        self.to_static = False  # a to_static function is being traced into a Program (jit/program.py)
 
 
 static_state = _StaticState()  # static_state.on: this thread's mode (the dispatcher reads it per op)
@@ -70,6 +71,22 @@ def static_guard(on):
         yield
     finally:
         static_state.on = previous
+
+
+def in_to_static_mode():
+    """Whether this thread is tracing a to_static function (Paddle's in_to_static_mode; plain static mode is not)."""
+    return static_state.to_static
+
+
+@contextlib.contextmanager
+def to_static_guard():
+    """This thread traces a to_static function in the block (static mode, and in_to_static_mode() True)."""
+    previous = static_state.on, static_state.to_static
+    static_state.on = static_state.to_static = True
+    try:
+        yield
+    finally:
+        static_state.on, static_state.to_static = previous
 
 
 class _GradState(threading.local):

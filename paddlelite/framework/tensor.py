@@ -450,6 +450,7 @@ class Parameter(Tensor):
 
     _paddle_name = "paddle.base.framework.EagerParamBase"
     persistable = True
+    is_distributed = False  # Paddle's flag for a part of a parameter split across ranks (never, with one rank)
 
     def __init__(self, data=None, *args, **kwargs):
         """Parameter(array, name, trainable=True) inside paddlelite, and Paddle's two public forms:

@@ -28,6 +28,7 @@ import numpy as np
 
 from . import shared_memory
 from .collate import to_numpy
+from .dataloader.dataloader_iter import _DataLoaderIterBase
 from .fetcher import make_fetcher
 
 __all__ = ["get_worker_info", "WorkerInfo"]
@@ -185,7 +186,7 @@ def _worker_loop(spec, worker_id, index_queue, result_queue, done_event, base_se
     result_queue.close()
 
 
-class MultiProcessIter:
+class MultiProcessIter(_DataLoaderIterBase):
     """Iterator over a DataLoader's batches built by worker processes (see the module doc). Threads sharing it
     take turns: each batch goes to one of them."""
 
@@ -260,9 +261,6 @@ class MultiProcessIter:
         self._index_queues[wid].put((self._epoch, self._send_idx, indices))
         self._task_worker[self._send_idx] = wid
         self._send_idx += 1
-
-    def __iter__(self):
-        return self
 
     def __next__(self):
         with self._lock:

@@ -248,7 +248,7 @@ def trace(fn, args, kwargs, specs, place, cuda_graph=False):
     program = Program()
     capture = _Capture(program)
     tensors, rebuild = flatten((args, kwargs), lambda v: isinstance(v, Tensor))
-    with _mode.static_guard(True), program_guard(program, Program()), _appender.tensor_capture(capture):
+    with _mode.to_static_guard(), program_guard(program, Program()), _appender.tensor_capture(capture):
         inputs = []
         arg_names = _argument_names(fn, args, kwargs, len(tensors))
         for k, (t, spec) in enumerate(zip(tensors, specs)):

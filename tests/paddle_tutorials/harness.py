@@ -5,7 +5,8 @@ interpreter gives: paddlelite under `python -m paddlelite`, or real Paddle -- an
 with another framework's, changing nothing the tutorial computes with:
 
 * Data: the datasets the tutorial downloads are written as small synthetic files in Paddle's own formats (MNIST's
-  IDX files, CIFAR-10's pickled batches, IMDB's review archive, a text corpus), and the dataset classes read those files
+  IDX files, CIFAR-10's pickled batches, IMDB's review archive, a text corpus, a zip of sentence pairs), and the dataset
+  classes (or paddle.utils.download, which finds the file already there) read those files
   (`data_file=`/`image_path=`: the class, its transform and its loader are the framework's own).
 * The random start: NumPy's and Python's generators seeded (Paddle's samplers shuffle with NumPy); every parameter
   an optimizer is given is set, when the optimizer is created, to values drawn from a NumPy generator (uniform in
@@ -22,6 +23,7 @@ import os
 import pickle
 import random
 import tarfile
+import zipfile
 
 import numpy as np
 
@@ -175,6 +177,23 @@ def write_pairs(path, count, seed=5):
             english = [pronouns[rng.randint(len(pronouns))]] + [words[i] for i in rng.randint(0, 30, rng.randint(1, 8))]
             chinese = "".join(characters[i] for i in rng.randint(0, 40, rng.randint(1, 9)))
             f.write(" ".join(english).capitalize() + ".\t" + chinese + "\tCC-BY 2.0\n")
+
+
+def write_spa_eng(path, count, seed=8):
+    """spa-eng.zip (the translation tutorial's download: spa-eng/spa.txt, tab-separated English/Spanish pairs, one
+    per line), the sentences short, some of them questions with Spanish's opening mark."""
+    rng = np.random.RandomState(seed)
+    english, spanish = [f"e{i}" for i in range(30)], [f"s{i}" for i in range(40)]
+    lines = []
+    for _ in range(count):
+        eng = " ".join(english[i] for i in rng.randint(0, 30, rng.randint(1, 8))).capitalize()
+        spa = " ".join(spanish[i] for i in rng.randint(0, 40, rng.randint(1, 9))).capitalize()
+        question = rng.rand() < 0.3
+        lines.append(f"{eng}?\t¿{spa}?" if question else f"{eng}.\t{spa}.")
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("spa-eng/", "")
+        archive.writestr("spa-eng/spa.txt", "\n".join(lines) + "\n")
 
 
 def write_faces(directory, count, seed=7):

@@ -5,11 +5,14 @@
 all-reduce after the backward (grad_allreduce.py) and whose dynamic `step` updates from the
 gradients DataParallel already averaged. Parameter-server mode is not implemented.
 """
+import sys as _sys
+
 from ...framework.mode import in_static_mode
 from ..env import get_rank, get_world_size, init_parallel_env, resolve_group
 from ..grad_allreduce import insert_grad_allreduce, insert_param_broadcast
 from ..parallel import DataParallel
 from .. import collective as _collective
+from . import base, layers, meta_optimizers, meta_parallel, recompute, utils  # noqa: F401
 
 __all__ = ["DistributedStrategy", "init", "distributed_model", "distributed_optimizer", "worker_index",
            "worker_num", "is_first_worker", "barrier_worker", "UserDefinedRoleMaker", "PaddleCloudRoleMaker"]
@@ -145,3 +148,7 @@ def distributed_optimizer(optimizer, strategy=None):
     if _state["strategy"] is None:
         raise RuntimeError("fleet.distributed_optimizer: call fleet.init(is_collective=True) first")
     return _DistributedOptimizer(optimizer, strategy or _state["strategy"])
+
+
+# Paddle's `fleet.fleet` is its Fleet object, whose methods the functions above are; here this module is that object
+fleet = _sys.modules[__name__]

@@ -2,7 +2,7 @@
 from . import functional  # noqa: F401
 from ...nn import initializer as _init
 from ...nn.layer.layers import Layer as _Layer
-from ...nn.layer.transformer import _attn_bias, _param_attrs
+from ...nn.layer.transformer import _convert_attention_mask, _param_attrs
 from . import functional as F
 
 __all__ = ["FusedLinear", "FusedDropoutAdd", "FusedBiasDropoutResidualLayerNorm", "FusedFeedForward",
@@ -146,7 +146,7 @@ class FusedMultiHeadAttention(_Layer):
         return F.fused_multi_head_attention(
             query, self.qkv_weight, self.linear_weight, self.normalize_before, self.pre_ln_scale, self.pre_ln_bias,
             self.ln_scale, self.ln_bias, self._epsilon, self.qkv_bias, self.linear_bias, cache,
-            _attn_bias(attn_mask, query.dtype.name), self.dropout_rate, self.attn_dropout_rate, self._epsilon,
+            _convert_attention_mask(attn_mask, query.dtype.name), self.dropout_rate, self.attn_dropout_rate, self._epsilon,
             self.training, num_heads=self.num_heads, transpose_qkv_wb=self.transpose_qkv_wb)
 
     def extra_repr(self):

@@ -17,6 +17,7 @@ from ...framework import user_warnings as _user_warnings
 from ...device import place as _place_mod
 from ...framework import dtype as _dtype
 from ...framework.mode import in_static_mode
+from ...framework.mode import in_to_static_mode as in_declarative_mode  # noqa: F401  (Paddle's name here)
 from ...framework.tensor import Tensor
 from ...utils import unique_name
 from .param_attr import ParamAttr, create_parameter, is_parameter
@@ -35,6 +36,12 @@ __all__ = ["Layer", "HookRemoveHelper"]
 def _camel_to_snake(name):
     s1 = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", name)
     return re.sub("([a-z])([A-Z])", r"\1_\2", s1).lower()
+
+
+# fleet's model-parallel layers name their parameters as the layers they split (Paddle's _scope_dist2single), so a
+# checkpoint reads the same with and without model parallelism
+_SINGLE_SCOPE = {"row_parallel_linear": "linear", "column_parallel_linear": "linear",
+                 "vocab_parallel_embedding": "embedding"}
 
 
 class HookRemoveHelper:
@@ -66,7 +73,10 @@ class Layer:
     def __init__(self, name_scope: str | None = None, dtype: DTypeLike = "float32") -> None:
         d = self.__dict__
         d["training"] = True
-        d["_full_name"] = unique_name.generate(name_scope or _camel_to_snake(type(self).__name__))
+        if name_scope is None:
+            name_scope = _camel_to_snake(type(self).__name__)
+            name_scope = _SINGLE_SCOPE.get(name_scope, name_scope)
+        d["_full_name"] = unique_name.generate(name_scope)
         d["_dtype"] = _dtype.convert_dtype(dtype if dtype is not None else _dtype.get_default_dtype()).name
         d["_parameters"] = collections.OrderedDict()
         d["_sub_layers"] = collections.OrderedDict()

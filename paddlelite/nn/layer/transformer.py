@@ -11,12 +11,13 @@ from .common import Dropout, Linear
 from .container import LayerList
 from .layers import Layer
 from .norm import LayerNorm
+from .param_attr import ParamAttr
 
 __all__ = ["MultiHeadAttention", "TransformerEncoderLayer", "TransformerEncoder", "TransformerDecoderLayer",
            "TransformerDecoder", "Transformer"]
 
 
-def _attn_bias(attn_mask, dtype):
+def _convert_attention_mask(attn_mask, dtype):
     """Paddle's mask convention: a bool or integer mask keeps the positions that are 1 (True); a float mask
     is added to the scores."""
     from ... import cast
@@ -30,13 +31,31 @@ def _attn_bias(attn_mask, dtype):
     return attn_mask
 
 
+def _convert_param_attr_to_list(param_attr, n):
+    """One attr per sub-layer, as Paddle's: a list of n (True: a default attr, False: none), a bool for all n, or
+    one attr copied n times (a named one named `<name>_<i>`)."""
+    if isinstance(param_attr, (list, tuple)):
+        if len(param_attr) != n:
+            raise AssertionError(f"length of param_attr should be {n} when it is a list/tuple")
+        return [(ParamAttr._to_attr(None) if attr else False) if isinstance(attr, bool) else ParamAttr._to_attr(attr)
+                for attr in param_attr]
+    if isinstance(param_attr, bool):
+        return [ParamAttr._to_attr(None) for _ in range(n)] if param_attr else [False] * n
+    attr = ParamAttr._to_attr(param_attr)
+    attrs = []
+    for i in range(n):
+        attr_i = copy.deepcopy(attr)
+        if attr.name:
+            attr_i.name = f"{attr_i.name}_{i}"
+        attrs.append(attr_i)
+    return attrs
+
+
 def _param_attrs(attr, n, api, arg):
-    """One ParamAttr per sub-layer: a list of n, or a single attr shared by all n."""
-    if isinstance(attr, (list, tuple)):
-        if len(attr) != n:
-            raise ValueError(f"{api}: {arg} must be one attr or a list of {n} attrs, received a list of {len(attr)}")
-        return list(attr)
-    return [attr] * n
+    """_convert_param_attr_to_list, with an error naming the API and argument for a list of another length."""
+    if isinstance(attr, (list, tuple)) and len(attr) != n:
+        raise ValueError(f"{api}: {arg} must be one attr or a list of {n} attrs, received a list of {len(attr)}")
+    return _convert_param_attr_to_list(attr, n)
 
 
 class MultiHeadAttention(Layer):
@@ -114,7 +133,7 @@ class MultiHeadAttention(Layer):
         if fused:  # k, v stay in Paddle's cache layout [batch, heads, seq, dim]: the op reads them through views
             out, weights = _attention.flash(q, _t.manipulation.transpose(k, [0, 2, 1, 3]),
                                             _t.manipulation.transpose(v, [0, 2, 1, 3]),
-                                            _attn_bias(attn_mask, q.dtype.name), self.dropout, training=self.training)
+                                            _convert_attention_mask(attn_mask, q.dtype.name), self.dropout, training=self.training)
         else:
             out, weights = self._attend(q, k, v, attn_mask)
         out = _t.manipulation.reshape(out, [0, 0, self.embed_dim])
@@ -131,7 +150,7 @@ class MultiHeadAttention(Layer):
         heads, dim], weights)."""
         q = _t.math.scale(q, self.head_dim ** -0.5)
         product = _t.math.matmul(q, k, transpose_y=True)
-        bias = _attn_bias(attn_mask, product.dtype.name)
+        bias = _convert_attention_mask(attn_mask, product.dtype.name)
         if bias is not None:
             product = product + bias
         weights = F.softmax(product)

@@ -1,5 +1,5 @@
-"""paddle.distributed.fleet.layers: of Paddle's model-parallel layers, the collective ops with gradients
-(mpu.mp_ops); the parallel layers themselves (ColumnParallelLinear, ...) are not implemented."""
+"""paddle.distributed.fleet.layers: mpu, Paddle's model-parallel layers at model-parallel degree 1 with the
+model-parallel collectives and random states."""
 from . import mpu  # noqa: F401
 
 __all__ = []

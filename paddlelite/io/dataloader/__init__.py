@@ -12,24 +12,25 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..device import current_place
-from ..framework.mode import in_dynamic_mode
-from ..framework.tensor import Tensor
-from ..static.executor import LoDTensor
-from .collate import default_collate_fn, default_convert_fn, map_arrays, to_tensors
-from .dataset import IterableDataset, assert_arg
-from .autotune import tuned_num_workers
-from .fetcher import make_fetcher
-from .sampler import BatchSampler, SequenceSampler
-from .worker import MultiProcessIter, get_worker_info
+from ...device import current_place
+from ...framework.mode import in_dynamic_mode
+from ...framework.tensor import Tensor
+from ...static.executor import LoDTensor
+from ..collate import default_collate_fn, default_convert_fn, map_arrays, to_tensors
+from .dataloader_iter import _DataLoaderIterBase
+from ..dataset import IterableDataset, assert_arg
+from ..autotune import tuned_num_workers
+from ..fetcher import make_fetcher
+from ..sampler import BatchSampler, SequenceSampler
+from ..worker import MultiProcessIter, get_worker_info
 
 if TYPE_CHECKING:
-    from .dataset import Dataset
+    from ..dataset import Dataset
 
 __all__ = ["DataLoader", "default_collate_fn", "default_convert_fn", "get_worker_info"]
 
 
-class _SingleProcessIter:
+class _SingleProcessIter(_DataLoaderIterBase):
     """Batches fetched in the calling thread; threads sharing the iterator take turns, each batch going to one."""
 
     def __init__(self, loader):
@@ -38,9 +39,6 @@ class _SingleProcessIter:
         self._fetcher = make_fetcher(loader._iterable, loader.dataset, loader.auto_collate_batch, loader._collate,
                                      loader.drop_last)
         self._lock = threading.Lock()
-
-    def __iter__(self):
-        return self
 
     def __next__(self):
         with self._lock:
