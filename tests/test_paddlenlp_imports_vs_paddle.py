@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import textwrap
 import zipfile
 
 import numpy as np
@@ -378,18 +379,18 @@ def test_fused_allreduce_gradients_on_one_rank_keeps_the_gradients():
         fused_allreduce_gradients(linear.parameters(), object())
 
 
-TUTORIAL_IMPORTS = """
-import paddle
-import paddlenlp
-from paddlenlp.data import Vocab
-from paddlenlp.metrics import BLEU
-from paddle.utils.download import get_path_from_url
-vocab = Vocab.build_vocab([["a", "b", "a"], ["c", "a"]], unk_token="<unk>", pad_token="<pad>")
-bleu = BLEU()
-bleu.add_inst(["the", "cat", "sat", "on", "the", "mat"], [["the", "cat", "sat", "on", "a", "mat"]])
-print(vocab.to_indices(["a", "c", "z"]), round(bleu.score(), 6), paddle.callbacks.VisualDL.__name__,
-      paddlenlp.transformers.BertModel.__name__)
-"""
+TUTORIAL_IMPORTS = textwrap.dedent("""
+    import paddle
+    import paddlenlp
+    from paddlenlp.data import Vocab
+    from paddlenlp.metrics import BLEU
+    from paddle.utils.download import get_path_from_url
+    vocab = Vocab.build_vocab([["a", "b", "a"], ["c", "a"]], unk_token="<unk>", pad_token="<pad>")
+    bleu = BLEU()
+    bleu.add_inst(["the", "cat", "sat", "on", "the", "mat"], [["the", "cat", "sat", "on", "a", "mat"]])
+    print(vocab.to_indices(["a", "c", "z"]), round(bleu.score(), 6), paddle.callbacks.VisualDL.__name__,
+          paddlenlp.transformers.BertModel.__name__)
+""")
 
 
 def test_paddlenlp_imports_and_runs_under_paddlelite():
