@@ -98,14 +98,18 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def _eager_cpu_fresh_names():
-    """Every test starts in eager mode with fresh name counters, on the CPU -- or on the device that
-    $PADDLELITE_DEVICE names, so `PADDLELITE_DEVICE=gpu pytest tests` runs the whole suite on a GPU."""
+    """Every test starts in eager mode with fresh name counters, fresh default programs and a fresh global scope,
+    on the CPU -- or on the device that $PADDLELITE_DEVICE names, so `PADDLELITE_DEVICE=gpu pytest tests` runs the
+    whole suite on a GPU. (Paddle runs each test file in its own process; here a variable one test leaves in the
+    default program must not meet the next test's `static.data` of the same name.)"""
     import paddlelite as paddle
+    from paddlelite import static
     from paddlelite.device.place import ENV_VAR
     from paddlelite.utils import unique_name
     paddle.enable_static()  # leaves the names namespace an earlier disable_static entered (as Paddle's)
     paddle.set_device(os.environ.get(ENV_VAR) or "cpu")
-    with unique_name.guard():
+    with unique_name.guard(), static.program_guard(static.Program(), static.Program()), \
+            static.scope_guard(static.Scope()):
         paddle.disable_static()  # eager mode in a namespace inside this test's: enable_static comes back to it
         yield
         paddle.enable_static()

@@ -160,8 +160,9 @@ def test_enable_static_in_one_thread_leaves_another_threads_ops_eager():
         if k == 0:
             paddle.enable_static()
             try:
-                x = paddle.static.data("x", [2], "float32")
-                return [type(x + 1).__name__ for _ in range(200)]
+                with paddle.static.program_guard(paddle.static.Program()):
+                    x = paddle.static.data("x", [2], "float32")
+                    return [type(x + 1).__name__ for _ in range(200)]
             finally:
                 paddle.disable_static()
         x = paddle.ones([2])
