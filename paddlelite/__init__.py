@@ -124,7 +124,9 @@ pstring, raw = _UNSUPPORTED_DTYPES["pstring"], _UNSUPPORTED_DTYPES["raw"]
 cfloat, cdouble, double, half = complex64, complex128, float64, float16
 float = float32  # noqa: A001  (Paddle's name; the builtin is not used below)
 
-from .compat import disable_compat, enable_compat, install_as_paddle  # noqa: E402
+from .import_alias import disable_compat, enable_compat, install_as_paddle  # noqa: E402
+from .import_alias import use_torch_proxy_guard as use_compat_guard  # noqa: E402,F401  (outside __all__, as in Paddle)
+from . import compat  # noqa: E402,F401  (paddle.compat: torch-spelled APIs; import_alias.py is the alias machinery)
 from .framework.flags import disable_signal_handler  # noqa: E402
 
 __all__ = [

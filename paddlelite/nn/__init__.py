@@ -1,5 +1,5 @@
 """nn: layers and the functional API (mode-agnostic: the same code builds static programs)."""
-from . import decode, functional, initializer, layer, quant, utils
+from . import decode, functional, init, initializer, layer, quant, utils
 from .layer import loss  # Paddle shows paddle.nn.layer.loss as paddle.nn.loss too
 from .decode import BeamSearchDecoder, dynamic_decode
 from ..framework.tensor import Parameter  # Paddle's EagerParamBase
