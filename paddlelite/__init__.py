@@ -127,7 +127,20 @@ float = float32  # noqa: A001  (Paddle's name; the builtin is not used below)
 from .import_alias import disable_compat, enable_compat, install_as_paddle  # noqa: E402
 from .import_alias import use_torch_proxy_guard as use_compat_guard  # noqa: E402,F401  (outside __all__, as in Paddle)
 from . import compat  # noqa: E402,F401  (paddle.compat: torch-spelled APIs; import_alias.py is the alias machinery)
+from . import cuda  # noqa: E402,F401  (paddle.cuda: torch.cuda's shape over paddle.device)
 from .framework.flags import disable_signal_handler  # noqa: E402
+# names Paddle 3.3.1 shows at the top level outside its __all__, which its examples and scripts use
+from .device import (Event, IPUPlace, Stream, XPUPlace, device_guard, get_cudnn_version,  # noqa: E402,F401
+                     get_default_device, get_device_module, is_compiled_with_cinn, is_compiled_with_custom_device,
+                     is_compiled_with_distribute, is_compiled_with_ipu, is_compiled_with_rocm, is_compiled_with_xpu,
+                     set_default_device)
+from .device.info import CustomPlace  # noqa: E402,F401
+from .framework.async_save import async_save, clear_async_save_task_queue  # noqa: E402,F401
+from .linalg import cholesky, eigvalsh  # noqa: E402,F401
+from .pir_utils import IrGuard  # noqa: E402
+
+ir_guard = IrGuard()
+int, long, short = int32, int64, int16  # noqa: A001  (Paddle's dtype names; the builtins are not used below)
 
 __all__ = [
     *tensor.__all__, *_constructors, "enable_compat", "disable_compat", "install_as_paddle", "disable_signal_handler",

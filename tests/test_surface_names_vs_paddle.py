@@ -2,7 +2,7 @@
 torch-style argument forms, paddle.nn.init, ...), against Paddle 3.3.1."""
 import numpy as np
 
-from tests.differential import differential
+from tests.differential import differential, error_class
 
 
 @differential(expected={"two": [4, 3, 2], "keywords": [3, 2, 4], "negative": [2, 4, 3], "perm": [3, 2, 4]})
@@ -31,3 +31,68 @@ def test_nn_init_fills_in_place(paddle):
     return {"ones": w, "zeros": b, "constant": c, "eye": e,
             "bound": bool(abs(k.numpy()).max() <= 1 / 8 + 1e-6 and abs(u.numpy()).max() <= 0.25),
             "gain": init.calculate_gain("relu")}
+
+
+@differential(expected={"scalar": (1, "int64", False), "float": ([1.5, 2.0], "float64"), "module": True})
+def test_paddle_tensor_is_a_constructor_and_the_module(paddle):
+    a = paddle.tensor(1, requires_grad=True)
+    b = paddle.tensor([1.5, 2.0], dtype="float64")
+    return {"scalar": (a.item(), str(a.dtype).replace("paddle.", ""), a.stop_gradient),
+            "float": (b, str(b.dtype).replace("paddle.", "")), "module": paddle.tensor.math.add is paddle.add}
+
+
+@differential(expected={"cuda": ("cuda:1", "cuda", 1), "cpu": ("cpu", "cpu", None), "default": "cpu",
+                        "index": "cuda:0", "bad": "ValueError", "module": True})
+def test_devices_in_torchs_spelling(paddle):
+    paddle.set_device("cpu")
+    d = paddle.device("cuda", 1)
+    c = paddle.device.Device("cpu")
+    bad = error_class(lambda: paddle.device.Device("tpu"))
+    with paddle.device.Device("cpu"):
+        inside = paddle.get_device()
+    return {"cuda": (str(d), d.type, d.index), "cpu": (str(c), c.type, c.index),
+            "default": str(paddle.get_default_device()), "index": str(paddle.device.Device(0)), "bad": bad,
+            "module": paddle.device.get_device_module("cuda") is paddle.cuda and inside == "cpu"}
+
+
+@differential(expected={"available": False, "count": 0, "initialized": False, "current": 0, "same_draws": True,
+                        "typed": ("float32", [1.0, 2.0]), "set_device": "ValueError",
+                        "mem_get_info": "ValueError", "cudart": "AttributeError"})
+def test_paddle_cuda_on_a_cpu_machine(paddle):
+    cuda = paddle.cuda
+    if paddle.device.cuda.device_count() > 0:  # the expectations are the CPU build's
+        import pytest
+        pytest.skip("a GPU is visible")
+    out = {"available": cuda.is_available(), "count": cuda.device_count(), "initialized": cuda.is_initialized(),
+           "current": cuda.current_device()}
+    cuda.manual_seed(5)
+    state = cuda.get_rng_state()
+    first = paddle.rand([3]).numpy()
+    cuda.set_rng_state(state)
+    out["same_draws"] = bool((paddle.rand([3]).numpy() == first).all())
+    typed = cuda.FloatTensor([1, 2])
+    out["typed"] = (str(typed.dtype).replace("paddle.", ""), typed)
+    out.update(set_device=error_class(lambda: cuda.set_device(0)), mem_get_info=error_class(cuda.mem_get_info),
+               cudart=error_class(cuda.cudart))
+    return out
+
+
+@differential(expected={"dtypes": ("int32", "int64", "int16"), "cholesky": [[2.0, 0.0], [1.0, 1.0]],
+                        "eigvalsh": [1.0, 3.0], "compiled": (False, False, False)})
+def test_top_level_names_outside_all(paddle):
+    a = paddle.to_tensor([[4.0, 2.0], [2.0, 2.0]])
+    return {"dtypes": tuple(str(d).replace("paddle.", "") for d in (paddle.int, paddle.long, paddle.short)),
+            "cholesky": paddle.cholesky(a), "eigvalsh": paddle.eigvalsh(paddle.to_tensor([[2.0, 1.0], [1.0, 2.0]])),
+            "compiled": (paddle.is_compiled_with_xpu(), paddle.is_compiled_with_ipu(), paddle.is_compiled_with_cinn())}
+
+
+def test_async_save_writes_a_snapshot(tmp_path):
+    @differential(expected={"loaded": [1.0, 2.0], "nested": [3.0], "bad": "TypeError"})
+    def body(paddle):
+        path = str(tmp_path / f"{paddle.__name__}.pdparams")
+        paddle.async_save({"w": paddle.to_tensor([1.0, 2.0]), "sub": {"b": paddle.to_tensor([3.0])}}, path)
+        paddle.clear_async_save_task_queue()
+        loaded = paddle.load(path)
+        return {"loaded": loaded["w"], "nested": loaded["sub"]["b"],
+                "bad": error_class(lambda: paddle.async_save([1, 2], path))}
+    body()
