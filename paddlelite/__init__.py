@@ -62,6 +62,7 @@ device.__all__ += ["get_rng_state", "set_rng_state", "manual_seed", "manual_seed
 __version__ = "0.4.0.dev0"  # CHANGELOG.md
 from .framework.io import load, save  # noqa: E402
 from .nn.layer.param_attr import ParamAttr, create_parameter  # noqa: E402
+from .nn.layer.param_attr import is_parameter as _is_parameter  # noqa: E402
 
 # paddle.framework (floor 1) files names that live higher up, as Paddle's does
 from . import framework as _framework  # noqa: E402
@@ -135,9 +136,24 @@ from .device import (Event, IPUPlace, Stream, XPUPlace, device_guard, get_cudnn_
                      is_compiled_with_distribute, is_compiled_with_ipu, is_compiled_with_rocm, is_compiled_with_xpu,
                      set_default_device)
 from .device.info import CustomPlace  # noqa: E402,F401
-from .framework.async_save import async_save, clear_async_save_task_queue  # noqa: E402,F401
+from .framework.background_save import async_save, clear_async_save_task_queue  # noqa: E402,F401
 from .linalg import cholesky, eigvalsh  # noqa: E402,F401
 from .pir_utils import IrGuard  # noqa: E402
+from .amp.auto_cast import _AutocastMode  # noqa: E402
+
+device.amp = cuda.amp = _AutocastMode  # torch.cuda.amp's autocast (paddle.amp is above the device floor)
+# paddle.framework's names outside its (empty) __all__ that scripts import, living above the framework floor
+for _name in ("Block", "Program", "Parameter", "dygraph_not_support", "dygraph_only", "convert_np_dtype_to_dtype_",
+              "deprecate_stat_dict", "_current_expected_place", "_current_expected_place_", "_dygraph_tracer",
+              "_get_paddle_place", "_global_flags", "_set_expected_place"):
+    setattr(_framework, _name, getattr(fluid.framework, _name))
+_framework.switch_main_program = static.framework.switch_main_program
+_framework.switch_startup_program = static.framework.switch_startup_program
+_framework.is_persistable, _framework.is_parameter = static.is_persistable, _is_parameter
+_framework.grad, _framework.disable_signal_handler = grad, disable_signal_handler
+_framework.async_save, _framework.clear_async_save_task_queue = async_save, clear_async_save_task_queue
+_framework.CUDAPinnedPlace, _framework.XPUPinnedPlace = CUDAPinnedPlace, XPUPinnedPlace
+_framework.XPUPlace, _framework.IPUPlace, _framework.CustomPlace = XPUPlace, IPUPlace, CustomPlace
 
 ir_guard = IrGuard()
 int, long, short = int32, int64, int16  # noqa: A001  (Paddle's dtype names; the builtins are not used below)

@@ -44,21 +44,37 @@ ADDITIONS = {
 
 # Names Paddle 3.3.1 shows in a namespace outside its __all__ that its own examples and real scripts use
 # (checked against real Paddle below): public here too, outside __all__ as there.
-SHOWN_OUTSIDE_ALL = {
-    "": {"use_compat_guard", "Event", "IPUPlace", "Stream", "XPUPlace", "CustomPlace", "device_guard",
-         "get_cudnn_version", "get_default_device", "get_device_module", "is_compiled_with_cinn",
-         "is_compiled_with_custom_device", "is_compiled_with_distribute", "is_compiled_with_ipu",
-         "is_compiled_with_rocm", "is_compiled_with_xpu", "set_default_device", "async_save",
-         "clear_async_save_task_queue", "cholesky", "eigvalsh", "IrGuard", "ir_guard", "int", "long", "short"},
-    "device": {"Device", "extract_device_id", "get_default_device", "get_device_module", "nvtx", "stream"},
-    "cuda": {"max_memory_reserved", "reset_max_memory_allocated", "reset_max_memory_reserved", "nvtx", "CudaError",
-             "is_current_stream_capturing"},
-    "compat": {"MedianRetType", "MinMaxRetType", "SlogdetResult", "SortRetType", "enable_torch_proxy",
-               "disable_torch_proxy", "use_torch_proxy_guard", "extend_torch_proxy_blocked_modules",
-               "ForbidKeywordsDecorator", "in_dynamic_mode"},
-    "compat.nn": {"ForbidKeywordsDecorator"},
-    "compat.nn.functional": {"ForbidKeywordsDecorator", "in_dynamic_mode"},
-}
+SHOWN_OUTSIDE_ALL = {ns: set(names.split()) for ns, names in {
+    "": "use_compat_guard Event IPUPlace Stream XPUPlace CustomPlace device_guard get_cudnn_version get_default_device "
+        "get_device_module is_compiled_with_cinn is_compiled_with_custom_device is_compiled_with_distribute "
+        "is_compiled_with_ipu is_compiled_with_rocm is_compiled_with_xpu set_default_device async_save "
+        "clear_async_save_task_queue cholesky eigvalsh IrGuard ir_guard int long short",
+    "device": "Device extract_device_id get_default_device get_device_module nvtx stream amp",
+    "cuda": "max_memory_reserved reset_max_memory_allocated reset_max_memory_reserved nvtx CudaError "
+            "is_current_stream_capturing amp",
+    "compat": "MedianRetType MinMaxRetType SlogdetResult SortRetType enable_torch_proxy disable_torch_proxy "
+              "use_torch_proxy_guard extend_torch_proxy_blocked_modules ForbidKeywordsDecorator in_dynamic_mode",
+    "compat.nn": "ForbidKeywordsDecorator",
+    "compat.nn.functional": "ForbidKeywordsDecorator in_dynamic_mode",
+    "nn": "AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d HuberLoss MaxUnpool1d MaxUnpool2d MaxUnpool3d "
+          "UpsamplingBilinear2d UpsamplingNearest2d ZeroPad1d ZeroPad2d ZeroPad3d spectral_norm",
+    "nn.functional": "diag_embed embedding_renorm_ pdist sdp_kernel",
+    "utils": "assert_same_structure convert_shape_to_list convert_to_list is_sequence padding_to_same_structure "
+             "strtobool to_sequence",
+    "framework": "Block CUDAPinnedPlace CustomPlace IPUPlace Parameter Program XPUPinnedPlace XPUPlace async_save "
+                 "clear_async_save_task_queue convert_np_dtype_to_dtype_ deprecate_stat_dict disable_signal_handler "
+                 "dygraph_not_support dygraph_only grad is_parameter is_persistable switch_main_program "
+                 "switch_startup_program",
+    "base": "BuildStrategy CUDAPinnedPlace CompiledProgram CustomPlace DenseTensor IPUPlace IpuCompiledProgram "
+            "IpuStrategy WeightNormParamAttr XPUPinnedPlace XPUPlace cpu_places cuda_places device_guard "
+            "ipu_shard_guard is_compiled_with_cinn is_compiled_with_rocm is_compiled_with_xpu name_scope "
+            "require_version set_ipu_shard xpu_places",
+    "amp": "AmpScaler OptimizerState amp_decorate amp_guard autocast black_list white_list",
+}.items()}
+# paddle.vision shows its models, datasets and (but for four) transforms by their short paths
+SHOWN_OUTSIDE_ALL["vision"] = {n for sub in ("models", "datasets", "transforms")
+                               for n in importlib.import_module(f"paddlelite.vision.{sub}").__all__} - {
+    "RandomAffine", "RandomErasing", "RandomPerspective", "affine", "erase", "perspective"}
 
 
 def _module(ns):

@@ -96,3 +96,59 @@ def test_async_save_writes_a_snapshot(tmp_path):
         return {"loaded": loaded["w"], "nested": loaded["sub"]["b"],
                 "bad": error_class(lambda: paddle.async_save([1, 2], path))}
     body()
+
+
+@differential(expected={"aliases": True, "renorm": [[0.6, 0.8], [1.0, 0.0], [3.0, 4.0]], "pdist": [5.0],
+                        "diag_embed": [[1.0, 0.0], [0.0, 2.0]]})
+def test_nn_torch_spellings_and_functional_names(paddle):
+    nn, F = paddle.nn, paddle.nn.functional
+    same = (nn.HuberLoss is nn.SmoothL1Loss and nn.ZeroPad2d is nn.ZeroPad2D and nn.MaxUnpool1d is nn.MaxUnPool1D
+            and nn.AdaptiveAvgPool3d is nn.AdaptiveAvgPool3D and nn.UpsamplingNearest2d is nn.UpsamplingNearest2D
+            and nn.spectral_norm is nn.utils.spectral_norm)
+    weight = paddle.to_tensor([[3.0, 4.0], [1.0, 0.0], [3.0, 4.0]])
+    F.embedding_renorm_(paddle.to_tensor([0, 1]), weight, max_norm=1.0)
+    return {"aliases": same, "renorm": weight, "pdist": F.pdist(paddle.to_tensor([[0.0, 0.0], [3.0, 4.0]])),
+            "diag_embed": F.diag_embed(paddle.to_tensor([1.0, 2.0]))}
+
+
+@differential(expected={"flash_only": "RuntimeError", "math": [1, 4, 2, 8], "none": "ValueError",
+                        "sdpa_kernel": [1, 4, 2, 8], "after": [1, 4, 2, 8]})
+def test_sdp_kernel_limits_the_backends(paddle):
+    F = paddle.nn.functional
+    q = paddle.rand([1, 4, 2, 8])
+
+    def run():
+        return list(F.scaled_dot_product_attention(q, q, q).shape)
+
+    def with_kernel(**flags):
+        with F.sdp_kernel(**flags):
+            return run()
+
+    with paddle.nn.attention.sdpa_kernel(paddle.nn.attention.SDPBackend.MATH):
+        through_sdpa_kernel = run()
+    return {"flash_only": error_class(with_kernel), "math": with_kernel(enable_math=True),
+            "none": error_class(lambda: with_kernel(enable_math=False, enable_flash=False, enable_mem_efficient=False)),
+            "sdpa_kernel": through_sdpa_kernel, "after": run()}
+
+
+@differential(expected={"vision": True, "utils": ([3, 3], True, "ImportError", "Exception", "ValueError", "TypeError"),
+                        "amp": (True, True, ["bfloat16", "float16"]), "framework": True, "base": 2})
+def test_names_scripts_import_from_vision_utils_amp_framework_base(paddle):
+    vision = (paddle.vision.DatasetFolder is paddle.vision.datasets.DatasetFolder
+              and paddle.vision.resnet18 is paddle.vision.models.resnet18
+              and paddle.vision.Compose is paddle.vision.transforms.Compose)
+    u = paddle.utils
+    u.require_version("2.0", "4.0")
+    utils = (u.convert_to_list(3, 2, "kernel_size"), u.strtobool("Yes"),
+             error_class(lambda: u.try_import("no_such_module_here")), error_class(lambda: u.require_version("99.0")),
+             error_class(lambda: u.assert_same_structure([1, [2]], [1, 2])),
+             error_class(lambda: u.assert_same_structure([1, 2], (1, 2))))
+    with paddle.amp.amp_guard(enable=True):
+        guarded = paddle.amp.is_autocast_enabled()
+    with paddle.amp.auto_cast(enable=True):  # (Paddle's CPU build does not enable it; paddlelite does)
+        guarded = guarded == paddle.amp.is_autocast_enabled()
+    amp = (guarded, issubclass(paddle.amp.GradScaler, paddle.amp.AmpScaler), sorted(paddle.amp.white_list()))
+    framework = (paddle.framework.Program is paddle.static.Program and paddle.framework.grad is paddle.grad
+                 and paddle.framework.is_persistable is paddle.static.is_persistable)
+    return {"vision": vision, "utils": utils, "amp": amp, "framework": framework,
+            "base": len(paddle.base.cpu_places(2))}

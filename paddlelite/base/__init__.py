@@ -40,3 +40,12 @@ __all__ = ["CPUPlace", "CUDAPlace", "create_lod_tensor", "create_random_int_lodt
            "in_dynamic_or_pir_mode", "in_pir_mode", "initializer", "io", "is_compiled_with_cuda", "layers",
            "program_guard", "reader", "scope_guard", "set_flags", "set_global_initializer", "unique_name", "executor",
            "Tensor", "enable_imperative", "disable_imperative", "wrapped_decorator"]
+# names Paddle's paddle.base shows outside its __all__ that scripts use
+from ..device.info import CustomPlace  # noqa: E402,F401
+from ..device.place import XPUPinnedPlace  # noqa: E402,F401
+from ..nn.layer.param_attr import WeightNormParamAttr  # noqa: E402,F401
+from ..static import (BuildStrategy, CompiledProgram, IpuCompiledProgram, IpuStrategy, cpu_places,  # noqa: E402,F401
+                      cuda_places, device_guard, ipu_shard_guard, name_scope, set_ipu_shard, xpu_places)
+from ..utils import require_version  # noqa: E402,F401
+from .core import (CUDAPinnedPlace, DenseTensor, IPUPlace, XPUPlace, is_compiled_with_cinn,  # noqa: E402,F401
+                   is_compiled_with_rocm, is_compiled_with_xpu)
