@@ -59,7 +59,7 @@ SHOWN_OUTSIDE_ALL = {ns: set(names.split()) for ns, names in {
     "nn": "AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d HuberLoss MaxUnpool1d MaxUnpool2d MaxUnpool3d "
           "UpsamplingBilinear2d UpsamplingNearest2d ZeroPad1d ZeroPad2d ZeroPad3d spectral_norm",
     "nn.functional": "diag_embed embedding_renorm_ pdist sdp_kernel",
-    "utils": "assert_same_structure convert_shape_to_list convert_to_list is_sequence padding_to_same_structure "
+    "utils": "assert_same_structure convert_shape_to_list is_sequence padding_to_same_structure "
              "strtobool to_sequence",
     "framework": "Block CUDAPinnedPlace CustomPlace IPUPlace Parameter Program XPUPinnedPlace XPUPlace async_save "
                  "clear_async_save_task_queue convert_np_dtype_to_dtype_ deprecate_stat_dict disable_signal_handler "

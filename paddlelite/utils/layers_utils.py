@@ -66,7 +66,6 @@ def map_structure(func, *structure):
     return pack_sequence_as(structure[0], [func(*leaves) for leaves in zip(*(flatten(s) for s in structure))])
 
 
-
 def to_sequence(nest):
     return nest if is_sequence(nest) else [nest]
 
@@ -124,29 +123,6 @@ def padding_to_same_structure(nest1, nest2, obj=None):
     return pad(nest1), pad(nest2)
 
 
-def convert_to_list(value, n, name, dtype=int):
-    """`value` as a list of n `dtype` values: a single one repeated, or a list/tuple of n checked ones."""
-    if isinstance(value, dtype):
-        return [value] * n
-    if _is_variable(value):
-        raise TypeError(f"`{name}` required numerical type with `{dtype}`, but received Tensor.")
-    try:
-        values = list(value)
-    except TypeError:
-        raise ValueError(f"The {name}'s type must be list or tuple. Received: {value}") from None
-    if len(values) != n:
-        raise ValueError(f"The {name}'s length must be {n}. Received: {value}")
-    for single in values:
-        if _is_variable(single):
-            raise TypeError(f"`{name}` required numerical type with `{dtype}`, but received Tensor.")
-        try:
-            dtype(single)
-        except (ValueError, TypeError):
-            raise ValueError(f"The {name}'s type must be a list or tuple of {n} {dtype}. Received: {value} including "
-                             f"element {single} of type {type(single)}") from None
-    return values
-
-
 def convert_shape_to_list(shape):
     """A shape given as a list (tensor entries read) or as a 1-D int tensor, as a list of ints."""
     if isinstance(shape, (list, tuple)):
@@ -155,3 +131,36 @@ def convert_shape_to_list(shape):
 
 
 __all__ = []
+
+
+class NotSupportedTensorArgumentError(TypeError):
+    """A static Variable where an API needs a Python number (Paddle's class, a TypeError)."""
+
+    def __init__(self, msg, name):
+        super().__init__(msg)
+        self.name = name
+
+
+def convert_to_list(value, n, name, dtype=int):
+    """`value` as a list of n: a single `dtype` value repeated, or an iterable of n values `dtype` accepts (returned as
+    given, as Paddle's). ValueError names `name` for a wrong kind or length; a static Variable is a
+    NotSupportedTensorArgumentError (its value is unknown while the program is built)."""
+    if isinstance(value, dtype):
+        return [value] * n
+    if getattr(value, "_is_variable", False):
+        raise NotSupportedTensorArgumentError(f"`{name}` must be of type {dtype.__name__}, received a Variable", name)
+    try:
+        values = list(value)
+    except TypeError:
+        raise ValueError(f"`{name}` must be a {dtype.__name__} or a list or tuple of {n}, received {value!r}") from None
+    if len(values) != n:
+        raise ValueError(f"`{name}` must have {n} elements, received {len(values)}: {value!r}")
+    for v in values:
+        if getattr(v, "_is_variable", False):
+            raise NotSupportedTensorArgumentError(f"`{name}` must hold {dtype.__name__}s, received a Variable", name)
+        try:
+            dtype(v)
+        except (TypeError, ValueError):
+            raise ValueError(f"`{name}` must be a list or tuple of {n} {dtype.__name__}s, received {value!r} with the "
+                             f"element {v!r} of type {type(v).__name__}") from None
+    return values
