@@ -65,8 +65,8 @@ SHOWN_OUTSIDE_ALL = {ns: set(names.split()) for ns, names in {
                  "clear_async_save_task_queue convert_np_dtype_to_dtype_ deprecate_stat_dict disable_signal_handler "
                  "dygraph_not_support dygraph_only grad is_parameter is_persistable switch_main_program "
                  "switch_startup_program",
-    "base": "BuildStrategy CUDAPinnedPlace CompiledProgram CustomPlace DenseTensor IPUPlace IpuCompiledProgram "
-            "IpuStrategy WeightNormParamAttr XPUPinnedPlace XPUPlace cpu_places cuda_places device_guard "
+    "base": "CUDAPinnedPlace CustomPlace DenseTensor IPUPlace WeightNormParamAttr XPUPinnedPlace XPUPlace "
+            "cpu_places cuda_places device_guard "
             "ipu_shard_guard is_compiled_with_cinn is_compiled_with_rocm is_compiled_with_xpu name_scope "
             "require_version set_ipu_shard xpu_places",
     "amp": "AmpScaler OptimizerState amp_decorate amp_guard autocast black_list white_list",

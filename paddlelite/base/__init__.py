@@ -45,8 +45,8 @@ __all__ = ["BuildStrategy", "CompiledProgram", "IpuCompiledProgram", "IpuStrateg
 from ..device.info import CustomPlace  # noqa: E402,F401
 from ..device.place import XPUPinnedPlace  # noqa: E402,F401
 from ..nn.layer.param_attr import WeightNormParamAttr  # noqa: E402,F401
-from ..static import (BuildStrategy, CompiledProgram, IpuCompiledProgram, IpuStrategy, cpu_places,  # noqa: E402,F401
-                      cuda_places, device_guard, ipu_shard_guard, name_scope, set_ipu_shard, xpu_places)
+from ..static import (cpu_places, cuda_places, device_guard, ipu_shard_guard, name_scope,  # noqa: E402,F401
+                      set_ipu_shard, xpu_places)
 from ..utils import require_version  # noqa: E402,F401
 from .core import (CUDAPinnedPlace, DenseTensor, IPUPlace, XPUPlace, is_compiled_with_cinn,  # noqa: E402,F401
                    is_compiled_with_rocm, is_compiled_with_xpu)
