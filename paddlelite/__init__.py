@@ -97,7 +97,16 @@ from .tensor import dlpack as _dlpack  # noqa: E402
 utils.run_check = _run_check  # paddle.utils.run_check trains a layer: it lives above the utils floor
 # paddle.utils.dlpack makes Tensors (the tensor floor): filed under utils here, importable by its path
 utils.dlpack = _sys.modules[utils.__name__ + ".dlpack"] = _dlpack
-utils.__all__ = [*utils.__all__, "run_check", "dlpack"]
+# paddle.utils' other names: require_version and try_import (in Paddle's __all__), and, outside it, strtobool and
+# the nest/argument helpers of layers_utils that scripts reach
+from .utils import environments as _environments, lazy_import as _lazy_import  # noqa: E402
+from .utils import layers_utils as _layers_utils, version_check as _version_check  # noqa: E402
+utils.require_version, utils.try_import = _version_check.require_version, _lazy_import.try_import
+utils.strtobool = _environments.strtobool
+for _name in ("_contain_var", "assert_same_structure", "convert_shape_to_list", "is_sequence",
+              "padding_to_same_structure", "to_sequence"):
+    setattr(utils, _name, getattr(_layers_utils, _name))
+utils.__all__ = list(dict.fromkeys([*utils.__all__, "run_check", "dlpack", "require_version", "try_import"]))
 from .hapi import Model, flops, summary  # noqa: E402
 
 from .framework.dtype import DType as dtype, UNSUPPORTED as _UNSUPPORTED_DTYPES  # noqa: E402
@@ -132,7 +141,7 @@ from . import compat  # noqa: E402,F401  (paddle.compat: torch-spelled APIs; imp
 from . import cuda  # noqa: E402,F401  (paddle.cuda: torch.cuda's shape over paddle.device)
 from .framework.flags import disable_signal_handler  # noqa: E402
 # names Paddle 3.3.1 shows at the top level outside its __all__, which its examples and scripts use
-from .device import (Event, IPUPlace, Stream, XPUPlace, device_guard, get_cudnn_version,  # noqa: E402,F401
+from .device import (Event, IPUPlace, Stream, XPUPlace, device_guard, get_cudnn_version,  # noqa: E402,F401,F811
                      get_default_device, get_device_module, is_compiled_with_cinn, is_compiled_with_custom_device,
                      is_compiled_with_distribute, is_compiled_with_ipu, is_compiled_with_rocm, is_compiled_with_xpu,
                      set_default_device)
