@@ -1,5 +1,5 @@
 """Copies kernels/*.cu into the wheel as paddlelite/_kernels, and paddlelite-as-paddle.pth (the opt-in
-PADDLELITE_AS_PADDLE=1 startup hook: paddlelite/compat.py) to the wheel's root, which is site-packages
+PADDLELITE_AS_PADDLE=1 startup hook: paddlelite/import_alias.py) to the wheel's root, which is site-packages
 (everything else is in pyproject.toml)."""
 import os
 import shutil

@@ -65,6 +65,7 @@ device.__all__ += ["get_rng_state", "set_rng_state", "manual_seed", "manual_seed
 __version__ = "0.4.0.dev0"  # CHANGELOG.md
 from .framework.io import load, save  # noqa: E402
 from .nn.layer.param_attr import ParamAttr, create_parameter  # noqa: E402
+from .nn.layer.param_attr import is_parameter as _is_parameter  # noqa: E402
 
 # paddle.framework (floor 1) files names that live higher up, as Paddle's does
 from . import framework as _framework  # noqa: E402
@@ -101,7 +102,16 @@ from .tensor import dlpack as _dlpack  # noqa: E402
 utils.run_check = _run_check  # paddle.utils.run_check trains a layer: it lives above the utils floor
 # paddle.utils.dlpack makes Tensors (the tensor floor): filed under utils here, importable by its path
 utils.dlpack = _sys.modules[utils.__name__ + ".dlpack"] = _dlpack
-utils.__all__ = [*utils.__all__, "run_check", "dlpack"]
+# paddle.utils' other names: require_version and try_import (in Paddle's __all__), and, outside it, strtobool and
+# the nest/argument helpers of layers_utils that scripts reach
+from .utils import environments as _environments, lazy_import as _lazy_import  # noqa: E402
+from .utils import layers_utils as _layers_utils, version_check as _version_check  # noqa: E402
+utils.require_version, utils.try_import = _version_check.require_version, _lazy_import.try_import
+utils.strtobool = _environments.strtobool
+for _name in ("_contain_var", "assert_same_structure", "convert_shape_to_list", "is_sequence",
+              "padding_to_same_structure", "to_sequence"):
+    setattr(utils, _name, getattr(_layers_utils, _name))
+utils.__all__ = list(dict.fromkeys([*utils.__all__, "run_check", "dlpack", "require_version", "try_import"]))
 from .hapi import Model, flops, summary  # noqa: E402
 
 from .framework.dtype import DType as dtype, UNSUPPORTED as _UNSUPPORTED_DTYPES  # noqa: E402
@@ -130,8 +140,38 @@ pstring, raw = _UNSUPPORTED_DTYPES["pstring"], _UNSUPPORTED_DTYPES["raw"]
 cfloat, cdouble, double, half = complex64, complex128, float64, float16
 float = float32  # noqa: A001  (Paddle's name; the builtin is not used below)
 
-from .compat import disable_compat, enable_compat, install_as_paddle  # noqa: E402
+from .import_alias import disable_compat, enable_compat, install_as_paddle  # noqa: E402
+from .import_alias import use_torch_proxy_guard as use_compat_guard  # noqa: E402,F401  (outside __all__, as in Paddle)
+from . import compat  # noqa: E402,F401  (paddle.compat: torch-spelled APIs; import_alias.py is the alias machinery)
+from . import cuda  # noqa: E402,F401  (paddle.cuda: torch.cuda's shape over paddle.device)
 from .framework.flags import disable_signal_handler  # noqa: E402
+# names Paddle 3.3.1 shows at the top level outside its __all__, which its examples and scripts use
+from .device import (Event, IPUPlace, Stream, XPUPlace, device_guard, get_cudnn_version,  # noqa: E402,F401,F811
+                     get_default_device, get_device_module, is_compiled_with_cinn, is_compiled_with_custom_device,
+                     is_compiled_with_distribute, is_compiled_with_ipu, is_compiled_with_rocm, is_compiled_with_xpu,
+                     set_default_device)
+from .device.info import CustomPlace  # noqa: E402,F401
+from .framework.background_save import async_save, clear_async_save_task_queue  # noqa: E402,F401
+from .linalg import cholesky, eigvalsh  # noqa: E402,F401
+from .pir_utils import IrGuard  # noqa: E402
+from .amp.auto_cast import _AutocastMode  # noqa: E402
+
+device.amp = cuda.amp = _AutocastMode  # torch.cuda.amp's autocast (paddle.amp is above the device floor)
+# paddle.framework's names outside its (empty) __all__ that scripts import, living above the framework floor
+for _name in ("Block", "Program", "Parameter", "dygraph_not_support", "dygraph_only", "convert_np_dtype_to_dtype_",
+              "deprecate_stat_dict", "_current_expected_place", "_current_expected_place_", "_dygraph_tracer",
+              "_get_paddle_place", "_global_flags", "_set_expected_place"):
+    setattr(_framework, _name, getattr(fluid.framework, _name))
+_framework.switch_main_program = static.framework.switch_main_program
+_framework.switch_startup_program = static.framework.switch_startup_program
+_framework.is_persistable, _framework.is_parameter = static.is_persistable, _is_parameter
+_framework.grad, _framework.disable_signal_handler = grad, disable_signal_handler
+_framework.async_save, _framework.clear_async_save_task_queue = async_save, clear_async_save_task_queue
+_framework.CUDAPinnedPlace, _framework.XPUPinnedPlace = CUDAPinnedPlace, XPUPinnedPlace
+_framework.XPUPlace, _framework.IPUPlace, _framework.CustomPlace = XPUPlace, IPUPlace, CustomPlace
+
+ir_guard = IrGuard()
+int, long, short = int32, int64, int16  # noqa: A001  (Paddle's dtype names; the builtins are not used below)
 
 __all__ = [
     *tensor.__all__, *_constructors, "enable_compat", "disable_compat", "install_as_paddle", "disable_signal_handler",

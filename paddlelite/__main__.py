@@ -5,7 +5,7 @@ import os
 import runpy
 import sys
 
-from .compat import install_as_paddle
+from .import_alias import install_as_paddle
 
 USAGE = ("usage: python -m paddlelite script.py [args ...]\n"
          "       python -m paddlelite -m module [args ...]\n"

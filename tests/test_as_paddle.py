@@ -1,4 +1,4 @@
-"""`import paddle` gives paddlelite when the user asks (compat.install_as_paddle): `python -m paddlelite script.py`,
+"""`import paddle` gives paddlelite when the user asks (import_alias.install_as_paddle): `python -m paddlelite script.py`,
 `paddlelite.install_as_paddle()`, PADDLELITE_AS_PADDLE=1 through paddlelite-as-paddle.pth. Unchanged Paddle
 tutorial-style programs (tests/paddle_scripts) run in subprocesses; every `paddle.X` is the one `paddlelite.X`.
 

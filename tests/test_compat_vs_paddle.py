@@ -18,7 +18,6 @@ def torch_modules_restored():
 
 
 def test_import_torch_gives_paddle_while_the_compat_is_on(torch_modules_restored):
-    # (Paddle overrides some torch names with look-alike classes, e.g. torch.nn.Linear: not compared)
     @differential(expected={"sin": True, "functional": True, "tensor": [1.0, 2.0], "back": False})
     def body(paddle):
         paddle.enable_compat()
@@ -36,6 +35,29 @@ def test_import_torch_gives_paddle_while_the_compat_is_on(torch_modules_restored
         except ModuleNotFoundError:
             back = False
         out["back"] = back
+        return out
+    body()
+
+
+def test_torch_proxy_hands_out_compats_names(torch_modules_restored):
+    @differential(expected={"linear": True, "nested": True, "sort": False, "max": True, "relu": True, "sin": True,
+                            "inside": True, "after": False})
+    def body(paddle):
+        with paddle.compat.use_torch_proxy_guard():
+            import torch
+            out = {"linear": torch.nn.Linear is paddle.compat.nn.Linear, "sort": torch.sort is paddle.compat.sort, "max": torch.max is paddle.max,
+                   "relu": torch.relu is paddle.nn.functional.relu, "sin": torch.sin is paddle.sin}
+            import torch.nn.functional as F
+            out["nested"] = F.linear is paddle.compat.nn.functional.linear
+            with paddle.compat.use_torch_proxy_guard(enable=False):
+                pass
+            import torch
+            out["inside"] = torch.sort is paddle.sort
+        try:
+            import torch
+            out["after"] = torch.sin is paddle.sin
+        except ModuleNotFoundError:
+            out["after"] = False
         return out
     body()
 

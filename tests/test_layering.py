@@ -40,7 +40,7 @@ FLOORS = {
     "tensor": 4,
     "nn": 5, "optimizer": 5, "io": 5, "reader": 5, "metric": 5, "distributed": 5, "regularizer": 5, "linalg": 5, "special": 5, "fft": 5, "signal": 5, "amp": 5,
     "geometric": 5,
-    "fluid": 6, "base": 6, "jit": 6, "vision": 6, "distribution": 6, "hapi": 6, "callbacks": 6, "compat": 6,
+    "fluid": 6, "base": 6, "jit": 6, "vision": 6, "distribution": 6, "hapi": 6, "callbacks": 6, "compat": 6, "import_alias": 6, "cuda": 6,
     "pir_utils": 6, "text": 6, "incubate": 6, "audio": 6, "quantization": 6, "profiler": 6, "inference": 6,
     "sparse": 6, "dataset": 6,
     "onnx": 6,  # paddle.onnx.export (over jit)

@@ -97,6 +97,14 @@ def autocast(device_type=None, dtype="float16", enabled=True, cache_enabled=True
     return auto_cast(enable=enabled, dtype=dtype)
 
 
+class _AutocastMode:
+    """paddle.device.amp / paddle.cuda.amp: torch.cuda.amp's `autocast(enabled, dtype, cache_enabled)`."""
+
+    @staticmethod
+    def autocast(enabled=True, dtype="float16", cache_enabled=True):
+        return autocast(device_type="cuda", enabled=enabled, dtype=dtype)
+
+
 def is_autocast_enabled(device_type=None):
     """Whether an auto_cast block (of a level other than O0) is active."""
     return _autocast.active() is not None

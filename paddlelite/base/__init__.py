@@ -19,6 +19,15 @@ from ..nn.layer import param_attr as _param_attr
 from ..static import executor as _static_executor
 from ..static.compiled import BuildStrategy, CompiledProgram, IpuCompiledProgram, IpuStrategy
 from . import core
+# names Paddle's paddle.base shows outside its __all__ that scripts use
+from ..device.info import CustomPlace  # noqa: F401
+from ..device.place import XPUPinnedPlace  # noqa: F401
+from ..nn.layer.param_attr import WeightNormParamAttr  # noqa: F401
+from ..static import (cpu_places, cuda_places, device_guard, ipu_shard_guard, name_scope,  # noqa: F401
+                      set_ipu_shard, xpu_places)
+from ..utils.version_check import require_version  # noqa: F401
+from .core import (CUDAPinnedPlace, DenseTensor, IPUPlace, XPUPlace, is_compiled_with_cinn,  # noqa: F401
+                   is_compiled_with_rocm, is_compiled_with_xpu)
 
 backward, dygraph, framework = _fluid.backward, _fluid.dygraph, _fluid.framework
 executor = _static_executor

@@ -86,6 +86,16 @@ class IPUPlace(Place):
         raise ValueError(_NO_BACKEND.format("IPU"))
 
 
+class CustomPlace(Place):
+    """A plug-in device's place: a class for isinstance checks; ValueError on construction (no device type is
+    registered), as Paddle's CPU build raises."""
+
+    __slots__ = ()
+
+    def __new__(cls, device_type, dev_id=0):
+        raise ValueError(_NO_BACKEND.format(f"custom device {device_type!r}"))
+
+
 class DeviceProperties:
     """A CUDA device's name, compute capability, memory and multiprocessors (Paddle's _gpuDeviceProperties)."""
 

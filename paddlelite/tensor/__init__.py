@@ -4,6 +4,8 @@ As in Paddle, `paddle.tensor` holds the whole functional API; the top-level pack
 random, logic, linalg, stat and attribute are Paddle's module paths, re-exporting the implementations;
 array holds the (dynamic-mode) tensor arrays.
 """
+import sys as _sys
+import types as _types
 import typing as _typing
 
 from . import (aliases, array, attribute, complex_math, counting, creation, diagonals, elementwise, inplace, integrate,
@@ -37,6 +39,17 @@ from .stacking import *  # noqa: F401,F403
 from .windows import *  # noqa: F401,F403
 from .linalg import cross, dist, matrix_transpose, norm, vecdot  # noqa: F401  (paddle.norm is linalg.norm)
 from .constructors import create_tensor  # noqa: F401  (paddle.tensor and Tensor only, as in Paddle)
+from .constructors import as_tensor as _as_tensor
+
+
+class _CallableModule(_types.ModuleType):
+    """paddle.tensor is also Paddle 3.3's torch-style constructor: `paddle.tensor(1, requires_grad=True)`."""
+
+    def __call__(self, data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+        return _as_tensor(data, dtype, device, requires_grad, pin_memory)
+
+
+_sys.modules[__name__].__class__ = _CallableModule
 
 # Type checkers cannot evaluate this list; without it they take every public name the imports above bring,
 # which is what it holds. (dict.fromkeys: a name two module paths share, like attribute.shape, is listed once)

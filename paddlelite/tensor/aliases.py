@@ -85,12 +85,7 @@ def clamp(x, min=None, max=None, name=None, *, out=None):
     return _deliver(_math.clip(x, min, max), out)
 
 
-def swapaxes(x, perm, name=None):
-    """Paddle 3.3's `swapaxes`/`swapdims`: transpose by `perm`."""
-    return _manip.transpose(x, perm)
-
-
-swapdims = swapaxes
+swapaxes = swapdims = _manip.transpose  # Paddle 3.3's names (transpose by `perm`, or torch's two dims)
 
 
 def permute(input, dims):

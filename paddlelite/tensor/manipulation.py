@@ -34,7 +34,16 @@ def reshape(x, shape, name=None):
     return apply(_mo.RESHAPE, x, *tensors, shape=shape)
 
 
-def transpose(x, perm, name=None):
+def transpose(x=None, perm=None, name=None, *, input=None, dim0=None, dim1=None, axis0=None, axis1=None):
+    """x with its dims in the order `perm`; also PyTorch's form, as Paddle 3.3 takes it: `transpose(x, dim0, dim1)`
+    (or dim0=/dim1=, axis0=/axis1=, input=) swaps two dims."""
+    x = input if x is None else x
+    if not isinstance(perm, (list, tuple)):  # torch's dims: positional ones arrive as perm and name
+        dim0 = next((d for d in (dim0, axis0, perm) if d is not None), None)
+        dim1 = next((d for d in (dim1, axis1, name) if d is not None), None)
+        if isinstance(dim0, int) and isinstance(dim1, int):
+            perm = list(range(len(x.shape)))
+            perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
     _check_tensor(x, "transpose")
     if not isinstance(perm, (list, tuple)) or len(perm) != len(x.shape):
         raise ValueError(f"transpose: perm must list each of the {len(x.shape)} dims once, received {perm!r}")

@@ -96,9 +96,10 @@ def _unique_args(x, axis, dtype, api):
     return axis, dt
 
 
-def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None, dtype="int64", name=None):
+def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None, dtype="int64", sorted=True,
+           name=None):
     """Sorted distinct values (of the flattened x when axis is None), optionally with the first index of each,
-    the inverse mapping (x = out[inverse]) and the counts."""
+    the inverse mapping (x = out[inverse]) and the counts. `sorted=False` sorts too (as Paddle's CPU kernel)."""
     axis, dt = _unique_args(x, axis, dtype, "unique")
     out, index, inverse, counts = apply(_s.UNIQUE, x, axis=axis, dtype=dt)
     extras = [t for t, want in ((index, return_index), (inverse, return_inverse), (counts, return_counts)) if want]

@@ -17,6 +17,11 @@ from .norm import *  # noqa: F401,F403
 from .pooling import *  # noqa: F401,F403
 from .sampling import *  # noqa: F401,F403
 from .vision import *  # noqa: F401,F403
+# names Paddle shows here outside __all__
+from .attention import sdp_kernel  # noqa: F401
+from .input import embedding_renorm_  # noqa: F401
+from ...tensor.diagonals import diag_embed  # noqa: F401  (Paddle's deprecated alias of paddle.diag_embed)
+from ...tensor.matrix_functions import pdist  # noqa: F401
 
 __all__ = [*activation.__all__, *attention.__all__, *common.__all__, *conv.__all__, *distance.__all__, *extension.__all__, *gpu_kernels.__all__, *input.__all__,
            *loss.__all__, *norm.__all__, *pooling.__all__, *sampling.__all__, *vision.__all__]

@@ -4,10 +4,14 @@ As Paddle selects its backend by place: on a GPU, attention is the fused `flash_
 SDPA, or paddlelite's flash-attention kernels; no [seq, seq] matrix in memory); on the CPU it is Paddle's 'math'
 backend, composed of matmul / softmax / dropout ops (what Paddle's CPU build runs and its static programs show).
 Both compute the same numbers from the same random state: the fused op's dropout mask is the dropout op's.
+paddle.nn.attention.sdpa_kernel (and sdp_kernel here) limits the choice for a block, as Paddle's backend flags do.
 """
+import contextlib
+
 import numpy as np
 
 from ... import tensor as T
+from .. import attention as _attention_backends
 from ...device.place import current_place
 from ...framework.mode import in_static_mode
 from ...ops import attention as _attention
@@ -31,7 +35,7 @@ def fused_applies(query, attn_mask=None):
     """Whether attention on `query` runs as the fused op: on a GPU (in a static program, the device it is built
     for, as Paddle's expected place), unless the mask wants a gradient (the fused op gives it none)."""
     place = current_place() if in_static_mode() else query.place
-    return place.is_gpu_place() and (attn_mask is None or attn_mask.stop_gradient)
+    return _attention_backends.fused_allowed(place.is_gpu_place()) and (attn_mask is None or attn_mask.stop_gradient)
 
 
 def additive_mask(attn_mask, dtype):
@@ -233,3 +237,15 @@ def calc_reduced_attention_scores(query, key, softmax_lse):
     if not fused_applies(query):
         _cpu_build_raises(api, "calc_reduced_attn_scores")
     return reduced_scores(query, key, softmax_lse)
+
+
+@contextlib.contextmanager
+def sdp_kernel(enable_math=False, enable_flash=True, enable_mem_efficient=True):
+    """Within the block attention uses only the enabled implementations (paddle.nn.attention.sdpa_kernel)."""
+    backends = [backend for backend, on in ((_attention_backends.SDPBackend.FLASH_ATTENTION, enable_flash),
+                                            (_attention_backends.SDPBackend.EFFICIENT_ATTENTION, enable_mem_efficient),
+                                            (_attention_backends.SDPBackend.MATH, enable_math)) if on]
+    if not backends:
+        raise ValueError("At least one backend must be enabled")
+    with _attention_backends.sdpa_kernel(backends) as context:
+        yield context

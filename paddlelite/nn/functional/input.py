@@ -8,12 +8,12 @@ from ...ops import nn as _nn
 from ...tensor.manipulation import one_hot  # noqa: F401  (paddle.nn.functional.one_hot)
 from ...tensor.math import _check_tensor
 
-__all__ = ["embedding", "one_hot"]
+__all__ = ["embedding", "one_hot"]  # and embedding_renorm_, shown outside __all__ as in Paddle
 
 apply = dispatch.apply
 
 
-def _embedding_renorm(x, weight, max_norm, norm_type):
+def embedding_renorm_(x, weight, max_norm, norm_type=2.0):
     """Paddle's embedding_renorm_: the rows of `weight` that x looks up, scaled to a norm_type-norm of at most
     max_norm. Eager: written into weight in place without grad. Static: a new variable (Paddle's scatter_
     is out of place there) that the lookup reads."""
@@ -51,7 +51,7 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
             raise ValueError(f"embedding: padding_idx must be an int in [-{vocab}, {vocab}), received {padding_idx!r}")
         idx = int(padding_idx) + vocab if padding_idx < 0 else int(padding_idx)
     if max_norm and weight.size != 0:
-        weight = _embedding_renorm(x, weight, max_norm, norm_type)
+        weight = embedding_renorm_(x, weight, max_norm, norm_type)
     if scale_grad_by_freq and sparse:
         raise AttributeError("embedding: scale_grad_by_freq = True is not supported with sparse update.")
     return apply(_nn.EMBEDDING, x, weight, padding_idx=idx, scale_grad_by_freq=bool(scale_grad_by_freq),

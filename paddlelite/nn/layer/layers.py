@@ -7,6 +7,7 @@ the same code creates static Parameters (see param_attr.create_parameter) and `f
 from __future__ import annotations
 
 import collections
+import contextlib
 import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -171,14 +172,18 @@ class Layer:
 
     # ---- parameters -----------------------------------------------------------------------------
     def create_parameter(self, shape: Sequence[int], attr: Any = None, dtype: DTypeLike | None = None,
-                         is_bias: bool = False, default_initializer: Any = None) -> Parameter:
-        """A parameter named '<full_name>.w_<n>' (or '.b_<n>' for biases) unless attr names it."""
+                         is_bias: bool = False, default_initializer: Any = None, device: Any = None) -> Parameter:
+        """A parameter named '<full_name>.w_<n>' (or '.b_<n>' for biases) unless attr names it, made on `device`
+        (eager; the current place when None)."""
         attr = ParamAttr._to_attr(attr)
         if attr is False:
             return None
-        return create_parameter(list(shape), dtype or self._dtype, attr=attr, is_bias=is_bias,
-                                default_initializer=default_initializer,
-                                _name_key=self._full_name + (".b" if is_bias else ".w"))
+        on_device = device is not None and not in_static_mode()
+        with (_place_mod.device_guard(_place_mod.device_to_place(device, "create_parameter")) if on_device
+              else contextlib.nullcontext()):
+            return create_parameter(list(shape), dtype or self._dtype, attr=attr, is_bias=is_bias,
+                                    default_initializer=default_initializer,
+                                    _name_key=self._full_name + (".b" if is_bias else ".w"))
 
     def create_variable(self, name=None, persistable=None, dtype=None):
         return self.create_tensor(name, persistable, dtype)

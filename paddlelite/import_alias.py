@@ -1,9 +1,11 @@
 """Import aliases: other libraries' names that give paddlelite.
 
-* `paddle.enable_compat` / `disable_compat`: `import torch` (and `torch.<sub>`) gives a proxy of paddlelite (and
-  paddlelite.<sub>), as Paddle 3.3's PyTorch compat does. Modules named `torch...` already imported are set aside
-  while the compat is on and put back when it is switched off. `scope` limits the proxy to imports made from the
-  given modules (and their submodules); `blocked_modules` are never proxied, nor are imports made from them.
+* `paddle.enable_compat` / `disable_compat` (`paddle.compat.enable_torch_proxy` / `disable_torch_proxy`):
+  `import torch` (and `torch.<sub>`) gives a proxy of paddlelite (and paddlelite.<sub>), as Paddle 3.3's PyTorch
+  compat does: the names of `paddle.compat.<sub>.__all__` (torch-spelled look-alikes such as compat.nn.Linear)
+  override those of `torch.<sub>`. Modules named `torch...` already imported are set aside while the compat is on
+  and put back when it is switched off. `scope` limits the proxy to imports made from the given modules (and their
+  submodules); `blocked_modules` are never proxied, nor are imports made from them.
 * `install_as_paddle()` (a paddlelite addition): `import paddle` (and `paddle.<sub>`) gives the paddlelite
   module object itself, so a Paddle program runs unchanged; `python -m paddlelite script.py` and the
   PADDLELITE_AS_PADDLE=1 environment variable (read at interpreter start by the `paddlelite-as-paddle.pth` file
@@ -12,9 +14,12 @@
 
 Both are one finder at the front of sys.meta_path (`AliasFinder`), differing in the module they hand out.
 """
+import contextlib
+import functools
 import importlib
 import importlib.abc
 import importlib.util
+import pkgutil
 import sys
 import types
 
@@ -22,17 +27,59 @@ from .framework import user_warnings as _user_warnings
 
 _BLOCKED = {"tvm_ffi"}  # Paddle's default blocked list
 _REAL_TORCH = {}  # the real torch modules set aside while the compat is on
+_OVERRIDES = {"torch.relu": ("paddlelite.nn.functional", "relu")}  # Paddle's one override outside paddle.compat
+
+
+@functools.cache
+def _torch_overrides():
+    """{`torch.<sub>.<name>`: the object}: Paddle's override above and every public name of paddle.compat's
+    submodules, at the torch path of the same spelling (paddle.compat.nn.Linear stands for torch.nn.Linear; as in
+    Paddle, compat's own top-level names do not: torch.sort is paddle.sort)."""
+    found = {name: getattr(importlib.import_module(module), attr) for name, (module, attr) in _OVERRIDES.items()}
+    compat = importlib.import_module("paddlelite.compat")
+    for info in pkgutil.walk_packages(compat.__path__, compat.__name__ + "."):
+        module = importlib.import_module(info.name)
+        torch_name = "torch" + module.__name__[len(compat.__name__):]
+        for attr in getattr(module, "__all__", ()):
+            if not attr.startswith("_"):
+                found[f"{torch_name}.{attr}"] = getattr(module, attr)
+    return found
+
+
+def _overrides_below(name):
+    """{attribute: object} overriding those of the proxy `name`'s source."""
+    return {key[len(name) + 1:]: value for key, value in _torch_overrides().items()
+            if key.startswith(name + ".") and "." not in key[len(name) + 1:]}
 
 
 class ProxyModule(types.ModuleType):
-    """A `torch...` module whose attributes are those of the paddlelite module it stands for."""
+    """A `torch...` module whose attributes are those of the paddlelite module it stands for, but for
+    paddle.compat's overrides; its module attributes are proxies too (`torch.nn.Linear` without importing
+    torch.nn is compat's). The import system's proxies are filled (for `dir` and `import *`), nested ones lazy."""
 
     def __init__(self, source, name):
         super().__init__(name, source.__doc__)
         self._compat_source = source
 
-    def __getattr__(self, name):  # attributes the source gained after the proxy was made
-        return getattr(self._compat_source, name)
+    def _proxied(self, value, overrides, key):
+        if key in overrides:
+            return overrides[key]
+        if isinstance(value, types.ModuleType) and value.__name__.startswith("paddlelite"):
+            return ProxyModule(value, f"{self.__name__}.{key}")
+        return value
+
+    def __getattr__(self, name):  # attributes the source gained after the proxy was made, and nested proxies'
+        overrides = _overrides_below(self.__name__)
+        if name in overrides:
+            return overrides[name]
+        return self._proxied(getattr(self._compat_source, name), overrides, name)
+
+    def fill(self):
+        overrides = _overrides_below(self.__name__)
+        for key, value in vars(self._compat_source).items():
+            if key not in ("__name__", "__package__", "__path__", "__spec__", "__loader__"):
+                self.__dict__[key] = self._proxied(value, overrides, key)
+        self.__dict__.update(overrides)
 
 
 def _within(name, module):
@@ -67,9 +114,7 @@ class _ProxyLoader(importlib.abc.Loader):
         return module
 
     def exec_module(self, module):
-        for key, value in vars(self.source).items():
-            if key not in ("__name__", "__package__", "__path__", "__spec__", "__loader__"):
-                module.__dict__[key] = value
+        module.fill()
 
 
 class _SameModuleLoader(importlib.abc.Loader):
@@ -158,6 +203,11 @@ def enable_compat(*, scope=None, blocked_modules=None, backend="torch", silent=F
     _FINDER.scope = scope
 
 
+def extend_torch_proxy_blocked_modules(modules):
+    """Imports of and from `modules` (names) never get the torch proxy (paddle.compat's spelling)."""
+    _BLOCKED.update(_scope_set(modules, "modules"))
+
+
 def disable_compat():
     """Undo enable_compat: `torch` imports find the real PyTorch (or nothing) again."""
     if _FINDER not in sys.meta_path:
@@ -169,6 +219,26 @@ def disable_compat():
             del sys.modules[name]
     sys.modules.update(_REAL_TORCH)
     _REAL_TORCH.clear()
+
+
+@contextlib.contextmanager
+def use_torch_proxy_guard(*, enable=True, scope=None, silent=False):
+    """Within the block the torch compat is on (with `scope`) or, `enable=False`, off; afterwards as it was."""
+    was_on, old_scope = _FINDER in sys.meta_path, _FINDER.scope
+    if was_on == enable and (not enable or _scope_set(scope, "scope") == old_scope):
+        yield
+        return
+    if enable:
+        enable_compat(scope=scope, silent=silent)
+    else:
+        disable_compat()
+    try:
+        yield
+    finally:
+        if was_on:
+            enable_compat(scope=old_scope, silent=True)
+        else:
+            disable_compat()
 
 
 def install_as_paddle():
@@ -205,4 +275,4 @@ def find_paddle_at_startup(fullname):
     return _PADDLE_FINDER.find_spec(fullname, None)
 
 
-__all__ = ["disable_compat", "enable_compat"]
+__all__ = ["disable_compat", "enable_compat", "extend_torch_proxy_blocked_modules", "use_torch_proxy_guard"]
