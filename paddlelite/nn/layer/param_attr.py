@@ -87,7 +87,7 @@ def create_parameter(shape, dtype=None, name=None, attr=None, is_bias=False, def
 
     Name: attr.name, else `name`, else `_name_key` or 'create_parameter_<n>.w' made unique (per program in static
     mode, as Paddle's LayerHelper).
-    Initialiser: attr.initializer, else default_initializer, else the global one, else
+    Initialiser: attr.initializer, else the global one (set_global_initializer), else default_initializer, else
     XavierUniform for weights and Constant(0) for biases.
     """
     if not isinstance(shape, (list, tuple)) or not all(isinstance(d, (int, np.integer)) for d in shape):
@@ -108,7 +108,7 @@ def create_parameter(shape, dtype=None, name=None, attr=None, is_bias=False, def
     if default_initializer is not None and not isinstance(default_initializer, _init.Initializer):
         raise TypeError(f"create_parameter: default_initializer must be an Initializer or None, received "
                         f"{type(default_initializer).__name__}")
-    init = attr.initializer or default_initializer or _init.global_initializer(is_bias) or \
+    init = attr.initializer or _init.global_initializer(is_bias) or default_initializer or \
         (_init.Constant(0.0) if is_bias else _init.XavierUniform())
     if in_static_mode():
         return _static_parameter(pname, shape, dtype, attr, init)
