@@ -450,9 +450,9 @@ def MSRAInitializer(uniform=True, fan_in=None, seed=0, negative_slope=0.0, nonli
 
 
 class LazyGuard:
-    """Paddle's lazy-initialisation scope for building huge models. Parameters created inside it are
-    initialised at once here: paddlelite allocates them as NumPy/CuPy arrays on creation (README.md,
-    "Compatibility"); their `initialize()` succeeds once, as Paddle's."""
+    """Paddle's lazy-initialisation scope for building huge models: parameters created inside it have a shape and a
+    dtype but no values (using them raises RuntimeError) until their initialize() runs their initialiser;
+    `Layer._startup_program()` gives the program of the initialisers' ops instead."""
 
     _depth = threading.local()
 
@@ -467,4 +467,3 @@ class LazyGuard:
     def __exit__(self, *exc):
         LazyGuard._depth.n -= 1
         return False
-

@@ -367,16 +367,6 @@ KNOWN_BUGS = {
     "test/deprecated/legacy_test/test_input_spec.py": {
         '*': "open: ModuleNotFoundError: No module named 'paddlelite.jit.dy2static'",
     },
-    "test/deprecated/legacy_test/test_lazy_init.py": {
-        'TestDygraphLazy.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
-        'TestInitializerBase.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
-        'TestNestModelLazy.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
-        'TestNormal.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
-        'TestTruncatedNormal.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
-        'TestUniform.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
-        'TestXavierNormal.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
-        'TestXavierUniform.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
-    },
     "test/deprecated/legacy_test/test_learning_rate_scheduler.py": {
         'TestLearningRateDecayDygraph.test_LinearLrWarmup': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestLearningRateDecayDygraph.test_NoamDecay': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',

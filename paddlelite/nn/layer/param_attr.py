@@ -8,6 +8,7 @@ import numpy as np
 
 from ...framework import dtype as _dtype
 from ...framework.mode import in_static_mode
+from ...device.place import current_place
 from ...framework.tensor import Parameter
 from ...utils import unique_name
 from .. import initializer as _init
@@ -116,8 +117,10 @@ def create_parameter(shape, dtype=None, name=None, attr=None, is_bias=False, def
         raise ValueError(f"parameter name [{pname}] have be been used. In dygraph mode, the name of parameter "
                          "can't be same.Please check the parameter attr value passed to self.create_parameter or "
                          "constructor of dygraph Layers")
-    param = Parameter(init.array(shape, dtype), pname, trainable=attr.trainable)
-    param._lazy_init = _init.LazyGuard.active()  # initialize() is then Paddle's no-fail call (the values are there)
+    if _init.LazyGuard.active():  # values at initialize(), ops for Layer._startup_program()
+        param = Parameter._lazy(shape, dtype, pname, attr.trainable, init, current_place())
+    else:
+        param = Parameter(init.array(shape, dtype), pname, trainable=attr.trainable)
     _attach_attrs(param, attr)
     return param
 
