@@ -45,6 +45,7 @@ complex64, complex128 = _DTYPES["complex64"], _DTYPES["complex128"]
 # ---- subpackages (helpers append their exports below this line, and their names to __all__) ----
 from . import fft, fluid, io, linalg, metric, signal, special, nn, optimizer, regularizer, static, utils  # noqa: E402
 from . import base  # noqa: E402  (Paddle 3's name for fluid)
+from .autograd import backward_mode as _backward_mode  # noqa: E402,F401  (paddle.autograd.backward_mode, on fluid's floor)
 from .framework.flags import get_flags, set_flags  # noqa: E402
 
 from .static import layer_apis as _static_layer_apis  # noqa: E402

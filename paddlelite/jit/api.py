@@ -6,9 +6,11 @@ flow (jit/convert.py) and traces it into a static program (jit/program.py); ever
 cached program as one `run_program` op, reading the Layer's parameters' current storage (shared, never
 copied) and recording one grad node, so `loss.backward(); opt.step()` works as in eager mode.
 """
+import contextlib
 import functools
 import inspect
 import logging
+import os
 import threading
 import weakref
 
@@ -22,12 +24,14 @@ from ..ops import apply
 from ..ops import autocast as _autocast
 from ..ops.run_program import RUN_PROGRAM
 from ..static.input import InputSpec
+from .dy2static.utils import _compatible_non_tensor_spec
 from .convert import convert_function, explain_untraceable, ignored_modules, mark_not_to_static
 from .program import trace
 from ..utils import layers_utils
 from ..utils.structure import flatten
 
 _enabled = [True]
+SOT_VARIABLE = "ENABLE_FALL_BACK"  # Paddle's name of its SOT switch
 _log = logging.getLogger("paddlelite.jit")
 
 
@@ -37,6 +41,24 @@ def enable_to_static(enable_to_static_bool):
         raise TypeError("enable_to_static: enable_to_static_bool must be a bool, received "
                         f"{type(enable_to_static_bool).__name__}")
     _enabled[0] = enable_to_static_bool
+
+
+@contextlib.contextmanager
+def sot_mode_guard(value):
+    """Paddle's switch between its bytecode tracer (SOT, value True) and AST conversion (False) inside the block, kept
+    in Paddle's environment variable ENABLE_FALL_BACK. paddlelite converts by AST alone (full_graph=True's way) in
+    either case: with value False the block runs as in Paddle; with True, as Paddle's full-graph mode."""
+    if not isinstance(value, bool):
+        raise TypeError(f"sot_mode_guard: value must be a bool, received {type(value).__name__}")
+    before = os.environ.get(SOT_VARIABLE)
+    os.environ[SOT_VARIABLE] = str(value)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(SOT_VARIABLE, None)
+        else:
+            os.environ[SOT_VARIABLE] = before
 
 
 def not_to_static(func=None):
@@ -256,7 +278,7 @@ def _specs_compatible(specs, own):
                     and s.dtype == o.dtype
                     and all(a is None or b is None or a < 0 or b < 0 or a == b for a, b in zip(s.shape, o.shape))):
                 return False
-        elif s != o:
+        elif not _compatible_non_tensor_spec(s, o):
             return False
     return True
 

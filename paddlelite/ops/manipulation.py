@@ -746,7 +746,9 @@ def _expand_infer(x, shape_t, shape_list, shape):
     if known is None:
         raise ValueError("op 'expand': the length of the Shape tensor must be known when the program is built, "
                          f"received a tensor of shape {list(shape_t.shape)}")
-    out = expand_shape("expand", x.shape, [1 if d == -2 else d for d in known])
+    # a dim given by a tensor (-2) is unknown (-1), as Paddle's rule shows it; checked as one keeping x's dim
+    lead = len(known) - len(x.shape)  # the new leading dims
+    out = expand_shape("expand", x.shape, [(-1 if i >= lead else 1) if d == -2 else d for i, d in enumerate(known)])
     return Meta(tuple(-1 if d == -2 else o for d, o in zip(known, out)), x.dtype)
 
 

@@ -6,7 +6,7 @@ __all__ = ["Adadelta"]
 
 
 class Adadelta(Optimizer):
-    _op_type = "adadelta"
+    type = "adadelta"
 
     def __init__(self, learning_rate=0.001, epsilon=1e-06, rho=0.95, parameters=None, weight_decay=None,
                  grad_clip=None, name=None):

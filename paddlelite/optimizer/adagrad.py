@@ -6,7 +6,7 @@ __all__ = ["Adagrad"]
 
 
 class Adagrad(Optimizer):
-    _op_type = "adagrad"
+    type = "adagrad"
 
     def __init__(self, learning_rate, epsilon=1e-06, parameters=None, weight_decay=None, grad_clip=None, name=None,
                  initial_accumulator_value=0.0):

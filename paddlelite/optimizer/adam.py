@@ -28,7 +28,7 @@ def set_moment_coefficients(opt, beta1, beta2, epsilon):
 
 
 class Adam(Optimizer):
-    _op_type = "merged_adam"
+    type = "adam"  # Paddle's name of the optimizer (its op type)
     # the accumulators' names: Paddle's class attributes, which subclasses read
     _moment1_acc_str, _moment2_acc_str = "moment1", "moment2"
     _beta1_pow_acc_str, _beta2_pow_acc_str = "beta1_pow_acc", "beta2_pow_acc"
@@ -95,6 +95,7 @@ class AdamW(Adam):
     apply_decay_param_fun(name) -> bool picks the decayed parameters; lr_ratio(param) -> float scales a
     parameter's learning rate."""
 
+    type = "adamw"
     _decoupled_decay = True
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08, parameters=None,

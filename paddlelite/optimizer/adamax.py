@@ -7,7 +7,7 @@ __all__ = ["Adamax"]
 
 
 class Adamax(Optimizer):
-    _op_type = "adamax"
+    type = "adamax"
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08, parameters=None,
                  weight_decay=None, grad_clip=None, name=None):

@@ -8,7 +8,7 @@ __all__ = ["ASGD"]
 
 
 class ASGD(Optimizer):
-    _op_type = "asgd"
+    type = "asgd"
 
     def __init__(self, learning_rate=0.001, batch_num=1, parameters=None, weight_decay=None, grad_clip=None,
                  multi_precision=False, name=None):

@@ -8,7 +8,7 @@ __all__ = ["Lamb"]
 
 
 class Lamb(Optimizer):
-    _op_type = "lamb"
+    type = "lamb"
     _decoupled_decay = True
 
     def __init__(self, learning_rate=0.001, lamb_weight_decay=0.01, beta1=0.9, beta2=0.999, epsilon=1e-06,

@@ -507,3 +507,9 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         self.last_lr = self.get_lr()
         if self.verbose:
             print(f"Epoch {self.last_epoch}: CosineAnnealingWarmRestarts set learning rate to {self.last_lr}.")
+
+
+# the fluid-era functions, under their Paddle module path (they build on the classes above)
+from .lr_functions import (autoincreased_step_counter, cosine_decay, exponential_decay,  # noqa: E402,F401
+                           inverse_time_decay, linear_lr_warmup, natural_exp_decay, noam_decay, piecewise_decay,
+                           polynomial_decay)

@@ -12,7 +12,7 @@ __all__ = ["Momentum"]
 
 
 class Momentum(Optimizer):
-    _op_type = "momentum"
+    type = "momentum"
     _fuses_l2 = True
     _velocity_acc_str = "velocity"  # the accumulator's name: Paddle's class attribute, which subclasses read
 

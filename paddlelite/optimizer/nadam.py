@@ -7,7 +7,7 @@ __all__ = ["NAdam"]
 
 
 class NAdam(Optimizer):
-    _op_type = "nadam"
+    type = "nadam"
 
     def __init__(self, learning_rate=0.002, beta1=0.9, beta2=0.999, epsilon=1e-08, momentum_decay=0.004,
                  parameters=None, weight_decay=None, grad_clip=None, name=None):

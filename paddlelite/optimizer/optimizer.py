@@ -51,10 +51,9 @@ def _is_static_var(v):
 
 
 class Optimizer:
-    """Base class. Subclasses set `_op_type` and define `_append_updates(entries)`, where each entry is
-    (param, grad, lr, group): `lr` a 1-element tensor/variable with the parameter's learning rate."""
-
-    _op_type = None
+    """Base class. Subclasses set `type` (Paddle's name of the optimizer, its update op's type) and define
+    `_append_updates(entries)`, where each entry is (param, grad, lr, group): `lr` a 1-element tensor/variable with
+    the parameter's learning rate."""
 
     def __init__(self, learning_rate: float | LRScheduler,
                  parameters: Sequence[Tensor] | Sequence[dict[str, Any]] | None = None,
@@ -167,6 +166,13 @@ class Optimizer:
         base = self.get_lr()
         for (_, ratio, _), cached in self._lr_cache.items():
             _fill_lr(cached, base * ratio)
+
+    def _global_learning_rate(self, program=None):
+        """The learning-rate variable this optimizer's updates read in `program` (default: the main program), None
+        before minimize/apply_gradients appended them there (Paddle's name, which Paddle's tests fetch)."""
+        from .. import static
+        program = static.default_main_program() if program is None else program
+        return self._static_lr.get(program._uid)
 
     def _static_lr_var(self, program, startup, ratio):
         from .. import static
@@ -454,6 +460,8 @@ class Optimizer:
             triples = self._collect(params_grads)
             if triples:
                 self._update(triples)
+            else:  # nothing to update: the learning rate exists all the same, as Paddle's
+                self._static_lr_var(program, startup, 1.0)
         return self._block.ops[n_before:]
 
     def clear_grad(self, set_to_zero: bool = True) -> None:

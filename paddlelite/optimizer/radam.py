@@ -7,7 +7,7 @@ __all__ = ["RAdam"]
 
 
 class RAdam(Optimizer):
-    _op_type = "radam"
+    type = "radam"
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08, parameters=None,
                  weight_decay=None, grad_clip=None, name=None):

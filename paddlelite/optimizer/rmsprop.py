@@ -8,7 +8,7 @@ __all__ = ["RMSProp"]
 
 
 class RMSProp(Optimizer):
-    _op_type = "rmsprop"
+    type = "rmsprop"
 
     def __init__(self, learning_rate, rho=0.95, epsilon=1e-06, momentum=0.0, centered=False, parameters=None,
                  weight_decay=None, grad_clip=None, name=None):

@@ -8,7 +8,7 @@ __all__ = ["Rprop"]
 
 
 class Rprop(Optimizer):
-    _op_type = "rprop"
+    type = "rprop"
 
     def __init__(self, learning_rate=0.001, learning_rate_range=(1e-5, 50), parameters=None, etas=(0.5, 1.2),
                  grad_clip=None, multi_precision=False, name=None):

@@ -7,7 +7,7 @@ __all__ = ["SGD"]
 
 
 class SGD(Optimizer):
-    _op_type = "sgd"
+    type = "sgd"
 
     def __init__(self, learning_rate=0.001, parameters=None, weight_decay=None, grad_clip=None,
                  multi_precision=False, name=None):

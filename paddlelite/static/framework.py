@@ -175,6 +175,18 @@ class Variable:
                              "program first)")
         return found
 
+    def apply(self, func):
+        """func(self), the ops it appends, for a variable outside the gradient (RuntimeError when it needs one, as in
+        Paddle); a func that fails on it is a ValueError naming func."""
+        if not self.stop_gradient:
+            raise RuntimeError(f"Variable.apply: cannot apply a function to '{self.name}', which requires gradients "
+                               "(stop_gradient is False)")
+        try:
+            return func(self)
+        except Exception as e:
+            raise ValueError(f"Variable.apply: the function {getattr(func, '__name__', func)!r} could not be applied "
+                             f"to '{self.name}': {type(e).__name__}: {e}") from e
+
     # ---- copies appended to the program ----------------------------------------------------------
     def detach(self):
         """A new variable sharing this one's data, outside the gradient (Paddle's `share_data` op)."""

@@ -71,11 +71,12 @@ class InputSpec:
         return data(self.name, list(self.shape), self.dtype)
 
     def __eq__(self, other):
-        return (isinstance(other, InputSpec) and self.shape == other.shape and self.dtype == other.dtype
-                and self.name == other.name)
+        return (type(other) is type(self) and self.shape == other.shape and self.dtype == other.dtype
+                and self.name == other.name and self.stop_gradient == other.stop_gradient)
 
     def __hash__(self):
-        return hash((self.shape, self.dtype.name, self.name))
+        # not the name, as Paddle: specs of one shape and dtype under two names are one signature to to_static
+        return hash((tuple(self.shape), self.dtype.name, self.stop_gradient))
 
     def __repr__(self):
         return f"InputSpec(shape={self.shape}, dtype={self.dtype}, name={self.name}, stop_gradient={self.stop_gradient})"

@@ -64,12 +64,48 @@ _COMPARISON_UPDATES = {
 }
 
 
+# name_ -> its second operand, which broadcasts against x: Paddle checks the broadcast shape is x's (ValueError) before
+# anything else
+_BROADCAST_OPERAND = {name: "y" for name in (
+    "add_", "subtract_", "multiply_", "divide_", "floor_divide_", "remainder_", "floor_mod_", "mod_", "bitwise_and_",
+    "bitwise_or_", "bitwise_xor_", "bitwise_left_shift_", "bitwise_right_shift_", "copysign_", "div_", "sub_", "mul_",
+    "gcd_", "lcm_", "hypot_", "ldexp_", "lerp_")}
+# name_ -> the argument Paddle's in-place API takes only as a Python number (its pow_ has no Tensor exponent)
+_SCALAR_OPERAND = {"pow_": "y"}
+
+
+def _check_broadcast(name, x, y):
+    """ValueError, as Paddle's, when x op y would not keep x's shape."""
+    if getattr(x, "_is_variable", False) or not hasattr(y, "shape"):
+        return
+    shape = stacking.broadcast_shape(list(x.shape), list(y.shape))
+    if list(shape) != list(x.shape):
+        raise ValueError(f"{name}: the shape of broadcast output {list(shape)} is different from that of inplace "
+                         f"tensor {list(x.shape)} in the Inplace operation")
+
+
+def _argument(fn, first, name, args, kwargs):
+    """The value of parameter `name` of fn(target, *args, **kwargs), or None."""
+    names = list(inspect.signature(fn).parameters)[1:]
+    return kwargs.get(name, args[names.index(name)] if name in names and names.index(name) < len(args) else None)
+
+
 def _value_update(name, fn):
     first = next(iter(inspect.signature(fn).parameters))  # the tensor written into: `x`, or addmm_'s `input`
     steps = _PADDLE_INPLACE_STEPS.get(name, 1)
 
     def update(*args, **kwargs):
         target, args = (args[0], args[1:]) if args else (kwargs.pop(first), ())
+        if not math.is_tensor_like(target):  # TypeError, Paddle's wording
+            raise TypeError(f"{name}: {first} must be tensor type, but got {type(target)}")
+        if name in _SCALAR_OPERAND:
+            arg = _SCALAR_OPERAND[name]
+            value = _argument(fn, first, arg, args, kwargs)
+            if not isinstance(value, (int, float)):
+                raise TypeError(f"{name}: {arg} must be scalar type, but received: {type(value)} (an int or a float; "
+                                f"the out-of-place {fn.__name__} takes a Tensor)")
+        if name in _BROADCAST_OPERAND:
+            _check_broadcast(name, target, _argument(fn, first, _BROADCAST_OPERAND[name], args, kwargs))
         return inplace_apply(target, name, lambda a: fn(a, *args, **kwargs), steps)
     update.__name__ = name
     update.__doc__ = f"In-place {fn.__name__}: the result of {fn.__name__}(x, ...) is written into x."
@@ -88,10 +124,7 @@ def _comparison_update(name, fn):
     layout = _layout_update(name, fn)
 
     def update(x, y, *args, **kwargs):
-        shape = stacking.broadcast_shape(list(x.shape), list(getattr(y, "shape", [])))
-        if list(shape) != list(x.shape):  # ValueError, as Paddle's
-            raise ValueError(f"{name}: the shape of broadcast output {list(shape)} is different from that of inplace "
-                             f"tensor {list(x.shape)} in the Inplace operation")
+        _check_broadcast(name, x, y)
         return layout(x, y, *args, **kwargs)
     update.__name__ = name
     update.__doc__ = layout.__doc__

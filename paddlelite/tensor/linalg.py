@@ -306,6 +306,9 @@ def cond(x, p=None, name=None):
     """The condition number: ||x|| ||x^-1|| (p=None/2/-2 from the singular values)."""
     _check_matrix(x, "cond")
     p = _check_p(2.0 if p is None else p, "cond", ("fro", "nuc"))
+    if getattr(x, "_is_variable", False) and 0 in x.shape:  # ValueError, as Paddle's legacy static mode
+        raise ValueError(f"cond: x must not be empty in static mode, received shape {list(x.shape)} (an empty x "
+                         "works in dynamic mode)")
     if p in (2.0, -2.0):
         s = svdvals(x)
         big, small = _r.amax(s, axis=-1), _r.amin(s, axis=-1)
@@ -399,8 +402,10 @@ def matrix_exp(x, name=None):
     tensor is a 1 x 1 matrix (its exp)."""
     if not _m.is_tensor_like(x):
         x = _c.to_tensor(x)
+    if x.dtype.name not in ("float32", "float64"):  # ValueError, as Paddle's, before the shape is looked at
+        raise ValueError(f"matrix_exp: x must be a float32 or float64 tensor, received {x.dtype.name}; cast it "
+                         "first, e.g. x.astype('float32')")
     if len(x.shape) == 0:
-        _m.check_float_tensor(x, "matrix_exp")
         return _mn.reshape(apply(_l.MATRIX_EXP, _mn.reshape(x, [1, 1])), [])
     _check_matrix(x, "matrix_exp", square=True)
     return apply(_l.MATRIX_EXP, x)

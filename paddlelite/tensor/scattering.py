@@ -367,7 +367,11 @@ def masked_scatter(x, mask, value, name=None):
 
 
 def where_(condition, x=None, y=None, name=None):
-    """In-place where: x becomes where(condition, x, y)."""
+    """In-place where: x becomes where(condition, x, y); both x and y are needed, and Tensors (ValueError, as Paddle's:
+    the out-of-place where takes numbers, or neither)."""
+    if x is None or y is None or np.isscalar(x) or np.isscalar(y):
+        raise ValueError(f"where_: x and y must both be given, as Tensors, received {type(x).__name__} and "
+                         f"{type(y).__name__}")
     return _manip.inplace_apply(x, "where_", lambda a: _math.where(condition, a, y))
 
 

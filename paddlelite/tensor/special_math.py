@@ -97,7 +97,7 @@ def ldexp(x, y, name=None):
     """x * 2**y, computed in float64 when either input is float64, else in the default float dtype."""
     for t, arg in ((x, "x"), (y, "y")):
         if not is_tensor_like(t):
-            raise TypeError(f"ldexp: {arg} must be a Tensor, received {type(t).__name__}")
+            raise TypeError(f"ldexp: {arg} must be tensor type, but got {type(t)}")  # Paddle's wording
     dtype = _float_dtype_of(x, y) or default_float().name
     x, y = x.astype(dtype), y.astype(dtype)
     return _math.multiply(x, _math.pow(_creation.full_like(y, 2.0), y))

@@ -1,5 +1,6 @@
-"""Paddle's nest utilities (paddle.utils.flatten / pack_sequence_as / map_structure): nested lists, tuples, named
-tuples and dicts as one flat list of leaves and back, dict entries in sorted key order as Paddle's."""
+"""Paddle's layers_utils: convert_to_list, and the nest utilities (paddle.utils.flatten / pack_sequence_as /
+map_structure): nested lists, tuples, named tuples and dicts as one flat list of leaves and back, dict entries in
+sorted key order as Paddle's."""
 from collections.abc import Sequence
 
 
@@ -66,3 +67,36 @@ def map_structure(func, *structure):
 
 
 __all__ = []
+
+
+class NotSupportedTensorArgumentError(TypeError):
+    """A static Variable where an API needs a Python number (Paddle's class, a TypeError)."""
+
+    def __init__(self, msg, name):
+        super().__init__(msg)
+        self.name = name
+
+
+def convert_to_list(value, n, name, dtype=int):
+    """`value` as a list of n: a single `dtype` value repeated, or an iterable of n values `dtype` accepts (returned as
+    given, as Paddle's). ValueError names `name` for a wrong kind or length; a static Variable is a
+    NotSupportedTensorArgumentError (its value is unknown while the program is built)."""
+    if isinstance(value, dtype):
+        return [value] * n
+    if getattr(value, "_is_variable", False):
+        raise NotSupportedTensorArgumentError(f"`{name}` must be of type {dtype.__name__}, received a Variable", name)
+    try:
+        values = list(value)
+    except TypeError:
+        raise ValueError(f"`{name}` must be a {dtype.__name__} or a list or tuple of {n}, received {value!r}") from None
+    if len(values) != n:
+        raise ValueError(f"`{name}` must have {n} elements, received {len(values)}: {value!r}")
+    for v in values:
+        if getattr(v, "_is_variable", False):
+            raise NotSupportedTensorArgumentError(f"`{name}` must hold {dtype.__name__}s, received a Variable", name)
+        try:
+            dtype(v)
+        except (TypeError, ValueError):
+            raise ValueError(f"`{name}` must be a list or tuple of {n} {dtype.__name__}s, received {value!r} with the "
+                             f"element {v!r} of type {type(v).__name__}") from None
+    return values

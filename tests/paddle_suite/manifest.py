@@ -337,52 +337,11 @@ FILES = {
 }
 
 KNOWN_BUGS = {
-    "test/deprecated/legacy_test/test_apply.py": {
-        'TestTensorApplyAPI.test_error': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestTensorApplyAPI.test_to_static': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
-    "test/deprecated/legacy_test/test_backward.py": {
-        'TestGradientsWithOptimizer.test_gradient_with_optimizer': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestSimpleNet.test_backward': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
-    "test/deprecated/legacy_test/test_broadcast_to_op.py": {
-        'TestBroadcastToAPI.test_api': "open: ValueError: op 'expand': cannot expand the input of shape [12, 14] to [1, 14] (dim 0: 12 is neither 1 nor 1)",
-        'TestBroadcastToError.test_errors': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
-    "test/deprecated/legacy_test/test_conv2d_layer.py": {
-        '_FailedTest.__main__': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
     "test/deprecated/legacy_test/test_device_guard.py": {
         'TestDeviceGuard.test_device_guard': 'open: TypeError: crop: shape must be an int, received Variable',
         'TestDeviceGuard.test_device_guard_with_id': 'open: TypeError: crop: shape must be an int, received Variable',
         'TestDeviceGuard.test_op_descs_device_attr': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
         'TestDeviceGuard.test_without_kernel_op': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
-    "test/deprecated/legacy_test/test_inplace.py": {
-        'TestDygraphInplaceGcd.test_error': "issue 28, exception classes and messages that differ (helper suite): TypeError: op 'gcd': inputs must be integer tensors, received float32",
-        'TestDygraphInplaceLdexp.test_error': 'issue 28, exception classes that differ (helper suite)',
-        'TestDygraphInplacePowerScalar.test_type_error': 'issue 28, exception classes that differ (helper suite)',
-        'TestDygraphInplaceWhere.test_error': 'issue 28, exception classes and messages that differ (helper suite): TypeError: where_: in-place operations need an eager Tensor, received int (in static mode use the ou',
-    },
-    "test/deprecated/legacy_test/test_input_spec.py": {
-        '*': "open: ModuleNotFoundError: No module named 'paddlelite.jit.dy2static'",
-    },
-    "test/deprecated/legacy_test/test_learning_rate_scheduler.py": {
-        'TestLearningRateDecayDygraph.test_LinearLrWarmup': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestLearningRateDecayDygraph.test_NoamDecay': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
-    "test/deprecated/legacy_test/test_linalg_cond.py": {
-        'TestCondAPIError.test_static_empty_input_error': 'issue 28, exception classes that differ (helper suite)',
-    },
-    "test/deprecated/legacy_test/test_linalg_matrix_exp.py": {
-        'MatrixExpTestCaseError.test_error_dtype': 'issue 28, matrix_exp of 0-D and list inputs (helper suite)',
-    },
-    "test/deprecated/legacy_test/test_lr_scheduler.py": {
-        'TestCosineAnnealingWarmRestarts.test_CosineRestartsLR': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
-    "test/deprecated/legacy_test/test_math_op_patch.py": {
-        'TestMathOpPatches.test_astype': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestMathOpPatches.test_neg': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
     },
     "test/deprecated/legacy_test/test_paddle_save_load_binary.py": {
         '*': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
