@@ -60,3 +60,13 @@ def test_static_pylayer_needs_backward_for_trainable_inputs(paddle):
         x.stop_gradient = False
         return [paddle.static.nn.static_pylayer(lambda v: paddle.scale(v, -1.0), [x])]
     return _run(paddle, build)
+
+
+@differential(expected=raises(TypeError))
+def test_backward_fn_taking_fewer_gradients_than_outputs_is_refused_when_built(paddle):
+    def build():
+        x = paddle.static.data("x", [2, 3], "float32")
+        x.stop_gradient = False
+        return paddle.static.nn.static_pylayer(lambda a: (3 * a, -a, paddle.mean(a)), [x],
+                                               backward_fn=lambda da, db: 3 * da - db)
+    _run(paddle, build)

@@ -17,6 +17,7 @@ from ..framework.flags import get_flags, in_dynamic_or_pir_mode, in_pir_mode, se
 from ..nn.initializer import set_global_initializer
 from ..nn.layer import param_attr as _param_attr
 from ..static import executor as _static_executor
+from ..static.compiled import BuildStrategy, CompiledProgram, IpuCompiledProgram, IpuStrategy
 from . import core
 
 backward, dygraph, framework = _fluid.backward, _fluid.dygraph, _fluid.framework
@@ -34,7 +35,7 @@ _sys.modules[f"{__name__}.executor"] = _static_executor
 _sys.modules[f"{__name__}.param_attr"] = _param_attr
 _sys.modules[f"{__name__}.unique_name"] = unique_name
 
-__all__ = ["CPUPlace", "CUDAPlace", "create_lod_tensor", "create_random_int_lodtensor", "lod_tensor", "DataFeeder", "Executor", "ParamAttr", "Program", "Scope", "Variable", "append_backward",
+__all__ = ["BuildStrategy", "CompiledProgram", "IpuCompiledProgram", "IpuStrategy", "CPUPlace", "CUDAPlace", "create_lod_tensor", "create_random_int_lodtensor", "lod_tensor", "DataFeeder", "Executor", "ParamAttr", "Program", "Scope", "Variable", "append_backward",
            "backward", "data_feeder", "default_main_program", "default_startup_program", "disable_dygraph", "dygraph",
            "enable_dygraph", "framework", "get_flags", "global_scope", "gradients", "in_dygraph_mode",
            "in_dynamic_or_pir_mode", "in_pir_mode", "initializer", "io", "is_compiled_with_cuda", "layers",

@@ -21,12 +21,19 @@ from ..framework.random import Generator, default_cpu_generator
 from ..framework.tensor import Tensor as _EagerTensor
 from ..framework.var_type import DataType, VarDesc
 from ..static.executor import LoDTensor, Scope
+from ..static import op_role as _op_role
 
 DenseTensor = LoDTensor  # one class under both names, as Paddle 3 (core.LoDTensor is DenseTensor)
 Tensor = DenseTensor  # core.Tensor is the runtime tensor, as in Paddle 3
 # core.eager: the eager tensor class and the backward final hooks
 eager = types.SimpleNamespace(Tensor=_EagerTensor, _add_backward_final_hook=add_backward_final_hook)
 _globals = GlobalFlags()
+# the names of the attributes every op carries, and the OpRole values of its op_role
+op_proto_and_checker_maker = types.SimpleNamespace(
+    OpRole=_op_role.OpRole, kOpRoleAttrName=lambda: _op_role.OP_ROLE_ATTR,
+    kOpRoleVarAttrName=lambda: _op_role.OP_ROLE_VAR_ATTR, kOpDeviceAttrName=lambda: _op_role.OP_DEVICE_ATTR,
+    kOpNameScopeAttrName=lambda: _op_role.OP_NAMESCOPE_ATTR, kOpCreationCallstackAttrName=lambda: _op_role.OP_CALLSTACK_ATTR,
+    kOpWithQuantAttrName=lambda: _op_role.WITH_QUANT_ATTR)
 
 
 def globals():  # noqa: A001  (Paddle's name)
@@ -131,7 +138,7 @@ def set_num_threads(num_threads):
 __all__ = ["CPUPlace", "CUDAPinnedPlace", "CUDAPlace", "DataType", "DenseTensor", "Generator", "IPUPlace", "LoDTensor", "Place",
            "Scope", "VarDesc", "XPUPlace", "default_cpu_generator", "eager", "eager_assign_group_by_size",
            "get_cublas_switch", "get_cudnn_switch",
-           "globals", "is_compiled_with_cinn", "is_compiled_with_cuda", "is_compiled_with_custom_device",
+           "globals", "op_proto_and_checker_maker", "is_compiled_with_cinn", "is_compiled_with_cuda", "is_compiled_with_custom_device",
            "is_compiled_with_distribute", "is_compiled_with_ipu", "is_compiled_with_mkldnn", "is_compiled_with_nccl",
            "is_compiled_with_onednn", "is_compiled_with_rocm", "is_compiled_with_xpu", "set_cublas_switch",
            "set_cudnn_switch", "set_num_threads"]

@@ -2,8 +2,9 @@
 
 `if test:` and `while test:` statements whose bodies hold no return/break/continue/yield become calls
 to `convert_ifelse` / `convert_while` with the branch and loop bodies as nested functions over the
-names they assign. At trace time a Variable condition builds `static.nn.cond` / `while_loop`; a Python
-value runs the plain statement's semantics. A statement left unconverted that meets a Variable
+names they assign; so do `for name in range(...)` loops, as a `while` over the position in the range. At
+trace time a Variable condition builds `static.nn.cond` / `while_loop`; a Python value runs the plain
+statement's semantics. A statement left unconverted that meets a Variable
 condition fails with a TypeError naming the file and line (see `explain_untraceable`).
 
 As in Paddle, conversion follows calls: every call `f(...)` in converted code becomes
@@ -119,6 +120,47 @@ def convert_while(cond_fn, body_fn, names, values, where):
         values = body_fn(*values)
         pred = cond_fn(*values)
     return values
+
+
+def convert_range(*args):
+    """What a converted `for ... in range(*args)` walks: the range, or -- a bound being a tensor -- Paddle's arange
+    of the same bounds, which the loop indexes one item at a time."""
+    if any(isinstance(a, Variable) for a in args):
+        from ..tensor import arange
+        return arange(*((0, args[0]) if len(args) == 1 else args))
+    return range(*args)
+
+
+def convert_range_index(seq):
+    """The position a converted `for` loop starts at: 0, a tensor for a tensor sequence (a loop variable)."""
+    if isinstance(seq, Variable):
+        from ..tensor import full
+        return full([1], 0, "int64")
+    return 0
+
+
+def convert_len(seq):
+    if isinstance(seq, Variable):
+        from ..tensor import numel
+        return numel(seq)
+    return len(seq)
+
+
+def convert_item(seq, index):
+    """seq[index]: for a tensor sequence its item as a 0-D tensor, as Paddle's loop variable."""
+    if isinstance(seq, Variable):
+        from ..tensor import slice, squeeze
+        return squeeze(slice(seq, [0], [index], [index + 1]), [0])
+    return seq[index]
+
+
+def convert_loop_target(value, seq):
+    """The `for` variable's value before the loop: over a tensor sequence a loop variable needs one of its items'
+    type (a 0-D zero where it had no tensor value, as Paddle's placeholder); over a range it keeps its own."""
+    if isinstance(seq, Variable) and not isinstance(value, Variable):
+        from ..tensor import zeros
+        return zeros([], seq.dtype)
+    return value
 
 
 def _check_defined(names, values, where, kind):
@@ -245,6 +287,42 @@ class _Transformer(ast.NodeTransformer):
         out.append(cond)
         out.append(self._nested_def(b, names, node.body, node))
         out.append(self._call("convert_while", [ast.Name(c, ast.Load()), ast.Name(b, ast.Load())], names, node))
+        return [ast.fix_missing_locations(s) for s in out]
+
+    def visit_For(self, node):
+        """`for name in range(...)` becomes a converted `while` over the position in the range (a tensor bound:
+        Paddle's arange of the bounds, so the loop is a while_loop of the program)."""
+        it = node.iter
+        over_range = (isinstance(node.target, ast.Name) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
+                      and it.func.id == "range" and not it.keywords and 1 <= len(it.args) <= 3)
+        self.generic_visit(node)
+        if not over_range or node.orelse or _escapes(node.body):
+            return node
+        target = node.target.id
+        seq, index = self._fresh("seq"), self._fresh("index")
+        names = _assigned(node.body)
+        names = names if target in names else [target, *names]
+        loop_names = [*names, index]
+
+        def assign(name, value):
+            return ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], value), node)
+
+        def call(helper, *args):
+            return ast.Call(_helper(helper), list(args), [])
+
+        load = lambda n: ast.Name(n, ast.Load())  # noqa: E731
+        out = [assign(seq, call("convert_range", *node.iter.args)), assign(index, call("convert_range_index", load(seq)))]
+        out += self._defaults(names, node)
+        out.append(assign(target, call("convert_loop_target", load(target), load(seq))))
+        c, b = self._fresh("cond"), self._fresh("body")
+        cond = self._nested_def(c, loop_names, [], node)
+        cond.body = [ast.copy_location(ast.Return(ast.Compare(load(index), [ast.Lt()], [call("convert_len", load(seq))])),
+                                       node)]
+        out.append(cond)
+        body = [assign(target, call("convert_item", load(seq), load(index))), *node.body,
+                assign(index, ast.BinOp(load(index), ast.Add(), ast.Constant(1)))]
+        out.append(self._nested_def(b, loop_names, body, node))
+        out.append(self._call("convert_while", [load(c), load(b)], loop_names, node))
         return [ast.fix_missing_locations(s) for s in out]
 
     def visit_Call(self, node):

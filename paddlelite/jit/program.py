@@ -41,9 +41,13 @@ class _OpsView:
         self._block = program.global_block()
         self.ops = ops
 
-    # Plan reads program.global_block() and, from the block, .ops and _lookup
+    # Plan reads program.global_block() and, from the block, .ops, .vars and _lookup
     def global_block(self):
         return self
+
+    @property
+    def vars(self):
+        return self._block.vars
 
     def _lookup(self, name):
         return self._block._lookup(name)

@@ -708,6 +708,71 @@ STRIDED_SLICE_GRAD = register_op(
     double_grad=True)
 
 
+# ---- crop_tensor ----------------------------------------------------------------------------------
+# the box's shape and offsets: the attrs, a 1-D int tensor each (Shape, Offsets) or one 1-element tensor per dim
+# (ShapeTensor, OffsetsTensor); a shape of -1 takes the rest of the dim
+_CROP_LISTS = ("ShapeTensor", "OffsetsTensor")
+
+
+def _crop_slices(x_shape, shape, offsets):
+    if len(shape) != len(x_shape) or len(offsets) != len(x_shape):
+        raise ValueError(f"op 'crop_tensor': shape and offsets must have x's rank {len(x_shape)}, received "
+                         f"{list(shape)} and {list(offsets)}")
+    box = []
+    for d, (n, o, s) in enumerate(zip(x_shape, offsets, shape)):
+        s = n - o if s == -1 else s
+        if o < 0 or s < 0 or o + s > n:
+            raise ValueError(f"op 'crop_tensor': offsets[{d}] + shape[{d}] = {o} + {s} must lie within x's dim {d} "
+                             f"of size {n}")
+        box.append(slice(o, o + s))
+    return tuple(box) + (Ellipsis,)  # Ellipsis: a 0-D x stays a view
+
+
+def _crop_forward(xp, x, shape_t, offsets_t, shape_list, offsets_list, shape, offsets):
+    return x[_crop_slices(x.shape, int_values(shape_t, shape_list, shape),
+                          int_values(offsets_t, offsets_list, offsets))]
+
+
+def _crop_infer(x, shape_t, offsets_t, shape_list, offsets_list, shape, offsets):
+    """Paddle's rule: a dim is known where the shape attr gives it (> 0), unknown where a tensor or -1 does."""
+    if shape_t is not None or shape_list:
+        return Meta((-1,) * len(x.shape), x.dtype)
+    return Meta(tuple(s if s > 0 else -1 for s in shape), x.dtype)
+
+
+def _crop_grad(g):
+    if g.needs("X"):
+        g.set_input_grad("X", g.op("crop_tensor_grad", g.input("X"), g.output_grad("Out"), g.input("Offsets"),
+                                   g.input("OffsetsTensor"), offsets=g.attrs["offsets"]))
+
+
+def _crop_grad_forward(xp, x, dout, offsets_t, offsets_list, offsets):
+    dx = xp.zeros(x.shape, dtype=dout.dtype)
+    dx[_crop_slices(x.shape, dout.shape, int_values(offsets_t, offsets_list, offsets))] = dout
+    return dx
+
+
+def _runtime_box(attrs):
+    """Tensors give the box where the attrs hold Paddle's placeholders: no shape (Shape), 0 sizes (a ShapeTensor
+    entry; a true empty box reads nothing but is counted too), -1 offsets (Offsets, OffsetsTensor)."""
+    shape = attrs.get("shape", [1])  # crop_tensor_grad has none: dOut's shape is the box's
+    if not shape or 0 in shape or -1 in attrs["offsets"]:
+        return "reads the crop's shape or offsets given as tensors"
+    return None
+
+
+CROP_TENSOR = register_op(
+    "crop_tensor", inputs=("X", "Shape", "Offsets", *_CROP_LISTS), outputs=("Out",), variadic_inputs=_CROP_LISTS,
+    host_inputs=("Shape", "Offsets", *_CROP_LISTS), forward=_crop_forward, infer=_crop_infer, grad=_crop_grad,
+    attrs={"shape": [], "offsets": []}, view=True, host_sync=_runtime_box)
+# dOut written into zeros shaped like X at the box's positions
+CROP_TENSOR_GRAD = register_op(
+    "crop_tensor_grad", inputs=("X", "OutGrad", "Offsets", "OffsetsTensor"), meta_inputs=("X",),
+    outputs=("XGrad",), variadic_inputs=("OffsetsTensor",), host_inputs=("Offsets", "OffsetsTensor"),
+    forward=_crop_grad_forward, infer=lambda x, dout, *t, offsets: Meta(x.shape, dout.dtype),
+    attrs={"offsets": []}, host_sync=_runtime_box)
+
+
 # ---- expand / tile --------------------------------------------------------------------------------
 def expand_shape(op, shape, target):
     nd = len(shape)

@@ -1,4 +1,4 @@
-"""Control flow with sub-blocks: static.nn.cond and static.nn.while_loop, and their gradients.
+"""Control flow with sub-blocks: static.nn.cond, static.nn.while_loop and While, and their gradients.
 
 Structural ops (they hold a Block, so the executor runs them, not an xp forward):
   conditional_block       Cond, Input -> Out         runs sub_block when Cond is true
@@ -9,6 +9,8 @@ Structural ops (they hold a Block, so the executor runs them, not an xp forward)
 The grad blocks are built by the same backward pass as block 0 (grad makers of the registry); their
 `forward_block_idx` points at the forward sub-block.
 """
+import contextlib
+
 from ..framework.mode import in_dynamic_mode
 from ..framework.tensor import Tensor
 from ..ops import dispatch
@@ -210,13 +212,46 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
         block.append_op("assign", inputs={"X": [now]}, outputs={"Out": [pre_cond]})
     finally:
         program._rollback()
-    reads, writes = _while_io(block, parent, pre_cond.name)
-    scopes = parent.create_var(None, (), "float32", stop_gradient=True, type="STEP_SCOPES")
-    op = Operator(parent, "while", {"X": reads, "Condition": [pre_cond.name]},
-                  {"Out": writes, "StepScopes": [scopes.name]},
-                  {"sub_block": block, "is_test": bool(is_test), OP_ROLE_ATTR: program._op_role})
-    parent._append_operator(op)
+    _append_while(program, parent, block, pre_cond.name, is_test)
     return loop_vars
+
+
+def _append_while(program, parent, block, cond_name, is_test):
+    """The while op running `block` while the variable `cond_name` holds, appended to `parent`."""
+    reads, writes = _while_io(block, parent, cond_name)
+    scopes = parent.create_var(None, (), "float32", stop_gradient=True, type="STEP_SCOPES")
+    parent._append_operator(Operator(parent, "while", {"X": reads, "Condition": [cond_name]},
+                                     {"Out": writes, "StepScopes": [scopes.name]},
+                                     {"sub_block": block, "is_test": bool(is_test), OP_ROLE_ATTR: program._op_role}))
+
+
+class While:
+    """Paddle's static.nn.control_flow.While: the ops built inside `with loop.block():` run as long as `cond` holds;
+    they must update cond themselves (e.g. `paddle.assign(paddle.less_than(i, n), cond)`) and write the variables
+    that outlive an iteration in place."""
+
+    BEFORE_WHILE_BLOCK, IN_WHILE_BLOCK, AFTER_WHILE_BLOCK = 0, 1, 2
+
+    def __init__(self, cond, is_test=False, name=None):
+        _check_pred(cond, "static.nn.While", "cond", bad_size=TypeError)
+        self.cond_var, self.is_test = cond, bool(is_test)
+        self.status = While.BEFORE_WHILE_BLOCK
+
+    @contextlib.contextmanager
+    def block(self):
+        if self.status != While.BEFORE_WHILE_BLOCK:
+            raise ValueError("static.nn.While: block() builds the loop body once; create another While for "
+                             "another loop")
+        program = default_main_program()
+        parent = program.current_block()
+        body = program._create_block()
+        self.status = While.IN_WHILE_BLOCK
+        try:
+            yield
+        finally:
+            program._rollback()
+        self.status = While.AFTER_WHILE_BLOCK
+        _append_while(program, parent, body, self.cond_var.name, self.is_test)
 
 
 def _while_io(block, parent, cond_name):

@@ -5,6 +5,7 @@ forward resolved for the place's array module, its attrs filled, its slots turne
 flat value list, and each temporary given the step after which it is dead (it is dropped there).
 Running a step is then a tight loop. Parameters and other persistable variables live in a Scope.
 """
+import copy
 import threading
 from collections import ChainMap, namedtuple
 from functools import partial
@@ -23,7 +24,7 @@ from ..ops.registry import VALUE_CHECK, get_op
 from .compiled import CompiledProgram
 from .batching import batch
 from .fusion import fuse
-from .framework import EMPTY_VAR_NAME, Program, Variable, default_main_program, executable_ops, names_of
+from .framework import EMPTY_VAR_NAME, Operator, Program, Variable, default_main_program, executable_ops, names_of
 
 
 # ---- scope ----------------------------------------------------------------------------------------
@@ -316,6 +317,7 @@ class Plan:
         # variables read before any op writes them come from the feed or the scope
         self.external = [(self.index[n], n) for n in reads if n not in fed]
         self.write_back = [(self.index[n], n) for n in writes if _persistable(block, n)]
+        self.persistables = [n for n, v in block.vars.items() if v.persistable]
 
     def slot(self, name):
         i = self.index.get(name)
@@ -710,17 +712,52 @@ def _feed_lr(program, scheduler, scope, place):
         scope._values[name] = place.xp.asarray(value)
 
 
-def _flatten_fetch(fetch_list):
-    """As Paddle, an item of fetch_list may itself be a list (e.g. paddle.static.gradients(y, x)): it is
-    flattened one level, one result per Variable."""
+def _split_fetch_list(fetch_list):
+    """(variables or names to fetch, optimizer ops to run) of Executor.run's fetch_list, read as Paddle reads it: an
+    item that is a list is flattened one level (paddle.static.gradients(y, x), or the optimizer ops minimize returns),
+    and a tuple that is not all variables is what Optimizer.minimize returns, (optimizer ops, params_grads)."""
     if fetch_list is None:
-        return None
+        return [], []
     if not isinstance(fetch_list, (list, tuple)):
-        return [fetch_list]
-    flat = []
-    for v in fetch_list:
-        flat.extend(v if isinstance(v, (list, tuple)) else [v])
-    return flat
+        fetch_list = [fetch_list]
+    fetches, optimize_ops = [], []
+    for i, item in enumerate(fetch_list):
+        if isinstance(item, tuple) and not all(isinstance(x, (Variable, str)) for x in item):
+            if not item or not isinstance(item[0], (list, tuple)):
+                raise TypeError(f"Executor.run: fetch_list[{i}] is a tuple, so it must be what Optimizer.minimize "
+                                f"returns, (optimizer ops, params_grads); its first item is a "
+                                f"{type(item[0] if item else None).__name__}")
+            item = item[0]
+        for x in item if isinstance(item, (list, tuple)) else [item]:
+            if isinstance(x, (Variable, str)):
+                fetches.append(x)
+            elif isinstance(x, Operator) and x._is_optimize_op():
+                optimize_ops.append(x)
+            else:
+                what = f"a '{x.type}' op, not an optimizer op" if isinstance(x, Operator) else type(x).__name__
+                raise TypeError(f"Executor.run: fetch_list[{i}] must hold Variables, names (str) or the optimizer ops "
+                                f"Optimizer.minimize returns, received {what}")
+    return fetches, optimize_ops
+
+
+def _feed_arrays(block, feed, scope, xp):
+    """name -> array of the feeds of `block`'s variables (as Paddle, a feed the program has no variable for, e.g. one
+    pruned away, is ignored); a fed persistable variable is also kept in the scope, as Paddle's feed op writes it
+    there (a copy of its own: set in place later)."""
+    arrays = {}
+    for name, value in feed.items():
+        if isinstance(name, Variable):
+            name = name.name
+        v = block._lookup(name)
+        if v is not None:
+            arrays[name] = _feed_value(v, name, value, xp)
+            if v.persistable:
+                scope._values[name] = xp.array(arrays[name], copy=True)
+    return arrays
+
+
+def _feed_names(feed):
+    return [n.name if isinstance(n, Variable) else n for n in feed]
 
 
 class Executor:
@@ -734,26 +771,59 @@ class Executor:
         self.place = current_place() if place is None else parse_place(place, "Executor")
         self._plans = {}
         self._replayed = {}  # plan key -> FixedStep replaying it
+        self._pruned = {}  # (program, its version, feed names, fetch names, optimizer ops) -> the pruned program
 
     def close(self):
         self._plans.clear()
         self._replayed.clear()
+        self._pruned.clear()
+
+    @classmethod
+    def _prune_program(cls, program, feed=None, fetch_list=None, optimize_ops=None):
+        """Paddle's: `program` (a Program, or a CompiledProgram: a copy of it holding the pruned program) pruned to
+        the ops `fetch_list` and `optimize_ops` (every optimizer op of the program when none are given) need from
+        `feed`'s variables."""
+        compiled = isinstance(program, CompiledProgram)
+        origin = program._program if compiled else program
+        block = origin.global_block()
+        if not optimize_ops:
+            optimize_ops = [op for op in block.ops if op._is_optimize_op()]
+        pruned = origin._prune_with_input(_feed_names(feed or {}), list(fetch_list or []) + list(optimize_ops))
+        if not compiled:
+            return pruned
+        program = copy.copy(program)
+        program._program, program._synced = pruned, None
+        return program
+
+    def _pruned_program(self, program, feed, fetches, optimize_ops):
+        """The pruned program for this run, pruned once per program version, feed and fetch_list (as Paddle caches
+        it)."""
+        origin = program._program if isinstance(program, CompiledProgram) else program
+        key = (id(program), origin._uid, origin._version, tuple(sorted(_feed_names(feed))),
+               tuple(names_of(fetches, "Executor.run", "fetch_list")), tuple(id(op) for op in optimize_ops))
+        pruned = self._pruned.get(key)
+        if pruned is None:
+            pruned = self._pruned[key] = self._prune_program(program, feed, fetches, optimize_ops)
+        return pruned
 
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed", fetch_var_name="fetch",
             scope=None, return_numpy=True, use_program_cache=False, use_prune=False):
         if program is None:
             program = default_main_program()
+        if feed is None:
+            feed = {}
+        if not isinstance(feed, dict):
+            raise TypeError(f"Executor.run: feed must be a dict of name -> array, received {type(feed).__name__}")
+        fetches, optimize_ops = _split_fetch_list(fetch_list)
+        if use_prune or optimize_ops:  # optimizer ops in fetch_list: run only them (and what they need), as Paddle
+            program = self._pruned_program(program, feed, fetches, optimize_ops)
         graph = flag("FLAGS_new_executor_use_cuda_graph")
         if isinstance(program, CompiledProgram):
             graph = graph or program._build_strategy.allow_cuda_graph_capture
             program = program._runnable()
         if not isinstance(program, Program):
             raise TypeError(f"Executor.run: program must be a Program, received {type(program).__name__}")
-        if feed is None:
-            feed = {}
-        if not isinstance(feed, dict):
-            raise TypeError(f"Executor.run: feed must be a dict of name -> array, received {type(feed).__name__}")
-        fetch_names = names_of(_flatten_fetch(fetch_list), "Executor.run", "fetch_list")
+        fetch_names = names_of(fetches, "Executor.run", "fetch_list")
         block = program.global_block()
         for n in fetch_names:
             if block._lookup(n) is None:
@@ -765,15 +835,7 @@ class Executor:
         if scheduler is not None:
             _feed_lr(program, scheduler, scope, self.place)
         xp = self.place.xp
-        feed_arrays = {}
-        for name, value in feed.items():
-            if isinstance(name, Variable):
-                name = name.name
-            v = block._lookup(name)
-            if v is not None:  # as Paddle, a feed the program has no variable for is ignored
-                feed_arrays[name] = _feed_value(v, name, value, xp)
-                if _persistable(block, name):  # kept in the scope, as Paddle's feed op writes it there (a copy of
-                    scope._values[name] = xp.array(feed_arrays[name], copy=True)  # its own: set in place later)
+        feed_arrays = _feed_arrays(block, feed, scope, xp)
         # keyed by the array module too: plans compiled while launches are counted (device.count_launches) stay apart,
         # as do those compiled while a profiler records (ops/instrument.py)
         key = (program._uid, program._version, tuple(sorted(feed_arrays)), tuple(fetch_names),
@@ -783,6 +845,8 @@ class Executor:
             self._plans = {k: p for k, p in self._plans.items() if k[0] != program._uid}
             self._replayed = {k: p for k, p in self._replayed.items() if k[0] != program._uid}
             plan = self._plans[key] = Plan(program, sorted(feed_arrays), fetch_names, self.place)
+        for name in plan.persistables:  # created in the scope before the run, as Paddle's executor creates them
+            scope._values.setdefault(name, None)
         if xp is not np and replay_enabled(graph):
             step = self._replayed.get(key)
             if step is None:

@@ -24,7 +24,7 @@ from ..framework.tensor import wrap_array
 from ..framework.tensor_stream import combined_bytes, read_combined, read_one, tensor_bytes
 from . import v1_model
 from .executor import Executor, LoDTensor, global_scope, op_io
-from .framework import Block, Operator, Parameter, Program, Variable, default_main_program
+from .framework import Parameter, Program, Variable, default_main_program
 from .program_desc import InferenceModelError, is_program_desc, program_bytes, read_program
 
 __all__ = ["save_inference_model", "load_inference_model", "normalize_program", "InferenceModelError",
@@ -60,64 +60,20 @@ def normalize_program(program, feed_vars, fetch_vars):
     for n in feed_names + fetch_names:
         if block._lookup(n) is None:
             raise ValueError(f"{api}: variable '{n}' is not in the program")
-    fed = set(feed_names)
-    needed = set(fetch_names) - fed
-    kept = []
-    for op in reversed(block.ops):
-        reads, writes = op_io(op)
-        if any(n in needed for n in writes):
-            kept.append(op)
-            needed.update(n for n in reads if n not in fed)
-    kept.reverse()
+    out = test._prune_with_input(feed_names, fetch_names)
+    kept = out.global_block().ops
     used = {n for op in kept for n in op_io(op)[0]} | set(fetch_names)
     for i, n in enumerate(feed_names):
         if n not in used:  # Paddle's pruning drops it, then refuses the feed name
             raise ValueError(f"{api}: The feeded_var_names[{i}]: '{n}' doesn't exist in pruned inference program. "
                              f"Please check whether '{n}' is a valid feed_var name, or remove it from "
                              f"feeded_var_names if '{n}' is not involved in the target_vars calculation.")
-    produced = {n for op in kept for n in op_io(op)[1]}
-    for n in sorted(needed - produced):
+    produced = {n for op in kept for n in op_io(op)[1]} | set(feed_names)
+    for n in sorted(used - produced):
         v = block._lookup(n)
         if v is None or not v.persistable:
             raise ValueError(f"{api}: the fetch variables need variable '{n}', which is neither in feed_vars, "
                              "a persistable variable, nor computed from them")
-    # keep the blocks the kept ops reach (through sub_block attrs), renumbered in their old order
-    reach, stack = {0}, list(kept)
-    while stack:
-        op = stack.pop()
-        for v in op._attrs.values():
-            if isinstance(v, Block) and v.idx not in reach:
-                reach.add(v.idx)
-                stack.extend(v.ops)
-    order = sorted(reach)
-    new_idx = {old: i for i, old in enumerate(order)}
-    out = Program()
-    out.random_seed = program.random_seed
-    out.blocks = []
-    for old in order:
-        ob = test.blocks[old]
-        nb = Block(out, new_idx[old], new_idx.get(ob.parent_idx, -1))
-        out.blocks.append(nb)
-    used = set(feed_names) | set(fetch_names)
-    for op in kept:
-        r, w = op_io(op)
-        used.update(r)
-        used.update(w)
-    for old, nb in zip(order, out.blocks):
-        ob = test.blocks[old]
-        ops = kept if old == 0 else ob.ops
-        for name, v in ob.vars.items():
-            if old == 0 and name not in used:
-                continue
-            nv = object.__new__(type(v))
-            nv.__dict__.update(v.__dict__)
-            nv.block, nv.op = nb, None
-            nb.vars[name] = nv
-        for op in ops:
-            attrs = {k: (out.blocks[new_idx[v.idx]] if isinstance(v, Block) else v) for k, v in op._attrs.items()}
-            nop = Operator(nb, op.type, op._inputs, op._outputs, attrs)
-            nop._where = op._where
-            nb._append_operator(nop)
     return out
 
 

@@ -16,7 +16,7 @@ from ..framework.tensor import Tensor
 from ..ops import dispatch
 from ..ops.registry import get_op
 from .appender import layer_name_guard, output_order_guard
-from .control_flow import cond, while_loop  # noqa: F401  (part of paddle.static.nn)
+from .control_flow import While, cond, while_loop  # noqa: F401  (part of paddle.static.nn)
 from .framework import Variable, program_unique_name, require_static
 from .py_func import py_func  # noqa: F401  (part of paddle.static.nn)
 from .assert_op import Assert  # noqa: F401  (paddle.static.nn.control_flow.Assert)

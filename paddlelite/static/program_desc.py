@@ -13,6 +13,8 @@ is trusted: the protobuf runtime parses bytes bounded by the file (its recursion
 block index, variable name and attribute value is checked before use, and every failure is an InferenceModelError
 (the checkpoint error family) naming the file and the op or variable.
 """
+import hashlib
+
 import numpy as np
 
 from ..framework.framework_proto import (ATTR_TYPE_NAMES, ATTR_TYPES, DTYPE_BY_NUMBER, DTYPE_NUMBERS, KIND_NUMBERS,
@@ -62,6 +64,13 @@ def _var_desc(m, v):
         desc.stop_gradient = True
     if v.is_data:
         desc.need_check_feed = True
+    for name, value in sorted(v._desc_attrs.items()):
+        if isinstance(value, str):
+            desc.attrs.add(name=name, type=ATTR_TYPES["STRING"], s=value)
+        elif isinstance(value, list):
+            desc.attrs.add(name=name, type=ATTR_TYPES["INTS"], ints=value)
+        else:
+            desc.attrs.add(name=name, type=ATTR_TYPES["INT"], i=value)
     return desc
 
 
@@ -175,6 +184,84 @@ def program_bytes(program, feed_names=(), fetch_names=()):
     for t in sorted(used & set(OP_VERSIONS)):
         desc.op_version_map.pair.add(op_name=t, op_version=m.OpVersion(version=OP_VERSIONS[t]))
     return desc.SerializeToString()
+
+
+class ProgramDesc:
+    """Paddle's ProgramDesc view of a Program (`program.desc`): its protobuf bytes, and the hash Paddle's executor
+    caches compiled programs by. `flush()` records the bytes; `need_update()` says whether the program has changed
+    since (a new program has not been flushed)."""
+
+    __slots__ = ("_program",)
+
+    def __init__(self, program):
+        self._program = program
+
+    def serialize_to_string(self):
+        return program_bytes(self._program)
+
+    def need_update(self):
+        return self._program._flushed_desc != program_bytes(self._program)
+
+    def flush(self):
+        self._program._flushed_desc = program_bytes(self._program)
+
+    def cached_hash_str(self):
+        """A hash of the program's bytes, recomputed only when the program has changed since the last flush."""
+        if self.need_update():
+            self.flush()
+        return str(int.from_bytes(hashlib.blake2b(self._program._flushed_desc, digest_size=8).digest(), "little"))
+
+    def num_blocks(self):
+        return len(self._program.blocks)
+
+    def block(self, index):
+        return BlockDesc(self._program.blocks[index])
+
+    def global_block(self):
+        return self.block(0)
+
+
+class BlockDesc:
+    """Paddle's BlockDesc view of a Block (`program.desc.block(i)`): its ops and variables as descs."""
+
+    __slots__ = ("_block",)
+
+    def __init__(self, block):
+        self._block = block
+
+    @property
+    def id(self):
+        return self._block.idx
+
+    @property
+    def parent(self):
+        return self._block.parent_idx
+
+    def op_size(self):
+        return len(self._block.ops)
+
+    def op(self, index):
+        return self._block.ops[index].desc
+
+    def has_var(self, name):
+        return self._block.has_var(_name_bytes(name, "has_var"))
+
+    def var(self, name):
+        name = _name_bytes(name, "var")
+        if name not in self._block.vars:
+            raise ValueError(f"BlockDesc.var: block {self._block.idx} has no variable '{name}'")
+        return self._block.vars[name].desc
+
+    def all_vars(self):
+        return [v.desc for v in self._block.vars.values()]
+
+
+def _name_bytes(name, api):
+    """A variable name given to a BlockDesc method: bytes, as Paddle's (its pybind signature takes bytes only)."""
+    if not isinstance(name, bytes):
+        raise TypeError(f"BlockDesc.{api}: the variable name must be bytes (e.g. b'x'), received "
+                        f"{type(name).__name__}")
+    return name.decode()
 
 
 # ---- reading -------------------------------------------------------------------------------------

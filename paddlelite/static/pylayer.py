@@ -5,6 +5,8 @@ Structural ops (they hold a Block, as control flow's do):
   pylayer_grad  Out@GRAD -> Input@GRAD    runs sub_block: backward_fn's ops, built when the backward pass
                                           reaches the pylayer op (backward_fn is called on the output grads)
 """
+import inspect
+
 from ..framework.mode import in_dynamic_mode
 from ..ops.registry import register_op
 from .callables import NO_FUNCTION, CallableTable
@@ -38,6 +40,8 @@ def static_pylayer(forward_fn, inputs, backward_fn=None, name=None):
     finally:
         program._rollback()
     inner, kind = _flatten(result, "static_pylayer")
+    if backward_fn is not None:
+        _check_arity(backward_fn, len(inner))
     key = program_unique_name(name or "pylayer")
     outs = [parent.create_var(f"{key}.tmp_{i}", v._shape, v.dtype, stop_gradient=backward_fn is None)
             for i, v in enumerate(inner)]
@@ -50,6 +54,20 @@ def static_pylayer(forward_fn, inputs, backward_fn=None, name=None):
          OP_ROLE_ATTR: program._op_role}))
     program._bump()
     return _pack(outs, kind)
+
+
+def _check_arity(backward_fn, n_outputs):
+    """backward_fn is called with one gradient per output of forward_fn: a TypeError now, when the program is built
+    (as Paddle, which builds the backward block at once), rather than when append_backward reaches the op."""
+    try:
+        signature = inspect.signature(backward_fn)
+    except (TypeError, ValueError):  # a builtin without a signature: nothing to check
+        return
+    try:
+        signature.bind(*range(n_outputs))
+    except TypeError as e:
+        raise TypeError(f"static_pylayer: backward_fn is called with the gradients of forward_fn's {n_outputs} "
+                        f"outputs, but it does not take {n_outputs} arguments ({e})") from None
 
 
 def _pylayer_grad(bp, op):

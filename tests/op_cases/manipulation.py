@@ -1,4 +1,6 @@
 """Gradient cases for the shape and layout ops (ops/manipulation.py)."""
+import numpy as np
+
 from . import OpCase, rand
 
 CASES = [
@@ -37,6 +39,9 @@ CASES = [
     OpCase("slice", {"Input": rand(4, 5, 3)}, {"axes": [0, 2], "starts": [1, -2], "ends": [3, 100]}, id="slice"),
     OpCase("slice", {"Input": rand(4, 5, 3)}, {"axes": [0, 2], "starts": [1, -1], "ends": [2, 2147483647],
                                                "decrease_axis": [0, 2]}, id="slice-decrease-axis"),
+    OpCase("crop_tensor", {"X": rand(3, 4, 5)}, {"shape": [2, -1, 3], "offsets": [1, 2, 0]}, id="crop_tensor"),
+    OpCase("crop_tensor", {"X": rand(3, 4), "Shape": np.array([2, 2], "int64"), "Offsets": np.array([1, 1], "int32")},
+           {"shape": [], "offsets": [-1, -1]}, id="crop_tensor-tensor-box"),
     OpCase("strided_slice", {"Input": rand(5, 6)}, {"axes": [0, 1], "starts": [4, 0], "ends": [-10, 6],
                                                "strides": [-2, 3]}, id="strided_slice-neg-stride"),
     OpCase("strided_slice_grad", {"X": rand(5, 6), "OutGrad": rand(3, 2)},

@@ -337,47 +337,8 @@ FILES = {
 }
 
 KNOWN_BUGS = {
-    "test/deprecated/legacy_test/test_device_guard.py": {
-        'TestDeviceGuard.test_device_guard': 'open: TypeError: crop: shape must be an int, received Variable',
-        'TestDeviceGuard.test_device_guard_with_id': 'open: TypeError: crop: shape must be an int, received Variable',
-        'TestDeviceGuard.test_op_descs_device_attr': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestDeviceGuard.test_without_kernel_op': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
     "test/deprecated/legacy_test/test_paddle_save_load_binary.py": {
         '*': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
-    "test/deprecated/legacy_test/test_program.py": {
-        'TestProgram.test_copy_info_from_error': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestProgram.test_parse_program_from_string': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestProgram.test_prune_with_input_type_error': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestProgramHash.test_program_clone': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestProgramHash.test_program_hash_equal': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestProgramHash.test_program_need_update': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestProgramHash.test_program_update': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestProgramProto.test_update_op': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestProgramProto.test_update_var': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestProgramProto.test_update_var_attr': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
-    "test/deprecated/legacy_test/test_save_inference_model_conditional_op.py": {
-        'TestConditionalOp.test_for_op': "open: TypeError: 'Variable' object cannot be interpreted as an integer",
-        'TestConditionalOp.test_while_op': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-    },
-    "test/deprecated/legacy_test/test_static_pylayer.py": {
-        'TestExecutorRunAutoPrune.test_prune_compiled_program': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestExecutorRunAutoPrune.test_prune_feed_var_in_fetchlist_1': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestExecutorRunAutoPrune.test_prune_feed_var_in_fetchlist_2': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestExecutorRunAutoPrune.test_prune_feed_with_optimizer': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestExecutorRunAutoPrune.test_prune_feed_without_optimizer': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestExecutorRunAutoPrune.test_prune_fetches_with_optimizer': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestExecutorRunAutoPrune.test_prune_fetches_without_optimizer': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestExecutorRunAutoPrune.test_prune_override_use_prune': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestExecutorRunAutoPrune.test_prune_program_partial_parameter_updated': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestExecutorRunAutoPrune.test_prune_program_with_tupe_in_fetch_list': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestExecutorRunAutoPrune.test_prune_with_cache_compiled_program': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestExecutorRunAutoPrune.test_prune_with_cache_program': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestExecutorRunAutoPrune.test_prune_with_cache_program2': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestExecutorRunAutoPrune.test_prune_with_multi_optimizers': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
-        'TestStaticPyLayerInputOutput.test_wrong_structure_exception': 'issue 28, exception classes that differ (helper suite)',
     },
     "test/deprecated/legacy_test/test_tensor.py": {
         'TestTensor.test_slice_tensor': 'issue 28, module paths and (private) names Paddle code uses (helper suite)',
