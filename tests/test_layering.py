@@ -47,7 +47,8 @@ FLOORS = {
     "": 7,
     "examples": 8, "__main__": 8,
 }
-# modules on another floor than their package: paddle.static's layer-level APIs
+# modules on another floor than their package: paddle.static's layer-level APIs; autograd.backward_mode (Paddle's module
+# path of base.backward's gradients_with_optimizer, which needs static programs and optimizers)
 MODULE_FLOORS = {"utils.install_check": 6, "autograd.backward_mode": 6, "static.nn": 5, "static.layer_apis": 5, "static.ema": 5, "static.metric": 5}
 NEVER = {("autograd", "static"), ("static", "autograd")}
 

@@ -8,7 +8,7 @@ import importlib
 import numpy as np
 import pytest
 
-from tests.differential import differential, error_class
+from tests.differential import assert_same, differential, error_class, run_both
 
 
 def _module(paddle, path):
@@ -276,3 +276,87 @@ def test_cond_and_matrix_exp_error_classes(paddle):
         found["empty"] = error_class(lambda: paddle.linalg.cond(x, "fro"))
         found["nonsquare_empty"] = error_class(lambda: paddle.linalg.cond(x, 2))
     return found
+
+
+# ---- Paddle's binary tensor records (test_paddle_save_load_binary) -----------------------------------------------
+def test_binary_records_round_trip_and_match_paddles_bytes(tmp_path):
+
+    def body(paddle):
+        import io
+        core = paddle.base.core
+        garbage = tmp_path / "garbage"
+        place = paddle.CPUPlace()
+        rows = core.SelectedRows([0, 4, 7], 10)
+        unset = error_class(lambda: paddle.save(rows, str(tmp_path / "unset"), use_binary_format=True))
+        rows.get_tensor().set(np.arange(6, dtype="float32").reshape(3, 2), place)
+        buf = io.BytesIO()
+        paddle.save(rows, buf, use_binary_format=True)
+        sr_bytes = buf.getvalue().hex()
+        buf.seek(0)
+        back = paddle.load(buf)
+        path = str(tmp_path / paddle.__name__ / "sr.pdsr")
+        paddle.save(rows, path, use_binary_format=True)
+        from_file = paddle.load(path)
+        t = paddle.to_tensor(np.array([[1.5, -2.0]], "float64"))
+        tbuf = io.BytesIO()
+        paddle.save(t, tbuf, use_binary_format=True)
+        tbuf.seek(0)
+        loaded = paddle.load(tbuf)
+        tbuf.seek(0)
+        as_numpy = paddle.load(tbuf, return_numpy=True)
+        missing = str(tmp_path / "no_such_dir" / "x")
+        return {"sr_bytes": sr_bytes, "t_bytes": tbuf.getvalue().hex(), "unset": unset,
+                "back": [type(back).__name__, back.rows(), back.height(), np.array(back.get_tensor())],
+                "file": [from_file.rows(), np.array(from_file.get_tensor())],
+                "tensor": [type(loaded).__name__, loaded.numpy(), as_numpy],
+                "dict": error_class(lambda: paddle.save({}, str(tmp_path / "d"), use_binary_format=True)),
+                "flag": error_class(lambda: paddle.save(t, str(tmp_path / "f"), use_binary_format=1)),
+                "save_missing_dir": error_class(lambda: core.save_selected_rows(rows, missing)),
+                "load_missing": error_class(lambda: core.load_selected_rows(rows, missing)),
+                "private_save": error_class(lambda: paddle.framework.io._save_selected_rows(rows, 1)),
+                "private_load": error_class(lambda: paddle.framework.io._load_selected_rows(1)),
+                "garbage": error_class(lambda: (garbage.write_bytes(b"\0"), paddle.load(str(garbage))),
+                                       catching=(ValueError,))}
+
+    ours, theirs = run_both(body)
+    expected = {"unset": "ValueError", "dict": "NotImplementedError", "flag": "TypeError",
+                "save_missing_dir": "RuntimeError", "load_missing": "RuntimeError",
+                "private_save": "NotImplementedError", "private_load": "NotImplementedError", "garbage": "ValueError"}
+    assert {k: ours[k] for k in expected} == expected, ours
+    assert ours["back"][:3] == ["SelectedRows", [0, 4, 7], 10] and ours["tensor"][0] == "Tensor"
+    if theirs is not None:
+        assert_same(ours, theirs, path="paddlelite vs Paddle")
+
+
+@differential(expected={"values": [[3.0, 3.0]], "zeros": [[0.0, 0.0]], "pir": False, "bad": "AttributeError"})
+def test_io_utils_get_and_set_value(paddle):
+    io_utils = _module(paddle, "framework.io_utils")
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        w = paddle.static.create_parameter([1, 2], "float32", default_initializer=paddle.nn.initializer.Constant(3.0))
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    values = np.array(io_utils.get_value(w))
+    io_utils.set_value(w, np.zeros([1, 2], "float32"))
+    return {"values": values, "zeros": np.array(io_utils.get_value(w)), "pir": io_utils.is_pir_fetch_var(w),
+            "bad": error_class(lambda: io_utils.get_value(np.zeros(2)))}
+
+
+@differential(expected={"types": ["DenseTensor"] * 7, "parts": [[[[9, 10, 11]]], [[[18, 19, 20]], [[0, 1, 2]]], [], [[[4]]]],
+                        "copy": 36, "out_of_range": "IndexError", "text": "IndexError", "none": "IndexError"})
+def test_dense_tensor_indexing(paddle):
+    """core.DenseTensor[...] (test_tensor's slice test): ints (keeping their dim) and slices, a copy."""
+    core = paddle.base.core
+    t = core.DenseTensor()
+    t.set(np.arange(12, dtype="float32").reshape(2, 2, 3), paddle.CPUPlace())
+    t3 = core.DenseTensor()
+    t3.set(np.arange(27, dtype="int64").reshape(3, 3, 3), paddle.CPUPlace())
+    picked = [t3[1], t3[2::-2], t3[2:-1:-1], t3[1, 1], t3[0:, 0:], t3[-1], t3[1:2, 0:1, 1:]]
+    part = t[1:]
+    part.set(np.zeros([1, 2, 3], "float32"), paddle.CPUPlace())
+    return {"types": [type(p).__name__ for p in picked],
+            "parts": [np.array(t3[1, 0]).tolist(), np.array(t3[2::-2])[:, :1, :].tolist(),
+                      np.array(t3[2:-1:-1]).tolist(), np.array(t3[0:1, 1:2, 1:2]).tolist()],
+            "copy": int(np.array(t).sum() - 30), "out_of_range": error_class(lambda: t3[5]),
+            "text": error_class(lambda: t3["a"]), "none": error_class(lambda: t3[None])}

@@ -20,8 +20,10 @@ from ..framework.flags import TF32, GlobalFlags
 from ..framework.random import Generator, default_cpu_generator
 from ..framework.tensor import Tensor as _EagerTensor
 from ..framework.var_type import DataType, VarDesc
+from ..static.binary_io import load_dense_tensor, load_selected_rows, save_dense_tensor, save_selected_rows
 from ..static.executor import LoDTensor, Scope
 from ..static import op_role as _op_role
+from ..static.selected_rows import SelectedRows
 
 DenseTensor = LoDTensor  # one class under both names, as Paddle 3 (core.LoDTensor is DenseTensor)
 Tensor = DenseTensor  # core.Tensor is the runtime tensor, as in Paddle 3
@@ -136,9 +138,10 @@ def set_num_threads(num_threads):
 
 
 __all__ = ["CPUPlace", "CUDAPinnedPlace", "CUDAPlace", "DataType", "DenseTensor", "Generator", "IPUPlace", "LoDTensor", "Place",
-           "Scope", "VarDesc", "XPUPlace", "default_cpu_generator", "eager", "eager_assign_group_by_size",
+           "Scope", "SelectedRows", "VarDesc", "XPUPlace", "default_cpu_generator", "eager", "eager_assign_group_by_size",
            "get_cublas_switch", "get_cudnn_switch",
            "globals", "op_proto_and_checker_maker", "is_compiled_with_cinn", "is_compiled_with_cuda", "is_compiled_with_custom_device",
            "is_compiled_with_distribute", "is_compiled_with_ipu", "is_compiled_with_mkldnn", "is_compiled_with_nccl",
            "is_compiled_with_onednn", "is_compiled_with_rocm", "is_compiled_with_xpu", "set_cublas_switch",
-           "set_cudnn_switch", "set_num_threads"]
+           "set_cudnn_switch", "set_num_threads", "save_dense_tensor", "load_dense_tensor", "save_selected_rows",
+           "load_selected_rows"]

@@ -137,18 +137,32 @@ class _Writer:
 # or an object to save as usual
 _ENCODERS = {}
 _NESTED_ENCODERS = {}  # class -> encode(obj): the object saved for one inside a dict, list or tuple
-_DECODERS = []  # (sniff(first bytes) -> bool, decode(data, where) -> object): what paddle.load reads besides
+_DECODERS = []  # (sniff(first bytes) -> bool, decode(data, where, return_numpy) -> object): what paddle.load reads
+_BINARY_ENCODERS = {}  # class -> encode(obj): the bytes paddle.save(obj, use_binary_format=True) writes
 
 
-def install_format(cls, encode, sniff=None, decode=None, nested=None):
+def install_format(cls, encode=None, sniff=None, decode=None, nested=None, binary=None):
     """Teach paddle.save an instance of `cls` (`encode(obj)`: bytes written as they are, or an object saved as usual;
-    `nested(obj)`: the object saved for one inside a container, when that differs) and paddle.load the bytes
-    `sniff(first 4 bytes)` recognises (`decode(data, where)`)."""
-    _ENCODERS[cls] = encode
+    `nested(obj)`: the object saved for one inside a container, when that differs; `binary(obj)`: the bytes written
+    with use_binary_format=True) and paddle.load the bytes `sniff(first 4 bytes)` recognises
+    (`decode(data, where, return_numpy)`)."""
+    if encode is not None:
+        _ENCODERS[cls] = encode
     if nested is not None:
         _NESTED_ENCODERS[cls] = nested
+    if binary is not None:
+        _BINARY_ENCODERS[cls] = binary
     if decode is not None:
         _DECODERS.append((sniff, decode))
+
+
+def _binary_bytes(obj, api):
+    """What paddle.save(obj, use_binary_format=True) writes: Paddle's binary record of one tensor or SelectedRows."""
+    for cls, encode in _BINARY_ENCODERS.items():
+        if isinstance(obj, cls):
+            return encode(obj)
+    raise NotImplementedError(f"{api}: with use_binary_format=True, obj must be a Tensor, a DenseTensor (LoDTensor) or "
+                              f"a SelectedRows, received {type(obj).__name__}")
 
 
 def _encode_items(obj):
@@ -173,8 +187,53 @@ def save(obj: Any, path: str | os.PathLike[str] | _io.BytesIO, protocol: int = 4
     """Save `obj` (e.g. a layer's or optimizer's state_dict, a Tensor, a static Program) to `path` atomically, or
     into a file-like object (io.BytesIO). format="paddle" (the default) writes real Paddle's pickle (protocol 2-4),
     which Paddle's paddle.load reads; format="paddlelite" writes the pickle-free checkpoint (which also keeps float8
-    tensors, which Paddle's format cannot hold). A Program is written as paddlelite's program document."""
+    tensors, which Paddle's format cannot hold). A Program is written as paddlelite's program document. With
+    use_binary_format=True a Tensor, DenseTensor or SelectedRows is written as Paddle's binary record of it (what its
+    save op writes), which paddle.load reads back."""
+    if isinstance(path, (str, os.PathLike)) and os.path.dirname(os.fspath(path)):  # first of all, as Paddle's
+        os.makedirs(os.path.dirname(os.fspath(path)), exist_ok=True)
+    binary = configs.get("use_binary_format", False)
+    if not isinstance(binary, bool):
+        raise TypeError(f"paddle.save: use_binary_format must be a bool, received {type(binary).__name__}")
+    if binary:
+        obj = _binary_bytes(obj, "paddle.save")
     write_file(obj, path, "paddle.save", format, protocol)
+
+
+def _binary_file(file_name, api):
+    if not (isinstance(file_name, (str, os.PathLike)) or _is_buffer(file_name)):
+        raise NotImplementedError(f"{api}: only a file path or a file-like object (io.BytesIO) is supported, received "
+                                  f"{type(file_name).__name__}")
+
+
+def _save_binary(obj, file_name, api):
+    """Paddle's private helpers behind paddle.save(use_binary_format=True): the record written; its end position."""
+    _binary_file(file_name, api)
+    write_file(_binary_bytes(obj, api), file_name, api)
+    return file_name.tell() if _is_buffer(file_name) else os.path.getsize(file_name)
+
+
+def _load_binary(file_name, api):
+    """(the object of the binary record at `file_name`, its end position)."""
+    _binary_file(file_name, api)
+    obj = read_archive(file_name, api)
+    return obj, file_name.tell() if _is_buffer(file_name) else os.path.getsize(file_name)
+
+
+def _save_dense_tensor(tensor, file_name):
+    return _save_binary(tensor, file_name, "paddle.framework.io._save_dense_tensor")
+
+
+def _save_selected_rows(selected_rows, file_name):
+    return _save_binary(selected_rows, file_name, "paddle.framework.io._save_selected_rows")
+
+
+def _load_dense_tensor(file_name):
+    return _load_binary(file_name, "paddle.framework.io._load_dense_tensor")
+
+
+def _load_selected_rows(file_name):
+    return _load_binary(file_name, "paddle.framework.io._load_selected_rows")
 
 
 def write_file(obj, path, api, format="paddle", protocol=4):
@@ -508,7 +567,7 @@ def read_archive(path, api, return_numpy=False, keep_name_table=False, name=None
             return _load_paddle_pickle(head + f.read(), path, api, return_numpy, keep_name_table)
         for sniff, decode in _DECODERS:
             if sniff(head):
-                return decode(head + f.read(), f"'{path}'")
+                return decode(head + f.read(), f"'{path}'", return_numpy)
         if head != b"PK\x03\x04":
             raise CheckpointError(f"{api}: '{path}' is not a paddlelite checkpoint (no zip header)")
         members = _read_members(f, path, api)

@@ -12,6 +12,13 @@ Each tensor is written as Paddle's DenseTensor serialization, little-endian:
 A combined file is those records back to back, one per variable, in the order of the sorted variable names (how
 save_combine's callers list them); it names nothing, so the reader takes the names from the program.
 
+A SelectedRows (row-sparse values: `height` rows of which `rows` are stored) is written as
+
+    uint32  version (0)
+    uint64  number of rows, then that many int64 row indices
+    int64   height
+    then the tensor of the stored rows from its tensor version on (no LoD)
+
 Reading trusts nothing: every size is checked against the bytes that remain before anything is allocated or
 parsed (so a file's few bytes never make a huge allocation), a TensorDesc is parsed from its bounded slice only,
 and any inconsistency is a CheckpointError naming the file and the tensor.
@@ -24,12 +31,12 @@ from .dtype import DTYPES
 from .framework_proto import DTYPE_BY_NUMBER, DTYPE_NUMBERS, messages
 from .io import CheckpointError
 
-_U32, _U64, _I32 = struct.Struct("<I"), struct.Struct("<Q"), struct.Struct("<i")
+_U32, _U64, _I32, _I64 = struct.Struct("<I"), struct.Struct("<Q"), struct.Struct("<i"), struct.Struct("<q")
 _VERSION = 0
 
 
-def tensor_bytes(array):
-    """One tensor's record: `array` (a NumPy array of a Paddle dtype, bfloat16/float8 through ml_dtypes)."""
+def _dense_bytes(array):
+    """A tensor from its tensor version on: version, TensorDesc, data."""
     dtype = DTYPES.get(str(array.dtype))
     if dtype is None:
         raise TypeError(f"a Paddle parameter file holds tensors of the dtypes {sorted(DTYPE_NUMBERS)}, not "
@@ -37,8 +44,19 @@ def tensor_bytes(array):
     desc = messages().VarType.TensorDesc(data_type=DTYPE_NUMBERS[dtype.name], dims=list(array.shape))
     desc_bytes = desc.SerializeToString()
     little = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<"))
-    return b"".join([_U32.pack(_VERSION), _U64.pack(0), _U32.pack(_VERSION), _I32.pack(len(desc_bytes)), desc_bytes,
-                     little.tobytes()])
+    return b"".join([_U32.pack(_VERSION), _I32.pack(len(desc_bytes)), desc_bytes, little.tobytes()])
+
+
+def tensor_bytes(array):
+    """One tensor's record: `array` (a NumPy array of a Paddle dtype, bfloat16/float8 through ml_dtypes)."""
+    return _U32.pack(_VERSION) + _U64.pack(0) + _dense_bytes(array)
+
+
+def selected_rows_bytes(rows, height, array):
+    """A SelectedRows' record: the row indices `rows`, `height` and the stored rows' values `array`."""
+    rows = np.asarray(rows, dtype="<i8").reshape(-1)
+    return b"".join([_U32.pack(_VERSION), _U64.pack(rows.size), rows.tobytes(), _I64.pack(int(height)),
+                     _dense_bytes(array)])
 
 
 def combined_bytes(arrays):
@@ -73,6 +91,24 @@ class _Reader:
             if size % 8:
                 self.fail(f"has a LoD level of {size} bytes in {what}, not a whole number of uint64 offsets")
             self.take(size, f"{what}'s LoD level {level}")  # offsets of a level-of-detail tensor: Paddle 3 reads none
+        return self.dense(what)
+
+    def selected_rows(self, what):
+        """(rows, height, values) of a SelectedRows record."""
+        version = self.unpack(_U32, f"{what}'s version")
+        if version != _VERSION:
+            self.fail(f"holds {what} in version {version}; Paddle's SelectedRows stream has version {_VERSION}")
+        count = self.unpack(_U64, f"{what}'s row count")
+        rows = np.frombuffer(self.take(_I64.size * count, f"{what}'s {count} rows"), dtype="<i8").astype(np.int64)
+        height = self.unpack(_I64, f"{what}'s height")
+        if height < 0 or (rows.size and (rows.min() < 0 or rows.max() >= height)):
+            self.fail(f"gives {what} rows outside its height {height}")
+        values = self.dense(what)
+        if values.ndim == 0 or values.shape[0] != rows.size:
+            self.fail(f"gives {what} {rows.size} rows but values of shape {list(values.shape)}")
+        return rows, height, values
+
+    def dense(self, what):
         version = self.unpack(_U32, f"{what}'s tensor version")
         if version != _VERSION:
             self.fail(f"holds {what} in tensor version {version}; Paddle writes version {_VERSION}")
@@ -116,3 +152,12 @@ def read_combined(data, names, where, api):
 def read_one(data, where, api):
     """The array of a stream holding exactly one tensor (the files of Paddle's `save` op)."""
     return read_combined(data, ["tensor"], where, api)["tensor"]
+
+
+def read_selected_rows(data, where, api):
+    """(rows, height, values) of a stream holding exactly one SelectedRows."""
+    reader = _Reader(data, where, api)
+    out = reader.selected_rows("SelectedRows")
+    if reader.pos != len(reader.data):
+        reader.fail(f"holds {len(reader.data) - reader.pos} bytes after its SelectedRows")
+    return out

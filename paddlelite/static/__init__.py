@@ -15,6 +15,7 @@ from .executor import Executor, LoDTensor, Scope, cpu_places, cuda_places, globa
 from .framework import (Block, Operator, Parameter, Program, Variable, default_main_program,
                         default_startup_program, device_guard, name_scope, program_guard)
 from . import io
+from . import binary_io as _binary_io  # noqa: F401  (paddle.save/load of Paddle's binary tensor records)
 from .input import InputSpec, data
 from .io import (deserialize_persistables, deserialize_program, is_persistable, load, load_from_file,
                  load_inference_model, load_program_state, load_vars, normalize_program, save, save_inference_model,

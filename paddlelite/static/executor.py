@@ -56,6 +56,29 @@ class DenseTensor:
     def numpy(self):
         return np.array(self)
 
+    def __getitem__(self, index):
+        """A new DenseTensor holding a copy of the part `index` selects, as Paddle's: ints and slices, one per leading
+        dim; an int keeps its dim (t[1] of a [3, 3] tensor is [1, 3])."""
+        value = self._value()
+        index = index if isinstance(index, tuple) else (index,)
+        if len(index) > value.ndim:
+            raise IndexError(f"DenseTensor: too many indices ({len(index)}) for a tensor of {value.ndim} dims")
+        parts = []
+        for axis, i in enumerate(index):
+            if isinstance(i, (int, np.integer)) and not isinstance(i, bool):
+                n = value.shape[axis]
+                if not -n <= i < n:
+                    raise IndexError(f"DenseTensor: index {i} is out of range for dim {axis} of size {n}")
+                i = int(i) % n
+                parts.append(slice(i, i + 1))
+            elif isinstance(i, slice):
+                parts.append(i)
+            else:
+                raise IndexError(f"DenseTensor: an index is an int or a slice, received {type(i).__name__}")
+        out = DenseTensor()
+        out.set(value[tuple(parts)].copy(), place_of_array(value))
+        return out
+
     def set(self, value, place=None):
         place = current_place() if place is None else parse_place(place, "LoDTensor.set")
         if isinstance(value, (DenseTensor, Tensor)):

@@ -294,7 +294,7 @@ def deserialize_program(data):
 # the NumPy array of its value inside a container (Program.state_dict()'s values), as Paddle pickles it there
 install_format(Program, lambda program: program_bytes(program),
                sniff=lambda head: is_program_desc(head) or v1_model.is_v1_model(head),
-               decode=lambda data, where: parse_model(data, where, "paddle.load")[0])
+               decode=lambda data, where, return_numpy: parse_model(data, where, "paddle.load")[0])
 install_format(LoDTensor, lambda t: wrap_array(np.array(t), Place("cpu"), True), nested=np.array)
 
 
