@@ -6,6 +6,8 @@ bfloat16 and the float8 types come from ml_dtypes: NumPy dtypes whose `kind` is 
 import ml_dtypes
 import numpy as np
 
+from .framework_proto import DTYPE_NUMBERS
+
 # Paddle's dtypes that NumPy lacks, by name
 _ML_DTYPES = {name: np.dtype(getattr(ml_dtypes, name)) for name in ("bfloat16", "float8_e4m3fn", "float8_e5m2")}
 # float16/bfloat16 (and float8) compute through float32, as Paddle's CPU kernels accumulate
@@ -31,7 +33,8 @@ FLOAT8_MAX = {d: float(ml_dtypes.finfo(d).max) for d in (FLOAT8_E4M3FN, _ML_DTYP
 
 
 class DType:
-    """A Paddle dtype: compares equal to its name ('float32'), to the NumPy dtype and to itself."""
+    """A Paddle dtype: compares equal to its name ('float32'), to the NumPy dtype, to itself and (as Paddle's
+    VarType does) to its VarType number, which legacy op descs hold (`op.attr('in_dtype') == paddle.float32`)."""
 
     __slots__ = ("name", "np")
 
@@ -42,6 +45,8 @@ class DType:
     def __eq__(self, other):
         if isinstance(other, DType):
             return self.np == other.np
+        if isinstance(other, int) and not isinstance(other, bool):
+            return DTYPE_NUMBERS.get(self.name) == other
         try:
             return self.np == convert_dtype(other).np
         except TypeError:

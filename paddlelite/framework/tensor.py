@@ -22,6 +22,7 @@ from . import dtype as _dtype
 from .printing import PaddleNamedType, tensor_to_string
 from .size import Size
 from .sparse import is_sparse
+from .unallocated import Unallocated
 
 _generated_ids = itertools.count()   # Paddle names tensors made from data generated_tensor_N ...
 _tmp_ids = itertools.count()         # ... and op results eager_tmp_N (ours: when first asked for)
@@ -159,6 +160,8 @@ class Tensor(metaclass=PaddleNamedType):
         data = self._data
         if _holds_shared_zeros(data):  # a cleared gradient: storage of its own first
             data = self._data = np.empty(data.shape, data.dtype)
+        elif data.__class__ is Unallocated:  # a lazily created parameter's first values
+            data = self._data = self._place.xp.empty(data.shape, data.dtype)
         data[...] = array
         self._bump_version()
 
@@ -477,22 +480,45 @@ class Parameter(Tensor):
                 kwargs["name"] = args[0]
             trainable = kwargs.get("trainable", True)
         self._data = data
-        self._place = _place_mod.place_of_array(data)
+        self._place = data.place if data.__class__ is Unallocated else _place_mod.place_of_array(data)
         self.name = kwargs.get("name") or unique_name.generate("_eager_param_base")
         self.trainable = trainable
         self.stop_gradient = not trainable
 
-    _lazy_init = False  # created inside a LazyGuard: initialize() may be called (once)
+    # Created inside a paddle.LazyGuard: the initialiser (`init(param)` sets the values, `init(var, block)` appends
+    # its ops), and whether initialize() is still to come
+    _initializer = None
+    _lazy_init = False
+
+    @classmethod
+    def _lazy(cls, shape, dtype, name, trainable, initializer, place):
+        """A parameter without values yet (paddle.LazyGuard): `initializer` gives them at initialize()."""
+        param = cls(Unallocated(shape, dtype, place, name), name, trainable=trainable)
+        param._initializer, param._lazy_init = initializer, True
+        return param
 
     def initialize(self):
-        """Paddle's initialisation of a parameter created inside a LazyGuard (its values are there already here);
+        """Paddle's initialisation of a parameter created inside a LazyGuard: its initialiser draws the values now;
         AssertionError otherwise or when called again, as Paddle's."""
         if not self._lazy_init:
             raise AssertionError("Parameter.initialize: this parameter was not created inside paddle.LazyGuard, or "
                                  "is initialised already (Required self._init_func is not None, but received None.)")
+        self._initializer(self)
         self._lazy_init = False
 
+    def _create_init_op(self, block):
+        """Append to `block` the ops that initialise this (lazily created) parameter, on a parameter variable of
+        its name, shape and dtype (Layer._startup_program)."""
+        if self._initializer is None:
+            raise AssertionError(f"Parameter._create_init_op: '{self.name}' was not created inside paddle.LazyGuard "
+                                 "(Required self._init_op_creator is not None, but received None.)")
+        var = block.create_parameter(name=self.name, shape=list(self.shape), dtype=self.dtype,
+                                     trainable=self.trainable)
+        self._initializer(var, block)
+
     def __repr__(self):
+        if self._data.__class__ is Unallocated:
+            return "Parameter containing:\nTensor(Not initialized)"
         return "Parameter containing:\n" + tensor_to_string(self)
 
     __str__ = __repr__

@@ -14,7 +14,8 @@ from ..framework import dtype as _dtype
 from ..framework.mode import no_grad, static_guard
 from ..framework.tensor import Tensor
 from ..ops import dispatch
-from ..ops.registry import get_op
+from ..ops.legacy import legacy_type
+from ..ops.registry import Meta, get_op
 from ..utils import unique_name
 
 __all__ = ["Initializer", "Constant", "Normal", "Uniform", "XavierUniform", "XavierNormal", "KaimingNormal",
@@ -51,27 +52,89 @@ def calculate_gain(nonlinearity, param=None):
     return gains[nonlinearity]
 
 
+class _EagerOps:
+    """Runs an initialiser's ops at once (eager mode) on `place`; `out` (where a static op would write) is not
+    needed: every op gives a new tensor."""
+
+    ops = ()
+
+    def __init__(self, place):
+        self.place = place
+        from .. import static
+        self.random_seed = static.default_main_program().random_seed
+
+    def run(self, op_type, *inputs, out=None, **attrs):
+        op = get_op(op_type)
+        if not inputs and self.place is not None:
+            attrs["place"] = self.place
+        with static_guard(False), no_grad():
+            return dispatch.apply(op, *inputs, **attrs)
+
+
+class _StaticOps:
+    """Appends an initialiser's ops to `block`. `out` names where an op writes: the parameter's Variable, or the key
+    of a new temporary (`unique_name.generate(key)`, one per output slot when a tuple; `<op type>.tmp` when None).
+    Paddle's initialisers write some ops' outputs into their inputs' variables again (reshape, scatter); here each
+    writes a new temporary, so every variable keeps one shape."""
+
+    def __init__(self, block):
+        self.block, self.ops = block, []
+        self.random_seed = block.program.random_seed
+
+    def run(self, op_type, *inputs, out=None, **attrs):
+        op = get_op(op_type)
+        given = {slot: v for slot, v in zip(op.inputs, inputs) if v is not None}
+        metas = [Meta(given[slot]._shape, given[slot]._dtype.np) if slot in given else None for slot in op.inputs]
+        out_metas = op.infer(*metas, **op.fill_attrs(attrs))
+        out_metas = (out_metas,) if op.n_out == 1 else out_metas
+        targets = out if isinstance(out, tuple) else (f"{op_type}.tmp" if out is None else out,)
+        outs = [t if not isinstance(t, str) else
+                self.block.create_var(unique_name.generate(t), m.shape, m.dtype, stop_gradient=True)
+                for t, m in zip(targets, out_metas)]
+        self.ops.append(self.block.append_op(type=legacy_type(op.type), inputs=given, outputs=dict(zip(op.outputs, outs)),
+                                             attrs=attrs))
+        return outs[0] if op.n_out == 1 else tuple(outs)
+
+
 class Initializer:
-    """Base: subclasses give `_op(shape, dtype)` -> (op type, attrs)."""
+    """Base: subclasses give `_op(shape, dtype)` -> (op type, attrs) for one op, or `_build` for several."""
 
     _bare_desc = False  # Paddle's Constant appends a bare fill_constant desc (no empty input slots listed)
-    # parameter dtypes Paddle's initialiser draws in float32 into `<_tmp_key>.<param>.tmp_<n>` and casts (static mode)
+    # parameter dtypes Paddle's initialiser draws in float32 into `<_tmp_key>.<param>.tmp_<n>` and casts
     _float32_for = frozenset()
     _tmp_key = None
     _seed = 0  # a random op's seed; 0: the program's random_seed (itself 0: unseeded)
+    _returned_op = 0  # which of its appended ops Paddle's initialiser returns
 
     def _op(self, shape, dtype):
         raise TypeError(f"{type(self).__name__} does not define how to initialise a parameter")
 
-    def __call__(self, param, block=None):
-        """Initialise `param`: eagerly now, or (static mode) by an op appended to `block`
-        (default: the startup program's global block)."""
+    def _build(self, ops, shape, dtype, out):
+        """Run (eager) or append (static) through `ops` the ops that write the initial values of a parameter of
+        `shape` and `dtype` into `out` (the parameter's Variable; a name key eagerly); returns the last result."""
+        if dtype not in self._float32_for:
+            return self._run(ops, shape, dtype, out)
+        drawn = self._run(ops, shape, "float32", f"{self._tmp_key}.{out.name}.tmp" if hasattr(out, "name") else None)
+        return ops.run("cast", drawn, out=out, dtype=dtype)
+
+    def _run(self, ops, shape, dtype, out):
+        op_type, attrs = self._op(shape, dtype)
+        if attrs.get("seed") == 0:
+            attrs = dict(attrs, seed=ops.random_seed)
+        return ops.run(op_type, out=out, **attrs)
+
+    @staticmethod
+    def _checked_shape(param, who):
         shape = [int(d) for d in param.shape]
         if -1 in shape:
-            raise ValueError(f"{type(self).__name__}: cannot initialise '{param.name}' with an unknown "
-                             f"dim in its shape {shape}")
+            raise ValueError(f"{who}: cannot initialise '{param.name}' with an unknown dim in its shape {shape}")
+        return shape
+
+    def __call__(self, param, block=None):
+        """Initialise `param`: eagerly now, or (static mode) by ops appended to `block` (default: the startup
+        program's global block), returning the op Paddle's initialiser returns."""
+        shape = self._checked_shape(param, type(self).__name__)
         dtype = _dtype.convert_dtype(param.dtype).name
-        op_type, attrs = self._op(shape, dtype)
         if isinstance(param, Tensor):
             param._data = self.array(shape, dtype, param._place)
             param._bump_version()
@@ -79,30 +142,19 @@ class Initializer:
         if block is None:
             from .. import static
             block = static.default_startup_program().global_block()
-        target = param
-        if dtype in self._float32_for:
-            target = block.create_var(unique_name.generate(f"{self._tmp_key}.{param.name}.tmp"), shape, "float32")
-            op_type, attrs = self._op(shape, "float32")
-        if attrs.get("seed") == 0:
-            attrs = dict(attrs, seed=block.program.random_seed)
-        op = block.append_op(type=op_type, outputs={"Out": [target]}, attrs=attrs)
+        ops = _StaticOps(block)
+        self._build(ops, shape, dtype, param)
+        op = ops.ops[self._returned_op]
         op._bare_desc = self._bare_desc
-        if target is not param:
-            block.append_op(type="cast", inputs={"X": [target]}, outputs={"Out": [param]}, attrs={"dtype": dtype})
         return op
 
     def array(self, shape, dtype, place=None):
-        """The initial values as an array (NumPy/CuPy) on `place` (default: the current device). A random op of
-        seed 0 draws with the main program's random_seed, as Paddle's legacy initialisers do eagerly too: a
-        generator of that seed for each parameter when it is set (_manual_program_seed), paddle.seed's otherwise."""
-        op_type, attrs = self._op([int(d) for d in shape], _dtype.convert_dtype(dtype).name)
-        if attrs.get("seed") == 0:
-            from .. import static
-            attrs = dict(attrs, seed=static.default_main_program().random_seed)
-        if place is not None:
-            attrs = dict(attrs, place=place)
-        with static_guard(False), no_grad():
-            return dispatch.apply(get_op(op_type), **attrs)._data
+        """The initial values as an array (NumPy/CuPy) on `place` (default: the current device), made by the ops
+        the static initialiser appends. A random op of seed 0 draws with the main program's random_seed, as
+        Paddle's legacy initialisers do eagerly too: a generator of that seed for each parameter when it is set
+        (_manual_program_seed), paddle.seed's otherwise."""
+        shape = [int(d) for d in shape]
+        return self._build(_EagerOps(place), shape, _dtype.convert_dtype(dtype).name, None)._data
 
 
 class Constant(Initializer):
@@ -283,11 +335,18 @@ class Assign(Initializer):
 
 
 class Bilinear(Initializer):
-    """Weights of a transposed convolution that upsamples bilinearly (shape [C, 1, K, K] style)."""
+    """Weights of a transposed convolution that upsamples bilinearly (shape [C, 1, K, K] style), set in float32
+    (float16, bfloat16 and float64 weights by a cast of those, as Paddle's)."""
+
+    _float32_for, _tmp_key = frozenset({"float16", "bfloat16", "float64"}), "bilinear_init"
 
     def _op(self, shape, dtype):
         if len(shape) != 4 or shape[2] != shape[3]:
             raise ValueError(f"Bilinear: expects a 4-D weight with square kernels, received {shape}")
+        if dtype != "float32":
+            raise TypeError(f"Bilinear: unsupported dtype {dtype}; expected float16, bfloat16, float32 or float64")
+        if int(np.prod(shape)) > 1024 * 1024:  # Paddle's limit on the values an assign_value op carries
+            raise ValueError(f"Bilinear: the weight is too big ({shape}); at most 1024 * 1024 elements")
         k = shape[3]
         f = math.ceil(k / 2.0)
         c = (2 * f - 1 - f % 2) / (2.0 * f)
@@ -298,44 +357,64 @@ class Bilinear(Initializer):
 
 
 class Orthogonal(Initializer):
-    """A (semi-)orthogonal matrix from the QR of a Gaussian draw (drawn with paddle.seed's generator)."""
+    """A (semi-)orthogonal matrix: Paddle's ops -- a Gaussian draw of [max(rows, cols), min(rows, cols)], its QR,
+    Q's columns times the signs of R's diagonal, transposed when rows < cols, reshaped and scaled by `gain`."""
+
+    _returned_op = -1  # Paddle's returns its last op, the scale
 
     def __init__(self, gain=1.0, name=None):
         self.gain = float(gain)
 
-    def _op(self, shape, dtype):
-        from ..framework.random import get_rng
-        rows = shape[0]
-        cols = int(np.prod(shape[1:])) if len(shape) > 1 else 1
-        a = get_rng(np).normal(size=(max(rows, cols), min(rows, cols)))
-        q, r = np.linalg.qr(a)
-        q = q * np.sign(np.diag(r))
+    def _build(self, ops, shape, dtype, out):
+        if len(shape) < 2:
+            raise AssertionError("Only Tensor with 2 or more dimensions can be initialized by Orthogonal")
+        if dtype not in ("float32", "float64"):
+            raise TypeError(f"Orthogonal: the parameter's dtype must be float32 or float64, received {dtype}")
+        rows, cols = shape[0], int(np.prod(shape[1:]))
+        normal = ops.run("gaussian_random", out="gaussian_random.tmp", shape=[max(rows, cols), min(rows, cols)],
+                         mean=0.0, std=1.0, seed=ops.random_seed, dtype=dtype)
+        q, r = ops.run("qr", normal, out=("qr.q.tmp", "qr.r.tmp"), mode="reduced")
+        diagonal = ops.run("diag_v2", r, out="diag.tmp", offset=0, padding_value=0.0)
+        q = ops.run("multiply", q, ops.run("sign", diagonal))
         if rows < cols:
-            q = q.T
-        return Assign(self.gain * q[:rows, :cols].reshape(shape))._op(shape, dtype)
+            q = ops.run("transpose", q, out="transpose.tmp", perm=[1, 0])
+        q = ops.run("reshape", q, shape=shape)
+        return ops.run("scale", q, out=out, scale=self.gain, bias=0.0)
 
 
 class Dirac(Initializer):
     """Identity-preserving convolution weights [out, in, *kernel] (3-, 4- or 5-D): in each of `groups` groups of
-    output channels, channel j gets a 1 at input channel j in the kernel's centre, zeros elsewhere."""
+    output channels, channel j gets a 1 at input channel j in the kernel's centre, zeros elsewhere. Paddle's ops:
+    zeros in float32, flattened, ones scattered at those offsets, reshaped back (then cast to the weight's dtype)."""
+
+    _returned_op = 4  # Paddle's returns its scatter
 
     def __init__(self, groups=1, name=None):
         if not isinstance(groups, int) or isinstance(groups, bool) or groups <= 0:
             raise AssertionError(" 'groups' must be a positive integer. ")  # Paddle's class and message
         self._groups = groups
 
-    def _op(self, shape, dtype):
+    def _build(self, ops, shape, dtype, out):
+        if dtype not in ("float16", "bfloat16", "float32", "float64"):
+            raise TypeError(f"Dirac: the parameter's dtype must be float16, bfloat16, float32 or float64, "
+                            f"received {dtype}")
         if len(shape) not in (3, 4, 5):
             raise AssertionError("Only Tensor with 3/4/5 dimensions can be initialized by Dirac")
         if shape[0] % self._groups:
             raise AssertionError("Tensor 0-dimension must be divisible by groups")
         per_group = shape[0] // self._groups
-        w = np.zeros(shape)
-        centre = tuple(k // 2 for k in shape[2:])
-        for i in range(self._groups):
-            for j in range(min(per_group, shape[1])):
-                w[(i * per_group + j, j, *centre)] = 1.0
-        return Assign(w)._op(shape, dtype)
+        centre = [k // 2 for k in shape[2:]]
+        offsets = [int(np.ravel_multi_index((i * per_group + j, j, *centre), shape))
+                   for i in range(self._groups) for j in range(min(per_group, shape[1]))]
+        w = ops.run("fill_constant", shape=shape, value=0.0, dtype="float32")
+        w = ops.run("reshape", w, shape=[-1])
+        index = ops.run("assign_value", out="scatter_index", shape=[len(offsets)], dtype="int64", values=offsets)
+        ones = ops.run("assign_value", out="scatter_value", shape=[len(offsets)], dtype="float32",
+                       values=[1.0] * len(offsets))
+        w = ops.run("scatter", w, index, ones, overwrite=True)
+        if dtype == "float32":
+            return ops.run("reshape", w, out=out, shape=shape)
+        return ops.run("cast", ops.run("reshape", w, shape=shape), out=out, dtype=dtype)
 
 
 _global = {"weight": None, "bias": None}
@@ -371,9 +450,9 @@ def MSRAInitializer(uniform=True, fan_in=None, seed=0, negative_slope=0.0, nonli
 
 
 class LazyGuard:
-    """Paddle's lazy-initialisation scope for building huge models. Parameters created inside it are
-    initialised at once here: paddlelite allocates them as NumPy/CuPy arrays on creation (README.md,
-    "Compatibility"); their `initialize()` succeeds once, as Paddle's."""
+    """Paddle's lazy-initialisation scope for building huge models: parameters created inside it have a shape and a
+    dtype but no values (using them raises RuntimeError) until their initialize() runs their initialiser;
+    `Layer._startup_program()` gives the program of the initialisers' ops instead."""
 
     _depth = threading.local()
 
@@ -388,4 +467,3 @@ class LazyGuard:
     def __exit__(self, *exc):
         LazyGuard._depth.n -= 1
         return False
-

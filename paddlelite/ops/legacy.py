@@ -33,6 +33,7 @@ LEGACY_TYPES = {
     "all": "reduce_all",
     "any": "reduce_any",
     "embedding": "lookup_table_v2",
+    "diag": "diag_v2",
     "reshape": "reshape2",
     "transpose": "transpose2",
     "squeeze": "squeeze2",

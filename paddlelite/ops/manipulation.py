@@ -523,6 +523,41 @@ DIAGONAL_GRAD = register_op("diagonal_grad", inputs=("Input", "OutGrad"), meta_i
                             attrs=_DIAGONAL_ATTRS, double_grad=True)
 
 
+# ---- diag (Paddle's diag_v2): a 1-D x on the `offset` diagonal of a square matrix, padding_value elsewhere; a
+# 2-D x's `offset` diagonal, copied ----------------------------------------------------------------------------
+def _diag_infer(x, offset, padding_value):
+    if len(x.shape) == 2:
+        return Meta((diagonal_length(x.shape[0], x.shape[1], offset),), x.dtype)
+    if len(x.shape) != 1:
+        raise ValueError(f"op 'diag_v2': X must be 1-D or 2-D, received shape {list(x.shape)}")
+    n = -1 if x.shape[0] == -1 else x.shape[0] + abs(offset)
+    return Meta((n, n), x.dtype)
+
+
+def _diag_forward(xp, x, offset, padding_value):
+    _diag_infer(Meta(x.shape, x.dtype), offset, padding_value)
+    if x.ndim == 2:
+        return xp.diagonal(x, offset).copy()
+    n = x.shape[0] + abs(offset)
+    out = xp.full((n, n), padding_value, dtype=x.dtype)
+    _diagonal_forward(xp, out, offset, 0, 1)[...] = x
+    return out
+
+
+def _diag_grad(g):  # the matrix's diagonal is the vector: each direction's gradient is the other direction
+    if g.needs("X"):
+        x, dout, offset = g.input("X"), g.output_grad("Out"), g.attrs["offset"]
+        if len(g.shape(x)) == 2:
+            dx = g.op("diagonal_grad", x, dout, offset=offset, axis1=0, axis2=1)
+        else:
+            dx = g.op("diagonal", dout, offset=offset, axis1=0, axis2=1)
+        g.set_input_grad("X", dx)
+
+
+DIAG = register_op("diag", inputs=("X",), outputs=("Out",), forward=_diag_forward, infer=_diag_infer,
+                   grad=_diag_grad, attrs={"offset": 0, "padding_value": 0.0}, double_grad=True)
+
+
 # ---- view as another dtype: the same bytes reinterpreted (not differentiable) ---------------------
 def _view_dtype_infer(x, dtype):
     new, old = np.dtype(dtype), np.dtype(x.dtype)

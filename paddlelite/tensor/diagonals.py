@@ -6,7 +6,6 @@ from ..ops import manipulation as _mo
 from ..ops.dispatch import apply
 from . import creation as _creation
 from . import manipulation as _manip
-from . import math as _math
 from .manipulation import _check_tensor, _int
 from .stacking import moveaxis
 
@@ -58,18 +57,15 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
 
 
 def diag(x, offset=0, padding_value=0, name=None):
-    """1-D x: the square matrix with x on its `offset` diagonal (padding_value elsewhere); 2-D x: that diagonal."""
+    """1-D x: the square matrix with x on its `offset` diagonal (padding_value elsewhere); 2-D x: that diagonal
+    (a copy, unlike diagonal). Op 'diag' (Paddle's diag_v2); a 0-D x counts as 1-D."""
     _check_tensor(x, "diag")
     offset = _int(offset, "diag", "offset")
-    if len(x.shape) == 2:  # a copy, unlike diagonal (Paddle's diag_v2)
-        return _creation.assign(diagonal(x, offset))
-    if len(x.shape) > 1:
+    if len(x.shape) > 2:
         raise ValueError(f"diag: x must be 0-D, 1-D or 2-D, received shape {list(x.shape)}")
-    out = diag_embed(x, offset)
-    if padding_value == 0:
-        return out
-    off_diagonal = _math.logical_not(_manip.cast(diag_embed(_creation.ones_like(x), offset), "bool"))
-    return _math.where(off_diagonal, _creation.full_like(out, padding_value), out)
+    if not x.shape:
+        x = _manip.reshape(x, [1])
+    return apply(_mo.DIAG, x, offset=offset, padding_value=float(padding_value))
 
 
 def diagflat(x, offset=0, name=None):

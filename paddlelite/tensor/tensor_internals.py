@@ -6,6 +6,7 @@ import hashlib
 
 from ..device import place as _place_mod
 from ..framework.tensor import Tensor, share_storage, storage_of, wrap_array
+from ..framework.unallocated import Unallocated
 from .manipulation import _check_tensor, _int
 
 
@@ -32,8 +33,8 @@ def _numel(self):
 
 
 def _is_initialized(self):
-    """True: a paddlelite tensor always holds its values."""
-    return True
+    """Whether the tensor holds values: all but a parameter created inside paddle.LazyGuard before initialize()."""
+    return self._data.__class__ is not Unallocated
 
 
 _is_dense_tensor_hold_allocation = _is_initialized

@@ -30,6 +30,8 @@ CASES = [
     OpCase("diagonal", {"Input": rand(3, 2, 4)}, {"offset": -1, "axis1": 2, "axis2": 0}, id="diagonal-below"),
     OpCase("diagonal_grad", {"Input": rand(3, 4), "OutGrad": rand(3, seed=2)}, {"offset": 0, "axis1": 0, "axis2": 1},
            id="diagonal_grad"),
+    OpCase("diag", {"X": rand(3)}, {"offset": -1, "padding_value": 2.0}, id="diag-vector"),
+    OpCase("diag", {"X": rand(3, 4)}, {"offset": 1}, id="diag-matrix"),
     # as_strided: overlapping windows (an element seen twice gets both gradients)
     OpCase("as_strided", {"X": rand(3, 4)}, {"dims": [3, 3], "stride": [3, 1], "offset": 8},
            noncontiguous=False, id="as_strided-overlap"),

@@ -343,36 +343,4 @@ FILES = {
 }
 
 KNOWN_BUGS = {
-    "test/deprecated/legacy_test/test_initializer.py": {
-        'TestBilinearInitializer.test_bilinear_initializer_bf16': 'open: AssertionError: 1 != 2',
-        'TestBilinearInitializer.test_bilinear_initializer_fp16': 'open: AssertionError: 1 != 2',
-        'TestBilinearInitializer.test_bilinear_initializer_fp64': 'open: AssertionError: 1 != 2',
-        'TestBilinearInitializer.test_type_error': 'issue 28, exception classes that differ (helper suite)',
-        'TestDiracInitializer1.test_dirac': 'open: AssertionError: 2 != 8',
-        'TestDiracInitializer2.test_dirac': 'open: AssertionError: 2 != 8',
-        'TestDiracInitializer3.test_dirac': 'open: AssertionError: 2 != 7',
-        'TestMSRAInitializer.test_msra_initializer_fp16': 'open: AssertionError: False is not true',
-        'TestOrthogonalInitializer1.test_orthogonal': 'open: AssertionError: 2 != 9',
-        'TestOrthogonalInitializer2.test_orthogonal': 'open: AssertionError: 2 != 8',
-        'TestOrthogonalInitializer3.test_error': 'issue 28, exception classes that differ (helper suite)',
-        'TestOrthogonalInitializer3.test_orthogonal': 'open: AssertionError: 2 != 8',
-        'TestSetGlobalInitializer.test_set_global_bias_initializer': 'open: + uniform_random',
-        'TestSetGlobalInitializer.test_set_global_weight_initializer': 'open: + uniform_random',
-        'TestUniformInitializer.test_uniform_initializer_fp16': 'open: AssertionError: False is not true',
-    },
-    "test/deprecated/legacy_test/test_initializer_nn.py": {
-        'TestTruncatedNormal.test_truncated_normal_initializer_bf16': 'open: AssertionError: False is not true',
-        'TestTruncatedNormal.test_truncated_normal_initializer_fp16': 'open: AssertionError: False is not true',
-        'TestUniform.test_uniform_initializer_fp16': 'open: AssertionError: False is not true',
-    },
-    "test/deprecated/legacy_test/test_lazy_init.py": {
-        'TestDygraphLazy.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
-        'TestInitializerBase.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
-        'TestNestModelLazy.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
-        'TestNormal.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
-        'TestTruncatedNormal.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
-        'TestUniform.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
-        'TestXavierNormal.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
-        'TestXavierUniform.test_wrapper': 'open: LazyGuard creates parameter values at once; Paddle defers them to initialize() (RuntimeError before) and records Layer._startup_program()',
-    },
 }

@@ -221,6 +221,16 @@ class Layer:
                          remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
         return self._named_members("_parameters", prefix, include_sublayers, remove_duplicate)
 
+    def _startup_program(self):
+        """A startup program of the ops that initialise this layer's parameters (all created inside a
+        paddle.LazyGuard; AssertionError otherwise, as Paddle's)."""
+        from ...static import Program, program_guard
+        main, startup = Program(), Program()
+        with program_guard(main, startup):
+            for param in self.parameters():
+                param._create_init_op(startup.global_block())
+        return startup
+
     def _named_members(self, table, prefix, include_sublayers, remove_duplicate=True):
         """(dotted name, tensor) for each tensor of the layers' `table` dict, shared ones once unless not
         `remove_duplicate`, None skipped."""

@@ -8,6 +8,7 @@ import numpy as np
 
 from ...framework import dtype as _dtype
 from ...framework.mode import in_static_mode
+from ...device.place import current_place
 from ...framework.tensor import Parameter
 from ...utils import unique_name
 from .. import initializer as _init
@@ -87,7 +88,7 @@ def create_parameter(shape, dtype=None, name=None, attr=None, is_bias=False, def
 
     Name: attr.name, else `name`, else `_name_key` or 'create_parameter_<n>.w' made unique (per program in static
     mode, as Paddle's LayerHelper).
-    Initialiser: attr.initializer, else default_initializer, else the global one, else
+    Initialiser: attr.initializer, else the global one (set_global_initializer), else default_initializer, else
     XavierUniform for weights and Constant(0) for biases.
     """
     if not isinstance(shape, (list, tuple)) or not all(isinstance(d, (int, np.integer)) for d in shape):
@@ -108,7 +109,7 @@ def create_parameter(shape, dtype=None, name=None, attr=None, is_bias=False, def
     if default_initializer is not None and not isinstance(default_initializer, _init.Initializer):
         raise TypeError(f"create_parameter: default_initializer must be an Initializer or None, received "
                         f"{type(default_initializer).__name__}")
-    init = attr.initializer or default_initializer or _init.global_initializer(is_bias) or \
+    init = attr.initializer or _init.global_initializer(is_bias) or default_initializer or \
         (_init.Constant(0.0) if is_bias else _init.XavierUniform())
     if in_static_mode():
         return _static_parameter(pname, shape, dtype, attr, init)
@@ -116,8 +117,10 @@ def create_parameter(shape, dtype=None, name=None, attr=None, is_bias=False, def
         raise ValueError(f"parameter name [{pname}] have be been used. In dygraph mode, the name of parameter "
                          "can't be same.Please check the parameter attr value passed to self.create_parameter or "
                          "constructor of dygraph Layers")
-    param = Parameter(init.array(shape, dtype), pname, trainable=attr.trainable)
-    param._lazy_init = _init.LazyGuard.active()  # initialize() is then Paddle's no-fail call (the values are there)
+    if _init.LazyGuard.active():  # values at initialize(), ops for Layer._startup_program()
+        param = Parameter._lazy(shape, dtype, pname, attr.trainable, init, current_place())
+    else:
+        param = Parameter(init.array(shape, dtype), pname, trainable=attr.trainable)
     _attach_attrs(param, attr)
     return param
 
