@@ -237,19 +237,20 @@ def test_program_guard_in_one_thread_never_redirects_another_threads_ops():
         paddle.enable_static()
         try:
             main, startup = paddle.static.Program(), paddle.static.Program()
+            before = paddle.static.default_main_program()
             with paddle.static.program_guard(main, startup):
                 x = paddle.static.data(f"x{k}", [2], "float32")
                 for _ in range(30):
                     x = x + float(k)
-            return main, paddle.static.default_main_program()
+            return main, before, paddle.static.default_main_program()
         finally:
             paddle.disable_static()
 
     results = run_threads(work)
-    for k, (main, after) in enumerate(results):
+    for k, (main, before, after) in enumerate(results):
         assert len(main.global_block().ops) == 30
         assert [n for n in main.global_block().vars if n.startswith("x")] == [f"x{k}"]
-        assert after is paddle.static.default_main_program()  # each thread back on the shared default program
+        assert before is results[0][1] and after is before  # each thread back on the shared default program
 
 
 
