@@ -62,6 +62,15 @@ def test_too_few_classes(paddle):
     paddle.nn.functional.hsigmoid_loss(paddle.ones([2, 3]), paddle.to_tensor([0, 0]), 1, paddle.ones([1, 3]))
 
 
+def test_a_label_outside_the_classes_is_refused():
+    """Paddle's own example passes label 5 with num_classes=5: its kernel then reads classifier 4 of a weight with 4
+    rows (past the buffer, so what it prints is not a specification); here a ValueError names the range."""
+    import paddlelite as paddle
+    with pytest.raises(ValueError, match=r"hsigmoid_loss: label values must lie in \[0, num_classes=5\), received "
+                                         r"values in \[0, 5\]"):
+        paddle.nn.functional.hsigmoid_loss(paddle.ones([4, 3]), paddle.to_tensor([0, 1, 4, 5]), 5, paddle.ones([4, 3]))
+
+
 @differential()
 def test_layer_takes_default_dtype(paddle):
     paddle.set_default_dtype("float64")

@@ -760,6 +760,10 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
         raise ValueError(f"{api}: input must be [N, D] and weight [num_classes - 1, D], received shapes "
                          f"{list(input.shape)} and {list(weight.shape)}")
     if path_table is None:
+        # Paddle's kernel reads past weight's last row for a label outside [0, num_classes); a clear error instead
+        if not in_static_mode() and label.size and (int(T.min(label)) < 0 or int(T.max(label)) >= num_classes):
+            raise ValueError(f"{api}: label values must lie in [0, num_classes={num_classes}), received values in "
+                             f"[{int(T.min(label))}, {int(T.max(label))}]")
         parents, bits = _default_tree_path(label, num_classes)
     else:
         parents, bits = path_table, path_code
