@@ -6,7 +6,7 @@
 //
 // Logits are viewed as [outer, C, inner] (the class axis in the middle); the loss and hard labels
 // as [outer, inner]. Hard labels: target = one_hot(label), rows whose label == ignore_index get 0.
-// Soft labels: d logits = softmax * sum(label) - label (row sums by warp). `dloss_stride` is 1 for a per-row loss
+// Soft labels: target = label. `dloss_stride` is 1 for a per-row loss
 // gradient and 0 for a broadcast scalar (a fused mean/sum reduction); `scale` multiplies it
 // (1/N for a mean). Reads softmax (+ labels) once, writes dx once; 4-wide vector loads when aligned.
 // Hard labels with the class axis last (inner == 1, the usual case): rows on the grid's y axis, classes
@@ -72,44 +72,26 @@ __device__ __forceinline__ void sce_hard_rows(const T* __restrict__ sm, const L*
   }
 }
 
-// Soft labels: dx = (softmax * sum_c label - label) * dloss. One warp per row: the label row sum is a
-// warp-shuffle reduction, then the row is written (its second read hits L1/L2, not DRAM).
+// Soft labels: dx = (softmax - label) * dloss, elementwise, as Paddle's kernels: labels that do not sum to 1 keep
+// Paddle's gradient (the exact derivative would multiply softmax by the row's label sum).
 template <class T>
 __device__ __forceinline__ void sce_soft(const T* __restrict__ sm, const T* __restrict__ label,
                                          const T* __restrict__ dloss, T* __restrict__ dx, i64 n, i64 C,
                                          i64 inner, int dloss_stride, float scale, int vec) {
-  const int lane = threadIdx.x & 31;
-  const i64 rows = n / C, warps = (i64)gridDim.x * (blockDim.x >> 5);
-  for (i64 row = (i64)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); row < rows; row += warps) {
-    const i64 base = (row / inner) * C * inner + row % inner;  // element (row, c) is at base + c * inner
-    float lsum = 0.f;
-    if (vec) {  // inner == 1, C % 4 == 0, aligned
-      for (i64 v = lane; v < (C >> 2); v += 32) {
-        float l[4];
-        load4(label, base + v * 4, l);
-        lsum += (l[0] + l[1]) + (l[2] + l[3]);
-      }
-    } else {
-      for (i64 c = lane; c < C; c += 32) lsum += ld(label, base + c * inner);
-    }
-    lsum = warp_sum(lsum);
-    const float g = ld(dloss, row * dloss_stride) * scale;
-    if (vec) {
-      for (i64 v = lane; v < (C >> 2); v += 32) {
-        float s[4], l[4], o[4];
-        load4(sm, base + v * 4, s);
-        load4(label, base + v * 4, l);
+  const i64 nvec = vec ? (n >> 2) : 0;
+  for (i64 v = GRID_TID; v < nvec; v += GRID_STRIDE) {
+    float s[4], l[4];
+    load4(sm, v * 4, s);
+    load4(label, v * 4, l);
 #pragma unroll
-        for (int k = 0; k < 4; ++k) o[k] = (s[k] * lsum - l[k]) * g;
-        store4(dx, base + v * 4, o);
-      }
-    } else {
-      for (i64 c = lane; c < C; c += 32) {
-        const i64 i = base + c * inner;
-        st(dx, i, (ld(sm, i) * lsum - ld(label, i)) * g);
-      }
+    for (int k = 0; k < 4; ++k) {
+      const i64 i = v * 4 + k;
+      s[k] = (s[k] - l[k]) * (ld(dloss, ((i / (C * inner)) * inner + i % inner) * dloss_stride) * scale);
     }
+    store4(dx, v * 4, s);
   }
+  for (i64 i = nvec * 4 + GRID_TID; i < n; i += GRID_STRIDE)
+    st(dx, i, (ld(sm, i) - ld(label, i)) * (ld(dloss, ((i / (C * inner)) * inner + i % inner) * dloss_stride) * scale));
 }
 
 // inner == 1: a 2-D grid over (class vectors, rows); else the 1-D grid-stride elementwise form.

@@ -96,7 +96,7 @@ def test_softmax_ce_grad(impls, dtype, shape, axis, soft):
     lshape = list(shape)
     lshape[axis] = 1
     if soft:
-        label = R.uniform(0, 1, shape).astype(dtype)  # rows need not sum to 1: the sum is part of the grad
+        label = R.uniform(0, 1, shape).astype(dtype)  # rows need not sum to 1 (Paddle's grad ignores the sum)
     else:
         label = R.integers(0, shape[axis], lshape).astype(np.int64)
         label.reshape(-1)[::3] = -100  # ignore_index

@@ -80,7 +80,9 @@ def test_cross_entropy_soft_labels_axis_and_smoothing(r):
     x, tx = _t(r.normal(size=(5, 4)))
     out = F.cross_entropy(x, paddle.to_tensor(LABELS), label_smoothing=0.1)
     ref = TF.cross_entropy(tx, torch.tensor(LABELS), label_smoothing=0.1)
-    _check(out, ref, [x], [tx], rtol=1e-7, atol=1e-9)  # Paddle's smoothing constants are float32 (0.9, 0.1 / 4), PyTorch's exact
+    # Paddle's smoothing constants are float32 (0.9, 0.1 / 4), PyTorch's exact; and Paddle's gradient, softmax - label,
+    # leaves out that those rounded labels sum to 1 + O(1e-8)
+    _check(out, ref, [x], [tx], rtol=1e-6, atol=1e-8)
     x, tx = _t(r.normal(size=(2, 3, 4)))
     lab = np.array([[0, 2, 1, 2], [1, 1, 0, 2]])
     out = F.cross_entropy(x, paddle.to_tensor(lab), axis=1, reduction="none")

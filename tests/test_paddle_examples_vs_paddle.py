@@ -57,6 +57,45 @@ def test_cross_entropy_smooths_soft_labels_and_weights_their_mean():
     losses()
 
 
+def test_cross_entropy_smooths_one_hot_labels_given_without_soft_label():
+    """label_smoothing > 0 reads a label of the input's rank as a distribution whatever soft_label says (Paddle's
+    example passes a float32 one-hot); class ids are one-hot encoded in float32, smoothed, then cast, and the loss
+    keeps its class axis, so both spellings give the same [N, 1] losses."""
+    logits = np.random.RandomState(1).uniform(0.1, 1, (4, 3))
+
+    @differential(rtol=1e-12, atol=1e-12)
+    def losses(paddle):
+        x, ids = paddle.to_tensor(logits, stop_gradient=False), paddle.to_tensor([0, 2, 1, 2])
+        one_hot = paddle.nn.functional.one_hot(ids, 3).astype("float32")
+        weight = paddle.to_tensor([0.2, 0.5, 0.3], dtype="float64")
+        out = {}
+        for reduction in ("mean", "none"):
+            for w in (None, weight):
+                for name, label in (("ids", ids), ("one_hot", one_hot)):
+                    loss = paddle.nn.functional.cross_entropy(x, label, weight=w, label_smoothing=0.4,
+                                                              reduction=reduction)
+                    out[f"{name}_{reduction}_{w is None}"] = loss
+        out["one_hot_none_True"].sum().backward()
+        out["grad"] = x.grad
+        return out
+    losses()
+
+
+def test_soft_label_gradient_is_softmax_minus_label_even_when_labels_do_not_sum_to_one():
+    logits = np.random.RandomState(2).uniform(0.1, 1, (4, 3))
+
+    @differential(rtol=1e-12, atol=1e-12)
+    def grads(paddle):
+        x = paddle.to_tensor(logits, stop_gradient=False)
+        label = paddle.full([4, 3], 0.5, dtype="float64")  # rows sum to 1.5
+        paddle.nn.functional.cross_entropy(x, label, soft_label=True, reduction="sum").backward()
+        via_cross_entropy = x.grad.numpy()
+        x.clear_gradient()
+        paddle.nn.functional.softmax_with_cross_entropy(x, label, soft_label=True, axis=0).sum().backward()
+        return {"cross_entropy": via_cross_entropy, "softmax_with_cross_entropy_axis0": x.grad}
+    grads()
+
+
 @differential(expected=raises(ValueError))
 def test_tensor_item_flat_index_past_the_end(paddle):
     paddle.to_tensor([[1.0, 2.0]]).item(2)

@@ -96,8 +96,9 @@ def _swce_grad_forward(xp, label, softmax, dloss, soft_label, ignore_index, axis
         with np.errstate(divide="ignore"):
             inverse = -1.0 / softmax
     if soft_label:
-        # with softmax: d/dz [-sum_c y_c log softmax_c] = softmax * sum_c y_c - y
-        dlogits = softmax * label.sum(axis=axis, keepdims=True) - label if use_softmax else label * inverse
+        # with softmax: softmax - y, as Paddle's kernels (for labels that do not sum to 1, the exact derivative of
+        # -sum_c y_c log softmax_c is softmax * sum_c y_c - y; Paddle's gradient is the specification)
+        dlogits = softmax - label if use_softmax else label * inverse
     else:
         idx, keep = _hard_index(xp, label, softmax.shape[axis], ignore_index, "softmax_with_cross_entropy_grad")
         classes = xp.arange(softmax.shape[axis]).reshape([-1 if i == axis else 1 for i in range(softmax.ndim)])

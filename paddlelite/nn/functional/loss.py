@@ -6,6 +6,7 @@ import numbers
 import numpy as np
 
 from ... import tensor as T
+from ...framework import dtype as _dtype
 from ...framework.mode import in_static_mode, no_grad
 from ...ops import creation as _creation
 from ...ops import dispatch
@@ -132,6 +133,8 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
             raise ValueError(f"{api}: weight must have shape [{num_classes}] (one value per class), received "
                              f"{weight.shape}")
     squeeze_out = False
+    if label_smoothing > 0 and len(label.shape) == nd:  # Paddle reads it as a distribution, whatever soft_label says
+        soft_label = True
     if not soft_label:
         if label.dtype.np.kind == "f":  # Paddle's kernel reads float class ids as ints (truncating)
             label = apply(_mo.CAST, label, dtype="int64")
@@ -148,13 +151,15 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     if hard and label_smoothing > 0:  # Paddle one-hot encodes the labels: every one must be a class id
         label = apply(_loss.CHECK_LABELS, label, input, axis=axis, ignore_index=None, api=api, error="ValueError")
         hard_label = label
-        onehot = _one_hot(apply(get_op("squeeze"), label, axis=[axis]), num_classes, input.dtype, axis)
-        label = _scale(onehot, *_smoothing(label_smoothing, num_classes))
-        hard = False
+        # float32 one-hot, as Paddle's one_hot, smoothed below; the loss keeps the class axis (size 1), as Paddle's
+        label = _one_hot(apply(get_op("squeeze"), label, axis=[axis]), num_classes, _dtype.convert_dtype("float32"), axis)
+        hard, squeeze_out = False, False
     else:
         hard_label = label if hard else None
-        if label_smoothing > 0:  # Paddle smooths given distributions too
-            label = _scale(label, *_smoothing(label_smoothing, num_classes))
+    if label_smoothing > 0:  # Paddle smooths given distributions too, in their dtype, then casts to input's
+        label = _scale(label, *_smoothing(label_smoothing, num_classes))
+        if label.dtype != input.dtype:
+            label = apply(_mo.CAST, label, dtype=input.dtype)
 
     # use_softmax=False: input holds probabilities, the op takes -log of them (Paddle's op, with that attr)
     loss = apply(_loss.SOFTMAX_WITH_CROSS_ENTROPY, input, label, soft_label=not hard, ignore_index=int(ignore_index),

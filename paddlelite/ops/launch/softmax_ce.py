@@ -30,7 +30,7 @@ def softmax_ce_grad(xp, label, softmax, dloss, soft_label, ignore_index, axis, s
         if label.shape != shape or label.dtype != sm.dtype:
             return None
         lab = xp.ascontiguousarray(label)
-        vec = int(inner == 1 and C % 4 == 0 and aligned(4, sm, lab, dx))  # whole rows in vectors
+        vec = int(aligned(4, sm, lab, dx))
         args = (sm, lab, dl, dx, i64(n), i64(C), i64(inner), i32(stride), f32(scale), i32(vec))
         name = f"sce_grad_soft_{sfx}"
     else:
