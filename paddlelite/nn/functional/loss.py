@@ -111,6 +111,40 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
     return (loss, softmax) if return_softmax else loss
 
 
+def _cross_entropy_label(input, label, soft_label, label_smoothing, axis, op_axis, api):
+    """cross_entropy's label as the op takes it: (label, hard, the class ids when given as ids, whether the loss drops
+    the class axis again)."""
+    nd, num_classes = len(input.shape), input.shape[axis]
+    squeeze_out = False
+    if label_smoothing > 0 and len(label.shape) == nd:  # Paddle reads it as a distribution, whatever soft_label says
+        soft_label = True
+    if not soft_label:
+        if label.dtype.np.kind == "f":  # Paddle's kernel reads float class ids as ints (truncating)
+            label = apply(_mo.CAST, label, dtype="int64")
+        elif label.dtype.np.kind not in "iu":
+            raise TypeError(f"{api}: with soft_label=False, label must hold class ids, received dtype "
+                            f"{label.dtype.name} (pass soft_label=True for probabilities)")
+        if len(label.shape) == nd - 1:
+            squeeze_out = True
+            label = apply(_mo.UNSQUEEZE, label, axis=[op_axis])
+        elif len(label.shape) != nd:
+            raise ValueError(f"{api}: label must have rank {nd - 1} or {nd} for input of shape {input.shape}, "
+                             f"received shape {label.shape}")
+    hard = not soft_label
+    hard_label = label if hard else None
+    if hard and label_smoothing > 0:  # Paddle one-hot encodes the labels: every one must be a class id
+        hard_label = apply(_loss.CHECK_LABELS, label, input, axis=axis, ignore_index=None, api=api, error="ValueError")
+        # float32 one-hot, as Paddle's one_hot, smoothed below; the loss keeps the class axis (size 1), as Paddle's
+        label = _one_hot(apply(get_op("squeeze"), hard_label, axis=[axis]), num_classes,
+                         _dtype.convert_dtype("float32"), axis)
+        hard, squeeze_out = False, False
+    if label_smoothing > 0:  # Paddle smooths given distributions too, in their dtype, then casts to input's
+        label = _scale(label, *_smoothing(label_smoothing, num_classes))
+        if label.dtype != input.dtype:
+            label = apply(_mo.CAST, label, dtype=input.dtype)
+    return label, hard, hard_label, squeeze_out
+
+
 def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean", soft_label=False, axis=-1,
                   use_softmax=True, label_smoothing=0.0, name=None):
     """Paddle's cross_entropy. Hard labels: class ids of shape input.shape without `axis` (or with 1 there);
@@ -132,34 +166,8 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         if list(weight.shape) != [num_classes]:
             raise ValueError(f"{api}: weight must have shape [{num_classes}] (one value per class), received "
                              f"{weight.shape}")
-    squeeze_out = False
-    if label_smoothing > 0 and len(label.shape) == nd:  # Paddle reads it as a distribution, whatever soft_label says
-        soft_label = True
-    if not soft_label:
-        if label.dtype.np.kind == "f":  # Paddle's kernel reads float class ids as ints (truncating)
-            label = apply(_mo.CAST, label, dtype="int64")
-        elif label.dtype.np.kind not in "iu":
-            raise TypeError(f"{api}: with soft_label=False, label must hold class ids, received dtype "
-                            f"{label.dtype.name} (pass soft_label=True for probabilities)")
-        if len(label.shape) == nd - 1:
-            squeeze_out = True
-            label = apply(_mo.UNSQUEEZE, label, axis=[op_axis])
-        elif len(label.shape) != nd:
-            raise ValueError(f"{api}: label must have rank {nd - 1} or {nd} for input of shape {input.shape}, "
-                             f"received shape {label.shape}")
-    hard = not soft_label
-    if hard and label_smoothing > 0:  # Paddle one-hot encodes the labels: every one must be a class id
-        label = apply(_loss.CHECK_LABELS, label, input, axis=axis, ignore_index=None, api=api, error="ValueError")
-        hard_label = label
-        # float32 one-hot, as Paddle's one_hot, smoothed below; the loss keeps the class axis (size 1), as Paddle's
-        label = _one_hot(apply(get_op("squeeze"), label, axis=[axis]), num_classes, _dtype.convert_dtype("float32"), axis)
-        hard, squeeze_out = False, False
-    else:
-        hard_label = label if hard else None
-    if label_smoothing > 0:  # Paddle smooths given distributions too, in their dtype, then casts to input's
-        label = _scale(label, *_smoothing(label_smoothing, num_classes))
-        if label.dtype != input.dtype:
-            label = apply(_mo.CAST, label, dtype=input.dtype)
+    label, hard, hard_label, squeeze_out = _cross_entropy_label(input, label, soft_label, label_smoothing, axis,
+                                                                op_axis, api)
 
     # use_softmax=False: input holds probabilities, the op takes -log of them (Paddle's op, with that attr)
     loss = apply(_loss.SOFTMAX_WITH_CROSS_ENTROPY, input, label, soft_label=not hard, ignore_index=int(ignore_index),
