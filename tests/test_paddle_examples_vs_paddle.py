@@ -1,11 +1,18 @@
 """What Paddle 3.3.1's documented examples showed paddlelite doing otherwise (issue 28; tests/paddle_suite/examples.py
 runs every example under both frameworks and compares what they print), each checked against real Paddle."""
+import importlib.util
 import os
+import subprocess
+import sys
 import tempfile
+import textwrap
 
 import numpy as np
+import pytest
 
 from tests.differential import differential, raises
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @differential(expected={"flat": 3.3, "pair": 3.3, "scalar": 1, "negative": "ValueError"}, rtol=1e-6)
@@ -192,3 +199,34 @@ def test_program_to_string_without_details_is_the_desc_in_protobuf_text(paddle):
         paddle.disable_static()
     dims = [int(line.split(":")[1]) for line in text.splitlines() if line.strip().startswith("dims:")]
     return {"starts": text[:text.index("  vars")], "abs": 'type: "abs"' in text, "dims": dims}
+
+
+# Names from a fresh process: Paddle's import ends in dygraph mode (a names namespace of its own, which enable_static
+# leaves), and each disable_static after static mode makes a new tracer, whose counter names generated_tensor_N
+NAMES_SCRIPT = textwrap.dedent("""
+    import paddle
+    gen = paddle.utils.unique_name.generate
+    print(gen("fc"), paddle.to_tensor(1.).name, (paddle.ones([2]) + 1).name)
+    paddle.disable_static()  # already dygraph: nothing new
+    print(gen("fc"), paddle.to_tensor(1.).name)
+    paddle.enable_static()
+    print(gen("fc"))
+    paddle.disable_static()
+    print(gen("fc"), paddle.to_tensor(1.).name, (paddle.ones([2]) + 1).name)
+    with paddle.utils.unique_name.guard():
+        print(gen("fc"), paddle.to_tensor(1.).name)
+    paddle.enable_static()
+    print(gen("fc"))
+""")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("paddle") is None, reason="real Paddle is not installed")
+def test_names_across_mode_switches_from_a_fresh_process(tmp_path):
+    script = tmp_path / "names.py"
+    script.write_text(NAMES_SCRIPT)
+    env = dict(os.environ, PYTHONPATH=ROOT, PADDLELITE_AS_PADDLE="0")
+    outputs = [subprocess.run([sys.executable, *prefix, str(script)], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=120) for prefix in ([], ["-m", "paddlelite"])]
+    theirs, ours = (r.stdout.splitlines() for r in outputs)
+    assert theirs[0] == "fc_0 generated_tensor_0 eager_tmp_0", outputs[0].stderr[-2000:]
+    assert ours == theirs, outputs[1].stderr[-2000:]

@@ -10,6 +10,7 @@ Grad mode starts on in every thread, as Paddle's.
 """
 import contextlib
 import functools
+import itertools
 import threading
 
 from ..utils import unique_name
@@ -41,8 +42,15 @@ def _choose(static):
 
 
 # the names namespace disable_static entered, as Paddle's enable_dygraph enters a dygraph guard (fresh unique names
-# and eager parameter names: a test may name a parameter again after it) until enable_static leaves it
-_eager_namespace = [None]
+# and eager parameter names: a test may name a parameter again after it) until enable_static leaves it. Paddle's
+# import enters it (its `import paddle` ends in dygraph mode), so a disable_static in eager mode enters nothing.
+_eager_namespace = [unique_name.switch()]
+# that guard also makes a new dygraph tracer, whose counter names tensors made from data generated_tensor_N
+_tracer_ids = [itertools.count()]
+
+
+def generated_tensor_name():
+    return f"generated_tensor_{next(_tracer_ids[0])}"
 
 
 def enable_static():
@@ -56,6 +64,7 @@ def disable_static(place=None):
     _choose(False)
     if _eager_namespace[0] is None:
         _eager_namespace[0] = unique_name.switch()
+        _tracer_ids[0] = itertools.count()
     if place is not None:
         from ..device import set_device
         set_device(place)

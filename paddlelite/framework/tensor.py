@@ -19,17 +19,13 @@ from ..device import deferred_checks
 from ..device import place as _place_mod
 from ..utils import unique_name
 from . import dtype as _dtype
+from .mode import generated_tensor_name
 from .printing import PaddleNamedType, tensor_to_string
 from .size import Size
 from .sparse import is_sparse
 from .unallocated import Unallocated
 
-_generated_ids = itertools.count()   # Paddle names tensors made from data generated_tensor_N ...
-_tmp_ids = itertools.count()         # ... and op results eager_tmp_N (ours: when first asked for)
-
-
-def generated_name():
-    return f"generated_tensor_{next(_generated_ids)}"
+_tmp_ids = itertools.count()  # Paddle names op results eager_tmp_N (ours: when first asked for), all tracers on one count
 
 
 _shared_zeros = {}  # (shape, dtype) -> read-only zeros shared by cleared NumPy gradients
@@ -106,7 +102,7 @@ class Tensor(metaclass=PaddleNamedType):
         self._data = to_array(data, dtype, place, "Tensor")
         self._place = place
         self.stop_gradient = bool(stop_gradient)
-        self._name = generated_name() if name is None else name
+        self._name = generated_tensor_name() if name is None else name
 
     # ---- metadata -------------------------------------------------------------------------------
     @property

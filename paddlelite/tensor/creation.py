@@ -10,8 +10,8 @@ import numpy as np
 from ..device import place as _place
 from ..framework import dtype as _dtype
 from ..framework import random as _random
-from ..framework.mode import in_static_mode
-from ..framework.tensor import Tensor, generated_name, python_data_array, to_array, wrap_array
+from ..framework.mode import generated_tensor_name, in_static_mode
+from ..framework.tensor import Tensor, python_data_array, to_array, wrap_array
 from ..ops import dispatch
 from ..ops.creation import _range_len
 from ..ops.registry import get_op
@@ -63,7 +63,7 @@ def to_tensor(data: TensorLike | NestedNumericSequence, dtype: DTypeLike | None 
     if isinstance(data, Tensor) and dtype is None:
         dtype = data._data.dtype
     t = wrap_array(to_array(data, dtype, p, "to_tensor"), p, stop_gradient)
-    t._name = generated_name()
+    t._name = generated_tensor_name()
     return t
 
 
