@@ -103,6 +103,11 @@ def test_soft_label_gradient_is_softmax_minus_label_even_when_labels_do_not_sum_
     grads()
 
 
+@differential(expected=[[0, 0], [1, 1], [2, 2]])
+def test_argwhere_lives_in_paddle_tensor_search(paddle):
+    return paddle.tensor.search.argwhere(paddle.to_tensor([[1.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 3.0]]))
+
+
 @differential(expected=raises(ValueError))
 def test_tensor_item_flat_index_past_the_end(paddle):
     paddle.to_tensor([[1.0, 2.0]]).item(2)

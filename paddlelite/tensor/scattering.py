@@ -16,7 +16,7 @@ from .diagonals import _diagonal_positions, diagonal
 from .creation import _shape_list
 from .manipulation import _check_tensor, _int, _int_index, _int_list
 from .math import check_tensor_type
-from .search import nonzero, take_along_axis
+from .search import take_along_axis
 
 apply = dispatch.apply
 
@@ -281,14 +281,6 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
                        _creation.full_like(input, ignore_value))
 
 
-def argwhere(input):
-    """int64 coordinates [count, rank] of input's non-zero elements (input of at least one dimension)."""
-    _check_tensor(input, "argwhere", "input")
-    if len(input.shape) == 0:
-        raise ValueError("argwhere: input must have at least 1 dimension, received a 0-D tensor")
-    return nonzero(input)
-
-
 def _set(x, index, value, api):
     """x with x[index] replaced by value, out of place (op 'set_value': value gets the indexed gradient)."""
     entries, tensors = _manip.parse_index(index, api)
@@ -375,7 +367,7 @@ def where_(condition, x=None, y=None, name=None):
     return _manip.inplace_apply(x, "where_", lambda a: _math.where(condition, a, y))
 
 
-__all__ = ["argwhere", "diagonal_scatter", "index_add", "index_fill", "index_put", "index_put_", "index_sample",
+__all__ = ["diagonal_scatter", "index_add", "index_fill", "index_put", "index_put_", "index_sample",
            "masked_scatter", "multiplex", "put_along_axis", "scatter_add", "scatter_nd", "scatter_nd_add",
            "scatter_reduce", "select_scatter", "shard_index", "slice_scatter", "take", "take_along_dim", "where_"]
 TENSOR_METHODS = [*__all__, "put_along_axis_"]  # paddle.put_along_axis_ is a Tensor method only

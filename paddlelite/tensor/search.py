@@ -85,6 +85,14 @@ def nonzero(x, as_tuple=False):
     return tuple(apply(_mo.UNSTACK, out, axis=1, num=rank))
 
 
+def argwhere(input):
+    """int64 coordinates [count, rank] of input's non-zero elements (input of at least one dimension)."""
+    _check_tensor(input, "argwhere", "input")
+    if len(input.shape) == 0:
+        raise ValueError("argwhere: input must have at least 1 dimension, received a 0-D tensor")
+    return nonzero(input)
+
+
 def _unique_args(x, axis, dtype, api):
     """(the normalised axis or None, the index dtype's name: int32 or int64)."""
     _check_tensor(x, api)
@@ -142,5 +150,5 @@ def masked_fill(x, mask, value, name=None):
     return where(mask, fill, x)
 
 
-__all__ = ["topk", "argsort", "sort", "take_along_axis", "nonzero", "unique", "unique_consecutive", "masked_fill", "top_p_sampling"]
+__all__ = ["topk", "argsort", "sort", "take_along_axis", "nonzero", "argwhere", "unique", "unique_consecutive", "masked_fill", "top_p_sampling"]
 TENSOR_METHODS = list(__all__)
